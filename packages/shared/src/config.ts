@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+/**
+ * Reads and validates an app's configuration once, at start. Fails fast with every problem named,
+ * so a missing or malformed variable is found before the app serves anything.
+ */
+export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => `  ${issue.path.join('.') || '(env)'}: ${issue.message}`);
+  throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
+}
+
+/** Common pieces of app config schemas. */
+export const configFields = {
+  port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** A PostgreSQL URL; absent means the embedded PGlite database. */
+  databaseUrl: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  dataDir: z.string().min(1).default('.data'),
+  grpcAddress: (fallbackPort: number) => z.string().regex(/^[\w.-]+:\d+$/, 'expected host:port').default(`127.0.0.1:${fallbackPort}`),
+};

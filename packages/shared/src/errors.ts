@@ -1,0 +1,81 @@
+import { Status } from 'nice-grpc-common';
+
+/**
+ * The one error type of the project. Services throw it; the gRPC middleware turns it into a status,
+ * the gateway turns the status back into it and answers with the HTTP status of its code.
+ */
+const ERRORS = {
+  bad_request: { grpc: Status.INVALID_ARGUMENT, http: 400 },
+  validation_failed: { grpc: Status.INVALID_ARGUMENT, http: 422 },
+  unauthenticated: { grpc: Status.UNAUTHENTICATED, http: 401 },
+  invalid_api_key: { grpc: Status.UNAUTHENTICATED, http: 401 },
+  invalid_signature: { grpc: Status.UNAUTHENTICATED, http: 401 },
+  forbidden: { grpc: Status.PERMISSION_DENIED, http: 403 },
+  not_found: { grpc: Status.NOT_FOUND, http: 404 },
+  route_not_found: { grpc: Status.NOT_FOUND, http: 404 },
+  already_exists: { grpc: Status.ALREADY_EXISTS, http: 409 },
+  conflict: { grpc: Status.ABORTED, http: 409 },
+  idempotency_in_progress: { grpc: Status.ABORTED, http: 409 },
+  idempotency_key_reused: { grpc: Status.FAILED_PRECONDITION, http: 422 },
+  failed_precondition: { grpc: Status.FAILED_PRECONDITION, http: 409 },
+  payment_required: { grpc: Status.FAILED_PRECONDITION, http: 402 },
+  payload_too_large: { grpc: Status.RESOURCE_EXHAUSTED, http: 413 },
+  rate_limited: { grpc: Status.RESOURCE_EXHAUSTED, http: 429 },
+  unsupported_media_type: { grpc: Status.INVALID_ARGUMENT, http: 415 },
+  not_implemented: { grpc: Status.UNIMPLEMENTED, http: 501 },
+  unavailable: { grpc: Status.UNAVAILABLE, http: 503 },
+  timeout: { grpc: Status.DEADLINE_EXCEEDED, http: 504 },
+  internal: { grpc: Status.INTERNAL, http: 500 },
+} as const satisfies Record<string, { grpc: Status; http: number }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
+
+const BRAND = Symbol.for('ctk.AppError');
+
+export class AppError extends Error {
+  readonly [BRAND] = true;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  get httpStatus(): number {
+    return ERRORS[this.code].http;
+  }
+
+  get grpcStatus(): Status {
+    return ERRORS[this.code].grpc;
+  }
+
+  /** A brand check rather than instanceof: two copies of this package can load in one workspace. */
+  static is(error: unknown): error is AppError {
+    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[BRAND] === true;
+  }
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERRORS, value);
+}
+
+/** The code a gRPC status stands for when the service sent no code of ours (a transport failure). */
+export function codeForGrpcStatus(status: Status): ErrorCode {
+  switch (status) {
+    case Status.INVALID_ARGUMENT: return 'bad_request';
+    case Status.UNAUTHENTICATED: return 'unauthenticated';
+    case Status.PERMISSION_DENIED: return 'forbidden';
+    case Status.NOT_FOUND: return 'not_found';
+    case Status.ALREADY_EXISTS: return 'already_exists';
+    case Status.ABORTED: return 'conflict';
+    case Status.FAILED_PRECONDITION: return 'failed_precondition';
+    case Status.RESOURCE_EXHAUSTED: return 'rate_limited';
+    case Status.UNIMPLEMENTED: return 'not_implemented';
+    case Status.UNAVAILABLE: return 'unavailable';
+    case Status.DEADLINE_EXCEEDED: return 'timeout';
+    default: return 'internal';
+  }
+}
