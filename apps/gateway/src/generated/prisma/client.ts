@@ -81,3 +81,8 @@ export type SignInChallenge = Prisma.SignInChallengeModel
  * One row per (caller, Idempotency-Key): the first response is replayed to retries.
  */
 export type IdempotencyRecord = Prisma.IdempotencyRecordModel
+/**
+ * Model WebhookDelivery
+ * Signed webhook deliveries already accepted: a replayed signature is refused.
+ */
+export type WebhookDelivery = Prisma.WebhookDeliveryModel

@@ -105,6 +105,16 @@ CREATE TABLE "idempotency_records" (
     CONSTRAINT "idempotency_records_pkey" PRIMARY KEY ("id")
 );
 
+-- CreateTable
+CREATE TABLE "webhook_deliveries" (
+    "id" UUID NOT NULL,
+    "provider" TEXT NOT NULL,
+    "signature" TEXT NOT NULL,
+    "received_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "webhook_deliveries_pkey" PRIMARY KEY ("id")
+);
+
 -- CreateIndex
 CREATE UNIQUE INDEX "users_email_key" ON "users"("email");
 
@@ -146,6 +156,9 @@ CREATE UNIQUE INDEX "sign_in_challenges_nonce_key" ON "sign_in_challenges"("nonc
 
 -- CreateIndex
 CREATE UNIQUE INDEX "idempotency_records_scope_key_key" ON "idempotency_records"("scope", "key");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "webhook_deliveries_provider_signature_key" ON "webhook_deliveries"("provider", "signature");
 
 -- AddForeignKey
 ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_user_id_fkey" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE CASCADE;

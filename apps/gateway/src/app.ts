@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, createLogger } from '@ctk/shared';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { Credentials } from './auth/credentials.js';
+import { hashSecret } from './auth/secrets.js';
+import { webhookVerifier } from './auth/webhook-signature.js';
+import type { Config } from './config.js';
+import { openPrisma } from './data/prisma.js';
+import type { GatewayDeps } from './deps.js';
+import { llmsTxt } from './descriptors/llms-txt.js';
+import { openApiDocument } from './descriptors/openapi.js';
+import { registerCors } from './plugins/cors.js';
+import { registerErrorHandling } from './plugins/errors.js';
+import { finishIdempotent } from './plugins/idempotency.js';
+import { accessRoutes } from './routes/access-routes.js';
+import { identityRoutes } from './routes/identity-routes.js';
+import { itemRoutes } from './routes/item-routes.js';
+import { registerCatalog } from './routes/register-catalog.js';
+import type { RouteDefinition } from './routes/route-definition.js';
+import { serviceInfoRoutes } from './routes/service-info-routes.js';
+import { signInRoutes } from './routes/sign-in-routes.js';
+import { closeServiceClients, createServiceClients } from './services/clients.js';
+
+export type Gateway = { app: FastifyInstance; deps: GatewayDeps; close(): Promise<void> };
+
+const REQUEST_ID = /^[\w.-]{1,64}$/;
+
+/** Builds the gateway: identity database, service clients, plugins, and every catalog route. */
+export async function buildGateway(config: Config): Promise<Gateway> {
+  const { prisma, close: closePrisma } = await openPrisma(config);
+  const services = createServiceClients(config);
+  const deps: GatewayDeps = { config, prisma, services, credentials: new Credentials(prisma, config.CTK_AUTH_CACHE_SECONDS) };
+
+  const app = Fastify({
+    loggerInstance: createLogger('gateway', config.LOG_LEVEL) as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: config.CTK_BODY_LIMIT_BYTES,
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+  });
+  app.decorateRequest('caller', null as never);
+  app.addHook('onRequest', async (request, reply) => {
+    request.caller = { kind: 'anonymous' };
+    reply.header('x-request-id', request.id);
+  });
+  keepRawJsonBody(app);
+  registerErrorHandling(app);
+  await app.register(rateLimit, {
+    max: config.CTK_RATE_LIMIT_PER_MINUTE,
+    timeWindow: 60_000,
+    keyGenerator: rateLimitKey,
+    errorResponseBuilder: (_request, context) =>
+      new AppError('rate_limited', `Too many requests: at most ${context.max} a minute. Retry after ${context.after}.`, {
+        retry_after_seconds: Math.ceil(context.ttl / 1000),
+      }),
+  });
+  registerCors(app);
+
+  const handlers = new Map<string, RouteDefinition>();
+  const implemented = new Set<string>();
+  const groups = [identityRoutes(deps), signInRoutes(deps), accessRoutes(deps), itemRoutes(deps), serviceInfoRoutes(deps, implemented)];
+  for (const group of groups) for (const [key, definition] of Object.entries(group)) handlers.set(key, definition);
+  for (const key of handlers.keys()) implemented.add(key);
+
+  registerCatalog(app, {
+    handlers,
+    prisma,
+    auth: {
+      credentials: deps.credentials,
+      webhooks: webhookVerifier({
+        prisma,
+        toleranceSeconds: config.CTK_WEBHOOK_TOLERANCE_SECONDS,
+        secrets: { 'card-provider': config.CTK_WEBHOOK_SECRET_CARD_PROVIDER, 'wallet-provider': config.CTK_WEBHOOK_SECRET_WALLET_PROVIDER },
+      }),
+    },
+    signupRateLimit: config.CTK_SIGNUP_RATE_LIMIT_PER_MINUTE,
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    await finishIdempotent(prisma, request, reply.statusCode, payload);
+    return payload;
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info({ method: request.method, route: request.routeOptions.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+  });
+
+  const openApi = openApiDocument(handlers, config.CTK_PUBLIC_URL);
+  await app.register(swagger, { mode: 'static', specification: { document: openApi as never } });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/api/v1/openapi.json', async () => openApi);
+  const guide = llmsTxt(implemented, config.CTK_PUBLIC_URL);
+  app.get('/llms.txt', async (_request, reply) => reply.type('text/plain; charset=utf-8').send(guide));
+  app.get('/', async (_request, reply) => reply.redirect('/docs'));
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async () => {
+    await prisma.$queryRaw`SELECT 1`;
+    return { status: 'ready' };
+  });
+
+  return {
+    app,
+    deps,
+    async close() {
+      await app.close();
+      closeServiceClients(services);
+      await closePrisma();
+    },
+  };
+}
+
+/** The raw JSON body is kept: webhook signatures and idempotency hashes are over the exact bytes. */
+function keepRawJsonBody(app: FastifyInstance) {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    request.rawBody = body as string;
+    parse(request, body as string, done);
+  });
+}
+
+/** Per credential when there is one (never the credential itself), else per client address. */
+function rateLimitKey(request: FastifyRequest): string {
+  const credential = request.headers.authorization ?? request.headers['x-commerce-key'];
+  return typeof credential === 'string' ? `key:${hashSecret(credential).slice(0, 32)}` : `ip:${request.ip}`;
+}

@@ -1,0 +1,79 @@
+import type { PrismaClient } from '../data/prisma.js';
+import { hashSecret, KEY_PREFIX } from './secrets.js';
+import { TtlCache } from './ttl-cache.js';
+import type { OrgContext } from './types.js';
+import type { Role } from '../catalog/endpoints.js';
+
+type UserKey = { userId: string; apiKeyId: string };
+type PaygateKey = { accountId: string; keyId: string; organizationId: string };
+type Org = Omit<OrgContext, 'role'>;
+
+/**
+ * Resolves credentials and memberships, each from one indexed lookup by hash, kept briefly in memory
+ * (the hot path of every authenticated request). Any change to keys or memberships calls `forget()`.
+ */
+export class Credentials {
+  private readonly userKeys: TtlCache<UserKey | null>;
+  private readonly paygateKeys: TtlCache<PaygateKey | null>;
+  private readonly commerceKeys: TtlCache<Org | null>;
+  private readonly orgs: TtlCache<Org | null>;
+  private readonly roles: TtlCache<Role | null>;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    cacheSeconds: number,
+  ) {
+    const ttl = cacheSeconds * 1000;
+    this.userKeys = new TtlCache(ttl);
+    this.paygateKeys = new TtlCache(ttl);
+    this.commerceKeys = new TtlCache(ttl);
+    this.orgs = new TtlCache(ttl);
+    this.roles = new TtlCache(ttl);
+  }
+
+  userKey(secret: string): Promise<UserKey | null> {
+    if (!secret.startsWith(KEY_PREFIX.user)) return Promise.resolve(null);
+    const hash = hashSecret(secret);
+    return this.userKeys.get(hash, async () => {
+      const key = await this.prisma.apiKey.findUnique({ where: { hash }, select: { id: true, userId: true, revokedAt: true } });
+      return key && !key.revokedAt ? { userId: key.userId, apiKeyId: key.id } : null;
+    });
+  }
+
+  paygateKey(secret: string): Promise<PaygateKey | null> {
+    if (!secret.startsWith(KEY_PREFIX.paygate)) return Promise.resolve(null);
+    const hash = hashSecret(secret);
+    return this.paygateKeys.get(hash, async () => {
+      const key = await this.prisma.paygateKey.findUnique({ where: { hash }, include: { account: true } });
+      return key && !key.revokedAt ? { accountId: key.accountId, keyId: key.id, organizationId: key.account.organizationId } : null;
+    });
+  }
+
+  commerceKey(key: string): Promise<Org | null> {
+    if (!key.startsWith(KEY_PREFIX.commerce)) return Promise.resolve(null);
+    return this.commerceKeys.get(key, async () => toOrg(await this.prisma.organization.findUnique({ where: { commercePublicKey: key } })));
+  }
+
+  org(handle: string): Promise<Org | null> {
+    return this.orgs.get(handle, async () => toOrg(await this.prisma.organization.findUnique({ where: { handle } })));
+  }
+
+  role(userId: string, organizationId: string): Promise<Role | null> {
+    return this.roles.get(`${userId}:${organizationId}`, async () => {
+      const membership = await this.prisma.membership.findUnique({
+        where: { userId_organizationId: { userId, organizationId } },
+        select: { role: true },
+      });
+      return membership?.role ?? null;
+    });
+  }
+
+  /** Drops everything cached: called after any change to keys, organisations or memberships. */
+  forget(): void {
+    for (const cache of [this.userKeys, this.paygateKeys, this.commerceKeys, this.orgs, this.roles]) cache.clear();
+  }
+}
+
+function toOrg(row: { id: string; handle: string; name: string; jurisdiction: string | null; receivingAddress: string | null } | null): Org | null {
+  return row && { id: row.id, handle: row.handle, name: row.name, jurisdiction: row.jurisdiction, receivingAddress: row.receivingAddress };
+}

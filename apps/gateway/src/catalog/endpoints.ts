@@ -1,0 +1,154 @@
+/**
+ * The endpoint catalog: every route of the API, with the method, path, auth scheme and role of the
+ * spec (section 4), the capability it belongs to and the service that serves it. Routes, the service
+ * and capability descriptors, the OpenAPI document and llms.txt are all produced from this table.
+ * Rows marked `extra` are not in the spec: access management the spec leaves to a settings page.
+ */
+export type AuthScheme = 'none' | 'bearer' | 'bearer_optional' | 'webhook' | 'commerce_key' | 'paygate_key';
+export type Role = 'owner' | 'admin' | 'staff';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type ServiceName = 'gateway' | 'books' | 'pos' | 'commerce' | 'p2p' | 'federation' | 'contracts';
+
+export type Endpoint = {
+  method: Method;
+  path: string;
+  auth: AuthScheme;
+  role: Role | null;
+  capability: string | null;
+  service: ServiceName;
+  summary: string;
+  /** Not in the spec's tables. */
+  extra?: true;
+};
+
+type Row = [Method, string, AuthScheme, Role | null, string | null, ServiceName, string];
+
+const SPEC_ROWS: Row[] = [
+  // 4.1 Service information
+  ['GET', '/api/v1', 'none', null, null, 'gateway', 'Service descriptor: auth schemes, roles and every endpoint'],
+  ['GET', '/api/v1/capabilities', 'none', null, null, 'gateway', 'Capability descriptor: the six rungs and their capabilities'],
+  ['GET', '/api/v1/orgs/:handle/capabilities', 'bearer', 'staff', null, 'gateway', 'The capability map marked with what this organisation has set up and what to do next'],
+  ['GET', '/api/v1/me', 'bearer', null, null, 'gateway', 'The caller: user, organisations and roles'],
+  // 4.2 Webhooks
+  ['POST', '/api/webhooks/card-provider', 'webhook', null, 'cards_and_wallets', 'commerce', 'Inbound card payment provider event'],
+  ['POST', '/api/webhooks/wallet-provider', 'webhook', null, 'cards_and_wallets', 'commerce', 'Inbound wallet provider event'],
+  // 4.3 Paymail
+  ['GET', '/api/v1/bsvalias/id/:paymail', 'none', null, 'paymail', 'p2p', 'Paymail public key infrastructure (pki)'],
+  ['GET', '/api/v1/bsvalias/address/:paymail', 'none', null, 'paymail', 'p2p', 'Paymail payment destination'],
+  ['POST', '/api/v1/bsvalias/address/:paymail', 'none', null, 'paymail', 'p2p', 'Paymail payment destination (sender-signed request)'],
+  ['GET', '/api/v1/bsvalias/public-profile/:paymail', 'none', null, 'paymail', 'p2p', 'Paymail public profile'],
+  ['GET', '/api/v1/bsvalias/verifypubkey/:paymail/:pubkey', 'none', null, 'paymail', 'p2p', 'Paymail public key verification'],
+  // 4.4 Point of sale: public reads
+  ['GET', '/api/pos/cards/:card_id', 'none', null, 'cards_and_wallets', 'pos', 'A point-of-sale card'],
+  ['GET', '/api/pos/cards/address/:address', 'none', null, 'cards_and_wallets', 'pos', 'A point-of-sale card by address'],
+  ['GET', '/api/pos/prepaid-cards/lookup/:identifier', 'none', null, 'prepaid_cards', 'pos', 'Look up a prepaid card'],
+  ['GET', '/api/pos/prepaid-cards/:id', 'none', null, 'prepaid_cards', 'pos', 'A prepaid card'],
+  ['GET', '/api/pos/loyalty-cards/lookup/:identifier', 'none', null, 'loyalty', 'pos', 'Look up a loyalty card'],
+  ['GET', '/api/pos/loyalty-cards/:id', 'none', null, 'loyalty', 'pos', 'A loyalty card'],
+  ['GET', '/api/pos/orders/:order_number', 'none', null, 'pos', 'pos', 'A point-of-sale order'],
+  // 4.5 Point of sale: staff operations
+  ['POST', '/api/pos/cards', 'bearer', 'staff', 'cards_and_wallets', 'pos', 'Issue a point-of-sale card'],
+  ['GET', '/api/pos/shops/:shop_id/cards', 'bearer', 'staff', 'cards_and_wallets', 'pos', 'A shop\'s point-of-sale cards'],
+  ['POST', '/api/pos/prepaid-cards', 'bearer', 'staff', 'prepaid_cards', 'pos', 'Issue a prepaid card'],
+  ['POST', '/api/pos/prepaid-cards/:id/use', 'bearer', 'staff', 'prepaid_cards', 'pos', 'Redeem value from a prepaid card'],
+  ['POST', '/api/pos/prepaid-cards/:id/transfer', 'bearer', 'staff', 'prepaid_cards', 'pos', 'Transfer a prepaid card'],
+  ['POST', '/api/pos/loyalty-cards', 'bearer', 'staff', 'loyalty', 'pos', 'Issue a loyalty card'],
+  ['POST', '/api/pos/loyalty-cards/:id/stamp', 'bearer', 'staff', 'loyalty', 'pos', 'Stamp a loyalty card'],
+  ['POST', '/api/pos/loyalty-cards/:id/redeem', 'bearer', 'staff', 'loyalty', 'pos', 'Redeem a loyalty reward'],
+  ['POST', '/api/pos/loyalty-cards/:id/transfer', 'bearer', 'staff', 'loyalty', 'pos', 'Transfer a loyalty card'],
+  ['POST', '/api/pos/orders', 'bearer', 'staff', 'pos', 'pos', 'Create a point-of-sale order'],
+  ['POST', '/api/pos/orders/:order_number/confirm', 'bearer', 'staff', 'pos', 'pos', 'Confirm a point-of-sale order'],
+  // 4.6 Key-based sign-in
+  ['POST', '/api/auth/challenge', 'none', null, 'keypair_identity', 'gateway', 'Ask for a sign-in challenge for a did:key'],
+  ['POST', '/api/auth/verify', 'none', null, 'keypair_identity', 'gateway', 'Answer the challenge with a signature; returns an API key'],
+  // 4.7 Payment gate (HTTP 402)
+  ['GET', '/api/v1/402/resources', 'paygate_key', null, 'paygate_402', 'p2p', 'Priced resources of the key holder'],
+  ['POST', '/api/v1/402/resources', 'paygate_key', null, 'paygate_402', 'p2p', 'Put a price on a URL'],
+  ['DELETE', '/api/v1/402/resources/:id', 'paygate_key', null, 'paygate_402', 'p2p', 'Remove a priced resource'],
+  ['POST', '/api/v1/402/check', 'paygate_key', null, 'paygate_402', 'p2p', 'Check a request against the gate (402 with a payment request when unpaid)'],
+  ['POST', '/api/v1/402/verify', 'paygate_key', null, 'paygate_402', 'p2p', 'Verify a payment for a priced resource'],
+  ['GET', '/api/v1/402/payments', 'paygate_key', null, 'paygate_402', 'p2p', 'Payments received through the gate'],
+  // 4.8 User wallet and cards
+  ['GET', '/api/v1/organizations', 'bearer', null, 'receiving_address', 'gateway', 'The caller\'s organisations'],
+  ['GET', '/api/v1/wallet/prepaid-cards', 'bearer', null, 'prepaid_cards', 'pos', 'The caller\'s prepaid cards'],
+  ['GET', '/api/v1/wallet/loyalty-cards', 'bearer', null, 'loyalty', 'pos', 'The caller\'s loyalty cards'],
+  ['POST', '/api/v1/prepaid-cards/purchase', 'bearer', null, 'prepaid_cards', 'pos', 'Buy a prepaid card'],
+  ['POST', '/api/v1/loyalty-cards', 'bearer', null, 'loyalty', 'pos', 'Join a loyalty programme'],
+  // 4.9 Onboarding and organisations
+  ['POST', '/api/v1/onboard', 'bearer_optional', null, 'receiving_address', 'gateway', 'Onboard: a user (without a key), an organisation and the owner membership; returns the API key once'],
+  ['POST', '/api/v1/organizations', 'bearer_optional', null, 'receiving_address', 'gateway', 'Create an organisation for the caller'],
+  ['GET', '/api/v1/organizations/:handle', 'bearer', 'staff', 'receiving_address', 'gateway', 'An organisation'],
+  // 4.10 Organisation management
+  ['POST', '/api/v1/orgs/:handle/items', 'bearer', 'staff', 'pos', 'pos', 'Create an item'],
+  ['GET', '/api/v1/orgs/:handle/items', 'bearer', 'staff', 'pos', 'pos', 'List items'],
+  ['GET', '/api/v1/orgs/:handle/menu', 'bearer', 'staff', 'pos', 'pos', 'The menu'],
+  ['PUT', '/api/v1/orgs/:handle/menu', 'bearer', 'staff', 'pos', 'pos', 'Replace the menu'],
+  ['GET', '/api/v1/orgs/:handle/ledger', 'bearer', 'admin', 'ledger', 'books', 'Journal entries'],
+  ['PUT', '/api/v1/orgs/:handle/tickets/catalog', 'bearer', 'admin', 'commerce_api', 'commerce', 'Replace the ticket catalog'],
+  ['GET', '/api/v1/orgs/:handle/tickets/orders', 'bearer', 'admin', 'commerce_api', 'commerce', 'Ticket orders'],
+  // 4.11 Federation and feeds
+  ['GET', '/api/v1/peers', 'none', null, 'federated_marketplace', 'federation', 'Known peer instances'],
+  ['POST', '/api/v1/peers/exchange', 'none', null, 'federated_marketplace', 'federation', 'Exchange peer lists'],
+  ['GET', '/api/v1/feeds', 'bearer_optional', null, 'federated_marketplace', 'federation', 'Catalog feeds'],
+  ['POST', '/api/v1/feeds', 'bearer_optional', null, 'federated_marketplace', 'federation', 'Publish or list a feed'],
+  // 4.12 Open sign
+  ['GET', '/api/v1/shops/:org_handle/sign', 'none', null, 'open_sign', 'federation', 'Whether a shop is open right now'],
+  // 4.13 Merchant commerce
+  ['GET', '/api/v1/commerce/:merchant_handle', 'commerce_key', null, 'commerce_api', 'commerce', 'The merchant, for an embedded checkout'],
+  ['GET', '/api/v1/commerce/:merchant_handle/catalog', 'commerce_key', null, 'commerce_api', 'commerce', 'The merchant\'s catalog'],
+  ['GET', '/api/v1/commerce/:merchant_handle/catalog/:id', 'commerce_key', null, 'commerce_api', 'commerce', 'One catalog item'],
+  ['POST', '/api/v1/commerce/:merchant_handle/checkout', 'commerce_key', null, 'commerce_api', 'commerce', 'Start a checkout'],
+  ['GET', '/api/v1/commerce/:merchant_handle/checkout/:public_token/status', 'commerce_key', null, 'commerce_api', 'commerce', 'Poll a checkout\'s status'],
+  ['GET', '/api/v1/commerce/:merchant_handle/tickets', 'commerce_key', null, 'commerce_api', 'commerce', 'The merchant\'s tickets'],
+  ['POST', '/api/v1/commerce/:merchant_handle/tickets/checkout', 'commerce_key', null, 'commerce_api', 'commerce', 'Start a ticket checkout'],
+  // 4.14 Discovery
+  ['GET', '/api/v1/discover/nearby', 'bearer_optional', null, 'federated_marketplace', 'federation', 'Merchants near a place'],
+  ['GET', '/api/v1/discover/search', 'bearer_optional', null, 'federated_marketplace', 'federation', 'Search merchants'],
+  ['GET', '/api/v1/discover/featured', 'bearer_optional', null, 'federated_marketplace', 'federation', 'Featured merchants'],
+  ['GET', '/api/v1/discover/categories', 'bearer_optional', null, 'federated_marketplace', 'federation', 'Merchant categories'],
+  ['GET', '/api/v1/discover/categories/:category', 'bearer_optional', null, 'federated_marketplace', 'federation', 'Merchants in a category'],
+  ['GET', '/api/v1/discover/merchants/:merchant_handle', 'bearer_optional', null, 'federated_marketplace', 'federation', 'A merchant\'s public profile'],
+  // 4.15 Wallet passes
+  ['GET', '/api/v1/passes/coffee/:card_id/apple', 'bearer_optional', null, 'loyalty', 'pos', 'A coffee loyalty card as an Apple Wallet pass'],
+  ['GET', '/api/v1/passes/coffee/:card_id/google', 'bearer_optional', null, 'loyalty', 'pos', 'A coffee loyalty card as a Google Wallet pass'],
+  // 4.16 Items, pins, wallet, stablecoin, chain passthrough
+  ['POST', '/api/v1/items/analyze', 'bearer_optional', null, 'pos', 'pos', 'Suggest item details from a description or photo'],
+  ['POST', '/api/v1/items', 'bearer_optional', null, 'pos', 'pos', 'Create an item'],
+  ['POST', '/api/v1/pins', 'bearer_optional', null, 'open_sign', 'federation', 'Pin a shop on the map'],
+  ['GET', '/api/v1/pins/nearby', 'bearer_optional', null, 'open_sign', 'federation', 'Pins near a place'],
+  ['GET', '/api/v1/wallet/utxos', 'bearer_optional', null, 'wallet_api', 'p2p', 'An address\'s spendable outputs'],
+  ['POST', '/api/v1/wallet/broadcast', 'bearer_optional', null, 'wallet_api', 'p2p', 'Broadcast a transaction the caller signed'],
+  ['POST', '/api/v1/stablecoin/intents', 'bearer_optional', null, 'stable_value', 'commerce', 'Create a stablecoin payment intent'],
+  ['GET', '/api/v1/stablecoin/intents/:payment_id', 'bearer_optional', null, 'stable_value', 'commerce', 'A stablecoin payment intent'],
+  ['POST', '/api/v1/stablecoin/intents/:payment_id/settle', 'bearer_optional', null, 'stable_value', 'commerce', 'Settle a stablecoin payment intent'],
+  ['GET', '/api/v1/bsv/*path', 'bearer_optional', null, 'wallet_api', 'p2p', 'Chain API passthrough (reads)'],
+  ['POST', '/api/v1/bsv/*path', 'bearer_optional', null, 'wallet_api', 'p2p', 'Chain API passthrough (broadcast)'],
+];
+
+const EXTRA_ROWS: Row[] = [
+  ['GET', '/api/v1/me/api-keys', 'bearer', null, null, 'gateway', 'The caller\'s API keys (never the secrets)'],
+  ['POST', '/api/v1/me/api-keys', 'bearer', null, null, 'gateway', 'Create an API key; the key is returned once'],
+  ['DELETE', '/api/v1/me/api-keys/:id', 'bearer', null, null, 'gateway', 'Revoke one of the caller\'s API keys'],
+  ['PATCH', '/api/v1/organizations/:handle', 'bearer', 'admin', 'receiving_address', 'gateway', 'Update an organisation: name, receiving address, jurisdiction, paymail alias, location, category'],
+  ['GET', '/api/v1/orgs/:handle/members', 'bearer', 'staff', null, 'gateway', 'Members of an organisation and their roles'],
+  ['POST', '/api/v1/orgs/:handle/members', 'bearer', 'admin', null, 'gateway', 'Add a member with a role'],
+  ['PATCH', '/api/v1/orgs/:handle/members/:user_id', 'bearer', 'admin', null, 'gateway', 'Change a member\'s role'],
+  ['DELETE', '/api/v1/orgs/:handle/members/:user_id', 'bearer', 'admin', null, 'gateway', 'Remove a member'],
+  ['POST', '/api/v1/orgs/:handle/commerce-key', 'bearer', 'admin', 'commerce_api', 'gateway', 'Create or rotate the commerce public key'],
+  ['GET', '/api/v1/orgs/:handle/paygate-keys', 'bearer', 'admin', 'paygate_402', 'gateway', 'Payment-gate account keys (never the secrets)'],
+  ['POST', '/api/v1/orgs/:handle/paygate-keys', 'bearer', 'admin', 'paygate_402', 'gateway', 'Create a payment-gate account key; the key is returned once'],
+  ['DELETE', '/api/v1/orgs/:handle/paygate-keys/:id', 'bearer', 'admin', 'paygate_402', 'gateway', 'Revoke a payment-gate account key'],
+];
+
+function toEndpoint([method, path, auth, role, capability, service, summary]: Row, extra: boolean): Endpoint {
+  return { method, path, auth, role, capability, service, summary, ...(extra ? { extra: true as const } : {}) };
+}
+
+export const ENDPOINTS: readonly Endpoint[] = [
+  ...SPEC_ROWS.map((row) => toEndpoint(row, false)),
+  ...EXTRA_ROWS.map((row) => toEndpoint(row, true)),
+];
+
+export function endpointKey(endpoint: Pick<Endpoint, 'method' | 'path'>): string {
+  return `${endpoint.method} ${endpoint.path}`;
+}

@@ -1,0 +1,61 @@
+import type { CapabilitySetup } from '@ctk/proto/ctk/common/v1/common';
+import type { FastifyRequest } from 'fastify';
+import type { OrgContext } from '../auth/types.js';
+import type { GatewayDeps } from '../deps.js';
+import { callOptions, orgRef } from '../routes/service-call.js';
+import { capabilityDescriptor } from './capability-descriptor.js';
+
+type Setup = { set_up: boolean | null; next_step: string | null };
+
+/**
+ * `GET /api/v1/orgs/:handle/capabilities`: the capability map marked with what this organisation has
+ * set up (the gateway's own facts, and each service's answer to GetSetup, asked in parallel) and the
+ * next thing to do. A service that does not answer leaves its capabilities `set_up: null`.
+ */
+export async function personalizedCapabilities(deps: GatewayDeps, request: FastifyRequest, org: OrgContext, implemented: ReadonlySet<string>) {
+  const [gateway, services] = await Promise.all([gatewayFacts(deps, org), askServices(deps, request, org)]);
+  const descriptor = capabilityDescriptor(implemented);
+  let next: { capability: string; next_step: string } | null = null;
+  const rungs = descriptor.rungs.map((rung) => ({
+    ...rung,
+    capabilities: rung.capabilities.map((capability) => {
+      const setup = merge(gateway.get(capability.id), services.get(capability.id));
+      if (!next && setup.set_up === false && setup.next_step) next = { capability: capability.id, next_step: setup.next_step };
+      return { ...capability, ...setup };
+    }),
+  }));
+  return { organization: org.handle, ...descriptor, rungs, next };
+}
+
+async function gatewayFacts(deps: GatewayDeps, org: OrgContext): Promise<Map<string, Setup>> {
+  const row = await deps.prisma.organization.findUniqueOrThrow({ where: { id: org.id }, include: { paygateAccounts: { select: { id: true } } } });
+  const fact = (done: boolean, step: string): Setup => ({ set_up: done, next_step: done ? null : step });
+  return new Map([
+    ['receiving_address', fact(row.receivingAddress !== null, `Register your wallet's receiving address: PATCH /api/v1/organizations/${org.handle} with receiving_address.`)],
+    ['sales_tax', fact(row.jurisdiction !== null, `Choose your tax jurisdiction: PATCH /api/v1/organizations/${org.handle} with jurisdiction.`)],
+    ['commerce_api', fact(row.commercePublicKey !== null, `Create your commerce public key for the Buy button: POST /api/v1/orgs/${org.handle}/commerce-key.`)],
+    ['paymail', fact(row.paymailAlias !== null, `Choose a paymail alias: PATCH /api/v1/organizations/${org.handle} with paymail_alias.`)],
+    ['paygate_402', fact(row.paygateAccounts.length > 0, `Create a payment-gate key: POST /api/v1/orgs/${org.handle}/paygate-keys.`)],
+  ]);
+}
+
+async function askServices(deps: GatewayDeps, request: FastifyRequest, org: OrgContext): Promise<Map<string, Setup>> {
+  const options = { ...callOptions(request), timeoutMs: 2_000 };
+  const ref = { org: orgRef(org) };
+  const answers = await Promise.allSettled(Object.values(deps.services).map((client) => client.getSetup(ref, options)));
+  const setups = new Map<string, Setup>();
+  for (const answer of answers) {
+    if (answer.status !== 'fulfilled') continue;
+    for (const c of answer.value.capabilities as CapabilitySetup[]) {
+      setups.set(c.capabilityId, { set_up: c.setUp, next_step: c.setUp ? null : c.nextStep || null });
+    }
+  }
+  return setups;
+}
+
+/** Both must be done; the gateway's step (a prerequisite) comes first. Unknown when no one answered. */
+function merge(gateway: Setup | undefined, service: Setup | undefined): Setup {
+  if (!gateway && !service) return { set_up: null, next_step: null };
+  if (gateway?.set_up === false) return gateway;
+  return service ?? gateway ?? { set_up: null, next_step: null };
+}

@@ -1,0 +1,32 @@
+import { ROLES_SATISFYING } from '../auth/types.js';
+import { ENDPOINTS, type AuthScheme, type Endpoint } from '../catalog/endpoints.js';
+
+export const AUTH_SCHEMES: Record<AuthScheme, string> = {
+  none: 'No credentials.',
+  bearer: 'A user API key: Authorization: Bearer <API_KEY>. The key acts as its user, with that user\'s organisation roles.',
+  bearer_optional: 'Authorization: Bearer <API_KEY>, optional. An endpoint that acts on a user answers 401 without one.',
+  webhook: 'Provider signature: x-ctk-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>"> with the provider\'s secret; 5-minute tolerance; replays refused.',
+  commerce_key: 'The merchant\'s commerce public key: x-commerce-key: <COMMERCE_PUBLIC_KEY>. Publishable, scoped to one organisation.',
+  paygate_key: 'A payment-gate account key: Authorization: Bearer <PAYGATE_API_KEY>. Not a user API key.',
+};
+
+export const SERVICE_DESCRIPTION =
+  'Commerce Toolkit: take payments straight into your own BSV wallet, keep books an accountant can import, sell at the counter and online, run loyalty and gift cards, charge per request with HTTP 402, and be found across a federation of instances.';
+
+/** An endpoint entry of the spec (2.2): path, auth, method, role. */
+export function endpointEntry(endpoint: Endpoint) {
+  return { path: endpoint.path, auth: endpoint.auth, method: endpoint.method, role: endpoint.role };
+}
+
+/** `GET /api/v1` (spec 2.3). */
+export function serviceDescriptor() {
+  return {
+    name: 'Commerce Toolkit',
+    version: 'v1',
+    whoami: 'GET /api/v1/me',
+    auth: AUTH_SCHEMES,
+    description: SERVICE_DESCRIPTION,
+    endpoints: ENDPOINTS.map(endpointEntry),
+    roles: ROLES_SATISFYING,
+  };
+}

@@ -1,0 +1,34 @@
+import { AppError } from '@ctk/shared';
+import type { GatewayDeps } from '../deps.js';
+import { issueApiKey } from './issue-api-key.js';
+import { afterCursor, NEWEST_FIRST, toPage, type PageQuery } from './pagination.js';
+
+/** A user's own API keys: create (secret shown once), list (never the secret), revoke. */
+export function createApiKey(deps: GatewayDeps, userId: string, name: string) {
+  return deps.prisma.$transaction((tx) => issueApiKey(tx, userId, name));
+}
+
+export async function listApiKeys(deps: GatewayDeps, userId: string, page: PageQuery) {
+  const rows = await deps.prisma.apiKey.findMany({
+    where: { userId, ...afterCursor(page.cursor) },
+    orderBy: NEWEST_FIRST,
+    take: page.limit + 1,
+  });
+  return toPage(rows, page.limit, (key) => ({
+    id: key.id,
+    name: key.name,
+    prefix: key.prefix,
+    created_at: key.createdAt.toISOString(),
+    revoked_at: key.revokedAt?.toISOString() ?? null,
+  }));
+}
+
+export async function revokeApiKey(deps: GatewayDeps, userId: string, keyId: string) {
+  const revoked = await deps.prisma.apiKey.updateMany({
+    where: { id: keyId, userId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  if (revoked.count === 0) throw new AppError('not_found', 'No active API key of yours with this id.');
+  deps.credentials.forget();
+  return { id: keyId, revoked: true };
+}

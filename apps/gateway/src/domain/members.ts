@@ -1,0 +1,93 @@
+import { AppError } from '@ctk/shared';
+import type { Role } from '../catalog/endpoints.js';
+import type { OrgContext } from '../auth/types.js';
+import type { GatewayDeps } from '../deps.js';
+import type { Prisma } from '../generated/prisma/client.js';
+import { isUniqueViolation } from '../data/prisma-errors.js';
+import { issueApiKey } from './issue-api-key.js';
+import { afterCursor, NEWEST_FIRST, toPage, type PageQuery } from './pagination.js';
+
+export type NewMember = { role: Role } & ({ user_id: string } | { name: string; email?: string | undefined });
+
+/**
+ * Members and roles. Admins manage staff and admins; only an owner grants, changes or removes the
+ * owner role; the last owner can be neither demoted nor removed.
+ */
+export async function addMember(deps: GatewayDeps, org: OrgContext, input: NewMember) {
+  assertMayAssign(org, input.role);
+  const result = await deps.prisma.$transaction(async (tx) => {
+    let userId: string;
+    let apiKey;
+    if ('user_id' in input) {
+      const user = await tx.user.findUnique({ where: { id: input.user_id } });
+      if (!user) throw new AppError('not_found', 'No user with this id: they can find their id with GET /api/v1/me.');
+      userId = user.id;
+    } else {
+      const user = await tx.user.create({ data: { name: input.name, email: input.email ?? null } });
+      userId = user.id;
+      apiKey = await issueApiKey(tx, userId, `member of ${org.handle}`);
+    }
+    try {
+      const membership = await tx.membership.create({ data: { userId, organizationId: org.id, role: input.role }, include: { user: true } });
+      return { member: memberView(membership), ...(apiKey ? { api_key: apiKey } : {}) };
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError('already_exists', 'This user is already a member; change their role instead.');
+      throw error;
+    }
+  });
+  deps.credentials.forget();
+  return result;
+}
+
+export async function listMembers(deps: GatewayDeps, org: OrgContext, page: PageQuery) {
+  const rows = await deps.prisma.membership.findMany({
+    where: { organizationId: org.id, ...afterCursor(page.cursor) },
+    orderBy: NEWEST_FIRST,
+    take: page.limit + 1,
+    include: { user: true },
+  });
+  return toPage(rows, page.limit, memberView);
+}
+
+export async function changeMemberRole(deps: GatewayDeps, org: OrgContext, userId: string, role: Role) {
+  const result = await deps.prisma.$transaction(async (tx) => {
+    const membership = await findMembership(tx, org, userId);
+    assertMayAssign(org, membership.role);
+    assertMayAssign(org, role);
+    if (membership.role === 'owner' && role !== 'owner') await assertNotLastOwner(tx, org);
+    const updated = await tx.membership.update({ where: { id: membership.id }, data: { role }, include: { user: true } });
+    return { member: memberView(updated) };
+  }, { isolationLevel: 'Serializable' });
+  deps.credentials.forget();
+  return result;
+}
+
+export async function removeMember(deps: GatewayDeps, org: OrgContext, userId: string) {
+  await deps.prisma.$transaction(async (tx) => {
+    const membership = await findMembership(tx, org, userId);
+    assertMayAssign(org, membership.role);
+    if (membership.role === 'owner') await assertNotLastOwner(tx, org);
+    await tx.membership.delete({ where: { id: membership.id } });
+  }, { isolationLevel: 'Serializable' });
+  deps.credentials.forget();
+  return { user_id: userId, removed: true };
+}
+
+function assertMayAssign(org: OrgContext, role: Role) {
+  if (role === 'owner' && org.role !== 'owner') throw new AppError('forbidden', 'Only an owner can grant, change or remove the owner role.');
+}
+
+async function findMembership(tx: Prisma.TransactionClient, org: OrgContext, userId: string) {
+  const membership = await tx.membership.findUnique({ where: { userId_organizationId: { userId, organizationId: org.id } } });
+  if (!membership) throw new AppError('not_found', `This user is not a member of "${org.handle}".`);
+  return membership;
+}
+
+async function assertNotLastOwner(tx: Prisma.TransactionClient, org: OrgContext) {
+  const owners = await tx.membership.count({ where: { organizationId: org.id, role: 'owner' } });
+  if (owners <= 1) throw new AppError('failed_precondition', 'An organisation keeps at least one owner: make someone else owner first.');
+}
+
+function memberView(m: { userId: string; role: Role; createdAt: Date; user: { name: string | null; email: string | null; did: string | null } }) {
+  return { user_id: m.userId, name: m.user.name, email: m.user.email, did: m.user.did, role: m.role, created_at: m.createdAt.toISOString() };
+}

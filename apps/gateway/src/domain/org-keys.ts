@@ -1,0 +1,47 @@
+import { AppError } from '@ctk/shared';
+import { displayPrefix, hashSecret, KEY_PREFIX, newSecret } from '../auth/secrets.js';
+import type { OrgContext } from '../auth/types.js';
+import type { GatewayDeps } from '../deps.js';
+import { afterCursor, NEWEST_FIRST, toPage, type PageQuery } from './pagination.js';
+
+/** The commerce public key is publishable (it goes into the merchant's web page); rotating it retires the old one at once. */
+export async function rotateCommerceKey(deps: GatewayDeps, org: OrgContext) {
+  const key = newSecret(KEY_PREFIX.commerce);
+  await deps.prisma.organization.update({ where: { id: org.id }, data: { commercePublicKey: key } });
+  deps.credentials.forget();
+  return { commerce_public_key: key };
+}
+
+/** Payment-gate account keys: stored hashed, shown once; one account per organisation, made on first use. */
+export async function createPaygateKey(deps: GatewayDeps, org: OrgContext, name: string) {
+  const secret = newSecret(KEY_PREFIX.paygate);
+  const key = await deps.prisma.$transaction(async (tx) => {
+    const account = (await tx.paygateAccount.findFirst({ where: { organizationId: org.id } }))
+      ?? (await tx.paygateAccount.create({ data: { organizationId: org.id, name } }));
+    return tx.paygateKey.create({ data: { accountId: account.id, prefix: displayPrefix(secret), hash: hashSecret(secret) } });
+  });
+  return { ...paygateKeyView(key), key: secret };
+}
+
+export async function listPaygateKeys(deps: GatewayDeps, org: OrgContext, page: PageQuery) {
+  const rows = await deps.prisma.paygateKey.findMany({
+    where: { account: { organizationId: org.id }, ...afterCursor(page.cursor) },
+    orderBy: NEWEST_FIRST,
+    take: page.limit + 1,
+  });
+  return toPage(rows, page.limit, paygateKeyView);
+}
+
+export async function revokePaygateKey(deps: GatewayDeps, org: OrgContext, keyId: string) {
+  const revoked = await deps.prisma.paygateKey.updateMany({
+    where: { id: keyId, account: { organizationId: org.id }, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  if (revoked.count === 0) throw new AppError('not_found', 'No active payment-gate key with this id in this organisation.');
+  deps.credentials.forget();
+  return { id: keyId, revoked: true };
+}
+
+function paygateKeyView(key: { id: string; accountId: string; prefix: string; createdAt: Date; revokedAt: Date | null }) {
+  return { id: key.id, account_id: key.accountId, prefix: key.prefix, created_at: key.createdAt.toISOString(), revoked_at: key.revokedAt?.toISOString() ?? null };
+}

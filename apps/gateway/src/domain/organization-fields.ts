@@ -1,0 +1,50 @@
+import { Utils } from '@bsv/sdk';
+import { z } from 'zod';
+
+const P2PKH_PREFIXES = new Set([0x00, 0x6f]); // mainnet, testnet (and the local chain)
+
+/** A P2PKH address on mainnet or testnet, checked by its base58check checksum. */
+export const bsvAddress = z.string().refine((value) => {
+  try {
+    const { prefix, data } = Utils.fromBase58Check(value);
+    return prefix.length === 1 && P2PKH_PREFIXES.has(prefix[0] as number) && data.length === 20;
+  } catch {
+    return false;
+  }
+}, 'not a valid BSV P2PKH address');
+
+export const handleField = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{1,38}[a-z0-9])$/, 'use 3 to 40 lower-case letters, digits and inner hyphens');
+
+/** The fields an organisation can be created or updated with. */
+export const organizationFields = z.object({
+  name: z.string().trim().min(1).max(120),
+  handle: handleField.optional(),
+  jurisdiction: z.string().regex(/^[A-Z]{2}(-[A-Z0-9]{1,3})?$/, 'use an ISO 3166 code such as "US-CA", "GB" or "DE"').optional(),
+  receiving_address: bsvAddress.optional(),
+  paymail_alias: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'use lower-case letters, digits, ".", "_" and "-"').optional(),
+  category: z.string().trim().min(1).max(60).optional(),
+  latitude: z.number().min(-90).max(90).optional(),
+  longitude: z.number().min(-180).max(180).optional(),
+}).strict();
+
+export type OrganizationFields = z.infer<typeof organizationFields>;
+
+/** Prisma data from the API's snake_case fields. */
+export function organizationData(fields: Partial<OrganizationFields>) {
+  return {
+    name: fields.name,
+    jurisdiction: fields.jurisdiction,
+    receivingAddress: fields.receiving_address,
+    paymailAlias: fields.paymail_alias,
+    category: fields.category,
+    latitude: fields.latitude,
+    longitude: fields.longitude,
+  };
+}
+
+/** A handle from a name: "Blue Bottle Café" -> "blue-bottle-cafe". */
+export function handleFromName(name: string): string {
+  const slug = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 32).replace(/-+$/, '');
+  return slug.length >= 3 ? slug : `org-${slug || 'new'}`;
+}

@@ -1,0 +1,17 @@
+import type { Organization } from '../generated/prisma/client.js';
+
+/** An organisation as the API shows it to its members. */
+export function organizationView(org: Organization, paymailDomain: string) {
+  return {
+    id: org.id,
+    handle: org.handle,
+    name: org.name,
+    jurisdiction: org.jurisdiction,
+    receiving_address: org.receivingAddress,
+    paymail: org.paymailAlias ? `${org.paymailAlias}@${paymailDomain}` : null,
+    commerce_public_key: org.commercePublicKey,
+    category: org.category,
+    location: org.latitude !== null && org.longitude !== null ? { latitude: org.latitude, longitude: org.longitude } : null,
+    created_at: org.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { requireOrg, requireUser } from '../auth/authenticate.js';
+import type { GatewayDeps } from '../deps.js';
+import { createApiKey, listApiKeys, revokeApiKey } from '../domain/api-keys.js';
+import { addMember, changeMemberRole, listMembers, removeMember } from '../domain/members.js';
+import { createPaygateKey, listPaygateKeys, revokePaygateKey, rotateCommerceKey } from '../domain/org-keys.js';
+import { handleField } from '../domain/organization-fields.js';
+import { pageQuery } from '../domain/pagination.js';
+import { route, type RouteDefinition } from './route-definition.js';
+
+const role = z.enum(['owner', 'admin', 'staff']);
+const keyName = z.object({ name: z.string().trim().min(1).max(100).default('API key') }).strict();
+const orgParams = z.object({ handle: handleField });
+const idParams = z.object({ id: z.uuid() });
+const memberParams = z.object({ handle: handleField, user_id: z.uuid() });
+const newMember = z.union([
+  z.object({ user_id: z.uuid(), role }).strict(),
+  z.object({ name: z.string().trim().min(1).max(120), email: z.email().optional(), role }).strict(),
+]);
+
+/** What the spec's settings page would do: a user's API keys, members and roles, the organisation's keys. */
+export function accessRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
+  return {
+    'GET /api/v1/me/api-keys': route({ query: pageQuery, handle: ({ query, request }) => listApiKeys(deps, requireUser(request).userId, query) }),
+    'POST /api/v1/me/api-keys': route({
+      body: keyName,
+      creates: true,
+      status: 201,
+      handle: ({ body, request }) => createApiKey(deps, requireUser(request).userId, body.name),
+    }),
+    'DELETE /api/v1/me/api-keys/:id': route({ params: idParams, handle: ({ params, request }) => revokeApiKey(deps, requireUser(request).userId, params.id) }),
+    'GET /api/v1/orgs/:handle/members': route({ params: orgParams, query: pageQuery, handle: ({ query, request }) => listMembers(deps, requireOrg(request), query) }),
+    'POST /api/v1/orgs/:handle/members': route({
+      params: orgParams,
+      body: newMember,
+      creates: true,
+      status: 201,
+      handle: ({ body, request }) => addMember(deps, requireOrg(request), body),
+    }),
+    'PATCH /api/v1/orgs/:handle/members/:user_id': route({
+      params: memberParams,
+      body: z.object({ role }).strict(),
+      handle: ({ params, body, request }) => changeMemberRole(deps, requireOrg(request), params.user_id, body.role),
+    }),
+    'DELETE /api/v1/orgs/:handle/members/:user_id': route({
+      params: memberParams,
+      handle: ({ params, request }) => removeMember(deps, requireOrg(request), params.user_id),
+    }),
+    'POST /api/v1/orgs/:handle/commerce-key': route({
+      params: orgParams,
+      creates: true,
+      status: 201,
+      handle: ({ request }) => rotateCommerceKey(deps, requireOrg(request)),
+    }),
+    'GET /api/v1/orgs/:handle/paygate-keys': route({ params: orgParams, query: pageQuery, handle: ({ query, request }) => listPaygateKeys(deps, requireOrg(request), query) }),
+    'POST /api/v1/orgs/:handle/paygate-keys': route({
+      params: orgParams,
+      body: keyName,
+      creates: true,
+      status: 201,
+      handle: ({ body, request }) => createPaygateKey(deps, requireOrg(request), body.name),
+    }),
+    'DELETE /api/v1/orgs/:handle/paygate-keys/:id': route({
+      params: z.object({ handle: handleField, id: z.uuid() }),
+      handle: ({ params, request }) => revokePaygateKey(deps, requireOrg(request), params.id),
+    }),
+  };
+}

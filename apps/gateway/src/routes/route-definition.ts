@@ -1,0 +1,36 @@
+import { AppError } from '@ctk/shared';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+
+export type HandlerInput<B, Q, P> = { body: B; query: Q; params: P; request: FastifyRequest; reply: FastifyReply };
+
+/** What an implemented endpoint adds to its catalog row: its input schemas and its handler. */
+export type RouteDefinition<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType> = {
+  body?: B;
+  query?: Q;
+  params?: P;
+  /** A POST that creates something: honours Idempotency-Key. */
+  creates?: boolean;
+  /** Creates identities without a key (onboarding, sign-in): a stricter per-address rate limit. */
+  signup?: boolean;
+  /** HTTP status of success (200 unless set). */
+  status?: number;
+  handle(input: HandlerInput<z.infer<B>, z.infer<Q>, z.infer<P>>): Promise<unknown>;
+};
+
+/** Declares a route with its schemas so the handler's input is typed by them. */
+export function route<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = z.ZodUnknown, P extends z.ZodType = z.ZodUnknown>(
+  definition: RouteDefinition<B, Q, P>,
+): RouteDefinition {
+  return definition as unknown as RouteDefinition;
+}
+
+/** Validates one part of the request, answering 422 with every problem named. */
+export function parseInput<S extends z.ZodType>(schema: S | undefined, value: unknown, where: 'body' | 'query' | 'path'): z.infer<S> {
+  if (!schema) return value as z.infer<S>;
+  const result = schema.safeParse(where === 'body' && value === undefined ? {} : value);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((issue) => ({ field: issue.path.join('.') || where, message: issue.message }));
+  const summary = issues.map((i) => `${i.field}: ${i.message}`).join('; ');
+  throw new AppError('validation_failed', `Invalid ${where}: ${summary}`, { issues });
+}

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import type { GatewayDeps } from '../deps.js';
+import { createSignInChallenge } from '../domain/create-sign-in-challenge.js';
+import { verifySignIn } from '../domain/verify-sign-in.js';
+import { route, type RouteDefinition } from './route-definition.js';
+
+/** Key-based sign-in with a did:key (secp256k1): challenge, then verify. */
+export function signInRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
+  return {
+    'POST /api/auth/challenge': route({
+      signup: true,
+      body: z.object({ did: z.string().min(1).max(200) }).strict(),
+      status: 201,
+      handle: ({ body }) => createSignInChallenge(deps, body.did),
+    }),
+    'POST /api/auth/verify': route({
+      signup: true,
+      body: z.object({
+        nonce: z.string().regex(/^[0-9a-f]{32}$/, 'the nonce of the challenge'),
+        signature: z.string().regex(/^[0-9a-f]{16,200}$/i, 'a DER-encoded ECDSA signature in hex'),
+      }).strict(),
+      creates: true,
+      status: 201,
+      handle: ({ body }) => verifySignIn(deps, body),
+    }),
+  };
+}
