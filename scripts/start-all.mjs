@@ -1,0 +1,77 @@
+// Starts the six services and the gateway, each as its own process, with embedded defaults:
+// PGlite databases under CTK_DATA_DIR (default .data), no external database or broker needed.
+// Set DATABASE_URL per service or NATS_URL in the environment for the distributed setup instead.
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const root = resolve(import.meta.dirname, '..');
+const dataDir = resolve(process.env.CTK_DATA_DIR ?? '.data');
+const port = process.env.PORT ?? '8080';
+const SERVICES = { books: 50061, pos: 50062, commerce: 50063, p2p: 50064, federation: 50065, contracts: 50066 };
+
+const children = new Map();
+let stopping = false;
+
+function start(name, env) {
+  const child = spawn(process.execPath, [resolve(root, `apps/${name}/dist/server.js`)], {
+    cwd: root,
+    env: { ...process.env, CTK_DATA_DIR: dataDir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  for (const stream of [child.stdout, child.stderr]) {
+    createInterface({ input: stream }).on('line', (line) => console.log(`[${name}] ${line}`));
+  }
+  child.on('exit', (code, signal) => {
+    children.delete(name);
+    if (!stopping) {
+      console.error(`[${name}] exited (${signal ?? code}); stopping everything.`);
+      stop(1);
+    } else if (children.size === 0) process.exit(process.exitCode ?? 0);
+  });
+  children.set(name, child);
+}
+
+function stop(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  process.exitCode = code;
+  for (const child of children.values()) child.kill('SIGTERM');
+  setTimeout(() => process.exit(code), 10_000).unref();
+}
+
+async function waitForGateway() {
+  for (let attempt = 0; attempt < 120; attempt++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return true;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return false;
+}
+
+const addresses = {};
+for (const [name, grpcPort] of Object.entries(SERVICES)) {
+  start(name, { GRPC_PORT: String(process.env[`${name.toUpperCase()}_GRPC_PORT`] ?? grpcPort) });
+  addresses[`${name.toUpperCase()}_GRPC_URL`] = `127.0.0.1:${grpcPort}`;
+}
+start('gateway', { PORT: port, ...addresses });
+process.once('SIGINT', () => stop(0));
+process.once('SIGTERM', () => stop(0));
+
+if (await waitForGateway()) {
+  const base = `http://localhost:${port}`;
+  console.log(`
+Commerce Toolkit is running at ${base} (data in ${dataDir}).
+  Docs:          ${base}/docs
+  API map:       ${base}/api/v1/capabilities
+  Onboard:       curl -s -X POST ${base}/api/v1/onboard -H 'content-type: application/json' -d '{"name": "My Cafe"}'
+  Who am I:      curl -s ${base}/api/v1/me -H "authorization: Bearer <api_key from onboarding>"
+Stop with Ctrl-C.
+`);
+} else {
+  console.error('The gateway did not become healthy within 60 s.');
+  stop(1);
+}

@@ -1,0 +1,26 @@
+// One command from a fresh clone to a running system: installs pnpm (pinned) when it is missing, then
+// the dependencies, generates code, builds, and starts the gateway and all six services.
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const PNPM = 'pnpm@10.34.9';
+const pnpmVersion = spawnSync('pnpm', ['--version'], { encoding: 'utf8' }).stdout?.trim();
+
+function run(command, args) {
+  console.log(`> ${command} ${args.join(' ')}`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+if (pnpmVersion !== PNPM.split('@')[1]) {
+  console.log(`pnpm ${PNPM.split('@')[1]} is needed (found ${pnpmVersion || 'none'}); installing it with npm.`);
+  const installed = spawnSync('npm', ['install', '--global', PNPM], { stdio: 'inherit' });
+  if (installed.status !== 0) {
+    console.error(`Could not install ${PNPM} globally. Install it yourself (npm install -g ${PNPM}) and run this again.`);
+    process.exit(1);
+  }
+}
+run('pnpm', ['install', '--frozen-lockfile']);
+run('pnpm', ['build']);
+run(process.execPath, [resolve(root, 'scripts/start-all.mjs')]);
