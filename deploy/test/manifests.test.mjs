@@ -205,7 +205,7 @@ if (!skip) describe('overlay-specific settings', () => {
 
   test('production autoscales the gateway and protects it from disruption', () => {
     const objs = render('production');
-    assert.equal(named(objs, 'Deployment', 'gateway').spec.replicas, 2);
+    assert.equal(named(objs, 'Deployment', 'gateway').spec.replicas, undefined, 'the autoscaler owns the replica count');
     for (const app of SERVICES) assert.equal(named(objs, 'Deployment', app).spec.replicas, 1);
     const hpa = named(objs, 'HorizontalPodAutoscaler', 'gateway');
     assert.deepEqual(hpa?.spec.scaleTargetRef, { apiVersion: 'apps/v1', kind: 'Deployment', name: 'gateway' });
