@@ -18,5 +18,10 @@ export const configFields = {
   /** A PostgreSQL URL; absent means the embedded PGlite database. */
   databaseUrl: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   dataDir: z.string().min(1).default('.data'),
+  /** Where a service's gRPC server listens; port 0 picks any free port. */
+  grpcListen: (fallbackPort: number) => ({
+    GRPC_HOST: z.string().min(1).default('127.0.0.1'),
+    GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(fallbackPort),
+  }),
   grpcAddress: (fallbackPort: number) => z.string().regex(/^[\w.-]+:\d+$/, 'expected host:port').default(`127.0.0.1:${fallbackPort}`),
 };

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { applyMigrations } from './migrate.js';
@@ -32,8 +33,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 function openPostgres(url: string): Database {
-  const adapter = new PrismaPg({ connectionString: url, max: 10 });
-  return { adapter, kind: 'postgres', appliedMigrations: [], close: async () => {} };
+  // One pool for the app and the migration engine, ended on close so no connection outlives the app.
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  return { adapter: new PrismaPg(pool), kind: 'postgres', appliedMigrations: [], close: () => pool.end() };
 }
 
 async function openPGlite(options: DatabaseOptions): Promise<Database> {

@@ -1,0 +1,35 @@
+import { grpcHealthStatus } from '@ctk/shared/testing';
+import { randomUUID } from 'node:crypto';
+import { ContractsServiceDefinition } from '@ctk/proto/ctk/contracts/v1/contracts';
+import { createGrpcClient, loadConfig, type GrpcClient } from '@ctk/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configSchema, startContracts } from '../src/app.js';
+
+describe('contracts service', () => {
+  let service: Awaited<ReturnType<typeof startContracts>>;
+  let client: GrpcClient<typeof ContractsServiceDefinition>;
+  beforeAll(async () => {
+    service = await startContracts(loadConfig(configSchema, { GRPC_PORT: '0', LOG_LEVEL: 'silent' }));
+    client = createGrpcClient(ContractsServiceDefinition, `127.0.0.1:${service.port}`);
+  });
+  afterAll(async () => {
+    client.close();
+    await service.close();
+  });
+
+  it('reports every capability contracts owns as not set up yet, each with an honest next step', async () => {
+    const { capabilities } = await client.getSetup({ org: { id: randomUUID(), handle: 'corner-cafe' } });
+    expect(capabilities.map((c) => c.capabilityId)).toEqual(['escrow', 'timelocked_refund', 'referral_covenant', 'psbt', 'tokens']);
+    for (const capability of capabilities) {
+      expect(capability.setUp).toBe(false);
+      expect(capability.nextStep).toMatch(/the contracts service does not .+ yet\.$/);
+    }
+    expect(capabilities[0]?.nextStep).toBe('2-of-3 escrow becomes available in a later release; the contracts service does not build escrow contracts yet.');
+  });
+
+  it('answers SERVING on grpc.health.v1, for the server and for ContractsService', async () => {
+    const address = `127.0.0.1:${service.port}`;
+    expect(await grpcHealthStatus(address)).toBe('SERVING');
+    expect(await grpcHealthStatus(address, 'ctk.contracts.v1.ContractsService')).toBe('SERVING');
+  });
+});

@@ -1,0 +1,32 @@
+import { AppError } from '@ctk/shared';
+import { z } from 'zod';
+import type { Item, ItemRepository } from '../data/item-repository.js';
+import { decodeCursor, encodeCursor } from './item-cursor.js';
+import type { Org } from './org.js';
+import { validate } from './validate.js';
+
+const DEFAULT_LIMIT = 50;
+const MAX_LIMIT = 100;
+
+const pageSchema = z.object({
+  // proto3 sends 0 for "not set"
+  limit: z.number().int()
+    .transform((limit) => limit || DEFAULT_LIMIT)
+    .pipe(z.number().min(1, `limit must be between 1 and ${MAX_LIMIT}`).max(MAX_LIMIT, `limit must be between 1 and ${MAX_LIMIT}`)),
+  cursor: z.string(),
+});
+
+export type ItemPage = { items: Item[]; nextCursor: string };
+
+/** The organisation's items, newest first, a page at a time; nextCursor is empty on the last page. */
+export async function listItems(items: ItemRepository, org: Org, input: z.input<typeof pageSchema>): Promise<ItemPage> {
+  const { limit, cursor } = validate(pageSchema, input);
+  const after = cursor ? decodeCursor(cursor) : undefined;
+  if (cursor && !after) {
+    throw new AppError('validation_failed', 'cursor is not one this service issued; list again without it', { field: 'cursor' });
+  }
+  const rows = await items.list(org.id, limit + 1, after);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { items: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : '' };
+}

@@ -1,0 +1,16 @@
+import type { Item as ItemMessage } from '@ctk/proto/ctk/pos/v1/pos';
+import type { Item } from '../data/item-repository.js';
+
+export function toItemMessage(item: Item): ItemMessage {
+  return {
+    id: item.id,
+    name: item.name,
+    description: item.description,
+    priceCents: item.priceCents,
+    currency: item.currency,
+    category: item.category ?? '',
+    available: item.available,
+    sku: item.sku ?? '',
+    createdAt: item.createdAt.toISOString(),
+  };
+}

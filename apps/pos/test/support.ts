@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
+import { PosServiceDefinition, type CreateItemRequest } from '@ctk/proto/ctk/pos/v1/pos';
+import { createGrpcClient, loadConfig } from '@ctk/shared';
+import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
+import { configSchema, startPos } from '../src/app.js';
+
+/** pos on a free port with its own database (PostgreSQL when CTK_TEST_POSTGRES_URL is set), and a client. */
+export async function startTestPos() {
+  const config = loadConfig(configSchema, {
+    GRPC_PORT: '0',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: await createTestDatabase('pos'),
+    CTK_DATA_DIR: TEST_DATA_DIR,
+  });
+  const service = await startPos(config);
+  const client = createGrpcClient(PosServiceDefinition, `127.0.0.1:${service.port}`);
+  return {
+    port: service.port,
+    client,
+    async close() {
+      client.close();
+      await service.close();
+    },
+  };
+}
+
+export function newOrg(): OrgRef {
+  const id = randomUUID();
+  return { id, handle: `shop-${id.slice(0, 8)}`, jurisdiction: '', receivingAddress: '' };
+}
+
+export function newItem(org: OrgRef, overrides: Partial<CreateItemRequest> = {}): Partial<CreateItemRequest> {
+  return { org, name: 'Flat white', priceCents: 450n, currency: 'USD', available: true, ...overrides };
+}
