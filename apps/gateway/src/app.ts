@@ -115,7 +115,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
 /** The raw JSON body is kept: webhook signatures and idempotency hashes are over the exact bytes. */
 function keepRawJsonBody(app: FastifyInstance) {
   const parse = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
+  app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     request.rawBody = body as string;
     parse(request, body as string, done);

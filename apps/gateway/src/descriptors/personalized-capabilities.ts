@@ -15,26 +15,29 @@ type Setup = { set_up: boolean | null; next_step: string | null };
 export async function personalizedCapabilities(deps: GatewayDeps, request: FastifyRequest, org: OrgContext, implemented: ReadonlySet<string>) {
   const [gateway, services] = await Promise.all([gatewayFacts(deps, org), askServices(deps, request, org)]);
   const descriptor = capabilityDescriptor(implemented);
-  let next: { capability: string; next_step: string } | null = null;
   const rungs = descriptor.rungs.map((rung) => ({
     ...rung,
-    capabilities: rung.capabilities.map((capability) => {
-      const setup = merge(gateway.get(capability.id), services.get(capability.id));
-      if (!next && setup.set_up === false && setup.next_step) next = { capability: capability.id, next_step: setup.next_step };
-      return { ...capability, ...setup };
-    }),
+    capabilities: rung.capabilities.map((capability) => ({ ...capability, ...merge(gateway.get(capability.id), services.get(capability.id)) })),
   }));
+  // The next step is the first one in step order that can be taken on this instance (no 501 note).
+  const todo = rungs.flatMap((rung) => rung.capabilities).filter((c) => c.set_up === false && c.next_step);
+  const first = todo.find((c) => !('note' in c)) ?? todo[0];
+  const next = first ? { capability: first.id, next_step: first.next_step } : null;
   return { organization: org.handle, ...descriptor, rungs, next };
 }
 
 async function gatewayFacts(deps: GatewayDeps, org: OrgContext): Promise<Map<string, Setup>> {
-  const row = await deps.prisma.organization.findUniqueOrThrow({ where: { id: org.id }, include: { paygateAccounts: { select: { id: true } } } });
+  const row = await deps.prisma.organization.findUniqueOrThrow({
+    where: { id: org.id },
+    include: { paygateAccounts: { select: { id: true } }, memberships: { where: { user: { did: { not: null } } }, select: { id: true } } },
+  });
   const fact = (done: boolean, step: string): Setup => ({ set_up: done, next_step: done ? null : step });
   return new Map([
     ['receiving_address', fact(row.receivingAddress !== null, `Register your wallet's receiving address: PATCH /api/v1/organizations/${org.handle} with receiving_address.`)],
     ['sales_tax', fact(row.jurisdiction !== null, `Choose your tax jurisdiction: PATCH /api/v1/organizations/${org.handle} with jurisdiction.`)],
     ['commerce_api', fact(row.commercePublicKey !== null, `Create your commerce public key for the Buy button: POST /api/v1/orgs/${org.handle}/commerce-key.`)],
     ['paymail', fact(row.paymailAlias !== null, `Choose a paymail alias: PATCH /api/v1/organizations/${org.handle} with paymail_alias.`)],
+    ['keypair_identity', fact(row.memberships.length > 0, 'Sign in with a key you hold (did:key): POST /api/auth/challenge, then POST /api/auth/verify.')],
     ['paygate_402', fact(row.paygateAccounts.length > 0, `Create a payment-gate key: POST /api/v1/orgs/${org.handle}/paygate-keys.`)],
   ]);
 }

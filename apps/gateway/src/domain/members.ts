@@ -23,7 +23,10 @@ export async function addMember(deps: GatewayDeps, org: OrgContext, input: NewMe
       if (!user) throw new AppError('not_found', 'No user with this id: they can find their id with GET /api/v1/me.');
       userId = user.id;
     } else {
-      const user = await tx.user.create({ data: { name: input.name, email: input.email ?? null } });
+      const user = await tx.user.create({ data: { name: input.name, email: input.email ?? null } }).catch((error: unknown) => {
+        if (isUniqueViolation(error)) throw new AppError('already_exists', 'A user with this email already exists: add them by user_id instead.');
+        throw error;
+      });
       userId = user.id;
       apiKey = await issueApiKey(tx, userId, `member of ${org.handle}`);
     }

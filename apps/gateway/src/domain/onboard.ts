@@ -1,3 +1,5 @@
+import { AppError } from '@ctk/shared';
+import { isUniqueViolation } from '../data/prisma-errors.js';
 import type { GatewayDeps } from '../deps.js';
 import { createOrganization } from './create-organization.js';
 import { issueApiKey } from './issue-api-key.js';
@@ -18,7 +20,10 @@ export async function onboard(deps: GatewayDeps, callerUserId: string | undefine
       const org = await createOrganization(tx, callerUserId, fields);
       return { org, userId: callerUserId, apiKey: undefined };
     }
-    const created = await tx.user.create({ data: { name: user.name ?? null, email: user.email ?? null } });
+    const created = await tx.user.create({ data: { name: user.name ?? null, email: user.email ?? null } }).catch((error: unknown) => {
+      if (isUniqueViolation(error)) throw new AppError('already_exists', 'An account with this email already exists: use its API key (send it as Authorization: Bearer) to add an organisation.');
+      throw error;
+    });
     const org = await createOrganization(tx, created.id, fields);
     const apiKey = await issueApiKey(tx, created.id, 'onboarding');
     return { org, userId: created.id, apiKey };

@@ -10,6 +10,8 @@ export type PageQuery = z.infer<typeof pageQuery>;
 
 type Position = { createdAt: Date; id: string };
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /** Prisma `where` for rows after the cursor, newest first (created_at desc, id desc). */
 export function afterCursor(cursor: string | undefined) {
   if (!cursor) return {};
@@ -39,7 +41,8 @@ function encodeCursor(position: Position): string {
 function decodeCursor(cursor: string): Position {
   const [iso, id] = Buffer.from(cursor, 'base64url').toString().split('|');
   const createdAt = new Date(iso ?? '');
-  if (!id || Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) {
+  const year = createdAt.getUTCFullYear();
+  if (!id || Number.isNaN(createdAt.getTime()) || year < 2000 || year > 9999 || !UUID.test(id)) {
     throw new AppError('validation_failed', 'The cursor is not valid: pass next_cursor from the previous page unchanged.', { field: 'cursor' });
   }
   return { createdAt, id };

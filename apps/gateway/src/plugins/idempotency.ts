@@ -7,6 +7,8 @@ import { isUniqueViolation } from '../data/prisma-errors.js';
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 /** A first request that has not finished after this long is taken as abandoned (its process died). */
 const ABANDONED_AFTER_MS = 60_000;
+/** Keys are remembered this long, like Stripe's; an older record is replaced by a new request. */
+const EXPIRES_AFTER_MS = 24 * 60 * 60 * 1000;
 
 /**
  * `Idempotency-Key` on POSTs that create something: the first response for a (caller, key) is stored
@@ -31,6 +33,10 @@ export async function beginIdempotent(prisma: PrismaClient, request: FastifyRequ
   }
   const existing = await prisma.idempotencyRecord.findUnique({ where: { scope_key: { scope, key } } });
   if (!existing) throw new AppError('conflict', 'The request with this Idempotency-Key was just abandoned; retry.');
+  if (Date.now() - existing.createdAt.getTime() > EXPIRES_AFTER_MS) {
+    await prisma.idempotencyRecord.deleteMany({ where: { id: existing.id } });
+    return beginIdempotent(prisma, request, reply);
+  }
   if (existing.requestHash !== requestHash) {
     throw new AppError('idempotency_key_reused', 'This Idempotency-Key was used with a different request body; use a new key.');
   }
@@ -38,7 +44,7 @@ export async function beginIdempotent(prisma: PrismaClient, request: FastifyRequ
     if (Date.now() - existing.createdAt.getTime() < ABANDONED_AFTER_MS) {
       throw new AppError('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly.');
     }
-    await prisma.idempotencyRecord.delete({ where: { id: existing.id } });
+    await prisma.idempotencyRecord.deleteMany({ where: { id: existing.id } });
     return beginIdempotent(prisma, request, reply);
   }
   reply.code(existing.responseStatus).header('idempotent-replayed', 'true').type('application/json').send(existing.responseBody ?? '');
@@ -67,6 +73,7 @@ function scopeOf(request: FastifyRequest): string {
     case 'paygate': return `paygate:${caller.accountId}`;
     case 'commerce': return `commerce:${caller.organizationId}`;
     case 'webhook': return `webhook:${caller.provider}`;
-    case 'anonymous': return 'anonymous';
+    // Answers to anonymous calls can hold a new API key: replay them only to the same client address.
+    case 'anonymous': return `anonymous:${request.ip}`;
   }
 }

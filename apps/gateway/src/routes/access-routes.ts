@@ -48,6 +48,7 @@ export function accessRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
     }),
     'POST /api/v1/orgs/:handle/commerce-key': route({
       params: orgParams,
+      body: z.object({}).strict(),
       creates: true,
       status: 201,
       handle: ({ request }) => rotateCommerceKey(deps, requireOrg(request)),

@@ -31,6 +31,7 @@ export function identityRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
       },
     }),
     'POST /api/v1/organizations': route({
+      user: true,
       body: organizationFields,
       creates: true,
       status: 201,

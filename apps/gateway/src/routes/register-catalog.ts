@@ -1,6 +1,6 @@
 import { AppError } from '@ctk/shared';
 import type { FastifyInstance } from 'fastify';
-import { authenticate, type AuthDeps } from '../auth/authenticate.js';
+import { authenticate, requireUser, type AuthDeps } from '../auth/authenticate.js';
 import { ENDPOINTS, endpointKey, type Endpoint } from '../catalog/endpoints.js';
 import type { PrismaClient } from '../data/prisma.js';
 import { beginIdempotent } from '../plugins/idempotency.js';
@@ -38,6 +38,7 @@ export function toFastifyPath(path: string): string {
 
 function implemented(definition: RouteDefinition) {
   return async (request: Parameters<RouteDefinition['handle']>[0]['request'], reply: Parameters<RouteDefinition['handle']>[0]['reply']) => {
+    if (definition.user) requireUser(request);
     const params = parseInput(definition.params, request.params, 'path');
     const query = parseInput(definition.query, request.query, 'query');
     const body = parseInput(definition.body, request.body, 'body');

@@ -13,6 +13,8 @@ export type RouteDefinition<B extends z.ZodType = z.ZodType, Q extends z.ZodType
   creates?: boolean;
   /** Creates identities without a key (onboarding, sign-in): a stricter per-address rate limit. */
   signup?: boolean;
+  /** Acts on a user (spec 7.1): 401 without a user key, before the input is read. */
+  user?: boolean;
   /** HTTP status of success (200 unless set). */
   status?: number;
   handle(input: HandlerInput<z.infer<B>, z.infer<Q>, z.infer<P>>): Promise<unknown>;
@@ -30,7 +32,20 @@ export function parseInput<S extends z.ZodType>(schema: S | undefined, value: un
   if (!schema) return value as z.infer<S>;
   const result = schema.safeParse(where === 'body' && value === undefined ? {} : value);
   if (result.success) return result.data;
-  const issues = result.error.issues.map((issue) => ({ field: issue.path.join('.') || where, message: issue.message }));
+  const issues = namedIssues(result.error.issues, where);
   const summary = issues.map((i) => `${i.field}: ${i.message}`).join('; ');
   throw new AppError('validation_failed', `Invalid ${where}: ${summary}`, { issues });
+}
+
+/** One issue per field: unknown keys are named, and a union reports the branch that came closest. */
+function namedIssues(issues: readonly z.core.$ZodIssue[], where: string): Array<{ field: string; message: string }> {
+  return issues.flatMap((issue) => {
+    const path = issue.path.map(String);
+    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ field: [...path, key].join('.'), message: `Unknown field "${key}"` }));
+    if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+      const closest = issue.errors.reduce((best, branch) => (branch.length < best.length ? branch : best));
+      return namedIssues(closest.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] })), where);
+    }
+    return [{ field: path.join('.') || where, message: issue.message }];
+  });
 }

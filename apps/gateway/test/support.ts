@@ -1,0 +1,99 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+import type { Gateway } from '../src/app.js';
+import type { Endpoint } from '../src/catalog/endpoints.js';
+
+/**
+ * Every service address points at a closed port, so a route that forwards to a service always meets
+ * "service down" (503 unavailable), whatever else runs on this machine.
+ */
+export const SERVICES_DOWN: Record<string, string> = {
+  BOOKS_GRPC_URL: '127.0.0.1:1',
+  POS_GRPC_URL: '127.0.0.1:1',
+  COMMERCE_GRPC_URL: '127.0.0.1:1',
+  P2P_GRPC_URL: '127.0.0.1:1',
+  FEDERATION_GRPC_URL: '127.0.0.1:1',
+  CONTRACTS_GRPC_URL: '127.0.0.1:1',
+};
+
+/** A name no other test uses, so each test's organisations are its own. */
+export function uniqueName(label: string): string {
+  return `${label} ${randomBytes(4).toString('hex')}`;
+}
+
+/** The items routes forward to the pos service, which is down in these tests. */
+export function isItemsRoute(endpoint: Pick<Endpoint, 'path'>): boolean {
+  return endpoint.path === '/api/v1/orgs/:handle/items';
+}
+
+/**
+ * A concrete URL for a catalog path: organisation parameters name `handle`, ids are random uuids
+ * (unless given in `ids`), the wildcard is `tx/abc`, anything else a plausible string.
+ */
+export function concreteUrl(path: string, handle: string, ids: Record<string, string> = {}): string {
+  return path
+    .replace(/:(\w+)/g, (_match, name: string) => {
+      if (ids[name] !== undefined) return ids[name];
+      switch (name) {
+        case 'handle':
+        case 'shop_id':
+        case 'merchant_handle':
+        case 'org_handle':
+          return handle;
+        case 'user_id':
+        case 'id':
+          return randomUUID();
+        case 'paymail':
+          return 'shop@example.com';
+        case 'pubkey':
+          return `02${'ab'.repeat(32)}`;
+        case 'payment_id':
+          return 'pi_123';
+        default:
+          return `sample-${name.replace(/_/g, '-')}`;
+      }
+    })
+    .replace(/\*\w+$/, 'tx/abc');
+}
+
+/** Problems with the one error body shape `{error: {code, message, request_id, details?}}`, or [] when it is right. */
+export function errorShapeProblems(response: LightMyRequestResponse): string[] {
+  let body: unknown;
+  try {
+    body = response.json();
+  } catch {
+    return [`body is not JSON: ${response.body.slice(0, 80)}`];
+  }
+  const error = (body as { error?: Record<string, unknown> } | null)?.error;
+  if (!error || typeof error !== 'object') return [`no "error" object: ${response.body.slice(0, 80)}`];
+  const problems: string[] = [];
+  if (Object.keys(body as object).length !== 1) problems.push('other top-level keys than "error"');
+  for (const key of ['code', 'message', 'request_id']) if (typeof error[key] !== 'string' || error[key] === '') problems.push(`error.${key} missing`);
+  const extra = Object.keys(error).filter((key) => !['code', 'message', 'request_id', 'details'].includes(key));
+  if (extra.length) problems.push(`unexpected keys ${extra.join(', ')}`);
+  if (error.request_id !== response.headers['x-request-id']) problems.push('request_id differs from the x-request-id header');
+  return problems;
+}
+
+/** Asserts an error answer: status, code and the error body shape. */
+export function expectError(response: LightMyRequestResponse, status: number, code: string): void {
+  expect({ status: response.statusCode, body: response.body }).toMatchObject({ status });
+  expect(response.json().error.code).toBe(code);
+  expect(errorShapeProblems(response)).toEqual([]);
+}
+
+/** Row counts of every identity table that a request could write to. */
+export async function tableCounts(gateway: Gateway) {
+  const prisma = gateway.deps.prisma;
+  const [users, apiKeys, organizations, memberships, paygateAccounts, paygateKeys, signInChallenges] = await Promise.all([
+    prisma.user.count(),
+    prisma.apiKey.count(),
+    prisma.organization.count(),
+    prisma.membership.count(),
+    prisma.paygateAccount.count(),
+    prisma.paygateKey.count(),
+    prisma.signInChallenge.count(),
+  ]);
+  return { users, apiKeys, organizations, memberships, paygateAccounts, paygateKeys, signInChallenges };
+}
