@@ -10,6 +10,7 @@ describe('pos config', () => {
       LOG_LEVEL: 'info',
       DATABASE_URL: undefined,
       CTK_DATA_DIR: '.data',
+      POS_ITEMS_CACHE_MS: 2000,
     });
   });
 

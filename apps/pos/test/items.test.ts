@@ -56,6 +56,14 @@ describe('pos items', () => {
     expect(page.nextCursor).toBe('');
   });
 
+  it('shows a new item in the very next listing, even right after the list was read', async () => {
+    const org = newOrg();
+    await pos.client.createItem(newItem(org, { name: 'Espresso' }));
+    expect((await pos.client.listItems({ org })).items.map((i) => i.name)).toEqual(['Espresso']);
+    await pos.client.createItem(newItem(org, { name: 'Cortado' }));
+    expect((await pos.client.listItems({ org })).items.map((i) => i.name)).toEqual(['Cortado', 'Espresso']);
+  });
+
   it('never shows one organisation the items of another', async () => {
     const owner = newOrg();
     await pos.client.createItem(newItem(owner));

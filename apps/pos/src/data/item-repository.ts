@@ -7,11 +7,22 @@ export type NewItem = Pick<Item, 'organizationId' | 'name' | 'description' | 'pr
 export type ItemPosition = Pick<Item, 'createdAt' | 'id'>;
 export type ItemRepository = ReturnType<typeof createItemRepository>;
 
-export function createItemRepository(prisma: PrismaClient) {
+/**
+ * Items over Prisma. First pages of a listing (what a menu screen or a customer's phone asks for, over
+ * and over) are kept in memory for `firstPageTtlMs`; a write through this repository drops the
+ * organisation's pages at once, and other replicas see it within the TTL.
+ */
+export function createItemRepository(prisma: PrismaClient, options: { firstPageTtlMs: number } = { firstPageTtlMs: 0 }) {
+  const firstPages = new Map<string, { rows: Promise<Item[]>; expiresAt: number }>();
+  const forget = (organizationId: string) => {
+    for (const key of firstPages.keys()) if (key.startsWith(`${organizationId}|`)) firstPages.delete(key);
+  };
   return {
     async create(item: NewItem): Promise<Item> {
       try {
-        return await prisma.item.create({ data: item });
+        const created = await prisma.item.create({ data: item });
+        forget(item.organizationId);
+        return created;
       } catch (error) {
         if (isUniqueViolation(error)) {
           throw new AppError('already_exists', `An item with sku "${item.sku}" already exists in this organisation`, { field: 'sku' });
@@ -20,22 +31,34 @@ export function createItemRepository(prisma: PrismaClient) {
       }
     },
 
-    /** Newest first, ties broken by id, starting after `after` when given. */
     list(organizationId: string, take: number, after?: ItemPosition): Promise<Item[]> {
-      const afterWhere = after && {
-        OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }],
-      };
-      return prisma.item.findMany({
-        where: { organizationId, ...afterWhere },
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        take,
-      });
+      if (after || options.firstPageTtlMs <= 0) return query(organizationId, take, after);
+      const key = `${organizationId}|${take}`;
+      const hit = firstPages.get(key);
+      if (hit && hit.expiresAt > Date.now()) return hit.rows;
+      if (firstPages.size >= 10_000) firstPages.clear();
+      const rows = query(organizationId, take);
+      firstPages.set(key, { rows, expiresAt: Date.now() + options.firstPageTtlMs });
+      rows.catch(() => firstPages.delete(key));
+      return rows;
     },
 
     async hasAny(organizationId: string): Promise<boolean> {
       return (await prisma.item.findFirst({ where: { organizationId }, select: { id: true } })) !== null;
     },
   };
+
+  /** Newest first, ties broken by id, starting after `after` when given. */
+  function query(organizationId: string, take: number, after?: ItemPosition): Promise<Item[]> {
+    const afterWhere = after && {
+      OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }],
+    };
+    return prisma.item.findMany({
+      where: { organizationId, ...afterWhere },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take,
+    });
+  }
 }
 
 // The sku is the items table's only unique key besides the generated id.
