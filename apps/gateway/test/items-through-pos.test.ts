@@ -1,0 +1,112 @@
+import { loadConfig } from '@ctk/shared';
+import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
+import { configSchema as posConfigSchema, startPos } from '@ctk/pos';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Gateway } from '../src/app.js';
+import { addMember, bearer, onboard, startTestGateway } from './harness.js';
+import { SERVICES_DOWN, uniqueName } from './support.js';
+
+describe('items through the gateway and the pos service over gRPC', () => {
+  let pos: Awaited<ReturnType<typeof startPos>>;
+  let gateway: Gateway;
+  beforeAll(async () => {
+    const databaseUrl = await createTestDatabase('pos');
+    pos = await startPos(loadConfig(posConfigSchema, {
+      GRPC_PORT: '0',
+      LOG_LEVEL: 'silent',
+      CTK_DATA_DIR: TEST_DATA_DIR,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    }));
+    gateway = await startTestGateway({ ...SERVICES_DOWN, POS_GRPC_URL: `127.0.0.1:${pos.port}` });
+  });
+  afterAll(async () => {
+    await gateway.close();
+    await pos.close();
+  });
+
+  const post = (key: string, handle: string, payload: object) =>
+    gateway.app.inject({ method: 'POST', url: `/api/v1/orgs/${handle}/items`, headers: bearer(key), payload });
+  const list = (key: string, handle: string, query = '') =>
+    gateway.app.inject({ method: 'GET', url: `/api/v1/orgs/${handle}/items${query}`, headers: bearer(key) });
+
+  it('lets staff add an item and list it back, with the price as an integer of cents', async () => {
+    const owner = await onboard(gateway, uniqueName('Corner Cafe'));
+    const staff = await addMember(gateway, owner, 'staff');
+    const created = await post(staff.key, owner.handle, { name: 'Flat white', price_cents: 450, sku: 'FW-1' });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ name: 'Flat white', price_cents: 450, currency: 'USD', sku: 'FW-1', available: true });
+    const listed = await list(staff.key, owner.handle);
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json()).toEqual({ data: [created.json()], next_cursor: null });
+  });
+
+  it('pages through items with the cursor, newest first, without gaps or duplicates', async () => {
+    const owner = await onboard(gateway, uniqueName('Market Stall'));
+    for (let n = 1; n <= 5; n++) expect((await post(owner.key, owner.handle, { name: `Item ${n}`, price_cents: n * 100 })).statusCode).toBe(201);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { data: Array<{ name: string }>; next_cursor: string | null } = (await list(owner.key, owner.handle, `?limit=2${cursor ? `&cursor=${cursor}` : ''}`)).json();
+      seen.push(...page.data.map((item) => item.name));
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual(['Item 5', 'Item 4', 'Item 3', 'Item 2', 'Item 1']);
+  });
+
+  it('never shows one organisation the items of another, even to its owner', async () => {
+    const a = await onboard(gateway, uniqueName('Bakery A'));
+    const b = await onboard(gateway, uniqueName('Bakery B'));
+    await post(a.key, a.handle, { name: 'Secret sourdough', price_cents: 800 });
+    const forbidden = await list(b.key, a.handle);
+    expect(forbidden.statusCode).toBe(403);
+    expect(forbidden.body).not.toContain('Secret sourdough');
+    expect((await list(b.key, b.handle)).json().data).toEqual([]);
+  });
+
+  it('passes the service\'s own errors through with their codes: a duplicate sku is a 409', async () => {
+    const owner = await onboard(gateway, uniqueName('Tea House'));
+    expect((await post(owner.key, owner.handle, { name: 'Sencha', price_cents: 500, sku: 'T-1' })).statusCode).toBe(201);
+    const duplicate = await post(owner.key, owner.handle, { name: 'Sencha again', price_cents: 500, sku: 'T-1' });
+    expect(duplicate.statusCode).toBe(409);
+    expect(duplicate.json().error.code).toBe('already_exists');
+  });
+
+  it('replays an item creation retried with the same Idempotency-Key instead of adding it twice', async () => {
+    const owner = await onboard(gateway, uniqueName('Juice Bar'));
+    const send = () => gateway.app.inject({
+      method: 'POST',
+      url: `/api/v1/orgs/${owner.handle}/items`,
+      headers: { ...bearer(owner.key), 'idempotency-key': 'add-mango-1' },
+      payload: { name: 'Mango', price_cents: 550 },
+    });
+    const first = await send();
+    const retry = await send();
+    expect(retry.statusCode).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.json()).toEqual(first.json());
+    expect((await list(owner.key, owner.handle)).json().data).toHaveLength(1);
+  });
+
+  it('marks pos as set up in the personalised capability map once there is an item', async () => {
+    const owner = await onboard(gateway, uniqueName('Noodle Bar'));
+    const posSetUp = async () => {
+      const map = (await gateway.app.inject({ method: 'GET', url: `/api/v1/orgs/${owner.handle}/capabilities`, headers: bearer(owner.key) })).json();
+      return map.rungs.flatMap((r: { capabilities: Array<{ id: string; set_up: boolean | null }> }) => r.capabilities).find((c: { id: string }) => c.id === 'pos').set_up;
+    };
+    expect(await posSetUp()).toBe(false);
+    await post(owner.key, owner.handle, { name: 'Ramen', price_cents: 1200 });
+    expect(await posSetUp()).toBe(true);
+  });
+
+  it('answers 503 unavailable, not 500, when the pos service is down', async () => {
+    const down = await startTestGateway(SERVICES_DOWN);
+    try {
+      const owner = await onboard(down, uniqueName('Closed Cafe'));
+      const response = await down.app.inject({ method: 'GET', url: `/api/v1/orgs/${owner.handle}/items`, headers: bearer(owner.key) });
+      expect(response.statusCode).toBe(503);
+      expect(response.json().error.code).toBe('unavailable');
+    } finally {
+      await down.close();
+    }
+  });
+});
