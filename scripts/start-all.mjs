@@ -1,6 +1,8 @@
 // Starts the six services and the gateway, each as its own process, with embedded defaults:
 // PGlite databases under CTK_DATA_DIR (default .data), no external database or broker needed.
-// Set DATABASE_URL per service or NATS_URL in the environment for the distributed setup instead.
+// <APP>_GRPC_PORT moves a service (e.g. POS_GRPC_PORT=51062); PORT moves the gateway.
+// <APP>_DATABASE_URL (e.g. GATEWAY_DATABASE_URL, POS_DATABASE_URL) puts that app on PostgreSQL: each app
+// has a database of its own, so a plain DATABASE_URL is not passed on.
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -14,9 +16,11 @@ const children = new Map();
 let stopping = false;
 
 function start(name, env) {
+  const { DATABASE_URL: _shared, ...inherited } = process.env;
+  const databaseUrl = process.env[`${name.toUpperCase()}_DATABASE_URL`];
   const child = spawn(process.execPath, [resolve(root, `apps/${name}/dist/server.js`)], {
     cwd: root,
-    env: { ...process.env, CTK_DATA_DIR: dataDir, ...env },
+    env: { ...inherited, CTK_DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   for (const stream of [child.stdout, child.stderr]) {
@@ -53,8 +57,9 @@ async function waitForGateway() {
 }
 
 const addresses = {};
-for (const [name, grpcPort] of Object.entries(SERVICES)) {
-  start(name, { GRPC_PORT: String(process.env[`${name.toUpperCase()}_GRPC_PORT`] ?? grpcPort) });
+for (const [name, defaultPort] of Object.entries(SERVICES)) {
+  const grpcPort = process.env[`${name.toUpperCase()}_GRPC_PORT`] ?? String(defaultPort);
+  start(name, { GRPC_PORT: grpcPort });
   addresses[`${name.toUpperCase()}_GRPC_URL`] = `127.0.0.1:${grpcPort}`;
 }
 start('gateway', { PORT: port, ...addresses });
