@@ -4,6 +4,7 @@
 //   (3) the gateway's authenticated read GET /api/v1/orgs/:handle/items forwarded to the pos service,
 //       with everything the gateway does on the way (auth, role, validation, logging, error mapping).
 // Prints requests per second and p50/p99 latency for each, and the ratios (3)/(2) and (2)/(1).
+// (3t) repeats (3) with the trivial service of (2) behind the gateway instead of pos: the gateway's own cost.
 // Usage: pnpm bench [--seconds N] [--postgres URL]   (build first: pnpm build)
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -60,16 +61,17 @@ async function freshDatabase(serverUrl, name) {
   return url.toString();
 }
 
-async function gatewayRead(dataDir) {
+async function gatewayRead(dataDir, { trivialPos = false } = {}) {
   const databases = args.postgres
     ? { gateway: await freshDatabase(args.postgres, 'ctk_bench_gateway'), pos: await freshDatabase(args.postgres, 'ctk_bench_pos') }
     : {};
   const common = { CTK_DATA_DIR: dataDir, LOG_LEVEL: 'info' };
   await startProcess(join(root, 'apps/pos/dist/server.js'), { ...common, GRPC_PORT: '50362', ...(databases.pos ? { DATABASE_URL: databases.pos } : {}) }, { waitForMessage: false });
+  if (trivialPos) await startProcess(join(import.meta.dirname, 'servers/trivial-grpc.mjs'), { GRPC_PORT: '50363' });
   await startProcess(join(root, 'apps/gateway/dist/server.js'), {
     ...common,
     PORT: '18083',
-    POS_GRPC_URL: '127.0.0.1:50362',
+    POS_GRPC_URL: trivialPos ? '127.0.0.1:50363' : '127.0.0.1:50362',
     CTK_RATE_LIMIT_PER_MINUTE: '100000000',
     ...(databases.gateway ? { DATABASE_URL: databases.gateway } : {}),
   }, { waitForMessage: false });
@@ -78,7 +80,8 @@ async function gatewayRead(dataDir) {
   const onboarded = await (await fetch(`${base}/api/v1/onboard`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Bench Cafe' }) })).json();
   const headers = { authorization: `Bearer ${onboarded.api_key.key}`, 'content-type': 'application/json' };
   const handle = onboarded.organization.handle;
-  for (const [name, price] of [['Espresso', 300], ['Flat white', 450], ['Croissant', 350]]) {
+  const menu = trivialPos ? [] : [['Espresso', 300], ['Flat white', 450], ['Croissant', 350]];
+  for (const [name, price] of menu) {
     const created = await fetch(`${base}/api/v1/orgs/${handle}/items`, { method: 'POST', headers, body: JSON.stringify({ name, price_cents: price }) });
     if (created.status !== 201) throw new Error(`creating an item failed: ${created.status} ${await created.text()}`);
   }
@@ -99,7 +102,11 @@ try {
   for (const child of children.splice(0)) child.kill();
   const gateway = await gatewayRead(dataDir);
   console.log(`(3) gateway authenticated read       ${format(gateway)}`);
+  for (const child of children.splice(0)) child.kill();
+  const gatewayOnly = await gatewayRead(mkdtempSync(join(dataDir, 'trivial-')), { trivialPos: true });
+  console.log(`(3t) same, trivial service behind    ${format(gatewayOnly)}`);
   console.log(`(3)/(2) throughput ${(gateway.rps / hop.rps).toFixed(2)} (target >= 0.75), p99 ${(gateway.p99 / hop.p99).toFixed(2)}x (target <= 1.5)`);
+  console.log(`(3t)/(2) throughput ${(gatewayOnly.rps / hop.rps).toFixed(2)}, p99 ${(gatewayOnly.p99 / hop.p99).toFixed(2)}x: the gateway's own share`);
   console.log(`(2)/(1) throughput ${(hop.rps / bare.rps).toFixed(2)}`);
 } finally {
   for (const child of children) child.kill();

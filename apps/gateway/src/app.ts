@@ -27,6 +27,7 @@ import { closeServiceClients, createServiceClients } from './services/clients.js
 export type Gateway = { app: FastifyInstance; deps: GatewayDeps; close(): Promise<void> };
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
+const ANONYMOUS = Object.freeze({ kind: 'anonymous' as const });
 
 /** Builds the gateway: identity database, service clients, plugins, and every catalog route. */
 export async function buildGateway(config: Config): Promise<Gateway> {
@@ -44,9 +45,11 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     },
   });
   app.decorateRequest('caller', null as never);
-  app.addHook('onRequest', async (request, reply) => {
-    request.caller = { kind: 'anonymous' };
+  // Hooks on every request are callback-style: no promise where there is nothing to wait for.
+  app.addHook('onRequest', (request, reply, done) => {
+    request.caller = ANONYMOUS;
     reply.header('x-request-id', request.id);
+    done();
   });
   keepRawJsonBody(app);
   registerErrorHandling(app);
@@ -80,12 +83,13 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     },
     signupRateLimit: config.CTK_SIGNUP_RATE_LIMIT_PER_MINUTE,
   });
-  app.addHook('onSend', async (request, reply, payload) => {
-    await finishIdempotent(prisma, request, reply.statusCode, payload);
-    return payload;
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (!request.idempotencyRecordId) return done(null, payload);
+    finishIdempotent(prisma, request, reply.statusCode, payload).then(() => done(null, payload), done);
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     request.log.info({ method: request.method, route: request.routeOptions.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    done();
   });
 
   const openApi = openApiDocument(handlers, config.CTK_PUBLIC_URL);

@@ -11,9 +11,13 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEn
   throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
 }
 
+/** A port from the environment; an empty value means unset rather than 0 (any free port). */
+const portField = (fallback: number) =>
+  z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(0).max(65535).default(fallback));
+
 /** Common pieces of app config schemas. */
 export const configFields = {
-  port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
+  port: portField,
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** A PostgreSQL URL; absent means the embedded PGlite database. */
   databaseUrl: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
@@ -21,7 +25,7 @@ export const configFields = {
   /** Where a service's gRPC server listens; port 0 picks any free port. */
   grpcListen: (fallbackPort: number) => ({
     GRPC_HOST: z.string().min(1).default('127.0.0.1'),
-    GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(fallbackPort),
+    GRPC_PORT: portField(fallbackPort),
   }),
   grpcAddress: (fallbackPort: number) => z.string().regex(/^[\w.-]+:\d+$/, 'expected host:port').default(`127.0.0.1:${fallbackPort}`),
 };

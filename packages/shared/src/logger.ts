@@ -8,6 +8,8 @@ export const REDACT_PATHS = [
   'req.headers["x-commerce-key"]',
   'req.headers.cookie',
   'headers.authorization',
+  'headers["x-commerce-key"]',
+  'headers.cookie',
   'api_key',
   '*.api_key',
   'secret',
@@ -15,6 +17,7 @@ export const REDACT_PATHS = [
   'signature',
   '*.signature',
   'password',
+  '*.password',
 ];
 
 export function createLogger(name: string, level: LoggerOptions['level'] = 'info'): Logger {

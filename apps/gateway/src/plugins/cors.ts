@@ -14,12 +14,13 @@ export function isCorsOpen(endpoint: Endpoint): boolean {
 }
 
 export function registerCors(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const endpoint = request.routeOptions.config.endpoint;
     if (endpoint && isCorsOpen(endpoint)) {
       reply.header('access-control-allow-origin', '*');
       reply.header('access-control-expose-headers', 'x-request-id, idempotent-replayed, retry-after');
     }
+    done(null, payload);
   });
   const methodsByPath = new Map<string, string[]>();
   for (const endpoint of ENDPOINTS.filter(isCorsOpen)) {

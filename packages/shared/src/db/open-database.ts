@@ -28,8 +28,28 @@ export type Database = {
 /** Opens the service's database (PostgreSQL when a URL is configured, PGlite otherwise) and migrates it. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const database = options.databaseUrl ? openPostgres(options.databaseUrl) : await openPGlite(options);
-  database.appliedMigrations = await applyMigrations(database.adapter, options.prismaDir);
+  try {
+    database.appliedMigrations = options.databaseUrl
+      ? await migratePostgres(options.databaseUrl, options.prismaDir)
+      : await applyMigrations(database.adapter, options.prismaDir);
+  } catch (error) {
+    await database.close().catch(() => undefined);
+    throw error;
+  }
   return database;
+}
+
+/**
+ * The engine takes pg_advisory_lock and later unlocks it; both must run on one connection, so it gets
+ * a pool of one, ended afterwards (which also releases the lock should the engine fail in between).
+ */
+async function migratePostgres(url: string, prismaDir: string): Promise<string[]> {
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  try {
+    return await applyMigrations(new PrismaPg(pool), prismaDir);
+  } finally {
+    await pool.end();
+  }
 }
 
 function openPostgres(url: string): Database {
@@ -48,6 +68,26 @@ async function openPGlite(options: DatabaseOptions): Promise<Database> {
     pglite = new PGlite(dir);
   }
   await pglite.waitReady;
-  const adapter = new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory;
+  const adapter = awaitScripts(new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory, pglite);
   return { adapter, kind: 'pglite', appliedMigrations: [], close: () => pglite.close() };
+}
+
+/**
+ * pglite-prisma-adapter 0.7.2 runs executeScript without awaiting PGlite's exec, so a failing migration
+ * is recorded as applied and its error escapes as an unhandled rejection. This awaits it.
+ */
+function awaitScripts(factory: SqlMigrationAwareDriverAdapterFactory, pglite: PGlite): SqlMigrationAwareDriverAdapterFactory {
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    adapter.executeScript = async (script: string) => {
+      try {
+        await pglite.exec(script);
+      } catch (error) {
+        (adapter as unknown as { onError(error: unknown): never }).onError(error);
+      }
+    };
+    return adapter;
+  };
+  return factory;
 }

@@ -32,9 +32,12 @@ const DEFAULT_TIMEOUT_MS = 5_000;
  * hot path, and raw grpc-js costs noticeably less CPU per call than a wrapped client (TOOLCHAIN.md).
  * Errors come back as AppError with the code the service threw.
  */
-export function createGrpcClient<D extends ServiceDefinition>(definition: D, address: string): GrpcClient<D> {
-  const channel = new grpc.Client(address, grpc.credentials.createInsecure());
-  const client: Record<string, unknown> = { close: () => channel.close() };
+export function createGrpcClient<D extends ServiceDefinition>(definition: D, address: string, options: { connections?: number } = {}): GrpcClient<D> {
+  // A few real connections, used in turn, spread HTTP/2 framing work better than one (TOOLCHAIN.md).
+  const channels = Array.from({ length: options.connections ?? 2 }, () =>
+    new grpc.Client(address, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 }));
+  let turn = 0;
+  const client: Record<string, unknown> = { close: () => channels.forEach((channel) => channel.close()) };
   for (const [key, method] of Object.entries(definition.methods)) {
     const path = `/${definition.fullName}/${method.name}`;
     const serialize = (value: unknown) => Buffer.from(method.requestType.encode(method.requestType.fromPartial(value)).finish());
@@ -45,6 +48,7 @@ export function createGrpcClient<D extends ServiceDefinition>(definition: D, add
         if (options.requestId) metadata.set(REQUEST_ID_KEY, options.requestId);
         if (options.callerId) metadata.set(CALLER_ID_KEY, options.callerId);
         const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+        const channel = channels[turn++ % channels.length] as grpc.Client;
         channel.makeUnaryRequest(path, serialize, deserialize, request, metadata, { deadline }, (error, response) => {
           if (error) reject(toAppError(error, definition.name));
           else resolve(response);
