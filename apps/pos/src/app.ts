@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { PosServiceDefinition } from '@ctk/proto/ctk/pos/v1/pos';
-import { createLogger, openDatabase, startGrpcServer, type Logger } from '@ctk/shared';
+import { createLogger, openPrisma, startGrpcServer, type Logger } from '@ctk/shared';
 import type { Config } from './config.js';
 import { createItemRepository } from './data/item-repository.js';
 import { PrismaClient } from './generated/prisma/client.js';
@@ -12,17 +12,10 @@ const PRISMA_DIR = fileURLToPath(new URL('../prisma', import.meta.url));
 
 /** Opens and migrates the pos database, then serves PosService and grpc.health.v1. */
 export async function startPos(config: Config, logger: Logger = createLogger('pos', config.LOG_LEVEL)) {
-  const database = await openDatabase({
-    service: 'pos',
-    databaseUrl: config.DATABASE_URL,
-    dataDir: config.CTK_DATA_DIR,
-    prismaDir: PRISMA_DIR,
-  });
-  const prisma = new PrismaClient({ adapter: database.adapter });
-  const closeDatabase = async () => {
-    await prisma.$disconnect();
-    await database.close();
-  };
+  const { prisma, close: closeDatabase } = await openPrisma(
+    { service: 'pos', databaseUrl: config.DATABASE_URL, dataDir: config.CTK_DATA_DIR, prismaDir: PRISMA_DIR },
+    (adapter) => new PrismaClient({ adapter }),
+  );
   try {
     const server = await startGrpcServer({
       name: 'pos',

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { openDatabase } from '@ctk/shared';
+import { openPrisma as openServicePrisma } from '@ctk/shared';
 import { PrismaClient } from '../generated/prisma/client.js';
 import type { Config } from '../config.js';
 
@@ -8,19 +8,9 @@ export type { PrismaClient };
 const PRISMA_DIR = fileURLToPath(new URL('../../prisma', import.meta.url));
 
 /** Opens the gateway's identity database (PostgreSQL or embedded PGlite), migrated. */
-export async function openPrisma(config: Pick<Config, 'DATABASE_URL' | 'CTK_DATA_DIR'>) {
-  const database = await openDatabase({
-    service: 'gateway',
-    databaseUrl: config.DATABASE_URL,
-    dataDir: config.CTK_DATA_DIR,
-    prismaDir: PRISMA_DIR,
-  });
-  const prisma = new PrismaClient({ adapter: database.adapter });
-  return {
-    prisma,
-    async close() {
-      await prisma.$disconnect();
-      await database.close();
-    },
-  };
+export function openPrisma(config: Pick<Config, 'DATABASE_URL' | 'CTK_DATA_DIR'>) {
+  return openServicePrisma(
+    { service: 'gateway', databaseUrl: config.DATABASE_URL, dataDir: config.CTK_DATA_DIR, prismaDir: PRISMA_DIR },
+    (adapter) => new PrismaClient({ adapter }),
+  );
 }

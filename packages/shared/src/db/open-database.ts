@@ -91,3 +91,19 @@ function awaitScripts(factory: SqlMigrationAwareDriverAdapterFactory, pglite: PG
   };
   return factory;
 }
+
+/** Opens and migrates the database, then builds the app's Prisma client on it; close() ends both. */
+export async function openPrisma<P extends { $disconnect(): Promise<void> }>(
+  options: DatabaseOptions,
+  createClient: (adapter: SqlMigrationAwareDriverAdapterFactory) => P,
+): Promise<{ prisma: P; close(): Promise<void> }> {
+  const database = await openDatabase(options);
+  const prisma = createClient(database.adapter);
+  return {
+    prisma,
+    async close() {
+      await prisma.$disconnect();
+      await database.close();
+    },
+  };
+}
