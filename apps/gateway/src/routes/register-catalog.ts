@@ -1,5 +1,5 @@
 import { AppError } from '@ctk/shared';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate, requireUser, type AuthDeps } from '../auth/authenticate.js';
 import { ENDPOINTS, endpointKey, type Endpoint } from '../catalog/endpoints.js';
 import type { PrismaClient } from '../data/prisma.js';
@@ -25,6 +25,7 @@ export function registerCatalog(
       },
       preHandler: async (request, reply) => {
         await authenticate(request, endpoint, options.auth);
+        if (definition?.user) requireUser(request);
         if (definition?.creates && (await beginIdempotent(options.prisma, request, reply))) return reply;
       },
       handler: definition ? implemented(definition) : notImplemented(endpoint),
@@ -37,8 +38,7 @@ export function toFastifyPath(path: string): string {
 }
 
 function implemented(definition: RouteDefinition) {
-  return async (request: Parameters<RouteDefinition['handle']>[0]['request'], reply: Parameters<RouteDefinition['handle']>[0]['reply']) => {
-    if (definition.user) requireUser(request);
+  return async (request: FastifyRequest, reply: FastifyReply) => {
     const params = parseInput(definition.params, request.params, 'path');
     const query = parseInput(definition.query, request.query, 'query');
     const body = parseInput(definition.body, request.body, 'body');
