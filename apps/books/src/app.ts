@@ -1,17 +1,39 @@
+import { fileURLToPath } from 'node:url';
 import { BooksServiceDefinition } from '@ctk/proto/ctk/books/v1/books';
-import { createLogger, startGrpcServer, type Logger } from '@ctk/shared';
+import { createLogger, openPrisma, startGrpcServer, type Logger } from '@ctk/shared';
 import type { Config } from './config.js';
+import { createJournalRepository } from './data/journal-repository.js';
+import { createParkedEventRepository } from './data/parked-event-repository.js';
+import { PrismaClient } from './generated/prisma/client.js';
 import { booksService } from './grpc/books-service.js';
 
 export { configSchema, type Config } from './config.js';
 
-/** Serves BooksService and grpc.health.v1. */
+const PRISMA_DIR = fileURLToPath(new URL('../prisma', import.meta.url));
+
+/** Opens and migrates the books database, then serves BooksService and grpc.health.v1. */
 export async function startBooks(config: Config, logger: Logger = createLogger('books', config.LOG_LEVEL)) {
-  const server = await startGrpcServer({
-    name: 'books',
-    address: `${config.GRPC_HOST}:${config.GRPC_PORT}`,
-    logger,
-    services: [[BooksServiceDefinition, booksService]],
-  });
-  return { port: server.port, close: (): Promise<void> => server.shutdown() };
+  const { prisma, close: closeDatabase } = await openPrisma(
+    { service: 'books', databaseUrl: config.DATABASE_URL, dataDir: config.CTK_DATA_DIR, prismaDir: PRISMA_DIR },
+    (adapter) => new PrismaClient({ adapter }),
+  );
+  try {
+    const deps = { journal: createJournalRepository(prisma), parked: createParkedEventRepository(prisma), logger };
+    const server = await startGrpcServer({
+      name: 'books',
+      address: `${config.GRPC_HOST}:${config.GRPC_PORT}`,
+      logger,
+      services: [[BooksServiceDefinition, booksService(deps)]],
+    });
+    return {
+      port: server.port,
+      async close(): Promise<void> {
+        await server.shutdown();
+        await closeDatabase();
+      },
+    };
+  } catch (error) {
+    await closeDatabase();
+    throw error;
+  }
 }

@@ -4,14 +4,26 @@ import { configSchema } from './config.js';
 
 describe('books config', () => {
   it('applies the defaults when nothing is set', () => {
-    expect(loadConfig(configSchema, {})).toEqual({ GRPC_HOST: '127.0.0.1', GRPC_PORT: 50061, LOG_LEVEL: 'info' });
+    expect(loadConfig(configSchema, {})).toEqual({
+      GRPC_HOST: '127.0.0.1',
+      GRPC_PORT: 50061,
+      LOG_LEVEL: 'info',
+      DATABASE_URL: undefined,
+      CTK_DATA_DIR: '.data',
+    });
   });
 
-  it('accepts port 0, meaning any free port', () => {
-    expect(loadConfig(configSchema, { GRPC_PORT: '0' }).GRPC_PORT).toBe(0);
+  it('accepts port 0, meaning any free port, and a PostgreSQL URL', () => {
+    const config = loadConfig(configSchema, { GRPC_PORT: '0', DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/books' });
+    expect(config.GRPC_PORT).toBe(0);
+    expect(config.DATABASE_URL).toBe('postgresql://postgres@127.0.0.1:5432/books');
   });
 
   it('rejects a bad port, naming GRPC_PORT', () => {
     expect(() => loadConfig(configSchema, { GRPC_PORT: 'not-a-port' })).toThrow(/GRPC_PORT/);
+  });
+
+  it('rejects a database URL that is not PostgreSQL, naming DATABASE_URL', () => {
+    expect(() => loadConfig(configSchema, { DATABASE_URL: 'mysql://localhost/books' })).toThrow(/DATABASE_URL/);
   });
 });

@@ -1,34 +1,107 @@
+import { PaymentEventType, Settlement } from '@ctk/proto/ctk/events/v1/payment_event';
+import { AppError } from '@ctk/shared';
 import { grpcHealthStatus } from '@ctk/shared/testing';
-import { randomUUID } from 'node:crypto';
-import { BooksServiceDefinition } from '@ctk/proto/ctk/books/v1/books';
-import { createGrpcClient, loadConfig, type GrpcClient } from '@ctk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configSchema, startBooks } from '../src/app.js';
+import { newEvent, newOrg, startTestBooks } from './support.js';
 
-describe('books service', () => {
-  let service: Awaited<ReturnType<typeof startBooks>>;
-  let client: GrpcClient<typeof BooksServiceDefinition>;
+describe('books over gRPC', () => {
+  let books: Awaited<ReturnType<typeof startTestBooks>>;
   beforeAll(async () => {
-    service = await startBooks(loadConfig(configSchema, { GRPC_PORT: '0', LOG_LEVEL: 'silent' }));
-    client = createGrpcClient(BooksServiceDefinition, `127.0.0.1:${service.port}`);
+    books = await startTestBooks();
   });
-  afterAll(async () => {
-    client.close();
-    await service.close();
+  afterAll(() => books.close());
+
+  it('posts a payment event once, answering posted, then duplicate on redelivery', async () => {
+    const org = newOrg();
+    const event = newEvent(org.id ?? '');
+    expect(await books.client.postPaymentEvent({ event })).toEqual({ outcome: 'posted' });
+    expect(await books.client.postPaymentEvent({ event })).toEqual({ outcome: 'duplicate' });
+    expect((await books.client.listJournalEntries({ org })).entries).toHaveLength(1);
   });
 
-  it('reports every capability books owns as not set up yet, each with an honest next step', async () => {
-    const { capabilities } = await client.getSetup({ org: { id: randomUUID(), handle: 'corner-cafe' } });
-    expect(capabilities.map((c) => c.capabilityId)).toEqual(['ledger', 'sales_tax', 'receipts', 'reports']);
-    for (const capability of capabilities) {
-      expect(capability.setUp).toBe(false);
-      expect(capability.nextStep).toMatch(/the books service does not .+ yet\.$/);
-    }
-    expect(capabilities[0]?.nextStep).toBe('Ledger entries appear once payments are recorded; the books service does not record payments yet.');
+  it('answers parked for an event that cannot be posted, again on redelivery, and lists nothing for it', async () => {
+    const org = newOrg();
+    const event = newEvent(org.id ?? '', { taxMinor: 2000n });
+    expect(await books.client.postPaymentEvent({ event })).toEqual({ outcome: 'parked' });
+    expect(await books.client.postPaymentEvent({ event })).toEqual({ outcome: 'parked' });
+    expect(await books.client.listJournalEntries({ org })).toEqual({ entries: [], nextCursor: '' });
+  });
+
+  it('rejects a call without an event as a bad request', async () => {
+    const error: unknown = await books.client.postPaymentEvent({}).catch((e: unknown) => e);
+    expect(AppError.is(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'bad_request', details: { field: 'event' } });
+  });
+
+  it('lists an entry with its event facts and its lines by account code, name and type', async () => {
+    const org = newOrg();
+    const event = newEvent(org.id ?? '', { settlement: Settlement.SETTLEMENT_PROVIDER_CLEARING });
+    await books.client.postPaymentEvent({ event });
+    const { entries } = await books.client.listJournalEntries({ org });
+    expect(entries).toEqual([{
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      eventId: event.id,
+      eventType: 'payment.received',
+      occurredAt: '2026-11-20T10:00:00.000Z',
+      postedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+      currency: 'USD',
+      description: 'Order 42',
+      sourceService: 'pos',
+      sourceId: event.sourceId,
+      txid: event.txid,
+      satoshis: 2_150_000n,
+      exchangeRate: '2000',
+      taxJurisdiction: 'US-CA',
+      taxRate: '0.0725',
+      lines: [
+        { accountCode: '1020', accountName: 'Provider clearing', accountType: 'asset', debitMinor: 1075n, creditMinor: 0n, memo: '' },
+        { accountCode: '4000', accountName: 'Revenue', accountType: 'income', debitMinor: 0n, creditMinor: 1000n, memo: '' },
+        { accountCode: '2100', accountName: 'Sales tax payable', accountType: 'liability', debitMinor: 0n, creditMinor: 75n, memo: '' },
+      ],
+    }]);
+  });
+
+  it('carries amounts of 9,000,000,000,000,000 minor units through posting and listing exactly', async () => {
+    const org = newOrg();
+    const event = newEvent(org.id ?? '', { type: PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_ISSUED, amountMinor: 9_000_000_000_000_000n, taxMinor: 0n });
+    await books.client.postPaymentEvent({ event });
+    const [entry] = (await books.client.listJournalEntries({ org })).entries;
+    expect(entry?.lines.map((l) => [l.accountCode, l.debitMinor, l.creditMinor])).toEqual([
+      ['1010', 9_000_000_000_000_000n, 0n],
+      ['2200', 0n, 9_000_000_000_000_000n],
+    ]);
+  });
+
+  describe('setup', () => {
+    it('reports the ledger as not set up for a new organisation, with taking a first payment as the next step', async () => {
+      const { capabilities } = await books.client.getSetup({ org: newOrg() });
+      expect(capabilities.map((c) => c.capabilityId)).toEqual(['ledger', 'sales_tax', 'receipts', 'reports']);
+      expect(capabilities.every((c) => !c.setUp)).toBe(true);
+      expect(capabilities[0]?.nextStep).toBe('Take a first payment: every paid order becomes a journal entry here.');
+      for (const capability of capabilities.slice(1)) expect(capability.nextStep).toMatch(/the books service does not .+ yet\.$/);
+    });
+
+    it('reports the ledger as set up once the organisation has its first entry, and only for that organisation', async () => {
+      const org = newOrg();
+      await books.client.postPaymentEvent({ event: newEvent(org.id ?? '') });
+      const { capabilities } = await books.client.getSetup({ org });
+      expect(capabilities[0]).toEqual({ capabilityId: 'ledger', setUp: true, nextStep: '' });
+      expect((await books.client.getSetup({ org: newOrg() })).capabilities[0]?.setUp).toBe(false);
+    });
+
+    it('keeps the ledger not set up when the only event was parked', async () => {
+      const org = newOrg();
+      await books.client.postPaymentEvent({ event: newEvent(org.id ?? '', { currency: 'dollars' }) });
+      expect((await books.client.getSetup({ org })).capabilities[0]?.setUp).toBe(false);
+    });
+
+    it('rejects a call that names no organisation as a bad request', async () => {
+      await expect(books.client.getSetup({})).rejects.toMatchObject({ code: 'bad_request' });
+    });
   });
 
   it('answers SERVING on grpc.health.v1, for the server and for BooksService', async () => {
-    const address = `127.0.0.1:${service.port}`;
+    const address = `127.0.0.1:${books.port}`;
     expect(await grpcHealthStatus(address)).toBe('SERVING');
     expect(await grpcHealthStatus(address, 'ctk.books.v1.BooksService')).toBe('SERVING');
   });

@@ -23,7 +23,7 @@ function memoryLogger(): { logger: Logger; lines: () => Array<Record<string, unk
 }
 
 /** A BooksService whose behaviour the request's org.handle picks. */
-function booksService(seen: { contexts: CallContext[]; handlerDone: Promise<void>[] }): BooksServiceImplementation {
+function booksService(seen: { contexts: CallContext[]; handlerDone: Promise<void>[] }): Pick<BooksServiceImplementation, 'getSetup'> {
   return {
     async getSetup(request: GetSetupRequest, context: CallContext) {
       seen.contexts.push(context);

@@ -1,14 +1,29 @@
 import type { CapabilitySetup } from '@ctk/proto/ctk/common/v1/common';
+import type { JournalRepository } from '../data/journal-repository.js';
+import type { Org } from './org.js';
 
-/** The next step for each capability books owns. None is built yet, so none is set up for any organisation. */
+/** The next step for each capability books owns, shown while it is not set up. */
 const NEXT_STEPS = {
-  ledger: 'Ledger entries appear once payments are recorded; the books service does not record payments yet.',
+  ledger: 'Take a first payment: every paid order becomes a journal entry here.',
   sales_tax:
     'Sales tax tracking becomes available in a later release; the books service does not keep tax jurisdictions or rates yet.',
   receipts: 'On-chain receipts become available in a later release; the books service does not index receipts yet.',
-  reports: 'Sales reports appear once payments are recorded; the books service does not record payments yet.',
+  reports: 'Sales reports become available in a later release; the books service does not produce reports yet.',
 };
 
-export function getSetup(): CapabilitySetup[] {
-  return Object.entries(NEXT_STEPS).map(([capabilityId, nextStep]) => ({ capabilityId, setUp: false, nextStep }));
+type Capability = keyof typeof NEXT_STEPS;
+
+/** The ledger is set up once the organisation has its first journal entry; the rest are not built yet. */
+export async function getSetup(journal: JournalRepository, org: Org): Promise<CapabilitySetup[]> {
+  const setUp: Record<Capability, boolean> = {
+    ledger: await journal.hasAny(org.id),
+    sales_tax: false,
+    receipts: false,
+    reports: false,
+  };
+  return (Object.keys(NEXT_STEPS) as Capability[]).map((id) => ({
+    capabilityId: id,
+    setUp: setUp[id],
+    nextStep: setUp[id] ? '' : NEXT_STEPS[id],
+  }));
 }

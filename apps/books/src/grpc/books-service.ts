@@ -1,8 +1,23 @@
 import type { BooksServiceImplementation } from '@ctk/proto/ctk/books/v1/books';
+import { AppError } from '@ctk/shared';
 import { getSetup } from '../domain/get-setup.js';
+import { listJournalEntries } from '../domain/list-journal-entries.js';
+import { postPaymentEvent, type PostingDeps } from '../domain/post-payment-event.js';
+import { toJournalEntryMessage } from './journal-entry-message.js';
+import { orgOf } from './org.js';
 
-export const booksService: BooksServiceImplementation = {
-  async getSetup() {
-    return { capabilities: getSetup() };
-  },
-};
+export function booksService(deps: PostingDeps): BooksServiceImplementation {
+  return {
+    async getSetup(request) {
+      return { capabilities: await getSetup(deps.journal, orgOf(request.org)) };
+    },
+    async postPaymentEvent(request) {
+      if (!request.event) throw new AppError('bad_request', 'The call must carry a payment event', { field: 'event' });
+      return { outcome: await postPaymentEvent(deps, request.event) };
+    },
+    async listJournalEntries(request) {
+      const page = await listJournalEntries(deps.journal, orgOf(request.org), request);
+      return { entries: page.entries.map(toJournalEntryMessage), nextCursor: page.nextCursor };
+    },
+  };
+}

@@ -1,0 +1,16 @@
+/** Every organisation's chart of accounts, created in its books with its first journal entry. */
+export const CHART_OF_ACCOUNTS = [
+  { code: '1010', name: 'BSV wallet', type: 'asset' },
+  { code: '1020', name: 'Provider clearing', type: 'asset' },
+  { code: '1030', name: 'Stablecoin', type: 'asset' },
+  { code: '2100', name: 'Sales tax payable', type: 'liability' },
+  { code: '2200', name: 'Gift card liability', type: 'liability' },
+  { code: '2300', name: 'Loyalty liability', type: 'liability' },
+  { code: '4000', name: 'Revenue', type: 'income' },
+  // Contra-revenue: refunds are kept apart from sales so both stay visible.
+  { code: '4100', name: 'Refunds', type: 'expense' },
+] as const satisfies readonly AccountSpec[];
+
+export type AccountType = 'asset' | 'liability' | 'equity' | 'income' | 'expense';
+export type AccountSpec = { code: string; name: string; type: AccountType };
+export type AccountCode = (typeof CHART_OF_ACCOUNTS)[number]['code'];

@@ -1,0 +1,32 @@
+import { settlementToJSON, type PaymentEvent } from '@ctk/proto/ctk/events/v1/payment_event';
+import { z } from 'zod';
+import { POSTING_RULES } from './posting-rules.js';
+
+export const MAX_EVENT_ID_LENGTH = 200;
+const uuid = z.guid();
+const CURRENCY = /^[A-Z]{3}$/;
+const DECIMAL = /^\d+(\.\d+)?$/;
+
+/** Why the event cannot be posted, as many reasons as apply; none means it can. */
+export function problemsWith(event: PaymentEvent): string[] {
+  const rule = POSTING_RULES.get(event.type);
+  const problems: string[] = [];
+  const problem = (failed: boolean, reason: string) => {
+    if (failed) problems.push(reason);
+  };
+  problem(event.id.length === 0 || event.id.length > MAX_EVENT_ID_LENGTH, `id must be 1 to ${MAX_EVENT_ID_LENGTH} characters`);
+  problem(!rule, `type ${event.type} is not a payment event type books posts`);
+  problem(!uuid.safeParse(event.organizationId).success, 'organization_id must be a UUID');
+  problem(!CURRENCY.test(event.currency), 'currency must be an ISO 4217 code of three upper-case letters');
+  problem(event.amountMinor <= 0n, 'amount_minor must be positive');
+  problem(event.taxMinor < 0n, 'tax_minor must not be negative');
+  problem(event.taxMinor > event.amountMinor, 'tax_minor must not exceed amount_minor, which includes it');
+  problem(event.satoshis < 0n, 'satoshis must not be negative');
+  problem(event.exchangeRate !== '' && !DECIMAL.test(event.exchangeRate), 'exchange_rate must be a decimal string');
+  problem(!event.occurredAt || Number.isNaN(event.occurredAt.getTime()), 'occurred_at is required');
+  if (rule) {
+    problem(!rule.settlements.includes(event.settlement), `settlement ${settlementToJSON(event.settlement)} is not valid for ${rule.eventType}`);
+    problem(!rule.taxable && event.taxMinor !== 0n, `${rule.eventType} carries no sales tax: tax_minor must be 0`);
+  }
+  return problems;
+}

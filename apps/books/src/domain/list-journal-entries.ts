@@ -1,0 +1,48 @@
+import { AppError } from '@ctk/shared';
+import { z } from 'zod';
+import type { JournalRepository, ListedEntry } from '../data/journal-repository.js';
+import { decodeCursor, encodeCursor } from './journal-cursor.js';
+import type { Org } from './org.js';
+import { validate } from './validate.js';
+
+const DEFAULT_LIMIT = 50;
+const MAX_LIMIT = 100;
+
+/** An ISO 8601 date (midnight UTC) or date-time; proto3's empty string means not given. */
+const instant = (field: string) => z.union([
+  z.literal('').transform(() => undefined),
+  z.iso.date().transform((date) => new Date(`${date}T00:00:00Z`)),
+  z.iso.datetime({ offset: true }).transform((at) => new Date(at)),
+], { error: `${field} must be an ISO 8601 date or date-time, such as 2026-01-31 or 2026-01-31T09:30:00Z (with an offset)` });
+
+const querySchema = z.object({
+  from: instant('from'),
+  to: instant('to'),
+  // proto3 sends 0 for "not set"
+  limit: z.number().int()
+    .transform((limit) => limit || DEFAULT_LIMIT)
+    .pipe(z.number().min(1, `limit must be between 1 and ${MAX_LIMIT}`).max(MAX_LIMIT, `limit must be between 1 and ${MAX_LIMIT}`)),
+  cursor: z.string(),
+}).refine((q) => !q.from || !q.to || q.from < q.to, { message: 'from must be before to', path: ['from'] });
+
+export type JournalPage = { entries: ListedEntry[]; nextCursor: string };
+
+/**
+ * The organisation's journal entries that occurred in [from, to), oldest first (ties by id), a page at a
+ * time; nextCursor is empty on the last page.
+ */
+export async function listJournalEntries(
+  journal: JournalRepository,
+  org: Org,
+  input: z.input<typeof querySchema>,
+): Promise<JournalPage> {
+  const { from, to, limit, cursor } = validate(querySchema, input);
+  const after = cursor ? decodeCursor(cursor) : undefined;
+  if (cursor && !after) {
+    throw new AppError('validation_failed', 'cursor is not one this service issued; list again without it', { field: 'cursor' });
+  }
+  const rows = await journal.list(org.id, { from, to }, limit + 1, after);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { entries: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : '' };
+}

@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import { PaymentEvent, PaymentEventType, Settlement } from '@ctk/proto/ctk/events/v1/payment_event';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CHART_OF_ACCOUNTS } from '../src/domain/chart-of-accounts.js';
+import { linesOf, newEvent, openTestJournal } from './support.js';
+
+const { PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED: RECEIVED, PAYMENT_EVENT_TYPE_PAYMENT_REFUNDED: REFUNDED,
+  PAYMENT_EVENT_TYPE_PREPAID_ISSUED: ISSUED, PAYMENT_EVENT_TYPE_PREPAID_REDEEMED: REDEEMED } = PaymentEventType;
+
+describe('posting payment events to the journal', () => {
+  let books: Awaited<ReturnType<typeof openTestJournal>>;
+  beforeAll(async () => {
+    books = await openTestJournal();
+  });
+  afterAll(() => books.close());
+  beforeEach(() => vi.clearAllMocks());
+
+  it.each([
+    ['a sale paid into the BSV wallet', { type: RECEIVED, settlement: Settlement.SETTLEMENT_BSV_WALLET },
+      [['1010', 1075n, 0n], ['4000', 0n, 1000n], ['2100', 0n, 75n]]],
+    ['a sale paid through a card provider', { type: RECEIVED, settlement: Settlement.SETTLEMENT_PROVIDER_CLEARING },
+      [['1020', 1075n, 0n], ['4000', 0n, 1000n], ['2100', 0n, 75n]]],
+    ['a sale paid in stablecoin', { type: RECEIVED, settlement: Settlement.SETTLEMENT_STABLECOIN },
+      [['1030', 1075n, 0n], ['4000', 0n, 1000n], ['2100', 0n, 75n]]],
+    ['a refund from the BSV wallet', { type: REFUNDED, settlement: Settlement.SETTLEMENT_BSV_WALLET },
+      [['4100', 1075n - 75n, 0n], ['2100', 75n, 0n], ['1010', 0n, 1075n]]],
+    ['a gift card bought through a card provider', { type: ISSUED, settlement: Settlement.SETTLEMENT_PROVIDER_CLEARING, taxMinor: 0n },
+      [['1020', 1075n, 0n], ['2200', 0n, 1075n]]],
+    ['a gift card redeemed for a taxed sale', { type: REDEEMED, settlement: Settlement.SETTLEMENT_NONE },
+      [['2200', 1075n, 0n], ['4000', 0n, 1000n], ['2100', 0n, 75n]]],
+  ] as const)('posts %s as balanced lines on the expected accounts', async (_, overrides, expected) => {
+    const organizationId = randomUUID();
+    const event = newEvent(organizationId, overrides);
+    expect(await books.post(event)).toBe('posted');
+    const [entry, ...others] = await books.entriesOf(organizationId);
+    expect(others).toEqual([]);
+    expect(linesOf(entry)).toEqual(expected);
+    expect(entry).toMatchObject({
+      eventId: event.id, currency: 'USD', occurredAt: event.occurredAt, description: 'Order 42', sourceService: 'pos',
+      sourceId: event.sourceId, txid: event.txid, satoshis: 2_150_000n, exchangeRate: '2000', taxJurisdiction: 'US-CA', taxRate: '0.0725',
+    });
+    const debits = entry?.lines.reduce((sum, line) => sum + line.debitMinor, 0n);
+    const credits = entry?.lines.reduce((sum, line) => sum + line.creditMinor, 0n);
+    expect(debits).toBe(credits);
+  });
+
+  it('names each entry by its event type', async () => {
+    const organizationId = randomUUID();
+    for (const [type, settlement, taxMinor] of [[RECEIVED, 1, 75n], [REFUNDED, 1, 75n], [ISSUED, 1, 0n], [REDEEMED, 4, 75n]] as const) {
+      await books.post(newEvent(organizationId, { type, settlement, taxMinor, occurredAt: new Date(Date.UTC(2026, 0, 1 + type)) }));
+    }
+    expect((await books.entriesOf(organizationId)).map((e) => e.eventType))
+      .toEqual(['payment.received', 'payment.refunded', 'prepaid.issued', 'prepaid.redeemed']);
+  });
+
+  it('leaves out the tax line of an untaxed sale, and the revenue line of a refund that is all tax', async () => {
+    const organizationId = randomUUID();
+    await books.post(newEvent(organizationId, { taxMinor: 0n, occurredAt: new Date('2026-11-01T00:00:00Z') }));
+    await books.post(newEvent(organizationId, { type: REFUNDED, amountMinor: 75n, taxMinor: 75n, occurredAt: new Date('2026-11-02T00:00:00Z') }));
+    const [sale, refund] = await books.entriesOf(organizationId);
+    expect(linesOf(sale)).toEqual([['1010', 1075n, 0n], ['4000', 0n, 1075n]]);
+    expect(linesOf(refund)).toEqual([['2100', 75n, 0n], ['1010', 0n, 75n]]);
+  });
+
+  it('keeps money exact for amounts far beyond what a float can hold', async () => {
+    const organizationId = randomUUID();
+    const amountMinor = 9_000_000_000_000_000n;
+    const taxMinor = 652_500_000_000_001n;
+    await books.post(newEvent(organizationId, { amountMinor, taxMinor, satoshis: 9_000_000_000_000_000_000n }));
+    const [entry] = await books.entriesOf(organizationId);
+    expect(linesOf(entry)).toEqual([['1010', amountMinor, 0n], ['4000', 0n, 8_347_499_999_999_999n], ['2100', 0n, taxMinor]]);
+    expect(entry?.satoshis).toBe(9_000_000_000_000_000_000n);
+  });
+
+  it('posts a redelivered event once, answering duplicate the second time', async () => {
+    const organizationId = randomUUID();
+    const event = newEvent(organizationId);
+    expect(await books.post(event)).toBe('posted');
+    expect(await books.post(event)).toBe('duplicate');
+    expect(await books.post(PaymentEvent.fromPartial({ ...event, amountMinor: 999n }))).toBe('duplicate');
+    expect(await books.entriesOf(organizationId)).toHaveLength(1);
+  });
+
+  it('posts exactly one entry when the same event is delivered 20 times at once', async () => {
+    const organizationId = randomUUID();
+    const event = newEvent(organizationId);
+    const outcomes = await Promise.all(Array.from({ length: 20 }, () => books.post(event)));
+    expect(outcomes.filter((o) => o === 'posted')).toHaveLength(1);
+    expect(outcomes.filter((o) => o === 'duplicate')).toHaveLength(19);
+    expect(await books.entriesOf(organizationId)).toHaveLength(1);
+    expect(await books.prisma.journalLine.count({ where: { entry: { organizationId } } })).toBe(3);
+  });
+
+  it('creates the chart of accounts once when two first events of a new organisation arrive at once', async () => {
+    const organizationId = randomUUID();
+    const outcomes = await Promise.all([books.post(newEvent(organizationId)), books.post(newEvent(organizationId))]);
+    expect(outcomes).toEqual(['posted', 'posted']);
+    const accounts = await books.prisma.account.findMany({ where: { organizationId }, orderBy: { code: 'asc' } });
+    expect(accounts.map(({ code, name, type }) => ({ code, name, type }))).toEqual(CHART_OF_ACCOUNTS);
+    expect(await books.entriesOf(organizationId)).toHaveLength(2);
+  });
+
+  it('gives each organisation a chart of its own', async () => {
+    const [first, second] = [randomUUID(), randomUUID()];
+    await books.post(newEvent(first));
+    await books.post(newEvent(second));
+    const [a, b] = await Promise.all([first, second].map((id) => books.entriesOf(id)));
+    expect(a?.[0]?.lines[0]?.accountId).toBeDefined();
+    expect(a?.[0]?.lines[0]?.accountId).not.toBe(b?.[0]?.lines[0]?.accountId);
+    expect(await books.prisma.account.count({ where: { organizationId: { in: [first, second] } } })).toBe(2 * CHART_OF_ACCOUNTS.length);
+  });
+
+  describe('an event that cannot be posted', () => {
+    it.each([
+      ['more tax than the amount', { taxMinor: 1076n }, /tax_minor must not exceed amount_minor/],
+      ['an unknown type', { type: 99 as PaymentEventType }, /type 99 is not a payment event type/],
+      ['no type', { type: PaymentEventType.PAYMENT_EVENT_TYPE_UNSPECIFIED }, /type 0 is not/],
+      ['a zero amount', { amountMinor: 0n, taxMinor: 0n }, /amount_minor must be positive/],
+      ['a negative amount', { amountMinor: -1075n }, /amount_minor must be positive/],
+      ['negative tax', { taxMinor: -1n }, /tax_minor must not be negative/],
+      ['a lower-case currency', { currency: 'usd' }, /currency must be/],
+      ['an organisation id that is not a UUID', { organizationId: 'corner-cafe' }, /organization_id must be a UUID/],
+      ['a sale with no settlement', { settlement: Settlement.SETTLEMENT_UNSPECIFIED }, /settlement SETTLEMENT_UNSPECIFIED is not valid for payment.received/],
+      ['a sale that moved no money', { settlement: Settlement.SETTLEMENT_NONE }, /settlement SETTLEMENT_NONE is not valid/],
+      ['a redemption that claims money arrived', { type: REDEEMED, settlement: Settlement.SETTLEMENT_BSV_WALLET }, /not valid for prepaid.redeemed/],
+      ['a gift card sale carrying tax', { type: ISSUED }, /prepaid.issued carries no sales tax/],
+      ['no occurred_at', { occurredAt: undefined }, /occurred_at is required/],
+      ['an exchange rate that is not a decimal', { exchangeRate: '1e3' }, /exchange_rate must be a decimal string/],
+    ] as const)('with %s is parked whole, logged as an error, and posts nothing', async (_, overrides, reason) => {
+      const organizationId = randomUUID();
+      const event = newEvent(organizationId, overrides as Partial<PaymentEvent>);
+      expect(await books.post(event)).toBe('parked');
+      const parked = await books.deps.parked.find(event.id);
+      expect(parked?.reason).toMatch(reason);
+      expect(PaymentEvent.decode(parked?.payload ?? new Uint8Array())).toEqual(event);
+      expect(books.logged.error).toHaveBeenCalledWith(expect.objectContaining({ eventId: event.id, reason: parked?.reason }), expect.any(String));
+      expect(await books.prisma.journalEntry.count({ where: { eventId: event.id } })).toBe(0);
+      expect(await books.prisma.account.count({ where: { organizationId } })).toBe(0);
+    });
+
+    it('names every problem it has in the reason', async () => {
+      const event = newEvent(randomUUID(), { currency: 'usd', taxMinor: 2000n });
+      await books.post(event);
+      expect((await books.deps.parked.find(event.id))?.reason).toBe(
+        'currency must be an ISO 4217 code of three upper-case letters; tax_minor must not exceed amount_minor, which includes it',
+      );
+    });
+
+    it('is reported parked again on redelivery, parked once and logged as an error once', async () => {
+      const event = newEvent(randomUUID(), { taxMinor: 5000n });
+      const outcomes = [await books.post(event), ...(await Promise.all([books.post(event), books.post(event)]))];
+      expect(outcomes).toEqual(['parked', 'parked', 'parked']);
+      expect(await books.prisma.parkedEvent.count({ where: { eventId: event.id } })).toBe(1);
+      expect(books.logged.error).toHaveBeenCalledTimes(1);
+      expect(books.logged.warn).toHaveBeenCalledTimes(2);
+    });
+
+    it('without an id is parked under a hash of its bytes', async () => {
+      const event = newEvent(randomUUID(), { id: '' });
+      expect(await books.post(event)).toBe('parked');
+      expect(await books.post(event)).toBe('parked');
+      const parked = await books.prisma.parkedEvent.findMany({ where: { organizationId: event.organizationId } });
+      expect(parked).toHaveLength(1);
+      expect(parked[0]?.eventId).toMatch(/^sha256:[0-9a-f]{64}$/);
+      expect(parked[0]?.reason).toBe('id must be 1 to 200 characters');
+    });
+  });
+});
