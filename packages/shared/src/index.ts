@@ -5,5 +5,8 @@ export * from './run-service.js';
 export * from './grpc/metadata.js';
 export * from './grpc/server.js';
 export * from './grpc/client.js';
+export * from './grpc/org.js';
+export * from './validate.js';
 export * from './db/open-database.js';
 export { applyMigrations, diffSchemas } from './db/migrate.js';
+export * from './events/index.js';

@@ -23,8 +23,13 @@ function memoryLogger(): { logger: Logger; lines: () => Array<Record<string, unk
 }
 
 /** A BooksService whose behaviour the request's org.handle picks. */
-function booksService(seen: { contexts: CallContext[]; handlerDone: Promise<void>[] }): Pick<BooksServiceImplementation, 'getSetup'> {
+function booksService(seen: { contexts: CallContext[]; handlerDone: Promise<void>[] }): BooksServiceImplementation {
+  const notUsedHere = async (): Promise<never> => {
+    throw new AppError('not_implemented', 'not used by these tests');
+  };
   return {
+    postPaymentEvent: notUsedHere,
+    listJournalEntries: notUsedHere,
     async getSetup(request: GetSetupRequest, context: CallContext) {
       seen.contexts.push(context);
       switch (request.org?.handle) {

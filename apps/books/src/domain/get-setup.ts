@@ -1,6 +1,6 @@
+import { type Org } from '@ctk/shared';
 import type { CapabilitySetup } from '@ctk/proto/ctk/common/v1/common';
 import type { JournalRepository } from '../data/journal-repository.js';
-import type { Org } from './org.js';
 
 /** The next step for each capability books owns, shown while it is not set up. */
 const NEXT_STEPS = {

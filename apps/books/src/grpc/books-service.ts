@@ -1,10 +1,9 @@
 import type { BooksServiceImplementation } from '@ctk/proto/ctk/books/v1/books';
-import { AppError } from '@ctk/shared';
+import { AppError, orgOf } from '@ctk/shared';
 import { getSetup } from '../domain/get-setup.js';
 import { listJournalEntries } from '../domain/list-journal-entries.js';
 import { postPaymentEvent, type PostingDeps } from '../domain/post-payment-event.js';
 import { toJournalEntryMessage } from './journal-entry-message.js';
-import { orgOf } from './org.js';
 
 export function booksService(deps: PostingDeps): BooksServiceImplementation {
   return {

@@ -1,4 +1,4 @@
-import { AppError } from '@ctk/shared';
+import { validate } from '@ctk/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
@@ -30,22 +30,5 @@ export function route<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = 
 /** Validates one part of the request, answering 422 with every problem named. */
 export function parseInput<S extends z.ZodType>(schema: S | undefined, value: unknown, where: 'body' | 'query' | 'path'): z.infer<S> {
   if (!schema) return value as z.infer<S>;
-  const result = schema.safeParse(where === 'body' && value === undefined ? {} : value);
-  if (result.success) return result.data;
-  const issues = namedIssues(result.error.issues, where);
-  const summary = issues.map((i) => `${i.field}: ${i.message}`).join('; ');
-  throw new AppError('validation_failed', `Invalid ${where}: ${summary}`, { issues });
-}
-
-/** One issue per field: unknown keys are named, and a union reports the branch that came closest. */
-function namedIssues(issues: readonly z.core.$ZodIssue[], where: string): Array<{ field: string; message: string }> {
-  return issues.flatMap((issue) => {
-    const path = issue.path.map(String);
-    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ field: [...path, key].join('.'), message: `Unknown field "${key}"` }));
-    if (issue.code === 'invalid_union' && issue.errors.length > 0) {
-      const closest = issue.errors.reduce((best, branch) => (branch.length < best.length ? branch : best));
-      return namedIssues(closest.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] })), where);
-    }
-    return [{ field: path.join('.') || where, message: issue.message }];
-  });
+  return validate(schema, where === 'body' && value === undefined ? {} : value, where);
 }

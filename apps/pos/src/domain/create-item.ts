@@ -1,7 +1,6 @@
+import { type Org, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { Item, ItemRepository } from '../data/item-repository.js';
-import type { Org } from './org.js';
-import { validate } from './validate.js';
 
 export const MAX_PRICE_CENTS = 10n ** 12n;
 const DEFAULT_CURRENCY = 'USD';

@@ -1,6 +1,6 @@
+import { type Org } from '@ctk/shared';
 import type { CapabilitySetup } from '@ctk/proto/ctk/common/v1/common';
 import type { ItemRepository } from '../data/item-repository.js';
-import type { Org } from './org.js';
 
 /** The next step for each capability pos owns, shown while it is not set up. */
 const NEXT_STEPS = {

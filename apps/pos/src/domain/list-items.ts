@@ -1,9 +1,7 @@
-import { AppError } from '@ctk/shared';
+import { AppError, type Org, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { Item, ItemRepository } from '../data/item-repository.js';
 import { decodeCursor, encodeCursor } from './item-cursor.js';
-import type { Org } from './org.js';
-import { validate } from './validate.js';
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 100;

@@ -1,10 +1,10 @@
+import { orgOf } from '@ctk/shared';
 import type { PosServiceImplementation } from '@ctk/proto/ctk/pos/v1/pos';
 import type { ItemRepository } from '../data/item-repository.js';
 import { createItem } from '../domain/create-item.js';
 import { getSetup } from '../domain/get-setup.js';
 import { listItems } from '../domain/list-items.js';
 import { toItemMessage } from './item-message.js';
-import { orgOf } from './org.js';
 
 export function posService({ items }: { items: ItemRepository }): PosServiceImplementation {
   return {

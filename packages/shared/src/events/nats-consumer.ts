@@ -1,0 +1,80 @@
+import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
+import type { NatsSession } from './nats-session.js';
+import { ensureConsumer } from './nats-setup.js';
+import { retryDelay } from './retry-delay.js';
+import type { EventHandler, EventLogger, Subscription } from './transport.js';
+import { Wakeup } from './wakeup.js';
+
+export type NatsConsumerOptions = {
+  ready: Promise<NatsSession>;
+  stream: string;
+  durable: string;
+  handler: EventHandler;
+  logger: EventLogger;
+  ackWaitMs: number;
+  retryDelayMs: number;
+  maxRetryDelayMs: number;
+  /** Pause before starting over when the consume loop ends unexpectedly (e.g. the consumer was deleted). */
+  restartDelayMs: number;
+};
+
+/** Messages fetched ahead of the handler: small, so none waits near ack_wait behind the others. */
+const PREFETCH = 32;
+
+/**
+ * Runs the handler on each message of a durable pull consumer, one at a time: ack on success, nak with a
+ * growing delay on failure. The client's consume() rides out reconnects; if it ends anyway, this starts
+ * over (re-creating the consumer if it was deleted) until stopped.
+ */
+export function startNatsConsumer(options: NatsConsumerOptions): Subscription {
+  const { logger, durable } = options;
+  const wakeup = new Wakeup();
+  let stopped = false;
+  let messages: ConsumerMessages | undefined;
+  let abandon!: (reason: Error) => void;
+  const abandoned = new Promise<never>((_, reject) => (abandon = reject));
+  abandoned.catch(() => undefined);
+
+  async function handle(message: JsMsg): Promise<void> {
+    if (stopped) return message.nak();
+    const deliveryCount = message.info.deliveryCount;
+    const id = message.headers?.get('Nats-Msg-Id') || `${message.info.stream}:${message.seq}`;
+    try {
+      await options.handler({ id, subject: message.subject, data: message.data, deliveryCount });
+      message.ack();
+    } catch (error) {
+      const delay = retryDelay(deliveryCount, options.retryDelayMs, options.maxRetryDelayMs);
+      message.nak(delay);
+      logger.warn({ err: error, durable, id, deliveryCount, retryInMs: delay }, 'event handler failed; will redeliver');
+    }
+  }
+
+  async function consumeOnce(): Promise<void> {
+    // Stopping must not wait for a connection that may never come.
+    const { js, jsm } = await Promise.race([options.ready, abandoned]);
+    await ensureConsumer(jsm, { stream: options.stream, durable, ackWaitMs: options.ackWaitMs });
+    const consumer = await js.consumers.get(options.stream, durable);
+    messages = await consumer.consume({ max_messages: PREFETCH });
+    if (stopped) messages.stop();
+    for await (const message of messages) await handle(message);
+  }
+
+  const running = (async () => {
+    while (!stopped) {
+      await consumeOnce().catch((error: unknown) => {
+        if (!stopped) logger.warn({ err: error, durable }, 'event consumer interrupted; starting over');
+      });
+      if (!stopped) await wakeup.wait(options.restartDelayMs);
+    }
+  })();
+
+  return {
+    async stop() {
+      stopped = true;
+      abandon(new Error('consumer stopped'));
+      wakeup.notify();
+      messages?.stop();
+      await running;
+    },
+  };
+}

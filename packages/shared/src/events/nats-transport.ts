@@ -1,0 +1,84 @@
+import { startNatsConsumer } from './nats-consumer.js';
+import { openNatsSession } from './nats-session.js';
+import { PAYMENT_SUBJECTS_WILDCARD, PAYMENTS_STREAM } from './subjects.js';
+import type { EventLogger, EventTransport, Subscription } from './transport.js';
+import { within } from './within.js';
+
+export type NatsTransportOptions = {
+  /** e.g. nats://127.0.0.1:4222 */
+  url: string;
+  logger: EventLogger;
+  /** The client's connection name, shown by the server's monitoring. */
+  name?: string;
+  /** The stream to create or update; the payments stream unless a test wants its own. */
+  stream?: { name: string; subjects: string[] };
+  /** How long JetStream remembers message ids to drop re-published ones. */
+  duplicateWindowMs?: number;
+  /** Redelivery of a message neither acked nor nakked (its handler hung or the consumer died). */
+  ackWaitMs?: number;
+  /** Delay before a failed message comes back; doubles per failure up to maxRetryDelayMs. */
+  retryDelayMs?: number;
+  maxRetryDelayMs?: number;
+  /** How long publish waits for a connection and the server's acknowledgement. */
+  publishTimeoutMs?: number;
+  reconnectTimeWaitMs?: number;
+};
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The production EventTransport over NATS JetStream. Returns at once and connects in the background
+ * (publish fails until connected, so the outbox holds events meanwhile); creates the stream if missing.
+ * Publishes carry the event id as `Nats-Msg-Id`, so a re-publish within the duplicate window is dropped.
+ */
+export async function connectNatsTransport(options: NatsTransportOptions): Promise<EventTransport> {
+  const stream = options.stream ?? { name: PAYMENTS_STREAM, subjects: [PAYMENT_SUBJECTS_WILDCARD] };
+  const publishTimeoutMs = options.publishTimeoutMs ?? 5_000;
+  const session = openNatsSession({
+    url: options.url,
+    name: options.name ?? 'ctk',
+    logger: options.logger,
+    stream: { ...stream, duplicateWindowMs: options.duplicateWindowMs ?? DAY_MS },
+    reconnectTimeWaitMs: options.reconnectTimeWaitMs ?? 2_000,
+    requestTimeoutMs: publishTimeoutMs,
+  });
+  const subscriptions = new Set<Subscription>();
+
+  return {
+    async publish(message) {
+      const { js } = await within(session.ready, publishTimeoutMs, `NATS is not connected (${options.url})`);
+      await js.publish(message.subject, message.data, {
+        msgID: message.id,
+        timeout: publishTimeoutMs,
+        expect: { streamName: stream.name },
+      });
+    },
+
+    async consume(durable, handler) {
+      const consumer = startNatsConsumer({
+        ready: session.ready,
+        stream: stream.name,
+        durable,
+        handler,
+        logger: options.logger,
+        ackWaitMs: options.ackWaitMs ?? 30_000,
+        retryDelayMs: options.retryDelayMs ?? 1_000,
+        maxRetryDelayMs: options.maxRetryDelayMs ?? 60_000,
+        restartDelayMs: options.reconnectTimeWaitMs ?? 2_000,
+      });
+      const subscription: Subscription = {
+        async stop() {
+          subscriptions.delete(subscription);
+          await consumer.stop();
+        },
+      };
+      subscriptions.add(subscription);
+      return subscription;
+    },
+
+    async close() {
+      await Promise.all([...subscriptions].map((subscription) => subscription.stop()));
+      await session.close();
+    },
+  };
+}

@@ -1,0 +1,181 @@
+import type { EventLogger, EventTransport } from './transport.js';
+import { Wakeup } from './wakeup.js';
+import { within } from './within.js';
+
+/** The raw-SQL part of a Prisma 7 client (or of its transaction client) the relay uses. */
+export type OutboxSql = {
+  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): PromiseLike<T>;
+  $executeRawUnsafe(query: string, ...values: unknown[]): PromiseLike<number>;
+};
+
+/** Any Prisma 7 client: the relay needs no generated model types. */
+export type OutboxPrisma = OutboxSql & {
+  $transaction<R>(fn: (tx: OutboxSql) => Promise<R>, options?: { maxWait?: number; timeout?: number }): Promise<R>;
+};
+
+export type OutboxRelayOptions = {
+  prisma: OutboxPrisma;
+  transport: EventTransport;
+  logger: EventLogger;
+  /** Rows claimed (and locked) per transaction. */
+  batchSize?: number;
+  /** Pause between passes when the outbox is empty. */
+  pollMs?: number;
+  /** Cap of the doubling pause after failures. */
+  maxBackoffMs?: number;
+  /** At most one warning per this interval while publishing fails. */
+  warnEveryMs?: number;
+  /** How long stop() may spend publishing what is pending. */
+  drainTimeoutMs?: number;
+  /** Limit of one claim-publish-mark transaction; on expiry it rolls back and the rows go again. */
+  transactionTimeoutMs?: number;
+};
+
+type OutboxRow = { id: string; subject: string; payload: Uint8Array };
+type PassResult = { sent: number; failure?: { id: string; error: unknown } };
+
+// Oldest first; SKIP LOCKED leaves rows another relay replica holds to that replica.
+const CLAIM = `SELECT id, subject, payload FROM outbox_events WHERE sent_at IS NULL
+  ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`;
+const RECORD_FAILURE = 'UPDATE outbox_events SET attempts = attempts + 1, last_error = $2 WHERE id = $1';
+const BACKLOG = 'SELECT count(*)::int AS n FROM outbox_events WHERE sent_at IS NULL';
+const markSent = (count: number) =>
+  `UPDATE outbox_events SET sent_at = now() WHERE id IN (${Array.from({ length: count }, (_, i) => `$${i + 1}`).join(', ')})`;
+
+/**
+ * Publishes committed outbox rows, oldest first, and marks each sent only after the transport
+ * acknowledged it. A row is locked while its replica publishes it, so replicas never publish one row
+ * at the same time; a crash between publish and mark re-publishes the row under the same id, which
+ * the broker drops as a duplicate. On a failed publish the batch stops there (order is kept), the row's
+ * attempts and last error are recorded and the relay backs off.
+ */
+export class OutboxRelay {
+  private readonly batchSize: number;
+  private readonly pollMs: number;
+  private readonly wakeup = new Wakeup();
+  private running: Promise<void> | undefined;
+  private stopped: Promise<void> | undefined;
+  private stopping = false;
+  private failures = 0;
+  private lastWarnAt = Number.NEGATIVE_INFINITY;
+
+  constructor(private readonly options: OutboxRelayOptions) {
+    this.batchSize = options.batchSize ?? 100;
+    this.pollMs = options.pollMs ?? 200;
+  }
+
+  start(): this {
+    this.running ??= this.loop();
+    return this;
+  }
+
+  /** Rows not yet published. */
+  async backlog(): Promise<number> {
+    const rows = await this.options.prisma.$queryRawUnsafe<Array<{ n: number }>>(BACKLOG);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /** Wakes the relay now instead of at its next poll (e.g. right after a commit). */
+  notify(): void {
+    this.wakeup.notify();
+  }
+
+  /**
+   * Finishes the current batch, then publishes what is pending if publishing worked so far, and stops;
+   * all within drainTimeoutMs (rows left behind stay in the outbox for the next start).
+   */
+  stop(): Promise<void> {
+    this.stopped ??= (async () => {
+      this.stopping = true;
+      this.wakeup.notify();
+      const finishing = (async () => {
+        await this.running;
+        if (this.failures === 0) await this.drain();
+      })();
+      const error = await within(finishing, this.options.drainTimeoutMs ?? 10_000, 'outbox relay did not finish in time').then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      await this.warnLeftBehind(error);
+    })();
+    return this.stopped;
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopping) {
+      const pause = await this.step();
+      if (!this.stopping && pause > 0) await this.wakeup.wait(pause);
+    }
+  }
+
+  /** One pass; returns the pause before the next one. */
+  private async step(): Promise<number> {
+    try {
+      const { sent, failure } = await this.pass();
+      if (failure) return await this.failed(failure.error, failure.id);
+      if (this.failures > 0) this.options.logger.info({ sent }, 'outbox relay is publishing again');
+      this.failures = 0;
+      return sent === this.batchSize ? 0 : this.pollMs;
+    } catch (error) {
+      return this.failed(error);
+    }
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      const { sent, failure } = await this.pass();
+      if (failure) throw failure.error;
+      if (sent < this.batchSize) return;
+    }
+  }
+
+  private pass(): Promise<PassResult> {
+    const { prisma, transport } = this.options;
+    return prisma.$transaction(
+      async (tx) => {
+        const rows = await tx.$queryRawUnsafe<OutboxRow[]>(CLAIM, this.batchSize);
+        const sent: string[] = [];
+        let failure: PassResult['failure'];
+        for (const row of rows) {
+          try {
+            await transport.publish({ id: row.id, subject: row.subject, data: row.payload });
+            sent.push(row.id);
+          } catch (error) {
+            failure = { id: row.id, error };
+            break;
+          }
+        }
+        if (sent.length > 0) await tx.$executeRawUnsafe(markSent(sent.length), ...sent);
+        if (failure) await tx.$executeRawUnsafe(RECORD_FAILURE, failure.id, describe(failure.error));
+        return { sent: sent.length, failure };
+      },
+      { maxWait: 10_000, timeout: this.options.transactionTimeoutMs ?? 60_000 },
+    );
+  }
+
+  private async failed(error: unknown, id?: string): Promise<number> {
+    this.failures += 1;
+    const now = Date.now();
+    if (now - this.lastWarnAt >= (this.options.warnEveryMs ?? 30_000)) {
+      this.lastWarnAt = now;
+      const backlog = await this.backlog().catch(() => undefined);
+      this.options.logger.warn({ err: error, backlog, failures: this.failures, id }, 'outbox relay cannot publish; events wait in the outbox');
+    }
+    return Math.min(this.pollMs * 2 ** this.failures, this.options.maxBackoffMs ?? 10_000);
+  }
+
+  /** Warns if rows remain unsent; bounded, since a transaction still hanging may hold the database. */
+  private async warnLeftBehind(error: unknown): Promise<void> {
+    const backlog = await within(this.backlog(), 1_000, 'backlog query timed out').catch(() => undefined);
+    if (backlog !== 0) this.options.logger.warn({ err: error, backlog }, 'outbox relay stopped with events still in the outbox');
+  }
+}
+
+/** Starts a relay; `stop()` it on shutdown before closing the transport and the database. */
+export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
+  return new OutboxRelay(options).start();
+}
+
+function describe(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).slice(0, 1_000);
+}

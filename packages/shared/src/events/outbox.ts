@@ -1,0 +1,48 @@
+import { PaymentEvent } from '@ctk/proto/ctk/events/v1/payment_event';
+import { AppError } from '../errors.js';
+import { paymentSubject } from './subjects.js';
+
+/*
+ * The outbox table each emitting service adds to its own Prisma schema (and migrates like any table):
+ *
+ *   model OutboxEvent {
+ *     id        String    @id
+ *     subject   String
+ *     payload   Bytes
+ *     createdAt DateTime  @default(now()) @map("created_at")
+ *     sentAt    DateTime? @map("sent_at")
+ *     attempts  Int       @default(0)
+ *     lastError String?   @map("last_error")
+ *
+ *     @@index([sentAt, createdAt])
+ *     @@map("outbox_events")
+ *   }
+ *
+ * The relay reads and updates it with raw SQL by these table and column names, so it needs no
+ * generated types from the app.
+ */
+
+/** The outbox row as written: what a Prisma client's `outboxEvent.create` accepts. */
+export type OutboxEventData = { id: string; subject: string; payload: Uint8Array<ArrayBuffer> };
+
+/** The caller's interactive transaction (`prisma.$transaction(async (tx) => ...)`), structurally. */
+export type OutboxTransaction = {
+  outboxEvent: { create(args: { data: OutboxEventData }): PromiseLike<unknown> };
+};
+
+/** Writes an event to the outbox in the caller's transaction: it is published only if that commits. */
+export async function enqueueOutboxEvent(tx: OutboxTransaction, data: OutboxEventData): Promise<void> {
+  if (!data.id) throw new AppError('bad_request', 'an outbox event needs an id');
+  await tx.outboxEvent.create({ data });
+}
+
+/** Writes a payment event to the outbox in the caller's transaction, on its type's subject. */
+export async function enqueuePaymentEvent(tx: OutboxTransaction, event: PaymentEvent): Promise<OutboxEventData> {
+  const data: OutboxEventData = {
+    id: event.id,
+    subject: paymentSubject(event.type),
+    payload: Uint8Array.from(PaymentEvent.encode(event).finish()),
+  };
+  await enqueueOutboxEvent(tx, data);
+  return data;
+}

@@ -1,0 +1,32 @@
+import { PaymentEventType } from '@ctk/proto/ctk/events/v1/payment_event';
+import { AppError } from '../errors.js';
+
+/** The JetStream stream holding every payment event. */
+export const PAYMENTS_STREAM = 'CTK_PAYMENTS';
+/** All payment subjects: what the stream captures. */
+export const PAYMENT_SUBJECTS_WILDCARD = 'ctk.payments.>';
+/** The books service's durable consumer on the payments stream. */
+export const BOOKS_CONSUMER = 'books';
+
+/** `<entity>.<past-tense>` name of each event type (ARCHITECTURE 4). */
+export const PAYMENT_EVENT_NAMES = {
+  [PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED]: 'payment.received',
+  [PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_REFUNDED]: 'payment.refunded',
+  [PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_ISSUED]: 'prepaid.issued',
+  [PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_REDEEMED]: 'prepaid.redeemed',
+} as const;
+
+export type PublishedPaymentEventType = keyof typeof PAYMENT_EVENT_NAMES;
+export type PaymentEventName = (typeof PAYMENT_EVENT_NAMES)[PublishedPaymentEventType];
+
+/** `ctk.payments.<name>` for each event type. */
+export const PAYMENT_SUBJECTS = Object.fromEntries(
+  Object.entries(PAYMENT_EVENT_NAMES).map(([type, name]) => [type, `ctk.payments.${name}`]),
+) as { [T in PublishedPaymentEventType]: `ctk.payments.${(typeof PAYMENT_EVENT_NAMES)[T]}` };
+
+/** The subject an event of this type is published on; unspecified or unknown types have none. */
+export function paymentSubject(type: PaymentEventType): string {
+  const subject = (PAYMENT_SUBJECTS as Partial<Record<PaymentEventType, string>>)[type];
+  if (!subject) throw new AppError('bad_request', `payment event type ${type} has no subject`, { type });
+  return subject;
+}

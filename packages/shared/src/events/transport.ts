@@ -1,0 +1,42 @@
+/** One event on the wire: `id` is the event's id, the broker's deduplication key. */
+export type EventMessage = {
+  id: string;
+  subject: string;
+  data: Uint8Array;
+  /** 1 on the first delivery, 2 on the first redelivery, ... (set on consumed messages). */
+  deliveryCount?: number;
+};
+
+export type EventHandler = (message: EventMessage) => Promise<void>;
+
+export type Subscription = {
+  /** Stops receiving, after the message being handled (if any) is finished. */
+  stop(): Promise<void>;
+};
+
+/**
+ * How events move between services (CONVENTIONS 10): NATS JetStream in production, in-process delivery
+ * in the embedded default. Same semantics in both.
+ */
+export interface EventTransport {
+  /**
+   * Resolves only once the broker acknowledged the message (in-process: it is queued in memory).
+   * Publishing an id again is a no-op (deduplication), so a relay may retry freely.
+   */
+  publish(message: EventMessage): Promise<void>;
+  /**
+   * Delivers every message to the durable consumer `durable`, at least once: a handler that throws gets
+   * the message again later. Each durable name receives every message once acknowledged; the same name
+   * resumes where it stopped.
+   */
+  consume(durable: string, handler: EventHandler): Promise<Subscription>;
+  /** Stops every consumer and releases the connection. */
+  close(): Promise<void>;
+}
+
+/** The part of the project's logger (pino) the event code uses; tests pass a spy. */
+export type EventLogger = {
+  info(object: object, message: string): void;
+  warn(object: object, message: string): void;
+  error(object: object, message: string): void;
+};

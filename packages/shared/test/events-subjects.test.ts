@@ -1,0 +1,33 @@
+import { PaymentEventType } from '@ctk/proto/ctk/events/v1/payment_event';
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../src/errors.js';
+import { BOOKS_CONSUMER, PAYMENT_SUBJECTS, PAYMENT_SUBJECTS_WILDCARD, PAYMENTS_STREAM, paymentSubject } from '../src/events/subjects.js';
+
+describe('payment event subjects', () => {
+  it('names one subject per event type under ctk.payments', () => {
+    expect(paymentSubject(PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED)).toBe('ctk.payments.payment.received');
+    expect(paymentSubject(PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_REFUNDED)).toBe('ctk.payments.payment.refunded');
+    expect(paymentSubject(PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_ISSUED)).toBe('ctk.payments.prepaid.issued');
+    expect(paymentSubject(PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_REDEEMED)).toBe('ctk.payments.prepaid.redeemed');
+    expect(Object.keys(PAYMENT_SUBJECTS)).toHaveLength(4);
+  });
+
+  it('puts every subject under the stream wildcard', () => {
+    const prefix = PAYMENT_SUBJECTS_WILDCARD.replace('>', '');
+    for (const subject of Object.values(PAYMENT_SUBJECTS)) expect(subject.startsWith(prefix)).toBe(true);
+    expect([PAYMENTS_STREAM, BOOKS_CONSUMER]).toEqual(['CTK_PAYMENTS', 'books']);
+  });
+
+  it('refuses a subject for an unspecified or unknown type', () => {
+    for (const type of [PaymentEventType.PAYMENT_EVENT_TYPE_UNSPECIFIED, PaymentEventType.UNRECOGNIZED, 99 as PaymentEventType]) {
+      const error = (() => {
+        try {
+          return paymentSubject(type);
+        } catch (caught) {
+          return caught;
+        }
+      })();
+      expect(AppError.is(error) && error.code).toBe('bad_request');
+    }
+  });
+});

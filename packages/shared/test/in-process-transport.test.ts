@@ -1,0 +1,101 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { inProcessTransport } from '../src/events/in-process-transport.js';
+import type { EventMessage, EventTransport } from '../src/events/transport.js';
+import { eventually } from './fixtures/eventually.js';
+import { silentLogger } from './fixtures/silent-logger.js';
+
+const message = (id: string, text = id): EventMessage => ({ id, subject: 'ctk.payments.payment.received', data: new TextEncoder().encode(text) });
+const text = (m: EventMessage) => new TextDecoder().decode(m.data);
+
+let transport: EventTransport;
+afterEach(() => transport.close());
+
+function open() {
+  transport = inProcessTransport({ logger: silentLogger(), retryDelayMs: 10 });
+  return transport;
+}
+
+describe('inProcessTransport', () => {
+  it('delivers messages published before the consumer subscribed, in order', async () => {
+    const t = open();
+    await t.publish(message('a'));
+    await t.publish(message('b'));
+    const seen: string[] = [];
+    await t.consume('books', async (m) => void seen.push(m.id));
+    await t.publish(message('c'));
+    await eventually(() => expect(seen).toEqual(['a', 'b', 'c']));
+  });
+
+  it('gives every durable name every message', async () => {
+    const t = open();
+    const seen: Record<string, string[]> = { books: [], audit: [] };
+    await t.consume('books', async (m) => void seen.books!.push(m.id));
+    await t.publish(message('a'));
+    await t.consume('audit', async (m) => void seen.audit!.push(m.id));
+    await t.publish(message('b'));
+    await eventually(() => expect(seen).toEqual({ books: ['a', 'b'], audit: ['a', 'b'] }));
+  });
+
+  it('delivers a message again when its handler failed, with the delivery count', async () => {
+    const t = open();
+    const deliveries: Array<[string, number | undefined]> = [];
+    await t.consume('books', async (m) => {
+      deliveries.push([m.id, m.deliveryCount]);
+      if (m.id === 'a' && m.deliveryCount === 1) throw new Error('database busy');
+    });
+    await t.publish(message('a'));
+    await eventually(() => expect(deliveries).toEqual([['a', 1], ['a', 2]]));
+  });
+
+  it('keeps delivering later messages while a failing one waits for its retry', async () => {
+    const t = open();
+    const handled: string[] = [];
+    await t.consume('books', async (m) => {
+      if (m.id === 'poison' && (m.deliveryCount ?? 0) < 3) throw new Error('not yet');
+      handled.push(m.id);
+    });
+    await t.publish(message('poison'));
+    await t.publish(message('fine'));
+    await eventually(() => expect(handled).toEqual(['fine', 'poison']));
+  });
+
+  it('ignores a message whose id was already published', async () => {
+    const t = open();
+    const seen: string[] = [];
+    await t.consume('books', async (m) => void seen.push(text(m)));
+    await t.publish(message('a', 'first'));
+    await t.publish(message('a', 'again'));
+    await t.publish(message('b'));
+    await eventually(() => expect(seen).toEqual(['first', 'b']));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(seen).toEqual(['first', 'b']);
+  });
+
+  it('resumes a durable where it stopped, without repeating acknowledged messages', async () => {
+    const t = open();
+    const seen: string[] = [];
+    const first = await t.consume('books', async (m) => void seen.push(m.id));
+    await t.publish(message('a'));
+    await eventually(() => expect(seen).toEqual(['a']));
+    await first.stop();
+    await t.publish(message('b'));
+    await t.consume('books', async (m) => void seen.push(m.id));
+    await eventually(() => expect(seen).toEqual(['a', 'b']));
+  });
+
+  it('keeps what was published even if the caller changes its buffer afterwards', async () => {
+    const t = open();
+    const m = message('a', 'paid');
+    await t.publish(m);
+    m.data.fill(0);
+    const seen: string[] = [];
+    await t.consume('books', async (got) => void seen.push(text(got)));
+    await eventually(() => expect(seen).toEqual(['paid']));
+  });
+
+  it('refuses to publish once closed', async () => {
+    const t = open();
+    await t.close();
+    await expect(t.publish(message('a'))).rejects.toThrow(/closed/);
+  });
+});
