@@ -18,6 +18,7 @@ import { finishIdempotent } from './plugins/idempotency.js';
 import { accessRoutes } from './routes/access-routes.js';
 import { identityRoutes } from './routes/identity-routes.js';
 import { itemRoutes } from './routes/item-routes.js';
+import { ledgerRoutes } from './routes/ledger-routes.js';
 import { registerCatalog } from './routes/register-catalog.js';
 import type { RouteDefinition } from './routes/route-definition.js';
 import { serviceInfoRoutes } from './routes/service-info-routes.js';
@@ -66,7 +67,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
 
   const handlers = new Map<string, RouteDefinition>();
   const implemented = new Set<string>();
-  const groups = [identityRoutes(deps), signInRoutes(deps), accessRoutes(deps), itemRoutes(deps), serviceInfoRoutes(deps, implemented)];
+  const groups = [identityRoutes(deps), signInRoutes(deps), accessRoutes(deps), itemRoutes(deps), ledgerRoutes(deps), serviceInfoRoutes(deps, implemented)];
   for (const group of groups) for (const [key, definition] of Object.entries(group)) handlers.set(key, definition);
   for (const key of handlers.keys()) implemented.add(key);
 

@@ -22,9 +22,9 @@ export function uniqueName(label: string): string {
   return `${label} ${randomBytes(4).toString('hex')}`;
 }
 
-/** The items routes forward to the pos service, which is down in these tests. */
-export function isItemsRoute(endpoint: Pick<Endpoint, 'path'>): boolean {
-  return endpoint.path === '/api/v1/orgs/:handle/items';
+/** The built routes that forward to a service (pos items, the books ledger): services are down in these tests. */
+export function forwardsToService(endpoint: Pick<Endpoint, 'path'>): boolean {
+  return endpoint.path === '/api/v1/orgs/:handle/items' || endpoint.path === '/api/v1/orgs/:handle/ledger';
 }
 
 /**

@@ -1,0 +1,36 @@
+import type { JournalEntry } from '@ctk/proto/ctk/books/v1/books';
+
+/** What an export is of: the organisation and the date range asked for (UTC days, both included). */
+export type ExportContext = { handle: string; from?: string | undefined; to?: string | undefined; xeroTaxRate?: string | undefined };
+
+export type Renderer = (entries: readonly JournalEntry[], context: ExportContext) => string;
+
+/** The date range in words, for a file's header: "2026-03-01 to 2026-03-31", "from 2026-03-01", "all dates". */
+export function rangeText(context: ExportContext): string {
+  if (context.from && context.to) return `${context.from} to ${context.to}`;
+  if (context.from) return `from ${context.from}`;
+  return context.to ? `up to ${context.to}` : 'all dates';
+}
+
+/** "pos:0b7c..." or "" when the entry names no source. */
+export function sourceReference(entry: JournalEntry): string {
+  return entry.sourceService || entry.sourceId ? `${entry.sourceService}:${entry.sourceId}` : '';
+}
+
+/** The entry's description, or its event type when it has none. */
+export function title(entry: JournalEntry): string {
+  return entry.description.trim() || entry.eventType;
+}
+
+/** The references an entry carries into a plain-text journal, those present only. */
+export function referencesOf(entry: JournalEntry): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [
+    ['entry_id', entry.id],
+    ['event_id', entry.eventId],
+    ['event_type', entry.eventType],
+    ['source', sourceReference(entry)],
+    ['txid', entry.txid],
+    ['satoshis', entry.satoshis ? entry.satoshis.toString() : ''],
+  ];
+  return pairs.filter(([, value]) => value !== '');
+}

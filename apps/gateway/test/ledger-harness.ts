@@ -1,0 +1,117 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { configSchema as booksConfigSchema, startBooks } from '@ctk/books';
+import { PaymentEvent, PaymentEventType, Settlement } from '@ctk/proto/ctk/events/v1/payment_event';
+import { loadConfig } from '@ctk/shared';
+import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
+import type { Gateway } from '../src/app.js';
+import { bearer, startTestGateway, type Onboarded } from './harness.js';
+import { SERVICES_DOWN } from './support.js';
+
+/** The books service on a free port with its own database, and a gateway pointed at it. */
+export async function startLedgerStack() {
+  const databaseUrl = await createTestDatabase('books');
+  const books = await startBooks(loadConfig(booksConfigSchema, {
+    GRPC_PORT: '0',
+    LOG_LEVEL: 'silent',
+    CTK_DATA_DIR: TEST_DATA_DIR,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  }));
+  const gateway = await startTestGateway({ ...SERVICES_DOWN, BOOKS_GRPC_URL: `127.0.0.1:${books.port}` });
+  return {
+    gateway,
+    async close() {
+      await gateway.close();
+      await books.close();
+    },
+  };
+}
+
+/** A paid USD sale into the BSV wallet, unless overridden. */
+export function paymentEvent(organizationId: string, overrides: Partial<PaymentEvent> = {}): PaymentEvent {
+  return PaymentEvent.fromPartial({
+    id: `evt-${randomUUID()}`,
+    type: PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED,
+    organizationId,
+    sourceService: 'pos',
+    sourceId: randomUUID(),
+    currency: 'USD',
+    amountMinor: 1234n,
+    taxMinor: 84n,
+    satoshis: 2_468_000n,
+    exchangeRate: '2000',
+    settlement: Settlement.SETTLEMENT_BSV_WALLET,
+    txid: 'ab'.repeat(32),
+    occurredAt: new Date('2026-03-02T10:00:00Z'),
+    taxJurisdiction: 'US-CA',
+    taxRate: '0.0725',
+    description: 'Order 1',
+    ...overrides,
+  });
+}
+
+/**
+ * One event of every type and settlement, in March 2026, oldest first: a $12.34 sale ($0.84 tax), a
+ * $5.00 card refund ($0.34 tax), a $25.00 gift card bought in stablecoin, $10.75 of it redeemed ($0.75
+ * tax), a sale of 5 satoshis priced in BSV, a ¥1075 sale, and a sale on the last second of the month.
+ */
+export function everyKindOfEvent(organizationId: string): PaymentEvent[] {
+  const at = (iso: string) => new Date(iso);
+  return [
+    paymentEvent(organizationId, { occurredAt: at('2026-03-02T10:00:00Z'), description: 'Order 1, "flat white" & croissant' }),
+    paymentEvent(organizationId, {
+      type: PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_REFUNDED, settlement: Settlement.SETTLEMENT_PROVIDER_CLEARING,
+      amountMinor: 500n, taxMinor: 34n, txid: '', satoshis: 0n, exchangeRate: '', occurredAt: at('2026-03-03T11:00:00Z'), description: 'Refund of order 1',
+    }),
+    paymentEvent(organizationId, {
+      type: PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_ISSUED, settlement: Settlement.SETTLEMENT_STABLECOIN,
+      amountMinor: 2500n, taxMinor: 0n, sourceService: 'commerce', occurredAt: at('2026-03-04T12:00:00Z'), description: 'Gift card',
+    }),
+    paymentEvent(organizationId, {
+      type: PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_REDEEMED, settlement: Settlement.SETTLEMENT_NONE,
+      amountMinor: 1075n, taxMinor: 75n, txid: '', satoshis: 0n, occurredAt: at('2026-03-05T13:00:00Z'), description: 'Gift card spent',
+    }),
+    paymentEvent(organizationId, { currency: 'BSV', amountMinor: 5n, taxMinor: 0n, satoshis: 5n, exchangeRate: '1', occurredAt: at('2026-03-06T14:00:00Z'), description: 'Tip in satoshis' }),
+    paymentEvent(organizationId, { currency: 'JPY', amountMinor: 1075n, taxMinor: 0n, occurredAt: at('2026-03-07T15:00:00Z'), description: 'Matcha (yen)' }),
+    paymentEvent(organizationId, { amountMinor: 999n, taxMinor: 0n, occurredAt: at('2026-03-31T23:59:59Z'), description: 'Last order of March' }),
+  ];
+}
+
+/** Posts events to books as the payment paths would, each as a new entry. */
+export async function post(gateway: Gateway, events: PaymentEvent[]): Promise<void> {
+  for (const event of events) {
+    const { outcome } = await gateway.deps.services.books.postPaymentEvent({ event });
+    if (outcome !== 'posted') throw new Error(`event ${event.id} was ${outcome}, not posted`);
+  }
+}
+
+export function getLedger(gateway: Gateway, key: string, owner: Pick<Onboarded, 'handle'>, query = '') {
+  return gateway.app.inject({ method: 'GET', url: `/api/v1/orgs/${owner.handle}/ledger${query}`, headers: bearer(key) });
+}
+
+const run = promisify(execFile);
+
+/**
+ * Runs an accounting tool on a file holding `content`. A tool that is not installed fails the test with
+ * the command that installs it: these checks are never skipped.
+ */
+export async function runTool(tool: string, args: (file: string) => string[], content: string, extension: string) {
+  const dir = await mkdtemp(join(tmpdir(), 'ctk-ledger-'));
+  const file = join(dir, `ledger.${extension}`);
+  try {
+    await writeFile(file, content);
+    return await run(tool, args(file));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new Error(`${tool} is not installed, and the ledger export tests run it for real: apt-get install -y hledger beancount`);
+    }
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    throw new Error(`${tool} ${args(file).join(' ')} failed:\n${stderr ?? ''}${stdout ?? ''}\n--- the file ---\n${content}`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
