@@ -10,6 +10,7 @@ describe('books config', () => {
       LOG_LEVEL: 'info',
       DATABASE_URL: undefined,
       CTK_DATA_DIR: '.data',
+      NATS_URL: undefined,
     });
   });
 
@@ -25,5 +26,15 @@ describe('books config', () => {
 
   it('rejects a database URL that is not PostgreSQL, naming DATABASE_URL', () => {
     expect(() => loadConfig(configSchema, { DATABASE_URL: 'mysql://localhost/books' })).toThrow(/DATABASE_URL/);
+  });
+
+  it('takes a nats:// URL for the payment events, and an empty NATS_URL as unset', () => {
+    expect(loadConfig(configSchema, { NATS_URL: 'nats://127.0.0.1:4222' }).NATS_URL).toBe('nats://127.0.0.1:4222');
+    expect(loadConfig(configSchema, { NATS_URL: '' }).NATS_URL).toBeUndefined();
+  });
+
+  it('rejects a NATS URL of another scheme, naming NATS_URL', () => {
+    expect(() => loadConfig(configSchema, { NATS_URL: 'http://127.0.0.1:4222' })).toThrow(/NATS_URL/);
+    expect(() => loadConfig(configSchema, { NATS_URL: '127.0.0.1:4222' })).toThrow(/NATS_URL/);
   });
 });

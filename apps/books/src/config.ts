@@ -7,6 +7,8 @@ export const configSchema = z.object({
   /** PostgreSQL URL; absent means the embedded PGlite database under CTK_DATA_DIR. */
   DATABASE_URL: configFields.databaseUrl,
   CTK_DATA_DIR: configFields.dataDir,
+  /** NATS with JetStream, where the payment events come from; absent (or empty) means no event consumer. */
+  NATS_URL: z.preprocess((value) => (value === '' ? undefined : value), z.url({ protocol: /^nats$/ }).optional()),
 });
 
 export type Config = z.infer<typeof configSchema>;

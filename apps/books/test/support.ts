@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BooksServiceDefinition } from '@ctk/proto/ctk/books/v1/books';
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { PaymentEvent, PaymentEventType, Settlement } from '@ctk/proto/ctk/events/v1/payment_event';
-import { createGrpcClient, createLogger, loadConfig, openPrisma } from '@ctk/shared';
+import { createGrpcClient, createLogger, loadConfig, openPrisma, type EventTransport, type Logger } from '@ctk/shared';
 import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
 import { vi, type MockInstance } from 'vitest';
 import { configSchema, startBooks } from '../src/app.js';
@@ -14,15 +17,32 @@ import { PrismaClient } from '../src/generated/prisma/client.js';
 
 const PRISMA_DIR = fileURLToPath(new URL('../prisma', import.meta.url));
 
+type BooksEnv = { DATABASE_URL?: string | undefined; CTK_DATA_DIR: string; NATS_URL?: string };
+
+/**
+ * A fresh books database: PostgreSQL when CTK_TEST_POSTGRES_URL is set, else PGlite, in memory unless
+ * `durable` (a temporary folder, so that books can be closed and started again on the same data).
+ */
+export async function testBooksDatabase(options: { durable?: boolean } = {}): Promise<{ env: BooksEnv; remove(): Promise<void> }> {
+  const url = await createTestDatabase('books');
+  if (url || !options.durable) return { env: { DATABASE_URL: url, CTK_DATA_DIR: TEST_DATA_DIR }, remove: async () => undefined };
+  const dir = await mkdtemp(join(tmpdir(), 'ctk-books-'));
+  return { env: { CTK_DATA_DIR: dir }, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+export type TestBooksOptions = {
+  /** The database (and NATS_URL) to use; a fresh in-memory one by default. */
+  env?: BooksEnv;
+  /** The transport books consumes payment events from (startBooks' option). */
+  transport?: EventTransport;
+  logger?: Logger;
+};
+
 /** books on a free port with its own database (PostgreSQL when CTK_TEST_POSTGRES_URL is set), and a client. */
-export async function startTestBooks() {
-  const config = loadConfig(configSchema, {
-    GRPC_PORT: '0',
-    LOG_LEVEL: 'silent',
-    DATABASE_URL: await createTestDatabase('books'),
-    CTK_DATA_DIR: TEST_DATA_DIR,
-  });
-  const service = await startBooks(config);
+export async function startTestBooks(options: TestBooksOptions = {}) {
+  const env = options.env ?? (await testBooksDatabase()).env;
+  const config = loadConfig(configSchema, { GRPC_PORT: '0', LOG_LEVEL: 'silent', ...env });
+  const service = await startBooks(config, options.logger, { transport: options.transport });
   const client = createGrpcClient(BooksServiceDefinition, `127.0.0.1:${service.port}`);
   return {
     port: service.port,
@@ -34,10 +54,14 @@ export async function startTestBooks() {
   };
 }
 
-/** The posting use case on its own migrated database, with the Prisma client to look inside and a watched logger. */
-export async function openTestJournal() {
+/**
+ * The posting use case on its own migrated database (or on `env`'s, e.g. to look inside after books
+ * closed it), with the Prisma client to look inside and a watched logger.
+ */
+export async function openTestJournal(env?: BooksEnv) {
+  const { DATABASE_URL: databaseUrl, CTK_DATA_DIR: dataDir } = env ?? (await testBooksDatabase()).env;
   const { prisma, close } = await openPrisma(
-    { service: 'books', databaseUrl: await createTestDatabase('books'), dataDir: TEST_DATA_DIR, prismaDir: PRISMA_DIR },
+    { service: 'books', databaseUrl, dataDir, prismaDir: PRISMA_DIR },
     (adapter) => new PrismaClient({ adapter }),
   );
   const logger = createLogger('books', 'silent');
@@ -45,7 +69,11 @@ export async function openTestJournal() {
   return {
     prisma,
     deps,
-    logged: { error: vi.spyOn(logger, 'error') as MockInstance, warn: vi.spyOn(logger, 'warn') as MockInstance },
+    logged: {
+      error: vi.spyOn(logger, 'error') as MockInstance,
+      warn: vi.spyOn(logger, 'warn') as MockInstance,
+      info: vi.spyOn(logger, 'info') as MockInstance,
+    },
     post: (event: PaymentEvent) => postPaymentEvent(deps, event),
     /** Every entry of the organisation, oldest first. */
     entriesOf: (organizationId: string) => deps.journal.list(organizationId, {}, 1000),
@@ -53,9 +81,13 @@ export async function openTestJournal() {
   };
 }
 
-export function newOrg(): OrgRef {
-  const id = randomUUID();
+/** An organisation reference for an id (books reads only the id). */
+export function orgRef(id: string): OrgRef {
   return { id, handle: `shop-${id.slice(0, 8)}`, jurisdiction: '', receivingAddress: '' };
+}
+
+export function newOrg(): OrgRef {
+  return orgRef(randomUUID());
 }
 
 /** A paid $10.75 sale (75 cents of it tax) into the BSV wallet, unless overridden. */
@@ -84,4 +116,40 @@ export function newEvent(organizationId: string, overrides: Partial<PaymentEvent
 /** An entry's lines as [account code, debit, credit], in order. */
 export function linesOf(entry: Pick<ListedEntry, 'lines'> | undefined): Array<[string, bigint, bigint]> {
   return (entry?.lines ?? []).map((line) => [line.account.code, line.debitMinor, line.creditMinor]);
+}
+
+const { PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED: RECEIVED, PAYMENT_EVENT_TYPE_PAYMENT_REFUNDED: REFUNDED,
+  PAYMENT_EVENT_TYPE_PREPAID_ISSUED: ISSUED, PAYMENT_EVENT_TYPE_PREPAID_REDEEMED: REDEEMED } = PaymentEventType;
+
+/** One event of each kind books posts: every type, and a sale into each money-in account. */
+export const EVENT_KINDS: ReadonlyArray<Partial<PaymentEvent>> = [
+  { type: RECEIVED, settlement: Settlement.SETTLEMENT_BSV_WALLET },
+  { type: RECEIVED, settlement: Settlement.SETTLEMENT_PROVIDER_CLEARING },
+  { type: RECEIVED, settlement: Settlement.SETTLEMENT_STABLECOIN },
+  { type: REFUNDED, settlement: Settlement.SETTLEMENT_BSV_WALLET },
+  { type: ISSUED, settlement: Settlement.SETTLEMENT_PROVIDER_CLEARING, taxMinor: 0n },
+  { type: REDEEMED, settlement: Settlement.SETTLEMENT_NONE },
+];
+
+/** `count` valid events of the organisations in turn, cycling through every kind, with distinct amounts. */
+export function mixedEvents(organizationIds: readonly string[], count: number): PaymentEvent[] {
+  return Array.from({ length: count }, (_, i) => {
+    const amountMinor = 1_000n + BigInt(i);
+    const kind = EVENT_KINDS[i % EVENT_KINDS.length]!;
+    return newEvent(organizationIds[i % organizationIds.length]!, { amountMinor, ...kind, taxMinor: kind.taxMinor ?? amountMinor / 20n });
+  });
+}
+
+type BooksClient = Awaited<ReturnType<typeof startTestBooks>>['client'];
+
+/** Every entry of the organisation through ListJournalEntries, page by page. */
+export async function listAllEntries(client: BooksClient, org: OrgRef) {
+  const entries = [];
+  let cursor = '';
+  do {
+    const page = await client.listJournalEntries({ org, limit: 100, cursor });
+    entries.push(...page.entries);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return entries;
 }
