@@ -8,7 +8,7 @@ export const configSchema = z.object({
   DATABASE_URL: configFields.databaseUrl,
   CTK_DATA_DIR: configFields.dataDir,
   /** NATS with JetStream, where the payment events come from; absent (or empty) means no event consumer. */
-  NATS_URL: z.preprocess((value) => (value === '' ? undefined : value), z.url({ protocol: /^nats$/ }).optional()),
+  NATS_URL: configFields.natsUrl,
 });
 
 export type Config = z.infer<typeof configSchema>;

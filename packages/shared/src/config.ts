@@ -11,16 +11,19 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEn
   throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
 }
 
-/** A port from the environment; an empty value means unset rather than 0 (any free port). */
-const portField = (fallback: number) =>
-  z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(0).max(65535).default(fallback));
+/** An empty variable (`PORT=` in an env file) counts as unset, so the default applies. */
+const unsetIfEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema);
+
+const portField = (fallback: number) => unsetIfEmpty(z.coerce.number().int().min(0).max(65535).default(fallback));
 
 /** Common pieces of app config schemas. */
 export const configFields = {
   port: portField,
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** A PostgreSQL URL; absent means the embedded PGlite database. */
-  databaseUrl: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  databaseUrl: unsetIfEmpty(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+  /** NATS with JetStream; absent means no broker (the embedded default). */
+  natsUrl: unsetIfEmpty(z.url({ protocol: /^nats$/ }).optional()),
   dataDir: z.string().min(1).default('.data'),
   /** Where a service's gRPC server listens; port 0 picks any free port. */
   grpcListen: (fallbackPort: number) => ({
