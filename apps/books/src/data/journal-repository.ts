@@ -20,6 +20,9 @@ export function createJournalRepository(prisma: PrismaClient) {
   const hasEvent = async (eventId: string): Promise<boolean> =>
     (await prisma.journalEntry.findUnique({ where: { eventId }, select: { id: true } })) !== null;
 
+  // Accounts are never deleted, so once an organisation's chart is committed its ids can be remembered.
+  const charts = new Map<string, Map<string, string>>();
+
   return {
     hasEvent,
 
@@ -30,9 +33,10 @@ export function createJournalRepository(prisma: PrismaClient) {
      */
     async post(entry: NewJournalEntry, chart: readonly AccountSpec[]): Promise<'posted' | 'duplicate'> {
       const { lines, ...fields } = entry;
+      const known = charts.get(entry.organizationId);
       try {
-        await prisma.$transaction(async (tx) => {
-          const accountIds = await accountIdsByCode(tx, entry.organizationId, chart);
+        const accountIds = await prisma.$transaction(async (tx) => {
+          const accountIds = known ?? (await accountIdsByCode(tx, entry.organizationId, chart));
           await tx.journalEntry.create({
             data: {
               ...fields,
@@ -41,7 +45,12 @@ export function createJournalRepository(prisma: PrismaClient) {
               },
             },
           });
+          return accountIds;
         }, TRANSACTION_OPTIONS);
+        if (!known) {
+          if (charts.size >= 10_000) charts.clear();
+          charts.set(entry.organizationId, accountIds);
+        }
         return 'posted';
       } catch (error) {
         if (isUniqueViolation(error) && (await hasEvent(entry.eventId))) return 'duplicate';

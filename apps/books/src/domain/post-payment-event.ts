@@ -15,9 +15,13 @@ export type PostingDeps = { journal: JournalRepository; parked: ParkedEventRepos
  * be posted (invalid, or not balancing) is parked whole, with the reason, and nothing of it is posted.
  */
 export async function postPaymentEvent(deps: PostingDeps, event: PaymentEvent): Promise<PostOutcome> {
-  if (isUsableId(event.id) && (await deps.journal.hasEvent(event.id))) return 'duplicate';
   const built = buildJournalEntry(event);
-  if ('reason' in built) return park(deps, event, built.reason);
+  if ('reason' in built) {
+    // A copy that cannot be posted of an event that was posted is still that event: a duplicate.
+    if (isUsableId(event.id) && (await deps.journal.hasEvent(event.id))) return 'duplicate';
+    return park(deps, event, built.reason);
+  }
+  // The unique event id decides duplicates of a valid event, inside the posting transaction.
   const outcome = await deps.journal.post(built.entry, CHART_OF_ACCOUNTS);
   deps.logger.info({ eventId: event.id, organizationId: event.organizationId, outcome },
     outcome === 'posted' ? 'payment event posted' : 'payment event was already posted');

@@ -18,12 +18,17 @@ export type NatsConsumerOptions = {
   restartDelayMs: number;
 };
 
-/** Messages fetched ahead of the handler: small, so none waits near ack_wait behind the others. */
-const PREFETCH = 32;
+/** Messages fetched ahead of the handlers: small, so none waits near ack_wait behind the others. */
+const PREFETCH = 64;
+/**
+ * Messages handled at once. Payment events are independent (books dedups by event id and orders entries
+ * by their time), so a handful in flight keeps the database busy instead of waiting on each round trip.
+ */
+const CONCURRENCY = 16;
 
 /**
- * Runs the handler on each message of a durable pull consumer, one at a time: ack on success, nak with a
- * growing delay on failure. The client's consume() rides out reconnects; if it ends anyway, this starts
+ * Runs the handler on the messages of a durable pull consumer, up to CONCURRENCY at a time: ack on
+ * success, nak with a growing delay on failure. The client's consume() rides out reconnects; if it ends anyway, this starts
  * over (re-creating the consumer if it was deleted) until stopped.
  */
 export function startNatsConsumer(options: NatsConsumerOptions): Subscription {
@@ -56,7 +61,16 @@ export function startNatsConsumer(options: NatsConsumerOptions): Subscription {
     const consumer = await js.consumers.get(options.stream, durable);
     messages = await consumer.consume({ max_messages: PREFETCH });
     if (stopped) messages.stop();
-    for await (const message of messages) await handle(message);
+    const inFlight = new Set<Promise<void>>();
+    try {
+      for await (const message of messages) {
+        const handling = handle(message).finally(() => inFlight.delete(handling));
+        inFlight.add(handling);
+        if (inFlight.size >= CONCURRENCY) await Promise.race(inFlight);
+      }
+    } finally {
+      await Promise.all(inFlight);
+    }
   }
 
   const running = (async () => {
