@@ -1,3 +1,4 @@
+import type { CursorPosition } from '@ctk/shared';
 import type { AccountSpec } from '../domain/chart-of-accounts.js';
 import type { JournalEntry, PrismaClient } from '../generated/prisma/client.js';
 import { accountIdsByCode } from './chart-repository.js';
@@ -7,8 +8,6 @@ export type NewJournalLine = { accountCode: string; debitMinor: bigint; creditMi
 export type NewJournalEntry = Pick<JournalEntry,
   'organizationId' | 'eventId' | 'eventType' | 'occurredAt' | 'currency' | 'description' | 'sourceService' | 'sourceId'
   | 'txid' | 'satoshis' | 'exchangeRate' | 'taxJurisdiction' | 'taxRate'> & { lines: NewJournalLine[] };
-/** Where an oldest-first listing stands: the last entry seen. */
-export type EntryPosition = Pick<JournalEntry, 'occurredAt' | 'id'>;
 export type DateRange = { from?: Date | undefined; to?: Date | undefined };
 export type JournalRepository = ReturnType<typeof createJournalRepository>;
 export type ListedEntry = Awaited<ReturnType<JournalRepository['list']>>[number];
@@ -59,9 +58,9 @@ export function createJournalRepository(prisma: PrismaClient) {
     },
 
     /** Oldest first, ties broken by id, within the range, starting after `after` when given. */
-    list(organizationId: string, range: DateRange, take: number, after?: EntryPosition) {
+    list(organizationId: string, range: DateRange, take: number, after?: CursorPosition) {
       const afterWhere = after && {
-        OR: [{ occurredAt: { gt: after.occurredAt } }, { occurredAt: after.occurredAt, id: { gt: after.id } }],
+        OR: [{ occurredAt: { gt: after.at } }, { occurredAt: after.at, id: { gt: after.id } }],
       };
       return prisma.journalEntry.findMany({
         where: { AND: [{ organizationId, occurredAt: { gte: range.from, lt: range.to } }, afterWhere ?? {}] },

@@ -1,7 +1,6 @@
-import { AppError, type Org, validate } from '@ctk/shared';
+import { cursorPosition, type Org, takePage, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { JournalRepository, ListedEntry } from '../data/journal-repository.js';
-import { decodeCursor, encodeCursor } from './journal-cursor.js';
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 100;
@@ -35,12 +34,7 @@ export async function listJournalEntries(
   input: z.input<typeof querySchema>,
 ): Promise<JournalPage> {
   const { from, to, limit, cursor } = validate(querySchema, input);
-  const after = cursor ? decodeCursor(cursor) : undefined;
-  if (cursor && !after) {
-    throw new AppError('validation_failed', 'cursor is not one this service issued; list again without it', { field: 'cursor' });
-  }
-  const rows = await journal.list(org.id, { from, to }, limit + 1, after);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  return { entries: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : '' };
+  const rows = await journal.list(org.id, { from, to }, limit + 1, cursorPosition(cursor));
+  const { page, nextCursor } = takePage(rows, limit, (entry) => ({ at: entry.occurredAt, id: entry.id }));
+  return { entries: page, nextCursor };
 }

@@ -1,10 +1,8 @@
-import { AppError } from '@ctk/shared';
+import { AppError, type CursorPosition } from '@ctk/shared';
 import type { Item, PrismaClient } from '../generated/prisma/client.js';
 
 export type { Item };
 export type NewItem = Pick<Item, 'organizationId' | 'name' | 'description' | 'priceCents' | 'currency' | 'category' | 'sku' | 'available'>;
-/** Where a newest-first listing stands: the last item seen. */
-export type ItemPosition = Pick<Item, 'createdAt' | 'id'>;
 export type ItemRepository = ReturnType<typeof createItemRepository>;
 
 /**
@@ -31,7 +29,7 @@ export function createItemRepository(prisma: PrismaClient, options: { firstPageT
       }
     },
 
-    list(organizationId: string, take: number, after?: ItemPosition): Promise<Item[]> {
+    list(organizationId: string, take: number, after?: CursorPosition): Promise<Item[]> {
       if (after || options.firstPageTtlMs <= 0) return query(organizationId, take, after);
       const key = `${organizationId}|${take}`;
       const hit = firstPages.get(key);
@@ -49,9 +47,9 @@ export function createItemRepository(prisma: PrismaClient, options: { firstPageT
   };
 
   /** Newest first, ties broken by id, starting after `after` when given. */
-  function query(organizationId: string, take: number, after?: ItemPosition): Promise<Item[]> {
+  function query(organizationId: string, take: number, after?: CursorPosition): Promise<Item[]> {
     const afterWhere = after && {
-      OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }],
+      OR: [{ createdAt: { lt: after.at } }, { createdAt: after.at, id: { lt: after.id } }],
     };
     return prisma.item.findMany({
       where: { organizationId, ...afterWhere },

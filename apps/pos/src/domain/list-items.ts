@@ -1,7 +1,6 @@
-import { AppError, type Org, validate } from '@ctk/shared';
+import { cursorPosition, type Org, takePage, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { Item, ItemRepository } from '../data/item-repository.js';
-import { decodeCursor, encodeCursor } from './item-cursor.js';
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 100;
@@ -19,12 +18,7 @@ export type ItemPage = { items: Item[]; nextCursor: string };
 /** The organisation's items, newest first, a page at a time; nextCursor is empty on the last page. */
 export async function listItems(items: ItemRepository, org: Org, input: z.input<typeof pageSchema>): Promise<ItemPage> {
   const { limit, cursor } = validate(pageSchema, input);
-  const after = cursor ? decodeCursor(cursor) : undefined;
-  if (cursor && !after) {
-    throw new AppError('validation_failed', 'cursor is not one this service issued; list again without it', { field: 'cursor' });
-  }
-  const rows = await items.list(org.id, limit + 1, after);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  return { items: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : '' };
+  const rows = await items.list(org.id, limit + 1, cursorPosition(cursor));
+  const { page, nextCursor } = takePage(rows, limit, (item) => ({ at: item.createdAt, id: item.id }));
+  return { items: page, nextCursor };
 }
