@@ -129,7 +129,7 @@ describe('the books consumer under faults', () => {
     expect(faults.filter((f) => f.fault === 'books restarted').length).toBeGreaterThanOrEqual(2);
     expect(faults.filter((f) => f.fault === 'NATS connection dropped').length).toBeGreaterThanOrEqual(2);
     for (const { fault, handled } of faults) expect(handled, `${fault} before the backlog drained`).toBeLessThan(EVENTS);
-    // A real drop: with NATS gone, books finishes at most what it had fetched (32 at a time) and stalls.
+    // A real drop: with NATS gone, books finishes at most what it had fetched (32 ahead, 16 in hand) and stalls.
     for (const { handledWhileDown } of faults) expect(handledWhileDown ?? 0).toBeLessThanOrEqual(64);
 
     const journal = await openTestJournal(database.env);

@@ -19,7 +19,7 @@ export type NatsConsumerOptions = {
 };
 
 /** Messages fetched ahead of the handlers: small, so none waits near ack_wait behind the others. */
-const PREFETCH = 64;
+const PREFETCH = 32;
 /**
  * Messages handled at once. Payment events are independent (books dedups by event id and orders entries
  * by their time), so a handful in flight keeps the database busy instead of waiting on each round trip.
