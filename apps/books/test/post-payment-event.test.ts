@@ -110,6 +110,35 @@ describe('posting payment events to the journal', () => {
     expect(await books.prisma.account.count({ where: { organizationId: { in: [first, second] } } })).toBe(2 * CHART_OF_ACCOUNTS.length);
   });
 
+  it('keeps the line items and the amounts of a sale for the reports', async () => {
+    const organizationId = randomUUID();
+    const lines = [
+      { itemId: 'latte', name: 'Latte', quantity: 2n, unitPriceMinor: 450n, taxMinor: 65n, totalMinor: 965n },
+      { itemId: '', name: 'Cookie', quantity: 1n, unitPriceMinor: 100n, taxMinor: 10n, totalMinor: 110n },
+    ];
+    const event = newEvent(organizationId, { lines });
+    expect(await books.post(event)).toBe('posted');
+    const entry = await books.prisma.journalEntry.findUniqueOrThrow({ where: { eventId: event.id }, include: { items: { orderBy: { lineNo: 'asc' } } } });
+    expect([entry.amountMinor, entry.taxMinor]).toEqual([1075n, 75n]);
+    expect(entry.items.map(({ lineNo, itemId, name, quantity, unitPriceMinor, taxMinor, totalMinor, organizationId: org, occurredAt }) =>
+      ({ lineNo, itemId, name, quantity, unitPriceMinor, taxMinor, totalMinor, org, occurredAt }))).toEqual(
+      lines.map((line, lineNo) => ({ lineNo, ...line, org: organizationId, occurredAt: event.occurredAt })),
+    );
+  });
+
+  it('posts the good events of a burst even when one of them fails to write', async () => {
+    const [organizationId, broken] = [randomUUID(), randomUUID()];
+    // The broken organisation's accounts vanish after books has remembered them, so its entry cannot be written.
+    await books.post(newEvent(broken));
+    await books.prisma.journalEntry.deleteMany({ where: { organizationId: broken } });
+    await books.prisma.account.deleteMany({ where: { organizationId: broken } });
+    const good = Array.from({ length: 5 }, () => newEvent(organizationId));
+    const outcomes = await Promise.allSettled([...good, newEvent(broken)].map((event) => books.post(event)));
+    expect(outcomes.map((o) => o.status)).toEqual([...Array(5).fill('fulfilled'), 'rejected']);
+    expect((await books.entriesOf(organizationId)).map((e) => e.eventId).sort()).toEqual(good.map((e) => e.id).sort());
+    expect(await books.entriesOf(broken)).toEqual([]);
+  });
+
   describe('an event that cannot be posted', () => {
     it.each([
       ['more tax than the amount', { taxMinor: 1076n }, /tax_minor must not exceed amount_minor/],
@@ -126,6 +155,11 @@ describe('posting payment events to the journal', () => {
       ['a gift card sale carrying tax', { type: ISSUED }, /prepaid.issued carries no sales tax/],
       ['no occurred_at', { occurredAt: undefined }, /occurred_at is required/],
       ['an exchange rate that is not a decimal', { exchangeRate: '1e3' }, /exchange_rate must be a decimal string/],
+      ['line items that do not add up to the amount', { lines: [{ itemId: '', name: 'Latte', quantity: 1n, unitPriceMinor: 1000n, taxMinor: 75n, totalMinor: 1070n }] },
+        /the lines' total_minor add up to 1070, not amount_minor 1075/],
+      ['a line item without a name or quantity', { lines: [{ itemId: '', name: ' ', quantity: 0n, unitPriceMinor: 1000n, taxMinor: 75n, totalMinor: 1075n }] },
+        /lines\[0\]\.name must be 1 to 200 characters; lines\[0\]\.quantity must be positive/],
+      ['a NUL character, which the database cannot store', { description: 'Order\u000042' }, /text must not contain NUL characters/],
     ] as const)('with %s is parked whole, logged as an error, and posts nothing', async (_, overrides, reason) => {
       const organizationId = randomUUID();
       const event = newEvent(organizationId, overrides as Partial<PaymentEvent>);

@@ -30,7 +30,17 @@ export function buildJournalEntry(event: PaymentEvent): BuiltEntry {
       exchangeRate: event.exchangeRate,
       taxJurisdiction: event.taxJurisdiction || null,
       taxRate: event.taxRate || null,
+      amountMinor: event.amountMinor,
+      taxMinor: event.taxMinor,
       lines: lines.map((line) => ({ ...line, memo: null })),
+      items: event.lines.map((item) => ({
+        itemId: item.itemId,
+        name: item.name,
+        quantity: item.quantity,
+        unitPriceMinor: item.unitPriceMinor,
+        taxMinor: item.taxMinor,
+        totalMinor: item.totalMinor,
+      })),
     },
   };
 }

@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import type { NewJournalEntry } from './journal-repository.js';
+
+/** What a raw query needs of the Prisma client (or of a transaction). */
+export type RawQueryable = { $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): PromiseLike<T> };
+
+/**
+ * Writes many entries, their lines and their items in one statement, so a batch costs one round trip:
+ * the lines and items of an entry are written only if the entry was (ON CONFLICT on the unique event id
+ * skips an event posted before, or by a racing consumer). One statement is one transaction: an entry is
+ * written whole or not at all. Arrays go in as parameters (unnest), so the statement text never changes.
+ * Returns the event ids that were posted now.
+ */
+const INSERT_ENTRIES = `
+WITH new_entries AS (
+  INSERT INTO journal_entries (id, organization_id, event_id, event_type, occurred_at, currency, description,
+    source_service, source_id, txid, satoshis, exchange_rate, tax_jurisdiction, tax_rate, amount_minor, tax_minor)
+  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::timestamp(3)[], $6::text[], $7::text[],
+    $8::text[], $9::text[], $10::text[], $11::bigint[], $12::text[], $13::text[], $14::text[], $15::bigint[], $16::bigint[])
+  ON CONFLICT (event_id) DO NOTHING
+  RETURNING id, event_id
+), new_lines AS (
+  INSERT INTO journal_lines (id, entry_id, line_no, account_id, debit_minor, credit_minor, memo)
+  SELECT l.* FROM unnest($17::uuid[], $18::uuid[], $19::int[], $20::uuid[], $21::bigint[], $22::bigint[], $23::text[])
+    AS l(id, entry_id, line_no, account_id, debit_minor, credit_minor, memo)
+  WHERE l.entry_id IN (SELECT id FROM new_entries)
+), new_items AS (
+  INSERT INTO journal_entry_items (id, entry_id, organization_id, occurred_at, line_no, item_id, name, quantity,
+    unit_price_minor, tax_minor, total_minor)
+  SELECT i.* FROM unnest($24::uuid[], $25::uuid[], $26::uuid[], $27::timestamp(3)[], $28::int[], $29::text[], $30::text[],
+    $31::bigint[], $32::bigint[], $33::bigint[], $34::bigint[])
+    AS i(id, entry_id, organization_id, occurred_at, line_no, item_id, name, quantity, unit_price_minor, tax_minor, total_minor)
+  WHERE i.entry_id IN (SELECT id FROM new_entries)
+)
+SELECT event_id FROM new_entries`;
+
+export type EntryToInsert = { entry: NewJournalEntry; accountIds: ReadonlyMap<string, string> };
+
+export async function insertEntries(db: RawQueryable, batch: readonly EntryToInsert[]): Promise<Set<string>> {
+  const entries = columns(16);
+  const lines = columns(7);
+  const items = columns(11);
+  for (const { entry, accountIds } of batch) {
+    const id = randomUUID();
+    const occurredAt = entry.occurredAt.toISOString();
+    push(entries, id, entry.organizationId, entry.eventId, entry.eventType, occurredAt, entry.currency, entry.description,
+      entry.sourceService, entry.sourceId, entry.txid, String(entry.satoshis), entry.exchangeRate, entry.taxJurisdiction,
+      entry.taxRate, String(entry.amountMinor), String(entry.taxMinor));
+    entry.lines.forEach((line, lineNo) => {
+      const accountId = accountIds.get(line.accountCode);
+      if (!accountId) throw new Error(`Account ${line.accountCode} is not in the chart of accounts`);
+      push(lines, randomUUID(), id, lineNo, accountId, String(line.debitMinor), String(line.creditMinor), line.memo);
+    });
+    entry.items.forEach((item, lineNo) => {
+      push(items, randomUUID(), id, entry.organizationId, occurredAt, lineNo, item.itemId, item.name, String(item.quantity),
+        String(item.unitPriceMinor), String(item.taxMinor), String(item.totalMinor));
+    });
+  }
+  const rows = await db.$queryRawUnsafe<Array<{ event_id: string }>>(INSERT_ENTRIES, ...entries, ...lines, ...items);
+  return new Set(rows.map((row) => row.event_id));
+}
+
+function columns(count: number): unknown[][] {
+  return Array.from({ length: count }, () => []);
+}
+
+function push(target: unknown[][], ...values: unknown[]): void {
+  values.forEach((value, i) => target[i]?.push(value));
+}
