@@ -83,7 +83,7 @@ export async function openTestJournal(env?: BooksEnv) {
 
 /** An organisation reference for an id (books reads only the id). */
 export function orgRef(id: string): OrgRef {
-  return { id, handle: `shop-${id.slice(0, 8)}`, jurisdiction: '', receivingAddress: '' };
+  return { id, handle: `shop-${id.slice(0, 8)}`, jurisdiction: '', receivingAddress: '', pricesIncludeTax: false };
 }
 
 export function newOrg(): OrgRef {

@@ -27,7 +27,7 @@ export async function startTestPos() {
 
 export function newOrg(): OrgRef {
   const id = randomUUID();
-  return { id, handle: `shop-${id.slice(0, 8)}`, jurisdiction: '', receivingAddress: '' };
+  return { id, handle: `shop-${id.slice(0, 8)}`, jurisdiction: '', receivingAddress: '', pricesIncludeTax: false };
 }
 
 export function newItem(org: OrgRef, overrides: Partial<CreateItemRequest> = {}): Partial<CreateItemRequest> {

@@ -8,6 +8,7 @@ export * from './grpc/client.js';
 export * from './grpc/org.js';
 export * from './validate.js';
 export * from './cursor.js';
+export * from './tax.js';
 export * from './db/open-database.js';
 export { applyMigrations, diffSchemas } from './db/migrate.js';
 export * from './events/index.js';

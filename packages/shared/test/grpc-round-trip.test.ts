@@ -30,6 +30,8 @@ function booksService(seen: { contexts: CallContext[]; handlerDone: Promise<void
   return {
     postPaymentEvent: notUsedHere,
     listJournalEntries: notUsedHere,
+    listTaxJurisdictions: notUsedHere,
+    getTaxRate: notUsedHere,
     async getSetup(request: GetSetupRequest, context: CallContext) {
       seen.contexts.push(context);
       switch (request.org?.handle) {

@@ -1,29 +1,32 @@
 import { type Org } from '@ctk/shared';
 import type { CapabilitySetup } from '@ctk/proto/ctk/common/v1/common';
 import type { JournalRepository } from '../data/journal-repository.js';
+import { findJurisdiction } from '../tax/rate-in-force.js';
 
 /** The next step for each capability books owns, shown while it is not set up. */
 const NEXT_STEPS = {
   ledger: 'Take a first payment: every paid order becomes a journal entry here.',
-  sales_tax:
-    'Sales tax tracking becomes available in a later release; the books service does not keep tax jurisdictions or rates yet.',
+  sales_tax: 'Choose your tax jurisdiction (GET /api/v1/tax/jurisdictions lists them): PATCH /api/v1/organizations/:handle with jurisdiction.',
   receipts: 'On-chain receipts become available in a later release; the books service does not index receipts yet.',
   reports: 'Sales reports become available in a later release; the books service does not produce reports yet.',
 };
 
 type Capability = keyof typeof NEXT_STEPS;
 
-/** The ledger is set up once the organisation has its first journal entry; the rest are not built yet. */
+/**
+ * The ledger is set up once the organisation has its first journal entry, sales tax once it has chosen
+ * a jurisdiction of the tax table; the rest are not built yet.
+ */
 export async function getSetup(journal: JournalRepository, org: Org): Promise<CapabilitySetup[]> {
   const setUp: Record<Capability, boolean> = {
     ledger: await journal.hasAny(org.id),
-    sales_tax: false,
+    sales_tax: org.jurisdiction !== null && findJurisdiction(org.jurisdiction) !== undefined,
     receipts: false,
     reports: false,
   };
   return (Object.keys(NEXT_STEPS) as Capability[]).map((id) => ({
     capabilityId: id,
     setUp: setUp[id],
-    nextStep: setUp[id] ? '' : NEXT_STEPS[id],
+    nextStep: setUp[id] ? '' : NEXT_STEPS[id].replace(':handle', org.handle),
   }));
 }

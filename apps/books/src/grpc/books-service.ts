@@ -1,7 +1,9 @@
 import type { BooksServiceImplementation } from '@ctk/proto/ctk/books/v1/books';
 import { AppError, orgOf } from '@ctk/shared';
 import { getSetup } from '../domain/get-setup.js';
+import { getTaxRate } from '../domain/get-tax-rate.js';
 import { listJournalEntries } from '../domain/list-journal-entries.js';
+import { listTaxJurisdictions } from '../domain/list-tax-jurisdictions.js';
 import { postPaymentEvent, type PostingDeps } from '../domain/post-payment-event.js';
 import { toJournalEntryMessage } from './journal-entry-message.js';
 
@@ -17,6 +19,12 @@ export function booksService(deps: PostingDeps): BooksServiceImplementation {
     async listJournalEntries(request) {
       const page = await listJournalEntries(deps.journal, orgOf(request.org), request);
       return { entries: page.entries.map(toJournalEntryMessage), nextCursor: page.nextCursor };
+    },
+    async listTaxJurisdictions(request) {
+      return { jurisdictions: listTaxJurisdictions(request) };
+    },
+    async getTaxRate(request) {
+      return { jurisdiction: getTaxRate(request) };
     },
   };
 }

@@ -2,10 +2,18 @@ import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
 
-/** The organisation a call acts for, as the gateway resolved it from the request path. */
-export type Org = { id: string; handle: string };
+/**
+ * The organisation a call acts for, as the gateway resolved it from the request path: its tax
+ * jurisdiction (null when none is chosen) and whether its prices include tax.
+ */
+export type Org = { id: string; handle: string; jurisdiction: string | null; pricesIncludeTax: boolean };
 
-const orgSchema = z.object({ id: z.guid(), handle: z.string() });
+const orgSchema = z.object({
+  id: z.guid(),
+  handle: z.string(),
+  jurisdiction: z.string().optional().transform((code) => code || null),
+  pricesIncludeTax: z.boolean().optional().transform(Boolean),
+});
 
 /** The organisation in a service call; a call without one is the gateway's bug, not the user's. */
 export function orgOf(org: OrgRef | undefined): Org {

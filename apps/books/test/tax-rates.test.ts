@@ -1,0 +1,87 @@
+import { AppError } from '@ctk/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newOrg, startTestBooks } from './support.js';
+
+describe('tax rates over gRPC', () => {
+  let books: Awaited<ReturnType<typeof startTestBooks>>;
+  beforeAll(async () => {
+    books = await startTestBooks();
+  });
+  afterAll(() => books.close());
+
+  const rejection = (call: Promise<unknown>) => call.then(() => undefined, (error: unknown) => error);
+
+  it('answers a jurisdiction\'s rate in force on a date, with its name, kind and when the rate took effect', async () => {
+    expect(await books.client.getTaxRate({ jurisdiction: 'US-CA', at: '2026-11-20' })).toEqual({
+      jurisdiction: {
+        code: 'US-CA',
+        name: 'California (state rate with the 1% statewide local rate; district taxes not included)',
+        country: 'US',
+        kind: 'sales_tax',
+        rate: '0.0725',
+        effectiveFrom: '2024-01-01',
+      },
+    });
+  });
+
+  it('answers the rate before a change for a date before it, and the new rate from its first day', async () => {
+    const fi = async (at: string) => (await books.client.getTaxRate({ jurisdiction: 'FI', at })).jurisdiction;
+    expect(await fi('2024-08-31')).toMatchObject({ rate: '0.24', effectiveFrom: '2024-01-01', kind: 'vat' });
+    expect(await fi('2024-09-01')).toMatchObject({ rate: '0.255', effectiveFrom: '2024-09-01' });
+    const ns = async (at: string) => (await books.client.getTaxRate({ jurisdiction: 'CA-NS', at })).jurisdiction?.rate;
+    expect([await ns('2025-03-31'), await ns('2025-04-01')]).toEqual(['0.15', '0.14']);
+  });
+
+  it('answers today\'s rate when no date is given', async () => {
+    const { jurisdiction } = await books.client.getTaxRate({ jurisdiction: 'GB' });
+    expect(jurisdiction).toMatchObject({ code: 'GB', name: 'United Kingdom', rate: '0.2', kind: 'vat' });
+  });
+
+  it.each(['XX', 'US-ZZ', 'us-ca', '', 'California'])('answers not_found for the code %j, naming the code format and the list', async (code) => {
+    const error = await rejection(books.client.getTaxRate({ jurisdiction: code }));
+    expect(AppError.is(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'not_found', details: { field: 'jurisdiction' } });
+    expect((error as Error).message).toContain('ISO 3166 code such as "US-CA"');
+    expect((error as Error).message).toContain('GET /api/v1/tax/jurisdictions');
+  });
+
+  it.each(['2023-12-31', '20-11-2026', '2026-13-01', 'tomorrow'])('refuses the date %j as validation_failed', async (at) => {
+    await expect(books.client.getTaxRate({ jurisdiction: 'DE', at })).rejects.toMatchObject({ code: 'validation_failed', details: { field: 'at' } });
+    await expect(books.client.listTaxJurisdictions({ at })).rejects.toMatchObject({ code: 'validation_failed', details: { field: 'at' } });
+  });
+
+  it('lists every jurisdiction by code with its rate in force', async () => {
+    const { jurisdictions } = await books.client.listTaxJurisdictions({ at: '2026-11-20' });
+    expect(jurisdictions).toHaveLength(94);
+    expect(jurisdictions.map((j) => j.code)).toEqual(jurisdictions.map((j) => j.code).sort());
+    expect(jurisdictions.find((j) => j.code === 'RO')).toMatchObject({ rate: '0.21', effectiveFrom: '2025-08-01' });
+  });
+
+  it('lists one country\'s jurisdictions, and none for a country the table does not cover', async () => {
+    const canada = (await books.client.listTaxJurisdictions({ country: 'CA', at: '2025-01-15' })).jurisdictions;
+    expect(canada.map((j) => [j.code, j.kind, j.rate])).toContainEqual(['CA-NS', 'hst', '0.15']);
+    expect(canada).toHaveLength(13);
+    expect(canada.every((j) => j.country === 'CA')).toBe(true);
+    expect((await books.client.listTaxJurisdictions({ country: 'JP' })).jurisdictions).toEqual([]);
+  });
+
+  it('refuses a country that is not two capital letters', async () => {
+    await expect(books.client.listTaxJurisdictions({ country: 'usa' })).rejects.toMatchObject({ code: 'validation_failed', details: { field: 'country' } });
+  });
+
+  it('reports sales tax as set up for an organisation with a known jurisdiction, with choosing one as the next step otherwise', async () => {
+    const salesTax = async (jurisdiction: string) => {
+      const org = { ...newOrg(), jurisdiction };
+      return { org, setup: (await books.client.getSetup({ org })).capabilities.find((c) => c.capabilityId === 'sales_tax') };
+    };
+    expect((await salesTax('DE')).setup).toEqual({ capabilityId: 'sales_tax', setUp: true, nextStep: '' });
+    for (const jurisdiction of ['', 'XX']) {
+      const { org, setup } = await salesTax(jurisdiction);
+      expect(setup).toEqual({
+        capabilityId: 'sales_tax',
+        setUp: false,
+        nextStep: `Choose your tax jurisdiction (GET /api/v1/tax/jurisdictions lists them): PATCH /api/v1/organizations/${org.handle} with jurisdiction.`,
+      });
+    }
+  });
+});
