@@ -25,6 +25,10 @@ const ERRORS = {
   not_implemented: { grpc: Status.UNIMPLEMENTED, http: 501 },
   unavailable: { grpc: Status.UNAVAILABLE, http: 503 },
   timeout: { grpc: Status.DEADLINE_EXCEEDED, http: 504 },
+  /** The chain (ARC) refused a transaction; details carry ARC's status, title and detail. */
+  chain_rejected: { grpc: Status.FAILED_PRECONDITION, http: 422 },
+  /** The chain's services (ARC, WhatsOnChain or the local chain) could not be reached. */
+  chain_unavailable: { grpc: Status.UNAVAILABLE, http: 503 },
   internal: { grpc: Status.INTERNAL, http: 500 },
 } as const satisfies Record<string, { grpc: Status; http: number }>;
 

@@ -1,0 +1,178 @@
+import { MerklePath, Transaction, Utils } from '@bsv/sdk';
+import { AppError } from '@ctk/shared';
+import { decodeTransaction, hexToBytes } from '../tx-format.js';
+import { ArcAdapter } from './arc-adapter.js';
+import { ChainHttp } from './http.js';
+import { tscToMerklePath } from './tsc-proof.js';
+import type { BroadcastInput, ChainClient, ChainNetwork, ChainTransaction, TxStatus } from './types.js';
+import { WocAdapter, type WocTx } from './woc-adapter.js';
+
+export type ChainClientOptions = {
+  network: ChainNetwork;
+  /** ARC's base URL; by default TAAL's for main and test, the local chain's for local. */
+  arcUrl?: string;
+  /** The WhatsOnChain-compatible API's base URL, network included (…/v1/bsv/main). */
+  wocUrl?: string;
+  /** Where the local chain answers, for network `local`. */
+  localUrl?: string;
+  /** ARC's bearer token; sent only to ARC. */
+  arcApiKey?: string;
+  wocApiKey?: string;
+  timeoutMs?: number;
+  retries?: number;
+  retryBaseMs?: number;
+  fetch?: typeof fetch;
+};
+
+export const DEFAULT_LOCAL_CHAIN_URL = 'http://127.0.0.1:50070';
+const PUBLIC_URLS = {
+  main: { arc: 'https://arc.taal.com', woc: 'https://api.whatsonchain.com/v1/bsv/main' },
+  test: { arc: 'https://arc-test.taal.com', woc: 'https://api.whatsonchain.com/v1/bsv/test' },
+} as const;
+
+/** The base URLs the client talks to: given ones, else the network's public services, or the local chain. */
+export function chainEndpoints(options: Pick<ChainClientOptions, 'network' | 'arcUrl' | 'wocUrl' | 'localUrl'>): { arc: string; woc: string } {
+  const local = (options.localUrl ?? DEFAULT_LOCAL_CHAIN_URL).replace(/\/$/, '');
+  const defaults = options.network === 'local' ? { arc: local, woc: `${local}/v1/bsv/local` } : PUBLIC_URLS[options.network];
+  return { arc: (options.arcUrl ?? defaults.arc).replace(/\/$/, ''), woc: (options.wocUrl ?? defaults.woc).replace(/\/$/, '') };
+}
+
+export function createChainClient(options: ChainClientOptions): ChainClient {
+  const endpoints = chainEndpoints(options);
+  const settings = { timeoutMs: options.timeoutMs ?? 10_000, retries: options.retries ?? 3, retryBaseMs: options.retryBaseMs ?? 250, fetch: options.fetch ?? globalThis.fetch };
+  const arc = new ArcAdapter(new ChainHttp('ARC', endpoints.arc, settings, options.arcApiKey ? { authorization: `Bearer ${options.arcApiKey}` } : {}));
+  const woc = new WocAdapter(new ChainHttp('WhatsOnChain', endpoints.woc, settings, options.wocApiKey ? { authorization: options.wocApiKey } : {}));
+  return new HttpChainClient(options.network, arc, woc);
+}
+
+const TXID = /^[0-9a-f]{64}$/;
+
+class HttpChainClient implements ChainClient {
+  constructor(
+    readonly network: ChainNetwork,
+    private readonly arc: ArcAdapter,
+    private readonly woc: WocAdapter,
+  ) {}
+
+  get chainTracker() {
+    return this.woc;
+  }
+
+  async getTransaction(txid: string): Promise<ChainTransaction | null> {
+    checkTxid(txid);
+    const rawHex = await this.woc.rawTransaction(txid);
+    if (rawHex === null) return null;
+    const tx = Transaction.fromHex(rawHex);
+    if (tx.id('hex') !== txid) throw new AppError('chain_unavailable', `The chain answered with another transaction than ${txid}.`);
+    const details = await this.woc.transaction(txid);
+    return { txid, tx, rawHex, status: await this.statusFromLookup(txid, details) };
+  }
+
+  async listUnspent(address: string) {
+    const utxos = await this.woc.unspent(checkAddress(address));
+    return utxos.map((utxo) => ({ txid: utxo.tx_hash, vout: utxo.tx_pos, satoshis: utxo.value, height: utxo.height > 0 ? utxo.height : undefined }));
+  }
+
+  async history(address: string) {
+    const entries = await this.woc.history(checkAddress(address));
+    return entries.map((entry) => ({ txid: entry.tx_hash, height: entry.height > 0 ? entry.height : undefined }));
+  }
+
+  async broadcast(input: BroadcastInput): Promise<TxStatus> {
+    const bytes = toBytes(input);
+    let txid: string | undefined;
+    try {
+      txid = input instanceof Transaction ? input.id('hex') : decodeTransaction(bytes).txid;
+    } catch {
+      // Not a transaction we can parse: ARC refuses it with its own reason.
+    }
+    return this.arc.broadcast(bytes, txid);
+  }
+
+  /** ARC knows what was broadcast through it; for anything else the lookup API answers. */
+  async getStatus(txid: string): Promise<TxStatus> {
+    checkTxid(txid);
+    const status = await this.arc.status(txid);
+    if (status.state !== 'unknown') return status;
+    return this.statusFromLookup(txid, await this.woc.transaction(txid));
+  }
+
+  async waitForStatus(txid: string, state: 'seen' | 'mined', options: { timeoutMs?: number; intervalMs?: number } = {}): Promise<TxStatus> {
+    const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+    for (;;) {
+      const status = await this.getStatus(txid);
+      if (status.state === 'mined' || (state === 'seen' && status.state === 'seen')) return status;
+      if (status.state === 'rejected' || status.state === 'double_spend') {
+        throw new AppError('chain_rejected', `Transaction ${txid} will not be mined: ${status.arcStatus ?? status.state}`, { tx_status: status.arcStatus, competing_txs: status.competingTxs ?? [], txid });
+      }
+      if (Date.now() >= deadline) throw new AppError('timeout', `Transaction ${txid} is ${status.state}, not ${state}, after ${options.timeoutMs ?? 60_000} ms.`);
+      await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 1_000));
+    }
+  }
+
+  async verifyMerkleProof(txid: string, merklePath: MerklePath | string): Promise<boolean> {
+    let path: MerklePath;
+    try {
+      path = typeof merklePath === 'string' ? MerklePath.fromHex(merklePath) : merklePath;
+      path.computeRoot(txid);
+    } catch {
+      return false;
+    }
+    return path.verify(txid, this.woc);
+  }
+
+  async chainInfo() {
+    const info = await this.woc.chainInfo();
+    return { network: this.network, height: info.blocks, bestBlockHash: info.bestblockhash };
+  }
+
+  async blockHeader(heightOrHash: number | string) {
+    const header = await this.woc.header(heightOrHash);
+    if (!header) return null;
+    return { hash: header.hash, height: header.height, merkleRoot: header.merkleroot, prevHash: header.previousblockhash, time: header.time, bits: header.bits, nonce: header.nonce };
+  }
+
+  private async statusFromLookup(txid: string, details: WocTx | null): Promise<TxStatus> {
+    if (!details) return { txid, state: 'unknown' };
+    if (!details.blockhash || details.blockheight === undefined) return { txid, state: 'seen', confirmations: 0 };
+    const proof = await this.woc.tscProof(txid);
+    return {
+      txid,
+      state: 'mined',
+      blockHash: details.blockhash,
+      blockHeight: details.blockheight,
+      confirmations: details.confirmations,
+      merklePath: proof ? tscToMerklePath(txid, proof, details.blockheight) : undefined,
+    };
+  }
+}
+
+function toBytes(input: BroadcastInput): Uint8Array {
+  if (input instanceof Transaction) {
+    const ef = input.inputs.every((txInput) => txInput.sourceTransaction);
+    return Uint8Array.from(ef ? input.toEF() : input.toBinary());
+  }
+  if (typeof input === 'string') {
+    try {
+      return hexToBytes(input.trim());
+    } catch {
+      throw new AppError('validation_failed', 'A transaction given as a string must be hex.');
+    }
+  }
+  return Uint8Array.from(input);
+}
+
+function checkTxid(txid: string): void {
+  if (!TXID.test(txid)) throw new AppError('validation_failed', `${JSON.stringify(txid)} is not a txid (64 lowercase hex characters).`);
+}
+
+/** Only P2PKH addresses (mainnet or testnet) are looked up; anything else is refused before a request is sent. */
+function checkAddress(address: string): string {
+  try {
+    const { prefix, data } = Utils.fromBase58Check(address);
+    if ((prefix[0] === 0x00 || prefix[0] === 0x6f) && data.length === 20) return address;
+  } catch {
+    // refused below
+  }
+  throw new AppError('validation_failed', `${JSON.stringify(address)} is not a P2PKH address.`);
+}

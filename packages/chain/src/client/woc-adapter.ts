@@ -1,0 +1,68 @@
+import type { ChainTracker } from '@bsv/sdk';
+import { parseJson, type ChainHttp, type HttpResponse } from './http.js';
+import type { TscProof } from './tsc-proof.js';
+
+export type WocTx = { txid: string; blockhash?: string; blockheight?: number; confirmations?: number; time?: number };
+export type WocUnspent = { height: number; tx_pos: number; tx_hash: string; value: number };
+export type WocHistory = { tx_hash: string; height: number };
+export type WocChainInfo = { chain: string; blocks: number; bestblockhash: string };
+export type WocHeader = { hash: string; height: number; merkleroot: string; previousblockhash?: string; time: number; bits: string; nonce: number };
+
+/**
+ * Lookups through a WhatsOnChain-compatible API (`<base>` is e.g. https://api.whatsonchain.com/v1/bsv/main).
+ * A 404 is null; it is also @bsv/sdk's ChainTracker, reading block headers from the same API.
+ */
+export class WocAdapter implements ChainTracker {
+  constructor(private readonly http: ChainHttp) {}
+
+  rawTransaction(txid: string): Promise<string | null> {
+    return this.read(`/tx/${txid}/hex`, (response) => response.body.trim());
+  }
+
+  transaction(txid: string): Promise<WocTx | null> {
+    return this.readJson(`/tx/hash/${txid}`);
+  }
+
+  async tscProof(txid: string): Promise<TscProof | null> {
+    const proofs = await this.readJson<TscProof | TscProof[]>(`/tx/${txid}/proof/tsc`);
+    const proof = Array.isArray(proofs) ? proofs[0] : proofs;
+    return proof ?? null;
+  }
+
+  async unspent(address: string): Promise<WocUnspent[]> {
+    return (await this.readJson<WocUnspent[]>(`/address/${address}/unspent`)) ?? [];
+  }
+
+  async history(address: string): Promise<WocHistory[]> {
+    return (await this.readJson<WocHistory[]>(`/address/${address}/history`)) ?? [];
+  }
+
+  async chainInfo(): Promise<WocChainInfo> {
+    const info = await this.readJson<WocChainInfo>('/chain/info');
+    if (!info) throw this.http.unavailable('has no chain info (404)');
+    return info;
+  }
+
+  header(heightOrHash: number | string): Promise<WocHeader | null> {
+    return this.readJson(`/block/${heightOrHash}/header`);
+  }
+
+  async isValidRootForHeight(root: string, height: number): Promise<boolean> {
+    return (await this.header(height))?.merkleroot === root;
+  }
+
+  async currentHeight(): Promise<number> {
+    return (await this.chainInfo()).blocks;
+  }
+
+  private readJson<T>(path: string): Promise<T | null> {
+    return this.read(path, (response) => parseJson<T>(this.http, response));
+  }
+
+  private async read<T>(path: string, parse: (response: HttpResponse) => T): Promise<T | null> {
+    const response = await this.http.get(path);
+    if (response.status === 404) return null;
+    if (response.status !== 200) throw this.http.unavailable(`answered ${response.status} to ${path.split('/').slice(0, 2).join('/')}`, { status: response.status });
+    return parse(response);
+  }
+}

@@ -1,0 +1,36 @@
+import { loadConfig } from '@ctk/shared';
+import { describe, expect, it } from 'vitest';
+import { chainClientOptions, chainConfigSchema } from './config.js';
+import { chainEndpoints } from './client/create-chain-client.js';
+import { localChainConfigSchema } from './local/config.js';
+
+describe('chain config', () => {
+  it('defaults to the local chain', () => {
+    const config = loadConfig(chainConfigSchema, {});
+    expect(config).toMatchObject({ CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: 'http://127.0.0.1:50070', CHAIN_TIMEOUT_MS: 10_000, CHAIN_RETRIES: 3 });
+    expect(chainEndpoints(chainClientOptions(config))).toEqual({ arc: 'http://127.0.0.1:50070', woc: 'http://127.0.0.1:50070/v1/bsv/local' });
+  });
+
+  it('points main and test at the public services unless told otherwise', () => {
+    expect(chainEndpoints({ network: 'main' })).toEqual({ arc: 'https://arc.taal.com', woc: 'https://api.whatsonchain.com/v1/bsv/main' });
+    expect(chainEndpoints({ network: 'test' })).toEqual({ arc: 'https://arc-test.taal.com', woc: 'https://api.whatsonchain.com/v1/bsv/test' });
+    const config = loadConfig(chainConfigSchema, { CHAIN_NETWORK: 'main', CHAIN_ARC_URL: 'https://arc.example/', CHAIN_WOC_URL: '', CHAIN_ARC_API_KEY: 'k' });
+    expect(chainEndpoints(chainClientOptions(config))).toEqual({ arc: 'https://arc.example', woc: 'https://api.whatsonchain.com/v1/bsv/main' });
+    expect(chainClientOptions(config).arcApiKey).toBe('k');
+  });
+
+  it('names what is wrong', () => {
+    expect(() => loadConfig(chainConfigSchema, { CHAIN_NETWORK: 'regtest', CHAIN_ARC_URL: 'ftp://x' })).toThrow(/CHAIN_NETWORK[\s\S]*CHAIN_ARC_URL/);
+  });
+
+  it('gives the local chain server its defaults', () => {
+    expect(loadConfig(localChainConfigSchema, { CHAIN_MIN_FEE_SATS_PER_KB: '0' })).toMatchObject({
+      CHAIN_PORT: 50070,
+      CTK_DATA_DIR: '.data',
+      CHAIN_STORE: 'data-dir',
+      CHAIN_MIN_FEE_SATS_PER_KB: 0,
+      CHAIN_FAUCET_MAX_SATOSHIS: 1_000_000_000,
+      CHAIN_MINE_INTERVAL_MS: 10_000,
+    });
+  });
+});

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { DEFAULT_LOCAL_CHAIN_URL, type ChainClientOptions } from './client/create-chain-client.js';
+
+const unsetIfEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema);
+const httpUrl = () => unsetIfEmpty(z.url({ protocol: /^https?$/ }).optional());
+
+/**
+ * The chain client's variables, to spread into an app's config schema:
+ * `z.object({ ...chainConfigFields, ... })`, then `createChainClient(chainClientOptions(config))`.
+ */
+export const chainConfigFields = {
+  /** `local` (the embedded default) talks to the local chain; `main` and `test` to ARC and WhatsOnChain. */
+  CHAIN_NETWORK: z.enum(['main', 'test', 'local']).default('local'),
+  CHAIN_LOCAL_URL: unsetIfEmpty(z.url({ protocol: /^https?$/ }).default(DEFAULT_LOCAL_CHAIN_URL)),
+  /** Override the network's ARC base URL. */
+  CHAIN_ARC_URL: httpUrl(),
+  /** Override the network's WhatsOnChain-compatible base URL (network included, e.g. …/v1/bsv/main). */
+  CHAIN_WOC_URL: httpUrl(),
+  CHAIN_ARC_API_KEY: unsetIfEmpty(z.string().min(1).optional()),
+  CHAIN_WOC_API_KEY: unsetIfEmpty(z.string().min(1).optional()),
+  CHAIN_TIMEOUT_MS: unsetIfEmpty(z.coerce.number().int().min(100).max(120_000).default(10_000)),
+  CHAIN_RETRIES: unsetIfEmpty(z.coerce.number().int().min(0).max(10).default(3)),
+};
+
+export const chainConfigSchema = z.object(chainConfigFields);
+export type ChainConfig = z.infer<typeof chainConfigSchema>;
+
+export function chainClientOptions(config: ChainConfig): ChainClientOptions {
+  return {
+    network: config.CHAIN_NETWORK,
+    localUrl: config.CHAIN_LOCAL_URL,
+    arcUrl: config.CHAIN_ARC_URL,
+    wocUrl: config.CHAIN_WOC_URL,
+    arcApiKey: config.CHAIN_ARC_API_KEY,
+    wocApiKey: config.CHAIN_WOC_API_KEY,
+    timeoutMs: config.CHAIN_TIMEOUT_MS,
+    retries: config.CHAIN_RETRIES,
+  };
+}

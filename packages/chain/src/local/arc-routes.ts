@@ -1,0 +1,63 @@
+import { hexToBytes } from '../tx-format.js';
+import type { LocalChain } from './local-chain.js';
+import { arcErrorBody, type Rejection } from './rejection.js';
+import type { Reply, Route } from './router.js';
+
+/** The subset of ARC's API the chain client uses: submit a transaction, read its status, read the policy. */
+export function arcRoutes(chain: LocalChain, minFeeSatsPerKb: number): Route[] {
+  return [
+    {
+      method: 'POST',
+      path: /^\/v1\/tx$/,
+      handle: ({ body, contentType }) => {
+        const bytes = transactionBytes(body, contentType);
+        if (!bytes) return { status: 400, json: arcErrorBody(400, 'expected a transaction as bytes, hex text or JSON {"rawTx": hex}') };
+        const outcome = chain.submit(bytes);
+        return outcome.ok ? { status: 200, json: { ...emptyStatus(), ...outcome.status, status: 200, title: 'OK' } } : rejectionReply(outcome.rejection);
+      },
+    },
+    {
+      method: 'GET',
+      path: /^\/v1\/tx\/([0-9a-f]{64})$/,
+      handle: ({ params: [txid] }) => {
+        const status = chain.status(txid!);
+        return status ? { status: 200, json: { ...emptyStatus(), ...status } } : { status: 404, json: arcErrorBody(404, 'transaction not found', txid) };
+      },
+    },
+    {
+      method: 'GET',
+      path: /^\/v1\/policy$/,
+      handle: () => ({
+        status: 200,
+        json: {
+          policy: { maxscriptsizepolicy: 100_000_000, maxtxsigopscountspolicy: 4_294_967_295, maxtxsizepolicy: 100_000_000, miningFee: { satoshis: minFeeSatsPerKb, bytes: 1000 } },
+          timestamp: new Date().toISOString(),
+        },
+      }),
+    },
+  ];
+}
+
+const emptyStatus = () => ({ blockHash: '', blockHeight: 0, extraInfo: '', merklePath: '', competingTxs: null as string[] | null });
+
+function rejectionReply(rejection: Rejection): Reply {
+  if (rejection.kind === 'error') return { status: rejection.status, json: arcErrorBody(rejection.status, rejection.extraInfo, rejection.txid) };
+  const { txid, txStatus, extraInfo, competingTxs } = rejection;
+  return { status: 200, json: { ...emptyStatus(), txid, txStatus, extraInfo, competingTxs: competingTxs ?? null, status: 200, title: 'OK', timestamp: new Date().toISOString() } };
+}
+
+/** ARC takes the transaction as bytes (octet-stream), as hex (text/plain) or as JSON `{"rawTx": hex}`. */
+function transactionBytes(body: Buffer, contentType: string): Uint8Array | undefined {
+  try {
+    if (contentType.startsWith('application/octet-stream')) return body.length > 0 ? new Uint8Array(body) : undefined;
+    if (contentType.startsWith('application/json')) {
+      const parsed: unknown = JSON.parse(body.toString('utf8'));
+      const hex = typeof parsed === 'string' ? parsed : (parsed as { rawTx?: unknown } | null)?.rawTx;
+      return typeof hex === 'string' && hex.length > 0 ? hexToBytes(hex) : undefined;
+    }
+    const text = body.toString('utf8').trim();
+    return text.length > 0 ? hexToBytes(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}

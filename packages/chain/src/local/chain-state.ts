@@ -1,0 +1,138 @@
+import type { LockingScript, MerklePath, Transaction } from '@bsv/sdk';
+import { merkleLevels, merklePathFor, type BlockHeader } from './block.js';
+
+export type Coin = {
+  txid: string;
+  vout: number;
+  satoshis: number;
+  lockingScript: LockingScript;
+  /** The transaction that spends it (in the mempool or mined), if any. */
+  spentBy?: string;
+};
+
+export type TxRecord = {
+  txid: string;
+  tx: Transaction;
+  raw: Uint8Array;
+  /** When the chain first accepted it, in milliseconds. */
+  seenAt: number;
+  block?: { height: number; index: number };
+};
+
+export type Block = BlockHeader & { txids: string[] };
+
+export const NULL_TXID = '0'.repeat(64);
+const P2PKH_SCRIPT = /^76a914([0-9a-f]{40})88ac$/;
+
+/** The public key hash a P2PKH locking script pays to: what an address stands for. */
+export function p2pkhHash(lockingScript: LockingScript): string | undefined {
+  return P2PKH_SCRIPT.exec(lockingScript.toHex())?.[1];
+}
+
+/**
+ * Everything the local chain knows, in memory: transactions, every output and who spends it, the mempool
+ * in arrival order, the blocks, and per address (P2PKH public key hash) its unspent outputs and history.
+ * It records; deciding what may be recorded is `validateTransaction`'s job.
+ */
+export class ChainState {
+  readonly blocks: Block[] = [];
+  private readonly txs = new Map<string, TxRecord>();
+  private readonly coins = new Map<string, Coin>();
+  private readonly mempool = new Set<string>();
+  private readonly blocksByHash = new Map<string, Block>();
+  private readonly unspentByHash = new Map<string, Set<string>>();
+  private readonly historyByHash = new Map<string, string[]>();
+  private readonly levelsCache = new Map<number, number[][][]>();
+
+  /** The tip's height; -1 before the genesis block. */
+  get height(): number {
+    return this.blocks.length - 1;
+  }
+
+  get tip(): Block | undefined {
+    return this.blocks[this.blocks.length - 1];
+  }
+
+  transaction(txid: string): TxRecord | undefined {
+    return this.txs.get(txid);
+  }
+
+  coin(txid: string, vout: number): Coin | undefined {
+    return this.coins.get(`${txid}:${vout}`);
+  }
+
+  mempoolTxids(): string[] {
+    return [...this.mempool];
+  }
+
+  block(heightOrHash: number | string): Block | undefined {
+    return typeof heightOrHash === 'number' ? this.blocks[heightOrHash] : this.blocksByHash.get(heightOrHash);
+  }
+
+  /** Records an accepted transaction in the mempool: spends its inputs' coins and adds its outputs. */
+  add(record: TxRecord): void {
+    const { txid, tx } = record;
+    this.txs.set(txid, record);
+    this.mempool.add(txid);
+    for (const input of tx.inputs) {
+      if (input.sourceTXID === NULL_TXID) continue;
+      const coin = this.coin(input.sourceTXID!, input.sourceOutputIndex);
+      if (!coin) throw new Error(`Input ${input.sourceTXID}:${input.sourceOutputIndex} of ${txid} is unknown.`);
+      coin.spentBy = txid;
+      const hash = p2pkhHash(coin.lockingScript);
+      if (hash) {
+        this.unspentByHash.get(hash)?.delete(`${coin.txid}:${coin.vout}`);
+        this.addHistory(hash, txid);
+      }
+    }
+    tx.outputs.forEach((output, vout) => {
+      const coin: Coin = { txid, vout, satoshis: output.satoshis ?? 0, lockingScript: output.lockingScript };
+      this.coins.set(`${txid}:${vout}`, coin);
+      const hash = p2pkhHash(output.lockingScript);
+      if (hash) {
+        const unspent = this.unspentByHash.get(hash) ?? new Set<string>();
+        unspent.add(`${txid}:${vout}`);
+        this.unspentByHash.set(hash, unspent);
+        this.addHistory(hash, txid);
+      }
+    });
+  }
+
+  /** Records a mined block whose transactions are all known (the coinbase first): they leave the mempool. */
+  connect(block: Block): void {
+    if (block.height !== this.blocks.length) throw new Error(`Block ${block.height} does not follow the tip ${this.height}.`);
+    block.txids.forEach((txid, index) => {
+      const record = this.txs.get(txid);
+      if (!record) throw new Error(`Block ${block.height} holds an unknown transaction ${txid}.`);
+      record.block = { height: block.height, index };
+      this.mempool.delete(txid);
+    });
+    this.blocks.push(block);
+    this.blocksByHash.set(block.hash, block);
+  }
+
+  merklePath(txid: string): MerklePath | undefined {
+    const where = this.txs.get(txid)?.block;
+    if (!where) return undefined;
+    let levels = this.levelsCache.get(where.height);
+    if (!levels) {
+      levels = merkleLevels(this.blocks[where.height]!.txids);
+      this.levelsCache.set(where.height, levels);
+    }
+    return merklePathFor(levels, where.index, where.height);
+  }
+
+  unspent(hash: string): Coin[] {
+    return [...(this.unspentByHash.get(hash) ?? [])].map((outpoint) => this.coins.get(outpoint)!);
+  }
+
+  history(hash: string): string[] {
+    return [...(this.historyByHash.get(hash) ?? [])];
+  }
+
+  private addHistory(hash: string, txid: string): void {
+    const history = this.historyByHash.get(hash) ?? [];
+    if (history[history.length - 1] !== txid) history.push(txid);
+    this.historyByHash.set(hash, history);
+  }
+}

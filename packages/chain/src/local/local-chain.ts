@@ -1,0 +1,219 @@
+import { LockingScript, P2PKH, PrivateKey, Transaction, Utils, type Beef } from '@bsv/sdk';
+import { AppError } from '@ctk/shared';
+import { decodeTransaction } from '../tx-format.js';
+import { GENESIS_PREV_HASH, merkleLevels, merkleRootOf, mineHeader } from './block.js';
+import { ChainState, NULL_TXID, p2pkhHash, type Block } from './chain-state.js';
+import { coinbaseTransaction, GENESIS_SATOSHIS } from './coinbase.js';
+import { faucetPayment } from './faucet.js';
+import { reject, type Rejection } from './rejection.js';
+import type { ChainStore, StoredBlock } from './store.js';
+import { validateTransaction, type Policy } from './validate-transaction.js';
+
+export type LocalChainOptions = Policy & {
+  store: ChainStore;
+  /** The most one faucet request pays. */
+  faucetMaxSatoshis: number;
+};
+
+/** A transaction's status in ARC's terms. */
+export type ArcTxStatus = {
+  txid: string;
+  txStatus: 'SEEN_ON_NETWORK' | 'MINED';
+  blockHash?: string;
+  blockHeight?: number;
+  /** BRC-74 merkle path, hex, once mined. */
+  merklePath?: string;
+  timestamp: string;
+};
+
+export type SubmitOutcome = { ok: true; status: ArcTxStatus } | { ok: false; rejection: Rejection };
+
+export type FaucetPayment = { txid: string; vout: number; satoshis: number; rawTx: string };
+
+/**
+ * The local chain: validates and records transactions, mines blocks, pays from its faucet, and keeps it all
+ * in its store. Synchronous where it touches state, so requests never interleave inside a validation.
+ */
+export class LocalChain {
+  readonly state = new ChainState();
+  private faucetQueue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly options: LocalChainOptions,
+    private readonly faucetKey: PrivateKey,
+  ) {}
+
+  /** Opens the chain in its store: replays its blocks and mempool, or mints the genesis block to a new faucet key. */
+  static open(options: LocalChainOptions): LocalChain {
+    const stored = options.store.load();
+    const key = stored.faucetWif ? PrivateKey.fromWif(stored.faucetWif) : PrivateKey.fromRandom();
+    if (!stored.faucetWif) options.store.saveFaucetKey(key.toWif());
+    const chain = new LocalChain(options, key);
+    for (const block of stored.blocks) chain.replayBlock(block);
+    for (const raw of stored.mempool) chain.replayMempool(raw);
+    if (chain.state.height < 0) {
+      // Height 0 is what WhatsOnChain reports for the mempool: the faucet's coins start at height 1.
+      chain.mineBlock(0, LockingScript.fromASM(`OP_FALSE OP_RETURN ${Utils.toHex(Utils.toArray('ctk local chain genesis', 'utf8'))}`));
+      chain.mineBlock(GENESIS_SATOSHIS);
+    }
+    return chain;
+  }
+
+  get faucetAddress(): string {
+    return this.faucetKey.toAddress('testnet');
+  }
+
+  /** Takes a raw, EF or BEEF transaction; a transaction the chain already has answers with its status. */
+  submit(bytes: Uint8Array): SubmitOutcome {
+    let decoded;
+    try {
+      decoded = decodeTransaction(bytes);
+    } catch (error) {
+      return { ok: false, rejection: reject(463, `not a raw, EF or BEEF transaction: ${error instanceof Error ? error.message : String(error)}`) };
+    }
+    if (decoded.beef) {
+      const rejection = this.acceptBeefAncestors(decoded.beef, decoded.txid);
+      if (rejection) return { ok: false, rejection };
+    }
+    const rejection = this.accept(decoded.tx, decoded.txid);
+    return rejection ? { ok: false, rejection } : { ok: true, status: this.status(decoded.txid)! };
+  }
+
+  status(txid: string): ArcTxStatus | undefined {
+    const record = this.state.transaction(txid);
+    if (!record) return undefined;
+    const block = record.block && this.state.block(record.block.height);
+    const timestamp = new Date(block ? block.time * 1000 : record.seenAt).toISOString();
+    if (!block) return { txid, txStatus: 'SEEN_ON_NETWORK', timestamp };
+    return { txid, txStatus: 'MINED', blockHash: block.hash, blockHeight: block.height, merklePath: this.state.merklePath(txid)!.toHex(), timestamp };
+  }
+
+  /** Mines `count` blocks, the first with every transaction in the mempool; each coinbase pays the fees to the faucet. */
+  mine(count = 1): Block[] {
+    return Array.from({ length: count }, () => this.mineBlock(0));
+  }
+
+  /** Pays `satoshis` to a P2PKH address from the faucet, through the same validation as any transaction. */
+  faucet(address: string, satoshis: number): Promise<FaucetPayment> {
+    const run = async (): Promise<FaucetPayment> => {
+      if (!Number.isSafeInteger(satoshis) || satoshis < 1 || satoshis > this.options.faucetMaxSatoshis) {
+        throw new AppError('validation_failed', `satoshis must be an integer from 1 to ${this.options.faucetMaxSatoshis}`);
+      }
+      const lockingScript = p2pkhLock(address);
+      const tx = await faucetPayment({ state: this.state, key: this.faucetKey, lockingScript, satoshis, minFeeSatsPerKb: this.options.minFeeSatsPerKb });
+      if (!tx) throw new AppError('unavailable', 'The faucet has run dry.');
+      const txid = tx.id('hex');
+      const rejection = this.accept(tx, txid);
+      if (rejection) throw new AppError('internal', `The chain refused the faucet's own payment: ${rejection.extraInfo}`);
+      return { txid, vout: 0, satoshis, rawTx: tx.toHex() };
+    };
+    const result = this.faucetQueue.then(run, run);
+    this.faucetQueue = result.catch(() => undefined);
+    return result;
+  }
+
+  private accept(tx: Transaction, txid: string): Rejection | undefined {
+    if (this.state.transaction(txid)) return undefined;
+    const raw = tx.toUint8Array();
+    const rejection = validateTransaction(this.state, tx, txid, raw.length, this.options);
+    if (rejection) return rejection;
+    this.state.add({ txid, tx, raw, seenAt: Date.now() });
+    this.options.store.appendMempool(Utils.toHex(Array.from(raw)));
+    return undefined;
+  }
+
+  /**
+   * BEEF carries the transaction's unmined ancestors (accepted first, like any transaction) and merkle paths
+   * for mined ones, which must lead to the merkle root of this chain's block at that height.
+   */
+  private acceptBeefAncestors(beef: Beef, subject: string): Rejection | undefined {
+    beef.sortTxs();
+    for (const beefTx of beef.txs) {
+      if (beefTx.txid === subject || beefTx.isTxidOnly) continue;
+      if (beefTx.bumpIndex !== undefined) {
+        const bump = beef.bumps[beefTx.bumpIndex]!;
+        let root: string;
+        try {
+          root = bump.computeRoot(beefTx.txid);
+        } catch (error) {
+          return reject(468, `merkle path of ${beefTx.txid}: ${error instanceof Error ? error.message : String(error)}`, subject);
+        }
+        if (this.state.block(bump.blockHeight)?.merkleRoot !== root) {
+          return reject(469, `the merkle path of ${beefTx.txid} does not lead to the merkle root of block ${bump.blockHeight}`, subject);
+        }
+        continue;
+      }
+      const rejection = beefTx.tx ? this.accept(beefTx.tx, beefTx.txid) : reject(467, `${beefTx.txid} has neither a merkle path nor a transaction`, subject);
+      if (rejection) return rejection;
+    }
+    return undefined;
+  }
+
+  private mineBlock(subsidy: number, payTo: LockingScript = this.faucetScript()): Block {
+    const height = this.state.height + 1;
+    const txids = this.state.mempoolTxids();
+    const fees = txids.reduce((sum, txid) => sum + this.feeOf(this.state.transaction(txid)!.tx), 0);
+    const coinbase = coinbaseTransaction(height, subsidy + fees, payTo);
+    const coinbaseTxid = coinbase.id('hex');
+    this.state.add({ txid: coinbaseTxid, tx: coinbase, raw: coinbase.toUint8Array(), seenAt: Date.now() });
+    const allTxids = [coinbaseTxid, ...txids];
+    const prev = this.state.tip;
+    const header = mineHeader({
+      height,
+      prevHash: prev?.hash ?? GENESIS_PREV_HASH,
+      merkleRoot: merkleRootOf(merkleLevels(allTxids)),
+      time: Math.max(Math.floor(Date.now() / 1000), prev?.time ?? 0),
+    });
+    const block: Block = { ...header, txids: allTxids };
+    this.state.connect(block);
+    const txs = allTxids.map((txid) => Utils.toHex(Array.from(this.state.transaction(txid)!.raw)));
+    this.options.store.appendBlock({ ...header, txs });
+    this.options.store.clearMempool();
+    return block;
+  }
+
+  private feeOf(tx: Transaction): number {
+    const inputs = tx.inputs.reduce((sum, input) => sum + (this.state.coin(input.sourceTXID!, input.sourceOutputIndex)?.satoshis ?? 0), 0);
+    return inputs - tx.outputs.reduce((sum, output) => sum + (output.satoshis ?? 0), 0);
+  }
+
+  private faucetScript() {
+    return new P2PKH().lock(this.faucetKey.toPublicKey().toHash() as number[]);
+  }
+
+  /** Blocks in the store were validated when they were made: they are recorded as they are. */
+  private replayBlock(stored: StoredBlock): void {
+    const { txs, ...header } = stored;
+    const txids = txs.map((hex) => {
+      const tx = Transaction.fromHex(hex);
+      const txid = tx.id('hex');
+      if (!this.state.transaction(txid)) this.state.add({ txid, tx, raw: tx.toUint8Array(), seenAt: header.time * 1000 });
+      return txid;
+    });
+    this.state.connect({ ...header, txids });
+  }
+
+  /** The stored mempool is validated again: a line the chain can no longer accept is dropped. */
+  private replayMempool(hex: string): void {
+    try {
+      const tx = Transaction.fromHex(hex);
+      const txid = tx.id('hex');
+      if (this.state.transaction(txid) || tx.inputs.some((input) => input.sourceTXID === NULL_TXID)) return;
+      const rejection = validateTransaction(this.state, tx, txid, hex.length / 2, { minFeeSatsPerKb: 0 });
+      if (!rejection) this.state.add({ txid, tx, raw: tx.toUint8Array(), seenAt: Date.now() });
+    } catch {
+      // a line cut short by a crash
+    }
+  }
+}
+
+/** The P2PKH locking script of a mainnet or testnet address; a validation error otherwise. */
+export function p2pkhLock(address: string) {
+  try {
+    return new P2PKH().lock(address);
+  } catch {
+    throw new AppError('validation_failed', `${JSON.stringify(address)} is not a P2PKH address`);
+  }
+}
+
+export { p2pkhHash };

@@ -1,0 +1,65 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { AppError, type Logger } from '@ctk/shared';
+
+export type Request = { params: string[]; query: URLSearchParams; body: Buffer; contentType: string };
+export type Reply = { status: number; json?: unknown; text?: string };
+export type Route = { method: 'GET' | 'POST'; path: RegExp; handle: (request: Request) => Reply | Promise<Reply> };
+
+const BODY_LIMIT = 32 * 1024 * 1024;
+
+/** A plain node:http server over a list of routes; an AppError answers `{"error": {code, message}}`. */
+export function createRouterServer(routes: Route[], logger: Logger): Server {
+  return createServer((req, res) => {
+    handle(routes, req, res).catch((error: unknown) => {
+      if (AppError.is(error)) return send(res, { status: error.httpStatus, json: { error: { code: error.code, message: error.message } } });
+      logger.error({ err: error, url: req.url }, 'local chain request failed');
+      send(res, { status: 500, json: { error: { code: 'internal', message: 'Internal error' } } });
+    });
+  });
+}
+
+async function handle(routes: Route[], req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://local');
+  const candidates = routes.filter((route) => route.path.test(url.pathname));
+  const route = candidates.find((candidate) => candidate.method === req.method);
+  if (!route) {
+    const status = candidates.length > 0 ? 405 : 404;
+    return send(res, { status, json: { error: { code: status === 404 ? 'route_not_found' : 'method_not_allowed', message: `${req.method} ${url.pathname}` } } });
+  }
+  const body = await readBody(req);
+  const params = route.path.exec(url.pathname)!.slice(1);
+  const contentType = (req.headers['content-type'] ?? 'application/octet-stream').toLowerCase();
+  send(res, await route.handle({ params, query: url.searchParams, body, contentType }));
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > BODY_LIMIT) throw new AppError('payload_too_large', `The body is over ${BODY_LIMIT} bytes.`);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function send(res: ServerResponse, reply: Reply): void {
+  if (res.headersSent) return;
+  if (reply.text !== undefined) {
+    res.writeHead(reply.status, { 'content-type': 'text/plain; charset=utf-8' }).end(reply.text);
+  } else {
+    res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(reply.json ?? null));
+  }
+}
+
+/** A JSON body as an object, or a 400. */
+export function jsonBody(request: Request): Record<string, unknown> {
+  if (request.body.length === 0) return {};
+  try {
+    const parsed: unknown = JSON.parse(request.body.toString('utf8'));
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+  } catch {
+    // answered below
+  }
+  throw new AppError('bad_request', 'The body must be a JSON object.');
+}

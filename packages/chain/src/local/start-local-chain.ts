@@ -1,0 +1,67 @@
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { createLogger, type Logger } from '@ctk/shared';
+import { arcRoutes } from './arc-routes.js';
+import { controlRoutes } from './control-routes.js';
+import { LocalChain } from './local-chain.js';
+import { createRouterServer } from './router.js';
+import { fileStore, memoryStore } from './store.js';
+import { WOC_BASE_PATH, wocRoutes } from './woc-routes.js';
+
+export type StartLocalChainOptions = {
+  /** Where blocks, mempool and the faucet key are kept (in `<dataDir>/chain`); absent keeps everything in memory. */
+  dataDir?: string;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  minFeeSatsPerKb?: number;
+  faucetMaxSatoshis?: number;
+  /** Mines a block this often while the mempool holds transactions; 0 mines only on request. */
+  mineIntervalMs?: number;
+  logger?: Logger;
+};
+
+export type RunningLocalChain = {
+  /** The base URL of the ARC API and of the control routes. */
+  url: string;
+  /** The base URL of the WhatsOnChain-compatible API. */
+  wocUrl: string;
+  chain: LocalChain;
+  close(): Promise<void>;
+};
+
+export const LOCAL_CHAIN_DEFAULTS = { port: 50070, minFeeSatsPerKb: 1, faucetMaxSatoshis: 1_000_000_000 } as const;
+
+/** Starts the local chain's HTTP server: ARC and WhatsOnChain subsets plus `/mine`, `/faucet` and `/healthz`. */
+export async function startLocalChain(options: StartLocalChainOptions = {}): Promise<RunningLocalChain> {
+  const logger = options.logger ?? createLogger('local-chain', 'warn');
+  const minFeeSatsPerKb = options.minFeeSatsPerKb ?? LOCAL_CHAIN_DEFAULTS.minFeeSatsPerKb;
+  const store = options.dataDir ? fileStore(join(options.dataDir, 'chain')) : memoryStore();
+  const chain = LocalChain.open({ store, minFeeSatsPerKb, faucetMaxSatoshis: options.faucetMaxSatoshis ?? LOCAL_CHAIN_DEFAULTS.faucetMaxSatoshis });
+  const server = createRouterServer([...arcRoutes(chain, minFeeSatsPerKb), ...wocRoutes(chain.state), ...controlRoutes(chain)], logger);
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? LOCAL_CHAIN_DEFAULTS.port, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const miner = options.mineIntervalMs
+    ? setInterval(() => {
+        if (chain.state.mempoolTxids().length > 0) chain.mine(1);
+      }, options.mineIntervalMs)
+    : undefined;
+  miner?.unref();
+  logger.info({ url, store: store.location, height: chain.state.height }, 'local chain listening');
+  return {
+    url,
+    wocUrl: `${url}${WOC_BASE_PATH}`,
+    chain,
+    close: async () => {
+      clearInterval(miner);
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await closed;
+    },
+  };
+}

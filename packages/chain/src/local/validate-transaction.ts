@@ -1,0 +1,100 @@
+import { Spend, type Transaction } from '@bsv/sdk';
+import { NULL_TXID, type ChainState, type Coin } from './chain-state.js';
+import { reject, type Rejection } from './rejection.js';
+
+export type Policy = {
+  /** The lowest fee accepted, in satoshis per 1000 bytes of the raw transaction; 0 accepts any fee. */
+  minFeeSatsPerKb: number;
+};
+
+const FINAL_SEQUENCE = 0xffffffff;
+const LOCKTIME_THRESHOLD = 500_000_000;
+
+/**
+ * What a node checks before a transaction enters its mempool, against the chain's own UTXO set (values
+ * and scripts a client sends in EF or BEEF are not trusted): every input spends an existing output nobody
+ * else spends, the transaction is final, outputs do not exceed inputs, the fee meets the policy, and every
+ * unlocking script satisfies its locking script in @bsv/sdk's interpreter.
+ */
+export function validateTransaction(state: ChainState, tx: Transaction, txid: string, size: number, policy: Policy): Rejection | undefined {
+  if (tx.inputs.length === 0 || tx.outputs.length === 0) return reject(462, 'transaction has no inputs or outputs', txid);
+  const found = findCoins(state, tx, txid);
+  if (!Array.isArray(found)) return found;
+  const nonFinal = checkFinal(tx, state.height + 1, Math.floor(Date.now() / 1000));
+  if (nonFinal) return { kind: 'status', txStatus: 'REJECTED', extraInfo: nonFinal, txid };
+  const fee = checkAmounts(tx, found, txid, size, policy);
+  if (typeof fee !== 'number') return fee;
+  return checkScripts(tx, found, txid);
+}
+
+function findCoins(state: ChainState, tx: Transaction, txid: string): Coin[] | Rejection {
+  const coins: Coin[] = [];
+  const seen = new Set<string>();
+  for (const [index, input] of tx.inputs.entries()) {
+    const parent = input.sourceTXID!;
+    const outpoint = `${parent}:${input.sourceOutputIndex}`;
+    if (parent === NULL_TXID) return reject(462, `input ${index} is a coinbase input, which cannot be relayed`, txid);
+    if (seen.has(outpoint)) return reject(462, `input ${index} spends ${outpoint} twice in one transaction`, txid);
+    seen.add(outpoint);
+    if (!state.transaction(parent)) {
+      return input.sourceTransaction
+        ? reject(462, `input ${index} spends ${outpoint}, an output of a transaction this chain does not have`, txid)
+        : reject(460, `parent transaction ${parent} not found`, txid);
+    }
+    const coin = state.coin(parent, input.sourceOutputIndex);
+    if (!coin) return reject(462, `input ${index} spends ${outpoint}, which does not exist`, txid);
+    if (coin.spentBy) {
+      return { kind: 'status', txStatus: 'DOUBLE_SPEND_ATTEMPTED', txid, competingTxs: [coin.spentBy], extraInfo: `input ${index} spends ${outpoint}, already spent by ${coin.spentBy}` };
+    }
+    coins.push(coin);
+  }
+  return coins;
+}
+
+/** A transaction with a lock time in the future and a non-final input cannot enter a block yet. */
+function checkFinal(tx: Transaction, nextHeight: number, now: number): string | undefined {
+  if (tx.lockTime === 0 || tx.inputs.every((input) => (input.sequence ?? FINAL_SEQUENCE) === FINAL_SEQUENCE)) return undefined;
+  const byHeight = tx.lockTime < LOCKTIME_THRESHOLD;
+  if (byHeight ? tx.lockTime < nextHeight : tx.lockTime < now) return undefined;
+  const when = byHeight ? `block ${tx.lockTime + 1} at the earliest (the next block is ${nextHeight})` : `a block after ${new Date(tx.lockTime * 1000).toISOString()}`;
+  return `non-final: nLockTime ${tx.lockTime} lets it into ${when}, and an input's sequence is not final`;
+}
+
+function checkAmounts(tx: Transaction, coins: Coin[], txid: string, size: number, policy: Policy): number | Rejection {
+  const inputs = coins.reduce((sum, coin) => sum + coin.satoshis, 0);
+  const outputs = tx.outputs.reduce((sum, output) => sum + (output.satoshis ?? 0), 0);
+  if (!Number.isSafeInteger(outputs) || tx.outputs.some((output) => !Number.isSafeInteger(output.satoshis) || output.satoshis! < 0)) {
+    return reject(464, 'output satoshis are out of range', txid);
+  }
+  if (outputs > inputs) return reject(465, `outputs total ${outputs} satoshis, more than the inputs' ${inputs}`, txid);
+  const fee = inputs - outputs;
+  const required = Math.ceil((size * policy.minFeeSatsPerKb) / 1000);
+  if (fee < required) return reject(465, `fee ${fee} satoshis is below the minimum ${required} for ${size} bytes at ${policy.minFeeSatsPerKb} sat/kB`, txid);
+  return fee;
+}
+
+function checkScripts(tx: Transaction, coins: Coin[], txid: string): Rejection | undefined {
+  for (const [index, input] of tx.inputs.entries()) {
+    const coin = coins[index]!;
+    if (!input.unlockingScript) return reject(461, `input ${index} has no unlocking script`, txid);
+    try {
+      const spend = new Spend({
+        sourceTXID: coin.txid,
+        sourceOutputIndex: coin.vout,
+        sourceSatoshis: coin.satoshis,
+        lockingScript: coin.lockingScript,
+        transactionVersion: tx.version,
+        otherInputs: tx.inputs.filter((_, other) => other !== index),
+        outputs: tx.outputs,
+        inputIndex: index,
+        unlockingScript: input.unlockingScript,
+        inputSequence: input.sequence ?? FINAL_SEQUENCE,
+        lockTime: tx.lockTime,
+      });
+      if (!spend.validate()) return reject(461, `input ${index}: the unlocking script does not satisfy the locking script`, txid);
+    } catch (error) {
+      return reject(461, `input ${index}: ${error instanceof Error ? error.message : String(error)}`, txid);
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,87 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createChainClient } from '../src/index.js';
+import { rejection } from './support.js';
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+/** A real HTTP server that answers every request with `respond`; it counts the requests. */
+async function serve(respond: Parameters<typeof createServer>[1]): Promise<{ url: string; requests: () => number }> {
+  let count = 0;
+  const server = createServer((req, res) => {
+    count++;
+    respond!(req, res);
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests: () => count };
+}
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('the chain client when the chain cannot be used', () => {
+  it('gives chain_unavailable naming the host, quickly, when nothing listens', async () => {
+    const port = await closedPort();
+    const client = createChainClient({ network: 'local', localUrl: `http://127.0.0.1:${port}`, retries: 2, retryBaseMs: 10 });
+    const started = Date.now();
+    const lookup = await rejection(client.getStatus('ab'.repeat(32)));
+    expect(lookup).toMatchObject({ code: 'chain_unavailable', details: { service: 'ARC', host: `127.0.0.1:${port}`, attempts: 3 } });
+    expect(lookup.message).toBe(`ARC at 127.0.0.1:${port} is unreachable (ECONNREFUSED) after 3 attempts`);
+    expect((await rejection(client.listUnspent('mfWxJ45yp2SFn7UciZyNpvDKrzbhyfKrY8'))).message).toContain(`WhatsOnChain at 127.0.0.1:${port} is unreachable`);
+    expect((await rejection(client.broadcast('00'))).code).toBe('chain_unavailable');
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('retries a 503 and succeeds when the service recovers', async () => {
+    const txid = 'cd'.repeat(32);
+    let failures = 2;
+    const arc = await serve((_req, res) => {
+      if (failures-- > 0) return res.writeHead(503).end('busy');
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ txid, txStatus: 'SEEN_ON_NETWORK', blockHash: '', blockHeight: 0, merklePath: '' }));
+    });
+    const client = createChainClient({ network: 'main', arcUrl: arc.url, wocUrl: arc.url, retries: 3, retryBaseMs: 10 });
+    expect(await client.getStatus(txid)).toMatchObject({ txid, state: 'seen' });
+    expect(arc.requests()).toBe(3);
+  });
+
+  it('gives up after its retries on a service that keeps failing, and times out one that never answers', async () => {
+    const failing = await serve((_req, res) => res.writeHead(500).end());
+    const client = createChainClient({ network: 'test', arcUrl: failing.url, wocUrl: failing.url, retries: 1, retryBaseMs: 10 });
+    expect(await rejection(client.chainInfo())).toMatchObject({ code: 'chain_unavailable', message: expect.stringContaining('answered 500 after 2 attempts') });
+    expect(failing.requests()).toBe(2);
+
+    const silent = await serve(() => {});
+    const slow = createChainClient({ network: 'test', arcUrl: silent.url, wocUrl: silent.url, retries: 1, retryBaseMs: 10, timeoutMs: 200 });
+    const started = Date.now();
+    expect((await rejection(slow.chainInfo())).message).toContain('is unreachable (no answer within 200 ms) after 2 attempts');
+    expect(Date.now() - started).toBeLessThan(1_500);
+  });
+
+  it('does not follow a redirect, and does not retry a refusal', async () => {
+    const redirecting = await serve((_req, res) => res.writeHead(301, { location: 'https://example.invalid/' }).end());
+    const client = createChainClient({ network: 'main', arcUrl: redirecting.url, wocUrl: redirecting.url, retries: 3, retryBaseMs: 10 });
+    expect((await rejection(client.chainInfo())).message).toContain('answered with a redirect (301), which is not followed');
+    expect(redirecting.requests()).toBe(1);
+  });
+
+  it('sends the ARC API key as a bearer token to ARC only', async () => {
+    const seen: Array<string | undefined> = [];
+    const service = await serve((req, res) => {
+      seen.push(req.headers.authorization);
+      res.writeHead(404).end();
+    });
+    const client = createChainClient({ network: 'main', arcUrl: service.url, wocUrl: `${service.url}/woc`, arcApiKey: 'arc-secret', retries: 0 });
+    await client.getStatus('ab'.repeat(32));
+    expect(seen).toEqual(['Bearer arc-secret', undefined]);
+  });
+});
