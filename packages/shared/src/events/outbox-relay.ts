@@ -46,8 +46,9 @@ const markSent = (count: number) =>
  * Publishes committed outbox rows, oldest first, and marks each sent only after the transport
  * acknowledged it. A row is locked while its replica publishes it, so replicas never publish one row
  * at the same time; a crash between publish and mark re-publishes the row under the same id, which
- * the broker drops as a duplicate. On a failed publish the batch stops there (order is kept), the row's
- * attempts and last error are recorded and the relay backs off.
+ * the broker drops as a duplicate. A batch is published at once, in order; when a publish fails, the rows
+ * acknowledged are marked sent, the first failed row's attempts and last error are recorded, the rest
+ * stay for the next pass and the relay backs off.
  */
 export class OutboxRelay {
   private readonly batchSize: number;
@@ -134,17 +135,13 @@ export class OutboxRelay {
     return prisma.$transaction(
       async (tx) => {
         const rows = await tx.$queryRawUnsafe<OutboxRow[]>(CLAIM, this.batchSize);
-        const sent: string[] = [];
-        let failure: PassResult['failure'];
-        for (const row of rows) {
-          try {
-            await transport.publish({ id: row.id, subject: row.subject, data: row.payload });
-            sent.push(row.id);
-          } catch (error) {
-            failure = { id: row.id, error };
-            break;
-          }
-        }
+        // All at once: the connection sends them in order and the acknowledgements come back as they come,
+        // so a batch costs one round trip, not one per row.
+        const results = await Promise.allSettled(rows.map((row) => transport.publish({ id: row.id, subject: row.subject, data: row.payload })));
+        const sent = rows.filter((_, i) => results[i]?.status === 'fulfilled').map((row) => row.id);
+        const failed = results.findIndex((result) => result.status === 'rejected');
+        const failure: PassResult['failure'] = failed < 0 ? undefined
+          : { id: rows[failed]?.id ?? '', error: (results[failed] as PromiseRejectedResult).reason };
         if (sent.length > 0) await tx.$executeRawUnsafe(markSent(sent.length), ...sent);
         if (failure) await tx.$executeRawUnsafe(RECORD_FAILURE, failure.id, describe(failure.error));
         return { sent: sent.length, failure };
