@@ -1,5 +1,5 @@
 // One command from a fresh clone to a running system: installs pnpm (pinned) when it is missing, then
-// the dependencies, generates code, builds, and starts the gateway and all six services.
+// the dependencies, generates code, builds, and starts the local chain, the gateway and all six services.
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 

@@ -8,7 +8,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const PORT = 18470 + Math.floor(Math.random() * 400);
 const BASE = `http://127.0.0.1:${PORT}`;
 // Service ports of their own, so a developer's running instance does not interfere.
-const SERVICE_PORTS = { BOOKS_GRPC_PORT: 51061, POS_GRPC_PORT: 51062, COMMERCE_GRPC_PORT: 51063, P2P_GRPC_PORT: 51064, FEDERATION_GRPC_PORT: 51065, CONTRACTS_GRPC_PORT: 51066 };
+const SERVICE_PORTS = { BOOKS_GRPC_PORT: 51061, POS_GRPC_PORT: 51062, COMMERCE_GRPC_PORT: 51063, P2P_GRPC_PORT: 51064, FEDERATION_GRPC_PORT: 51065, CONTRACTS_GRPC_PORT: 51066, CHAIN_PORT: 51070 };
 
 type Running = { process: ChildProcess; output: string[] };
 
