@@ -2,8 +2,10 @@ import { fileURLToPath } from 'node:url';
 import { BooksServiceDefinition } from '@ctk/proto/ctk/books/v1/books';
 import { createLogger, openPrisma, startGrpcServer, type EventTransport, type Logger } from '@ctk/shared';
 import type { Config } from './config.js';
+import { createBalanceRepository } from './data/balance-repository.js';
 import { createJournalRepository } from './data/journal-repository.js';
 import { createParkedEventRepository } from './data/parked-event-repository.js';
+import { createReportRepository } from './data/report-repository.js';
 import { startPaymentConsumer } from './events/start-payment-consumer.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { booksService } from './grpc/books-service.js';
@@ -30,7 +32,13 @@ export async function startBooks(config: Config, logger: Logger = createLogger('
     (adapter) => new PrismaClient({ adapter }),
   );
   try {
-    const deps = { journal: createJournalRepository(prisma), parked: createParkedEventRepository(prisma), logger };
+    const deps = {
+      journal: createJournalRepository(prisma),
+      parked: createParkedEventRepository(prisma),
+      reports: createReportRepository(prisma),
+      balances: createBalanceRepository(prisma),
+      logger,
+    };
     const server = await startGrpcServer({
       name: 'books',
       address: `${config.GRPC_HOST}:${config.GRPC_PORT}`,

@@ -78,14 +78,16 @@ describe('books over gRPC', () => {
       expect(capabilities.map((c) => c.capabilityId)).toEqual(['ledger', 'sales_tax', 'receipts', 'reports']);
       expect(capabilities.every((c) => !c.setUp)).toBe(true);
       expect(capabilities[0]?.nextStep).toBe('Take a first payment: every paid order becomes a journal entry here.');
-      for (const capability of capabilities.slice(2)) expect(capability.nextStep).toMatch(/the books service does not .+ yet\.$/);
+      expect(capabilities[2]?.nextStep).toMatch(/the books service does not .+ yet\.$/);
+      expect(capabilities[3]?.nextStep).toMatch(/^Take a first payment: then GET \/api\/v1\/orgs\/shop-[0-9a-f]{8}\/reports\/sales /);
     });
 
-    it('reports the ledger as set up once the organisation has its first entry, and only for that organisation', async () => {
+    it('reports the ledger and the reports as set up once the organisation has its first entry, and only for that organisation', async () => {
       const org = newOrg();
       await books.client.postPaymentEvent({ event: newEvent(org.id ?? '') });
       const { capabilities } = await books.client.getSetup({ org });
       expect(capabilities[0]).toEqual({ capabilityId: 'ledger', setUp: true, nextStep: '' });
+      expect(capabilities[3]).toEqual({ capabilityId: 'reports', setUp: true, nextStep: '' });
       expect((await books.client.getSetup({ org: newOrg() })).capabilities[0]?.setUp).toBe(false);
     });
 

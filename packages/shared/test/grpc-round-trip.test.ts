@@ -32,6 +32,10 @@ function booksService(seen: { contexts: CallContext[]; handlerDone: Promise<void
     listJournalEntries: notUsedHere,
     listTaxJurisdictions: notUsedHere,
     getTaxRate: notUsedHere,
+    getSalesReport: notUsedHere,
+    getTopItems: notUsedHere,
+    getBusyHours: notUsedHere,
+    getTrialBalance: notUsedHere,
     async getSetup(request: GetSetupRequest, context: CallContext) {
       seen.contexts.push(context);
       switch (request.org?.handle) {

@@ -1,13 +1,21 @@
 import type { BooksServiceImplementation } from '@ctk/proto/ctk/books/v1/books';
 import { AppError, orgOf } from '@ctk/shared';
+import type { BalanceRepository } from '../data/balance-repository.js';
+import type { ReportRepository } from '../data/report-repository.js';
+import { getBusyHours } from '../domain/get-busy-hours.js';
+import { getSalesReport } from '../domain/get-sales-report.js';
 import { getSetup } from '../domain/get-setup.js';
 import { getTaxRate } from '../domain/get-tax-rate.js';
+import { getTopItems } from '../domain/get-top-items.js';
+import { getTrialBalance } from '../domain/get-trial-balance.js';
 import { listJournalEntries } from '../domain/list-journal-entries.js';
 import { listTaxJurisdictions } from '../domain/list-tax-jurisdictions.js';
 import { postPaymentEvent, type PostingDeps } from '../domain/post-payment-event.js';
 import { toJournalEntryMessage } from './journal-entry-message.js';
 
-export function booksService(deps: PostingDeps): BooksServiceImplementation {
+export type BooksDeps = PostingDeps & { reports: ReportRepository; balances: BalanceRepository };
+
+export function booksService(deps: BooksDeps): BooksServiceImplementation {
   return {
     async getSetup(request) {
       return { capabilities: await getSetup(deps.journal, orgOf(request.org)) };
@@ -25,6 +33,18 @@ export function booksService(deps: PostingDeps): BooksServiceImplementation {
     },
     async getTaxRate(request) {
       return { jurisdiction: getTaxRate(request) };
+    },
+    async getSalesReport(request) {
+      return { rows: await getSalesReport(deps.reports, orgOf(request.org), request) };
+    },
+    async getTopItems(request) {
+      return { items: await getTopItems(deps.reports, orgOf(request.org), request) };
+    },
+    async getBusyHours(request) {
+      return { hours: await getBusyHours(deps.reports, orgOf(request.org), request) };
+    },
+    async getTrialBalance(request) {
+      return getTrialBalance(deps.balances, orgOf(request.org), request);
     },
   };
 }

@@ -1,0 +1,36 @@
+import type { TopItem } from '@ctk/proto/ctk/books/v1/books';
+import { type Org, validate } from '@ctk/shared';
+import { z } from 'zod';
+import type { ReportRepository } from '../data/report-repository.js';
+import { checkRange, MAX_DAYS, rangeFields } from './report-input.js';
+
+const DEFAULT_LIMIT = 10;
+const MAX_LIMIT = 100;
+
+const querySchema = z.object({
+  ...rangeFields,
+  // proto3 sends 0 for "not set"
+  limit: z.number().int()
+    .transform((limit) => limit || DEFAULT_LIMIT)
+    .pipe(z.number().min(1, `limit must be between 1 and ${MAX_LIMIT}`).max(MAX_LIMIT, `limit must be between 1 and ${MAX_LIMIT}`)),
+}).superRefine((query, context) => checkRange(query, MAX_DAYS, context));
+
+/**
+ * The best sellers of the range per currency, by what they brought in (tax included) net of refunded
+ * lines of them. Items are told apart by item id; ad hoc lines, which have none, by name.
+ */
+export async function getTopItems(reports: ReportRepository, org: Org, input: z.input<typeof querySchema>): Promise<TopItem[]> {
+  const query = validate(querySchema, input);
+  const rows = await reports.topItems(org.id, query, query.limit);
+  return rows.map((row) => ({
+    currency: row.currency,
+    rank: row.rank,
+    itemId: row.itemId,
+    name: row.name,
+    quantity: row.quantity,
+    grossMinor: row.gross,
+    taxMinor: row.tax,
+    refundedQuantity: row.refundedQuantity,
+    refundedMinor: row.refunded,
+  }));
+}

@@ -1,0 +1,241 @@
+import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBalanceRepository } from '../src/data/balance-repository.js';
+import { createReportRepository } from '../src/data/report-repository.js';
+import { reportEvents } from './fixtures/report-events.js';
+import { newEvent, newOrg, openTestJournal, startTestBooks } from './support.js';
+
+type Books = Awaited<ReturnType<typeof startTestBooks>>;
+
+/** A sales row as [period, currency, orders, gross, tax, net, refunds, refunds tax, net after refunds, gift cards sold]. */
+type Sales = [string, string, number, number, number, number, number, number, number, number];
+const zero = (period: string, currency: string): Sales => [period, currency, 0, 0, 0, 0, 0, 0, 0, 0];
+
+describe('reports from the journal, over gRPC', () => {
+  let books: Books;
+  let org: OrgRef;
+  beforeAll(async () => {
+    books = await startTestBooks();
+    org = newOrg();
+    for (const event of reportEvents(org.id ?? '')) expect(await books.client.postPaymentEvent({ event })).toEqual({ outcome: 'posted' });
+    // Another organisation's sale on the same days never shows in the first one's reports.
+    await books.client.postPaymentEvent({ event: newEvent(newOrg().id ?? '', { occurredAt: new Date('2026-03-02T12:00:00Z'), amountMinor: 99_999n }) });
+  });
+  afterAll(() => books.close());
+
+  const sales = async (query: { from: string; to: string; timeZone?: string; period?: string }, of = org): Promise<Sales[]> =>
+    (await books.client.getSalesReport({ org: of, ...query })).rows.map((r) => [r.period, r.currency, ...[
+      r.orders, r.grossMinor, r.taxMinor, r.netMinor, r.refundsMinor, r.refundsTaxMinor, r.netAfterRefundsMinor, r.giftCardsSoldMinor,
+    ].map(Number)] as Sales);
+
+  describe('sales', () => {
+    it('gives every UTC day of the range per currency, days without sales at zero', async () => {
+      expect(await sales({ from: '2026-03-01', to: '2026-03-04' })).toEqual([
+        zero('2026-03-01', 'JPY'),
+        ['2026-03-01', 'USD', 1, 1075, 75, 1000, 0, 0, 1000, 0],
+        zero('2026-03-02', 'JPY'),
+        ['2026-03-02', 'USD', 1, 2000, 140, 1860, 375, 25, 1510, 5000],
+        ['2026-03-03', 'JPY', 1, 1500, 0, 1500, 0, 0, 1500, 0],
+        ['2026-03-03', 'USD', 1, 1075, 75, 1000, 0, 0, 1000, 0],
+        zero('2026-03-04', 'JPY'),
+        zero('2026-03-04', 'USD'),
+      ]);
+    });
+
+    it('puts each entry on its local day in the time zone asked for', async () => {
+      expect(await sales({ from: '2026-03-01', to: '2026-03-03', timeZone: 'America/New_York' })).toEqual([
+        zero('2026-03-01', 'JPY'),
+        ['2026-03-01', 'USD', 2, 3075, 215, 2860, 0, 0, 2860, 0],
+        zero('2026-03-02', 'JPY'),
+        ['2026-03-02', 'USD', 0, 0, 0, 0, 375, 25, -350, 5000],
+        ['2026-03-03', 'JPY', 1, 1500, 0, 1500, 0, 0, 1500, 0],
+        ['2026-03-03', 'USD', 1, 1075, 75, 1000, 0, 0, 1000, 0],
+      ]);
+      // Local midnight bounds the range: 2 March in Tokyo ends at 15:00 UTC, when the refund happened.
+      expect(await sales({ from: '2026-03-02', to: '2026-03-02', timeZone: 'Asia/Tokyo' })).toEqual([
+        ['2026-03-02', 'USD', 2, 3075, 215, 2860, 0, 0, 2860, 0],
+      ]);
+    });
+
+    it('gives months, an entry late on 31 March in New York being April in UTC', async () => {
+      expect(await sales({ from: '2026-03-01', to: '2026-04-30', period: 'month' })).toEqual([
+        ['2026-03', 'JPY', 1, 1500, 0, 1500, 0, 0, 1500, 0],
+        ['2026-03', 'USD', 3, 4150, 290, 3860, 375, 25, 3510, 5000],
+        zero('2026-04', 'JPY'),
+        ['2026-04', 'USD', 2, 900, 40, 860, 100, 0, 760, 0],
+      ]);
+      expect(await sales({ from: '2026-03-01', to: '2026-04-30', period: 'month', timeZone: 'America/New_York' })).toEqual([
+        ['2026-03', 'JPY', 1, 1500, 0, 1500, 0, 0, 1500, 0],
+        ['2026-03', 'USD', 4, 4450, 290, 4160, 375, 25, 3810, 5000],
+        zero('2026-04', 'JPY'),
+        ['2026-04', 'USD', 1, 600, 40, 560, 100, 0, 460, 0],
+      ]);
+    });
+
+    it('is empty for a range without entries, and for an organisation without any', async () => {
+      expect(await sales({ from: '2026-05-01', to: '2026-05-31' })).toEqual([]);
+      expect(await sales({ from: '2026-03-01', to: '2026-03-31' }, newOrg())).toEqual([]);
+    });
+  });
+
+  describe('top items', () => {
+    const topItems = async (query: { from: string; to: string; timeZone?: string; limit?: number }) =>
+      (await books.client.getTopItems({ org, ...query })).items.map((i) =>
+        [i.currency, i.rank, i.itemId, i.name, ...[i.quantity, i.grossMinor, i.taxMinor, i.refundedQuantity, i.refundedMinor].map(Number)]);
+
+    it('ranks items by what they brought in, net of refunded lines, by item id or an ad hoc line\'s name, per currency', async () => {
+      expect(await topItems({ from: '2026-03-01', to: '2026-03-31' })).toEqual([
+        ['JPY', 1, '', 'Matcha', 3, 1500, 0, 0, 0],
+        ['USD', 1, 'itm-coffee', 'Flat white', 5, 1875, 125, 1, 375],
+        ['USD', 2, 'itm-tea', 'Tea', 3, 1575, 115, 0, 0],
+        ['USD', 3, '', 'Muffin', 1, 325, 25, 0, 0],
+      ]);
+    });
+
+    it('keeps to the limit per currency and to local dates', async () => {
+      expect(await topItems({ from: '2026-03-01', to: '2026-03-31', limit: 1 })).toEqual([
+        ['JPY', 1, '', 'Matcha', 3, 1500, 0, 0, 0],
+        ['USD', 1, 'itm-coffee', 'Flat white', 5, 1875, 125, 1, 375],
+      ]);
+      // In New York the April 1st (UTC) muffin was sold on 31 March: the two ad hoc muffins add up.
+      expect(await topItems({ from: '2026-03-31', to: '2026-03-31', timeZone: 'America/New_York' })).toEqual([
+        ['USD', 1, '', 'Muffin', 1, 300, 0, 0, 0],
+      ]);
+      expect((await topItems({ from: '2026-03-01', to: '2026-03-31', timeZone: 'America/New_York' })).find((i) => i[3] === 'Muffin'))
+        .toEqual(['USD', 3, '', 'Muffin', 2, 625, 25, 0, 0]);
+    });
+  });
+
+  describe('busy hours', () => {
+    const busy = async (timeZone: string) => {
+      const { hours } = await books.client.getBusyHours({ org, from: '2026-03-01', to: '2026-04-30', timeZone });
+      expect(hours.map((h) => [h.currency, h.hour])).toEqual(['JPY', 'USD'].flatMap((c) => Array.from({ length: 24 }, (_, hour) => [c, hour])));
+      return hours.filter((h) => h.orders > 0n).map((h) => [h.currency, h.hour, Number(h.orders), Number(h.grossMinor)]);
+    };
+
+    it('counts sales per local hour of the day, 24 hours per currency', async () => {
+      expect(await busy('UTC')).toEqual([
+        ['JPY', 10, 1, 1500],
+        ['USD', 2, 1, 300], ['USD', 3, 1, 2000], ['USD', 9, 1, 1075], ['USD', 12, 1, 600], ['USD', 23, 1, 1075],
+      ]);
+      // New York is five hours behind UTC until 8 March, four after.
+      expect(await busy('America/New_York')).toEqual([
+        ['JPY', 5, 1, 1500],
+        ['USD', 4, 1, 1075], ['USD', 8, 1, 600], ['USD', 18, 1, 1075], ['USD', 22, 2, 2300],
+      ]);
+    });
+  });
+
+  describe('trial balance', () => {
+    /** [code, debits, credits, debit balance, credit balance, balance] per account, and the two totals, per currency. */
+    const trialBalance = async (at: string, timeZone = '') => {
+      const response = await books.client.getTrialBalance({ org, at, timeZone });
+      return {
+        endsBefore: response.endsBefore,
+        balances: response.balances.map((b) => ({
+          currency: b.currency,
+          accounts: b.accounts.map((a) => [a.code, ...[a.debitsMinor, a.creditsMinor, a.debitBalanceMinor, a.creditBalanceMinor, a.balanceMinor].map(Number)]),
+          totals: [Number(b.totalDebitMinor), Number(b.totalCreditMinor)],
+        })),
+      };
+    };
+
+    it('is empty before the first entry', async () => {
+      expect(await trialBalance('2026-02-28')).toEqual({ endsBefore: '2026-03-01T00:00:00.000Z', balances: [] });
+    });
+
+    it('lists the whole chart at the end of a UTC day, totals equal, balances on each account\'s normal side', async () => {
+      expect(await trialBalance('2026-03-02')).toEqual({
+        endsBefore: '2026-03-03T00:00:00.000Z',
+        balances: [{
+          currency: 'USD',
+          accounts: [
+            ['1010', 3075, 375, 2700, 0, 2700],
+            ['1020', 5000, 0, 5000, 0, 5000],
+            ['1030', 0, 0, 0, 0, 0],
+            ['2100', 25, 215, 0, 190, 190],
+            ['2200', 0, 5000, 0, 5000, 5000],
+            ['2300', 0, 0, 0, 0, 0],
+            ['4000', 0, 2860, 0, 2860, 2860],
+            ['4100', 350, 0, 350, 0, 350],
+          ],
+          totals: [8050, 8050],
+        }],
+      });
+    });
+
+    it('ends the date at local midnight of the time zone asked for', async () => {
+      const tokyo = await trialBalance('2026-03-02', 'Asia/Tokyo');
+      expect(tokyo.endsBefore).toBe('2026-03-02T15:00:00.000Z');
+      expect(tokyo.balances.map((b) => [b.currency, b.accounts.filter((a) => a[1] || a[2]), b.totals])).toEqual([
+        ['USD', [['1010', 3075, 0, 3075, 0, 3075], ['2100', 0, 215, 0, 215, 215], ['4000', 0, 2860, 0, 2860, 2860]], [3075, 3075]],
+      ]);
+    });
+
+    it('keeps each currency apart once there are several', async () => {
+      const { balances } = await trialBalance('2026-04-30');
+      expect(balances.map((b) => b.currency)).toEqual(['JPY', 'USD']);
+      expect(balances[0]?.accounts.filter((a) => a[1] || a[2])).toEqual([['1010', 1500, 0, 1500, 0, 1500], ['4000', 0, 1500, 0, 1500, 1500]]);
+      expect(balances[0]?.totals).toEqual([1500, 1500]);
+      expect(balances[1]?.accounts).toEqual([
+        ['1010', 3375, 375, 3000, 0, 3000],
+        ['1020', 5000, 0, 5000, 0, 5000],
+        ['1030', 600, 100, 500, 0, 500],
+        ['2100', 25, 330, 0, 305, 305],
+        ['2200', 1075, 5000, 0, 3925, 3925],
+        ['2300', 0, 0, 0, 0, 0],
+        ['4000', 0, 4720, 0, 4720, 4720],
+        ['4100', 450, 0, 450, 0, 450],
+      ]);
+      expect(balances[1]?.totals).toEqual([8950, 8950]);
+    });
+
+    it('is at today in the time zone when no date is given', async () => {
+      const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Pacific/Kiritimati' }).format(new Date());
+      expect((await books.client.getTrialBalance({ org, timeZone: 'Pacific/Kiritimati' })).at).toBe(today);
+    });
+  });
+
+  describe('bad input', () => {
+    const range = { from: '2026-03-01', to: '2026-03-31' };
+    it.each([
+      ['an unknown time zone', () => books.client.getSalesReport({ org, ...range, timeZone: 'Mars/Olympus' }), 'time_zone'],
+      ['an offset instead of a time zone', () => books.client.getBusyHours({ org, ...range, timeZone: '+01:00' }), 'time_zone'],
+      ['a from that is not a date', () => books.client.getTopItems({ org, ...range, from: '2026-3-1' }), 'from'],
+      ['no to', () => books.client.getSalesReport({ org, from: '2026-03-01' }), 'to'],
+      ['a from after to', () => books.client.getSalesReport({ org, from: '2026-04-01', to: '2026-03-31' }), 'from'],
+      ['more than 366 days by day', () => books.client.getSalesReport({ org, from: '2025-01-01', to: '2026-01-02' }), 'from'],
+      ['more than 3660 days by month', () => books.client.getSalesReport({ org, from: '2010-01-01', to: '2026-01-01', period: 'month' }), 'from'],
+      ['a period that is not day or month', () => books.client.getSalesReport({ org, ...range, period: 'week' }), 'period'],
+      ['a limit over 100', () => books.client.getTopItems({ org, ...range, limit: 101 }), 'limit'],
+      ['a trial balance date that is not a date', () => books.client.getTrialBalance({ org, at: 'yesterday' }), 'at'],
+      ['a trial balance in an unknown time zone', () => books.client.getTrialBalance({ org, timeZone: 'Europe/Atlantis' }), 'time_zone'],
+    ])('rejects %s as validation_failed naming the field', async (_, call, field) => {
+      await expect(call()).rejects.toMatchObject({ code: 'validation_failed', details: { field } });
+    });
+
+    it('accepts 366 days by day and 3660 by month', async () => {
+      await expect(books.client.getSalesReport({ org, from: '2025-01-01', to: '2026-01-01' })).resolves.toBeDefined();
+      await expect(books.client.getSalesReport({ org, from: '2016-01-01', to: '2026-01-06', period: 'month' })).resolves.toBeDefined();
+    });
+
+    it('rejects a report that names no organisation as a bad request', async () => {
+      await expect(books.client.getTopItems({ ...range })).rejects.toMatchObject({ code: 'bad_request' });
+    });
+  });
+});
+
+describe('a time zone the database does not know', () => {
+  it('is answered validation_failed naming time_zone, even past the name check', async () => {
+    const journal = await openTestJournal();
+    try {
+      const range = { from: '2026-03-01', to: '2026-03-31', timeZone: 'Mars/Olympus' };
+      const organizationId = newOrg().id ?? '';
+      const expected = { code: 'validation_failed', details: { field: 'time_zone' } };
+      await expect(createReportRepository(journal.prisma).busyHours(organizationId, range)).rejects.toMatchObject(expected);
+      await expect(createBalanceRepository(journal.prisma).postedBefore(organizationId, '2026-03-01', 'Mars/Olympus')).rejects.toMatchObject(expected);
+    } finally {
+      await journal.close();
+    }
+  });
+});
