@@ -20,6 +20,28 @@ export const REDACT_PATHS = [
   '*.password',
 ];
 
+/** How long a log line may wait in the buffer before it is written. */
+const FLUSH_MS = 200;
+let stdout: ReturnType<typeof pino.destination> | undefined;
+
+/**
+ * Standard output, buffered: lines are written when 4 KiB have gathered, at least every FLUSH_MS, and
+ * at exit (pino flushes on the process's exit), so a busy service makes one write per batch of lines
+ * rather than one per line. One buffer for every logger in the process.
+ */
+function bufferedStdout(): ReturnType<typeof pino.destination> {
+  if (!stdout) {
+    const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+    let closed = false;
+    destination.on('close', () => (closed = true));
+    setInterval(() => {
+      if (!closed) destination.flush();
+    }, FLUSH_MS).unref();
+    stdout = destination;
+  }
+  return stdout;
+}
+
 export function createLogger(name: string, level: LoggerOptions['level'] = 'info'): Logger {
-  return pino({ name, level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
+  return pino({ name, level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, bufferedStdout());
 }
