@@ -41,8 +41,15 @@ describe('tax rates over gRPC', () => {
     const error = await rejection(books.client.getTaxRate({ jurisdiction: code }));
     expect(AppError.is(error)).toBe(true);
     expect(error).toMatchObject({ code: 'not_found', details: { field: 'jurisdiction' } });
-    expect((error as Error).message).toContain('ISO 3166 code such as "US-CA"');
-    expect((error as Error).message).toContain('GET /api/v1/tax/jurisdictions');
+    expect((error as Error).message).toContain('use an ISO 3166 code such as "US-CA"');
+    expect((error as Error).message).toContain('GET /api/v1/tax/jurisdictions lists them');
+  });
+
+  it('tells a caller who names the US or Canada as a whole to choose a state or province', async () => {
+    await expect(books.client.getTaxRate({ jurisdiction: 'CA' })).rejects.toMatchObject({
+      code: 'not_found',
+      message: '"CA" is taxed by state or province: use a code such as "CA-AB"; GET /api/v1/tax/jurisdictions?country=CA lists them.',
+    });
   });
 
   it.each(['2023-12-31', '20-11-2026', '2026-13-01', 'tomorrow'])('refuses the date %j as validation_failed', async (at) => {

@@ -23,6 +23,7 @@ import { registerCatalog } from './routes/register-catalog.js';
 import type { RouteDefinition } from './routes/route-definition.js';
 import { serviceInfoRoutes } from './routes/service-info-routes.js';
 import { signInRoutes } from './routes/sign-in-routes.js';
+import { taxRoutes } from './routes/tax-routes.js';
 import { closeServiceClients, createServiceClients } from './services/clients.js';
 
 export type Gateway = { app: FastifyInstance; deps: GatewayDeps; close(): Promise<void> };
@@ -67,7 +68,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
 
   const handlers = new Map<string, RouteDefinition>();
   const implemented = new Set<string>();
-  const groups = [identityRoutes(deps), signInRoutes(deps), accessRoutes(deps), itemRoutes(deps), ledgerRoutes(deps), serviceInfoRoutes(deps, implemented)];
+  const groups = [identityRoutes(deps), signInRoutes(deps), accessRoutes(deps), itemRoutes(deps), ledgerRoutes(deps), taxRoutes(deps), serviceInfoRoutes(deps, implemented)];
   for (const group of groups) for (const [key, definition] of Object.entries(group)) handlers.set(key, definition);
   for (const key of handlers.keys()) implemented.add(key);
 

@@ -22,9 +22,9 @@ export function uniqueName(label: string): string {
   return `${label} ${randomBytes(4).toString('hex')}`;
 }
 
-/** The built routes that forward to a service (pos items, the books ledger): services are down in these tests. */
+/** The built routes that forward to a service (pos items, the books ledger and tax table): services are down in these tests. */
 export function forwardsToService(endpoint: Pick<Endpoint, 'path'>): boolean {
-  return endpoint.path === '/api/v1/orgs/:handle/items' || endpoint.path === '/api/v1/orgs/:handle/ledger';
+  return ['/api/v1/orgs/:handle/items', '/api/v1/orgs/:handle/ledger', '/api/v1/tax/jurisdictions'].includes(endpoint.path);
 }
 
 /**

@@ -3,6 +3,7 @@ import { hashSecret, KEY_PREFIX } from './secrets.js';
 import { TtlCache } from './ttl-cache.js';
 import type { OrgContext } from './types.js';
 import type { Role } from '../catalog/endpoints.js';
+import { pricesIncludeTax } from '../domain/tax-settings.js';
 
 type UserKey = { userId: string; apiKeyId: string };
 type PaygateKey = { accountId: string; keyId: string; organizationId: string };
@@ -74,6 +75,8 @@ export class Credentials {
   }
 }
 
-function toOrg(row: { id: string; handle: string; name: string; jurisdiction: string | null; receivingAddress: string | null } | null): Org | null {
-  return row && { id: row.id, handle: row.handle, name: row.name, jurisdiction: row.jurisdiction, receivingAddress: row.receivingAddress };
+type OrgRow = { id: string; handle: string; name: string; jurisdiction: string | null; pricesIncludeTax: boolean | null; receivingAddress: string | null };
+
+function toOrg(row: OrgRow | null): Org | null {
+  return row && { id: row.id, handle: row.handle, name: row.name, jurisdiction: row.jurisdiction, pricesIncludeTax: pricesIncludeTax(row), receivingAddress: row.receivingAddress };
 }

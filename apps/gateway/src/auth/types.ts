@@ -16,6 +16,8 @@ export type OrgContext = {
   handle: string;
   name: string;
   jurisdiction: string | null;
+  /** The organisation's choice, else the default for its jurisdiction. */
+  pricesIncludeTax: boolean;
   receivingAddress: string | null;
   role: Role | null;
 };

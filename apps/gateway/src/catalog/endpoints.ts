@@ -2,7 +2,8 @@
  * The endpoint catalog: every route of the API, with the method, path, auth scheme and role of the
  * spec (section 4), the capability it belongs to and the service that serves it. Routes, the service
  * and capability descriptors, the OpenAPI document and llms.txt are all produced from this table.
- * Rows marked `extra` are not in the spec: access management the spec leaves to a settings page.
+ * Rows marked `extra` are not in the spec: access management the spec leaves to a settings page, and
+ * the list of tax jurisdictions an organisation chooses from.
  */
 export type AuthScheme = 'none' | 'bearer' | 'bearer_optional' | 'webhook' | 'commerce_key' | 'paygate_key';
 export type Role = 'owner' | 'admin' | 'staff';
@@ -129,7 +130,7 @@ const EXTRA_ROWS: Row[] = [
   ['GET', '/api/v1/me/api-keys', 'bearer', null, null, 'gateway', 'The caller\'s API keys (never the secrets)'],
   ['POST', '/api/v1/me/api-keys', 'bearer', null, null, 'gateway', 'Create an API key; the key is returned once'],
   ['DELETE', '/api/v1/me/api-keys/:id', 'bearer', null, null, 'gateway', 'Revoke one of the caller\'s API keys'],
-  ['PATCH', '/api/v1/organizations/:handle', 'bearer', 'admin', 'receiving_address', 'gateway', 'Update an organisation: name, receiving address, jurisdiction, paymail alias, location, category'],
+  ['PATCH', '/api/v1/organizations/:handle', 'bearer', 'admin', 'receiving_address', 'gateway', 'Update an organisation: name, receiving address, tax jurisdiction, whether prices include tax, paymail alias, location, category'],
   ['GET', '/api/v1/orgs/:handle/members', 'bearer', 'staff', null, 'gateway', 'Members of an organisation and their roles'],
   ['POST', '/api/v1/orgs/:handle/members', 'bearer', 'admin', null, 'gateway', 'Add a member with a role'],
   ['PATCH', '/api/v1/orgs/:handle/members/:user_id', 'bearer', 'admin', null, 'gateway', 'Change a member\'s role'],
@@ -138,6 +139,8 @@ const EXTRA_ROWS: Row[] = [
   ['GET', '/api/v1/orgs/:handle/paygate-keys', 'bearer', 'admin', 'paygate_402', 'gateway', 'Payment-gate account keys (never the secrets)'],
   ['POST', '/api/v1/orgs/:handle/paygate-keys', 'bearer', 'admin', 'paygate_402', 'gateway', 'Create a payment-gate account key; the key is returned once'],
   ['DELETE', '/api/v1/orgs/:handle/paygate-keys/:id', 'bearer', 'admin', 'paygate_402', 'gateway', 'Revoke a payment-gate account key'],
+  // Under no capability: the spec gives sales_tax no endpoint, and the descriptor keeps its list empty.
+  ['GET', '/api/v1/tax/jurisdictions', 'none', null, null, 'books', 'Tax jurisdictions an organisation can choose, with the rate in force (filter by country)'],
 ];
 
 function toEndpoint([method, path, auth, role, capability, service, summary]: Row, extra: boolean): Endpoint {

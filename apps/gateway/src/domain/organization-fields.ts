@@ -20,6 +20,7 @@ export const organizationFields = z.object({
   name: z.string().trim().min(1).max(120),
   handle: handleField.optional(),
   jurisdiction: z.string().regex(/^[A-Z]{2}(-[A-Z0-9]{1,3})?$/, 'use an ISO 3166 code such as "US-CA", "GB" or "DE"').optional(),
+  prices_include_tax: z.boolean().optional(),
   receiving_address: bsvAddress.optional(),
   paymail_alias: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'use lower-case letters, digits, ".", "_" and "-"').optional(),
   category: z.string().trim().min(1).max(60).optional(),
@@ -29,11 +30,19 @@ export const organizationFields = z.object({
 
 export type OrganizationFields = z.infer<typeof organizationFields>;
 
+/** What PATCH changes: any field but the handle; `prices_include_tax: null` goes back to the jurisdiction's default. */
+export const organizationUpdate = organizationFields.omit({ handle: true }).partial().extend({
+  prices_include_tax: z.boolean().nullable().optional(),
+});
+
+export type OrganizationUpdate = z.infer<typeof organizationUpdate>;
+
 /** Prisma data from the API's snake_case fields. */
-export function organizationData(fields: Partial<OrganizationFields>) {
+export function organizationData(fields: OrganizationUpdate) {
   return {
     name: fields.name,
     jurisdiction: fields.jurisdiction,
+    pricesIncludeTax: fields.prices_include_tax,
     receivingAddress: fields.receiving_address,
     paymailAlias: fields.paymail_alias,
     category: fields.category,

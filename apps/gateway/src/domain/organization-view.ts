@@ -1,4 +1,5 @@
 import type { Organization } from '../generated/prisma/client.js';
+import { pricesIncludeTax } from './tax-settings.js';
 
 /** An organisation as the API shows it to its members. */
 export function organizationView(org: Organization, paymailDomain: string) {
@@ -7,6 +8,7 @@ export function organizationView(org: Organization, paymailDomain: string) {
     handle: org.handle,
     name: org.name,
     jurisdiction: org.jurisdiction,
+    prices_include_tax: pricesIncludeTax(org),
     receiving_address: org.receivingAddress,
     paymail: org.paymailAlias ? `${org.paymailAlias}@${paymailDomain}` : null,
     commerce_public_key: org.commercePublicKey,

@@ -3,12 +3,14 @@ import { z } from 'zod';
 import { requireOrg, requireUser } from '../auth/authenticate.js';
 import type { GatewayDeps } from '../deps.js';
 import { onboard } from '../domain/onboard.js';
-import { handleField, organizationData, organizationFields } from '../domain/organization-fields.js';
+import { handleField, organizationData, organizationFields, organizationUpdate } from '../domain/organization-fields.js';
 import { organizationView } from '../domain/organization-view.js';
 import { afterCursor, NEWEST_FIRST, pageQuery, toPage } from '../domain/pagination.js';
 import { paymailDomain } from '../domain/paymail-domain.js';
+import { checkJurisdiction } from '../domain/tax-settings.js';
 import { isUniqueViolation } from '../data/prisma-errors.js';
 import { route, type RouteDefinition } from './route-definition.js';
+import { callOptions } from './service-call.js';
 
 const onboardBody = organizationFields.extend({
   user: z.object({ name: z.string().trim().min(1).max(120).optional(), email: z.email().optional() }).strict().optional(),
@@ -27,6 +29,7 @@ export function identityRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
       handle: async ({ body, request }) => {
         const { user, ...fields } = body;
         const callerId = request.caller.kind === 'user' ? request.caller.userId : undefined;
+        await checkJurisdiction(deps, fields.jurisdiction, callOptions(request));
         return onboard(deps, callerId, fields, user);
       },
     }),
@@ -35,7 +38,11 @@ export function identityRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
       body: organizationFields,
       creates: true,
       status: 201,
-      handle: async ({ body, request }) => onboard(deps, requireUser(request).userId, body),
+      handle: async ({ body, request }) => {
+        const { userId } = requireUser(request);
+        await checkJurisdiction(deps, body.jurisdiction, callOptions(request));
+        return onboard(deps, userId, body);
+      },
     }),
     'GET /api/v1/organizations': route({
       query: pageQuery,
@@ -59,8 +66,9 @@ export function identityRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
     }),
     'PATCH /api/v1/organizations/:handle': route({
       params: handleParams,
-      body: organizationFields.omit({ handle: true }).partial(),
+      body: organizationUpdate,
       handle: async ({ body, request }) => {
+        await checkJurisdiction(deps, body.jurisdiction, callOptions(request));
         try {
           const org = await deps.prisma.organization.update({ where: { id: requireOrg(request).id }, data: organizationData(body) });
           deps.credentials.forget();

@@ -4,7 +4,7 @@ import type { OrgContext } from '../auth/types.js';
 
 /** The organisation's facts a service needs, passed in the call (services trust the gateway). */
 export function orgRef(org: OrgContext) {
-  return { id: org.id, handle: org.handle, jurisdiction: org.jurisdiction ?? '', receivingAddress: org.receivingAddress ?? '' };
+  return { id: org.id, handle: org.handle, jurisdiction: org.jurisdiction ?? '', receivingAddress: org.receivingAddress ?? '', pricesIncludeTax: org.pricesIncludeTax };
 }
 
 /** The request id and the caller travel with every call, for the services' logs. */
