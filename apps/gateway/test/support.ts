@@ -22,9 +22,10 @@ export function uniqueName(label: string): string {
   return `${label} ${randomBytes(4).toString('hex')}`;
 }
 
-/** The built routes that forward to a service (pos items, the books ledger and tax table): services are down in these tests. */
+/** The built routes that forward to a service (pos items, the books ledger, tax table and reports): services are down in these tests. */
 export function forwardsToService(endpoint: Pick<Endpoint, 'path'>): boolean {
-  return ['/api/v1/orgs/:handle/items', '/api/v1/orgs/:handle/ledger', '/api/v1/tax/jurisdictions'].includes(endpoint.path);
+  return ['/api/v1/orgs/:handle/items', '/api/v1/orgs/:handle/ledger', '/api/v1/tax/jurisdictions'].includes(endpoint.path)
+    || endpoint.path.startsWith('/api/v1/orgs/:handle/reports/');
 }
 
 /**

@@ -2,8 +2,8 @@
  * The endpoint catalog: every route of the API, with the method, path, auth scheme and role of the
  * spec (section 4), the capability it belongs to and the service that serves it. Routes, the service
  * and capability descriptors, the OpenAPI document and llms.txt are all produced from this table.
- * Rows marked `extra` are not in the spec: access management the spec leaves to a settings page, and
- * the list of tax jurisdictions an organisation chooses from.
+ * Rows marked `extra` are not in the spec: access management the spec leaves to a settings page, the
+ * list of tax jurisdictions an organisation chooses from, and the reports.
  */
 export type AuthScheme = 'none' | 'bearer' | 'bearer_optional' | 'webhook' | 'commerce_key' | 'paygate_key';
 export type Role = 'owner' | 'admin' | 'staff';
@@ -139,6 +139,12 @@ const EXTRA_ROWS: Row[] = [
   ['GET', '/api/v1/orgs/:handle/paygate-keys', 'bearer', 'admin', 'paygate_402', 'gateway', 'Payment-gate account keys (never the secrets)'],
   ['POST', '/api/v1/orgs/:handle/paygate-keys', 'bearer', 'admin', 'paygate_402', 'gateway', 'Create a payment-gate account key; the key is returned once'],
   ['DELETE', '/api/v1/orgs/:handle/paygate-keys/:id', 'bearer', 'admin', 'paygate_402', 'gateway', 'Revoke a payment-gate account key'],
+  // Reports from the books (the spec names the capability but gives it no endpoint).
+  ['GET', '/api/v1/orgs/:handle/reports/sales', 'bearer', 'admin', 'reports', 'books', 'Sales per local day or month: orders, gross, tax, net, refunds, gift cards sold'],
+  ['GET', '/api/v1/orgs/:handle/reports/top-items', 'bearer', 'admin', 'reports', 'books', 'Best-selling items of a date range, net of refunds'],
+  ['GET', '/api/v1/orgs/:handle/reports/busy-hours', 'bearer', 'admin', 'reports', 'books', 'Sales per local hour of the day'],
+  ['GET', '/api/v1/orgs/:handle/reports/trial-balance', 'bearer', 'admin', 'reports', 'books', 'Trial balance at the end of a date: every account in the debit or credit column, equal totals'],
+  ['GET', '/api/v1/orgs/:handle/reports/account-balances', 'bearer', 'admin', 'reports', 'books', 'Every account\'s debits, credits and balance at the end of a date'],
   // Under no capability: the spec gives sales_tax no endpoint, and the descriptor keeps its list empty.
   ['GET', '/api/v1/tax/jurisdictions', 'none', null, null, 'books', 'Tax jurisdictions an organisation can choose, with the rate in force (filter by country)'],
 ];

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { handleField } from '../domain/organization-fields.js';
+
+/** An IANA name's shape: no offsets such as "+01:00", which PostgreSQL would read with the sign reversed. */
+const IANA_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
+
+export function isTimeZone(name: string): boolean {
+  if (!IANA_NAME.test(name)) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const day = (field: string) => z.iso.date({ error: `${field} must be a calendar date YYYY-MM-DD, such as 2026-01-31` });
+const timeZone = z.string()
+  .refine(isTimeZone, 'time_zone must be an IANA time zone name, such as Europe/London or America/New_York')
+  .default('UTC');
+
+export const reportParams = z.object({ handle: handleField });
+
+/** Local calendar dates in `time_zone` (UTC by default), both included. Books caps how many days a report spans. */
+const range = {
+  from: day('from'),
+  to: day('to'),
+  time_zone: timeZone,
+};
+const fromNotAfterTo = (q: { from: string; to: string }) => q.from <= q.to;
+const FROM_AFTER_TO = { message: 'from must not be after to', path: ['from'] };
+
+export const PERIODS = ['day', 'month'] as const;
+
+export const salesQuery = z.object({
+  ...range,
+  period: z.enum(PERIODS, { error: `period must be one of ${PERIODS.join(', ')}` }).default('day'),
+}).refine(fromNotAfterTo, FROM_AFTER_TO);
+
+export const topItemsQuery = z.object({
+  ...range,
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+}).refine(fromNotAfterTo, FROM_AFTER_TO);
+
+export const busyHoursQuery = z.object(range).refine(fromNotAfterTo, FROM_AFTER_TO);
+
+/** The end of `at` (today by default) in `time_zone`. */
+export const balancesQuery = z.object({
+  at: day('at').optional(),
+  time_zone: timeZone,
+});
