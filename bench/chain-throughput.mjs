@@ -63,7 +63,9 @@ async function overHttp() {
   try {
     for (let i = 0; ; i++) {
       try {
-        if ((await fetch(`${url}/healthz`)).ok) break;
+        const health = await fetch(`${url}/healthz`);
+        await health.text();
+        if (health.ok) break;
       } catch {
         if (i > 100) throw new Error('the local chain did not start');
         await new Promise((r) => setTimeout(r, 100));

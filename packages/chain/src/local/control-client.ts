@@ -6,7 +6,8 @@ async function post<T>(url: string, path: string, body: unknown): Promise<T> {
   try {
     response = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
   } catch (error) {
-    throw new AppError('chain_unavailable', `The local chain at ${new URL(url).host} is unreachable: ${error instanceof Error ? error.message : String(error)}`);
+    const cause = error instanceof Error ? ((error.cause as { code?: string } | undefined)?.code ?? error.message) : String(error);
+    throw new AppError('chain_unavailable', `The local chain at ${new URL(url).host} is unreachable (${cause}).`);
   }
   const json = (await response.json()) as T & { error?: { code: string; message: string } };
   if (!response.ok) throw new AppError('chain_rejected', json.error?.message ?? `The local chain answered ${response.status}.`, { status: response.status });
