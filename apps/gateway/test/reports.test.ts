@@ -144,6 +144,16 @@ describe('reports through the gateway and the books service over gRPC', () => {
       .toEqual({ code: '2200', name: 'Gift card liability', type: 'liability', normal_balance: 'credit', debits_minor: 1075, credits_minor: 2500, balance_minor: 1425 });
   });
 
+  it('are built under the reports capability, which the organisation has set up with its first entry', async () => {
+    type Capability = { id: string; endpoints: Array<{ path: string }>; note?: string; set_up?: boolean };
+    const reports = (body: { rungs: Array<{ capabilities: Capability[] }> }) => body.rungs.flatMap((r) => r.capabilities).find((c) => c.id === 'reports');
+    const descriptor = reports((await gateway.app.inject({ method: 'GET', url: '/api/v1/capabilities' })).json());
+    expect(descriptor?.endpoints.map((e) => e.path.split('/').pop())).toEqual(['sales', 'top-items', 'busy-hours', 'trial-balance', 'account-balances']);
+    expect(descriptor?.note).toBeUndefined();
+    const mine = await gateway.app.inject({ method: 'GET', url: `/api/v1/orgs/${shop.handle}/capabilities`, headers: bearer(shop.key) });
+    expect(reports(mine.json())).toMatchObject({ set_up: true, next_step: null });
+  });
+
   it('is for admins: an admin reads every report, staff and another organisation\'s owner get 403', async () => {
     const admin = await addMember(gateway, shop, 'admin');
     const staff = await addMember(gateway, shop, 'staff');
