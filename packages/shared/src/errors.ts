@@ -29,6 +29,14 @@ const ERRORS = {
   chain_rejected: { grpc: Status.FAILED_PRECONDITION, http: 422 },
   /** The chain's services (ARC, WhatsOnChain or the local chain) could not be reached. */
   chain_unavailable: { grpc: Status.UNAVAILABLE, http: 503 },
+  /** A payment pays the expected script, but fewer satoshis than required. */
+  payment_underpaid: { grpc: Status.FAILED_PRECONDITION, http: 422 },
+  /** A payment lacks an expected output (script, or the OP_RETURN carrying the reference). */
+  payment_wrong_output: { grpc: Status.FAILED_PRECONDITION, http: 422 },
+  /** The transaction already paid for something else: one txid pays once. */
+  txid_already_used: { grpc: Status.ALREADY_EXISTS, http: 409 },
+  /** What was to be paid (a paymail P2P reference, a payment request) is past its expiry. */
+  payment_expired: { grpc: Status.FAILED_PRECONDITION, http: 422 },
   internal: { grpc: Status.INTERNAL, http: 500 },
 } as const satisfies Record<string, { grpc: Status; http: number }>;
 
