@@ -1,0 +1,78 @@
+import type { Transaction } from '@bsv/sdk';
+import { AppError } from '@ctk/shared';
+import type { ChainClient, TxStatus } from '../client/types.js';
+import { decodeTransaction, hexToBytes, type TxFormat } from '../tx-format.js';
+import { matchOutputs, type ExpectedOutput, type PaidOutput } from './match-outputs.js';
+
+export type { ExpectedOutput, PaidOutput } from './match-outputs.js';
+
+/** The payment to check: a txid the chain already has, or a transaction submitted as raw, EF or BEEF (bytes or hex). */
+export type PaymentSource = { txid: string } | { transaction: Uint8Array | string };
+
+export type VerifyPaymentInput = {
+  payment: PaymentSource;
+  /** Every output the payment must have, e.g. the merchant's script and an OP_RETURN carrying the reference. */
+  expected: readonly ExpectedOutput[];
+  chain: ChainClient;
+  /** Whether this txid already paid for something (the caller's spent-txid store). */
+  isTxidUsed(txid: string): Promise<boolean>;
+};
+
+export type VerifiedPayment = {
+  txid: string;
+  tx: Transaction;
+  /** How a submitted transaction was encoded; absent for one looked up by txid. */
+  format?: TxFormat;
+  status: TxStatus;
+  paid: PaidOutput[];
+  /** Satoshis of the matched outputs together. */
+  satoshis: number;
+};
+
+const TXID = /^[0-9a-f]{64}$/;
+const REFUSED_STATES = new Set(['rejected', 'double_spend']);
+
+/**
+ * Decides whether a transaction pays what is expected and the chain accepts it. In order: the txid must
+ * not have paid before (`txid_already_used`), every expected output must be there (`payment_wrong_output`,
+ * `payment_underpaid`), then a submitted transaction is broadcast (a refusal is ARC's `chain_rejected`, e.g.
+ * a double spend or a bad signature) and one given by txid must be known to the chain and not refused.
+ * Nothing is broadcast unless the outputs are right. Recording the txid as used is the caller's, under a
+ * unique constraint, so that two concurrent claims cannot both win.
+ */
+export async function verifyPayment(input: VerifyPaymentInput): Promise<VerifiedPayment> {
+  const found = 'txid' in input.payment ? await lookUp(input.chain, input.payment.txid) : decode(input.payment.transaction);
+  if (await input.isTxidUsed(found.txid)) {
+    throw new AppError('txid_already_used', `Transaction ${found.txid} already paid for something else; a transaction pays once.`, { txid: found.txid });
+  }
+  const paid = matchOutputs(found.tx, input.expected);
+  const status = found.bytes ? await input.chain.broadcast(found.bytes) : found.status!;
+  if (REFUSED_STATES.has(status.state)) {
+    throw new AppError('chain_rejected', `The chain refused transaction ${found.txid} (${status.arcStatus ?? status.state}).`, {
+      txid: found.txid,
+      tx_status: status.arcStatus ?? status.state,
+      competing_txs: status.competingTxs ?? [],
+    });
+  }
+  return { txid: found.txid, tx: found.tx, format: found.format, status, paid, satoshis: paid.reduce((sum, output) => sum + output.satoshis, 0) };
+}
+
+type Found = { txid: string; tx: Transaction; bytes?: Uint8Array; format?: TxFormat; status?: TxStatus };
+
+async function lookUp(chain: ChainClient, txid: string): Promise<Found> {
+  if (!TXID.test(txid)) throw new AppError('validation_failed', `${JSON.stringify(txid)} is not a txid (64 lowercase hex characters).`, { field: 'txid' });
+  const known = await chain.getTransaction(txid);
+  if (!known) throw new AppError('not_found', `The chain does not know transaction ${txid}.`, { txid });
+  return { txid, tx: known.tx, status: known.status };
+}
+
+function decode(transaction: Uint8Array | string): Found {
+  let bytes: Uint8Array;
+  try {
+    bytes = typeof transaction === 'string' ? hexToBytes(transaction.trim()) : transaction;
+    const decoded = decodeTransaction(bytes);
+    return { txid: decoded.txid, tx: decoded.tx, bytes, format: decoded.format };
+  } catch (error) {
+    throw new AppError('validation_failed', `Not a raw, EF or BEEF transaction: ${error instanceof Error ? error.message : String(error)}.`, { field: 'transaction' });
+  }
+}
