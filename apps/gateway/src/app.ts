@@ -19,6 +19,7 @@ import { accessRoutes } from './routes/access-routes.js';
 import { identityRoutes } from './routes/identity-routes.js';
 import { itemRoutes } from './routes/item-routes.js';
 import { ledgerRoutes } from './routes/ledger-routes.js';
+import { receiptRoutes } from './routes/receipt-routes.js';
 import { registerCatalog } from './routes/register-catalog.js';
 import { reportRoutes } from './routes/report-routes.js';
 import type { RouteDefinition } from './routes/route-definition.js';
@@ -69,7 +70,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
 
   const handlers = new Map<string, RouteDefinition>();
   const implemented = new Set<string>();
-  const groups = [identityRoutes(deps), signInRoutes(deps), accessRoutes(deps), itemRoutes(deps), ledgerRoutes(deps), reportRoutes(deps), taxRoutes(deps), serviceInfoRoutes(deps, implemented)];
+  const groups = [identityRoutes(deps), signInRoutes(deps), accessRoutes(deps), itemRoutes(deps), ledgerRoutes(deps), reportRoutes(deps), taxRoutes(deps), receiptRoutes(deps), serviceInfoRoutes(deps, implemented)];
   for (const group of groups) for (const [key, definition] of Object.entries(group)) handlers.set(key, definition);
   for (const key of handlers.keys()) implemented.add(key);
 

@@ -1,3 +1,4 @@
+import { chainConfigFields } from '@ctk/chain';
 import { configFields, loadConfig } from '@ctk/shared';
 import { z } from 'zod';
 
@@ -29,6 +30,8 @@ export const configSchema = z.object({
   CTK_SIGN_IN_CHALLENGE_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
   /** How long a resolved API key or membership may be served from memory. */
   CTK_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
+  /** The chain the receipts are verified against (CHAIN_NETWORK, CHAIN_LOCAL_URL, ...: see @ctk/chain). */
+  ...chainConfigFields,
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -3,7 +3,7 @@
  * spec (section 4), the capability it belongs to and the service that serves it. Routes, the service
  * and capability descriptors, the OpenAPI document and llms.txt are all produced from this table.
  * Rows marked `extra` are not in the spec: access management the spec leaves to a settings page, the
- * list of tax jurisdictions an organisation chooses from, and the reports.
+ * list of tax jurisdictions an organisation chooses from, the reports, and receipt verification.
  */
 export type AuthScheme = 'none' | 'bearer' | 'bearer_optional' | 'webhook' | 'commerce_key' | 'paygate_key';
 export type Role = 'owner' | 'admin' | 'staff';
@@ -145,6 +145,9 @@ const EXTRA_ROWS: Row[] = [
   ['GET', '/api/v1/orgs/:handle/reports/busy-hours', 'bearer', 'admin', 'reports', 'books', 'Sales per local hour of the day'],
   ['GET', '/api/v1/orgs/:handle/reports/trial-balance', 'bearer', 'admin', 'reports', 'books', 'Trial balance at the end of a date: every account in the debit or credit column, equal totals'],
   ['GET', '/api/v1/orgs/:handle/reports/account-balances', 'bearer', 'admin', 'reports', 'books', 'Every account\'s debits, credits and balance at the end of a date'],
+  // Receipts (the spec: "anyone can verify a purchase from its transaction id on any instance"; no endpoint).
+  ['GET', '/api/v1/receipts/:txid', 'none', null, 'receipts', 'gateway', 'Verify a purchase from its txid: the receipt on chain (merchant, reference, lines hash), what it paid, whether it is mined'],
+  ['POST', '/api/v1/receipts/:txid', 'none', null, 'receipts', 'gateway', 'The same, also checking the order lines the caller has against the receipt\'s lines hash'],
   // Under no capability: the spec gives sales_tax no endpoint, and the descriptor keeps its list empty.
   ['GET', '/api/v1/tax/jurisdictions', 'none', null, null, 'books', 'Tax jurisdictions an organisation can choose, with the rate in force (filter by country)'],
 ];
