@@ -1,8 +1,30 @@
+import type { ChainClient } from '@ctk/chain';
 import type { P2pServiceImplementation } from '@ctk/proto/ctk/p2p/v1/p2p';
+import type { Config } from '../config.js';
 import { getSetup } from '../domain/get-setup.js';
+import { walletOrgOf } from '../domain/org-wallet.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
+import { createP2pDestination } from '../paymail/create-p2p-destination.js';
+import { getPaymentDestination } from '../paymail/get-payment-destination.js';
+import { receiveP2pTransaction } from '../paymail/receive-p2p-transaction.js';
+import { broadcastTransaction } from '../wallet/broadcast-transaction.js';
+import { chainPassthrough } from '../wallet/chain-passthrough.js';
+import { listUtxos } from '../wallet/list-utxos.js';
 
-export const p2pService: P2pServiceImplementation = {
-  async getSetup() {
-    return { capabilities: getSetup() };
-  },
-};
+export type P2pDeps = { prisma: PrismaClient; chain: ChainClient; config: Config };
+
+export function p2pService({ prisma, chain, config }: P2pDeps): P2pServiceImplementation {
+  // A payment holds its reference's row lock while the chain answers: allow for the client's retries.
+  const transactionTimeoutMs = config.CHAIN_TIMEOUT_MS * (config.CHAIN_RETRIES + 1) + 10_000;
+  return {
+    async getSetup(request) {
+      return { capabilities: getSetup(walletOrgOf(request.org)) };
+    },
+    getPaymentDestination: (request) => getPaymentDestination({ prisma, dtToleranceSeconds: config.P2P_DT_TOLERANCE_SECONDS }, request),
+    createP2pDestination: (request) => createP2pDestination({ prisma, referenceTtlSeconds: config.P2P_REFERENCE_TTL_SECONDS }, request),
+    receiveP2pTransaction: (request) => receiveP2pTransaction({ prisma, chain, transactionTimeoutMs }, request),
+    listUtxos: (request) => listUtxos(chain, request.address),
+    broadcastTransaction: (request) => broadcastTransaction(chain, request.transaction),
+    chainPassthrough: (request) => chainPassthrough({ chain, config }, request),
+  };
+}

@@ -1,0 +1,35 @@
+import { randomBytes } from 'node:crypto';
+import type { CreateP2pDestinationRequest, CreateP2pDestinationResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
+import { AppError } from '@ctk/shared';
+import { paymailOf, walletOrgOf } from '../domain/org-wallet.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
+import { deriveOutput } from './derive-output.js';
+import { receiptOutput } from './receipt-output.js';
+
+export type P2pDestinationDeps = { prisma: PrismaClient; referenceTtlSeconds: number };
+
+const MAX_SATOSHIS = 21_000_000n * 100_000_000n;
+
+/**
+ * P2P payment destination (2a40af698840): a fresh output of the organisation for the satoshis asked,
+ * and the OP_RETURN receipt carrying the paymail and a new reference, recorded with its expiry so that
+ * receive-transaction can check the payment pays exactly what was issued.
+ */
+export async function createP2pDestination(deps: P2pDestinationDeps, request: CreateP2pDestinationRequest): Promise<CreateP2pDestinationResponse> {
+  const org = walletOrgOf(request.target?.org);
+  const paymail = paymailOf(request.target?.paymail ?? '');
+  if (request.satoshis < 1n || request.satoshis > MAX_SATOSHIS) {
+    throw new AppError('validation_failed', 'satoshis must be a whole number from 1 to 2,100,000,000,000,000.', { field: 'satoshis' });
+  }
+  const reference = randomBytes(16).toString('hex');
+  const expiresAt = new Date(Date.now() + deps.referenceTtlSeconds * 1000);
+  const outputs = await deps.prisma.$transaction(async (tx) => {
+    const derived = await deriveOutput(tx, org);
+    const issued = [{ script: derived.script, satoshis: Number(request.satoshis) }, receiptOutput(paymail, reference)];
+    await tx.paymailReference.create({
+      data: { reference, organizationId: org.id, paymail, satoshis: request.satoshis, outputs: issued, derivationIndex: derived.derivationIndex, expiresAt },
+    });
+    return issued;
+  });
+  return { outputs: outputs.map((output) => ({ script: output.script, satoshis: BigInt(output.satoshis) })), reference, expiresAt: expiresAt.toISOString() };
+}

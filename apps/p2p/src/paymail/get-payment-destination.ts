@@ -1,0 +1,27 @@
+import type { GetPaymentDestinationRequest } from '@ctk/proto/ctk/p2p/v1/p2p';
+import { AppError } from '@ctk/shared';
+import { paymailOf, walletOrgOf } from '../domain/org-wallet.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
+import { checkTimestamp } from './check-timestamp.js';
+import { deriveOutput } from './derive-output.js';
+import { recoverSigner } from './sender-signature.js';
+
+export type DestinationDeps = { prisma: PrismaClient; dtToleranceSeconds: number };
+
+/**
+ * bsvalias paymentDestination: a fresh output of the organisation. A sender request (POST) must name
+ * the sender and a current `dt`; a signature, when sent, must be a BSM signature over
+ * senderHandle + amount ("0" when absent) + dt + purpose, the order paymail clients sign in.
+ */
+export async function getPaymentDestination(deps: DestinationDeps, request: GetPaymentDestinationRequest): Promise<{ output: string }> {
+  const org = walletOrgOf(request.target?.org);
+  paymailOf(request.target?.paymail ?? '');
+  if (request.senderRequest) {
+    if (!request.senderHandle) throw new AppError('validation_failed', 'senderHandle is required.', { field: 'senderHandle' });
+    if (!request.dt) throw new AppError('validation_failed', 'dt is required.', { field: 'dt' });
+    checkTimestamp(request.dt, deps.dtToleranceSeconds);
+    if (request.signature) recoverSigner(`${request.senderHandle}${request.amount || '0'}${request.dt}${request.purpose}`, request.signature);
+  }
+  const { script } = await deriveOutput(deps.prisma, org);
+  return { output: script };
+}

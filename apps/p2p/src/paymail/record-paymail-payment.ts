@@ -1,0 +1,46 @@
+import type { VerifiedPayment } from '@ctk/chain';
+import { PaymentEvent, PaymentEventType, Settlement } from '@ctk/proto/ctk/events/v1/payment_event';
+import { enqueuePaymentEvent } from '@ctk/shared';
+import type { WalletOrg } from '../domain/org-wallet.js';
+import type { PaymailReference, Prisma } from '../generated/prisma/client.js';
+
+type Payment = {
+  org: WalletOrg;
+  issued: PaymailReference;
+  verified: VerifiedPayment;
+  sender: string | null;
+  senderPubkey: string | null;
+  note: string | null;
+};
+
+/**
+ * In the caller's transaction: the txid as spent (its primary key refuses a second claim), the reference
+ * as paid, and `payment.received` in the outbox. A paymail payment has no fiat price: it is recorded in
+ * BSV, amount in satoshis (BSV's minor unit) at exchange rate 1, no tax.
+ */
+export async function recordPaymailPayment(tx: Prisma.TransactionClient, payment: Payment): Promise<void> {
+  const { org, issued, verified } = payment;
+  const paidAt = new Date();
+  await tx.spentTxid.create({ data: { txid: verified.txid, organizationId: org.id, purpose: 'paymail', sourceId: issued.reference } });
+  await tx.paymailReference.update({
+    where: { reference: issued.reference },
+    data: { paidTxid: verified.txid, paidAt, senderHandle: payment.sender, senderPubkey: payment.senderPubkey, note: payment.note?.slice(0, 500) },
+  });
+  const satoshis = BigInt(verified.satoshis);
+  await enqueuePaymentEvent(tx, PaymentEvent.fromPartial({
+    id: `p2p.paymail.${issued.reference}`,
+    type: PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED,
+    organizationId: org.id,
+    sourceService: 'p2p',
+    sourceId: issued.reference,
+    currency: 'BSV',
+    amountMinor: satoshis,
+    taxMinor: 0n,
+    satoshis,
+    exchangeRate: '1',
+    settlement: Settlement.SETTLEMENT_BSV_WALLET,
+    txid: verified.txid,
+    occurredAt: paidAt,
+    description: `Paymail payment to ${issued.paymail}${payment.sender ? ` from ${payment.sender.slice(0, 100)}` : ''}`.replace(/\u0000/g, ''),
+  }));
+}

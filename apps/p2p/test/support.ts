@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { HD, LockingScript, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
+import { createChainClient, type ChainClient } from '@ctk/chain';
+import { requestFaucet, startLocalChain, type RunningLocalChain } from '@ctk/chain/local';
+import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
+import { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
+import { createGrpcClient, inProcessTransport, loadConfig, type EventTransport, type GrpcClient } from '@ctk/shared';
+import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
+import { configSchema, startP2p } from '../src/app.js';
+
+export type TestStack = {
+  port: number;
+  chain: RunningLocalChain;
+  chainClient: ChainClient;
+  transport: EventTransport;
+  client: GrpcClient<typeof P2pServiceDefinition>;
+  close(): Promise<void>;
+};
+
+/** A local chain on a free port, and p2p on its own database (PostgreSQL with CTK_TEST_POSTGRES_URL) relaying to an in-process transport. */
+export async function startStack(env: Record<string, string> = {}): Promise<TestStack> {
+  const chain = await startLocalChain({ port: 0 });
+  const databaseUrl = await createTestDatabase('p2p');
+  const transport = inProcessTransport();
+  const config = loadConfig(configSchema, {
+    GRPC_PORT: '0',
+    LOG_LEVEL: 'silent',
+    CTK_DATA_DIR: TEST_DATA_DIR,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    CHAIN_NETWORK: 'local',
+    CHAIN_LOCAL_URL: chain.url,
+    CHAIN_RETRIES: '1',
+    ...env,
+  });
+  const p2p = await startP2p(config, undefined, { transport });
+  const client = createGrpcClient(P2pServiceDefinition, `127.0.0.1:${p2p.port}`);
+  return {
+    port: p2p.port,
+    chain,
+    chainClient: createChainClient({ network: 'local', localUrl: chain.url, retries: 1, retryBaseMs: 20 }),
+    transport,
+    client,
+    async close() {
+      client.close();
+      await p2p.close();
+      await transport.close();
+      await chain.close();
+    },
+  };
+}
+
+/** A merchant's wallet: the account key it keeps, the xpub it registers, and its identity key. */
+export function merchantWallet() {
+  const account = HD.fromRandom().derive("m/44'/236'/0'");
+  const identity = PrivateKey.fromRandom();
+  return { account, xpub: account.toPublic().toString(), identity };
+}
+
+export function orgRef(wallet: { xpub?: string; receivingAddress?: string; identity?: PrivateKey } = {}): OrgRef {
+  return {
+    id: randomUUID(),
+    handle: `cafe-${randomUUID().slice(0, 8)}`,
+    jurisdiction: '',
+    receivingAddress: wallet.receivingAddress ?? '',
+    pricesIncludeTax: false,
+    walletXpub: wallet.xpub ?? '',
+    identityPublicKey: wallet.identity?.toPublicKey().toString() ?? '',
+  };
+}
+
+/** A customer with coins from the faucet, as one output to spend. */
+export async function fundedCustomer(chain: RunningLocalChain, satoshis = 100_000) {
+  const key = PrivateKey.fromRandom();
+  const payment = await requestFaucet(chain.url, key.toAddress('testnet'), satoshis);
+  return { key, source: Transaction.fromHex(payment.raw_tx), vout: payment.vout };
+}
+
+type Output = { script: string; satoshis: bigint | number };
+
+/**
+ * What a paying wallet does with a P2P destination: one transaction spending its coin to every output
+ * given (the OP_RETURN receipt included), change back to itself, signed (by `signer` instead when given).
+ */
+export async function payOutputs(customer: Awaited<ReturnType<typeof fundedCustomer>>, outputs: readonly Output[], options: { signer?: PrivateKey; fee?: number } = {}) {
+  const tx = new Transaction();
+  tx.addInput({ sourceTransaction: customer.source, sourceOutputIndex: customer.vout, unlockingScriptTemplate: new P2PKH().unlock(options.signer ?? customer.key) });
+  let paid = 0;
+  for (const output of outputs) {
+    tx.addOutput({ lockingScript: LockingScript.fromHex(output.script), satoshis: Number(output.satoshis) });
+    paid += Number(output.satoshis);
+  }
+  const change = customer.source.outputs[customer.vout]!.satoshis! - paid - (options.fee ?? 200);
+  tx.addOutput({ lockingScript: new P2PKH().lock(customer.key.toAddress('testnet')), satoshis: change });
+  await tx.sign();
+  return tx;
+}
+
+/** The AppError code and details a gRPC call failed with (the client turns the status back into it). */
+export async function failure(promise: Promise<unknown>): Promise<{ code: string; message: string; details?: Record<string, unknown> }> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as { code: string; message: string; details?: Record<string, unknown> };
+  }
+  throw new Error('expected the call to fail');
+}
