@@ -1,0 +1,22 @@
+import { AppError } from '@ctk/shared';
+
+const SATS_PER_BSV = 100_000_000n;
+
+/** A BIP21 amount (BSV, a decimal with at most 8 places) in satoshis, exactly: no floating point. */
+export function bsvToSatoshis(amount: string): number {
+  const match = /^(\d+)(?:\.(\d{1,8}))?$/.exec(amount);
+  if (!match) throw new AppError('bad_request', `The amount "${amount}" is not a BSV amount (a decimal with at most 8 places).`);
+  const satoshis = BigInt(match[1] as string) * SATS_PER_BSV + BigInt((match[2] ?? '').padEnd(8, '0'));
+  return checkSatoshis(satoshis, amount);
+}
+
+/** A --amount in satoshis: a positive integer. */
+export function parseSatoshis(value: string, what = 'amount'): number {
+  if (!/^\d+$/.test(value)) throw new AppError('bad_request', `The ${what} must be a whole number of satoshis, not "${value}".`);
+  return checkSatoshis(BigInt(value), value);
+}
+
+function checkSatoshis(satoshis: bigint, shown: string): number {
+  if (satoshis <= 0n || satoshis > BigInt(Number.MAX_SAFE_INTEGER)) throw new AppError('bad_request', `The amount ${shown} is out of range.`);
+  return Number(satoshis);
+}

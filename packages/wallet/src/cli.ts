@@ -1,0 +1,58 @@
+import { AppError } from '@ctk/shared';
+import { balance, faucet } from './commands/chain-commands.js';
+import { commandContext, type CommandContext } from './commands/context.js';
+import { history } from './commands/history.js';
+import { address, create, exportKey, signMessage } from './commands/key-commands.js';
+import { pay } from './commands/pay.js';
+import { processIo, type WalletIo } from './io.js';
+import { parseOptions } from './options.js';
+
+const COMMANDS: Record<string, (context: CommandContext) => void | Promise<void>> = {
+  create,
+  address,
+  export: exportKey,
+  faucet,
+  balance,
+  pay,
+  'sign-message': signMessage,
+  history,
+};
+
+export const USAGE = `ctk-wallet <command> [--file path] [--json]
+
+  create [--force]          a new key in the wallet file (default ~/.ctk-wallet.json, mode 0600)
+  address                   the wallet's address
+  export                    the key (WIF): the only command that shows it
+  faucet [satoshis]         coins from the local chain's faucet (default 1000000)
+  balance                   confirmed and unconfirmed satoshis
+  pay <target> [--amount satoshis] [--reference R --lines JSON|@file [--merchant M]]
+                            target: bitcoin:<address>?amount=<BSV>, pay:?r=<payment request URL>, or alias@domain
+  sign-message <text>       a Bitcoin Signed Message signature (base64)
+  history [--limit n]       the address's transactions, newest first
+
+Chain: CHAIN_NETWORK (local), CHAIN_LOCAL_URL (http://127.0.0.1:50070), see packages/chain/README.md.
+Plain http only to localhost unless --insecure-http (or CTK_WALLET_INSECURE_HTTP=1).`;
+
+/** Runs one command; resolves with the exit code: 0, or 1 after one line naming what went wrong. */
+export async function runWallet(argv: string[], io: WalletIo = processIo): Promise<number> {
+  try {
+    const options = parseOptions(argv, io.env);
+    if (!options.command || options.command === 'help') {
+      io.out(USAGE);
+      return options.command ? 0 : 1;
+    }
+    const command = COMMANDS[options.command];
+    if (!command) throw new AppError('bad_request', `Unknown command "${options.command}" (see ctk-wallet help).`);
+    await command(commandContext(io, options));
+    return 0;
+  } catch (error) {
+    io.err(`ctk-wallet: ${oneLine(error)}`);
+    return 1;
+  }
+}
+
+function oneLine(error: unknown): string {
+  const message = (error instanceof Error || AppError.is(error) ? (error as Error).message : String(error)).replace(/\s*\n\s*/g, ' ');
+  const unreachableChain = AppError.is(error) && error.code === 'chain_unavailable';
+  return unreachableChain ? `${message.replace(/\.$/, '')}: is the chain running (npm run up), and CHAIN_LOCAL_URL right?` : message;
+}

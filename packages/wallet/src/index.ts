@@ -1,0 +1,2 @@
+export { runWallet, USAGE } from './cli.js';
+export type { WalletIo } from './io.js';

@@ -1,0 +1,61 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { AppError } from '@ctk/shared';
+
+export type WalletOptions = {
+  command: string | undefined;
+  args: string[];
+  file: string;
+  json: boolean;
+  force: boolean;
+  insecureHttp: boolean;
+  amount?: string;
+  merchant?: string;
+  reference?: string;
+  lines?: string;
+  limit?: string;
+};
+
+export const DEFAULT_WALLET_FILE = '.ctk-wallet.json';
+
+/** Command line: `<command> [args] [--file F] [--json] ...`; the wallet file also from CTK_WALLET_FILE. */
+export function parseOptions(argv: string[], env: Record<string, string | undefined>): WalletOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        file: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        force: { type: 'boolean', default: false },
+        'insecure-http': { type: 'boolean', default: false },
+        amount: { type: 'string' },
+        merchant: { type: 'string' },
+        reference: { type: 'string' },
+        lines: { type: 'string' },
+        limit: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    throw new AppError('bad_request', `${(error as Error).message.split('\n')[0]} (see ctk-wallet help).`);
+  }
+  const { values, positionals } = parsed;
+  const [command, ...args] = positionals;
+  return {
+    command: values.help ? 'help' : command,
+    args,
+    file: values.file ?? env.CTK_WALLET_FILE ?? join(env.HOME ?? homedir(), DEFAULT_WALLET_FILE),
+    json: values.json,
+    force: values.force,
+    insecureHttp: values['insecure-http'] || env.CTK_WALLET_INSECURE_HTTP === '1',
+    amount: values.amount,
+    merchant: values.merchant,
+    reference: values.reference,
+    lines: values.lines,
+    limit: values.limit,
+  };
+}
