@@ -20,12 +20,14 @@ import { identityRoutes } from './routes/identity-routes.js';
 import { itemRoutes } from './routes/item-routes.js';
 import { ledgerRoutes } from './routes/ledger-routes.js';
 import { receiptRoutes } from './routes/receipt-routes.js';
+import { paymailRoutes } from './routes/paymail-routes.js';
 import { registerCatalog } from './routes/register-catalog.js';
 import { reportRoutes } from './routes/report-routes.js';
 import type { RouteDefinition } from './routes/route-definition.js';
 import { serviceInfoRoutes } from './routes/service-info-routes.js';
 import { signInRoutes } from './routes/sign-in-routes.js';
 import { taxRoutes } from './routes/tax-routes.js';
+import { walletRoutes } from './routes/wallet-routes.js';
 import { closeServiceClients, createServiceClients } from './services/clients.js';
 
 export type Gateway = { app: FastifyInstance; deps: GatewayDeps; close(): Promise<void> };
@@ -70,7 +72,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
 
   const handlers = new Map<string, RouteDefinition>();
   const implemented = new Set<string>();
-  const groups = [identityRoutes(deps), signInRoutes(deps), accessRoutes(deps), itemRoutes(deps), ledgerRoutes(deps), reportRoutes(deps), taxRoutes(deps), receiptRoutes(deps), serviceInfoRoutes(deps, implemented)];
+  const groups = [identityRoutes(deps), signInRoutes(deps), accessRoutes(deps), itemRoutes(deps), ledgerRoutes(deps), reportRoutes(deps), taxRoutes(deps), receiptRoutes(deps), paymailRoutes(deps), walletRoutes(deps), serviceInfoRoutes(deps, implemented)];
   for (const group of groups) for (const [key, definition] of Object.entries(group)) handlers.set(key, definition);
   for (const key of handlers.keys()) implemented.add(key);
 

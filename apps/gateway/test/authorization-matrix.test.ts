@@ -5,7 +5,7 @@ import type { Gateway } from '../src/app.js';
 import { SIGNATURE_HEADER, signWebhook } from '../src/auth/webhook-signature.js';
 import { ENDPOINTS, type Endpoint } from '../src/catalog/endpoints.js';
 import { addMember, bearer, onboard, startTestGateway, WEBHOOK_SECRETS, type Onboarded } from './harness.js';
-import { concreteUrl, errorShapeProblems, forwardsToService, SERVICES_DOWN, uniqueName } from './support.js';
+import { bsvaliasErrorShapeProblems, concreteUrl, errorShapeProblems, forwardsToService, isBsvalias, SERVICES_DOWN, uniqueName } from './support.js';
 
 /** What the spec's rules say a credential gets on an endpoint. */
 type Expected = 'unauthenticated' | 'forbidden' | 'passes' | 'unspecified';
@@ -62,7 +62,8 @@ function violations(endpoint: Endpoint, expected: Expected, response: LightMyReq
   if (expected === 'passes' && (status === 401 || status === 403)) problems.push(`${where}, expected to pass auth`);
   if (status >= 500 && status !== 501 && !(status === 503 && forwardsToService(endpoint))) problems.push(`${where}: server error ${response.body.slice(0, 120)}`);
   if (status === 501 && response.json().error?.code !== 'not_implemented') problems.push(`${where}: 501 without not_implemented`);
-  if (status >= 400) for (const problem of errorShapeProblems(response)) problems.push(`${where}: ${problem}`);
+  const shapeProblems = isBsvalias(endpoint) ? bsvaliasErrorShapeProblems : errorShapeProblems;
+  if (status >= 400) for (const problem of shapeProblems(response)) problems.push(`${where}: ${problem}`);
   return problems;
 }
 

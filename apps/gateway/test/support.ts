@@ -25,7 +25,8 @@ export function uniqueName(label: string): string {
 /** The built routes that forward to a service (pos items, the books ledger, tax table and reports): services are down in these tests. */
 export function forwardsToService(endpoint: Pick<Endpoint, 'path'>): boolean {
   return ['/api/v1/orgs/:handle/items', '/api/v1/orgs/:handle/ledger', '/api/v1/tax/jurisdictions'].includes(endpoint.path)
-    || endpoint.path.startsWith('/api/v1/orgs/:handle/reports/');
+    || endpoint.path.startsWith('/api/v1/orgs/:handle/reports/')
+    || endpoint.path.startsWith('/api/v1/bsv/');
 }
 
 /**
@@ -74,6 +75,26 @@ export function errorShapeProblems(response: LightMyRequestResponse): string[] {
   const extra = Object.keys(error).filter((key) => !['code', 'message', 'request_id', 'details'].includes(key));
   if (extra.length) problems.push(`unexpected keys ${extra.join(', ')}`);
   if (error.request_id !== response.headers['x-request-id']) problems.push('request_id differs from the x-request-id header');
+  return problems;
+}
+
+/** The paymail routes answer errors in the bsvalias shape: `{code, message, request_id, details?}` at the top level. */
+export function isBsvalias(endpoint: Pick<Endpoint, 'path'>): boolean {
+  return endpoint.path.startsWith('/api/v1/bsvalias/') || endpoint.path === '/.well-known/bsvalias';
+}
+
+/** Problems with the bsvalias error shape, or [] when it is right. */
+export function bsvaliasErrorShapeProblems(response: LightMyRequestResponse): string[] {
+  let body: Record<string, unknown>;
+  try {
+    body = response.json();
+  } catch {
+    return [`body is not JSON: ${response.body.slice(0, 80)}`];
+  }
+  const problems: string[] = [];
+  for (const key of ['code', 'message', 'request_id']) if (typeof body[key] !== 'string' || body[key] === '') problems.push(`${key} missing`);
+  const extra = Object.keys(body).filter((key) => !['code', 'message', 'request_id', 'details'].includes(key));
+  if (extra.length) problems.push(`unexpected keys ${extra.join(', ')}`);
   return problems;
 }
 

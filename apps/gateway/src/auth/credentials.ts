@@ -59,6 +59,11 @@ export class Credentials {
     return this.orgs.get(handle, async () => toOrg(await this.prisma.organization.findUnique({ where: { handle } })));
   }
 
+  /** The organisation whose paymail alias this is (the part before the @). */
+  orgByPaymailAlias(alias: string): Promise<Org | null> {
+    return this.orgs.get(`paymail:${alias}`, async () => toOrg(await this.prisma.organization.findUnique({ where: { paymailAlias: alias } })));
+  }
+
   role(userId: string, organizationId: string): Promise<Role | null> {
     return this.roles.get(`${userId}:${organizationId}`, async () => {
       const membership = await this.prisma.membership.findUnique({
@@ -75,8 +80,14 @@ export class Credentials {
   }
 }
 
-type OrgRow = { id: string; handle: string; name: string; jurisdiction: string | null; pricesIncludeTax: boolean | null; receivingAddress: string | null };
+type OrgRow = {
+  id: string; handle: string; name: string; jurisdiction: string | null; pricesIncludeTax: boolean | null; receivingAddress: string | null;
+  walletXpub: string | null; identityPublicKey: string | null;
+};
 
 function toOrg(row: OrgRow | null): Org | null {
-  return row && { id: row.id, handle: row.handle, name: row.name, jurisdiction: row.jurisdiction, pricesIncludeTax: pricesIncludeTax(row), receivingAddress: row.receivingAddress };
+  return row && {
+    id: row.id, handle: row.handle, name: row.name, jurisdiction: row.jurisdiction, pricesIncludeTax: pricesIncludeTax(row), receivingAddress: row.receivingAddress,
+    walletXpub: row.walletXpub, identityPublicKey: row.identityPublicKey,
+  };
 }

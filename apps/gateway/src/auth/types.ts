@@ -19,6 +19,9 @@ export type OrgContext = {
   /** The organisation's choice, else the default for its jurisdiction. */
   pricesIncludeTax: boolean;
   receivingAddress: string | null;
+  /** The public side of its wallet (decision 0007): an xpub for fresh addresses, and the paymail identity key. */
+  walletXpub: string | null;
+  identityPublicKey: string | null;
   role: Role | null;
 };
 

@@ -3,7 +3,8 @@
  * spec (section 4), the capability it belongs to and the service that serves it. Routes, the service
  * and capability descriptors, the OpenAPI document and llms.txt are all produced from this table.
  * Rows marked `extra` are not in the spec: access management the spec leaves to a settings page, the
- * list of tax jurisdictions an organisation chooses from, the reports, and receipt verification.
+ * list of tax jurisdictions an organisation chooses from, the reports, receipt verification, and the
+ * paymail capability document and P2P routes.
  */
 export type AuthScheme = 'none' | 'bearer' | 'bearer_optional' | 'webhook' | 'commerce_key' | 'paygate_key';
 export type Role = 'owner' | 'admin' | 'staff';
@@ -34,11 +35,11 @@ const SPEC_ROWS: Row[] = [
   ['POST', '/api/webhooks/card-provider', 'webhook', null, 'cards_and_wallets', 'commerce', 'Inbound card payment provider event'],
   ['POST', '/api/webhooks/wallet-provider', 'webhook', null, 'cards_and_wallets', 'commerce', 'Inbound wallet provider event'],
   // 4.3 Paymail
-  ['GET', '/api/v1/bsvalias/id/:paymail', 'none', null, 'paymail', 'p2p', 'Paymail public key infrastructure (pki)'],
+  ['GET', '/api/v1/bsvalias/id/:paymail', 'none', null, 'paymail', 'gateway', 'Paymail public key infrastructure (pki)'],
   ['GET', '/api/v1/bsvalias/address/:paymail', 'none', null, 'paymail', 'p2p', 'Paymail payment destination'],
   ['POST', '/api/v1/bsvalias/address/:paymail', 'none', null, 'paymail', 'p2p', 'Paymail payment destination (sender-signed request)'],
-  ['GET', '/api/v1/bsvalias/public-profile/:paymail', 'none', null, 'paymail', 'p2p', 'Paymail public profile'],
-  ['GET', '/api/v1/bsvalias/verifypubkey/:paymail/:pubkey', 'none', null, 'paymail', 'p2p', 'Paymail public key verification'],
+  ['GET', '/api/v1/bsvalias/public-profile/:paymail', 'none', null, 'paymail', 'gateway', 'Paymail public profile'],
+  ['GET', '/api/v1/bsvalias/verifypubkey/:paymail/:pubkey', 'none', null, 'paymail', 'gateway', 'Paymail public key verification'],
   // 4.4 Point of sale: public reads
   ['GET', '/api/pos/cards/:card_id', 'none', null, 'cards_and_wallets', 'pos', 'A point-of-sale card'],
   ['GET', '/api/pos/cards/address/:address', 'none', null, 'cards_and_wallets', 'pos', 'A point-of-sale card by address'],
@@ -148,6 +149,11 @@ const EXTRA_ROWS: Row[] = [
   // Receipts (the spec: "anyone can verify a purchase from its transaction id on any instance"; no endpoint).
   ['GET', '/api/v1/receipts/:txid', 'none', null, 'receipts', 'gateway', 'Verify a purchase from its txid: the receipt on chain (merchant, reference, lines hash), what it paid, whether it is mined'],
   ['POST', '/api/v1/receipts/:txid', 'none', null, 'receipts', 'gateway', 'The same, also checking the order lines the caller has against the receipt\'s lines hash'],
+  // Paymail beyond the spec's five routes (decision 0007): the capability document and the P2P capabilities.
+  ['GET', '/.well-known/bsvalias', 'none', null, 'paymail', 'gateway', 'Paymail capability document (bsvalias): where each paymail capability answers'],
+  ['POST', '/api/v1/bsvalias/p2p-payment-destination/:paymail', 'none', null, 'paymail', 'p2p', 'Paymail P2P payment destination (2a40af698840): outputs and a reference for an amount'],
+  ['POST', '/api/v1/bsvalias/receive-transaction/:paymail', 'none', null, 'paymail', 'p2p', 'Paymail P2P receive transaction (5f1323cddf31): submit the signed payment'],
+  ['POST', '/api/v1/bsvalias/beef/:paymail', 'none', null, 'paymail', 'p2p', 'Paymail P2P receive transaction as BEEF (5c55a7fdb7bb)'],
   // Under no capability: the spec gives sales_tax no endpoint, and the descriptor keeps its list empty.
   ['GET', '/api/v1/tax/jurisdictions', 'none', null, null, 'books', 'Tax jurisdictions an organisation can choose, with the rate in force (filter by country)'],
 ];

@@ -6,15 +6,30 @@ export function errorBody(error: AppError, requestId: string) {
   return { error: { code: error.code, message: error.message, request_id: requestId, ...(error.details ? { details: error.details } : {}) } };
 }
 
-/** Maps every error to the one error body, once, at the edge. Unknown errors are logged and answered 500 without detail. */
-export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+/**
+ * The error body of the paymail (bsvalias) routes, flat as paymail clients read it: `{"code", "message"}`,
+ * with the request id and details beside them.
+ */
+export function bsvaliasErrorBody(error: AppError, requestId: string) {
+  return { code: error.code, message: error.message, request_id: requestId, ...(error.details ? { details: error.details } : {}) };
+}
+
+type ErrorBody = (error: AppError, requestId: string) => unknown;
+
+/** An error handler answering in the given body shape (a route may choose the bsvalias one). */
+export function errorHandler(body: ErrorBody = errorBody) {
+  return (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const appError = toAppError(error);
     if (appError.code === 'internal') request.log.error({ err: error }, 'unhandled error');
     else if (appError.httpStatus >= 500 && appError.code !== 'not_implemented') request.log.warn({ code: appError.code, reason: appError.message }, 'service error');
     if (appError.code === 'rate_limited') reply.header('retry-after', String(appError.details?.retry_after_seconds ?? 60));
-    return reply.code(appError.httpStatus).send(errorBody(appError, request.id));
-  });
+    return reply.code(appError.httpStatus).send(body(appError, request.id));
+  };
+}
+
+/** Maps every error to the one error body, once, at the edge. Unknown errors are logged and answered 500 without detail. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler(errorHandler());
   app.setNotFoundHandler((request, reply) => {
     const error = new AppError('route_not_found', `No route ${request.method} ${request.url.split('?')[0]}. GET /api/v1 lists every endpoint.`);
     return reply.code(404).send(errorBody(error, request.id));

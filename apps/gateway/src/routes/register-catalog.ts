@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate, requireUser, type AuthDeps } from '../auth/authenticate.js';
 import { ENDPOINTS, endpointKey, type Endpoint } from '../catalog/endpoints.js';
 import type { PrismaClient } from '../data/prisma.js';
+import { bsvaliasErrorBody, errorHandler } from '../plugins/errors.js';
 import { beginIdempotent } from '../plugins/idempotency.js';
 import { parseInput, type RouteDefinition } from './route-definition.js';
 
@@ -22,7 +23,9 @@ export function registerCatalog(
       config: {
         endpoint,
         ...(definition?.signup ? { rateLimit: { max: options.signupRateLimit, timeWindow: 60_000, keyGenerator: (r: { ip: string }) => `signup:${r.ip}` } } : {}),
+        ...(definition?.rateLimitPerMinute ? { rateLimit: { max: definition.rateLimitPerMinute, timeWindow: 60_000, keyGenerator: (r: { ip: string }) => `${endpoint.path}:${r.ip}` } } : {}),
       },
+      ...(definition?.bsvalias ? { errorHandler: errorHandler(bsvaliasErrorBody) } : {}),
       preHandler: async (request, reply) => {
         await authenticate(request, endpoint, options.auth);
         if (definition?.user) requireUser(request);

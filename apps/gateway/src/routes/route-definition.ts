@@ -15,6 +15,10 @@ export type RouteDefinition<B extends z.ZodType = z.ZodType, Q extends z.ZodType
   signup?: boolean;
   /** Acts on a user (spec 7.1): 401 without a user key, before the input is read. */
   user?: boolean;
+  /** Errors in the paymail (bsvalias) shape `{"code", "message", ...}` rather than `{"error": {...}}`. */
+  bsvalias?: boolean;
+  /** A stricter limit of requests per minute per client address than the gateway's (e.g. the chain passthrough). */
+  rateLimitPerMinute?: number;
   /** HTTP status of success (200 unless set). */
   status?: number;
   handle(input: HandlerInput<z.infer<B>, z.infer<Q>, z.infer<P>>): Promise<unknown>;

@@ -1,0 +1,154 @@
+import { AppError } from '@ctk/shared';
+import { z } from 'zod';
+import type { GatewayDeps } from '../deps.js';
+import { paymailDomain } from '../domain/paymail-domain.js';
+import { resolvePaymail, type PaymailTarget } from '../domain/paymail-target.js';
+import { callOptions, orgRef } from './service-call.js';
+import { route, type RouteDefinition } from './route-definition.js';
+
+const paymailParams = z.object({ paymail: z.string().min(3).max(320) });
+const verifyParams = paymailParams.extend({ pubkey: z.string().max(200) });
+const text = (max: number) => z.string().max(max).optional();
+const senderRequest = z.object({
+  senderName: text(100),
+  senderHandle: text(320),
+  dt: text(64),
+  amount: z.union([z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d{1,16}$/)]).optional(),
+  purpose: text(500),
+  signature: text(200),
+});
+const p2pDestinationBody = z.object({ satoshis: z.number().int().min(1).max(2_100_000_000_000_000) });
+const metadata = z.object({ sender: text(320), pubkey: text(200), signature: text(200), note: text(500) }).optional();
+const receiveBody = z.object({ hex: z.string().min(2).max(2_000_000), metadata, reference: z.string().min(1).max(100) });
+const beefBody = z.object({ beef: z.string().min(2).max(2_000_000), metadata, reference: z.string().min(1).max(100) });
+
+/**
+ * Paymail (bsvalias): the capability document, the spec's five routes and the P2P capabilities, in the
+ * shapes of the bsvalias specifications, errors as `{"code", "message"}`. The identity routes (pki,
+ * public profile, verifypubkey) answer from the organisation's registration here; destinations and
+ * payments are p2p's (decision 0007).
+ */
+export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
+  const domain = paymailDomain(deps.config);
+  const base = deps.config.CTK_PUBLIC_URL.replace(/\/$/, '');
+  const target = (paymail: string) => resolvePaymail(deps.credentials, paymail, domain);
+  const forP2p = ({ paymail, org }: PaymailTarget) => ({ paymail, org: orgRef(org) });
+  return {
+    'GET /.well-known/bsvalias': route({
+      bsvalias: true,
+      handle: async () => ({
+        bsvalias: '1.0',
+        capabilities: {
+          pki: `${base}/api/v1/bsvalias/id/{alias}@{domain.tld}`,
+          paymentDestination: `${base}/api/v1/bsvalias/address/{alias}@{domain.tld}`,
+          f12f968c92d6: `${base}/api/v1/bsvalias/public-profile/{alias}@{domain.tld}`,
+          a9f510c16bde: `${base}/api/v1/bsvalias/verifypubkey/{alias}@{domain.tld}/{pubkey}`,
+          '2a40af698840': `${base}/api/v1/bsvalias/p2p-payment-destination/{alias}@{domain.tld}`,
+          '5f1323cddf31': `${base}/api/v1/bsvalias/receive-transaction/{alias}@{domain.tld}`,
+          '5c55a7fdb7bb': `${base}/api/v1/bsvalias/beef/{alias}@{domain.tld}`,
+          // Sender validation: senders may sign, and a signature sent is checked, but none is required.
+          '6745385c3fc0': false,
+        },
+      }),
+    }),
+    'GET /api/v1/bsvalias/id/:paymail': route({
+      bsvalias: true,
+      params: paymailParams,
+      handle: async ({ params }) => {
+        const { paymail, org } = await target(params.paymail);
+        if (!org.identityPublicKey) throw new AppError('not_found', `${paymail} has no identity key registered.`);
+        return { bsvalias: '1.0', handle: paymail, pubkey: org.identityPublicKey };
+      },
+    }),
+    'GET /api/v1/bsvalias/address/:paymail': route({
+      bsvalias: true,
+      params: paymailParams,
+      handle: async ({ params, request }) => {
+        const resolved = await target(params.paymail);
+        const answer = await deps.services.p2p.getPaymentDestination({ target: forP2p(resolved) }, callOptions(request));
+        return { output: answer.output };
+      },
+    }),
+    'POST /api/v1/bsvalias/address/:paymail': route({
+      bsvalias: true,
+      params: paymailParams,
+      body: senderRequest,
+      handle: async ({ params, body, request }) => {
+        const resolved = await target(params.paymail);
+        const answer = await deps.services.p2p.getPaymentDestination({
+          target: forP2p(resolved),
+          senderRequest: true,
+          senderName: body.senderName ?? '',
+          senderHandle: body.senderHandle ?? '',
+          dt: body.dt ?? '',
+          amount: body.amount === undefined ? '' : String(body.amount),
+          purpose: body.purpose ?? '',
+          signature: body.signature ?? '',
+        }, callOptions(request));
+        return { output: answer.output };
+      },
+    }),
+    'GET /api/v1/bsvalias/public-profile/:paymail': route({
+      bsvalias: true,
+      params: paymailParams,
+      handle: async ({ params }) => {
+        const { org } = await target(params.paymail);
+        const row = await deps.prisma.organization.findUniqueOrThrow({ where: { id: org.id }, select: { name: true, avatarUrl: true } });
+        return { name: row.name, avatar: row.avatarUrl ?? '' };
+      },
+    }),
+    'GET /api/v1/bsvalias/verifypubkey/:paymail/:pubkey': route({
+      bsvalias: true,
+      params: verifyParams,
+      handle: async ({ params }) => {
+        const { paymail, org } = await target(params.paymail);
+        const match = Boolean(org.identityPublicKey) && org.identityPublicKey === params.pubkey.toLowerCase();
+        return { bsvalias: '1.0', handle: paymail, pubkey: params.pubkey, match };
+      },
+    }),
+    'POST /api/v1/bsvalias/p2p-payment-destination/:paymail': route({
+      bsvalias: true,
+      params: paymailParams,
+      body: p2pDestinationBody,
+      handle: async ({ params, body, request }) => {
+        const resolved = await target(params.paymail);
+        const answer = await deps.services.p2p.createP2pDestination({ target: forP2p(resolved), satoshis: BigInt(body.satoshis) }, callOptions(request));
+        return {
+          outputs: answer.outputs.map((output) => ({ script: output.script, satoshis: Number(output.satoshis) })),
+          reference: answer.reference,
+          expires_at: answer.expiresAt,
+        };
+      },
+    }),
+    'POST /api/v1/bsvalias/receive-transaction/:paymail': route({
+      bsvalias: true,
+      params: paymailParams,
+      body: receiveBody,
+      handle: async ({ params, body, request }) => receive(await target(params.paymail), { hex: body.hex }, body, request),
+    }),
+    'POST /api/v1/bsvalias/beef/:paymail': route({
+      bsvalias: true,
+      params: paymailParams,
+      body: beefBody,
+      handle: async ({ params, body, request }) => receive(await target(params.paymail), { beef: body.beef }, body, request),
+    }),
+  };
+
+  async function receive(
+    resolved: PaymailTarget,
+    transaction: { hex?: string; beef?: string },
+    body: { reference: string; metadata?: z.infer<typeof metadata> },
+    request: Parameters<typeof callOptions>[0],
+  ) {
+    const answer = await deps.services.p2p.receiveP2pTransaction({
+      target: forP2p(resolved),
+      reference: body.reference,
+      ...transaction,
+      sender: body.metadata?.sender ?? '',
+      pubkey: body.metadata?.pubkey ?? '',
+      signature: body.metadata?.signature ?? '',
+      note: body.metadata?.note ?? '',
+    }, callOptions(request));
+    return { txid: answer.txid, note: answer.note };
+  }
+}

@@ -1,0 +1,94 @@
+import { createServer } from 'node:net';
+import { HD, PrivateKey } from '@bsv/sdk';
+import { configSchema as booksConfigSchema, startBooks } from '@ctk/books';
+import { createChainClient, type ChainClient } from '@ctk/chain';
+import { startLocalChain, type RunningLocalChain } from '@ctk/chain/local';
+import { configSchema as p2pConfigSchema, startP2p } from '@ctk/p2p';
+import { inProcessTransport, loadConfig, type EventTransport } from '@ctk/shared';
+import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
+import type { Gateway } from '../src/app.js';
+import { startTestGateway } from './harness.js';
+import { SERVICES_DOWN } from './support.js';
+
+export type PaymailStack = {
+  gateway: Gateway;
+  /** Where the gateway answers over HTTP, e.g. http://localhost:40123; its paymails are alias@localhost. */
+  base: string;
+  chain: RunningLocalChain;
+  chainClient: ChainClient;
+  close(): Promise<void>;
+};
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function database(prefix: string) {
+  const url = await createTestDatabase(prefix);
+  return { CTK_DATA_DIR: TEST_DATA_DIR, ...(url ? { DATABASE_URL: url } : {}) };
+}
+
+/**
+ * The paymail path end to end in one process: a local chain on a free port, books and p2p on their own
+ * databases sharing one event transport (in process unless `natsUrl`), and the gateway listening over
+ * HTTP with its public URL on that port, as a paying wallet reaches it.
+ */
+export async function startPaymailStack(options: { natsUrl?: string; transport?: EventTransport } = {}): Promise<PaymailStack> {
+  const chain = await startLocalChain({ port: 0 });
+  const transport = options.natsUrl ? undefined : (options.transport ?? inProcessTransport());
+  const env = { GRPC_PORT: '0', LOG_LEVEL: 'silent', ...(options.natsUrl ? { NATS_URL: options.natsUrl } : {}) };
+  const books = await startBooks(loadConfig(booksConfigSchema, { ...env, ...(await database('books')) }), undefined, { transport });
+  const chainEnv = { CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: chain.url, CHAIN_RETRIES: '1' };
+  const p2p = await startP2p(loadConfig(p2pConfigSchema, { ...env, ...chainEnv, ...(await database('p2p')) }), undefined, { transport });
+  const port = await freePort();
+  const base = `http://localhost:${port}`;
+  const gateway = await startTestGateway({
+    ...SERVICES_DOWN, ...chainEnv, BOOKS_GRPC_URL: `127.0.0.1:${books.port}`, P2P_GRPC_URL: `127.0.0.1:${p2p.port}`, CTK_PUBLIC_URL: base,
+  });
+  await gateway.app.listen({ port, host: 'localhost' });
+  return {
+    gateway,
+    base,
+    chain,
+    chainClient: createChainClient({ network: 'local', localUrl: chain.url, retries: 1, retryBaseMs: 20 }),
+    async close() {
+      await gateway.close();
+      await p2p.close();
+      await books.close();
+      await transport?.close();
+      await chain.close();
+    },
+  };
+}
+
+/** What a merchant registers: the xpub of its wallet's account, the identity key; it keeps the private keys. */
+export function merchantKeys() {
+  const account = HD.fromRandom().derive("m/44'/236'/0'");
+  return { account, xpub: account.toPublic().toString(), identity: PrivateKey.fromRandom() };
+}
+
+// The answers' JSON is whatever the route gives; tests read it field by field.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+export type HttpAnswer = { status: number; json: Json; text: string; headers: Headers };
+
+/** JSON over HTTP, as a wallet talks to a paymail host. */
+export async function http(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpAnswer> {
+  const response = await fetch(url, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let json: Json;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, json, text, headers: response.headers };
+}
