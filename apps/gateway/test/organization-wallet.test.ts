@@ -1,0 +1,38 @@
+import { HD, PrivateKey } from '@bsv/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Gateway } from '../src/app.js';
+import { bearer, onboard, startTestGateway } from './harness.js';
+import { expectError, SERVICES_DOWN, uniqueName } from './support.js';
+
+let gateway: Gateway;
+beforeAll(async () => {
+  gateway = await startTestGateway(SERVICES_DOWN);
+});
+afterAll(() => gateway.close());
+
+describe('an organisation registers the public side of its wallet', () => {
+  const patch = (handle: string, key: string, payload: object) =>
+    gateway.app.inject({ method: 'PATCH', url: `/api/v1/organizations/${handle}`, headers: bearer(key), payload });
+
+  it('stores an xpub, an identity public key and an avatar, and shows them back', async () => {
+    const owner = await onboard(gateway, uniqueName('Wallet Cafe'));
+    const xpub = HD.fromRandom().derive("m/44'/236'/0'").toPublic().toString();
+    const identity = PrivateKey.fromRandom().toPublicKey().toString();
+    const response = await patch(owner.handle, owner.key, { wallet_xpub: xpub, identity_public_key: identity.toUpperCase(), avatar_url: 'https://img.example/a.png' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ wallet_xpub: xpub, identity_public_key: identity, avatar_url: 'https://img.example/a.png' });
+  });
+
+  it('refuses an extended private key, something that is not a key, a bad identity key and a non-web avatar, writing nothing', async () => {
+    const owner = await onboard(gateway, uniqueName('Wallet Cafe'));
+    const xprv = HD.fromRandom().toString();
+    expect(xprv.startsWith('xprv')).toBe(true);
+    for (const payload of [{ wallet_xpub: xprv }, { wallet_xpub: 'xpub-not-really' }, { identity_public_key: '04abcd' }, { avatar_url: 'javascript:alert(1)' }]) {
+      const response = await patch(owner.handle, owner.key, payload);
+      expectError(response, 422, 'validation_failed');
+      expect(response.body).not.toContain(xprv);
+    }
+    const org = await gateway.app.inject({ method: 'GET', url: `/api/v1/organizations/${owner.handle}`, headers: bearer(owner.key) });
+    expect(org.json()).toMatchObject({ wallet_xpub: null, identity_public_key: null, avatar_url: null });
+  });
+});
