@@ -11,8 +11,8 @@ export function bsvToSatoshis(amount: string): number {
 }
 
 /** A --amount in satoshis: a positive integer. */
-export function parseSatoshis(value: string, what = 'amount'): number {
-  if (!/^\d+$/.test(value)) throw new AppError('bad_request', `The ${what} must be a whole number of satoshis, not "${value}".`);
+export function parseSatoshis(value: string): number {
+  if (!/^\d+$/.test(value)) throw new AppError('bad_request', `The amount must be a whole number of satoshis, not "${value}".`);
   return checkSatoshis(BigInt(value), value);
 }
 

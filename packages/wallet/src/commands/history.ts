@@ -1,13 +1,14 @@
 import type { Transaction } from '@bsv/sdk';
 import type { ChainClient } from '@ctk/chain';
-import { parseSatoshis } from '../amounts.js';
+import { AppError } from '@ctk/shared';
 import { report } from '../io.js';
 import type { CommandContext } from './context.js';
 
 /** The address's transactions on chain, newest first, each with what it did to the balance and, for payments made here, to whom. */
 export async function history({ io, options, chain, wallet }: CommandContext): Promise<void> {
   const opened = wallet();
-  const limit = options.limit ? parseSatoshis(options.limit, 'limit') : 20;
+  const limit = options.limit === undefined ? 20 : Number(options.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new AppError('bad_request', `--limit must be a whole number from 1 to 1000, not "${options.limit}".`);
   const all = await chain.client.history(opened.address);
   const ours = new Set(all.map((entry) => entry.txid));
   const load = loader(chain.client);
