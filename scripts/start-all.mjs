@@ -53,17 +53,9 @@ try {
   const chainPort = process.env.CHAIN_PORT || '50070';
   const chainUrl = `http://127.0.0.1:${chainPort}`;
   if (chainNetwork === 'local') {
-    const { localChainConfigSchema, startLocalChain } = await load('packages/chain/dist/local/index.js');
+    const { localChainConfigSchema, localChainOptions, startLocalChain } = await load('packages/chain/dist/local/index.js');
     const config = loadConfig(localChainConfigSchema, envOf('chain', { CHAIN_PORT: chainPort }));
-    running.push(await startLocalChain({
-      dataDir: config.CHAIN_STORE === 'memory' ? undefined : config.CTK_DATA_DIR,
-      host: config.CHAIN_HOST,
-      port: config.CHAIN_PORT,
-      minFeeSatsPerKb: config.CHAIN_MIN_FEE_SATS_PER_KB,
-      faucetMaxSatoshis: config.CHAIN_FAUCET_MAX_SATOSHIS,
-      mineIntervalMs: config.CHAIN_MINE_INTERVAL_MS,
-      logger: createLogger('local-chain', logLevel),
-    }));
+    running.push(await startLocalChain({ ...localChainOptions(config), logger: createLogger('local-chain', logLevel) }));
   }
   // Every app reads the chain client's config (CHAIN_*, see packages/chain): here, the local chain.
   const chainEnv = chainNetwork === 'local' ? { CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: chainUrl } : {};

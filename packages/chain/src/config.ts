@@ -1,7 +1,7 @@
+import { unsetIfEmpty } from '@ctk/shared';
 import { z } from 'zod';
 import { DEFAULT_LOCAL_CHAIN_URL, type ChainClientOptions } from './client/create-chain-client.js';
 
-const unsetIfEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema);
 const httpUrl = () => unsetIfEmpty(z.url({ protocol: /^https?$/ }).optional());
 
 /**

@@ -12,7 +12,7 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEn
 }
 
 /** An empty variable (`PORT=` in an env file) counts as unset, so the default applies. */
-const unsetIfEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema);
+export const unsetIfEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema);
 
 const portField = (fallback: number) => unsetIfEmpty(z.coerce.number().int().min(0).max(65535).default(fallback));
 

@@ -12,3 +12,4 @@ export * from './tax.js';
 export * from './db/open-database.js';
 export { applyMigrations, diffSchemas } from './db/migrate.js';
 export * from './events/index.js';
+export { isTimeZone } from './time-zone.js';

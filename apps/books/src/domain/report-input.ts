@@ -1,18 +1,5 @@
+import { isTimeZone } from '@ctk/shared';
 import { z } from 'zod';
-
-/** An IANA name's shape: no offsets such as "+01:00", which PostgreSQL would read with the sign reversed. */
-const IANA_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
-
-/** Whether the name is a time zone both JavaScript and PostgreSQL know by that name (e.g. "Europe/London"). */
-export function isTimeZone(name: string): boolean {
-  if (!IANA_NAME.test(name)) return false;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The calendar date (YYYY-MM-DD) it is now, or at `instant`, in the time zone. */
 export function localDateIn(timeZone: string, instant = new Date()): string {

@@ -1,18 +1,6 @@
+import { isTimeZone } from '@ctk/shared';
 import { z } from 'zod';
 import { handleField } from '../domain/organization-fields.js';
-
-/** An IANA name's shape: no offsets such as "+01:00", which PostgreSQL would read with the sign reversed. */
-const IANA_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
-
-export function isTimeZone(name: string): boolean {
-  if (!IANA_NAME.test(name)) return false;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const day = (field: string) => z.iso.date({ error: `${field} must be a calendar date YYYY-MM-DD, such as 2026-01-31` });
 const timeZone = z.string()

@@ -1,8 +1,7 @@
-import { configFields } from '@ctk/shared';
+import { configFields, unsetIfEmpty } from '@ctk/shared';
 import { z } from 'zod';
-import { LOCAL_CHAIN_DEFAULTS } from './start-local-chain.js';
+import { LOCAL_CHAIN_DEFAULTS, type StartLocalChainOptions } from './start-local-chain.js';
 
-const unsetIfEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema);
 
 /** The local chain server's environment (the `ctk-local-chain` bin). */
 export const localChainConfigSchema = z.object({
@@ -20,3 +19,15 @@ export const localChainConfigSchema = z.object({
 });
 
 export type LocalChainConfig = z.infer<typeof localChainConfigSchema>;
+
+/** The local chain's start options from its configuration. */
+export function localChainOptions(config: LocalChainConfig): StartLocalChainOptions {
+  return {
+    dataDir: config.CHAIN_STORE === 'memory' ? undefined : config.CTK_DATA_DIR,
+    host: config.CHAIN_HOST,
+    port: config.CHAIN_PORT,
+    minFeeSatsPerKb: config.CHAIN_MIN_FEE_SATS_PER_KB,
+    faucetMaxSatoshis: config.CHAIN_FAUCET_MAX_SATOSHIS,
+    mineIntervalMs: config.CHAIN_MINE_INTERVAL_MS,
+  };
+}
