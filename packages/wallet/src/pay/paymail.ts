@@ -20,16 +20,20 @@ export function isPaymail(target: string): boolean {
 type Context = { chain: ChainClient; key: PrivateKey; insecureHttp: boolean };
 
 /**
- * Resolves `alias@domain` through `<domain>/.well-known/bsvalias` (no SRV lookup: the domain itself):
+ * Resolves `alias@domain` through `<domain>/.well-known/bsvalias` (no SRV lookup: the domain itself, or
+ * `alias@domain:port` for a service on a port, such as a local instance):
  * P2P payment destination and receive transaction (BEEF when offered, else raw hex) when the receiver
  * offers them, so the receiver broadcasts; else the basic payment destination, and the wallet broadcasts.
  */
-export async function planPaymail(paymail: string, satoshis: number, context: Context): Promise<PaymentPlan> {
-  const [, alias, domain] = PAYMAIL.exec(paymail) as RegExpExecArray;
-  const capabilities = await fetchCapabilities(domain as string, context.insecureHttp);
+export async function planPaymail(target: string, satoshis: number, context: Context): Promise<PaymentPlan> {
+  const [, alias, location] = PAYMAIL.exec(target) as RegExpExecArray;
+  // A port locates the service, as an SRV record would (a local instance): the paymail itself is alias@domain.
+  const domain = (location as string).replace(/:\d+$/, '');
+  const paymail = `${alias}@${domain}`;
+  const capabilities = await fetchCapabilities(location as string, context.insecureHttp);
   const endpoint = (id: string) => {
     const template = capabilities[id];
-    return typeof template === 'string' ? checkUrl(template.replace('{alias}', alias as string).replace('{domain.tld}', domain as string), context.insecureHttp, `paymail ${id}`) : undefined;
+    return typeof template === 'string' ? checkUrl(template.replace('{alias}', alias as string).replace('{domain.tld}', domain), context.insecureHttp, `paymail ${id}`) : undefined;
   };
   const destination = endpoint(P2P_DESTINATION);
   const receive = endpoint(RECEIVE_BEEF) ?? endpoint(RECEIVE_TRANSACTION);
