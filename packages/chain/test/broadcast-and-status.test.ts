@@ -59,6 +59,18 @@ describe('the chain client against the local chain', () => {
     expect(found!.status.merklePath!.toHex()).toBe((await chain.client.getStatus(txid)).merklePath!.toHex());
   });
 
+  it('proves a transaction alone in its block (a coinbase with nothing else mined), whose txid is the merkle root', async () => {
+    await mineBlocks(chain.running.url); // whatever waits in the mempool
+    const { height } = await mineBlocks(chain.running.url);
+    const block = (await (await fetch(`${chain.running.wocUrl}/block/height/${height}`)).json()) as { tx: string[]; merkleroot: string };
+    expect(block.tx).toHaveLength(1);
+    const coinbase = block.tx[0]!;
+    const found = await chain.client.getTransaction(coinbase);
+    expect(found!.status).toMatchObject({ state: 'mined', confirmations: 1 });
+    expect(found!.status.merklePath!.computeRoot(coinbase)).toBe(block.merkleroot);
+    expect(await chain.client.verifyMerkleProof(coinbase, found!.status.merklePath!)).toBe(true);
+  });
+
   it('refuses a merkle path for another transaction or another block', async () => {
     const payer = await fundedWallet(chain, 20_000);
     const tx = await payment({ ...payer, to: newWallet().address, satoshis: 5_000 });

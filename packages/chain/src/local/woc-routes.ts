@@ -107,9 +107,11 @@ function txDetails(state: ChainState, record: TxRecord) {
 function tscProof(state: ChainState, record: TxRecord): Reply {
   const path = state.merklePath(record.txid);
   if (!path || !record.block) return notFound('merkle proof');
-  const nodes = path.path.map((level, height) => {
-    const sibling = level.find((leaf) => leaf.offset === ((record.block!.index >> height) ^ 1))!;
-    return sibling.duplicate ? '*' : sibling.hash!;
+  // A block of one transaction has a path of no siblings: its txid is the merkle root, and nodes is [].
+  const nodes = path.path.flatMap((level, height) => {
+    const sibling = level.find((leaf) => leaf.offset === ((record.block!.index >> height) ^ 1));
+    if (!sibling) return [];
+    return [sibling.duplicate ? '*' : sibling.hash!];
   });
   return { status: 200, json: [{ index: record.block.index, txOrId: record.txid, target: state.block(record.block.height)!.hash, nodes }] };
 }
