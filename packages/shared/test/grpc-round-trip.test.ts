@@ -177,7 +177,40 @@ describe('gRPC server and client', () => {
   });
 });
 
-describe('createGrpcClient without a server', () => {
+describe('createGrpcClient and the connection', () => {
+  it('connects again when the service restarts on the same address', async () => {
+    const seen = { contexts: [], handlerDone: [] };
+    const first = await startGrpcServer({ name: 'books', address: '127.0.0.1:0', logger: pino({ level: 'silent' }), services: [[BooksServiceDefinition, booksService(seen)]] });
+    const at = `127.0.0.1:${first.port}`;
+    const restartable = createGrpcClient(BooksServiceDefinition, at, { connections: 1 });
+    try {
+      expect((await restartable.getSetup({ org: { handle: 'a' } })).capabilities[0]?.nextStep).toBe('hello a');
+      await first.shutdown();
+      await expect(restartable.getSetup({ org: { handle: 'b' } })).rejects.toMatchObject({ code: 'unavailable' });
+      const second = await startGrpcServer({ name: 'books', address: at, logger: pino({ level: 'silent' }), services: [[BooksServiceDefinition, booksService(seen)]] });
+      try {
+        expect((await restartable.getSetup({ org: { handle: 'c' } })).capabilities[0]?.nextStep).toBe('hello c');
+      } finally {
+        await second.shutdown();
+      }
+    } finally {
+      restartable.close();
+    }
+  });
+
+  it('fails a call answered by an HTTP/2 server that does not speak gRPC with internal "Internal error"', async () => {
+    const { createServer: createHttp2Server } = await import('node:http2');
+    const plain = createHttp2Server((_request, response) => response.writeHead(404).end('no such thing'));
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    const stranger = createGrpcClient(BooksServiceDefinition, `127.0.0.1:${(plain.address() as AddressInfo).port}`);
+    try {
+      await expect(stranger.getSetup({})).rejects.toMatchObject({ code: 'internal', message: 'Internal error' });
+    } finally {
+      stranger.close();
+      await new Promise((resolve) => plain.close(resolve));
+    }
+  });
+
   it('fails a call to a closed port with unavailable', async () => {
     const client = createGrpcClient(BooksServiceDefinition, `127.0.0.1:${await closedPort()}`);
     try {
