@@ -1,9 +1,9 @@
 import { BSM, LockingScript, P2PKH, PrivateKey, Transaction, Utils } from '@bsv/sdk';
-import { requestFaucet } from '@ctk/chain/local';
+import { mineBlocks, requestFaucet } from '@ctk/chain/local';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, onboard, type Onboarded } from './harness.js';
+import { bearer, onboard, startTestGateway, type Onboarded } from './harness.js';
 import { http, merchantKeys, startPaymailStack, type HttpAnswer, type PaymailStack } from './paymail-harness.js';
-import { uniqueName } from './support.js';
+import { SERVICES_DOWN, uniqueName } from './support.js';
 
 let stack: PaymailStack;
 let merchant: Onboarded;
@@ -91,6 +91,7 @@ function expectBsvaliasError(answer: HttpAnswer, status: number, code: string) {
 describe('a customer wallet pays a merchant\'s paymail through the P2P flow, end to end through the gateway', () => {
   let paidTxid: string;
   let paidTx: Transaction;
+  let paidReference: string;
 
   it('serves the capability document and the identity routes in the bsvalias shapes', async () => {
     const document = await http('GET', `${stack.base}/.well-known/bsvalias`);
@@ -117,6 +118,7 @@ describe('a customer wallet pays a merchant\'s paymail through the P2P flow, end
     expect(answer.json).toEqual({ txid: tx.id('hex'), note: expect.any(String) });
     paidTxid = tx.id('hex');
     paidTx = tx;
+    paidReference = asked.reference;
     expect((await stack.chainClient.getStatus(paidTxid)).state).toBe('seen');
 
     const entries = await ledgerWith(1);
@@ -131,6 +133,23 @@ describe('a customer wallet pays a merchant\'s paymail through the P2P flow, end
     const address = Utils.toBase58Check(LockingScript.fromHex(asked.outputs[0]!.script).chunks[2]!.data!, [0x6f]);
     const utxos = await http('GET', `${stack.base}/api/v1/wallet/utxos?address=${address}`);
     expect(utxos.json).toEqual({ address, data: [{ txid: paidTxid, vout: 0, satoshis: 25_000, height: null }] });
+  });
+
+  it('verifies the purchase from its txid on this instance and on a second instance pointed at the same chain', async () => {
+    await mineBlocks(stack.chain.url);
+    // Another instance of the service: its own identity database, no services of its own, the same chain.
+    const elsewhere = await startTestGateway({ ...SERVICES_DOWN, CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: stack.chain.url });
+    try {
+      const here = await http('GET', `${stack.base}/api/v1/receipts/${paidTxid}`);
+      const there = (await elsewhere.app.inject({ method: 'GET', url: `/api/v1/receipts/${paidTxid}` })).json();
+      for (const answer of [here.json, there]) {
+        expect(answer).toMatchObject({ txid: paidTxid, merchant: paymail, reference: paidReference, status: 'mined', confirmations: 1, merkle_proof: 'valid', verified: true });
+        expect(answer.paid_outputs).toEqual(expect.arrayContaining([expect.objectContaining({ satoshis: 25_000 })]));
+      }
+      expect(there).toEqual(here.json);
+    } finally {
+      await elsewhere.close();
+    }
   });
 
   it('refuses a double spend, a bad signature, an underpayment and a reused txid, each clearly, and none reaches the books', async () => {
