@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BooksServiceDefinition } from '@ctk/proto/ctk/books/v1/books';
-import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
+import { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { PaymentEvent, PaymentEventType, Settlement } from '@ctk/proto/ctk/events/v1/payment_event';
 import { createGrpcClient, createLogger, loadConfig, openPrisma, type EventTransport, type Logger } from '@ctk/shared';
 import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
@@ -83,7 +83,7 @@ export async function openTestJournal(env?: BooksEnv) {
 
 /** An organisation reference for an id (books reads only the id). */
 export function orgRef(id: string): OrgRef {
-  return { id, handle: `shop-${id.slice(0, 8)}`, jurisdiction: '', receivingAddress: '', pricesIncludeTax: false };
+  return OrgRef.fromPartial({ id, handle: `shop-${id.slice(0, 8)}` });
 }
 
 export function newOrg(): OrgRef {

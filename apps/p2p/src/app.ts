@@ -32,14 +32,14 @@ export async function startP2p(config: Config, logger: Logger = createLogger('p2
   );
   try {
     const chain = options.chain ?? createChainClient(chainClientOptions(config));
+    const relay = await startRelay({ transport: options.transport, natsUrl: config.NATS_URL }, prisma, logger);
     const server = await startGrpcServer({
       name: 'p2p',
       address: `${config.GRPC_HOST}:${config.GRPC_PORT}`,
       logger,
-      services: [[P2pServiceDefinition, p2pService({ prisma, chain, config })]],
-    });
-    const relay = await startRelay({ transport: options.transport, natsUrl: config.NATS_URL }, prisma, logger).catch(async (error: unknown) => {
-      await server.shutdown();
+      services: [[P2pServiceDefinition, p2pService({ prisma, chain, config, eventsCommitted: relay.notify })]],
+    }).catch(async (error: unknown) => {
+      await relay.stop();
       throw error;
     });
     return {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
+import { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { PosServiceDefinition, type CreateItemRequest } from '@ctk/proto/ctk/pos/v1/pos';
 import { createGrpcClient, loadConfig } from '@ctk/shared';
 import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
@@ -27,7 +27,7 @@ export async function startTestPos() {
 
 export function newOrg(): OrgRef {
   const id = randomUUID();
-  return { id, handle: `shop-${id.slice(0, 8)}`, jurisdiction: '', receivingAddress: '', pricesIncludeTax: false };
+  return OrgRef.fromPartial({ id, handle: `shop-${id.slice(0, 8)}` });
 }
 
 export function newItem(org: OrgRef, overrides: Partial<CreateItemRequest> = {}): Partial<CreateItemRequest> {

@@ -9,17 +9,19 @@ export type RelaySource = {
 
 /**
  * Publishes p2p's outbox (payment events) to the given transport, else to NATS_URL; without either the
- * events stay in the outbox until a relay runs. stop() publishes what is pending, then releases what it started.
+ * events stay in the outbox until a relay runs. notify() after a commit publishes it now rather than at
+ * the relay's next poll; stop() publishes what is pending, then releases what it started.
  */
-export async function startRelay(source: RelaySource, prisma: OutboxPrisma, logger: Logger): Promise<{ stop(): Promise<void> }> {
+export async function startRelay(source: RelaySource, prisma: OutboxPrisma, logger: Logger): Promise<Relay> {
   if (source.transport) {
     const relay = startOutboxRelay({ prisma, transport: source.transport, logger });
-    return { stop: () => relay.stop() };
+    return { notify: () => relay.notify(), stop: () => relay.stop() };
   }
   if (source.natsUrl) {
     const transport = await connectNatsTransport({ url: source.natsUrl, logger, name: 'p2p' });
     const relay = startOutboxRelay({ prisma, transport, logger });
     return {
+      notify: () => relay.notify(),
       async stop() {
         await relay.stop();
         await transport.close();
@@ -27,5 +29,7 @@ export async function startRelay(source: RelaySource, prisma: OutboxPrisma, logg
     };
   }
   logger.warn({}, 'NATS_URL is not set and no transport was given: payment events stay in the p2p outbox');
-  return { stop: async () => undefined };
+  return { notify: () => undefined, stop: async () => undefined };
 }
+
+export type Relay = { notify(): void; stop(): Promise<void> };

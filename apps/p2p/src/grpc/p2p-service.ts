@@ -11,9 +11,15 @@ import { broadcastTransaction } from '../wallet/broadcast-transaction.js';
 import { chainPassthrough } from '../wallet/chain-passthrough.js';
 import { listUtxos } from '../wallet/list-utxos.js';
 
-export type P2pDeps = { prisma: PrismaClient; chain: ChainClient; config: Config };
+export type P2pDeps = {
+  prisma: PrismaClient;
+  chain: ChainClient;
+  config: Config;
+  /** Called after a commit that wrote payment events to the outbox, so the relay publishes them now. */
+  eventsCommitted: () => void;
+};
 
-export function p2pService({ prisma, chain, config }: P2pDeps): P2pServiceImplementation {
+export function p2pService({ prisma, chain, config, eventsCommitted }: P2pDeps): P2pServiceImplementation {
   // A payment holds its reference's row lock while the chain answers: allow for the client's retries.
   const transactionTimeoutMs = config.CHAIN_TIMEOUT_MS * (config.CHAIN_RETRIES + 1) + 10_000;
   return {
@@ -22,7 +28,7 @@ export function p2pService({ prisma, chain, config }: P2pDeps): P2pServiceImplem
     },
     getPaymentDestination: (request) => getPaymentDestination({ prisma, dtToleranceSeconds: config.P2P_DT_TOLERANCE_SECONDS }, request),
     createP2pDestination: (request) => createP2pDestination({ prisma, referenceTtlSeconds: config.P2P_REFERENCE_TTL_SECONDS }, request),
-    receiveP2pTransaction: (request) => receiveP2pTransaction({ prisma, chain, transactionTimeoutMs }, request),
+    receiveP2pTransaction: (request) => receiveP2pTransaction({ prisma, chain, transactionTimeoutMs, eventsCommitted }, request),
     listUtxos: (request) => listUtxos(chain, request.address),
     broadcastTransaction: (request) => broadcastTransaction(chain, request.transaction),
     chainPassthrough: (request) => chainPassthrough({ chain, config }, request),

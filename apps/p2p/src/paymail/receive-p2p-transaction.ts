@@ -7,7 +7,7 @@ import type { PrismaClient } from '../generated/prisma/client.js';
 import { recordPaymailPayment } from './record-paymail-payment.js';
 import { verifySenderSignature } from './sender-signature.js';
 
-export type ReceiveDeps = { prisma: PrismaClient; chain: ChainClient; transactionTimeoutMs: number };
+export type ReceiveDeps = { prisma: PrismaClient; chain: ChainClient; transactionTimeoutMs: number; eventsCommitted: () => void };
 
 type Submitted = { hex: string; txid: string };
 
@@ -48,6 +48,7 @@ export async function receiveP2pTransaction(deps: ReceiveDeps, request: ReceiveP
       throw error;
     }
   }, { timeout: deps.transactionTimeoutMs, maxWait: 10_000 });
+  deps.eventsCommitted();
   return { txid: submitted.txid, note };
 }
 
