@@ -11,5 +11,6 @@ export * from './cursor.js';
 export * from './tax.js';
 export * from './db/open-database.js';
 export { applyMigrations, diffSchemas } from './db/migrate.js';
+export { isDatabaseBusy, isUniqueViolation } from './db/prisma-errors.js';
 export * from './events/index.js';
 export { isTimeZone } from './time-zone.js';

@@ -45,6 +45,8 @@ function booksService(seen: { contexts: CallContext[]; handlerDone: Promise<void
           throw new AppError('not_found', 'Le café « Crème » n’existe pas — 🍰 100%', { name: 'Crème brûlée', lines: 'a\nb' });
         case 'crash':
           throw new Error('connection to db failed: password=hunter2');
+        case 'busy':
+          throw Object.assign(new Error('Transaction API error: Unable to start a transaction in the given time.'), { code: 'P2028' });
         case 'status':
           throw new ServerError(Status.NOT_FOUND, 'raw status from a handler');
         case 'slow': {
@@ -115,6 +117,10 @@ describe('gRPC server and client', () => {
     expect(error).toMatchObject({ code: 'internal', message: 'Internal error' });
     expect((error as AppError).details).toBeUndefined();
     expect(JSON.stringify({ ...(error as object), message: (error as Error).message })).not.toContain('hunter2');
+  });
+
+  it('answers a database too busy to start a transaction as unavailable, to be retried, not as a bug', async () => {
+    await expect(client.getSetup({ org: { handle: 'busy' } })).rejects.toMatchObject({ code: 'unavailable', message: 'The service is busy; try again shortly.' });
   });
 
   it('logs the plain Error it hid, with the request id and method', async () => {

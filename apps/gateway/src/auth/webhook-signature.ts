@@ -1,8 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { AppError } from '@ctk/shared';
+import { AppError, isUniqueViolation } from '@ctk/shared';
 import type { FastifyRequest } from 'fastify';
 import type { PrismaClient } from '../data/prisma.js';
-import { isUniqueViolation } from '../data/prisma-errors.js';
 import type { WebhookProvider } from './types.js';
 
 export const SIGNATURE_HEADER = 'x-ctk-signature';

@@ -1,6 +1,5 @@
-import { AppError } from '@ctk/shared';
+import { AppError, isUniqueViolation } from '@ctk/shared';
 import type { Prisma } from '../generated/prisma/client.js';
-import { isUniqueViolation } from '../data/prisma-errors.js';
 import { handleFromName, organizationData, type OrganizationFields } from './organization-fields.js';
 
 /**

@@ -1,9 +1,8 @@
-import { AppError } from '@ctk/shared';
+import { AppError, isUniqueViolation } from '@ctk/shared';
 import type { Role } from '../catalog/endpoints.js';
 import type { OrgContext } from '../auth/types.js';
 import type { GatewayDeps } from '../deps.js';
 import type { Prisma } from '../generated/prisma/client.js';
-import { isUniqueViolation } from '../data/prisma-errors.js';
 import { issueApiKey } from './issue-api-key.js';
 import { afterCursor, NEWEST_FIRST, toPage, type PageQuery } from './pagination.js';
 

@@ -1,5 +1,4 @@
-import { AppError } from '@ctk/shared';
-import { isUniqueViolation } from '../data/prisma-errors.js';
+import { AppError, isUniqueViolation } from '@ctk/shared';
 import type { GatewayDeps } from '../deps.js';
 import { createOrganization } from './create-organization.js';
 import { issueApiKey } from './issue-api-key.js';

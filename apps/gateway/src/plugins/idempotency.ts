@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { AppError } from '@ctk/shared';
+import { AppError, isUniqueViolation } from '@ctk/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PrismaClient } from '../data/prisma.js';
-import { isUniqueViolation } from '../data/prisma-errors.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 /** A first request that has not finished after this long is taken as abandoned (its process died). */

@@ -1,4 +1,4 @@
-import { AppError } from '@ctk/shared';
+import { AppError, isUniqueViolation } from '@ctk/shared';
 import { z } from 'zod';
 import { requireOrg, requireUser } from '../auth/authenticate.js';
 import type { GatewayDeps } from '../deps.js';
@@ -8,7 +8,6 @@ import { organizationView } from '../domain/organization-view.js';
 import { afterCursor, NEWEST_FIRST, pageQuery, toPage } from '../domain/pagination.js';
 import { paymailDomain } from '../domain/paymail-domain.js';
 import { checkJurisdiction } from '../domain/tax-settings.js';
-import { isUniqueViolation } from '../data/prisma-errors.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions } from './service-call.js';
 

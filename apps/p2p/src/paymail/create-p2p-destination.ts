@@ -30,6 +30,6 @@ export async function createP2pDestination(deps: P2pDestinationDeps, request: Cr
       data: { reference, organizationId: org.id, paymail, satoshis: request.satoshis, outputs: issued, derivationIndex: derived.derivationIndex, expiresAt },
     });
     return issued;
-  });
+  }, { maxWait: 10_000 });
   return { outputs: outputs.map((output) => ({ script: output.script, satoshis: BigInt(output.satoshis) })), reference, expiresAt: expiresAt.toISOString() };
 }

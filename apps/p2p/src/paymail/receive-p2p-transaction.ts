@@ -1,7 +1,6 @@
 import { decodeTransaction, verifyPayment, type ChainClient, type ExpectedOutput } from '@ctk/chain';
 import type { ReceiveP2pTransactionRequest, ReceiveP2pTransactionResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
-import { AppError } from '@ctk/shared';
-import { isUniqueViolation } from '../data/prisma-errors.js';
+import { AppError, isUniqueViolation } from '@ctk/shared';
 import { paymailOf, walletOrgOf } from '../domain/org-wallet.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { recordPaymailPayment } from './record-paymail-payment.js';

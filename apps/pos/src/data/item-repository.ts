@@ -1,4 +1,4 @@
-import { AppError, type CursorPosition } from '@ctk/shared';
+import { AppError, isUniqueViolation, type CursorPosition } from '@ctk/shared';
 import type { Item, PrismaClient } from '../generated/prisma/client.js';
 
 export type { Item };
@@ -57,9 +57,4 @@ export function createItemRepository(prisma: PrismaClient, options: { firstPageT
       take,
     });
   }
-}
-
-// The sku is the items table's only unique key besides the generated id.
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'P2002';
 }

@@ -1,5 +1,6 @@
 import { createServer, ServerError, Status, type CallContext } from 'nice-grpc';
 import { HealthDefinition, HealthServiceImpl, HealthState } from 'nice-grpc-server-health';
+import { isDatabaseBusy } from '../db/prisma-errors.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { REQUEST_ID_KEY } from './metadata.js';
@@ -107,6 +108,10 @@ function toServerError(error: unknown, context: CallContext, method: string, log
   if (AppError.is(error)) return encodeError(error);
   if (error instanceof ServerError) return error;
   if (context.signal.aborted) return error; // the caller gave up (deadline or cancel): nothing to log
+  if (isDatabaseBusy(error)) {
+    logger.warn({ err: error, requestId: context.metadata.get(REQUEST_ID_KEY), method }, 'database busy: the call was refused as unavailable');
+    return encodeError(new AppError('unavailable', 'The service is busy; try again shortly.'));
+  }
   logger.error({ err: error, requestId: context.metadata.get(REQUEST_ID_KEY), method }, 'unhandled error in gRPC handler');
   return new ServerError(Status.INTERNAL, JSON.stringify({ code: 'internal', message: 'Internal error' }));
 }

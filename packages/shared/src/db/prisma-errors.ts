@@ -1,0 +1,16 @@
+// Prisma's errors, told apart by code (instanceof does not work across the apps' generated clients).
+const codeOf = (error: unknown): unknown => (typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined);
+
+/** A unique constraint refused the write (P2002). */
+export function isUniqueViolation(error: unknown): boolean {
+  return codeOf(error) === 'P2002';
+}
+
+/**
+ * The database is too busy to take the work now: no transaction could start within its wait (P2028) or
+ * no pooled connection came free in time (P2024). Worth retrying shortly; not a bug.
+ */
+export function isDatabaseBusy(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === 'P2028' || code === 'P2024';
+}
