@@ -195,6 +195,21 @@ describe('a customer wallet pays a merchant\'s paymail through the P2P flow, end
     expect(entries.map((entry) => entry.txid)).toEqual([paidTxid]);
   });
 
+  it('answers odd input with a 4xx and a stable code, never internal: control characters in a paymail or a reference, a NUL in the sender\'s note', async () => {
+    const alias = paymail.split('@')[0]!;
+    for (const odd of [`\u0000${alias}@localhost`, `${alias}\u0007@localhost`, `${alias}@local\u0000host`]) {
+      expectBsvaliasError(await http('GET', `${stack.base}/api/v1/bsvalias/id/${encodeURIComponent(odd)}`), 422, 'validation_failed');
+    }
+    const asked = await destination(3_000);
+    const tx = await build(await customer(), asked.outputs);
+    const url = await capability('5f1323cddf31');
+    expectBsvaliasError(await http('POST', url, { hex: tx.toHex(), reference: `${asked.reference}\u0000` }), 404, 'not_found');
+    expect((await stack.chainClient.getStatus(tx.id('hex'))).state).toBe('unknown');
+    const paid = await http('POST', url, { hex: tx.toHex(), reference: asked.reference, metadata: { sender: 'bob\u0000@wallet.example', note: 'flat\u0000white' } });
+    expect({ status: paid.status, txid: paid.json.txid }).toEqual({ status: 200, txid: tx.id('hex') });
+    expect((await ledgerWith(2)).map((entry) => entry.txid)).toContain(tx.id('hex'));
+  });
+
   it('passes allowlisted chain reads through, refuses other routes, and answers the wallet API\'s bad input with 422', async () => {
     const info = await http('GET', `${stack.base}/api/v1/bsv/chain/info`);
     expect(info.status).toBe(200);

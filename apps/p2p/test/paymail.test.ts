@@ -184,6 +184,28 @@ describe('P2P payment destination and receive transaction', () => {
     expect((results.find((result) => result.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({ code: 'conflict' });
   });
 
+  it('records a payment whose sender, key or note holds a NUL character (which the database cannot store) rather than fail after broadcasting it', async () => {
+    const org = orgRef(merchantWallet());
+    const destination = await stack.client.createP2pDestination({ target: target(org), satoshis: 1_500n });
+    const tx = await payOutputs(await fundedCustomer(stack.chain), destination.outputs);
+    const answer = await stack.client.receiveP2pTransaction({
+      target: target(org), reference: destination.reference, hex: tx.toHex(), sender: 'bob\u0000@wallet.example', pubkey: '02\u0000', note: 'flat\u0000white',
+    });
+    expect(answer).toMatchObject({ txid: tx.id('hex') });
+    expect(await eventFor(destination.reference)).toMatchObject({ txid: tx.id('hex'), description: 'Paymail payment to cafe@shop.example from bob@wallet.example' });
+  });
+
+  it('answers not_found for a reference it never issued, whatever its characters, without asking the database', async () => {
+    const org = orgRef(merchantWallet());
+    const destination = await stack.client.createP2pDestination({ target: target(org), satoshis: 1_000n });
+    const tx = await payOutputs(await fundedCustomer(stack.chain), destination.outputs);
+    for (const reference of [`${destination.reference}\u0000`, '\u0000', destination.reference.toUpperCase(), `${destination.reference} `, 'x'.repeat(100)]) {
+      expect(await failure(stack.client.receiveP2pTransaction({ target: target(org), reference, hex: tx.toHex() })), JSON.stringify(reference))
+        .toMatchObject({ code: 'not_found', details: { field: 'reference' } });
+    }
+    expect((await stack.chainClient.getStatus(tx.id('hex'))).state).toBe('unknown');
+  });
+
   it('refuses an unknown reference, another organisation\'s reference, and one that expired', async () => {
     const org = orgRef(merchantWallet());
     const destination = await stack.client.createP2pDestination({ target: target(org), satoshis: 1_000n });

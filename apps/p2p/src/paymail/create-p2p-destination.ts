@@ -10,6 +10,9 @@ export type P2pDestinationDeps = { prisma: PrismaClient; referenceTtlSeconds: nu
 
 const MAX_SATOSHIS = 21_000_000n * 100_000_000n;
 
+/** What a reference this service issues looks like: 128 random bits, lowercase hex. */
+export const ISSUED_REFERENCE = /^[0-9a-f]{32}$/;
+
 /**
  * P2P payment destination (2a40af698840): a fresh output of the organisation for the satoshis asked,
  * and the OP_RETURN receipt carrying the paymail and a new reference, recorded with its expiry so that

@@ -3,6 +3,7 @@ import type { ReceiveP2pTransactionRequest, ReceiveP2pTransactionResponse } from
 import { AppError, isUniqueViolation } from '@ctk/shared';
 import { paymailOf, walletOrgOf } from '../domain/org-wallet.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
+import { ISSUED_REFERENCE } from './create-p2p-destination.js';
 import { recordPaymailPayment } from './record-paymail-payment.js';
 import { verifySenderSignature } from './sender-signature.js';
 
@@ -22,13 +23,13 @@ export async function receiveP2pTransaction(deps: ReceiveDeps, request: ReceiveP
   const paymail = paymailOf(request.target?.paymail ?? '');
   const submitted = submittedTransaction(request);
   checkSender(request, submitted.txid);
+  // Anything else was never issued (and a NUL character would be a database error rather than a 404).
+  if (!ISSUED_REFERENCE.test(request.reference)) throw unknownReference(request.reference, paymail);
   const note = 'Payment received, thank you.';
   await deps.prisma.$transaction(async (tx) => {
     await tx.$queryRawUnsafe('SELECT reference FROM paymail_references WHERE reference = $1 FOR UPDATE', request.reference);
     const issued = await tx.paymailReference.findUnique({ where: { reference: request.reference } });
-    if (!issued || issued.organizationId !== org.id || issued.paymail !== paymail) {
-      throw new AppError('not_found', `No payment destination with reference ${JSON.stringify(request.reference.slice(0, 80))} for ${paymail}.`, { field: 'reference' });
-    }
+    if (!issued || issued.organizationId !== org.id || issued.paymail !== paymail) throw unknownReference(request.reference, paymail);
     if (issued.paidTxid === submitted.txid) return;
     if (issued.paidTxid) throw new AppError('conflict', `Reference ${issued.reference} is already paid by transaction ${issued.paidTxid}.`, { paid_txid: issued.paidTxid });
     if (issued.expiresAt.getTime() < Date.now()) {
@@ -65,6 +66,10 @@ function submittedTransaction(request: ReceiveP2pTransactionRequest): Submitted 
   } catch (error) {
     throw new AppError('validation_failed', `"${field}" is not a transaction: ${error instanceof Error ? error.message : String(error)}.`, { field });
   }
+}
+
+function unknownReference(reference: string, paymail: string): AppError {
+  return new AppError('not_found', `No payment destination with reference ${JSON.stringify(reference.slice(0, 80))} for ${paymail}.`, { field: 'reference' });
 }
 
 /** A signature, when sent, must be the sender's BSM signature over the txid, by `pubkey`. */

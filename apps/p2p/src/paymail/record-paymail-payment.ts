@@ -24,7 +24,7 @@ export async function recordPaymailPayment(tx: Prisma.TransactionClient, payment
   await tx.spentTxid.create({ data: { txid: verified.txid, organizationId: org.id, purpose: 'paymail', sourceId: issued.reference } });
   await tx.paymailReference.update({
     where: { reference: issued.reference },
-    data: { paidTxid: verified.txid, paidAt, senderHandle: payment.sender, senderPubkey: payment.senderPubkey, note: payment.note?.slice(0, 500) },
+    data: { paidTxid: verified.txid, paidAt, senderHandle: storable(payment.sender, 320), senderPubkey: storable(payment.senderPubkey, 200), note: storable(payment.note, 500) },
   });
   const satoshis = BigInt(verified.satoshis);
   await enqueuePaymentEvent(tx, PaymentEvent.fromPartial({
@@ -41,6 +41,14 @@ export async function recordPaymailPayment(tx: Prisma.TransactionClient, payment
     settlement: Settlement.SETTLEMENT_BSV_WALLET,
     txid: verified.txid,
     occurredAt: paidAt,
-    description: `Paymail payment to ${issued.paymail}${payment.sender ? ` from ${payment.sender.slice(0, 100)}` : ''}`.replace(/\u0000/g, ''),
+    description: `Paymail payment to ${issued.paymail}${payment.sender ? ` from ${storable(payment.sender, 100)}` : ''}`,
   }));
+}
+
+/**
+ * The sender's free text as it can be stored: without NUL characters, which PostgreSQL text refuses (the
+ * payment is broadcast by now, so a refusal here would lose its record), and at most `max` characters.
+ */
+function storable(text: string | null, max: number): string | null {
+  return text === null ? null : text.replace(/\u0000/g, '').slice(0, max);
 }
