@@ -78,6 +78,8 @@ describe('chain passthrough: allowlisted routes of the fixed chain API, limits, 
       expect(await failure(proxied.client.chainPassthrough({ method, path })), `${method} ${path}`).toMatchObject({ code: 'not_found' });
     }
     expect(await failure(proxied.client.chainPassthrough({ method: 'POST', path: 'tx/raw', body: Buffer.from('{"hex": 1}') }))).toMatchObject({ code: 'validation_failed' });
+    expect(await failure(proxied.client.chainPassthrough({ method: 'POST', path: 'tx/raw', body: Buffer.from('{"txhex": "zz"}') })))
+      .toMatchObject({ code: 'validation_failed', message: expect.stringContaining('"txhex"'), details: { field: 'txhex' } });
     expect(upstream.seen.length).toBe(before);
   });
 

@@ -33,6 +33,6 @@ async function broadcast(chain: ChainClient, body: Uint8Array): Promise<ChainPas
   } catch {
     throw new AppError('validation_failed', 'POST tx/raw takes {"txhex": "<transaction hex>"}, as WhatsOnChain does.', { field: 'txhex' });
   }
-  const { txid } = await broadcastTransaction(chain, parsed.txhex);
+  const { txid } = await broadcastTransaction(chain, parsed.txhex, 'txhex');
   return { status: 200, contentType: 'application/json', body: Buffer.from(JSON.stringify(txid)) };
 }
