@@ -87,6 +87,9 @@ describe('listing journal entries', () => {
   it.each([
     ['a from that is not a date', { from: 'last tuesday' }, 'from'],
     ['a to date-time without an offset', { to: '2026-01-31T09:30:00' }, 'to'],
+    ['a from in year 0, which PostgreSQL has no day of', { from: '0000-01-01' }, 'from'],
+    ['a to date-time in year 0', { to: '0000-06-01T00:00:00Z' }, 'to'],
+    ['a to date-time past year 9999', { to: '9999-12-31T23:00:00-05:00' }, 'to'],
     ['a from that is not before to', { from: '2026-02-01', to: '2026-02-01' }, 'from'],
     ['a limit over 100', { limit: 101 }, 'limit'],
     ['a negative limit', { limit: -1 }, 'limit'],

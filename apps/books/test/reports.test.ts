@@ -190,6 +190,12 @@ describe('reports from the journal, over gRPC', () => {
       expect(balances[1]?.totals).toEqual([8950, 8950]);
     });
 
+    it('ends the last day it takes, 9999-12-31, in year 10000', async () => {
+      expect((await trialBalance('9999-12-31')).endsBefore).toBe('+010000-01-01T00:00:00.000Z');
+      expect((await trialBalance('9999-12-31', 'Etc/GMT+5')).endsBefore).toBe('+010000-01-01T05:00:00.000Z');
+      expect((await trialBalance('0001-01-01', 'Etc/GMT-9')).endsBefore).toBe('0001-01-01T15:00:00.000Z');
+    });
+
     it('is at today in the time zone when no date is given', async () => {
       const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Pacific/Kiritimati' }).format(new Date());
       expect((await books.client.getTrialBalance({ org, timeZone: 'Pacific/Kiritimati' })).at).toBe(today);
@@ -210,6 +216,9 @@ describe('reports from the journal, over gRPC', () => {
       ['a limit over 100', () => books.client.getTopItems({ org, ...range, limit: 101 }), 'limit'],
       ['a trial balance date that is not a date', () => books.client.getTrialBalance({ org, at: 'yesterday' }), 'at'],
       ['a trial balance in an unknown time zone', () => books.client.getTrialBalance({ org, timeZone: 'Europe/Atlantis' }), 'time_zone'],
+      ['a from in year 0, which PostgreSQL has no day of', () => books.client.getSalesReport({ org, from: '0000-01-01', to: '0000-01-02' }), 'from'],
+      ['busy hours to a day in year 0', () => books.client.getBusyHours({ org, from: '0000-01-01', to: '0000-01-01' }), 'from'],
+      ['a trial balance at a day in year 0', () => books.client.getTrialBalance({ org, at: '0000-01-01' }), 'at'],
     ])('rejects %s as validation_failed naming the field', async (_, call, field) => {
       await expect(call()).rejects.toMatchObject({ code: 'validation_failed', details: { field } });
     });

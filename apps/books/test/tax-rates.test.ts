@@ -52,7 +52,7 @@ describe('tax rates over gRPC', () => {
     });
   });
 
-  it.each(['2023-12-31', '20-11-2026', '2026-13-01', 'tomorrow'])('refuses the date %j as validation_failed', async (at) => {
+  it.each(['2023-12-31', '20-11-2026', '2026-13-01', '2026-02-30', '0000-01-01', 'tomorrow'])('refuses the date %j as validation_failed', async (at) => {
     await expect(books.client.getTaxRate({ jurisdiction: 'DE', at })).rejects.toMatchObject({ code: 'validation_failed', details: { field: 'at' } });
     await expect(books.client.listTaxJurisdictions({ at })).rejects.toMatchObject({ code: 'validation_failed', details: { field: 'at' } });
   });

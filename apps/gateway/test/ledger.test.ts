@@ -104,7 +104,15 @@ describe('the ledger as JSON, through the gateway and the books service over gRP
     expect((await getLedger(gateway, stranger.key, stranger)).json()).toEqual({ data: [], next_cursor: null });
   });
 
-  it('answers 422 naming the field for a bad format, from after to, a date that is not one, and a bad limit', async () => {
+  it('takes the last date there is, 9999-12-31, as to: every entry from from on', async () => {
+    const all = (await getLedger(gateway, shop.key, shop, '?limit=100')).json().data;
+    const response = await getLedger(gateway, shop.key, shop, '?from=2026-03-01&to=9999-12-31&limit=100');
+    expect(response.statusCode).toBe(200);
+    expect(response.json().data).toEqual(all);
+    expect((await getLedger(gateway, shop.key, shop, '?from=9999-12-31&to=9999-12-31')).json()).toEqual({ data: [], next_cursor: null });
+  });
+
+  it('answers 422 naming the field for a bad format, from after to, a date that is not one, an unknown parameter, and a bad limit', async () => {
     const cases: Array<[string, string]> = [
       ['?format=pdf', 'format'],
       ['?from=2026-03-05&to=2026-03-04', 'from'],
@@ -112,6 +120,10 @@ describe('the ledger as JSON, through the gateway and the books service over gRP
       ['?to=yesterday', 'to'],
       ['?limit=0', 'limit'],
       ['?limit=101', 'limit'],
+      ['?from=0000-01-01', 'from'],
+      ['?to=0000-12-31', 'to'],
+      ['?form=2026-03-05', 'form'],
+      ['?format=csv&until=2026-03-05', 'until'],
     ];
     for (const [query, field] of cases) {
       const response = await getLedger(gateway, shop.key, shop, query);

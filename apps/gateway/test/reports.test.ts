@@ -158,9 +158,9 @@ describe('reports through the gateway and the books service over gRPC', () => {
     const admin = await addMember(gateway, shop, 'admin');
     const staff = await addMember(gateway, shop, 'staff');
     const stranger = await onboard(gateway, uniqueName('Other Cafe'));
-    const range = '?from=2026-03-01&to=2026-03-31';
     for (const report of ['sales', 'top-items', 'busy-hours', 'trial-balance', 'account-balances']) {
-      expect({ report, status: (await get(report, range.replace('?', '?at=2026-03-31&'), admin.key)).statusCode }).toEqual({ report, status: 200 });
+      const range = report.includes('balance') ? '?at=2026-03-31' : '?from=2026-03-01&to=2026-03-31';
+      expect({ report, status: (await get(report, range, admin.key)).statusCode }).toEqual({ report, status: 200 });
       expectError(await get(report, range, staff.key), 403, 'forbidden');
       const asStranger = await get(report, range, stranger.key);
       expectError(asStranger, 403, 'forbidden');
@@ -168,7 +168,14 @@ describe('reports through the gateway and the books service over gRPC', () => {
     }
   });
 
-  it('answers 422 naming the field for a bad time zone, bad dates, a range too long, a bad period or limit', async () => {
+  it('takes the last date there is, 9999-12-31: its end is in year 10000', async () => {
+    const response = await get('trial-balance', '?at=9999-12-31&time_zone=Etc/GMT%2B5');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ at: '9999-12-31', time_zone: 'Etc/GMT+5', ends_before: '+010000-01-01T05:00:00.000Z' });
+    expect((await get('sales', '?from=9999-12-31&to=9999-12-31')).json()).toMatchObject({ data: [] });
+  });
+
+  it('answers 422 naming the field for a bad time zone, bad dates, a range too long, a bad period or limit, an unknown parameter', async () => {
     const cases: Array<[string, string, string]> = [
       ['sales', '?from=2026-03-01&to=2026-03-31&time_zone=Mars/Olympus', 'time_zone'],
       ['busy-hours', '?from=2026-03-01&to=2026-03-31&time_zone=%2B01:00', 'time_zone'],
@@ -183,6 +190,13 @@ describe('reports through the gateway and the books service over gRPC', () => {
       ['top-items', '?from=2026-03-01&to=2026-03-31&limit=0', 'limit'],
       ['top-items', '?from=2026-03-01&to=2026-03-31&limit=101', 'limit'],
       ['account-balances', '?at=yesterday', 'at'],
+      ['sales', '?from=0000-01-01&to=0000-01-02', 'from'],
+      ['busy-hours', '?from=2026-03-01&to=0000-01-01', 'to'],
+      ['trial-balance', '?at=0000-01-01', 'at'],
+      ['sales', '?from=2026-03-01&to=2026-03-31&form=2026-03-02', 'form'],
+      ['top-items', '?from=2026-03-01&to=2026-03-31&limits=5', 'limits'],
+      ['busy-hours', '?from=2026-03-01&to=2026-03-31&timezone=Asia/Tokyo', 'timezone'],
+      ['account-balances', '?date=2026-03-01', 'date'],
     ];
     for (const [report, query, field] of cases) {
       const response = await get(report, query);

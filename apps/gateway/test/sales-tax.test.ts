@@ -45,7 +45,7 @@ describe('GET /api/v1/tax/jurisdictions', () => {
   });
 
   it('answers 422 naming the field for a bad country, a bad date, a date before the table and an unknown parameter', async () => {
-    for (const [query, field] of [['?country=USA', 'country'], ['?at=2026-02-31x', 'at'], ['?at=2023-12-31', 'at'], ['?limit=5', 'limit']] as const) {
+    for (const [query, field] of [['?country=USA', 'country'], ['?at=2026-02-31x', 'at'], ['?at=2023-12-31', 'at'], ['?at=0000-01-01', 'at'], ['?limit=5', 'limit']] as const) {
       const response = await list(query);
       expectError(response, 422, 'validation_failed');
       expect({ query, field: response.json().error.details.field }).toEqual({ query, field });

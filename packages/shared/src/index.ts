@@ -14,3 +14,4 @@ export { applyMigrations, diffSchemas } from './db/migrate.js';
 export { isDatabaseBusy, isUniqueViolation } from './db/prisma-errors.js';
 export * from './events/index.js';
 export { isTimeZone } from './time-zone.js';
+export { calendarDate } from './calendar-date.js';

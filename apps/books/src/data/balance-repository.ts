@@ -28,10 +28,12 @@ ORDER BY c.currency, a.code`;
 export function createBalanceRepository(db: RawQueryable) {
   return {
     async postedBefore(organizationId: string, at: string, timeZone: string): Promise<{ endsBefore: Date; rows: PostedToAccount[] }> {
-      const [bound] = await Promise.resolve(db.$queryRawUnsafe<Array<{ hi: Date }>>(`SELECT ${endOfDay(1)} AS hi`, at, timeZone))
+      // In milliseconds since 1970, not as a timestamp: the end of 9999-12-31 is in year 10000, which a
+      // driver's timestamp parser does not read but a Date holds.
+      const [bound] = await Promise.resolve(db.$queryRawUnsafe<Array<{ hiMs: bigint }>>(`SELECT (extract(epoch FROM ${endOfDay(1)}) * 1000)::bigint AS "hiMs"`, at, timeZone))
         .catch(unknownTimeZone);
       const rows = await db.$queryRawUnsafe<PostedToAccount[]>(POSTED_SQL, organizationId, at, timeZone);
-      return { endsBefore: bound?.hi ?? new Date(NaN), rows };
+      return { endsBefore: new Date(Number(bound!.hiMs)), rows };
     },
   };
 }

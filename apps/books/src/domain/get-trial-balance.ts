@@ -1,10 +1,10 @@
 import type { AccountBalance, GetTrialBalanceResponse, TrialBalance } from '@ctk/proto/ctk/books/v1/books';
-import { type Org, validate } from '@ctk/shared';
+import { calendarDate, type Org, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { BalanceRepository, PostedToAccount } from '../data/balance-repository.js';
-import { localDate, localDateIn, timeZone } from './report-input.js';
+import { localDateIn, timeZone } from './report-input.js';
 
-const querySchema = z.object({ at: z.union([localDate('at'), z.literal('')]), timeZone })
+const querySchema = z.object({ at: z.union([calendarDate('at'), z.literal('')]), timeZone })
   .transform((query) => ({ timeZone: query.timeZone, at: query.at || localDateIn(query.timeZone) }));
 
 /** Assets and expenses grow by debits; liabilities, equity and income by credits. */

@@ -1,16 +1,16 @@
-import { cursorPosition, type Org, takePage, validate } from '@ctk/shared';
+import { calendarDate, cursorPosition, type Org, takePage, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { JournalRepository, ListedEntry } from '../data/journal-repository.js';
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 100;
 
-/** An ISO 8601 date (midnight UTC) or date-time; proto3's empty string means not given. */
+/** An ISO 8601 date (midnight UTC) or date-time in years 1 to 9999 (UTC), as PostgreSQL reads them; proto3's empty string means not given. */
 const instant = (field: string) => z.union([
   z.literal('').transform(() => undefined),
-  z.iso.date().transform((date) => new Date(`${date}T00:00:00Z`)),
-  z.iso.datetime({ offset: true }).transform((at) => new Date(at)),
-], { error: `${field} must be an ISO 8601 date or date-time, such as 2026-01-31 or 2026-01-31T09:30:00Z (with an offset)` });
+  calendarDate(field).transform((date) => new Date(`${date}T00:00:00Z`)),
+  z.iso.datetime({ offset: true }).transform((at) => new Date(at)).refine((at) => at.getUTCFullYear() >= 1 && at.getUTCFullYear() <= 9999),
+], { error: `${field} must be an ISO 8601 date or date-time from year 1 to 9999, such as 2026-01-31 or 2026-01-31T09:30:00Z (with an offset)` });
 
 const querySchema = z.object({
   from: instant('from'),

@@ -1,4 +1,4 @@
-import { isTimeZone } from '@ctk/shared';
+import { calendarDate, isTimeZone } from '@ctk/shared';
 import { z } from 'zod';
 
 /** The calendar date (YYYY-MM-DD) it is now, or at `instant`, in the time zone. */
@@ -15,14 +15,12 @@ export const timeZone = z.string()
   .transform((name) => name || 'UTC')
   .refine(isTimeZone, 'time_zone must be an IANA time zone name, such as Europe/London or America/New_York');
 
-export const localDate = (field: string) => z.iso.date({ error: `${field} must be a calendar date YYYY-MM-DD, such as 2026-01-31` });
-
 /** The most days a range may span: a year of days for daily sales, about ten years for the rest. */
 export const MAX_DAYS_BY_DAY = 366;
 export const MAX_DAYS = 3660;
 
 /** The fields of a ranged report: local dates `from` to `to`, both included, in a time zone. */
-export const rangeFields = { from: localDate('from'), to: localDate('to'), timeZone };
+export const rangeFields = { from: calendarDate('from'), to: calendarDate('to'), timeZone };
 
 export type ReportRange = { from: string; to: string; timeZone: string };
 

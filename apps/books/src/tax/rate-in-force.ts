@@ -1,12 +1,11 @@
-import { AppError } from '@ctk/shared';
-import { z } from 'zod';
+import { AppError, calendarDate } from '@ctk/shared';
 import { JURISDICTIONS, TABLE_STARTS, type Jurisdiction, type TaxKind } from './jurisdictions.js';
 
 /** A jurisdiction with the rate in force on one date. */
 export type TaxRateInForce = { code: string; name: string; country: string; kind: TaxKind; rate: string; effectiveFrom: string };
 
 const BY_CODE = new Map(JURISDICTIONS.map((jurisdiction) => [jurisdiction.code, jurisdiction]));
-const dateSchema = z.iso.date();
+const dateSchema = calendarDate('at');
 
 export function findJurisdiction(code: string): Jurisdiction | undefined {
   return BY_CODE.get(code);

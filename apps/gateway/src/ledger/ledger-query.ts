@@ -1,3 +1,4 @@
+import { calendarDate } from '@ctk/shared';
 import { z } from 'zod';
 import { handleField } from '../domain/organization-fields.js';
 import { nextDay } from './dates.js';
@@ -5,22 +6,21 @@ import { nextDay } from './dates.js';
 export const LEDGER_FORMATS = ['json', 'csv', 'quickbooks', 'xero', 'hledger', 'beancount'] as const;
 export type LedgerFormat = (typeof LEDGER_FORMATS)[number];
 
-const day = (field: string) => z.iso.date({ error: `${field} must be a calendar date YYYY-MM-DD, such as 2026-01-31` });
-
 export const ledgerParams = z.object({ handle: handleField });
 
 /**
  * `from` and `to` are UTC calendar dates, both included. `limit` and `cursor` page the JSON listing;
- * an export is always the whole range. `xero_tax_rate` names the tax rate Xero puts on each line.
+ * an export is always the whole range. `xero_tax_rate` names the tax rate Xero puts on each line. An
+ * unknown parameter is a 422: a misspelt `from` would otherwise list the whole journal.
  */
 export const ledgerQuery = z.object({
-  from: day('from').optional(),
-  to: day('to').optional(),
+  from: calendarDate('from').optional(),
+  to: calendarDate('to').optional(),
   limit: z.coerce.number().int().min(1).max(100).optional(),
   cursor: z.string().min(1).max(200).optional(),
   format: z.enum(LEDGER_FORMATS, { error: `format must be one of ${LEDGER_FORMATS.join(', ')}` }).default('json'),
   xero_tax_rate: z.string().trim().min(1).max(60).optional(),
-})
+}).strict()
   .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'from must not be after to', path: ['from'] })
   .refine((q) => q.format === 'json' || (q.limit === undefined && q.cursor === undefined), {
     message: 'limit and cursor page the JSON listing; an export is always the whole date range',
@@ -29,7 +29,12 @@ export const ledgerQuery = z.object({
 
 export type LedgerQuery = z.infer<typeof ledgerQuery>;
 
-/** The range as books reads it: from midnight UTC of `from` up to (not including) the day after `to`. */
+const LAST_DATE = '9999-12-31';
+
+/**
+ * The range as books reads it: from midnight UTC of `from` up to (not including) the day after `to`.
+ * The day after 9999-12-31, the last date taken, is no YYYY-MM-DD date: that `to` leaves the range open at the end.
+ */
 export function booksRange(query: Pick<LedgerQuery, 'from' | 'to'>): { from: string; to: string } {
-  return { from: query.from ?? '', to: query.to ? nextDay(query.to) : '' };
+  return { from: query.from ?? '', to: query.to && query.to !== LAST_DATE ? nextDay(query.to) : '' };
 }

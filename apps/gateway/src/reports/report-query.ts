@@ -1,18 +1,17 @@
-import { isTimeZone } from '@ctk/shared';
+import { calendarDate, isTimeZone } from '@ctk/shared';
 import { z } from 'zod';
 import { handleField } from '../domain/organization-fields.js';
 
-const day = (field: string) => z.iso.date({ error: `${field} must be a calendar date YYYY-MM-DD, such as 2026-01-31` });
 const timeZone = z.string()
   .refine(isTimeZone, 'time_zone must be an IANA time zone name, such as Europe/London or America/New_York')
   .default('UTC');
 
 export const reportParams = z.object({ handle: handleField });
 
-/** Local calendar dates in `time_zone` (UTC by default), both included. Books caps how many days a report spans. */
+/** Local calendar dates in `time_zone` (UTC by default), both included. Books caps how many days a report spans. An unknown parameter is a 422, as a misspelt one would otherwise go unnoticed. */
 const range = {
-  from: day('from'),
-  to: day('to'),
+  from: calendarDate('from'),
+  to: calendarDate('to'),
   time_zone: timeZone,
 };
 const fromNotAfterTo = (q: { from: string; to: string }) => q.from <= q.to;
@@ -23,17 +22,17 @@ export const PERIODS = ['day', 'month'] as const;
 export const salesQuery = z.object({
   ...range,
   period: z.enum(PERIODS, { error: `period must be one of ${PERIODS.join(', ')}` }).default('day'),
-}).refine(fromNotAfterTo, FROM_AFTER_TO);
+}).strict().refine(fromNotAfterTo, FROM_AFTER_TO);
 
 export const topItemsQuery = z.object({
   ...range,
   limit: z.coerce.number().int().min(1).max(100).default(10),
-}).refine(fromNotAfterTo, FROM_AFTER_TO);
+}).strict().refine(fromNotAfterTo, FROM_AFTER_TO);
 
-export const busyHoursQuery = z.object(range).refine(fromNotAfterTo, FROM_AFTER_TO);
+export const busyHoursQuery = z.object(range).strict().refine(fromNotAfterTo, FROM_AFTER_TO);
 
 /** The end of `at` (today by default) in `time_zone`. */
 export const balancesQuery = z.object({
-  at: day('at').optional(),
+  at: calendarDate('at').optional(),
   time_zone: timeZone,
-});
+}).strict();

@@ -1,3 +1,4 @@
+import { calendarDate } from '@ctk/shared';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps.js';
 import { route, type RouteDefinition } from './route-definition.js';
@@ -5,7 +6,7 @@ import { callOptions } from './service-call.js';
 
 const jurisdictionsQuery = z.object({
   country: z.string().regex(/^[A-Za-z]{2}$/, 'use an ISO 3166-1 alpha-2 code such as "US" or "DE"').transform((code) => code.toUpperCase()).optional(),
-  at: z.iso.date('use a date YYYY-MM-DD').optional(),
+  at: calendarDate('at').optional(),
 }).strict();
 
 /** The tax table the books service keeps, public: what a jurisdiction code means and its rate. */
