@@ -184,6 +184,23 @@ describe('P2P payment destination and receive transaction', () => {
     expect((results.find((result) => result.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({ code: 'conflict' });
   });
 
+  it('lets one transaction paying two references at once pay only one of them, and takes the same transaction sent five times at once as one payment', async () => {
+    const org = orgRef(merchantWallet());
+    const [first, second] = await Promise.all([1, 2].map(() => stack.client.createP2pDestination({ target: target(org), satoshis: 1_000n })));
+    const both = await payOutputs(await fundedCustomer(stack.chain), [...first!.outputs, ...second!.outputs]);
+    const results = await Promise.allSettled([first!, second!].map((d) => stack.client.receiveP2pTransaction({ target: target(org), reference: d.reference, hex: both.toHex() })));
+    expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect((results.find((result) => result.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({ code: 'txid_already_used' });
+
+    const again = await stack.client.createP2pDestination({ target: target(org), satoshis: 1_000n });
+    const tx = await payOutputs(await fundedCustomer(stack.chain), again.outputs);
+    const answers = await Promise.all([1, 2, 3, 4, 5].map(() => stack.client.receiveP2pTransaction({ target: target(org), reference: again.reference, hex: tx.toHex() })));
+    expect(new Set(answers.map((answer) => answer.txid))).toEqual(new Set([tx.id('hex')]));
+    await eventFor(again.reference);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(received.filter((event) => event.sourceId === again.reference)).toHaveLength(1);
+  });
+
   it('records a payment whose sender, key or note holds a NUL character (which the database cannot store) rather than fail after broadcasting it', async () => {
     const org = orgRef(merchantWallet());
     const destination = await stack.client.createP2pDestination({ target: target(org), satoshis: 1_500n });
