@@ -45,6 +45,7 @@ export function decodeTransaction(bytes: Uint8Array): DecodedTransaction {
   return { format, tx, txid: tx.id('hex'), beef: undefined };
 }
 
+/** The bytes of a hex string (either case); throws 'not hex' for anything else, an odd length included. */
 export function hexToBytes(hex: string): Uint8Array {
   if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) throw new Error('not hex');
   return Uint8Array.from(Buffer.from(hex, 'hex'));

@@ -1,4 +1,4 @@
-import { decodeTransaction, verifyPayment, type ChainClient, type ExpectedOutput } from '@ctk/chain';
+import { decodeTransaction, hexToBytes, verifyPayment, type ChainClient, type ExpectedOutput } from '@ctk/chain';
 import type { ReceiveP2pTransactionRequest, ReceiveP2pTransactionResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { AppError, isUniqueViolation } from '@ctk/shared';
 import { paymailOf, walletOrgOf } from '../domain/org-wallet.js';
@@ -9,7 +9,7 @@ import { verifySenderSignature } from './sender-signature.js';
 
 export type ReceiveDeps = { prisma: PrismaClient; chain: ChainClient; transactionTimeoutMs: number; eventsCommitted: () => void };
 
-type Submitted = { hex: string; txid: string };
+type Submitted = { bytes: Uint8Array; txid: string };
 
 /**
  * P2P receive transaction (5f1323cddf31, and BEEF for 5c55a7fdb7bb): the sender's signature over the
@@ -36,7 +36,7 @@ export async function receiveP2pTransaction(deps: ReceiveDeps, request: ReceiveP
       throw new AppError('payment_expired', `The payment destination ${issued.reference} expired at ${issued.expiresAt.toISOString()}; ask for a new one.`, { expired_at: issued.expiresAt.toISOString() });
     }
     const verified = await verifyPayment({
-      payment: { transaction: submitted.hex },
+      payment: { transaction: submitted.bytes },
       expected: issued.outputs as ExpectedOutput[],
       chain: deps.chain,
       isTxidUsed: async (txid) => (await tx.spentTxid.count({ where: { txid } })) > 0,
@@ -59,10 +59,10 @@ function submittedTransaction(request: ReceiveP2pTransactionRequest): Submitted 
   if (!hex || (request.hex && request.beef)) throw new AppError('validation_failed', 'Send the transaction as "hex" (raw) or "beef" (BEEF, hex), one of them.', { field: request.beef ? 'beef' : 'hex' });
   const field = request.hex ? 'hex' : 'beef';
   try {
-    if (!/^([0-9a-fA-F]{2})+$/.test(hex)) throw new Error('not hex');
-    const decoded = decodeTransaction(Uint8Array.from(Buffer.from(hex, 'hex')));
+    const bytes = hexToBytes(hex);
+    const decoded = decodeTransaction(bytes);
     if ((field === 'beef') !== (decoded.format === 'beef')) throw new Error(`not ${field === 'hex' ? 'a raw transaction' : 'a BEEF'}`);
-    return { hex, txid: decoded.txid };
+    return { bytes, txid: decoded.txid };
   } catch (error) {
     throw new AppError('validation_failed', `"${field}" is not a transaction: ${error instanceof Error ? error.message : String(error)}.`, { field });
   }

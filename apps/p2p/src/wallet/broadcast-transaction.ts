@@ -1,4 +1,4 @@
-import { decodeTransaction, type ChainClient } from '@ctk/chain';
+import { decodeTransaction, hexToBytes, type ChainClient } from '@ctk/chain';
 import type { BroadcastTransactionResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { AppError } from '@ctk/shared';
 
@@ -9,8 +9,7 @@ import { AppError } from '@ctk/shared';
 export async function broadcastTransaction(chain: ChainClient, transaction: string, field = 'transaction'): Promise<BroadcastTransactionResponse> {
   const hex = transaction.trim();
   try {
-    if (!/^([0-9a-fA-F]{2})+$/.test(hex)) throw new Error('not hex');
-    decodeTransaction(Uint8Array.from(Buffer.from(hex, 'hex')));
+    decodeTransaction(hexToBytes(hex));
   } catch (error) {
     throw new AppError('validation_failed', `"${field}" is not a raw, EF or BEEF transaction in hex: ${error instanceof Error ? error.message : String(error)}.`, { field });
   }
