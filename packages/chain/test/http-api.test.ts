@@ -37,6 +37,26 @@ describe("the local chain's HTTP API in ARC's and WhatsOnChain's shapes", () => 
     expect(await unknown.json()).toMatchObject({ status: 404, title: 'Not found', txid: 'ab'.repeat(32) });
   });
 
+  it("answers a txid that is not 64 hex digits in ARC's shape (400), and reads one in capitals as in lower case", async () => {
+    for (const id of ['abc', 'ab'.repeat(33), 'zz'.repeat(32), '']) {
+      const response = await fetch(`${chain.running.url}/v1/tx/${id}`);
+      expect({ id, status: response.status }).toEqual({ id, status: 400 });
+      expect(await response.json()).toMatchObject({ type: 'https://bitcoin-sv.github.io/arc/#/errors?id=_400', status: 400, title: 'Bad request', extraInfo: expect.stringContaining('64 hex digits') });
+    }
+    const paid = await requestFaucet(chain.running.url, newWallet().address, 1_000);
+    const upper = await fetch(`${chain.running.url}/v1/tx/${paid.txid.toUpperCase()}`);
+    expect(upper.status).toBe(200);
+    expect(await upper.json()).toMatchObject({ txid: paid.txid, txStatus: 'SEEN_ON_NETWORK' });
+  });
+
+  it("answers a body over the limit with 413 in ARC's shape and closes the connection, so the next request is answered", async () => {
+    const huge = await post('/v1/tx', 'ab'.repeat(16 * 1024 * 1024 + 1), 'text/plain');
+    expect(huge.status).toBe(413);
+    expect(huge.headers.get('connection')).toBe('close');
+    expect(await huge.json()).toMatchObject({ type: 'https://bitcoin-sv.github.io/arc/#/errors?id=_413', status: 413, title: 'Request entity too large' });
+    for (let i = 0; i < 3; i++) expect((await fetch(`${chain.running.url}/v1/policy`)).status).toBe(200);
+  });
+
   it("serves WhatsOnChain's transaction, proof, address and block shapes", async () => {
     await mineBlocks(chain.running.url);
     const payee = newWallet();

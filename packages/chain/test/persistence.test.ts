@@ -43,6 +43,25 @@ describe('the local chain in a data directory', () => {
     }
   });
 
+  it('keeps nothing of a refused BEEF: after a restart the mempool is what it was', async () => {
+    const first = await startTestChain({ dataDir });
+    const payer = await fundedWallet(first, 40_000);
+    const middle = newWallet();
+    const ancestor = await payment({ ...payer, to: middle.address, satoshis: 20_000 });
+    const overspend = await payment({ source: ancestor, vout: 0, key: middle.key, to: newWallet().address, satoshis: 30_000, fee: 0 });
+    await expect(first.client.broadcast(overspend.toBEEF())).rejects.toMatchObject({ details: { arc_status: 465 } });
+    const mempool = first.running.chain.state.mempoolTxids();
+    await first.close();
+
+    const second = await startTestChain({ dataDir });
+    try {
+      expect(second.running.chain.state.mempoolTxids()).toEqual(mempool);
+      expect(await second.client.getStatus(ancestor.id('hex'))).toMatchObject({ state: 'unknown' });
+    } finally {
+      await second.close();
+    }
+  });
+
   it('starts afresh without a data directory', async () => {
     const chain = await startTestChain();
     try {

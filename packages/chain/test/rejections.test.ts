@@ -1,4 +1,4 @@
-import { P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
+import { P2PKH, PrivateKey, Transaction, Utils } from '@bsv/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mineBlocks } from '../src/local/index.js';
 import { fundedWallet, newWallet, payment, rejection, startTestChain, type TestChain } from './support.js';
@@ -8,6 +8,16 @@ beforeAll(async () => {
   chain = await startTestChain();
 });
 afterAll(() => chain.close());
+
+/** Every output the chain knows and who spends it: the UTXO set and more. */
+function utxoSet(): string[] {
+  const state = chain.running.chain.state;
+  const txids = [...state.mempoolTxids(), ...state.blocks.flatMap((block) => block.txids)];
+  return txids.flatMap((txid) => state.transaction(txid)!.tx.outputs.map((_, vout) => {
+    const coin = state.coin(txid, vout)!;
+    return `${txid}:${vout}=${coin.satoshis}:${coin.spentBy ?? 'unspent'}`;
+  })).sort();
+}
 
 describe('what the local chain refuses, as ARC would, and the client error for it', () => {
   it('refuses a double spend, naming the transaction that spent the output first', async () => {
@@ -93,6 +103,46 @@ describe('what the local chain refuses, as ARC would, and the client error for i
     payer.source.merklePath = path;
     const tx = await payment({ ...payer, to: newWallet().address, satoshis: 10_000 });
     expect((await rejection(chain.client.broadcast(tx.toBEEF()))).details).toMatchObject({ arc_status: 469 });
+  });
+
+  it('refuses an output paying more satoshis than there are (464), the UTXO set unchanged', async () => {
+    const payer = await fundedWallet(chain, 50_000);
+    const tx = await payment({ ...payer, to: newWallet().address, satoshis: 10_000 });
+    const raw = tx.toHex();
+    const value = (satoshis: number) => Utils.toHex(Utils.toArray(satoshis.toString(16).padStart(16, '0'), 'hex').reverse());
+    const overMax = raw.replace(value(10_000), value(21_000_000 * 100_000_000 + 1));
+    expect(overMax).not.toBe(raw);
+    const before = utxoSet();
+    expect((await rejection(chain.client.broadcast(overMax))).details).toMatchObject({ arc_status: 464, title: 'Invalid outputs', extra_info: expect.stringMatching(/^output 0 pays 2100000000000001 satoshis/) });
+    expect(utxoSet()).toEqual(before);
+  });
+
+  it('takes a BEEF whole or not at all: a refused subject leaves its unmined ancestors out and the UTXO set as it was', async () => {
+    const payer = await fundedWallet(chain, 40_000);
+    const middle = newWallet();
+    const ancestor = await payment({ ...payer, to: middle.address, satoshis: 20_000 });
+    const overspend = await payment({ source: ancestor, vout: 0, key: middle.key, to: newWallet().address, satoshis: 30_000, fee: 0 });
+    const before = utxoSet();
+    expect((await rejection(chain.client.broadcast(overspend.toBEEF()))).details).toMatchObject({ arc_status: 465, txid: overspend.id('hex') });
+    expect(utxoSet()).toEqual(before);
+    expect(await chain.client.getStatus(ancestor.id('hex'))).toMatchObject({ state: 'unknown' });
+    expect(await chain.client.listUnspent(middle.address)).toEqual([]);
+    // Its outputs were never spendable, and the coin it spent is free again.
+    expect((await chain.client.broadcast(ancestor)).state).toBe('seen');
+  });
+
+  it('refuses each of a payment spending a mempool parent and a rival of that parent, nothing changed by the rival', async () => {
+    const payer = await fundedWallet(chain, 40_000);
+    const middle = newWallet();
+    const parent = await payment({ ...payer, to: middle.address, satoshis: 20_000 });
+    await chain.client.broadcast(parent);
+    const child = await payment({ source: parent, vout: 0, key: middle.key, to: newWallet().address, satoshis: 10_000 });
+    await chain.client.broadcast(child);
+    const rival = await payment({ ...payer, to: newWallet().address, satoshis: 30_000 });
+    const before = utxoSet();
+    expect((await rejection(chain.client.broadcast(rival.toBEEF()))).details).toMatchObject({ tx_status: 'DOUBLE_SPEND_ATTEMPTED', competing_txs: [parent.id('hex')] });
+    expect(utxoSet()).toEqual(before);
+    expect(await chain.client.getStatus(child.id('hex'))).toMatchObject({ state: 'seen' });
   });
 
   it('refuses lookups of what is not an address or a txid before asking the chain', async () => {

@@ -1,7 +1,16 @@
+import type { AppError } from '@ctk/shared';
 import { hexToBytes } from '../tx-format.js';
 import type { LocalChain } from './local-chain.js';
-import { arcErrorBody, type Rejection } from './rejection.js';
+import { arcErrorBody, arcStatusOf, type Rejection } from './rejection.js';
 import type { Reply, Route } from './router.js';
+
+const TXID = /^[0-9a-f]{64}$/i;
+
+/** An error the router meets on an ARC route (a body over the limit) in ARC's RFC 7807 shape. */
+const arcErrorReply = (error: AppError): Reply => {
+  const status = arcStatusOf(error.httpStatus);
+  return { status, json: arcErrorBody(status, error.message) };
+};
 
 /** The subset of ARC's API the chain client uses: submit a transaction, read its status, read the policy. */
 export function arcRoutes(chain: LocalChain, minFeeSatsPerKb: number): Route[] {
@@ -9,6 +18,7 @@ export function arcRoutes(chain: LocalChain, minFeeSatsPerKb: number): Route[] {
     {
       method: 'POST',
       path: /^\/v1\/tx$/,
+      errorReply: arcErrorReply,
       handle: ({ body, contentType }) => {
         const bytes = transactionBytes(body, contentType);
         if (!bytes) return { status: 400, json: arcErrorBody(400, 'expected a transaction as bytes, hex text or JSON {"rawTx": hex}') };
@@ -18,15 +28,19 @@ export function arcRoutes(chain: LocalChain, minFeeSatsPerKb: number): Route[] {
     },
     {
       method: 'GET',
-      path: /^\/v1\/tx\/([0-9a-f]{64})$/,
-      handle: ({ params: [txid] }) => {
-        const status = chain.status(txid!);
+      path: /^\/v1\/tx\/([^/]*)$/,
+      errorReply: arcErrorReply,
+      handle: ({ params: [id] }) => {
+        if (!TXID.test(id!)) return { status: 400, json: arcErrorBody(400, `${JSON.stringify(id)} is not a txid: 64 hex digits`) };
+        const txid = id!.toLowerCase();
+        const status = chain.status(txid);
         return status ? { status: 200, json: { ...emptyStatus(), ...status } } : { status: 404, json: arcErrorBody(404, 'transaction not found', txid) };
       },
     },
     {
       method: 'GET',
       path: /^\/v1\/policy$/,
+      errorReply: arcErrorReply,
       handle: () => ({
         status: 200,
         json: {

@@ -98,6 +98,37 @@ export class ChainState {
     });
   }
 
+  /**
+   * Takes back `add` of a transaction still in the mempool that nothing spends: its outputs go and the coins
+   * it spent are unspent again. Undoing several, the last added goes first.
+   */
+  remove(txid: string): void {
+    const record = this.txs.get(txid);
+    if (!record || record.block) throw new Error(`${txid} is not in the mempool.`);
+    record.tx.outputs.forEach((output, vout) => {
+      const outpoint = `${txid}:${vout}`;
+      if (this.coins.get(outpoint)?.spentBy) throw new Error(`${outpoint} is spent: remove its spender first.`);
+      this.coins.delete(outpoint);
+      const hash = p2pkhHash(output.lockingScript);
+      if (hash) {
+        this.unspentByHash.get(hash)?.delete(outpoint);
+        this.dropHistory(hash, txid);
+      }
+    });
+    for (const input of record.tx.inputs) {
+      const coin = this.coin(input.sourceTXID!, input.sourceOutputIndex);
+      if (coin?.spentBy !== txid) continue;
+      delete coin.spentBy;
+      const hash = p2pkhHash(coin.lockingScript);
+      if (hash) {
+        this.unspentByHash.get(hash)?.add(`${coin.txid}:${coin.vout}`);
+        this.dropHistory(hash, txid);
+      }
+    }
+    this.mempool.delete(txid);
+    this.txs.delete(txid);
+  }
+
   /** Records a mined block whose transactions are all known (the coinbase first): they leave the mempool. */
   connect(block: Block): void {
     if (block.height !== this.blocks.length) throw new Error(`Block ${block.height} does not follow the tip ${this.height}.`);
@@ -128,6 +159,11 @@ export class ChainState {
 
   history(hash: string): string[] {
     return [...(this.historyByHash.get(hash) ?? [])];
+  }
+
+  private dropHistory(hash: string, txid: string): void {
+    const history = this.historyByHash.get(hash);
+    if (history?.[history.length - 1] === txid) history.pop();
   }
 
   private addHistory(hash: string, txid: string): void {

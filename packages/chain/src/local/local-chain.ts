@@ -2,7 +2,7 @@ import { LockingScript, P2PKH, PrivateKey, Transaction, Utils, type Beef } from 
 import { AppError } from '@ctk/shared';
 import { decodeTransaction } from '../tx-format.js';
 import { GENESIS_PREV_HASH, merkleLevels, merkleRootOf, mineHeader } from './block.js';
-import { ChainState, NULL_TXID, p2pkhHash, type Block } from './chain-state.js';
+import { ChainState, NULL_TXID, p2pkhHash, type Block, type TxRecord } from './chain-state.js';
 import { coinbaseTransaction, GENESIS_SATOSHIS } from './coinbase.js';
 import { faucetPayment } from './faucet.js';
 import { reject, type Rejection } from './rejection.js';
@@ -71,11 +71,9 @@ export class LocalChain {
     } catch (error) {
       return { ok: false, rejection: reject(463, `not a raw, EF or BEEF transaction: ${error instanceof Error ? error.message : String(error)}`) };
     }
-    if (decoded.beef) {
-      const rejection = this.acceptBeefAncestors(decoded.beef, decoded.txid);
-      if (rejection) return { ok: false, rejection };
-    }
-    const rejection = this.accept(decoded.tx, decoded.txid);
+    const added: TxRecord[] = [];
+    const refusal = (decoded.beef && this.acceptBeefAncestors(decoded.beef, decoded.txid, added)) || this.accept(decoded.tx, decoded.txid, added);
+    const rejection = this.settle(added, refusal);
     return rejection ? { ok: false, rejection } : { ok: true, status: this.status(decoded.txid)! };
   }
 
@@ -103,7 +101,8 @@ export class LocalChain {
       const tx = await faucetPayment({ state: this.state, key: this.faucetKey, lockingScript, satoshis, minFeeSatsPerKb: this.options.minFeeSatsPerKb });
       if (!tx) throw new AppError('unavailable', 'The faucet has run dry.');
       const txid = tx.id('hex');
-      const rejection = this.accept(tx, txid);
+      const added: TxRecord[] = [];
+      const rejection = this.settle(added, this.accept(tx, txid, added));
       if (rejection) throw new AppError('internal', `The chain refused the faucet's own payment: ${rejection.extraInfo}`);
       return { txid, vout: 0, satoshis, rawTx: tx.toHex() };
     };
@@ -112,13 +111,28 @@ export class LocalChain {
     return result;
   }
 
-  private accept(tx: Transaction, txid: string): Rejection | undefined {
+  /** Validates a transaction and records it in the mempool (in `added`); one the chain has already is fine as it is. */
+  private accept(tx: Transaction, txid: string, added: TxRecord[]): Rejection | undefined {
     if (this.state.transaction(txid)) return undefined;
     const raw = tx.toUint8Array();
     const rejection = validateTransaction(this.state, tx, txid, raw.length, this.options);
     if (rejection) return rejection;
-    this.state.add({ txid, tx, raw, seenAt: Date.now() });
-    this.options.store.appendMempool(Utils.toHex(Array.from(raw)));
+    const record = { txid, tx, raw, seenAt: Date.now() };
+    this.state.add(record);
+    added.push(record);
+    return undefined;
+  }
+
+  /**
+   * A submission is taken whole or not at all: after a refusal (of a BEEF's subject, say) the transactions
+   * recorded before it are taken back out; otherwise they are kept in the store.
+   */
+  private settle(added: TxRecord[], rejection: Rejection | undefined): Rejection | undefined {
+    if (rejection) {
+      for (const record of [...added].reverse()) this.state.remove(record.txid);
+      return rejection;
+    }
+    for (const record of added) this.options.store.appendMempool(Utils.toHex(Array.from(record.raw)));
     return undefined;
   }
 
@@ -126,7 +140,7 @@ export class LocalChain {
    * BEEF carries the transaction's unmined ancestors (accepted first, like any transaction) and merkle paths
    * for mined ones, which must lead to the merkle root of this chain's block at that height.
    */
-  private acceptBeefAncestors(beef: Beef, subject: string): Rejection | undefined {
+  private acceptBeefAncestors(beef: Beef, subject: string, added: TxRecord[]): Rejection | undefined {
     beef.sortTxs();
     for (const beefTx of beef.txs) {
       if (beefTx.txid === subject || beefTx.isTxidOnly) continue;
@@ -143,7 +157,7 @@ export class LocalChain {
         }
         continue;
       }
-      const rejection = beefTx.tx ? this.accept(beefTx.tx, beefTx.txid) : reject(467, `${beefTx.txid} has neither a merkle path nor a transaction`, subject);
+      const rejection = beefTx.tx ? this.accept(beefTx.tx, beefTx.txid, added) : reject(467, `${beefTx.txid} has neither a merkle path nor a transaction`, subject);
       if (rejection) return rejection;
     }
     return undefined;

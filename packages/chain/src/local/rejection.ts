@@ -12,6 +12,9 @@ export type Rejection =
 export const ARC_ERRORS = {
   400: { title: 'Bad request', detail: 'The request seems to be malformed and cannot be processed' },
   404: { title: 'Not found', detail: 'The requested resource could not be found' },
+  // ARC's HTTP server answers these too, outside its list: a body over its limit, and a fault of its own.
+  413: { title: 'Request entity too large', detail: 'The request body is larger than the server accepts' },
+  500: { title: 'Internal server error', detail: 'The server could not process the request' },
   460: { title: 'Not extended format', detail: 'Missing input scripts: Transaction could not be transformed to extended format' },
   461: { title: 'Malformed transaction', detail: 'Transaction is malformed and cannot be processed' },
   462: { title: 'Invalid inputs', detail: 'Transaction is invalid because the inputs are non-existent or spent' },
@@ -24,6 +27,9 @@ export const ARC_ERRORS = {
 } as const;
 
 export type ArcErrorStatus = keyof typeof ARC_ERRORS;
+
+/** An ARC status for an HTTP status: itself when ARC has it, else 400 for the caller's fault and 500 for ours. */
+export const arcStatusOf = (status: number): ArcErrorStatus => (status in ARC_ERRORS ? (status as ArcErrorStatus) : status < 500 ? 400 : 500);
 
 export const reject = (status: ArcErrorStatus, extraInfo: string, txid?: string): Rejection => ({ kind: 'error', status, extraInfo, txid });
 

@@ -3,22 +3,24 @@ import { AppError, type Logger } from '@ctk/shared';
 
 export type Request = { params: string[]; query: URLSearchParams; body: Buffer; contentType: string };
 export type Reply = { status: number; json?: unknown; text?: string };
-export type Route = { method: 'GET' | 'POST'; path: RegExp; handle: (request: Request) => Reply | Promise<Reply> };
+export type Route = {
+  method: 'GET' | 'POST';
+  path: RegExp;
+  handle: (request: Request) => Reply | Promise<Reply>;
+  /** How the route answers an AppError (ARC's RFC 7807 body, say); `{"error": {code, message}}` otherwise. */
+  errorReply?: (error: AppError) => Reply;
+};
 
 const BODY_LIMIT = 32 * 1024 * 1024;
 
-/** A plain node:http server over a list of routes; an AppError answers `{"error": {code, message}}`. */
+/** A plain node:http server over a list of routes; an AppError answers in the route's error shape. */
 export function createRouterServer(routes: Route[], logger: Logger): Server {
   return createServer((req, res) => {
-    handle(routes, req, res).catch((error: unknown) => {
-      if (AppError.is(error)) return send(res, { status: error.httpStatus, json: { error: { code: error.code, message: error.message } } });
-      logger.error({ err: error, url: req.url }, 'local chain request failed');
-      send(res, { status: 500, json: { error: { code: 'internal', message: 'Internal error' } } });
-    });
+    void handle(routes, req, res, logger);
   });
 }
 
-async function handle(routes: Route[], req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(routes: Route[], req: IncomingMessage, res: ServerResponse, logger: Logger): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://local');
   const candidates = routes.filter((route) => route.path.test(url.pathname));
   const route = candidates.find((candidate) => candidate.method === req.method);
@@ -26,18 +28,28 @@ async function handle(routes: Route[], req: IncomingMessage, res: ServerResponse
     const status = candidates.length > 0 ? 405 : 404;
     return send(res, { status, json: { error: { code: status === 404 ? 'route_not_found' : 'method_not_allowed', message: `${req.method} ${url.pathname}` } } });
   }
-  const body = await readBody(req);
-  const params = route.path.exec(url.pathname)!.slice(1);
-  const contentType = (req.headers['content-type'] ?? 'application/octet-stream').toLowerCase();
-  send(res, await route.handle({ params, query: url.searchParams, body, contentType }));
+  try {
+    const body = await readBody(req);
+    const params = route.path.exec(url.pathname)!.slice(1);
+    const contentType = (req.headers['content-type'] ?? 'application/octet-stream').toLowerCase();
+    send(res, await route.handle({ params, query: url.searchParams, body, contentType }));
+  } catch (caught) {
+    if (!AppError.is(caught)) logger.error({ err: caught, url: req.url }, 'local chain request failed');
+    const error = AppError.is(caught) ? caught : new AppError('internal', 'Internal error');
+    // A body left unread (one over the limit) would be read as the next request on this connection.
+    if (!req.complete) res.setHeader('connection', 'close');
+    send(res, route.errorReply?.(error) ?? { status: error.httpStatus, json: { error: { code: error.code, message: error.message } } });
+  }
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const tooLarge = () => new AppError('payload_too_large', `The body is over ${BODY_LIMIT} bytes.`);
+  if (Number(req.headers['content-length'] ?? 0) > BODY_LIMIT) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > BODY_LIMIT) throw new AppError('payload_too_large', `The body is over ${BODY_LIMIT} bytes.`);
+    if (size > BODY_LIMIT) throw tooLarge();
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);

@@ -1,5 +1,6 @@
 import { Spend, type Transaction } from '@bsv/sdk';
 import { NULL_TXID, type ChainState, type Coin } from './chain-state.js';
+import { GENESIS_SATOSHIS } from './coinbase.js';
 import { reject, type Rejection } from './rejection.js';
 
 export type Policy = {
@@ -8,6 +9,8 @@ export type Policy = {
 };
 
 const FINAL_SEQUENCE = 0xffffffff;
+/** Every satoshi there can be (a node's MAX_MONEY): no output pays more (nor can outputs together, being at most the inputs). */
+const MAX_SATOSHIS = GENESIS_SATOSHIS;
 const LOCKTIME_THRESHOLD = 500_000_000;
 
 /**
@@ -62,10 +65,9 @@ function checkFinal(tx: Transaction, nextHeight: number, now: number): string | 
 
 function checkAmounts(tx: Transaction, coins: Coin[], txid: string, size: number, policy: Policy): number | Rejection {
   const inputs = coins.reduce((sum, coin) => sum + coin.satoshis, 0);
-  const outputs = tx.outputs.reduce((sum, output) => sum + (output.satoshis ?? 0), 0);
-  if (!Number.isSafeInteger(outputs) || tx.outputs.some((output) => !Number.isSafeInteger(output.satoshis) || output.satoshis! < 0)) {
-    return reject(464, 'output satoshis are out of range', txid);
-  }
+  const outOfRange = tx.outputs.findIndex((output) => !Number.isSafeInteger(output.satoshis) || output.satoshis! < 0 || output.satoshis! > MAX_SATOSHIS);
+  if (outOfRange >= 0) return reject(464, `output ${outOfRange} pays ${tx.outputs[outOfRange]!.satoshis} satoshis, outside 0 to ${MAX_SATOSHIS}`, txid);
+  const outputs = tx.outputs.reduce((sum, output) => sum + output.satoshis!, 0);
   if (outputs > inputs) return reject(465, `outputs total ${outputs} satoshis, more than the inputs' ${inputs}`, txid);
   const fee = inputs - outputs;
   const required = Math.ceil((size * policy.minFeeSatsPerKb) / 1000);
