@@ -13,7 +13,7 @@ import type { GatewayDeps } from './deps.js';
 import { llmsTxt } from './descriptors/llms-txt.js';
 import { openApiDocument } from './descriptors/openapi.js';
 import { registerCors } from './plugins/cors.js';
-import { registerErrorHandling } from './plugins/errors.js';
+import { answerRouterError, registerErrorHandling } from './plugins/errors.js';
 import { finishIdempotent } from './plugins/idempotency.js';
 import { accessRoutes } from './routes/access-routes.js';
 import { identityRoutes } from './routes/identity-routes.js';
@@ -45,6 +45,9 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     loggerInstance: createLogger('gateway', config.LOG_LEVEL) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.CTK_BODY_LIMIT_BYTES,
+    // A path parameter may be a paymail (up to 320 characters) or a BEEF-sized txid route; the default is 100.
+    maxParamLength: 1000,
+    frameworkErrors: answerRouterError,
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();

@@ -284,6 +284,19 @@ describe('unknown routes, paths and query parameters', () => {
     expectError(await gateway.app.inject({ method, url }), 404, 'route_not_found');
   });
 
+  it.each([
+    ['a malformed percent-encoding', '/api/v1/organizations/%E0%A4%A'],
+    ['a path segment over 1,000 characters', `/api/v1/organizations/${'a'.repeat(1001)}`],
+  ])('%s in the URL is 400 bad_request in the error body', async (_, url) => {
+    expectError(await gateway.app.inject({ method: 'GET', url }), 400, 'bad_request');
+  });
+
+  it('a paymail of 300 characters reaches its route (the router allows path segments up to 1,000)', async () => {
+    const response = await gateway.app.inject({ method: 'GET', url: `/api/v1/bsvalias/id/${'a'.repeat(290)}@localhost` });
+    expect(response.statusCode).not.toBe(400);
+    expect(response.json().code).not.toBe('bad_request');
+  });
+
   it('a path id that is not a uuid is 422 validation_failed naming it', async () => {
     const owner = await onboard(gateway, uniqueName('Path'));
     const response = await gateway.app.inject({ method: 'DELETE', url: '/api/v1/me/api-keys/not-a-uuid', headers: bearer(owner.key) });

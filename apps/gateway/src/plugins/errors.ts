@@ -27,6 +27,13 @@ export function errorHandler(body: ErrorBody = errorBody) {
   };
 }
 
+/** Errors of the router itself (a malformed percent-encoding, an over-long path parameter), in the one error body. */
+export function answerRouterError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path segment is longer than this service accepts.'
+    : 'The URL is malformed: check its percent-encoding.';
+  return reply.code(400).header('x-request-id', request.id).send(errorBody(new AppError('bad_request', message), request.id));
+}
+
 /** Maps every error to the one error body, once, at the edge. Unknown errors are logged and answered 500 without detail. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler(errorHandler());
