@@ -1,9 +1,18 @@
 import { cursorPosition, takePage } from '@ctk/shared';
 import { z } from 'zod';
 
+const LIMIT_RULE = 'limit must be given once, as a whole number from 1 to 100';
+
+/** A page size in a query: digits only (not "1e2" or "0x10"), 1 to 100. */
+export const limitField = z
+  .string({ error: LIMIT_RULE })
+  .regex(/^\d{1,3}$/, LIMIT_RULE)
+  .transform(Number)
+  .pipe(z.number().min(1, LIMIT_RULE).max(100, LIMIT_RULE));
+
 /** Query of every list: `limit` (1-100, default 50) and the opaque `cursor` of the previous page. */
 export const pageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(50),
+  limit: limitField.default(50),
   cursor: z.string().max(200).optional(),
 });
 export type PageQuery = z.infer<typeof pageQuery>;

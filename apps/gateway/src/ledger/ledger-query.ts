@@ -1,5 +1,6 @@
 import { calendarDate } from '@ctk/shared';
 import { z } from 'zod';
+import { limitField } from '../domain/pagination.js';
 import { handleField } from '../domain/organization-fields.js';
 import { nextDay } from './dates.js';
 
@@ -16,7 +17,7 @@ export const ledgerParams = z.object({ handle: handleField });
 export const ledgerQuery = z.object({
   from: calendarDate('from').optional(),
   to: calendarDate('to').optional(),
-  limit: z.coerce.number().int().min(1).max(100).optional(),
+  limit: limitField.optional(),
   cursor: z.string().min(1).max(200).optional(),
   format: z.enum(LEDGER_FORMATS, { error: `format must be one of ${LEDGER_FORMATS.join(', ')}` }).default('json'),
   xero_tax_rate: z.string().trim().min(1).max(60).optional(),

@@ -1,5 +1,6 @@
 import { calendarDate, isTimeZone } from '@ctk/shared';
 import { z } from 'zod';
+import { limitField } from '../domain/pagination.js';
 import { handleField } from '../domain/organization-fields.js';
 
 const timeZone = z.string()
@@ -26,7 +27,7 @@ export const salesQuery = z.object({
 
 export const topItemsQuery = z.object({
   ...range,
-  limit: z.coerce.number().int().min(1).max(100).default(10),
+  limit: limitField.default(10),
 }).strict().refine(fromNotAfterTo, FROM_AFTER_TO);
 
 export const busyHoursQuery = z.object(range).strict().refine(fromNotAfterTo, FROM_AFTER_TO);
