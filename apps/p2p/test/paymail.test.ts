@@ -159,6 +159,20 @@ describe('P2P payment destination and receive transaction', () => {
       .toMatchObject({ code: 'chain_rejected', details: { arc_status: 461 } });
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(received.some((event) => event.sourceId === destination.reference)).toBe(false);
+
+    // The refusals held the reference only while the chain answered: a good payment still pays it.
+    const good = await payOutputs(await fundedCustomer(stack.chain), destination.outputs);
+    expect(await stack.client.receiveP2pTransaction({ target: target(org), reference: destination.reference, hex: good.toHex() })).toMatchObject({ txid: good.id('hex') });
+    expect((await eventFor(destination.reference))?.txid).toBe(good.id('hex'));
+  });
+
+  it('accepts a transaction the chain already has (the wallet broadcast it, or a receive stopped after broadcasting), and records it once', async () => {
+    const org = orgRef(merchantWallet());
+    const destination = await stack.client.createP2pDestination({ target: target(org), satoshis: 4_000n });
+    const tx = await payOutputs(await fundedCustomer(stack.chain), destination.outputs);
+    await stack.chainClient.broadcast(tx);
+    expect(await stack.client.receiveP2pTransaction({ target: target(org), reference: destination.reference, hex: tx.toHex() })).toMatchObject({ txid: tx.id('hex') });
+    expect((await eventFor(destination.reference))?.satoshis).toBe(4_000n);
   });
 
   it('refuses a txid already used for another payment, and a second transaction for a paid reference', async () => {

@@ -20,15 +20,13 @@ export type P2pDeps = {
 };
 
 export function p2pService({ prisma, chain, config, eventsCommitted }: P2pDeps): P2pServiceImplementation {
-  // A payment holds its reference's row lock while the chain answers: allow for the client's retries.
-  const transactionTimeoutMs = config.CHAIN_TIMEOUT_MS * (config.CHAIN_RETRIES + 1) + 10_000;
   return {
     async getSetup(request) {
       return { capabilities: getSetup(walletOrgOf(request.org)) };
     },
     getPaymentDestination: (request) => getPaymentDestination({ prisma, dtToleranceSeconds: config.P2P_DT_TOLERANCE_SECONDS }, request),
     createP2pDestination: (request) => createP2pDestination({ prisma, referenceTtlSeconds: config.P2P_REFERENCE_TTL_SECONDS }, request),
-    receiveP2pTransaction: (request) => receiveP2pTransaction({ prisma, chain, transactionTimeoutMs, eventsCommitted }, request),
+    receiveP2pTransaction: (request) => receiveP2pTransaction({ prisma, chain, eventsCommitted }, request),
     listUtxos: (request) => listUtxos(chain, request.address),
     broadcastTransaction: (request) => broadcastTransaction(chain, request.transaction),
     chainPassthrough: (request) => chainPassthrough({ chain, config }, request),

@@ -2,21 +2,27 @@ import { decodeTransaction, hexToBytes, verifyPayment, type ChainClient, type Ex
 import type { ReceiveP2pTransactionRequest, ReceiveP2pTransactionResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { AppError, isUniqueViolation } from '@ctk/shared';
 import { paymailOf, walletOrgOf } from '../domain/org-wallet.js';
-import type { PrismaClient } from '../generated/prisma/client.js';
+import type { PaymailReference, Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { ISSUED_REFERENCE } from './create-p2p-destination.js';
 import { recordPaymailPayment } from './record-paymail-payment.js';
 import { verifySenderSignature } from './sender-signature.js';
 
-export type ReceiveDeps = { prisma: PrismaClient; chain: ChainClient; transactionTimeoutMs: number; eventsCommitted: () => void };
+export type ReceiveDeps = { prisma: PrismaClient; chain: ChainClient; eventsCommitted: () => void };
 
 type Submitted = { bytes: Uint8Array; txid: string };
 
+/** A claim older than this no longer holds its reference (its broadcast or its process died). */
+const CLAIM_STALE_MS = 2 * 60_000;
+const NOTE = 'Payment received, thank you.';
+
 /**
- * P2P receive transaction (5f1323cddf31, and BEEF for 5c55a7fdb7bb): the sender's signature over the
- * txid is checked when sent; then, with the reference row locked (one payment per reference, even when
- * two arrive at once), the transaction must pay the outputs issued, must not have paid before, and is
- * broadcast; the payment, the spent txid and the `payment.received` event commit together.
- * Sending the same transaction for the same reference again answers the same, and records nothing more.
+ * P2P receive transaction (5f1323cddf31, and BEEF for 5c55a7fdb7bb). The sender's signature over the
+ * txid is checked when sent. Then, in three steps so that no lock or connection is held while the chain
+ * answers: the transaction claims the reference (one transaction per reference, even when two arrive at
+ * once); it is checked (a txid that paid before is refused) against the outputs issued and broadcast; and
+ * the payment, the spent txid and the `payment.received` event commit together. A failed check or
+ * broadcast releases the claim. Sending the same transaction for the same reference again (a retry, even
+ * after a crash between broadcast and record) answers the same and records nothing more.
  */
 export async function receiveP2pTransaction(deps: ReceiveDeps, request: ReceiveP2pTransactionRequest): Promise<ReceiveP2pTransactionResponse> {
   const org = walletOrgOf(request.target?.org);
@@ -25,31 +31,68 @@ export async function receiveP2pTransaction(deps: ReceiveDeps, request: ReceiveP
   checkSender(request, submitted.txid);
   // Anything else was never issued (and a NUL character would be a database error rather than a 404).
   if (!ISSUED_REFERENCE.test(request.reference)) throw unknownReference(request.reference, paymail);
-  const note = 'Payment received, thank you.';
-  await deps.prisma.$transaction(async (tx) => {
-    await tx.$queryRawUnsafe('SELECT reference FROM paymail_references WHERE reference = $1 FOR UPDATE', request.reference);
-    const issued = await tx.paymailReference.findUnique({ where: { reference: request.reference } });
-    if (!issued || issued.organizationId !== org.id || issued.paymail !== paymail) throw unknownReference(request.reference, paymail);
-    if (issued.paidTxid === submitted.txid) return;
-    if (issued.paidTxid) throw new AppError('conflict', `Reference ${issued.reference} is already paid by transaction ${issued.paidTxid}.`, { paid_txid: issued.paidTxid });
-    if (issued.expiresAt.getTime() < Date.now()) {
-      throw new AppError('payment_expired', `The payment destination ${issued.reference} expired at ${issued.expiresAt.toISOString()}; ask for a new one.`, { expired_at: issued.expiresAt.toISOString() });
-    }
+  const claim = { reference: request.reference, paymail, organizationId: org.id, txid: submitted.txid };
+
+  const issued = await claimReference(deps.prisma, claim);
+  if (issued.paidTxid === submitted.txid) return { txid: submitted.txid, note: NOTE };
+  try {
     const verified = await verifyPayment({
       payment: { transaction: submitted.bytes },
       expected: issued.outputs as ExpectedOutput[],
       chain: deps.chain,
-      isTxidUsed: async (txid) => (await tx.spentTxid.count({ where: { txid } })) > 0,
+      isTxidUsed: async (txid) => (await deps.prisma.spentTxid.count({ where: { txid } })) > 0,
     });
-    try {
-      await recordPaymailPayment(tx, { org, issued, verified, sender: request.sender || null, senderPubkey: request.pubkey || null, note: request.note || null });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError('txid_already_used', `Transaction ${verified.txid} already paid for something else; a transaction pays once.`, { txid: verified.txid });
-      throw error;
+    const recorded = await deps.prisma.$transaction(async (tx) => {
+      const current = await lockReference(tx, claim.reference);
+      if (current?.paidTxid === submitted.txid) return false; // the same transaction, submitted twice at once
+      if (current?.paidTxid) throw alreadyPaid(current.reference, current.paidTxid);
+      try {
+        await recordPaymailPayment(tx, { org, issued, verified, sender: request.sender || null, senderPubkey: request.pubkey || null, note: request.note || null });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new AppError('txid_already_used', `Transaction ${verified.txid} already paid for something else; a transaction pays once.`, { txid: verified.txid });
+        throw error;
+      }
+      return true;
+    }, { maxWait: 10_000 });
+    if (recorded) deps.eventsCommitted();
+  } catch (error) {
+    await releaseClaim(deps.prisma, claim).catch(() => undefined); // a stale claim frees itself anyway
+    throw error;
+  }
+  return { txid: submitted.txid, note: NOTE };
+}
+
+type Claim = { reference: string; paymail: string; organizationId: string; txid: string };
+
+/** Locks the reference, checks it can take this transaction, and marks it claimed by it. */
+async function claimReference(prisma: PrismaClient, claim: Claim): Promise<PaymailReference> {
+  return prisma.$transaction(async (tx) => {
+    const issued = await lockReference(tx, claim.reference);
+    if (!issued || issued.organizationId !== claim.organizationId || issued.paymail !== claim.paymail) throw unknownReference(claim.reference, claim.paymail);
+    if (issued.paidTxid === claim.txid) return issued;
+    if (issued.paidTxid) throw alreadyPaid(issued.reference, issued.paidTxid);
+    if (issued.expiresAt.getTime() < Date.now()) {
+      throw new AppError('payment_expired', `The payment destination ${issued.reference} expired at ${issued.expiresAt.toISOString()}; ask for a new one.`, { expired_at: issued.expiresAt.toISOString() });
     }
-  }, { timeout: deps.transactionTimeoutMs, maxWait: 10_000 });
-  deps.eventsCommitted();
-  return { txid: submitted.txid, note };
+    const claimedByAnother = issued.claimedTxid && issued.claimedTxid !== claim.txid && Date.now() - (issued.claimedAt?.getTime() ?? 0) < CLAIM_STALE_MS;
+    if (claimedByAnother) {
+      throw new AppError('conflict', `Reference ${issued.reference} is being paid by transaction ${issued.claimedTxid}; try again in a moment.`, { claimed_txid: issued.claimedTxid });
+    }
+    return tx.paymailReference.update({ where: { reference: issued.reference }, data: { claimedTxid: claim.txid, claimedAt: new Date() } });
+  }, { maxWait: 10_000 });
+}
+
+async function releaseClaim(prisma: PrismaClient, claim: Claim): Promise<void> {
+  await prisma.paymailReference.updateMany({ where: { reference: claim.reference, claimedTxid: claim.txid, paidTxid: null }, data: { claimedTxid: null, claimedAt: null } });
+}
+
+async function lockReference(tx: Prisma.TransactionClient, reference: string): Promise<PaymailReference | null> {
+  await tx.$queryRawUnsafe('SELECT reference FROM paymail_references WHERE reference = $1 FOR UPDATE', reference);
+  return tx.paymailReference.findUnique({ where: { reference } });
+}
+
+function alreadyPaid(reference: string, paidTxid: string): AppError {
+  return new AppError('conflict', `Reference ${reference} is already paid by transaction ${paidTxid}.`, { paid_txid: paidTxid });
 }
 
 /** The transaction of the request, raw (`hex`) or BEEF (`beef`), both hex, exactly one of them. */
