@@ -22,10 +22,11 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BSM, HD, LockingScript, P2PKH, PrivateKey, Transaction, Utils } from '@bsv/sdk';
+import { BSM, LockingScript, P2PKH, PrivateKey, Transaction, Utils } from '@bsv/sdk';
 import { mineBlocks, requestFaucet, startLocalChain } from '@ctk/chain/local';
 import { createLogger, encodeCursor, inProcessTransport, loadConfig } from '@ctk/shared';
 import pg from 'pg';
+import { http, merchantKeys, type HttpAnswer } from '../apps/gateway/test/wallet-http.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -74,25 +75,9 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
-async function http(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Json; text: string }> {
-  const response = await fetch(url, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  let json: Json;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, json, text };
-}
+type Json = HttpAnswer['json'];
 
-async function expectOk(answer: Promise<{ status: number; json: Json; text: string }>, what: string, status = 200): Promise<Json> {
+async function expectOk(answer: Promise<HttpAnswer>, what: string, status = 200): Promise<Json> {
   const { status: got, json, text } = await answer;
   if (got !== status) throw new Error(`${what}: HTTP ${got} ${text.slice(0, 300)}`);
   return json;
@@ -151,9 +136,9 @@ async function runBench(): Promise<void> {
     const onboarded = await expectOk(http('POST', `${base}/api/v1/onboard`, { name: 'Paymail Latency Cafe', paymail_alias: 'cafe' }), 'onboard', 201);
     const headers = { authorization: `Bearer ${onboarded.api_key.key}` };
     const handle: string = onboarded.organization.handle;
-    const account = HD.fromRandom().derive("m/44'/236'/0'");
+    const merchant = merchantKeys();
     const patched = await expectOk(http('PATCH', `${base}/api/v1/organizations/${handle}`, {
-      wallet_xpub: account.toPublic().toString(), identity_public_key: PrivateKey.fromRandom().toPublicKey().toString(),
+      wallet_xpub: merchant.xpub, identity_public_key: merchant.identity.toPublicKey().toString(),
     }, headers), 'register the wallet');
     const paymail: string = patched.paymail;
     const [alias, domain] = paymail.split('@') as [string, string];

@@ -1,5 +1,4 @@
 import { createServer } from 'node:net';
-import { HD, PrivateKey } from '@bsv/sdk';
 import { configSchema as booksConfigSchema, startBooks } from '@ctk/books';
 import { createChainClient, type ChainClient } from '@ctk/chain';
 import { startLocalChain, type RunningLocalChain } from '@ctk/chain/local';
@@ -65,30 +64,4 @@ export async function startPaymailStack(options: { natsUrl?: string; transport?:
   };
 }
 
-/** What a merchant registers: the xpub of its wallet's account, the identity key; it keeps the private keys. */
-export function merchantKeys() {
-  const account = HD.fromRandom().derive("m/44'/236'/0'");
-  return { account, xpub: account.toPublic().toString(), identity: PrivateKey.fromRandom() };
-}
-
-// The answers' JSON is whatever the route gives; tests read it field by field.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
-export type HttpAnswer = { status: number; json: Json; text: string; headers: Headers };
-
-/** JSON over HTTP, as a wallet talks to a paymail host. */
-export async function http(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpAnswer> {
-  const response = await fetch(url, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  let json: Json;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, json, text, headers: response.headers };
-}
+export { http, merchantKeys, type HttpAnswer } from './wallet-http.js';

@@ -1,11 +1,7 @@
-import { connectNatsTransport, startOutboxRelay, type EventTransport, type Logger, type OutboxPrisma } from '@ctk/shared';
+import { openEventTransport, startOutboxRelay, type EventTransport, type Logger, type OutboxPrisma } from '@ctk/shared';
 
-export type RelaySource = {
-  /** A transport of the caller's (the embedded default's in-process one, or a test's): used, never closed here. */
-  transport?: EventTransport | undefined;
-  /** Otherwise, NATS JetStream at this URL, on a connection of p2p's own. */
-  natsUrl?: string | undefined;
-};
+export type RelaySource = { transport?: EventTransport | undefined; natsUrl?: string | undefined };
+export type Relay = { notify(): void; stop(): Promise<void> };
 
 /**
  * Publishes p2p's outbox (payment events) to the given transport, else to NATS_URL; without either the
@@ -13,23 +9,17 @@ export type RelaySource = {
  * the relay's next poll; stop() publishes what is pending, then releases what it started.
  */
 export async function startRelay(source: RelaySource, prisma: OutboxPrisma, logger: Logger): Promise<Relay> {
-  if (source.transport) {
-    const relay = startOutboxRelay({ prisma, transport: source.transport, logger });
-    return { notify: () => relay.notify(), stop: () => relay.stop() };
+  const events = await openEventTransport({ ...source, name: 'p2p', logger });
+  if (!events.transport) {
+    logger.warn({}, 'NATS_URL is not set and no transport was given: payment events stay in the p2p outbox');
+    return { notify: () => undefined, stop: async () => undefined };
   }
-  if (source.natsUrl) {
-    const transport = await connectNatsTransport({ url: source.natsUrl, logger, name: 'p2p' });
-    const relay = startOutboxRelay({ prisma, transport, logger });
-    return {
-      notify: () => relay.notify(),
-      async stop() {
-        await relay.stop();
-        await transport.close();
-      },
-    };
-  }
-  logger.warn({}, 'NATS_URL is not set and no transport was given: payment events stay in the p2p outbox');
-  return { notify: () => undefined, stop: async () => undefined };
+  const relay = startOutboxRelay({ prisma, transport: events.transport, logger });
+  return {
+    notify: () => relay.notify(),
+    async stop() {
+      await relay.stop();
+      await events.close();
+    },
+  };
 }
-
-export type Relay = { notify(): void; stop(): Promise<void> };
