@@ -1,5 +1,5 @@
 // Generates the Prisma client of the app in the current folder. The Prisma CLI tries to download a
-// native schema engine it does not need for `generate`; pointing it at any file skips that (TOOLCHAIN).
+// native schema engine it does not need for `generate`; pointing it at any file skips that (docs/decisions/0002-migrations.md).
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Creates a migration for the app in the current folder: `pnpm exec ctk-prisma-migration <name>`.
 // It diffs the schema as of the last migration (kept beside it as schema.prisma) against the current
-// schema with the WebAssembly schema engine, since `prisma migrate dev` cannot run offline (TOOLCHAIN).
+// schema with the WebAssembly schema engine, since `prisma migrate dev` cannot run offline (docs/decisions/0002-migrations.md).
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';

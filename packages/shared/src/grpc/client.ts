@@ -33,7 +33,7 @@ const DEFAULT_TIMEOUT_MS = 5_000;
  * threw.
  */
 export function createGrpcClient<D extends ServiceDefinition>(definition: D, address: string, options: { connections?: number } = {}): GrpcClient<D> {
-  // A few real connections, used in turn, spread HTTP/2 framing work better than one (TOOLCHAIN.md).
+  // A few real connections, used in turn, spread HTTP/2 framing work better than one (decision 0009).
   const channels = Array.from({ length: options.connections ?? 2 }, () => new Http2UnaryChannel(address));
   let turn = 0;
   const client: Record<string, unknown> = { close: () => channels.forEach((channel) => channel.close()) };
