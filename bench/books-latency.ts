@@ -74,19 +74,34 @@ let emitter: Awaited<ReturnType<typeof openEmitter>> | undefined;
 try {
   // Books first, so the stream exists with its consumer before anything is published.
   const books = await start(join(root, 'bench/servers/books.mjs'), {
-    GRPC_PORT: '0', DATABASE_URL: await freshDatabase('ctk_bench_latency_books'),
-    BENCH_NATS_URL: args.nats, BENCH_STREAM: stream.name, BENCH_SUBJECTS: stream.subjects[0] ?? '',
+    GRPC_PORT: '0',
+    DATABASE_URL: await freshDatabase('ctk_bench_latency_books'),
+    BENCH_NATS_URL: args.nats,
+    BENCH_STREAM: stream.name,
+    BENCH_SUBJECTS: stream.subjects[0] ?? '',
   });
   const port = 18090;
   const gatewayChild = fork(join(root, 'apps/gateway/dist/server.js'), [], {
-    env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(port), BOOKS_GRPC_URL: `127.0.0.1:${books.port}`, CTK_RATE_LIMIT_PER_MINUTE: '100000000',
-      DATABASE_URL: await freshDatabase('ctk_bench_latency_gateway') },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      PORT: String(port),
+      BOOKS_GRPC_URL: `127.0.0.1:${books.port}`,
+      CTK_RATE_LIMIT_PER_MINUTE: '100000000',
+      DATABASE_URL: await freshDatabase('ctk_bench_latency_gateway'),
+    },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   children.push(gatewayChild);
   const base = `http://127.0.0.1:${port}`;
   await waitForHttp(`${base}/healthz`);
-  const onboarded = await (await fetch(`${base}/api/v1/onboard`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Latency Cafe' }) })).json();
+  const onboarded = await (
+    await fetch(`${base}/api/v1/onboard`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Latency Cafe' }),
+    })
+  ).json();
   const headers = { authorization: `Bearer ${onboarded.api_key.key}` };
   const ledgerUrl = `${base}/api/v1/orgs/${onboarded.organization.handle}/ledger`;
   const organizationId: string = onboarded.organization.id;
@@ -105,7 +120,10 @@ try {
   const reader = (async () => {
     const today = new Date().toISOString().slice(0, 10);
     while (emitting || committed.size > 0) {
-      const oldest = [...committed.values()].reduce<Date | undefined>((min, p) => (!min || p.occurredAt < min ? p.occurredAt : min), undefined);
+      const oldest = [...committed.values()].reduce<Date | undefined>(
+        (min, p) => (!min || p.occurredAt < min ? p.occurredAt : min),
+        undefined,
+      );
       if (oldest) {
         let cursor = encodeCursor({ at: new Date(oldest.getTime() - 1), id: '00000000-0000-0000-0000-000000000000' });
         while (cursor) {
@@ -125,22 +143,35 @@ try {
     }
   })();
 
-  console.log(`Commit-to-ledger latency: ${RATE} payments/s for ${SECONDS} s after ${WARM_UP_SECONDS} s of warm-up, PostgreSQL, NATS JetStream, books and gateway in their own processes`);
+  console.log(
+    `Commit-to-ledger latency: ${RATE} payments/s for ${SECONDS} s after ${WARM_UP_SECONDS} s of warm-up, PostgreSQL, NATS JetStream, books and gateway in their own processes`,
+  );
   const started = performance.now();
   const sales: Promise<void>[] = [];
   while (performance.now() - started < (WARM_UP_SECONDS + SECONDS) * 1000) {
     const due = Math.floor(((performance.now() - started) / 1000) * RATE);
     for (; emitted < due; emitted++) {
       const event = PaymentEvent.fromPartial({
-        id: randomUUID(), type: PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED, organizationId, sourceService: 'bench',
-        sourceId: randomUUID(), currency: 'USD', amountMinor: 1085n, taxMinor: 85n, satoshis: 21_700n, exchangeRate: '20',
-        settlement: Settlement.SETTLEMENT_BSV_WALLET, occurredAt: new Date(),
+        id: randomUUID(),
+        type: PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED,
+        organizationId,
+        sourceService: 'bench',
+        sourceId: randomUUID(),
+        currency: 'USD',
+        amountMinor: 1085n,
+        taxMinor: 85n,
+        satoshis: 21_700n,
+        exchangeRate: '20',
+        settlement: Settlement.SETTLEMENT_BSV_WALLET,
+        occurredAt: new Date(),
       });
       const warmUp = performance.now() - started < WARM_UP_SECONDS * 1000;
-      sales.push(emitter.sell(event).then(() => {
-        committed.set(event.id, { occurredAt: event.occurredAt ?? new Date(), committedAt: performance.now(), warmUp });
-        relay.notify();
-      }));
+      sales.push(
+        emitter.sell(event).then(() => {
+          committed.set(event.id, { occurredAt: event.occurredAt ?? new Date(), committedAt: performance.now(), warmUp });
+          relay.notify();
+        }),
+      );
     }
     await sleep(5);
   }
@@ -151,9 +182,13 @@ try {
   while (committed.size > 0 && performance.now() < deadline) await sleep(50);
   await Promise.race([reader, sleep(1000)]);
   const sorted = latencies.sort((a, b) => a - b);
-  console.log(`  ${emitted} payments committed at ${rate.toFixed(0)}/s; ${sorted.length + warmUpLatencies.length} read back through the ledger${committed.size ? `, ${committed.size} NOT within 60 s` : ''}`);
+  console.log(
+    `  ${emitted} payments committed at ${rate.toFixed(0)}/s; ${sorted.length + warmUpLatencies.length} read back through the ledger${committed.size ? `, ${committed.size} NOT within 60 s` : ''}`,
+  );
   console.log(`  warm-up (${warmUpLatencies.length} payments, not counted): max ${Math.max(...warmUpLatencies).toFixed(0)} ms`);
-  console.log(`  commit -> ledger: p50 ${percentile(sorted, 50).toFixed(0)} ms   p99 ${percentile(sorted, 99).toFixed(0)} ms   max ${(sorted.at(-1) ?? NaN).toFixed(0)} ms (target p99 < 250 ms)`);
+  console.log(
+    `  commit -> ledger: p50 ${percentile(sorted, 50).toFixed(0)} ms   p99 ${percentile(sorted, 99).toFixed(0)} ms   max ${(sorted.at(-1) ?? NaN).toFixed(0)} ms (target p99 < 250 ms)`,
+  );
   await relay.stop();
   await transport.close();
 } finally {

@@ -35,18 +35,31 @@ const organizations = Array.from({ length: 20 }, () => randomUUID());
 console.log(`Books throughput: ${N} payment events in JetStream, books consuming into PostgreSQL`);
 let started = Date.now();
 for (let i = 0; i < N; i += 500) {
-  await Promise.all(Array.from({ length: Math.min(500, N - i) }, (_, j) => {
-    const event = PaymentEvent.fromPartial({
-      id: randomUUID(), type: PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED, organizationId: organizations[(i + j) % organizations.length],
-      sourceService: 'bench', sourceId: String(i + j), currency: 'USD', amountMinor: 1085n, taxMinor: 85n, satoshis: 21_700n,
-      exchangeRate: '20', settlement: Settlement.SETTLEMENT_BSV_WALLET, occurredAt: new Date(),
-    });
-    return transport.publish({ id: event.id, subject: `ctk.bench.${token}.payment.received`, data: PaymentEvent.encode(event).finish() });
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(500, N - i) }, (_, j) => {
+      const event = PaymentEvent.fromPartial({
+        id: randomUUID(),
+        type: PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED,
+        organizationId: organizations[(i + j) % organizations.length],
+        sourceService: 'bench',
+        sourceId: String(i + j),
+        currency: 'USD',
+        amountMinor: 1085n,
+        taxMinor: 85n,
+        satoshis: 21_700n,
+        exchangeRate: '20',
+        settlement: Settlement.SETTLEMENT_BSV_WALLET,
+        occurredAt: new Date(),
+      });
+      return transport.publish({ id: event.id, subject: `ctk.bench.${token}.payment.received`, data: PaymentEvent.encode(event).finish() });
+    }),
+  );
 }
 console.log(`  published in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
-const books = await startBooks(loadConfig(configSchema, { GRPC_PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl }), logger, { transport });
+const books = await startBooks(loadConfig(configSchema, { GRPC_PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl }), logger, {
+  transport,
+});
 const db = new pg.Client({ connectionString: databaseUrl });
 await db.connect();
 const count = async () => Number((await db.query('SELECT count(*) AS n FROM journal_entries')).rows[0].n);

@@ -58,7 +58,10 @@ async function overHttp() {
   const dataDir = mkdtempSync(join(tmpdir(), 'ctk-bench-chain-'));
   const port = await freePort();
   const bin = resolve(import.meta.dirname, '../packages/chain/bin/local-chain.mjs');
-  const child = spawn(process.execPath, [bin], { env: { ...process.env, CHAIN_PORT: String(port), CTK_DATA_DIR: dataDir, CHAIN_MINE_INTERVAL_MS: '0', LOG_LEVEL: 'warn' }, stdio: 'inherit' });
+  const child = spawn(process.execPath, [bin], {
+    env: { ...process.env, CHAIN_PORT: String(port), CTK_DATA_DIR: dataDir, CHAIN_MINE_INTERVAL_MS: '0', LOG_LEVEL: 'warn' },
+    stdio: 'inherit',
+  });
   const url = `http://127.0.0.1:${port}`;
   try {
     for (let i = 0; ; i++) {
@@ -74,9 +77,11 @@ async function overHttp() {
     const chains = await prepare(url);
     const client = createChainClient({ network: 'local', localUrl: url, retries: 0 });
     const started = performance.now();
-    await Promise.all(chains.map(async (txs) => {
-      for (const tx of txs) await client.broadcast(tx.toBinary());
-    }));
+    await Promise.all(
+      chains.map(async (txs) => {
+        for (const tx of txs) await client.broadcast(tx.toBinary());
+      }),
+    );
     return report('over HTTP (ARC adapter -> local chain process, data dir)', chains.flat().length, performance.now() - started);
   } finally {
     child.kill('SIGTERM');

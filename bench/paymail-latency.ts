@@ -38,23 +38,43 @@ async function runStack(): Promise<void> {
   const { configSchema: p2pSchema, startP2p } = await import('../apps/p2p/dist/app.js');
   const { buildGateway } = await import('../apps/gateway/dist/app.js');
   const { configSchema: gatewaySchema } = await import('../apps/gateway/dist/config.js');
-  const env = (databaseUrl: string | undefined, extra: Record<string, string>) =>
-    ({ CTK_DATA_DIR: dataDir, LOG_LEVEL: logLevel, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...extra });
+  const env = (databaseUrl: string | undefined, extra: Record<string, string>) => ({
+    CTK_DATA_DIR: dataDir,
+    LOG_LEVEL: logLevel,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...extra,
+  });
 
   const chain = await startLocalChain({ dataDir, port: 0, mineIntervalMs: 0, logger: createLogger('local-chain', logLevel) });
   const chainEnv = { CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: chain.url };
   const transport = inProcessTransport({ logger: createLogger('start-all', logLevel) });
-  const books = await startBooks(loadConfig(booksSchema, env(BENCH_BOOKS_DB, { GRPC_PORT: '0' })), createLogger('books', logLevel), { transport });
-  const p2p = await startP2p(loadConfig(p2pSchema, env(BENCH_P2P_DB, { GRPC_PORT: '0', ...chainEnv })), createLogger('p2p', logLevel), { transport });
+  const books = await startBooks(loadConfig(booksSchema, env(BENCH_BOOKS_DB, { GRPC_PORT: '0' })), createLogger('books', logLevel), {
+    transport,
+  });
+  const p2p = await startP2p(loadConfig(p2pSchema, env(BENCH_P2P_DB, { GRPC_PORT: '0', ...chainEnv })), createLogger('p2p', logLevel), {
+    transport,
+  });
   const port = await freePort();
   const base = `http://localhost:${port}`;
   const down = '127.0.0.1:1'; // pos, commerce, federation, contracts are not started (the gateway answers 503 for them)
-  const gateway = await buildGateway(loadConfig(gatewaySchema, env(BENCH_GATEWAY_DB, {
-    PORT: String(port), CTK_PUBLIC_URL: base, ...chainEnv,
-    BOOKS_GRPC_URL: `127.0.0.1:${books.port}`, P2P_GRPC_URL: `127.0.0.1:${p2p.port}`,
-    POS_GRPC_URL: down, COMMERCE_GRPC_URL: down, FEDERATION_GRPC_URL: down, CONTRACTS_GRPC_URL: down,
-    CTK_RATE_LIMIT_PER_MINUTE: '100000000', CTK_SIGNUP_RATE_LIMIT_PER_MINUTE: '100000000',
-  })));
+  const gateway = await buildGateway(
+    loadConfig(
+      gatewaySchema,
+      env(BENCH_GATEWAY_DB, {
+        PORT: String(port),
+        CTK_PUBLIC_URL: base,
+        ...chainEnv,
+        BOOKS_GRPC_URL: `127.0.0.1:${books.port}`,
+        P2P_GRPC_URL: `127.0.0.1:${p2p.port}`,
+        POS_GRPC_URL: down,
+        COMMERCE_GRPC_URL: down,
+        FEDERATION_GRPC_URL: down,
+        CONTRACTS_GRPC_URL: down,
+        CTK_RATE_LIMIT_PER_MINUTE: '100000000',
+        CTK_SIGNUP_RATE_LIMIT_PER_MINUTE: '100000000',
+      }),
+    ),
+  );
   await gateway.app.listen({ port, host: 'localhost' });
   const stop = async () => {
     for (const app of [gateway, p2p, books]) await app.close().catch(() => undefined);
@@ -133,13 +153,26 @@ async function runBench(): Promise<void> {
     });
 
     // The merchant: onboarded, with its wallet's xpub and identity key registered; it gets a paymail.
-    const onboarded = await expectOk(http('POST', `${base}/api/v1/onboard`, { name: 'Paymail Latency Cafe', paymail_alias: 'cafe' }), 'onboard', 201);
+    const onboarded = await expectOk(
+      http('POST', `${base}/api/v1/onboard`, { name: 'Paymail Latency Cafe', paymail_alias: 'cafe' }),
+      'onboard',
+      201,
+    );
     const headers = { authorization: `Bearer ${onboarded.api_key.key}` };
     const handle: string = onboarded.organization.handle;
     const merchant = merchantKeys();
-    const patched = await expectOk(http('PATCH', `${base}/api/v1/organizations/${handle}`, {
-      wallet_xpub: merchant.xpub, identity_public_key: merchant.identity.toPublicKey().toString(),
-    }, headers), 'register the wallet');
+    const patched = await expectOk(
+      http(
+        'PATCH',
+        `${base}/api/v1/organizations/${handle}`,
+        {
+          wallet_xpub: merchant.xpub,
+          identity_public_key: merchant.identity.toPublicKey().toString(),
+        },
+        headers,
+      ),
+      'register the wallet',
+    );
     const paymail: string = patched.paymail;
     const [alias, domain] = paymail.split('@') as [string, string];
     const capabilities = (await expectOk(http('GET', `${base}/.well-known/bsvalias`), 'capability document')).capabilities;
@@ -172,12 +205,18 @@ async function runBench(): Promise<void> {
     // The reader: from the oldest submitted payment not yet seen, page through the ledger.
     const reader = (async () => {
       while (paying || pending.size > 0) {
-        const oldest = [...pending.values()].reduce<Date | undefined>((min, p) => (!min || p.submittedWall! < min ? p.submittedWall : min), undefined);
+        const oldest = [...pending.values()].reduce<Date | undefined>(
+          (min, p) => (!min || p.submittedWall! < min ? p.submittedWall : min),
+          undefined,
+        );
         // From just before it (the ledger takes a calendar date, and a cursor for the time within it).
         let cursor = oldest ? encodeCursor({ at: new Date(oldest.getTime() - 1), id: '00000000-0000-0000-0000-000000000000' }) : '';
         while (cursor) {
           try {
-            const page = await expectOk(http('GET', `${ledgerUrl}?from=${oldest!.toISOString().slice(0, 10)}&limit=100&cursor=${cursor}`, undefined, headers), 'ledger');
+            const page = await expectOk(
+              http('GET', `${ledgerUrl}?from=${oldest!.toISOString().slice(0, 10)}&limit=100&cursor=${cursor}`, undefined, headers),
+              'ledger',
+            );
             const seenAt = performance.now();
             for (const entry of page.data) {
               const payment = pending.get(entry.txid);
@@ -208,15 +247,28 @@ async function runBench(): Promise<void> {
         return fail('payment destination', error);
       }
       const tx = new Transaction();
-      tx.addInput({ sourceTransaction: customer.source, sourceOutputIndex: customer.vout, unlockingScriptTemplate: new P2PKH().unlock(customer.key) });
+      tx.addInput({
+        sourceTransaction: customer.source,
+        sourceOutputIndex: customer.vout,
+        unlockingScriptTemplate: new P2PKH().unlock(customer.key),
+      });
       for (const output of asked.outputs) tx.addOutput({ lockingScript: LockingScript.fromHex(output.script), satoshis: output.satoshis });
       const paid = asked.outputs.reduce((sum, output) => sum + output.satoshis, 0);
-      tx.addOutput({ lockingScript: new P2PKH().lock(customer.key.toAddress('testnet')), satoshis: customer.source.outputs[customer.vout]!.satoshis! - paid - 200 });
+      tx.addOutput({
+        lockingScript: new P2PKH().lock(customer.key.toAddress('testnet')),
+        satoshis: customer.source.outputs[customer.vout]!.satoshis! - paid - 200,
+      });
       await tx.sign();
       const txid = tx.id('hex');
       const body = {
-        hex: tx.toHex(), reference: asked.reference,
-        metadata: { sender: 'customer@wallet.example', pubkey: customer.key.toPublicKey().toString(), signature: BSM.sign(Utils.toArray(txid, 'utf8'), customer.key), note: 'bench' },
+        hex: tx.toHex(),
+        reference: asked.reference,
+        metadata: {
+          sender: 'customer@wallet.example',
+          pubkey: customer.key.toPublicKey().toString(),
+          signature: BSM.sign(Utils.toArray(txid, 'utf8'), customer.key),
+          note: 'bench',
+        },
       };
       Object.assign(payment, { txid, submittedWall: new Date(), submittedAt: performance.now() });
       pending.set(txid, payment);
@@ -229,7 +281,9 @@ async function runBench(): Promise<void> {
       }
     };
 
-    console.log(`  ${WARM_UP} warm-up payments, then ${PAYMENTS} at ${RATE}/s to ${paymail} (${args.postgres ? 'PostgreSQL' : 'PGlite'}, in-process events)`);
+    console.log(
+      `  ${WARM_UP} warm-up payments, then ${PAYMENTS} at ${RATE}/s to ${paymail} (${args.postgres ? 'PostgreSQL' : 'PGlite'}, in-process events)`,
+    );
     const started = performance.now();
     const running: Promise<void>[] = [];
     for (let launched = 0; launched < TOTAL; await sleep(2)) {
@@ -246,16 +300,34 @@ async function runBench(): Promise<void> {
     await reader;
 
     const measured = payments.filter((p) => !p.warmUp);
-    const submitted = measured.filter((p) => p.submittedAt !== undefined).map((p) => p.submittedAt!).sort((a, b) => a - b);
+    const submitted = measured
+      .filter((p) => p.submittedAt !== undefined)
+      .map((p) => p.submittedAt!)
+      .sort((a, b) => a - b);
     const rate = (submitted.length - 1) / (((submitted.at(-1) ?? 0) - (submitted[0] ?? 0)) / 1000);
-    const answers = measured.filter((p) => p.answeredAt !== undefined).map((p) => p.answeredAt! - p.submittedAt!).sort((a, b) => a - b);
-    const toJournal = (warmUp: boolean) => journaled.filter((p) => p.warmUp === warmUp).map((p) => p.journaledAt! - p.submittedAt!).sort((a, b) => a - b);
+    const answers = measured
+      .filter((p) => p.answeredAt !== undefined)
+      .map((p) => p.answeredAt! - p.submittedAt!)
+      .sort((a, b) => a - b);
+    const toJournal = (warmUp: boolean) =>
+      journaled
+        .filter((p) => p.warmUp === warmUp)
+        .map((p) => p.journaledAt! - p.submittedAt!)
+        .sort((a, b) => a - b);
     const latencies = toJournal(false);
     const warmUps = toJournal(true);
-    console.log(`  ${measured.length} payments (after ${WARM_UP} of warm-up), submitted at ${rate.toFixed(1)}/s; ${latencies.length} journal entries read back${lost ? `, ${lost} NOT within 60 s` : ''}`);
-    console.log(`  warm-up (${warmUps.length} entries, not counted): p50 ${ms(percentile(warmUps, 50))}   max ${ms(warmUps.at(-1) ?? NaN)}`);
-    console.log(`  receive-transaction answered:  p50 ${ms(percentile(answers, 50))}   p99 ${ms(percentile(answers, 99))}   max ${ms(answers.at(-1) ?? NaN)}`);
-    console.log(`  broadcast -> journal entry:    p50 ${ms(percentile(latencies, 50))}   p99 ${ms(percentile(latencies, 99))}   max ${ms(latencies.at(-1) ?? NaN)}`);
+    console.log(
+      `  ${measured.length} payments (after ${WARM_UP} of warm-up), submitted at ${rate.toFixed(1)}/s; ${latencies.length} journal entries read back${lost ? `, ${lost} NOT within 60 s` : ''}`,
+    );
+    console.log(
+      `  warm-up (${warmUps.length} entries, not counted): p50 ${ms(percentile(warmUps, 50))}   max ${ms(warmUps.at(-1) ?? NaN)}`,
+    );
+    console.log(
+      `  receive-transaction answered:  p50 ${ms(percentile(answers, 50))}   p99 ${ms(percentile(answers, 99))}   max ${ms(answers.at(-1) ?? NaN)}`,
+    );
+    console.log(
+      `  broadcast -> journal entry:    p50 ${ms(percentile(latencies, 50))}   p99 ${ms(percentile(latencies, 99))}   max ${ms(latencies.at(-1) ?? NaN)}`,
+    );
     console.log(`  failures: ${failures.size === 0 ? 'none' : [...failures.values()].reduce((sum, f) => sum + f.count, 0)}`);
     for (const [stage, { count, first }] of failures) console.log(`    ${stage}: ${count} (first: ${first})`);
     if (failures.size > 0) process.exitCode = 1;

@@ -71,11 +71,21 @@ async function startGateway(name, port, posAddress, dataDir, menu) {
   });
   const base = `http://127.0.0.1:${port}`;
   await waitForHttp(`${base}/healthz`);
-  const onboarded = await (await fetch(`${base}/api/v1/onboard`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Bench Cafe' }) })).json();
+  const onboarded = await (
+    await fetch(`${base}/api/v1/onboard`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Bench Cafe' }),
+    })
+  ).json();
   const authorization = `Bearer ${onboarded.api_key.key}`;
   const url = `${base}/api/v1/orgs/${onboarded.organization.handle}/items`;
   for (const [item, price] of menu) {
-    const created = await fetch(url, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify({ name: item, price_cents: price }) });
+    const created = await fetch(url, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: item, price_cents: price }),
+    });
     if (created.status !== 201) throw new Error(`creating an item failed: ${created.status} ${await created.text()}`);
   }
   return { url, headers: { authorization } };
@@ -89,32 +99,59 @@ async function load({ url, headers = {} }) {
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const format = (r) => `${Math.round(r.rps).toString().padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms`;
+const format = (r) =>
+  `${Math.round(r.rps).toString().padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms`;
 
 const dataDir = mkdtempSync(join(tmpdir(), 'ctk-bench-'));
 try {
-  console.log(`Gateway hop benchmark: ${CONNECTIONS} connections, ${SECONDS} s a scenario, ${ROUNDS} rounds (medians), database ${args.postgres ? 'PostgreSQL' : 'embedded PGlite'}`);
+  console.log(
+    `Gateway hop benchmark: ${CONNECTIONS} connections, ${SECONDS} s a scenario, ${ROUNDS} rounds (medians), database ${args.postgres ? 'PostgreSQL' : 'embedded PGlite'}`,
+  );
   await start(join(here, 'servers/bare-fastify.mjs'), { PORT: '18081' }, { waitForMessage: true });
   await start(join(here, 'servers/trivial-grpc.mjs'), { GRPC_PORT: '50361' }, { waitForMessage: true });
   await start(join(here, 'servers/fastify-grpc.mjs'), { PORT: '18082', GRPC_PORT: '50361' }, { waitForMessage: true });
-  await start(join(root, 'apps/pos/dist/server.js'), { CTK_DATA_DIR: dataDir, LOG_LEVEL: 'info', GRPC_PORT: '50362', ...(await freshDatabase('ctk_bench_pos')) });
+  await start(join(root, 'apps/pos/dist/server.js'), {
+    CTK_DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    GRPC_PORT: '50362',
+    ...(await freshDatabase('ctk_bench_pos')),
+  });
   const scenarios = {
     '(1) bare fastify JSON route       ': { url: 'http://127.0.0.1:18081/bench' },
     '(2) fastify + one raw grpc-js call': { url: 'http://127.0.0.1:18082/bench' },
-    '(3) gateway authenticated read    ': await startGateway('gateway', 18083, '127.0.0.1:50362', dataDir, [['Espresso', 300], ['Flat white', 450], ['Croissant', 350]]),
+    '(3) gateway authenticated read    ': await startGateway('gateway', 18083, '127.0.0.1:50362', dataDir, [
+      ['Espresso', 300],
+      ['Flat white', 450],
+      ['Croissant', 350],
+    ]),
     '(3t) same, trivial service behind ': await startGateway('gateway_trivial', 18084, '127.0.0.1:50361', join(dataDir, 'trivial'), []),
   };
   for (const target of Object.values(scenarios)) await autocannon({ ...target, connections: CONNECTIONS, duration: 2 }); // warm-up
   const results = Object.fromEntries(Object.keys(scenarios).map((name) => [name, []]));
   for (let round = 1; round <= ROUNDS; round++) {
     for (const [name, target] of Object.entries(scenarios)) results[name].push(await load(target));
-    console.log(`  round ${round}: ` + Object.values(results).map((r) => Math.round(r.at(-1).rps)).join(' / ') + ' req/s');
+    console.log(
+      `  round ${round}: ` +
+        Object.values(results)
+          .map((r) => Math.round(r.at(-1).rps))
+          .join(' / ') +
+        ' req/s',
+    );
   }
-  const summary = Object.fromEntries(Object.entries(results).map(([name, runs]) => [name, { rps: median(runs.map((r) => r.rps)), p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)) }]));
+  const summary = Object.fromEntries(
+    Object.entries(results).map(([name, runs]) => [
+      name,
+      { rps: median(runs.map((r) => r.rps)), p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)) },
+    ]),
+  );
   for (const [name, r] of Object.entries(summary)) console.log(`${name} ${format(r)}`);
   const [bare, hop, gateway, gatewayOnly] = Object.values(summary);
-  console.log(`(3)/(2)  throughput ${(gateway.rps / hop.rps).toFixed(2)} (target >= 0.75), p99 ${(gateway.p99 / hop.p99).toFixed(2)}x (target <= 1.5)`);
-  console.log(`(3t)/(2) throughput ${(gatewayOnly.rps / hop.rps).toFixed(2)}, p99 ${(gatewayOnly.p99 / hop.p99).toFixed(2)}x: the gateway's own share`);
+  console.log(
+    `(3)/(2)  throughput ${(gateway.rps / hop.rps).toFixed(2)} (target >= 0.75), p99 ${(gateway.p99 / hop.p99).toFixed(2)}x (target <= 1.5)`,
+  );
+  console.log(
+    `(3t)/(2) throughput ${(gatewayOnly.rps / hop.rps).toFixed(2)}, p99 ${(gatewayOnly.p99 / hop.p99).toFixed(2)}x: the gateway's own share`,
+  );
   console.log(`(2)/(1)  throughput ${(hop.rps / bare.rps).toFixed(2)}`);
 } finally {
   for (const child of children) child.kill();

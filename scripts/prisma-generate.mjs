@@ -6,5 +6,9 @@ import { rmSync } from 'node:fs';
 rmSync('src/generated/prisma', { recursive: true, force: true });
 execFileSync('node_modules/.bin/prisma', ['generate', '--schema', 'prisma/schema.prisma'], {
   stdio: 'inherit',
-  env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? '/bin/false', PRISMA_HIDE_UPDATE_MESSAGE: '1' },
+  env: {
+    ...process.env,
+    PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? '/bin/false',
+    PRISMA_HIDE_UPDATE_MESSAGE: '1',
+  },
 });

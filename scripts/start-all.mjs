@@ -84,11 +84,15 @@ Commerce Toolkit is running at ${base} (data in ${dataDir}; payment events ${tra
   API map:       ${base}/api/v1/capabilities
   Onboard:       curl -s -X POST ${base}/api/v1/onboard -H 'content-type: application/json' -d '{"name": "My Cafe"}'
   Who am I:      curl -s ${base}/api/v1/me -H "authorization: Bearer <api_key from onboarding>"
-${chainNetwork === 'local' ? `  Local chain:   ${chainUrl} (ARC; WhatsOnChain at ${chainUrl}/v1/bsv/local)
+${
+  chainNetwork === 'local'
+    ? `  Local chain:   ${chainUrl} (ARC; WhatsOnChain at ${chainUrl}/v1/bsv/local)
   Faucet:        curl -s -X POST ${chainUrl}/faucet -H 'content-type: application/json' -d '{"address": "<P2PKH address>", "satoshis": 100000}'
   Mine a block:  curl -s -X POST ${chainUrl}/mine
-` : `  Chain:         ${chainNetwork} (ARC and WhatsOnChain)
-`}Stop with Ctrl-C.
+`
+    : `  Chain:         ${chainNetwork} (ARC and WhatsOnChain)
+`
+}Stop with Ctrl-C.
 `);
 } catch (error) {
   logger.fatal({ err: error }, 'Commerce Toolkit failed to start');

@@ -9,12 +9,23 @@ const deserialize = (bytes) => ListItemsResponse.decode(bytes);
 const request = ListItemsRequest.fromPartial({ limit: 50 });
 
 const app = Fastify();
-app.get('/bench', () =>
-  new Promise((resolve, reject) => {
-    client.makeUnaryRequest('/ctk.pos.v1.PosService/ListItems', serialize, deserialize, request, new grpc.Metadata(), {}, (error, response) =>
-      error ? reject(error) : resolve({ items: response.items.map((i) => ({ id: i.id, name: i.name, price_cents: Number(i.priceCents) })) }),
-    );
-  }),
+app.get(
+  '/bench',
+  () =>
+    new Promise((resolve, reject) => {
+      client.makeUnaryRequest(
+        '/ctk.pos.v1.PosService/ListItems',
+        serialize,
+        deserialize,
+        request,
+        new grpc.Metadata(),
+        {},
+        (error, response) =>
+          error
+            ? reject(error)
+            : resolve({ items: response.items.map((i) => ({ id: i.id, name: i.name, price_cents: Number(i.priceCents) })) }),
+      );
+    }),
 );
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
 process.send?.('ready');

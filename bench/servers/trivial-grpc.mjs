@@ -2,7 +2,22 @@
 import * as grpc from '@grpc/grpc-js';
 import { ListItemsRequest, ListItemsResponse } from '@ctk/proto/ctk/pos/v1/pos';
 
-const response = ListItemsResponse.encode({ items: [{ id: '1', name: 'Flat white', description: '', priceCents: 450n, currency: 'USD', category: '', available: true, sku: '', createdAt: '' }], nextCursor: '' }).finish();
+const response = ListItemsResponse.encode({
+  items: [
+    {
+      id: '1',
+      name: 'Flat white',
+      description: '',
+      priceCents: 450n,
+      currency: 'USD',
+      category: '',
+      available: true,
+      sku: '',
+      createdAt: '',
+    },
+  ],
+  nextCursor: '',
+}).finish();
 const server = new grpc.Server();
 server.addService(
   {

@@ -13,19 +13,22 @@ const SERVICES = ['books', 'pos', 'commerce', 'p2p', 'federation', 'contracts'];
 const OVERLAYS = ['dev', 'production'];
 
 const probe = spawnSync(KUBECTL, ['version', '--client'], { encoding: 'utf8' });
-const skip = probe.error || probe.status !== 0
-  ? `"${KUBECTL}" not found or not working (${probe.error?.code ?? probe.stderr.trim()}): install kubectl >= 1.27 to run the manifest tests`
-  : false;
+const skip =
+  probe.error || probe.status !== 0
+    ? `"${KUBECTL}" not found or not working (${probe.error?.code ?? probe.stderr.trim()}): install kubectl >= 1.27 to run the manifest tests`
+    : false;
 if (skip) test('deploy manifests (kubectl kustomize)', { skip }, () => {});
 
 const rendered = new Map();
 function render(overlay) {
   if (!rendered.has(overlay)) {
     const out = execFileSync(KUBECTL, ['kustomize', `overlays/${overlay}`], { cwd: DEPLOY_DIR, encoding: 'utf8' });
-    const objects = parseAllDocuments(out).map((doc) => {
-      if (doc.errors.length) throw doc.errors[0];
-      return doc.toJS();
-    }).filter(Boolean);
+    const objects = parseAllDocuments(out)
+      .map((doc) => {
+        if (doc.errors.length) throw doc.errors[0];
+        return doc.toJS();
+      })
+      .filter(Boolean);
     rendered.set(overlay, objects);
   }
   return rendered.get(overlay);
@@ -56,26 +59,38 @@ function peerAdmits(peer, source) {
 }
 function portAdmits(ports, port) {
   if (!ports?.length) return true;
-  return ports.some((p) => (p.protocol ?? 'TCP') === 'TCP' && (p.port === undefined || p.port === port.name ||
-    (typeof p.port === 'number' && port.containerPort >= p.port && port.containerPort <= (p.endPort ?? p.port))));
+  return ports.some(
+    (p) =>
+      (p.protocol ?? 'TCP') === 'TCP' &&
+      (p.port === undefined ||
+        p.port === port.name ||
+        (typeof p.port === 'number' && port.containerPort >= p.port && port.containerPort <= (p.endPort ?? p.port))),
+  );
 }
 function ingressAllowed(policies, podLabels, port, source) {
-  const applicable = policies.filter((p) =>
-    (p.spec.policyTypes ?? ['Ingress']).includes('Ingress') && selects(p.spec.podSelector, podLabels));
+  const applicable = policies.filter(
+    (p) => (p.spec.policyTypes ?? ['Ingress']).includes('Ingress') && selects(p.spec.podSelector, podLabels),
+  );
   if (applicable.length === 0) return true; // no policy isolates the pod
-  return applicable.some((p) => (p.spec.ingress ?? []).some((rule) =>
-    (!rule.from?.length || rule.from.some((peer) => peerAdmits(peer, source))) && portAdmits(rule.ports, port)));
+  return applicable.some((p) =>
+    (p.spec.ingress ?? []).some(
+      (rule) => (!rule.from?.length || rule.from.some((peer) => peerAdmits(peer, source))) && portAdmits(rule.ports, port),
+    ),
+  );
 }
 // Can `source` reach any port of the pods behind Service `svc`?
 function serviceReachable(objs, svc, source) {
   const policies = ofKind(objs, 'NetworkPolicy');
   return ofKind(objs, 'Deployment')
     .filter((d) => selects({ matchLabels: svc.spec.selector }, d.spec.template.metadata.labels))
-    .some((d) => svc.spec.ports.some((sp) => {
-      const port = d.spec.template.spec.containers.flatMap((c) => c.ports ?? [])
-        .find((p) => p.name === sp.targetPort || p.containerPort === (sp.targetPort ?? sp.port));
-      return port && ingressAllowed(policies, d.spec.template.metadata.labels, port, source);
-    }));
+    .some((d) =>
+      svc.spec.ports.some((sp) => {
+        const port = d.spec.template.spec.containers
+          .flatMap((c) => c.ports ?? [])
+          .find((p) => p.name === sp.targetPort || p.containerPort === (sp.targetPort ?? sp.port));
+        return port && ingressAllowed(policies, d.spec.template.metadata.labels, port, source);
+      }),
+    );
 }
 const EXTERNAL = { external: true };
 const pod = (app) => ({ external: false, labels: { app } });
@@ -109,7 +124,8 @@ for (const overlay of skip ? [] : OVERLAYS) {
         const svc = named(objs, 'Service', app);
         assert.deepEqual(svc.spec.selector, { app });
         const portNames = d.spec.template.spec.containers.flatMap((c) => c.ports ?? []).map((p) => p.name);
-        for (const sp of svc.spec.ports) assert.ok(portNames.includes(sp.targetPort), `Service/${app} targets unknown port ${sp.targetPort}`);
+        for (const sp of svc.spec.ports)
+          assert.ok(portNames.includes(sp.targetPort), `Service/${app} targets unknown port ${sp.targetPort}`);
       }
     });
 
@@ -147,7 +163,10 @@ for (const overlay of skip ? [] : OVERLAYS) {
         assert.equal(envVar(c, 'GRPC_PORT')?.value, '50051');
         assert.deepEqual(envVar(c, 'DATABASE_URL')?.valueFrom?.secretKeyRef, { name: `${app}-db`, key: 'url' });
         assert.deepEqual(c.command, ['node', `apps/${app}/dist/server.js`]);
-        assert.deepEqual(named(objs, 'Service', app).spec.ports.map((p) => [p.name, p.port]), [['grpc', 50051]]);
+        assert.deepEqual(
+          named(objs, 'Service', app).spec.ports.map((p) => [p.name, p.port]),
+          [['grpc', 50051]],
+        );
       }
     });
 
@@ -157,12 +176,18 @@ for (const overlay of skip ? [] : OVERLAYS) {
       assert.equal(c.ports.find((p) => p.name === 'http')?.containerPort, 8080);
       assert.equal(c.readinessProbe?.httpGet?.path, '/readyz');
       assert.equal(c.livenessProbe?.httpGet?.path, '/healthz');
-      assert.deepEqual(named(objs, 'Service', 'gateway').spec.ports.map((p) => [p.port, p.targetPort]), [[80, 'http']]);
+      assert.deepEqual(
+        named(objs, 'Service', 'gateway').spec.ports.map((p) => [p.port, p.targetPort]),
+        [[80, 'http']],
+      );
       for (const app of SERVICES) {
         const url = envVar(c, `${app.toUpperCase()}_GRPC_URL`)?.value;
         assert.equal(url, `${app}:50051`);
         const [host, port] = url.split(':');
-        assert.ok(named(objs, 'Service', host)?.spec.ports.some((p) => p.port === Number(port)), `${url} is not a rendered Service port`);
+        assert.ok(
+          named(objs, 'Service', host)?.spec.ports.some((p) => p.port === Number(port)),
+          `${url} is not a rendered Service port`,
+        );
       }
     });
 
@@ -172,8 +197,10 @@ for (const overlay of skip ? [] : OVERLAYS) {
         for (const e of containersOf(d).flatMap((c) => c.env ?? [])) {
           const ref = e.valueFrom?.configMapKeyRef;
           if (!ref) continue;
-          assert.ok(named(objs, 'ConfigMap', ref.name)?.data?.[ref.key] !== undefined,
-            `${d.metadata.name}: ${e.name} refers to missing ConfigMap key ${ref.name}/${ref.key}`);
+          assert.ok(
+            named(objs, 'ConfigMap', ref.name)?.data?.[ref.key] !== undefined,
+            `${d.metadata.name}: ${e.name} refers to missing ConfigMap key ${ref.name}/${ref.key}`,
+          );
         }
       }
     });
@@ -181,7 +208,9 @@ for (const overlay of skip ? [] : OVERLAYS) {
     test('network policies: only the gateway is reachable, services only from the gateway', () => {
       const objs = render(overlay);
       assert.ok(named(objs, 'NetworkPolicy', 'default-deny-ingress'), 'default deny policy missing');
-      const reachable = ofKind(objs, 'Service').filter((s) => serviceReachable(objs, s, EXTERNAL)).map((s) => s.metadata.name);
+      const reachable = ofKind(objs, 'Service')
+        .filter((s) => serviceReachable(objs, s, EXTERNAL))
+        .map((s) => s.metadata.name);
       assert.deepEqual(reachable, ['gateway'], 'Services reachable from outside the namespace');
       for (const app of SERVICES) {
         const svc = named(objs, 'Service', app);
@@ -194,32 +223,36 @@ for (const overlay of skip ? [] : OVERLAYS) {
   });
 }
 
-if (!skip) describe('overlay-specific settings', () => {
-  test('dev runs one gateway replica and stock images', () => {
-    const objs = render('dev');
-    assert.equal(named(objs, 'Deployment', 'gateway').spec.replicas, 1);
-    for (const d of ofKind(objs, 'Deployment')) {
-      assert.equal(d.spec.template.spec.containers[0].image, `commerce-toolkit/${d.metadata.name}:latest`);
-    }
-  });
+if (!skip)
+  describe('overlay-specific settings', () => {
+    test('dev runs one gateway replica and stock images', () => {
+      const objs = render('dev');
+      assert.equal(named(objs, 'Deployment', 'gateway').spec.replicas, 1);
+      for (const d of ofKind(objs, 'Deployment')) {
+        assert.equal(d.spec.template.spec.containers[0].image, `commerce-toolkit/${d.metadata.name}:latest`);
+      }
+    });
 
-  test('production autoscales the gateway and protects it from disruption', () => {
-    const objs = render('production');
-    assert.equal(named(objs, 'Deployment', 'gateway').spec.replicas, undefined, 'the autoscaler owns the replica count');
-    for (const app of SERVICES) assert.equal(named(objs, 'Deployment', app).spec.replicas, 1);
-    const hpa = named(objs, 'HorizontalPodAutoscaler', 'gateway');
-    assert.deepEqual(hpa?.spec.scaleTargetRef, { apiVersion: 'apps/v1', kind: 'Deployment', name: 'gateway' });
-    assert.equal(hpa.spec.minReplicas, 2);
-    assert.equal(hpa.spec.maxReplicas, 10);
-    assert.equal(hpa.spec.metrics[0].resource.target.averageUtilization, 70);
-    const pdb = named(objs, 'PodDisruptionBudget', 'gateway');
-    assert.equal(pdb?.spec.minAvailable, 1);
-    assert.deepEqual(pdb.spec.selector.matchLabels, { app: 'gateway' });
-  });
+    test('production autoscales the gateway and protects it from disruption', () => {
+      const objs = render('production');
+      assert.equal(named(objs, 'Deployment', 'gateway').spec.replicas, undefined, 'the autoscaler owns the replica count');
+      for (const app of SERVICES) assert.equal(named(objs, 'Deployment', app).spec.replicas, 1);
+      const hpa = named(objs, 'HorizontalPodAutoscaler', 'gateway');
+      assert.deepEqual(hpa?.spec.scaleTargetRef, { apiVersion: 'apps/v1', kind: 'Deployment', name: 'gateway' });
+      assert.equal(hpa.spec.minReplicas, 2);
+      assert.equal(hpa.spec.maxReplicas, 10);
+      assert.equal(hpa.spec.metrics[0].resource.target.averageUtilization, 70);
+      const pdb = named(objs, 'PodDisruptionBudget', 'gateway');
+      assert.equal(pdb?.spec.minAvailable, 1);
+      assert.deepEqual(pdb.spec.selector.matchLabels, { app: 'gateway' });
+    });
 
-  test('production pulls every image from the registry override', () => {
-    for (const d of ofKind(render('production'), 'Deployment')) {
-      assert.match(d.spec.template.spec.containers[0].image, new RegExp(`^registry\\.example\\.com/commerce-toolkit/${d.metadata.name}:`));
-    }
+    test('production pulls every image from the registry override', () => {
+      for (const d of ofKind(render('production'), 'Deployment')) {
+        assert.match(
+          d.spec.template.spec.containers[0].image,
+          new RegExp(`^registry\\.example\\.com/commerce-toolkit/${d.metadata.name}:`),
+        );
+      }
+    });
   });
-});

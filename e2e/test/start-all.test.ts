@@ -8,13 +8,27 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const PORT = 18470 + Math.floor(Math.random() * 400);
 const BASE = `http://127.0.0.1:${PORT}`;
 // Service ports of their own, so a developer's running instance does not interfere.
-const SERVICE_PORTS = { BOOKS_GRPC_PORT: 51061, POS_GRPC_PORT: 51062, COMMERCE_GRPC_PORT: 51063, P2P_GRPC_PORT: 51064, FEDERATION_GRPC_PORT: 51065, CONTRACTS_GRPC_PORT: 51066, CHAIN_PORT: 51070 };
+const SERVICE_PORTS = {
+  BOOKS_GRPC_PORT: 51061,
+  POS_GRPC_PORT: 51062,
+  COMMERCE_GRPC_PORT: 51063,
+  P2P_GRPC_PORT: 51064,
+  FEDERATION_GRPC_PORT: 51065,
+  CONTRACTS_GRPC_PORT: 51066,
+  CHAIN_PORT: 51070,
+};
 
 type Running = { process: ChildProcess; output: string[] };
 
 /** `node scripts/start-all.mjs`, as the README's start command runs it, resolved once it prints where to start. */
 async function startAll(dataDir: string): Promise<Running> {
-  const env = { ...process.env, PORT: String(PORT), CTK_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...Object.fromEntries(Object.entries(SERVICE_PORTS).map(([k, v]) => [k, String(v)])) };
+  const env = {
+    ...process.env,
+    PORT: String(PORT),
+    CTK_DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    ...Object.fromEntries(Object.entries(SERVICE_PORTS).map(([k, v]) => [k, String(v)])),
+  };
   delete env.DATABASE_URL;
   const child = spawn(process.execPath, [join(ROOT, 'scripts/start-all.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const running: Running = { process: child, output: [] };
@@ -62,7 +76,9 @@ describe('the embedded default, started as the README says', () => {
 
     expect((await api('POST', `/api/v1/orgs/${handle}/items`, key, { name: 'Long black', price_cents: 420 })).status).toBe(201);
     const capabilities = await api('GET', `/api/v1/orgs/${handle}/capabilities`, key);
-    const all = capabilities.body.rungs.flatMap((rung: { capabilities: Array<{ id: string; set_up: boolean | null }> }) => rung.capabilities);
+    const all = capabilities.body.rungs.flatMap(
+      (rung: { capabilities: Array<{ id: string; set_up: boolean | null }> }) => rung.capabilities,
+    );
     expect(all.find((c: { id: string }) => c.id === 'pos').set_up).toBe(true);
     // Every capability is marked: all six services answered GetSetup over gRPC.
     expect(all.filter((c: { set_up: boolean | null }) => typeof c.set_up !== 'boolean')).toEqual([]);

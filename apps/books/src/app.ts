@@ -45,11 +45,12 @@ export async function startBooks(config: Config, logger: Logger = createLogger('
       logger,
       services: [[BooksServiceDefinition, booksService(deps)]],
     });
-    const consumer = await startPaymentConsumer({ transport: options.transport, natsUrl: config.NATS_URL }, deps, logger)
-      .catch(async (error: unknown) => {
+    const consumer = await startPaymentConsumer({ transport: options.transport, natsUrl: config.NATS_URL }, deps, logger).catch(
+      async (error: unknown) => {
         await server.shutdown();
         throw error;
-      });
+      },
+    );
     return {
       port: server.port,
       /** Stops taking calls and events, lets those in hand finish, then closes the database. */

@@ -26,7 +26,9 @@ describe('where books takes payment events from', () => {
     const books = await startTestBooks({ transport });
     const event = newEvent(randomUUID());
     await publish(transport, event);
-    await eventually(async () => expect((await books.client.listJournalEntries({ org: orgRef(event.organizationId) })).entries).toHaveLength(1));
+    await eventually(async () =>
+      expect((await books.client.listJournalEntries({ org: orgRef(event.organizationId) })).entries).toHaveLength(1),
+    );
     await books.close();
     await expect(publish(transport, newEvent(randomUUID()))).resolves.toBeUndefined();
   });
@@ -39,11 +41,15 @@ describe('where books takes payment events from', () => {
     const outcome = vi.fn();
     const holding: EventTransport = {
       ...transport,
-      consume: (durable, handler) => transport.consume(durable, async (message) => {
-        started();
-        await held;
-        await handler(message).then(() => outcome('acked'), (error: unknown) => outcome(error));
-      }),
+      consume: (durable, handler) =>
+        transport.consume(durable, async (message) => {
+          started();
+          await held;
+          await handler(message).then(
+            () => outcome('acked'),
+            (error: unknown) => outcome(error),
+          );
+        }),
     };
     const books = await startTestBooks({ transport: holding });
     await publish(transport, newEvent(randomUUID()));

@@ -38,32 +38,38 @@ describe('books over gRPC', () => {
     const event = newEvent(org.id ?? '', { settlement: Settlement.SETTLEMENT_PROVIDER_CLEARING });
     await books.client.postPaymentEvent({ event });
     const { entries } = await books.client.listJournalEntries({ org });
-    expect(entries).toEqual([{
-      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
-      eventId: event.id,
-      eventType: 'payment.received',
-      occurredAt: '2026-11-20T10:00:00.000Z',
-      postedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
-      currency: 'USD',
-      description: 'Order 42',
-      sourceService: 'pos',
-      sourceId: event.sourceId,
-      txid: event.txid,
-      satoshis: 2_150_000n,
-      exchangeRate: '2000',
-      taxJurisdiction: 'US-CA',
-      taxRate: '0.0725',
-      lines: [
-        { accountCode: '1020', accountName: 'Provider clearing', accountType: 'asset', debitMinor: 1075n, creditMinor: 0n, memo: '' },
-        { accountCode: '4000', accountName: 'Revenue', accountType: 'income', debitMinor: 0n, creditMinor: 1000n, memo: '' },
-        { accountCode: '2100', accountName: 'Sales tax payable', accountType: 'liability', debitMinor: 0n, creditMinor: 75n, memo: '' },
-      ],
-    }]);
+    expect(entries).toEqual([
+      {
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        eventId: event.id,
+        eventType: 'payment.received',
+        occurredAt: '2026-11-20T10:00:00.000Z',
+        postedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+        currency: 'USD',
+        description: 'Order 42',
+        sourceService: 'pos',
+        sourceId: event.sourceId,
+        txid: event.txid,
+        satoshis: 2_150_000n,
+        exchangeRate: '2000',
+        taxJurisdiction: 'US-CA',
+        taxRate: '0.0725',
+        lines: [
+          { accountCode: '1020', accountName: 'Provider clearing', accountType: 'asset', debitMinor: 1075n, creditMinor: 0n, memo: '' },
+          { accountCode: '4000', accountName: 'Revenue', accountType: 'income', debitMinor: 0n, creditMinor: 1000n, memo: '' },
+          { accountCode: '2100', accountName: 'Sales tax payable', accountType: 'liability', debitMinor: 0n, creditMinor: 75n, memo: '' },
+        ],
+      },
+    ]);
   });
 
   it('carries amounts of 9,000,000,000,000,000 minor units through posting and listing exactly', async () => {
     const org = newOrg();
-    const event = newEvent(org.id ?? '', { type: PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_ISSUED, amountMinor: 9_000_000_000_000_000n, taxMinor: 0n });
+    const event = newEvent(org.id ?? '', {
+      type: PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_ISSUED,
+      amountMinor: 9_000_000_000_000_000n,
+      taxMinor: 0n,
+    });
     await books.client.postPaymentEvent({ event });
     const [entry] = (await books.client.listJournalEntries({ org })).entries;
     expect(entry?.lines.map((l) => [l.accountCode, l.debitMinor, l.creditMinor])).toEqual([

@@ -8,8 +8,11 @@ import { postPaymentEvent } from '../src/domain/post-payment-event.js';
 import { deliveryWatch } from './fixtures/delivery-watch.js';
 import { newEvent, openTestJournal } from './support.js';
 
-const messageOf = (event: PaymentEvent, id = event.id): EventMessage =>
-  ({ id, subject: 'ctk.payments.payment.received', data: PaymentEvent.encode(event).finish() });
+const messageOf = (event: PaymentEvent, id = event.id): EventMessage => ({
+  id,
+  subject: 'ctk.payments.payment.received',
+  data: PaymentEvent.encode(event).finish(),
+});
 const settle = () => new Promise((resolve) => setTimeout(resolve, 200));
 
 describe('the books consumer of payment events', () => {
@@ -78,9 +81,14 @@ describe('the books consumer of payment events', () => {
     expect(parked).toHaveLength(1);
     expect(parked[0]).toMatchObject({ organizationId: '', payload: garbage });
     expect(parked[0]?.eventId).toMatch(/^sha256:[0-9a-f]{64}$/);
-    expect(parked[0]?.reason).toMatch(/^not a ctk\.events\.v1\.PaymentEvent: .+ \(message garbage-1 on ctk\.payments\.payment\.received\)$/);
+    expect(parked[0]?.reason).toMatch(
+      /^not a ctk\.events\.v1\.PaymentEvent: .+ \(message garbage-1 on ctk\.payments\.payment\.received\)$/,
+    );
     expect(books.logged.error).toHaveBeenCalledTimes(1);
-    expect(books.logged.error).toHaveBeenCalledWith(expect.objectContaining({ messageId: 'garbage-1' }), 'payment event parked: it cannot be decoded');
+    expect(books.logged.error).toHaveBeenCalledWith(
+      expect.objectContaining({ messageId: 'garbage-1' }),
+      'payment event parked: it cannot be decoded',
+    );
     expect(books.logged.warn).toHaveBeenCalledWith(expect.objectContaining({ messageId: 'garbage-2' }), expect.any(String));
   });
 
@@ -108,6 +116,8 @@ describe('the books consumer of payment events', () => {
     expect(watch.deliveries.get(event.id)).toBe(2);
     expect(await books.entriesOf(event.organizationId)).toHaveLength(1);
     expect(books.logged.info).toHaveBeenCalledWith(
-      expect.objectContaining({ eventId: event.id, deliveryCount: 2, outcome: 'duplicate' }), 'payment event redelivered');
+      expect.objectContaining({ eventId: event.id, deliveryCount: 2, outcome: 'duplicate' }),
+      'payment event redelivered',
+    );
   });
 });

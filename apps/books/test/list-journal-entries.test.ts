@@ -12,8 +12,11 @@ describe('listing journal entries', () => {
 
   /** Posts one sale for each time, all at once. */
   async function postAt(org: OrgRef, times: string[]): Promise<void> {
-    await Promise.all(times.map((at, i) =>
-      books.client.postPaymentEvent({ event: newEvent(org.id ?? '', { occurredAt: new Date(at), description: `${at} #${i}` }) })));
+    await Promise.all(
+      times.map((at, i) =>
+        books.client.postPaymentEvent({ event: newEvent(org.id ?? '', { occurredAt: new Date(at), description: `${at} #${i}` }) }),
+      ),
+    );
   }
 
   async function listAll(org: OrgRef, query: { from?: string; to?: string; limit?: number } = {}) {
@@ -29,7 +32,13 @@ describe('listing journal entries', () => {
     return { seen, pageSizes };
   }
 
-  const TIMES = ['2026-01-01T00:00:00.000Z', '2026-01-15T00:00:00.000Z', '2026-01-31T23:59:59.999Z', '2026-02-01T00:00:00.000Z', '2026-02-15T12:00:00.000Z'];
+  const TIMES = [
+    '2026-01-01T00:00:00.000Z',
+    '2026-01-15T00:00:00.000Z',
+    '2026-01-31T23:59:59.999Z',
+    '2026-02-01T00:00:00.000Z',
+    '2026-02-15T12:00:00.000Z',
+  ];
 
   it('lists entries that occurred from the from date, inclusive, to the to date, exclusive', async () => {
     const org = newOrg();
@@ -51,7 +60,13 @@ describe('listing journal entries', () => {
   it('pages through every entry oldest first, ties by id, without duplicates or gaps', async () => {
     const org = newOrg();
     // Several entries share a moment so that the id tie-break is exercised.
-    await postAt(org, [...Array(6).fill('2026-03-02T09:00:00.000Z'), ...Array(3).fill('2026-03-01T09:00:00.000Z'), '2026-03-03T09:00:00.000Z', '2026-03-04T00:00:00.000Z', '2026-03-05T00:00:00.000Z']);
+    await postAt(org, [
+      ...Array(6).fill('2026-03-02T09:00:00.000Z'),
+      ...Array(3).fill('2026-03-01T09:00:00.000Z'),
+      '2026-03-03T09:00:00.000Z',
+      '2026-03-04T00:00:00.000Z',
+      '2026-03-05T00:00:00.000Z',
+    ]);
     const { seen, pageSizes } = await listAll(org, { limit: 5 });
     expect(pageSizes).toEqual([5, 5, 2]);
     expect(new Set(seen.map((e) => e.id)).size).toBe(12);
@@ -95,7 +110,10 @@ describe('listing journal entries', () => {
     ['a negative limit', { limit: -1 }, 'limit'],
     ['a cursor it did not issue', { cursor: 'not-a-cursor' }, 'cursor'],
   ])('rejects a listing with %s as validation_failed naming the field', async (_, query, field) => {
-    await expect(books.client.listJournalEntries({ org: newOrg(), ...query })).rejects.toMatchObject({ code: 'validation_failed', details: { field } });
+    await expect(books.client.listJournalEntries({ org: newOrg(), ...query })).rejects.toMatchObject({
+      code: 'validation_failed',
+      details: { field },
+    });
   });
 
   it('rejects a listing that names no organisation as a bad request', async () => {

@@ -78,7 +78,9 @@ describe.each([
 
     const entries = await listAllEntries(books.client, orgRef(organizationId));
     expect(entries.map((e) => e.eventId).sort()).toEqual(events.map((e) => e.id).sort());
-    expect(new Set(entries.map((e) => e.eventType))).toEqual(new Set(['payment.received', 'payment.refunded', 'prepaid.issued', 'prepaid.redeemed']));
+    expect(new Set(entries.map((e) => e.eventType))).toEqual(
+      new Set(['payment.received', 'payment.refunded', 'prepaid.issued', 'prepaid.redeemed']),
+    );
     for (const entry of entries) {
       const debits = entry.lines.reduce((sum, line) => sum + line.debitMinor, 0n);
       const credits = entry.lines.reduce((sum, line) => sum + line.creditMinor, 0n);

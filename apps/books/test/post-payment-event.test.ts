@@ -4,8 +4,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { CHART_OF_ACCOUNTS } from '../src/domain/chart-of-accounts.js';
 import { linesOf, newEvent, openTestJournal } from './support.js';
 
-const { PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED: RECEIVED, PAYMENT_EVENT_TYPE_PAYMENT_REFUNDED: REFUNDED,
-  PAYMENT_EVENT_TYPE_PREPAID_ISSUED: ISSUED, PAYMENT_EVENT_TYPE_PREPAID_REDEEMED: REDEEMED } = PaymentEventType;
+const {
+  PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED: RECEIVED,
+  PAYMENT_EVENT_TYPE_PAYMENT_REFUNDED: REFUNDED,
+  PAYMENT_EVENT_TYPE_PREPAID_ISSUED: ISSUED,
+  PAYMENT_EVENT_TYPE_PREPAID_REDEEMED: REDEEMED,
+} = PaymentEventType;
 
 describe('posting payment events to the journal', () => {
   let books: Awaited<ReturnType<typeof openTestJournal>>;
@@ -16,18 +20,59 @@ describe('posting payment events to the journal', () => {
   beforeEach(() => vi.clearAllMocks());
 
   it.each([
-    ['a sale paid into the BSV wallet', { type: RECEIVED, settlement: Settlement.SETTLEMENT_BSV_WALLET },
-      [['1010', 1075n, 0n], ['4000', 0n, 1000n], ['2100', 0n, 75n]]],
-    ['a sale paid through a card provider', { type: RECEIVED, settlement: Settlement.SETTLEMENT_PROVIDER_CLEARING },
-      [['1020', 1075n, 0n], ['4000', 0n, 1000n], ['2100', 0n, 75n]]],
-    ['a sale paid in stablecoin', { type: RECEIVED, settlement: Settlement.SETTLEMENT_STABLECOIN },
-      [['1030', 1075n, 0n], ['4000', 0n, 1000n], ['2100', 0n, 75n]]],
-    ['a refund from the BSV wallet', { type: REFUNDED, settlement: Settlement.SETTLEMENT_BSV_WALLET },
-      [['4100', 1075n - 75n, 0n], ['2100', 75n, 0n], ['1010', 0n, 1075n]]],
-    ['a gift card bought through a card provider', { type: ISSUED, settlement: Settlement.SETTLEMENT_PROVIDER_CLEARING, taxMinor: 0n },
-      [['1020', 1075n, 0n], ['2200', 0n, 1075n]]],
-    ['a gift card redeemed for a taxed sale', { type: REDEEMED, settlement: Settlement.SETTLEMENT_NONE },
-      [['2200', 1075n, 0n], ['4000', 0n, 1000n], ['2100', 0n, 75n]]],
+    [
+      'a sale paid into the BSV wallet',
+      { type: RECEIVED, settlement: Settlement.SETTLEMENT_BSV_WALLET },
+      [
+        ['1010', 1075n, 0n],
+        ['4000', 0n, 1000n],
+        ['2100', 0n, 75n],
+      ],
+    ],
+    [
+      'a sale paid through a card provider',
+      { type: RECEIVED, settlement: Settlement.SETTLEMENT_PROVIDER_CLEARING },
+      [
+        ['1020', 1075n, 0n],
+        ['4000', 0n, 1000n],
+        ['2100', 0n, 75n],
+      ],
+    ],
+    [
+      'a sale paid in stablecoin',
+      { type: RECEIVED, settlement: Settlement.SETTLEMENT_STABLECOIN },
+      [
+        ['1030', 1075n, 0n],
+        ['4000', 0n, 1000n],
+        ['2100', 0n, 75n],
+      ],
+    ],
+    [
+      'a refund from the BSV wallet',
+      { type: REFUNDED, settlement: Settlement.SETTLEMENT_BSV_WALLET },
+      [
+        ['4100', 1075n - 75n, 0n],
+        ['2100', 75n, 0n],
+        ['1010', 0n, 1075n],
+      ],
+    ],
+    [
+      'a gift card bought through a card provider',
+      { type: ISSUED, settlement: Settlement.SETTLEMENT_PROVIDER_CLEARING, taxMinor: 0n },
+      [
+        ['1020', 1075n, 0n],
+        ['2200', 0n, 1075n],
+      ],
+    ],
+    [
+      'a gift card redeemed for a taxed sale',
+      { type: REDEEMED, settlement: Settlement.SETTLEMENT_NONE },
+      [
+        ['2200', 1075n, 0n],
+        ['4000', 0n, 1000n],
+        ['2100', 0n, 75n],
+      ],
+    ],
   ] as const)('posts %s as balanced lines on the expected accounts', async (_, overrides, expected) => {
     const organizationId = randomUUID();
     const event = newEvent(organizationId, overrides);
@@ -36,8 +81,17 @@ describe('posting payment events to the journal', () => {
     expect(others).toEqual([]);
     expect(linesOf(entry)).toEqual(expected);
     expect(entry).toMatchObject({
-      eventId: event.id, currency: 'USD', occurredAt: event.occurredAt, description: 'Order 42', sourceService: 'pos',
-      sourceId: event.sourceId, txid: event.txid, satoshis: 2_150_000n, exchangeRate: '2000', taxJurisdiction: 'US-CA', taxRate: '0.0725',
+      eventId: event.id,
+      currency: 'USD',
+      occurredAt: event.occurredAt,
+      description: 'Order 42',
+      sourceService: 'pos',
+      sourceId: event.sourceId,
+      txid: event.txid,
+      satoshis: 2_150_000n,
+      exchangeRate: '2000',
+      taxJurisdiction: 'US-CA',
+      taxRate: '0.0725',
     });
     const debits = entry?.lines.reduce((sum, line) => sum + line.debitMinor, 0n);
     const credits = entry?.lines.reduce((sum, line) => sum + line.creditMinor, 0n);
@@ -46,20 +100,37 @@ describe('posting payment events to the journal', () => {
 
   it('names each entry by its event type', async () => {
     const organizationId = randomUUID();
-    for (const [type, settlement, taxMinor] of [[RECEIVED, 1, 75n], [REFUNDED, 1, 75n], [ISSUED, 1, 0n], [REDEEMED, 4, 75n]] as const) {
+    for (const [type, settlement, taxMinor] of [
+      [RECEIVED, 1, 75n],
+      [REFUNDED, 1, 75n],
+      [ISSUED, 1, 0n],
+      [REDEEMED, 4, 75n],
+    ] as const) {
       await books.post(newEvent(organizationId, { type, settlement, taxMinor, occurredAt: new Date(Date.UTC(2026, 0, 1 + type)) }));
     }
-    expect((await books.entriesOf(organizationId)).map((e) => e.eventType))
-      .toEqual(['payment.received', 'payment.refunded', 'prepaid.issued', 'prepaid.redeemed']);
+    expect((await books.entriesOf(organizationId)).map((e) => e.eventType)).toEqual([
+      'payment.received',
+      'payment.refunded',
+      'prepaid.issued',
+      'prepaid.redeemed',
+    ]);
   });
 
   it('leaves out the tax line of an untaxed sale, and the revenue line of a refund that is all tax', async () => {
     const organizationId = randomUUID();
     await books.post(newEvent(organizationId, { taxMinor: 0n, occurredAt: new Date('2026-11-01T00:00:00Z') }));
-    await books.post(newEvent(organizationId, { type: REFUNDED, amountMinor: 75n, taxMinor: 75n, occurredAt: new Date('2026-11-02T00:00:00Z') }));
+    await books.post(
+      newEvent(organizationId, { type: REFUNDED, amountMinor: 75n, taxMinor: 75n, occurredAt: new Date('2026-11-02T00:00:00Z') }),
+    );
     const [sale, refund] = await books.entriesOf(organizationId);
-    expect(linesOf(sale)).toEqual([['1010', 1075n, 0n], ['4000', 0n, 1075n]]);
-    expect(linesOf(refund)).toEqual([['2100', 75n, 0n], ['1010', 0n, 75n]]);
+    expect(linesOf(sale)).toEqual([
+      ['1010', 1075n, 0n],
+      ['4000', 0n, 1075n],
+    ]);
+    expect(linesOf(refund)).toEqual([
+      ['2100', 75n, 0n],
+      ['1010', 0n, 75n],
+    ]);
   });
 
   it('keeps money exact for amounts far beyond what a float can hold', async () => {
@@ -68,7 +139,11 @@ describe('posting payment events to the journal', () => {
     const taxMinor = 652_500_000_000_001n;
     await books.post(newEvent(organizationId, { amountMinor, taxMinor, satoshis: 9_000_000_000_000_000_000n }));
     const [entry] = await books.entriesOf(organizationId);
-    expect(linesOf(entry)).toEqual([['1010', amountMinor, 0n], ['4000', 0n, 8_347_499_999_999_999n], ['2100', 0n, taxMinor]]);
+    expect(linesOf(entry)).toEqual([
+      ['1010', amountMinor, 0n],
+      ['4000', 0n, 8_347_499_999_999_999n],
+      ['2100', 0n, taxMinor],
+    ]);
     expect(entry?.satoshis).toBe(9_000_000_000_000_000_000n);
   });
 
@@ -118,12 +193,24 @@ describe('posting payment events to the journal', () => {
     ];
     const event = newEvent(organizationId, { lines });
     expect(await books.post(event)).toBe('posted');
-    const entry = await books.prisma.journalEntry.findUniqueOrThrow({ where: { eventId: event.id }, include: { items: { orderBy: { lineNo: 'asc' } } } });
+    const entry = await books.prisma.journalEntry.findUniqueOrThrow({
+      where: { eventId: event.id },
+      include: { items: { orderBy: { lineNo: 'asc' } } },
+    });
     expect([entry.amountMinor, entry.taxMinor]).toEqual([1075n, 75n]);
-    expect(entry.items.map(({ lineNo, itemId, name, quantity, unitPriceMinor, taxMinor, totalMinor, organizationId: org, occurredAt }) =>
-      ({ lineNo, itemId, name, quantity, unitPriceMinor, taxMinor, totalMinor, org, occurredAt }))).toEqual(
-      lines.map((line, lineNo) => ({ lineNo, ...line, org: organizationId, occurredAt: event.occurredAt })),
-    );
+    expect(
+      entry.items.map(({ lineNo, itemId, name, quantity, unitPriceMinor, taxMinor, totalMinor, organizationId: org, occurredAt }) => ({
+        lineNo,
+        itemId,
+        name,
+        quantity,
+        unitPriceMinor,
+        taxMinor,
+        totalMinor,
+        org,
+        occurredAt,
+      })),
+    ).toEqual(lines.map((line, lineNo) => ({ lineNo, ...line, org: organizationId, occurredAt: event.occurredAt })));
   });
 
   it('posts the good events of a burst even when one of them fails to write', async () => {
@@ -149,16 +236,30 @@ describe('posting payment events to the journal', () => {
       ['negative tax', { taxMinor: -1n }, /tax_minor must not be negative/],
       ['a lower-case currency', { currency: 'usd' }, /currency must be/],
       ['an organisation id that is not a UUID', { organizationId: 'corner-cafe' }, /organization_id must be a UUID/],
-      ['a sale with no settlement', { settlement: Settlement.SETTLEMENT_UNSPECIFIED }, /settlement SETTLEMENT_UNSPECIFIED is not valid for payment.received/],
+      [
+        'a sale with no settlement',
+        { settlement: Settlement.SETTLEMENT_UNSPECIFIED },
+        /settlement SETTLEMENT_UNSPECIFIED is not valid for payment.received/,
+      ],
       ['a sale that moved no money', { settlement: Settlement.SETTLEMENT_NONE }, /settlement SETTLEMENT_NONE is not valid/],
-      ['a redemption that claims money arrived', { type: REDEEMED, settlement: Settlement.SETTLEMENT_BSV_WALLET }, /not valid for prepaid.redeemed/],
+      [
+        'a redemption that claims money arrived',
+        { type: REDEEMED, settlement: Settlement.SETTLEMENT_BSV_WALLET },
+        /not valid for prepaid.redeemed/,
+      ],
       ['a gift card sale carrying tax', { type: ISSUED }, /prepaid.issued carries no sales tax/],
       ['no occurred_at', { occurredAt: undefined }, /occurred_at is required/],
       ['an exchange rate that is not a decimal', { exchangeRate: '1e3' }, /exchange_rate must be a decimal string/],
-      ['line items that do not add up to the amount', { lines: [{ itemId: '', name: 'Latte', quantity: 1n, unitPriceMinor: 1000n, taxMinor: 75n, totalMinor: 1070n }] },
-        /the lines' total_minor add up to 1070, not amount_minor 1075/],
-      ['a line item without a name or quantity', { lines: [{ itemId: '', name: ' ', quantity: 0n, unitPriceMinor: 1000n, taxMinor: 75n, totalMinor: 1075n }] },
-        /lines\[0\]\.name must be 1 to 200 characters; lines\[0\]\.quantity must be positive/],
+      [
+        'line items that do not add up to the amount',
+        { lines: [{ itemId: '', name: 'Latte', quantity: 1n, unitPriceMinor: 1000n, taxMinor: 75n, totalMinor: 1070n }] },
+        /the lines' total_minor add up to 1070, not amount_minor 1075/,
+      ],
+      [
+        'a line item without a name or quantity',
+        { lines: [{ itemId: '', name: ' ', quantity: 0n, unitPriceMinor: 1000n, taxMinor: 75n, totalMinor: 1075n }] },
+        /lines\[0\]\.name must be 1 to 200 characters; lines\[0\]\.quantity must be positive/,
+      ],
       ['a NUL character, which the database cannot store', { description: 'Order\u000042' }, /text must not contain NUL characters/],
     ] as const)('with %s is parked whole, logged as an error, and posts nothing', async (_, overrides, reason) => {
       const organizationId = randomUUID();
@@ -167,7 +268,10 @@ describe('posting payment events to the journal', () => {
       const parked = await books.deps.parked.find(event.id);
       expect(parked?.reason).toMatch(reason);
       expect(PaymentEvent.decode(parked?.payload ?? new Uint8Array())).toEqual(event);
-      expect(books.logged.error).toHaveBeenCalledWith(expect.objectContaining({ eventId: event.id, reason: parked?.reason }), expect.any(String));
+      expect(books.logged.error).toHaveBeenCalledWith(
+        expect.objectContaining({ eventId: event.id, reason: parked?.reason }),
+        expect.any(String),
+      );
       expect(await books.prisma.journalEntry.count({ where: { eventId: event.id } })).toBe(0);
       expect(await books.prisma.account.count({ where: { organizationId } })).toBe(0);
     });

@@ -19,14 +19,30 @@ describe('reports from the journal, over gRPC', () => {
     org = newOrg();
     for (const event of reportEvents(org.id ?? '')) expect(await books.client.postPaymentEvent({ event })).toEqual({ outcome: 'posted' });
     // Another organisation's sale on the same days never shows in the first one's reports.
-    await books.client.postPaymentEvent({ event: newEvent(newOrg().id ?? '', { occurredAt: new Date('2026-03-02T12:00:00Z'), amountMinor: 99_999n }) });
+    await books.client.postPaymentEvent({
+      event: newEvent(newOrg().id ?? '', { occurredAt: new Date('2026-03-02T12:00:00Z'), amountMinor: 99_999n }),
+    });
   });
   afterAll(() => books.close());
 
   const sales = async (query: { from: string; to: string; timeZone?: string; period?: string }, of = org): Promise<Sales[]> =>
-    (await books.client.getSalesReport({ org: of, ...query })).rows.map((r) => [r.period, r.currency, ...[
-      r.orders, r.grossMinor, r.taxMinor, r.netMinor, r.refundsMinor, r.refundsTaxMinor, r.netAfterRefundsMinor, r.giftCardsSoldMinor,
-    ].map(Number)] as Sales);
+    (await books.client.getSalesReport({ org: of, ...query })).rows.map(
+      (r) =>
+        [
+          r.period,
+          r.currency,
+          ...[
+            r.orders,
+            r.grossMinor,
+            r.taxMinor,
+            r.netMinor,
+            r.refundsMinor,
+            r.refundsTaxMinor,
+            r.netAfterRefundsMinor,
+            r.giftCardsSoldMinor,
+          ].map(Number),
+        ] as Sales,
+    );
 
   describe('sales', () => {
     it('gives every UTC day of the range per currency, days without sales at zero', async () => {
@@ -80,10 +96,15 @@ describe('reports from the journal, over gRPC', () => {
 
   describe('top items', () => {
     const topItems = async (query: { from: string; to: string; timeZone?: string; limit?: number }) =>
-      (await books.client.getTopItems({ org, ...query })).items.map((i) =>
-        [i.currency, i.rank, i.itemId, i.name, ...[i.quantity, i.grossMinor, i.taxMinor, i.refundedQuantity, i.refundedMinor].map(Number)]);
+      (await books.client.getTopItems({ org, ...query })).items.map((i) => [
+        i.currency,
+        i.rank,
+        i.itemId,
+        i.name,
+        ...[i.quantity, i.grossMinor, i.taxMinor, i.refundedQuantity, i.refundedMinor].map(Number),
+      ]);
 
-    it('ranks items by what they brought in, net of refunded lines, by item id or an ad hoc line\'s name, per currency', async () => {
+    it("ranks items by what they brought in, net of refunded lines, by item id or an ad hoc line's name, per currency", async () => {
       expect(await topItems({ from: '2026-03-01', to: '2026-03-31' })).toEqual([
         ['JPY', 1, '', 'Matcha', 3, 1500, 0, 0, 0],
         ['USD', 1, 'itm-coffee', 'Flat white', 5, 1875, 125, 1, 375],
@@ -101,27 +122,37 @@ describe('reports from the journal, over gRPC', () => {
       expect(await topItems({ from: '2026-03-31', to: '2026-03-31', timeZone: 'America/New_York' })).toEqual([
         ['USD', 1, '', 'Muffin', 1, 300, 0, 0, 0],
       ]);
-      expect((await topItems({ from: '2026-03-01', to: '2026-03-31', timeZone: 'America/New_York' })).find((i) => i[3] === 'Muffin'))
-        .toEqual(['USD', 3, '', 'Muffin', 2, 625, 25, 0, 0]);
+      expect(
+        (await topItems({ from: '2026-03-01', to: '2026-03-31', timeZone: 'America/New_York' })).find((i) => i[3] === 'Muffin'),
+      ).toEqual(['USD', 3, '', 'Muffin', 2, 625, 25, 0, 0]);
     });
   });
 
   describe('busy hours', () => {
     const busy = async (timeZone: string) => {
       const { hours } = await books.client.getBusyHours({ org, from: '2026-03-01', to: '2026-04-30', timeZone });
-      expect(hours.map((h) => [h.currency, h.hour])).toEqual(['JPY', 'USD'].flatMap((c) => Array.from({ length: 24 }, (_, hour) => [c, hour])));
+      expect(hours.map((h) => [h.currency, h.hour])).toEqual(
+        ['JPY', 'USD'].flatMap((c) => Array.from({ length: 24 }, (_, hour) => [c, hour])),
+      );
       return hours.filter((h) => h.orders > 0n).map((h) => [h.currency, h.hour, Number(h.orders), Number(h.grossMinor)]);
     };
 
     it('counts sales per local hour of the day, 24 hours per currency', async () => {
       expect(await busy('UTC')).toEqual([
         ['JPY', 10, 1, 1500],
-        ['USD', 2, 1, 300], ['USD', 3, 1, 2000], ['USD', 9, 1, 1075], ['USD', 12, 1, 600], ['USD', 23, 1, 1075],
+        ['USD', 2, 1, 300],
+        ['USD', 3, 1, 2000],
+        ['USD', 9, 1, 1075],
+        ['USD', 12, 1, 600],
+        ['USD', 23, 1, 1075],
       ]);
       // New York is five hours behind UTC until 8 March, four after.
       expect(await busy('America/New_York')).toEqual([
         ['JPY', 5, 1, 1500],
-        ['USD', 4, 1, 1075], ['USD', 8, 1, 600], ['USD', 18, 1, 1075], ['USD', 22, 2, 2300],
+        ['USD', 4, 1, 1075],
+        ['USD', 8, 1, 600],
+        ['USD', 18, 1, 1075],
+        ['USD', 22, 2, 2300],
       ]);
     });
   });
@@ -134,7 +165,10 @@ describe('reports from the journal, over gRPC', () => {
         endsBefore: response.endsBefore,
         balances: response.balances.map((b) => ({
           currency: b.currency,
-          accounts: b.accounts.map((a) => [a.code, ...[a.debitsMinor, a.creditsMinor, a.debitBalanceMinor, a.creditBalanceMinor, a.balanceMinor].map(Number)]),
+          accounts: b.accounts.map((a) => [
+            a.code,
+            ...[a.debitsMinor, a.creditsMinor, a.debitBalanceMinor, a.creditBalanceMinor, a.balanceMinor].map(Number),
+          ]),
           totals: [Number(b.totalDebitMinor), Number(b.totalCreditMinor)],
         })),
       };
@@ -144,23 +178,25 @@ describe('reports from the journal, over gRPC', () => {
       expect(await trialBalance('2026-02-28')).toEqual({ endsBefore: '2026-03-01T00:00:00.000Z', balances: [] });
     });
 
-    it('lists the whole chart at the end of a UTC day, totals equal, balances on each account\'s normal side', async () => {
+    it("lists the whole chart at the end of a UTC day, totals equal, balances on each account's normal side", async () => {
       expect(await trialBalance('2026-03-02')).toEqual({
         endsBefore: '2026-03-03T00:00:00.000Z',
-        balances: [{
-          currency: 'USD',
-          accounts: [
-            ['1010', 3075, 375, 2700, 0, 2700],
-            ['1020', 5000, 0, 5000, 0, 5000],
-            ['1030', 0, 0, 0, 0, 0],
-            ['2100', 25, 215, 0, 190, 190],
-            ['2200', 0, 5000, 0, 5000, 5000],
-            ['2300', 0, 0, 0, 0, 0],
-            ['4000', 0, 2860, 0, 2860, 2860],
-            ['4100', 350, 0, 350, 0, 350],
-          ],
-          totals: [8050, 8050],
-        }],
+        balances: [
+          {
+            currency: 'USD',
+            accounts: [
+              ['1010', 3075, 375, 2700, 0, 2700],
+              ['1020', 5000, 0, 5000, 0, 5000],
+              ['1030', 0, 0, 0, 0, 0],
+              ['2100', 25, 215, 0, 190, 190],
+              ['2200', 0, 5000, 0, 5000, 5000],
+              ['2300', 0, 0, 0, 0, 0],
+              ['4000', 0, 2860, 0, 2860, 2860],
+              ['4100', 350, 0, 350, 0, 350],
+            ],
+            totals: [8050, 8050],
+          },
+        ],
       });
     });
 
@@ -168,14 +204,25 @@ describe('reports from the journal, over gRPC', () => {
       const tokyo = await trialBalance('2026-03-02', 'Asia/Tokyo');
       expect(tokyo.endsBefore).toBe('2026-03-02T15:00:00.000Z');
       expect(tokyo.balances.map((b) => [b.currency, b.accounts.filter((a) => a[1] || a[2]), b.totals])).toEqual([
-        ['USD', [['1010', 3075, 0, 3075, 0, 3075], ['2100', 0, 215, 0, 215, 215], ['4000', 0, 2860, 0, 2860, 2860]], [3075, 3075]],
+        [
+          'USD',
+          [
+            ['1010', 3075, 0, 3075, 0, 3075],
+            ['2100', 0, 215, 0, 215, 215],
+            ['4000', 0, 2860, 0, 2860, 2860],
+          ],
+          [3075, 3075],
+        ],
       ]);
     });
 
     it('keeps each currency apart once there are several', async () => {
       const { balances } = await trialBalance('2026-04-30');
       expect(balances.map((b) => b.currency)).toEqual(['JPY', 'USD']);
-      expect(balances[0]?.accounts.filter((a) => a[1] || a[2])).toEqual([['1010', 1500, 0, 1500, 0, 1500], ['4000', 0, 1500, 0, 1500, 1500]]);
+      expect(balances[0]?.accounts.filter((a) => a[1] || a[2])).toEqual([
+        ['1010', 1500, 0, 1500, 0, 1500],
+        ['4000', 0, 1500, 0, 1500, 1500],
+      ]);
       expect(balances[0]?.totals).toEqual([1500, 1500]);
       expect(balances[1]?.accounts).toEqual([
         ['1010', 3375, 375, 3000, 0, 3000],
@@ -211,12 +258,20 @@ describe('reports from the journal, over gRPC', () => {
       ['no to', () => books.client.getSalesReport({ org, from: '2026-03-01' }), 'to'],
       ['a from after to', () => books.client.getSalesReport({ org, from: '2026-04-01', to: '2026-03-31' }), 'from'],
       ['more than 366 days by day', () => books.client.getSalesReport({ org, from: '2025-01-01', to: '2026-01-02' }), 'from'],
-      ['more than 3660 days by month', () => books.client.getSalesReport({ org, from: '2010-01-01', to: '2026-01-01', period: 'month' }), 'from'],
+      [
+        'more than 3660 days by month',
+        () => books.client.getSalesReport({ org, from: '2010-01-01', to: '2026-01-01', period: 'month' }),
+        'from',
+      ],
       ['a period that is not day or month', () => books.client.getSalesReport({ org, ...range, period: 'week' }), 'period'],
       ['a limit over 100', () => books.client.getTopItems({ org, ...range, limit: 101 }), 'limit'],
       ['a trial balance date that is not a date', () => books.client.getTrialBalance({ org, at: 'yesterday' }), 'at'],
       ['a trial balance in an unknown time zone', () => books.client.getTrialBalance({ org, timeZone: 'Europe/Atlantis' }), 'time_zone'],
-      ['a from in year 0, which PostgreSQL has no day of', () => books.client.getSalesReport({ org, from: '0000-01-01', to: '0000-01-02' }), 'from'],
+      [
+        'a from in year 0, which PostgreSQL has no day of',
+        () => books.client.getSalesReport({ org, from: '0000-01-01', to: '0000-01-02' }),
+        'from',
+      ],
       ['busy hours to a day in year 0', () => books.client.getBusyHours({ org, from: '0000-01-01', to: '0000-01-01' }), 'from'],
       ['a trial balance at a day in year 0', () => books.client.getTrialBalance({ org, at: '0000-01-01' }), 'at'],
     ])('rejects %s as validation_failed naming the field', async (_, call, field) => {
@@ -242,7 +297,9 @@ describe('a time zone the database does not know', () => {
       const organizationId = newOrg().id ?? '';
       const expected = { code: 'validation_failed', details: { field: 'time_zone' } };
       await expect(createReportRepository(journal.prisma).busyHours(organizationId, range)).rejects.toMatchObject(expected);
-      await expect(createBalanceRepository(journal.prisma).postedBefore(organizationId, '2026-03-01', 'Mars/Olympus')).rejects.toMatchObject(expected);
+      await expect(
+        createBalanceRepository(journal.prisma).postedBefore(organizationId, '2026-03-01', 'Mars/Olympus'),
+      ).rejects.toMatchObject(expected);
     } finally {
       await journal.close();
     }

@@ -118,8 +118,12 @@ export function linesOf(entry: Pick<ListedEntry, 'lines'> | undefined): Array<[s
   return (entry?.lines ?? []).map((line) => [line.account.code, line.debitMinor, line.creditMinor]);
 }
 
-const { PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED: RECEIVED, PAYMENT_EVENT_TYPE_PAYMENT_REFUNDED: REFUNDED,
-  PAYMENT_EVENT_TYPE_PREPAID_ISSUED: ISSUED, PAYMENT_EVENT_TYPE_PREPAID_REDEEMED: REDEEMED } = PaymentEventType;
+const {
+  PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED: RECEIVED,
+  PAYMENT_EVENT_TYPE_PAYMENT_REFUNDED: REFUNDED,
+  PAYMENT_EVENT_TYPE_PREPAID_ISSUED: ISSUED,
+  PAYMENT_EVENT_TYPE_PREPAID_REDEEMED: REDEEMED,
+} = PaymentEventType;
 
 /** One event of each kind books posts: every type, and a sale into each money-in account. */
 export const EVENT_KINDS: ReadonlyArray<Partial<PaymentEvent>> = [

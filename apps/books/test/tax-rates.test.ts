@@ -9,9 +9,13 @@ describe('tax rates over gRPC', () => {
   });
   afterAll(() => books.close());
 
-  const rejection = (call: Promise<unknown>) => call.then(() => undefined, (error: unknown) => error);
+  const rejection = (call: Promise<unknown>) =>
+    call.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
 
-  it('answers a jurisdiction\'s rate in force on a date, with its name, kind and when the rate took effect', async () => {
+  it("answers a jurisdiction's rate in force on a date, with its name, kind and when the rate took effect", async () => {
     expect(await books.client.getTaxRate({ jurisdiction: 'US-CA', at: '2026-11-20' })).toEqual({
       jurisdiction: {
         code: 'US-CA',
@@ -32,18 +36,21 @@ describe('tax rates over gRPC', () => {
     expect([await ns('2025-03-31'), await ns('2025-04-01')]).toEqual(['0.15', '0.14']);
   });
 
-  it('answers today\'s rate when no date is given', async () => {
+  it("answers today's rate when no date is given", async () => {
     const { jurisdiction } = await books.client.getTaxRate({ jurisdiction: 'GB' });
     expect(jurisdiction).toMatchObject({ code: 'GB', name: 'United Kingdom', rate: '0.2', kind: 'vat' });
   });
 
-  it.each(['XX', 'US-ZZ', 'us-ca', '', 'California'])('answers not_found for the code %j, naming the code format and the list', async (code) => {
-    const error = await rejection(books.client.getTaxRate({ jurisdiction: code }));
-    expect(AppError.is(error)).toBe(true);
-    expect(error).toMatchObject({ code: 'not_found', details: { field: 'jurisdiction' } });
-    expect((error as Error).message).toContain('use an ISO 3166 code such as "US-CA"');
-    expect((error as Error).message).toContain('GET /api/v1/tax/jurisdictions lists them');
-  });
+  it.each(['XX', 'US-ZZ', 'us-ca', '', 'California'])(
+    'answers not_found for the code %j, naming the code format and the list',
+    async (code) => {
+      const error = await rejection(books.client.getTaxRate({ jurisdiction: code }));
+      expect(AppError.is(error)).toBe(true);
+      expect(error).toMatchObject({ code: 'not_found', details: { field: 'jurisdiction' } });
+      expect((error as Error).message).toContain('use an ISO 3166 code such as "US-CA"');
+      expect((error as Error).message).toContain('GET /api/v1/tax/jurisdictions lists them');
+    },
+  );
 
   it('tells a caller who names the US or Canada as a whole to choose a state or province', async () => {
     await expect(books.client.getTaxRate({ jurisdiction: 'CA' })).rejects.toMatchObject({
@@ -52,10 +59,19 @@ describe('tax rates over gRPC', () => {
     });
   });
 
-  it.each(['2023-12-31', '20-11-2026', '2026-13-01', '2026-02-30', '0000-01-01', 'tomorrow'])('refuses the date %j as validation_failed', async (at) => {
-    await expect(books.client.getTaxRate({ jurisdiction: 'DE', at })).rejects.toMatchObject({ code: 'validation_failed', details: { field: 'at' } });
-    await expect(books.client.listTaxJurisdictions({ at })).rejects.toMatchObject({ code: 'validation_failed', details: { field: 'at' } });
-  });
+  it.each(['2023-12-31', '20-11-2026', '2026-13-01', '2026-02-30', '0000-01-01', 'tomorrow'])(
+    'refuses the date %j as validation_failed',
+    async (at) => {
+      await expect(books.client.getTaxRate({ jurisdiction: 'DE', at })).rejects.toMatchObject({
+        code: 'validation_failed',
+        details: { field: 'at' },
+      });
+      await expect(books.client.listTaxJurisdictions({ at })).rejects.toMatchObject({
+        code: 'validation_failed',
+        details: { field: 'at' },
+      });
+    },
+  );
 
   it('lists every jurisdiction by code with its rate in force', async () => {
     const { jurisdictions } = await books.client.listTaxJurisdictions({ at: '2026-11-20' });
@@ -64,7 +80,7 @@ describe('tax rates over gRPC', () => {
     expect(jurisdictions.find((j) => j.code === 'RO')).toMatchObject({ rate: '0.21', effectiveFrom: '2025-08-01' });
   });
 
-  it('lists one country\'s jurisdictions, and none for a country the table does not cover', async () => {
+  it("lists one country's jurisdictions, and none for a country the table does not cover", async () => {
     const canada = (await books.client.listTaxJurisdictions({ country: 'CA', at: '2025-01-15' })).jurisdictions;
     expect(canada.map((j) => [j.code, j.kind, j.rate])).toContainEqual(['CA-NS', 'hst', '0.15']);
     expect(canada).toHaveLength(13);
@@ -73,7 +89,10 @@ describe('tax rates over gRPC', () => {
   });
 
   it('refuses a country that is not two capital letters', async () => {
-    await expect(books.client.listTaxJurisdictions({ country: 'usa' })).rejects.toMatchObject({ code: 'validation_failed', details: { field: 'country' } });
+    await expect(books.client.listTaxJurisdictions({ country: 'usa' })).rejects.toMatchObject({
+      code: 'validation_failed',
+      details: { field: 'country' },
+    });
   });
 
   it('reports sales tax as set up for an organisation with a known jurisdiction, with choosing one as the next step otherwise', async () => {

@@ -24,7 +24,9 @@ describe('commerce service', () => {
       expect(capability.setUp).toBe(false);
       expect(capability.nextStep).toMatch(/the commerce service does not .+ yet\.$/);
     }
-    expect(capabilities[0]?.nextStep).toBe('The embeddable checkout becomes available in a later release; the commerce service does not create checkouts yet.');
+    expect(capabilities[0]?.nextStep).toBe(
+      'The embeddable checkout becomes available in a later release; the commerce service does not create checkouts yet.',
+    );
   });
 
   it('answers SERVING on grpc.health.v1, for the server and for CommerceService', async () => {

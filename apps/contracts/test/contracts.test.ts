@@ -24,7 +24,9 @@ describe('contracts service', () => {
       expect(capability.setUp).toBe(false);
       expect(capability.nextStep).toMatch(/the contracts service does not .+ yet\.$/);
     }
-    expect(capabilities[0]?.nextStep).toBe('2-of-3 escrow becomes available in a later release; the contracts service does not build escrow contracts yet.');
+    expect(capabilities[0]?.nextStep).toBe(
+      '2-of-3 escrow becomes available in a later release; the contracts service does not build escrow contracts yet.',
+    );
   });
 
   it('answers SERVING on grpc.health.v1, for the server and for ContractsService', async () => {

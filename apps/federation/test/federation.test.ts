@@ -24,7 +24,9 @@ describe('federation service', () => {
       expect(capability.setUp).toBe(false);
       expect(capability.nextStep).toMatch(/the federation service does not .+ yet\.$/);
     }
-    expect(capabilities[0]?.nextStep).toBe('The open sign becomes available in a later release; the federation service does not publish opening hours or status yet.');
+    expect(capabilities[0]?.nextStep).toBe(
+      'The open sign becomes available in a later release; the federation service does not publish opening hours or status yet.',
+    );
   });
 
   it('answers SERVING on grpc.health.v1, for the server and for FederationService', async () => {

@@ -75,7 +75,19 @@ export async function buildGateway(config: Config): Promise<Gateway> {
 
   const handlers = new Map<string, RouteDefinition>();
   const implemented = new Set<string>();
-  const groups = [identityRoutes(deps), signInRoutes(deps), accessRoutes(deps), itemRoutes(deps), ledgerRoutes(deps), reportRoutes(deps), taxRoutes(deps), receiptRoutes(deps), paymailRoutes(deps), walletRoutes(deps), serviceInfoRoutes(deps, implemented)];
+  const groups = [
+    identityRoutes(deps),
+    signInRoutes(deps),
+    accessRoutes(deps),
+    itemRoutes(deps),
+    ledgerRoutes(deps),
+    reportRoutes(deps),
+    taxRoutes(deps),
+    receiptRoutes(deps),
+    paymailRoutes(deps),
+    walletRoutes(deps),
+    serviceInfoRoutes(deps, implemented),
+  ];
   for (const group of groups) for (const [key, definition] of Object.entries(group)) handlers.set(key, definition);
   for (const key of handlers.keys()) implemented.add(key);
 
@@ -97,7 +109,10 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     finishIdempotent(prisma, request, reply.statusCode, payload).then(() => done(null, payload), done);
   });
   app.addHook('onResponse', (request, reply, done) => {
-    request.log.info({ method: request.method, route: request.routeOptions.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    request.log.info(
+      { method: request.method, route: request.routeOptions.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
     done();
   });
 

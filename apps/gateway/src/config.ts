@@ -22,7 +22,11 @@ export const configSchema = z.object({
   CTK_WEBHOOK_SECRET_CARD_PROVIDER: secret,
   CTK_WEBHOOK_SECRET_WALLET_PROVIDER: secret,
   CTK_WEBHOOK_TOLERANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
-  CTK_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(256 * 1024),
+  CTK_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(256 * 1024),
   /** Requests per minute per API key (or per client address without one). */
   CTK_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
   /** Requests per minute per client address on routes that create identities (onboard, sign-in). */

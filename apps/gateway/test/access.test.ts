@@ -24,13 +24,23 @@ describe('API keys', () => {
     const created = await send('POST', '/api/v1/me/api-keys', owner.key, { name: 'laptop' });
     expect(created.statusCode).toBe(201);
     const key = created.json();
-    expect(key).toMatchObject({ name: 'laptop', id: expect.any(String), prefix: expect.any(String), key: expect.stringMatching(/^ctk_sk_/) });
+    expect(key).toMatchObject({
+      name: 'laptop',
+      id: expect.any(String),
+      prefix: expect.any(String),
+      key: expect.stringMatching(/^ctk_sk_/),
+    });
     expect(key.key.startsWith(key.prefix)).toBe(true);
     expect((await get('/api/v1/me', key.key)).json().id).toBe(owner.userId);
 
     const list = await get('/api/v1/me/api-keys', owner.key);
     expect(list.statusCode).toBe(200);
-    expect(list.json().data.map((k: { name: string }) => k.name).sort()).toEqual(['laptop', 'onboarding']);
+    expect(
+      list
+        .json()
+        .data.map((k: { name: string }) => k.name)
+        .sort(),
+    ).toEqual(['laptop', 'onboarding']);
     for (const entry of list.json().data) expect(Object.keys(entry).sort()).toEqual(['created_at', 'id', 'name', 'prefix', 'revoked_at']);
     expect(list.body).not.toContain(key.key);
     expect(list.body).not.toContain(owner.key);
@@ -55,7 +65,7 @@ describe('API keys', () => {
     expectError(await get('/api/v1/me', owner.key), 401, 'invalid_api_key');
   });
 
-  it('a user cannot revoke another user\'s key: 404, and the key keeps working', async () => {
+  it("a user cannot revoke another user's key: 404, and the key keeps working", async () => {
     const alice = await onboard(gateway, uniqueName('Alice'));
     const mallory = await onboard(gateway, uniqueName('Mallory'));
     const alicesKeyId = (await get('/api/v1/me', alice.key)).json().api_key.id;
@@ -83,7 +93,9 @@ describe('members and roles', () => {
     expect(added.json().member).toMatchObject({ role: 'staff', name: 'Barista' });
     const staffKey = added.json().api_key.key;
     expect((await get(`/api/v1/organizations/${owner.handle}`, staffKey)).json()).toMatchObject({ handle: owner.handle, role: 'staff' });
-    expect((await get('/api/v1/me', staffKey)).json().organizations).toEqual([expect.objectContaining({ handle: owner.handle, role: 'staff' })]);
+    expect((await get('/api/v1/me', staffKey)).json().organizations).toEqual([
+      expect.objectContaining({ handle: owner.handle, role: 'staff' }),
+    ]);
   });
 
   it('an admin can add an existing user by id', async () => {
@@ -94,7 +106,11 @@ describe('members and roles', () => {
     expect(added.statusCode).toBe(201);
     expect(added.json().api_key).toBeUndefined();
     expect((await get(`/api/v1/organizations/${owner.handle}`, other.key)).statusCode).toBe(200);
-    expectError(await send('POST', `/api/v1/orgs/${owner.handle}/members`, admin.key, { user_id: other.userId, role: 'admin' }), 409, 'already_exists');
+    expectError(
+      await send('POST', `/api/v1/orgs/${owner.handle}/members`, admin.key, { user_id: other.userId, role: 'admin' }),
+      409,
+      'already_exists',
+    );
   });
 
   it('staff cannot add anyone: 403, and no member is added', async () => {
@@ -110,16 +126,32 @@ describe('members and roles', () => {
     const owner = await onboard(gateway, uniqueName('Team'));
     const admin = await addMember(gateway, owner, 'admin');
     const staff = await addMember(gateway, owner, 'staff');
-    expectError(await send('POST', `/api/v1/orgs/${owner.handle}/members`, admin.key, { name: 'Partner', role: 'owner' }), 403, 'forbidden');
-    expectError(await send('PATCH', `/api/v1/orgs/${owner.handle}/members/${staff.userId}`, admin.key, { role: 'owner' }), 403, 'forbidden');
-    expectError(await send('PATCH', `/api/v1/orgs/${owner.handle}/members/${admin.userId}`, admin.key, { role: 'owner' }), 403, 'forbidden');
+    expectError(
+      await send('POST', `/api/v1/orgs/${owner.handle}/members`, admin.key, { name: 'Partner', role: 'owner' }),
+      403,
+      'forbidden',
+    );
+    expectError(
+      await send('PATCH', `/api/v1/orgs/${owner.handle}/members/${staff.userId}`, admin.key, { role: 'owner' }),
+      403,
+      'forbidden',
+    );
+    expectError(
+      await send('PATCH', `/api/v1/orgs/${owner.handle}/members/${admin.userId}`, admin.key, { role: 'owner' }),
+      403,
+      'forbidden',
+    );
     expect((await members(owner.handle, owner.key)).filter((m) => m.role === 'owner')).toHaveLength(1);
   });
 
   it('an admin cannot demote or remove an owner: 403', async () => {
     const owner = await onboard(gateway, uniqueName('Team'));
     const admin = await addMember(gateway, owner, 'admin');
-    expectError(await send('PATCH', `/api/v1/orgs/${owner.handle}/members/${owner.userId}`, admin.key, { role: 'staff' }), 403, 'forbidden');
+    expectError(
+      await send('PATCH', `/api/v1/orgs/${owner.handle}/members/${owner.userId}`, admin.key, { role: 'staff' }),
+      403,
+      'forbidden',
+    );
     expectError(await send('DELETE', `/api/v1/orgs/${owner.handle}/members/${owner.userId}`, admin.key), 403, 'forbidden');
     expect((await get(`/api/v1/organizations/${owner.handle}`, owner.key)).json().role).toBe('owner');
   });
@@ -138,7 +170,11 @@ describe('members and roles', () => {
 
   it('the last owner can be neither demoted nor removed: 409 failed_precondition', async () => {
     const owner = await onboard(gateway, uniqueName('Team'));
-    expectError(await send('PATCH', `/api/v1/orgs/${owner.handle}/members/${owner.userId}`, owner.key, { role: 'admin' }), 409, 'failed_precondition');
+    expectError(
+      await send('PATCH', `/api/v1/orgs/${owner.handle}/members/${owner.userId}`, owner.key, { role: 'admin' }),
+      409,
+      'failed_precondition',
+    );
     expectError(await send('DELETE', `/api/v1/orgs/${owner.handle}/members/${owner.userId}`, owner.key), 409, 'failed_precondition');
     expect(await members(owner.handle, owner.key)).toEqual([expect.objectContaining({ user_id: owner.userId, role: 'owner' })]);
   });
@@ -164,7 +200,9 @@ describe('members and roles', () => {
     const owner = await onboard(gateway, uniqueName('Team'));
     const admin = await addMember(gateway, owner, 'admin');
     expect((await get(`/api/v1/orgs/${owner.handle}/paygate-keys`, admin.key)).statusCode).toBe(200);
-    expect((await send('PATCH', `/api/v1/orgs/${owner.handle}/members/${admin.userId}`, owner.key, { role: 'staff' })).statusCode).toBe(200);
+    expect((await send('PATCH', `/api/v1/orgs/${owner.handle}/members/${admin.userId}`, owner.key, { role: 'staff' })).statusCode).toBe(
+      200,
+    );
     expectError(await get(`/api/v1/orgs/${owner.handle}/paygate-keys`, admin.key), 403, 'forbidden');
     expect((await get(`/api/v1/orgs/${owner.handle}/members`, admin.key)).statusCode).toBe(200);
   });
@@ -172,15 +210,23 @@ describe('members and roles', () => {
   it('changing or removing someone who is not a member is 404', async () => {
     const owner = await onboard(gateway, uniqueName('Team'));
     const stranger = await onboard(gateway, uniqueName('Stranger'));
-    expectError(await send('PATCH', `/api/v1/orgs/${owner.handle}/members/${stranger.userId}`, owner.key, { role: 'staff' }), 404, 'not_found');
+    expectError(
+      await send('PATCH', `/api/v1/orgs/${owner.handle}/members/${stranger.userId}`, owner.key, { role: 'staff' }),
+      404,
+      'not_found',
+    );
     expectError(await send('DELETE', `/api/v1/orgs/${owner.handle}/members/${randomUUID()}`, owner.key), 404, 'not_found');
-    expect((await get('/api/v1/me', stranger.key)).json().organizations).toEqual([expect.objectContaining({ handle: stranger.handle, role: 'owner' })]);
+    expect((await get('/api/v1/me', stranger.key)).json().organizations).toEqual([
+      expect.objectContaining({ handle: stranger.handle, role: 'owner' }),
+    ]);
   });
 
   it('adding a new member with an email that already has an account answers 409 already_exists, not 500', async () => {
     const owner = await onboard(gateway, uniqueName('Team'));
     const email = `${randomUUID()}@example.com`;
-    expect((await send('POST', `/api/v1/orgs/${owner.handle}/members`, owner.key, { name: 'First', email, role: 'staff' })).statusCode).toBe(201);
+    expect(
+      (await send('POST', `/api/v1/orgs/${owner.handle}/members`, owner.key, { name: 'First', email, role: 'staff' })).statusCode,
+    ).toBe(201);
     const again = await send('POST', `/api/v1/orgs/${owner.handle}/members`, owner.key, { name: 'Second', email, role: 'staff' });
     expectError(again, 409, 'already_exists');
     expect(await members(owner.handle, owner.key)).toHaveLength(2);
@@ -188,14 +234,18 @@ describe('members and roles', () => {
 });
 
 describe('organisation settings', () => {
-  const receivingAddress = (capabilities: { rungs: Array<{ capabilities: Array<{ id: string; set_up: boolean | null; next_step: string | null }> }> }) =>
-    capabilities.rungs.flatMap((r) => r.capabilities).find((c) => c.id === 'receiving_address');
+  const receivingAddress = (capabilities: {
+    rungs: Array<{ capabilities: Array<{ id: string; set_up: boolean | null; next_step: string | null }> }>;
+  }) => capabilities.rungs.flatMap((r) => r.capabilities).find((c) => c.id === 'receiving_address');
 
   it('an admin sets the receiving address, and the personalised capabilities then report it set up', async () => {
     const owner = await onboard(gateway, uniqueName('Wallet'));
     const admin = await addMember(gateway, owner, 'admin');
     const before = (await get(`/api/v1/orgs/${owner.handle}/capabilities`, admin.key)).json();
-    expect(receivingAddress(before)).toMatchObject({ set_up: false, next_step: expect.stringContaining(`/api/v1/organizations/${owner.handle}`) });
+    expect(receivingAddress(before)).toMatchObject({
+      set_up: false,
+      next_step: expect.stringContaining(`/api/v1/organizations/${owner.handle}`),
+    });
 
     const address = PrivateKey.fromRandom().toAddress() as string;
     const patched = await send('PATCH', `/api/v1/organizations/${owner.handle}`, admin.key, { receiving_address: address });
@@ -261,7 +311,11 @@ describe('CORS', () => {
     const response = await gateway.app.inject({
       method: 'OPTIONS',
       url: `/api/v1/commerce/${owner.handle}/checkout`,
-      headers: { origin: 'https://merchant.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-commerce-key, content-type' },
+      headers: {
+        origin: 'https://merchant.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'x-commerce-key, content-type',
+      },
     });
     expect(response.statusCode).toBe(204);
     expect(response.headers['access-control-allow-origin']).toBe('*');
@@ -269,10 +323,14 @@ describe('CORS', () => {
     expect(String(response.headers['access-control-allow-headers'])).toContain('x-commerce-key');
   });
 
-  it('sends access-control-allow-origin * on a commerce_key route\'s answer', async () => {
+  it("sends access-control-allow-origin * on a commerce_key route's answer", async () => {
     const owner = await onboard(gateway, uniqueName('Shop'));
     const key = (await send('POST', `/api/v1/orgs/${owner.handle}/commerce-key`, owner.key)).json().commerce_public_key;
-    const response = await gateway.app.inject({ method: 'GET', url: `/api/v1/commerce/${owner.handle}/catalog`, headers: { origin: 'https://merchant.example', 'x-commerce-key': key } });
+    const response = await gateway.app.inject({
+      method: 'GET',
+      url: `/api/v1/commerce/${owner.handle}/catalog`,
+      headers: { origin: 'https://merchant.example', 'x-commerce-key': key },
+    });
     expect(response.statusCode).toBe(501);
     expect(response.headers['access-control-allow-origin']).toBe('*');
   });
@@ -286,7 +344,11 @@ describe('CORS', () => {
     const refused = await gateway.app.inject({ method: 'GET', url: '/api/v1/me', headers: origin });
     expect(refused.statusCode).toBe(401);
     expect(refused.headers['access-control-allow-origin']).toBeUndefined();
-    const preflight = await gateway.app.inject({ method: 'OPTIONS', url: `/api/v1/orgs/${owner.handle}/members`, headers: { ...origin, 'access-control-request-method': 'POST' } });
+    const preflight = await gateway.app.inject({
+      method: 'OPTIONS',
+      url: `/api/v1/orgs/${owner.handle}/members`,
+      headers: { ...origin, 'access-control-request-method': 'POST' },
+    });
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
   });
 });
@@ -310,7 +372,10 @@ describe('request ids and health', () => {
   });
 
   it('generates a different request id for each request without one', async () => {
-    const [a, b] = [await gateway.app.inject({ method: 'GET', url: '/healthz' }), await gateway.app.inject({ method: 'GET', url: '/healthz' })];
+    const [a, b] = [
+      await gateway.app.inject({ method: 'GET', url: '/healthz' }),
+      await gateway.app.inject({ method: 'GET', url: '/healthz' }),
+    ];
     expect(a.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(a.headers['x-request-id']).not.toBe(b.headers['x-request-id']);
   });

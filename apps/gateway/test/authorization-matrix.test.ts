@@ -5,7 +5,15 @@ import type { Gateway } from '../src/app.js';
 import { SIGNATURE_HEADER, signWebhook } from '../src/auth/webhook-signature.js';
 import { ENDPOINTS, type Endpoint } from '../src/catalog/endpoints.js';
 import { addMember, bearer, onboard, startTestGateway, WEBHOOK_SECRETS, type Onboarded } from './harness.js';
-import { bsvaliasErrorShapeProblems, concreteUrl, errorShapeProblems, forwardsToService, isBsvalias, SERVICES_DOWN, uniqueName } from './support.js';
+import {
+  bsvaliasErrorShapeProblems,
+  concreteUrl,
+  errorShapeProblems,
+  forwardsToService,
+  isBsvalias,
+  SERVICES_DOWN,
+  uniqueName,
+} from './support.js';
 
 /** What the spec's rules say a credential gets on an endpoint. */
 type Expected = 'unauthenticated' | 'forbidden' | 'passes' | 'unspecified';
@@ -29,9 +37,18 @@ beforeAll(async () => {
   orgB = await onboard(gateway, uniqueName('Matrix B'));
   staffA = await addMember(gateway, orgA, 'staff');
   adminA = await addMember(gateway, orgA, 'admin');
-  const created = await gateway.app.inject({ method: 'POST', url: '/api/v1/me/api-keys', headers: bearer(orgA.key), payload: { name: 'to revoke' } });
+  const created = await gateway.app.inject({
+    method: 'POST',
+    url: '/api/v1/me/api-keys',
+    headers: bearer(orgA.key),
+    payload: { name: 'to revoke' },
+  });
   expect(created.statusCode).toBe(201);
-  const revoked = await gateway.app.inject({ method: 'DELETE', url: `/api/v1/me/api-keys/${created.json().id}`, headers: bearer(orgA.key) });
+  const revoked = await gateway.app.inject({
+    method: 'DELETE',
+    url: `/api/v1/me/api-keys/${created.json().id}`,
+    headers: bearer(orgA.key),
+  });
   expect(revoked.statusCode).toBe(200);
   revokedKey = created.json().key;
 });
@@ -60,7 +77,8 @@ function violations(endpoint: Endpoint, expected: Expected, response: LightMyReq
   if (expected === 'unauthenticated' && status !== 401) problems.push(`${where}, expected 401`);
   if (expected === 'forbidden' && status !== 403) problems.push(`${where}, expected 403`);
   if (expected === 'passes' && (status === 401 || status === 403)) problems.push(`${where}, expected to pass auth`);
-  if (status >= 500 && status !== 501 && !(status === 503 && forwardsToService(endpoint))) problems.push(`${where}: server error ${response.body.slice(0, 120)}`);
+  if (status >= 500 && status !== 501 && !(status === 503 && forwardsToService(endpoint)))
+    problems.push(`${where}: server error ${response.body.slice(0, 120)}`);
   if (status === 501 && response.json().error?.code !== 'not_implemented') problems.push(`${where}: 501 without not_implemented`);
   const shapeProblems = isBsvalias(endpoint) ? bsvaliasErrorShapeProblems : errorShapeProblems;
   if (status >= 400) for (const problem of shapeProblems(response)) problems.push(`${where}: ${problem}`);
@@ -77,25 +95,29 @@ async function walk(credential: Credential, endpoints: readonly Endpoint[] = END
 /** A credential that is not a valid user key: refused on every route that reads a bearer key. */
 const notAUserKey = (endpoint: Endpoint): Expected => {
   switch (endpoint.auth) {
-    case 'none': return 'passes';
-    default: return 'unauthenticated';
-  }
-};
-
-/** A valid user key with the given role in A (null: a stranger to A). */
-const userKey = (roleInA: 'owner' | 'admin' | 'staff' | null) => (endpoint: Endpoint): Expected => {
-  const satisfied = { owner: ['owner'], admin: ['owner', 'admin'], staff: ['owner', 'admin', 'staff'] };
-  switch (endpoint.auth) {
     case 'none':
-    case 'bearer_optional':
       return 'passes';
-    case 'bearer':
-      if (!endpoint.role) return 'passes';
-      return roleInA && satisfied[endpoint.role].includes(roleInA) ? 'passes' : 'forbidden';
     default:
       return 'unauthenticated';
   }
 };
+
+/** A valid user key with the given role in A (null: a stranger to A). */
+const userKey =
+  (roleInA: 'owner' | 'admin' | 'staff' | null) =>
+  (endpoint: Endpoint): Expected => {
+    const satisfied = { owner: ['owner'], admin: ['owner', 'admin'], staff: ['owner', 'admin', 'staff'] };
+    switch (endpoint.auth) {
+      case 'none':
+      case 'bearer_optional':
+        return 'passes';
+      case 'bearer':
+        if (!endpoint.role) return 'passes';
+        return roleInA && satisfied[endpoint.role].includes(roleInA) ? 'passes' : 'forbidden';
+      default:
+        return 'unauthenticated';
+    }
+  };
 
 const CREDENTIALS: Credential[] = [
   {
@@ -113,17 +135,22 @@ const CREDENTIALS: Credential[] = [
 ];
 
 describe('the authorization matrix over every catalog endpoint', () => {
-  it('covers the spec\'s 83 rows and the extra rows', () => {
+  it("covers the spec's 83 rows and the extra rows", () => {
     expect(ENDPOINTS.filter((e) => !e.extra)).toHaveLength(83);
     expect(ENDPOINTS.filter((e) => e.extra).length).toBeGreaterThan(0);
   });
 
-  it.each(CREDENTIALS)('with $name, every endpoint answers as the spec\'s auth and role rules say, never 500', async (credential) => {
+  it.each(CREDENTIALS)("with $name, every endpoint answers as the spec's auth and role rules say, never 500", async (credential) => {
     expect(await walk(credential)).toEqual([]);
   });
 
   it('with a payment-gate key of A, paygate_key routes pass and every route reading a user key answers 401', async () => {
-    const created = await gateway.app.inject({ method: 'POST', url: `/api/v1/orgs/${orgA.handle}/paygate-keys`, headers: bearer(orgA.key), payload: { name: 'matrix' } });
+    const created = await gateway.app.inject({
+      method: 'POST',
+      url: `/api/v1/orgs/${orgA.handle}/paygate-keys`,
+      headers: bearer(orgA.key),
+      payload: { name: 'matrix' },
+    });
     expect(created.statusCode).toBe(201);
     const problems = await walk({
       name: 'paygate key',
@@ -136,7 +163,11 @@ describe('the authorization matrix over every catalog endpoint', () => {
   describe('commerce_key routes', () => {
     const commerceRoutes = ENDPOINTS.filter((e) => e.auth === 'commerce_key');
     const rotate = async (owner: Onboarded) => {
-      const response = await gateway.app.inject({ method: 'POST', url: `/api/v1/orgs/${owner.handle}/commerce-key`, headers: bearer(owner.key) });
+      const response = await gateway.app.inject({
+        method: 'POST',
+        url: `/api/v1/orgs/${owner.handle}/commerce-key`,
+        headers: bearer(owner.key),
+      });
       expect(response.statusCode).toBe(201);
       return response.json().commerce_public_key as string;
     };
@@ -145,29 +176,46 @@ describe('the authorization matrix over every catalog endpoint', () => {
       expect(commerceRoutes).toHaveLength(7);
     });
 
-    it('pass with A\'s commerce key, which is refused with 401 everywhere a user key is read', async () => {
+    it("pass with A's commerce key, which is refused with 401 everywhere a user key is read", async () => {
       const key = await rotate(orgA);
       const problems = await walk({
         name: 'A commerce key',
         headers: () => ({ 'x-commerce-key': key }),
-        expect: (endpoint) => (endpoint.auth === 'commerce_key' || endpoint.auth === 'none' ? 'passes' : endpoint.auth === 'bearer_optional' ? 'unspecified' : 'unauthenticated'),
+        expect: (endpoint) =>
+          endpoint.auth === 'commerce_key' || endpoint.auth === 'none'
+            ? 'passes'
+            : endpoint.auth === 'bearer_optional'
+              ? 'unspecified'
+              : 'unauthenticated',
       });
       expect(problems).toEqual([]);
     });
 
-    it('answer 403 to B\'s commerce key on A\'s merchant paths', async () => {
+    it("answer 403 to B's commerce key on A's merchant paths", async () => {
       const key = await rotate(orgB);
-      expect(await walk({ name: 'B commerce key', headers: () => ({ 'x-commerce-key': key }), expect: () => 'forbidden' }, commerceRoutes)).toEqual([]);
+      expect(
+        await walk({ name: 'B commerce key', headers: () => ({ 'x-commerce-key': key }), expect: () => 'forbidden' }, commerceRoutes),
+      ).toEqual([]);
     });
 
     it('answer 401 to a commerce key that has been rotated away', async () => {
       const old = await rotate(orgA);
       await rotate(orgA);
-      expect(await walk({ name: 'rotated-away key', headers: () => ({ 'x-commerce-key': old }), expect: () => 'unauthenticated' }, commerceRoutes)).toEqual([]);
+      expect(
+        await walk(
+          { name: 'rotated-away key', headers: () => ({ 'x-commerce-key': old }), expect: () => 'unauthenticated' },
+          commerceRoutes,
+        ),
+      ).toEqual([]);
     });
 
     it('answer 401 to a user API key sent as the commerce key', async () => {
-      expect(await walk({ name: 'user key as commerce key', headers: () => ({ 'x-commerce-key': orgA.key }), expect: () => 'unauthenticated' }, commerceRoutes)).toEqual([]);
+      expect(
+        await walk(
+          { name: 'user key as commerce key', headers: () => ({ 'x-commerce-key': orgA.key }), expect: () => 'unauthenticated' },
+          commerceRoutes,
+        ),
+      ).toEqual([]);
     });
   });
 
@@ -195,7 +243,7 @@ describe('the authorization matrix over every catalog endpoint', () => {
       expect(errorShapeProblems(response)).toEqual([]);
     });
 
-    it('answers 401 to a delivery signed with the other provider\'s secret', async () => {
+    it("answers 401 to a delivery signed with the other provider's secret", async () => {
       const body = newBody();
       const other = provider === 'card-provider' ? WEBHOOK_SECRETS['wallet-provider'] : WEBHOOK_SECRETS['card-provider'];
       expect((await deliver(body, signWebhook(other, body))).statusCode).toBe(401);
@@ -240,7 +288,7 @@ describe('spec 7.1: a bearer_optional endpoint that acts on a user', () => {
 });
 
 describe('data isolation between organisations', () => {
-  it('B\'s owner cannot read A\'s organisation, and the answer does not contain A\'s id', async () => {
+  it("B's owner cannot read A's organisation, and the answer does not contain A's id", async () => {
     const a = await onboard(gateway, uniqueName('Isolated A'));
     const b = await onboard(gateway, uniqueName('Isolated B'));
     const response = await gateway.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.handle}`, headers: bearer(b.key) });
@@ -250,10 +298,15 @@ describe('data isolation between organisations', () => {
     expect(response.body).not.toContain(a.userId);
   });
 
-  it('B\'s owner cannot list A\'s members, A\'s payment-gate keys or A\'s personalised capabilities', async () => {
+  it("B's owner cannot list A's members, A's payment-gate keys or A's personalised capabilities", async () => {
     const a = await onboard(gateway, uniqueName('Isolated A'));
     const b = await onboard(gateway, uniqueName('Isolated B'));
-    const key = await gateway.app.inject({ method: 'POST', url: `/api/v1/orgs/${a.handle}/paygate-keys`, headers: bearer(a.key), payload: { name: 'secret' } });
+    const key = await gateway.app.inject({
+      method: 'POST',
+      url: `/api/v1/orgs/${a.handle}/paygate-keys`,
+      headers: bearer(a.key),
+      payload: { name: 'secret' },
+    });
     expect(key.statusCode).toBe(201);
     for (const path of ['members', 'paygate-keys', 'capabilities']) {
       const response = await gateway.app.inject({ method: 'GET', url: `/api/v1/orgs/${a.handle}/${path}`, headers: bearer(b.key) });
@@ -263,23 +316,35 @@ describe('data isolation between organisations', () => {
     }
   });
 
-  it('B\'s owner cannot change A\'s organisation or add themselves to it', async () => {
+  it("B's owner cannot change A's organisation or add themselves to it", async () => {
     const a = await onboard(gateway, uniqueName('Isolated A'));
     const b = await onboard(gateway, uniqueName('Isolated B'));
-    const patch = await gateway.app.inject({ method: 'PATCH', url: `/api/v1/organizations/${a.handle}`, headers: bearer(b.key), payload: { name: 'Taken over' } });
+    const patch = await gateway.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/organizations/${a.handle}`,
+      headers: bearer(b.key),
+      payload: { name: 'Taken over' },
+    });
     expect(patch.statusCode).toBe(403);
-    const join = await gateway.app.inject({ method: 'POST', url: `/api/v1/orgs/${a.handle}/members`, headers: bearer(b.key), payload: { user_id: b.userId, role: 'owner' } });
+    const join = await gateway.app.inject({
+      method: 'POST',
+      url: `/api/v1/orgs/${a.handle}/members`,
+      headers: bearer(b.key),
+      payload: { user_id: b.userId, role: 'owner' },
+    });
     expect(join.statusCode).toBe(403);
     const org = await gateway.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.handle}`, headers: bearer(a.key) });
     expect(org.json().name).not.toBe('Taken over');
     expect(await gateway.deps.prisma.membership.count({ where: { organizationId: a.orgId } })).toBe(1);
   });
 
-  it('GET /api/v1/organizations for B\'s owner lists only B', async () => {
+  it("GET /api/v1/organizations for B's owner lists only B", async () => {
     await onboard(gateway, uniqueName('Isolated A'));
     const b = await onboard(gateway, uniqueName('Isolated B'));
     const response = await gateway.app.inject({ method: 'GET', url: '/api/v1/organizations', headers: bearer(b.key) });
     expect(response.statusCode).toBe(200);
-    expect(response.json().data.map((o: { id: string; handle: string; role: string }) => [o.id, o.handle, o.role])).toEqual([[b.orgId, b.handle, 'owner']]);
+    expect(response.json().data.map((o: { id: string; handle: string; role: string }) => [o.id, o.handle, o.role])).toEqual([
+      [b.orgId, b.handle, 'owner'],
+    ]);
   });
 });

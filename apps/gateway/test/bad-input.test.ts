@@ -40,8 +40,12 @@ const ROUTES: Route[] = [
     name: 'POST /api/v1/onboard',
     takesBody: true,
     target: async () => ({
-      method: 'POST', url: '/api/v1/onboard', headers: {}, owner: await onboard(gateway, uniqueName('Bad Input')),
-      valid: { name: uniqueName('Newcomer') }, wrongType: { body: { name: 42 }, field: 'name' },
+      method: 'POST',
+      url: '/api/v1/onboard',
+      headers: {},
+      owner: await onboard(gateway, uniqueName('Bad Input')),
+      valid: { name: uniqueName('Newcomer') },
+      wrongType: { body: { name: 42 }, field: 'name' },
     }),
   },
   {
@@ -49,7 +53,14 @@ const ROUTES: Route[] = [
     takesBody: true,
     target: async () => {
       const owner = await onboard(gateway, uniqueName('Bad Input'));
-      return { method: 'POST', url: '/api/v1/organizations', headers: bearer(owner.key), owner, valid: { name: uniqueName('Second') }, wrongType: { body: { name: 42 }, field: 'name' } };
+      return {
+        method: 'POST',
+        url: '/api/v1/organizations',
+        headers: bearer(owner.key),
+        owner,
+        valid: { name: uniqueName('Second') },
+        wrongType: { body: { name: 42 }, field: 'name' },
+      };
     },
   },
   {
@@ -58,8 +69,12 @@ const ROUTES: Route[] = [
     target: async () => {
       const owner = await onboard(gateway, uniqueName('Bad Input'));
       return {
-        method: 'PATCH', url: `/api/v1/organizations/${owner.handle}`, headers: bearer(owner.key), owner,
-        valid: { name: 'Renamed' }, wrongType: { body: { latitude: 'north' }, field: 'latitude' },
+        method: 'PATCH',
+        url: `/api/v1/organizations/${owner.handle}`,
+        headers: bearer(owner.key),
+        owner,
+        valid: { name: 'Renamed' },
+        wrongType: { body: { latitude: 'north' }, field: 'latitude' },
       };
     },
   },
@@ -67,15 +82,22 @@ const ROUTES: Route[] = [
     name: 'POST /api/auth/challenge',
     takesBody: true,
     target: async () => ({
-      method: 'POST', url: '/api/auth/challenge', headers: {}, owner: await onboard(gateway, uniqueName('Bad Input')),
-      valid: { did: did() }, wrongType: { body: { did: 42 }, field: 'did' },
+      method: 'POST',
+      url: '/api/auth/challenge',
+      headers: {},
+      owner: await onboard(gateway, uniqueName('Bad Input')),
+      valid: { did: did() },
+      wrongType: { body: { did: 42 }, field: 'did' },
     }),
   },
   {
     name: 'POST /api/auth/verify',
     takesBody: true,
     target: async () => ({
-      method: 'POST', url: '/api/auth/verify', headers: {}, owner: await onboard(gateway, uniqueName('Bad Input')),
+      method: 'POST',
+      url: '/api/auth/verify',
+      headers: {},
+      owner: await onboard(gateway, uniqueName('Bad Input')),
       valid: { nonce: '0123456789abcdef0123456789abcdef', signature: 'ab'.repeat(36) },
       wrongType: { body: { nonce: 42, signature: 'ab'.repeat(36) }, field: 'nonce' },
     }),
@@ -85,7 +107,14 @@ const ROUTES: Route[] = [
     takesBody: true,
     target: async () => {
       const owner = await onboard(gateway, uniqueName('Bad Input'));
-      return { method: 'POST', url: '/api/v1/me/api-keys', headers: bearer(owner.key), owner, valid: { name: 'laptop' }, wrongType: { body: { name: 42 }, field: 'name' } };
+      return {
+        method: 'POST',
+        url: '/api/v1/me/api-keys',
+        headers: bearer(owner.key),
+        owner,
+        valid: { name: 'laptop' },
+        wrongType: { body: { name: 42 }, field: 'name' },
+      };
     },
   },
   {
@@ -94,8 +123,12 @@ const ROUTES: Route[] = [
     target: async () => {
       const owner = await onboard(gateway, uniqueName('Bad Input'));
       return {
-        method: 'POST', url: `/api/v1/orgs/${owner.handle}/members`, headers: bearer(owner.key), owner,
-        valid: { name: 'New hire', role: 'staff' }, wrongType: { body: { name: 'New hire', role: 'boss' }, field: 'role' },
+        method: 'POST',
+        url: `/api/v1/orgs/${owner.handle}/members`,
+        headers: bearer(owner.key),
+        owner,
+        valid: { name: 'New hire', role: 'staff' },
+        wrongType: { body: { name: 'New hire', role: 'boss' }, field: 'role' },
       };
     },
   },
@@ -106,8 +139,12 @@ const ROUTES: Route[] = [
       const owner = await onboard(gateway, uniqueName('Bad Input'));
       const staff = await addMember(gateway, owner, 'staff');
       return {
-        method: 'PATCH', url: `/api/v1/orgs/${owner.handle}/members/${staff.userId}`, headers: bearer(owner.key), owner,
-        valid: { role: 'admin' }, wrongType: { body: { role: 42 }, field: 'role' },
+        method: 'PATCH',
+        url: `/api/v1/orgs/${owner.handle}/members/${staff.userId}`,
+        headers: bearer(owner.key),
+        owner,
+        valid: { role: 'admin' },
+        wrongType: { body: { role: 42 }, field: 'role' },
       };
     },
   },
@@ -117,8 +154,12 @@ const ROUTES: Route[] = [
     target: async () => {
       const owner = await onboard(gateway, uniqueName('Bad Input'));
       return {
-        method: 'POST', url: `/api/v1/orgs/${owner.handle}/paygate-keys`, headers: bearer(owner.key), owner,
-        valid: { name: 'gate' }, wrongType: { body: { name: 42 }, field: 'name' },
+        method: 'POST',
+        url: `/api/v1/orgs/${owner.handle}/paygate-keys`,
+        headers: bearer(owner.key),
+        owner,
+        valid: { name: 'gate' },
+        wrongType: { body: { name: 42 }, field: 'name' },
       };
     },
   },
@@ -143,7 +184,12 @@ async function snapshot(owner: Onboarded) {
 }
 
 /** Sends one bad request and checks it was refused as expected, without a 500 and without writing anything. */
-async function expectRefusedWithoutWrites(target: Target, request: { payload: string; contentType: string }, status: number, code: string): Promise<LightMyRequestResponse> {
+async function expectRefusedWithoutWrites(
+  target: Target,
+  request: { payload: string; contentType: string },
+  status: number,
+  code: string,
+): Promise<LightMyRequestResponse> {
   const before = await snapshot(target.owner);
   const response = await gateway.app.inject({
     method: target.method,
@@ -186,7 +232,12 @@ describe.each(ROUTES)('$name', (route) => {
 
   it('answers 415 unsupported_media_type to a text/plain body', async () => {
     const target = await route.target();
-    await expectRefusedWithoutWrites(target, { payload: JSON.stringify(target.valid), contentType: 'text/plain' }, 415, 'unsupported_media_type');
+    await expectRefusedWithoutWrites(
+      target,
+      { payload: JSON.stringify(target.valid), contentType: 'text/plain' },
+      415,
+      'unsupported_media_type',
+    );
   });
 
   it('answers 415 unsupported_media_type to an application/xml body', async () => {
@@ -198,13 +249,23 @@ describe.each(ROUTES)('$name', (route) => {
   if (route.takesBody) {
     it('answers 422 validation_failed to a JSON array', async () => {
       const target = await route.target();
-      await expectRefusedWithoutWrites(target, { payload: JSON.stringify([target.valid]), contentType: 'application/json' }, 422, 'validation_failed');
+      await expectRefusedWithoutWrites(
+        target,
+        { payload: JSON.stringify([target.valid]), contentType: 'application/json' },
+        422,
+        'validation_failed',
+      );
     });
 
     it('answers 422 validation_failed naming the field that has the wrong type', async () => {
       const target = await route.target();
       const wrong = target.wrongType as NonNullable<Target['wrongType']>;
-      const response = await expectRefusedWithoutWrites(target, { payload: JSON.stringify(wrong.body), contentType: 'application/json' }, 422, 'validation_failed');
+      const response = await expectRefusedWithoutWrites(
+        target,
+        { payload: JSON.stringify(wrong.body), contentType: 'application/json' },
+        422,
+        'validation_failed',
+      );
       expect(response.json().error.details.issues.map((i: { field: string }) => i.field)).toContain(wrong.field);
     });
 
@@ -221,44 +282,74 @@ describe('rejected writes leave nothing behind', () => {
   it('an onboarding refused because the handle is taken creates no user, key or organisation', async () => {
     const existing = await onboard(gateway, uniqueName('Taken'));
     const before = await tableCounts(gateway);
-    const response = await gateway.app.inject({ method: 'POST', url: '/api/v1/onboard', payload: { name: 'Another', handle: existing.handle } });
+    const response = await gateway.app.inject({
+      method: 'POST',
+      url: '/api/v1/onboard',
+      payload: { name: 'Another', handle: existing.handle },
+    });
     expectError(response, 409, 'already_exists');
     expect(await tableCounts(gateway)).toEqual(before);
   });
 
   it('an onboarding refused because the paymail alias is taken creates nothing', async () => {
     const alias = `shop${randomUUID().slice(0, 8)}`;
-    expect((await gateway.app.inject({ method: 'POST', url: '/api/v1/onboard', payload: { name: uniqueName('Alias'), paymail_alias: alias } })).statusCode).toBe(201);
+    expect(
+      (await gateway.app.inject({ method: 'POST', url: '/api/v1/onboard', payload: { name: uniqueName('Alias'), paymail_alias: alias } }))
+        .statusCode,
+    ).toBe(201);
     const before = await tableCounts(gateway);
-    const response = await gateway.app.inject({ method: 'POST', url: '/api/v1/onboard', payload: { name: uniqueName('Alias'), paymail_alias: alias } });
+    const response = await gateway.app.inject({
+      method: 'POST',
+      url: '/api/v1/onboard',
+      payload: { name: uniqueName('Alias'), paymail_alias: alias },
+    });
     expectError(response, 409, 'already_exists');
     expect(await tableCounts(gateway)).toEqual(before);
   });
 
   it('an onboarding with an email that already has an account answers 409 already_exists and creates nothing', async () => {
     const email = `${randomUUID()}@example.com`;
-    const first = await gateway.app.inject({ method: 'POST', url: '/api/v1/onboard', payload: { name: uniqueName('Email'), user: { email } } });
+    const first = await gateway.app.inject({
+      method: 'POST',
+      url: '/api/v1/onboard',
+      payload: { name: uniqueName('Email'), user: { email } },
+    });
     expect(first.statusCode).toBe(201);
     const before = await tableCounts(gateway);
-    const second = await gateway.app.inject({ method: 'POST', url: '/api/v1/onboard', payload: { name: uniqueName('Email'), user: { email } } });
+    const second = await gateway.app.inject({
+      method: 'POST',
+      url: '/api/v1/onboard',
+      payload: { name: uniqueName('Email'), user: { email } },
+    });
     expectError(second, 409, 'already_exists');
     expect(await tableCounts(gateway)).toEqual(before);
   });
 
   it('a text/plain POST to the commerce-key route is refused and does not rotate the key', async () => {
     const owner = await onboard(gateway, uniqueName('Plain'));
-    const key = (await gateway.app.inject({ method: 'POST', url: `/api/v1/orgs/${owner.handle}/commerce-key`, headers: bearer(owner.key) })).json().commerce_public_key;
+    const key = (
+      await gateway.app.inject({ method: 'POST', url: `/api/v1/orgs/${owner.handle}/commerce-key`, headers: bearer(owner.key) })
+    ).json().commerce_public_key;
     const response = await gateway.app.inject({
-      method: 'POST', url: `/api/v1/orgs/${owner.handle}/commerce-key`, headers: { ...bearer(owner.key), 'content-type': 'text/plain' }, payload: 'rotate please',
+      method: 'POST',
+      url: `/api/v1/orgs/${owner.handle}/commerce-key`,
+      headers: { ...bearer(owner.key), 'content-type': 'text/plain' },
+      payload: 'rotate please',
     });
     expect(response.statusCode).toBe(415);
-    expect((await gateway.app.inject({ method: 'GET', url: `/api/v1/organizations/${owner.handle}`, headers: bearer(owner.key) })).json().commerce_public_key).toBe(key);
+    expect(
+      (await gateway.app.inject({ method: 'GET', url: `/api/v1/organizations/${owner.handle}`, headers: bearer(owner.key) })).json()
+        .commerce_public_key,
+    ).toBe(key);
   });
 
   it('a PATCH with one invalid field changes none of the valid ones', async () => {
     const owner = await onboard(gateway, uniqueName('Patch'));
     const response = await gateway.app.inject({
-      method: 'PATCH', url: `/api/v1/organizations/${owner.handle}`, headers: bearer(owner.key), payload: { name: 'Renamed', jurisdiction: 'not a code' },
+      method: 'PATCH',
+      url: `/api/v1/organizations/${owner.handle}`,
+      headers: bearer(owner.key),
+      payload: { name: 'Renamed', jurisdiction: 'not a code' },
     });
     expectError(response, 422, 'validation_failed');
     expect(response.json().error.details.issues.map((i: { field: string }) => i.field)).toEqual(['jurisdiction']);
@@ -268,7 +359,12 @@ describe('rejected writes leave nothing behind', () => {
 
   it('an empty body sent as application/json is 400 bad_request', async () => {
     const before = await tableCounts(gateway);
-    const response = await gateway.app.inject({ method: 'POST', url: '/api/v1/onboard', headers: { 'content-type': 'application/json' }, payload: '' });
+    const response = await gateway.app.inject({
+      method: 'POST',
+      url: '/api/v1/onboard',
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
     expectError(response, 400, 'bad_request');
     expect(await tableCounts(gateway)).toEqual(before);
   });
@@ -304,12 +400,17 @@ describe('unknown routes, paths and query parameters', () => {
     expect(response.json().error.details.issues.map((i: { field: string }) => i.field)).toContain('id');
   });
 
-  it.each([['0'], ['101'], ['ten'], ['1e2'], ['0x10'], ['5.0'], ['5&limit=6']])('a page limit of %s is 422 validation_failed naming limit', async (limit) => {
-    const owner = await onboard(gateway, uniqueName('Limit'));
-    const response = await gateway.app.inject({ method: 'GET', url: `/api/v1/me/api-keys?limit=${limit}`, headers: bearer(owner.key) });
-    expectError(response, 422, 'validation_failed');
-    expect(response.json().error.details.issues).toContainEqual(expect.objectContaining({ field: 'limit', message: 'limit must be given once, as a whole number from 1 to 100' }));
-  });
+  it.each([['0'], ['101'], ['ten'], ['1e2'], ['0x10'], ['5.0'], ['5&limit=6']])(
+    'a page limit of %s is 422 validation_failed naming limit',
+    async (limit) => {
+      const owner = await onboard(gateway, uniqueName('Limit'));
+      const response = await gateway.app.inject({ method: 'GET', url: `/api/v1/me/api-keys?limit=${limit}`, headers: bearer(owner.key) });
+      expectError(response, 422, 'validation_failed');
+      expect(response.json().error.details.issues).toContainEqual(
+        expect.objectContaining({ field: 'limit', message: 'limit must be given once, as a whole number from 1 to 100' }),
+      );
+    },
+  );
 });
 
 describe('cursors', () => {
@@ -318,11 +419,20 @@ describe('cursors', () => {
   it('a page cursor round-trips: the next page continues where the first stopped', async () => {
     const owner = await onboard(gateway, uniqueName('Pages'));
     for (let i = 0; i < 3; i++) {
-      expect((await gateway.app.inject({ method: 'POST', url: '/api/v1/me/api-keys', headers: bearer(owner.key), payload: { name: `k${i}` } })).statusCode).toBe(201);
+      expect(
+        (await gateway.app.inject({ method: 'POST', url: '/api/v1/me/api-keys', headers: bearer(owner.key), payload: { name: `k${i}` } }))
+          .statusCode,
+      ).toBe(201);
     }
     const first = (await gateway.app.inject({ method: 'GET', url: '/api/v1/me/api-keys?limit=2', headers: bearer(owner.key) })).json();
     expect(first.data).toHaveLength(2);
-    const second = (await gateway.app.inject({ method: 'GET', url: `/api/v1/me/api-keys?limit=2&cursor=${first.next_cursor}`, headers: bearer(owner.key) })).json();
+    const second = (
+      await gateway.app.inject({
+        method: 'GET',
+        url: `/api/v1/me/api-keys?limit=2&cursor=${first.next_cursor}`,
+        headers: bearer(owner.key),
+      })
+    ).json();
     expect(second.data).toHaveLength(2);
     expect(second.next_cursor).toBeNull();
     const ids = [...first.data, ...second.data].map((k: { id: string }) => k.id);
@@ -335,13 +445,22 @@ describe('cursors', () => {
     ['a date that is not a date', cursor(`yesterday|${randomUUID()}`)],
     ['an id of 36 hyphens', cursor(`2026-01-01T00:00:00.000Z|${'-'.repeat(36)}`)],
     ['an id that is not a uuid', cursor('2026-01-01T00:00:00.000Z|0123456789abcdef0123456789abcdef----')],
-    ['a date far before the database\'s range', cursor(`-271821-04-20T00:00:00.000Z|${randomUUID()}`)],
+    ["a date far before the database's range", cursor(`-271821-04-20T00:00:00.000Z|${randomUUID()}`)],
     ['a cursor longer than 200 characters', 'a'.repeat(201)],
   ])('a bad cursor (%s) is 422 validation_failed on every list', async (_label, bad) => {
     const owner = await onboard(gateway, uniqueName('Cursor'));
-    for (const path of ['/api/v1/me/api-keys', '/api/v1/organizations', `/api/v1/orgs/${owner.handle}/members`, `/api/v1/orgs/${owner.handle}/paygate-keys`]) {
+    for (const path of [
+      '/api/v1/me/api-keys',
+      '/api/v1/organizations',
+      `/api/v1/orgs/${owner.handle}/members`,
+      `/api/v1/orgs/${owner.handle}/paygate-keys`,
+    ]) {
       const response = await gateway.app.inject({ method: 'GET', url: `${path}?cursor=${bad}`, headers: bearer(owner.key) });
-      expect({ path, status: response.statusCode, code: response.json().error?.code }).toEqual({ path, status: 422, code: 'validation_failed' });
+      expect({ path, status: response.statusCode, code: response.json().error?.code }).toEqual({
+        path,
+        status: 422,
+        code: 'validation_failed',
+      });
       expect(errorShapeProblems(response)).toEqual([]);
     }
   });

@@ -24,9 +24,12 @@ describe('readConfig', () => {
     expect(() => readConfig({ PORT: port })).toThrow(/PORT/);
   });
 
-  it.each([['CTK_WEBHOOK_SECRET_CARD_PROVIDER'], ['CTK_WEBHOOK_SECRET_WALLET_PROVIDER']])('throws naming %s when the secret is shorter than 16 characters', (name) => {
-    expect(() => readConfig({ [name]: 'too-short' })).toThrow(new RegExp(`${name}.*16`));
-  });
+  it.each([['CTK_WEBHOOK_SECRET_CARD_PROVIDER'], ['CTK_WEBHOOK_SECRET_WALLET_PROVIDER']])(
+    'throws naming %s when the secret is shorter than 16 characters',
+    (name) => {
+      expect(() => readConfig({ [name]: 'too-short' })).toThrow(new RegExp(`${name}.*16`));
+    },
+  );
 
   it('names every invalid variable at once', () => {
     let message = '';

@@ -26,7 +26,11 @@ function firstTable(text: string): { header: string[]; rows: string[][] } {
   if (first < 0) throw new Error(`no table in: ${text.slice(0, 80)}`);
   const tableLines: string[] = [];
   for (let i = first; i < lines.length && lines[i]?.startsWith('|'); i++) tableLines.push(lines[i] as string);
-  const cells = (line: string) => line.split('|').slice(1, -1).map((cell) => cell.trim().replace(/`/g, ''));
+  const cells = (line: string) =>
+    line
+      .split('|')
+      .slice(1, -1)
+      .map((cell) => cell.trim().replace(/`/g, ''));
   const [header, , ...rows] = tableLines;
   return { header: cells(header as string), rows: rows.map(cells) };
 }
@@ -48,7 +52,12 @@ function specEndpoints(): Row[] & { bySection: Map<string, Row[]> } {
     const sectionRows = table.rows.map((cells) => {
       const pick = (name: string) => (column(name) >= 0 ? cells[column(name)] : undefined);
       const role = pick('role') ?? defaults.role ?? '-';
-      const row = { method: pick('method') ?? defaults.method, path: pick('path'), auth: pick('auth') ?? defaults.auth, role: role === '-' ? null : role };
+      const row = {
+        method: pick('method') ?? defaults.method,
+        path: pick('path'),
+        auth: pick('auth') ?? defaults.auth,
+        role: role === '-' ? null : role,
+      };
       if (!row.method || !row.path || !row.auth) throw new Error(`incomplete spec row in ${title}: ${cells.join(' | ')}`);
       return row as Row;
     });
@@ -62,7 +71,10 @@ const SPEC_ROWS = specEndpoints();
 const SERVICE_INFO_ROWS = SPEC_ROWS.bySection.get('4.1') ?? [];
 const AUTH_SCHEMES = firstTable(section(5)).rows.map((cells) => cells[0] as string);
 const ROLE_TABLE: Record<string, string[]> = Object.fromEntries(
-  firstTable(section(5).slice(section(5).indexOf('| Required role'))).rows.map((cells) => [cells[0], (cells[1] as string).split(',').map((r) => r.trim())]),
+  firstTable(section(5).slice(section(5).indexOf('| Required role'))).rows.map((cells) => [
+    cells[0],
+    (cells[1] as string).split(',').map((r) => r.trim()),
+  ]),
 );
 const RUNGS = firstTable(section(1)).rows.map((cells) => ({
   step: Number(cells[0]),
@@ -107,25 +119,34 @@ describe('the spec as parsed by this test', () => {
 });
 
 describe('GET /api/v1, the service descriptor', () => {
-  it('lists exactly the spec\'s 83 endpoints with their method, path, auth and role, plus only the catalog\'s extra rows', async () => {
+  it("lists exactly the spec's 83 endpoints with their method, path, auth and role, plus only the catalog's extra rows", async () => {
     const response = await gateway.app.inject({ method: 'GET', url: '/api/v1' });
     expect(response.statusCode).toBe(200);
     const listed = (response.json().endpoints as Row[]).map(rowKey);
     const spec = SPEC_ROWS.map(rowKey);
     const extra = ENDPOINTS.filter((e) => e.extra).map(rowKey);
 
-    expect(spec.filter((row) => !listed.includes(row)), 'spec rows missing from the descriptor').toEqual([]);
-    expect(listed.filter((row) => !spec.includes(row) && !extra.includes(row)), 'rows neither in the spec nor extra').toEqual([]);
-    expect(listed.filter((row, i) => listed.indexOf(row) !== i), 'rows listed twice').toEqual([]);
+    expect(
+      spec.filter((row) => !listed.includes(row)),
+      'spec rows missing from the descriptor',
+    ).toEqual([]);
+    expect(
+      listed.filter((row) => !spec.includes(row) && !extra.includes(row)),
+      'rows neither in the spec nor extra',
+    ).toEqual([]);
+    expect(
+      listed.filter((row, i) => listed.indexOf(row) !== i),
+      'rows listed twice',
+    ).toEqual([]);
     expect(listed.filter((row) => spec.includes(row))).toHaveLength(83);
   });
 
-  it('has every extra row of the catalog outside the spec\'s (method, path) pairs', () => {
+  it("has every extra row of the catalog outside the spec's (method, path) pairs", () => {
     const specPairs = new Set(SPEC_ROWS.map((r) => `${r.method} ${r.path}`));
     for (const endpoint of ENDPOINTS.filter((e) => e.extra)) expect(specPairs.has(`${endpoint.method} ${endpoint.path}`)).toBe(false);
   });
 
-  it('names the service, version v1, the whoami request line, the six auth schemes and the spec\'s role table', async () => {
+  it("names the service, version v1, the whoami request line, the six auth schemes and the spec's role table", async () => {
     const body = (await gateway.app.inject({ method: 'GET', url: '/api/v1' })).json();
     expect(typeof body.name).toBe('string');
     expect(body.name.length).toBeGreaterThan(0);
@@ -134,7 +155,8 @@ describe('GET /api/v1, the service descriptor', () => {
     expect(Object.keys(body.auth).sort()).toEqual([...AUTH_SCHEMES].sort());
     for (const text of Object.values(body.auth)) expect(typeof text).toBe('string');
     expect(Object.keys(body.roles).sort()).toEqual(Object.keys(ROLE_TABLE).sort());
-    for (const [required, satisfiedBy] of Object.entries(ROLE_TABLE)) expect([...body.roles[required]].sort()).toEqual([...satisfiedBy].sort());
+    for (const [required, satisfiedBy] of Object.entries(ROLE_TABLE))
+      expect([...body.roles[required]].sort()).toEqual([...satisfiedBy].sort());
   });
 });
 
@@ -146,11 +168,17 @@ describe('GET /api/v1/capabilities, the capability descriptor', () => {
       description: string;
       llms_txt: string;
       personalized: string;
-      rungs: Array<{ id: string; step: number; title: string; promise: string; capabilities: Array<{ id: string; maturity: string; endpoints: Row[]; title: string; for_you: string }> }>;
+      rungs: Array<{
+        id: string;
+        step: number;
+        title: string;
+        promise: string;
+        capabilities: Array<{ id: string; maturity: string; endpoints: Row[]; title: string; for_you: string }>;
+      }>;
     };
   };
 
-  it('has the six rungs in step order 1 to 6 with the spec\'s rung ids and capability ids', async () => {
+  it("has the six rungs in step order 1 to 6 with the spec's rung ids and capability ids", async () => {
     const descriptor = await fetchDescriptor();
     expect(typeof descriptor.description).toBe('string');
     expect(descriptor.rungs.map((r) => r.step)).toEqual([1, 2, 3, 4, 5, 6]);
@@ -161,13 +189,20 @@ describe('GET /api/v1/capabilities, the capability descriptor', () => {
     }
   });
 
-  it('gives every capability the spec\'s maturity', async () => {
+  it("gives every capability the spec's maturity", async () => {
     const descriptor = await fetchDescriptor();
     const maturities = Object.fromEntries(descriptor.rungs.flatMap((r) => r.capabilities.map((c) => [c.id, c.maturity])));
     expect(maturities).toEqual(MATURITIES);
     // The spec's exceptions, spelled out, so a misparse of the sentence cannot pass unnoticed.
     expect(maturities).toMatchObject({
-      stable_value: 'testnet', tokens: 'preview', escrow: 'testnet', timelocked_refund: 'testnet', referral_covenant: 'preview', psbt: 'testnet', ledger: 'live', wallet_api: 'live',
+      stable_value: 'testnet',
+      tokens: 'preview',
+      escrow: 'testnet',
+      timelocked_refund: 'testnet',
+      referral_covenant: 'preview',
+      psbt: 'testnet',
+      ledger: 'live',
+      wallet_api: 'live',
     });
   });
 
@@ -213,7 +248,8 @@ describe('GET /api/v1/capabilities, the capability descriptor', () => {
     const capabilityOf = (method: string, path: string) =>
       descriptor.rungs.flatMap((r) => r.capabilities).find((c) => c.endpoints.some((e) => e.method === method && e.path === path));
     expect(capabilityOf('GET', '/api/v1/orgs/:handle/ledger')?.id).toBe('ledger');
-    for (const webhook of SPEC_ROWS.bySection.get('4.2') ?? []) expect(capabilityOf(webhook.method, webhook.path)?.id).toBe('cards_and_wallets');
+    for (const webhook of SPEC_ROWS.bySection.get('4.2') ?? [])
+      expect(capabilityOf(webhook.method, webhook.path)?.id).toBe('cards_and_wallets');
     const stablecoin = SPEC_ROWS.filter((r) => r.path.startsWith('/api/v1/stablecoin/'));
     expect(stablecoin).toHaveLength(3);
     for (const row of stablecoin) expect(capabilityOf(row.method, row.path)?.maturity).toBe('testnet');

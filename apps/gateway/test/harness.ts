@@ -37,7 +37,11 @@ export async function onboard(gateway: Gateway, name: string, extra: Record<stri
 }
 
 /** Adds a new member with a role (as the owner) and returns the member's own API key. */
-export async function addMember(gateway: Gateway, owner: Onboarded, role: 'owner' | 'admin' | 'staff'): Promise<{ key: string; userId: string }> {
+export async function addMember(
+  gateway: Gateway,
+  owner: Onboarded,
+  role: 'owner' | 'admin' | 'staff',
+): Promise<{ key: string; userId: string }> {
   const response = await gateway.app.inject({
     method: 'POST',
     url: `/api/v1/orgs/${owner.handle}/members`,

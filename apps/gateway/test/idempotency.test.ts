@@ -32,7 +32,11 @@ describe('Idempotency-Key on POST /api/v1/onboard', () => {
     expect(second.headers['idempotent-replayed']).toBe('true');
     expect(second.json()).toEqual(first.json());
 
-    const organizations = await gateway.app.inject({ method: 'GET', url: '/api/v1/organizations', headers: bearer(first.json().api_key.key) });
+    const organizations = await gateway.app.inject({
+      method: 'GET',
+      url: '/api/v1/organizations',
+      headers: bearer(first.json().api_key.key),
+    });
     expect(organizations.statusCode).toBe(200);
     expect(organizations.json().data.map((o: { name: string }) => o.name)).toEqual([name]);
     expect(await orgsNamed(name)).toBe(1);
@@ -69,7 +73,12 @@ describe('Idempotency-Key on POST /api/v1/onboard', () => {
     const key = randomUUID();
     const name = uniqueName('Shared Name');
     const create = (owner: { key: string }) =>
-      gateway.app.inject({ method: 'POST', url: '/api/v1/organizations', headers: { ...bearer(owner.key), 'idempotency-key': key }, payload: { name } });
+      gateway.app.inject({
+        method: 'POST',
+        url: '/api/v1/organizations',
+        headers: { ...bearer(owner.key), 'idempotency-key': key },
+        payload: { name },
+      });
 
     const forAlice = await create(alice);
     const forBob = await create(bob);
@@ -83,7 +92,7 @@ describe('Idempotency-Key on POST /api/v1/onboard', () => {
     expect(bobsOrgs.json().data.map((o: { id: string }) => o.id)).not.toContain(forAlice.json().organization.id);
   });
 
-  it('scopes keys per caller: a user\'s key does not collide with the same key used by a newcomer', async () => {
+  it("scopes keys per caller: a user's key does not collide with the same key used by a newcomer", async () => {
     const key = randomUUID();
     const name = uniqueName('Scoped');
     expect((await onboardWith(key, { name })).statusCode).toBe(201);

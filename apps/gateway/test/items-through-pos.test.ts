@@ -11,12 +11,14 @@ describe('items through the gateway and the pos service over gRPC', () => {
   let gateway: Gateway;
   beforeAll(async () => {
     const databaseUrl = await createTestDatabase('pos');
-    pos = await startPos(loadConfig(posConfigSchema, {
-      GRPC_PORT: '0',
-      LOG_LEVEL: 'silent',
-      CTK_DATA_DIR: TEST_DATA_DIR,
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    }));
+    pos = await startPos(
+      loadConfig(posConfigSchema, {
+        GRPC_PORT: '0',
+        LOG_LEVEL: 'silent',
+        CTK_DATA_DIR: TEST_DATA_DIR,
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      }),
+    );
     gateway = await startTestGateway({ ...SERVICES_DOWN, POS_GRPC_URL: `127.0.0.1:${pos.port}` });
   });
   afterAll(async () => {
@@ -42,11 +44,14 @@ describe('items through the gateway and the pos service over gRPC', () => {
 
   it('pages through items with the cursor, newest first, without gaps or duplicates', async () => {
     const owner = await onboard(gateway, uniqueName('Market Stall'));
-    for (let n = 1; n <= 5; n++) expect((await post(owner.key, owner.handle, { name: `Item ${n}`, price_cents: n * 100 })).statusCode).toBe(201);
+    for (let n = 1; n <= 5; n++)
+      expect((await post(owner.key, owner.handle, { name: `Item ${n}`, price_cents: n * 100 })).statusCode).toBe(201);
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { data: Array<{ name: string }>; next_cursor: string | null } = (await list(owner.key, owner.handle, `?limit=2${cursor ? `&cursor=${cursor}` : ''}`)).json();
+      const page: { data: Array<{ name: string }>; next_cursor: string | null } = (
+        await list(owner.key, owner.handle, `?limit=2${cursor ? `&cursor=${cursor}` : ''}`)
+      ).json();
       seen.push(...page.data.map((item) => item.name));
       cursor = page.next_cursor;
     } while (cursor);
@@ -63,7 +68,7 @@ describe('items through the gateway and the pos service over gRPC', () => {
     expect((await list(b.key, b.handle)).json().data).toEqual([]);
   });
 
-  it('passes the service\'s own errors through with their codes: a duplicate sku is a 409', async () => {
+  it("passes the service's own errors through with their codes: a duplicate sku is a 409", async () => {
     const owner = await onboard(gateway, uniqueName('Tea House'));
     expect((await post(owner.key, owner.handle, { name: 'Sencha', price_cents: 500, sku: 'T-1' })).statusCode).toBe(201);
     const duplicate = await post(owner.key, owner.handle, { name: 'Sencha again', price_cents: 500, sku: 'T-1' });
@@ -73,12 +78,13 @@ describe('items through the gateway and the pos service over gRPC', () => {
 
   it('replays an item creation retried with the same Idempotency-Key instead of adding it twice', async () => {
     const owner = await onboard(gateway, uniqueName('Juice Bar'));
-    const send = () => gateway.app.inject({
-      method: 'POST',
-      url: `/api/v1/orgs/${owner.handle}/items`,
-      headers: { ...bearer(owner.key), 'idempotency-key': 'add-mango-1' },
-      payload: { name: 'Mango', price_cents: 550 },
-    });
+    const send = () =>
+      gateway.app.inject({
+        method: 'POST',
+        url: `/api/v1/orgs/${owner.handle}/items`,
+        headers: { ...bearer(owner.key), 'idempotency-key': 'add-mango-1' },
+        payload: { name: 'Mango', price_cents: 550 },
+      });
     const first = await send();
     const retry = await send();
     expect(retry.statusCode).toBe(201);
@@ -90,8 +96,12 @@ describe('items through the gateway and the pos service over gRPC', () => {
   it('marks pos as set up in the personalised capability map once there is an item', async () => {
     const owner = await onboard(gateway, uniqueName('Noodle Bar'));
     const posSetUp = async () => {
-      const map = (await gateway.app.inject({ method: 'GET', url: `/api/v1/orgs/${owner.handle}/capabilities`, headers: bearer(owner.key) })).json();
-      return map.rungs.flatMap((r: { capabilities: Array<{ id: string; set_up: boolean | null }> }) => r.capabilities).find((c: { id: string }) => c.id === 'pos').set_up;
+      const map = (
+        await gateway.app.inject({ method: 'GET', url: `/api/v1/orgs/${owner.handle}/capabilities`, headers: bearer(owner.key) })
+      ).json();
+      return map.rungs
+        .flatMap((r: { capabilities: Array<{ id: string; set_up: boolean | null }> }) => r.capabilities)
+        .find((c: { id: string }) => c.id === 'pos').set_up;
     };
     expect(await posSetUp()).toBe(false);
     await post(owner.key, owner.handle, { name: 'Ramen', price_cents: 1200 });

@@ -57,31 +57,66 @@ describe('the ledger exports, through the gateway and the books service over gRP
     await stack?.close();
   });
 
-  it('writes the plain journal CSV one row per line, with exact decimal amounts by the currency\'s exponent', async () => {
+  it("writes the plain journal CSV one row per line, with exact decimal amounts by the currency's exponent", async () => {
     const response = await exported('?format=csv&from=2026-03-01&to=2026-03-31');
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(response.headers['content-disposition']).toBe(`attachment; filename="${shop.handle}-2026-03-01-to-2026-03-31-journal.csv"`);
-    expect(response.body.split('\r\n')[0]).toBe('entry_id,date,event_type,account_code,account_name,debit,credit,currency,description,memo,source,txid');
+    expect(response.body.split('\r\n')[0]).toBe(
+      'entry_id,date,event_type,account_code,account_name,debit,credit,currency,description,memo,source,txid',
+    );
     const rows = records(response.body);
     expect(rows).toHaveLength(3 + 3 + 2 + 3 + 2 + 2 + 2);
     const json = (await getLedger(gateway, shop.key, shop)).json().data;
     expect(rows[0]).toEqual({
-      entry_id: json[0].id, date: '2026-03-02', event_type: 'payment.received', account_code: '1010', account_name: 'BSV wallet',
-      debit: '12.34', credit: '', currency: 'USD', description: 'Order 1, "flat white" & croissant', memo: '',
-      source: `pos:${json[0].source_id}`, txid: 'ab'.repeat(32),
+      entry_id: json[0].id,
+      date: '2026-03-02',
+      event_type: 'payment.received',
+      account_code: '1010',
+      account_name: 'BSV wallet',
+      debit: '12.34',
+      credit: '',
+      currency: 'USD',
+      description: 'Order 1, "flat white" & croissant',
+      memo: '',
+      source: `pos:${json[0].source_id}`,
+      txid: 'ab'.repeat(32),
     });
-    expect(rows.slice(1, 3).map((r) => [r.account_code, r.debit, r.credit])).toEqual([['4000', '', '11.50'], ['2100', '', '0.84']]);
-    const amountsOf = (description: string) => rows.filter((r) => r.description === description).map((r) => [r.account_code, r.debit, r.credit, r.currency]);
-    expect(amountsOf('Refund of order 1')).toEqual([['4100', '4.66', '', 'USD'], ['2100', '0.34', '', 'USD'], ['1020', '', '5.00', 'USD']]);
-    expect(amountsOf('Tip in satoshis')).toEqual([['1010', '0.00000005', '', 'BSV'], ['4000', '', '0.00000005', 'BSV']]);
-    expect(amountsOf('Matcha (yen)')).toEqual([['1010', '1075', '', 'JPY'], ['4000', '', '1075', 'JPY']]);
+    expect(rows.slice(1, 3).map((r) => [r.account_code, r.debit, r.credit])).toEqual([
+      ['4000', '', '11.50'],
+      ['2100', '', '0.84'],
+    ]);
+    const amountsOf = (description: string) =>
+      rows.filter((r) => r.description === description).map((r) => [r.account_code, r.debit, r.credit, r.currency]);
+    expect(amountsOf('Refund of order 1')).toEqual([
+      ['4100', '4.66', '', 'USD'],
+      ['2100', '0.34', '', 'USD'],
+      ['1020', '', '5.00', 'USD'],
+    ]);
+    expect(amountsOf('Tip in satoshis')).toEqual([
+      ['1010', '0.00000005', '', 'BSV'],
+      ['4000', '', '0.00000005', 'BSV'],
+    ]);
+    expect(amountsOf('Matcha (yen)')).toEqual([
+      ['1010', '1075', '', 'JPY'],
+      ['4000', '', '1075', 'JPY'],
+    ]);
   });
 
   it('writes the QuickBooks Online journal entry import, dates MM/DD/YYYY and the lines of an entry under one JournalNo', async () => {
     const response = await exported('?format=quickbooks&from=2026-03-01&to=2026-03-05');
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(response.headers['content-disposition']).toBe(`attachment; filename="${shop.handle}-2026-03-01-to-2026-03-05-quickbooks.csv"`);
-    expect(parseCsv(response.body)[0]).toEqual(['JournalNo', 'JournalDate', 'Currency', 'Memo', 'AccountName', 'Debits', 'Credits', 'Description', 'Name']);
+    expect(parseCsv(response.body)[0]).toEqual([
+      'JournalNo',
+      'JournalDate',
+      'Currency',
+      'Memo',
+      'AccountName',
+      'Debits',
+      'Credits',
+      'Description',
+      'Name',
+    ]);
     const rows = records(response.body);
     expect(rows).toHaveLength(3 + 3 + 2 + 3);
     const sale = rows.slice(0, 3);
@@ -100,7 +135,18 @@ describe('the ledger exports, through the gateway and the books service over gRP
   it('writes the Xero manual journal import, one row per line, debits positive and credits negative', async () => {
     const response = await exported('?format=xero&from=2026-03-02&to=2026-03-03');
     expect(response.headers['content-disposition']).toBe(`attachment; filename="${shop.handle}-2026-03-02-to-2026-03-03-xero.csv"`);
-    expect(parseCsv(response.body)[0]).toEqual(['*Narration', '*Date', 'Description', '*AccountCode', '*TaxRate', '*Amount', 'TrackingName1', 'TrackingOption1', 'TrackingName2', 'TrackingOption2']);
+    expect(parseCsv(response.body)[0]).toEqual([
+      '*Narration',
+      '*Date',
+      'Description',
+      '*AccountCode',
+      '*TaxRate',
+      '*Amount',
+      'TrackingName1',
+      'TrackingOption1',
+      'TrackingName2',
+      'TrackingOption2',
+    ]);
     const rows = records(response.body);
     expect(rows.map((r) => [r['*Date'], r['*AccountCode'], r['*TaxRate'], r['*Amount']])).toEqual([
       ['02/03/2026', '1010', 'Tax Exempt', '12.34'],

@@ -35,7 +35,7 @@ function entry(overrides: Partial<JournalEntry> = {}): JournalEntry {
 }
 
 describe('amounts in minor units', () => {
-  it('are written as exact decimals by the currency\'s exponent, with integer arithmetic only', () => {
+  it("are written as exact decimals by the currency's exponent, with integer arithmetic only", () => {
     expect(formatMinor(1234n, 'USD')).toBe('12.34');
     expect(formatMinor(5n, 'BSV')).toBe('0.00000005');
     expect(formatMinor(2_100_000_000_000_000n, 'BSV')).toBe('21000000.00000000');
@@ -57,12 +57,20 @@ describe('amounts in minor units', () => {
 
 describe('CSV', () => {
   it('quotes fields with commas, quotes and line breaks, and ends lines with CRLF (RFC 4180)', () => {
-    expect(toCsv(['a', 'b'], [['1,5', 'say "hi"'], ['two\nlines', 'plain']])).toBe('a,b\r\n"1,5","say ""hi"""\r\n"two\nlines",plain\r\n');
+    expect(
+      toCsv(
+        ['a', 'b'],
+        [
+          ['1,5', 'say "hi"'],
+          ['two\nlines', 'plain'],
+        ],
+      ),
+    ).toBe('a,b\r\n"1,5","say ""hi"""\r\n"two\nlines",plain\r\n');
   });
 
   it('keeps a spreadsheet from reading free text as a formula', () => {
     expect(text('=HYPERLINK("http://x")')).toBe('\'=HYPERLINK("http://x")');
-    expect(text('@SUM(A1)')).toBe('\'@SUM(A1)');
+    expect(text('@SUM(A1)')).toBe("'@SUM(A1)");
     expect(text('Order 1')).toBe('Order 1');
   });
 
@@ -74,16 +82,18 @@ describe('CSV', () => {
 
 describe('plain-text account names', () => {
   it('derive from the type and the name, in components beancount accepts, told apart by code when they collide', () => {
-    const accounts = plainTextAccounts([entry({
-      lines: [
-        { accountCode: '1010', accountName: 'BSV wallet', accountType: 'asset', debitMinor: 1n, creditMinor: 0n, memo: '' },
-        { accountCode: '1040', accountName: 'bsv-wallet', accountType: 'asset', debitMinor: 1n, creditMinor: 0n, memo: '' },
-        { accountCode: '2100', accountName: 'Sales tax payable', accountType: 'liability', debitMinor: 0n, creditMinor: 1n, memo: '' },
-        { accountCode: '4100', accountName: 'Refunds', accountType: 'expense', debitMinor: 0n, creditMinor: 1n, memo: '' },
-        { accountCode: '3000', accountName: 'Café & bar (2nd floor)', accountType: 'equity', debitMinor: 0n, creditMinor: 1n, memo: '' },
-        { accountCode: '4200', accountName: '---', accountType: 'income', debitMinor: 0n, creditMinor: 1n, memo: '' },
-      ],
-    })]);
+    const accounts = plainTextAccounts([
+      entry({
+        lines: [
+          { accountCode: '1010', accountName: 'BSV wallet', accountType: 'asset', debitMinor: 1n, creditMinor: 0n, memo: '' },
+          { accountCode: '1040', accountName: 'bsv-wallet', accountType: 'asset', debitMinor: 1n, creditMinor: 0n, memo: '' },
+          { accountCode: '2100', accountName: 'Sales tax payable', accountType: 'liability', debitMinor: 0n, creditMinor: 1n, memo: '' },
+          { accountCode: '4100', accountName: 'Refunds', accountType: 'expense', debitMinor: 0n, creditMinor: 1n, memo: '' },
+          { accountCode: '3000', accountName: 'Café & bar (2nd floor)', accountType: 'equity', debitMinor: 0n, creditMinor: 1n, memo: '' },
+          { accountCode: '4200', accountName: '---', accountType: 'income', debitMinor: 0n, creditMinor: 1n, memo: '' },
+        ],
+      }),
+    ]);
     expect(Object.fromEntries([...accounts].map(([code, account]) => [code, account.name]))).toEqual({
       1010: 'Assets:BSV-Wallet-1010',
       1040: 'Assets:Bsv-Wallet-1040',
@@ -92,17 +102,36 @@ describe('plain-text account names', () => {
       4100: 'Expenses:Refunds',
       4200: 'Income:Account-4200',
     });
-    for (const { name } of accounts.values()) expect(name).toMatch(/^(Assets|Liabilities|Equity|Income|Expenses)(:[A-Z0-9][A-Za-z0-9-]*)+$/);
+    for (const { name } of accounts.values())
+      expect(name).toMatch(/^(Assets|Liabilities|Equity|Income|Expenses)(:[A-Z0-9][A-Za-z0-9-]*)+$/);
   });
 });
 
 describe('plain-text journals with awkward text', () => {
   const awkward = [
-    entry({ description: 'Tab "A; B" \\ back\nslash, =1+1 ; not a comment', eventId: 'evt,with;odd"chars', txid: 'cd'.repeat(32), satoshis: 42n }),
-    entry({ id: '1b7c2f1e-7d1a-4c55-9a51-3f2b8c9d0e1f', description: '', occurredAt: '2026-03-02T23:59:59.999Z', currency: 'BSV', lines: [
-      { accountCode: '1010', accountName: 'BSV wallet', accountType: 'asset', debitMinor: 0n, creditMinor: 1n, memo: 'a "memo"\nacross lines' },
-      { accountCode: '4100', accountName: 'Refunds', accountType: 'expense', debitMinor: 1n, creditMinor: 0n, memo: '' },
-    ] }),
+    entry({
+      description: 'Tab "A; B" \\ back\nslash, =1+1 ; not a comment',
+      eventId: 'evt,with;odd"chars',
+      txid: 'cd'.repeat(32),
+      satoshis: 42n,
+    }),
+    entry({
+      id: '1b7c2f1e-7d1a-4c55-9a51-3f2b8c9d0e1f',
+      description: '',
+      occurredAt: '2026-03-02T23:59:59.999Z',
+      currency: 'BSV',
+      lines: [
+        {
+          accountCode: '1010',
+          accountName: 'BSV wallet',
+          accountType: 'asset',
+          debitMinor: 0n,
+          creditMinor: 1n,
+          memo: 'a "memo"\nacross lines',
+        },
+        { accountCode: '4100', accountName: 'Refunds', accountType: 'expense', debitMinor: 1n, creditMinor: 0n, memo: '' },
+      ],
+    }),
   ];
   const context = { handle: 'odd-shop', from: '2026-03-01', to: '2026-03-31' };
 

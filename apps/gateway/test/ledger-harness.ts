@@ -15,12 +15,14 @@ import { SERVICES_DOWN } from './support.js';
 /** The books service on a free port with its own database, and a gateway pointed at it. */
 export async function startLedgerStack() {
   const databaseUrl = await createTestDatabase('books');
-  const books = await startBooks(loadConfig(booksConfigSchema, {
-    GRPC_PORT: '0',
-    LOG_LEVEL: 'silent',
-    CTK_DATA_DIR: TEST_DATA_DIR,
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-  }));
+  const books = await startBooks(
+    loadConfig(booksConfigSchema, {
+      GRPC_PORT: '0',
+      LOG_LEVEL: 'silent',
+      CTK_DATA_DIR: TEST_DATA_DIR,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    }),
+  );
   const gateway = await startTestGateway({ ...SERVICES_DOWN, BOOKS_GRPC_URL: `127.0.0.1:${books.port}` });
   return {
     gateway,
@@ -64,20 +66,57 @@ export function everyKindOfEvent(organizationId: string): PaymentEvent[] {
   return [
     paymentEvent(organizationId, { occurredAt: at('2026-03-02T10:00:00Z'), description: 'Order 1, "flat white" & croissant' }),
     paymentEvent(organizationId, {
-      type: PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_REFUNDED, settlement: Settlement.SETTLEMENT_PROVIDER_CLEARING,
-      amountMinor: 500n, taxMinor: 34n, txid: '', satoshis: 0n, exchangeRate: '', occurredAt: at('2026-03-03T11:00:00Z'), description: 'Refund of order 1',
+      type: PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_REFUNDED,
+      settlement: Settlement.SETTLEMENT_PROVIDER_CLEARING,
+      amountMinor: 500n,
+      taxMinor: 34n,
+      txid: '',
+      satoshis: 0n,
+      exchangeRate: '',
+      occurredAt: at('2026-03-03T11:00:00Z'),
+      description: 'Refund of order 1',
     }),
     paymentEvent(organizationId, {
-      type: PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_ISSUED, settlement: Settlement.SETTLEMENT_STABLECOIN,
-      amountMinor: 2500n, taxMinor: 0n, sourceService: 'commerce', occurredAt: at('2026-03-04T12:00:00Z'), description: 'Gift card',
+      type: PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_ISSUED,
+      settlement: Settlement.SETTLEMENT_STABLECOIN,
+      amountMinor: 2500n,
+      taxMinor: 0n,
+      sourceService: 'commerce',
+      occurredAt: at('2026-03-04T12:00:00Z'),
+      description: 'Gift card',
     }),
     paymentEvent(organizationId, {
-      type: PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_REDEEMED, settlement: Settlement.SETTLEMENT_NONE,
-      amountMinor: 1075n, taxMinor: 75n, txid: '', satoshis: 0n, occurredAt: at('2026-03-05T13:00:00Z'), description: 'Gift card spent',
+      type: PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_REDEEMED,
+      settlement: Settlement.SETTLEMENT_NONE,
+      amountMinor: 1075n,
+      taxMinor: 75n,
+      txid: '',
+      satoshis: 0n,
+      occurredAt: at('2026-03-05T13:00:00Z'),
+      description: 'Gift card spent',
     }),
-    paymentEvent(organizationId, { currency: 'BSV', amountMinor: 5n, taxMinor: 0n, satoshis: 5n, exchangeRate: '1', occurredAt: at('2026-03-06T14:00:00Z'), description: 'Tip in satoshis' }),
-    paymentEvent(organizationId, { currency: 'JPY', amountMinor: 1075n, taxMinor: 0n, occurredAt: at('2026-03-07T15:00:00Z'), description: 'Matcha (yen)' }),
-    paymentEvent(organizationId, { amountMinor: 999n, taxMinor: 0n, occurredAt: at('2026-03-31T23:59:59Z'), description: 'Last order of March' }),
+    paymentEvent(organizationId, {
+      currency: 'BSV',
+      amountMinor: 5n,
+      taxMinor: 0n,
+      satoshis: 5n,
+      exchangeRate: '1',
+      occurredAt: at('2026-03-06T14:00:00Z'),
+      description: 'Tip in satoshis',
+    }),
+    paymentEvent(organizationId, {
+      currency: 'JPY',
+      amountMinor: 1075n,
+      taxMinor: 0n,
+      occurredAt: at('2026-03-07T15:00:00Z'),
+      description: 'Matcha (yen)',
+    }),
+    paymentEvent(organizationId, {
+      amountMinor: 999n,
+      taxMinor: 0n,
+      occurredAt: at('2026-03-31T23:59:59Z'),
+      description: 'Last order of March',
+    }),
   ];
 }
 

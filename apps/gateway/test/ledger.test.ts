@@ -4,8 +4,18 @@ import { addMember, onboard, startTestGateway, type Onboarded } from './harness.
 import { everyKindOfEvent, getLedger, post, startLedgerStack } from './ledger-harness.js';
 import { expectError, SERVICES_DOWN, uniqueName } from './support.js';
 
-type Line = { account_code: string; account_name: string; account_type: string; debit_minor: number; credit_minor: number; memo: string | null };
-type Entry = { id: string; event_type: string; occurred_at: string; currency: string; description: string; lines: Line[] } & Record<string, unknown>;
+type Line = {
+  account_code: string;
+  account_name: string;
+  account_type: string;
+  debit_minor: number;
+  credit_minor: number;
+  memo: string | null;
+};
+type Entry = { id: string; event_type: string; occurred_at: string; currency: string; description: string; lines: Line[] } & Record<
+  string,
+  unknown
+>;
 type Page = { data: Entry[]; next_cursor: string | null };
 
 describe('the ledger as JSON, through the gateway and the books service over gRPC', () => {
@@ -28,7 +38,13 @@ describe('the ledger as JSON, through the gateway and the books service over gRP
     const page: Page = response.json();
     expect(page.next_cursor).toBeNull();
     expect(page.data.map((e) => e.event_type)).toEqual([
-      'payment.received', 'payment.refunded', 'prepaid.issued', 'prepaid.redeemed', 'payment.received', 'payment.received', 'payment.received',
+      'payment.received',
+      'payment.refunded',
+      'prepaid.issued',
+      'prepaid.redeemed',
+      'payment.received',
+      'payment.received',
+      'payment.received',
     ]);
     for (const entry of page.data) {
       const debits = entry.lines.reduce((sum, line) => sum + line.debit_minor, 0);
@@ -36,7 +52,7 @@ describe('the ledger as JSON, through the gateway and the books service over gRP
       expect(debits).toBe(credits);
       for (const line of entry.lines) {
         expect(Number.isInteger(line.debit_minor) && Number.isInteger(line.credit_minor)).toBe(true);
-        expect((line.debit_minor > 0) !== (line.credit_minor > 0)).toBe(true);
+        expect(line.debit_minor > 0 !== line.credit_minor > 0).toBe(true);
       }
     }
   });
@@ -56,8 +72,21 @@ describe('the ledger as JSON, through the gateway and the books service over gRP
       tax_rate: '0.0725',
     });
     expect(Object.keys(sale ?? {}).sort()).toEqual([
-      'currency', 'description', 'event_id', 'event_type', 'exchange_rate', 'id', 'lines', 'occurred_at', 'posted_at',
-      'satoshis', 'source_id', 'source_service', 'tax_jurisdiction', 'tax_rate', 'txid',
+      'currency',
+      'description',
+      'event_id',
+      'event_type',
+      'exchange_rate',
+      'id',
+      'lines',
+      'occurred_at',
+      'posted_at',
+      'satoshis',
+      'source_id',
+      'source_service',
+      'tax_jurisdiction',
+      'tax_rate',
+      'txid',
     ]);
     expect(sale?.lines).toEqual([
       { account_code: '1010', account_name: 'BSV wallet', account_type: 'asset', debit_minor: 1234, credit_minor: 0, memo: null },
@@ -67,7 +96,8 @@ describe('the ledger as JSON, through the gateway and the books service over gRP
   });
 
   it('keeps to the date range, both days included (UTC)', async () => {
-    const inRange = async (query: string) => ((await getLedger(gateway, shop.key, shop, query)).json() as Page).data.map((e) => e.occurred_at.slice(0, 10));
+    const inRange = async (query: string) =>
+      ((await getLedger(gateway, shop.key, shop, query)).json() as Page).data.map((e) => e.occurred_at.slice(0, 10));
     expect(await inRange('?from=2026-03-03&to=2026-03-05')).toEqual(['2026-03-03', '2026-03-04', '2026-03-05']);
     expect(await inRange('?from=2026-03-31&to=2026-03-31')).toEqual(['2026-03-31']);
     expect(await inRange('?from=2026-03-07')).toEqual(['2026-03-07', '2026-03-31']);

@@ -18,7 +18,11 @@ describe('an organisation registers the public side of its wallet', () => {
     const owner = await onboard(gateway, uniqueName('Wallet Cafe'));
     const xpub = HD.fromRandom().derive("m/44'/236'/0'").toPublic().toString();
     const identity = PrivateKey.fromRandom().toPublicKey().toString();
-    const response = await patch(owner.handle, owner.key, { wallet_xpub: xpub, identity_public_key: identity.toUpperCase(), avatar_url: 'https://img.example/a.png' });
+    const response = await patch(owner.handle, owner.key, {
+      wallet_xpub: xpub,
+      identity_public_key: identity.toUpperCase(),
+      avatar_url: 'https://img.example/a.png',
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ wallet_xpub: xpub, identity_public_key: identity, avatar_url: 'https://img.example/a.png' });
   });
@@ -27,7 +31,12 @@ describe('an organisation registers the public side of its wallet', () => {
     const owner = await onboard(gateway, uniqueName('Wallet Cafe'));
     const xprv = HD.fromRandom().toString();
     expect(xprv.startsWith('xprv')).toBe(true);
-    for (const payload of [{ wallet_xpub: xprv }, { wallet_xpub: 'xpub-not-really' }, { identity_public_key: '04abcd' }, { avatar_url: 'javascript:alert(1)' }]) {
+    for (const payload of [
+      { wallet_xpub: xprv },
+      { wallet_xpub: 'xpub-not-really' },
+      { identity_public_key: '04abcd' },
+      { avatar_url: 'javascript:alert(1)' },
+    ]) {
       const response = await patch(owner.handle, owner.key, payload);
       expectError(response, 422, 'validation_failed');
       expect(response.body).not.toContain(xprv);

@@ -46,7 +46,11 @@ export async function startPaymailStack(options: { natsUrl?: string; transport?:
   const port = await freePort();
   const base = `http://localhost:${port}`;
   const gateway = await startTestGateway({
-    ...SERVICES_DOWN, ...chainEnv, BOOKS_GRPC_URL: `127.0.0.1:${books.port}`, P2P_GRPC_URL: `127.0.0.1:${p2p.port}`, CTK_PUBLIC_URL: base,
+    ...SERVICES_DOWN,
+    ...chainEnv,
+    BOOKS_GRPC_URL: `127.0.0.1:${books.port}`,
+    P2P_GRPC_URL: `127.0.0.1:${p2p.port}`,
+    CTK_PUBLIC_URL: base,
   });
   await gateway.app.listen({ port, host: 'localhost' });
   return {

@@ -14,9 +14,16 @@ beforeAll(async () => {
   stack = await startPaymailStack();
   const alias = `cafe${Math.floor(Math.random() * 1e6)}`;
   merchant = await onboard(stack.gateway, uniqueName('Harbour Coffee'), { paymail_alias: alias });
-  const patched = await http('PATCH', `${stack.base}/api/v1/organizations/${merchant.handle}`, {
-    wallet_xpub: keys.xpub, identity_public_key: keys.identity.toPublicKey().toString(), avatar_url: 'https://img.example/cafe.png',
-  }, bearer(merchant.key));
+  const patched = await http(
+    'PATCH',
+    `${stack.base}/api/v1/organizations/${merchant.handle}`,
+    {
+      wallet_xpub: keys.xpub,
+      identity_public_key: keys.identity.toPublicKey().toString(),
+      avatar_url: 'https://img.example/cafe.png',
+    },
+    bearer(merchant.key),
+  );
   expect(patched.status).toBe(200);
   paymail = patched.json.paymail;
   expect(paymail).toBe(`${alias}@localhost`);
@@ -44,10 +51,17 @@ async function customer(satoshis = 100_000): Promise<Customer> {
 /** The transaction a wallet builds for a P2P destination: every output asked for, change back, signed (by `signer` for a forgery). */
 async function build(from: Customer, outputs: { script: string; satoshis: number }[], signer?: PrivateKey): Promise<Transaction> {
   const tx = new Transaction();
-  tx.addInput({ sourceTransaction: from.source, sourceOutputIndex: from.vout, unlockingScriptTemplate: new P2PKH().unlock(signer ?? from.key) });
+  tx.addInput({
+    sourceTransaction: from.source,
+    sourceOutputIndex: from.vout,
+    unlockingScriptTemplate: new P2PKH().unlock(signer ?? from.key),
+  });
   for (const output of outputs) tx.addOutput({ lockingScript: LockingScript.fromHex(output.script), satoshis: output.satoshis });
   const paid = outputs.reduce((sum, output) => sum + output.satoshis, 0);
-  tx.addOutput({ lockingScript: new P2PKH().lock(from.key.toAddress('testnet')), satoshis: from.source.outputs[from.vout]!.satoshis! - paid - 200 });
+  tx.addOutput({
+    lockingScript: new P2PKH().lock(from.key.toAddress('testnet')),
+    satoshis: from.source.outputs[from.vout]!.satoshis! - paid - 200,
+  });
   await tx.sign();
   return tx;
 }
@@ -63,14 +77,25 @@ async function submit(tx: Transaction, reference: string, sender = PrivateKey.fr
   return http('POST', await capability('5f1323cddf31'), {
     hex: tx.toHex(),
     reference,
-    metadata: { sender: 'bob@wallet.example', pubkey: sender.toPublicKey().toString(), signature: BSM.sign(Utils.toArray(tx.id('hex'), 'utf8'), sender), note: 'flat white' },
+    metadata: {
+      sender: 'bob@wallet.example',
+      pubkey: sender.toPublicKey().toString(),
+      signature: BSM.sign(Utils.toArray(tx.id('hex'), 'utf8'), sender),
+      note: 'flat white',
+    },
   });
 }
 
 async function ledger() {
   const answer = await http('GET', `${stack.base}/api/v1/orgs/${merchant.handle}/ledger`, undefined, bearer(merchant.key));
   expect(answer.status).toBe(200);
-  return answer.json.data as { txid: string; currency: string; satoshis: number; event_type: string; lines: { account_code: string; debit_minor: number; credit_minor: number }[] }[];
+  return answer.json.data as {
+    txid: string;
+    currency: string;
+    satoshis: number;
+    event_type: string;
+    lines: { account_code: string; debit_minor: number; credit_minor: number }[];
+  }[];
 }
 
 async function ledgerWith(count: number) {
@@ -88,25 +113,49 @@ function expectBsvaliasError(answer: HttpAnswer, status: number, code: string) {
   expect(answer.json.error).toBeUndefined();
 }
 
-describe('a customer wallet pays a merchant\'s paymail through the P2P flow, end to end through the gateway', () => {
+describe("a customer wallet pays a merchant's paymail through the P2P flow, end to end through the gateway", () => {
   let paidTxid: string;
   let paidTx: Transaction;
   let paidReference: string;
 
   it('serves the capability document and the identity routes in the bsvalias shapes', async () => {
     const document = await http('GET', `${stack.base}/.well-known/bsvalias`);
-    expect(document.json).toMatchObject({ bsvalias: '1.0', capabilities: { pki: `${stack.base}/api/v1/bsvalias/id/{alias}@{domain.tld}`, '2a40af698840': expect.any(String), '5f1323cddf31': expect.any(String) } });
+    expect(document.json).toMatchObject({
+      bsvalias: '1.0',
+      capabilities: {
+        pki: `${stack.base}/api/v1/bsvalias/id/{alias}@{domain.tld}`,
+        '2a40af698840': expect.any(String),
+        '5f1323cddf31': expect.any(String),
+      },
+    });
     const pubkey = keys.identity.toPublicKey().toString();
     expect((await http('GET', await capability('pki'))).json).toEqual({ bsvalias: '1.0', handle: paymail, pubkey });
-    expect((await http('GET', await capability('f12f968c92d6'))).json).toEqual({ name: expect.stringContaining('Harbour Coffee'), avatar: 'https://img.example/cafe.png' });
-    expect((await http('GET', await capability('a9f510c16bde', pubkey))).json).toEqual({ bsvalias: '1.0', handle: paymail, pubkey, match: true });
+    expect((await http('GET', await capability('f12f968c92d6'))).json).toEqual({
+      name: expect.stringContaining('Harbour Coffee'),
+      avatar: 'https://img.example/cafe.png',
+    });
+    expect((await http('GET', await capability('a9f510c16bde', pubkey))).json).toEqual({
+      bsvalias: '1.0',
+      handle: paymail,
+      pubkey,
+      match: true,
+    });
     const other = PrivateKey.fromRandom().toPublicKey().toString();
     expect((await http('GET', await capability('a9f510c16bde', other))).json).toMatchObject({ match: false });
-    const payTo = await http('POST', await capability('paymentDestination'), { senderHandle: 'bob@wallet.example', dt: new Date().toISOString(), amount: 1000, purpose: 'tip' });
+    const payTo = await http('POST', await capability('paymentDestination'), {
+      senderHandle: 'bob@wallet.example',
+      dt: new Date().toISOString(),
+      amount: 1000,
+      purpose: 'tip',
+    });
     expect(payTo.json.output).toMatch(/^76a914[0-9a-f]{40}88ac$/);
     expectBsvaliasError(await http('GET', `${stack.base}/api/v1/bsvalias/id/nobody@localhost`), 404, 'not_found');
     expectBsvaliasError(await http('GET', `${stack.base}/api/v1/bsvalias/id/${paymail.split('@')[0]}@elsewhere.example`), 404, 'not_found');
-    expectBsvaliasError(await http('POST', await capability('paymentDestination'), { senderHandle: 'bob@wallet.example', dt: '2020-01-01T00:00:00Z' }), 422, 'validation_failed');
+    expectBsvaliasError(
+      await http('POST', await capability('paymentDestination'), { senderHandle: 'bob@wallet.example', dt: '2020-01-01T00:00:00Z' }),
+      422,
+      'validation_failed',
+    );
   });
 
   it('accepts the payment: the local chain has the transaction and the ledger shows the balanced entry', async () => {
@@ -125,7 +174,10 @@ describe('a customer wallet pays a merchant\'s paymail through the P2P flow, end
     expect(entries).toHaveLength(1);
     const [entry] = entries;
     expect(entry).toMatchObject({ event_type: 'payment.received', currency: 'BSV', txid: paidTxid, satoshis: 25_000 });
-    expect(entry!.lines.map((line) => [line.account_code, line.debit_minor, line.credit_minor])).toEqual([['1010', 25_000, 0], ['4000', 0, 25_000]]);
+    expect(entry!.lines.map((line) => [line.account_code, line.debit_minor, line.credit_minor])).toEqual([
+      ['1010', 25_000, 0],
+      ['4000', 0, 25_000],
+    ]);
     const debits = entry!.lines.reduce((sum, line) => sum + line.debit_minor, 0);
     expect(debits).toBe(entry!.lines.reduce((sum, line) => sum + line.credit_minor, 0));
 
@@ -143,7 +195,15 @@ describe('a customer wallet pays a merchant\'s paymail through the P2P flow, end
       const here = await http('GET', `${stack.base}/api/v1/receipts/${paidTxid}`);
       const there = (await elsewhere.app.inject({ method: 'GET', url: `/api/v1/receipts/${paidTxid}` })).json();
       for (const answer of [here.json, there]) {
-        expect(answer).toMatchObject({ txid: paidTxid, merchant: paymail, reference: paidReference, status: 'mined', confirmations: 1, merkle_proof: 'valid', verified: true });
+        expect(answer).toMatchObject({
+          txid: paidTxid,
+          merchant: paymail,
+          reference: paidReference,
+          status: 'mined',
+          confirmations: 1,
+          merkle_proof: 'valid',
+          verified: true,
+        });
         expect(answer.paid_outputs).toEqual(expect.arrayContaining([expect.objectContaining({ satoshis: 25_000 })]));
       }
       expect(there).toEqual(here.json);
@@ -155,7 +215,9 @@ describe('a customer wallet pays a merchant\'s paymail through the P2P flow, end
   it('refuses a double spend, a bad signature, an underpayment and a reused txid, each clearly, and none reaches the books', async () => {
     // Double spend: the customer's coin went elsewhere first.
     const spender = await customer();
-    const first = await build(spender, [{ script: new P2PKH().lock(PrivateKey.fromRandom().toAddress('testnet')).toHex(), satoshis: 1_000 }]);
+    const first = await build(spender, [
+      { script: new P2PKH().lock(PrivateKey.fromRandom().toAddress('testnet')).toHex(), satoshis: 1_000 },
+    ]);
     expect((await http('POST', `${stack.base}/api/v1/wallet/broadcast`, { transaction: first.toHex() })).status).toBe(200);
     const doubleSpendDestination = await destination(10_000);
     const doubleSpend = await submit(await build(spender, doubleSpendDestination.outputs), doubleSpendDestination.reference);
@@ -164,7 +226,10 @@ describe('a customer wallet pays a merchant\'s paymail through the P2P flow, end
 
     // A bad signature: the input is signed by a key that does not own the coin.
     const forgedDestination = await destination(10_000);
-    const forged = await submit(await build(await customer(), forgedDestination.outputs, PrivateKey.fromRandom()), forgedDestination.reference);
+    const forged = await submit(
+      await build(await customer(), forgedDestination.outputs, PrivateKey.fromRandom()),
+      forgedDestination.reference,
+    );
     expectBsvaliasError(forged, 422, 'chain_rejected');
     expect(forged.json.details).toMatchObject({ arc_status: 461 });
 
@@ -172,8 +237,13 @@ describe('a customer wallet pays a merchant\'s paymail through the P2P flow, end
     const senderDestination = await destination(10_000);
     const honest = await build(await customer(), senderDestination.outputs);
     const badSender = await http('POST', await capability('5f1323cddf31'), {
-      hex: honest.toHex(), reference: senderDestination.reference,
-      metadata: { sender: 'bob@wallet.example', pubkey: PrivateKey.fromRandom().toPublicKey().toString(), signature: BSM.sign(Utils.toArray(honest.id('hex'), 'utf8'), PrivateKey.fromRandom()) },
+      hex: honest.toHex(),
+      reference: senderDestination.reference,
+      metadata: {
+        sender: 'bob@wallet.example',
+        pubkey: PrivateKey.fromRandom().toPublicKey().toString(),
+        signature: BSM.sign(Utils.toArray(honest.id('hex'), 'utf8'), PrivateKey.fromRandom()),
+      },
     });
     expectBsvaliasError(badSender, 401, 'invalid_signature');
 
@@ -195,7 +265,7 @@ describe('a customer wallet pays a merchant\'s paymail through the P2P flow, end
     expect(entries.map((entry) => entry.txid)).toEqual([paidTxid]);
   });
 
-  it('answers odd input with a 4xx and a stable code, never internal: control characters in a paymail or a reference, a NUL in the sender\'s note', async () => {
+  it("answers odd input with a 4xx and a stable code, never internal: control characters in a paymail or a reference, a NUL in the sender's note", async () => {
     const alias = paymail.split('@')[0]!;
     for (const odd of [`\u0000${alias}@localhost`, `${alias}\u0007@localhost`, `${alias}@local\u0000host`]) {
       expectBsvaliasError(await http('GET', `${stack.base}/api/v1/bsvalias/id/${encodeURIComponent(odd)}`), 422, 'validation_failed');
@@ -205,12 +275,16 @@ describe('a customer wallet pays a merchant\'s paymail through the P2P flow, end
     const url = await capability('5f1323cddf31');
     expectBsvaliasError(await http('POST', url, { hex: tx.toHex(), reference: `${asked.reference}\u0000` }), 404, 'not_found');
     expect((await stack.chainClient.getStatus(tx.id('hex'))).state).toBe('unknown');
-    const paid = await http('POST', url, { hex: tx.toHex(), reference: asked.reference, metadata: { sender: 'bob\u0000@wallet.example', note: 'flat\u0000white' } });
+    const paid = await http('POST', url, {
+      hex: tx.toHex(),
+      reference: asked.reference,
+      metadata: { sender: 'bob\u0000@wallet.example', note: 'flat\u0000white' },
+    });
     expect({ status: paid.status, txid: paid.json.txid }).toEqual({ status: 200, txid: tx.id('hex') });
     expect((await ledgerWith(2)).map((entry) => entry.txid)).toContain(tx.id('hex'));
   });
 
-  it('passes allowlisted chain reads through, refuses other routes, and answers the wallet API\'s bad input with 422', async () => {
+  it("passes allowlisted chain reads through, refuses other routes, and answers the wallet API's bad input with 422", async () => {
     const info = await http('GET', `${stack.base}/api/v1/bsv/chain/info`);
     expect(info.status).toBe(200);
     expect(info.json).toMatchObject({ blocks: expect.any(Number) });

@@ -22,9 +22,16 @@ async function payWithReceipt(reference: string): Promise<string> {
   const customer = PrivateKey.fromRandom();
   const funding = await requestFaucet(chain.url, customer.toAddress('testnet'), 50_000);
   const tx = new Transaction();
-  tx.addInput({ sourceTransaction: Transaction.fromHex(funding.raw_tx), sourceOutputIndex: funding.vout, unlockingScriptTemplate: new P2PKH().unlock(customer) });
+  tx.addInput({
+    sourceTransaction: Transaction.fromHex(funding.raw_tx),
+    sourceOutputIndex: funding.vout,
+    unlockingScriptTemplate: new P2PKH().unlock(customer),
+  });
   tx.addOutput({ lockingScript: new P2PKH().lock(merchant), satoshis: 10_000 });
-  tx.addOutput({ lockingScript: receiptScript({ merchant: 'cafe@shop.example', reference, linesHash: hashOrderLines(LINES) }), satoshis: 0 });
+  tx.addOutput({
+    lockingScript: receiptScript({ merchant: 'cafe@shop.example', reference, linesHash: hashOrderLines(LINES) }),
+    satoshis: 0,
+  });
   tx.addOutput({ lockingScript: new P2PKH().lock(customer.toAddress('testnet')), satoshis: 50_000 - 10_000 - 200 });
   await tx.sign();
   await client.broadcast(tx);
@@ -32,7 +39,11 @@ async function payWithReceipt(reference: string): Promise<string> {
 }
 
 const receipt = (gateway: Gateway, txid: string, lines?: unknown) =>
-  gateway.app.inject(lines === undefined ? { method: 'GET', url: `/api/v1/receipts/${txid}` } : { method: 'POST', url: `/api/v1/receipts/${txid}`, payload: { lines } });
+  gateway.app.inject(
+    lines === undefined
+      ? { method: 'GET', url: `/api/v1/receipts/${txid}` }
+      : { method: 'POST', url: `/api/v1/receipts/${txid}`, payload: { lines } },
+  );
 
 beforeAll(async () => {
   chain = await startLocalChain({ port: 0 });
@@ -118,7 +129,7 @@ describe('POST /api/v1/receipts/:txid with the order lines', () => {
       status: 'mined',
       lines: { status: 'mismatch' },
       verified: false,
-      why: 'The order lines given do not hash to the receipt\'s lines hash.',
+      why: "The order lines given do not hash to the receipt's lines hash.",
     });
   });
 

@@ -30,12 +30,22 @@ describe('GET /api/v1/tax/jurisdictions', () => {
     expect(body.next_cursor).toBeNull();
     expect(body.data).toHaveLength(94);
     expect(body.data.find((j: { code: string }) => j.code === 'GB')).toEqual({
-      code: 'GB', name: 'United Kingdom', country: 'GB', kind: 'vat', rate: '0.2', effective_from: '2024-01-01',
+      code: 'GB',
+      name: 'United Kingdom',
+      country: 'GB',
+      kind: 'vat',
+      rate: '0.2',
+      effective_from: '2024-01-01',
     });
   });
 
   it('filters by country (any case), and answers the rates in force on a date', async () => {
-    const canada = (await list('?country=ca&at=2025-03-31')).json().data as Array<{ code: string; country: string; rate: string; kind: string }>;
+    const canada = (await list('?country=ca&at=2025-03-31')).json().data as Array<{
+      code: string;
+      country: string;
+      rate: string;
+      kind: string;
+    }>;
     expect(canada).toHaveLength(13);
     expect(canada.every((j) => j.country === 'CA')).toBe(true);
     expect(canada.find((j) => j.code === 'CA-NS')).toMatchObject({ kind: 'hst', rate: '0.15' });
@@ -45,7 +55,13 @@ describe('GET /api/v1/tax/jurisdictions', () => {
   });
 
   it('answers 422 naming the field for a bad country, a bad date, a date before the table and an unknown parameter', async () => {
-    for (const [query, field] of [['?country=USA', 'country'], ['?at=2026-02-31x', 'at'], ['?at=2023-12-31', 'at'], ['?at=0000-01-01', 'at'], ['?limit=5', 'limit']] as const) {
+    for (const [query, field] of [
+      ['?country=USA', 'country'],
+      ['?at=2026-02-31x', 'at'],
+      ['?at=2023-12-31', 'at'],
+      ['?at=0000-01-01', 'at'],
+      ['?limit=5', 'limit'],
+    ] as const) {
       const response = await list(query);
       expectError(response, 422, 'validation_failed');
       expect({ query, field: response.json().error.details.field }).toEqual({ query, field });
@@ -55,7 +71,14 @@ describe('GET /api/v1/tax/jurisdictions', () => {
 
 describe('choosing a jurisdiction at onboarding', () => {
   it('keeps the jurisdiction and, unless told, prices exclusive of tax in the US and Canada and inclusive elsewhere', async () => {
-    const cases = [['US-CA', false], ['CA-ON', false], ['DE', true], ['GB', true], ['AU', true], ['NZ', true]] as const;
+    const cases = [
+      ['US-CA', false],
+      ['CA-ON', false],
+      ['DE', true],
+      ['GB', true],
+      ['AU', true],
+      ['NZ', true],
+    ] as const;
     for (const [jurisdiction, inclusive] of cases) {
       const response = await onboardWith({ jurisdiction });
       expect(response.statusCode).toBe(201);
@@ -87,13 +110,20 @@ describe('choosing a jurisdiction at onboarding', () => {
   it('tells a caller who names a whole country taxed by state to pick the state', async () => {
     const response = await onboardWith({ jurisdiction: 'US' });
     expectError(response, 422, 'validation_failed');
-    expect(response.json().error.message).toBe('Invalid body: jurisdiction: "US" is taxed by state or province: use a code such as "US-AK"; GET /api/v1/tax/jurisdictions?country=US lists them.');
+    expect(response.json().error.message).toBe(
+      'Invalid body: jurisdiction: "US" is taxed by state or province: use a code such as "US-AK"; GET /api/v1/tax/jurisdictions?country=US lists them.',
+    );
   });
 
   it('checks the jurisdiction of POST /api/v1/organizations the same way', async () => {
     const owner = await onboard(gateway, uniqueName('Group'));
     const create = (jurisdiction: string) =>
-      gateway.app.inject({ method: 'POST', url: '/api/v1/organizations', headers: bearer(owner.key), payload: { name: uniqueName('Branch'), jurisdiction } });
+      gateway.app.inject({
+        method: 'POST',
+        url: '/api/v1/organizations',
+        headers: bearer(owner.key),
+        payload: { name: uniqueName('Branch'), jurisdiction },
+      });
     const created = await create('FI');
     expect(created.statusCode).toBe(201);
     expect(created.json().organization).toMatchObject({ jurisdiction: 'FI', prices_include_tax: true });
@@ -102,7 +132,7 @@ describe('choosing a jurisdiction at onboarding', () => {
 });
 
 describe('changing the tax setting with PATCH /api/v1/organizations/:handle', () => {
-  it('follows the new jurisdiction\'s default until prices_include_tax is chosen, keeps a choice, and null goes back to the default', async () => {
+  it("follows the new jurisdiction's default until prices_include_tax is chosen, keeps a choice, and null goes back to the default", async () => {
     const owner = await onboard(gateway, uniqueName('Mover'), { jurisdiction: 'US-WA' });
     expect((await patch(owner, { jurisdiction: 'GB' })).json()).toMatchObject({ jurisdiction: 'GB', prices_include_tax: true });
     expect((await patch(owner, { prices_include_tax: false })).json()).toMatchObject({ jurisdiction: 'GB', prices_include_tax: false });
@@ -134,9 +164,15 @@ describe('changing the tax setting with PATCH /api/v1/organizations/:handle', ()
     const owner = await onboard(gateway, uniqueName('Setup'));
     const salesTax = async () => {
       const map = await gateway.app.inject({ method: 'GET', url: `/api/v1/orgs/${owner.handle}/capabilities`, headers: bearer(owner.key) });
-      return map.json().rungs.flatMap((r: { capabilities: unknown[] }) => r.capabilities).find((c: { id: string }) => c.id === 'sales_tax');
+      return map
+        .json()
+        .rungs.flatMap((r: { capabilities: unknown[] }) => r.capabilities)
+        .find((c: { id: string }) => c.id === 'sales_tax');
     };
-    expect(await salesTax()).toMatchObject({ set_up: false, next_step: expect.stringContaining(`PATCH /api/v1/organizations/${owner.handle} with jurisdiction`) });
+    expect(await salesTax()).toMatchObject({
+      set_up: false,
+      next_step: expect.stringContaining(`PATCH /api/v1/organizations/${owner.handle} with jurisdiction`),
+    });
     expect((await patch(owner, { jurisdiction: 'NZ' })).statusCode).toBe(200);
     expect(await salesTax()).toMatchObject({ set_up: true, next_step: null });
   });
@@ -153,15 +189,26 @@ describe('when books does not answer', () => {
 
   it('answers 503 to onboarding with a jurisdiction and writes nothing, while onboarding without one still works', async () => {
     const before = await tableCounts(down);
-    const response = await down.app.inject({ method: 'POST', url: '/api/v1/onboard', payload: { name: uniqueName('Offline'), jurisdiction: 'DE' } });
+    const response = await down.app.inject({
+      method: 'POST',
+      url: '/api/v1/onboard',
+      payload: { name: uniqueName('Offline'), jurisdiction: 'DE' },
+    });
     expectError(response, 503, 'unavailable');
     expect(await tableCounts(down)).toEqual(before);
-    expect((await down.app.inject({ method: 'POST', url: '/api/v1/onboard', payload: { name: uniqueName('Offline') } })).statusCode).toBe(201);
+    expect((await down.app.inject({ method: 'POST', url: '/api/v1/onboard', payload: { name: uniqueName('Offline') } })).statusCode).toBe(
+      201,
+    );
   });
 
   it('answers 503 to a PATCH of the jurisdiction and leaves the organisation as it was', async () => {
     const owner = await onboard(down, uniqueName('Offline'));
-    const response = await down.app.inject({ method: 'PATCH', url: `/api/v1/organizations/${owner.handle}`, headers: bearer(owner.key), payload: { jurisdiction: 'DE', name: 'Changed' } });
+    const response = await down.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/organizations/${owner.handle}`,
+      headers: bearer(owner.key),
+      payload: { jurisdiction: 'DE', name: 'Changed' },
+    });
     expectError(response, 503, 'unavailable');
     const read = await down.app.inject({ method: 'GET', url: `/api/v1/organizations/${owner.handle}`, headers: bearer(owner.key) });
     expect(read.json()).toMatchObject({ jurisdiction: null, prices_include_tax: false });

@@ -108,7 +108,7 @@ describe('key-based sign-in with a did:key', () => {
     expectError(await verify('0123456789abcdef0123456789abcdef', sign(identity.privateKey, 'anything')), 401, 'invalid_signature');
   });
 
-  it('binds the message to the instance\'s domain and the nonce, and states when it expires', async () => {
+  it("binds the message to the instance's domain and the nonce, and states when it expires", async () => {
     const identity = newIdentity();
     const issued = await challenge(identity.did);
     expect(issued.did).toBe(identity.did);

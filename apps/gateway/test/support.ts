@@ -24,9 +24,11 @@ export function uniqueName(label: string): string {
 
 /** The built routes that forward to a service (pos items, the books ledger, tax table and reports): services are down in these tests. */
 export function forwardsToService(endpoint: Pick<Endpoint, 'path'>): boolean {
-  return ['/api/v1/orgs/:handle/items', '/api/v1/orgs/:handle/ledger', '/api/v1/tax/jurisdictions'].includes(endpoint.path)
-    || endpoint.path.startsWith('/api/v1/orgs/:handle/reports/')
-    || endpoint.path.startsWith('/api/v1/bsv/');
+  return (
+    ['/api/v1/orgs/:handle/items', '/api/v1/orgs/:handle/ledger', '/api/v1/tax/jurisdictions'].includes(endpoint.path) ||
+    endpoint.path.startsWith('/api/v1/orgs/:handle/reports/') ||
+    endpoint.path.startsWith('/api/v1/bsv/')
+  );
 }
 
 /**
@@ -71,7 +73,8 @@ export function errorShapeProblems(response: LightMyRequestResponse): string[] {
   if (!error || typeof error !== 'object') return [`no "error" object: ${response.body.slice(0, 80)}`];
   const problems: string[] = [];
   if (Object.keys(body as object).length !== 1) problems.push('other top-level keys than "error"');
-  for (const key of ['code', 'message', 'request_id']) if (typeof error[key] !== 'string' || error[key] === '') problems.push(`error.${key} missing`);
+  for (const key of ['code', 'message', 'request_id'])
+    if (typeof error[key] !== 'string' || error[key] === '') problems.push(`error.${key} missing`);
   const extra = Object.keys(error).filter((key) => !['code', 'message', 'request_id', 'details'].includes(key));
   if (extra.length) problems.push(`unexpected keys ${extra.join(', ')}`);
   if (error.request_id !== response.headers['x-request-id']) problems.push('request_id differs from the x-request-id header');
@@ -92,7 +95,8 @@ export function bsvaliasErrorShapeProblems(response: LightMyRequestResponse): st
     return [`body is not JSON: ${response.body.slice(0, 80)}`];
   }
   const problems: string[] = [];
-  for (const key of ['code', 'message', 'request_id']) if (typeof body[key] !== 'string' || body[key] === '') problems.push(`${key} missing`);
+  for (const key of ['code', 'message', 'request_id'])
+    if (typeof body[key] !== 'string' || body[key] === '') problems.push(`${key} missing`);
   const extra = Object.keys(body).filter((key) => !['code', 'message', 'request_id', 'details'].includes(key));
   if (extra.length) problems.push(`unexpected keys ${extra.join(', ')}`);
   return problems;

@@ -17,7 +17,12 @@ export const configSchema = z.object({
   P2P_DT_TOLERANCE_SECONDS: z.coerce.number().int().min(10).max(3_600).default(300),
   /** The chain passthrough: per upstream request, and the largest upstream answer passed on. */
   P2P_PASSTHROUGH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
-  P2P_PASSTHROUGH_MAX_BYTES: z.coerce.number().int().min(1_024).max(16 * 1024 * 1024).default(1024 * 1024),
+  P2P_PASSTHROUGH_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1_024)
+    .max(16 * 1024 * 1024)
+    .default(1024 * 1024),
 });
 
 export type Config = z.infer<typeof configSchema>;

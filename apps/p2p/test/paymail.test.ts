@@ -18,7 +18,8 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 const target = (org: OrgRef, alias = 'cafe') => ({ org, paymail: `${alias}@shop.example` });
-const childScript = (xpub: string, index: number) => new P2PKH().lock(HD.fromString(xpub).derive(`m/0/${index}`).pubKey.toHash() as number[]).toHex();
+const childScript = (xpub: string, index: number) =>
+  new P2PKH().lock(HD.fromString(xpub).derive(`m/0/${index}`).pubKey.toHash() as number[]).toHex();
 const bsm = (message: string, key: PrivateKey) => BSM.sign(Utils.toArray(message, 'utf8'), key) as string;
 
 async function eventFor(reference: string): Promise<PaymentEvent | undefined> {
@@ -44,11 +45,13 @@ describe('paymentDestination: a fresh output of the organisation per request', (
 
   it('pays a single receiving address when the organisation registered no xpub, and refuses when it registered nothing', async () => {
     const address = PrivateKey.fromRandom().toAddress('testnet');
-    expect((await stack.client.getPaymentDestination({ target: target(orgRef({ receivingAddress: address })) })).output).toBe(new P2PKH().lock(address).toHex());
+    expect((await stack.client.getPaymentDestination({ target: target(orgRef({ receivingAddress: address })) })).output).toBe(
+      new P2PKH().lock(address).toHex(),
+    );
     expect(await failure(stack.client.getPaymentDestination({ target: target(orgRef()) }))).toMatchObject({ code: 'failed_precondition' });
   });
 
-  it('checks a sender\'s request: a BSM signature over senderHandle + amount + dt + purpose, and a current dt', async () => {
+  it("checks a sender's request: a BSM signature over senderHandle + amount + dt + purpose, and a current dt", async () => {
     const org = orgRef(merchantWallet());
     const sender = PrivateKey.fromRandom();
     const dt = new Date().toISOString();
@@ -60,16 +63,28 @@ describe('paymentDestination: a fresh output of the organisation per request', (
     expect((await stack.client.getPaymentDestination({ target: target(org), ...noAmount })).output).toBeTruthy();
     // Unsigned is accepted (sender validation is not required), but a signature that is not one is refused.
     expect((await stack.client.getPaymentDestination({ target: target(org), ...fields })).output).toBeTruthy();
-    expect(await failure(stack.client.getPaymentDestination({ target: target(org), ...fields, signature: 'not-a-signature' }))).toMatchObject({ code: 'invalid_signature' });
+    expect(
+      await failure(stack.client.getPaymentDestination({ target: target(org), ...fields, signature: 'not-a-signature' })),
+    ).toMatchObject({ code: 'invalid_signature' });
   });
 
   it('refuses a sender request without a handle or dt, with a dt too old or in the future, or not a time at all', async () => {
     const org = orgRef(merchantWallet());
-    const request = (dt: string, senderHandle = 'bob@wallet.example') => stack.client.getPaymentDestination({ target: target(org), senderHandle, dt, senderRequest: true });
-    expect(await failure(request(new Date().toISOString(), ''))).toMatchObject({ code: 'validation_failed', details: { field: 'senderHandle' } });
+    const request = (dt: string, senderHandle = 'bob@wallet.example') =>
+      stack.client.getPaymentDestination({ target: target(org), senderHandle, dt, senderRequest: true });
+    expect(await failure(request(new Date().toISOString(), ''))).toMatchObject({
+      code: 'validation_failed',
+      details: { field: 'senderHandle' },
+    });
     expect(await failure(request(''))).toMatchObject({ code: 'validation_failed', details: { field: 'dt' } });
-    expect(await failure(request(new Date(Date.now() - 10 * 60_000).toISOString()))).toMatchObject({ code: 'validation_failed', details: { field: 'dt' } });
-    expect(await failure(request(new Date(Date.now() + 10 * 60_000).toISOString()))).toMatchObject({ code: 'validation_failed', details: { field: 'dt' } });
+    expect(await failure(request(new Date(Date.now() - 10 * 60_000).toISOString()))).toMatchObject({
+      code: 'validation_failed',
+      details: { field: 'dt' },
+    });
+    expect(await failure(request(new Date(Date.now() + 10 * 60_000).toISOString()))).toMatchObject({
+      code: 'validation_failed',
+      details: { field: 'dt' },
+    });
     expect(await failure(request('yesterday'))).toMatchObject({ code: 'validation_failed', details: { field: 'dt' } });
     expect(await failure(request('1700000000'))).toMatchObject({ code: 'validation_failed', details: { field: 'dt' } });
   });
@@ -86,7 +101,10 @@ describe('P2P payment destination and receive transaction', () => {
     expect(destination.outputs[1]!.satoshis).toBe(0n);
     expect(parseReceipt(destination.outputs[1]!.script)).toMatchObject({ merchant: 'cafe@shop.example', reference: destination.reference });
     expect(Date.parse(destination.expiresAt) - Date.now()).toBeGreaterThan(14 * 60_000);
-    expect(await failure(stack.client.createP2pDestination({ target: target(org), satoshis: 0n }))).toMatchObject({ code: 'validation_failed', details: { field: 'satoshis' } });
+    expect(await failure(stack.client.createP2pDestination({ target: target(org), satoshis: 0n }))).toMatchObject({
+      code: 'validation_failed',
+      details: { field: 'satoshis' },
+    });
   });
 
   it('accepts a transaction paying the destination, signed by the sender, broadcasts it and emits payment.received in BSV', async () => {
@@ -96,18 +114,33 @@ describe('P2P payment destination and receive transaction', () => {
     const tx = await payOutputs(customer, destination.outputs);
     const sender = PrivateKey.fromRandom();
     const answer = await stack.client.receiveP2pTransaction({
-      target: target(org), reference: destination.reference, hex: tx.toHex(),
-      sender: 'bob@wallet.example', pubkey: sender.toPublicKey().toString(), signature: bsm(tx.id('hex'), sender), note: 'for the coffee',
+      target: target(org),
+      reference: destination.reference,
+      hex: tx.toHex(),
+      sender: 'bob@wallet.example',
+      pubkey: sender.toPublicKey().toString(),
+      signature: bsm(tx.id('hex'), sender),
+      note: 'for the coffee',
     });
     expect(answer).toEqual({ txid: tx.id('hex'), note: expect.any(String) });
     expect((await stack.chainClient.getStatus(tx.id('hex'))).state).toBe('seen');
     expect(await eventFor(destination.reference)).toMatchObject({
-      id: `p2p.paymail.${destination.reference}`, organizationId: org.id, sourceService: 'p2p', currency: 'BSV',
-      amountMinor: 20_000n, taxMinor: 0n, satoshis: 20_000n, exchangeRate: '1', txid: tx.id('hex'), description: 'Paymail payment to cafe@shop.example from bob@wallet.example',
+      id: `p2p.paymail.${destination.reference}`,
+      organizationId: org.id,
+      sourceService: 'p2p',
+      currency: 'BSV',
+      amountMinor: 20_000n,
+      taxMinor: 0n,
+      satoshis: 20_000n,
+      exchangeRate: '1',
+      txid: tx.id('hex'),
+      description: 'Paymail payment to cafe@shop.example from bob@wallet.example',
     });
 
     // The same transaction for the same reference again (a wallet retrying) answers the same and emits nothing more.
-    expect(await stack.client.receiveP2pTransaction({ target: target(org), reference: destination.reference, hex: tx.toHex() })).toEqual(answer);
+    expect(await stack.client.receiveP2pTransaction({ target: target(org), reference: destination.reference, hex: tx.toHex() })).toEqual(
+      answer,
+    );
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(received.filter((event) => event.sourceId === destination.reference)).toHaveLength(1);
   });
@@ -116,7 +149,9 @@ describe('P2P payment destination and receive transaction', () => {
     const org = orgRef(merchantWallet());
     const destination = await stack.client.createP2pDestination({ target: target(org), satoshis: 1_000n });
     const tx = await payOutputs(await fundedCustomer(stack.chain), destination.outputs);
-    expect(await stack.client.receiveP2pTransaction({ target: target(org), reference: destination.reference, beef: Utils.toHex(tx.toBEEF()) })).toMatchObject({ txid: tx.id('hex') });
+    expect(
+      await stack.client.receiveP2pTransaction({ target: target(org), reference: destination.reference, beef: Utils.toHex(tx.toBEEF()) }),
+    ).toMatchObject({ txid: tx.id('hex') });
     expect(await eventFor(destination.reference)).toMatchObject({ satoshis: 1_000n });
   });
 
@@ -125,44 +160,72 @@ describe('P2P payment destination and receive transaction', () => {
     const destination = await stack.client.createP2pDestination({ target: target(org), satoshis: 10_000n });
     const [paymentOutput, receipt] = destination.outputs as [{ script: string; satoshis: bigint }, { script: string; satoshis: bigint }];
     const under = await payOutputs(await fundedCustomer(stack.chain), [{ ...paymentOutput, satoshis: 9_999n }, receipt]);
-    expect(await failure(stack.client.receiveP2pTransaction({ target: target(org), reference: destination.reference, hex: under.toHex() })))
-      .toMatchObject({ code: 'payment_underpaid', details: { required_satoshis: 10_000, paid_satoshis: 9_999 } });
+    expect(
+      await failure(stack.client.receiveP2pTransaction({ target: target(org), reference: destination.reference, hex: under.toHex() })),
+    ).toMatchObject({ code: 'payment_underpaid', details: { required_satoshis: 10_000, paid_satoshis: 9_999 } });
     expect((await stack.chainClient.getStatus(under.id('hex'))).state).toBe('unknown');
 
     const noReceipt = await payOutputs(await fundedCustomer(stack.chain), [paymentOutput]);
-    expect(await failure(stack.client.receiveP2pTransaction({ target: target(org), reference: destination.reference, hex: noReceipt.toHex() })))
-      .toMatchObject({ code: 'payment_wrong_output', details: { expected_output: 1 } });
+    expect(
+      await failure(stack.client.receiveP2pTransaction({ target: target(org), reference: destination.reference, hex: noReceipt.toHex() })),
+    ).toMatchObject({ code: 'payment_wrong_output', details: { expected_output: 1 } });
 
     const good = await payOutputs(await fundedCustomer(stack.chain), destination.outputs);
     const someoneElse = PrivateKey.fromRandom();
-    expect(await failure(stack.client.receiveP2pTransaction({
-      target: target(org), reference: destination.reference, hex: good.toHex(), pubkey: PrivateKey.fromRandom().toPublicKey().toString(), signature: bsm(good.id('hex'), someoneElse),
-    }))).toMatchObject({ code: 'invalid_signature' });
-    expect(await failure(stack.client.receiveP2pTransaction({ target: target(org), reference: destination.reference, hex: good.toHex(), signature: bsm(good.id('hex'), someoneElse) })))
-      .toMatchObject({ code: 'validation_failed', details: { field: 'metadata.pubkey' } });
+    expect(
+      await failure(
+        stack.client.receiveP2pTransaction({
+          target: target(org),
+          reference: destination.reference,
+          hex: good.toHex(),
+          pubkey: PrivateKey.fromRandom().toPublicKey().toString(),
+          signature: bsm(good.id('hex'), someoneElse),
+        }),
+      ),
+    ).toMatchObject({ code: 'invalid_signature' });
+    expect(
+      await failure(
+        stack.client.receiveP2pTransaction({
+          target: target(org),
+          reference: destination.reference,
+          hex: good.toHex(),
+          signature: bsm(good.id('hex'), someoneElse),
+        }),
+      ),
+    ).toMatchObject({ code: 'validation_failed', details: { field: 'metadata.pubkey' } });
     expect((await stack.chainClient.getStatus(good.id('hex'))).state).toBe('unknown');
-    expect(await eventFor(destination.reference).then(() => received.some((event) => event.sourceId === destination.reference))).toBe(false);
+    expect(await eventFor(destination.reference).then(() => received.some((event) => event.sourceId === destination.reference))).toBe(
+      false,
+    );
   });
 
-  it('passes on the chain\'s refusal of a double spend and of a transaction with a bad input signature', async () => {
+  it("passes on the chain's refusal of a double spend and of a transaction with a bad input signature", async () => {
     const org = orgRef(merchantWallet());
     const destination = await stack.client.createP2pDestination({ target: target(org), satoshis: 10_000n });
     const customer = await fundedCustomer(stack.chain);
-    const elsewhere = await payOutputs(customer, [{ script: new P2PKH().lock(PrivateKey.fromRandom().toAddress('testnet')).toHex(), satoshis: 5_000 }]);
+    const elsewhere = await payOutputs(customer, [
+      { script: new P2PKH().lock(PrivateKey.fromRandom().toAddress('testnet')).toHex(), satoshis: 5_000 },
+    ]);
     await stack.chainClient.broadcast(elsewhere);
     const doubleSpend = await payOutputs(customer, destination.outputs);
-    expect(await failure(stack.client.receiveP2pTransaction({ target: target(org), reference: destination.reference, hex: doubleSpend.toHex() })))
-      .toMatchObject({ code: 'chain_rejected', details: { tx_status: 'DOUBLE_SPEND_ATTEMPTED', competing_txs: [elsewhere.id('hex')] } });
+    expect(
+      await failure(
+        stack.client.receiveP2pTransaction({ target: target(org), reference: destination.reference, hex: doubleSpend.toHex() }),
+      ),
+    ).toMatchObject({ code: 'chain_rejected', details: { tx_status: 'DOUBLE_SPEND_ATTEMPTED', competing_txs: [elsewhere.id('hex')] } });
 
     const forged = await payOutputs(await fundedCustomer(stack.chain), destination.outputs, { signer: PrivateKey.fromRandom() });
-    expect(await failure(stack.client.receiveP2pTransaction({ target: target(org), reference: destination.reference, hex: forged.toHex() })))
-      .toMatchObject({ code: 'chain_rejected', details: { arc_status: 461 } });
+    expect(
+      await failure(stack.client.receiveP2pTransaction({ target: target(org), reference: destination.reference, hex: forged.toHex() })),
+    ).toMatchObject({ code: 'chain_rejected', details: { arc_status: 461 } });
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(received.some((event) => event.sourceId === destination.reference)).toBe(false);
 
     // The refusals held the reference only while the chain answered: a good payment still pays it.
     const good = await payOutputs(await fundedCustomer(stack.chain), destination.outputs);
-    expect(await stack.client.receiveP2pTransaction({ target: target(org), reference: destination.reference, hex: good.toHex() })).toMatchObject({ txid: good.id('hex') });
+    expect(
+      await stack.client.receiveP2pTransaction({ target: target(org), reference: destination.reference, hex: good.toHex() }),
+    ).toMatchObject({ txid: good.id('hex') });
     expect((await eventFor(destination.reference))?.txid).toBe(good.id('hex'));
   });
 
@@ -171,7 +234,9 @@ describe('P2P payment destination and receive transaction', () => {
     const destination = await stack.client.createP2pDestination({ target: target(org), satoshis: 4_000n });
     const tx = await payOutputs(await fundedCustomer(stack.chain), destination.outputs);
     await stack.chainClient.broadcast(tx);
-    expect(await stack.client.receiveP2pTransaction({ target: target(org), reference: destination.reference, hex: tx.toHex() })).toMatchObject({ txid: tx.id('hex') });
+    expect(
+      await stack.client.receiveP2pTransaction({ target: target(org), reference: destination.reference, hex: tx.toHex() }),
+    ).toMatchObject({ txid: tx.id('hex') });
     expect((await eventFor(destination.reference))?.satoshis).toBe(4_000n);
   });
 
@@ -181,11 +246,13 @@ describe('P2P payment destination and receive transaction', () => {
     const tx = await payOutputs(await fundedCustomer(stack.chain), first.outputs);
     await stack.client.receiveP2pTransaction({ target: target(org), reference: first.reference, hex: tx.toHex() });
     const second = await stack.client.createP2pDestination({ target: target(org), satoshis: 3_000n });
-    expect(await failure(stack.client.receiveP2pTransaction({ target: target(org), reference: second.reference, hex: tx.toHex() })))
-      .toMatchObject({ code: 'txid_already_used', details: { txid: tx.id('hex') } });
+    expect(
+      await failure(stack.client.receiveP2pTransaction({ target: target(org), reference: second.reference, hex: tx.toHex() })),
+    ).toMatchObject({ code: 'txid_already_used', details: { txid: tx.id('hex') } });
     const another = await payOutputs(await fundedCustomer(stack.chain), first.outputs);
-    expect(await failure(stack.client.receiveP2pTransaction({ target: target(org), reference: first.reference, hex: another.toHex() })))
-      .toMatchObject({ code: 'conflict', details: { paid_txid: tx.id('hex') } });
+    expect(
+      await failure(stack.client.receiveP2pTransaction({ target: target(org), reference: first.reference, hex: another.toHex() })),
+    ).toMatchObject({ code: 'conflict', details: { paid_txid: tx.id('hex') } });
   });
 
   it('lets only one of two transactions sent at once for one reference pay it', async () => {
@@ -193,22 +260,34 @@ describe('P2P payment destination and receive transaction', () => {
     const destination = await stack.client.createP2pDestination({ target: target(org), satoshis: 2_000n });
     const [a, b] = await Promise.all([fundedCustomer(stack.chain), fundedCustomer(stack.chain)]);
     const [txA, txB] = await Promise.all([payOutputs(a, destination.outputs), payOutputs(b, destination.outputs)]);
-    const results = await Promise.allSettled([txA, txB].map((tx) => stack.client.receiveP2pTransaction({ target: target(org), reference: destination.reference, hex: tx.toHex() })));
+    const results = await Promise.allSettled(
+      [txA, txB].map((tx) =>
+        stack.client.receiveP2pTransaction({ target: target(org), reference: destination.reference, hex: tx.toHex() }),
+      ),
+    );
     expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect((results.find((result) => result.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({ code: 'conflict' });
   });
 
   it('lets one transaction paying two references at once pay only one of them, and takes the same transaction sent five times at once as one payment', async () => {
     const org = orgRef(merchantWallet());
-    const [first, second] = await Promise.all([1, 2].map(() => stack.client.createP2pDestination({ target: target(org), satoshis: 1_000n })));
+    const [first, second] = await Promise.all(
+      [1, 2].map(() => stack.client.createP2pDestination({ target: target(org), satoshis: 1_000n })),
+    );
     const both = await payOutputs(await fundedCustomer(stack.chain), [...first!.outputs, ...second!.outputs]);
-    const results = await Promise.allSettled([first!, second!].map((d) => stack.client.receiveP2pTransaction({ target: target(org), reference: d.reference, hex: both.toHex() })));
+    const results = await Promise.allSettled(
+      [first!, second!].map((d) => stack.client.receiveP2pTransaction({ target: target(org), reference: d.reference, hex: both.toHex() })),
+    );
     expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
-    expect((results.find((result) => result.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({ code: 'txid_already_used' });
+    expect((results.find((result) => result.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({
+      code: 'txid_already_used',
+    });
 
     const again = await stack.client.createP2pDestination({ target: target(org), satoshis: 1_000n });
     const tx = await payOutputs(await fundedCustomer(stack.chain), again.outputs);
-    const answers = await Promise.all([1, 2, 3, 4, 5].map(() => stack.client.receiveP2pTransaction({ target: target(org), reference: again.reference, hex: tx.toHex() })));
+    const answers = await Promise.all(
+      [1, 2, 3, 4, 5].map(() => stack.client.receiveP2pTransaction({ target: target(org), reference: again.reference, hex: tx.toHex() })),
+    );
     expect(new Set(answers.map((answer) => answer.txid))).toEqual(new Set([tx.id('hex')]));
     await eventFor(again.reference);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -220,38 +299,71 @@ describe('P2P payment destination and receive transaction', () => {
     const destination = await stack.client.createP2pDestination({ target: target(org), satoshis: 1_500n });
     const tx = await payOutputs(await fundedCustomer(stack.chain), destination.outputs);
     const answer = await stack.client.receiveP2pTransaction({
-      target: target(org), reference: destination.reference, hex: tx.toHex(), sender: 'bob\u0000@wallet.example', pubkey: '02\u0000', note: 'flat\u0000white',
+      target: target(org),
+      reference: destination.reference,
+      hex: tx.toHex(),
+      sender: 'bob\u0000@wallet.example',
+      pubkey: '02\u0000',
+      note: 'flat\u0000white',
     });
     expect(answer).toMatchObject({ txid: tx.id('hex') });
-    expect(await eventFor(destination.reference)).toMatchObject({ txid: tx.id('hex'), description: 'Paymail payment to cafe@shop.example from bob@wallet.example' });
+    expect(await eventFor(destination.reference)).toMatchObject({
+      txid: tx.id('hex'),
+      description: 'Paymail payment to cafe@shop.example from bob@wallet.example',
+    });
   });
 
   it('answers not_found for a reference it never issued, whatever its characters, without asking the database', async () => {
     const org = orgRef(merchantWallet());
     const destination = await stack.client.createP2pDestination({ target: target(org), satoshis: 1_000n });
     const tx = await payOutputs(await fundedCustomer(stack.chain), destination.outputs);
-    for (const reference of [`${destination.reference}\u0000`, '\u0000', destination.reference.toUpperCase(), `${destination.reference} `, 'x'.repeat(100)]) {
-      expect(await failure(stack.client.receiveP2pTransaction({ target: target(org), reference, hex: tx.toHex() })), JSON.stringify(reference))
-        .toMatchObject({ code: 'not_found', details: { field: 'reference' } });
+    for (const reference of [
+      `${destination.reference}\u0000`,
+      '\u0000',
+      destination.reference.toUpperCase(),
+      `${destination.reference} `,
+      'x'.repeat(100),
+    ]) {
+      expect(
+        await failure(stack.client.receiveP2pTransaction({ target: target(org), reference, hex: tx.toHex() })),
+        JSON.stringify(reference),
+      ).toMatchObject({ code: 'not_found', details: { field: 'reference' } });
     }
     expect((await stack.chainClient.getStatus(tx.id('hex'))).state).toBe('unknown');
   });
 
-  it('refuses an unknown reference, another organisation\'s reference, and one that expired', async () => {
+  it("refuses an unknown reference, another organisation's reference, and one that expired", async () => {
     const org = orgRef(merchantWallet());
     const destination = await stack.client.createP2pDestination({ target: target(org), satoshis: 1_000n });
     const tx = await payOutputs(await fundedCustomer(stack.chain), destination.outputs);
-    expect(await failure(stack.client.receiveP2pTransaction({ target: target(org), reference: randomUUID(), hex: tx.toHex() }))).toMatchObject({ code: 'not_found' });
-    expect(await failure(stack.client.receiveP2pTransaction({ target: target(orgRef(merchantWallet())), reference: destination.reference, hex: tx.toHex() }))).toMatchObject({ code: 'not_found' });
-    expect(await failure(stack.client.receiveP2pTransaction({ target: target(org), reference: destination.reference, hex: 'zz' }))).toMatchObject({ code: 'validation_failed', details: { field: 'hex' } });
-    expect(await failure(stack.client.receiveP2pTransaction({ target: target(org), reference: destination.reference, beef: tx.toHex() }))).toMatchObject({ code: 'validation_failed', details: { field: 'beef' } });
+    expect(
+      await failure(stack.client.receiveP2pTransaction({ target: target(org), reference: randomUUID(), hex: tx.toHex() })),
+    ).toMatchObject({ code: 'not_found' });
+    expect(
+      await failure(
+        stack.client.receiveP2pTransaction({ target: target(orgRef(merchantWallet())), reference: destination.reference, hex: tx.toHex() }),
+      ),
+    ).toMatchObject({ code: 'not_found' });
+    expect(
+      await failure(stack.client.receiveP2pTransaction({ target: target(org), reference: destination.reference, hex: 'zz' })),
+    ).toMatchObject({ code: 'validation_failed', details: { field: 'hex' } });
+    expect(
+      await failure(stack.client.receiveP2pTransaction({ target: target(org), reference: destination.reference, beef: tx.toHex() })),
+    ).toMatchObject({ code: 'validation_failed', details: { field: 'beef' } });
   });
 
   it('answers SERVING on grpc.health.v1 and reports paymail set up once a wallet is registered', async () => {
     expect(await grpcHealthStatus(`127.0.0.1:${stack.port}`, 'ctk.p2p.v1.P2pService')).toBe('SERVING');
     const without = await stack.client.getSetup({ org: orgRef() });
-    expect(without.capabilities.find((c) => c.capabilityId === 'paymail')).toMatchObject({ setUp: false, nextStep: expect.stringContaining('wallet_xpub') });
+    expect(without.capabilities.find((c) => c.capabilityId === 'paymail')).toMatchObject({
+      setUp: false,
+      nextStep: expect.stringContaining('wallet_xpub'),
+    });
     const withXpub = await stack.client.getSetup({ org: orgRef(merchantWallet()) });
-    expect(withXpub.capabilities.map((c) => [c.capabilityId, c.setUp])).toEqual([['paygate_402', false], ['paymail', true], ['wallet_api', true]]);
+    expect(withXpub.capabilities.map((c) => [c.capabilityId, c.setUp])).toEqual([
+      ['paygate_402', false],
+      ['paymail', true],
+      ['wallet_api', true],
+    ]);
   });
 });

@@ -81,9 +81,17 @@ type Output = { script: string; satoshis: bigint | number };
  * What a paying wallet does with a P2P destination: one transaction spending its coin to every output
  * given (the OP_RETURN receipt included), change back to itself, signed (by `signer` instead when given).
  */
-export async function payOutputs(customer: Awaited<ReturnType<typeof fundedCustomer>>, outputs: readonly Output[], options: { signer?: PrivateKey; fee?: number } = {}) {
+export async function payOutputs(
+  customer: Awaited<ReturnType<typeof fundedCustomer>>,
+  outputs: readonly Output[],
+  options: { signer?: PrivateKey; fee?: number } = {},
+) {
   const tx = new Transaction();
-  tx.addInput({ sourceTransaction: customer.source, sourceOutputIndex: customer.vout, unlockingScriptTemplate: new P2PKH().unlock(options.signer ?? customer.key) });
+  tx.addInput({
+    sourceTransaction: customer.source,
+    sourceOutputIndex: customer.vout,
+    unlockingScriptTemplate: new P2PKH().unlock(options.signer ?? customer.key),
+  });
   let paid = 0;
   for (const output of outputs) {
     tx.addOutput({ lockingScript: LockingScript.fromHex(output.script), satoshis: Number(output.satoshis) });

@@ -21,7 +21,9 @@ export async function startPos(config: Config, logger: Logger = createLogger('po
       name: 'pos',
       address: `${config.GRPC_HOST}:${config.GRPC_PORT}`,
       logger,
-      services: [[PosServiceDefinition, posService({ items: createItemRepository(prisma, { firstPageTtlMs: config.POS_ITEMS_CACHE_MS }) })]],
+      services: [
+        [PosServiceDefinition, posService({ items: createItemRepository(prisma, { firstPageTtlMs: config.POS_ITEMS_CACHE_MS }) })],
+      ],
     });
     return {
       port: server.port,

@@ -12,12 +12,23 @@ describe('pos items', () => {
 
   it('creates an item and returns it with an id, integer price and ISO 8601 creation time', async () => {
     const org = newOrg();
-    const { item } = await pos.client.createItem(newItem(org, {
-      name: '  Croissant ', description: 'Butter', priceCents: 1_000_000_000_000n, category: 'bakery', sku: 'CR-1',
-    }));
+    const { item } = await pos.client.createItem(
+      newItem(org, {
+        name: '  Croissant ',
+        description: 'Butter',
+        priceCents: 1_000_000_000_000n,
+        category: 'bakery',
+        sku: 'CR-1',
+      }),
+    );
     expect(item).toMatchObject({
-      name: 'Croissant', description: 'Butter', priceCents: 1_000_000_000_000n, currency: 'USD',
-      category: 'bakery', sku: 'CR-1', available: true,
+      name: 'Croissant',
+      description: 'Butter',
+      priceCents: 1_000_000_000_000n,
+      currency: 'USD',
+      category: 'bakery',
+      sku: 'CR-1',
+      available: true,
     });
     expect(item?.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(new Date(item?.createdAt ?? '').toISOString()).toBe(item?.createdAt);
@@ -89,7 +100,10 @@ describe('pos items', () => {
     ['a negative limit', { limit: -1 }, 'limit'],
     ['a cursor it did not issue', { cursor: 'not-a-cursor' }, 'cursor'],
   ])('rejects a listing with %s as validation_failed naming the field', async (_, request, field) => {
-    await expect(pos.client.listItems({ org: newOrg(), ...request })).rejects.toMatchObject({ code: 'validation_failed', details: { field } });
+    await expect(pos.client.listItems({ org: newOrg(), ...request })).rejects.toMatchObject({
+      code: 'validation_failed',
+      details: { field },
+    });
   });
 
   it('rejects a second item with the same sku in one organisation as already_exists', async () => {

@@ -7,20 +7,41 @@ import { localChainConfigSchema } from './local/config.js';
 describe('chain config', () => {
   it('defaults to the local chain', () => {
     const config = loadConfig(chainConfigSchema, {});
-    expect(config).toMatchObject({ CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: 'http://127.0.0.1:50070', CHAIN_TIMEOUT_MS: 10_000, CHAIN_RETRIES: 3 });
-    expect(chainEndpoints(chainClientOptions(config))).toEqual({ arc: 'http://127.0.0.1:50070', woc: 'http://127.0.0.1:50070/v1/bsv/local' });
+    expect(config).toMatchObject({
+      CHAIN_NETWORK: 'local',
+      CHAIN_LOCAL_URL: 'http://127.0.0.1:50070',
+      CHAIN_TIMEOUT_MS: 10_000,
+      CHAIN_RETRIES: 3,
+    });
+    expect(chainEndpoints(chainClientOptions(config))).toEqual({
+      arc: 'http://127.0.0.1:50070',
+      woc: 'http://127.0.0.1:50070/v1/bsv/local',
+    });
   });
 
   it('points main and test at the public services unless told otherwise', () => {
     expect(chainEndpoints({ network: 'main' })).toEqual({ arc: 'https://arc.taal.com', woc: 'https://api.whatsonchain.com/v1/bsv/main' });
-    expect(chainEndpoints({ network: 'test' })).toEqual({ arc: 'https://arc-test.taal.com', woc: 'https://api.whatsonchain.com/v1/bsv/test' });
-    const config = loadConfig(chainConfigSchema, { CHAIN_NETWORK: 'main', CHAIN_ARC_URL: 'https://arc.example/', CHAIN_WOC_URL: '', CHAIN_ARC_API_KEY: 'k' });
-    expect(chainEndpoints(chainClientOptions(config))).toEqual({ arc: 'https://arc.example', woc: 'https://api.whatsonchain.com/v1/bsv/main' });
+    expect(chainEndpoints({ network: 'test' })).toEqual({
+      arc: 'https://arc-test.taal.com',
+      woc: 'https://api.whatsonchain.com/v1/bsv/test',
+    });
+    const config = loadConfig(chainConfigSchema, {
+      CHAIN_NETWORK: 'main',
+      CHAIN_ARC_URL: 'https://arc.example/',
+      CHAIN_WOC_URL: '',
+      CHAIN_ARC_API_KEY: 'k',
+    });
+    expect(chainEndpoints(chainClientOptions(config))).toEqual({
+      arc: 'https://arc.example',
+      woc: 'https://api.whatsonchain.com/v1/bsv/main',
+    });
     expect(chainClientOptions(config).arcApiKey).toBe('k');
   });
 
   it('names what is wrong', () => {
-    expect(() => loadConfig(chainConfigSchema, { CHAIN_NETWORK: 'regtest', CHAIN_ARC_URL: 'ftp://x' })).toThrow(/CHAIN_NETWORK[\s\S]*CHAIN_ARC_URL/);
+    expect(() => loadConfig(chainConfigSchema, { CHAIN_NETWORK: 'regtest', CHAIN_ARC_URL: 'ftp://x' })).toThrow(
+      /CHAIN_NETWORK[\s\S]*CHAIN_ARC_URL/,
+    );
   });
 
   it('gives the local chain server its defaults', () => {

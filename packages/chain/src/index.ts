@@ -4,5 +4,24 @@ export { stateOfArcStatus } from './client/arc-adapter.js';
 export { tscToMerklePath, type TscProof } from './client/tsc-proof.js';
 export { chainConfigFields, chainConfigSchema, chainClientOptions, type ChainConfig } from './config.js';
 export { decodeTransaction, detectFormat, hexToBytes, type TxFormat, type DecodedTransaction } from './tx-format.js';
-export { receiptScript, parseReceipt, findReceipt, hashOrderLines, canonicalOrderLines, orderLineSchema, orderLinesSchema, RECEIPT_PROTOCOL, RECEIPT_VERSION, type Receipt, type OrderLine } from './receipt/index.js';
-export { verifyPayment, type PaymentSource, type VerifyPaymentInput, type VerifiedPayment, type ExpectedOutput, type PaidOutput } from './verify/verify-payment.js';
+export {
+  receiptScript,
+  parseReceipt,
+  findReceipt,
+  hashOrderLines,
+  canonicalOrderLines,
+  orderLineSchema,
+  orderLinesSchema,
+  RECEIPT_PROTOCOL,
+  RECEIPT_VERSION,
+  type Receipt,
+  type OrderLine,
+} from './receipt/index.js';
+export {
+  verifyPayment,
+  type PaymentSource,
+  type VerifyPaymentInput,
+  type VerifiedPayment,
+  type ExpectedOutput,
+  type PaidOutput,
+} from './verify/verify-payment.js';

@@ -41,7 +41,8 @@ export function decodeTransaction(bytes: Uint8Array): DecodedTransaction {
   // only a fresh serialization that gives the same bytes back shows they were one whole transaction.
   const tx = new Transaction(parsed.version, parsed.inputs, parsed.outputs, parsed.lockTime);
   const again = format === 'ef' ? tx.toEF() : tx.toBinary();
-  if (again.length !== bytes.length || again.some((byte, i) => byte !== bytes[i])) throw new Error('the bytes are not one whole transaction');
+  if (again.length !== bytes.length || again.some((byte, i) => byte !== bytes[i]))
+    throw new Error('the bytes are not one whole transaction');
   return { format, tx, txid: tx.id('hex'), beef: undefined };
 }
 

@@ -49,7 +49,11 @@ describe('the chain client against the local chain', () => {
     const tx = await payment({ ...payer, to: newWallet().address, satoshis: 5_000 });
     await chain.client.broadcast(tx);
     const txid = tx.id('hex');
-    expect(await chain.client.getTransaction(txid)).toMatchObject({ txid, rawHex: tx.toHex(), status: { state: 'seen', confirmations: 0 } });
+    expect(await chain.client.getTransaction(txid)).toMatchObject({
+      txid,
+      rawHex: tx.toHex(),
+      status: { state: 'seen', confirmations: 0 },
+    });
 
     await mineBlocks(chain.running.url, 3);
     const found = await chain.client.getTransaction(txid);
@@ -113,7 +117,11 @@ describe('the chain client against the local chain', () => {
 
   it('reports the chain tip and says unknown for a transaction it never saw', async () => {
     const info = await chain.client.chainInfo();
-    expect(info).toMatchObject({ network: 'local', height: chain.running.chain.state.height, bestBlockHash: chain.running.chain.state.tip!.hash });
+    expect(info).toMatchObject({
+      network: 'local',
+      height: chain.running.chain.state.height,
+      bestBlockHash: chain.running.chain.state.tip!.hash,
+    });
     const unknown = 'ab'.repeat(32);
     expect(await chain.client.getStatus(unknown)).toEqual({ txid: unknown, state: 'unknown' });
     expect(await chain.client.getTransaction(unknown)).toBeNull();

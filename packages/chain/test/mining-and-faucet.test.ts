@@ -16,7 +16,10 @@ describe('mining on an interval and the faucet under load', () => {
     expect(chain.running.chain.state.height).toBe(height);
 
     const paid = await requestFaucet(chain.running.url, newWallet().address, 1_000);
-    expect(await chain.client.waitForStatus(paid.txid, 'mined', { intervalMs: 20, timeoutMs: 5_000 })).toMatchObject({ state: 'mined', blockHeight: height + 1 });
+    expect(await chain.client.waitForStatus(paid.txid, 'mined', { intervalMs: 20, timeoutMs: 5_000 })).toMatchObject({
+      state: 'mined',
+      blockHeight: height + 1,
+    });
   });
 
   it('pays concurrent faucet requests from distinct coins', async () => {
@@ -25,7 +28,9 @@ describe('mining on an interval and the faucet under load', () => {
     const paid = await Promise.all(wallets.map((wallet, i) => requestFaucet(chain!.running.url, wallet.address, 1_000 + i)));
     expect(new Set(paid.map((payment) => payment.txid)).size).toBe(6);
     for (const [i, wallet] of wallets.entries()) {
-      expect(await chain.client.listUnspent(wallet.address)).toEqual([{ txid: paid[i]!.txid, vout: 0, satoshis: 1_000 + i, height: undefined }]);
+      expect(await chain.client.listUnspent(wallet.address)).toEqual([
+        { txid: paid[i]!.txid, vout: 0, satoshis: 1_000 + i, height: undefined },
+      ]);
     }
   });
 });

@@ -21,7 +21,12 @@ describe('the local chain in a data directory', () => {
     await mineBlocks(first.running.url);
     const pending = await payment({ source: mined, vout: 1, key: payer.key, to: payee.address, satoshis: 10_000 });
     await first.client.broadcast(pending);
-    const before = { info: await first.client.chainInfo(), minedStatus: await first.client.getStatus(mined.id('hex')), unspent: await first.client.listUnspent(payee.address), faucet: first.running.chain.faucetAddress };
+    const before = {
+      info: await first.client.chainInfo(),
+      minedStatus: await first.client.getStatus(mined.id('hex')),
+      unspent: await first.client.listUnspent(payee.address),
+      faucet: first.running.chain.faucetAddress,
+    };
     const key = readFileSync(join(dataDir, 'chain', 'faucet.wif'), 'utf8');
     await first.close();
 
@@ -35,7 +40,10 @@ describe('the local chain in a data directory', () => {
       expect(await second.client.listUnspent(payee.address)).toEqual(before.unspent);
 
       const doubleSpend = await payment({ source: mined, vout: 1, key: payer.key, to: newWallet().address, satoshis: 5_000 });
-      await expect(second.client.broadcast(doubleSpend)).rejects.toMatchObject({ code: 'chain_rejected', details: { tx_status: 'DOUBLE_SPEND_ATTEMPTED' } });
+      await expect(second.client.broadcast(doubleSpend)).rejects.toMatchObject({
+        code: 'chain_rejected',
+        details: { tx_status: 'DOUBLE_SPEND_ATTEMPTED' },
+      });
       await mineBlocks(second.running.url);
       expect(await second.client.getStatus(pending.id('hex'))).toMatchObject({ state: 'mined', blockHeight: before.info.height + 1 });
     } finally {

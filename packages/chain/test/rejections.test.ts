@@ -13,10 +13,14 @@ afterAll(() => chain.close());
 function utxoSet(): string[] {
   const state = chain.running.chain.state;
   const txids = [...state.mempoolTxids(), ...state.blocks.flatMap((block) => block.txids)];
-  return txids.flatMap((txid) => state.transaction(txid)!.tx.outputs.map((_, vout) => {
-    const coin = state.coin(txid, vout)!;
-    return `${txid}:${vout}=${coin.satoshis}:${coin.spentBy ?? 'unspent'}`;
-  })).sort();
+  return txids
+    .flatMap((txid) =>
+      state.transaction(txid)!.tx.outputs.map((_, vout) => {
+        const coin = state.coin(txid, vout)!;
+        return `${txid}:${vout}=${coin.satoshis}:${coin.spentBy ?? 'unspent'}`;
+      }),
+    )
+    .sort();
 }
 
 describe('what the local chain refuses, as ARC would, and the client error for it', () => {
@@ -28,12 +32,20 @@ describe('what the local chain refuses, as ARC would, and the client error for i
 
     const error = await rejection(chain.client.broadcast(second));
     expect(error.code).toBe('chain_rejected');
-    expect(error.details).toMatchObject({ arc_status: 200, tx_status: 'DOUBLE_SPEND_ATTEMPTED', competing_txs: [first.id('hex')], txid: second.id('hex') });
+    expect(error.details).toMatchObject({
+      arc_status: 200,
+      tx_status: 'DOUBLE_SPEND_ATTEMPTED',
+      competing_txs: [first.id('hex')],
+      txid: second.id('hex'),
+    });
     expect(error.message).toContain(first.id('hex'));
 
     await mineBlocks(chain.running.url);
     const third = await payment({ ...payer, to: newWallet().address, satoshis: 30_000 });
-    expect((await rejection(chain.client.broadcast(third))).details).toMatchObject({ tx_status: 'DOUBLE_SPEND_ATTEMPTED', competing_txs: [first.id('hex')] });
+    expect((await rejection(chain.client.broadcast(third))).details).toMatchObject({
+      tx_status: 'DOUBLE_SPEND_ATTEMPTED',
+      competing_txs: [first.id('hex')],
+    });
     expect(await chain.client.getStatus(second.id('hex'))).toMatchObject({ state: 'unknown' });
   });
 
@@ -41,7 +53,10 @@ describe('what the local chain refuses, as ARC would, and the client error for i
     const payer = await fundedWallet(chain, 50_000);
     const tx = await payment({ ...payer, to: newWallet().address, satoshis: 10_000, signer: PrivateKey.fromRandom() });
     const error = await rejection(chain.client.broadcast(tx));
-    expect(error).toMatchObject({ code: 'chain_rejected', details: { arc_status: 461, title: 'Malformed transaction', txid: tx.id('hex') } });
+    expect(error).toMatchObject({
+      code: 'chain_rejected',
+      details: { arc_status: 461, title: 'Malformed transaction', txid: tx.id('hex') },
+    });
     expect(String(error.details!.extra_info)).toMatch(/^input 0: /);
   });
 
@@ -57,13 +72,16 @@ describe('what the local chain refuses, as ARC would, and the client error for i
     const tx = await payment({ ...payer, to: newWallet().address, satoshis: 60_000, fee: 0 });
     const error = await rejection(chain.client.broadcast(tx));
     expect(error).toMatchObject({ code: 'chain_rejected', details: { arc_status: 465, title: 'Fee too low' } });
-    expect(error.details!.extra_info).toBe('outputs total 60000 satoshis, more than the inputs\' 50000');
+    expect(error.details!.extra_info).toBe("outputs total 60000 satoshis, more than the inputs' 50000");
   });
 
   it('refuses a fee below the minimum rate (465)', async () => {
     const payer = await fundedWallet(chain, 50_000);
     const tx = await payment({ ...payer, to: newWallet().address, satoshis: 50_000, fee: 0 });
-    expect((await rejection(chain.client.broadcast(tx))).details).toMatchObject({ arc_status: 465, extra_info: expect.stringMatching(/^fee 0 satoshis is below the minimum 1/) });
+    expect((await rejection(chain.client.broadcast(tx))).details).toMatchObject({
+      arc_status: 465,
+      extra_info: expect.stringMatching(/^fee 0 satoshis is below the minimum 1/),
+    });
   });
 
   it('refuses bytes that are not a transaction (463)', async () => {
@@ -76,18 +94,31 @@ describe('what the local chain refuses, as ARC would, and the client error for i
     const stranger = newWallet();
     const parent = new Transaction(1, [], [{ satoshis: 10_000, lockingScript: new P2PKH().lock(stranger.address) }]);
     const tx = await payment({ source: parent, vout: 0, key: stranger.key, to: newWallet().address, satoshis: 5_000 });
-    expect((await rejection(chain.client.broadcast(tx.toHex()))).details).toMatchObject({ arc_status: 460, title: 'Not extended format', extra_info: `parent transaction ${parent.id('hex')} not found` });
+    expect((await rejection(chain.client.broadcast(tx.toHex()))).details).toMatchObject({
+      arc_status: 460,
+      title: 'Not extended format',
+      extra_info: `parent transaction ${parent.id('hex')} not found`,
+    });
     expect((await rejection(chain.client.broadcast(tx))).details).toMatchObject({ arc_status: 462, title: 'Invalid inputs' });
   });
 
   it('refuses a transaction locked until a later block while an input is not final', async () => {
     const payer = await fundedWallet(chain, 50_000);
     const tx = new Transaction();
-    tx.addInput({ sourceTransaction: payer.source, sourceOutputIndex: payer.vout, unlockingScriptTemplate: new P2PKH().unlock(payer.key), sequence: 0xfffffffe });
+    tx.addInput({
+      sourceTransaction: payer.source,
+      sourceOutputIndex: payer.vout,
+      unlockingScriptTemplate: new P2PKH().unlock(payer.key),
+      sequence: 0xfffffffe,
+    });
     tx.addOutput({ lockingScript: new P2PKH().lock(newWallet().address), satoshis: 49_000 });
     tx.lockTime = chain.running.chain.state.height + 2;
     await tx.sign();
-    expect((await rejection(chain.client.broadcast(tx))).details).toMatchObject({ arc_status: 200, tx_status: 'REJECTED', detail: expect.stringMatching(/^non-final/) });
+    expect((await rejection(chain.client.broadcast(tx))).details).toMatchObject({
+      arc_status: 200,
+      tx_status: 'REJECTED',
+      detail: expect.stringMatching(/^non-final/),
+    });
 
     await mineBlocks(chain.running.url);
     expect((await rejection(chain.client.broadcast(tx))).details).toMatchObject({ tx_status: 'REJECTED' });
@@ -113,7 +144,11 @@ describe('what the local chain refuses, as ARC would, and the client error for i
     const overMax = raw.replace(value(10_000), value(21_000_000 * 100_000_000 + 1));
     expect(overMax).not.toBe(raw);
     const before = utxoSet();
-    expect((await rejection(chain.client.broadcast(overMax))).details).toMatchObject({ arc_status: 464, title: 'Invalid outputs', extra_info: expect.stringMatching(/^output 0 pays 2100000000000001 satoshis/) });
+    expect((await rejection(chain.client.broadcast(overMax))).details).toMatchObject({
+      arc_status: 464,
+      title: 'Invalid outputs',
+      extra_info: expect.stringMatching(/^output 0 pays 2100000000000001 satoshis/),
+    });
     expect(utxoSet()).toEqual(before);
   });
 
@@ -123,7 +158,10 @@ describe('what the local chain refuses, as ARC would, and the client error for i
     const ancestor = await payment({ ...payer, to: middle.address, satoshis: 20_000 });
     const overspend = await payment({ source: ancestor, vout: 0, key: middle.key, to: newWallet().address, satoshis: 30_000, fee: 0 });
     const before = utxoSet();
-    expect((await rejection(chain.client.broadcast(overspend.toBEEF()))).details).toMatchObject({ arc_status: 465, txid: overspend.id('hex') });
+    expect((await rejection(chain.client.broadcast(overspend.toBEEF()))).details).toMatchObject({
+      arc_status: 465,
+      txid: overspend.id('hex'),
+    });
     expect(utxoSet()).toEqual(before);
     expect(await chain.client.getStatus(ancestor.id('hex'))).toMatchObject({ state: 'unknown' });
     expect(await chain.client.listUnspent(middle.address)).toEqual([]);
@@ -140,7 +178,10 @@ describe('what the local chain refuses, as ARC would, and the client error for i
     await chain.client.broadcast(child);
     const rival = await payment({ ...payer, to: newWallet().address, satoshis: 30_000 });
     const before = utxoSet();
-    expect((await rejection(chain.client.broadcast(rival.toBEEF()))).details).toMatchObject({ tx_status: 'DOUBLE_SPEND_ATTEMPTED', competing_txs: [parent.id('hex')] });
+    expect((await rejection(chain.client.broadcast(rival.toBEEF()))).details).toMatchObject({
+      tx_status: 'DOUBLE_SPEND_ATTEMPTED',
+      competing_txs: [parent.id('hex')],
+    });
     expect(utxoSet()).toEqual(before);
     expect(await chain.client.getStatus(child.id('hex'))).toMatchObject({ state: 'seen' });
   });

@@ -40,7 +40,11 @@ export async function payment(input: {
 }): Promise<Transaction> {
   const fee = input.fee ?? 100;
   const tx = new Transaction();
-  tx.addInput({ sourceTransaction: input.source, sourceOutputIndex: input.vout, unlockingScriptTemplate: new P2PKH().unlock(input.signer ?? input.key) });
+  tx.addInput({
+    sourceTransaction: input.source,
+    sourceOutputIndex: input.vout,
+    unlockingScriptTemplate: new P2PKH().unlock(input.signer ?? input.key),
+  });
   tx.addOutput({ lockingScript: new P2PKH().lock(input.to), satoshis: input.satoshis });
   const change = input.source.outputs[input.vout]!.satoshis! - input.satoshis - fee;
   if (change > 0) tx.addOutput({ lockingScript: new P2PKH().lock(input.key.toAddress('testnet')), satoshis: change });

@@ -37,7 +37,9 @@ describe('the chain client when the chain cannot be used', () => {
     const lookup = await rejection(client.getStatus('ab'.repeat(32)));
     expect(lookup).toMatchObject({ code: 'chain_unavailable', details: { service: 'ARC', host: `127.0.0.1:${port}`, attempts: 3 } });
     expect(lookup.message).toBe(`ARC at 127.0.0.1:${port} is unreachable (ECONNREFUSED) after 3 attempts`);
-    expect((await rejection(client.listUnspent('mfWxJ45yp2SFn7UciZyNpvDKrzbhyfKrY8'))).message).toContain(`WhatsOnChain at 127.0.0.1:${port} is unreachable`);
+    expect((await rejection(client.listUnspent('mfWxJ45yp2SFn7UciZyNpvDKrzbhyfKrY8'))).message).toContain(
+      `WhatsOnChain at 127.0.0.1:${port} is unreachable`,
+    );
     expect((await rejection(client.broadcast('00'))).code).toBe('chain_unavailable');
     expect(Date.now() - started).toBeLessThan(2_000);
   });
@@ -47,7 +49,9 @@ describe('the chain client when the chain cannot be used', () => {
     let failures = 2;
     const arc = await serve((_req, res) => {
       if (failures-- > 0) return res.writeHead(503).end('busy');
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ txid, txStatus: 'SEEN_ON_NETWORK', blockHash: '', blockHeight: 0, merklePath: '' }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ txid, txStatus: 'SEEN_ON_NETWORK', blockHash: '', blockHeight: 0, merklePath: '' }));
     });
     const client = createChainClient({ network: 'main', arcUrl: arc.url, wocUrl: arc.url, retries: 3, retryBaseMs: 10 });
     expect(await client.getStatus(txid)).toMatchObject({ txid, state: 'seen' });
@@ -57,11 +61,21 @@ describe('the chain client when the chain cannot be used', () => {
   it('gives up after its retries on a service that keeps failing, and times out one that never answers', async () => {
     const failing = await serve((_req, res) => res.writeHead(500).end());
     const client = createChainClient({ network: 'test', arcUrl: failing.url, wocUrl: failing.url, retries: 1, retryBaseMs: 10 });
-    expect(await rejection(client.chainInfo())).toMatchObject({ code: 'chain_unavailable', message: expect.stringContaining('answered 500 after 2 attempts') });
+    expect(await rejection(client.chainInfo())).toMatchObject({
+      code: 'chain_unavailable',
+      message: expect.stringContaining('answered 500 after 2 attempts'),
+    });
     expect(failing.requests()).toBe(2);
 
     const silent = await serve(() => {});
-    const slow = createChainClient({ network: 'test', arcUrl: silent.url, wocUrl: silent.url, retries: 1, retryBaseMs: 10, timeoutMs: 200 });
+    const slow = createChainClient({
+      network: 'test',
+      arcUrl: silent.url,
+      wocUrl: silent.url,
+      retries: 1,
+      retryBaseMs: 10,
+      timeoutMs: 200,
+    });
     const started = Date.now();
     expect((await rejection(slow.chainInfo())).message).toContain('is unreachable (no answer within 200 ms) after 2 attempts');
     expect(Date.now() - started).toBeLessThan(1_500);
@@ -80,7 +94,13 @@ describe('the chain client when the chain cannot be used', () => {
       seen.push(req.headers.authorization);
       res.writeHead(404).end();
     });
-    const client = createChainClient({ network: 'main', arcUrl: service.url, wocUrl: `${service.url}/woc`, arcApiKey: 'arc-secret', retries: 0 });
+    const client = createChainClient({
+      network: 'main',
+      arcUrl: service.url,
+      wocUrl: `${service.url}/woc`,
+      arcApiKey: 'arc-secret',
+      retries: 0,
+    });
     await client.getStatus('ab'.repeat(32));
     expect(seen).toEqual(['Bearer arc-secret', undefined]);
   });

@@ -14,7 +14,12 @@ if (!name || !/^[a-z0-9_]+$/.test(name)) {
   process.exit(2);
 }
 const migrationsDir = join('prisma', 'migrations');
-const previous = existsSync(migrationsDir) ? readdirSync(migrationsDir).filter((d) => /^\d{14}_/.test(d)).sort().at(-1) : undefined;
+const previous = existsSync(migrationsDir)
+  ? readdirSync(migrationsDir)
+      .filter((d) => /^\d{14}_/.test(d))
+      .sort()
+      .at(-1)
+  : undefined;
 const from = previous ? readFileSync(join(migrationsDir, previous, 'schema.prisma'), 'utf8') : undefined;
 const to = readFileSync(join('prisma', 'schema.prisma'), 'utf8');
 

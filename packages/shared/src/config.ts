@@ -30,5 +30,9 @@ export const configFields = {
     GRPC_HOST: z.string().min(1).default('127.0.0.1'),
     GRPC_PORT: portField(fallbackPort),
   }),
-  grpcAddress: (fallbackPort: number) => z.string().regex(/^[\w.-]+:\d+$/, 'expected host:port').default(`127.0.0.1:${fallbackPort}`),
+  grpcAddress: (fallbackPort: number) =>
+    z
+      .string()
+      .regex(/^[\w.-]+:\d+$/, 'expected host:port')
+      .default(`127.0.0.1:${fallbackPort}`),
 };

@@ -28,7 +28,11 @@ export function cursorPosition(cursor: string | undefined): CursorPosition | und
   if (!cursor) return undefined;
   const position = decodeCursor(cursor);
   if (!position) {
-    throw new AppError('validation_failed', 'The cursor is not one this service issued: pass next_cursor from the previous page unchanged.', { field: 'cursor' });
+    throw new AppError(
+      'validation_failed',
+      'The cursor is not one this service issued: pass next_cursor from the previous page unchanged.',
+      { field: 'cursor' },
+    );
   }
   return position;
 }

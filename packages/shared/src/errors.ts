@@ -77,17 +77,29 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 /** The code a gRPC status stands for when the service sent no code of ours (a transport failure). */
 export function codeForGrpcStatus(status: Status): ErrorCode {
   switch (status) {
-    case Status.INVALID_ARGUMENT: return 'bad_request';
-    case Status.UNAUTHENTICATED: return 'unauthenticated';
-    case Status.PERMISSION_DENIED: return 'forbidden';
-    case Status.NOT_FOUND: return 'not_found';
-    case Status.ALREADY_EXISTS: return 'already_exists';
-    case Status.ABORTED: return 'conflict';
-    case Status.FAILED_PRECONDITION: return 'failed_precondition';
-    case Status.RESOURCE_EXHAUSTED: return 'rate_limited';
-    case Status.UNIMPLEMENTED: return 'not_implemented';
-    case Status.UNAVAILABLE: return 'unavailable';
-    case Status.DEADLINE_EXCEEDED: return 'timeout';
-    default: return 'internal';
+    case Status.INVALID_ARGUMENT:
+      return 'bad_request';
+    case Status.UNAUTHENTICATED:
+      return 'unauthenticated';
+    case Status.PERMISSION_DENIED:
+      return 'forbidden';
+    case Status.NOT_FOUND:
+      return 'not_found';
+    case Status.ALREADY_EXISTS:
+      return 'already_exists';
+    case Status.ABORTED:
+      return 'conflict';
+    case Status.FAILED_PRECONDITION:
+      return 'failed_precondition';
+    case Status.RESOURCE_EXHAUSTED:
+      return 'rate_limited';
+    case Status.UNIMPLEMENTED:
+      return 'not_implemented';
+    case Status.UNAVAILABLE:
+      return 'unavailable';
+    case Status.DEADLINE_EXCEEDED:
+      return 'timeout';
+    default:
+      return 'internal';
   }
 }

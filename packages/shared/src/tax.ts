@@ -19,7 +19,9 @@ const RATE_FORMAT = /^(?:0(?:\.\d{1,12})?|1(?:\.0{1,12})?)$/;
 /** Parses a decimal rate string from 0 to 1 ("0.0725") into an exact fraction; anything else is a 422. */
 export function parseTaxRate(rate: string): TaxFraction {
   if (!RATE_FORMAT.test(rate)) {
-    throw new AppError('validation_failed', `The tax rate "${rate}" is not a decimal string from 0 to 1 such as "0.0725"`, { field: 'tax_rate' });
+    throw new AppError('validation_failed', `The tax rate "${rate}" is not a decimal string from 0 to 1 such as "0.0725"`, {
+      field: 'tax_rate',
+    });
   }
   const [whole = '0', fraction = ''] = rate.split('.');
   return { numerator: BigInt(whole + fraction), denominator: 10n ** BigInt(fraction.length) };
@@ -44,7 +46,11 @@ export function lineTax(line: TaxLineInput, rate: string, pricesIncludeTax: bool
 /** The order's totals: the sum of its lines, each rounded on its own. */
 export function sumLineTaxes(lines: readonly LineTax[]): LineTax {
   return lines.reduce(
-    (sum, line) => ({ netMinor: sum.netMinor + line.netMinor, taxMinor: sum.taxMinor + line.taxMinor, totalMinor: sum.totalMinor + line.totalMinor }),
+    (sum, line) => ({
+      netMinor: sum.netMinor + line.netMinor,
+      taxMinor: sum.taxMinor + line.taxMinor,
+      totalMinor: sum.totalMinor + line.totalMinor,
+    }),
     { netMinor: 0n, taxMinor: 0n, totalMinor: 0n },
   );
 }
@@ -63,6 +69,9 @@ export function roundHalfUp(numerator: bigint, denominator: bigint): bigint {
 
 function checkedQuantity(quantity: bigint | number): bigint | number {
   const valid = typeof quantity === 'bigint' ? quantity > 0n : Number.isSafeInteger(quantity) && quantity > 0;
-  if (!valid) throw new AppError('validation_failed', `A line's quantity must be a positive whole number, not ${String(quantity)}`, { field: 'quantity' });
+  if (!valid)
+    throw new AppError('validation_failed', `A line's quantity must be a positive whole number, not ${String(quantity)}`, {
+      field: 'quantity',
+    });
   return quantity;
 }

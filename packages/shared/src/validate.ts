@@ -18,10 +18,14 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown, where =
 function namedIssues(issues: readonly z.core.$ZodIssue[], where: string): InputIssue[] {
   return issues.flatMap((issue) => {
     const path = issue.path.map((key) => String(key).replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
-    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ field: [...path, key].join('.'), message: `Unknown field "${key}"` }));
+    if (issue.code === 'unrecognized_keys')
+      return issue.keys.map((key) => ({ field: [...path, key].join('.'), message: `Unknown field "${key}"` }));
     if (issue.code === 'invalid_union' && issue.errors.length > 0) {
       const closest = issue.errors.reduce((best, branch) => (branch.length < best.length ? branch : best));
-      return namedIssues(closest.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] })), where);
+      return namedIssues(
+        closest.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] })),
+        where,
+      );
     }
     return [{ field: path.join('.') || where, message: issue.message }];
   });

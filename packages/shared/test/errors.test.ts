@@ -16,7 +16,9 @@ describe('AppError', () => {
   });
 
   it('has a code table of at least the codes the gateway answers with', () => {
-    expect(ERROR_CODES).toEqual(expect.arrayContaining(['bad_request', 'not_found', 'already_exists', 'unavailable', 'timeout', 'internal']));
+    expect(ERROR_CODES).toEqual(
+      expect.arrayContaining(['bad_request', 'not_found', 'already_exists', 'unavailable', 'timeout', 'internal']),
+    );
   });
 
   it('maps codes to the statuses a client expects', () => {

@@ -52,7 +52,12 @@ function booksService(seen: { contexts: CallContext[]; handlerDone: Promise<void
         case 'slow': {
           // Honours cancellation, as handlers should: the caller's deadline aborts context.signal.
           const done = sleep(2_000, undefined, { signal: context.signal });
-          seen.handlerDone.push(done.then(() => undefined, () => undefined));
+          seen.handlerDone.push(
+            done.then(
+              () => undefined,
+              () => undefined,
+            ),
+          );
           await done;
           return { capabilities: [] };
         }
@@ -79,7 +84,12 @@ describe('gRPC server and client', () => {
   let client: GrpcClient<typeof BooksServiceDefinition>;
 
   beforeAll(async () => {
-    server = await startGrpcServer({ name: 'books', address: '127.0.0.1:0', logger: log.logger, services: [[BooksServiceDefinition, booksService(seen)]] });
+    server = await startGrpcServer({
+      name: 'books',
+      address: '127.0.0.1:0',
+      logger: log.logger,
+      services: [[BooksServiceDefinition, booksService(seen)]],
+    });
     address = `127.0.0.1:${server.port}`;
     client = createGrpcClient(BooksServiceDefinition, address);
   });
@@ -108,7 +118,11 @@ describe('gRPC server and client', () => {
 
   it('keeps non-ASCII text and newlines of an AppError intact', async () => {
     const error = await client.getSetup({ org: { handle: 'accents' } }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'not_found', message: 'Le café « Crème » n’existe pas — 🍰 100%', details: { name: 'Crème brûlée', lines: 'a\nb' } });
+    expect(error).toMatchObject({
+      code: 'not_found',
+      message: 'Le café « Crème » n’existe pas — 🍰 100%',
+      details: { name: 'Crème brûlée', lines: 'a\nb' },
+    });
   });
 
   it('turns a thrown plain Error into internal "Internal error", without its message', async () => {
@@ -120,7 +134,10 @@ describe('gRPC server and client', () => {
   });
 
   it('answers a database too busy to start a transaction as unavailable, to be retried, not as a bug', async () => {
-    await expect(client.getSetup({ org: { handle: 'busy' } })).rejects.toMatchObject({ code: 'unavailable', message: 'The service is busy; try again shortly.' });
+    await expect(client.getSetup({ org: { handle: 'busy' } })).rejects.toMatchObject({
+      code: 'unavailable',
+      message: 'The service is busy; try again shortly.',
+    });
   });
 
   it('logs the plain Error it hid, with the request id and method', async () => {
@@ -186,14 +203,24 @@ describe('gRPC server and client', () => {
 describe('createGrpcClient and the connection', () => {
   it('connects again when the service restarts on the same address', async () => {
     const seen = { contexts: [], handlerDone: [] };
-    const first = await startGrpcServer({ name: 'books', address: '127.0.0.1:0', logger: pino({ level: 'silent' }), services: [[BooksServiceDefinition, booksService(seen)]] });
+    const first = await startGrpcServer({
+      name: 'books',
+      address: '127.0.0.1:0',
+      logger: pino({ level: 'silent' }),
+      services: [[BooksServiceDefinition, booksService(seen)]],
+    });
     const at = `127.0.0.1:${first.port}`;
     const restartable = createGrpcClient(BooksServiceDefinition, at, { connections: 1 });
     try {
       expect((await restartable.getSetup({ org: { handle: 'a' } })).capabilities[0]?.nextStep).toBe('hello a');
       await first.shutdown();
       await expect(restartable.getSetup({ org: { handle: 'b' } })).rejects.toMatchObject({ code: 'unavailable' });
-      const second = await startGrpcServer({ name: 'books', address: at, logger: pino({ level: 'silent' }), services: [[BooksServiceDefinition, booksService(seen)]] });
+      const second = await startGrpcServer({
+        name: 'books',
+        address: at,
+        logger: pino({ level: 'silent' }),
+        services: [[BooksServiceDefinition, booksService(seen)]],
+      });
       try {
         expect((await restartable.getSetup({ org: { handle: 'c' } })).capabilities[0]?.nextStep).toBe('hello c');
       } finally {
@@ -236,7 +263,8 @@ describe('gRPC server shutdown', () => {
     const abort = new AbortController();
     const statuses: number[] = [];
     const done = (async () => {
-      for await (const { status } of createClient(HealthDefinition, channel).watch({ service }, { signal: abort.signal })) statuses.push(status);
+      for await (const { status } of createClient(HealthDefinition, channel).watch({ service }, { signal: abort.signal }))
+        statuses.push(status);
     })().catch(() => undefined);
     let stopped: Promise<void> | undefined;
     return {
@@ -266,7 +294,12 @@ describe('gRPC server shutdown', () => {
 
   async function startBooks() {
     const seen = { contexts: [], handlerDone: [] };
-    const server = await startGrpcServer({ name: 'books', address: '127.0.0.1:0', logger: pino({ level: 'silent' }), services: [[BooksServiceDefinition, booksService(seen)]] });
+    const server = await startGrpcServer({
+      name: 'books',
+      address: '127.0.0.1:0',
+      logger: pino({ level: 'silent' }),
+      services: [[BooksServiceDefinition, booksService(seen)]],
+    });
     return { server, address: `127.0.0.1:${server.port}` };
   }
 

@@ -4,7 +4,11 @@ import type { EventMessage, EventTransport } from '../src/events/transport.js';
 import { eventually } from './fixtures/eventually.js';
 import { silentLogger } from './fixtures/silent-logger.js';
 
-const message = (id: string, text = id): EventMessage => ({ id, subject: 'ctk.payments.payment.received', data: new TextEncoder().encode(text) });
+const message = (id: string, text = id): EventMessage => ({
+  id,
+  subject: 'ctk.payments.payment.received',
+  data: new TextEncoder().encode(text),
+});
 const text = (m: EventMessage) => new TextDecoder().decode(m.data);
 
 let transport: EventTransport;
@@ -44,7 +48,12 @@ describe('inProcessTransport', () => {
       if (m.id === 'a' && m.deliveryCount === 1) throw new Error('database busy');
     });
     await t.publish(message('a'));
-    await eventually(() => expect(deliveries).toEqual([['a', 1], ['a', 2]]));
+    await eventually(() =>
+      expect(deliveries).toEqual([
+        ['a', 1],
+        ['a', 2],
+      ]),
+    );
   });
 
   it('keeps delivering later messages while a failing one waits for its retry', async () => {

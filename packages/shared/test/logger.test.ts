@@ -12,13 +12,19 @@ async function logThroughCreateLogger(objects: object[], level = 'info'): Promis
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', FIXTURE, JSON.stringify(objects), level], {
     cwd: fileURLToPath(new URL('..', import.meta.url)),
   });
-  return stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+  return stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 /** The same pino options as createLogger, with a destination a test can read. */
 function logThroughPino(object: object): Record<string, unknown> {
   const lines: string[] = [];
-  const logger = pino({ level: 'info', redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, { write: (line: string) => lines.push(line) });
+  const logger = pino(
+    { level: 'info', redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
+    { write: (line: string) => lines.push(line) },
+  );
   logger.info(object, 'line');
   expect(lines).toHaveLength(1);
   return JSON.parse(lines[0]!) as Record<string, unknown>;
@@ -28,7 +34,9 @@ describe('createLogger', () => {
   it('writes JSON lines carrying its name, level and message, with credentials redacted', async () => {
     const [line] = await logThroughCreateLogger([
       {
-        req: { headers: { authorization: 'Bearer tok_live', 'x-commerce-key': 'ck_live', cookie: 'session=abc', accept: 'application/json' } },
+        req: {
+          headers: { authorization: 'Bearer tok_live', 'x-commerce-key': 'ck_live', cookie: 'session=abc', accept: 'application/json' },
+        },
         headers: { authorization: 'Basic dXNlcjpwYXNz' },
         api_key: 'key_top',
         secret: 'whsec_top',

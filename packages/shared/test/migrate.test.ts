@@ -83,21 +83,33 @@ async function query(db: Database, sql: string): Promise<unknown[][]> {
 async function execute(db: Database, sql: string, args: unknown[] = []): Promise<number> {
   const connection = await db.adapter.connect();
   try {
-    return await connection.executeRaw({ sql, args, argTypes: args.map(() => ({ scalarType: 'string' as const, arity: 'scalar' as const })) });
+    return await connection.executeRaw({
+      sql,
+      args,
+      argTypes: args.map(() => ({ scalarType: 'string' as const, arity: 'scalar' as const })),
+    });
   } finally {
     await connection.dispose();
   }
 }
 
 async function appliedInDatabase(db: Database): Promise<unknown[][]> {
-  return query(db, 'SELECT migration_name, finished_at IS NOT NULL, rolled_back_at IS NULL FROM _prisma_migrations ORDER BY migration_name');
+  return query(
+    db,
+    'SELECT migration_name, finished_at IS NOT NULL, rolled_back_at IS NULL FROM _prisma_migrations ORDER BY migration_name',
+  );
 }
 
 describe('diffSchemas', () => {
   async function diff(from: string | undefined, to: string): Promise<string> {
     const pglite = new PGlite();
     try {
-      return await diffSchemas(new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory, await prismaDir([], to), from, to);
+      return await diffSchemas(
+        new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory,
+        await prismaDir([], to),
+        from,
+        to,
+      );
     } finally {
       await pglite.close();
     }
@@ -181,7 +193,10 @@ describe('openDatabase on PGlite', () => {
   });
 
   it('applies migrations in the order of their names, whatever order they were written in', async () => {
-    const dir = await prismaDir([[ADD_PRICE, ADD_PRICE_SQL], [INIT, INIT_SQL]]);
+    const dir = await prismaDir([
+      [ADD_PRICE, ADD_PRICE_SQL],
+      [INIT, INIT_SQL],
+    ]);
     const db = await openDatabase({ service: 'shared', dataDir: ':memory:', prismaDir: dir });
     try {
       expect(db.appliedMigrations).toEqual([INIT, ADD_PRICE]);
@@ -232,13 +247,21 @@ describe.skipIf(!POSTGRES_URL)('openDatabase on PostgreSQL', () => {
   }
   const nameOf = (url: string) => decodeURIComponent(new URL(url).pathname.slice(1));
   const connectionsTo = (url: string) =>
-    server(async (c) => (await c.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [nameOf(url)])).rows[0]!.n);
+    server(
+      async (c) =>
+        (await c.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [nameOf(url)])).rows[0]!.n,
+    );
   const migrationLocksIn = (url: string) =>
-    server(async (c) => (await c.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+    server(
+      async (c) =>
+        (
+          await c.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_database d ON d.oid = l.database
        WHERE l.locktype = 'advisory' AND l.objid = $1 AND d.datname = $2`,
-      [MIGRATION_LOCK_KEY, nameOf(url)],
-    )).rows[0]!.n);
+            [MIGRATION_LOCK_KEY, nameOf(url)],
+          )
+        ).rows[0]!.n,
+    );
 
   it('creates a fresh database per call of createTestDatabase', async () => {
     const [a, b] = [await createTestDatabase('shared'), await createTestDatabase('shared')];

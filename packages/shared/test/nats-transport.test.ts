@@ -23,7 +23,10 @@ async function open(options: Partial<NatsTransportOptions> = {}) {
     reconnectTimeWaitMs: 100,
     ...options,
   });
-  cleanups.push(() => deleteStream(stream.name), () => transport.close());
+  cleanups.push(
+    () => deleteStream(stream.name),
+    () => transport.close(),
+  );
   const message = (id: string): EventMessage => ({ id, subject: stream.subject, data: new TextEncoder().encode(id) });
   return { transport, stream, message };
 }
@@ -54,7 +57,10 @@ describe('connectNatsTransport', () => {
     await transport.publish(message('event-1'));
     await transport.publish(message('event-1'));
     await transport.publish(message('event-2'));
-    expect(await storedMessages(stream.name)).toEqual([['event-1', stream.subject], ['event-2', stream.subject]]);
+    expect(await storedMessages(stream.name)).toEqual([
+      ['event-1', stream.subject],
+      ['event-2', stream.subject],
+    ]);
   });
 
   it('delivers each message with its event id to a durable consumer', async () => {
@@ -62,14 +68,24 @@ describe('connectNatsTransport', () => {
     await transport.publish(message('before-subscribing'));
     const seen = await collect(transport);
     await transport.publish(message('after-subscribing'));
-    await eventually(() => expect(seen).toEqual([['before-subscribing', 1], ['after-subscribing', 1]]));
+    await eventually(() =>
+      expect(seen).toEqual([
+        ['before-subscribing', 1],
+        ['after-subscribing', 1],
+      ]),
+    );
   });
 
   it('delivers a message again, with deliveryCount 2, when its handler failed once', async () => {
     const { transport, message } = await open();
     const seen = await collect(transport, undefined, (m) => m.deliveryCount === 1);
     await transport.publish(message('flaky'));
-    await eventually(() => expect(seen).toEqual([['flaky', 1], ['flaky', 2]]));
+    await eventually(() =>
+      expect(seen).toEqual([
+        ['flaky', 1],
+        ['flaky', 2],
+      ]),
+    );
   });
 
   it('gives each durable consumer every message, and a durable resumes where it stopped', async () => {
@@ -88,9 +104,16 @@ describe('connectNatsTransport', () => {
   });
 
   it('rejects a publish while NATS is unreachable, and closes promptly', async () => {
-    const transport = await connectNatsTransport({ url: 'nats://127.0.0.1:1', logger: silentLogger(), publishTimeoutMs: 300, reconnectTimeWaitMs: 100 });
+    const transport = await connectNatsTransport({
+      url: 'nats://127.0.0.1:1',
+      logger: silentLogger(),
+      publishTimeoutMs: 300,
+      reconnectTimeWaitMs: 100,
+    });
     const subscription = await transport.consume(uniqueName('test'), async () => undefined);
-    await expect(transport.publish({ id: 'x', subject: 'ctk.payments.payment.received', data: new Uint8Array() })).rejects.toThrow(/not connected/);
+    await expect(transport.publish({ id: 'x', subject: 'ctk.payments.payment.received', data: new Uint8Array() })).rejects.toThrow(
+      /not connected/,
+    );
     const started = Date.now();
     await subscription.stop();
     await transport.close();

@@ -32,7 +32,14 @@ beforeEach(() => {
 });
 
 async function nats(url = NATS_URL): Promise<EventTransport> {
-  const transport = await connectNatsTransport({ url, logger: silentLogger(), stream, publishTimeoutMs: 300, reconnectTimeWaitMs: 100, retryDelayMs: 100 });
+  const transport = await connectNatsTransport({
+    url,
+    logger: silentLogger(),
+    stream,
+    publishTimeoutMs: 300,
+    reconnectTimeWaitMs: 100,
+    retryDelayMs: 100,
+  });
   cleanups.push(() => transport.close());
   return transport;
 }
@@ -82,7 +89,9 @@ describe('OutboxRelay with NATS JetStream', () => {
   it('marks nothing sent while NATS is unreachable, and publishes everything once a working transport is given', async () => {
     const unreachable = relay(await nats('nats://127.0.0.1:1'));
     const written = await enqueue(4);
-    await eventually(async () => expect((await db.prisma.outboxEvent.findFirstOrThrow({ orderBy: { id: 'asc' } })).attempts).toBeGreaterThan(0));
+    await eventually(async () =>
+      expect((await db.prisma.outboxEvent.findFirstOrThrow({ orderBy: { id: 'asc' } })).attempts).toBeGreaterThan(0),
+    );
     expect(await unreachable.backlog()).toBe(4);
     expect(await sentCount()).toBe(0);
     await unreachable.stop();

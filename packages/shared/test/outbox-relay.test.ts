@@ -103,7 +103,8 @@ describe('OutboxRelay with the in-process transport', () => {
     const t = transport();
     const [a, b] = [spyTransport(t, { delayMs: 1 }), spyTransport(t, { delayMs: 1 })];
     const ids = await db.prisma.$transaction(async (tx) =>
-      Promise.all(Array.from({ length: 200 }, async () => (await enqueuePaymentEvent(tx, paymentEvent())).id)));
+      Promise.all(Array.from({ length: 200 }, async () => (await enqueuePaymentEvent(tx, paymentEvent())).id)),
+    );
     const other = await db.anotherClient();
     const first = relay({ transport: a.transport, batchSize: 10 });
     relay({ transport: b.transport, batchSize: 10, prisma: other });

@@ -42,8 +42,14 @@ describe('enqueuePaymentEvent', () => {
       PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_ISSUED,
       PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_REDEEMED,
     ];
-    const written = await db.prisma.$transaction(async (tx) => Promise.all(types.map((type) => enqueuePaymentEvent(tx, paymentEvent({ type })))));
-    expect(written.map((row) => row.subject)).toEqual(['ctk.payments.payment.refunded', 'ctk.payments.prepaid.issued', 'ctk.payments.prepaid.redeemed']);
+    const written = await db.prisma.$transaction(async (tx) =>
+      Promise.all(types.map((type) => enqueuePaymentEvent(tx, paymentEvent({ type })))),
+    );
+    expect(written.map((row) => row.subject)).toEqual([
+      'ctk.payments.payment.refunded',
+      'ctk.payments.prepaid.issued',
+      'ctk.payments.prepaid.redeemed',
+    ]);
   });
 
   it('refuses an event without an id or a known type, failing the whole transaction', async () => {

@@ -59,21 +59,26 @@ describe('per-line sales tax', () => {
     expect(inclusive(1, -999n, '0.2')).toEqual({ netMinor: -832n, taxMinor: -167n, totalMinor: -999n });
   });
 
-  it.each(['7.25%', '0.0725 ', '-0.1', '1.5', '2', '', 'abc', '.5', '0,2', '1e-2', '0.1234567890123'])('refuses the rate %j as validation_failed', (rate) => {
-    const error: unknown = (() => {
-      try {
-        exclusive(1, 100n, rate);
-      } catch (e) {
-        return e;
-      }
-    })();
-    expect(AppError.is(error)).toBe(true);
-    expect(error).toMatchObject({ code: 'validation_failed', details: { field: 'tax_rate' } });
-    expect((error as Error).message).toContain('such as "0.0725"');
-  });
+  it.each(['7.25%', '0.0725 ', '-0.1', '1.5', '2', '', 'abc', '.5', '0,2', '1e-2', '0.1234567890123'])(
+    'refuses the rate %j as validation_failed',
+    (rate) => {
+      const error: unknown = (() => {
+        try {
+          exclusive(1, 100n, rate);
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(AppError.is(error)).toBe(true);
+      expect(error).toMatchObject({ code: 'validation_failed', details: { field: 'tax_rate' } });
+      expect((error as Error).message).toContain('such as "0.0725"');
+    },
+  );
 
   it.each([0, -1, 1.5, 0n, -2n, Number.MAX_SAFE_INTEGER + 1])('refuses the quantity %s as validation_failed', (quantity) => {
-    expect(() => exclusive(quantity, 100n, '0.1')).toThrow(expect.objectContaining({ code: 'validation_failed', details: { field: 'quantity' } }));
+    expect(() => exclusive(quantity, 100n, '0.1')).toThrow(
+      expect.objectContaining({ code: 'validation_failed', details: { field: 'quantity' } }),
+    );
   });
 
   it('parses a rate into an exact fraction, 1 and 0 included', () => {
@@ -83,13 +88,26 @@ describe('per-line sales tax', () => {
   });
 
   it('rounds half away from zero', () => {
-    expect([roundHalfUp(5n, 2n), roundHalfUp(-5n, 2n), roundHalfUp(7n, 3n), roundHalfUp(8n, 3n), roundHalfUp(0n, 7n)]).toEqual([3n, -3n, 2n, 3n, 0n]);
+    expect([roundHalfUp(5n, 2n), roundHalfUp(-5n, 2n), roundHalfUp(7n, 3n), roundHalfUp(8n, 3n), roundHalfUp(0n, 7n)]).toEqual([
+      3n,
+      -3n,
+      2n,
+      3n,
+      0n,
+    ]);
   });
 });
 
 describe('order totals', () => {
   it('sum the lines, each rounded on its own (two half cents make two cents, not one)', () => {
-    const order = orderTax([{ quantity: 1, unitPriceMinor: 10n }, { quantity: 1, unitPriceMinor: 10n }], '0.05', false);
+    const order = orderTax(
+      [
+        { quantity: 1, unitPriceMinor: 10n },
+        { quantity: 1, unitPriceMinor: 10n },
+      ],
+      '0.05',
+      false,
+    );
     expect(order.lines).toEqual([
       { netMinor: 10n, taxMinor: 1n, totalMinor: 11n },
       { netMinor: 10n, taxMinor: 1n, totalMinor: 11n },
@@ -102,7 +120,14 @@ describe('order totals', () => {
   });
 
   it('keep net + tax = total for prices including tax', () => {
-    const { totals } = orderTax([{ quantity: 3, unitPriceMinor: 499n }, { quantity: 1, unitPriceMinor: 1999n }], '0.2', true);
+    const { totals } = orderTax(
+      [
+        { quantity: 3, unitPriceMinor: 499n },
+        { quantity: 1, unitPriceMinor: 1999n },
+      ],
+      '0.2',
+      true,
+    );
     expect(totals).toEqual({ netMinor: 1247n + 1666n, taxMinor: 250n + 333n, totalMinor: 3496n });
   });
 });

@@ -17,6 +17,7 @@ export function parseSatoshis(value: string): number {
 }
 
 function checkSatoshis(satoshis: bigint, shown: string): number {
-  if (satoshis <= 0n || satoshis > BigInt(Number.MAX_SAFE_INTEGER)) throw new AppError('bad_request', `The amount ${shown} is out of range.`);
+  if (satoshis <= 0n || satoshis > BigInt(Number.MAX_SAFE_INTEGER))
+    throw new AppError('bad_request', `The amount ${shown} is out of range.`);
   return Number(satoshis);
 }

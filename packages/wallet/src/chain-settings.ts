@@ -1,4 +1,12 @@
-import { chainClientOptions, chainConfigSchema, chainEndpoints, createChainClient, type ChainClient, type ChainConfig, type ChainNetwork } from '@ctk/chain';
+import {
+  chainClientOptions,
+  chainConfigSchema,
+  chainEndpoints,
+  createChainClient,
+  type ChainClient,
+  type ChainConfig,
+  type ChainNetwork,
+} from '@ctk/chain';
 import { validate } from '@ctk/shared';
 
 export type ChainSettings = { config: ChainConfig; network: ChainNetwork; client: ChainClient; arcUrl: string };
@@ -11,7 +19,9 @@ export function chainSettings(env: Record<string, string | undefined>): ChainSet
 }
 
 function pickChainEnv(env: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[0].startsWith('CHAIN_') && entry[1] !== undefined));
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[0].startsWith('CHAIN_') && entry[1] !== undefined),
+  );
 }
 
 /** Addresses in the network's form: mainnet for main, testnet for test and local (as the local chain shows them). */

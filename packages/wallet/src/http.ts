@@ -24,7 +24,11 @@ export function baseUrlOfDomain(domain: string, insecureHttp: boolean): string {
 export type JsonAnswer = { status: number; body: unknown };
 
 /** A JSON request with a timeout and no redirects; a network failure is one clear `unavailable`. */
-export async function requestJson(url: URL, what: string, init: { method?: string; body?: unknown; accept?: string } = {}): Promise<JsonAnswer> {
+export async function requestJson(
+  url: URL,
+  what: string,
+  init: { method?: string; body?: unknown; accept?: string } = {},
+): Promise<JsonAnswer> {
   let response: Response;
   try {
     response = await fetch(url, {
@@ -50,7 +54,8 @@ export async function requestJson(url: URL, what: string, init: { method?: strin
 
 /** The answer's body when it is a 2xx JSON object, else an AppError naming what answered what. */
 export function expectJson(answer: JsonAnswer, what: string, code: ErrorCode = 'failed_precondition'): Record<string, unknown> {
-  if (answer.status >= 200 && answer.status < 300 && typeof answer.body === 'object' && answer.body !== null) return answer.body as Record<string, unknown>;
+  if (answer.status >= 200 && answer.status < 300 && typeof answer.body === 'object' && answer.body !== null)
+    return answer.body as Record<string, unknown>;
   const message = typeof answer.body === 'object' && answer.body !== null ? messageOf(answer.body as Record<string, unknown>) : undefined;
   throw new AppError(code, `The ${what} answered ${answer.status}${message ? `: ${message}` : answer.status < 300 ? ', not JSON' : ''}.`);
 }
@@ -58,6 +63,7 @@ export function expectJson(answer: JsonAnswer, what: string, code: ErrorCode = '
 function messageOf(body: Record<string, unknown>): string | undefined {
   const error = body.error;
   if (typeof error === 'string') return error;
-  if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string') return (error as { message: string }).message;
+  if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string')
+    return (error as { message: string }).message;
   return typeof body.message === 'string' ? body.message : undefined;
 }

@@ -14,5 +14,6 @@ export const processIo: WalletIo = {
 /** Prints the answer: JSON with --json (for scripts and tests), else `key: value` lines for people. */
 export function report(io: WalletIo, json: boolean, value: Record<string, unknown>, lines?: string[]): void {
   if (json) return io.out(JSON.stringify(value));
-  for (const line of lines ?? Object.entries(value).map(([key, v]) => `${key}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)) io.out(line);
+  for (const line of lines ?? Object.entries(value).map(([key, v]) => `${key}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`))
+    io.out(line);
 }

@@ -56,9 +56,17 @@ export class WalletFile {
   }
 
   static create(path: string, network: ChainNetwork, force: boolean): WalletFile {
-    if (existsSync(path) && !force) throw new AppError('already_exists', `A wallet already exists at ${path} (it holds a key: move it away, or use --force to replace it).`);
+    if (existsSync(path) && !force)
+      throw new AppError(
+        'already_exists',
+        `A wallet already exists at ${path} (it holds a key: move it away, or use --force to replace it).`,
+      );
     const key = PrivateKey.fromRandom();
-    const wallet = new WalletFile(path, { format: FORMAT, network, wif: key.toWif(network === 'main' ? [0x80] : [0xef]), created_at: new Date().toISOString(), payments: [] }, key);
+    const wallet = new WalletFile(
+      path,
+      { format: FORMAT, network, wif: key.toWif(network === 'main' ? [0x80] : [0xef]), created_at: new Date().toISOString(), payments: [] },
+      key,
+    );
     wallet.save();
     return wallet;
   }
@@ -71,7 +79,11 @@ export class WalletFile {
     } catch {
       throw new AppError('validation_failed', `${path} is not a ctk-wallet file.`);
     }
-    if (data.network !== network) throw new AppError('failed_precondition', `The wallet at ${path} is for the ${data.network} network, and CHAIN_NETWORK is ${network}.`);
+    if (data.network !== network)
+      throw new AppError(
+        'failed_precondition',
+        `The wallet at ${path} is for the ${data.network} network, and CHAIN_NETWORK is ${network}.`,
+      );
     return new WalletFile(path, data, PrivateKey.fromWif(data.wif));
   }
 

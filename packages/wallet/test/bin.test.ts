@@ -16,7 +16,9 @@ afterAll(() => chain?.close());
 /** The installed command, as a newcomer runs it (`pnpm wallet ...` runs this file). */
 async function ctkWallet(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };

@@ -39,7 +39,9 @@ describe('create, address and export', () => {
 
   it('takes --file over CTK_WALLET_FILE', async () => {
     const file = walletPath();
-    const created = (await wallet(['create', '--file', file, '--json'], { ...chain.env, CTK_WALLET_FILE: walletPath() })).json<{ file: string }>();
+    const created = (await wallet(['create', '--file', file, '--json'], { ...chain.env, CTK_WALLET_FILE: walletPath() })).json<{
+      file: string;
+    }>();
     expect(created.file).toBe(file);
   });
 });
@@ -47,7 +49,13 @@ describe('create, address and export', () => {
 describe('faucet and balance', () => {
   it('gets coins from the local faucet: unconfirmed, then confirmed once mined', async () => {
     const { env, address } = await fundedWallet(chain, 250_000);
-    expect((await wallet(['balance', '--json'], env)).json()).toEqual({ address, satoshis: 250_000, confirmed: 0, unconfirmed: 250_000, coins: 1 });
+    expect((await wallet(['balance', '--json'], env)).json()).toEqual({
+      address,
+      satoshis: 250_000,
+      confirmed: 0,
+      unconfirmed: 250_000,
+      coins: 1,
+    });
     await mineBlocks(chain.running.url, 1);
     const balance = await wallet(['balance'], env);
     expect(balance.out).toEqual([`250000 satoshis (250000 confirmed, 0 unconfirmed) in 1 coin at ${address}`]);
@@ -58,7 +66,7 @@ describe('faucet and balance', () => {
     await wallet(['create'], { ...chain.env, CHAIN_NETWORK: 'test', CTK_WALLET_FILE: file });
     const run = await wallet(['faucet'], { ...chain.env, CHAIN_NETWORK: 'test', CTK_WALLET_FILE: file });
     expect(run.code).toBe(1);
-    expect(run.err).toEqual(['ctk-wallet: The faucet is the local chain\'s; CHAIN_NETWORK is test.']);
+    expect(run.err).toEqual(["ctk-wallet: The faucet is the local chain's; CHAIN_NETWORK is test."]);
   });
 
   it('refuses a wallet made for another network', async () => {
@@ -70,7 +78,7 @@ describe('faucet and balance', () => {
 });
 
 describe('sign-message', () => {
-  it('signs with BSM so anyone can verify against the wallet\'s public key', async () => {
+  it("signs with BSM so anyone can verify against the wallet's public key", async () => {
     const env = { ...chain.env, CTK_WALLET_FILE: walletPath() };
     const { public_key: publicKey } = (await wallet(['create', '--json'], env)).json<{ public_key: string }>();
     const signed = (await wallet(['sign-message', 'pay 402 for /report', '--json'], env)).json<{ signature: string; public_key: string }>();
@@ -85,7 +93,10 @@ describe('clear errors, exit code 1, one line', () => {
   it('without a wallet file', async () => {
     const file = walletPath();
     const run = await wallet(['balance'], { ...chain.env, CTK_WALLET_FILE: file });
-    expect({ code: run.code, err: run.err }).toEqual({ code: 1, err: [`ctk-wallet: No wallet at ${file}: run \`ctk-wallet create\` first (or pass --file).`] });
+    expect({ code: run.code, err: run.err }).toEqual({
+      code: 1,
+      err: [`ctk-wallet: No wallet at ${file}: run \`ctk-wallet create\` first (or pass --file).`],
+    });
   });
 
   it('when the chain is unreachable', async () => {
@@ -94,7 +105,9 @@ describe('clear errors, exit code 1, one line', () => {
     for (const command of ['balance', 'faucet']) {
       const run = await wallet([command], env);
       expect(run.code).toBe(1);
-      expect(run.err).toEqual([expect.stringMatching(/^ctk-wallet: .* is unreachable .*: is the chain running \(npm run up\), and CHAIN_LOCAL_URL right\?$/)]);
+      expect(run.err).toEqual([
+        expect.stringMatching(/^ctk-wallet: .* is unreachable .*: is the chain running \(npm run up\), and CHAIN_LOCAL_URL right\?$/),
+      ]);
     }
   });
 

@@ -29,7 +29,10 @@ async function paymailServer(mode: Mode) {
       const capabilities: Record<string, string> =
         mode === 'basic'
           ? { paymentDestination: `${base}/address/{alias}@{domain.tld}` }
-          : { '2a40af698840': `${base}/p2p/{alias}@{domain.tld}`, [mode === 'p2p-beef' ? '5c55a7fdb7bb' : '5f1323cddf31']: `${base}/receive/{alias}@{domain.tld}` };
+          : {
+              '2a40af698840': `${base}/p2p/{alias}@{domain.tld}`,
+              [mode === 'p2p-beef' ? '5c55a7fdb7bb' : '5f1323cddf31']: `${base}/receive/{alias}@{domain.tld}`,
+            };
       return { body: { bsvalias: '1.0', capabilities } };
     }
     const [, action, paymail] = /^\/(\w+)\/(.+)$/.exec(path) ?? [];
@@ -39,13 +42,24 @@ async function paymailServer(mode: Mode) {
       const reference = `ref-${references.size + 1}`;
       references.set(reference, { satoshis: request.satoshis as number });
       const receipt = receiptScript({ merchant: paymail, reference, linesHash: LINES_HASH });
-      return { body: { reference, outputs: [{ script: new P2PKH().lock(merchant).toHex(), satoshis: request.satoshis }, { script: receipt.toHex(), satoshis: 0 }] } };
+      return {
+        body: {
+          reference,
+          outputs: [
+            { script: new P2PKH().lock(merchant).toHex(), satoshis: request.satoshis },
+            { script: receipt.toHex(), satoshis: 0 },
+          ],
+        },
+      };
     }
     if (method === 'POST' && action === 'receive') {
       const expected = references.get(request.reference as string);
       const tx = mode === 'p2p-beef' ? Transaction.fromHexBEEF(request.beef as string) : Transaction.fromHex(request.hex as string);
-      if (mode === 'p2p-beef' && !(await tx.verify(chain.client.chainTracker))) return { status: 400, body: { message: 'BEEF does not verify' } };
-      const pays = tx.outputs.some((output) => output.lockingScript.toHex() === new P2PKH().lock(merchant).toHex() && output.satoshis === expected?.satoshis);
+      if (mode === 'p2p-beef' && !(await tx.verify(chain.client.chainTracker)))
+        return { status: 400, body: { message: 'BEEF does not verify' } };
+      const pays = tx.outputs.some(
+        (output) => output.lockingScript.toHex() === new P2PKH().lock(merchant).toHex() && output.satoshis === expected?.satoshis,
+      );
       if (!expected || !pays) return { status: 400, body: { message: 'transaction does not pay the reference' } };
       await chain.client.broadcast(mode === 'p2p-beef' ? (request.beef as string) : tx);
       received.push({ reference: request.reference as string, txid: tx.id('hex'), metadata: request.metadata as never });
@@ -60,15 +74,27 @@ async function paymailServer(mode: Mode) {
 const balanceOf = async (address: string) => (await chain.client.listUnspent(address)).reduce((sum, coin) => sum + coin.satoshis, 0);
 
 describe('pay a paymail', () => {
-  it('uses P2P destination and receive-transaction: the merchant\'s outputs and receipt, delivered as raw hex', async () => {
+  it("uses P2P destination and receive-transaction: the merchant's outputs and receipt, delivered as raw hex", async () => {
     const { env } = await fundedWallet(chain, 50_000);
     const shop = await paymailServer('p2p-hex');
     try {
       const run = await wallet(['pay', shop.target, '--amount', '1500', '--json'], env);
       expect(run.err).toEqual([]);
       const paid = run.json<{ txid: string }>();
-      expect(paid).toMatchObject({ to: shop.paymail, satoshis: 1500, via: 'paymail P2P (raw transaction)', note: 'received, thank you', receipt: { merchant: shop.paymail, reference: 'ref-1', linesHash: LINES_HASH } });
-      expect(shop.received).toEqual([{ reference: 'ref-1', txid: paid.txid, metadata: expect.objectContaining({ pubkey: expect.any(String), signature: expect.any(String) }) }]);
+      expect(paid).toMatchObject({
+        to: shop.paymail,
+        satoshis: 1500,
+        via: 'paymail P2P (raw transaction)',
+        note: 'received, thank you',
+        receipt: { merchant: shop.paymail, reference: 'ref-1', linesHash: LINES_HASH },
+      });
+      expect(shop.received).toEqual([
+        {
+          reference: 'ref-1',
+          txid: paid.txid,
+          metadata: expect.objectContaining({ pubkey: expect.any(String), signature: expect.any(String) }),
+        },
+      ]);
       expect(await balanceOf(shop.merchant)).toBe(1500);
       expect(findReceipt((await chain.client.getTransaction(paid.txid))!.tx)?.reference).toBe('ref-1');
     } finally {
@@ -97,9 +123,25 @@ describe('pay a paymail', () => {
     const { env } = await fundedWallet(chain, 50_000);
     const shop = await paymailServer('basic');
     try {
-      const run = await wallet(['pay', shop.target, '--amount', '2000', '--reference', 'ORD-3', '--lines', JSON.stringify([{ item_id: null, name: 'Espresso', quantity: 1, unit_price_minor: 300, currency: 'USD' }]), '--json'], env);
+      const run = await wallet(
+        [
+          'pay',
+          shop.target,
+          '--amount',
+          '2000',
+          '--reference',
+          'ORD-3',
+          '--lines',
+          JSON.stringify([{ item_id: null, name: 'Espresso', quantity: 1, unit_price_minor: 300, currency: 'USD' }]),
+          '--json',
+        ],
+        env,
+      );
       expect(run.err).toEqual([]);
-      expect(run.json()).toMatchObject({ via: 'paymail payment destination (broadcast)', receipt: { merchant: shop.paymail, reference: 'ORD-3', linesHash: LINES_HASH } });
+      expect(run.json()).toMatchObject({
+        via: 'paymail payment destination (broadcast)',
+        receipt: { merchant: shop.paymail, reference: 'ORD-3', linesHash: LINES_HASH },
+      });
       expect(await balanceOf(shop.merchant)).toBe(2000);
     } finally {
       await shop.close();

@@ -17,7 +17,7 @@ const merchantAddress = () => PrivateKey.fromRandom().toAddress('testnet');
 const balanceOf = async (address: string) => (await chain.client.listUnspent(address)).reduce((sum, coin) => sum + coin.satoshis, 0);
 
 describe('pay bitcoin: (BIP21)', () => {
-  it('pays the amount in BSV to the address, change back to the wallet, fee by the chain\'s policy', async () => {
+  it("pays the amount in BSV to the address, change back to the wallet, fee by the chain's policy", async () => {
     const { env, address } = await fundedWallet(chain, 100_000);
     const merchant = merchantAddress();
     const run = await wallet(['pay', `bitcoin:${merchant}?amount=0.0001&label=Blue%20Bottle&message=Order%2042`, '--json'], env);
@@ -39,7 +39,22 @@ describe('pay bitcoin: (BIP21)', () => {
 
   it('adds the receipt OP_RETURN when given a reference and the order lines', async () => {
     const { env } = await fundedWallet(chain, 100_000);
-    const run = await wallet(['pay', `bitcoin:${merchantAddress()}`, '--amount', '900', '--merchant', 'cafe@shop.example', '--reference', 'ORD-7', '--lines', JSON.stringify(LINES), '--json'], env);
+    const run = await wallet(
+      [
+        'pay',
+        `bitcoin:${merchantAddress()}`,
+        '--amount',
+        '900',
+        '--merchant',
+        'cafe@shop.example',
+        '--reference',
+        'ORD-7',
+        '--lines',
+        JSON.stringify(LINES),
+        '--json',
+      ],
+      env,
+    );
     const { txid } = run.json<{ txid: string }>();
     const onChain = await chain.client.getTransaction(txid);
     expect(findReceipt(onChain!.tx)).toMatchObject({ merchant: 'cafe@shop.example', reference: 'ORD-7', linesHash: hashOrderLines(LINES) });
@@ -57,7 +72,10 @@ describe('pay bitcoin: (BIP21)', () => {
   it('refuses what it cannot pay, with one line and exit code 1', async () => {
     const { env } = await fundedWallet(chain, 5_000);
     const cases: Array<[string[], RegExp]> = [
-      [['pay', `bitcoin:${merchantAddress()}?amount=1`], /^ctk-wallet: Insufficient funds: the wallet has 5000 satoshis, the payment needs 100000\d{3} \(100000000 plus the fee\)\.$/],
+      [
+        ['pay', `bitcoin:${merchantAddress()}?amount=1`],
+        /^ctk-wallet: Insufficient funds: the wallet has 5000 satoshis, the payment needs 100000\d{3} \(100000000 plus the fee\)\.$/,
+      ],
       [['pay', `bitcoin:${merchantAddress()}`], /^ctk-wallet: The URI has no amount: add --amount <satoshis>\.$/],
       [['pay', `bitcoin:${merchantAddress()}?amount=0.000000001`], /not a BSV amount/],
       [['pay', `bitcoin:${merchantAddress()}?amount=0.0001`, '--amount', '5'], /asks for 10000 satoshis and --amount says 5/],
@@ -77,19 +95,34 @@ describe('pay bitcoin: (BIP21)', () => {
     const fresh = { ...env, CTK_WALLET_FILE: `${env.CTK_WALLET_FILE}.empty` };
     await wallet(['create'], fresh);
     const run = await wallet(['pay', `bitcoin:${merchantAddress()}?amount=0.00001`], fresh);
-    expect(run.err).toEqual([expect.stringMatching(/^ctk-wallet: The wallet has no coins: send some to \w+ \(on the local chain: ctk-wallet faucet\)\.$/)]);
+    expect(run.err).toEqual([
+      expect.stringMatching(/^ctk-wallet: The wallet has no coins: send some to \w+ \(on the local chain: ctk-wallet faucet\)\.$/),
+    ]);
   });
 });
 
 describe('pay pay:?r=<url> (BIP270 payment request)', () => {
-  it('pays the request\'s outputs, receipt included, posts the payment, and broadcasts once acknowledged', async () => {
+  it("pays the request's outputs, receipt included, posts the payment, and broadcasts once acknowledged", async () => {
     const { env } = await fundedWallet(chain, 100_000);
     const merchant = merchantAddress();
     const receipt = receiptScript({ merchant: 'cafe@shop.example', reference: 'ORD-9', linesHash: hashOrderLines(LINES) });
     const payments: Array<{ merchantData: string; transaction: string }> = [];
     const server = await startJsonServer(({ method, path, body }) => {
       if (method === 'GET' && path === '/r/ORD-9') {
-        return { body: { network: 'bitcoin-sv', outputs: [{ amount: 900, script: new P2PKH().lock(merchant).toHex() }, { amount: 0, script: receipt.toHex() }], creationTimestamp: Math.floor(Date.now() / 1000), expirationTimestamp: Math.floor(Date.now() / 1000) + 600, memo: 'Blue Bottle order ORD-9', paymentUrl: '/pay/ORD-9', merchantData: 'ORD-9' } };
+        return {
+          body: {
+            network: 'bitcoin-sv',
+            outputs: [
+              { amount: 900, script: new P2PKH().lock(merchant).toHex() },
+              { amount: 0, script: receipt.toHex() },
+            ],
+            creationTimestamp: Math.floor(Date.now() / 1000),
+            expirationTimestamp: Math.floor(Date.now() / 1000) + 600,
+            memo: 'Blue Bottle order ORD-9',
+            paymentUrl: '/pay/ORD-9',
+            merchantData: 'ORD-9',
+          },
+        };
       }
       if (method === 'POST' && path === '/pay/ORD-9') {
         payments.push(body as never);
@@ -101,7 +134,11 @@ describe('pay pay:?r=<url> (BIP270 payment request)', () => {
       const run = await wallet(['pay', `pay:?r=${encodeURIComponent(`${server.base}/r/ORD-9`)}`, '--json'], env);
       expect(run.err).toEqual([]);
       const paid = run.json<{ txid: string }>();
-      expect(paid).toMatchObject({ satoshis: 900, note: 'Thanks for your order', receipt: { merchant: 'cafe@shop.example', reference: 'ORD-9' } });
+      expect(paid).toMatchObject({
+        satoshis: 900,
+        note: 'Thanks for your order',
+        receipt: { merchant: 'cafe@shop.example', reference: 'ORD-9' },
+      });
       expect(payments).toHaveLength(1);
       expect(payments[0]?.merchantData).toBe('ORD-9');
       expect(Transaction.fromHex(payments[0]!.transaction).id('hex')).toBe(paid.txid);

@@ -12,7 +12,12 @@ export type TestChain = { running: RunningLocalChain; client: ChainClient; env: 
 export async function startTestChain(): Promise<TestChain> {
   const running = await startLocalChain({ port: 0 });
   const client = createChainClient({ network: 'local', localUrl: running.url, timeoutMs: 5_000, retries: 1 });
-  return { running, client, env: { CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: running.url, CHAIN_RETRIES: '0' }, close: () => running.close() };
+  return {
+    running,
+    client,
+    env: { CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: running.url, CHAIN_RETRIES: '0' },
+    close: () => running.close(),
+  };
 }
 
 export type Run = { code: number; out: string[]; err: string[]; json<T = Record<string, unknown>>(): T };
@@ -31,7 +36,10 @@ export function walletPath(): string {
 }
 
 /** A wallet created and funded from the faucet; returns its env (with CTK_WALLET_FILE) and address. */
-export async function fundedWallet(chain: TestChain, satoshis: number): Promise<{ env: Record<string, string>; address: string; file: string }> {
+export async function fundedWallet(
+  chain: TestChain,
+  satoshis: number,
+): Promise<{ env: Record<string, string>; address: string; file: string }> {
   const file = walletPath();
   const env = { ...chain.env, CTK_WALLET_FILE: file };
   const created = await wallet(['create', '--json'], env);

@@ -30,8 +30,9 @@ export function createBalanceRepository(db: RawQueryable) {
     async postedBefore(organizationId: string, at: string, timeZone: string): Promise<{ endsBefore: Date; rows: PostedToAccount[] }> {
       // In milliseconds since 1970, not as a timestamp: the end of 9999-12-31 is in year 10000, which a
       // driver's timestamp parser does not read but a Date holds.
-      const [bound] = await Promise.resolve(db.$queryRawUnsafe<Array<{ hiMs: bigint }>>(`SELECT (extract(epoch FROM ${endOfDay(1)}) * 1000)::bigint AS "hiMs"`, at, timeZone))
-        .catch(unknownTimeZone);
+      const [bound] = await Promise.resolve(
+        db.$queryRawUnsafe<Array<{ hiMs: bigint }>>(`SELECT (extract(epoch FROM ${endOfDay(1)}) * 1000)::bigint AS "hiMs"`, at, timeZone),
+      ).catch(unknownTimeZone);
       const rows = await db.$queryRawUnsafe<PostedToAccount[]>(POSTED_SQL, organizationId, at, timeZone);
       return { endsBefore: new Date(Number(bound!.hiMs)), rows };
     },

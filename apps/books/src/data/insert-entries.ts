@@ -43,17 +43,45 @@ export async function insertEntries(db: RawQueryable, batch: readonly EntryToIns
   for (const { entry, accountIds } of batch) {
     const id = randomUUID();
     const occurredAt = entry.occurredAt.toISOString();
-    push(entries, id, entry.organizationId, entry.eventId, entry.eventType, occurredAt, entry.currency, entry.description,
-      entry.sourceService, entry.sourceId, entry.txid, String(entry.satoshis), entry.exchangeRate, entry.taxJurisdiction,
-      entry.taxRate, String(entry.amountMinor), String(entry.taxMinor));
+    push(
+      entries,
+      id,
+      entry.organizationId,
+      entry.eventId,
+      entry.eventType,
+      occurredAt,
+      entry.currency,
+      entry.description,
+      entry.sourceService,
+      entry.sourceId,
+      entry.txid,
+      String(entry.satoshis),
+      entry.exchangeRate,
+      entry.taxJurisdiction,
+      entry.taxRate,
+      String(entry.amountMinor),
+      String(entry.taxMinor),
+    );
     entry.lines.forEach((line, lineNo) => {
       const accountId = accountIds.get(line.accountCode);
       if (!accountId) throw new Error(`Account ${line.accountCode} is not in the chart of accounts`);
       push(lines, randomUUID(), id, lineNo, accountId, String(line.debitMinor), String(line.creditMinor), line.memo);
     });
     entry.items.forEach((item, lineNo) => {
-      push(items, randomUUID(), id, entry.organizationId, occurredAt, lineNo, item.itemId, item.name, String(item.quantity),
-        String(item.unitPriceMinor), String(item.taxMinor), String(item.totalMinor));
+      push(
+        items,
+        randomUUID(),
+        id,
+        entry.organizationId,
+        occurredAt,
+        lineNo,
+        item.itemId,
+        item.name,
+        String(item.quantity),
+        String(item.unitPriceMinor),
+        String(item.taxMinor),
+        String(item.totalMinor),
+      );
     });
   }
   const rows = await db.$queryRawUnsafe<Array<{ event_id: string }>>(INSERT_ENTRIES, ...entries, ...lines, ...items);

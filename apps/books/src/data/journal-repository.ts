@@ -7,10 +7,24 @@ import { insertEntries } from './insert-entries.js';
 
 export type NewJournalLine = { accountCode: string; debitMinor: bigint; creditMinor: bigint; memo: string | null };
 export type NewJournalItem = Pick<JournalEntryItem, 'itemId' | 'name' | 'quantity' | 'unitPriceMinor' | 'taxMinor' | 'totalMinor'>;
-export type NewJournalEntry = Pick<JournalEntry,
-  'organizationId' | 'eventId' | 'eventType' | 'occurredAt' | 'currency' | 'description' | 'sourceService' | 'sourceId'
-  | 'txid' | 'satoshis' | 'exchangeRate' | 'taxJurisdiction' | 'taxRate' | 'amountMinor' | 'taxMinor'>
-  & { lines: NewJournalLine[]; items: NewJournalItem[] };
+export type NewJournalEntry = Pick<
+  JournalEntry,
+  | 'organizationId'
+  | 'eventId'
+  | 'eventType'
+  | 'occurredAt'
+  | 'currency'
+  | 'description'
+  | 'sourceService'
+  | 'sourceId'
+  | 'txid'
+  | 'satoshis'
+  | 'exchangeRate'
+  | 'taxJurisdiction'
+  | 'taxRate'
+  | 'amountMinor'
+  | 'taxMinor'
+> & { lines: NewJournalLine[]; items: NewJournalItem[] };
 export type DateRange = { from?: Date | undefined; to?: Date | undefined };
 export type JournalRepository = ReturnType<typeof createJournalRepository>;
 export type ListedEntry = Awaited<ReturnType<JournalRepository['list']>>[number];
@@ -37,7 +51,9 @@ export function createJournalRepository(prisma: PrismaClient) {
   /** One statement for the whole batch; if it fails, each entry alone, so one bad entry fails only itself. */
   async function writeBatch(batch: Array<{ entry: NewJournalEntry; chart: readonly AccountSpec[] }>): Promise<Array<PostOutcome | Error>> {
     const chartByOrganization = new Map(batch.map(({ entry, chart }) => [entry.organizationId, chart]));
-    const accountIds = new Map(await Promise.all([...chartByOrganization].map(async ([id, chart]) => [id, await chartOf(id, chart)] as const)));
+    const accountIds = new Map(
+      await Promise.all([...chartByOrganization].map(async ([id, chart]) => [id, await chartOf(id, chart)] as const)),
+    );
     const entries = batch.map(({ entry }) => ({ entry, accountIds: accountIds.get(entry.organizationId) ?? new Map<string, string>() }));
     // The same event twice in one batch: the first posts, the others are its duplicates.
     const seen = new Set<string>();

@@ -5,11 +5,25 @@ import type { RawQueryable } from './insert-entries.js';
 
 export type ReportRepository = ReturnType<typeof createReportRepository>;
 export type SalesRow = {
-  period: string; currency: string; orders: bigint; gross: bigint; tax: bigint; refunds: bigint; refundsTax: bigint; giftCardsSold: bigint;
+  period: string;
+  currency: string;
+  orders: bigint;
+  gross: bigint;
+  tax: bigint;
+  refunds: bigint;
+  refundsTax: bigint;
+  giftCardsSold: bigint;
 };
 export type ItemRow = {
-  currency: string; rank: number; itemId: string; name: string;
-  quantity: bigint; gross: bigint; tax: bigint; refundedQuantity: bigint; refunded: bigint;
+  currency: string;
+  rank: number;
+  itemId: string;
+  name: string;
+  quantity: bigint;
+  gross: bigint;
+  tax: bigint;
+  refundedQuantity: bigint;
+  refunded: bigint;
 };
 export type HourRow = { currency: string; hour: number; orders: bigint; gross: bigint };
 
@@ -98,17 +112,17 @@ export function createReportRepository(db: RawQueryable) {
   return {
     sales: (organizationId: string, r: ReportRange, period: 'day' | 'month') =>
       run<SalesRow>(SALES_SQL, ...range(organizationId, r), period, period === 'day' ? 'YYYY-MM-DD' : 'YYYY-MM'),
-    topItems: (organizationId: string, r: ReportRange, limit: number) =>
-      run<ItemRow>(TOP_ITEMS_SQL, ...range(organizationId, r), limit),
-    busyHours: (organizationId: string, r: ReportRange) =>
-      run<HourRow>(BUSY_HOURS_SQL, ...range(organizationId, r)),
+    topItems: (organizationId: string, r: ReportRange, limit: number) => run<ItemRow>(TOP_ITEMS_SQL, ...range(organizationId, r), limit),
+    busyHours: (organizationId: string, r: ReportRange) => run<HourRow>(BUSY_HOURS_SQL, ...range(organizationId, r)),
   };
 }
 
 /** A zone JavaScript knows but this PostgreSQL does not is the caller's input, not a fault. */
 export function unknownTimeZone(error: unknown): never {
   if (error instanceof Error && /time zone .* not recognized/.test(error.message)) {
-    throw new AppError('validation_failed', 'time_zone is not a time zone this database knows: use an IANA name such as Europe/London', { field: 'time_zone' });
+    throw new AppError('validation_failed', 'time_zone is not a time zone this database knows: use an IANA name such as Europe/London', {
+      field: 'time_zone',
+    });
   }
   throw error;
 }

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { imbalance } from './build-journal-entry.js';
 import type { PostingLine } from './posting-rules.js';
 
-const line = (accountCode: PostingLine['accountCode'], debitMinor: bigint, creditMinor: bigint): PostingLine => ({ accountCode, debitMinor, creditMinor });
+const line = (accountCode: PostingLine['accountCode'], debitMinor: bigint, creditMinor: bigint): PostingLine => ({
+  accountCode,
+  debitMinor,
+  creditMinor,
+});
 
 describe('the balance check every entry passes before it is written', () => {
   it('accepts lines whose debits equal their credits', () => {
@@ -10,8 +14,9 @@ describe('the balance check every entry passes before it is written', () => {
   });
 
   it('rejects lines whose debits and credits differ, by as little as one minor unit', () => {
-    expect(imbalance([line('1010', 1075n, 0n), line('4000', 0n, 1000n), line('2100', 0n, 74n)]))
-      .toBe('unbalanced: debits 1075 do not equal credits 1074');
+    expect(imbalance([line('1010', 1075n, 0n), line('4000', 0n, 1000n), line('2100', 0n, 74n)])).toBe(
+      'unbalanced: debits 1075 do not equal credits 1074',
+    );
   });
 
   it('compares sums beyond 2^53 exactly', () => {

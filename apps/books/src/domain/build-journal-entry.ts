@@ -11,7 +11,8 @@ export function buildJournalEntry(event: PaymentEvent): BuiltEntry {
   const rule = POSTING_RULES.get(event.type);
   const moneyIn = MONEY_IN_ACCOUNTS.get(event.settlement) ?? '1010'; // a redemption's rule never uses it
   if (problems.length > 0 || !rule || !event.occurredAt) return { reason: problems.join('; ') };
-  const lines = rule.lines({ amount: event.amountMinor, tax: event.taxMinor, moneyIn })
+  const lines = rule
+    .lines({ amount: event.amountMinor, tax: event.taxMinor, moneyIn })
     .filter((line) => line.debitMinor !== 0n || line.creditMinor !== 0n);
   const unbalanced = imbalance(lines);
   if (unbalanced) return { reason: unbalanced };

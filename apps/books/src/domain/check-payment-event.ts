@@ -24,12 +24,25 @@ export function problemsWith(event: PaymentEvent): string[] {
   problem(event.satoshis < 0n, 'satoshis must not be negative');
   problem(event.exchangeRate !== '' && !DECIMAL.test(event.exchangeRate), 'exchange_rate must be a decimal string');
   problem(!event.occurredAt || Number.isNaN(event.occurredAt.getTime()), 'occurred_at is required');
-  const texts = [event.sourceService, event.sourceId, event.description, event.txid, event.taxJurisdiction, event.taxRate,
-    ...event.lines.flatMap((line) => [line.itemId, line.name])];
-  problem(texts.some((text) => text.includes('\u0000')), 'text must not contain NUL characters');
+  const texts = [
+    event.sourceService,
+    event.sourceId,
+    event.description,
+    event.txid,
+    event.taxJurisdiction,
+    event.taxRate,
+    ...event.lines.flatMap((line) => [line.itemId, line.name]),
+  ];
+  problem(
+    texts.some((text) => text.includes('\u0000')),
+    'text must not contain NUL characters',
+  );
   problems.push(...problemsWithLines(event));
   if (rule) {
-    problem(!rule.settlements.includes(event.settlement), `settlement ${settlementToJSON(event.settlement)} is not valid for ${rule.eventType}`);
+    problem(
+      !rule.settlements.includes(event.settlement),
+      `settlement ${settlementToJSON(event.settlement)} is not valid for ${rule.eventType}`,
+    );
     problem(!rule.taxable && event.taxMinor !== 0n, `${rule.eventType} carries no sales tax: tax_minor must be 0`);
   }
   return problems;
@@ -43,7 +56,9 @@ function problemsWithLines(event: PaymentEvent): string[] {
   const problems = event.lines.flatMap((line, i) => {
     const at = `lines[${i}]`;
     return [
-      line.name.trim() === '' || line.name.length > MAX_LINE_NAME_LENGTH ? `${at}.name must be 1 to ${MAX_LINE_NAME_LENGTH} characters` : '',
+      line.name.trim() === '' || line.name.length > MAX_LINE_NAME_LENGTH
+        ? `${at}.name must be 1 to ${MAX_LINE_NAME_LENGTH} characters`
+        : '',
       line.quantity <= 0n ? `${at}.quantity must be positive` : '',
       line.unitPriceMinor < 0n || line.taxMinor < 0n || line.totalMinor < 0n ? `${at} amounts must not be negative` : '',
     ].filter(Boolean);

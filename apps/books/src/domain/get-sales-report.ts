@@ -6,12 +6,15 @@ import { checkRange, MAX_DAYS, MAX_DAYS_BY_DAY, rangeFields } from './report-inp
 
 const PERIODS = ['day', 'month'] as const;
 
-const querySchema = z.object({
-  ...rangeFields,
-  period: z.string()
-    .transform((period) => period || 'day')
-    .pipe(z.enum(PERIODS, { error: `period must be one of ${PERIODS.join(', ')}` })),
-}).superRefine((query, context) => checkRange(query, query.period === 'day' ? MAX_DAYS_BY_DAY : MAX_DAYS, context));
+const querySchema = z
+  .object({
+    ...rangeFields,
+    period: z
+      .string()
+      .transform((period) => period || 'day')
+      .pipe(z.enum(PERIODS, { error: `period must be one of ${PERIODS.join(', ')}` })),
+  })
+  .superRefine((query, context) => checkRange(query, query.period === 'day' ? MAX_DAYS_BY_DAY : MAX_DAYS, context));
 
 /**
  * Sales per local day or month of the range and currency (see report-definitions.ts): every period,

@@ -6,9 +6,11 @@ import { findJurisdiction } from '../tax/rate-in-force.js';
 /** The next step for each capability books owns, shown while it is not set up. */
 const NEXT_STEPS = {
   ledger: 'Take a first payment: every paid order becomes a journal entry here.',
-  sales_tax: 'Choose your tax jurisdiction (GET /api/v1/tax/jurisdictions lists them): PATCH /api/v1/organizations/:handle with jurisdiction.',
+  sales_tax:
+    'Choose your tax jurisdiction (GET /api/v1/tax/jurisdictions lists them): PATCH /api/v1/organizations/:handle with jurisdiction.',
   receipts: 'On-chain receipts become available in a later release; the books service does not index receipts yet.',
-  reports: 'Take a first payment: then GET /api/v1/orgs/:handle/reports/sales shows your sales by day or month (top-items and busy-hours too).',
+  reports:
+    'Take a first payment: then GET /api/v1/orgs/:handle/reports/sales shows your sales by day or month (top-items and busy-hours too).',
 };
 
 type Capability = keyof typeof NEXT_STEPS;

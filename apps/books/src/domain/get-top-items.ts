@@ -7,13 +7,17 @@ import { checkRange, MAX_DAYS, rangeFields } from './report-input.js';
 const DEFAULT_LIMIT = 10;
 const MAX_LIMIT = 100;
 
-const querySchema = z.object({
-  ...rangeFields,
-  // proto3 sends 0 for "not set"
-  limit: z.number().int()
-    .transform((limit) => limit || DEFAULT_LIMIT)
-    .pipe(z.number().min(1, `limit must be between 1 and ${MAX_LIMIT}`).max(MAX_LIMIT, `limit must be between 1 and ${MAX_LIMIT}`)),
-}).superRefine((query, context) => checkRange(query, MAX_DAYS, context));
+const querySchema = z
+  .object({
+    ...rangeFields,
+    // proto3 sends 0 for "not set"
+    limit: z
+      .number()
+      .int()
+      .transform((limit) => limit || DEFAULT_LIMIT)
+      .pipe(z.number().min(1, `limit must be between 1 and ${MAX_LIMIT}`).max(MAX_LIMIT, `limit must be between 1 and ${MAX_LIMIT}`)),
+  })
+  .superRefine((query, context) => checkRange(query, MAX_DAYS, context));
 
 /**
  * The best sellers of the range per currency, by what they brought in (tax included) net of refunded

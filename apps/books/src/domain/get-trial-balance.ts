@@ -4,7 +4,8 @@ import { z } from 'zod';
 import type { BalanceRepository, PostedToAccount } from '../data/balance-repository.js';
 import { localDateIn, timeZone } from './report-input.js';
 
-const querySchema = z.object({ at: z.union([calendarDate('at'), z.literal('')]), timeZone })
+const querySchema = z
+  .object({ at: z.union([calendarDate('at'), z.literal('')]), timeZone })
   .transform((query) => ({ timeZone: query.timeZone, at: query.at || localDateIn(query.timeZone) }));
 
 /** Assets and expenses grow by debits; liabilities, equity and income by credits. */
@@ -15,14 +16,23 @@ const DEBIT_NORMAL = new Set(['asset', 'expense']);
  * posted to it, its balance on the trial balance's debit or credit side, and its balance on its normal
  * side. The debit and credit sides add up to the same total, since every entry balances.
  */
-export async function getTrialBalance(balances: BalanceRepository, org: Org, input: z.input<typeof querySchema>): Promise<GetTrialBalanceResponse> {
+export async function getTrialBalance(
+  balances: BalanceRepository,
+  org: Org,
+  input: z.input<typeof querySchema>,
+): Promise<GetTrialBalanceResponse> {
   const query = validate(querySchema, input);
   const { endsBefore, rows } = await balances.postedBefore(org.id, query.at, query.timeZone);
   const currencies = [...new Set(rows.map((row) => row.currency))];
   return {
     at: query.at,
     endsBefore: endsBefore.toISOString(),
-    balances: currencies.map((currency) => trialBalance(currency, rows.filter((row) => row.currency === currency))),
+    balances: currencies.map((currency) =>
+      trialBalance(
+        currency,
+        rows.filter((row) => row.currency === currency),
+      ),
+    ),
   };
 }
 

@@ -9,5 +9,7 @@ const countrySchema = z.union([z.literal(''), z.string().regex(/^[A-Z]{2}$/, 'us
 export function listTaxJurisdictions(input: { at: string; country: string }): TaxRateInForce[] {
   const country = validate(countrySchema, input.country, 'country');
   const date = taxDate(input.at);
-  return JURISDICTIONS.filter((jurisdiction) => !country || jurisdiction.country === country).map((jurisdiction) => rateInForce(jurisdiction, date));
+  return JURISDICTIONS.filter((jurisdiction) => !country || jurisdiction.country === country).map((jurisdiction) =>
+    rateInForce(jurisdiction, date),
+  );
 }

@@ -23,8 +23,10 @@ export async function postPaymentEvent(deps: PostingDeps, event: PaymentEvent): 
   }
   // The unique event id decides duplicates of a valid event, inside the posting transaction.
   const outcome = await deps.journal.post(built.entry, CHART_OF_ACCOUNTS);
-  deps.logger.info({ eventId: event.id, organizationId: event.organizationId, outcome },
-    outcome === 'posted' ? 'payment event posted' : 'payment event was already posted');
+  deps.logger.info(
+    { eventId: event.id, organizationId: event.organizationId, outcome },
+    outcome === 'posted' ? 'payment event posted' : 'payment event was already posted',
+  );
   return outcome;
 }
 

@@ -25,29 +25,41 @@ const MONEY_MOVES = [...MONEY_IN_ACCOUNTS.keys()];
 
 /** How each payment event type is posted. amount is tax included; lines of zero are dropped later. */
 export const POSTING_RULES: ReadonlyMap<PaymentEventType, PostingRule> = new Map([
-  [PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED, {
-    eventType: 'payment.received',
-    settlements: MONEY_MOVES,
-    taxable: true,
-    lines: ({ amount, tax, moneyIn }) => [debit(moneyIn, amount), credit('4000', amount - tax), credit('2100', tax)],
-  }],
-  [PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_REFUNDED, {
-    eventType: 'payment.refunded',
-    settlements: MONEY_MOVES,
-    taxable: true,
-    lines: ({ amount, tax, moneyIn }) => [debit('4100', amount - tax), debit('2100', tax), credit(moneyIn, amount)],
-  }],
-  [PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_ISSUED, {
-    eventType: 'prepaid.issued',
-    settlements: MONEY_MOVES,
-    // Selling stored value is not a sale: tax is owed when the card is redeemed.
-    taxable: false,
-    lines: ({ amount, moneyIn }) => [debit(moneyIn, amount), credit('2200', amount)],
-  }],
-  [PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_REDEEMED, {
-    eventType: 'prepaid.redeemed',
-    settlements: [Settlement.SETTLEMENT_NONE],
-    taxable: true,
-    lines: ({ amount, tax }) => [debit('2200', amount), credit('4000', amount - tax), credit('2100', tax)],
-  }],
+  [
+    PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED,
+    {
+      eventType: 'payment.received',
+      settlements: MONEY_MOVES,
+      taxable: true,
+      lines: ({ amount, tax, moneyIn }) => [debit(moneyIn, amount), credit('4000', amount - tax), credit('2100', tax)],
+    },
+  ],
+  [
+    PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_REFUNDED,
+    {
+      eventType: 'payment.refunded',
+      settlements: MONEY_MOVES,
+      taxable: true,
+      lines: ({ amount, tax, moneyIn }) => [debit('4100', amount - tax), debit('2100', tax), credit(moneyIn, amount)],
+    },
+  ],
+  [
+    PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_ISSUED,
+    {
+      eventType: 'prepaid.issued',
+      settlements: MONEY_MOVES,
+      // Selling stored value is not a sale: tax is owed when the card is redeemed.
+      taxable: false,
+      lines: ({ amount, moneyIn }) => [debit(moneyIn, amount), credit('2200', amount)],
+    },
+  ],
+  [
+    PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_REDEEMED,
+    {
+      eventType: 'prepaid.redeemed',
+      settlements: [Settlement.SETTLEMENT_NONE],
+      taxable: true,
+      lines: ({ amount, tax }) => [debit('2200', amount), credit('4000', amount - tax), credit('2100', tax)],
+    },
+  ],
 ]);

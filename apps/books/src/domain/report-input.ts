@@ -11,7 +11,8 @@ export function daysBetween(from: string, to: string): number {
   return (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000 + 1;
 }
 
-export const timeZone = z.string()
+export const timeZone = z
+  .string()
   .transform((name) => name || 'UTC')
   .refine(isTimeZone, 'time_zone must be an IANA time zone name, such as Europe/London or America/New_York');
 

@@ -34,7 +34,10 @@ export function paymentEventHandler(deps: PostingDeps, post: PostPaymentEvent = 
     }
     const outcome = await post(deps, event);
     if (message.deliveryCount && message.deliveryCount > 1) {
-      deps.logger.info({ eventId: event.id, messageId: message.id, deliveryCount: message.deliveryCount, outcome }, 'payment event redelivered');
+      deps.logger.info(
+        { eventId: event.id, messageId: message.id, deliveryCount: message.deliveryCount, outcome },
+        'payment event redelivered',
+      );
     }
   };
 }

@@ -14,8 +14,10 @@ export function findJurisdiction(code: string): Jurisdiction | undefined {
 /** The date a rate is asked for: YYYY-MM-DD from TABLE_STARTS on, or today (UTC) when empty. */
 export function taxDate(at: string): string {
   if (!at) return new Date().toISOString().slice(0, 10);
-  if (!dateSchema.safeParse(at).success) throw new AppError('validation_failed', `"at" must be a date YYYY-MM-DD, not "${at}"`, { field: 'at' });
-  if (at < TABLE_STARTS) throw new AppError('validation_failed', `Tax rates are recorded from ${TABLE_STARTS}; "at" is earlier`, { field: 'at' });
+  if (!dateSchema.safeParse(at).success)
+    throw new AppError('validation_failed', `"at" must be a date YYYY-MM-DD, not "${at}"`, { field: 'at' });
+  if (at < TABLE_STARTS)
+    throw new AppError('validation_failed', `Tax rates are recorded from ${TABLE_STARTS}; "at" is earlier`, { field: 'at' });
   return at;
 }
 

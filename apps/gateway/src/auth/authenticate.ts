@@ -19,7 +19,8 @@ export async function authenticate(request: FastifyRequest, endpoint: Endpoint, 
     case 'bearer_optional': {
       const token = bearerToken(request);
       if (token === undefined) {
-        if (endpoint.auth === 'bearer') throw new AppError('unauthenticated', 'This endpoint needs an API key: send Authorization: Bearer <API_KEY>.');
+        if (endpoint.auth === 'bearer')
+          throw new AppError('unauthenticated', 'This endpoint needs an API key: send Authorization: Bearer <API_KEY>.');
         break;
       }
       const key = await deps.credentials.userKey(token);
@@ -29,9 +30,14 @@ export async function authenticate(request: FastifyRequest, endpoint: Endpoint, 
     }
     case 'paygate_key': {
       const token = bearerToken(request);
-      if (token === undefined) throw new AppError('unauthenticated', 'This endpoint needs a payment-gate key: send Authorization: Bearer <PAYGATE_API_KEY>.');
+      if (token === undefined)
+        throw new AppError('unauthenticated', 'This endpoint needs a payment-gate key: send Authorization: Bearer <PAYGATE_API_KEY>.');
       const key = await deps.credentials.paygateKey(token);
-      if (!key) throw new AppError('invalid_api_key', 'The payment-gate key is not valid or has been revoked (a user API key is not a payment-gate key).');
+      if (!key)
+        throw new AppError(
+          'invalid_api_key',
+          'The payment-gate key is not valid or has been revoked (a user API key is not a payment-gate key).',
+        );
       request.caller = { kind: 'paygate', ...key };
       break;
     }
@@ -68,7 +74,8 @@ function bearerToken(request: FastifyRequest): string | undefined {
 
 async function authenticateCommerceKey(request: FastifyRequest, credentials: Credentials) {
   const key = request.headers['x-commerce-key'];
-  if (typeof key !== 'string' || key === '') throw new AppError('unauthenticated', 'This endpoint needs the merchant\'s commerce public key in the x-commerce-key header.');
+  if (typeof key !== 'string' || key === '')
+    throw new AppError('unauthenticated', "This endpoint needs the merchant's commerce public key in the x-commerce-key header.");
   const org = await credentials.commerceKey(key);
   if (!org) throw new AppError('invalid_api_key', 'The commerce key is not valid or has been rotated.');
   const handle = (request.params as Record<string, string | undefined>).merchant_handle;
@@ -85,7 +92,10 @@ async function authorizeRole(request: FastifyRequest, required: NonNullable<Endp
   if (!org) throw new AppError('not_found', `No organisation with handle "${handle}".`);
   const role = await credentials.role(caller.userId, org.id);
   if (!role || !ROLES_SATISFYING[required].includes(role)) {
-    throw new AppError('forbidden', `This needs the ${required} role in "${handle}"${role ? `; you are ${role}` : '; you are not a member'}.`);
+    throw new AppError(
+      'forbidden',
+      `This needs the ${required} role in "${handle}"${role ? `; you are ${role}` : '; you are not a member'}.`,
+    );
   }
   request.org = { ...org, role };
 }
@@ -97,7 +107,9 @@ function orgHandleOf(request: FastifyRequest): string {
   const query = request.query as Record<string, unknown> | undefined;
   const handle = params.handle ?? params.shop_id ?? body?.org_handle ?? query?.org_handle;
   if (typeof handle !== 'string' || handle === '') {
-    throw new AppError('validation_failed', 'Name the organisation this acts on with "org_handle" (in the body, or the query for GET).', { field: 'org_handle' });
+    throw new AppError('validation_failed', 'Name the organisation this acts on with "org_handle" (in the body, or the query for GET).', {
+      field: 'org_handle',
+    });
   }
   return handle;
 }

@@ -61,7 +61,9 @@ export class Credentials {
 
   /** The organisation whose paymail alias this is (the part before the @). */
   orgByPaymailAlias(alias: string): Promise<Org | null> {
-    return this.orgs.get(`paymail:${alias}`, async () => toOrg(await this.prisma.organization.findUnique({ where: { paymailAlias: alias } })));
+    return this.orgs.get(`paymail:${alias}`, async () =>
+      toOrg(await this.prisma.organization.findUnique({ where: { paymailAlias: alias } })),
+    );
   }
 
   role(userId: string, organizationId: string): Promise<Role | null> {
@@ -81,13 +83,27 @@ export class Credentials {
 }
 
 type OrgRow = {
-  id: string; handle: string; name: string; jurisdiction: string | null; pricesIncludeTax: boolean | null; receivingAddress: string | null;
-  walletXpub: string | null; identityPublicKey: string | null;
+  id: string;
+  handle: string;
+  name: string;
+  jurisdiction: string | null;
+  pricesIncludeTax: boolean | null;
+  receivingAddress: string | null;
+  walletXpub: string | null;
+  identityPublicKey: string | null;
 };
 
 function toOrg(row: OrgRow | null): Org | null {
-  return row && {
-    id: row.id, handle: row.handle, name: row.name, jurisdiction: row.jurisdiction, pricesIncludeTax: pricesIncludeTax(row), receivingAddress: row.receivingAddress,
-    walletXpub: row.walletXpub, identityPublicKey: row.identityPublicKey,
-  };
+  return (
+    row && {
+      id: row.id,
+      handle: row.handle,
+      name: row.name,
+      jurisdiction: row.jurisdiction,
+      pricesIncludeTax: pricesIncludeTax(row),
+      receivingAddress: row.receivingAddress,
+      walletXpub: row.walletXpub,
+      identityPublicKey: row.identityPublicKey,
+    }
+  );
 }

@@ -29,7 +29,8 @@ export function webhookVerifier(options: {
       if (!secret) throw new AppError('unavailable', `Webhooks from ${provider} are not configured on this instance.`);
       const { timestamp, signatures } = parseHeader(request.headers[SIGNATURE_HEADER]);
       const age = Math.abs(Date.now() / 1000 - timestamp);
-      if (age > options.toleranceSeconds) throw new AppError('invalid_signature', `Signature timestamp is outside the ${options.toleranceSeconds}s tolerance window.`);
+      if (age > options.toleranceSeconds)
+        throw new AppError('invalid_signature', `Signature timestamp is outside the ${options.toleranceSeconds}s tolerance window.`);
       const expected = Buffer.from(hmac(secret, `${timestamp}.${request.rawBody ?? ''}`), 'hex');
       const match = signatures.find((s) => s.length === expected.length && timingSafeEqual(s, expected));
       if (!match) throw new AppError('invalid_signature', 'Webhook signature does not match the body.');

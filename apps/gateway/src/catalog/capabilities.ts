@@ -26,9 +26,26 @@ export const RUNGS: Rung[] = [
     step: 1,
     promise: 'Every sale lands in a standard journal that an accountant can import',
     capabilities: [
-      { id: 'ledger', title: 'Ledger', maturity: 'live', for_you: 'Each paid order becomes a balanced journal entry (money in, revenue, sales tax owed) that you can export for your accounting software.' },
-      { id: 'sales_tax', title: 'Sales tax', maturity: 'live', for_you: 'Pick your jurisdiction once; every order carries the matching rate and the tax you collect is tracked as a liability.' },
-      { id: 'receipts', title: 'Receipts', maturity: 'live', for_you: 'A receipt is written to the chain with the payment, so anyone can verify a purchase from its transaction id on any instance.' },
+      {
+        id: 'ledger',
+        title: 'Ledger',
+        maturity: 'live',
+        for_you:
+          'Each paid order becomes a balanced journal entry (money in, revenue, sales tax owed) that you can export for your accounting software.',
+      },
+      {
+        id: 'sales_tax',
+        title: 'Sales tax',
+        maturity: 'live',
+        for_you: 'Pick your jurisdiction once; every order carries the matching rate and the tax you collect is tracked as a liability.',
+      },
+      {
+        id: 'receipts',
+        title: 'Receipts',
+        maturity: 'live',
+        for_you:
+          'A receipt is written to the chain with the payment, so anyone can verify a purchase from its transaction id on any instance.',
+      },
       { id: 'reports', title: 'Reports', maturity: 'live', for_you: 'Daily and monthly sales, your top items and your busy hours.' },
     ],
   },
@@ -38,10 +55,31 @@ export const RUNGS: Rung[] = [
     step: 2,
     promise: 'Take a payment at the counter with a phone',
     capabilities: [
-      { id: 'receiving_address', title: 'Receiving address', maturity: 'live', for_you: 'Payments go straight to your own wallet. The service never holds your money or your keys.' },
-      { id: 'pos', title: 'Point of sale', maturity: 'live', for_you: 'A menu, a cart and a QR code: the customer scans and pays, and your staff see the payment arrive.' },
-      { id: 'pay_links', title: 'Pay links', maturity: 'live', for_you: 'A link or QR code anyone can pay, for a fixed amount or an amount the payer chooses.' },
-      { id: 'cards_and_wallets', title: 'Cards and wallets', maturity: 'live', for_you: 'Connect a card payment provider and a wallet provider so customers without bitcoin can pay too; their payments land in the same books.' },
+      {
+        id: 'receiving_address',
+        title: 'Receiving address',
+        maturity: 'live',
+        for_you: 'Payments go straight to your own wallet. The service never holds your money or your keys.',
+      },
+      {
+        id: 'pos',
+        title: 'Point of sale',
+        maturity: 'live',
+        for_you: 'A menu, a cart and a QR code: the customer scans and pays, and your staff see the payment arrive.',
+      },
+      {
+        id: 'pay_links',
+        title: 'Pay links',
+        maturity: 'live',
+        for_you: 'A link or QR code anyone can pay, for a fixed amount or an amount the payer chooses.',
+      },
+      {
+        id: 'cards_and_wallets',
+        title: 'Cards and wallets',
+        maturity: 'live',
+        for_you:
+          'Connect a card payment provider and a wallet provider so customers without bitcoin can pay too; their payments land in the same books.',
+      },
     ],
   },
   {
@@ -50,10 +88,25 @@ export const RUNGS: Rung[] = [
     step: 3,
     promise: 'Buy button on any website, or a built site',
     capabilities: [
-      { id: 'commerce_api', title: 'Commerce API', maturity: 'live', for_you: 'An embeddable checkout for your own website: a Buy button, an inline QR code and a confirmation, with no redirect.' },
-      { id: 'site_builder', title: 'Site builder', maturity: 'live', for_you: 'An editable website generated for you and published to a static site host.' },
+      {
+        id: 'commerce_api',
+        title: 'Commerce API',
+        maturity: 'live',
+        for_you: 'An embeddable checkout for your own website: a Buy button, an inline QR code and a confirmation, with no redirect.',
+      },
+      {
+        id: 'site_builder',
+        title: 'Site builder',
+        maturity: 'live',
+        for_you: 'An editable website generated for you and published to a static site host.',
+      },
       { id: 'open_sign', title: 'Open sign', maturity: 'live', for_you: 'Tell customers your shop is open right now.' },
-      { id: 'federated_marketplace', title: 'Federated marketplace', maturity: 'live', for_you: 'Your catalog is an open feed that other instances can list, so customers find you across the federation.' },
+      {
+        id: 'federated_marketplace',
+        title: 'Federated marketplace',
+        maturity: 'live',
+        for_you: 'Your catalog is an open feed that other instances can list, so customers find you across the federation.',
+      },
     ],
   },
   {
@@ -62,10 +115,30 @@ export const RUNGS: Rung[] = [
     step: 4,
     promise: 'Rewards, stored value and stable money owned by customers',
     capabilities: [
-      { id: 'loyalty', title: 'Loyalty', maturity: 'live', for_you: 'Stamp cards your customers keep in their wallet, optionally as on-chain stamps.' },
-      { id: 'prepaid_cards', title: 'Prepaid cards', maturity: 'live', for_you: 'Stored-value and gift cards; redemptions draw down a liability in your books.' },
-      { id: 'stable_value', title: 'Stable value', maturity: 'testnet', for_you: 'Price and settle in a dollar stablecoin on the same chain.' },
-      { id: 'tokens', title: 'Tokens', maturity: 'preview', for_you: 'Mint a fungible token for memberships, credits or a community currency.' },
+      {
+        id: 'loyalty',
+        title: 'Loyalty',
+        maturity: 'live',
+        for_you: 'Stamp cards your customers keep in their wallet, optionally as on-chain stamps.',
+      },
+      {
+        id: 'prepaid_cards',
+        title: 'Prepaid cards',
+        maturity: 'live',
+        for_you: 'Stored-value and gift cards; redemptions draw down a liability in your books.',
+      },
+      {
+        id: 'stable_value',
+        title: 'Stable value',
+        maturity: 'testnet',
+        for_you: 'Price and settle in a dollar stablecoin on the same chain.',
+      },
+      {
+        id: 'tokens',
+        title: 'Tokens',
+        maturity: 'preview',
+        for_you: 'Mint a fungible token for memberships, credits or a community currency.',
+      },
     ],
   },
   {
@@ -74,10 +147,31 @@ export const RUNGS: Rung[] = [
     step: 5,
     promise: 'Get paid per request, directly',
     capabilities: [
-      { id: 'paygate_402', title: 'Payment gate (HTTP 402)', maturity: 'live', for_you: 'Put a price on a URL: a request without payment gets HTTP 402 and a payment request; a paid request passes. A few satoshis work.' },
-      { id: 'paymail', title: 'Paymail', maturity: 'live', for_you: 'A payment name, like an email address, that resolves to a fresh payment address of yours.' },
-      { id: 'keypair_identity', title: 'Key-pair identity', maturity: 'live', for_you: 'Your identity is a key you hold (did:key): sign in by signing a challenge, with no password.' },
-      { id: 'wallet_api', title: 'Wallet API', maturity: 'live', for_you: 'List spendable coins and broadcast transactions you signed yourself; your signing key never leaves you.' },
+      {
+        id: 'paygate_402',
+        title: 'Payment gate (HTTP 402)',
+        maturity: 'live',
+        for_you:
+          'Put a price on a URL: a request without payment gets HTTP 402 and a payment request; a paid request passes. A few satoshis work.',
+      },
+      {
+        id: 'paymail',
+        title: 'Paymail',
+        maturity: 'live',
+        for_you: 'A payment name, like an email address, that resolves to a fresh payment address of yours.',
+      },
+      {
+        id: 'keypair_identity',
+        title: 'Key-pair identity',
+        maturity: 'live',
+        for_you: 'Your identity is a key you hold (did:key): sign in by signing a challenge, with no password.',
+      },
+      {
+        id: 'wallet_api',
+        title: 'Wallet API',
+        maturity: 'live',
+        for_you: 'List spendable coins and broadcast transactions you signed yourself; your signing key never leaves you.',
+      },
     ],
   },
   {
@@ -86,10 +180,30 @@ export const RUNGS: Rung[] = [
     step: 6,
     promise: 'Agreements that settle in the transaction',
     capabilities: [
-      { id: 'escrow', title: 'Escrow', maturity: 'testnet', for_you: 'Buyer, seller and arbiter share a 2-of-3 lock; any two of them agreeing moves the money.' },
-      { id: 'timelocked_refund', title: 'Time-locked refund', maturity: 'testnet', for_you: 'A refund is signed before the funds move and unlocks on a date.' },
-      { id: 'referral_covenant', title: 'Referral covenant', maturity: 'preview', for_you: 'A referrer is paid automatically when their link sells, enforced by the script.' },
-      { id: 'psbt', title: 'Partially signed transactions', maturity: 'testnet', for_you: 'A transaction is built on the service, signed in your own wallet, and combined with your partners\' signatures.' },
+      {
+        id: 'escrow',
+        title: 'Escrow',
+        maturity: 'testnet',
+        for_you: 'Buyer, seller and arbiter share a 2-of-3 lock; any two of them agreeing moves the money.',
+      },
+      {
+        id: 'timelocked_refund',
+        title: 'Time-locked refund',
+        maturity: 'testnet',
+        for_you: 'A refund is signed before the funds move and unlocks on a date.',
+      },
+      {
+        id: 'referral_covenant',
+        title: 'Referral covenant',
+        maturity: 'preview',
+        for_you: 'A referrer is paid automatically when their link sells, enforced by the script.',
+      },
+      {
+        id: 'psbt',
+        title: 'Partially signed transactions',
+        maturity: 'testnet',
+        for_you: "A transaction is built on the service, signed in your own wallet, and combined with your partners' signatures.",
+      },
     ],
   },
 ];

@@ -3,7 +3,8 @@ import { ENDPOINTS, endpointKey } from '../catalog/endpoints.js';
 import { endpointEntry } from './service-descriptor.js';
 
 export const LLMS_TXT_PATH = '/llms.txt';
-export const PERSONALIZED_HINT = 'GET /api/v1/orgs/:handle/capabilities (bearer, staff): this map marked with what your organisation has set up and what to do next';
+export const PERSONALIZED_HINT =
+  'GET /api/v1/orgs/:handle/capabilities (bearer, staff): this map marked with what your organisation has set up and what to do next';
 
 /** `GET /api/v1/capabilities` (spec 2.2): rungs in step order, each capability with its endpoints. */
 export function capabilityDescriptor(implemented: ReadonlySet<string>) {
@@ -23,7 +24,9 @@ export function capabilityDescriptor(implemented: ReadonlySet<string>) {
           endpoints: endpoints.map(endpointEntry),
           maturity: capability.maturity,
           for_you: capability.for_you,
-          ...(missing > 0 ? { note: `Not built yet on this instance: ${missing} of ${endpoints.length} endpoints answer 501 not_implemented.` } : {}),
+          ...(missing > 0
+            ? { note: `Not built yet on this instance: ${missing} of ${endpoints.length} endpoints answer 501 not_implemented.` }
+            : {}),
         };
       }),
     })),

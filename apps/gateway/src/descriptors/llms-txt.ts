@@ -31,7 +31,11 @@ export function llmsTxt(implemented: ReadonlySet<string>, baseUrl: string): stri
     out.push('', `## Step ${rung.step}: ${rung.title}. ${rung.promise}`);
     for (const capability of rung.capabilities) {
       const endpoints = ENDPOINTS.filter((e) => e.capability === capability.id);
-      out.push(`### ${capability.title} (${capability.id}, ${capability.maturity})`, capability.for_you, ...(endpoints.length ? endpoints.map(line) : ['- No API endpoint.']));
+      out.push(
+        `### ${capability.title} (${capability.id}, ${capability.maturity})`,
+        capability.for_you,
+        ...(endpoints.length ? endpoints.map(line) : ['- No API endpoint.']),
+      );
     }
   }
   out.push('', '## Reference', '- OpenAPI: /api/v1/openapi.json', '- Docs page: /docs', '');

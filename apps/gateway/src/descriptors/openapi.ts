@@ -30,8 +30,14 @@ export function openApiDocument(handlers: ReadonlyMap<string, RouteDefinition>, 
   for (const endpoint of ENDPOINTS) {
     const definition = handlers.get(endpointKey(endpoint));
     const path = endpoint.path.replace(/:(\w+)/g, '{$1}').replace(/\*(\w+)$/, '{$1}');
-    const parameters = [...endpoint.path.matchAll(/[:*](\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
-    for (const [name, schema] of Object.entries(queryProperties(definition))) parameters.push({ name, in: 'query', required: false, schema: schema as never });
+    const parameters = [...endpoint.path.matchAll(/[:*](\w+)/g)].map((m) => ({
+      name: m[1],
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    }));
+    for (const [name, schema] of Object.entries(queryProperties(definition)))
+      parameters.push({ name, in: 'query', required: false, schema: schema as never });
     paths[path] ??= {};
     paths[path][endpoint.method.toLowerCase()] = {
       summary: endpoint.summary,
@@ -41,7 +47,9 @@ export function openApiDocument(handlers: ReadonlyMap<string, RouteDefinition>, 
       'x-role': endpoint.role,
       'x-capability': endpoint.capability,
       parameters,
-      ...(definition?.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(definition.body) } } } } : {}),
+      ...(definition?.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(definition.body) } } } }
+        : {}),
       responses: definition
         ? { [String(definition.status ?? 200)]: { description: 'Success' }, default: errorResponse('Error') }
         : { 501: errorResponse('Not built yet on this instance: not_implemented') },
@@ -51,7 +59,10 @@ export function openApiDocument(handlers: ReadonlyMap<string, RouteDefinition>, 
     openapi: '3.1.0',
     info: { title: 'Commerce Toolkit API', version: 'v1', description: SERVICE_DESCRIPTION },
     servers: [{ url: serverUrl }],
-    tags: [{ name: 'service', description: 'Service information and access' }, ...RUNGS.flatMap((r) => r.capabilities.map((c) => ({ name: c.id, description: c.for_you })))],
+    tags: [
+      { name: 'service', description: 'Service information and access' },
+      ...RUNGS.flatMap((r) => r.capabilities.map((c) => ({ name: c.id, description: c.for_you }))),
+    ],
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: AUTH_SCHEMES.bearer },
@@ -71,7 +82,7 @@ function jsonSchema(schema: z.ZodType) {
 
 function queryProperties(definition: RouteDefinition | undefined): Record<string, unknown> {
   if (!definition?.query) return {};
-  return ((jsonSchema(definition.query) as { properties?: Record<string, unknown> }).properties) ?? {};
+  return (jsonSchema(definition.query) as { properties?: Record<string, unknown> }).properties ?? {};
 }
 
 function errorResponse(description: string) {

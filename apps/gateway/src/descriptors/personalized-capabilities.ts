@@ -12,12 +12,20 @@ type Setup = { set_up: boolean | null; next_step: string | null };
  * set up (the gateway's own facts, and each service's answer to GetSetup, asked in parallel) and the
  * next thing to do. A service that does not answer leaves its capabilities `set_up: null`.
  */
-export async function personalizedCapabilities(deps: GatewayDeps, request: FastifyRequest, org: OrgContext, implemented: ReadonlySet<string>) {
+export async function personalizedCapabilities(
+  deps: GatewayDeps,
+  request: FastifyRequest,
+  org: OrgContext,
+  implemented: ReadonlySet<string>,
+) {
   const [gateway, services] = await Promise.all([gatewayFacts(deps, org), askServices(deps, request, org)]);
   const descriptor = capabilityDescriptor(implemented);
   const rungs = descriptor.rungs.map((rung) => ({
     ...rung,
-    capabilities: rung.capabilities.map((capability) => ({ ...capability, ...merge(gateway.get(capability.id), services.get(capability.id)) })),
+    capabilities: rung.capabilities.map((capability) => ({
+      ...capability,
+      ...merge(gateway.get(capability.id), services.get(capability.id)),
+    })),
   }));
   // The next step is the first one in step order that can be taken on this instance (no 501 note).
   const todo = rungs.flatMap((rung) => rung.capabilities).filter((c) => c.set_up === false && c.next_step);
@@ -33,11 +41,29 @@ async function gatewayFacts(deps: GatewayDeps, org: OrgContext): Promise<Map<str
   });
   const fact = (done: boolean, step: string): Setup => ({ set_up: done, next_step: done ? null : step });
   return new Map([
-    ['receiving_address', fact(row.receivingAddress !== null, `Register your wallet's receiving address: PATCH /api/v1/organizations/${org.handle} with receiving_address.`)],
-    ['sales_tax', fact(row.jurisdiction !== null, `Choose your tax jurisdiction: PATCH /api/v1/organizations/${org.handle} with jurisdiction.`)],
-    ['commerce_api', fact(row.commercePublicKey !== null, `Create your commerce public key for the Buy button: POST /api/v1/orgs/${org.handle}/commerce-key.`)],
+    [
+      'receiving_address',
+      fact(
+        row.receivingAddress !== null,
+        `Register your wallet's receiving address: PATCH /api/v1/organizations/${org.handle} with receiving_address.`,
+      ),
+    ],
+    [
+      'sales_tax',
+      fact(row.jurisdiction !== null, `Choose your tax jurisdiction: PATCH /api/v1/organizations/${org.handle} with jurisdiction.`),
+    ],
+    [
+      'commerce_api',
+      fact(
+        row.commercePublicKey !== null,
+        `Create your commerce public key for the Buy button: POST /api/v1/orgs/${org.handle}/commerce-key.`,
+      ),
+    ],
     ['paymail', fact(row.paymailAlias !== null, `Choose a paymail alias: PATCH /api/v1/organizations/${org.handle} with paymail_alias.`)],
-    ['keypair_identity', fact(row.memberships.length > 0, 'Sign in with a key you hold (did:key): POST /api/auth/challenge, then POST /api/auth/verify.')],
+    [
+      'keypair_identity',
+      fact(row.memberships.length > 0, 'Sign in with a key you hold (did:key): POST /api/auth/challenge, then POST /api/auth/verify.'),
+    ],
     ['paygate_402', fact(row.paygateAccounts.length > 0, `Create a payment-gate key: POST /api/v1/orgs/${org.handle}/paygate-keys.`)],
   ]);
 }

@@ -23,14 +23,18 @@ export async function addMember(deps: GatewayDeps, org: OrgContext, input: NewMe
       userId = user.id;
     } else {
       const user = await tx.user.create({ data: { name: input.name, email: input.email ?? null } }).catch((error: unknown) => {
-        if (isUniqueViolation(error)) throw new AppError('already_exists', 'A user with this email already exists: add them by user_id instead.');
+        if (isUniqueViolation(error))
+          throw new AppError('already_exists', 'A user with this email already exists: add them by user_id instead.');
         throw error;
       });
       userId = user.id;
       apiKey = await issueApiKey(tx, userId, `member of ${org.handle}`);
     }
     try {
-      const membership = await tx.membership.create({ data: { userId, organizationId: org.id, role: input.role }, include: { user: true } });
+      const membership = await tx.membership.create({
+        data: { userId, organizationId: org.id, role: input.role },
+        include: { user: true },
+      });
       return { member: memberView(membership), ...(apiKey ? { api_key: apiKey } : {}) };
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError('already_exists', 'This user is already a member; change their role instead.');
@@ -52,31 +56,38 @@ export async function listMembers(deps: GatewayDeps, org: OrgContext, page: Page
 }
 
 export async function changeMemberRole(deps: GatewayDeps, org: OrgContext, userId: string, role: Role) {
-  const result = await deps.prisma.$transaction(async (tx) => {
-    const membership = await findMembership(tx, org, userId);
-    assertMayAssign(org, membership.role);
-    assertMayAssign(org, role);
-    if (membership.role === 'owner' && role !== 'owner') await assertNotLastOwner(tx, org);
-    const updated = await tx.membership.update({ where: { id: membership.id }, data: { role }, include: { user: true } });
-    return { member: memberView(updated) };
-  }, { isolationLevel: 'Serializable' });
+  const result = await deps.prisma.$transaction(
+    async (tx) => {
+      const membership = await findMembership(tx, org, userId);
+      assertMayAssign(org, membership.role);
+      assertMayAssign(org, role);
+      if (membership.role === 'owner' && role !== 'owner') await assertNotLastOwner(tx, org);
+      const updated = await tx.membership.update({ where: { id: membership.id }, data: { role }, include: { user: true } });
+      return { member: memberView(updated) };
+    },
+    { isolationLevel: 'Serializable' },
+  );
   deps.credentials.forget();
   return result;
 }
 
 export async function removeMember(deps: GatewayDeps, org: OrgContext, userId: string) {
-  await deps.prisma.$transaction(async (tx) => {
-    const membership = await findMembership(tx, org, userId);
-    assertMayAssign(org, membership.role);
-    if (membership.role === 'owner') await assertNotLastOwner(tx, org);
-    await tx.membership.delete({ where: { id: membership.id } });
-  }, { isolationLevel: 'Serializable' });
+  await deps.prisma.$transaction(
+    async (tx) => {
+      const membership = await findMembership(tx, org, userId);
+      assertMayAssign(org, membership.role);
+      if (membership.role === 'owner') await assertNotLastOwner(tx, org);
+      await tx.membership.delete({ where: { id: membership.id } });
+    },
+    { isolationLevel: 'Serializable' },
+  );
   deps.credentials.forget();
   return { user_id: userId, removed: true };
 }
 
 function assertMayAssign(org: OrgContext, role: Role) {
-  if (role === 'owner' && org.role !== 'owner') throw new AppError('forbidden', 'Only an owner can grant, change or remove the owner role.');
+  if (role === 'owner' && org.role !== 'owner')
+    throw new AppError('forbidden', 'Only an owner can grant, change or remove the owner role.');
 }
 
 async function findMembership(tx: Prisma.TransactionClient, org: OrgContext, userId: string) {
@@ -90,6 +101,18 @@ async function assertNotLastOwner(tx: Prisma.TransactionClient, org: OrgContext)
   if (owners <= 1) throw new AppError('failed_precondition', 'An organisation keeps at least one owner: make someone else owner first.');
 }
 
-function memberView(m: { userId: string; role: Role; createdAt: Date; user: { name: string | null; email: string | null; did: string | null } }) {
-  return { user_id: m.userId, name: m.user.name, email: m.user.email, did: m.user.did, role: m.role, created_at: m.createdAt.toISOString() };
+function memberView(m: {
+  userId: string;
+  role: Role;
+  createdAt: Date;
+  user: { name: string | null; email: string | null; did: string | null };
+}) {
+  return {
+    user_id: m.userId,
+    name: m.user.name,
+    email: m.user.email,
+    did: m.user.did,
+    role: m.role,
+    created_at: m.createdAt.toISOString(),
+  };
 }

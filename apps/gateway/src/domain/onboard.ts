@@ -20,7 +20,11 @@ export async function onboard(deps: GatewayDeps, callerUserId: string | undefine
       return { org, userId: callerUserId, apiKey: undefined };
     }
     const created = await tx.user.create({ data: { name: user.name ?? null, email: user.email ?? null } }).catch((error: unknown) => {
-      if (isUniqueViolation(error)) throw new AppError('already_exists', 'An account with this email already exists: use its API key (send it as Authorization: Bearer) to add an organisation.');
+      if (isUniqueViolation(error))
+        throw new AppError(
+          'already_exists',
+          'An account with this email already exists: use its API key (send it as Authorization: Bearer) to add an organisation.',
+        );
       throw error;
     });
     const org = await createOrganization(tx, created.id, fields);

@@ -16,8 +16,9 @@ export async function rotateCommerceKey(deps: GatewayDeps, org: OrgContext) {
 export async function createPaygateKey(deps: GatewayDeps, org: OrgContext, name: string) {
   const secret = newSecret(KEY_PREFIX.paygate);
   const key = await deps.prisma.$transaction(async (tx) => {
-    const account = (await tx.paygateAccount.findFirst({ where: { organizationId: org.id } }))
-      ?? (await tx.paygateAccount.create({ data: { organizationId: org.id, name } }));
+    const account =
+      (await tx.paygateAccount.findFirst({ where: { organizationId: org.id } })) ??
+      (await tx.paygateAccount.create({ data: { organizationId: org.id, name } }));
     return tx.paygateKey.create({ data: { accountId: account.id, prefix: displayPrefix(secret), hash: hashSecret(secret) } });
   });
   return { ...paygateKeyView(key), key: secret };
@@ -43,5 +44,11 @@ export async function revokePaygateKey(deps: GatewayDeps, org: OrgContext, keyId
 }
 
 function paygateKeyView(key: { id: string; accountId: string; prefix: string; createdAt: Date; revokedAt: Date | null }) {
-  return { id: key.id, account_id: key.accountId, prefix: key.prefix, created_at: key.createdAt.toISOString(), revoked_at: key.revokedAt?.toISOString() ?? null };
+  return {
+    id: key.id,
+    account_id: key.accountId,
+    prefix: key.prefix,
+    created_at: key.createdAt.toISOString(),
+    revoked_at: key.revokedAt?.toISOString() ?? null,
+  };
 }

@@ -14,35 +14,55 @@ export const bsvAddress = z.string().refine((value) => {
 }, 'not a valid BSV P2PKH address');
 
 /** A BIP32 extended public key (xpub/tpub): the public side of the wallet; an extended private key is refused. */
-export const walletXpubField = z.string().trim().max(200).refine((value) => {
-  try {
-    const hd = HD.fromString(value);
-    return !value.slice(1, 4).startsWith('prv') && hd.privKey === undefined;
-  } catch {
-    return false;
-  }
-}, 'not an extended public key (xpub or tpub); never send an extended private key');
+export const walletXpubField = z
+  .string()
+  .trim()
+  .max(200)
+  .refine((value) => {
+    try {
+      const hd = HD.fromString(value);
+      return !value.slice(1, 4).startsWith('prv') && hd.privKey === undefined;
+    } catch {
+      return false;
+    }
+  }, 'not an extended public key (xpub or tpub); never send an extended private key');
 
 /** A compressed secp256k1 public key in hex (66 characters). */
-export const publicKeyField = z.string().regex(/^0[23][0-9a-fA-F]{64}$/, 'a compressed public key: 66 hex characters starting with 02 or 03').transform((value) => value.toLowerCase());
+export const publicKeyField = z
+  .string()
+  .regex(/^0[23][0-9a-fA-F]{64}$/, 'a compressed public key: 66 hex characters starting with 02 or 03')
+  .transform((value) => value.toLowerCase());
 
-export const handleField = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{1,38}[a-z0-9])$/, 'use 3 to 40 lower-case letters, digits and inner hyphens');
+export const handleField = z
+  .string()
+  .regex(/^[a-z0-9](?:[a-z0-9-]{1,38}[a-z0-9])$/, 'use 3 to 40 lower-case letters, digits and inner hyphens');
 
 /** The fields an organisation can be created or updated with. */
-export const organizationFields = z.object({
-  name: z.string().trim().min(1).max(120),
-  handle: handleField.optional(),
-  jurisdiction: z.string().regex(/^[A-Z]{2}(-[A-Z0-9]{1,3})?$/, 'use an ISO 3166 code such as "US-CA", "GB" or "DE"').optional(),
-  prices_include_tax: z.boolean().optional(),
-  receiving_address: bsvAddress.optional(),
-  paymail_alias: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'use lower-case letters, digits, ".", "_" and "-"').optional(),
-  wallet_xpub: walletXpubField.optional(),
-  identity_public_key: publicKeyField.optional(),
-  avatar_url: z.url({ protocol: /^https?$/ }).max(500).optional(),
-  category: z.string().trim().min(1).max(60).optional(),
-  latitude: z.number().min(-90).max(90).optional(),
-  longitude: z.number().min(-180).max(180).optional(),
-}).strict();
+export const organizationFields = z
+  .object({
+    name: z.string().trim().min(1).max(120),
+    handle: handleField.optional(),
+    jurisdiction: z
+      .string()
+      .regex(/^[A-Z]{2}(-[A-Z0-9]{1,3})?$/, 'use an ISO 3166 code such as "US-CA", "GB" or "DE"')
+      .optional(),
+    prices_include_tax: z.boolean().optional(),
+    receiving_address: bsvAddress.optional(),
+    paymail_alias: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'use lower-case letters, digits, ".", "_" and "-"')
+      .optional(),
+    wallet_xpub: walletXpubField.optional(),
+    identity_public_key: publicKeyField.optional(),
+    avatar_url: z
+      .url({ protocol: /^https?$/ })
+      .max(500)
+      .optional(),
+    category: z.string().trim().min(1).max(60).optional(),
+    latitude: z.number().min(-90).max(90).optional(),
+    longitude: z.number().min(-180).max(180).optional(),
+  })
+  .strict();
 
 export type OrganizationFields = z.infer<typeof organizationFields>;
 
@@ -72,7 +92,13 @@ export function organizationData(fields: OrganizationUpdate) {
 
 /** A handle from a name: "Blue Bottle Café" -> "blue-bottle-cafe". */
 export function handleFromName(name: string): string {
-  const slug = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 32).replace(/-+$/, '');
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 32)
+    .replace(/-+$/, '');
   return slug.length >= 3 ? slug : `org-${slug || 'new'}`;
 }

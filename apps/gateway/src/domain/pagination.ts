@@ -22,10 +22,7 @@ export function afterCursor(cursor: string | undefined) {
   const position = cursorPosition(cursor);
   if (!position) return {};
   return {
-    OR: [
-      { createdAt: { lt: position.at } },
-      { createdAt: position.at, id: { lt: position.id } },
-    ],
+    OR: [{ createdAt: { lt: position.at } }, { createdAt: position.at, id: { lt: position.id } }],
   };
 }
 

@@ -26,6 +26,9 @@ export async function checkJurisdiction(deps: GatewayDeps, code: string | undefi
     await deps.services.books.getTaxRate({ jurisdiction: code }, options);
   } catch (error) {
     if (!AppError.is(error) || error.code !== 'not_found') throw error;
-    throw new AppError('validation_failed', `Invalid body: jurisdiction: ${error.message}`, { field: 'jurisdiction', issues: [{ field: 'jurisdiction', message: error.message }] });
+    throw new AppError('validation_failed', `Invalid body: jurisdiction: ${error.message}`, {
+      field: 'jurisdiction',
+      issues: [{ field: 'jurisdiction', message: error.message }],
+    });
   }
 }

@@ -18,7 +18,7 @@ export async function verifySignIn(deps: GatewayDeps, input: { nonce: string; si
   if (spent.count !== 1) throw new AppError('invalid_signature', 'Unknown, expired or already used nonce: ask for a new challenge.');
   const challenge = await deps.prisma.signInChallenge.findUniqueOrThrow({ where: { nonce: input.nonce } });
   if (!signatureMatches(challenge.did, challenge.message, input.signature)) {
-    throw new AppError('invalid_signature', 'The signature does not verify against the did\'s key over the challenge message.');
+    throw new AppError('invalid_signature', "The signature does not verify against the did's key over the challenge message.");
   }
   return deps.prisma.$transaction(async (tx) => {
     const user = await tx.user.upsert({ where: { did: challenge.did }, create: { did: challenge.did }, update: {} });

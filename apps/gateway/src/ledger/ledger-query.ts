@@ -14,14 +14,16 @@ export const ledgerParams = z.object({ handle: handleField });
  * an export is always the whole range. `xero_tax_rate` names the tax rate Xero puts on each line. An
  * unknown parameter is a 422: a misspelt `from` would otherwise list the whole journal.
  */
-export const ledgerQuery = z.object({
-  from: calendarDate('from').optional(),
-  to: calendarDate('to').optional(),
-  limit: limitField.optional(),
-  cursor: z.string().min(1).max(200).optional(),
-  format: z.enum(LEDGER_FORMATS, { error: `format must be one of ${LEDGER_FORMATS.join(', ')}` }).default('json'),
-  xero_tax_rate: z.string().trim().min(1).max(60).optional(),
-}).strict()
+export const ledgerQuery = z
+  .object({
+    from: calendarDate('from').optional(),
+    to: calendarDate('to').optional(),
+    limit: limitField.optional(),
+    cursor: z.string().min(1).max(200).optional(),
+    format: z.enum(LEDGER_FORMATS, { error: `format must be one of ${LEDGER_FORMATS.join(', ')}` }).default('json'),
+    xero_tax_rate: z.string().trim().min(1).max(60).optional(),
+  })
+  .strict()
   .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'from must not be after to', path: ['from'] })
   .refine((q) => q.format === 'json' || (q.limit === undefined && q.cursor === undefined), {
     message: 'limit and cursor page the JSON listing; an export is always the whole date range',

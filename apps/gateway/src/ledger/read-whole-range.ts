@@ -15,10 +15,14 @@ export async function readWholeRange(listPage: ListPage, max = MAX_EXPORT_ENTRIE
     const page = await listPage({ limit: PAGE, cursor });
     entries.push(...page.entries);
     if (entries.length > max) {
-      throw new AppError('validation_failed', `This date range holds more than ${max} journal entries, more than one export holds: narrow it with from and to.`, {
-        field: 'from',
-        max_entries: max,
-      });
+      throw new AppError(
+        'validation_failed',
+        `This date range holds more than ${max} journal entries, more than one export holds: narrow it with from and to.`,
+        {
+          field: 'from',
+          max_entries: max,
+        },
+      );
     }
     cursor = page.nextCursor;
   } while (cursor);

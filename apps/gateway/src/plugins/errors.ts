@@ -3,7 +3,9 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 
 /** The error body of every failed request: `{"error": {"code", "message", "request_id", "details"?}}`. */
 export function errorBody(error: AppError, requestId: string) {
-  return { error: { code: error.code, message: error.message, request_id: requestId, ...(error.details ? { details: error.details } : {}) } };
+  return {
+    error: { code: error.code, message: error.message, request_id: requestId, ...(error.details ? { details: error.details } : {}) },
+  };
 }
 
 /**
@@ -21,7 +23,8 @@ export function errorHandler(body: ErrorBody = errorBody) {
   return (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const appError = toAppError(error);
     if (appError.code === 'internal') request.log.error({ err: error }, 'unhandled error');
-    else if (appError.httpStatus >= 500 && appError.code !== 'not_implemented') request.log.warn({ code: appError.code, reason: appError.message }, 'service error');
+    else if (appError.httpStatus >= 500 && appError.code !== 'not_implemented')
+      request.log.warn({ code: appError.code, reason: appError.message }, 'service error');
     if (appError.code === 'rate_limited') reply.header('retry-after', String(appError.details?.retry_after_seconds ?? 60));
     return reply.code(appError.httpStatus).send(body(appError, request.id));
   };
@@ -29,16 +32,24 @@ export function errorHandler(body: ErrorBody = errorBody) {
 
 /** Errors of the router itself (a malformed percent-encoding, an over-long path parameter), in the one error body. */
 export function answerRouterError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path segment is longer than this service accepts.'
-    : 'The URL is malformed: check its percent-encoding.';
-  return reply.code(400).header('x-request-id', request.id).send(errorBody(new AppError('bad_request', message), request.id));
+  const message =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'A path segment is longer than this service accepts.'
+      : 'The URL is malformed: check its percent-encoding.';
+  return reply
+    .code(400)
+    .header('x-request-id', request.id)
+    .send(errorBody(new AppError('bad_request', message), request.id));
 }
 
 /** Maps every error to the one error body, once, at the edge. Unknown errors are logged and answered 500 without detail. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler(errorHandler());
   app.setNotFoundHandler((request, reply) => {
-    const error = new AppError('route_not_found', `No route ${request.method} ${request.url.split('?')[0]}. GET /api/v1 lists every endpoint.`);
+    const error = new AppError(
+      'route_not_found',
+      `No route ${request.method} ${request.url.split('?')[0]}. GET /api/v1 lists every endpoint.`,
+    );
     return reply.code(404).send(errorBody(error, request.id));
   });
 }

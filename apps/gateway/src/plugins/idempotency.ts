@@ -22,7 +22,10 @@ export async function beginIdempotent(prisma: PrismaClient, request: FastifyRequ
     throw new AppError('bad_request', 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
   }
   const scope = scopeOf(request);
-  const requestHash = createHash('sha256').update(`${request.method} ${request.url}\n`).update(request.rawBody ?? '').digest('hex');
+  const requestHash = createHash('sha256')
+    .update(`${request.method} ${request.url}\n`)
+    .update(request.rawBody ?? '')
+    .digest('hex');
   try {
     const record = await prisma.idempotencyRecord.create({ data: { scope, key, requestHash }, select: { id: true } });
     request.idempotencyRecordId = record.id;
@@ -46,7 +49,11 @@ export async function beginIdempotent(prisma: PrismaClient, request: FastifyRequ
     await prisma.idempotencyRecord.deleteMany({ where: { id: existing.id } });
     return beginIdempotent(prisma, request, reply);
   }
-  reply.code(existing.responseStatus).header('idempotent-replayed', 'true').type('application/json').send(existing.responseBody ?? '');
+  reply
+    .code(existing.responseStatus)
+    .header('idempotent-replayed', 'true')
+    .type('application/json')
+    .send(existing.responseBody ?? '');
   return true;
 }
 
@@ -68,11 +75,16 @@ export async function finishIdempotent(prisma: PrismaClient, request: FastifyReq
 function scopeOf(request: FastifyRequest): string {
   const caller = request.caller;
   switch (caller.kind) {
-    case 'user': return `user:${caller.userId}`;
-    case 'paygate': return `paygate:${caller.accountId}`;
-    case 'commerce': return `commerce:${caller.organizationId}`;
-    case 'webhook': return `webhook:${caller.provider}`;
+    case 'user':
+      return `user:${caller.userId}`;
+    case 'paygate':
+      return `paygate:${caller.accountId}`;
+    case 'commerce':
+      return `commerce:${caller.organizationId}`;
+    case 'webhook':
+      return `webhook:${caller.provider}`;
     // Answers to anonymous calls can hold a new API key: replay them only to the same client address.
-    case 'anonymous': return `anonymous:${request.ip}`;
+    case 'anonymous':
+      return `anonymous:${request.ip}`;
   }
 }

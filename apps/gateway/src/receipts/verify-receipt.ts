@@ -33,8 +33,17 @@ export async function verifyReceipt(chain: ChainClient, txid: string, lines?: Or
   if (!receipt) throw new AppError('not_found', `Transaction ${txid} carries no receipt.`, { txid });
 
   const { status } = found;
-  const merkleProof = status.state !== 'mined' ? null : !status.merklePath ? 'missing' : (await chain.verifyMerkleProof(txid, status.merklePath)) ? 'valid' : 'invalid';
-  const linesCheck: LinesCheck = lines ? { status: hashOrderLines(lines) === receipt.linesHash ? 'match' : 'mismatch', items: lines } : { status: 'unknown', items: null };
+  const merkleProof =
+    status.state !== 'mined'
+      ? null
+      : !status.merklePath
+        ? 'missing'
+        : (await chain.verifyMerkleProof(txid, status.merklePath))
+          ? 'valid'
+          : 'invalid';
+  const linesCheck: LinesCheck = lines
+    ? { status: hashOrderLines(lines) === receipt.linesHash ? 'match' : 'mismatch', items: lines }
+    : { status: 'unknown', items: null };
   const verdict = judge(status, merkleProof, linesCheck);
 
   return {
@@ -55,10 +64,19 @@ export async function verifyReceipt(chain: ChainClient, txid: string, lines?: Or
 }
 
 function judge(status: TxStatus, merkleProof: ReceiptVerification['merkle_proof'], lines: LinesCheck): { verified: boolean; why: string } {
-  if (lines.status === 'mismatch') return { verified: false, why: 'The order lines given do not hash to the receipt\'s lines hash.' };
-  if (status.state === 'seen' || status.state === 'pending') return { verified: false, why: 'The transaction is in the mempool, not yet mined.' };
+  if (lines.status === 'mismatch') return { verified: false, why: "The order lines given do not hash to the receipt's lines hash." };
+  if (status.state === 'seen' || status.state === 'pending')
+    return { verified: false, why: 'The transaction is in the mempool, not yet mined.' };
   if (status.state !== 'mined') return { verified: false, why: `The chain reports the transaction as ${status.state}.` };
-  if (merkleProof !== 'valid') return { verified: false, why: merkleProof === 'missing' ? 'The chain gave no merkle path for the mined transaction.' : 'The merkle path does not lead to the chain\'s block header.' };
-  const what = lines.status === 'match' ? 'and the order lines match its hash' : 'the order lines were not given, only their hash is on chain';
+  if (merkleProof !== 'valid')
+    return {
+      verified: false,
+      why:
+        merkleProof === 'missing'
+          ? 'The chain gave no merkle path for the mined transaction.'
+          : "The merkle path does not lead to the chain's block header.",
+    };
+  const what =
+    lines.status === 'match' ? 'and the order lines match its hash' : 'the order lines were not given, only their hash is on chain';
   return { verified: true, why: `Mined in block ${status.blockHeight} with a merkle path to the chain's block header; ${what}.` };
 }

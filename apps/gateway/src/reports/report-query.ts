@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { limitField } from '../domain/pagination.js';
 import { handleField } from '../domain/organization-fields.js';
 
-const timeZone = z.string()
+const timeZone = z
+  .string()
   .refine(isTimeZone, 'time_zone must be an IANA time zone name, such as Europe/London or America/New_York')
   .default('UTC');
 
@@ -20,20 +21,28 @@ const FROM_AFTER_TO = { message: 'from must not be after to', path: ['from'] };
 
 export const PERIODS = ['day', 'month'] as const;
 
-export const salesQuery = z.object({
-  ...range,
-  period: z.enum(PERIODS, { error: `period must be one of ${PERIODS.join(', ')}` }).default('day'),
-}).strict().refine(fromNotAfterTo, FROM_AFTER_TO);
+export const salesQuery = z
+  .object({
+    ...range,
+    period: z.enum(PERIODS, { error: `period must be one of ${PERIODS.join(', ')}` }).default('day'),
+  })
+  .strict()
+  .refine(fromNotAfterTo, FROM_AFTER_TO);
 
-export const topItemsQuery = z.object({
-  ...range,
-  limit: limitField.default(10),
-}).strict().refine(fromNotAfterTo, FROM_AFTER_TO);
+export const topItemsQuery = z
+  .object({
+    ...range,
+    limit: limitField.default(10),
+  })
+  .strict()
+  .refine(fromNotAfterTo, FROM_AFTER_TO);
 
 export const busyHoursQuery = z.object(range).strict().refine(fromNotAfterTo, FROM_AFTER_TO);
 
 /** The end of `at` (today by default) in `time_zone`. */
-export const balancesQuery = z.object({
-  at: calendarDate('at').optional(),
-  time_zone: timeZone,
-}).strict();
+export const balancesQuery = z
+  .object({
+    at: calendarDate('at').optional(),
+    time_zone: timeZone,
+  })
+  .strict();

@@ -21,15 +21,25 @@ const newMember = z.union([
 /** What the spec's settings page would do: a user's API keys, members and roles, the organisation's keys. */
 export function accessRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
   return {
-    'GET /api/v1/me/api-keys': route({ query: pageQuery, handle: ({ query, request }) => listApiKeys(deps, requireUser(request).userId, query) }),
+    'GET /api/v1/me/api-keys': route({
+      query: pageQuery,
+      handle: ({ query, request }) => listApiKeys(deps, requireUser(request).userId, query),
+    }),
     'POST /api/v1/me/api-keys': route({
       body: keyName,
       creates: true,
       status: 201,
       handle: ({ body, request }) => createApiKey(deps, requireUser(request).userId, body.name),
     }),
-    'DELETE /api/v1/me/api-keys/:id': route({ params: idParams, handle: ({ params, request }) => revokeApiKey(deps, requireUser(request).userId, params.id) }),
-    'GET /api/v1/orgs/:handle/members': route({ params: orgParams, query: pageQuery, handle: ({ query, request }) => listMembers(deps, requireOrg(request), query) }),
+    'DELETE /api/v1/me/api-keys/:id': route({
+      params: idParams,
+      handle: ({ params, request }) => revokeApiKey(deps, requireUser(request).userId, params.id),
+    }),
+    'GET /api/v1/orgs/:handle/members': route({
+      params: orgParams,
+      query: pageQuery,
+      handle: ({ query, request }) => listMembers(deps, requireOrg(request), query),
+    }),
     'POST /api/v1/orgs/:handle/members': route({
       params: orgParams,
       body: newMember,
@@ -53,7 +63,11 @@ export function accessRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
       status: 201,
       handle: ({ request }) => rotateCommerceKey(deps, requireOrg(request)),
     }),
-    'GET /api/v1/orgs/:handle/paygate-keys': route({ params: orgParams, query: pageQuery, handle: ({ query, request }) => listPaygateKeys(deps, requireOrg(request), query) }),
+    'GET /api/v1/orgs/:handle/paygate-keys': route({
+      params: orgParams,
+      query: pageQuery,
+      handle: ({ query, request }) => listPaygateKeys(deps, requireOrg(request), query),
+    }),
     'POST /api/v1/orgs/:handle/paygate-keys': route({
       params: orgParams,
       body: keyName,

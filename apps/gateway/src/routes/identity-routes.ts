@@ -12,7 +12,10 @@ import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions } from './service-call.js';
 
 const onboardBody = organizationFields.extend({
-  user: z.object({ name: z.string().trim().min(1).max(120).optional(), email: z.email().optional() }).strict().optional(),
+  user: z
+    .object({ name: z.string().trim().min(1).max(120).optional(), email: z.email().optional() })
+    .strict()
+    .optional(),
 });
 const handleParams = z.object({ handle: handleField });
 

@@ -8,15 +8,20 @@ import { callOptions, orgRef } from './service-call.js';
 import { route, type RouteDefinition } from './route-definition.js';
 
 const orgParams = z.object({ handle: handleField });
-const newItem = z.object({
-  name: z.string().trim().min(1).max(200),
-  description: z.string().max(2000).default(''),
-  price_cents: z.number().int().min(0).max(1_000_000_000_000),
-  currency: z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as "USD"').default('USD'),
-  category: z.string().trim().max(60).default(''),
-  sku: z.string().trim().max(64).default(''),
-  available: z.boolean().default(true),
-}).strict();
+const newItem = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    description: z.string().max(2000).default(''),
+    price_cents: z.number().int().min(0).max(1_000_000_000_000),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as "USD"')
+      .default('USD'),
+    category: z.string().trim().max(60).default(''),
+    sku: z.string().trim().max(64).default(''),
+    available: z.boolean().default(true),
+  })
+  .strict();
 
 /** The organisation's items, served by the pos service. */
 export function itemRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {

@@ -29,7 +29,12 @@ export function ledgerRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
           return { data: page.entries.map(entryView), next_cursor: page.nextCursor || null };
         }
         const entries = await readWholeRange(list);
-        return exportFile(reply, EXPORT_FORMATS[query.format], entries, { handle: requireOrg(request).handle, from: query.from, to: query.to, xeroTaxRate: query.xero_tax_rate });
+        return exportFile(reply, EXPORT_FORMATS[query.format], entries, {
+          handle: requireOrg(request).handle,
+          from: query.from,
+          to: query.to,
+          xeroTaxRate: query.xero_tax_rate,
+        });
       },
     }),
   };

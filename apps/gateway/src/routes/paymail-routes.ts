@@ -75,16 +75,19 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
       body: senderRequest,
       handle: async ({ params, body, request }) => {
         const resolved = await target(params.paymail);
-        const answer = await deps.services.p2p.getPaymentDestination({
-          target: forP2p(resolved),
-          senderRequest: true,
-          senderName: body.senderName ?? '',
-          senderHandle: body.senderHandle ?? '',
-          dt: body.dt ?? '',
-          amount: body.amount === undefined ? '' : String(body.amount),
-          purpose: body.purpose ?? '',
-          signature: body.signature ?? '',
-        }, callOptions(request));
+        const answer = await deps.services.p2p.getPaymentDestination(
+          {
+            target: forP2p(resolved),
+            senderRequest: true,
+            senderName: body.senderName ?? '',
+            senderHandle: body.senderHandle ?? '',
+            dt: body.dt ?? '',
+            amount: body.amount === undefined ? '' : String(body.amount),
+            purpose: body.purpose ?? '',
+            signature: body.signature ?? '',
+          },
+          callOptions(request),
+        );
         return { output: answer.output };
       },
     }),
@@ -112,7 +115,10 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
       body: p2pDestinationBody,
       handle: async ({ params, body, request }) => {
         const resolved = await target(params.paymail);
-        const answer = await deps.services.p2p.createP2pDestination({ target: forP2p(resolved), satoshis: BigInt(body.satoshis) }, callOptions(request));
+        const answer = await deps.services.p2p.createP2pDestination(
+          { target: forP2p(resolved), satoshis: BigInt(body.satoshis) },
+          callOptions(request),
+        );
         return {
           outputs: answer.outputs.map((output) => ({ script: output.script, satoshis: Number(output.satoshis) })),
           reference: answer.reference,
@@ -140,15 +146,18 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
     body: { reference: string; metadata?: z.infer<typeof metadata> },
     request: Parameters<typeof callOptions>[0],
   ) {
-    const answer = await deps.services.p2p.receiveP2pTransaction({
-      target: forP2p(resolved),
-      reference: body.reference,
-      ...transaction,
-      sender: body.metadata?.sender ?? '',
-      pubkey: body.metadata?.pubkey ?? '',
-      signature: body.metadata?.signature ?? '',
-      note: body.metadata?.note ?? '',
-    }, callOptions(request));
+    const answer = await deps.services.p2p.receiveP2pTransaction(
+      {
+        target: forP2p(resolved),
+        reference: body.reference,
+        ...transaction,
+        sender: body.metadata?.sender ?? '',
+        pubkey: body.metadata?.pubkey ?? '',
+        signature: body.metadata?.signature ?? '',
+        note: body.metadata?.note ?? '',
+      },
+      callOptions(request),
+    );
     return { txid: answer.txid, note: answer.note };
   }
 }

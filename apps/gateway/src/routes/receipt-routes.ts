@@ -4,7 +4,12 @@ import type { GatewayDeps } from '../deps.js';
 import { verifyReceipt } from '../receipts/verify-receipt.js';
 import { route, type RouteDefinition } from './route-definition.js';
 
-const params = z.object({ txid: z.string().regex(/^[0-9a-fA-F]{64}$/, 'a txid is 64 hex characters').transform((txid) => txid.toLowerCase()) });
+const params = z.object({
+  txid: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'a txid is 64 hex characters')
+    .transform((txid) => txid.toLowerCase()),
+});
 const linesBody = z.object({ lines: orderLinesSchema }).strict();
 
 /**

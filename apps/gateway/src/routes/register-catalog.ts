@@ -22,8 +22,18 @@ export function registerCatalog(
       url: toFastifyPath(endpoint.path),
       config: {
         endpoint,
-        ...(definition?.signup ? { rateLimit: { max: options.signupRateLimit, timeWindow: 60_000, keyGenerator: (r: { ip: string }) => `signup:${r.ip}` } } : {}),
-        ...(definition?.rateLimitPerMinute ? { rateLimit: { max: definition.rateLimitPerMinute, timeWindow: 60_000, keyGenerator: (r: { ip: string }) => `${endpoint.path}:${r.ip}` } } : {}),
+        ...(definition?.signup
+          ? { rateLimit: { max: options.signupRateLimit, timeWindow: 60_000, keyGenerator: (r: { ip: string }) => `signup:${r.ip}` } }
+          : {}),
+        ...(definition?.rateLimitPerMinute
+          ? {
+              rateLimit: {
+                max: definition.rateLimitPerMinute,
+                timeWindow: 60_000,
+                keyGenerator: (r: { ip: string }) => `${endpoint.path}:${r.ip}`,
+              },
+            }
+          : {}),
       },
       ...(definition?.bsvalias ? { errorHandler: errorHandler(bsvaliasErrorBody) } : {}),
       preHandler: async (request, reply) => {

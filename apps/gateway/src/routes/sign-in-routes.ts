@@ -15,10 +15,12 @@ export function signInRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
     }),
     'POST /api/auth/verify': route({
       signup: true,
-      body: z.object({
-        nonce: z.string().regex(/^[0-9a-f]{32}$/, 'the nonce of the challenge'),
-        signature: z.string().regex(/^[0-9a-f]{16,200}$/i, 'a DER-encoded ECDSA signature in hex'),
-      }).strict(),
+      body: z
+        .object({
+          nonce: z.string().regex(/^[0-9a-f]{32}$/, 'the nonce of the challenge'),
+          signature: z.string().regex(/^[0-9a-f]{16,200}$/i, 'a DER-encoded ECDSA signature in hex'),
+        })
+        .strict(),
       creates: true,
       status: 201,
       handle: ({ body }) => verifySignIn(deps, body),

@@ -5,7 +5,14 @@ import { callOptions } from './service-call.js';
 import { route, type RouteDefinition } from './route-definition.js';
 
 const utxosQuery = z.object({ address: bsvAddress });
-const broadcastBody = z.object({ transaction: z.string().regex(/^([0-9a-fA-F]{2})+$/, 'a raw, EF or BEEF transaction in hex').max(2_000_000) }).strict();
+const broadcastBody = z
+  .object({
+    transaction: z
+      .string()
+      .regex(/^([0-9a-fA-F]{2})+$/, 'a raw, EF or BEEF transaction in hex')
+      .max(2_000_000),
+  })
+  .strict();
 const passthroughParams = z.object({ '*': z.string().max(300) });
 
 /**
@@ -17,13 +24,19 @@ export function walletRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
     params: passthroughParams,
     rateLimitPerMinute: deps.config.CTK_PASSTHROUGH_RATE_LIMIT_PER_MINUTE,
     handle: async ({ params, request, reply }) => {
-      const answer = await deps.services.p2p.chainPassthrough({
-        method: request.method,
-        path: params['*'],
-        body: Buffer.from(request.rawBody ?? ''),
-        contentType: String(request.headers['content-type'] ?? ''),
-      }, callOptions(request));
-      return reply.code(answer.status).type(answer.contentType || 'application/octet-stream').send(answer.body);
+      const answer = await deps.services.p2p.chainPassthrough(
+        {
+          method: request.method,
+          path: params['*'],
+          body: Buffer.from(request.rawBody ?? ''),
+          contentType: String(request.headers['content-type'] ?? ''),
+        },
+        callOptions(request),
+      );
+      return reply
+        .code(answer.status)
+        .type(answer.contentType || 'application/octet-stream')
+        .send(answer.body);
     },
   });
   return {

@@ -16,7 +16,9 @@ export function getSetup(org: WalletOrg): CapabilitySetup[] {
     {
       capabilityId: 'paymail',
       setUp: wallet,
-      nextStep: wallet ? '' : `Register your wallet's extended public key so each paymail payment gets a fresh address: PATCH /api/v1/organizations/${org.handle} with wallet_xpub (or receiving_address).`,
+      nextStep: wallet
+        ? ''
+        : `Register your wallet's extended public key so each paymail payment gets a fresh address: PATCH /api/v1/organizations/${org.handle} with wallet_xpub (or receiving_address).`,
     },
     { capabilityId: 'wallet_api', setUp: true, nextStep: '' },
   ];

@@ -18,7 +18,10 @@ export const ISSUED_REFERENCE = /^[0-9a-f]{32}$/;
  * and the OP_RETURN receipt carrying the paymail and a new reference, recorded with its expiry so that
  * receive-transaction can check the payment pays exactly what was issued.
  */
-export async function createP2pDestination(deps: P2pDestinationDeps, request: CreateP2pDestinationRequest): Promise<CreateP2pDestinationResponse> {
+export async function createP2pDestination(
+  deps: P2pDestinationDeps,
+  request: CreateP2pDestinationRequest,
+): Promise<CreateP2pDestinationResponse> {
   const org = walletOrgOf(request.target?.org);
   const paymail = paymailOf(request.target?.paymail ?? '');
   if (request.satoshis < 1n || request.satoshis > MAX_SATOSHIS) {
@@ -26,13 +29,28 @@ export async function createP2pDestination(deps: P2pDestinationDeps, request: Cr
   }
   const reference = randomBytes(16).toString('hex');
   const expiresAt = new Date(Date.now() + deps.referenceTtlSeconds * 1000);
-  const outputs = await deps.prisma.$transaction(async (tx) => {
-    const derived = await deriveOutput(tx, org);
-    const issued = [{ script: derived.script, satoshis: Number(request.satoshis) }, receiptOutput(paymail, reference)];
-    await tx.paymailReference.create({
-      data: { reference, organizationId: org.id, paymail, satoshis: request.satoshis, outputs: issued, derivationIndex: derived.derivationIndex, expiresAt },
-    });
-    return issued;
-  }, { maxWait: 10_000 });
-  return { outputs: outputs.map((output) => ({ script: output.script, satoshis: BigInt(output.satoshis) })), reference, expiresAt: expiresAt.toISOString() };
+  const outputs = await deps.prisma.$transaction(
+    async (tx) => {
+      const derived = await deriveOutput(tx, org);
+      const issued = [{ script: derived.script, satoshis: Number(request.satoshis) }, receiptOutput(paymail, reference)];
+      await tx.paymailReference.create({
+        data: {
+          reference,
+          organizationId: org.id,
+          paymail,
+          satoshis: request.satoshis,
+          outputs: issued,
+          derivationIndex: derived.derivationIndex,
+          expiresAt,
+        },
+      });
+      return issued;
+    },
+    { maxWait: 10_000 },
+  );
+  return {
+    outputs: outputs.map((output) => ({ script: output.script, satoshis: BigInt(output.satoshis) })),
+    reference,
+    expiresAt: expiresAt.toISOString(),
+  };
 }

@@ -20,7 +20,8 @@ export async function getPaymentDestination(deps: DestinationDeps, request: GetP
     if (!request.senderHandle) throw new AppError('validation_failed', 'senderHandle is required.', { field: 'senderHandle' });
     if (!request.dt) throw new AppError('validation_failed', 'dt is required.', { field: 'dt' });
     checkTimestamp(request.dt, deps.dtToleranceSeconds);
-    if (request.signature) recoverSigner(`${request.senderHandle}${request.amount || '0'}${request.dt}${request.purpose}`, request.signature);
+    if (request.signature)
+      recoverSigner(`${request.senderHandle}${request.amount || '0'}${request.dt}${request.purpose}`, request.signature);
   }
   const { script } = await deriveOutput(deps.prisma, org);
   return { output: script };

@@ -24,7 +24,10 @@ const NOTE = 'Payment received, thank you.';
  * broadcast releases the claim. Sending the same transaction for the same reference again (a retry, even
  * after a crash between broadcast and record) answers the same and records nothing more.
  */
-export async function receiveP2pTransaction(deps: ReceiveDeps, request: ReceiveP2pTransactionRequest): Promise<ReceiveP2pTransactionResponse> {
+export async function receiveP2pTransaction(
+  deps: ReceiveDeps,
+  request: ReceiveP2pTransactionRequest,
+): Promise<ReceiveP2pTransactionResponse> {
   const org = walletOrgOf(request.target?.org);
   const paymail = paymailOf(request.target?.paymail ?? '');
   const submitted = submittedTransaction(request);
@@ -42,18 +45,33 @@ export async function receiveP2pTransaction(deps: ReceiveDeps, request: ReceiveP
       chain: deps.chain,
       isTxidUsed: async (txid) => (await deps.prisma.spentTxid.count({ where: { txid } })) > 0,
     });
-    const recorded = await deps.prisma.$transaction(async (tx) => {
-      const current = await lockReference(tx, claim.reference);
-      if (current?.paidTxid === submitted.txid) return false; // the same transaction, submitted twice at once
-      if (current?.paidTxid) throw alreadyPaid(current.reference, current.paidTxid);
-      try {
-        await recordPaymailPayment(tx, { org, issued, verified, sender: request.sender || null, senderPubkey: request.pubkey || null, note: request.note || null });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new AppError('txid_already_used', `Transaction ${verified.txid} already paid for something else; a transaction pays once.`, { txid: verified.txid });
-        throw error;
-      }
-      return true;
-    }, { maxWait: 10_000 });
+    const recorded = await deps.prisma.$transaction(
+      async (tx) => {
+        const current = await lockReference(tx, claim.reference);
+        if (current?.paidTxid === submitted.txid) return false; // the same transaction, submitted twice at once
+        if (current?.paidTxid) throw alreadyPaid(current.reference, current.paidTxid);
+        try {
+          await recordPaymailPayment(tx, {
+            org,
+            issued,
+            verified,
+            sender: request.sender || null,
+            senderPubkey: request.pubkey || null,
+            note: request.note || null,
+          });
+        } catch (error) {
+          if (isUniqueViolation(error))
+            throw new AppError(
+              'txid_already_used',
+              `Transaction ${verified.txid} already paid for something else; a transaction pays once.`,
+              { txid: verified.txid },
+            );
+          throw error;
+        }
+        return true;
+      },
+      { maxWait: 10_000 },
+    );
     if (recorded) deps.eventsCommitted();
   } catch (error) {
     await releaseClaim(deps.prisma, claim).catch(() => undefined); // a stale claim frees itself anyway
@@ -66,24 +84,43 @@ type Claim = { reference: string; paymail: string; organizationId: string; txid:
 
 /** Locks the reference, checks it can take this transaction, and marks it claimed by it. */
 async function claimReference(prisma: PrismaClient, claim: Claim): Promise<PaymailReference> {
-  return prisma.$transaction(async (tx) => {
-    const issued = await lockReference(tx, claim.reference);
-    if (!issued || issued.organizationId !== claim.organizationId || issued.paymail !== claim.paymail) throw unknownReference(claim.reference, claim.paymail);
-    if (issued.paidTxid === claim.txid) return issued;
-    if (issued.paidTxid) throw alreadyPaid(issued.reference, issued.paidTxid);
-    if (issued.expiresAt.getTime() < Date.now()) {
-      throw new AppError('payment_expired', `The payment destination ${issued.reference} expired at ${issued.expiresAt.toISOString()}; ask for a new one.`, { expired_at: issued.expiresAt.toISOString() });
-    }
-    const claimedByAnother = issued.claimedTxid && issued.claimedTxid !== claim.txid && Date.now() - (issued.claimedAt?.getTime() ?? 0) < CLAIM_STALE_MS;
-    if (claimedByAnother) {
-      throw new AppError('conflict', `Reference ${issued.reference} is being paid by transaction ${issued.claimedTxid}; try again in a moment.`, { claimed_txid: issued.claimedTxid });
-    }
-    return tx.paymailReference.update({ where: { reference: issued.reference }, data: { claimedTxid: claim.txid, claimedAt: new Date() } });
-  }, { maxWait: 10_000 });
+  return prisma.$transaction(
+    async (tx) => {
+      const issued = await lockReference(tx, claim.reference);
+      if (!issued || issued.organizationId !== claim.organizationId || issued.paymail !== claim.paymail)
+        throw unknownReference(claim.reference, claim.paymail);
+      if (issued.paidTxid === claim.txid) return issued;
+      if (issued.paidTxid) throw alreadyPaid(issued.reference, issued.paidTxid);
+      if (issued.expiresAt.getTime() < Date.now()) {
+        throw new AppError(
+          'payment_expired',
+          `The payment destination ${issued.reference} expired at ${issued.expiresAt.toISOString()}; ask for a new one.`,
+          { expired_at: issued.expiresAt.toISOString() },
+        );
+      }
+      const claimedByAnother =
+        issued.claimedTxid && issued.claimedTxid !== claim.txid && Date.now() - (issued.claimedAt?.getTime() ?? 0) < CLAIM_STALE_MS;
+      if (claimedByAnother) {
+        throw new AppError(
+          'conflict',
+          `Reference ${issued.reference} is being paid by transaction ${issued.claimedTxid}; try again in a moment.`,
+          { claimed_txid: issued.claimedTxid },
+        );
+      }
+      return tx.paymailReference.update({
+        where: { reference: issued.reference },
+        data: { claimedTxid: claim.txid, claimedAt: new Date() },
+      });
+    },
+    { maxWait: 10_000 },
+  );
 }
 
 async function releaseClaim(prisma: PrismaClient, claim: Claim): Promise<void> {
-  await prisma.paymailReference.updateMany({ where: { reference: claim.reference, claimedTxid: claim.txid, paidTxid: null }, data: { claimedTxid: null, claimedAt: null } });
+  await prisma.paymailReference.updateMany({
+    where: { reference: claim.reference, claimedTxid: claim.txid, paidTxid: null },
+    data: { claimedTxid: null, claimedAt: null },
+  });
 }
 
 async function lockReference(tx: Prisma.TransactionClient, reference: string): Promise<PaymailReference | null> {
@@ -97,9 +134,13 @@ function alreadyPaid(reference: string, paidTxid: string): AppError {
 
 /** The transaction of the request, raw (`hex`) or BEEF (`beef`), both hex, exactly one of them. */
 function submittedTransaction(request: ReceiveP2pTransactionRequest): Submitted {
-  if (!request.reference) throw new AppError('validation_failed', 'reference is required: the one the P2P payment destination answered.', { field: 'reference' });
+  if (!request.reference)
+    throw new AppError('validation_failed', 'reference is required: the one the P2P payment destination answered.', { field: 'reference' });
   const hex = request.hex || request.beef;
-  if (!hex || (request.hex && request.beef)) throw new AppError('validation_failed', 'Send the transaction as "hex" (raw) or "beef" (BEEF, hex), one of them.', { field: request.beef ? 'beef' : 'hex' });
+  if (!hex || (request.hex && request.beef))
+    throw new AppError('validation_failed', 'Send the transaction as "hex" (raw) or "beef" (BEEF, hex), one of them.', {
+      field: request.beef ? 'beef' : 'hex',
+    });
   const field = request.hex ? 'hex' : 'beef';
   try {
     const bytes = hexToBytes(hex);
@@ -107,18 +148,22 @@ function submittedTransaction(request: ReceiveP2pTransactionRequest): Submitted 
     if ((field === 'beef') !== (decoded.format === 'beef')) throw new Error(`not ${field === 'hex' ? 'a raw transaction' : 'a BEEF'}`);
     return { bytes, txid: decoded.txid };
   } catch (error) {
-    throw new AppError('validation_failed', `"${field}" is not a transaction: ${error instanceof Error ? error.message : String(error)}.`, { field });
+    throw new AppError('validation_failed', `"${field}" is not a transaction: ${error instanceof Error ? error.message : String(error)}.`, {
+      field,
+    });
   }
 }
 
 function unknownReference(reference: string, paymail: string): AppError {
-  return new AppError('not_found', `No payment destination with reference ${JSON.stringify(reference.slice(0, 80))} for ${paymail}.`, { field: 'reference' });
+  return new AppError('not_found', `No payment destination with reference ${JSON.stringify(reference.slice(0, 80))} for ${paymail}.`, {
+    field: 'reference',
+  });
 }
 
 /** A signature, when sent, must be the sender's BSM signature over the txid, by `pubkey`. */
 function checkSender(request: ReceiveP2pTransactionRequest, txid: string): void {
   if (!request.signature) return;
-  if (!request.pubkey) throw new AppError('validation_failed', 'metadata.pubkey is required with metadata.signature.', { field: 'metadata.pubkey' });
+  if (!request.pubkey)
+    throw new AppError('validation_failed', 'metadata.pubkey is required with metadata.signature.', { field: 'metadata.pubkey' });
   verifySenderSignature(txid, request.signature, request.pubkey);
 }
-

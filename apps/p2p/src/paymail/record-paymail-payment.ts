@@ -24,25 +24,34 @@ export async function recordPaymailPayment(tx: Prisma.TransactionClient, payment
   await tx.spentTxid.create({ data: { txid: verified.txid, organizationId: org.id, purpose: 'paymail', sourceId: issued.reference } });
   await tx.paymailReference.update({
     where: { reference: issued.reference },
-    data: { paidTxid: verified.txid, paidAt, senderHandle: storable(payment.sender, 320), senderPubkey: storable(payment.senderPubkey, 200), note: storable(payment.note, 500) },
+    data: {
+      paidTxid: verified.txid,
+      paidAt,
+      senderHandle: storable(payment.sender, 320),
+      senderPubkey: storable(payment.senderPubkey, 200),
+      note: storable(payment.note, 500),
+    },
   });
   const satoshis = BigInt(verified.satoshis);
-  await enqueuePaymentEvent(tx, PaymentEvent.fromPartial({
-    id: `p2p.paymail.${issued.reference}`,
-    type: PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED,
-    organizationId: org.id,
-    sourceService: 'p2p',
-    sourceId: issued.reference,
-    currency: 'BSV',
-    amountMinor: satoshis,
-    taxMinor: 0n,
-    satoshis,
-    exchangeRate: '1',
-    settlement: Settlement.SETTLEMENT_BSV_WALLET,
-    txid: verified.txid,
-    occurredAt: paidAt,
-    description: `Paymail payment to ${issued.paymail}${payment.sender ? ` from ${storable(payment.sender, 100)}` : ''}`,
-  }));
+  await enqueuePaymentEvent(
+    tx,
+    PaymentEvent.fromPartial({
+      id: `p2p.paymail.${issued.reference}`,
+      type: PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED,
+      organizationId: org.id,
+      sourceService: 'p2p',
+      sourceId: issued.reference,
+      currency: 'BSV',
+      amountMinor: satoshis,
+      taxMinor: 0n,
+      satoshis,
+      exchangeRate: '1',
+      settlement: Settlement.SETTLEMENT_BSV_WALLET,
+      txid: verified.txid,
+      occurredAt: paidAt,
+      description: `Paymail payment to ${issued.paymail}${payment.sender ? ` from ${storable(payment.sender, 100)}` : ''}`,
+    }),
+  );
 }
 
 /**

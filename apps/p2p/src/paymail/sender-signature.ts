@@ -14,7 +14,7 @@ export function verifySenderSignature(message: string, signature: string, pubkey
   } catch {
     valid = false;
   }
-  if (!valid) throw invalid('The sender\'s signature does not verify against the sender\'s public key.');
+  if (!valid) throw invalid("The sender's signature does not verify against the sender's public key.");
 }
 
 /** The public key (hex) a BSM compact signature over `message` was made with; `invalid_signature` when none. */
@@ -27,7 +27,7 @@ export function recoverSigner(message: string, signature: string): string {
     const hash = new BigNumber(BSM.magicHash(Utils.toArray(message, 'utf8')));
     key = Signature.fromCompact(signature, 'base64').RecoverPublicKey(recovery, hash).toString();
   } catch {
-    throw invalid('The sender\'s signature is not a Bitcoin Signed Message signature (65 bytes, base64).');
+    throw invalid("The sender's signature is not a Bitcoin Signed Message signature (65 bytes, base64).");
   }
   verifySenderSignature(message, signature, key);
   return key;

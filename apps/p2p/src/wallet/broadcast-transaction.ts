@@ -6,12 +6,20 @@ import { AppError } from '@ctk/shared';
  * Broadcasts a transaction the caller signed (raw, EF or BEEF, hex). It is parsed first, so that what is
  * not a transaction is a clear 422 here, naming the caller's `field`; the chain's refusal (`chain_rejected`) comes back as ARC gave it.
  */
-export async function broadcastTransaction(chain: ChainClient, transaction: string, field = 'transaction'): Promise<BroadcastTransactionResponse> {
+export async function broadcastTransaction(
+  chain: ChainClient,
+  transaction: string,
+  field = 'transaction',
+): Promise<BroadcastTransactionResponse> {
   const hex = transaction.trim();
   try {
     decodeTransaction(hexToBytes(hex));
   } catch (error) {
-    throw new AppError('validation_failed', `"${field}" is not a raw, EF or BEEF transaction in hex: ${error instanceof Error ? error.message : String(error)}.`, { field });
+    throw new AppError(
+      'validation_failed',
+      `"${field}" is not a raw, EF or BEEF transaction in hex: ${error instanceof Error ? error.message : String(error)}.`,
+      { field },
+    );
   }
   const status = await chain.broadcast(hex);
   return { txid: status.txid, state: status.state, arcStatus: status.arcStatus ?? '' };

@@ -6,7 +6,10 @@ import { broadcastTransaction } from './broadcast-transaction.js';
 import { isAllowedRead, PASSTHROUGH_BROADCAST } from './passthrough-routes.js';
 import { readUpstream } from './read-upstream.js';
 
-export type PassthroughDeps = { chain: ChainClient; config: ChainConfig & { P2P_PASSTHROUGH_TIMEOUT_MS: number; P2P_PASSTHROUGH_MAX_BYTES: number } };
+export type PassthroughDeps = {
+  chain: ChainClient;
+  config: ChainConfig & { P2P_PASSTHROUGH_TIMEOUT_MS: number; P2P_PASSTHROUGH_MAX_BYTES: number };
+};
 
 const broadcastBody = z.object({ txhex: z.string().min(2) });
 
@@ -20,10 +23,23 @@ export async function chainPassthrough(deps: PassthroughDeps, request: ChainPass
   const path = request.path.replace(/^\/+/, '');
   if (request.method === 'POST' && path === PASSTHROUGH_BROADCAST) return broadcast(deps.chain, request.body);
   if (request.method !== 'GET' || !isAllowedRead(path)) {
-    throw new AppError('not_found', `${request.method} /api/v1/bsv/${path.slice(0, 120)} is not a chain API route this passthrough serves. Reads: chain/info, block/..., tx/hash/<txid>, tx/<txid>/hex, tx/<txid>/proof/tsc, address/<address>/unspent|history|balance; broadcast: POST tx/raw.`);
+    throw new AppError(
+      'not_found',
+      `${request.method} /api/v1/bsv/${path.slice(0, 120)} is not a chain API route this passthrough serves. Reads: chain/info, block/..., tx/hash/<txid>, tx/<txid>/hex, tx/<txid>/proof/tsc, address/<address>/unspent|history|balance; broadcast: POST tx/raw.`,
+    );
   }
-  const base = chainEndpoints({ network: deps.config.CHAIN_NETWORK, localUrl: deps.config.CHAIN_LOCAL_URL, arcUrl: deps.config.CHAIN_ARC_URL, wocUrl: deps.config.CHAIN_WOC_URL }).woc;
-  return readUpstream({ url: `${base}/${path}`, apiKey: deps.config.CHAIN_WOC_API_KEY, timeoutMs: deps.config.P2P_PASSTHROUGH_TIMEOUT_MS, maxBytes: deps.config.P2P_PASSTHROUGH_MAX_BYTES });
+  const base = chainEndpoints({
+    network: deps.config.CHAIN_NETWORK,
+    localUrl: deps.config.CHAIN_LOCAL_URL,
+    arcUrl: deps.config.CHAIN_ARC_URL,
+    wocUrl: deps.config.CHAIN_WOC_URL,
+  }).woc;
+  return readUpstream({
+    url: `${base}/${path}`,
+    apiKey: deps.config.CHAIN_WOC_API_KEY,
+    timeoutMs: deps.config.P2P_PASSTHROUGH_TIMEOUT_MS,
+    maxBytes: deps.config.P2P_PASSTHROUGH_MAX_BYTES,
+  });
 }
 
 async function broadcast(chain: ChainClient, body: Uint8Array): Promise<ChainPassthroughResponse> {

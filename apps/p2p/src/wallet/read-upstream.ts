@@ -13,7 +13,11 @@ export async function readUpstream(upstream: Upstream): Promise<ChainPassthrough
   let response: Response;
   const signal = AbortSignal.timeout(upstream.timeoutMs);
   try {
-    response = await fetch(upstream.url, { headers: { accept: 'application/json', ...(upstream.apiKey ? { authorization: upstream.apiKey } : {}) }, redirect: 'manual', signal });
+    response = await fetch(upstream.url, {
+      headers: { accept: 'application/json', ...(upstream.apiKey ? { authorization: upstream.apiKey } : {}) },
+      redirect: 'manual',
+      signal,
+    });
   } catch {
     throw unavailable(signal.aborted ? `gave no answer within ${upstream.timeoutMs} ms` : 'is unreachable');
   }
@@ -29,7 +33,10 @@ export async function readUpstream(upstream: Upstream): Promise<ChainPassthrough
     if (AppError.is(error)) throw error;
     throw unavailable(signal.aborted ? `gave no whole answer within ${upstream.timeoutMs} ms` : 'broke off its answer');
   });
-  if (body === undefined) throw unavailable(`answered more than ${upstream.maxBytes} bytes, more than this passthrough passes on`, { max_bytes: upstream.maxBytes });
+  if (body === undefined)
+    throw unavailable(`answered more than ${upstream.maxBytes} bytes, more than this passthrough passes on`, {
+      max_bytes: upstream.maxBytes,
+    });
   const type = response.headers.get('content-type') ?? '';
   return { status: response.status, contentType: PASSED_TYPES.test(type) ? type : 'application/octet-stream', body };
 }

@@ -7,7 +7,9 @@ const MAX_LIMIT = 100;
 
 const pageSchema = z.object({
   // proto3 sends 0 for "not set"
-  limit: z.number().int()
+  limit: z
+    .number()
+    .int()
     .transform((limit) => limit || DEFAULT_LIMIT)
     .pipe(z.number().min(1, `limit must be between 1 and ${MAX_LIMIT}`).max(MAX_LIMIT, `limit must be between 1 and ${MAX_LIMIT}`)),
   cursor: z.string(),

@@ -3,7 +3,15 @@ import { AppError } from '@ctk/shared';
 import { parseJson, type ChainHttp } from './http.js';
 import type { TxState, TxStatus } from './types.js';
 
-type ArcStatusBody = { txid?: string; txStatus?: string; blockHash?: string; blockHeight?: number; merklePath?: string; extraInfo?: string; competingTxs?: string[] | null };
+type ArcStatusBody = {
+  txid?: string;
+  txStatus?: string;
+  blockHash?: string;
+  blockHeight?: number;
+  merklePath?: string;
+  extraInfo?: string;
+  competingTxs?: string[] | null;
+};
 type ArcErrorBody = { status?: number; title?: string; detail?: string; extraInfo?: string; txid?: string | null };
 
 const STATES: Record<string, TxState> = {
@@ -29,7 +37,8 @@ export class ArcAdapter {
     const response = await this.http.post('/v1/tx', bytes, 'application/octet-stream');
     if (response.status === 200) {
       const status = this.toStatus(parseJson<ArcStatusBody>(this.http, response), txid);
-      if (status.state === 'double_spend' || status.state === 'rejected' || status.arcStatus?.includes('ORPHAN')) throw refusedStatus(status);
+      if (status.state === 'double_spend' || status.state === 'rejected' || status.arcStatus?.includes('ORPHAN'))
+        throw refusedStatus(status);
       return status;
     }
     throw this.refusal(response.status, parseJson<ArcErrorBody>(this.http, response), txid);
@@ -75,12 +84,16 @@ export class ArcAdapter {
 
 function refusedStatus(status: TxStatus): AppError {
   const competing = status.competingTxs?.length ? `; competing: ${status.competingTxs.join(', ')}` : '';
-  return new AppError('chain_rejected', `The chain refused transaction ${status.txid}: ${status.arcStatus}${status.extraInfo ? `: ${status.extraInfo}` : ''}${competing}`, {
-    arc_status: 200,
-    tx_status: status.arcStatus,
-    title: status.arcStatus,
-    detail: status.extraInfo ?? '',
-    competing_txs: status.competingTxs ?? [],
-    txid: status.txid,
-  });
+  return new AppError(
+    'chain_rejected',
+    `The chain refused transaction ${status.txid}: ${status.arcStatus}${status.extraInfo ? `: ${status.extraInfo}` : ''}${competing}`,
+    {
+      arc_status: 200,
+      tx_status: status.arcStatus,
+      title: status.arcStatus,
+      detail: status.extraInfo ?? '',
+      competing_txs: status.competingTxs ?? [],
+      txid: status.txid,
+    },
+  );
 }

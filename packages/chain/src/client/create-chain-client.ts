@@ -31,7 +31,10 @@ const PUBLIC_URLS = {
 } as const;
 
 /** The base URLs the client talks to: given ones, else the network's public services, or the local chain. */
-export function chainEndpoints(options: Pick<ChainClientOptions, 'network' | 'arcUrl' | 'wocUrl' | 'localUrl'>): { arc: string; woc: string } {
+export function chainEndpoints(options: Pick<ChainClientOptions, 'network' | 'arcUrl' | 'wocUrl' | 'localUrl'>): {
+  arc: string;
+  woc: string;
+} {
   const local = (options.localUrl ?? DEFAULT_LOCAL_CHAIN_URL).replace(/\/$/, '');
   const defaults = options.network === 'local' ? { arc: local, woc: `${local}/v1/bsv/local` } : PUBLIC_URLS[options.network];
   return { arc: (options.arcUrl ?? defaults.arc).replace(/\/$/, ''), woc: (options.wocUrl ?? defaults.woc).replace(/\/$/, '') };
@@ -39,9 +42,18 @@ export function chainEndpoints(options: Pick<ChainClientOptions, 'network' | 'ar
 
 export function createChainClient(options: ChainClientOptions): ChainClient {
   const endpoints = chainEndpoints(options);
-  const settings = { timeoutMs: options.timeoutMs ?? 10_000, retries: options.retries ?? 3, retryBaseMs: options.retryBaseMs ?? 250, fetch: options.fetch ?? globalThis.fetch };
-  const arc = new ArcAdapter(new ChainHttp('ARC', endpoints.arc, settings, options.arcApiKey ? { authorization: `Bearer ${options.arcApiKey}` } : {}));
-  const woc = new WocAdapter(new ChainHttp('WhatsOnChain', endpoints.woc, settings, options.wocApiKey ? { authorization: options.wocApiKey } : {}));
+  const settings = {
+    timeoutMs: options.timeoutMs ?? 10_000,
+    retries: options.retries ?? 3,
+    retryBaseMs: options.retryBaseMs ?? 250,
+    fetch: options.fetch ?? globalThis.fetch,
+  };
+  const arc = new ArcAdapter(
+    new ChainHttp('ARC', endpoints.arc, settings, options.arcApiKey ? { authorization: `Bearer ${options.arcApiKey}` } : {}),
+  );
+  const woc = new WocAdapter(
+    new ChainHttp('WhatsOnChain', endpoints.woc, settings, options.wocApiKey ? { authorization: options.wocApiKey } : {}),
+  );
   return new HttpChainClient(options.network, arc, woc);
 }
 
@@ -70,7 +82,12 @@ class HttpChainClient implements ChainClient {
 
   async listUnspent(address: string) {
     const utxos = await this.woc.unspent(checkAddress(address));
-    return utxos.map((utxo) => ({ txid: utxo.tx_hash, vout: utxo.tx_pos, satoshis: utxo.value, height: utxo.height > 0 ? utxo.height : undefined }));
+    return utxos.map((utxo) => ({
+      txid: utxo.tx_hash,
+      vout: utxo.tx_pos,
+      satoshis: utxo.value,
+      height: utxo.height > 0 ? utxo.height : undefined,
+    }));
   }
 
   async history(address: string) {
@@ -103,9 +120,14 @@ class HttpChainClient implements ChainClient {
       const status = await this.getStatus(txid);
       if (status.state === 'mined' || (state === 'seen' && status.state === 'seen')) return status;
       if (status.state === 'rejected' || status.state === 'double_spend') {
-        throw new AppError('chain_rejected', `Transaction ${txid} will not be mined: ${status.arcStatus ?? status.state}`, { tx_status: status.arcStatus, competing_txs: status.competingTxs ?? [], txid });
+        throw new AppError('chain_rejected', `Transaction ${txid} will not be mined: ${status.arcStatus ?? status.state}`, {
+          tx_status: status.arcStatus,
+          competing_txs: status.competingTxs ?? [],
+          txid,
+        });
       }
-      if (Date.now() >= deadline) throw new AppError('timeout', `Transaction ${txid} is ${status.state}, not ${state}, after ${options.timeoutMs ?? 60_000} ms.`);
+      if (Date.now() >= deadline)
+        throw new AppError('timeout', `Transaction ${txid} is ${status.state}, not ${state}, after ${options.timeoutMs ?? 60_000} ms.`);
       await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 1_000));
     }
   }
@@ -129,7 +151,15 @@ class HttpChainClient implements ChainClient {
   async blockHeader(heightOrHash: number | string) {
     const header = await this.woc.header(heightOrHash);
     if (!header) return null;
-    return { hash: header.hash, height: header.height, merkleRoot: header.merkleroot, prevHash: header.previousblockhash, time: header.time, bits: header.bits, nonce: header.nonce };
+    return {
+      hash: header.hash,
+      height: header.height,
+      merkleRoot: header.merkleroot,
+      prevHash: header.previousblockhash,
+      time: header.time,
+      bits: header.bits,
+      nonce: header.nonce,
+    };
   }
 
   private async statusFromLookup(txid: string, details: WocTx | null): Promise<TxStatus> {

@@ -42,7 +42,11 @@ export class ChainHttp {
   }
 
   unavailable(reason: string, details: Record<string, unknown> = {}): AppError {
-    return new AppError('chain_unavailable', `${this.service} at ${this.host} ${reason}`, { service: this.service, host: this.host, ...details });
+    return new AppError('chain_unavailable', `${this.service} at ${this.host} ${reason}`, {
+      service: this.service,
+      host: this.host,
+      ...details,
+    });
   }
 
   private async send(path: string, init: RequestInit): Promise<HttpResponse> {
@@ -51,10 +55,16 @@ export class ChainHttp {
     for (let attempt = 1; attempt <= attempts; attempt++) {
       let retryAfterMs: number | undefined;
       try {
-        const response = await this.settings.fetch(`${this.baseUrl}${path}`, { ...init, redirect: 'manual', signal: AbortSignal.timeout(this.settings.timeoutMs) });
+        const response = await this.settings.fetch(`${this.baseUrl}${path}`, {
+          ...init,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(this.settings.timeoutMs),
+        });
         if (response.status >= 300 && response.status < 400) {
           await response.body?.cancel();
-          throw this.unavailable(`answered with a redirect (${response.status}), which is not followed: check the URL`, { status: response.status });
+          throw this.unavailable(`answered with a redirect (${response.status}), which is not followed: check the URL`, {
+            status: response.status,
+          });
         }
         const body = await response.text();
         if (response.status !== 429 && response.status < 500) return { status: response.status, body };

@@ -31,7 +31,15 @@ export type HistoryEntry = { txid: string; height?: number };
 
 export type ChainInfo = { network: ChainNetwork; height: number; bestBlockHash: string };
 
-export type BlockHeaderInfo = { hash: string; height: number; merkleRoot: string; prevHash?: string; time: number; bits: string; nonce: number };
+export type BlockHeaderInfo = {
+  hash: string;
+  height: number;
+  merkleRoot: string;
+  prevHash?: string;
+  time: number;
+  bits: string;
+  nonce: number;
+};
 
 /** A transaction to broadcast: an @bsv/sdk Transaction (sent as EF when its inputs carry their source transactions), or raw, EF or BEEF bytes or hex. */
 export type BroadcastInput = Transaction | Uint8Array | number[] | string;

@@ -6,7 +6,15 @@ export type WocTx = { txid: string; blockhash?: string; blockheight?: number; co
 export type WocUnspent = { height: number; tx_pos: number; tx_hash: string; value: number };
 export type WocHistory = { tx_hash: string; height: number };
 export type WocChainInfo = { chain: string; blocks: number; bestblockhash: string };
-export type WocHeader = { hash: string; height: number; merkleroot: string; previousblockhash?: string; time: number; bits: string; nonce: number };
+export type WocHeader = {
+  hash: string;
+  height: number;
+  merkleroot: string;
+  previousblockhash?: string;
+  time: number;
+  bits: string;
+  nonce: number;
+};
 
 /**
  * Lookups through a WhatsOnChain-compatible API (`<base>` is e.g. https://api.whatsonchain.com/v1/bsv/main).
@@ -62,7 +70,8 @@ export class WocAdapter implements ChainTracker {
   private async read<T>(path: string, parse: (response: HttpResponse) => T): Promise<T | null> {
     const response = await this.http.get(path);
     if (response.status === 404) return null;
-    if (response.status !== 200) throw this.http.unavailable(`answered ${response.status} to ${path.split('/').slice(0, 2).join('/')}`, { status: response.status });
+    if (response.status !== 200)
+      throw this.http.unavailable(`answered ${response.status} to ${path.split('/').slice(0, 2).join('/')}`, { status: response.status });
     return parse(response);
   }
 }

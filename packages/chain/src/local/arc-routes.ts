@@ -23,7 +23,9 @@ export function arcRoutes(chain: LocalChain, minFeeSatsPerKb: number): Route[] {
         const bytes = transactionBytes(body, contentType);
         if (!bytes) return { status: 400, json: arcErrorBody(400, 'expected a transaction as bytes, hex text or JSON {"rawTx": hex}') };
         const outcome = chain.submit(bytes);
-        return outcome.ok ? { status: 200, json: { ...emptyStatus(), ...outcome.status, status: 200, title: 'OK' } } : rejectionReply(outcome.rejection);
+        return outcome.ok
+          ? { status: 200, json: { ...emptyStatus(), ...outcome.status, status: 200, title: 'OK' } }
+          : rejectionReply(outcome.rejection);
       },
     },
     {
@@ -34,7 +36,9 @@ export function arcRoutes(chain: LocalChain, minFeeSatsPerKb: number): Route[] {
         if (!TXID.test(id!)) return { status: 400, json: arcErrorBody(400, `${JSON.stringify(id)} is not a txid: 64 hex digits`) };
         const txid = id!.toLowerCase();
         const status = chain.status(txid);
-        return status ? { status: 200, json: { ...emptyStatus(), ...status } } : { status: 404, json: arcErrorBody(404, 'transaction not found', txid) };
+        return status
+          ? { status: 200, json: { ...emptyStatus(), ...status } }
+          : { status: 404, json: arcErrorBody(404, 'transaction not found', txid) };
       },
     },
     {
@@ -44,7 +48,12 @@ export function arcRoutes(chain: LocalChain, minFeeSatsPerKb: number): Route[] {
       handle: () => ({
         status: 200,
         json: {
-          policy: { maxscriptsizepolicy: 100_000_000, maxtxsigopscountspolicy: 4_294_967_295, maxtxsizepolicy: 100_000_000, miningFee: { satoshis: minFeeSatsPerKb, bytes: 1000 } },
+          policy: {
+            maxscriptsizepolicy: 100_000_000,
+            maxtxsigopscountspolicy: 4_294_967_295,
+            maxtxsizepolicy: 100_000_000,
+            miningFee: { satoshis: minFeeSatsPerKb, bytes: 1000 },
+          },
           timestamp: new Date().toISOString(),
         },
       }),
@@ -55,9 +64,22 @@ export function arcRoutes(chain: LocalChain, minFeeSatsPerKb: number): Route[] {
 const emptyStatus = () => ({ blockHash: '', blockHeight: 0, extraInfo: '', merklePath: '', competingTxs: null as string[] | null });
 
 function rejectionReply(rejection: Rejection): Reply {
-  if (rejection.kind === 'error') return { status: rejection.status, json: arcErrorBody(rejection.status, rejection.extraInfo, rejection.txid) };
+  if (rejection.kind === 'error')
+    return { status: rejection.status, json: arcErrorBody(rejection.status, rejection.extraInfo, rejection.txid) };
   const { txid, txStatus, extraInfo, competingTxs } = rejection;
-  return { status: 200, json: { ...emptyStatus(), txid, txStatus, extraInfo, competingTxs: competingTxs ?? null, status: 200, title: 'OK', timestamp: new Date().toISOString() } };
+  return {
+    status: 200,
+    json: {
+      ...emptyStatus(),
+      txid,
+      txStatus,
+      extraInfo,
+      competingTxs: competingTxs ?? null,
+      status: 200,
+      title: 'OK',
+      timestamp: new Date().toISOString(),
+    },
+  };
 }
 
 /** ARC takes the transaction as bytes (octet-stream), as hex (text/plain) or as JSON `{"rawTx": hex}`. */

@@ -24,7 +24,7 @@ const display = (bytes: number[]): string => Utils.toHex([...bytes].reverse());
 export function merkleLevels(txids: string[]): number[][][] {
   if (txids.length === 0) throw new Error('A block has at least its coinbase transaction.');
   const levels = [txids.map(wire)];
-  for (let level = levels[0]!; level.length > 1; ) {
+  for (let level = levels[0]!; level.length > 1;) {
     const next: number[][] = [];
     for (let i = 0; i < level.length; i += 2) {
       const left = level[i]!;
@@ -80,7 +80,16 @@ export function mineHeader(input: { height: number; prevHash: string; merkleRoot
     const bytes = serializeHeader(input.prevHash, input.merkleRoot, input.time, bits, nonce);
     const hash = display(Hash.hash256(bytes));
     if (BigInt(`0x${hash}`) <= target) {
-      return { height: input.height, hash, prevHash: input.prevHash, merkleRoot: input.merkleRoot, time: input.time, bits, nonce, header: Utils.toHex(bytes) };
+      return {
+        height: input.height,
+        hash,
+        prevHash: input.prevHash,
+        merkleRoot: input.merkleRoot,
+        time: input.time,
+        bits,
+        nonce,
+        header: Utils.toHex(bytes),
+      };
     }
   }
   throw new Error('No nonce meets the target; change the time and try again.');

@@ -2,7 +2,6 @@ import { configFields, unsetIfEmpty } from '@ctk/shared';
 import { z } from 'zod';
 import { LOCAL_CHAIN_DEFAULTS, type StartLocalChainOptions } from './start-local-chain.js';
 
-
 /** The local chain server's environment (the `ctk-local-chain` bin). */
 export const localChainConfigSchema = z.object({
   CHAIN_HOST: z.string().min(1).default('127.0.0.1'),
@@ -13,7 +12,9 @@ export const localChainConfigSchema = z.object({
   /** `memory` keeps nothing between restarts. */
   CHAIN_STORE: z.enum(['data-dir', 'memory']).default('data-dir'),
   CHAIN_MIN_FEE_SATS_PER_KB: unsetIfEmpty(z.coerce.number().int().min(0).default(LOCAL_CHAIN_DEFAULTS.minFeeSatsPerKb)),
-  CHAIN_FAUCET_MAX_SATOSHIS: unsetIfEmpty(z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(LOCAL_CHAIN_DEFAULTS.faucetMaxSatoshis)),
+  CHAIN_FAUCET_MAX_SATOSHIS: unsetIfEmpty(
+    z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(LOCAL_CHAIN_DEFAULTS.faucetMaxSatoshis),
+  ),
   /** A block every this many milliseconds while the mempool holds transactions; 0 mines only on `POST /mine`. */
   CHAIN_MINE_INTERVAL_MS: unsetIfEmpty(z.coerce.number().int().min(0).default(10_000)),
 });

@@ -4,13 +4,21 @@ import { AppError } from '@ctk/shared';
 async function post<T>(url: string, path: string, body: unknown): Promise<T> {
   let response: Response;
   try {
-    response = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
+    response = await fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(30_000),
+    });
   } catch (error) {
     const cause = error instanceof Error ? ((error.cause as { code?: string } | undefined)?.code ?? error.message) : String(error);
     throw new AppError('chain_unavailable', `The local chain at ${new URL(url).host} is unreachable (${cause}).`);
   }
   const json = (await response.json()) as T & { error?: { code: string; message: string } };
-  if (!response.ok) throw new AppError('chain_rejected', json.error?.message ?? `The local chain answered ${response.status}.`, { status: response.status });
+  if (!response.ok)
+    throw new AppError('chain_rejected', json.error?.message ?? `The local chain answered ${response.status}.`, {
+      status: response.status,
+    });
   return json;
 }
 
@@ -22,6 +30,9 @@ export function requestFaucet(url: string, address: string, satoshis: number): P
 }
 
 /** Mines `blocks` blocks now; the first takes the whole mempool. */
-export function mineBlocks(url: string, blocks = 1): Promise<{ height: number; blocks: Array<{ height: number; hash: string; tx_count: number }> }> {
+export function mineBlocks(
+  url: string,
+  blocks = 1,
+): Promise<{ height: number; blocks: Array<{ height: number; hash: string; tx_count: number }> }> {
   return post(url, '/mine', { blocks });
 }

@@ -16,7 +16,13 @@ export function controlRoutes(chain: LocalChain): Route[] {
           throw new AppError('validation_failed', `blocks must be an integer from 1 to ${MAX_BLOCKS_PER_REQUEST}`);
         }
         const mined = chain.mine(blocks as number);
-        return { status: 200, json: { height: chain.state.height, blocks: mined.map((block) => ({ height: block.height, hash: block.hash, tx_count: block.txids.length })) } };
+        return {
+          status: 200,
+          json: {
+            height: chain.state.height,
+            blocks: mined.map((block) => ({ height: block.height, hash: block.hash, tx_count: block.txids.length })),
+          },
+        };
       },
     },
     {
@@ -26,7 +32,10 @@ export function controlRoutes(chain: LocalChain): Route[] {
         const { address, satoshis } = jsonBody(request);
         if (typeof address !== 'string') throw new AppError('validation_failed', 'address must be a P2PKH address');
         const payment = await chain.faucet(address, satoshis as number);
-        return { status: 200, json: { txid: payment.txid, vout: payment.vout, satoshis: payment.satoshis, address, raw_tx: payment.rawTx } };
+        return {
+          status: 200,
+          json: { txid: payment.txid, vout: payment.vout, satoshis: payment.satoshis, address, raw_tx: payment.rawTx },
+        };
       },
     },
     {

@@ -69,10 +69,14 @@ export class LocalChain {
     try {
       decoded = decodeTransaction(bytes);
     } catch (error) {
-      return { ok: false, rejection: reject(463, `not a raw, EF or BEEF transaction: ${error instanceof Error ? error.message : String(error)}`) };
+      return {
+        ok: false,
+        rejection: reject(463, `not a raw, EF or BEEF transaction: ${error instanceof Error ? error.message : String(error)}`),
+      };
     }
     const added: TxRecord[] = [];
-    const refusal = (decoded.beef && this.acceptBeefAncestors(decoded.beef, decoded.txid, added)) || this.accept(decoded.tx, decoded.txid, added);
+    const refusal =
+      (decoded.beef && this.acceptBeefAncestors(decoded.beef, decoded.txid, added)) || this.accept(decoded.tx, decoded.txid, added);
     const rejection = this.settle(added, refusal);
     return rejection ? { ok: false, rejection } : { ok: true, status: this.status(decoded.txid)! };
   }
@@ -83,7 +87,14 @@ export class LocalChain {
     const block = record.block && this.state.block(record.block.height);
     const timestamp = new Date(block ? block.time * 1000 : record.seenAt).toISOString();
     if (!block) return { txid, txStatus: 'SEEN_ON_NETWORK', timestamp };
-    return { txid, txStatus: 'MINED', blockHash: block.hash, blockHeight: block.height, merklePath: this.state.merklePath(txid)!.toHex(), timestamp };
+    return {
+      txid,
+      txStatus: 'MINED',
+      blockHash: block.hash,
+      blockHeight: block.height,
+      merklePath: this.state.merklePath(txid)!.toHex(),
+      timestamp,
+    };
   }
 
   /** Mines `count` blocks, the first with every transaction in the mempool; each coinbase pays the fees to the faucet. */
@@ -98,7 +109,13 @@ export class LocalChain {
         throw new AppError('validation_failed', `satoshis must be an integer from 1 to ${this.options.faucetMaxSatoshis}`);
       }
       const lockingScript = p2pkhLock(address);
-      const tx = await faucetPayment({ state: this.state, key: this.faucetKey, lockingScript, satoshis, minFeeSatsPerKb: this.options.minFeeSatsPerKb });
+      const tx = await faucetPayment({
+        state: this.state,
+        key: this.faucetKey,
+        lockingScript,
+        satoshis,
+        minFeeSatsPerKb: this.options.minFeeSatsPerKb,
+      });
       if (!tx) throw new AppError('unavailable', 'The faucet has run dry.');
       const txid = tx.id('hex');
       const added: TxRecord[] = [];
@@ -157,7 +174,9 @@ export class LocalChain {
         }
         continue;
       }
-      const rejection = beefTx.tx ? this.accept(beefTx.tx, beefTx.txid, added) : reject(467, `${beefTx.txid} has neither a merkle path nor a transaction`, subject);
+      const rejection = beefTx.tx
+        ? this.accept(beefTx.tx, beefTx.txid, added)
+        : reject(467, `${beefTx.txid} has neither a merkle path nor a transaction`, subject);
       if (rejection) return rejection;
     }
     return undefined;

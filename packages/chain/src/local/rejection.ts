@@ -21,7 +21,10 @@ export const ARC_ERRORS = {
   463: { title: 'Malformed transaction', detail: 'Transaction is malformed and cannot be processed' },
   464: { title: 'Invalid outputs', detail: 'Transaction is invalid because the outputs are non-existent or invalid' },
   465: { title: 'Fee too low', detail: 'Fees are insufficient' },
-  467: { title: 'Mined ancestors not found', detail: "BEEF validation failed: couldn't find mined ancestor of the transaction in provided beef transactions" },
+  467: {
+    title: 'Mined ancestors not found',
+    detail: "BEEF validation failed: couldn't find mined ancestor of the transaction in provided beef transactions",
+  },
   468: { title: 'Invalid BUMPs', detail: "BEEF validation failed: couldn't calculate Merkle Roots from given BUMPs" },
   469: { title: 'Merkle Roots validation failed', detail: "BEEF validation failed: couldn't validate Merkle Roots" },
 } as const;
@@ -29,7 +32,8 @@ export const ARC_ERRORS = {
 export type ArcErrorStatus = keyof typeof ARC_ERRORS;
 
 /** An ARC status for an HTTP status: itself when ARC has it, else 400 for the caller's fault and 500 for ours. */
-export const arcStatusOf = (status: number): ArcErrorStatus => (status in ARC_ERRORS ? (status as ArcErrorStatus) : status < 500 ? 400 : 500);
+export const arcStatusOf = (status: number): ArcErrorStatus =>
+  status in ARC_ERRORS ? (status as ArcErrorStatus) : status < 500 ? 400 : 500;
 
 export const reject = (status: ArcErrorStatus, extraInfo: string, txid?: string): Rejection => ({ kind: 'error', status, extraInfo, txid });
 

@@ -26,7 +26,10 @@ async function handle(routes: Route[], req: IncomingMessage, res: ServerResponse
   const route = candidates.find((candidate) => candidate.method === req.method);
   if (!route) {
     const status = candidates.length > 0 ? 405 : 404;
-    return send(res, { status, json: { error: { code: status === 404 ? 'route_not_found' : 'method_not_allowed', message: `${req.method} ${url.pathname}` } } });
+    return send(res, {
+      status,
+      json: { error: { code: status === 404 ? 'route_not_found' : 'method_not_allowed', message: `${req.method} ${url.pathname}` } },
+    });
   }
   try {
     const body = await readBody(req);

@@ -37,7 +37,11 @@ export async function startLocalChain(options: StartLocalChainOptions = {}): Pro
   const logger = options.logger ?? createLogger('local-chain', 'warn');
   const minFeeSatsPerKb = options.minFeeSatsPerKb ?? LOCAL_CHAIN_DEFAULTS.minFeeSatsPerKb;
   const store = options.dataDir ? fileStore(join(options.dataDir, 'chain')) : memoryStore();
-  const chain = LocalChain.open({ store, minFeeSatsPerKb, faucetMaxSatoshis: options.faucetMaxSatoshis ?? LOCAL_CHAIN_DEFAULTS.faucetMaxSatoshis });
+  const chain = LocalChain.open({
+    store,
+    minFeeSatsPerKb,
+    faucetMaxSatoshis: options.faucetMaxSatoshis ?? LOCAL_CHAIN_DEFAULTS.faucetMaxSatoshis,
+  });
   const server = createRouterServer([...arcRoutes(chain, minFeeSatsPerKb), ...wocRoutes(chain.state), ...controlRoutes(chain)], logger);
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {

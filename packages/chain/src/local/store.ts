@@ -54,7 +54,9 @@ export function fileStore(dir: string): ChainStore {
 
 function readLines(file: string): string[] {
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').filter((line) => line.trim() !== '');
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
 }
 
 function parseJson<T>(line: string): T | undefined {

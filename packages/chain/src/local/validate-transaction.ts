@@ -47,7 +47,13 @@ function findCoins(state: ChainState, tx: Transaction, txid: string): Coin[] | R
     const coin = state.coin(parent, input.sourceOutputIndex);
     if (!coin) return reject(462, `input ${index} spends ${outpoint}, which does not exist`, txid);
     if (coin.spentBy) {
-      return { kind: 'status', txStatus: 'DOUBLE_SPEND_ATTEMPTED', txid, competingTxs: [coin.spentBy], extraInfo: `input ${index} spends ${outpoint}, already spent by ${coin.spentBy}` };
+      return {
+        kind: 'status',
+        txStatus: 'DOUBLE_SPEND_ATTEMPTED',
+        txid,
+        competingTxs: [coin.spentBy],
+        extraInfo: `input ${index} spends ${outpoint}, already spent by ${coin.spentBy}`,
+      };
     }
     coins.push(coin);
   }
@@ -59,19 +65,25 @@ function checkFinal(tx: Transaction, nextHeight: number, now: number): string | 
   if (tx.lockTime === 0 || tx.inputs.every((input) => (input.sequence ?? FINAL_SEQUENCE) === FINAL_SEQUENCE)) return undefined;
   const byHeight = tx.lockTime < LOCKTIME_THRESHOLD;
   if (byHeight ? tx.lockTime < nextHeight : tx.lockTime < now) return undefined;
-  const when = byHeight ? `block ${tx.lockTime + 1} at the earliest (the next block is ${nextHeight})` : `a block after ${new Date(tx.lockTime * 1000).toISOString()}`;
+  const when = byHeight
+    ? `block ${tx.lockTime + 1} at the earliest (the next block is ${nextHeight})`
+    : `a block after ${new Date(tx.lockTime * 1000).toISOString()}`;
   return `non-final: nLockTime ${tx.lockTime} lets it into ${when}, and an input's sequence is not final`;
 }
 
 function checkAmounts(tx: Transaction, coins: Coin[], txid: string, size: number, policy: Policy): number | Rejection {
   const inputs = coins.reduce((sum, coin) => sum + coin.satoshis, 0);
-  const outOfRange = tx.outputs.findIndex((output) => !Number.isSafeInteger(output.satoshis) || output.satoshis! < 0 || output.satoshis! > MAX_SATOSHIS);
-  if (outOfRange >= 0) return reject(464, `output ${outOfRange} pays ${tx.outputs[outOfRange]!.satoshis} satoshis, outside 0 to ${MAX_SATOSHIS}`, txid);
+  const outOfRange = tx.outputs.findIndex(
+    (output) => !Number.isSafeInteger(output.satoshis) || output.satoshis! < 0 || output.satoshis! > MAX_SATOSHIS,
+  );
+  if (outOfRange >= 0)
+    return reject(464, `output ${outOfRange} pays ${tx.outputs[outOfRange]!.satoshis} satoshis, outside 0 to ${MAX_SATOSHIS}`, txid);
   const outputs = tx.outputs.reduce((sum, output) => sum + output.satoshis!, 0);
   if (outputs > inputs) return reject(465, `outputs total ${outputs} satoshis, more than the inputs' ${inputs}`, txid);
   const fee = inputs - outputs;
   const required = Math.ceil((size * policy.minFeeSatsPerKb) / 1000);
-  if (fee < required) return reject(465, `fee ${fee} satoshis is below the minimum ${required} for ${size} bytes at ${policy.minFeeSatsPerKb} sat/kB`, txid);
+  if (fee < required)
+    return reject(465, `fee ${fee} satoshis is below the minimum ${required} for ${size} bytes at ${policy.minFeeSatsPerKb} sat/kB`, txid);
   return fee;
 }
 

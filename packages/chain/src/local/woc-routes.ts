@@ -10,19 +10,33 @@ export const WOC_BASE_PATH = '/v1/bsv/local';
 
 const TXID = '([0-9a-f]{64})';
 const ADDRESS = '([1-9A-HJ-NP-Za-km-z]{25,40})';
-const route = (method: Route['method'], pattern: string, handle: Route['handle']): Route => ({ method, path: new RegExp(`^${WOC_BASE_PATH}${pattern}$`), handle });
+const route = (method: Route['method'], pattern: string, handle: Route['handle']): Route => ({
+  method,
+  path: new RegExp(`^${WOC_BASE_PATH}${pattern}$`),
+  handle,
+});
 const notFound = (what: string): Reply => ({ status: 404, text: `${what} not found` });
 
 /** The subset of WhatsOnChain's API the chain client uses, in WoC's shapes. */
 export function wocRoutes(state: ChainState): Route[] {
   return [
     route('GET', '/chain/info', () => ({ status: 200, json: chainInfo(state) })),
-    route('GET', '/block/headers', () => ({ status: 200, json: state.blocks.slice(-10).reverse().map((block) => header(state, block)) })),
+    route('GET', '/block/headers', () => ({
+      status: 200,
+      json: state.blocks
+        .slice(-10)
+        .reverse()
+        .map((block) => header(state, block)),
+    })),
     route('GET', '/block/(\\d+|[0-9a-f]{64})/header', ({ params: [id] }) => withBlock(state, id!, (block) => header(state, block))),
     route('GET', '/block/height/(\\d+)', ({ params: [id] }) => withBlock(state, id!, (block) => blockWithTxids(state, block))),
     route('GET', `/block/hash/${TXID}`, ({ params: [id] }) => withBlock(state, id!, (block) => blockWithTxids(state, block))),
-    route('GET', `/tx/hash/${TXID}`, ({ params: [txid] }) => withTx(state, txid!, (record) => ({ status: 200, json: txDetails(state, record) }))),
-    route('GET', `/tx/${TXID}/hex`, ({ params: [txid] }) => withTx(state, txid!, (record) => ({ status: 200, text: Utils.toHex(Array.from(record.raw)) }))),
+    route('GET', `/tx/hash/${TXID}`, ({ params: [txid] }) =>
+      withTx(state, txid!, (record) => ({ status: 200, json: txDetails(state, record) })),
+    ),
+    route('GET', `/tx/${TXID}/hex`, ({ params: [txid] }) =>
+      withTx(state, txid!, (record) => ({ status: 200, text: Utils.toHex(Array.from(record.raw)) })),
+    ),
     route('GET', `/tx/${TXID}/proof/tsc`, ({ params: [txid] }) => withTx(state, txid!, (record) => tscProof(state, record))),
     route('GET', `/address/${ADDRESS}/unspent`, ({ params: [address] }) => ({ status: 200, json: unspent(state, address!) })),
     route('GET', `/address/${ADDRESS}/history`, ({ params: [address] }) => ({ status: 200, json: history(state, address!) })),
@@ -42,7 +56,17 @@ function withTx(state: ChainState, txid: string, render: (record: TxRecord) => R
 
 function chainInfo(state: ChainState) {
   const tip = state.tip!;
-  return { chain: 'local', blocks: tip.height, headers: tip.height, bestblockhash: tip.hash, difficulty: 4.656542373906925e-10, mediantime: tip.time, verificationprogress: 1, pruned: false, chainwork: (tip.height + 1).toString(16).padStart(64, '0') };
+  return {
+    chain: 'local',
+    blocks: tip.height,
+    headers: tip.height,
+    bestblockhash: tip.hash,
+    difficulty: 4.656542373906925e-10,
+    mediantime: tip.time,
+    verificationprogress: 1,
+    pruned: false,
+    chainwork: (tip.height + 1).toString(16).padStart(64, '0'),
+  };
 }
 
 function header(state: ChainState, block: Block) {
@@ -80,7 +104,12 @@ function txDetails(state: ChainState, record: TxRecord) {
     vin: tx.inputs.map((input) =>
       input.sourceTXID === NULL_TXID
         ? { coinbase: input.unlockingScript!.toHex(), sequence: input.sequence }
-        : { txid: input.sourceTXID, vout: input.sourceOutputIndex, scriptSig: { asm: input.unlockingScript!.toASM(), hex: input.unlockingScript!.toHex() }, sequence: input.sequence },
+        : {
+            txid: input.sourceTXID,
+            vout: input.sourceOutputIndex,
+            scriptSig: { asm: input.unlockingScript!.toASM(), hex: input.unlockingScript!.toHex() },
+            sequence: input.sequence,
+          },
     ),
     vout: tx.outputs.map((output, n) => {
       const hash = p2pkhHash(output.lockingScript);

@@ -3,15 +3,17 @@ import { AppError } from '@ctk/shared';
 import { z } from 'zod';
 
 /** One line of an order as the receipt commits to it. Amounts are integers of minor units. */
-export const orderLineSchema = z.object({
-  /** The catalog item, or null for an ad hoc line. */
-  item_id: z.string().min(1).max(200).nullable(),
-  name: z.string().min(1).max(500),
-  quantity: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-  unit_price_minor: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-  /** ISO 4217 code (or BSV), upper case. */
-  currency: z.string().regex(/^[A-Z]{3}$/, 'use an upper-case three-letter code such as "USD"'),
-}).strict();
+export const orderLineSchema = z
+  .object({
+    /** The catalog item, or null for an ad hoc line. */
+    item_id: z.string().min(1).max(200).nullable(),
+    name: z.string().min(1).max(500),
+    quantity: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+    unit_price_minor: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    /** ISO 4217 code (or BSV), upper case. */
+    currency: z.string().regex(/^[A-Z]{3}$/, 'use an upper-case three-letter code such as "USD"'),
+  })
+  .strict();
 
 export type OrderLine = z.infer<typeof orderLineSchema>;
 
@@ -25,8 +27,13 @@ export const orderLinesSchema = z.array(orderLineSchema).min(1).max(1000);
  */
 export function canonicalOrderLines(lines: readonly OrderLine[]): string {
   const parsed = orderLinesSchema.safeParse(lines);
-  if (!parsed.success) throw new AppError('validation_failed', `Order lines are not valid: ${parsed.error.issues[0]?.message ?? 'bad lines'}.`, { issues: parsed.error.issues });
-  return JSON.stringify(parsed.data.map((line) => [line.item_id, line.name.normalize('NFC'), line.quantity, line.unit_price_minor, line.currency]));
+  if (!parsed.success)
+    throw new AppError('validation_failed', `Order lines are not valid: ${parsed.error.issues[0]?.message ?? 'bad lines'}.`, {
+      issues: parsed.error.issues,
+    });
+  return JSON.stringify(
+    parsed.data.map((line) => [line.item_id, line.name.normalize('NFC'), line.quantity, line.unit_price_minor, line.currency]),
+  );
 }
 
 /** SHA-256 of the canonical encoding, in hex (64 characters): the receipt's `linesHash`. */

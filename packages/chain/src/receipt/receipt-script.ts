@@ -25,10 +25,18 @@ export type Receipt = {
 export function receiptScript(receipt: Receipt): LockingScript {
   const merchant = textBytes(receipt.merchant, 'merchant', MAX_MERCHANT_BYTES);
   const reference = textBytes(receipt.reference, 'reference', MAX_REFERENCE_BYTES);
-  if (!/^[0-9a-f]{64}$/i.test(receipt.linesHash)) throw new AppError('validation_failed', 'The lines hash must be 32 bytes in hex (64 characters).');
+  if (!/^[0-9a-f]{64}$/i.test(receipt.linesHash))
+    throw new AppError('validation_failed', 'The lines hash must be 32 bytes in hex (64 characters).');
   const script = new LockingScript();
   script.writeOpCode(OP.OP_FALSE).writeOpCode(OP.OP_RETURN);
-  for (const push of [Utils.toArray(RECEIPT_PROTOCOL, 'utf8'), Utils.toArray(RECEIPT_VERSION, 'utf8'), merchant, reference, Utils.toArray(receipt.linesHash, 'hex')]) script.writeBin(push);
+  for (const push of [
+    Utils.toArray(RECEIPT_PROTOCOL, 'utf8'),
+    Utils.toArray(RECEIPT_VERSION, 'utf8'),
+    merchant,
+    reference,
+    Utils.toArray(receipt.linesHash, 'hex'),
+  ])
+    script.writeBin(push);
   return script;
 }
 
@@ -40,7 +48,14 @@ export function parseReceipt(script: Script | string): Receipt | undefined {
   if (!pushes || pushes.length !== 5) return undefined;
   const [protocol, version, merchant, reference, linesHash] = pushes as [number[], number[], number[], number[], number[]];
   if (Utils.toUTF8(protocol) !== RECEIPT_PROTOCOL || Utils.toUTF8(version) !== RECEIPT_VERSION) return undefined;
-  if (linesHash.length !== 32 || merchant.length === 0 || merchant.length > MAX_MERCHANT_BYTES || reference.length === 0 || reference.length > MAX_REFERENCE_BYTES) return undefined;
+  if (
+    linesHash.length !== 32 ||
+    merchant.length === 0 ||
+    merchant.length > MAX_MERCHANT_BYTES ||
+    reference.length === 0 ||
+    reference.length > MAX_REFERENCE_BYTES
+  )
+    return undefined;
   const text = [decodeUtf8(merchant), decodeUtf8(reference)];
   if (text[0] === undefined || text[1] === undefined) return undefined;
   return { merchant: text[0], reference: text[1], linesHash: Utils.toHex(linesHash) };
@@ -57,7 +72,8 @@ export function findReceipt(tx: Transaction): (Receipt & { vout: number }) | und
 
 function textBytes(value: string, field: string, max: number): number[] {
   const bytes = Utils.toArray(value, 'utf8');
-  if (bytes.length === 0 || bytes.length > max) throw new AppError('validation_failed', `The receipt's ${field} must be 1 to ${max} bytes of UTF-8.`);
+  if (bytes.length === 0 || bytes.length > max)
+    throw new AppError('validation_failed', `The receipt's ${field} must be 1 to ${max} bytes of UTF-8.`);
   return bytes;
 }
 

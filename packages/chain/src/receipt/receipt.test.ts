@@ -17,7 +17,13 @@ describe('order lines hash', () => {
   });
 
   it('does not depend on key order or Unicode normalisation, and does depend on line order and values', () => {
-    const reordered = LINES.map((l) => ({ currency: l.currency, unit_price_minor: l.unit_price_minor, quantity: l.quantity, name: l.name.normalize('NFD'), item_id: l.item_id }));
+    const reordered = LINES.map((l) => ({
+      currency: l.currency,
+      unit_price_minor: l.unit_price_minor,
+      quantity: l.quantity,
+      name: l.name.normalize('NFD'),
+      item_id: l.item_id,
+    }));
     expect(hashOrderLines(reordered)).toBe(RECEIPT.linesHash);
     expect(hashOrderLines([...LINES].reverse())).not.toBe(RECEIPT.linesHash);
     expect(hashOrderLines([{ ...LINES[0]!, quantity: 3 }, LINES[1]!])).not.toBe(RECEIPT.linesHash);

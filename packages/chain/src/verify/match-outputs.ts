@@ -23,14 +23,21 @@ export function matchOutputs(tx: Transaction, expected: readonly ExpectedOutput[
       return paid;
     }
     if (candidates.length === 0) {
-      throw new AppError('payment_wrong_output', `The transaction has no output ${index} of the payment (script ${shorten(script)}).`, { expected_output: index, script });
+      throw new AppError('payment_wrong_output', `The transaction has no output ${index} of the payment (script ${shorten(script)}).`, {
+        expected_output: index,
+        script,
+      });
     }
     const best = Math.max(...candidates.map((output) => output.satoshis));
-    throw new AppError('payment_underpaid', `Output ${index} of the payment needs at least ${want.satoshis} satoshis; the transaction pays ${best}.`, {
-      expected_output: index,
-      required_satoshis: want.satoshis,
-      paid_satoshis: best,
-    });
+    throw new AppError(
+      'payment_underpaid',
+      `Output ${index} of the payment needs at least ${want.satoshis} satoshis; the transaction pays ${best}.`,
+      {
+        expected_output: index,
+        required_satoshis: want.satoshis,
+        paid_satoshis: best,
+      },
+    );
   });
 }
 

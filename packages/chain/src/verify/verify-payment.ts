@@ -43,7 +43,9 @@ const REFUSED_STATES = new Set(['rejected', 'double_spend']);
 export async function verifyPayment(input: VerifyPaymentInput): Promise<VerifiedPayment> {
   const found = 'txid' in input.payment ? await lookUp(input.chain, input.payment.txid) : decode(input.payment.transaction);
   if (await input.isTxidUsed(found.txid)) {
-    throw new AppError('txid_already_used', `Transaction ${found.txid} already paid for something else; a transaction pays once.`, { txid: found.txid });
+    throw new AppError('txid_already_used', `Transaction ${found.txid} already paid for something else; a transaction pays once.`, {
+      txid: found.txid,
+    });
   }
   const paid = matchOutputs(found.tx, input.expected);
   const status = found.bytes ? await input.chain.broadcast(found.bytes) : found.status!;
@@ -54,13 +56,21 @@ export async function verifyPayment(input: VerifyPaymentInput): Promise<Verified
       competing_txs: status.competingTxs ?? [],
     });
   }
-  return { txid: found.txid, tx: found.tx, format: found.format, status, paid, satoshis: paid.reduce((sum, output) => sum + output.satoshis, 0) };
+  return {
+    txid: found.txid,
+    tx: found.tx,
+    format: found.format,
+    status,
+    paid,
+    satoshis: paid.reduce((sum, output) => sum + output.satoshis, 0),
+  };
 }
 
 type Found = { txid: string; tx: Transaction; bytes?: Uint8Array; format?: TxFormat; status?: TxStatus };
 
 async function lookUp(chain: ChainClient, txid: string): Promise<Found> {
-  if (!TXID.test(txid)) throw new AppError('validation_failed', `${JSON.stringify(txid)} is not a txid (64 lowercase hex characters).`, { field: 'txid' });
+  if (!TXID.test(txid))
+    throw new AppError('validation_failed', `${JSON.stringify(txid)} is not a txid (64 lowercase hex characters).`, { field: 'txid' });
   const known = await chain.getTransaction(txid);
   if (!known) throw new AppError('not_found', `The chain does not know transaction ${txid}.`, { txid });
   return { txid, tx: known.tx, status: known.status };
@@ -73,6 +83,10 @@ function decode(transaction: Uint8Array | string): Found {
     const decoded = decodeTransaction(bytes);
     return { txid: decoded.txid, tx: decoded.tx, bytes, format: decoded.format };
   } catch (error) {
-    throw new AppError('validation_failed', `Not a raw, EF or BEEF transaction: ${error instanceof Error ? error.message : String(error)}.`, { field: 'transaction' });
+    throw new AppError(
+      'validation_failed',
+      `Not a raw, EF or BEEF transaction: ${error instanceof Error ? error.message : String(error)}.`,
+      { field: 'transaction' },
+    );
   }
 }

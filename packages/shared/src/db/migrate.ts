@@ -10,10 +10,7 @@ import type { SchemaEngine as SchemaEngineType } from '@prisma/schema-engine-was
  * engine), so this drives the WebAssembly build of the same schema engine through a driver adapter:
  * the same code path migrates PGlite and PostgreSQL. See docs/decisions/0002-migrations.md.
  */
-export async function applyMigrations(
-  adapterFactory: SqlMigrationAwareDriverAdapterFactory,
-  prismaDir: string,
-): Promise<string[]> {
+export async function applyMigrations(adapterFactory: SqlMigrationAwareDriverAdapterFactory, prismaDir: string): Promise<string[]> {
   const engine = await openEngine(adapterFactory, prismaDir);
   try {
     const migrationsList = await readMigrations(join(prismaDir, 'migrations'));
@@ -33,9 +30,8 @@ export async function diffSchemas(
 ): Promise<string> {
   const engine = await openEngine(adapterFactory, prismaDir);
   try {
-    const fromTarget = from === undefined
-      ? { tag: 'empty' as const }
-      : { tag: 'schemaDatamodel' as const, files: [{ path: 'from.prisma', content: from }] };
+    const fromTarget =
+      from === undefined ? { tag: 'empty' as const } : { tag: 'schemaDatamodel' as const, files: [{ path: 'from.prisma', content: from }] };
     const result = await engine.diff({
       from: fromTarget,
       to: { tag: 'schemaDatamodel', files: [{ path: 'schema.prisma', content: to }] },
@@ -61,7 +57,10 @@ async function openEngine(adapterFactory: SqlMigrationAwareDriverAdapterFactory,
 
 async function readMigrations(baseDir: string) {
   const entries = await readdir(baseDir, { withFileTypes: true }).catch(() => []);
-  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   const migrationDirectories = await Promise.all(
     names.map(async (name) => ({
       path: name,
@@ -93,7 +92,9 @@ let engineClass: Promise<typeof SchemaEngineType> | undefined;
 function loadSchemaEngine(): Promise<typeof SchemaEngineType> {
   engineClass ??= (async () => {
     const bindings = await import('@prisma/schema-engine-wasm/schema_engine_bg');
-    const wasmPath = createRequire(import.meta.url).resolve('@prisma/schema-engine-wasm/schema_engine_bg').replace(/\.js$/, '.wasm');
+    const wasmPath = createRequire(import.meta.url)
+      .resolve('@prisma/schema-engine-wasm/schema_engine_bg')
+      .replace(/\.js$/, '.wasm');
     const { instance } = await WebAssembly.instantiate(await readFile(wasmPath), { './schema_engine_bg.js': bindings });
     const exports = instance.exports as { __wbindgen_start(): void };
     (bindings as unknown as { __wbg_set_wasm(wasm: unknown): void }).__wbg_set_wasm(exports);

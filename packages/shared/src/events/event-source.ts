@@ -15,7 +15,9 @@ export type EventSourceOptions = {
  * The transport an app's events travel on: the one it was given, else a NATS connection of its own, else
  * none (undefined). close() closes only what this opened.
  */
-export async function openEventTransport(options: EventSourceOptions): Promise<{ transport: EventTransport | undefined; close(): Promise<void> }> {
+export async function openEventTransport(
+  options: EventSourceOptions,
+): Promise<{ transport: EventTransport | undefined; close(): Promise<void> }> {
   if (options.transport) return { transport: options.transport, close: async () => undefined };
   if (!options.natsUrl) return { transport: undefined, close: async () => undefined };
   const transport = await connectNatsTransport({ url: options.natsUrl, logger: options.logger, name: options.name });

@@ -42,7 +42,10 @@ export function inProcessTransport(options: InProcessTransportOptions = {}): Eve
     } catch (error) {
       entry.dueAt = Date.now() + retryDelay(entry.deliveries, retryDelayMs, maxRetryDelayMs);
       queue.pending.push(entry);
-      logger?.warn({ err: error, durable: name, id: entry.message.id, deliveryCount: entry.deliveries }, 'event handler failed; will redeliver');
+      logger?.warn(
+        { err: error, durable: name, id: entry.message.id, deliveryCount: entry.deliveries },
+        'event handler failed; will redeliver',
+      );
     }
   }
 

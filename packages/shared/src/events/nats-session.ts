@@ -86,7 +86,8 @@ function watchStatus(session: NatsSession, options: NatsSessionOptions): void {
       if (status.type === 'reconnect') {
         options.logger.info({ url: options.url }, 'NATS reconnected');
         await ensureStream(session.jsm, options.stream).catch((error: unknown) =>
-          options.logger.error({ err: error, stream: options.stream.name }, 'cannot ensure the stream after reconnecting'));
+          options.logger.error({ err: error, stream: options.stream.name }, 'cannot ensure the stream after reconnecting'),
+        );
       }
     }
   })();

@@ -137,11 +137,13 @@ export class OutboxRelay {
         const rows = await tx.$queryRawUnsafe<OutboxRow[]>(CLAIM, this.batchSize);
         // All at once: the connection sends them in order and the acknowledgements come back as they come,
         // so a batch costs one round trip, not one per row.
-        const results = await Promise.allSettled(rows.map((row) => transport.publish({ id: row.id, subject: row.subject, data: row.payload })));
+        const results = await Promise.allSettled(
+          rows.map((row) => transport.publish({ id: row.id, subject: row.subject, data: row.payload })),
+        );
         const sent = rows.filter((_, i) => results[i]?.status === 'fulfilled').map((row) => row.id);
         const failed = results.findIndex((result) => result.status === 'rejected');
-        const failure: PassResult['failure'] = failed < 0 ? undefined
-          : { id: rows[failed]?.id ?? '', error: (results[failed] as PromiseRejectedResult).reason };
+        const failure: PassResult['failure'] =
+          failed < 0 ? undefined : { id: rows[failed]?.id ?? '', error: (results[failed] as PromiseRejectedResult).reason };
         if (sent.length > 0) await tx.$executeRawUnsafe(markSent(sent.length), ...sent);
         if (failure) await tx.$executeRawUnsafe(RECORD_FAILURE, failure.id, describe(failure.error));
         return { sent: sent.length, failure };
@@ -156,7 +158,10 @@ export class OutboxRelay {
     if (now - this.lastWarnAt >= (this.options.warnEveryMs ?? 30_000)) {
       this.lastWarnAt = now;
       const backlog = await this.backlog().catch(() => undefined);
-      this.options.logger.warn({ err: error, backlog, failures: this.failures, id }, 'outbox relay cannot publish; events wait in the outbox');
+      this.options.logger.warn(
+        { err: error, backlog, failures: this.failures, id },
+        'outbox relay cannot publish; events wait in the outbox',
+      );
     }
     return Math.min(this.pollMs * 2 ** this.failures, this.options.maxBackoffMs ?? 10_000);
   }

@@ -12,9 +12,13 @@ type ServiceDefinition = { name: string; fullName: string; methods: Record<strin
 
 type RequestOf<M> = M extends { requestType: MessageFns<infer T> } ? T : never;
 type ResponseOf<M> = M extends { responseType: MessageFns<infer T> } ? T : never;
-type DeepPartial<T> = T extends bigint | string | number | boolean | Date | undefined ? T
-  : T extends Array<infer U> ? Array<DeepPartial<U>>
-  : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
+type DeepPartial<T> = T extends bigint | string | number | boolean | Date | undefined
+  ? T
+  : T extends Array<infer U>
+    ? Array<DeepPartial<U>>
+    : T extends object
+      ? { [K in keyof T]?: DeepPartial<T[K]> }
+      : T;
 
 export type CallOptions = { requestId?: string; callerId?: string; timeoutMs?: number };
 
@@ -32,7 +36,11 @@ const DEFAULT_TIMEOUT_MS = 5_000;
  * (http2-unary.ts): it is the gateway's hot path. Errors come back as AppError with the code the service
  * threw.
  */
-export function createGrpcClient<D extends ServiceDefinition>(definition: D, address: string, options: { connections?: number } = {}): GrpcClient<D> {
+export function createGrpcClient<D extends ServiceDefinition>(
+  definition: D,
+  address: string,
+  options: { connections?: number } = {},
+): GrpcClient<D> {
   // A few real connections, used in turn, spread HTTP/2 framing work better than one (decision 0009).
   const channels = Array.from({ length: options.connections ?? 2 }, () => new Http2UnaryChannel(address));
   let turn = 0;
@@ -59,9 +67,12 @@ function toAppError(error: UnaryCallError, serviceName: string): AppError {
   const sent = parseDetails(error.details);
   if (sent) return new AppError(sent.code, sent.message, sent.details);
   const code = codeForGrpcStatus(error.status);
-  const message = code === 'unavailable' ? `${serviceName} is unavailable; try again shortly`
-    : code === 'timeout' ? `${serviceName} did not answer in time`
-    : 'Internal error';
+  const message =
+    code === 'unavailable'
+      ? `${serviceName} is unavailable; try again shortly`
+      : code === 'timeout'
+        ? `${serviceName} did not answer in time`
+        : 'Internal error';
   return new AppError(code, message);
 }
 

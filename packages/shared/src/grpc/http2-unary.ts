@@ -3,7 +3,10 @@ import { Status } from 'nice-grpc-common';
 
 /** How a unary call ended when it did not answer: a gRPC status code and its message. */
 export class UnaryCallError extends Error {
-  constructor(readonly status: Status, readonly details: string) {
+  constructor(
+    readonly status: Status,
+    readonly details: string,
+  ) {
     super(details);
   }
 }

@@ -11,7 +11,10 @@ export type Org = { id: string; handle: string; jurisdiction: string | null; pri
 const orgSchema = z.object({
   id: z.guid(),
   handle: z.string(),
-  jurisdiction: z.string().optional().transform((code) => code || null),
+  jurisdiction: z
+    .string()
+    .optional()
+    .transform((code) => code || null),
   pricesIncludeTax: z.boolean().optional().transform(Boolean),
 });
 

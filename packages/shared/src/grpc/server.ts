@@ -25,7 +25,8 @@ export async function startGrpcServer(options: {
 }): Promise<GrpcServer> {
   const health = HealthState();
   const server = createServer();
-  for (const [definition, implementation] of options.services) server.add(definition, mapErrors(definition, implementation, options.logger));
+  for (const [definition, implementation] of options.services)
+    server.add(definition, mapErrors(definition, implementation, options.logger));
   const stopping = new AbortController();
   server.add(HealthDefinition, endWatchesOnShutdown(HealthServiceImpl(health), stopping.signal));
   const port = await server.listen(options.address);
@@ -73,8 +74,10 @@ const MAX_DETAILS_BYTES = 8 * 1024;
 /** Encodes an AppError into the status details as JSON, which the gateway's client decodes. */
 export function encodeError(error: AppError): ServerError {
   const full = JSON.stringify({ code: error.code, message: error.message, details: error.details });
-  const encoded = Buffer.byteLength(full) <= MAX_DETAILS_BYTES ? full
-    : JSON.stringify({ code: error.code, message: error.message.slice(0, 1000), details: { truncated: true } });
+  const encoded =
+    Buffer.byteLength(full) <= MAX_DETAILS_BYTES
+      ? full
+      : JSON.stringify({ code: error.code, message: error.message.slice(0, 1000), details: { truncated: true } });
   return new ServerError(error.grpcStatus, encoded);
 }
 
@@ -109,7 +112,10 @@ function toServerError(error: unknown, context: CallContext, method: string, log
   if (error instanceof ServerError) return error;
   if (context.signal.aborted) return error; // the caller gave up (deadline or cancel): nothing to log
   if (isDatabaseBusy(error)) {
-    logger.warn({ err: error, requestId: context.metadata.get(REQUEST_ID_KEY), method }, 'database busy: the call was refused as unavailable');
+    logger.warn(
+      { err: error, requestId: context.metadata.get(REQUEST_ID_KEY), method },
+      'database busy: the call was refused as unavailable',
+    );
     return encodeError(new AppError('unavailable', 'The service is busy; try again shortly.'));
   }
   logger.error({ err: error, requestId: context.metadata.get(REQUEST_ID_KEY), method }, 'unhandled error in gRPC handler');

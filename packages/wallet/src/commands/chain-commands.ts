@@ -8,7 +8,8 @@ const DEFAULT_FAUCET_SATOSHIS = 1_000_000;
 
 /** Coins from the local chain's faucet; there is no faucet on main or test. */
 export async function faucet({ io, options, chain, wallet }: CommandContext): Promise<void> {
-  if (chain.network !== 'local') throw new AppError('failed_precondition', `The faucet is the local chain's; CHAIN_NETWORK is ${chain.network}.`);
+  if (chain.network !== 'local')
+    throw new AppError('failed_precondition', `The faucet is the local chain's; CHAIN_NETWORK is ${chain.network}.`);
   const opened = wallet();
   const satoshis = options.args[0] ? parseSatoshis(options.args[0]) : DEFAULT_FAUCET_SATOSHIS;
   const payment = await requestFaucet(chain.config.CHAIN_LOCAL_URL.replace(/\/$/, ''), opened.address, satoshis);

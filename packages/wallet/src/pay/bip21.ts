@@ -35,5 +35,6 @@ export function checkAddress(address: string, network: ChainNetwork): void {
     prefix = undefined;
   }
   const allowed = network === 'main' ? [0x00] : [0x6f, 0x00];
-  if (prefix === undefined || !allowed.includes(prefix)) throw new AppError('bad_request', `"${address}" is not a P2PKH address for the ${network} network.`);
+  if (prefix === undefined || !allowed.includes(prefix))
+    throw new AppError('bad_request', `"${address}" is not a P2PKH address for the ${network} network.`);
 }

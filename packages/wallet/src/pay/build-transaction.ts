@@ -9,13 +9,21 @@ export type BuildInput = { chain: ChainClient; key: PrivateKey; address: string;
 /** Signs a payment: the wallet's coins in (largest first, as few as cover it), the outputs, change back to the wallet, the fee by the rate. */
 export async function buildTransaction(input: BuildInput): Promise<{ tx: Transaction; fee: number }> {
   const coins = await input.chain.listUnspent(input.address);
-  if (coins.length === 0) throw new AppError('failed_precondition', `The wallet has no coins: send some to ${input.address} (on the local chain: ctk-wallet faucet).`);
+  if (coins.length === 0)
+    throw new AppError(
+      'failed_precondition',
+      `The wallet has no coins: send some to ${input.address} (on the local chain: ctk-wallet faucet).`,
+    );
   const selected = selectCoins(coins, input.outputs, input.satsPerKb);
 
   const tx = new Transaction();
   const cache = new Map<string, Transaction>();
   for (const coin of selected) {
-    tx.addInput({ sourceTransaction: await sourceTransaction(input.chain, coin.txid, cache), sourceOutputIndex: coin.vout, unlockingScriptTemplate: new P2PKH().unlock(input.key) });
+    tx.addInput({
+      sourceTransaction: await sourceTransaction(input.chain, coin.txid, cache),
+      sourceOutputIndex: coin.vout,
+      unlockingScriptTemplate: new P2PKH().unlock(input.key),
+    });
   }
   for (const output of input.outputs) tx.addOutput(output);
   tx.addOutput({ lockingScript: new P2PKH().lock(input.address), change: true });
@@ -37,5 +45,8 @@ function selectCoins(coins: Utxo[], outputs: PlannedOutput[], satsPerKb: number)
     needed = target + Math.ceil(((10 + 148 * selected.length + outputBytes) * satsPerKb) / 1000);
     if (total >= needed) return selected;
   }
-  throw new AppError('failed_precondition', `Insufficient funds: the wallet has ${total} satoshis, the payment needs ${needed} (${target} plus the fee).`);
+  throw new AppError(
+    'failed_precondition',
+    `Insufficient funds: the wallet has ${total} satoshis, the payment needs ${needed} (${target} plus the fee).`,
+  );
 }

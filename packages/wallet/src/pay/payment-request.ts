@@ -8,7 +8,16 @@ import type { PaymentPlan } from './plan.js';
 /** A BIP270 payment request, as a `pay:?r=<url>` link (BIP272/BIP275 style) points to it. */
 const paymentRequestSchema = z.object({
   network: z.string().optional(),
-  outputs: z.array(z.object({ amount: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), script: z.string().regex(/^(?:[0-9a-fA-F]{2})+$/), description: z.string().optional() })).min(1).max(100),
+  outputs: z
+    .array(
+      z.object({
+        amount: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+        script: z.string().regex(/^(?:[0-9a-fA-F]{2})+$/),
+        description: z.string().optional(),
+      }),
+    )
+    .min(1)
+    .max(100),
   creationTimestamp: z.number().optional(),
   expirationTimestamp: z.number().optional(),
   memo: z.string().optional(),
@@ -32,10 +41,20 @@ export function paymentRequestUrl(uri: string): string {
 export async function planPaymentRequest(uri: string, chain: ChainClient, insecureHttp: boolean): Promise<PaymentPlan> {
   const url = checkUrl(paymentRequestUrl(uri), insecureHttp, 'payment request');
   const answer = await requestJson(url, 'payment request', { accept: 'application/bitcoinsv-paymentrequest, application/json' });
-  const parsed = paymentRequestSchema.safeParse(expectJson(answer, `payment request at ${url.host}`, answer.status === 404 ? 'not_found' : 'failed_precondition'));
-  if (!parsed.success) throw new AppError('failed_precondition', `The payment request at ${url.host} is not a BIP270 payment request (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}).`);
+  const parsed = paymentRequestSchema.safeParse(
+    expectJson(answer, `payment request at ${url.host}`, answer.status === 404 ? 'not_found' : 'failed_precondition'),
+  );
+  if (!parsed.success)
+    throw new AppError(
+      'failed_precondition',
+      `The payment request at ${url.host} is not a BIP270 payment request (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}).`,
+    );
   const request = parsed.data;
-  if (request.expirationTimestamp !== undefined && request.expirationTimestamp * 1000 < Date.now()) throw new AppError('failed_precondition', `The payment request expired at ${new Date(request.expirationTimestamp * 1000).toISOString()}.`);
+  if (request.expirationTimestamp !== undefined && request.expirationTimestamp * 1000 < Date.now())
+    throw new AppError(
+      'failed_precondition',
+      `The payment request expired at ${new Date(request.expirationTimestamp * 1000).toISOString()}.`,
+    );
   const paymentUrl = request.paymentUrl ? checkUrl(new URL(request.paymentUrl, url).toString(), insecureHttp, 'payment') : undefined;
   return {
     to: url.toString(),
@@ -43,8 +62,19 @@ export async function planPaymentRequest(uri: string, chain: ChainClient, insecu
     async deliver(tx: Transaction) {
       let note: string | undefined;
       if (paymentUrl) {
-        const ack = expectJson(await requestJson(paymentUrl, 'payment URL', { method: 'POST', accept: 'application/bitcoinsv-paymentack, application/json', body: { merchantData: request.merchantData, transaction: tx.toHex(), memo: request.memo } }), `merchant at ${paymentUrl.host}`);
-        if (typeof ack.error === 'number' && ack.error !== 0) throw new AppError('failed_precondition', `The merchant refused the payment (${ack.error}${typeof ack.memo === 'string' ? `: ${ack.memo}` : ''}).`);
+        const ack = expectJson(
+          await requestJson(paymentUrl, 'payment URL', {
+            method: 'POST',
+            accept: 'application/bitcoinsv-paymentack, application/json',
+            body: { merchantData: request.merchantData, transaction: tx.toHex(), memo: request.memo },
+          }),
+          `merchant at ${paymentUrl.host}`,
+        );
+        if (typeof ack.error === 'number' && ack.error !== 0)
+          throw new AppError(
+            'failed_precondition',
+            `The merchant refused the payment (${ack.error}${typeof ack.memo === 'string' ? `: ${ack.memo}` : ''}).`,
+          );
         note = typeof ack.memo === 'string' ? ack.memo : undefined;
       }
       await chain.broadcast(tx);

@@ -12,16 +12,27 @@ export type ReceiptOptions = { merchant?: string; reference?: string; lines?: st
  * outputs already carry a receipt keeps its own.
  */
 export function receiptOutput(options: ReceiptOptions, plan: PaymentPlan): { output?: PlannedOutput; receipt?: Receipt } {
-  const existing = findReceipt(new Transaction(1, [], plan.outputs.map((output) => ({ lockingScript: output.lockingScript, satoshis: output.satoshis }))));
+  const existing = findReceipt(
+    new Transaction(
+      1,
+      [],
+      plan.outputs.map((output) => ({ lockingScript: output.lockingScript, satoshis: output.satoshis })),
+    ),
+  );
   if (existing) {
-    if (options.reference || options.lines) throw new AppError('bad_request', 'The payee already put a receipt in the payment: drop --reference and --lines.');
+    if (options.reference || options.lines)
+      throw new AppError('bad_request', 'The payee already put a receipt in the payment: drop --reference and --lines.');
     return { receipt: { merchant: existing.merchant, reference: existing.reference, linesHash: existing.linesHash } };
   }
   if (!options.reference && !options.lines) return {};
   if (!options.reference || !options.lines) throw new AppError('bad_request', 'A receipt needs both --reference and --lines.');
   const merchant = options.merchant ?? plan.merchant;
-  if (!merchant) throw new AppError('bad_request', 'A receipt needs --merchant (the merchant\'s paymail or name) when paying an address.');
-  const receipt = { merchant, reference: options.reference, linesHash: hashOrderLines(validate(orderLinesSchema, readLines(options.lines), 'lines')) };
+  if (!merchant) throw new AppError('bad_request', "A receipt needs --merchant (the merchant's paymail or name) when paying an address.");
+  const receipt = {
+    merchant,
+    reference: options.reference,
+    linesHash: hashOrderLines(validate(orderLinesSchema, readLines(options.lines), 'lines')),
+  };
   return { output: { lockingScript: receiptScript(receipt), satoshis: 0 }, receipt };
 }
 

@@ -25,14 +25,19 @@ export async function proveAncestry(chain: ChainClient, tx: Transaction, seen = 
     const txid = source.id('hex');
     if (source.merklePath || seen.has(txid)) continue;
     seen.add(txid);
-    if (seen.size > MAX_UNMINED_ANCESTORS) throw new AppError('failed_precondition', `Too many unmined ancestors to send as BEEF (over ${MAX_UNMINED_ANCESTORS}): wait for a block and retry.`);
+    if (seen.size > MAX_UNMINED_ANCESTORS)
+      throw new AppError(
+        'failed_precondition',
+        `Too many unmined ancestors to send as BEEF (over ${MAX_UNMINED_ANCESTORS}): wait for a block and retry.`,
+      );
     const status = await chain.getStatus(txid);
     if (status.state === 'mined' && status.merklePath) {
       source.merklePath = status.merklePath;
       continue;
     }
     const cache = new Map<string, Transaction>();
-    for (const parentInput of source.inputs) parentInput.sourceTransaction ??= await sourceTransaction(chain, parentInput.sourceTXID as string, cache);
+    for (const parentInput of source.inputs)
+      parentInput.sourceTransaction ??= await sourceTransaction(chain, parentInput.sourceTXID as string, cache);
     await proveAncestry(chain, source, seen);
   }
 }

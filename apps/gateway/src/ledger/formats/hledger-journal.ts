@@ -40,7 +40,9 @@ function transaction(entry: JournalEntry, accounts: Map<string, PlainTextAccount
   const lines = [`${isoDate(entry.occurredAt)} * ${oneLine(title(entry)).replace(/;/g, ',')}`];
   for (const [tag, value] of references(entry)) lines.push(`    ; ${tag}: ${value}`);
   for (const { account, amount, memo } of postings) {
-    lines.push(`    ${account.padEnd(accountWidth)}  ${amount.padStart(amountWidth)} ${entry.currency}${memo ? `  ; ${oneLine(memo)}` : ''}`);
+    lines.push(
+      `    ${account.padEnd(accountWidth)}  ${amount.padStart(amountWidth)} ${entry.currency}${memo ? `  ; ${oneLine(memo)}` : ''}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

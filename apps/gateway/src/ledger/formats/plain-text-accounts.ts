@@ -22,7 +22,11 @@ export function plainTextAccounts(entries: readonly JournalEntry[]): Map<string,
   const byCode = new Map<string, PlainTextAccount>();
   for (const entry of entries) {
     for (const line of entry.lines) {
-      const account = byCode.get(line.accountCode) ?? { name: accountName(line.accountType, line.accountName, line.accountCode), type: line.accountType, currencies: [] };
+      const account = byCode.get(line.accountCode) ?? {
+        name: accountName(line.accountType, line.accountName, line.accountCode),
+        type: line.accountType,
+        currencies: [],
+      };
       if (!account.currencies.includes(entry.currency)) account.currencies.push(entry.currency);
       byCode.set(line.accountCode, account);
     }

@@ -12,17 +12,22 @@ import { sourceReference, title, type Renderer } from './export-context.js';
 const HEADER = ['JournalNo', 'JournalDate', 'Currency', 'Memo', 'AccountName', 'Debits', 'Credits', 'Description', 'Name'];
 
 export const quickbooksCsv: Renderer = (entries) =>
-  toCsv(HEADER, entries.flatMap((entry) => entry.lines.map((line) => [
-    journalNo(entry.id),
-    usDate(entry.occurredAt),
-    entry.currency,
-    text(memo(entry)),
-    text(line.accountName),
-    line.debitMinor ? formatMinor(line.debitMinor, entry.currency) : '',
-    line.creditMinor ? formatMinor(line.creditMinor, entry.currency) : '',
-    text(line.memo || title(entry)),
-    '',
-  ])));
+  toCsv(
+    HEADER,
+    entries.flatMap((entry) =>
+      entry.lines.map((line) => [
+        journalNo(entry.id),
+        usDate(entry.occurredAt),
+        entry.currency,
+        text(memo(entry)),
+        text(line.accountName),
+        line.debitMinor ? formatMinor(line.debitMinor, entry.currency) : '',
+        line.creditMinor ? formatMinor(line.creditMinor, entry.currency) : '',
+        text(line.memo || title(entry)),
+        '',
+      ]),
+    ),
+  );
 
 /**
  * QuickBooks keeps at most 21 characters of a journal number: "CTK-" and the last 12 hex digits of the
@@ -33,6 +38,11 @@ export function journalNo(entryId: string): string {
 }
 
 function memo(entry: JournalEntry): string {
-  const references = [`entry ${entry.id}`, `event ${entry.eventId}`, sourceReference(entry) && `source ${sourceReference(entry)}`, entry.txid && `txid ${entry.txid}`];
+  const references = [
+    `entry ${entry.id}`,
+    `event ${entry.eventId}`,
+    sourceReference(entry) && `source ${sourceReference(entry)}`,
+    entry.txid && `txid ${entry.txid}`,
+  ];
   return `${title(entry)} (${references.filter(Boolean).join(', ')})`;
 }

@@ -13,30 +13,53 @@ import { journalNo } from './quickbooks-csv.js';
  * every line carries the organisation's no-tax rate: "Tax Exempt" unless `xero_tax_rate` names
  * another (its name differs by region: "No VAT", "BAS Excluded", "No GST").
  */
-const HEADER = ['*Narration', '*Date', 'Description', '*AccountCode', '*TaxRate', '*Amount', 'TrackingName1', 'TrackingOption1', 'TrackingName2', 'TrackingOption2'];
+const HEADER = [
+  '*Narration',
+  '*Date',
+  'Description',
+  '*AccountCode',
+  '*TaxRate',
+  '*Amount',
+  'TrackingName1',
+  'TrackingOption1',
+  'TrackingName2',
+  'TrackingOption2',
+];
 export const DEFAULT_XERO_TAX_RATE = 'Tax Exempt';
 
 export const xeroCsv: Renderer = (entries, context) => {
   refuseMixedCurrencies(entries);
   const taxRate = context.xeroTaxRate ?? DEFAULT_XERO_TAX_RATE;
-  return toCsv(HEADER, entries.flatMap((entry) => entry.lines.map((line) => [
-    text(`${title(entry)} [${journalNo(entry.id)}]`),
-    dayFirstDate(entry.occurredAt),
-    text(line.memo || `${line.accountName}: ${title(entry)}`),
-    line.accountCode,
-    text(taxRate),
-    formatMinor(line.debitMinor - line.creditMinor, entry.currency),
-    '', '', '', '',
-  ])));
+  return toCsv(
+    HEADER,
+    entries.flatMap((entry) =>
+      entry.lines.map((line) => [
+        text(`${title(entry)} [${journalNo(entry.id)}]`),
+        dayFirstDate(entry.occurredAt),
+        text(line.memo || `${line.accountName}: ${title(entry)}`),
+        line.accountCode,
+        text(taxRate),
+        formatMinor(line.debitMinor - line.creditMinor, entry.currency),
+        '',
+        '',
+        '',
+        '',
+      ]),
+    ),
+  );
 };
 
 /** A manual journal has no currency column: amounts in two currencies would be added up as one. */
 function refuseMixedCurrencies(entries: readonly JournalEntry[]) {
   const currencies = [...new Set(entries.map((entry) => entry.currency))];
   if (currencies.length > 1) {
-    throw new AppError('validation_failed', `Xero manual journals carry no currency, and this range holds entries in ${currencies.join(', ')}: narrow the date range to one currency, or export csv, hledger or beancount.`, {
-      field: 'format',
-      currencies,
-    });
+    throw new AppError(
+      'validation_failed',
+      `Xero manual journals carry no currency, and this range holds entries in ${currencies.join(', ')}: narrow the date range to one currency, or export csv, hledger or beancount.`,
+      {
+        field: 'format',
+        currencies,
+      },
+    );
   }
 }
