@@ -5,8 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { PaymentEvent, PaymentEventType, Settlement } from '@ctk/proto/ctk/events/v1/payment_event';
-import { configSchema, startBooks } from '@ctk/books';
-import { connectNatsTransport, createLogger, loadConfig } from '@ctk/shared';
+import { configSchema, service } from '@ctk/books';
+import { connectNatsTransport, createLogger, loadConfig, startService } from '@ctk/shared';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import pg from 'pg';
@@ -57,7 +57,8 @@ for (let i = 0; i < N; i += 500) {
 }
 console.log(`  published in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
-const books = await startBooks(loadConfig(configSchema, { GRPC_PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl }), logger, {
+const books = await startService(service, loadConfig(configSchema, { GRPC_PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl }), {
+  logger,
   transport,
 });
 const db = new pg.Client({ connectionString: databaseUrl });

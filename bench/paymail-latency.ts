@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BSM, LockingScript, P2PKH, PrivateKey, Transaction, Utils } from '@bsv/sdk';
 import { mineBlocks, requestFaucet, startLocalChain } from '@ctk/chain/local';
-import { createLogger, encodeCursor, inProcessTransport, loadConfig } from '@ctk/shared';
+import { createLogger, encodeCursor, grpcUrlVariable, inProcessTransport, loadConfig, SERVICE_NAMES, startService } from '@ctk/shared';
 import pg from 'pg';
 import { http, merchantKeys, type HttpAnswer } from '../apps/gateway/test/wallet-http.js';
 
@@ -34,9 +34,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function runStack(): Promise<void> {
   const { BENCH_DATA_DIR: dataDir = '', BENCH_GATEWAY_DB, BENCH_BOOKS_DB, BENCH_P2P_DB } = process.env;
   const logLevel = 'warn';
-  const { configSchema: booksSchema, startBooks } = await import('../apps/books/dist/app.js');
-  const { configSchema: p2pSchema, startP2p } = await import('../apps/p2p/dist/app.js');
-  const { buildGateway } = await import('../apps/gateway/dist/app.js');
+  const { configSchema: booksSchema, service: booksService } = await import('../apps/books/dist/app.js');
+  const { configSchema: p2pSchema, service: p2pService } = await import('../apps/p2p/dist/app.js');
+  const { service: gatewayService } = await import('../apps/gateway/dist/app.js');
   const { configSchema: gatewaySchema } = await import('../apps/gateway/dist/config.js');
   const env = (databaseUrl: string | undefined, extra: Record<string, string>) => ({
     CTK_DATA_DIR: dataDir,
@@ -48,34 +48,34 @@ async function runStack(): Promise<void> {
   const chain = await startLocalChain({ dataDir, port: 0, mineIntervalMs: 0, logger: createLogger('local-chain', logLevel) });
   const chainEnv = { CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: chain.url };
   const transport = inProcessTransport({ logger: createLogger('start-all', logLevel) });
-  const books = await startBooks(loadConfig(booksSchema, env(BENCH_BOOKS_DB, { GRPC_PORT: '0' })), createLogger('books', logLevel), {
+  const books = await startService(booksService, loadConfig(booksSchema, env(BENCH_BOOKS_DB, { GRPC_PORT: '0' })), {
+    logger: createLogger('books', logLevel),
     transport,
   });
-  const p2p = await startP2p(loadConfig(p2pSchema, env(BENCH_P2P_DB, { GRPC_PORT: '0', ...chainEnv })), createLogger('p2p', logLevel), {
+  const p2p = await startService(p2pService, loadConfig(p2pSchema, env(BENCH_P2P_DB, { GRPC_PORT: '0', ...chainEnv })), {
+    logger: createLogger('p2p', logLevel),
     transport,
   });
   const port = await freePort();
   const base = `http://localhost:${port}`;
-  const down = '127.0.0.1:1'; // pos, commerce, federation, contracts are not started (the gateway answers 503 for them)
-  const gateway = await buildGateway(
+  // Only books and p2p run: every other service's address is a closed port (the gateway answers 503 for them).
+  const down = Object.fromEntries(SERVICE_NAMES.map((name) => [grpcUrlVariable(name), '127.0.0.1:1']));
+  const gateway = await startService(
+    gatewayService,
     loadConfig(
       gatewaySchema,
       env(BENCH_GATEWAY_DB, {
         PORT: String(port),
-        CTK_PUBLIC_URL: base,
+        HOST: 'localhost',
         ...chainEnv,
+        ...down,
         BOOKS_GRPC_URL: `127.0.0.1:${books.port}`,
         P2P_GRPC_URL: `127.0.0.1:${p2p.port}`,
-        POS_GRPC_URL: down,
-        COMMERCE_GRPC_URL: down,
-        FEDERATION_GRPC_URL: down,
-        CONTRACTS_GRPC_URL: down,
         CTK_RATE_LIMIT_PER_MINUTE: '100000000',
         CTK_SIGNUP_RATE_LIMIT_PER_MINUTE: '100000000',
       }),
     ),
   );
-  await gateway.app.listen({ port, host: 'localhost' });
   const stop = async () => {
     for (const app of [gateway, p2p, books]) await app.close().catch(() => undefined);
     await transport.close();

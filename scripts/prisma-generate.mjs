@@ -1,14 +1,27 @@
-// Generates the Prisma client of the app in the current folder. The Prisma CLI tries to download a
-// native schema engine it does not need for `generate`; pointing it at any file skips that (docs/decisions/0002-migrations.md).
+// Generates the Prisma client of the package in the current folder from its whole schema: its own
+// schema (prisma/schema.prisma unless given) with the models @ctk/shared adds to every app
+// (packages/shared/prisma/full-schema.mjs), written for the CLI beside it and removed afterwards.
+// Usage: prisma-generate.mjs [schema file] [the generator's output folder, cleared first].
+// The Prisma CLI tries to download a native schema engine it does not need for `generate`; pointing it
+// at any file skips that (docs/decisions/0002-migrations.md).
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fullSchema } from '../packages/shared/prisma/full-schema.mjs';
 
-rmSync('src/generated/prisma', { recursive: true, force: true });
-execFileSync('node_modules/.bin/prisma', ['generate', '--schema', 'prisma/schema.prisma'], {
-  stdio: 'inherit',
-  env: {
-    ...process.env,
-    PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? '/bin/false',
-    PRISMA_HIDE_UPDATE_MESSAGE: '1',
-  },
-});
+const [schema = 'prisma/schema.prisma', output = 'src/generated/prisma'] = process.argv.slice(2);
+const whole = join(dirname(schema), '.whole-schema.prisma');
+rmSync(output, { recursive: true, force: true });
+writeFileSync(whole, fullSchema(readFileSync(schema, 'utf8')));
+try {
+  execFileSync('node_modules/.bin/prisma', ['generate', '--schema', whole], {
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? '/bin/false',
+      PRISMA_HIDE_UPDATE_MESSAGE: '1',
+    },
+  });
+} finally {
+  rmSync(whole, { force: true });
+}

@@ -1,31 +1,27 @@
-// The embedded default: the local chain, the six services and the gateway in this one process, with
-// PGlite databases under CTK_DATA_DIR (default .data), the local chain's blocks in CTK_DATA_DIR/chain, and
-// payment events delivered in process from the services' outboxes to books (one in-process transport,
-// the same outbox, relay and consumer code as with NATS). Nothing external is needed.
-// NATS_URL puts the events on NATS JetStream instead. CHAIN_PORT moves the local chain (default 50070);
-// CHAIN_NETWORK=main or test skips it (the apps then talk to ARC and WhatsOnChain).
-// <APP>_GRPC_PORT moves a service (e.g. POS_GRPC_PORT=51062); PORT moves the gateway.
-// <APP>_DATABASE_URL (e.g. GATEWAY_DATABASE_URL, POS_DATABASE_URL) puts that app on PostgreSQL: each app
-// has a database of its own, so a plain DATABASE_URL is not passed on.
+// The embedded default: the local chain, every service of the registry and the gateway in this one
+// process, each started through the one bootstrap (startService), with PGlite databases under
+// CTK_DATA_DIR (default .data), the local chain's blocks in CTK_DATA_DIR/chain, and payment events
+// delivered in process from the services' outboxes to books (the same outbox, relay and consumer code as
+// with NATS). Nothing external is needed.
+// Services listen on free ports (<APP>_GRPC_PORT fixes one), so instances side by side never collide:
+// a second one needs only another PORT and CTK_DATA_DIR. The local chain is a network the instances
+// share: at CHAIN_PORT (default 50070) one is started unless one already answers there.
+// NATS_URL puts the events on NATS JetStream instead. CHAIN_NETWORK=main or test skips the local chain
+// (the apps then talk to ARC and WhatsOnChain). <APP>_DATABASE_URL (e.g. GATEWAY_DATABASE_URL,
+// POS_DATABASE_URL) puts that app on PostgreSQL: each app has a database of its own, so a plain
+// DATABASE_URL is not passed on.
 // Production runs each app as its own process instead (apps/<app>/dist/server.js; see deploy/).
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const root = resolve(import.meta.dirname, '..');
 const load = (path) => import(pathToFileURL(resolve(root, path)).href);
-const { createLogger, inProcessTransport, loadConfig } = await load('packages/shared/dist/index.js');
+const { createLogger, grpcUrlVariable, inProcessTransport, loadConfig, SERVICE_NAMES, startService } =
+  await load('packages/shared/dist/index.js');
 
 const dataDir = resolve(process.env.CTK_DATA_DIR ?? '.data');
 const port = process.env.PORT ?? '8080';
 const logLevel = process.env.LOG_LEVEL ?? 'info';
-const SERVICES = {
-  books: { port: 50061, start: 'startBooks' },
-  pos: { port: 50062, start: 'startPos' },
-  commerce: { port: 50063, start: 'startCommerce' },
-  p2p: { port: 50064, start: 'startP2p' },
-  federation: { port: 50065, start: 'startFederation' },
-  contracts: { port: 50066, start: 'startContracts' },
-};
 
 const logger = createLogger('start-all', logLevel);
 const { DATABASE_URL: _shared, ...inherited } = process.env;
@@ -48,36 +44,44 @@ async function stop(code) {
   process.exit(code);
 }
 
+/** The local chain at its URL: another instance's when one answers there (a network the instances share), else ours. */
+async function localChain(chainPort) {
+  const url = `http://127.0.0.1:${chainPort}`;
+  const info = await fetch(`${url}/v1/bsv/local/chain/info`, { signal: AbortSignal.timeout(2_000) })
+    .then((response) => (response.ok ? response.json() : undefined))
+    .catch(() => undefined);
+  if (info?.chain === 'local') {
+    logger.info({ url }, 'using the local chain another instance started there');
+    return { url, shared: true };
+  }
+  const { localChainConfigSchema, localChainOptions, startLocalChain } = await load('packages/chain/dist/local/index.js');
+  const config = loadConfig(localChainConfigSchema, envOf('chain', { CHAIN_PORT: chainPort }));
+  running.push(await startLocalChain({ ...localChainOptions(config), logger: createLogger('local-chain', logLevel) }));
+  return { url, shared: false };
+}
+
 try {
   const chainNetwork = process.env.CHAIN_NETWORK || 'local';
-  const chainPort = process.env.CHAIN_PORT || '50070';
-  const chainUrl = `http://127.0.0.1:${chainPort}`;
-  if (chainNetwork === 'local') {
-    const { localChainConfigSchema, localChainOptions, startLocalChain } = await load('packages/chain/dist/local/index.js');
-    const config = loadConfig(localChainConfigSchema, envOf('chain', { CHAIN_PORT: chainPort }));
-    running.push(await startLocalChain({ ...localChainOptions(config), logger: createLogger('local-chain', logLevel) }));
-  }
+  const chain = chainNetwork === 'local' ? await localChain(process.env.CHAIN_PORT || '50070') : undefined;
   // Every app reads the chain client's config (CHAIN_*, see packages/chain): here, the local chain.
-  const chainEnv = chainNetwork === 'local' ? { CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: chainUrl } : {};
+  const chainEnv = chain ? { CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: chain.url } : {};
 
   const addresses = {};
-  for (const [name, service] of Object.entries(SERVICES)) {
-    const grpcPort = process.env[`${name.toUpperCase()}_GRPC_PORT`] ?? String(service.port);
-    const app = await load(`apps/${name}/dist/app.js`);
-    const config = loadConfig(app.configSchema, envOf(name, { GRPC_PORT: grpcPort, ...chainEnv }));
-    running.push(await app[service.start](config, createLogger(name, logLevel), { transport }));
-    addresses[`${name.toUpperCase()}_GRPC_URL`] = `127.0.0.1:${grpcPort}`;
+  for (const name of SERVICE_NAMES) {
+    const { configSchema, service } = await load(`apps/${name}/dist/app.js`);
+    const grpcPort = process.env[`${name.toUpperCase()}_GRPC_PORT`] ?? '0';
+    const config = loadConfig(configSchema, envOf(name, { GRPC_PORT: grpcPort, ...chainEnv }));
+    const app = await startService(service, config, { logger: createLogger(name, logLevel), transport });
+    running.push(app);
+    addresses[grpcUrlVariable(name)] = `127.0.0.1:${app.port}`;
   }
-  const { buildGateway } = await load('apps/gateway/dist/app.js');
-  const { configSchema } = await load('apps/gateway/dist/config.js');
-  const config = loadConfig(configSchema, envOf('gateway', { PORT: port, ...addresses, ...chainEnv }));
-  const gateway = await buildGateway(config);
-  running.push(gateway);
-  await gateway.app.listen({ port: config.PORT, host: config.HOST });
+  const gateway = await load('apps/gateway/dist/app.js');
+  const config = loadConfig(gateway.configSchema, envOf('gateway', { PORT: port, ...addresses, ...chainEnv }));
+  running.push(await startService(gateway.service, config, { logger: createLogger('gateway', logLevel) }));
 
   process.once('SIGINT', () => stop(0));
   process.once('SIGTERM', () => stop(0));
-  const base = `http://localhost:${port}`;
+  const base = config.CTK_PUBLIC_URL.replace(/\/$/, '');
   console.log(`
 Commerce Toolkit is running at ${base} (data in ${dataDir}; payment events ${transport ? 'in process' : `on NATS at ${process.env.NATS_URL}`}).
   Docs:          ${base}/docs
@@ -85,10 +89,10 @@ Commerce Toolkit is running at ${base} (data in ${dataDir}; payment events ${tra
   Onboard:       curl -s -X POST ${base}/api/v1/onboard -H 'content-type: application/json' -d '{"name": "My Cafe"}'
   Who am I:      curl -s ${base}/api/v1/me -H "authorization: Bearer <api_key from onboarding>"
 ${
-  chainNetwork === 'local'
-    ? `  Local chain:   ${chainUrl} (ARC; WhatsOnChain at ${chainUrl}/v1/bsv/local)
-  Faucet:        curl -s -X POST ${chainUrl}/faucet -H 'content-type: application/json' -d '{"address": "<P2PKH address>", "satoshis": 100000}'
-  Mine a block:  curl -s -X POST ${chainUrl}/mine
+  chain
+    ? `  Local chain:   ${chain.url} (ARC; WhatsOnChain at ${chain.url}/v1/bsv/local)${chain.shared ? ', started by another instance' : ''}
+  Faucet:        curl -s -X POST ${chain.url}/faucet -H 'content-type: application/json' -d '{"address": "<P2PKH address>", "satoshis": 100000}'
+  Mine a block:  curl -s -X POST ${chain.url}/mine
 `
     : `  Chain:         ${chainNetwork} (ARC and WhatsOnChain)
 `

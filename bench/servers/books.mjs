@@ -1,7 +1,7 @@
 // The books service for the latency bench: consumes the bench's own JetStream stream (BENCH_STREAM,
 // subjects BENCH_SUBJECTS) instead of CTK_PAYMENTS, so other runs' events on this machine stay out.
-import { configSchema, startBooks } from '@ctk/books';
-import { connectNatsTransport, createLogger, loadConfig } from '@ctk/shared';
+import { configSchema, service } from '@ctk/books';
+import { connectNatsTransport, createLogger, loadConfig, startService } from '@ctk/shared';
 
 const config = loadConfig(configSchema, process.env);
 const logger = createLogger('books', config.LOG_LEVEL);
@@ -11,7 +11,7 @@ const transport = await connectNatsTransport({
   name: 'books-bench',
   stream: { name: process.env.BENCH_STREAM, subjects: [process.env.BENCH_SUBJECTS] },
 });
-const books = await startBooks(config, logger, { transport });
+const books = await startService(service, config, { logger, transport });
 process.send?.({ port: books.port });
 process.on('SIGTERM', async () => {
   await books.close();

@@ -5,11 +5,13 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { SERVICE_NAMES } from '@ctk/shared';
 import { parseAllDocuments } from 'yaml';
 
 const DEPLOY_DIR = fileURLToPath(new URL('..', import.meta.url));
 const KUBECTL = process.env.KUBECTL ?? 'kubectl';
-const SERVICES = ['books', 'pos', 'commerce', 'p2p', 'federation', 'contracts'];
+// Every service of the registry (packages/shared/src/service/registry.ts) must have its base, image and policies.
+const SERVICES = SERVICE_NAMES;
 const OVERLAYS = ['dev', 'production'];
 
 const probe = spawnSync(KUBECTL, ['version', '--client'], { encoding: 'utf8' });

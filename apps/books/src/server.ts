@@ -1,5 +1,4 @@
 import { runService } from '@ctk/shared';
-import { startBooks } from './app.js';
-import { configSchema } from './config.js';
+import { service } from './app.js';
 
-await runService({ name: 'books', schema: configSchema, start: startBooks });
+await runService(service);

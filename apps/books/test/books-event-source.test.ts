@@ -84,12 +84,12 @@ describe('where books takes payment events from', () => {
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 
-  it('with neither a transport nor NATS_URL, consumes nothing and says once that events come only through PostPaymentEvent', async () => {
+  it('with neither a transport nor NATS_URL, consumes nothing and warns once that it consumes no events', async () => {
     const logger = createLogger('books', 'silent');
-    const info = vi.spyOn(logger, 'info');
+    const warn = vi.spyOn(logger, 'warn');
     const books = await startTestBooks({ logger });
     cleanups.push(() => books.close());
-    const notices = info.mock.calls.filter(([, message]) => String(message).includes('BooksService.PostPaymentEvent'));
-    expect(notices).toEqual([[{}, 'NATS_URL is not set: payment events arrive only through BooksService.PostPaymentEvent']]);
+    const notices = warn.mock.calls.filter(([, message]) => String(message).includes('NATS_URL'));
+    expect(notices).toEqual([[{}, 'NATS_URL is not set and no transport was given: books consumes no events']]);
   });
 });

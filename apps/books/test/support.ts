@@ -6,10 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { BooksServiceDefinition } from '@ctk/proto/ctk/books/v1/books';
 import { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { PaymentEvent, PaymentEventType, Settlement } from '@ctk/proto/ctk/events/v1/payment_event';
-import { createGrpcClient, createLogger, loadConfig, openPrisma, type EventTransport, type Logger } from '@ctk/shared';
+import { createGrpcClient, createLogger, loadConfig, openPrisma, startService, type EventTransport, type Logger } from '@ctk/shared';
 import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
 import { vi, type MockInstance } from 'vitest';
-import { configSchema, startBooks } from '../src/app.js';
+import { configSchema, service as books } from '../src/app.js';
 import { createJournalRepository, type ListedEntry } from '../src/data/journal-repository.js';
 import { createParkedEventRepository } from '../src/data/parked-event-repository.js';
 import { postPaymentEvent, type PostingDeps } from '../src/domain/post-payment-event.js';
@@ -42,7 +42,7 @@ export type TestBooksOptions = {
 export async function startTestBooks(options: TestBooksOptions = {}) {
   const env = options.env ?? (await testBooksDatabase()).env;
   const config = loadConfig(configSchema, { GRPC_PORT: '0', LOG_LEVEL: 'silent', ...env });
-  const service = await startBooks(config, options.logger, { transport: options.transport });
+  const service = await startService(books, config, { logger: options.logger, transport: options.transport });
   const client = createGrpcClient(BooksServiceDefinition, `127.0.0.1:${service.port}`);
   return {
     port: service.port,

@@ -1,5 +1,4 @@
 import { runService } from '@ctk/shared';
-import { startCommerce } from './app.js';
-import { configSchema } from './config.js';
+import { service } from './app.js';
 
-await runService({ name: 'commerce', schema: configSchema, start: startCommerce });
+await runService(service);

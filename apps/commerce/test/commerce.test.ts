@@ -1,15 +1,15 @@
 import { grpcHealthStatus } from '@ctk/shared/testing';
 import { randomUUID } from 'node:crypto';
 import { CommerceServiceDefinition } from '@ctk/proto/ctk/commerce/v1/commerce';
-import { createGrpcClient, loadConfig, type GrpcClient } from '@ctk/shared';
+import { createGrpcClient, loadConfig, startService, type GrpcClient, type RunningService } from '@ctk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configSchema, startCommerce } from '../src/app.js';
+import { configSchema, service as commerce } from '../src/app.js';
 
 describe('commerce service', () => {
-  let service: Awaited<ReturnType<typeof startCommerce>>;
+  let service: RunningService<object>;
   let client: GrpcClient<typeof CommerceServiceDefinition>;
   beforeAll(async () => {
-    service = await startCommerce(loadConfig(configSchema, { GRPC_PORT: '0', LOG_LEVEL: 'silent' }));
+    service = await startService(commerce, loadConfig(configSchema, { GRPC_PORT: '0', LOG_LEVEL: 'silent' }));
     client = createGrpcClient(CommerceServiceDefinition, `127.0.0.1:${service.port}`);
   });
   afterAll(async () => {

@@ -1,9 +1,6 @@
-import { configFields } from '@ctk/shared';
+import { serviceConfigFields } from '@ctk/shared';
 import { z } from 'zod';
 
-export const configSchema = z.object({
-  ...configFields.grpcListen(50066),
-  LOG_LEVEL: configFields.logLevel,
-});
+export const configSchema = z.object(serviceConfigFields('contracts'));
 
 export type Config = z.infer<typeof configSchema>;

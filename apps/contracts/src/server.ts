@@ -1,5 +1,4 @@
 import { runService } from '@ctk/shared';
-import { startContracts } from './app.js';
-import { configSchema } from './config.js';
+import { service } from './app.js';
 
-await runService({ name: 'contracts', schema: configSchema, start: startContracts });
+await runService(service);

@@ -1,15 +1,15 @@
 import { grpcHealthStatus } from '@ctk/shared/testing';
 import { randomUUID } from 'node:crypto';
 import { ContractsServiceDefinition } from '@ctk/proto/ctk/contracts/v1/contracts';
-import { createGrpcClient, loadConfig, type GrpcClient } from '@ctk/shared';
+import { createGrpcClient, loadConfig, startService, type GrpcClient, type RunningService } from '@ctk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configSchema, startContracts } from '../src/app.js';
+import { configSchema, service as contracts } from '../src/app.js';
 
 describe('contracts service', () => {
-  let service: Awaited<ReturnType<typeof startContracts>>;
+  let service: RunningService<object>;
   let client: GrpcClient<typeof ContractsServiceDefinition>;
   beforeAll(async () => {
-    service = await startContracts(loadConfig(configSchema, { GRPC_PORT: '0', LOG_LEVEL: 'silent' }));
+    service = await startService(contracts, loadConfig(configSchema, { GRPC_PORT: '0', LOG_LEVEL: 'silent' }));
     client = createGrpcClient(ContractsServiceDefinition, `127.0.0.1:${service.port}`);
   });
   afterAll(async () => {

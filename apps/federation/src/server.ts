@@ -1,5 +1,4 @@
 import { runService } from '@ctk/shared';
-import { startFederation } from './app.js';
-import { configSchema } from './config.js';
+import { service } from './app.js';
 
-await runService({ name: 'federation', schema: configSchema, start: startFederation });
+await runService(service);

@@ -1,15 +1,15 @@
 import { grpcHealthStatus } from '@ctk/shared/testing';
 import { randomUUID } from 'node:crypto';
 import { FederationServiceDefinition } from '@ctk/proto/ctk/federation/v1/federation';
-import { createGrpcClient, loadConfig, type GrpcClient } from '@ctk/shared';
+import { createGrpcClient, loadConfig, startService, type GrpcClient, type RunningService } from '@ctk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configSchema, startFederation } from '../src/app.js';
+import { configSchema, service as federation } from '../src/app.js';
 
 describe('federation service', () => {
-  let service: Awaited<ReturnType<typeof startFederation>>;
+  let service: RunningService<object>;
   let client: GrpcClient<typeof FederationServiceDefinition>;
   beforeAll(async () => {
-    service = await startFederation(loadConfig(configSchema, { GRPC_PORT: '0', LOG_LEVEL: 'silent' }));
+    service = await startService(federation, loadConfig(configSchema, { GRPC_PORT: '0', LOG_LEVEL: 'silent' }));
     client = createGrpcClient(FederationServiceDefinition, `127.0.0.1:${service.port}`);
   });
   afterAll(async () => {

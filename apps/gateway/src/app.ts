@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, createLogger } from '@ctk/shared';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { AppError, closeServiceClients, createServiceClients, defineService, type Logger, type RunningService } from '@ctk/shared';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -7,8 +9,8 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import { Credentials } from './auth/credentials.js';
 import { hashSecret } from './auth/secrets.js';
 import { webhookVerifier } from './auth/webhook-signature.js';
-import type { Config } from './config.js';
-import { openPrisma } from './data/prisma.js';
+import { configSchema, type Config } from './config.js';
+import { PrismaClient } from './data/prisma.js';
 import type { GatewayDeps } from './deps.js';
 import { llmsTxt } from './descriptors/llms-txt.js';
 import { openApiDocument } from './descriptors/openapi.js';
@@ -28,21 +30,46 @@ import { serviceInfoRoutes } from './routes/service-info-routes.js';
 import { signInRoutes } from './routes/sign-in-routes.js';
 import { taxRoutes } from './routes/tax-routes.js';
 import { walletRoutes } from './routes/wallet-routes.js';
-import { closeServiceClients, createServiceClients } from './services/clients.js';
 
-export type Gateway = { app: FastifyInstance; deps: GatewayDeps; close(): Promise<void> };
+/** A running gateway: the Fastify app (tests call it with `inject`), its dependencies, its port and close(). */
+export { configSchema, type Config } from './config.js';
+
+export type Gateway = RunningService<{ app: FastifyInstance; deps: GatewayDeps }>;
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 const ANONYMOUS = Object.freeze({ kind: 'anonymous' as const });
 
-/** Builds the gateway: identity database, service clients, plugins, and every catalog route. */
-export async function buildGateway(config: Config): Promise<Gateway> {
-  const { prisma, close: closePrisma } = await openPrisma(config);
-  const services = createServiceClients(config);
-  const deps: GatewayDeps = { config, prisma, services, credentials: new Credentials(prisma, config.CTK_AUTH_CACHE_SECONDS) };
+/**
+ * The gateway, started by the one bootstrap like every app: its identity database, a gRPC client per
+ * service, and the HTTP API on PORT (0: any free port).
+ */
+export const service = defineService<Config, PrismaClient, object, { app: FastifyInstance; deps: GatewayDeps }>({
+  name: 'gateway',
+  configSchema,
+  database: { prismaDir: fileURLToPath(new URL('../prisma', import.meta.url)), createClient: (adapter) => new PrismaClient({ adapter }) },
+  async build({ config, prisma, logger }) {
+    const services = createServiceClients(config);
+    const deps: GatewayDeps = { config, prisma, services, credentials: new Credentials(prisma, config.CTK_AUTH_CACHE_SECONDS) };
+    const app = await buildApp(deps, logger);
+    return {
+      http: {
+        async listen() {
+          await app.listen({ port: config.PORT, host: config.HOST });
+          return (app.server.address() as AddressInfo).port;
+        },
+        close: () => app.close(),
+      },
+      close: async () => closeServiceClients(services),
+      expose: { app, deps },
+    };
+  },
+});
 
+/** The Fastify app: plugins, and every catalog route with its handler (or 501). */
+async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInstance> {
+  const { config, prisma } = deps;
   const app = Fastify({
-    loggerInstance: createLogger('gateway', config.LOG_LEVEL) as FastifyBaseLogger,
+    loggerInstance: logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.CTK_BODY_LIMIT_BYTES,
     // A path parameter may be a paymail (up to 320 characters) or a BEEF-sized txid route; the default is 100.
@@ -129,15 +156,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     return { status: 'ready' };
   });
 
-  return {
-    app,
-    deps,
-    async close() {
-      await app.close();
-      closeServiceClients(services);
-      await closePrisma();
-    },
-  };
+  return app;
 }
 
 /** The raw JSON body is kept: webhook signatures and idempotency hashes are over the exact bytes. */

@@ -1,44 +1,46 @@
 import { chainConfigFields } from '@ctk/chain';
-import { configFields, loadConfig } from '@ctk/shared';
+import { configFields, loadConfig, serviceAddressFields, unsetIfEmpty } from '@ctk/shared';
 import { z } from 'zod';
 
 const secret = z.string().min(16, 'must be at least 16 characters').optional();
 
-export const configSchema = z.object({
-  PORT: configFields.port(8080),
-  HOST: z.string().default('127.0.0.1'),
-  LOG_LEVEL: configFields.logLevel,
-  DATABASE_URL: configFields.databaseUrl,
-  CTK_DATA_DIR: configFields.dataDir,
-  /** The public base URL of this instance: the domain sign-in messages are bound to. */
-  CTK_PUBLIC_URL: z.url().default('http://localhost:8080'),
-  BOOKS_GRPC_URL: configFields.grpcAddress(50061),
-  POS_GRPC_URL: configFields.grpcAddress(50062),
-  COMMERCE_GRPC_URL: configFields.grpcAddress(50063),
-  P2P_GRPC_URL: configFields.grpcAddress(50064),
-  FEDERATION_GRPC_URL: configFields.grpcAddress(50065),
-  CONTRACTS_GRPC_URL: configFields.grpcAddress(50066),
-  /** Shared secrets of the two payment providers' webhooks; a provider without one is refused. */
-  CTK_WEBHOOK_SECRET_CARD_PROVIDER: secret,
-  CTK_WEBHOOK_SECRET_WALLET_PROVIDER: secret,
-  CTK_WEBHOOK_TOLERANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
-  CTK_BODY_LIMIT_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .default(256 * 1024),
-  /** Requests per minute per API key (or per client address without one). */
-  CTK_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
-  /** Requests per minute per client address on routes that create identities (onboard, sign-in). */
-  CTK_SIGNUP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
-  /** Requests per minute per client address to the chain passthrough (`/api/v1/bsv/*path`). */
-  CTK_PASSTHROUGH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
-  CTK_SIGN_IN_CHALLENGE_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
-  /** How long a resolved API key or membership may be served from memory. */
-  CTK_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
-  /** The chain the receipts are verified against (CHAIN_NETWORK, CHAIN_LOCAL_URL, ...: see @ctk/chain). */
-  ...chainConfigFields,
-});
+export const configSchema = z
+  .object({
+    PORT: configFields.port(8080),
+    HOST: z.string().default('127.0.0.1'),
+    LOG_LEVEL: configFields.logLevel,
+    DATABASE_URL: configFields.databaseUrl,
+    CTK_DATA_DIR: configFields.dataDir,
+    /**
+     * The public base URL of this instance: the domain sign-in messages are bound to, where paymail
+     * capabilities point. By default http://localhost:<PORT>, so a second instance on another port points
+     * at itself.
+     */
+    CTK_PUBLIC_URL: unsetIfEmpty(z.url().optional()),
+    /** Where each service answers: BOOKS_GRPC_URL, POS_GRPC_URL, ... (@ctk/shared's service registry). */
+    ...serviceAddressFields(),
+    /** Shared secrets of the two payment providers' webhooks; a provider without one is refused. */
+    CTK_WEBHOOK_SECRET_CARD_PROVIDER: secret,
+    CTK_WEBHOOK_SECRET_WALLET_PROVIDER: secret,
+    CTK_WEBHOOK_TOLERANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
+    CTK_BODY_LIMIT_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(256 * 1024),
+    /** Requests per minute per API key (or per client address without one). */
+    CTK_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
+    /** Requests per minute per client address on routes that create identities (onboard, sign-in). */
+    CTK_SIGNUP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+    /** Requests per minute per client address to the chain passthrough (`/api/v1/bsv/*path`). */
+    CTK_PASSTHROUGH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+    CTK_SIGN_IN_CHALLENGE_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
+    /** How long a resolved API key or membership may be served from memory. */
+    CTK_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
+    /** The chain the receipts are verified against (CHAIN_NETWORK, CHAIN_LOCAL_URL, ...: see @ctk/chain). */
+    ...chainConfigFields,
+  })
+  .transform(({ CTK_PUBLIC_URL, ...config }) => ({ ...config, CTK_PUBLIC_URL: CTK_PUBLIC_URL ?? `http://localhost:${config.PORT}` }));
 
 export type Config = z.infer<typeof configSchema>;
 

@@ -1,7 +1,7 @@
 import type { Credentials } from './auth/credentials.js';
 import type { Config } from './config.js';
 import type { PrismaClient } from './data/prisma.js';
-import type { ServiceClients } from './services/clients.js';
+import type { ServiceClients } from '@ctk/shared';
 
 /** What the gateway's handlers and use cases are given. */
 export type GatewayDeps = {

@@ -1,5 +1,6 @@
 import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
-import { buildGateway, type Gateway } from '../src/app.js';
+import { startService } from '@ctk/shared';
+import { service, type Gateway } from '../src/app.js';
 import { readConfig } from '../src/config.js';
 
 export const WEBHOOK_SECRETS = {
@@ -9,12 +10,14 @@ export const WEBHOOK_SECRETS = {
 
 /**
  * A gateway on a fresh database (PostgreSQL when CTK_TEST_POSTGRES_URL is set, else in-memory PGlite),
- * built in-process and called with `app.inject`. `env` overrides configuration (service addresses, limits).
+ * started in-process on a free port and called with `app.inject`. `env` overrides configuration
+ * (service addresses, limits, PORT).
  */
 export async function startTestGateway(env: Record<string, string> = {}): Promise<Gateway> {
   const databaseUrl = await createTestDatabase('gateway');
   const config = readConfig({
     LOG_LEVEL: 'silent',
+    PORT: '0',
     CTK_DATA_DIR: TEST_DATA_DIR,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     CTK_RATE_LIMIT_PER_MINUTE: '100000',
@@ -23,7 +26,7 @@ export async function startTestGateway(env: Record<string, string> = {}): Promis
     CTK_WEBHOOK_SECRET_WALLET_PROVIDER: WEBHOOK_SECRETS['wallet-provider'],
     ...env,
   });
-  return buildGateway(config);
+  return startService(service, config);
 }
 
 export type Onboarded = { key: string; handle: string; userId: string; orgId: string };

@@ -1,17 +1,18 @@
-import { loadConfig } from '@ctk/shared';
+import { loadConfig, startService, type RunningService } from '@ctk/shared';
 import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
-import { configSchema as posConfigSchema, startPos } from '@ctk/pos';
+import { configSchema as posConfigSchema, service as posService } from '@ctk/pos';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../src/app.js';
 import { addMember, bearer, onboard, startTestGateway } from './harness.js';
 import { SERVICES_DOWN, uniqueName } from './support.js';
 
 describe('items through the gateway and the pos service over gRPC', () => {
-  let pos: Awaited<ReturnType<typeof startPos>>;
+  let pos: RunningService<object>;
   let gateway: Gateway;
   beforeAll(async () => {
     const databaseUrl = await createTestDatabase('pos');
-    pos = await startPos(
+    pos = await startService(
+      posService,
       loadConfig(posConfigSchema, {
         GRPC_PORT: '0',
         LOG_LEVEL: 'silent',

@@ -4,9 +4,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { configSchema as booksConfigSchema, startBooks } from '@ctk/books';
+import { configSchema as booksConfigSchema, service as booksService } from '@ctk/books';
 import { PaymentEvent, PaymentEventType, Settlement } from '@ctk/proto/ctk/events/v1/payment_event';
-import { loadConfig } from '@ctk/shared';
+import { loadConfig, startService } from '@ctk/shared';
 import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
 import type { Gateway } from '../src/app.js';
 import { bearer, startTestGateway, type Onboarded } from './harness.js';
@@ -15,7 +15,8 @@ import { SERVICES_DOWN } from './support.js';
 /** The books service on a free port with its own database, and a gateway pointed at it. */
 export async function startLedgerStack() {
   const databaseUrl = await createTestDatabase('books');
-  const books = await startBooks(
+  const books = await startService(
+    booksService,
     loadConfig(booksConfigSchema, {
       GRPC_PORT: '0',
       LOG_LEVEL: 'silent',

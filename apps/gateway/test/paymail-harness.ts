@@ -1,9 +1,9 @@
 import { createServer } from 'node:net';
-import { configSchema as booksConfigSchema, startBooks } from '@ctk/books';
+import { configSchema as booksConfigSchema, service as books } from '@ctk/books';
 import { createChainClient, type ChainClient } from '@ctk/chain';
 import { startLocalChain, type RunningLocalChain } from '@ctk/chain/local';
-import { configSchema as p2pConfigSchema, startP2p } from '@ctk/p2p';
-import { inProcessTransport, loadConfig, type EventTransport } from '@ctk/shared';
+import { configSchema as p2pConfigSchema, service as p2p } from '@ctk/p2p';
+import { inProcessTransport, loadConfig, startService, type EventTransport } from '@ctk/shared';
 import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
 import type { Gateway } from '../src/app.js';
 import { startTestGateway } from './harness.js';
@@ -40,19 +40,22 @@ export async function startPaymailStack(options: { natsUrl?: string; transport?:
   const chain = await startLocalChain({ port: 0 });
   const transport = options.natsUrl ? undefined : (options.transport ?? inProcessTransport());
   const env = { GRPC_PORT: '0', LOG_LEVEL: 'silent', ...(options.natsUrl ? { NATS_URL: options.natsUrl } : {}) };
-  const books = await startBooks(loadConfig(booksConfigSchema, { ...env, ...(await database('books')) }), undefined, { transport });
+  const booksService = await startService(books, loadConfig(booksConfigSchema, { ...env, ...(await database('books')) }), { transport });
   const chainEnv = { CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: chain.url, CHAIN_RETRIES: '1' };
-  const p2p = await startP2p(loadConfig(p2pConfigSchema, { ...env, ...chainEnv, ...(await database('p2p')) }), undefined, { transport });
+  const p2pService = await startService(p2p, loadConfig(p2pConfigSchema, { ...env, ...chainEnv, ...(await database('p2p')) }), {
+    transport,
+  });
+  // The public URL (where paymail capabilities point) follows PORT, as for a newcomer's second instance.
   const port = await freePort();
-  const base = `http://localhost:${port}`;
   const gateway = await startTestGateway({
     ...SERVICES_DOWN,
     ...chainEnv,
-    BOOKS_GRPC_URL: `127.0.0.1:${books.port}`,
-    P2P_GRPC_URL: `127.0.0.1:${p2p.port}`,
-    CTK_PUBLIC_URL: base,
+    BOOKS_GRPC_URL: `127.0.0.1:${booksService.port}`,
+    P2P_GRPC_URL: `127.0.0.1:${p2pService.port}`,
+    PORT: String(port),
+    HOST: 'localhost',
   });
-  await gateway.app.listen({ port, host: 'localhost' });
+  const base = `http://localhost:${port}`;
   return {
     gateway,
     base,
@@ -60,8 +63,8 @@ export async function startPaymailStack(options: { natsUrl?: string; transport?:
     chainClient: createChainClient({ network: 'local', localUrl: chain.url, retries: 1, retryBaseMs: 20 }),
     async close() {
       await gateway.close();
-      await p2p.close();
-      await books.close();
+      await p2pService.close();
+      await booksService.close();
       await transport?.close();
       await chain.close();
     },

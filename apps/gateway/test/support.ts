@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
+import { grpcUrlVariable, SERVICE_NAMES } from '@ctk/shared';
 import { expect } from 'vitest';
 import type { Gateway } from '../src/app.js';
 import type { Endpoint } from '../src/catalog/endpoints.js';
@@ -8,14 +9,9 @@ import type { Endpoint } from '../src/catalog/endpoints.js';
  * Every service address points at a closed port, so a route that forwards to a service always meets
  * "service down" (503 unavailable), whatever else runs on this machine.
  */
-export const SERVICES_DOWN: Record<string, string> = {
-  BOOKS_GRPC_URL: '127.0.0.1:1',
-  POS_GRPC_URL: '127.0.0.1:1',
-  COMMERCE_GRPC_URL: '127.0.0.1:1',
-  P2P_GRPC_URL: '127.0.0.1:1',
-  FEDERATION_GRPC_URL: '127.0.0.1:1',
-  CONTRACTS_GRPC_URL: '127.0.0.1:1',
-};
+export const SERVICES_DOWN: Record<string, string> = Object.fromEntries(
+  SERVICE_NAMES.map((name) => [grpcUrlVariable(name), '127.0.0.1:1']),
+);
 
 /** A name no other test uses, so each test's organisations are its own. */
 export function uniqueName(label: string): string {

@@ -1,15 +1,12 @@
 import { chainConfigFields } from '@ctk/chain';
-import { configFields } from '@ctk/shared';
+import { databaseConfigFields, eventConfigFields, serviceConfigFields } from '@ctk/shared';
 import { z } from 'zod';
 
 export const configSchema = z.object({
-  ...configFields.grpcListen(50064),
-  LOG_LEVEL: configFields.logLevel,
-  /** PostgreSQL URL; absent means the embedded PGlite database under CTK_DATA_DIR. */
-  DATABASE_URL: configFields.databaseUrl,
-  CTK_DATA_DIR: configFields.dataDir,
-  /** NATS with JetStream, where payment events are published; absent (or empty) without a transport given means none. */
-  NATS_URL: configFields.natsUrl,
+  ...serviceConfigFields('p2p'),
+  ...databaseConfigFields,
+  /** Where payment events are published. */
+  ...eventConfigFields,
   ...chainConfigFields,
   /** How long a P2P payment destination (its reference and outputs) may be paid. */
   P2P_REFERENCE_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),

@@ -1,5 +1,4 @@
 import { runService } from '@ctk/shared';
-import { startP2p } from './app.js';
-import { configSchema } from './config.js';
+import { service } from './app.js';
 
-await runService({ name: 'p2p', schema: configSchema, start: startP2p });
+await runService(service);

@@ -4,9 +4,9 @@ import { createChainClient, type ChainClient } from '@ctk/chain';
 import { requestFaucet, startLocalChain, type RunningLocalChain } from '@ctk/chain/local';
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
-import { createGrpcClient, inProcessTransport, loadConfig, type EventTransport, type GrpcClient } from '@ctk/shared';
+import { createGrpcClient, inProcessTransport, loadConfig, startService, type EventTransport, type GrpcClient } from '@ctk/shared';
 import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
-import { configSchema, startP2p } from '../src/app.js';
+import { configSchema, service } from '../src/app.js';
 
 export type TestStack = {
   port: number;
@@ -32,7 +32,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Test
     CHAIN_RETRIES: '1',
     ...env,
   });
-  const p2p = await startP2p(config, undefined, { transport });
+  const p2p = await startService(service, config, { transport });
   const client = createGrpcClient(P2pServiceDefinition, `127.0.0.1:${p2p.port}`);
   return {
     port: p2p.port,

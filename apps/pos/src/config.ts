@@ -1,12 +1,9 @@
-import { configFields } from '@ctk/shared';
+import { databaseConfigFields, serviceConfigFields } from '@ctk/shared';
 import { z } from 'zod';
 
 export const configSchema = z.object({
-  ...configFields.grpcListen(50062),
-  LOG_LEVEL: configFields.logLevel,
-  /** PostgreSQL URL; absent means the embedded PGlite database under CTK_DATA_DIR. */
-  DATABASE_URL: configFields.databaseUrl,
-  CTK_DATA_DIR: configFields.dataDir,
+  ...serviceConfigFields('pos'),
+  ...databaseConfigFields,
   /** How long a first page of items may be served from memory (0: never); writes here clear it at once. */
   POS_ITEMS_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
 });

@@ -1,5 +1,4 @@
 import { runService } from '@ctk/shared';
-import { startPos } from './app.js';
-import { configSchema } from './config.js';
+import { service } from './app.js';
 
-await runService({ name: 'pos', schema: configSchema, start: startPos });
+await runService(service);

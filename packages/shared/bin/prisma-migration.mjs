@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // Creates a migration for the app in the current folder: `pnpm exec ctk-prisma-migration <name>`.
 // It diffs the schema as of the last migration (kept beside it as schema.prisma) against the current
-// schema with the WebAssembly schema engine, since `prisma migrate dev` cannot run offline (docs/decisions/0002-migrations.md).
+// schema (the app's own with @ctk/shared's outbox model, prisma/full-schema.mjs) with the WebAssembly
+// schema engine, since `prisma migrate dev` cannot run offline (docs/decisions/0002-migrations.md).
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { diffSchemas } from '../dist/index.js';
+import { fullSchema } from '../prisma/full-schema.mjs';
 
 const name = process.argv[2];
 if (!name || !/^[a-z0-9_]+$/.test(name)) {
@@ -21,7 +23,7 @@ const previous = existsSync(migrationsDir)
       .at(-1)
   : undefined;
 const from = previous ? readFileSync(join(migrationsDir, previous, 'schema.prisma'), 'utf8') : undefined;
-const to = readFileSync(join('prisma', 'schema.prisma'), 'utf8');
+const to = fullSchema(readFileSync(join('prisma', 'schema.prisma'), 'utf8'));
 
 const pglite = new PGlite();
 const sql = await diffSchemas(new PrismaPGlite(pglite), 'prisma', from, to);

@@ -4,6 +4,10 @@
  */
 export type Maturity = 'live' | 'testnet' | 'preview';
 
+/** What the service does, in one sentence: the descriptor, the OpenAPI document and llms.txt open with it. */
+export const SERVICE_DESCRIPTION =
+  'Commerce Toolkit: take payments straight into your own BSV wallet, keep books an accountant can import, sell at the counter and online, run loyalty and gift cards, charge per request with HTTP 402, and be found across a federation of instances.';
+
 export type Capability = {
   id: string;
   title: string;

@@ -1,3 +1,5 @@
+import type { AppName } from '@ctk/shared';
+
 /**
  * The endpoint catalog: every route of the API, with the method, path, auth scheme and role of the
  * spec (section 4), the capability it belongs to and the service that serves it. Routes, the service
@@ -9,7 +11,6 @@
 export type AuthScheme = 'none' | 'bearer' | 'bearer_optional' | 'webhook' | 'commerce_key' | 'paygate_key';
 export type Role = 'owner' | 'admin' | 'staff';
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-export type ServiceName = 'gateway' | 'books' | 'pos' | 'commerce' | 'p2p' | 'federation' | 'contracts';
 
 export type Endpoint = {
   method: Method;
@@ -17,13 +18,13 @@ export type Endpoint = {
   auth: AuthScheme;
   role: Role | null;
   capability: string | null;
-  service: ServiceName;
+  service: AppName;
   summary: string;
   /** Not in the spec's tables. */
   extra?: true;
 };
 
-type Row = [Method, string, AuthScheme, Role | null, string | null, ServiceName, string];
+type Row = [Method, string, AuthScheme, Role | null, string | null, AppName, string];
 
 const SPEC_ROWS: Row[] = [
   // 4.1 Service information

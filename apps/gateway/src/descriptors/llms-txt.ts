@@ -1,6 +1,6 @@
-import { RUNGS } from '../catalog/capabilities.js';
+import { RUNGS, SERVICE_DESCRIPTION } from '../catalog/capabilities.js';
 import { ENDPOINTS, endpointKey, type Endpoint } from '../catalog/endpoints.js';
-import { AUTH_SCHEMES, SERVICE_DESCRIPTION } from './service-descriptor.js';
+import { AUTH_SCHEMES } from './service-descriptor.js';
 
 /** A plain-text guide to the API for people and language models (llmstxt.org layout), from the catalog. */
 export function llmsTxt(implemented: ReadonlySet<string>, baseUrl: string): string {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { RUNGS } from '../catalog/capabilities.js';
+import { RUNGS, SERVICE_DESCRIPTION } from '../catalog/capabilities.js';
 import { ENDPOINTS, endpointKey, type AuthScheme } from '../catalog/endpoints.js';
 import type { RouteDefinition } from '../routes/route-definition.js';
-import { AUTH_SCHEMES, SERVICE_DESCRIPTION } from './service-descriptor.js';
+import { AUTH_SCHEMES } from './service-descriptor.js';
 
 const SECURITY: Record<AuthScheme, Array<Record<string, string[]>>> = {
   none: [],

@@ -1,4 +1,5 @@
 import { ROLES_SATISFYING } from '../auth/types.js';
+import { SERVICE_DESCRIPTION } from '../catalog/capabilities.js';
 import { ENDPOINTS, type AuthScheme, type Endpoint } from '../catalog/endpoints.js';
 
 export const AUTH_SCHEMES: Record<AuthScheme, string> = {
@@ -10,9 +11,6 @@ export const AUTH_SCHEMES: Record<AuthScheme, string> = {
   commerce_key: "The merchant's commerce public key: x-commerce-key: <COMMERCE_PUBLIC_KEY>. Publishable, scoped to one organisation.",
   paygate_key: 'A payment-gate account key: Authorization: Bearer <PAYGATE_API_KEY>. Not a user API key.',
 };
-
-export const SERVICE_DESCRIPTION =
-  'Commerce Toolkit: take payments straight into your own BSV wallet, keep books an accountant can import, sell at the counter and online, run loyalty and gift cards, charge per request with HTTP 402, and be found across a federation of instances.';
 
 /** An endpoint entry of the spec (2.2): path, auth, method, role. */
 export function endpointEntry(endpoint: Endpoint) {

@@ -3,23 +3,9 @@ import { AppError } from '../errors.js';
 import { paymentSubject } from './subjects.js';
 
 /*
- * The outbox table each emitting service adds to its own Prisma schema (and migrates like any table):
- *
- *   model OutboxEvent {
- *     id        String    @id
- *     subject   String
- *     payload   Bytes
- *     createdAt DateTime  @default(now()) @map("created_at")
- *     sentAt    DateTime? @map("sent_at")
- *     attempts  Int       @default(0)
- *     lastError String?   @map("last_error")
- *
- *     @@index([sentAt, createdAt])
- *     @@map("outbox_events")
- *   }
- *
- * The relay reads and updates it with raw SQL by these table and column names, so it needs no
- * generated types from the app.
+ * The outbox table is @ctk/shared's model (prisma/outbox.prisma), added to every app's schema when its
+ * client is generated and migrated like any table. The relay reads and updates it with raw SQL by its
+ * table and column names, so it needs no generated types from the app.
  */
 
 /** The outbox row as written: what a Prisma client's `outboxEvent.create` accepts. */

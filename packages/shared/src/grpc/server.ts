@@ -11,6 +11,8 @@ type AnyDefinition = any;
 type AnyImplementation = any;
 
 export type GrpcServer = { port: number; shutdown(): Promise<void> };
+/** A service's generated definitions, each with its implementation. */
+export type GrpcServices = Array<[AnyDefinition, AnyImplementation]>;
 
 /**
  * Starts a service's gRPC server: its implementations, grpc.health.v1, and the one middleware that
@@ -20,7 +22,7 @@ export async function startGrpcServer(options: {
   name: string;
   address: string;
   logger: Logger;
-  services: Array<[AnyDefinition, AnyImplementation]>;
+  services: GrpcServices;
   drainMs?: number;
 }): Promise<GrpcServer> {
   const health = HealthState();

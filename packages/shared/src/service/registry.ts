@@ -1,0 +1,35 @@
+import { BooksServiceDefinition } from '@ctk/proto/ctk/books/v1/books';
+import { CommerceServiceDefinition } from '@ctk/proto/ctk/commerce/v1/commerce';
+import { ContractsServiceDefinition } from '@ctk/proto/ctk/contracts/v1/contracts';
+import { FederationServiceDefinition } from '@ctk/proto/ctk/federation/v1/federation';
+import { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
+import { PosServiceDefinition } from '@ctk/proto/ctk/pos/v1/pos';
+
+/**
+ * Every service behind the gateway: its name (its folder under apps/, its database under the data
+ * directory, its Kubernetes base), the gRPC port it listens on by default, and its proto service. The
+ * gateway's clients and configuration, the embedded start (scripts/start-all.mjs), the end-to-end
+ * harness and the deploy manifests test all read this table: adding a service is one row here
+ * (docs/adding-a-service.md).
+ */
+export const SERVICES = {
+  books: { grpcPort: 50061, definition: BooksServiceDefinition },
+  pos: { grpcPort: 50062, definition: PosServiceDefinition },
+  commerce: { grpcPort: 50063, definition: CommerceServiceDefinition },
+  p2p: { grpcPort: 50064, definition: P2pServiceDefinition },
+  federation: { grpcPort: 50065, definition: FederationServiceDefinition },
+  contracts: { grpcPort: 50066, definition: ContractsServiceDefinition },
+} as const;
+
+export type ServiceName = keyof typeof SERVICES;
+/** The seven apps: the gateway and the services. */
+export type AppName = 'gateway' | ServiceName;
+
+export const SERVICE_NAMES = Object.keys(SERVICES) as ServiceName[];
+
+export type GrpcUrlVariable<N extends ServiceName = ServiceName> = `${Uppercase<N>}_GRPC_URL`;
+
+/** The gateway's variable holding a service's address, e.g. BOOKS_GRPC_URL. */
+export function grpcUrlVariable<N extends ServiceName>(name: N): GrpcUrlVariable<N> {
+  return `${name.toUpperCase()}_GRPC_URL` as GrpcUrlVariable<N>;
+}

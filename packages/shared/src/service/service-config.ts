@@ -1,0 +1,18 @@
+import { configFields } from '../config.js';
+import { SERVICES, type ServiceName } from './registry.js';
+
+/** What every service's configuration holds: where its gRPC server listens (its registry port by default) and its log level. */
+export function serviceConfigFields(name: ServiceName) {
+  return { ...configFields.grpcListen(SERVICES[name].grpcPort), LOG_LEVEL: configFields.logLevel };
+}
+
+/** An app with a database: PostgreSQL at DATABASE_URL, else the embedded PGlite database under CTK_DATA_DIR. */
+export const databaseConfigFields = {
+  DATABASE_URL: configFields.databaseUrl,
+  CTK_DATA_DIR: configFields.dataDir,
+};
+
+/** An app that publishes or consumes events: NATS JetStream at NATS_URL; absent (or empty) means none unless a transport is given. */
+export const eventConfigFields = {
+  NATS_URL: configFields.natsUrl,
+};

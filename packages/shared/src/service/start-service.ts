@@ -1,0 +1,131 @@
+import { openPrisma } from '../db/open-database.js';
+import { openEventTransport } from '../events/event-source.js';
+import { startOutboxRelay, type OutboxPrisma } from '../events/outbox-relay.js';
+import type { EventTransport } from '../events/transport.js';
+import { startGrpcServer } from '../grpc/server.js';
+import { createLogger, type Logger } from '../logger.js';
+import type { BaseConfig, ServiceDefinition, ServiceParts } from './define-service.js';
+import { SERVICES, type AppName, type ServiceName } from './registry.js';
+
+export type StartOptions<O> = Partial<O> & {
+  logger?: Logger;
+  /**
+   * The transport events travel on (the embedded default's in-process one, or a test's) instead of
+   * NATS_URL. The caller owns it: the app stops its relay and consumer on close, never the transport.
+   */
+  transport?: EventTransport;
+};
+
+export type RunningService<E> = E & {
+  /** Where it listens: the gRPC port, or the gateway's HTTP port. */
+  port: number;
+  /** Stops taking calls, stops consuming, publishes what its outbox holds, releases the rest, closes the database. */
+  close(): Promise<void>;
+};
+
+type Closer = () => Promise<void>;
+
+/**
+ * The one bootstrap of every app: opens and migrates its database, builds it, relays its outbox (an app
+ * that emits), subscribes its consumer (an app that consumes), serves gRPC with health (or the gateway's
+ * HTTP), and closes all of it in the reverse order. A failure part-way closes what had started.
+ */
+export async function startService<C extends BaseConfig, P, O, E>(
+  definition: ServiceDefinition<C, P, O, E>,
+  config: C,
+  options: StartOptions<O> = {},
+): Promise<RunningService<E>> {
+  const { logger = createLogger(definition.name, config.LOG_LEVEL as never), transport, ...appOptions } = options;
+  const closers: Closer[] = [];
+  const closeAll = async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+  };
+  try {
+    const prisma = await openDatabase(definition, config, closers);
+    let notify = () => undefined as void;
+    const parts = await definition.build({ config, logger, prisma, eventsCommitted: () => notify() }, appOptions as Partial<O>);
+    if (parts.close) closers.push(parts.close);
+    notify = await startEvents(definition, parts, { config, logger, transport, prisma }, closers);
+    const port = await serve(definition.name, parts, config, logger, closers);
+    return { ...(parts.expose as E), port, close: closeAll };
+  } catch (error) {
+    await closeAll().catch((closeError: unknown) =>
+      logger.error({ err: closeError }, `${definition.name} did not close after failing to start`),
+    );
+    throw error;
+  }
+}
+
+async function openDatabase<C extends BaseConfig, P>(
+  definition: Pick<ServiceDefinition<C, P, unknown, unknown>, 'name' | 'database'>,
+  config: C,
+  closers: Closer[],
+): Promise<P> {
+  if (!definition.database) return undefined as P;
+  const { prisma, close } = await openPrisma(
+    {
+      service: definition.name,
+      databaseUrl: config.DATABASE_URL,
+      dataDir: config.CTK_DATA_DIR ?? '.data',
+      prismaDir: definition.database.prismaDir,
+    },
+    definition.database.createClient as never,
+  );
+  closers.push(close);
+  return prisma as P;
+}
+
+/** The relay of an emitting app and the consumer of a consuming one, on the given transport, else NATS_URL, else none. */
+async function startEvents<C extends BaseConfig, P>(
+  definition: Pick<ServiceDefinition<C, P, unknown, unknown>, 'name' | 'emits'>,
+  parts: ServiceParts<unknown>,
+  context: { config: C; logger: Logger; transport: EventTransport | undefined; prisma: P },
+  closers: Closer[],
+): Promise<() => void> {
+  const { config, logger } = context;
+  if (!definition.emits && !parts.consume) return () => undefined;
+  const events = await openEventTransport({ transport: context.transport, natsUrl: config.NATS_URL, name: definition.name, logger });
+  closers.push(events.close);
+  if (!events.transport) {
+    logger.warn(
+      {},
+      `NATS_URL is not set and no transport was given: ${definition.name} ${definition.emits ? 'keeps its events in its outbox' : 'consumes no events'}`,
+    );
+    return () => undefined;
+  }
+  if (parts.consume) {
+    const subscription = await parts.consume(events.transport);
+    closers.push(() => subscription.stop());
+  }
+  if (!definition.emits) return () => undefined;
+  const relay = startOutboxRelay({ prisma: context.prisma as OutboxPrisma, transport: events.transport, logger });
+  closers.push(() => relay.stop());
+  return () => relay.notify();
+}
+
+async function serve<C extends BaseConfig>(
+  name: AppName,
+  parts: ServiceParts<unknown>,
+  config: C,
+  logger: Logger,
+  closers: Closer[],
+): Promise<number> {
+  if (parts.http) {
+    const port = await parts.http.listen();
+    closers.push(parts.http.close);
+    return port;
+  }
+  if (!isServiceName(name) || !parts.grpc) throw new Error(`${name} serves neither gRPC (as a registered service) nor HTTP`);
+  const server = await startGrpcServer({
+    name,
+    address: `${config.GRPC_HOST ?? '127.0.0.1'}:${config.GRPC_PORT ?? 0}`,
+    logger,
+    services: [[SERVICES[name].definition, parts.grpc]],
+  });
+  closers.push(() => server.shutdown());
+  return server.port;
+}
+
+function isServiceName(name: AppName): name is ServiceName {
+  return name in SERVICES;
+}
