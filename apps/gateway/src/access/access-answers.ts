@@ -140,9 +140,3 @@ export const newPaygateKey = named(
     revoked_at: null,
   },
 );
-
-/* Request examples. */
-
-export const keyNameExample = { name: 'Till 2 at the counter' };
-export const newMemberExample = { name: 'Ben Okafor', email: 'ben@bluebottle.example', role: 'staff' as const };
-export const memberRoleExample = { role: 'admin' as const };

@@ -32,14 +32,3 @@ export const item = named(
 );
 export type ItemAnswer = z.infer<typeof item>;
 export const itemPage = pageOf('Item', item);
-
-/* Request examples. */
-
-export const newItemExample = {
-  name: 'Oat milk latte',
-  description: 'Double shot, 12 oz',
-  price_cents: 575,
-  currency: 'USD',
-  category: 'coffee',
-  sku: 'LAT-OAT-12',
-};

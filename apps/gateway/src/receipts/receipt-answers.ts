@@ -74,9 +74,3 @@ export const receiptVerification = named(
     why: "Mined in block 938412 with a merkle path to the chain's block header; and the order lines match its hash.",
   },
 );
-
-/* Request examples. */
-
-export const orderLinesExample = {
-  lines: [{ item_id: '1b7e3c9a-5d2f-4a8e-9c6b-0e4a2f8d6c31', name: 'Oat milk latte', quantity: 1, unit_price_minor: 575, currency: 'USD' }],
-};

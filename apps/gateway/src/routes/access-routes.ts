@@ -12,15 +12,13 @@ import {
   changedMember,
   commerceKey,
   issuedApiKey,
-  keyNameExample,
   memberPage,
-  memberRoleExample,
-  newMemberExample,
   newPaygateKey,
   paygateKeyPage,
   removedMember,
   revoked,
 } from '../access/access-answers.js';
+import { keyNameExample, memberRoleExample, newMemberExample, paygateKeyNameExample } from '../access/access-input.js';
 import { route, type RouteDefinition } from './route-definition.js';
 
 const role = z.enum(['owner', 'admin', 'staff']);
@@ -105,7 +103,7 @@ export function accessRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
       body: keyName,
       creates: true,
       status: 201,
-      bodyExample: { name: 'Blue Bottle paid API' },
+      bodyExample: paygateKeyNameExample,
       answer: newPaygateKey,
       handle: ({ body, request }) => createPaygateKey(deps, requireOrg(request), body.name),
     }),

@@ -7,15 +7,8 @@ import { onboard } from '../domain/onboard.js';
 import { handleField, organizationData, organizationFields, organizationUpdate } from '../domain/organization-fields.js';
 import { organizationView } from '../domain/organization-view.js';
 import { afterCursor, NEWEST_FIRST, pageQuery, toPage } from '../domain/pagination.js';
-import {
-  me,
-  memberOrganization,
-  memberOrganizationPage,
-  newOrganizationExample,
-  onboarded,
-  onboardExample,
-  organizationUpdateExample,
-} from '../identity/identity-answers.js';
+import { me, memberOrganization, memberOrganizationPage, onboarded } from '../identity/identity-answers.js';
+import { newOrganizationExample, onboardExample, organizationUpdateExample } from '../identity/identity-input.js';
 import { paymailDomain } from '../domain/paymail-domain.js';
 import { checkJurisdiction } from '../domain/tax-settings.js';
 import { route, type RouteDefinition } from './route-definition.js';

@@ -5,7 +5,8 @@ import { requireOrg } from '../auth/authenticate.js';
 import type { GatewayDeps } from '../deps.js';
 import { handleField } from '../domain/organization-fields.js';
 import { pageQuery } from '../domain/pagination.js';
-import { itemPage, item as itemAnswer, newItemExample, type ItemAnswer } from '../items/item-answers.js';
+import { itemPage, item as itemAnswer, type ItemAnswer } from '../items/item-answers.js';
+import { newItemExample } from '../items/item-input.js';
 import { callOptions, orgRef } from './service-call.js';
 import { route, type RouteDefinition } from './route-definition.js';
 

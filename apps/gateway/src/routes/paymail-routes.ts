@@ -6,16 +6,13 @@ import { resolvePaymail, type PaymailTarget } from '../domain/paymail-target.js'
 import {
   bsvaliasCapabilities,
   p2pDestination,
-  p2pDestinationExample,
   paymailPki,
   paymentDestination,
   publicProfile,
-  receiveBeefExample,
   receivedTransaction,
-  receiveTransactionExample,
-  senderRequestExample,
   verifiedPubkey,
 } from '../paymail/paymail-answers.js';
+import { p2pDestinationExample, receiveBeefExample, receiveTransactionExample, senderRequestExample } from '../paymail/paymail-input.js';
 import { callOptions, orgRef } from './service-call.js';
 import { route, type RouteDefinition } from './route-definition.js';
 

@@ -1,7 +1,8 @@
 import { chainClientOptions, createChainClient, orderLinesSchema } from '@ctk/chain';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps.js';
-import { orderLinesExample, receiptVerification } from '../receipts/receipt-answers.js';
+import { receiptVerification } from '../receipts/receipt-answers.js';
+import { orderLinesExample } from '../receipts/receipt-input.js';
 import { verifyReceipt } from '../receipts/verify-receipt.js';
 import { route, type RouteDefinition } from './route-definition.js';
 

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { GatewayDeps } from '../deps.js';
 import { createSignInChallenge } from '../domain/create-sign-in-challenge.js';
 import { verifySignIn } from '../domain/verify-sign-in.js';
-import { challengeExample, signedIn, signInChallenge, verifyExample } from '../sign-in/sign-in-answers.js';
+import { signedIn, signInChallenge } from '../sign-in/sign-in-answers.js';
+import { challengeExample, verifyExample } from '../sign-in/sign-in-input.js';
 import { route, type RouteDefinition } from './route-definition.js';
 
 /** Key-based sign-in with a did:key (secp256k1): challenge, then verify. */

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps.js';
 import { bsvAddress } from '../domain/organization-fields.js';
-import { broadcastExample, broadcastResult, CHAIN_API_FILES, chainApiAnswer, utxoList } from '../wallet/wallet-answers.js';
+import { broadcastResult, CHAIN_API_FILES, chainApiAnswer, utxoList } from '../wallet/wallet-answers.js';
+import { broadcastExample } from '../wallet/wallet-input.js';
 import { callOptions } from './service-call.js';
 import { route, type RouteDefinition } from './route-definition.js';
 

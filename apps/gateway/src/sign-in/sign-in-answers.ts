@@ -4,8 +4,8 @@ import { isoTime, named } from '../routes/answer-schema.js';
 
 /** What key-based sign-in answers: the challenge to sign, then the user and a new API key. */
 
-const EXAMPLE_DID = 'did:key:zQ3shS33W5rNbKpmgZfdopQJKC3ZJJaUu7vaaXCWq6kEZwSXu';
-const EXAMPLE_NONCE = '7c1e9a4f2b8d6e3a0f5c1b9d7e2a4c6f';
+export const EXAMPLE_DID = 'did:key:zQ3shS33W5rNbKpmgZfdopQJKC3ZJJaUu7vaaXCWq6kEZwSXu';
+export const EXAMPLE_NONCE = '7c1e9a4f2b8d6e3a0f5c1b9d7e2a4c6f';
 
 export const signInChallenge = named(
   'SignInChallenge',
@@ -48,12 +48,3 @@ export const signedIn = named(
     },
   },
 );
-
-/* Request examples. */
-
-export const challengeExample = { did: EXAMPLE_DID };
-export const verifyExample = {
-  nonce: EXAMPLE_NONCE,
-  signature:
-    '3045022100ff6256e10d58fcff1b7a218063c936e6868d0879742933e432827e6ac05ad85802207d1f56679442cad840d2dda03a9a895f7c669d455c47bf18e6576cf6ae462e35',
-};
