@@ -1,6 +1,7 @@
+import { AppError, type ErrorCode } from '@ctk/shared';
 import { z } from 'zod';
 import { RUNGS, SERVICE_DESCRIPTION } from '../catalog/capabilities.js';
-import { ENDPOINTS, endpointKey, type AuthScheme } from '../catalog/endpoints.js';
+import { ENDPOINTS, endpointKey, type AuthScheme, type Endpoint } from '../catalog/endpoints.js';
 import type { RouteDefinition } from '../routes/route-definition.js';
 import { AUTH_SCHEMES } from './service-descriptor.js';
 
@@ -13,20 +14,20 @@ const SECURITY: Record<AuthScheme, Array<Record<string, string[]>>> = {
   paygate_key: [{ paygate_key: [] }],
 };
 
-const ERROR_SCHEMA = {
+const ERROR_FIELDS = {
   type: 'object',
-  properties: {
-    error: {
-      type: 'object',
-      required: ['code', 'message', 'request_id'],
-      properties: { code: { type: 'string' }, message: { type: 'string' }, request_id: { type: 'string' }, details: { type: 'object' } },
-    },
-  },
+  required: ['code', 'message', 'request_id'],
+  properties: { code: { type: 'string' }, message: { type: 'string' }, request_id: { type: 'string' }, details: { type: 'object' } },
 };
+const ERROR_SCHEMA = { type: 'object', required: ['error'], properties: { error: ERROR_FIELDS } };
 
-/** The OpenAPI 3.1 document, from the catalog and the implemented routes' schemas. */
+/**
+ * The OpenAPI 3.1 document, from the catalog and the implemented routes' schemas: each built operation's
+ * request schemas, its success answer's schema and example, and the errors it can answer.
+ */
 export function openApiDocument(handlers: ReadonlyMap<string, RouteDefinition>, serverUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {};
+  const components: Record<string, unknown> = { Error: ERROR_SCHEMA, BsvaliasError: ERROR_FIELDS };
   for (const endpoint of ENDPOINTS) {
     const definition = handlers.get(endpointKey(endpoint));
     const path = endpoint.path.replace(/:(\w+)/g, '{$1}').replace(/\*(\w+)$/, '{$1}');
@@ -48,10 +49,19 @@ export function openApiDocument(handlers: ReadonlyMap<string, RouteDefinition>, 
       'x-capability': endpoint.capability,
       parameters,
       ...(definition?.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(definition.body) } } } }
+        ? {
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: jsonSchema(definition.body), example: definition.bodyExample } },
+            },
+          }
         : {}),
       responses: definition
-        ? { [String(definition.status ?? 200)]: { description: 'Success' }, default: errorResponse('Error') }
+        ? {
+            [String(definition.status ?? 200)]: successResponse(definition, components),
+            ...errorResponses(endpoint, definition),
+            default: errorResponse('Any other error, such as 500 internal', definition.bsvalias),
+          }
         : { 501: errorResponse('Not built yet on this instance: not_implemented') },
     };
   }
@@ -70,7 +80,7 @@ export function openApiDocument(handlers: ReadonlyMap<string, RouteDefinition>, 
         commerce_key: { type: 'apiKey', in: 'header', name: 'x-commerce-key', description: AUTH_SCHEMES.commerce_key },
         webhook: { type: 'apiKey', in: 'header', name: 'x-ctk-signature', description: AUTH_SCHEMES.webhook },
       },
-      schemas: { Error: ERROR_SCHEMA },
+      schemas: components,
     },
     paths,
   };
@@ -85,6 +95,58 @@ function queryProperties(definition: RouteDefinition | undefined): Record<string
   return (jsonSchema(definition.query) as { properties?: Record<string, unknown> }).properties ?? {};
 }
 
-function errorResponse(description: string) {
-  return { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+function errorResponse(description: string, bsvalias = false) {
+  return {
+    description,
+    content: { 'application/json': { schema: { $ref: `#/components/schemas/${bsvalias ? 'BsvaliasError' : 'Error'}` } } },
+  };
+}
+
+/**
+ * The success answer: its JSON schema (named schemas become components) with its example, and any
+ * file it may come as instead.
+ */
+function successResponse(definition: RouteDefinition, components: Record<string, unknown>) {
+  const { $defs, $schema: _, ...schema } = z.toJSONSchema(definition.answer, { io: 'output', unrepresentable: 'any' });
+  for (const [id, component] of Object.entries($defs ?? {})) components[id] = toComponentRefs(component);
+  const example = (z.globalRegistry.get(definition.answer)?.examples as unknown[] | undefined)?.[0];
+  const files = Object.entries(definition.files ?? {}).map(([media, file]) => [
+    media,
+    { schema: { type: 'string', description: file.description }, example: file.example },
+  ]);
+  return {
+    description: definition.files ? 'Success: JSON, or a file of one of the other media types' : 'Success',
+    content: {
+      'application/json': { schema: toComponentRefs(schema), ...(example === undefined ? {} : { example }) },
+      ...Object.fromEntries(files),
+    },
+  };
+}
+
+/** zod writes references to named schemas as `#/$defs/<id>`; in the document they are components. */
+function toComponentRefs(schema: unknown): unknown {
+  return JSON.parse(JSON.stringify(schema).replaceAll('"#/$defs/', '"#/components/schemas/'));
+}
+
+/** The errors an operation can answer, by status, each listing its codes: from its auth, role, input, idempotency, service and handler. */
+function errorResponses(endpoint: Endpoint, definition: RouteDefinition) {
+  const codes = new Set<ErrorCode>();
+  if (endpoint.auth !== 'none') codes.add(endpoint.auth === 'webhook' ? 'invalid_signature' : 'invalid_api_key');
+  if (endpoint.auth === 'bearer' || endpoint.auth === 'commerce_key' || endpoint.auth === 'paygate_key' || definition.user)
+    codes.add('unauthenticated');
+  if (endpoint.role) codes.add('forbidden').add('not_found');
+  if (definition.params || definition.query || definition.body) codes.add('validation_failed');
+  if (definition.body) codes.add('bad_request').add('payload_too_large').add('unsupported_media_type');
+  if (definition.creates) codes.add('idempotency_in_progress').add('idempotency_key_reused');
+  if (endpoint.service !== 'gateway') codes.add('unavailable').add('timeout');
+  for (const code of definition.errors ?? []) codes.add(code);
+  codes.add('rate_limited');
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = new AppError(code, '').httpStatus;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus].sort(([a], [b]) => a - b).map(([status, list]) => [String(status), errorResponse(list.join(', '), definition.bsvalias)]),
+  );
 }

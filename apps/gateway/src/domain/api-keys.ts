@@ -1,4 +1,5 @@
 import { AppError } from '@ctk/shared';
+import type { ApiKeyAnswer } from '../access/access-answers.js';
 import type { GatewayDeps } from '../deps.js';
 import { issueApiKey } from './issue-api-key.js';
 import { afterCursor, NEWEST_FIRST, toPage, type PageQuery } from './pagination.js';
@@ -14,7 +15,7 @@ export async function listApiKeys(deps: GatewayDeps, userId: string, page: PageQ
     orderBy: NEWEST_FIRST,
     take: page.limit + 1,
   });
-  return toPage(rows, page.limit, (key) => ({
+  return toPage(rows, page.limit, (key): ApiKeyAnswer => ({
     id: key.id,
     name: key.name,
     prefix: key.prefix,
@@ -30,5 +31,5 @@ export async function revokeApiKey(deps: GatewayDeps, userId: string, keyId: str
   });
   if (revoked.count === 0) throw new AppError('not_found', 'No active API key of yours with this id.');
   deps.credentials.forget();
-  return { id: keyId, revoked: true };
+  return { id: keyId, revoked: true as const };
 }

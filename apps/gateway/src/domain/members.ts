@@ -1,4 +1,5 @@
 import { AppError, isUniqueViolation } from '@ctk/shared';
+import type { MemberAnswer } from '../access/access-answers.js';
 import type { Role } from '../catalog/endpoints.js';
 import type { OrgContext } from '../auth/types.js';
 import type { GatewayDeps } from '../deps.js';
@@ -82,7 +83,7 @@ export async function removeMember(deps: GatewayDeps, org: OrgContext, userId: s
     { isolationLevel: 'Serializable' },
   );
   deps.credentials.forget();
-  return { user_id: userId, removed: true };
+  return { user_id: userId, removed: true as const };
 }
 
 function assertMayAssign(org: OrgContext, role: Role) {
@@ -106,7 +107,7 @@ function memberView(m: {
   role: Role;
   createdAt: Date;
   user: { name: string | null; email: string | null; did: string | null };
-}) {
+}): MemberAnswer {
   return {
     user_id: m.userId,
     name: m.user.name,

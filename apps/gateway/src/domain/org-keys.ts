@@ -1,6 +1,7 @@
 import { AppError } from '@ctk/shared';
 import { displayPrefix, hashSecret, KEY_PREFIX, newSecret } from '../auth/secrets.js';
 import type { OrgContext } from '../auth/types.js';
+import type { PaygateKeyAnswer } from '../access/access-answers.js';
 import type { GatewayDeps } from '../deps.js';
 import { afterCursor, NEWEST_FIRST, toPage, type PageQuery } from './pagination.js';
 
@@ -40,10 +41,10 @@ export async function revokePaygateKey(deps: GatewayDeps, org: OrgContext, keyId
   });
   if (revoked.count === 0) throw new AppError('not_found', 'No active payment-gate key with this id in this organisation.');
   deps.credentials.forget();
-  return { id: keyId, revoked: true };
+  return { id: keyId, revoked: true as const };
 }
 
-function paygateKeyView(key: { id: string; accountId: string; prefix: string; createdAt: Date; revokedAt: Date | null }) {
+function paygateKeyView(key: { id: string; accountId: string; prefix: string; createdAt: Date; revokedAt: Date | null }): PaygateKeyAnswer {
   return {
     id: key.id,
     account_id: key.accountId,

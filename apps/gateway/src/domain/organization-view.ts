@@ -1,8 +1,9 @@
 import type { Organization } from '../generated/prisma/client.js';
+import type { OrganizationAnswer } from '../identity/identity-answers.js';
 import { pricesIncludeTax } from './tax-settings.js';
 
 /** An organisation as the API shows it to its members. */
-export function organizationView(org: Organization, paymailDomain: string) {
+export function organizationView(org: Organization, paymailDomain: string): OrganizationAnswer {
   return {
     id: org.id,
     handle: org.handle,

@@ -1,11 +1,12 @@
 import type { JournalEntry, JournalLine } from '@ctk/proto/ctk/books/v1/books';
+import type { JournalEntryAnswer, JournalLineAnswer } from './ledger-answers.js';
 import { exactInteger } from './minor-units.js';
 
 /**
  * A journal entry as the API shows it: snake_case, amounts as integers of minor units of `currency`
  * (a string only past 2^53, where a JSON number would not be exact), empty optional fields as null.
  */
-export function entryView(entry: JournalEntry) {
+export function entryView(entry: JournalEntry): JournalEntryAnswer {
   return {
     id: entry.id,
     event_id: entry.eventId,
@@ -25,7 +26,7 @@ export function entryView(entry: JournalEntry) {
   };
 }
 
-function lineView(line: JournalLine) {
+function lineView(line: JournalLine): JournalLineAnswer {
   return {
     account_code: line.accountCode,
     account_name: line.accountName,

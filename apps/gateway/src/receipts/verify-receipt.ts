@@ -1,25 +1,11 @@
 import { findReceipt, hashOrderLines, type ChainClient, type OrderLine, type TxStatus } from '@ctk/chain';
 import { AppError } from '@ctk/shared';
-import { outputView, type OutputView } from './output-view.js';
+import type { z } from 'zod';
+import { outputView } from './output-view.js';
+import type { linesCheck, receiptVerification } from './receipt-answers.js';
 
-export type LinesCheck = { status: 'unknown' | 'match' | 'mismatch'; items: OrderLine[] | null };
-
-export type ReceiptVerification = {
-  txid: string;
-  merchant: string;
-  reference: string;
-  lines_hash: string;
-  receipt_vout: number;
-  paid_outputs: OutputView[];
-  status: TxStatus['state'];
-  block_height: number | null;
-  block_hash: string | null;
-  confirmations: number;
-  merkle_proof: 'valid' | 'invalid' | 'missing' | null;
-  lines: LinesCheck;
-  verified: boolean;
-  why: string;
-};
+export type LinesCheck = z.infer<typeof linesCheck>;
+export type ReceiptVerification = z.infer<typeof receiptVerification>;
 
 /**
  * Verifies a purchase from its txid against the chain this instance is configured with: the receipt

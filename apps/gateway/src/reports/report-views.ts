@@ -1,11 +1,12 @@
 import type { AccountBalance, BusyHour, SalesReportRow, TopItem, TrialBalance } from '@ctk/proto/ctk/books/v1/books';
 import { exactInteger } from '../ledger/minor-units.js';
+import type { AccountBalancesAnswer, BusyHourAnswer, SalesRowAnswer, TopItemAnswer, TrialBalanceAnswer } from './report-answers.js';
 
 /**
  * The reports as the API shows them: snake_case, amounts as integers of minor units of `currency`
  * (a string only past 2^53, where a JSON number would not be exact).
  */
-export function salesRowView(row: SalesReportRow) {
+export function salesRowView(row: SalesReportRow): SalesRowAnswer {
   return {
     period: row.period,
     currency: row.currency,
@@ -20,7 +21,7 @@ export function salesRowView(row: SalesReportRow) {
   };
 }
 
-export function topItemView(item: TopItem) {
+export function topItemView(item: TopItem): TopItemAnswer {
   return {
     currency: item.currency,
     rank: item.rank,
@@ -34,12 +35,12 @@ export function topItemView(item: TopItem) {
   };
 }
 
-export function busyHourView(hour: BusyHour) {
+export function busyHourView(hour: BusyHour): BusyHourAnswer {
   return { currency: hour.currency, hour: hour.hour, orders: exactInteger(hour.orders), gross_minor: exactInteger(hour.grossMinor) };
 }
 
 /** A trial balance: each account's balance in the debit or the credit column, and the two equal totals. */
-export function trialBalanceView(balance: TrialBalance) {
+export function trialBalanceView(balance: TrialBalance): TrialBalanceAnswer {
   return {
     currency: balance.currency,
     accounts: balance.accounts.map((account) => ({
@@ -54,7 +55,7 @@ export function trialBalanceView(balance: TrialBalance) {
 }
 
 /** Account balances: what was posted to each account and its balance, positive on its normal side. */
-export function accountBalancesView(balance: TrialBalance) {
+export function accountBalancesView(balance: TrialBalance): AccountBalancesAnswer {
   return {
     currency: balance.currency,
     accounts: balance.accounts.map((account) => ({

@@ -6,6 +6,19 @@ import { addMember, changeMemberRole, listMembers, removeMember } from '../domai
 import { createPaygateKey, listPaygateKeys, revokePaygateKey, rotateCommerceKey } from '../domain/org-keys.js';
 import { handleField } from '../domain/organization-fields.js';
 import { pageQuery } from '../domain/pagination.js';
+import {
+  addedMember,
+  apiKeyPage,
+  changedMember,
+  commerceKey,
+  issuedApiKey,
+  memberPage,
+  newPaygateKey,
+  paygateKeyPage,
+  removedMember,
+  revoked,
+} from '../access/access-answers.js';
+import { keyNameExample, memberRoleExample, newMemberExample, paygateKeyNameExample } from '../access/access-input.js';
 import { route, type RouteDefinition } from './route-definition.js';
 
 const role = z.enum(['owner', 'admin', 'staff']);
@@ -23,21 +36,27 @@ export function accessRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
   return {
     'GET /api/v1/me/api-keys': route({
       query: pageQuery,
+      answer: apiKeyPage,
       handle: ({ query, request }) => listApiKeys(deps, requireUser(request).userId, query),
     }),
     'POST /api/v1/me/api-keys': route({
       body: keyName,
       creates: true,
       status: 201,
+      bodyExample: keyNameExample,
+      answer: issuedApiKey,
       handle: ({ body, request }) => createApiKey(deps, requireUser(request).userId, body.name),
     }),
     'DELETE /api/v1/me/api-keys/:id': route({
       params: idParams,
+      answer: revoked,
+      errors: ['not_found'],
       handle: ({ params, request }) => revokeApiKey(deps, requireUser(request).userId, params.id),
     }),
     'GET /api/v1/orgs/:handle/members': route({
       params: orgParams,
       query: pageQuery,
+      answer: memberPage,
       handle: ({ query, request }) => listMembers(deps, requireOrg(request), query),
     }),
     'POST /api/v1/orgs/:handle/members': route({
@@ -45,15 +64,23 @@ export function accessRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
       body: newMember,
       creates: true,
       status: 201,
+      bodyExample: newMemberExample,
+      answer: addedMember,
+      errors: ['already_exists'],
       handle: ({ body, request }) => addMember(deps, requireOrg(request), body),
     }),
     'PATCH /api/v1/orgs/:handle/members/:user_id': route({
       params: memberParams,
       body: z.object({ role }).strict(),
+      bodyExample: memberRoleExample,
+      answer: changedMember,
+      errors: ['failed_precondition'],
       handle: ({ params, body, request }) => changeMemberRole(deps, requireOrg(request), params.user_id, body.role),
     }),
     'DELETE /api/v1/orgs/:handle/members/:user_id': route({
       params: memberParams,
+      answer: removedMember,
+      errors: ['failed_precondition'],
       handle: ({ params, request }) => removeMember(deps, requireOrg(request), params.user_id),
     }),
     'POST /api/v1/orgs/:handle/commerce-key': route({
@@ -61,11 +88,14 @@ export function accessRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
       body: z.object({}).strict(),
       creates: true,
       status: 201,
+      bodyExample: {},
+      answer: commerceKey,
       handle: ({ request }) => rotateCommerceKey(deps, requireOrg(request)),
     }),
     'GET /api/v1/orgs/:handle/paygate-keys': route({
       params: orgParams,
       query: pageQuery,
+      answer: paygateKeyPage,
       handle: ({ query, request }) => listPaygateKeys(deps, requireOrg(request), query),
     }),
     'POST /api/v1/orgs/:handle/paygate-keys': route({
@@ -73,10 +103,14 @@ export function accessRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
       body: keyName,
       creates: true,
       status: 201,
+      bodyExample: paygateKeyNameExample,
+      answer: newPaygateKey,
       handle: ({ body, request }) => createPaygateKey(deps, requireOrg(request), body.name),
     }),
     'DELETE /api/v1/orgs/:handle/paygate-keys/:id': route({
       params: z.object({ handle: handleField, id: z.uuid() }),
+      answer: revoked,
+      errors: ['not_found'],
       handle: ({ params, request }) => revokePaygateKey(deps, requireOrg(request), params.id),
     }),
   };

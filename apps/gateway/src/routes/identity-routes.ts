@@ -1,4 +1,5 @@
 import { AppError, isUniqueViolation } from '@ctk/shared';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requireOrg, requireUser } from '../auth/authenticate.js';
 import type { GatewayDeps } from '../deps.js';
@@ -6,6 +7,8 @@ import { onboard } from '../domain/onboard.js';
 import { handleField, organizationData, organizationFields, organizationUpdate } from '../domain/organization-fields.js';
 import { organizationView } from '../domain/organization-view.js';
 import { afterCursor, NEWEST_FIRST, pageQuery, toPage } from '../domain/pagination.js';
+import { me, memberOrganization, memberOrganizationPage, onboarded } from '../identity/identity-answers.js';
+import { newOrganizationExample, onboardExample, organizationUpdateExample } from '../identity/identity-input.js';
 import { paymailDomain } from '../domain/paymail-domain.js';
 import { checkJurisdiction } from '../domain/tax-settings.js';
 import { route, type RouteDefinition } from './route-definition.js';
@@ -26,8 +29,11 @@ export function identityRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
     'POST /api/v1/onboard': route({
       signup: true,
       body: onboardBody,
+      bodyExample: onboardExample,
       creates: true,
       status: 201,
+      answer: onboarded,
+      errors: ['already_exists', 'unavailable'],
       handle: async ({ body, request }) => {
         const { user, ...fields } = body;
         const callerId = request.caller.kind === 'user' ? request.caller.userId : undefined;
@@ -38,8 +44,11 @@ export function identityRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
     'POST /api/v1/organizations': route({
       user: true,
       body: organizationFields,
+      bodyExample: newOrganizationExample,
       creates: true,
       status: 201,
+      answer: onboarded,
+      errors: ['already_exists', 'unavailable'],
       handle: async ({ body, request }) => {
         const { userId } = requireUser(request);
         await checkJurisdiction(deps, body.jurisdiction, callOptions(request));
@@ -48,6 +57,7 @@ export function identityRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
     }),
     'GET /api/v1/organizations': route({
       query: pageQuery,
+      answer: memberOrganizationPage,
       handle: async ({ query, request }) => {
         const { userId } = requireUser(request);
         const rows = await deps.prisma.membership.findMany({
@@ -61,20 +71,24 @@ export function identityRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
     }),
     'GET /api/v1/organizations/:handle': route({
       params: handleParams,
+      answer: memberOrganization,
       handle: async ({ request }) => {
         const org = await deps.prisma.organization.findUniqueOrThrow({ where: { id: requireOrg(request).id } });
-        return { ...organizationView(org, domain), role: request.org?.role };
+        return { ...organizationView(org, domain), role: callerRole(request) };
       },
     }),
     'PATCH /api/v1/organizations/:handle': route({
       params: handleParams,
       body: organizationUpdate,
+      bodyExample: organizationUpdateExample,
+      answer: memberOrganization,
+      errors: ['already_exists', 'unavailable'],
       handle: async ({ body, request }) => {
         await checkJurisdiction(deps, body.jurisdiction, callOptions(request));
         try {
           const org = await deps.prisma.organization.update({ where: { id: requireOrg(request).id }, data: organizationData(body) });
           deps.credentials.forget();
-          return { ...organizationView(org, domain), role: request.org?.role };
+          return { ...organizationView(org, domain), role: callerRole(request) };
         } catch (error) {
           if (isUniqueViolation(error)) throw new AppError('already_exists', `The paymail alias "${body.paymail_alias}" is taken.`);
           throw error;
@@ -82,6 +96,7 @@ export function identityRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
       },
     }),
     'GET /api/v1/me': route({
+      answer: me,
       handle: async ({ request }) => {
         const { userId, apiKeyId } = requireUser(request);
         const user = await deps.prisma.user.findUniqueOrThrow({
@@ -101,4 +116,11 @@ export function identityRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
       },
     }),
   };
+}
+
+/** The caller's role in the organisation of the path: always resolved on a route that requires one. */
+function callerRole(request: FastifyRequest) {
+  const { role } = requireOrg(request);
+  if (!role) throw new AppError('internal', 'No role resolved for this route');
+  return role;
 }

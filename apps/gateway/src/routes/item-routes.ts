@@ -1,9 +1,12 @@
 import type { Item } from '@ctk/proto/ctk/pos/v1/pos';
+import { AppError } from '@ctk/shared';
 import { z } from 'zod';
 import { requireOrg } from '../auth/authenticate.js';
 import type { GatewayDeps } from '../deps.js';
 import { handleField } from '../domain/organization-fields.js';
 import { pageQuery } from '../domain/pagination.js';
+import { itemPage, item as itemAnswer, type ItemAnswer } from '../items/item-answers.js';
+import { newItemExample } from '../items/item-input.js';
 import { callOptions, orgRef } from './service-call.js';
 import { route, type RouteDefinition } from './route-definition.js';
 
@@ -29,8 +32,11 @@ export function itemRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
     'POST /api/v1/orgs/:handle/items': route({
       params: orgParams,
       body: newItem,
+      bodyExample: newItemExample,
       creates: true,
       status: 201,
+      answer: itemAnswer,
+      errors: ['already_exists'],
       handle: async ({ body, request }) => {
         const { price_cents, ...rest } = body;
         const response = await deps.services.pos.createItem(
@@ -43,6 +49,7 @@ export function itemRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
     'GET /api/v1/orgs/:handle/items': route({
       params: orgParams,
       query: pageQuery,
+      answer: itemPage,
       handle: async ({ query, request }) => {
         const response = await deps.services.pos.listItems(
           { org: orgRef(requireOrg(request)), limit: query.limit, cursor: query.cursor ?? '' },
@@ -54,8 +61,8 @@ export function itemRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
   };
 }
 
-function itemView(item: Item | undefined) {
-  if (!item) return null;
+function itemView(item: Item | undefined): ItemAnswer {
+  if (!item) throw new AppError('internal', 'pos answered without the item');
   return {
     id: item.id,
     name: item.name,

@@ -5,6 +5,7 @@ import type { GatewayDeps } from '../deps.js';
 import { entryView } from '../ledger/entry-view.js';
 import { EXPORT_FORMATS, exportFileName, type ExportFormat } from '../ledger/export-formats.js';
 import type { ExportContext } from '../ledger/formats/export-context.js';
+import { journalEntryPage, LEDGER_FILES } from '../ledger/ledger-answers.js';
 import { booksRange, ledgerParams, ledgerQuery, type LedgerQuery } from '../ledger/ledger-query.js';
 import { readWholeRange } from '../ledger/read-whole-range.js';
 import { route, type RouteDefinition } from './route-definition.js';
@@ -22,6 +23,8 @@ export function ledgerRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
     'GET /api/v1/orgs/:handle/ledger': route({
       params: ledgerParams,
       query: ledgerQuery,
+      answer: journalEntryPage,
+      files: LEDGER_FILES,
       handle: async ({ query, request, reply }) => {
         const list = listPage(request, query);
         if (query.format === 'json') {

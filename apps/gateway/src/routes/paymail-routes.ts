@@ -1,8 +1,18 @@
-import { AppError } from '@ctk/shared';
+import { AppError, type ErrorCode } from '@ctk/shared';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps.js';
 import { paymailDomain } from '../domain/paymail-domain.js';
 import { resolvePaymail, type PaymailTarget } from '../domain/paymail-target.js';
+import {
+  bsvaliasCapabilities,
+  p2pDestination,
+  paymailPki,
+  paymentDestination,
+  publicProfile,
+  receivedTransaction,
+  verifiedPubkey,
+} from '../paymail/paymail-answers.js';
+import { p2pDestinationExample, receiveBeefExample, receiveTransactionExample, senderRequestExample } from '../paymail/paymail-input.js';
 import { callOptions, orgRef } from './service-call.js';
 import { route, type RouteDefinition } from './route-definition.js';
 
@@ -20,6 +30,17 @@ const senderRequest = z.object({
 const p2pDestinationBody = z.object({ satoshis: z.number().int().min(1).max(2_100_000_000_000_000) });
 const metadata = z.object({ sender: text(320), pubkey: text(200), signature: text(200), note: text(500) }).optional();
 const receiveBody = z.object({ hex: z.string().min(2).max(2_000_000), metadata, reference: z.string().min(1).max(100) });
+/** What a payment can be refused with (README, "Paymail and the wallet API"). */
+const RECEIVE_ERRORS: ErrorCode[] = [
+  'not_found',
+  'payment_expired',
+  'payment_underpaid',
+  'payment_wrong_output',
+  'chain_rejected',
+  'txid_already_used',
+  'conflict',
+  'invalid_signature',
+];
 const beefBody = z.object({ beef: z.string().min(2).max(2_000_000), metadata, reference: z.string().min(1).max(100) });
 
 /**
@@ -36,8 +57,9 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
   return {
     'GET /.well-known/bsvalias': route({
       bsvalias: true,
+      answer: bsvaliasCapabilities,
       handle: async () => ({
-        bsvalias: '1.0',
+        bsvalias: '1.0' as const,
         capabilities: {
           pki: `${base}/api/v1/bsvalias/id/{alias}@{domain.tld}`,
           paymentDestination: `${base}/api/v1/bsvalias/address/{alias}@{domain.tld}`,
@@ -54,15 +76,19 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
     'GET /api/v1/bsvalias/id/:paymail': route({
       bsvalias: true,
       params: paymailParams,
+      answer: paymailPki,
+      errors: ['not_found'],
       handle: async ({ params }) => {
         const { paymail, org } = await target(params.paymail);
         if (!org.identityPublicKey) throw new AppError('not_found', `${paymail} has no identity key registered.`);
-        return { bsvalias: '1.0', handle: paymail, pubkey: org.identityPublicKey };
+        return { bsvalias: '1.0' as const, handle: paymail, pubkey: org.identityPublicKey };
       },
     }),
     'GET /api/v1/bsvalias/address/:paymail': route({
       bsvalias: true,
       params: paymailParams,
+      answer: paymentDestination,
+      errors: ['not_found'],
       handle: async ({ params, request }) => {
         const resolved = await target(params.paymail);
         const answer = await deps.services.p2p.getPaymentDestination({ target: forP2p(resolved) }, callOptions(request));
@@ -73,6 +99,9 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
       bsvalias: true,
       params: paymailParams,
       body: senderRequest,
+      bodyExample: senderRequestExample,
+      answer: paymentDestination,
+      errors: ['not_found', 'invalid_signature'],
       handle: async ({ params, body, request }) => {
         const resolved = await target(params.paymail);
         const answer = await deps.services.p2p.getPaymentDestination(
@@ -94,6 +123,8 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
     'GET /api/v1/bsvalias/public-profile/:paymail': route({
       bsvalias: true,
       params: paymailParams,
+      answer: publicProfile,
+      errors: ['not_found'],
       handle: async ({ params }) => {
         const { org } = await target(params.paymail);
         const row = await deps.prisma.organization.findUniqueOrThrow({ where: { id: org.id }, select: { name: true, avatarUrl: true } });
@@ -103,16 +134,21 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
     'GET /api/v1/bsvalias/verifypubkey/:paymail/:pubkey': route({
       bsvalias: true,
       params: verifyParams,
+      answer: verifiedPubkey,
+      errors: ['not_found'],
       handle: async ({ params }) => {
         const { paymail, org } = await target(params.paymail);
         const match = Boolean(org.identityPublicKey) && org.identityPublicKey === params.pubkey.toLowerCase();
-        return { bsvalias: '1.0', handle: paymail, pubkey: params.pubkey, match };
+        return { bsvalias: '1.0' as const, handle: paymail, pubkey: params.pubkey, match };
       },
     }),
     'POST /api/v1/bsvalias/p2p-payment-destination/:paymail': route({
       bsvalias: true,
       params: paymailParams,
       body: p2pDestinationBody,
+      bodyExample: p2pDestinationExample,
+      answer: p2pDestination,
+      errors: ['not_found'],
       handle: async ({ params, body, request }) => {
         const resolved = await target(params.paymail);
         const answer = await deps.services.p2p.createP2pDestination(
@@ -130,12 +166,18 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
       bsvalias: true,
       params: paymailParams,
       body: receiveBody,
+      bodyExample: receiveTransactionExample,
+      answer: receivedTransaction,
+      errors: RECEIVE_ERRORS,
       handle: async ({ params, body, request }) => receive(await target(params.paymail), { hex: body.hex }, body, request),
     }),
     'POST /api/v1/bsvalias/beef/:paymail': route({
       bsvalias: true,
       params: paymailParams,
       body: beefBody,
+      bodyExample: receiveBeefExample,
+      answer: receivedTransaction,
+      errors: RECEIVE_ERRORS,
       handle: async ({ params, body, request }) => receive(await target(params.paymail), { beef: body.beef }, body, request),
     }),
   };

@@ -1,6 +1,8 @@
 import { chainClientOptions, createChainClient, orderLinesSchema } from '@ctk/chain';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps.js';
+import { receiptVerification } from '../receipts/receipt-answers.js';
+import { orderLinesExample } from '../receipts/receipt-input.js';
 import { verifyReceipt } from '../receipts/verify-receipt.js';
 import { route, type RouteDefinition } from './route-definition.js';
 
@@ -22,11 +24,16 @@ export function receiptRoutes(deps: GatewayDeps): Record<string, RouteDefinition
   return {
     'GET /api/v1/receipts/:txid': route({
       params,
+      answer: receiptVerification,
+      errors: ['not_found', 'chain_unavailable'],
       handle: ({ params }) => verifyReceipt(chain, params.txid),
     }),
     'POST /api/v1/receipts/:txid': route({
       params,
       body: linesBody,
+      bodyExample: orderLinesExample,
+      answer: receiptVerification,
+      errors: ['not_found', 'chain_unavailable'],
       handle: ({ params, body }) => verifyReceipt(chain, params.txid, body.lines),
     }),
   };

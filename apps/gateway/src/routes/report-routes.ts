@@ -3,6 +3,7 @@ import { requireOrg } from '../auth/authenticate.js';
 import type { GatewayDeps } from '../deps.js';
 import { balancesQuery, busyHoursQuery, reportParams, salesQuery, topItemsQuery } from '../reports/report-query.js';
 import { accountBalancesView, busyHourView, salesRowView, topItemView, trialBalanceView } from '../reports/report-views.js';
+import { accountBalancesReport, busyHoursReport, salesReport, topItemsReport, trialBalanceReport } from '../reports/report-answers.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions, orgRef } from './service-call.js';
 
@@ -24,6 +25,7 @@ export function reportRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
     'GET /api/v1/orgs/:handle/reports/sales': route({
       params: reportParams,
       query: salesQuery,
+      answer: salesReport,
       handle: async ({ query, request }) => {
         const { rows } = await books.getSalesReport({ ...org(request), ...range(query), period: query.period }, callOptions(request));
         return { ...query, data: rows.map(salesRowView) };
@@ -32,6 +34,7 @@ export function reportRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
     'GET /api/v1/orgs/:handle/reports/top-items': route({
       params: reportParams,
       query: topItemsQuery,
+      answer: topItemsReport,
       handle: async ({ query, request }) => {
         const { items } = await books.getTopItems({ ...org(request), ...range(query), limit: query.limit }, callOptions(request));
         return { ...query, data: items.map(topItemView) };
@@ -40,6 +43,7 @@ export function reportRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
     'GET /api/v1/orgs/:handle/reports/busy-hours': route({
       params: reportParams,
       query: busyHoursQuery,
+      answer: busyHoursReport,
       handle: async ({ query, request }) => {
         const { hours } = await books.getBusyHours({ ...org(request), ...range(query) }, callOptions(request));
         return { ...query, data: hours.map(busyHourView) };
@@ -48,6 +52,7 @@ export function reportRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
     'GET /api/v1/orgs/:handle/reports/trial-balance': route({
       params: reportParams,
       query: balancesQuery,
+      answer: trialBalanceReport,
       handle: async ({ query, request }) => {
         const { echo, balances } = await trialBalance(request, query);
         return { ...echo, data: balances.map(trialBalanceView) };
@@ -56,6 +61,7 @@ export function reportRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
     'GET /api/v1/orgs/:handle/reports/account-balances': route({
       params: reportParams,
       query: balancesQuery,
+      answer: accountBalancesReport,
       handle: async ({ query, request }) => {
         const { echo, balances } = await trialBalance(request, query);
         return { ...echo, data: balances.map(accountBalancesView) };

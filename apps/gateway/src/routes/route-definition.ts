@@ -1,11 +1,24 @@
-import { validate } from '@ctk/shared';
+import { validate, type ErrorCode } from '@ctk/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
 export type HandlerInput<B, Q, P> = { body: B; query: Q; params: P; request: FastifyRequest; reply: FastifyReply };
 
-/** What an implemented endpoint adds to its catalog row: its input schemas and its handler. */
-export type RouteDefinition<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType> = {
+/** An answer that is a file rather than JSON (the ledger's exports): described in the document by its media type. */
+export type FileAnswer = { description: string; example: string };
+
+/**
+ * What an implemented endpoint adds to its catalog row: its input schemas, its success answer and its
+ * handler. The answer schema types what the handler returns and is the OpenAPI document's response
+ * schema, so the document describes what the route really answers.
+ */
+export type RouteDefinition<
+  B extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  P extends z.ZodType = z.ZodType,
+  A extends z.ZodType = z.ZodType,
+  F extends string = string,
+> = {
   body?: B;
   query?: Q;
   params?: P;
@@ -21,13 +34,25 @@ export type RouteDefinition<B extends z.ZodType = z.ZodType, Q extends z.ZodType
   rateLimitPerMinute?: number;
   /** HTTP status of success (200 unless set). */
   status?: number;
-  handle(input: HandlerInput<z.infer<B>, z.infer<Q>, z.infer<P>>): Promise<unknown>;
+  /** The success answer as JSON (named with `named()`, which gives it its example). */
+  answer: A;
+  /** Media types other than JSON the success answer may come as, each a file in a string. */
+  files?: Record<F, FileAnswer>;
+  /** A realistic request body, for the document (a request body's schema is its validation). */
+  bodyExample?: z.input<B>;
+  /** Codes the handler itself may answer; those of auth, roles, validation, idempotency and services are added from the route. */
+  errors?: ErrorCode[];
+  handle(input: HandlerInput<z.infer<B>, z.infer<Q>, z.infer<P>>): Promise<z.output<A> | ([F] extends [never] ? never : string)>;
 };
 
-/** Declares a route with its schemas so the handler's input is typed by them. */
-export function route<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = z.ZodUnknown, P extends z.ZodType = z.ZodUnknown>(
-  definition: RouteDefinition<B, Q, P>,
-): RouteDefinition {
+/** Declares a route with its schemas so the handler's input and answer are typed by them. */
+export function route<
+  B extends z.ZodType = z.ZodUnknown,
+  Q extends z.ZodType = z.ZodUnknown,
+  P extends z.ZodType = z.ZodUnknown,
+  A extends z.ZodType = z.ZodUnknown,
+  F extends string = never,
+>(definition: RouteDefinition<B, Q, P, A, F>): RouteDefinition {
   return definition as unknown as RouteDefinition;
 }
 

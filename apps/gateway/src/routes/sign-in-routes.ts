@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { GatewayDeps } from '../deps.js';
 import { createSignInChallenge } from '../domain/create-sign-in-challenge.js';
 import { verifySignIn } from '../domain/verify-sign-in.js';
+import { signedIn, signInChallenge } from '../sign-in/sign-in-answers.js';
+import { challengeExample, verifyExample } from '../sign-in/sign-in-input.js';
 import { route, type RouteDefinition } from './route-definition.js';
 
 /** Key-based sign-in with a did:key (secp256k1): challenge, then verify. */
@@ -10,7 +12,9 @@ export function signInRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
     'POST /api/auth/challenge': route({
       signup: true,
       body: z.object({ did: z.string().min(1).max(200) }).strict(),
+      bodyExample: challengeExample,
       status: 201,
+      answer: signInChallenge,
       handle: ({ body }) => createSignInChallenge(deps, body.did),
     }),
     'POST /api/auth/verify': route({
@@ -21,8 +25,11 @@ export function signInRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
           signature: z.string().regex(/^[0-9a-f]{16,200}$/i, 'a DER-encoded ECDSA signature in hex'),
         })
         .strict(),
+      bodyExample: verifyExample,
       creates: true,
       status: 201,
+      answer: signedIn,
+      errors: ['invalid_signature'],
       handle: ({ body }) => verifySignIn(deps, body),
     }),
   };

@@ -1,6 +1,7 @@
 import { calendarDate } from '@ctk/shared';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps.js';
+import { taxJurisdictionPage } from '../tax/tax-answers.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions } from './service-call.js';
 
@@ -20,6 +21,7 @@ export function taxRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
   return {
     'GET /api/v1/tax/jurisdictions': route({
       query: jurisdictionsQuery,
+      answer: taxJurisdictionPage,
       handle: async ({ query, request }) => {
         const { jurisdictions } = await deps.services.books.listTaxJurisdictions(
           { country: query.country ?? '', at: query.at ?? '' },

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps.js';
 import { bsvAddress } from '../domain/organization-fields.js';
+import { broadcastResult, CHAIN_API_FILES, chainApiAnswer, utxoList } from '../wallet/wallet-answers.js';
+import { broadcastExample } from '../wallet/wallet-input.js';
 import { callOptions } from './service-call.js';
 import { route, type RouteDefinition } from './route-definition.js';
 
@@ -23,6 +25,9 @@ export function walletRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
   const passthrough = route({
     params: passthroughParams,
     rateLimitPerMinute: deps.config.CTK_PASSTHROUGH_RATE_LIMIT_PER_MINUTE,
+    answer: chainApiAnswer,
+    files: CHAIN_API_FILES,
+    errors: ['not_found'],
     handle: async ({ params, request, reply }) => {
       const answer = await deps.services.p2p.chainPassthrough(
         {
@@ -42,6 +47,7 @@ export function walletRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
   return {
     'GET /api/v1/wallet/utxos': route({
       query: utxosQuery,
+      answer: utxoList,
       handle: async ({ query, request }) => {
         const { utxos } = await deps.services.p2p.listUtxos({ address: query.address }, callOptions(request));
         return {
@@ -52,6 +58,9 @@ export function walletRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
     }),
     'POST /api/v1/wallet/broadcast': route({
       body: broadcastBody,
+      bodyExample: broadcastExample,
+      answer: broadcastResult,
+      errors: ['chain_rejected'],
       handle: async ({ body, request }) => {
         const answer = await deps.services.p2p.broadcastTransaction({ transaction: body.transaction }, callOptions(request));
         return { txid: answer.txid, state: answer.state, arc_status: answer.arcStatus || null };

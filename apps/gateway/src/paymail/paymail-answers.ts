@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { isoTime, named } from '../routes/answer-schema.js';
+
+/**
+ * What the paymail (bsvalias) routes answer, in the shapes of the bsvalias specifications (camelCase
+ * where they say so). The example is a customer's wallet paying cafe@example.com 25,000 satoshis.
+ */
+
+const PAYMAIL = 'cafe@example.com';
+const MERCHANT_KEY = '0244b85467f6a0495e5c9d48748a2dafedee882b1f167cecdb76596ae6179ade54';
+const MERCHANT_SCRIPT = '76a914ee556d99a810480b1058828e7298643c2ff0a2e788ac';
+const RECEIPT_SCRIPT =
+  '006a0b63746b2e7265636569707401311063616665406578616d706c652e636f6d1039663263346536613862306431663365205ea44c3961f16643e614435496b16115aa6d75458b5cc3fd5398aae291f3126b';
+export const REFERENCE = '9f2c4e6a8b0d1f3e';
+const TXID = 'b256360aa2c864e558e8064808f27b1ef4190f07c8402ae6ae3d512a6b992c9e';
+export const TX_HEX =
+  '010000000195822f0cd823696d6f48a8aa57be7b247817178eceec476e0085618b8115e866000000006a473044022043552395694a071d139e5e976934fb1b6da0db622c927da7c4b02c7491f9c818022052616f4f076fdc0402afba5746851b015e02c5046c61a6c296361821847e9508412102741919ff11144a7a2efe037ec2dec4a69bd3191210f85ed140531ef9e024c2eaffffffff03a8610000000000001976a914ee556d99a810480b1058828e7298643c2ff0a2e788ac000000000000000053006a0b63746b2e7265636569707401311063616665406578616d706c652e636f6d1039663263346536613862306431663365205ea44c3961f16643e614435496b16115aa6d75458b5cc3fd5398aae291f3126bb8221e00000000001976a9146e0a97c9f65aa45b4fd37c7dc1ab03208fc8e63f88ac00000000';
+export const BEEF_HEX =
+  '0100beef0002010000000175305cc209154c0ce04ea2068258be3204cfe7f273fe8010a018215a2b92050d000000000151ffffffff0180841e00000000001976a9146e0a97c9f65aa45b4fd37c7dc1ab03208fc8e63f88ac000000000001' +
+  TX_HEX +
+  '00';
+export const SENDER = {
+  sender: 'ann@wallet.example',
+  pubkey: '02741919ff11144a7a2efe037ec2dec4a69bd3191210f85ed140531ef9e024c2ea',
+  signature: 'IEjeOFxITDFaBt4aucOMqVMg+YwNoGk6TZ2EHeV945A4XJ2emF2rHtYRIVNg0ZHwzdRZvkk1IQcs3NEgnZE9IBg=',
+  note: 'Two lattes, thanks!',
+};
+
+const capabilityUrl = (path: string) => `https://example.com/api/v1/bsvalias/${path}/{alias}@{domain.tld}`;
+
+export const bsvaliasCapabilities = named(
+  'BsvaliasCapabilities',
+  z.object({
+    bsvalias: z.literal('1.0'),
+    capabilities: z.record(z.string(), z.union([z.string(), z.boolean()])).describe('BRFC id or name: the URL template, or a flag'),
+  }),
+  {
+    bsvalias: '1.0',
+    capabilities: {
+      pki: capabilityUrl('id'),
+      paymentDestination: capabilityUrl('address'),
+      f12f968c92d6: capabilityUrl('public-profile'),
+      a9f510c16bde: `${capabilityUrl('verifypubkey')}/{pubkey}`,
+      '2a40af698840': capabilityUrl('p2p-payment-destination'),
+      '5f1323cddf31': capabilityUrl('receive-transaction'),
+      '5c55a7fdb7bb': capabilityUrl('beef'),
+      '6745385c3fc0': false,
+    },
+  },
+);
+
+export const paymailPki = named('PaymailPki', z.object({ bsvalias: z.literal('1.0'), handle: z.string(), pubkey: z.string() }), {
+  bsvalias: '1.0',
+  handle: PAYMAIL,
+  pubkey: MERCHANT_KEY,
+});
+
+export const paymentDestination = named(
+  'PaymentDestination',
+  z.object({ output: z.string().describe('The locking script to pay, in hex') }),
+  { output: MERCHANT_SCRIPT },
+);
+
+export const publicProfile = named('PaymailPublicProfile', z.object({ name: z.string(), avatar: z.string() }), {
+  name: 'Blue Bottle Cafe',
+  avatar: 'https://bluebottle.example/logo.png',
+});
+
+export const verifiedPubkey = named(
+  'PaymailPubkeyMatch',
+  z.object({ bsvalias: z.literal('1.0'), handle: z.string(), pubkey: z.string(), match: z.boolean() }),
+  { bsvalias: '1.0', handle: PAYMAIL, pubkey: MERCHANT_KEY, match: true },
+);
+
+export const p2pDestination = named(
+  'P2pPaymentDestination',
+  z.object({
+    outputs: z
+      .array(z.object({ script: z.string(), satoshis: z.number().int() }))
+      .describe('Pay every output: the last is the OP_RETURN receipt naming the paymail and the reference'),
+    reference: z.string(),
+    expires_at: isoTime,
+  }),
+  {
+    outputs: [
+      { script: MERCHANT_SCRIPT, satoshis: 25_000 },
+      { script: RECEIPT_SCRIPT, satoshis: 0 },
+    ],
+    reference: REFERENCE,
+    expires_at: '2026-03-02T09:56:07.000Z',
+  },
+);
+
+export const receivedTransaction = named('P2pTransactionReceived', z.object({ txid: z.string(), note: z.string() }), {
+  txid: TXID,
+  note: 'Payment received, thank you.',
+});

@@ -1,0 +1,425 @@
+import { PrivateKey } from '@bsv/sdk';
+import { configSchema as posConfigSchema, service as posService } from '@ctk/pos';
+import { loadConfig, startService, type RunningService } from '@ctk/shared';
+import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Gateway } from '../src/app.js';
+import { didKeyFromPublicKey } from '../src/auth/did-key.js';
+import { ENDPOINTS, type Endpoint } from '../src/catalog/endpoints.js';
+import { addMember, bearer, onboard, startTestGateway } from './harness.js';
+import { everyKindOfEvent, getLedger, post, startLedgerStack } from './ledger-harness.js';
+import { SERVICES_DOWN, uniqueName } from './support.js';
+
+/*
+ * The OpenAPI document describes what each built operation really answers: it validates as OpenAPI
+ * 3.1, every built operation has a success schema and examples, and real answers of the routes the
+ * gateway serves itself validate against the schema the document gives for them.
+ */
+
+type Media = { schema?: unknown; example?: unknown };
+type Response = { description: string; content?: Record<string, Media> };
+type Operation = { requestBody?: { content: Record<string, Media> }; responses: Record<string, Response> };
+type Document = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
+
+const DOCUMENT_ID = 'https://commerce-toolkit.test/openapi.json';
+// ajv-formats is CommonJS: its function is the default export in node and under `default` in its types.
+type AddFormats = (ajv: Ajv2020) => unknown;
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as AddFormats;
+
+let gateway: Gateway;
+let doc: Document;
+let ajv: Ajv2020;
+
+beforeAll(async () => {
+  gateway = await startTestGateway(SERVICES_DOWN);
+  doc = (await gateway.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+  ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema({ ...doc, $id: DOCUMENT_ID });
+});
+afterAll(async () => {
+  await gateway?.close();
+});
+
+const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}').replace(/\*(\w+)$/, '{$1}');
+const operationOf = (endpoint: Pick<Endpoint, 'method' | 'path'>) =>
+  doc.paths[openApiPath(endpoint.path)]?.[endpoint.method.toLowerCase()] as Operation;
+const isBuilt = (operation: Operation) => !('501' in operation.responses);
+const successOf = (operation: Operation) => Object.entries(operation.responses).find(([status]) => /^2\d\d$/.test(status));
+
+/** Problems of a value against a schema of the document (its references resolved within the document), [] when it is valid. */
+function problems(schema: unknown, value: unknown): string[] {
+  const validate = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', `"${DOCUMENT_ID}#/components/`)));
+  return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`);
+}
+
+/** The real answer validates against the schema the document gives for its operation, status and media type. */
+function expectDocumented(method: Endpoint['method'], path: string, response: LightMyRequestResponse) {
+  const operation = operationOf({ method, path });
+  const documented = operation.responses[String(response.statusCode)];
+  expect(documented, `${method} ${path} answered ${response.statusCode}, which the document does not list: ${response.body}`).toBeDefined();
+  const media = String(response.headers['content-type']).split(';')[0] as string;
+  const schema = documented?.content?.[media]?.schema;
+  expect(schema, `${method} ${path} ${response.statusCode}: no schema for ${media}`).toBeDefined();
+  const body = media === 'application/json' ? response.json() : response.body;
+  expect(problems(schema, body), `${method} ${path} ${response.statusCode}`).toEqual([]);
+}
+
+describe('the OpenAPI document', () => {
+  it('validates as OpenAPI 3.1', async () => {
+    expect(doc.openapi).toBe('3.1.0');
+    const result = await new Validator().validate(doc as never);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('gives every built operation a success answer with a JSON schema and an example, and every request body an example', () => {
+    const operations = ENDPOINTS.map((endpoint) => ({ key: `${endpoint.method} ${endpoint.path}`, operation: operationOf(endpoint) }));
+    const built = operations.filter(({ operation }) => isBuilt(operation));
+    const withSchema = built.filter(({ operation }) => successOf(operation)?.[1].content?.['application/json']?.schema);
+    // The figure the issue asks for: built operations with a success schema, of all operations.
+    console.info(
+      `OpenAPI: ${withSchema.length} of ${built.length} built operations have a success schema; ` +
+        `${operations.length - built.length} of ${operations.length} are not built and answer 501.`,
+    );
+    expect(built.filter((o) => !withSchema.includes(o)).map((o) => o.key)).toEqual([]);
+
+    const withoutExample = built.flatMap(({ key, operation }) => {
+      const missing: string[] = [];
+      if (successOf(operation)?.[1].content?.['application/json']?.example === undefined) missing.push(`${key}: success example`);
+      if (operation.requestBody && operation.requestBody.content['application/json']?.example === undefined)
+        missing.push(`${key}: request example`);
+      return missing;
+    });
+    expect(withoutExample).toEqual([]);
+  });
+
+  it('has examples that validate against the schemas they illustrate', () => {
+    const invalid: string[] = [];
+    for (const endpoint of ENDPOINTS) {
+      const operation = operationOf(endpoint);
+      if (!isBuilt(operation)) continue;
+      const key = `${endpoint.method} ${endpoint.path}`;
+      const request = operation.requestBody?.content['application/json'];
+      if (request) invalid.push(...problems(request.schema, request.example).map((p) => `${key} request: ${p}`));
+      for (const [media, content] of Object.entries(successOf(operation)?.[1].content ?? {}))
+        invalid.push(...problems(content.schema, content.example).map((p) => `${key} ${media}: ${p}`));
+    }
+    expect(invalid).toEqual([]);
+  });
+
+  it('lists the errors an operation can answer: 401 when it takes credentials, 403 with a role, 422 for input, 501 where not built', () => {
+    const wrong: string[] = [];
+    for (const endpoint of ENDPOINTS) {
+      const operation = operationOf(endpoint);
+      const statuses = Object.keys(operation.responses);
+      const key = `${endpoint.method} ${endpoint.path}`;
+      if (!isBuilt(operation)) {
+        if (statuses.join() !== '501') wrong.push(`${key}: not built, answers ${statuses.join()}`);
+        continue;
+      }
+      if (endpoint.auth !== 'none' && !statuses.includes('401')) wrong.push(`${key}: no 401`);
+      if (endpoint.role && !statuses.includes('403')) wrong.push(`${key}: no 403`);
+      if (operation.requestBody && !statuses.includes('422')) wrong.push(`${key}: no 422`);
+      if (!statuses.includes('429')) wrong.push(`${key}: no 429`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('describes the ledger exports by their media types', () => {
+    const content = successOf(operationOf({ method: 'GET', path: '/api/v1/orgs/:handle/ledger' }))?.[1].content ?? {};
+    expect(Object.keys(content).sort()).toEqual(['application/json', 'text/csv', 'text/plain']);
+    expect(content['application/json']?.schema).toEqual({ $ref: '#/components/schemas/JournalEntryPage' });
+  });
+});
+
+describe('real answers validate against the document', () => {
+  /** A documented request example, less the jurisdiction: books, which checks it, is down in these tests. */
+  const exampleBody = (method: Endpoint['method'], path: string) => {
+    const { jurisdiction: _, ...body } = operationOf({ method, path }).requestBody?.content['application/json']?.example as Record<
+      string,
+      unknown
+    >;
+    return body;
+  };
+
+  it('onboarding, organisations and the caller', async () => {
+    const onboarded = await gateway.app.inject({ method: 'POST', url: '/api/v1/onboard', payload: exampleBody('POST', '/api/v1/onboard') });
+    expect(onboarded.statusCode).toBe(201);
+    expectDocumented('POST', '/api/v1/onboard', onboarded);
+    const key = onboarded.json().api_key.key as string;
+    const handle = onboarded.json().organization.handle as string;
+
+    // With a key: an organisation added to the caller, no api_key in the answer.
+    const added = await gateway.app.inject({
+      method: 'POST',
+      url: '/api/v1/onboard',
+      headers: bearer(key),
+      payload: { name: 'Blue Bottle Cafe' },
+    });
+    expect(added.statusCode).toBe(201);
+    expectDocumented('POST', '/api/v1/onboard', added);
+
+    const created = await gateway.app.inject({
+      method: 'POST',
+      url: '/api/v1/organizations',
+      headers: bearer(key),
+      payload: exampleBody('POST', '/api/v1/organizations'),
+    });
+    expect(created.statusCode).toBe(201);
+    expectDocumented('POST', '/api/v1/organizations', created);
+
+    expectDocumented(
+      'GET',
+      '/api/v1/organizations',
+      await gateway.app.inject({ method: 'GET', url: '/api/v1/organizations?limit=2', headers: bearer(key) }),
+    );
+    expectDocumented(
+      'GET',
+      '/api/v1/organizations/:handle',
+      await gateway.app.inject({ method: 'GET', url: `/api/v1/organizations/${handle}`, headers: bearer(key) }),
+    );
+    const patched = await gateway.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/organizations/${handle}`,
+      headers: bearer(key),
+      payload: exampleBody('PATCH', '/api/v1/organizations/:handle'),
+    });
+    expect(patched.statusCode).toBe(200);
+    expectDocumented('PATCH', '/api/v1/organizations/:handle', patched);
+    expectDocumented('GET', '/api/v1/me', await gateway.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(key) }));
+  });
+
+  it('API keys, members and roles, and the organisation keys', async () => {
+    const owner = await onboard(gateway, uniqueName('Access'));
+    const as = bearer(owner.key);
+    const orgUrl = `/api/v1/orgs/${owner.handle}`;
+
+    const newKey = await gateway.app.inject({ method: 'POST', url: '/api/v1/me/api-keys', headers: as, payload: { name: 'Till 2' } });
+    expectDocumented('POST', '/api/v1/me/api-keys', newKey);
+    expectDocumented('GET', '/api/v1/me/api-keys', await gateway.app.inject({ method: 'GET', url: '/api/v1/me/api-keys', headers: as }));
+    expectDocumented(
+      'DELETE',
+      '/api/v1/me/api-keys/:id',
+      await gateway.app.inject({ method: 'DELETE', url: `/api/v1/me/api-keys/${newKey.json().id}`, headers: as }),
+    );
+
+    const added = await gateway.app.inject({
+      method: 'POST',
+      url: `${orgUrl}/members`,
+      headers: as,
+      payload: { name: 'Ben', role: 'staff' },
+    });
+    expectDocumented('POST', '/api/v1/orgs/:handle/members', added);
+    const existing = await addMember(gateway, owner, 'admin');
+    const byId = await gateway.app.inject({
+      method: 'POST',
+      url: `/api/v1/orgs/${(await onboard(gateway, uniqueName('Other'))).handle}/members`,
+      headers: bearer(existing.key),
+      payload: { user_id: existing.userId, role: 'staff' },
+    });
+    expect(byId.statusCode).toBe(403);
+    expectDocumented('POST', '/api/v1/orgs/:handle/members', byId);
+    expectDocumented(
+      'GET',
+      '/api/v1/orgs/:handle/members',
+      await gateway.app.inject({ method: 'GET', url: `${orgUrl}/members`, headers: as }),
+    );
+    const memberUrl = `${orgUrl}/members/${added.json().member.user_id}`;
+    expectDocumented(
+      'PATCH',
+      '/api/v1/orgs/:handle/members/:user_id',
+      await gateway.app.inject({ method: 'PATCH', url: memberUrl, headers: as, payload: { role: 'admin' } }),
+    );
+    expectDocumented(
+      'DELETE',
+      '/api/v1/orgs/:handle/members/:user_id',
+      await gateway.app.inject({ method: 'DELETE', url: memberUrl, headers: as }),
+    );
+
+    expectDocumented(
+      'POST',
+      '/api/v1/orgs/:handle/commerce-key',
+      await gateway.app.inject({ method: 'POST', url: `${orgUrl}/commerce-key`, headers: as, payload: {} }),
+    );
+    const paygate = await gateway.app.inject({ method: 'POST', url: `${orgUrl}/paygate-keys`, headers: as, payload: { name: 'Paid API' } });
+    expectDocumented('POST', '/api/v1/orgs/:handle/paygate-keys', paygate);
+    expectDocumented(
+      'GET',
+      '/api/v1/orgs/:handle/paygate-keys',
+      await gateway.app.inject({ method: 'GET', url: `${orgUrl}/paygate-keys`, headers: as }),
+    );
+    expectDocumented(
+      'DELETE',
+      '/api/v1/orgs/:handle/paygate-keys/:id',
+      await gateway.app.inject({ method: 'DELETE', url: `${orgUrl}/paygate-keys/${paygate.json().id}`, headers: as }),
+    );
+  });
+
+  it('key-based sign-in', async () => {
+    const privateKey = PrivateKey.fromRandom();
+    const challenge = await gateway.app.inject({
+      method: 'POST',
+      url: '/api/auth/challenge',
+      payload: { did: didKeyFromPublicKey(privateKey.toPublicKey()) },
+    });
+    expectDocumented('POST', '/api/auth/challenge', challenge);
+    const { nonce, message } = challenge.json();
+    const signature = privateKey.sign(message, 'utf8').toDER('hex') as string;
+    expectDocumented(
+      'POST',
+      '/api/auth/verify',
+      await gateway.app.inject({ method: 'POST', url: '/api/auth/verify', payload: { nonce, signature } }),
+    );
+  });
+
+  it('service information and the capability maps', async () => {
+    const owner = await onboard(gateway, uniqueName('Map'));
+    expectDocumented('GET', '/api/v1', await gateway.app.inject({ method: 'GET', url: '/api/v1' }));
+    expectDocumented('GET', '/api/v1/capabilities', await gateway.app.inject({ method: 'GET', url: '/api/v1/capabilities' }));
+    expectDocumented(
+      'GET',
+      '/api/v1/orgs/:handle/capabilities',
+      await gateway.app.inject({ method: 'GET', url: `/api/v1/orgs/${owner.handle}/capabilities`, headers: bearer(owner.key) }),
+    );
+  });
+
+  it("the paymail routes the gateway answers from the organisation's registration", async () => {
+    const identityKey = PrivateKey.fromRandom().toPublicKey().toString();
+    await onboard(gateway, uniqueName('Paymail'), { paymail_alias: 'beans', identity_public_key: identityKey });
+    const paymail = 'beans@localhost';
+    expectDocumented('GET', '/.well-known/bsvalias', await gateway.app.inject({ method: 'GET', url: '/.well-known/bsvalias' }));
+    expectDocumented(
+      'GET',
+      '/api/v1/bsvalias/id/:paymail',
+      await gateway.app.inject({ method: 'GET', url: `/api/v1/bsvalias/id/${paymail}` }),
+    );
+    expectDocumented(
+      'GET',
+      '/api/v1/bsvalias/public-profile/:paymail',
+      await gateway.app.inject({ method: 'GET', url: `/api/v1/bsvalias/public-profile/${paymail}` }),
+    );
+    expectDocumented(
+      'GET',
+      '/api/v1/bsvalias/verifypubkey/:paymail/:pubkey',
+      await gateway.app.inject({ method: 'GET', url: `/api/v1/bsvalias/verifypubkey/${paymail}/${identityKey}` }),
+    );
+    // Errors too: the paymail routes answer them flat.
+    expectDocumented(
+      'GET',
+      '/api/v1/bsvalias/id/:paymail',
+      await gateway.app.inject({ method: 'GET', url: '/api/v1/bsvalias/id/nobody@localhost' }),
+    );
+  });
+
+  it('errors in the one error body, under the status the document lists', async () => {
+    expectDocumented('GET', '/api/v1/me', await gateway.app.inject({ method: 'GET', url: '/api/v1/me' }));
+    expectDocumented(
+      'POST',
+      '/api/v1/onboard',
+      await gateway.app.inject({ method: 'POST', url: '/api/v1/onboard', payload: { name: '' } }),
+    );
+    // Books checks a jurisdiction; it is down here, and the document says so.
+    const unavailable = await gateway.app.inject({
+      method: 'POST',
+      url: '/api/v1/onboard',
+      payload: { name: 'Blue Bottle Cafe', jurisdiction: 'US-CA' },
+    });
+    expect(unavailable.statusCode).toBe(503);
+    expectDocumented('POST', '/api/v1/onboard', unavailable);
+    expectDocumented(
+      'GET',
+      '/api/v1/orgs/:handle/members',
+      await gateway.app.inject({
+        method: 'GET',
+        url: '/api/v1/orgs/no-such-org/members',
+        headers: bearer((await onboard(gateway, uniqueName('Err'))).key),
+      }),
+    );
+  });
+});
+
+describe('real answers of the books service, through the gateway, validate against the document', () => {
+  let stack: Awaited<ReturnType<typeof startLedgerStack>>;
+  beforeAll(async () => {
+    stack = await startLedgerStack();
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('the ledger as JSON and as files, the reports and the tax table', async () => {
+    const owner = await onboard(stack.gateway, uniqueName('Books'), { jurisdiction: 'US-CA' });
+    await post(stack.gateway, everyKindOfEvent(owner.orgId));
+    const ledgerPath = '/api/v1/orgs/:handle/ledger';
+    expectDocumented('GET', ledgerPath, await getLedger(stack.gateway, owner.key, owner, '?limit=3'));
+    for (const format of ['csv', 'quickbooks', 'xero', 'hledger', 'beancount'])
+      expectDocumented('GET', ledgerPath, await getLedger(stack.gateway, owner.key, owner, `?format=${format}`));
+
+    const reports = {
+      sales: '?from=2026-03-01&to=2026-03-31&time_zone=America/Los_Angeles',
+      'top-items': '?from=2026-03-01&to=2026-03-31',
+      'busy-hours': '?from=2026-03-01&to=2026-03-31',
+      'trial-balance': '?at=2026-03-31',
+      'account-balances': '',
+    };
+    for (const [report, query] of Object.entries(reports)) {
+      const response = await stack.gateway.app.inject({
+        method: 'GET',
+        url: `/api/v1/orgs/${owner.handle}/reports/${report}${query}`,
+        headers: bearer(owner.key),
+      });
+      expect(response.statusCode, report).toBe(200);
+      expectDocumented('GET', `/api/v1/orgs/:handle/reports/${report}`, response);
+    }
+    expectDocumented(
+      'GET',
+      '/api/v1/tax/jurisdictions',
+      await stack.gateway.app.inject({ method: 'GET', url: '/api/v1/tax/jurisdictions?country=US' }),
+    );
+  });
+});
+
+describe('real answers of the pos service, through the gateway, validate against the document', () => {
+  let pos: RunningService<object>;
+  let posGateway: Gateway;
+  beforeAll(async () => {
+    const databaseUrl = await createTestDatabase('pos');
+    pos = await startService(
+      posService,
+      loadConfig(posConfigSchema, {
+        GRPC_PORT: '0',
+        LOG_LEVEL: 'silent',
+        CTK_DATA_DIR: TEST_DATA_DIR,
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      }),
+    );
+    posGateway = await startTestGateway({ ...SERVICES_DOWN, POS_GRPC_URL: `127.0.0.1:${pos.port}` });
+  });
+  afterAll(async () => {
+    await posGateway?.close();
+    await pos?.close();
+  });
+
+  it('items, created from the documented example and listed', async () => {
+    const owner = await onboard(posGateway, uniqueName('Items'));
+    const itemsPath = '/api/v1/orgs/:handle/items';
+    const created = await posGateway.app.inject({
+      method: 'POST',
+      url: `/api/v1/orgs/${owner.handle}/items`,
+      headers: bearer(owner.key),
+      payload: operationOf({ method: 'POST', path: itemsPath }).requestBody?.content['application/json']?.example as object,
+    });
+    expect(created.statusCode).toBe(201);
+    expectDocumented('POST', itemsPath, created);
+    expectDocumented(
+      'GET',
+      itemsPath,
+      await posGateway.app.inject({ method: 'GET', url: `/api/v1/orgs/${owner.handle}/items`, headers: bearer(owner.key) }),
+    );
+  });
+});
