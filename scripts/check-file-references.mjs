@@ -88,12 +88,16 @@ function resolves(path) {
   const clean = path.replace(/\/+$/, '');
   if (clean === '' || clean === '.' || existing.has(clean) || directories.has(clean)) return true;
   if (clean.startsWith('../')) return false;
-  try {
-    git(['check-ignore', '-q', '--no-index', clean]);
-    return true;
-  } catch {
-    return false;
-  }
+  // With a trailing slash too: `gen/` in .gitignore matches a folder only, and before `pnpm generate`
+  // there is no folder on disk to tell git so.
+  return [clean, `${clean}/`].some((candidate) => {
+    try {
+      git(['check-ignore', '-q', '--no-index', candidate]);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /**
