@@ -6,7 +6,7 @@
 //
 //   node scripts/check-file-references.mjs
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, extname, join, normalize, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -68,13 +68,9 @@ if (broken.length) {
 }
 console.log(`file references: every path named in comments, READMEs and docs/ exists (${files.length} files read)`);
 
+/** Listed by git and still on disk (a file deleted but not yet committed is gone). */
 function exists(file) {
-  try {
-    readFileSync(join(ROOT, file), { flag: 'r' }).length;
-    return true;
-  } catch {
-    return false;
-  }
+  return existsSync(join(ROOT, file));
 }
 
 /** The nearest folder at or above `file`'s (the root excluded) that holds a folder named `first`. */
