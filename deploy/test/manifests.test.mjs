@@ -164,11 +164,19 @@ for (const overlay of skip ? [] : OVERLAYS) {
         assert.equal(c.livenessProbe?.grpc?.port, 50051, `${app}: grpc liveness probe`);
         assert.equal(envVar(c, 'GRPC_PORT')?.value, '50051');
         assert.deepEqual(envVar(c, 'DATABASE_URL')?.valueFrom?.secretKeyRef, { name: `${app}-db`, key: 'url' });
-        assert.deepEqual(c.command, ['node', `apps/${app}/dist/server.js`]);
         assert.deepEqual(
           named(objs, 'Service', app).spec.ports.map((p) => [p.name, p.port]),
           [['grpc', 50051]],
         );
+      }
+    });
+
+    test("every container runs its image's bundle: node dist/server.js in /app (Dockerfile)", () => {
+      const objs = render(overlay);
+      for (const app of ['gateway', ...SERVICES]) {
+        const [c] = named(objs, 'Deployment', app).spec.template.spec.containers;
+        assert.equal(c.workingDir, '/app', `${app}: workingDir`);
+        assert.deepEqual(c.command, ['node', 'dist/server.js'], `${app}: command`);
       }
     });
 
