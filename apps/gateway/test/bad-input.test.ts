@@ -278,6 +278,34 @@ describe.each(ROUTES)('$name', (route) => {
   }
 });
 
+describe('errors stay small', () => {
+  it('a body with many unknown fields is one short 422 listing the first 20 and counting the rest', async () => {
+    const owner = await onboard(gateway, uniqueName('Many'));
+    const body: Record<string, unknown> = { name: 'laptop' };
+    // Short names: the body stays under this file's 2 KiB limit.
+    for (let i = 0; i < 150; i++) body[`f${i}`] = 0;
+    const response = await gateway.app.inject({ method: 'POST', url: '/api/v1/me/api-keys', headers: bearer(owner.key), payload: body });
+    expectError(response, 422, 'validation_failed');
+    const { details, message } = response.json().error;
+    expect(details.issues).toHaveLength(20);
+    expect(details.more_issues).toBe(130);
+    expect(message).toMatch(/; and 130 more$/);
+    expect(response.body.length).toBeLessThan(3000);
+  });
+
+  it('an unknown field with a very long name is not echoed whole', async () => {
+    const owner = await onboard(gateway, uniqueName('Long'));
+    const response = await gateway.app.inject({
+      method: 'POST',
+      url: '/api/v1/me/api-keys',
+      headers: bearer(owner.key),
+      payload: { name: 'laptop', ['x'.repeat(1500)]: 1 },
+    });
+    expectError(response, 422, 'validation_failed');
+    expect(response.body.length).toBeLessThan(1000);
+  });
+});
+
 describe('rejected writes leave nothing behind', () => {
   it('an onboarding refused because the handle is taken creates no user, key or organisation', async () => {
     const existing = await onboard(gateway, uniqueName('Taken'));

@@ -1,6 +1,7 @@
-import { AppError } from '@ctk/shared';
+import { AppError, invalidInput } from '@ctk/shared';
 import type { FastifyRequest } from 'fastify';
 import type { Endpoint } from '../catalog/endpoints.js';
+import { handleProblem } from '../domain/organization-fields.js';
 import type { Credentials } from './credentials.js';
 import { ROLES_SATISFYING, type OrgContext } from './types.js';
 import type { WebhookVerifier } from './webhook-signature.js';
@@ -100,16 +101,27 @@ async function authorizeRole(request: FastifyRequest, required: NonNullable<Endp
   request.org = { ...org, role };
 }
 
-/** The organisation a role applies to: the path's :handle (or :shop_id), else `org_handle` in the body or query. */
+/**
+ * The organisation a role applies to: the path's :handle (or :shop_id), else `org_handle` in the body or
+ * query. Its format is checked here, before any lookup: text that cannot be a handle (a NUL, upper case)
+ * never reaches the database.
+ */
 function orgHandleOf(request: FastifyRequest): string {
   const params = request.params as Record<string, string | undefined>;
   const body = request.body as Record<string, unknown> | undefined;
   const query = request.query as Record<string, unknown> | undefined;
-  const handle = params.handle ?? params.shop_id ?? body?.org_handle ?? query?.org_handle;
+  const [field, handle] =
+    params.handle !== undefined
+      ? ['handle', params.handle]
+      : params.shop_id !== undefined
+        ? ['shop_id', params.shop_id]
+        : ['org_handle', body?.org_handle ?? query?.org_handle];
   if (typeof handle !== 'string' || handle === '') {
     throw new AppError('validation_failed', 'Name the organisation this acts on with "org_handle" (in the body, or the query for GET).', {
       field: 'org_handle',
     });
   }
+  const problem = handleProblem(handle);
+  if (problem) throw invalidInput([{ field, message: problem }], field === 'org_handle' ? 'input' : 'path');
   return handle;
 }

@@ -6,16 +6,17 @@ import { addMember, changeMemberRole, listMembers, removeMember } from '../domai
 import { createPaygateKey, listPaygateKeys, revokePaygateKey, rotateCommerceKey } from '../domain/org-keys.js';
 import { handleField } from '../domain/organization-fields.js';
 import { pageQuery } from '../domain/pagination.js';
+import { emailField, nameField } from '../domain/text-fields.js';
 import { route, type RouteDefinition } from './route-definition.js';
 
 const role = z.enum(['owner', 'admin', 'staff']);
-const keyName = z.object({ name: z.string().trim().min(1).max(100).default('API key') }).strict();
+const keyName = z.object({ name: nameField(100).default('API key') }).strict();
 const orgParams = z.object({ handle: handleField });
 const idParams = z.object({ id: z.uuid() });
 const memberParams = z.object({ handle: handleField, user_id: z.uuid() });
 const newMember = z.union([
   z.object({ user_id: z.uuid(), role }).strict(),
-  z.object({ name: z.string().trim().min(1).max(120), email: z.email().optional(), role }).strict(),
+  z.object({ name: nameField(120), email: emailField.optional(), role }).strict(),
 ]);
 
 /** What the spec's settings page would do: a user's API keys, members and roles, the organisation's keys. */

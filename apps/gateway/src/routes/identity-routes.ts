@@ -7,13 +7,14 @@ import { handleField, organizationData, organizationFields, organizationUpdate }
 import { organizationView } from '../domain/organization-view.js';
 import { afterCursor, NEWEST_FIRST, pageQuery, toPage } from '../domain/pagination.js';
 import { paymailDomain } from '../domain/paymail-domain.js';
+import { emailField, nameField } from '../domain/text-fields.js';
 import { checkJurisdiction } from '../domain/tax-settings.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions } from './service-call.js';
 
 const onboardBody = organizationFields.extend({
   user: z
-    .object({ name: z.string().trim().min(1).max(120).optional(), email: z.email().optional() })
+    .object({ name: nameField(120).optional(), email: emailField.optional() })
     .strict()
     .optional(),
 });

@@ -52,9 +52,10 @@ export function toFastifyPath(path: string): string {
 
 function implemented(definition: RouteDefinition) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const params = parseInput(definition.params, request.params, 'path');
-    const query = parseInput(definition.query, request.query, 'query');
-    const body = parseInput(definition.body, request.body, 'body');
+    const lenient = { allowNul: definition.bsvalias };
+    const params = parseInput(definition.params, request.params, 'path', lenient);
+    const query = parseInput(definition.query, request.query, 'query', lenient);
+    const body = parseInput(definition.body, request.body, 'body', lenient);
     const result = await definition.handle({ body, query, params, request, reply });
     if (!reply.sent) reply.code(definition.status ?? 200);
     return result;

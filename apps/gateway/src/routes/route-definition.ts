@@ -1,4 +1,4 @@
-import { validate } from '@ctk/shared';
+import { refuseNulCharacters, validate } from '@ctk/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
@@ -31,8 +31,17 @@ export function route<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = 
   return definition as unknown as RouteDefinition;
 }
 
-/** Validates one part of the request, answering 422 with every problem named. */
-export function parseInput<S extends z.ZodType>(schema: S | undefined, value: unknown, where: 'body' | 'query' | 'path'): z.infer<S> {
+/**
+ * Validates one part of the request, answering 422 with every problem named. A NUL anywhere in it is
+ * refused first (unless `allowNul`: the paymail routes answer paymail clients by their own rules).
+ */
+export function parseInput<S extends z.ZodType>(
+  schema: S | undefined,
+  value: unknown,
+  where: 'body' | 'query' | 'path',
+  options: { allowNul?: boolean | undefined } = {},
+): z.infer<S> {
+  if (!options.allowNul) refuseNulCharacters(value, where);
   if (!schema) return value as z.infer<S>;
   return validate(schema, where === 'body' && value === undefined ? {} : value, where);
 }
