@@ -58,6 +58,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
   app.addHook('onRequest', (request, reply, done) => {
     request.caller = ANONYMOUS;
     reply.header('x-request-id', request.id);
+    reply.header('x-content-type-options', 'nosniff');
     done();
   });
   keepRawJsonBody(app);

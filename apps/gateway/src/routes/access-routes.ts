@@ -27,6 +27,7 @@ export function accessRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
       handle: ({ query, request }) => listApiKeys(deps, requireUser(request).userId, query),
     }),
     'POST /api/v1/me/api-keys': route({
+      secrets: [{ path: ['key'], kind: 'api_key' }],
       body: keyName,
       creates: true,
       status: 201,
@@ -42,6 +43,7 @@ export function accessRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
       handle: ({ query, request }) => listMembers(deps, requireOrg(request), query),
     }),
     'POST /api/v1/orgs/:handle/members': route({
+      secrets: [{ path: ['api_key', 'key'], kind: 'api_key' }],
       params: orgParams,
       body: newMember,
       creates: true,
@@ -58,6 +60,7 @@ export function accessRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
       handle: ({ params, request }) => removeMember(deps, requireOrg(request), params.user_id),
     }),
     'POST /api/v1/orgs/:handle/commerce-key': route({
+      secrets: [{ path: ['commerce_public_key'], kind: 'commerce_key' }],
       params: orgParams,
       body: z.object({}).strict(),
       creates: true,
@@ -70,6 +73,7 @@ export function accessRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
       handle: ({ query, request }) => listPaygateKeys(deps, requireOrg(request), query),
     }),
     'POST /api/v1/orgs/:handle/paygate-keys': route({
+      secrets: [{ path: ['key'], kind: 'paygate_key' }],
       params: orgParams,
       body: keyName,
       creates: true,

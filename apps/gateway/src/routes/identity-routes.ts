@@ -25,6 +25,7 @@ export function identityRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
   const domain = paymailDomain(deps.config);
   return {
     'POST /api/v1/onboard': route({
+      secrets: [{ path: ['api_key', 'key'], kind: 'api_key' }],
       signup: true,
       body: onboardBody,
       creates: true,

@@ -36,6 +36,11 @@ export function registerCatalog(
           : {}),
       },
       ...(definition?.bsvalias ? { errorHandler: errorHandler(bsvaliasErrorBody) } : {}),
+      onRequest: (_request, reply, done) => {
+        // What a credential reads, or an answer holding a new key, must stay out of shared caches.
+        if (endpoint.auth !== 'none' || definition?.secrets) reply.header('cache-control', 'no-store');
+        done();
+      },
       preHandler: async (request, reply) => {
         await authenticate(request, endpoint, options.auth);
         if (definition?.user) requireUser(request);

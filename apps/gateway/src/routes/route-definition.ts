@@ -2,6 +2,10 @@ import { refuseNulCharacters, validate } from '@ctk/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
+/** The kinds of secret an answer may carry; each can tell whether it still works (domain/secret-is-live.ts). */
+export type SecretKind = 'api_key' | 'paygate_key' | 'commerce_key';
+export type AnswerSecret = { path: readonly string[]; kind: SecretKind };
+
 export type HandlerInput<B, Q, P> = { body: B; query: Q; params: P; request: FastifyRequest; reply: FastifyReply };
 
 /** What an implemented endpoint adds to its catalog row: its input schemas and its handler. */
@@ -19,6 +23,11 @@ export type RouteDefinition<B extends z.ZodType = z.ZodType, Q extends z.ZodType
   bsvalias?: boolean;
   /** A stricter limit of requests per minute per client address than the gateway's (e.g. the chain passthrough). */
   rateLimitPerMinute?: number;
+  /**
+   * Where the answer carries a secret (a new key), by its path in the JSON: such answers are never
+   * cached, and their idempotent replays are sealed and checked (plugins/idempotency.ts).
+   */
+  secrets?: AnswerSecret[];
   /** HTTP status of success (200 unless set). */
   status?: number;
   handle(input: HandlerInput<z.infer<B>, z.infer<Q>, z.infer<P>>): Promise<unknown>;
