@@ -41,12 +41,17 @@ export async function buildGateway(config: Config): Promise<Gateway> {
   const services = createServiceClients(config);
   const deps: GatewayDeps = { config, prisma, services, credentials: new Credentials(prisma, config.CTK_AUTH_CACHE_SECONDS) };
 
+  const requestTimeout = config.CTK_REQUEST_TIMEOUT_SECONDS * 1000;
   const app = Fastify({
     loggerInstance: createLogger('gateway', config.LOG_LEVEL) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.CTK_BODY_LIMIT_BYTES,
+    // A client that sends less than it announced is cut off rather than holding a connection for minutes.
+    // Node checks for late requests on an interval (30 s by default): check often enough to keep the bound.
+    requestTimeout,
+    http: { headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(1000, requestTimeout / 2) },
     // A path parameter may be a paymail (up to 320 characters) or a BEEF-sized txid route; the default is 100.
-    maxParamLength: 1000,
+    routerOptions: { maxParamLength: 1000 },
     frameworkErrors: answerRouterError,
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];

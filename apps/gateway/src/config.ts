@@ -27,6 +27,8 @@ export const configSchema = z.object({
     .int()
     .min(1024)
     .default(256 * 1024),
+  /** A request must arrive whole (headers and body) within this many seconds, else 408 and the connection is closed. */
+  CTK_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(15),
   /** Requests per minute per API key (or per client address without one). */
   CTK_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
   /** Requests per minute per client address on routes that create identities (onboard, sign-in). */
