@@ -111,7 +111,7 @@ export async function buildGateway(config: Config): Promise<Gateway> {
     signupRateLimit: config.CTK_SIGNUP_RATE_LIMIT_PER_MINUTE,
   });
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (!request.idempotencyRecordId) return done(null, payload);
+    if (!request.idempotency) return done(null, payload);
     finishIdempotent(prisma, request, reply.statusCode, payload).then(() => done(null, payload), done);
   });
   app.addHook('onResponse', (request, reply, done) => {

@@ -44,7 +44,7 @@ export function registerCatalog(
       preHandler: async (request, reply) => {
         await authenticate(request, endpoint, options.auth);
         if (definition?.user) requireUser(request);
-        if (definition?.creates && (await beginIdempotent(options.prisma, request, reply))) return reply;
+        if (definition?.creates && (await beginIdempotent(options.prisma, request, reply, definition.secrets))) return reply;
       },
       handler: definition ? implemented(definition) : notImplemented(endpoint),
     });
