@@ -2,11 +2,16 @@ import { AppError, invalidInput } from '@ctk/shared';
 import type { FastifyRequest } from 'fastify';
 import type { Endpoint } from '../catalog/endpoints.js';
 import { handleProblem } from '../domain/organization-fields.js';
-import type { Credentials } from './credentials.js';
+import type { BeforeLookup, Credentials } from './credentials.js';
 import { ROLES_SATISFYING, type OrgContext } from './types.js';
 import type { WebhookVerifier } from './webhook-signature.js';
 
-export type AuthDeps = { credentials: Credentials; webhooks: WebhookVerifier };
+export type AuthDeps = {
+  credentials: Credentials;
+  webhooks: WebhookVerifier;
+  /** Spends one of the client address's credential lookups (a key not in memory): 429 when they are used up. */
+  lookups?: (request: FastifyRequest) => Promise<void>;
+};
 
 /**
  * Establishes `request.caller` by the endpoint's one auth scheme (spec section 5), then, for endpoints
@@ -24,7 +29,7 @@ export async function authenticate(request: FastifyRequest, endpoint: Endpoint, 
           throw new AppError('unauthenticated', 'This endpoint needs an API key: send Authorization: Bearer <API_KEY>.');
         break;
       }
-      const key = await deps.credentials.userKey(token);
+      const key = await deps.credentials.userKey(token, lookupGuard(request, deps));
       if (!key) throw new AppError('invalid_api_key', 'The API key is not valid or has been revoked.');
       request.caller = { kind: 'user', ...key };
       break;
@@ -33,7 +38,7 @@ export async function authenticate(request: FastifyRequest, endpoint: Endpoint, 
       const token = bearerToken(request);
       if (token === undefined)
         throw new AppError('unauthenticated', 'This endpoint needs a payment-gate key: send Authorization: Bearer <PAYGATE_API_KEY>.');
-      const key = await deps.credentials.paygateKey(token);
+      const key = await deps.credentials.paygateKey(token, lookupGuard(request, deps));
       if (!key)
         throw new AppError(
           'invalid_api_key',
@@ -43,7 +48,7 @@ export async function authenticate(request: FastifyRequest, endpoint: Endpoint, 
       break;
     }
     case 'commerce_key':
-      await authenticateCommerceKey(request, deps.credentials);
+      await authenticateCommerceKey(request, deps.credentials, lookupGuard(request, deps));
       break;
     case 'webhook':
       request.caller = { kind: 'webhook', provider: await deps.webhooks.verify(request) };
@@ -73,11 +78,15 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return match[1];
 }
 
-async function authenticateCommerceKey(request: FastifyRequest, credentials: Credentials) {
+function lookupGuard(request: FastifyRequest, deps: AuthDeps): BeforeLookup {
+  return deps.lookups ? () => deps.lookups!(request) : () => Promise.resolve();
+}
+
+async function authenticateCommerceKey(request: FastifyRequest, credentials: Credentials, beforeLookup: BeforeLookup) {
   const key = request.headers['x-commerce-key'];
   if (typeof key !== 'string' || key === '')
     throw new AppError('unauthenticated', "This endpoint needs the merchant's commerce public key in the x-commerce-key header.");
-  const org = await credentials.commerceKey(key);
+  const org = await credentials.commerceKey(key, beforeLookup);
   if (!org) throw new AppError('invalid_api_key', 'The commerce key is not valid or has been rotated.');
   const handle = (request.params as Record<string, string | undefined>).merchant_handle;
   if (handle !== org.handle) throw new AppError('forbidden', 'This commerce key belongs to another merchant.');
