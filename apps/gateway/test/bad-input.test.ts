@@ -335,24 +335,6 @@ describe('rejected writes leave nothing behind', () => {
     expect(await tableCounts(gateway)).toEqual(before);
   });
 
-  it('an onboarding with an email that already has an account answers 409 already_exists and creates nothing', async () => {
-    const email = `${randomUUID()}@example.com`;
-    const first = await gateway.app.inject({
-      method: 'POST',
-      url: '/api/v1/onboard',
-      payload: { name: uniqueName('Email'), user: { email } },
-    });
-    expect(first.statusCode).toBe(201);
-    const before = await tableCounts(gateway);
-    const second = await gateway.app.inject({
-      method: 'POST',
-      url: '/api/v1/onboard',
-      payload: { name: uniqueName('Email'), user: { email } },
-    });
-    expectError(second, 409, 'already_exists');
-    expect(await tableCounts(gateway)).toEqual(before);
-  });
-
   it('a text/plain POST to the commerce-key route is refused and does not rotate the key', async () => {
     const owner = await onboard(gateway, uniqueName('Plain'));
     const key = (

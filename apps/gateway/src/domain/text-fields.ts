@@ -13,5 +13,13 @@ export function nameField(max: number) {
     .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters');
 }
 
-/** An email address. */
-export const emailField = z.string().trim().max(254).pipe(z.email());
+/**
+ * An email address, as stored: trimmed and in lower case, so Ann@x.com and ann@x.com are one address
+ * (decision 0011).
+ */
+export const emailField = z
+  .string()
+  .trim()
+  .max(254)
+  .pipe(z.email())
+  .transform((email) => email.toLowerCase());
