@@ -1,14 +1,15 @@
-import { AppError, isUniqueViolation } from '@ctk/shared';
 import { z } from 'zod';
 import { requireOrg, requireUser } from '../auth/authenticate.js';
 import type { GatewayDeps } from '../deps.js';
 import { onboard } from '../domain/onboard.js';
-import { handleField, organizationData, organizationFields, organizationUpdate } from '../domain/organization-fields.js';
-import { organizationView } from '../domain/organization-view.js';
-import { afterCursor, NEWEST_FIRST, pageQuery, toPage } from '../domain/pagination.js';
-import { paymailDomain } from '../domain/paymail-domain.js';
+import { describeCaller } from '../domain/describe-caller.js';
+import { getOrganization } from '../domain/get-organization.js';
+import { listOrganizations } from '../domain/list-organizations.js';
+import { handleField, organizationFields, organizationUpdate } from '../domain/organization-fields.js';
+import { pageQuery } from '../domain/pagination.js';
 import { emailField, nameField } from '../domain/text-fields.js';
 import { checkJurisdiction } from '../domain/tax-settings.js';
+import { updateOrganization } from '../domain/update-organization.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions } from './service-call.js';
 
@@ -22,7 +23,6 @@ const handleParams = z.object({ handle: handleField });
 
 /** Onboarding, organisations and the caller. */
 export function identityRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
-  const domain = paymailDomain(deps.config);
   return {
     'POST /api/v1/onboard': route({
       secrets: [{ path: ['api_key', 'key'], kind: 'api_key' }],
@@ -50,57 +50,22 @@ export function identityRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
     }),
     'GET /api/v1/organizations': route({
       query: pageQuery,
-      handle: async ({ query, request }) => {
-        const { userId } = requireUser(request);
-        const rows = await deps.prisma.membership.findMany({
-          where: { userId, ...afterCursor(query.cursor) },
-          orderBy: NEWEST_FIRST,
-          take: query.limit + 1,
-          include: { organization: true },
-        });
-        return toPage(rows, query.limit, (m) => ({ ...organizationView(m.organization, domain), role: m.role }));
-      },
+      handle: ({ query, request }) => listOrganizations(deps, requireUser(request).userId, query),
     }),
     'GET /api/v1/organizations/:handle': route({
       params: handleParams,
-      handle: async ({ request }) => {
-        const org = await deps.prisma.organization.findUniqueOrThrow({ where: { id: requireOrg(request).id } });
-        return { ...organizationView(org, domain), role: request.org?.role };
-      },
+      handle: ({ request }) => getOrganization(deps, requireOrg(request)),
     }),
     'PATCH /api/v1/organizations/:handle': route({
       params: handleParams,
       body: organizationUpdate,
       handle: async ({ body, request }) => {
         await checkJurisdiction(deps, body.jurisdiction, callOptions(request));
-        try {
-          const org = await deps.prisma.organization.update({ where: { id: requireOrg(request).id }, data: organizationData(body) });
-          deps.credentials.forget();
-          return { ...organizationView(org, domain), role: request.org?.role };
-        } catch (error) {
-          if (isUniqueViolation(error)) throw new AppError('already_exists', `The paymail alias "${body.paymail_alias}" is taken.`);
-          throw error;
-        }
+        return updateOrganization(deps, requireOrg(request), body);
       },
     }),
     'GET /api/v1/me': route({
-      handle: async ({ request }) => {
-        const { userId, apiKeyId } = requireUser(request);
-        const user = await deps.prisma.user.findUniqueOrThrow({
-          where: { id: userId },
-          include: { memberships: { include: { organization: true }, orderBy: { createdAt: 'asc' } } },
-        });
-        const key = await deps.prisma.apiKey.findUniqueOrThrow({ where: { id: apiKeyId } });
-        return {
-          id: user.id,
-          name: user.name,
-          email: user.email,
-          did: user.did,
-          created_at: user.createdAt.toISOString(),
-          api_key: { id: key.id, name: key.name, prefix: key.prefix },
-          organizations: user.memberships.map((m) => ({ handle: m.organization.handle, name: m.organization.name, role: m.role })),
-        };
-      },
+      handle: ({ request }) => describeCaller(deps, requireUser(request)),
     }),
   };
 }
