@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { AppError, closeServiceClients, createServiceClients, defineService, type Logger, type RunningService } from '@ctk/shared';
+import { closeServiceClients, createServiceClients, defineService, type Logger, type RunningService } from '@ctk/shared';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { Credentials } from './auth/credentials.js';
-import { hashSecret } from './auth/secrets.js';
 import { webhookVerifier } from './auth/webhook-signature.js';
 import { configSchema, type Config } from './config.js';
 import { PrismaClient } from './data/prisma.js';
@@ -17,6 +16,7 @@ import { openApiDocument } from './descriptors/openapi.js';
 import { registerCors } from './plugins/cors.js';
 import { answerRouterError, registerErrorHandling } from './plugins/errors.js';
 import { finishIdempotent } from './plugins/idempotency.js';
+import { allowance, allowanceKey, clientAddress, rateLimited } from './plugins/rate-limits.js';
 import { accessRoutes } from './routes/access-routes.js';
 import { identityRoutes } from './routes/identity-routes.js';
 import { itemRoutes } from './routes/item-routes.js';
@@ -68,13 +68,20 @@ export const service = defineService<Config, PrismaClient, object, { app: Fastif
 /** The Fastify app: plugins, and every catalog route with its handler (or 501). */
 async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInstance> {
   const { config, prisma } = deps;
+  const requestTimeout = config.CTK_REQUEST_TIMEOUT_SECONDS * 1000;
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.CTK_BODY_LIMIT_BYTES,
+    // A client that sends less than it announced is cut off rather than holding a connection for minutes.
+    // Node checks for late requests on an interval (30 s by default): check often enough to keep the bound.
+    requestTimeout,
+    http: { headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(1000, requestTimeout / 2) },
     // A path parameter may be a paymail (up to 320 characters) or a BEEF-sized txid route; the default is 100.
-    maxParamLength: 1000,
+    routerOptions: { maxParamLength: 1000 },
     frameworkErrors: answerRouterError,
+    // The client address (rate limits, anonymous idempotency) comes from X-Forwarded-For only when a trusted proxy sent it.
+    trustProxy: config.CTK_TRUSTED_PROXIES.length > 0 ? config.CTK_TRUSTED_PROXIES : false,
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -85,19 +92,22 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
   app.addHook('onRequest', (request, reply, done) => {
     request.caller = ANONYMOUS;
     reply.header('x-request-id', request.id);
+    reply.header('x-content-type-options', 'nosniff');
     done();
   });
   keepRawJsonBody(app);
   registerErrorHandling(app);
+  // Routes outside the catalog (docs, health, unknown paths) are limited per client address here;
+  // catalog routes spend their caller's allowance after authentication (routes/register-catalog.ts).
   await app.register(rateLimit, {
     max: config.CTK_RATE_LIMIT_PER_MINUTE,
     timeWindow: 60_000,
-    keyGenerator: rateLimitKey,
-    errorResponseBuilder: (_request, context) =>
-      new AppError('rate_limited', `Too many requests: at most ${context.max} a minute. Retry after ${context.after}.`, {
-        retry_after_seconds: Math.ceil(context.ttl / 1000),
-      }),
+    keyGenerator: clientAddress,
+    errorResponseBuilder: (_request, context) => rateLimited(context.max, Math.ceil(context.ttl / 1000)),
   });
+  const perMinute = config.CTK_RATE_LIMIT_PER_MINUTE;
+  const callerAllowance = allowance(app, perMinute, allowanceKey);
+  const lookupAllowance = allowance(app, perMinute, (request) => `lookup:${clientAddress(request)}`);
   registerCors(app);
 
   const handlers = new Map<string, RouteDefinition>();
@@ -123,16 +133,18 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     prisma,
     auth: {
       credentials: deps.credentials,
+      lookups: lookupAllowance,
       webhooks: webhookVerifier({
         prisma,
         toleranceSeconds: config.CTK_WEBHOOK_TOLERANCE_SECONDS,
         secrets: { 'card-provider': config.CTK_WEBHOOK_SECRET_CARD_PROVIDER, 'wallet-provider': config.CTK_WEBHOOK_SECRET_WALLET_PROVIDER },
       }),
     },
+    callerAllowance,
     signupRateLimit: config.CTK_SIGNUP_RATE_LIMIT_PER_MINUTE,
   });
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (!request.idempotencyRecordId) return done(null, payload);
+    if (!request.idempotency) return done(null, payload);
     finishIdempotent(prisma, request, reply.statusCode, payload).then(() => done(null, payload), done);
   });
   app.addHook('onResponse', (request, reply, done) => {
@@ -167,10 +179,4 @@ function keepRawJsonBody(app: FastifyInstance) {
     request.rawBody = body as string;
     parse(request, body as string, done);
   });
-}
-
-/** Per credential when there is one (never the credential itself), else per client address. */
-function rateLimitKey(request: FastifyRequest): string {
-  const credential = request.headers.authorization ?? request.headers['x-commerce-key'];
-  return typeof credential === 'string' ? `key:${hashSecret(credential).slice(0, 32)}` : `ip:${request.ip}`;
 }

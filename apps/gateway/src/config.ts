@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { chainConfigFields } from '@ctk/chain';
 import { configFields, loadConfig, serviceAddressFields, unsetIfEmpty } from '@ctk/shared';
 import { z } from 'zod';
@@ -28,6 +29,25 @@ export const configSchema = z
       .int()
       .min(1024)
       .default(256 * 1024),
+    /** A request must arrive whole (headers and body) within this many seconds, else 408 and the connection is closed. */
+    CTK_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(15),
+    /**
+     * Proxies whose X-Forwarded-For names the client (comma-separated addresses or CIDR blocks). Unset:
+     * none, so the client address is the connection's and no header can choose it.
+     */
+    CTK_TRUSTED_PROXIES: z
+      .string()
+      .default('')
+      .transform((text) =>
+        text
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter(Boolean),
+      )
+      .refine(
+        (entries) => entries.every(isAddressOrBlock),
+        'use IP addresses or CIDR blocks, comma-separated (e.g. "10.0.0.1, 10.1.0.0/16")',
+      ),
     /** Requests per minute per API key (or per client address without one). */
     CTK_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
     /** Requests per minute per client address on routes that create identities (onboard, sign-in). */
@@ -46,4 +66,12 @@ export type Config = z.infer<typeof configSchema>;
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return loadConfig(configSchema, env);
+}
+
+/** "10.0.0.1", "10.1.0.0/16", "fd00::/8". */
+function isAddressOrBlock(entry: string): boolean {
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
 }

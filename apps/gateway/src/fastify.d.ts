@@ -1,5 +1,6 @@
 import type { Endpoint } from './catalog/endpoints.js';
 import type { Caller, OrgContext } from './auth/types.js';
+import type { IdempotentRequest } from './plugins/idempotency.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -7,7 +8,8 @@ declare module 'fastify' {
     org?: OrgContext;
     /** The body exactly as received: signatures and idempotency hashes are computed over it. */
     rawBody?: string;
-    idempotencyRecordId?: string | undefined;
+    /** Set when the request began an idempotent record (plugins/idempotency.ts). */
+    idempotency?: IdempotentRequest | undefined;
   }
   interface FastifyContextConfig {
     endpoint?: Endpoint;

@@ -32,8 +32,13 @@ export async function startTestGateway(env: Record<string, string> = {}): Promis
 export type Onboarded = { key: string; handle: string; userId: string; orgId: string };
 
 /** Onboards a new user and organisation without a key, as a newcomer would. */
-export async function onboard(gateway: Gateway, name: string, extra: Record<string, unknown> = {}): Promise<Onboarded> {
-  const response = await gateway.app.inject({ method: 'POST', url: '/api/v1/onboard', payload: { name, ...extra } });
+export async function onboard(
+  gateway: Gateway,
+  name: string,
+  extra: Record<string, unknown> = {},
+  remoteAddress?: string,
+): Promise<Onboarded> {
+  const response = await gateway.app.inject({ method: 'POST', url: '/api/v1/onboard', payload: { name, ...extra }, remoteAddress });
   if (response.statusCode !== 201) throw new Error(`onboard failed: ${response.statusCode} ${response.body}`);
   const body = response.json();
   return { key: body.api_key.key, handle: body.organization.handle, userId: body.user.id, orgId: body.organization.id };

@@ -121,3 +121,103 @@ describe('Idempotency-Key on POST /api/v1/onboard', () => {
     expect(response.statusCode).toBe(201);
   });
 });
+
+describe('replays of answers that carry a key', () => {
+  const post = (url: string, idempotencyKey: string, headers: Record<string, string> = {}, payload: Record<string, unknown> = {}) =>
+    gateway.app.inject({ method: 'POST', url, headers: { ...headers, 'idempotency-key': idempotencyKey }, payload });
+
+  it('replays a new API key while it works, and never after it is revoked', async () => {
+    const owner = await onboard(gateway, uniqueName('Replay Keys'));
+    const idempotencyKey = randomUUID();
+    const first = await post('/api/v1/me/api-keys', idempotencyKey, bearer(owner.key), { name: 'laptop' });
+    expect(first.statusCode).toBe(201);
+    const secret = first.json().key as string;
+
+    const live = await post('/api/v1/me/api-keys', idempotencyKey, bearer(owner.key), { name: 'laptop' });
+    expect(live.headers['idempotent-replayed']).toBe('true');
+    expect(live.json()).toEqual(first.json());
+
+    const revoked = await gateway.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/me/api-keys/${first.json().id}`,
+      headers: bearer(owner.key),
+    });
+    expect(revoked.statusCode).toBe(200);
+    const replay = await post('/api/v1/me/api-keys', idempotencyKey, bearer(owner.key), { name: 'laptop' });
+    expect(replay.statusCode).toBe(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).not.toContain(secret);
+    expect(replay.json()).toEqual({ ...first.json(), key: null });
+  });
+
+  it("replays onboarding's key to the same client and key, but not once the key is revoked", async () => {
+    const idempotencyKey = randomUUID();
+    const name = uniqueName('Replay Onboard');
+    const first = await onboardWith(idempotencyKey, { name });
+    const secret = first.json().api_key.key as string;
+    expect((await onboardWith(idempotencyKey, { name })).json().api_key.key).toBe(secret);
+
+    const keyId = first.json().api_key.id as string;
+    expect((await gateway.app.inject({ method: 'DELETE', url: `/api/v1/me/api-keys/${keyId}`, headers: bearer(secret) })).statusCode).toBe(
+      200,
+    );
+    const replay = await onboardWith(idempotencyKey, { name });
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).not.toContain(secret);
+    expect(replay.json().api_key).toMatchObject({ id: keyId, key: null });
+    expect(replay.json().organization).toEqual(first.json().organization);
+  });
+
+  it('does not replay an anonymous answer to another client address', async () => {
+    const idempotencyKey = randomUUID();
+    const name = uniqueName('Two Clients');
+    const from = (remoteAddress: string) =>
+      gateway.app.inject({
+        method: 'POST',
+        url: '/api/v1/onboard',
+        remoteAddress,
+        headers: { 'idempotency-key': idempotencyKey },
+        payload: { name },
+      });
+    const first = await from('198.51.100.7');
+    const second = await from('198.51.100.8');
+    expect([first.statusCode, second.statusCode]).toEqual([201, 201]);
+    expect(second.headers['idempotent-replayed']).toBeUndefined();
+    expect(second.body).not.toContain(first.json().api_key.key);
+  });
+
+  it('replays a rotated commerce key only while it is the current one, and a payment-gate key only until revoked', async () => {
+    const owner = await onboard(gateway, uniqueName('Replay Org Keys'));
+    const rotate = randomUUID();
+    const first = await post(`/api/v1/orgs/${owner.handle}/commerce-key`, rotate, bearer(owner.key));
+    expect((await post(`/api/v1/orgs/${owner.handle}/commerce-key`, rotate, bearer(owner.key))).json()).toEqual(first.json());
+    expect((await post(`/api/v1/orgs/${owner.handle}/commerce-key`, randomUUID(), bearer(owner.key))).statusCode).toBe(201);
+    const stale = await post(`/api/v1/orgs/${owner.handle}/commerce-key`, rotate, bearer(owner.key));
+    expect(stale.headers['idempotent-replayed']).toBe('true');
+    expect(stale.json()).toEqual({ commerce_public_key: null });
+
+    const gate = randomUUID();
+    const key = await post(`/api/v1/orgs/${owner.handle}/paygate-keys`, gate, bearer(owner.key), { name: 'gate' });
+    const url = `/api/v1/orgs/${owner.handle}/paygate-keys/${key.json().id}`;
+    expect((await gateway.app.inject({ method: 'DELETE', url, headers: bearer(owner.key) })).statusCode).toBe(200);
+    const replay = await post(`/api/v1/orgs/${owner.handle}/paygate-keys`, gate, bearer(owner.key), { name: 'gate' });
+    expect(replay.body).not.toContain(key.json().key);
+    expect(replay.json().key).toBeNull();
+  });
+
+  it('keeps neither a usable key nor the Idempotency-Key in the database', async () => {
+    const owner = await onboard(gateway, uniqueName('At Rest'));
+    const idempotencyKey = `at-rest-${randomUUID()}`;
+    const created = await post('/api/v1/me/api-keys', idempotencyKey, bearer(owner.key), { name: 'laptop' });
+    const member = await post(`/api/v1/orgs/${owner.handle}/members`, `${idempotencyKey}-member`, bearer(owner.key), {
+      name: 'Hire',
+      role: 'staff',
+    });
+    const stored = JSON.stringify(await gateway.deps.prisma.idempotencyRecord.findMany());
+    expect(stored).not.toContain(created.json().key);
+    expect(stored).not.toContain(member.json().api_key.key);
+    expect(stored).not.toContain(idempotencyKey);
+    // Only the display prefix (12 characters) of a key may show.
+    expect(stored).not.toMatch(/ctk_(sk|pg|pk)_[\w-]{20}/);
+  });
+});

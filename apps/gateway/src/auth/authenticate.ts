@@ -1,11 +1,17 @@
-import { AppError } from '@ctk/shared';
+import { AppError, invalidInput } from '@ctk/shared';
 import type { FastifyRequest } from 'fastify';
-import type { Endpoint } from '../catalog/endpoints.js';
-import type { Credentials } from './credentials.js';
+import type { Endpoint, Role } from '../catalog/endpoints.js';
+import { handleProblem } from '../domain/organization-fields.js';
+import type { BeforeLookup, Credentials } from './credentials.js';
 import { ROLES_SATISFYING, type OrgContext } from './types.js';
 import type { WebhookVerifier } from './webhook-signature.js';
 
-export type AuthDeps = { credentials: Credentials; webhooks: WebhookVerifier };
+export type AuthDeps = {
+  credentials: Credentials;
+  webhooks: WebhookVerifier;
+  /** Spends one of the client address's credential lookups (a key not in memory): 429 when they are used up. */
+  lookups?: (request: FastifyRequest) => Promise<void>;
+};
 
 /**
  * Establishes `request.caller` by the endpoint's one auth scheme (spec section 5), then, for endpoints
@@ -23,7 +29,7 @@ export async function authenticate(request: FastifyRequest, endpoint: Endpoint, 
           throw new AppError('unauthenticated', 'This endpoint needs an API key: send Authorization: Bearer <API_KEY>.');
         break;
       }
-      const key = await deps.credentials.userKey(token);
+      const key = await deps.credentials.userKey(token, lookupGuard(request, deps));
       if (!key) throw new AppError('invalid_api_key', 'The API key is not valid or has been revoked.');
       request.caller = { kind: 'user', ...key };
       break;
@@ -32,7 +38,7 @@ export async function authenticate(request: FastifyRequest, endpoint: Endpoint, 
       const token = bearerToken(request);
       if (token === undefined)
         throw new AppError('unauthenticated', 'This endpoint needs a payment-gate key: send Authorization: Bearer <PAYGATE_API_KEY>.');
-      const key = await deps.credentials.paygateKey(token);
+      const key = await deps.credentials.paygateKey(token, lookupGuard(request, deps));
       if (!key)
         throw new AppError(
           'invalid_api_key',
@@ -42,7 +48,7 @@ export async function authenticate(request: FastifyRequest, endpoint: Endpoint, 
       break;
     }
     case 'commerce_key':
-      await authenticateCommerceKey(request, deps.credentials);
+      await authenticateCommerceKey(request, deps.credentials, lookupGuard(request, deps));
       break;
     case 'webhook':
       request.caller = { kind: 'webhook', provider: await deps.webhooks.verify(request) };
@@ -64,6 +70,13 @@ export function requireOrg(request: FastifyRequest): OrgContext {
   return request.org;
 }
 
+/** The organisation of a route that requires a role, with the caller's role in it. */
+export function requireMembership(request: FastifyRequest): OrgContext & { role: Role } {
+  const org = requireOrg(request);
+  if (!org.role) throw new AppError('internal', 'No role resolved for this route');
+  return org as OrgContext & { role: Role };
+}
+
 function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (header === undefined) return undefined;
@@ -72,11 +85,15 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return match[1];
 }
 
-async function authenticateCommerceKey(request: FastifyRequest, credentials: Credentials) {
+function lookupGuard(request: FastifyRequest, deps: AuthDeps): BeforeLookup {
+  return deps.lookups ? () => deps.lookups!(request) : () => Promise.resolve();
+}
+
+async function authenticateCommerceKey(request: FastifyRequest, credentials: Credentials, beforeLookup: BeforeLookup) {
   const key = request.headers['x-commerce-key'];
   if (typeof key !== 'string' || key === '')
     throw new AppError('unauthenticated', "This endpoint needs the merchant's commerce public key in the x-commerce-key header.");
-  const org = await credentials.commerceKey(key);
+  const org = await credentials.commerceKey(key, beforeLookup);
   if (!org) throw new AppError('invalid_api_key', 'The commerce key is not valid or has been rotated.');
   const handle = (request.params as Record<string, string | undefined>).merchant_handle;
   if (handle !== org.handle) throw new AppError('forbidden', 'This commerce key belongs to another merchant.');
@@ -100,16 +117,27 @@ async function authorizeRole(request: FastifyRequest, required: NonNullable<Endp
   request.org = { ...org, role };
 }
 
-/** The organisation a role applies to: the path's :handle (or :shop_id), else `org_handle` in the body or query. */
+/**
+ * The organisation a role applies to: the path's :handle (or :shop_id), else `org_handle` in the body or
+ * query. Its format is checked here, before any lookup: text that cannot be a handle (a NUL, upper case)
+ * never reaches the database.
+ */
 function orgHandleOf(request: FastifyRequest): string {
   const params = request.params as Record<string, string | undefined>;
   const body = request.body as Record<string, unknown> | undefined;
   const query = request.query as Record<string, unknown> | undefined;
-  const handle = params.handle ?? params.shop_id ?? body?.org_handle ?? query?.org_handle;
+  const [field, handle] =
+    params.handle !== undefined
+      ? ['handle', params.handle]
+      : params.shop_id !== undefined
+        ? ['shop_id', params.shop_id]
+        : ['org_handle', body?.org_handle ?? query?.org_handle];
   if (typeof handle !== 'string' || handle === '') {
     throw new AppError('validation_failed', 'Name the organisation this acts on with "org_handle" (in the body, or the query for GET).', {
       field: 'org_handle',
     });
   }
+  const problem = handleProblem(handle);
+  if (problem) throw invalidInput([{ field, message: problem }], field === 'org_handle' ? 'input' : 'path');
   return handle;
 }

@@ -9,9 +9,16 @@ type UserKey = { userId: string; apiKeyId: string };
 type PaygateKey = { accountId: string; keyId: string; organizationId: string };
 type Org = Omit<OrgContext, 'role'>;
 
+/** Runs before a credential is looked up in the database (not when it is served from memory): may refuse with 429. */
+export type BeforeLookup = () => Promise<void>;
+
+const NO_GUARD: BeforeLookup = () => Promise.resolve();
+
 /**
  * Resolves credentials and memberships, each from one indexed lookup by hash, kept briefly in memory
  * (the hot path of every authenticated request). Any change to keys or memberships calls `forget()`.
+ * A key not in memory costs its sender's address one lookup of its allowance (`beforeLookup`), so
+ * random keys cannot buy unbounded database lookups.
  */
 export class Credentials {
   private readonly userKeys: TtlCache<UserKey | null>;
@@ -32,27 +39,32 @@ export class Credentials {
     this.roles = new TtlCache(ttl);
   }
 
-  userKey(secret: string): Promise<UserKey | null> {
+  userKey(secret: string, beforeLookup = NO_GUARD): Promise<UserKey | null> {
     if (!secret.startsWith(KEY_PREFIX.user)) return Promise.resolve(null);
     const hash = hashSecret(secret);
     return this.userKeys.get(hash, async () => {
+      await beforeLookup();
       const key = await this.prisma.apiKey.findUnique({ where: { hash }, select: { id: true, userId: true, revokedAt: true } });
       return key && !key.revokedAt ? { userId: key.userId, apiKeyId: key.id } : null;
     });
   }
 
-  paygateKey(secret: string): Promise<PaygateKey | null> {
+  paygateKey(secret: string, beforeLookup = NO_GUARD): Promise<PaygateKey | null> {
     if (!secret.startsWith(KEY_PREFIX.paygate)) return Promise.resolve(null);
     const hash = hashSecret(secret);
     return this.paygateKeys.get(hash, async () => {
+      await beforeLookup();
       const key = await this.prisma.paygateKey.findUnique({ where: { hash }, include: { account: true } });
       return key && !key.revokedAt ? { accountId: key.accountId, keyId: key.id, organizationId: key.account.organizationId } : null;
     });
   }
 
-  commerceKey(key: string): Promise<Org | null> {
+  commerceKey(key: string, beforeLookup = NO_GUARD): Promise<Org | null> {
     if (!key.startsWith(KEY_PREFIX.commerce)) return Promise.resolve(null);
-    return this.commerceKeys.get(key, async () => toOrg(await this.prisma.organization.findUnique({ where: { commercePublicKey: key } })));
+    return this.commerceKeys.get(key, async () => {
+      await beforeLookup();
+      return toOrg(await this.prisma.organization.findUnique({ where: { commercePublicKey: key } }));
+    });
   }
 
   org(handle: string): Promise<Org | null> {

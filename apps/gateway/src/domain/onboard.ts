@@ -1,5 +1,6 @@
-import { AppError, isUniqueViolation } from '@ctk/shared';
+import { randomUUID } from 'node:crypto';
 import type { GatewayDeps } from '../deps.js';
+import type { Prisma } from '../generated/prisma/client.js';
 import { createOrganization } from './create-organization.js';
 import { issueApiKey } from './issue-api-key.js';
 import type { OrganizationFields } from './organization-fields.js';
@@ -19,14 +20,7 @@ export async function onboard(deps: GatewayDeps, callerUserId: string | undefine
       const org = await createOrganization(tx, callerUserId, fields);
       return { org, userId: callerUserId, apiKey: undefined };
     }
-    const created = await tx.user.create({ data: { name: user.name ?? null, email: user.email ?? null } }).catch((error: unknown) => {
-      if (isUniqueViolation(error))
-        throw new AppError(
-          'already_exists',
-          'An account with this email already exists: use its API key (send it as Authorization: Bearer) to add an organisation.',
-        );
-      throw error;
-    });
+    const created = await createUserKeepingEmailsPrivate(tx, user);
     const org = await createOrganization(tx, created.id, fields);
     const apiKey = await issueApiKey(tx, created.id, 'onboarding');
     return { org, userId: created.id, apiKey };
@@ -38,4 +32,18 @@ export async function onboard(deps: GatewayDeps, callerUserId: string | undefine
     role: 'owner' as const,
     ...(result.apiKey ? { api_key: result.apiKey } : {}),
   };
+}
+
+/**
+ * A new user with the email attached when no account has it, else without it: anonymous onboarding
+ * must not tell anyone whether an email is registered, so both answer the same (decision 0011).
+ * `ON CONFLICT DO NOTHING` (skipDuplicates) decides in one statement, so two onboardings racing for one
+ * email neither fail nor both get it.
+ */
+async function createUserKeepingEmailsPrivate(tx: Prisma.TransactionClient, user: NewUser) {
+  const id = randomUUID();
+  const name = user.name ?? null;
+  const attached = user.email ? await tx.user.createMany({ data: [{ id, name, email: user.email }], skipDuplicates: true }) : { count: 0 };
+  if (attached.count === 0) await tx.user.create({ data: { id, name } });
+  return { id };
 }

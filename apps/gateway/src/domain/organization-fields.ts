@@ -1,5 +1,6 @@
 import { HD, Utils } from '@bsv/sdk';
 import { z } from 'zod';
+import { nameField } from './text-fields.js';
 
 const P2PKH_PREFIXES = new Set([0x00, 0x6f]); // mainnet, testnet (and the local chain)
 
@@ -33,14 +34,20 @@ export const publicKeyField = z
   .regex(/^0[23][0-9a-fA-F]{64}$/, 'a compressed public key: 66 hex characters starting with 02 or 03')
   .transform((value) => value.toLowerCase());
 
-export const handleField = z
-  .string()
-  .regex(/^[a-z0-9](?:[a-z0-9-]{1,38}[a-z0-9])$/, 'use 3 to 40 lower-case letters, digits and inner hyphens');
+const HANDLE = /^[a-z0-9](?:[a-z0-9-]{1,38}[a-z0-9])$/;
+const HANDLE_RULE = 'use 3 to 40 lower-case letters, digits and inner hyphens';
+
+export const handleField = z.string().regex(HANDLE, HANDLE_RULE);
+
+/** Why this text cannot be an organisation's handle, or null when it can: checked before any lookup by handle. */
+export function handleProblem(text: string): string | null {
+  return HANDLE.test(text) ? null : `not a handle: ${HANDLE_RULE}`;
+}
 
 /** The fields an organisation can be created or updated with. */
 export const organizationFields = z
   .object({
-    name: z.string().trim().min(1).max(120),
+    name: nameField(120),
     handle: handleField.optional(),
     jurisdiction: z
       .string()
@@ -58,7 +65,7 @@ export const organizationFields = z
       .url({ protocol: /^https?$/ })
       .max(500)
       .optional(),
-    category: z.string().trim().min(1).max(60).optional(),
+    category: nameField(60).optional(),
     latitude: z.number().min(-90).max(90).optional(),
     longitude: z.number().min(-180).max(180).optional(),
   })

@@ -39,6 +39,7 @@ export function answerRouterError(error: FastifyError, request: FastifyRequest, 
   return reply
     .code(400)
     .header('x-request-id', request.id)
+    .header('x-content-type-options', 'nosniff')
     .send(errorBody(new AppError('bad_request', message), request.id));
 }
 

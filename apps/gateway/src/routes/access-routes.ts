@@ -19,16 +19,17 @@ import {
   revoked,
 } from '../access/access-answers.js';
 import { keyNameExample, memberRoleExample, newMemberExample, paygateKeyNameExample } from '../access/access-input.js';
+import { emailField, nameField } from '../domain/text-fields.js';
 import { route, type RouteDefinition } from './route-definition.js';
 
 const role = z.enum(['owner', 'admin', 'staff']);
-const keyName = z.object({ name: z.string().trim().min(1).max(100).default('API key') }).strict();
+const keyName = z.object({ name: nameField(100).default('API key') }).strict();
 const orgParams = z.object({ handle: handleField });
 const idParams = z.object({ id: z.uuid() });
 const memberParams = z.object({ handle: handleField, user_id: z.uuid() });
 const newMember = z.union([
   z.object({ user_id: z.uuid(), role }).strict(),
-  z.object({ name: z.string().trim().min(1).max(120), email: z.email().optional(), role }).strict(),
+  z.object({ name: nameField(120), email: emailField.optional(), role }).strict(),
 ]);
 
 /** What the spec's settings page would do: a user's API keys, members and roles, the organisation's keys. */
@@ -40,6 +41,7 @@ export function accessRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
       handle: ({ query, request }) => listApiKeys(deps, requireUser(request).userId, query),
     }),
     'POST /api/v1/me/api-keys': route({
+      secrets: [{ path: ['key'], kind: 'api_key' }],
       body: keyName,
       creates: true,
       status: 201,
@@ -60,6 +62,7 @@ export function accessRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
       handle: ({ query, request }) => listMembers(deps, requireOrg(request), query),
     }),
     'POST /api/v1/orgs/:handle/members': route({
+      secrets: [{ path: ['api_key', 'key'], kind: 'api_key' }],
       params: orgParams,
       body: newMember,
       creates: true,
@@ -84,6 +87,7 @@ export function accessRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
       handle: ({ params, request }) => removeMember(deps, requireOrg(request), params.user_id),
     }),
     'POST /api/v1/orgs/:handle/commerce-key': route({
+      secrets: [{ path: ['commerce_public_key'], kind: 'commerce_key' }],
       params: orgParams,
       body: z.object({}).strict(),
       creates: true,
@@ -99,6 +103,7 @@ export function accessRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
       handle: ({ query, request }) => listPaygateKeys(deps, requireOrg(request), query),
     }),
     'POST /api/v1/orgs/:handle/paygate-keys': route({
+      secrets: [{ path: ['key'], kind: 'paygate_key' }],
       params: orgParams,
       body: keyName,
       creates: true,

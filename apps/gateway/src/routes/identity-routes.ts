@@ -1,22 +1,23 @@
-import { AppError, isUniqueViolation } from '@ctk/shared';
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { requireOrg, requireUser } from '../auth/authenticate.js';
+import { requireMembership, requireUser } from '../auth/authenticate.js';
 import type { GatewayDeps } from '../deps.js';
 import { onboard } from '../domain/onboard.js';
-import { handleField, organizationData, organizationFields, organizationUpdate } from '../domain/organization-fields.js';
-import { organizationView } from '../domain/organization-view.js';
-import { afterCursor, NEWEST_FIRST, pageQuery, toPage } from '../domain/pagination.js';
+import { describeCaller } from '../domain/describe-caller.js';
+import { getOrganization } from '../domain/get-organization.js';
+import { listOrganizations } from '../domain/list-organizations.js';
+import { handleField, organizationFields, organizationUpdate } from '../domain/organization-fields.js';
+import { pageQuery } from '../domain/pagination.js';
+import { emailField, nameField } from '../domain/text-fields.js';
 import { me, memberOrganization, memberOrganizationPage, onboarded } from '../identity/identity-answers.js';
 import { newOrganizationExample, onboardExample, organizationUpdateExample } from '../identity/identity-input.js';
-import { paymailDomain } from '../domain/paymail-domain.js';
 import { checkJurisdiction } from '../domain/tax-settings.js';
+import { updateOrganization } from '../domain/update-organization.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions } from './service-call.js';
 
 const onboardBody = organizationFields.extend({
   user: z
-    .object({ name: z.string().trim().min(1).max(120).optional(), email: z.email().optional() })
+    .object({ name: nameField(120).optional(), email: emailField.optional() })
     .strict()
     .optional(),
 });
@@ -24,9 +25,9 @@ const handleParams = z.object({ handle: handleField });
 
 /** Onboarding, organisations and the caller. */
 export function identityRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
-  const domain = paymailDomain(deps.config);
   return {
     'POST /api/v1/onboard': route({
+      secrets: [{ path: ['api_key', 'key'], kind: 'api_key' }],
       signup: true,
       body: onboardBody,
       bodyExample: onboardExample,
@@ -58,24 +59,12 @@ export function identityRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
     'GET /api/v1/organizations': route({
       query: pageQuery,
       answer: memberOrganizationPage,
-      handle: async ({ query, request }) => {
-        const { userId } = requireUser(request);
-        const rows = await deps.prisma.membership.findMany({
-          where: { userId, ...afterCursor(query.cursor) },
-          orderBy: NEWEST_FIRST,
-          take: query.limit + 1,
-          include: { organization: true },
-        });
-        return toPage(rows, query.limit, (m) => ({ ...organizationView(m.organization, domain), role: m.role }));
-      },
+      handle: ({ query, request }) => listOrganizations(deps, requireUser(request).userId, query),
     }),
     'GET /api/v1/organizations/:handle': route({
       params: handleParams,
       answer: memberOrganization,
-      handle: async ({ request }) => {
-        const org = await deps.prisma.organization.findUniqueOrThrow({ where: { id: requireOrg(request).id } });
-        return { ...organizationView(org, domain), role: callerRole(request) };
-      },
+      handle: ({ request }) => getOrganization(deps, requireMembership(request)),
     }),
     'PATCH /api/v1/organizations/:handle': route({
       params: handleParams,
@@ -85,42 +74,12 @@ export function identityRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
       errors: ['already_exists', 'unavailable'],
       handle: async ({ body, request }) => {
         await checkJurisdiction(deps, body.jurisdiction, callOptions(request));
-        try {
-          const org = await deps.prisma.organization.update({ where: { id: requireOrg(request).id }, data: organizationData(body) });
-          deps.credentials.forget();
-          return { ...organizationView(org, domain), role: callerRole(request) };
-        } catch (error) {
-          if (isUniqueViolation(error)) throw new AppError('already_exists', `The paymail alias "${body.paymail_alias}" is taken.`);
-          throw error;
-        }
+        return updateOrganization(deps, requireMembership(request), body);
       },
     }),
     'GET /api/v1/me': route({
       answer: me,
-      handle: async ({ request }) => {
-        const { userId, apiKeyId } = requireUser(request);
-        const user = await deps.prisma.user.findUniqueOrThrow({
-          where: { id: userId },
-          include: { memberships: { include: { organization: true }, orderBy: { createdAt: 'asc' } } },
-        });
-        const key = await deps.prisma.apiKey.findUniqueOrThrow({ where: { id: apiKeyId } });
-        return {
-          id: user.id,
-          name: user.name,
-          email: user.email,
-          did: user.did,
-          created_at: user.createdAt.toISOString(),
-          api_key: { id: key.id, name: key.name, prefix: key.prefix },
-          organizations: user.memberships.map((m) => ({ handle: m.organization.handle, name: m.organization.name, role: m.role })),
-        };
-      },
+      handle: ({ request }) => describeCaller(deps, requireUser(request)),
     }),
   };
-}
-
-/** The caller's role in the organisation of the path: always resolved on a route that requires one. */
-function callerRole(request: FastifyRequest) {
-  const { role } = requireOrg(request);
-  if (!role) throw new AppError('internal', 'No role resolved for this route');
-  return role;
 }

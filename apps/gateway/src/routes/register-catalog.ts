@@ -5,41 +5,55 @@ import { ENDPOINTS, endpointKey, type Endpoint } from '../catalog/endpoints.js';
 import type { PrismaClient } from '../data/prisma.js';
 import { bsvaliasErrorBody, errorHandler } from '../plugins/errors.js';
 import { beginIdempotent } from '../plugins/idempotency.js';
+import { allowance, clientAddress, type Allowance } from '../plugins/rate-limits.js';
 import { parseInput, type RouteDefinition } from './route-definition.js';
 
 /**
- * Registers every catalog endpoint: auth and role first, then Idempotency-Key, then the handler with
- * validated input. An endpoint without a handler answers 501 `not_implemented` naming its capability.
+ * Registers every catalog endpoint: a route's own per-address limits, auth and role, the caller's
+ * allowance, then Idempotency-Key, then the handler with validated input. An endpoint without a handler answers 501 `not_implemented` naming its capability.
  */
 export function registerCatalog(
   app: FastifyInstance,
-  options: { handlers: Map<string, RouteDefinition>; auth: AuthDeps; prisma: PrismaClient; signupRateLimit: number },
+  options: {
+    handlers: Map<string, RouteDefinition>;
+    auth: AuthDeps;
+    prisma: PrismaClient;
+    /** The allowance every request spends: its credential's, else its address's (plugins/rate-limits.ts). */
+    callerAllowance: Allowance;
+    signupRateLimit: number;
+  },
 ): void {
+  const signup = allowance(app, options.signupRateLimit, (request) => `signup:${clientAddress(request)}`);
   for (const endpoint of ENDPOINTS) {
     const definition = options.handlers.get(endpointKey(endpoint));
+    // Stricter per-address limits of a route, spent before authentication.
+    const routeAllowances = [
+      ...(definition?.signup ? [signup] : []),
+      ...(definition?.rateLimitPerMinute
+        ? [allowance(app, definition.rateLimitPerMinute, (request) => `${endpoint.path}:${clientAddress(request)}`)]
+        : []),
+    ];
     app.route({
       method: endpoint.method,
       url: toFastifyPath(endpoint.path),
-      config: {
-        endpoint,
-        ...(definition?.signup
-          ? { rateLimit: { max: options.signupRateLimit, timeWindow: 60_000, keyGenerator: (r: { ip: string }) => `signup:${r.ip}` } }
-          : {}),
-        ...(definition?.rateLimitPerMinute
-          ? {
-              rateLimit: {
-                max: definition.rateLimitPerMinute,
-                timeWindow: 60_000,
-                keyGenerator: (r: { ip: string }) => `${endpoint.path}:${r.ip}`,
-              },
-            }
-          : {}),
-      },
+      // Catalog routes spend their allowance after authentication (below), not the global per-address one.
+      config: { endpoint, rateLimit: false },
       ...(definition?.bsvalias ? { errorHandler: errorHandler(bsvaliasErrorBody) } : {}),
+      onRequest: (_request, reply, done) => {
+        // What a credential reads, or an answer holding a new key, must stay out of shared caches.
+        if (endpoint.auth !== 'none' || definition?.secrets) reply.header('cache-control', 'no-store');
+        done();
+      },
       preHandler: async (request, reply) => {
-        await authenticate(request, endpoint, options.auth);
+        for (const spend of routeAllowances) await spend(request);
+        try {
+          await authenticate(request, endpoint, options.auth);
+        } finally {
+          // Refused credentials spend the address's allowance: a fresh junk key buys nothing.
+          await options.callerAllowance(request);
+        }
         if (definition?.user) requireUser(request);
-        if (definition?.creates && (await beginIdempotent(options.prisma, request, reply))) return reply;
+        if (definition?.creates && (await beginIdempotent(options.prisma, request, reply, definition.secrets))) return reply;
       },
       handler: definition ? implemented(definition) : notImplemented(endpoint),
     });
@@ -52,9 +66,10 @@ export function toFastifyPath(path: string): string {
 
 function implemented(definition: RouteDefinition) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const params = parseInput(definition.params, request.params, 'path');
-    const query = parseInput(definition.query, request.query, 'query');
-    const body = parseInput(definition.body, request.body, 'body');
+    const lenient = { allowNul: definition.bsvalias };
+    const params = parseInput(definition.params, request.params, 'path', lenient);
+    const query = parseInput(definition.query, request.query, 'query', lenient);
+    const body = parseInput(definition.body, request.body, 'body', lenient);
     const result = await definition.handle({ body, query, params, request, reply });
     if (!reply.sent) reply.code(definition.status ?? 200);
     return result;

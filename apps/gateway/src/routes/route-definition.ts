@@ -1,6 +1,10 @@
-import { validate, type ErrorCode } from '@ctk/shared';
+import { refuseNulCharacters, validate, type ErrorCode } from '@ctk/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+
+/** The kinds of secret an answer may carry; each can tell whether it still works (domain/secret-is-live.ts). */
+export type SecretKind = 'api_key' | 'paygate_key' | 'commerce_key';
+export type AnswerSecret = { path: readonly string[]; kind: SecretKind };
 
 export type HandlerInput<B, Q, P> = { body: B; query: Q; params: P; request: FastifyRequest; reply: FastifyReply };
 
@@ -32,6 +36,11 @@ export type RouteDefinition<
   bsvalias?: boolean;
   /** A stricter limit of requests per minute per client address than the gateway's (e.g. the chain passthrough). */
   rateLimitPerMinute?: number;
+  /**
+   * Where the answer carries a secret (a new key), by its path in the JSON: such answers are never
+   * cached, and their idempotent replays are sealed and checked (plugins/idempotency.ts).
+   */
+  secrets?: AnswerSecret[];
   /** HTTP status of success (200 unless set). */
   status?: number;
   /** The success answer as JSON (named with `named()`, which gives it its example). */
@@ -56,8 +65,17 @@ export function route<
   return definition as unknown as RouteDefinition;
 }
 
-/** Validates one part of the request, answering 422 with every problem named. */
-export function parseInput<S extends z.ZodType>(schema: S | undefined, value: unknown, where: 'body' | 'query' | 'path'): z.infer<S> {
+/**
+ * Validates one part of the request, answering 422 with every problem named. A NUL anywhere in it is
+ * refused first (unless `allowNul`: the paymail routes answer paymail clients by their own rules).
+ */
+export function parseInput<S extends z.ZodType>(
+  schema: S | undefined,
+  value: unknown,
+  where: 'body' | 'query' | 'path',
+  options: { allowNul?: boolean | undefined } = {},
+): z.infer<S> {
+  if (!options.allowNul) refuseNulCharacters(value, where);
   if (!schema) return value as z.infer<S>;
   return validate(schema, where === 'body' && value === undefined ? {} : value, where);
 }

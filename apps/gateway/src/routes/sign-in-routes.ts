@@ -18,6 +18,7 @@ export function signInRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
       handle: ({ body }) => createSignInChallenge(deps, body.did),
     }),
     'POST /api/auth/verify': route({
+      secrets: [{ path: ['api_key', 'key'], kind: 'api_key' }],
       signup: true,
       body: z
         .object({

@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Gateway } from '../src/app.js';
+import { bearer, onboard, startTestGateway } from './harness.js';
+import { expectError, SERVICES_DOWN, uniqueName } from './support.js';
+
+const LIMIT = 5;
+
+/** A gateway allowing five requests a minute per allowance, onboarding unbounded (so tests can make users). */
+async function limitedGateway(env: Record<string, string> = {}) {
+  return startTestGateway({ ...SERVICES_DOWN, CTK_RATE_LIMIT_PER_MINUTE: String(LIMIT), ...env });
+}
+
+type Call = { method?: 'GET' | 'POST'; url: string; headers?: Record<string, string>; remoteAddress?: string };
+
+async function statuses(gateway: Gateway, calls: Call[]): Promise<number[]> {
+  const answers: number[] = [];
+  for (const call of calls)
+    answers.push(
+      (
+        await gateway.app.inject({
+          method: call.method ?? 'GET',
+          url: call.url,
+          headers: call.headers ?? {},
+          remoteAddress: call.remoteAddress,
+        })
+      ).statusCode,
+    );
+  return answers;
+}
+
+describe('one allowance per key, however the header spells it', () => {
+  let gateway: Gateway;
+  beforeAll(async () => {
+    gateway = await limitedGateway();
+  });
+  afterAll(async () => {
+    await gateway?.close();
+  });
+
+  it('"Bearer", "bearer", extra spaces and a tab share the one allowance of the key', async () => {
+    const owner = await onboard(gateway, uniqueName('Spelled'), {}, '192.0.2.10');
+    const spellings = [
+      `Bearer ${owner.key}`,
+      `bearer ${owner.key}`,
+      `Bearer   ${owner.key}`,
+      `Bearer\t${owner.key}`,
+      `BEARER ${owner.key} `,
+    ];
+    const answers = await statuses(
+      gateway,
+      [...spellings, `Bearer ${owner.key}`].map((authorization) => ({ url: '/api/v1/me', headers: { authorization } })),
+    );
+    expect(answers).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+
+  it("another key keeps its own allowance, and so does the address's anonymous traffic", async () => {
+    const busy = await onboard(gateway, uniqueName('Busy'), {}, '192.0.2.11');
+    const quiet = await onboard(gateway, uniqueName('Quiet'), {}, '192.0.2.11');
+    await statuses(
+      gateway,
+      Array.from({ length: LIMIT + 1 }, () => ({ url: '/api/v1/me', headers: bearer(busy.key), remoteAddress: '192.0.2.11' })),
+    );
+    expect(await statuses(gateway, [{ url: '/api/v1/me', headers: bearer(quiet.key), remoteAddress: '192.0.2.11' }])).toEqual([200]);
+    expect(await statuses(gateway, [{ url: '/api/v1/capabilities', remoteAddress: '192.0.2.11' }])).toEqual([200]);
+  });
+
+  it('answers 429 with retry-after and the error body', async () => {
+    const owner = await onboard(gateway, uniqueName('Retry'), {}, '192.0.2.12');
+    let last;
+    for (let i = 0; i <= LIMIT; i++) last = await gateway.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(owner.key) });
+    expectError(last!, 429, 'rate_limited');
+    expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
+
+describe('junk credentials buy no allowance', () => {
+  let gateway: Gateway;
+  beforeAll(async () => {
+    gateway = await limitedGateway();
+  });
+  afterAll(async () => {
+    await gateway?.close();
+  });
+
+  it('a different junk bearer value on each call to a public route shares the address allowance', async () => {
+    const calls = Array.from({ length: LIMIT + 1 }, (_, i) => ({
+      url: '/api/v1/capabilities',
+      headers: { authorization: `Bearer junk-${i}` },
+      remoteAddress: '192.0.2.20',
+    }));
+    expect(await statuses(gateway, calls)).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+
+  it('random keys on a bearer route are 401 until the address allowance runs out, then 429 without a database lookup', async () => {
+    const calls = Array.from({ length: LIMIT + 3 }, (_, i) => ({
+      url: '/api/v1/me',
+      headers: bearer(`ctk_sk_random${i}`),
+      remoteAddress: '192.0.2.21',
+    }));
+    const lookups = vi.spyOn(gateway.deps.credentials, 'userKey');
+    const findUnique = vi.spyOn(gateway.deps.prisma.apiKey, 'findUnique');
+    try {
+      expect(await statuses(gateway, calls)).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+      expect(findUnique.mock.calls.length).toBeLessThanOrEqual(LIMIT);
+      expect(lookups).toHaveBeenCalled();
+    } finally {
+      lookups.mockRestore();
+      findUnique.mockRestore();
+    }
+  });
+
+  it('malformed Authorization headers count against the address too', async () => {
+    const calls = Array.from({ length: LIMIT + 1 }, (_, i) => ({
+      url: '/api/v1/me',
+      headers: { authorization: `Basic ${i}` },
+      remoteAddress: '192.0.2.22',
+    }));
+    expect(await statuses(gateway, calls)).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+});
+
+describe('client addresses behind a proxy', () => {
+  it('trusts X-Forwarded-For only from CTK_TRUSTED_PROXIES', async () => {
+    const gateway = await limitedGateway({ CTK_TRUSTED_PROXIES: '10.0.0.1, 10.1.0.0/16' });
+    try {
+      const viaProxy = (client: string, proxy = '10.0.0.1') => ({
+        url: '/api/v1/capabilities',
+        remoteAddress: proxy,
+        headers: { 'x-forwarded-for': client },
+      });
+      // Two clients behind the proxy: an allowance each.
+      expect(
+        await statuses(
+          gateway,
+          Array.from({ length: LIMIT }, () => viaProxy('203.0.113.1')),
+        ),
+      ).toEqual([200, 200, 200, 200, 200]);
+      expect(await statuses(gateway, [viaProxy('203.0.113.2', '10.1.2.3'), viaProxy('203.0.113.1', '10.1.2.3')])).toEqual([200, 429]);
+      // An untrusted sender cannot choose its address by the header.
+      const spoofed = Array.from({ length: LIMIT + 1 }, (_, i) => viaProxy(`203.0.113.${100 + i}`, '192.0.2.30'));
+      expect(await statuses(gateway, spoofed)).toEqual([200, 200, 200, 200, 200, 429]);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('trusts no proxy when CTK_TRUSTED_PROXIES is unset', async () => {
+    const gateway = await limitedGateway();
+    try {
+      const spoofed = Array.from({ length: LIMIT + 1 }, (_, i) => ({
+        url: '/api/v1/capabilities',
+        remoteAddress: '127.0.0.1',
+        headers: { 'x-forwarded-for': `203.0.113.${i}` },
+      }));
+      expect(await statuses(gateway, spoofed)).toEqual([200, 200, 200, 200, 200, 429]);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it.each([['not-an-address'], ['10.0.0.1/33'], ['10.0.0.256']])('refuses CTK_TRUSTED_PROXIES=%s at start', async (value) => {
+    await expect(limitedGateway({ CTK_TRUSTED_PROXIES: value })).rejects.toThrow(/CTK_TRUSTED_PROXIES/);
+  });
+});
