@@ -1,6 +1,6 @@
 // Dependency metadata corrections, applied when pnpm resolves the lockfile. They keep the production
 // bundles (`pnpm deploy --prod`, what each container image holds) free of build-time tools: see
-// docs/decisions/0010-container-images.md.
+// docs/decisions/0012-container-images.md.
 module.exports = {
   hooks: {
     readPackage(pkg) {
