@@ -6,7 +6,7 @@ ARG NODE_IMAGE=node:20-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 ARG APP
-RUN test -n "$APP" || { echo "--build-arg APP=<gateway|books|pos|commerce|p2p|federation|contracts> is required" >&2; exit 1; }
+RUN test -n "$APP" || { echo "--build-arg APP=<gateway or a service of packages/shared/src/service/registry.ts> is required" >&2; exit 1; }
 RUN npm install -g pnpm@10.34.9
 WORKDIR /repo
 # The lockfile alone fetches every package, so this layer is reused until the lockfile changes.

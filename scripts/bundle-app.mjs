@@ -8,8 +8,10 @@ import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const APPS = ['gateway', 'books', 'pos', 'commerce', 'p2p', 'federation', 'contracts'];
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const { SERVICE_NAMES } = await import(new URL('../packages/shared/dist/index.js', import.meta.url).href);
+/** The gateway and every service of the registry (packages/shared/src/service/registry.ts). */
+export const APPS = ['gateway', ...SERVICE_NAMES];
 
 /** Writes the bundle of `app` into `dir` (which must be empty or missing) and returns its size in bytes. */
 export function bundleApp(app, dir) {

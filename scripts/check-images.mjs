@@ -103,8 +103,7 @@ async function probe(app, port) {
 /** The gateway's service addresses: free ports, nothing listening (its health does not call them). */
 async function serviceUrls() {
   const urls = {};
-  for (const name of ['BOOKS', 'POS', 'COMMERCE', 'P2P', 'FEDERATION', 'CONTRACTS'])
-    urls[`${name}_GRPC_URL`] = `127.0.0.1:${await freePort()}`;
+  for (const name of APPS.filter((app) => app !== 'gateway')) urls[`${name.toUpperCase()}_GRPC_URL`] = `127.0.0.1:${await freePort()}`;
   return urls;
 }
 
