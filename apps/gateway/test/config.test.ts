@@ -1,3 +1,4 @@
+import { grpcUrlVariable, SERVICE_NAMES, SERVICES } from '@ctk/shared';
 import { describe, expect, it } from 'vitest';
 import { readConfig } from '../src/config.js';
 
@@ -14,6 +15,19 @@ describe('readConfig', () => {
     });
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.CTK_WEBHOOK_SECRET_CARD_PROVIDER).toBeUndefined();
+  });
+
+  it('points the public URL at its own port when CTK_PUBLIC_URL is not set, so a second instance on another port points at itself', () => {
+    expect(readConfig({ PORT: '8081' }).CTK_PUBLIC_URL).toBe('http://localhost:8081');
+    expect(readConfig({ PORT: '8081', CTK_PUBLIC_URL: '' }).CTK_PUBLIC_URL).toBe('http://localhost:8081');
+    expect(readConfig({ PORT: '8081', CTK_PUBLIC_URL: 'https://pay.example.com' }).CTK_PUBLIC_URL).toBe('https://pay.example.com');
+  });
+
+  it('has an address for every service of the registry, its registry port by default', () => {
+    const config = readConfig({ BOOKS_GRPC_URL: 'books:50051' });
+    for (const name of SERVICE_NAMES) expect(config[grpcUrlVariable(name)]).toMatch(/^[\w.-]+:\d+$/);
+    expect(config.BOOKS_GRPC_URL).toBe('books:50051');
+    expect(config.P2P_GRPC_URL).toBe(`127.0.0.1:${SERVICES.p2p.grpcPort}`);
   });
 
   it('reads numbers from their strings', () => {
