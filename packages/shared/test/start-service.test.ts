@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { CommerceServiceDefinition, type CommerceServiceImplementation } from '@ctk/proto/ctk/commerce/v1/commerce';
+import { PaymentEvent, PaymentEventType } from '@ctk/proto/ctk/events/v1/payment_event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createGrpcClient } from '../src/grpc/client.js';
+import { createLogger } from '../src/logger.js';
+import { enqueuePaymentEvent } from '../src/events/outbox.js';
+import { inProcessTransport } from '../src/events/in-process-transport.js';
+import type { EventMessage, EventTransport } from '../src/events/transport.js';
+import { defineService } from '../src/service/define-service.js';
+import { startService } from '../src/service/start-service.js';
+import { grpcHealthStatus } from '../src/testing/grpc-health.js';
+import { createTestDatabase, TEST_DATA_DIR } from '../src/testing/test-database.js';
+import { PrismaClient } from './fixtures/outbox/generated/client.js';
+
+const PRISMA_DIR = fileURLToPath(new URL('./fixtures/outbox', import.meta.url));
+const silent = createLogger('test', 'silent');
+const commerce: CommerceServiceImplementation = { getSetup: async () => ({ capabilities: [] }) };
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function config(extra: Record<string, unknown> = {}) {
+  const databaseUrl = await createTestDatabase('bootstrap');
+  return { LOG_LEVEL: 'silent', GRPC_HOST: '127.0.0.1', GRPC_PORT: 0, CTK_DATA_DIR: TEST_DATA_DIR, DATABASE_URL: databaseUrl, ...extra };
+}
+
+/** A service on the outbox fixture's database that records what happens to it, in order. */
+function recordingService(events: string[], options: { emits?: boolean; failBuild?: boolean } = {}) {
+  return defineService({
+    name: 'commerce',
+    configSchema: undefined as never,
+    database: {
+      prismaDir: PRISMA_DIR,
+      createClient: (adapter) => {
+        events.push('database opened');
+        const prisma = new PrismaClient({ adapter });
+        const disconnect = prisma.$disconnect.bind(prisma);
+        return Object.assign(prisma, { $disconnect: () => (events.push('database closed'), disconnect()) });
+      },
+    },
+    emits: options.emits,
+    build: ({ prisma, eventsCommitted }) => {
+      if (options.failBuild) throw new Error('build failed');
+      return {
+        grpc: commerce,
+        consume: async () => {
+          events.push('consumer started');
+          return { stop: async () => void events.push('consumer stopped') };
+        },
+        close: async () => void events.push('app closed'),
+        expose: { prisma, eventsCommitted },
+      };
+    },
+  });
+}
+
+function watchedTransport(): EventTransport & { published: EventMessage[] } {
+  const transport = inProcessTransport();
+  const published: EventMessage[] = [];
+  return {
+    ...transport,
+    published,
+    async publish(message) {
+      published.push(message);
+      await transport.publish(message);
+    },
+  };
+}
+
+describe('startService, the one bootstrap', () => {
+  it('serves the registry proto service with health, and closes server, consumer, app and database in the reverse order', async () => {
+    const events: string[] = [];
+    const transport = watchedTransport();
+    cleanups.push(() => transport.close());
+    const running = await startService(recordingService(events), await config(), { logger: silent, transport });
+    const address = `127.0.0.1:${running.port}`;
+    expect(await grpcHealthStatus(address, CommerceServiceDefinition.fullName)).toBe('SERVING');
+    const client = createGrpcClient(CommerceServiceDefinition, address);
+    expect(await client.getSetup({ org: { id: randomUUID(), handle: 'corner-cafe' } })).toEqual({ capabilities: [] });
+    client.close();
+
+    await running.close();
+    expect(events).toEqual(['database opened', 'consumer started', 'consumer stopped', 'app closed', 'database closed']);
+    await expect(grpcHealthStatus(address)).rejects.toThrow();
+  });
+
+  it('relays what an emitting service writes to its outbox, at once after eventsCommitted, and publishes what is pending on close', async () => {
+    const events: string[] = [];
+    const transport = watchedTransport();
+    cleanups.push(() => transport.close());
+    const running = await startService(recordingService(events, { emits: true }), await config(), { logger: silent, transport });
+    const event = PaymentEvent.fromPartial({
+      type: PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED,
+      id: `evt-${randomUUID()}`,
+      organizationId: randomUUID(),
+      amountMinor: 450n,
+      currency: 'USD',
+    });
+    await running.prisma.$transaction((tx) => enqueuePaymentEvent(tx, event));
+    running.eventsCommitted();
+    await expect.poll(() => transport.published.map((message) => message.id), { timeout: 2_000 }).toEqual([event.id]);
+
+    const pending = PaymentEvent.fromPartial({
+      type: PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED,
+      id: `evt-${randomUUID()}`,
+      organizationId: randomUUID(),
+      amountMinor: 1n,
+      currency: 'USD',
+    });
+    await running.prisma.$transaction((tx) => enqueuePaymentEvent(tx, pending));
+    await running.close();
+    expect(transport.published.map((message) => message.id)).toEqual([event.id, pending.id]);
+  });
+
+  it('closes the database it opened when the build fails, and when the port is taken', async () => {
+    const events: string[] = [];
+    await expect(startService(recordingService(events, { failBuild: true }), await config(), { logger: silent })).rejects.toThrow(
+      'build failed',
+    );
+    expect(events).toEqual(['database opened', 'database closed']);
+
+    const taken = createServer();
+    await new Promise<void>((listening) => taken.listen(0, '127.0.0.1', listening));
+    cleanups.push(() => new Promise((closed) => taken.close(() => closed())));
+    const port = (taken.address() as { port: number }).port;
+    events.length = 0;
+    await expect(startService(recordingService(events), await config({ GRPC_PORT: port }), { logger: silent })).rejects.toThrow();
+    expect(events).toEqual(['database opened', 'app closed', 'database closed']);
+  });
+});
