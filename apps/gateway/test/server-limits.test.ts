@@ -9,8 +9,7 @@ describe('a request that never finishes sending its body', () => {
   let port: number;
   beforeAll(async () => {
     gateway = await startTestGateway({ ...SERVICES_DOWN, CTK_REQUEST_TIMEOUT_SECONDS: '1' });
-    await gateway.app.listen({ port: 0, host: '127.0.0.1' });
-    port = (gateway.app.server.address() as { port: number }).port;
+    port = gateway.port;
   });
   afterAll(async () => {
     await gateway?.close();
