@@ -63,7 +63,7 @@ async function localChain(chainPort) {
 try {
   const chainNetwork = process.env.CHAIN_NETWORK || 'local';
   const chain = chainNetwork === 'local' ? await localChain(process.env.CHAIN_PORT || '50070') : undefined;
-  // Every app reads the chain client's config (CHAIN_*, see packages/chain): here, the local chain.
+  // The services that read the chain (CHAIN_*, see packages/chain) are given the local chain.
   const chainEnv = chain ? { CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: chain.url } : {};
 
   const addresses = {};
@@ -76,7 +76,7 @@ try {
     addresses[grpcUrlVariable(name)] = `127.0.0.1:${app.port}`;
   }
   const gateway = await load('apps/gateway/dist/app.js');
-  const config = loadConfig(gateway.configSchema, envOf('gateway', { PORT: port, ...addresses, ...chainEnv }));
+  const config = loadConfig(gateway.configSchema, envOf('gateway', { PORT: port, ...addresses }));
   running.push(await startService(gateway.service, config, { logger: createLogger('gateway', logLevel) }));
 
   process.once('SIGINT', () => stop(0));

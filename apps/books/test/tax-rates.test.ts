@@ -24,8 +24,27 @@ describe('tax rates over gRPC', () => {
         kind: 'sales_tax',
         rate: '0.0725',
         effectiveFrom: '2024-01-01',
+        pricesIncludeTax: false,
       },
     });
+  });
+
+  it('says where shelf prices include the tax: with VAT and GST in Europe, Australia and New Zealand, not with US or Canadian taxes', async () => {
+    const { jurisdictions } = await books.client.listTaxJurisdictions({});
+    const inclusive = (code: string) => jurisdictions.find((j) => j.code === code)?.pricesIncludeTax;
+    expect(['US-CA', 'US-OR', 'CA-ON', 'CA-AB', 'DE', 'GB', 'AU', 'NZ'].map((code) => [code, inclusive(code)])).toEqual([
+      ['US-CA', false],
+      ['US-OR', false],
+      ['CA-ON', false],
+      ['CA-AB', false],
+      ['DE', true],
+      ['GB', true],
+      ['AU', true],
+      ['NZ', true],
+    ]);
+    const northAmerican = (j: { country: string }) => j.country === 'US' || j.country === 'CA';
+    expect(jurisdictions.filter((j) => j.pricesIncludeTax === northAmerican(j)).map((j) => j.code)).toEqual([]);
+    expect((await books.client.getTaxRate({ jurisdiction: 'FR' })).jurisdiction?.pricesIncludeTax).toBe(true);
   });
 
   it('answers the rate before a change for a date before it, and the new rate from its first day', async () => {
@@ -88,11 +107,14 @@ describe('tax rates over gRPC', () => {
     expect((await books.client.listTaxJurisdictions({ country: 'JP' })).jurisdictions).toEqual([]);
   });
 
-  it('refuses a country that is not two capital letters', async () => {
-    await expect(books.client.listTaxJurisdictions({ country: 'usa' })).rejects.toMatchObject({
-      code: 'validation_failed',
-      details: { field: 'country' },
-    });
+  it('refuses a country that is not two letters, and takes one in any case', async () => {
+    for (const country of ['usa', 'U', 'U1']) {
+      await expect(books.client.listTaxJurisdictions({ country })).rejects.toMatchObject({
+        code: 'validation_failed',
+        details: { field: 'country' },
+      });
+    }
+    expect((await books.client.listTaxJurisdictions({ country: 'nz' })).jurisdictions.map((j) => j.code)).toEqual(['NZ']);
   });
 
   it('reports sales tax as set up for an organisation with a known jurisdiction, with choosing one as the next step otherwise', async () => {

@@ -1,5 +1,4 @@
 import { isIP } from 'node:net';
-import { chainConfigFields } from '@ctk/chain';
 import { configFields, loadConfig, serviceAddressFields, unsetIfEmpty } from '@ctk/shared';
 import { z } from 'zod';
 
@@ -57,8 +56,6 @@ export const configSchema = z
     CTK_SIGN_IN_CHALLENGE_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
     /** How long a resolved API key or membership may be served from memory. */
     CTK_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
-    /** The chain the receipts are verified against (CHAIN_NETWORK, CHAIN_LOCAL_URL, ...: see @ctk/chain). */
-    ...chainConfigFields,
   })
   .transform(({ CTK_PUBLIC_URL, ...config }) => ({ ...config, CTK_PUBLIC_URL: CTK_PUBLIC_URL ?? `http://localhost:${config.PORT}` }));
 

@@ -77,6 +77,55 @@ describe('items through the gateway and the pos service over gRPC', () => {
     expect(duplicate.json().error.code).toBe('already_exists');
   });
 
+  it('has each rule on an item enforced once, by pos, and its refusal named through the gateway as a 422', async () => {
+    const owner = await onboard(gateway, uniqueName('Rules Cafe'));
+    const valid = { name: 'Flat white', price_cents: 450 };
+    for (const [field, value, message] of [
+      ['name', '   ', 'name is required'],
+      ['name', 'n'.repeat(201), 'name must be at most 200 characters'],
+      ['description', 'd'.repeat(2001), 'description must be at most 2000 characters'],
+      ['category', 'c'.repeat(61), 'category must be at most 60 characters'],
+      ['sku', 's'.repeat(65), 'sku must be at most 64 characters'],
+      ['price_cents', -1, 'price_cents must not be negative'],
+      ['price_cents', 1_000_000_000_001, 'price_cents must be at most 1000000000000'],
+      ['currency', 'usd', 'currency must be an ISO 4217 code of three upper-case letters, such as USD'],
+    ] as const) {
+      const response = await post(owner.key, owner.handle, { ...valid, [field]: value });
+      expect({ field, status: response.statusCode }).toEqual({ field, status: 422 });
+      expect(response.json().error).toMatchObject({ code: 'validation_failed', details: { field } });
+      expect(response.json().error.message).toContain(message);
+    }
+    // At the limits, pos takes them: nothing in front of it is stricter.
+    const atLimits = await post(owner.key, owner.handle, {
+      ...valid,
+      name: 'n'.repeat(200),
+      description: 'd'.repeat(2000),
+      category: 'c'.repeat(60),
+      sku: 's'.repeat(64),
+      price_cents: 1_000_000_000_000,
+      currency: 'EUR',
+    });
+    expect(atLimits.statusCode).toBe(201);
+    expect((await list(owner.key, owner.handle)).json().data).toHaveLength(1);
+  });
+
+  it('refuses, in the gateway, only what is not the shape of an item: a wrong type, a missing field, an unknown key', async () => {
+    const owner = await onboard(gateway, uniqueName('Shape Cafe'));
+    for (const [payload, field] of [
+      [{ name: 42, price_cents: 450 }, 'name'],
+      [{ name: 'Tea', price_cents: 4.5 }, 'price_cents'],
+      [{ name: 'Tea' }, 'price_cents'],
+      [{ price_cents: 450 }, 'name'],
+      [{ name: 'Tea', price_cents: 450, available: 'yes' }, 'available'],
+      [{ name: 'Tea', price_cents: 450, colour: 'green' }, 'colour'],
+    ] as const) {
+      const response = await post(owner.key, owner.handle, payload);
+      expect({ field, status: response.statusCode }).toEqual({ field, status: 422 });
+      expect(response.json().error.details.issues.map((i: { field: string }) => i.field)).toContain(field);
+    }
+    expect((await list(owner.key, owner.handle)).json().data).toEqual([]);
+  });
+
   it('replays an item creation retried with the same Idempotency-Key instead of adding it twice', async () => {
     const owner = await onboard(gateway, uniqueName('Juice Bar'));
     const send = () =>

@@ -49,7 +49,6 @@ export async function startPaymailStack(options: { natsUrl?: string; transport?:
   const port = await freePort();
   const gateway = await startTestGateway({
     ...SERVICES_DOWN,
-    ...chainEnv,
     BOOKS_GRPC_URL: `127.0.0.1:${booksService.port}`,
     P2P_GRPC_URL: `127.0.0.1:${p2pService.port}`,
     PORT: String(port),

@@ -1,9 +1,10 @@
 import { BSM, LockingScript, P2PKH, PrivateKey, Transaction, Utils } from '@bsv/sdk';
 import { mineBlocks, requestFaucet } from '@ctk/chain/local';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, onboard, startTestGateway, type Onboarded } from './harness.js';
+import { bearer, onboard, type Onboarded } from './harness.js';
 import { http, merchantKeys, startPaymailStack, type HttpAnswer, type PaymailStack } from './paymail-harness.js';
-import { SERVICES_DOWN, uniqueName } from './support.js';
+import { startReceiptInstance } from './receipts-harness.js';
+import { uniqueName } from './support.js';
 
 let stack: PaymailStack;
 let merchant: Onboarded;
@@ -189,8 +190,8 @@ describe("a customer wallet pays a merchant's paymail through the P2P flow, end 
 
   it('verifies the purchase from its txid on this instance and on a second instance pointed at the same chain', async () => {
     await mineBlocks(stack.chain.url);
-    // Another instance of the service: its own identity database, no services of its own, the same chain.
-    const elsewhere = await startTestGateway({ ...SERVICES_DOWN, CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: stack.chain.url });
+    // Another instance of the service: its own gateway and p2p on their own databases, the same chain.
+    const elsewhere = await startReceiptInstance({ CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: stack.chain.url });
     try {
       const here = await http('GET', `${stack.base}/api/v1/receipts/${paidTxid}`);
       const there = (await elsewhere.app.inject({ method: 'GET', url: `/api/v1/receipts/${paidTxid}` })).json();

@@ -2,9 +2,7 @@ import { P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
 import { createChainClient, hashOrderLines, receiptScript, type ChainClient, type OrderLine } from '@ctk/chain';
 import { mineBlocks, requestFaucet, startLocalChain, type RunningLocalChain } from '@ctk/chain/local';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gateway } from '../src/app.js';
-import { startTestGateway } from './harness.js';
-import { SERVICES_DOWN } from './support.js';
+import { startReceiptInstance as startInstance, type ReceiptInstance as Instance } from './receipts-harness.js';
 
 const LINES: OrderLine[] = [
   { item_id: 'itm_latte', name: 'Latte', quantity: 2, unit_price_minor: 450, currency: 'USD' },
@@ -13,8 +11,8 @@ const LINES: OrderLine[] = [
 
 let chain: RunningLocalChain;
 let client: ChainClient;
-let here: Gateway;
-let there: Gateway;
+let here: Instance;
+let there: Instance;
 const merchant = PrivateKey.fromRandom().toAddress('testnet');
 
 /** A customer's payment as the wallet builds it: faucet coins in, the merchant paid, the receipt, change back. */
@@ -38,7 +36,7 @@ async function payWithReceipt(reference: string): Promise<string> {
   return tx.id('hex');
 }
 
-const receipt = (gateway: Gateway, txid: string, lines?: unknown) =>
+const receipt = (gateway: Instance, txid: string, lines?: unknown) =>
   gateway.app.inject(
     lines === undefined
       ? { method: 'GET', url: `/api/v1/receipts/${txid}` }
@@ -48,8 +46,8 @@ const receipt = (gateway: Gateway, txid: string, lines?: unknown) =>
 beforeAll(async () => {
   chain = await startLocalChain({ port: 0 });
   client = createChainClient({ network: 'local', localUrl: chain.url, timeoutMs: 5_000, retries: 1 });
-  const env = { ...SERVICES_DOWN, CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: chain.url, CHAIN_RETRIES: '0' };
-  [here, there] = await Promise.all([startTestGateway(env), startTestGateway(env)]);
+  const chainEnv = { CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: chain.url, CHAIN_RETRIES: '0' };
+  [here, there] = await Promise.all([startInstance(chainEnv), startInstance(chainEnv)]);
 });
 
 afterAll(async () => {
@@ -78,8 +76,10 @@ describe('GET /api/v1/receipts/:txid', () => {
         verified: false,
         why: 'The transaction is in the mempool, not yet mined.',
       });
-      expect(response.json().paid_outputs[0]).toMatchObject({ vout: 0, satoshis: 10_000, address: merchant });
-      expect(response.json().paid_outputs).toHaveLength(2);
+      // The customer's change comes after the receipt: it is not something the purchase paid.
+      expect(response.json().paid_outputs).toEqual([
+        { vout: 0, satoshis: 10_000, address: merchant, script: new P2PKH().lock(merchant).toHex() },
+      ]);
     }
   });
 
@@ -108,7 +108,7 @@ describe('GET /api/v1/receipts/:txid', () => {
   it('answers 422 for something that is not a txid', async () => {
     const response = await receipt(here, 'not-a-txid');
     expect(response.statusCode).toBe(422);
-    expect(response.json().error.code).toBe('validation_failed');
+    expect(response.json().error).toMatchObject({ code: 'validation_failed', details: { field: 'txid' } });
   });
 });
 
@@ -138,12 +138,22 @@ describe('POST /api/v1/receipts/:txid with the order lines', () => {
     const response = await receipt(here, txid, [{ name: 'Latte', quantity: 1.5 }]);
     expect(response.statusCode).toBe(422);
     expect(response.json().error.code).toBe('validation_failed');
+    // What a line must hold is p2p's rule, named the same through the gateway.
+    for (const [lines, field] of [
+      [[], 'lines'],
+      [[{ ...LINES[0], quantity: 0 }], 'lines.0.quantity'],
+      [[LINES[0], { ...LINES[1], currency: 'usd' }], 'lines.1.currency'],
+    ] as const) {
+      const refused = await receipt(here, txid, lines);
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json().error).toMatchObject({ code: 'validation_failed', details: { field } });
+    }
   });
 });
 
-describe('a gateway whose chain is down', () => {
+describe('an instance whose chain is down', () => {
   it('answers 503 chain_unavailable', async () => {
-    const down = await startTestGateway({ ...SERVICES_DOWN, CHAIN_LOCAL_URL: 'http://127.0.0.1:1', CHAIN_RETRIES: '0' });
+    const down = await startInstance({ CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: 'http://127.0.0.1:1', CHAIN_RETRIES: '0' });
     try {
       const response = await receipt(down, 'ab'.repeat(32));
       expect(response.statusCode).toBe(503);

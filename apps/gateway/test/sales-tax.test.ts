@@ -1,3 +1,9 @@
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openDatabase } from '@ctk/shared';
+import { createTestDatabase } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../src/app.js';
 import { bearer, onboard, startTestGateway } from './harness.js';
@@ -36,7 +42,9 @@ describe('GET /api/v1/tax/jurisdictions', () => {
       kind: 'vat',
       rate: '0.2',
       effective_from: '2024-01-01',
+      prices_include_tax: true,
     });
+    expect(body.data.find((j: { code: string }) => j.code === 'US-NY').prices_include_tax).toBe(false);
   });
 
   it('filters by country (any case), and answers the rates in force on a date', async () => {
@@ -217,5 +225,52 @@ describe('when books does not answer', () => {
 
   it('answers 503 to the jurisdiction list', async () => {
     expectError(await down.app.inject({ method: 'GET', url: '/api/v1/tax/jurisdictions' }), 503, 'unavailable');
+  });
+});
+
+describe('organisations that chose a jurisdiction before books answered the default', () => {
+  const PRISMA = fileURLToPath(new URL('../prisma', import.meta.url));
+  const BACKFILL = '20261123122907_jurisdiction_prices_include_tax';
+
+  it('keep their default after the upgrade: exclusive in the US and Canada, inclusive elsewhere, and a choice stays', async () => {
+    const work = await mkdtemp(join(tmpdir(), 'ctk-backfill-'));
+    try {
+      // The database as it was before the migration: every migration up to it.
+      const before = join(work, 'prisma');
+      await cp(PRISMA, before, { recursive: true });
+      await rm(join(before, 'migrations', BACKFILL), { recursive: true });
+      const options = { service: 'gateway', databaseUrl: await createTestDatabase('backfill'), dataDir: join(work, 'data') };
+      const old = await openDatabase({ ...options, prismaDir: before });
+      const oldConnection = await old.adapter.connect();
+      await oldConnection.executeScript(
+        `INSERT INTO "organizations" ("id", "handle", "name", "jurisdiction", "prices_include_tax") VALUES
+           (gen_random_uuid(), 'us', 'US', 'US-CA', NULL), (gen_random_uuid(), 'ca', 'CA', 'CA-ON', NULL),
+           (gen_random_uuid(), 'de', 'DE', 'DE', NULL), (gen_random_uuid(), 'nz', 'NZ', 'NZ', NULL),
+           (gen_random_uuid(), 'gb', 'GB', 'GB', false), (gen_random_uuid(), 'none', 'None', NULL, NULL)`,
+      );
+      await oldConnection.dispose();
+      await old.close();
+
+      const upgraded = await openDatabase({ ...options, prismaDir: PRISMA });
+      const connection = await upgraded.adapter.connect();
+      const { rows } = await connection.queryRaw({
+        sql: 'SELECT "handle", "jurisdiction_prices_include_tax" FROM "organizations" ORDER BY "handle"',
+        args: [],
+        argTypes: [],
+      });
+      await connection.dispose();
+      await upgraded.close();
+      expect(upgraded.appliedMigrations).toEqual([BACKFILL]);
+      expect(rows).toEqual([
+        ['ca', false],
+        ['de', true],
+        ['gb', true],
+        ['none', false],
+        ['nz', true],
+        ['us', false],
+      ]);
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
   });
 });

@@ -34,6 +34,12 @@ describe('pos items', () => {
     expect(new Date(item?.createdAt ?? '').toISOString()).toBe(item?.createdAt);
   });
 
+  it('takes every text at its limit', async () => {
+    const texts = { name: 'n'.repeat(200), description: 'd'.repeat(2000), category: 'c'.repeat(60), sku: 's'.repeat(64) };
+    const { item } = await pos.client.createItem(newItem(newOrg(), texts));
+    expect(item).toMatchObject(texts);
+  });
+
   it('prices in USD when no currency is given', async () => {
     const { item } = await pos.client.createItem(newItem(newOrg(), { currency: '' }));
     expect(item?.currency).toBe('USD');
@@ -85,6 +91,9 @@ describe('pos items', () => {
   it.each([
     ['an empty name', { name: ' ' }, 'name'],
     ['a name over 200 characters', { name: 'x'.repeat(201) }, 'name'],
+    ['a description over 2000 characters', { description: 'x'.repeat(2001) }, 'description'],
+    ['a category over 60 characters', { category: 'x'.repeat(61) }, 'category'],
+    ['a sku over 64 characters', { sku: 'x'.repeat(65) }, 'sku'],
     ['a negative price', { priceCents: -1n }, 'price_cents'],
     ['a price over 10^12 cents', { priceCents: 1_000_000_000_001n }, 'price_cents'],
     ['a lower-case currency', { currency: 'usd' }, 'currency'],

@@ -26,6 +26,11 @@ export type Jurisdiction = {
   /** ISO 3166-1 alpha-2. */
   country: string;
   kind: TaxKind;
+  /**
+   * Whether shelf prices there are shown with the tax in them: an organisation that chose this
+   * jurisdiction and did not say otherwise prices tax-inclusive (decision 0004).
+   */
+  pricesIncludeTax: boolean;
   /** Oldest first; the first on or before TABLE_STARTS. */
   rates: readonly RateChange[];
 };
@@ -34,12 +39,20 @@ type Row = [code: string, name: string, rate: string, ...changes: Array<[effecti
 
 const since = (rate: string, effectiveFrom = TABLE_STARTS): RateChange => ({ rate, effectiveFrom });
 
-function build(country: string, kind: TaxKind, rows: Row[]): Jurisdiction[] {
+/**
+ * How shelf prices are shown. Consumer prices include VAT and GST in the EU, the UK, Australia and New
+ * Zealand (the law asks for the price the consumer pays); in the US and Canada they are shown before
+ * sales tax, GST and HST, which are added at the till.
+ */
+type ShelfPrices = 'include tax' | 'exclude tax';
+
+function build(country: string, kind: TaxKind, shelfPrices: ShelfPrices, rows: Row[]): Jurisdiction[] {
   return rows.map(([code, name, rate, ...changes]) => ({
     code,
     name,
     country,
     kind,
+    pricesIncludeTax: shelfPrices === 'include tax',
     rates: [since(rate), ...changes.map(([effectiveFrom, changed]) => since(changed, effectiveFrom))],
   }));
 }
@@ -164,11 +177,11 @@ const CANADA_HST: Row[] = [
 ];
 
 export const JURISDICTIONS: readonly Jurisdiction[] = [
-  ...build('US', 'sales_tax', US_STATES),
-  ...EU_MEMBERS.flatMap((row) => build(row[0], 'vat', [row])),
-  ...build('GB', 'vat', [['GB', 'United Kingdom', '0.2']]),
-  ...build('CA', 'gst', CANADA_GST),
-  ...build('CA', 'hst', CANADA_HST),
-  ...build('AU', 'gst', [['AU', 'Australia', '0.1']]),
-  ...build('NZ', 'gst', [['NZ', 'New Zealand', '0.15']]),
+  ...build('US', 'sales_tax', 'exclude tax', US_STATES),
+  ...EU_MEMBERS.flatMap((row) => build(row[0], 'vat', 'include tax', [row])),
+  ...build('GB', 'vat', 'include tax', [['GB', 'United Kingdom', '0.2']]),
+  ...build('CA', 'gst', 'exclude tax', CANADA_GST),
+  ...build('CA', 'hst', 'exclude tax', CANADA_HST),
+  ...build('AU', 'gst', 'include tax', [['AU', 'Australia', '0.1']]),
+  ...build('NZ', 'gst', 'include tax', [['NZ', 'New Zealand', '0.15']]),
 ].sort((a, b) => a.code.localeCompare(b.code));

@@ -2,7 +2,15 @@ import { AppError, calendarDate } from '@ctk/shared';
 import { JURISDICTIONS, TABLE_STARTS, type Jurisdiction, type TaxKind } from './jurisdictions.js';
 
 /** A jurisdiction with the rate in force on one date. */
-export type TaxRateInForce = { code: string; name: string; country: string; kind: TaxKind; rate: string; effectiveFrom: string };
+export type TaxRateInForce = {
+  code: string;
+  name: string;
+  country: string;
+  kind: TaxKind;
+  rate: string;
+  effectiveFrom: string;
+  pricesIncludeTax: boolean;
+};
 
 const BY_CODE = new Map(JURISDICTIONS.map((jurisdiction) => [jurisdiction.code, jurisdiction]));
 const dateSchema = calendarDate('at');
@@ -25,6 +33,6 @@ export function taxDate(at: string): string {
 export function rateInForce(jurisdiction: Jurisdiction, date: string): TaxRateInForce {
   const change = jurisdiction.rates.findLast((entry) => entry.effectiveFrom <= date) ?? jurisdiction.rates[0];
   if (!change) throw new Error(`The tax table has no rate for ${jurisdiction.code}`);
-  const { code, name, country, kind } = jurisdiction;
-  return { code, name, country, kind, rate: change.rate, effectiveFrom: change.effectiveFrom };
+  const { code, name, country, kind, pricesIncludeTax } = jurisdiction;
+  return { code, name, country, kind, rate: change.rate, effectiveFrom: change.effectiveFrom, pricesIncludeTax };
 }

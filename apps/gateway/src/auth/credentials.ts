@@ -100,6 +100,7 @@ type OrgRow = {
   name: string;
   jurisdiction: string | null;
   pricesIncludeTax: boolean | null;
+  jurisdictionPricesIncludeTax: boolean;
   receivingAddress: string | null;
   walletXpub: string | null;
   identityPublicKey: string | null;

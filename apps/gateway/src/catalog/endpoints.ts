@@ -290,7 +290,7 @@ const EXTRA_ROWS: Row[] = [
     'none',
     null,
     'receipts',
-    'gateway',
+    'p2p',
     'Verify a purchase from its txid: the receipt on chain (merchant, reference, lines hash), what it paid, whether it is mined',
   ],
   [
@@ -299,7 +299,7 @@ const EXTRA_ROWS: Row[] = [
     'none',
     null,
     'receipts',
-    'gateway',
+    'p2p',
     "The same, also checking the order lines the caller has against the receipt's lines hash",
   ],
   // Paymail beyond the spec's five routes (decision 0007): the capability document and the P2P capabilities.

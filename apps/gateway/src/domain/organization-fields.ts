@@ -1,4 +1,5 @@
 import { HD, Utils } from '@bsv/sdk';
+import { AppError } from '@ctk/shared';
 import { z } from 'zod';
 import { nameField } from './text-fields.js';
 
@@ -49,10 +50,8 @@ export const organizationFields = z
   .object({
     name: nameField(120),
     handle: handleField.optional(),
-    jurisdiction: z
-      .string()
-      .regex(/^[A-Z]{2}(-[A-Z0-9]{1,3})?$/, 'use an ISO 3166 code such as "US-CA", "GB" or "DE"')
-      .optional(),
+    /** A code of books' tax table: books checks it (checkJurisdiction) and says what a code looks like. */
+    jurisdiction: z.string().optional(),
     prices_include_tax: z.boolean().optional(),
     receiving_address: bsvAddress.optional(),
     paymail_alias: z
@@ -71,21 +70,31 @@ export const organizationFields = z
   })
   .strict();
 
-export type OrganizationFields = z.infer<typeof organizationFields>;
+/**
+ * What books answered about the jurisdiction given (checkJurisdiction), stored beside it: whether shelf
+ * prices include tax there. Never from the request.
+ */
+export type JurisdictionDefault = { jurisdictionPricesIncludeTax?: boolean };
+
+export type OrganizationFields = z.infer<typeof organizationFields> & JurisdictionDefault;
 
 /** What PATCH changes: any field but the handle; `prices_include_tax: null` goes back to the jurisdiction's default. */
 export const organizationUpdate = organizationFields.omit({ handle: true }).partial().extend({
   prices_include_tax: z.boolean().nullable().optional(),
 });
 
-export type OrganizationUpdate = z.infer<typeof organizationUpdate>;
+export type OrganizationUpdate = z.infer<typeof organizationUpdate> & JurisdictionDefault;
 
 /** Prisma data from the API's snake_case fields. */
 export function organizationData(fields: OrganizationUpdate) {
+  // A jurisdiction is stored only with books' default for it: one written without would keep a stale one.
+  if (fields.jurisdiction !== undefined && fields.jurisdictionPricesIncludeTax === undefined)
+    throw new AppError('internal', 'a jurisdiction reached the database without being checked with books');
   return {
     name: fields.name,
     jurisdiction: fields.jurisdiction,
     pricesIncludeTax: fields.prices_include_tax,
+    jurisdictionPricesIncludeTax: fields.jurisdictionPricesIncludeTax,
     receivingAddress: fields.receiving_address,
     paymailAlias: fields.paymail_alias,
     walletXpub: fields.wallet_xpub,

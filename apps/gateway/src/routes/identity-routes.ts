@@ -10,7 +10,7 @@ import { pageQuery } from '../domain/pagination.js';
 import { emailField, nameField } from '../domain/text-fields.js';
 import { me, memberOrganization, memberOrganizationPage, onboarded } from '../identity/identity-answers.js';
 import { newOrganizationExample, onboardExample, organizationUpdateExample } from '../identity/identity-input.js';
-import { checkJurisdiction } from '../domain/tax-settings.js';
+import { checkJurisdiction } from '../domain/check-jurisdiction.js';
 import { updateOrganization } from '../domain/update-organization.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions } from './service-call.js';
@@ -38,8 +38,7 @@ export function identityRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
       handle: async ({ body, request }) => {
         const { user, ...fields } = body;
         const callerId = request.caller.kind === 'user' ? request.caller.userId : undefined;
-        await checkJurisdiction(deps, fields.jurisdiction, callOptions(request));
-        return onboard(deps, callerId, fields, user);
+        return onboard(deps, callerId, await checkJurisdiction(deps, fields, callOptions(request)), user);
       },
     }),
     'POST /api/v1/organizations': route({
@@ -52,8 +51,7 @@ export function identityRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
       errors: ['already_exists', 'unavailable'],
       handle: async ({ body, request }) => {
         const { userId } = requireUser(request);
-        await checkJurisdiction(deps, body.jurisdiction, callOptions(request));
-        return onboard(deps, userId, body);
+        return onboard(deps, userId, await checkJurisdiction(deps, body, callOptions(request)));
       },
     }),
     'GET /api/v1/organizations': route({
@@ -73,8 +71,8 @@ export function identityRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
       answer: memberOrganization,
       errors: ['already_exists', 'unavailable'],
       handle: async ({ body, request }) => {
-        await checkJurisdiction(deps, body.jurisdiction, callOptions(request));
-        return updateOrganization(deps, requireMembership(request), body);
+        const fields = await checkJurisdiction(deps, body, callOptions(request));
+        return updateOrganization(deps, requireMembership(request), fields);
       },
     }),
     'GET /api/v1/me': route({

@@ -11,17 +11,15 @@ import { callOptions, orgRef } from './service-call.js';
 import { route, type RouteDefinition } from './route-definition.js';
 
 const orgParams = z.object({ handle: handleField });
+// Only the shape of an item: pos owns its rules (lengths, the price range, the currency) and names the field it refuses.
 const newItem = z
   .object({
-    name: z.string().trim().min(1).max(200),
-    description: z.string().max(2000).default(''),
-    price_cents: z.number().int().min(0).max(1_000_000_000_000),
-    currency: z
-      .string()
-      .regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as "USD"')
-      .default('USD'),
-    category: z.string().trim().max(60).default(''),
-    sku: z.string().trim().max(64).default(''),
+    name: z.string(),
+    description: z.string().optional(),
+    price_cents: z.number().int().describe('Minor units of currency'),
+    currency: z.string().optional().describe('ISO 4217, upper case; USD when absent'),
+    category: z.string().optional(),
+    sku: z.string().optional().describe('Unique within the organisation'),
     available: z.boolean().default(true),
   })
   .strict();
@@ -38,9 +36,17 @@ export function itemRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
       answer: itemAnswer,
       errors: ['already_exists'],
       handle: async ({ body, request }) => {
-        const { price_cents, ...rest } = body;
         const response = await deps.services.pos.createItem(
-          { org: orgRef(requireOrg(request)), ...rest, priceCents: BigInt(price_cents) },
+          {
+            org: orgRef(requireOrg(request)),
+            name: body.name,
+            description: body.description ?? '',
+            priceCents: BigInt(body.price_cents),
+            currency: body.currency ?? '',
+            category: body.category ?? '',
+            sku: body.sku ?? '',
+            available: body.available,
+          },
           callOptions(request),
         );
         return itemView(response.item);

@@ -1,40 +1,41 @@
-import { chainClientOptions, createChainClient, orderLinesSchema } from '@ctk/chain';
-import { z } from 'zod';
 import type { GatewayDeps } from '../deps.js';
 import { receiptVerification } from '../receipts/receipt-answers.js';
-import { orderLinesExample } from '../receipts/receipt-input.js';
-import { verifyReceipt } from '../receipts/verify-receipt.js';
+import { orderLinesBody, orderLinesExample, receiptParams } from '../receipts/receipt-input.js';
+import { receiptView } from '../receipts/receipt-view.js';
 import { route, type RouteDefinition } from './route-definition.js';
-
-const params = z.object({
-  txid: z
-    .string()
-    .regex(/^[0-9a-fA-F]{64}$/, 'a txid is 64 hex characters')
-    .transform((txid) => txid.toLowerCase()),
-});
-const linesBody = z.object({ lines: orderLinesSchema }).strict();
+import { callOptions } from './service-call.js';
 
 /**
  * Receipts (not in the spec: "anyone can verify a purchase from its transaction id on any instance").
- * Public; GET verifies the transaction and its receipt, POST also checks order lines the caller has
- * against the receipt's hash (docs/decisions/0008-receipts.md).
+ * Public; the p2p service reads the chain. GET verifies the transaction and its receipt, POST also checks
+ * order lines the caller has against the receipt's hash (docs/decisions/0008-receipts.md).
  */
 export function receiptRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
-  const chain = createChainClient(chainClientOptions(deps.config));
   return {
     'GET /api/v1/receipts/:txid': route({
-      params,
+      params: receiptParams,
       answer: receiptVerification,
       errors: ['not_found', 'chain_unavailable'],
-      handle: ({ params }) => verifyReceipt(chain, params.txid),
+      handle: async ({ params, request }) =>
+        receiptView(await deps.services.p2p.verifyReceipt({ txid: params.txid }, callOptions(request))),
     }),
     'POST /api/v1/receipts/:txid': route({
-      params,
-      body: linesBody,
+      params: receiptParams,
+      body: orderLinesBody,
       bodyExample: orderLinesExample,
       answer: receiptVerification,
       errors: ['not_found', 'chain_unavailable'],
-      handle: ({ params, body }) => verifyReceipt(chain, params.txid, body.lines),
+      handle: async ({ params, body, request }) => {
+        const lines = body.lines.map((line) => ({
+          itemId: line.item_id ?? undefined,
+          name: line.name,
+          quantity: BigInt(line.quantity),
+          unitPriceMinor: BigInt(line.unit_price_minor),
+          currency: line.currency,
+        }));
+        const answer = await deps.services.p2p.verifyReceipt({ txid: params.txid, checkLines: true, lines }, callOptions(request));
+        return receiptView(answer, body.lines);
+      },
     }),
   };
 }

@@ -1,22 +1,18 @@
-import { calendarDate } from '@ctk/shared';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps.js';
 import { taxJurisdictionPage } from '../tax/tax-answers.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions } from './service-call.js';
 
+// Only the shape: books checks the country code and the date (and names the field it refuses).
 const jurisdictionsQuery = z
   .object({
-    country: z
-      .string()
-      .regex(/^[A-Za-z]{2}$/, 'use an ISO 3166-1 alpha-2 code such as "US" or "DE"')
-      .transform((code) => code.toUpperCase())
-      .optional(),
-    at: calendarDate('at').optional(),
+    country: z.string().optional().describe('ISO 3166-1 alpha-2, either case, such as "US" or "de"'),
+    at: z.string().optional().describe('YYYY-MM-DD, from 2024-01-01; today (UTC) when absent'),
   })
   .strict();
 
-/** The tax table the books service keeps, public: what a jurisdiction code means and its rate. */
+/** The tax table the books service keeps, public: what a jurisdiction code means, its rate, and whether prices there include it. */
 export function taxRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
   return {
     'GET /api/v1/tax/jurisdictions': route({
@@ -35,6 +31,7 @@ export function taxRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
             kind: j.kind,
             rate: j.rate,
             effective_from: j.effectiveFrom,
+            prices_include_tax: j.pricesIncludeTax,
           })),
           next_cursor: null,
         };

@@ -12,6 +12,11 @@ export const taxJurisdiction = named(
     kind: z.string().describe('sales_tax, vat, gst or hst'),
     rate: z.string().describe('A decimal fraction, such as "0.0725" for 7.25%'),
     effective_from: z.string(),
+    prices_include_tax: z
+      .boolean()
+      .describe(
+        'Whether shelf prices there include the tax: the default of an organisation’s prices_include_tax when it chooses this jurisdiction',
+      ),
   }),
   {
     code: 'US-CA',
@@ -20,6 +25,7 @@ export const taxJurisdiction = named(
     kind: 'sales_tax',
     rate: '0.0725',
     effective_from: '2024-01-01',
+    prices_include_tax: false,
   },
 );
 export type TaxJurisdictionAnswer = z.infer<typeof taxJurisdiction>;

@@ -7,6 +7,7 @@ import type { PrismaClient } from '../generated/prisma/client.js';
 import { createP2pDestination } from '../paymail/create-p2p-destination.js';
 import { getPaymentDestination } from '../paymail/get-payment-destination.js';
 import { receiveP2pTransaction } from '../paymail/receive-p2p-transaction.js';
+import { verifyReceipt } from '../receipts/verify-receipt.js';
 import { broadcastTransaction } from '../wallet/broadcast-transaction.js';
 import { chainPassthrough } from '../wallet/chain-passthrough.js';
 import { listUtxos } from '../wallet/list-utxos.js';
@@ -30,5 +31,6 @@ export function p2pService({ prisma, chain, config, eventsCommitted }: P2pDeps):
     listUtxos: (request) => listUtxos(chain, request.address),
     broadcastTransaction: (request) => broadcastTransaction(chain, request.transaction),
     chainPassthrough: (request) => chainPassthrough({ chain, config }, request),
+    verifyReceipt: (request) => verifyReceipt(chain, request),
   };
 }

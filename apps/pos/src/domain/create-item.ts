@@ -20,14 +20,18 @@ const newItemSchema = z.object({
     .string()
     .transform((value) => value || DEFAULT_CURRENCY)
     .pipe(z.string().regex(/^[A-Z]{3}$/, 'currency must be an ISO 4217 code of three upper-case letters, such as USD')),
-  category: optionalText('category', 100),
-  sku: optionalText('sku', 100),
+  category: optionalText('category', 60),
+  sku: optionalText('sku', 64),
   available: z.boolean(),
 });
 
 export type NewItemInput = z.input<typeof newItemSchema>;
 
-/** Adds an item to the organisation's catalogue; a sku, when given, is unique within the organisation. */
+/**
+ * Adds an item to the organisation's catalogue; a sku, when given, is unique within the organisation.
+ * The limits above are the only ones: the gateway checks only an item's shape, and passes these
+ * refusals on as 422s naming the field.
+ */
 export async function createItem(items: ItemRepository, org: Org, input: NewItemInput): Promise<Item> {
   const item = validate(newItemSchema, input);
   return items.create({ organizationId: org.id, ...item });

@@ -1,0 +1,20 @@
+import { Utils, type Transaction } from '@bsv/sdk';
+import type { ChainNetwork } from '@ctk/chain';
+import type { ReceiptOutput } from '@ctk/proto/ctk/p2p/v1/p2p';
+
+const P2PKH = /^76a914([0-9a-f]{40})88ac$/;
+
+/**
+ * The outputs a purchase paid: those before its receipt output. The receipt closes the outputs the
+ * payment request asked for (paymail P2P destinations, BIP270 requests and the wallet put the requested
+ * outputs first, the receipt last, the payer's change after it), so what follows the receipt is not paid
+ * to the merchant (docs/decisions/0008-receipts.md).
+ */
+export function paidOutputs(tx: Transaction, receiptVout: number, network: ChainNetwork): ReceiptOutput[] {
+  return tx.outputs.slice(0, receiptVout).map((output, vout) => {
+    const script = output.lockingScript.toHex();
+    const pkh = P2PKH.exec(script)?.[1];
+    const address = pkh ? Utils.toBase58Check(Utils.toArray(pkh, 'hex'), network === 'main' ? [0x00] : [0x6f]) : undefined;
+    return { vout, satoshis: BigInt(output.satoshis ?? 0), address, script };
+  });
+}
