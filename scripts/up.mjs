@@ -5,11 +5,13 @@ import { resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 const PNPM = 'pnpm@10.34.9';
+// What the children run with: turbo's telemetry notice (printed on every build) is noise on a newcomer's start.
+const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1' };
 const pnpmVersion = spawnSync('pnpm', ['--version'], { encoding: 'utf8' }).stdout?.trim();
 
 function run(command, args) {
   console.log(`> ${command} ${args.join(' ')}`);
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
