@@ -24,5 +24,6 @@ if (pnpmVersion !== PNPM.split('@')[1]) {
   }
 }
 run('pnpm', ['install', '--frozen-lockfile']);
-run('pnpm', ['build']);
+// Build logs only for a task that fails: the rest is a page of compiler banners between the newcomer and the start.
+run('pnpm', ['build', '--output-logs=errors-only']);
 run(process.execPath, [resolve(root, 'scripts/start-all.mjs')]);
