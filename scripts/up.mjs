@@ -1,4 +1,4 @@
-// One command from a fresh clone to a running system: installs pnpm (pinned) when it is missing, then
+// One command from a fresh clone to a running system (npm start, or npm run up): installs pnpm (pinned) when it is missing, then
 // the dependencies, generates code, builds, and starts the local chain, the gateway and all six services.
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
