@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { HD, P2PKH } from '@bsv/sdk';
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
+import { createTestDatabase } from '@ctk/shared/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fundedCustomer, merchantWallet, orgRef, payOutputs, startStack, type TestStack } from './support.js';
 
@@ -116,6 +120,34 @@ describe('destinations anyone can ask for stay within the gap limit of the merch
       expect(indexes).toEqual([0, 1, 2, 0, 1, 2]);
     } finally {
       await small.close();
+    }
+  });
+
+  it('keeps to a gap limit lowered since addresses were handed out under a larger one', async () => {
+    // One database for both starts: PostgreSQL's when the tests run on it, else a PGlite directory.
+    const url = await createTestDatabase('p2p');
+    const dir = mkdtempSync(join(tmpdir(), 'ctk-p2p-gap-'));
+    const database: Record<string, string> = url ? { DATABASE_URL: url } : { CTK_DATA_DIR: dir };
+    const wallet = merchantWallet();
+    const org = orgRef(wallet);
+    const indexOf = indexer(wallet.xpub);
+    try {
+      const before = await startStack(database);
+      try {
+        for (let i = 0; i < 10; i++) await before.client.getPaymentDestination({ target: target(org) });
+      } finally {
+        await before.close();
+      }
+      const after = await startStack({ ...database, P2P_GAP_LIMIT: '3' });
+      try {
+        const indexes: number[] = [];
+        for (let i = 0; i < 4; i++) indexes.push(indexOf((await after.client.getPaymentDestination({ target: target(org) })).output));
+        expect(indexes).toEqual([0, 1, 2, 0]);
+      } finally {
+        await after.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -25,12 +25,13 @@ const TAKE_FRESH = `WITH advanced AS (
   SELECT $1::uuid, $2, index, $3::timestamp(3) FROM advanced
   RETURNING derivation_index AS index`;
 
-// The child held least long: an expired one first (its destination can no longer be paid), else the one
-// whose destination was issued first. Held until the later of the two destinations' expiries.
+// The child held least long within the window (a gap limit lowered since leaves rows past it): an expired
+// one first (its destination can no longer be paid), else the one whose destination was issued first.
+// Held until the later of the two destinations' expiries.
 const TAKE_HELD = `UPDATE derived_addresses SET held_until = GREATEST(held_until, $4::timestamp(3))
   WHERE (organization_id, xpub, derivation_index) = (
     SELECT organization_id, xpub, derivation_index FROM derived_addresses
-    WHERE organization_id = $1::uuid AND xpub = $2 AND derivation_index > $3
+    WHERE organization_id = $1::uuid AND xpub = $2 AND derivation_index > $3 AND derivation_index <= $3 + $5
     ORDER BY held_until, derivation_index LIMIT 1)
   RETURNING derivation_index AS index`;
 
@@ -46,7 +47,7 @@ export async function allocateDerivationIndex(sql: Sql, window: DerivationWindow
   const next = Number(counter!.next_index);
   const highestPaid = Number(counter!.highest_paid_index);
   if (next <= highestPaid + gapLimit) return takeFresh(sql, window);
-  const [held] = await sql.$queryRawUnsafe<{ index: number }[]>(TAKE_HELD, organizationId, xpub, highestPaid, holdUntil);
+  const [held] = await sql.$queryRawUnsafe<{ index: number }[]>(TAKE_HELD, organizationId, xpub, highestPaid, holdUntil, gapLimit);
   // Every child handed out past the highest paid one has its row, so this is not expected: derive as before rather than fail.
   return held ? Number(held.index) : takeFresh(sql, window);
 }
