@@ -73,6 +73,8 @@ async function runStack(): Promise<void> {
         P2P_GRPC_URL: `127.0.0.1:${p2p.port}`,
         CTK_RATE_LIMIT_PER_MINUTE: '100000000',
         CTK_SIGNUP_RATE_LIMIT_PER_MINUTE: '100000000',
+        // Every customer here asks from one address; a real one asks from its own.
+        CTK_PAYMAIL_DESTINATION_RATE_LIMIT_PER_MINUTE: '100000000',
       }),
     ),
   );

@@ -1,15 +1,17 @@
-// One command from a fresh clone to a running system: installs pnpm (pinned) when it is missing, then
+// One command from a fresh clone to a running system (npm start, or npm run up): installs pnpm (pinned) when it is missing, then
 // the dependencies, generates code, builds, and starts the local chain, the gateway and all six services.
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 const PNPM = 'pnpm@10.34.9';
+// What the children run with: turbo's telemetry notice (printed on every build) is noise on a newcomer's start.
+const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1' };
 const pnpmVersion = spawnSync('pnpm', ['--version'], { encoding: 'utf8' }).stdout?.trim();
 
 function run(command, args) {
   console.log(`> ${command} ${args.join(' ')}`);
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
@@ -22,5 +24,6 @@ if (pnpmVersion !== PNPM.split('@')[1]) {
   }
 }
 run('pnpm', ['install', '--frozen-lockfile']);
-run('pnpm', ['build']);
+// Build logs only for a task that fails: the rest is a page of compiler banners between the newcomer and the start.
+run('pnpm', ['build', '--output-logs=errors-only']);
 run(process.execPath, [resolve(root, 'scripts/start-all.mjs')]);

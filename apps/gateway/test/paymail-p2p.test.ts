@@ -298,3 +298,29 @@ describe("a customer wallet pays a merchant's paymail through the P2P flow, end 
     expect({ status: notATransaction.status, code: notATransaction.json.error.code }).toEqual({ status: 422, code: 'validation_failed' });
   });
 });
+
+describe('what one client address can ask of the paymail destinations', () => {
+  /** Asks until refused (at most `tries` times): how many were answered, and the refusal. */
+  async function askUntilRefused(ask: () => Promise<HttpAnswer>, tries: number) {
+    for (let answered = 0; answered < tries; answered++) {
+      const answer = await ask();
+      if (answer.status !== 200) return { answered, refusal: answer };
+    }
+    return { answered: tries, refusal: undefined };
+  }
+
+  it('answers at most 120 destination requests a minute per address on each route, then 429 rate_limited with retry-after', async () => {
+    for (const [capabilityId, body] of [
+      ['paymentDestination', { senderHandle: 'bob@wallet.example', dt: new Date().toISOString() }],
+      ['2a40af698840', { satoshis: 1_000 }],
+    ] as const) {
+      const url = await capability(capabilityId);
+      // Earlier tests in this file asked some already: the limit counts them too.
+      const { answered, refusal } = await askUntilRefused(() => http('POST', url, body), 121);
+      expect(answered, capabilityId).toBeGreaterThan(100);
+      expect(answered, capabilityId).toBeLessThanOrEqual(120);
+      expectBsvaliasError(refusal!, 429, 'rate_limited');
+      expect(Number(refusal!.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+  });
+});

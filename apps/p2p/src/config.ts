@@ -10,6 +10,11 @@ export const configSchema = z.object({
   ...chainConfigFields,
   /** How long a P2P payment destination (its reference and outputs) may be paid. */
   P2P_REFERENCE_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
+  /**
+   * How many children of a merchant's xpub past the highest paid one destinations may use: a wallet
+   * restored from its seed stops looking after this many unused addresses in a row (BIP44: 20).
+   */
+  P2P_GAP_LIMIT: z.coerce.number().int().min(1).max(1_000).default(20),
   /** How far a paymail sender's `dt` may be from now, either way. */
   P2P_DT_TOLERANCE_SECONDS: z.coerce.number().int().min(10).max(3_600).default(300),
   /** The chain passthrough: per upstream request, and the largest upstream answer passed on. */

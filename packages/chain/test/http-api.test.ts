@@ -129,4 +129,11 @@ describe("the local chain's HTTP API in ARC's and WhatsOnChain's shapes", () => 
     expect((await post('/faucet', JSON.stringify({ address: 'nope', satoshis: 1 }), 'application/json')).status).toBe(422);
     expect((await post('/mine', JSON.stringify({ blocks: 0 }), 'application/json')).status).toBe(422);
   });
+
+  it('ends every JSON answer with a newline, so the faucet and mine lines the start prints to curl leave the prompt on a line of its own', async () => {
+    const faucet = await post('/faucet', JSON.stringify({ address: newWallet().address, satoshis: 1_000 }), 'application/json');
+    expect(await faucet.text()).toMatch(/^\{"txid":"[0-9a-f]{64}".*\}\n$/);
+    expect(await (await post('/mine', '', 'application/json')).text()).toMatch(/\}\n$/);
+    expect(await (await fetch(`${chain.running.url}/nowhere`)).text()).toMatch(/\}\n$/);
+  });
 });

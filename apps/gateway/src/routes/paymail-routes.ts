@@ -54,6 +54,9 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
   const base = deps.config.CTK_PUBLIC_URL.replace(/\/$/, '');
   const target = (paymail: string) => resolvePaymail(deps.credentials, paymail, domain);
   const forP2p = ({ paymail, org }: PaymailTarget) => ({ paymail, org: orgRef(org) });
+  // Anyone may ask for destinations; p2p keeps them within the merchant's gap limit whatever the rate
+  // (decision 0007), and this bounds the rows and work one client address can cause.
+  const destinationRateLimit = deps.config.CTK_PAYMAIL_DESTINATION_RATE_LIMIT_PER_MINUTE;
   return {
     'GET /.well-known/bsvalias': route({
       bsvalias: true,
@@ -86,6 +89,7 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
     }),
     'GET /api/v1/bsvalias/address/:paymail': route({
       bsvalias: true,
+      rateLimitPerMinute: destinationRateLimit,
       params: paymailParams,
       answer: paymentDestination,
       errors: ['not_found'],
@@ -97,6 +101,7 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
     }),
     'POST /api/v1/bsvalias/address/:paymail': route({
       bsvalias: true,
+      rateLimitPerMinute: destinationRateLimit,
       params: paymailParams,
       body: senderRequest,
       bodyExample: senderRequestExample,
@@ -144,6 +149,7 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
     }),
     'POST /api/v1/bsvalias/p2p-payment-destination/:paymail': route({
       bsvalias: true,
+      rateLimitPerMinute: destinationRateLimit,
       params: paymailParams,
       body: p2pDestinationBody,
       bodyExample: p2pDestinationExample,

@@ -25,8 +25,18 @@ export function p2pService({ prisma, chain, config, eventsCommitted }: P2pDeps):
     async getSetup(request) {
       return { capabilities: getSetup(walletOrgOf(request.org)) };
     },
-    getPaymentDestination: (request) => getPaymentDestination({ prisma, dtToleranceSeconds: config.P2P_DT_TOLERANCE_SECONDS }, request),
-    createP2pDestination: (request) => createP2pDestination({ prisma, referenceTtlSeconds: config.P2P_REFERENCE_TTL_SECONDS }, request),
+    getPaymentDestination: (request) =>
+      getPaymentDestination(
+        {
+          prisma,
+          dtToleranceSeconds: config.P2P_DT_TOLERANCE_SECONDS,
+          holdSeconds: config.P2P_REFERENCE_TTL_SECONDS,
+          gapLimit: config.P2P_GAP_LIMIT,
+        },
+        request,
+      ),
+    createP2pDestination: (request) =>
+      createP2pDestination({ prisma, referenceTtlSeconds: config.P2P_REFERENCE_TTL_SECONDS, gapLimit: config.P2P_GAP_LIMIT }, request),
     receiveP2pTransaction: (request) => receiveP2pTransaction({ prisma, chain, eventsCommitted }, request),
     listUtxos: (request) => listUtxos(chain, request.address),
     broadcastTransaction: (request) => broadcastTransaction(chain, request.transaction),

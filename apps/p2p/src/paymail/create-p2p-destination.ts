@@ -6,7 +6,7 @@ import type { PrismaClient } from '../generated/prisma/client.js';
 import { deriveOutput } from './derive-output.js';
 import { receiptOutput } from './receipt-output.js';
 
-export type P2pDestinationDeps = { prisma: PrismaClient; referenceTtlSeconds: number };
+export type P2pDestinationDeps = { prisma: PrismaClient; referenceTtlSeconds: number; gapLimit: number };
 
 const MAX_SATOSHIS = 21_000_000n * 100_000_000n;
 
@@ -14,9 +14,10 @@ const MAX_SATOSHIS = 21_000_000n * 100_000_000n;
 export const ISSUED_REFERENCE = /^[0-9a-f]{32}$/;
 
 /**
- * P2P payment destination (2a40af698840): a fresh output of the organisation for the satoshis asked,
- * and the OP_RETURN receipt carrying the paymail and a new reference, recorded with its expiry so that
- * receive-transaction can check the payment pays exactly what was issued.
+ * P2P payment destination (2a40af698840): an output of the organisation for the satoshis asked (fresh
+ * within the gap limit of its wallet, see derive-output.ts), and the OP_RETURN receipt carrying the paymail
+ * and a new reference, recorded with its expiry so that receive-transaction can check the payment pays
+ * exactly what was issued. The reference, not the address, tells payments apart.
  */
 export async function createP2pDestination(
   deps: P2pDestinationDeps,
@@ -31,7 +32,7 @@ export async function createP2pDestination(
   const expiresAt = new Date(Date.now() + deps.referenceTtlSeconds * 1000);
   const outputs = await deps.prisma.$transaction(
     async (tx) => {
-      const derived = await deriveOutput(tx, org);
+      const derived = await deriveOutput(tx, org, { gapLimit: deps.gapLimit, holdUntil: expiresAt });
       const issued = [{ script: derived.script, satoshis: Number(request.satoshis) }, receiptOutput(paymail, reference)];
       await tx.paymailReference.create({
         data: {
@@ -41,6 +42,7 @@ export async function createP2pDestination(
           satoshis: request.satoshis,
           outputs: issued,
           derivationIndex: derived.derivationIndex,
+          xpub: derived.xpub,
           expiresAt,
         },
       });

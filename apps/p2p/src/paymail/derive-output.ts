@@ -1,21 +1,25 @@
 import { HD, P2PKH } from '@bsv/sdk';
 import { AppError } from '@ctk/shared';
-import { nextDerivationIndex } from '../data/next-derivation-index.js';
+import { allocateDerivationIndex } from '../data/allocate-derivation-index.js';
 import type { WalletOrg } from '../domain/org-wallet.js';
-import type { PrismaClient } from '../generated/prisma/client.js';
+import type { Prisma } from '../generated/prisma/client.js';
 
-export type DerivedOutput = { script: string; derivationIndex: number | null };
+export type DerivedOutput = { script: string; derivationIndex: number | null; xpub: string | null };
+
+/** How children of the xpub are handed out: within `gapLimit` of the highest paid one, each held until `holdUntil`. */
+export type DerivationRules = { gapLimit: number; holdUntil: Date };
 
 /**
- * A receiving script for the organisation: from its xpub, the next unused child on the external chain
- * (`0/n`), so payments are told apart and addresses are not reused; else its single receiving address.
+ * A receiving script for the organisation, in the caller's transaction: from its xpub, a child on the
+ * external chain (`0/n`), fresh while the gap limit allows, so payments are told apart and addresses are
+ * not reused (data/allocate-derivation-index.ts); else its single receiving address.
  */
-export async function deriveOutput(sql: Pick<PrismaClient, '$queryRawUnsafe'>, org: WalletOrg): Promise<DerivedOutput> {
+export async function deriveOutput(tx: Prisma.TransactionClient, org: WalletOrg, rules: DerivationRules): Promise<DerivedOutput> {
   if (org.walletXpub) {
-    const index = await nextDerivationIndex(sql, org.id, org.walletXpub);
+    const index = await allocateDerivationIndex(tx, { organizationId: org.id, xpub: org.walletXpub, ...rules });
     const child = HD.fromString(org.walletXpub).derive(`m/0/${index}`);
-    return { script: new P2PKH().lock(child.pubKey.toHash() as number[]).toHex(), derivationIndex: index };
+    return { script: new P2PKH().lock(child.pubKey.toHash() as number[]).toHex(), derivationIndex: index, xpub: org.walletXpub };
   }
-  if (org.receivingAddress) return { script: new P2PKH().lock(org.receivingAddress).toHex(), derivationIndex: null };
+  if (org.receivingAddress) return { script: new P2PKH().lock(org.receivingAddress).toHex(), derivationIndex: null, xpub: null };
   throw new AppError('failed_precondition', `${org.handle} has not registered a wallet to be paid to (wallet_xpub or receiving_address).`);
 }

@@ -6,10 +6,16 @@ import { checkTimestamp } from './check-timestamp.js';
 import { deriveOutput } from './derive-output.js';
 import { recoverSigner } from './sender-signature.js';
 
-export type DestinationDeps = { prisma: PrismaClient; dtToleranceSeconds: number };
+export type DestinationDeps = {
+  prisma: PrismaClient;
+  dtToleranceSeconds: number;
+  /** How long the address answered is held for this payer (no payment is ever matched to it here). */
+  holdSeconds: number;
+  gapLimit: number;
+};
 
 /**
- * bsvalias paymentDestination: a fresh output of the organisation. A sender request (POST) must name
+ * bsvalias paymentDestination: an output of the organisation, fresh within the gap limit of its wallet. A sender request (POST) must name
  * the sender and a current `dt`; a signature, when sent, must be a BSM signature over
  * senderHandle + amount ("0" when absent) + dt + purpose, the order paymail clients sign in.
  */
@@ -23,6 +29,9 @@ export async function getPaymentDestination(deps: DestinationDeps, request: GetP
     if (request.signature)
       recoverSigner(`${request.senderHandle}${request.amount || '0'}${request.dt}${request.purpose}`, request.signature);
   }
-  const { script } = await deriveOutput(deps.prisma, org);
+  const holdUntil = new Date(Date.now() + deps.holdSeconds * 1000);
+  const { script } = await deps.prisma.$transaction((tx) => deriveOutput(tx, org, { gapLimit: deps.gapLimit, holdUntil }), {
+    maxWait: 10_000,
+  });
   return { output: script };
 }

@@ -1,6 +1,7 @@
 import type { VerifiedPayment } from '@ctk/chain';
 import { PaymentEvent, PaymentEventType, Settlement } from '@ctk/proto/ctk/events/v1/payment_event';
 import { enqueuePaymentEvent } from '@ctk/shared';
+import { recordPaidDerivationIndex } from '../data/record-paid-derivation-index.js';
 import type { WalletOrg } from '../domain/org-wallet.js';
 import type { PaymailReference, Prisma } from '../generated/prisma/client.js';
 
@@ -15,7 +16,8 @@ type Payment = {
 
 /**
  * In the caller's transaction: the txid as spent (its primary key refuses a second claim), the reference
- * as paid, and `payment.received` in the outbox. A paymail payment has no fiat price: it is recorded in
+ * as paid, its child of the xpub as paid (the gap limit's window moves up), and `payment.received` in the
+ * outbox. A paymail payment has no fiat price: it is recorded in
  * BSV, amount in satoshis (BSV's minor unit) at exchange rate 1, no tax.
  */
 export async function recordPaymailPayment(tx: Prisma.TransactionClient, payment: Payment): Promise<void> {
@@ -32,6 +34,8 @@ export async function recordPaymailPayment(tx: Prisma.TransactionClient, payment
       note: storable(payment.note, 500),
     },
   });
+  if (issued.xpub && issued.derivationIndex !== null)
+    await recordPaidDerivationIndex(tx, { organizationId: org.id, xpub: issued.xpub, derivationIndex: issued.derivationIndex });
   const satoshis = BigInt(verified.satoshis);
   await enqueuePaymentEvent(
     tx,

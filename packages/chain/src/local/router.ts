@@ -63,7 +63,8 @@ function send(res: ServerResponse, reply: Reply): void {
   if (reply.text !== undefined) {
     res.writeHead(reply.status, { 'content-type': 'text/plain; charset=utf-8' }).end(reply.text);
   } else {
-    res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(reply.json ?? null));
+    // A newline after the JSON (which parsers ignore) ends the line a person curling the faucet sees.
+    res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8' }).end(`${JSON.stringify(reply.json ?? null)}\n`);
   }
 }
 
