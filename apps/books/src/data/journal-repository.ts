@@ -1,30 +1,11 @@
 import type { CursorPosition } from '@ctk/shared';
 import type { AccountSpec } from '../domain/chart-of-accounts.js';
-import type { JournalEntry, JournalEntryItem, PrismaClient } from '../generated/prisma/client.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
 import { accountIdsByCode } from './chart-repository.js';
 import { groupCommit } from './group-commit.js';
 import { insertEntries } from './insert-entries.js';
+import type { NewJournalEntry } from './new-journal-entry.js';
 
-export type NewJournalLine = { accountCode: string; debitMinor: bigint; creditMinor: bigint; memo: string | null };
-export type NewJournalItem = Pick<JournalEntryItem, 'itemId' | 'name' | 'quantity' | 'unitPriceMinor' | 'taxMinor' | 'totalMinor'>;
-export type NewJournalEntry = Pick<
-  JournalEntry,
-  | 'organizationId'
-  | 'eventId'
-  | 'eventType'
-  | 'occurredAt'
-  | 'currency'
-  | 'description'
-  | 'sourceService'
-  | 'sourceId'
-  | 'txid'
-  | 'satoshis'
-  | 'exchangeRate'
-  | 'taxJurisdiction'
-  | 'taxRate'
-  | 'amountMinor'
-  | 'taxMinor'
-> & { lines: NewJournalLine[]; items: NewJournalItem[] };
 export type DateRange = { from?: Date | undefined; to?: Date | undefined };
 export type JournalRepository = ReturnType<typeof createJournalRepository>;
 export type ListedEntry = Awaited<ReturnType<JournalRepository['list']>>[number];
