@@ -1,22 +1,18 @@
 import type { JournalEntry } from '@ctk/proto/ctk/books/v1/books';
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newEvent, newOrg, startTestBooks } from './support.js';
+import { newEvent, newOrg, startFedBooks } from './support.js';
 
 describe('listing journal entries', () => {
-  let books: Awaited<ReturnType<typeof startTestBooks>>;
+  let books: Awaited<ReturnType<typeof startFedBooks>>;
   beforeAll(async () => {
-    books = await startTestBooks();
+    books = await startFedBooks();
   });
   afterAll(() => books.close());
 
-  /** Posts one sale for each time, all at once. */
+  /** Posts one sale for each time. */
   async function postAt(org: OrgRef, times: string[]): Promise<void> {
-    await Promise.all(
-      times.map((at, i) =>
-        books.client.postPaymentEvent({ event: newEvent(org.id ?? '', { occurredAt: new Date(at), description: `${at} #${i}` }) }),
-      ),
-    );
+    await books.post(times.map((at, i) => newEvent(org.id ?? '', { occurredAt: new Date(at), description: `${at} #${i}` })));
   }
 
   async function listAll(org: OrgRef, query: { from?: string; to?: string; limit?: number } = {}) {

@@ -7,7 +7,7 @@ import { BooksServiceDefinition } from '@ctk/proto/ctk/books/v1/books';
 import { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { PaymentEvent, PaymentEventType, Settlement } from '@ctk/proto/ctk/events/v1/payment_event';
 import { createGrpcClient, createLogger, loadConfig, openPrisma, startService, type EventTransport, type Logger } from '@ctk/shared';
-import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
+import { createTestDatabase, paymentEventFeed, TEST_DATA_DIR } from '@ctk/shared/testing';
 import { vi, type MockInstance } from 'vitest';
 import { configSchema, service as books } from '../src/app.js';
 import { createJournalRepository, type ListedEntry } from '../src/data/journal-repository.js';
@@ -50,6 +50,23 @@ export async function startTestBooks(options: TestBooksOptions = {}) {
     async close() {
       client.close();
       await service.close();
+    },
+  };
+}
+
+/**
+ * books consuming payment events from a feed, as in production: `post` publishes the events on the
+ * transport books consumes and resolves once books has handled each (posted, duplicate or parked).
+ */
+export async function startFedBooks(options: Omit<TestBooksOptions, 'transport'> = {}) {
+  const feed = paymentEventFeed();
+  const books = await startTestBooks({ ...options, transport: feed.transport });
+  return {
+    ...books,
+    post: (events: readonly PaymentEvent[]) => feed.publish(events),
+    async close() {
+      await books.close();
+      await feed.close();
     },
   };
 }

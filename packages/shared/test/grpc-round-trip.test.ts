@@ -28,7 +28,6 @@ function booksService(seen: { contexts: CallContext[]; handlerDone: Promise<void
     throw new AppError('not_implemented', 'not used by these tests');
   };
   return {
-    postPaymentEvent: notUsedHere,
     listJournalEntries: notUsedHere,
     listTaxJurisdictions: notUsedHere,
     getTaxRate: notUsedHere,

@@ -1,5 +1,5 @@
 import type { BooksServiceImplementation } from '@ctk/proto/ctk/books/v1/books';
-import { AppError, orgOf } from '@ctk/shared';
+import { orgOf } from '@ctk/shared';
 import type { BalanceRepository } from '../data/balance-repository.js';
 import type { ReportRepository } from '../data/report-repository.js';
 import { getBusyHours } from '../domain/get-busy-hours.js';
@@ -10,7 +10,7 @@ import { getTopItems } from '../domain/get-top-items.js';
 import { getTrialBalance } from '../domain/get-trial-balance.js';
 import { listJournalEntries } from '../domain/list-journal-entries.js';
 import { listTaxJurisdictions } from '../domain/list-tax-jurisdictions.js';
-import { postPaymentEvent, type PostingDeps } from '../domain/post-payment-event.js';
+import type { PostingDeps } from '../domain/post-payment-event.js';
 import { toJournalEntryMessage } from './journal-entry-message.js';
 
 export type BooksDeps = PostingDeps & { reports: ReportRepository; balances: BalanceRepository };
@@ -19,10 +19,6 @@ export function booksService(deps: BooksDeps): BooksServiceImplementation {
   return {
     async getSetup(request) {
       return { capabilities: await getSetup(deps.journal, orgOf(request.org)) };
-    },
-    async postPaymentEvent(request) {
-      if (!request.event) throw new AppError('bad_request', 'The call must carry a payment event', { field: 'event' });
-      return { outcome: await postPaymentEvent(deps, request.event) };
     },
     async listJournalEntries(request) {
       const page = await listJournalEntries(deps.journal, orgOf(request.org), request);
