@@ -6,7 +6,7 @@ import { entryView } from '../ledger/entry-view.js';
 import { EXPORT_FORMATS, exportFileName, type ExportFormat } from '../ledger/export-formats.js';
 import type { ExportContext } from '../ledger/formats/export-context.js';
 import { journalEntryPage, LEDGER_FILES } from '../ledger/ledger-answers.js';
-import { booksRange, ledgerParams, ledgerQuery, type LedgerQuery } from '../ledger/ledger-query.js';
+import { ledgerParams, ledgerQuery, type LedgerQuery } from '../ledger/ledger-query.js';
 import { readWholeRange } from '../ledger/read-whole-range.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions, orgRef } from './service-call.js';
@@ -17,7 +17,10 @@ import { callOptions, orgRef } from './service-call.js';
  */
 export function ledgerRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
   const listPage = (request: FastifyRequest, query: LedgerQuery) => async (page: { limit: number; cursor: string }) =>
-    deps.services.books.listJournalEntries({ org: orgRef(requireOrg(request)), ...booksRange(query), ...page }, callOptions(request));
+    deps.services.books.listJournalEntries(
+      { org: orgRef(requireOrg(request)), from: query.from ?? '', to: query.to ?? '', ...page },
+      callOptions(request),
+    );
 
   return {
     'GET /api/v1/orgs/:handle/ledger': route({
