@@ -36,12 +36,14 @@ export type TestBooksOptions = {
   /** The transport books consumes payment events from (startBooks' option). */
   transport?: EventTransport;
   logger?: Logger;
+  /** More of books' configuration, e.g. BOOKS_EXPORT_MAX_ENTRIES. */
+  config?: Record<string, string>;
 };
 
 /** books on a free port with its own database (PostgreSQL when CTK_TEST_POSTGRES_URL is set), and a client. */
 export async function startTestBooks(options: TestBooksOptions = {}) {
   const env = options.env ?? (await testBooksDatabase()).env;
-  const config = loadConfig(configSchema, { GRPC_PORT: '0', LOG_LEVEL: 'silent', ...env });
+  const config = loadConfig(configSchema, { GRPC_PORT: '0', LOG_LEVEL: 'silent', ...env, ...options.config });
   const service = await startService(books, config, { logger: options.logger, transport: options.transport });
   const client = createGrpcClient(BooksServiceDefinition, `127.0.0.1:${service.port}`);
   return {

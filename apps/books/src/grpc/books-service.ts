@@ -1,7 +1,8 @@
-import type { BooksServiceImplementation } from '@ctk/proto/ctk/books/v1/books';
+import type { BooksServiceImplementation, ExportJournalResponse } from '@ctk/proto/ctk/books/v1/books';
 import { orgOf } from '@ctk/shared';
 import type { BalanceRepository } from '../data/balance-repository.js';
 import type { ReportRepository } from '../data/report-repository.js';
+import { exportJournal } from '../domain/export-journal.js';
 import { getBusyHours } from '../domain/get-busy-hours.js';
 import { getSalesReport } from '../domain/get-sales-report.js';
 import { getSetup } from '../domain/get-setup.js';
@@ -13,7 +14,7 @@ import { listTaxJurisdictions } from '../domain/list-tax-jurisdictions.js';
 import type { PostingDeps } from '../domain/post-payment-event.js';
 import { toJournalEntryMessage } from './journal-entry-message.js';
 
-export type BooksDeps = PostingDeps & { reports: ReportRepository; balances: BalanceRepository };
+export type BooksDeps = PostingDeps & { reports: ReportRepository; balances: BalanceRepository; maxExportEntries: number };
 
 export function booksService(deps: BooksDeps): BooksServiceImplementation {
   return {
@@ -23,6 +24,16 @@ export function booksService(deps: BooksDeps): BooksServiceImplementation {
     async listJournalEntries(request) {
       const page = await listJournalEntries(deps.journal, orgOf(request.org), request);
       return { entries: page.entries.map(toJournalEntryMessage), nextCursor: page.nextCursor };
+    },
+    /** The first message names the file; the file's bytes follow as books reads the journal. */
+    async *exportJournal(request) {
+      const file = await exportJournal(deps.journal, orgOf(request.org), request, deps.maxExportEntries);
+      let first: Partial<ExportJournalResponse> | undefined = { mediaType: file.mediaType, fileName: file.fileName };
+      for await (const text of file.chunks) {
+        yield { ...first, chunk: Buffer.from(text) };
+        first = undefined;
+      }
+      if (first) yield first;
     },
     async listTaxJurisdictions(request) {
       return { jurisdictions: listTaxJurisdictions(request) };
