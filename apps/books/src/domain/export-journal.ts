@@ -10,7 +10,7 @@ import { journalRange, journalRangeFields, refineJournalRange } from './journal-
 export const DEFAULT_MAX_EXPORT_ENTRIES = 50_000;
 /** Entries read from the database at a time. */
 const PAGE = 500;
-/** About this many characters of the file go in one message. */
+/** Bytes of the file in one message. */
 const CHUNK = 64 * 1024;
 
 const requestSchema = z
@@ -21,7 +21,7 @@ const requestSchema = z
   })
   .superRefine(refineJournalRange);
 
-export type JournalExport = { mediaType: string; fileName: string; chunks: AsyncIterable<string> };
+export type JournalExport = { mediaType: string; fileName: string; chunks: AsyncIterable<Buffer> };
 
 /**
  * The organisation's journal entries from the UTC date `from` to `to` (both included) as a file for
@@ -70,34 +70,67 @@ async function* fileBody(
   const declared = new Set(summary.accounts.flatMap((account) => account.currencies.map((currency) => `${account.code} ${currency}`)));
   let after: CursorPosition | undefined;
   for (;;) {
-    const page = await journal.list(organizationId, range, PAGE, after);
-    for (const row of page) {
-      const entry = toJournalEntryMessage(row);
-      if (entry.lines.some((line) => !declared.has(`${line.accountCode} ${entry.currency}`))) {
-        throw new AppError('conflict', 'The journal changed while it was being exported: export it again.');
-      }
-      yield write(entry);
-    }
-    const last = page.at(-1);
-    if (page.length < PAGE || !last) return;
-    after = { at: last.occurredAt, id: last.id };
+    const page = await pageText(journal, organizationId, range, after, declared, write);
+    yield page.text;
+    if (!page.next) return;
+    after = page.next;
   }
 }
 
-/** The head, then the body's pieces gathered into chunks of about CHUNK characters (the last may be shorter). */
-async function* chunked(head: string, body: AsyncIterable<string>): AsyncGenerator<string> {
-  let parts = [head];
-  let size = head.length;
-  for await (const part of body) {
-    parts.push(part);
-    size += part.length;
-    if (size >= CHUNK) {
-      yield parts.join('');
-      parts = [];
-      size = 0;
+/**
+ * One page written out at once: only its text outlives the call, not the rows and messages it was
+ * written from, which keeps what survives between reads (and so the process's memory) small.
+ */
+async function pageText(
+  journal: JournalRepository,
+  organizationId: string,
+  range: DateRange,
+  after: CursorPosition | undefined,
+  declared: ReadonlySet<string>,
+  write: (entry: ReturnType<typeof toJournalEntryMessage>) => string,
+): Promise<{ text: string; next: CursorPosition | undefined }> {
+  const rows = await journal.list(organizationId, range, PAGE, after);
+  const texts = rows.map((row) => {
+    const entry = toJournalEntryMessage(row);
+    if (entry.lines.some((line) => !declared.has(`${line.accountCode} ${entry.currency}`))) {
+      throw new AppError('conflict', 'The journal changed while it was being exported: export it again.');
     }
+    return write(entry);
+  });
+  const last = rows.at(-1);
+  return { text: texts.join(''), next: rows.length === PAGE && last ? { at: last.occurredAt, id: last.id } : undefined };
+}
+
+/**
+ * The file's bytes in chunks of CHUNK bytes (the last may be shorter), whatever the size of the pieces
+ * written: a page of long descriptions is cut into several messages (bytes may be cut anywhere, the
+ * reader joins them), and short pieces are gathered into one.
+ */
+async function* chunked(head: string, body: AsyncIterable<string>): AsyncGenerator<Buffer> {
+  let pending: Buffer[] = [];
+  let size = 0;
+  const add = (text: string) => {
+    const bytes = Buffer.from(text, 'utf8');
+    pending.push(bytes);
+    size += bytes.length;
+  };
+  const full = function* () {
+    if (size < CHUNK) return;
+    let all = Buffer.concat(pending);
+    while (all.length >= CHUNK) {
+      yield all.subarray(0, CHUNK);
+      all = all.subarray(CHUNK);
+    }
+    pending = all.length > 0 ? [all] : [];
+    size = all.length;
+  };
+  add(head);
+  yield* full();
+  for await (const part of body) {
+    add(part);
+    yield* full();
   }
-  if (parts.length > 0) yield parts.join('');
+  if (size > 0 || pending.length > 0) yield Buffer.concat(pending);
 }
 
 /** The summary a format declares from: currencies and each account's currencies in the order entries first used them. */

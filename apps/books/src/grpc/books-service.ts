@@ -29,8 +29,8 @@ export function booksService(deps: BooksDeps): BooksServiceImplementation {
     async *exportJournal(request) {
       const file = await exportJournal(deps.journal, orgOf(request.org), request, deps.maxExportEntries);
       let first: Partial<ExportJournalResponse> | undefined = { mediaType: file.mediaType, fileName: file.fileName };
-      for await (const text of file.chunks) {
-        yield { ...first, chunk: Buffer.from(text) };
+      for await (const chunk of file.chunks) {
+        yield { ...first, chunk };
         first = undefined;
       }
       if (first) yield first;
