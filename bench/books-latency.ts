@@ -1,7 +1,7 @@
 // Commit-to-ledger latency: how long after a payment commits its journal entry is readable through the
 // gateway's ledger endpoint, at a steady rate (200 payments/s by default), in the production shape:
 // an emitting service commits each payment with its event in one transaction (the transactional outbox
-// of packages/shared, on the stand-in service schema the books tests use, since no service sells yet),
+// of packages/shared, through the books test emitter: an outbox of its own, since no service sells yet),
 // the real relay publishes to NATS JetStream, books (its own process) consumes and posts to PostgreSQL,
 // and the gateway (its own process) serves GET /api/v1/orgs/:handle/ledger from books over gRPC.
 // A reader polls the ledger every 10 ms from the oldest payment not yet seen, so a latency includes up

@@ -19,12 +19,13 @@ export const service = defineService({
   name: 'books',
   configSchema,
   database: { prismaDir: fileURLToPath(new URL('../prisma', import.meta.url)), createClient: (adapter) => new PrismaClient({ adapter }) },
-  build: ({ prisma, logger }) => {
+  build: ({ config, prisma, logger }) => {
     const deps = {
       journal: createJournalRepository(prisma),
       parked: createParkedEventRepository(prisma),
       reports: createReportRepository(prisma),
       balances: createBalanceRepository(prisma),
+      maxExportEntries: config.BOOKS_EXPORT_MAX_ENTRIES,
       logger,
     };
     return { grpc: booksService(deps), consume: (transport) => consumePaymentEvents(transport, deps) };

@@ -11,7 +11,13 @@ describe('books config', () => {
       DATABASE_URL: undefined,
       CTK_DATA_DIR: '.data',
       NATS_URL: undefined,
+      BOOKS_EXPORT_MAX_ENTRIES: 50_000,
     });
+  });
+
+  it('takes the export cap as a positive integer, naming BOOKS_EXPORT_MAX_ENTRIES otherwise', () => {
+    expect(loadConfig(configSchema, { BOOKS_EXPORT_MAX_ENTRIES: '1000' }).BOOKS_EXPORT_MAX_ENTRIES).toBe(1000);
+    expect(() => loadConfig(configSchema, { BOOKS_EXPORT_MAX_ENTRIES: '0' })).toThrow(/BOOKS_EXPORT_MAX_ENTRIES/);
   });
 
   it('accepts port 0, meaning any free port, and a PostgreSQL URL', () => {

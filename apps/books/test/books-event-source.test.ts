@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { PaymentEvent } from '@ctk/proto/ctk/events/v1/payment_event';
 import { createLogger, inProcessTransport, type EventTransport } from '@ctk/shared';
-import { grpcHealthStatus } from '@ctk/shared/testing';
+import { eventually, grpcHealthStatus } from '@ctk/shared/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { eventually } from '../../../packages/shared/test/fixtures/eventually.js';
 import { newEvent, orgRef, startTestBooks, testBooksDatabase } from './support.js';
 
 const publish = (transport: EventTransport, event: PaymentEvent) =>

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PaymentEvent } from '@ctk/proto/ctk/events/v1/payment_event';
 import { BOOKS_CONSUMER, createLogger, inProcessTransport, type EventMessage, type EventTransport } from '@ctk/shared';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { eventually } from '../../../packages/shared/test/fixtures/eventually.js';
+import { eventually } from '@ctk/shared/testing';
 import { consumePaymentEvents, type PostPaymentEvent } from '../src/events/consume-payment-events.js';
 import { postPaymentEvent } from '../src/domain/post-payment-event.js';
 import { deliveryWatch } from './fixtures/delivery-watch.js';

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { connectNatsTransport, createLogger, type EventTransport } from '@ctk/shared';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { closeAdmin, deleteStream, natsProxy, streamInfo, testStream } from '../../../packages/shared/test/fixtures/nats.js';
+import { closeAdmin, deleteStream, natsProxy, streamInfo, testStream } from '@ctk/shared/testing';
 import { deliveryWatch } from './fixtures/delivery-watch.js';
 import { openEmitter } from './fixtures/emitter.js';
 import { mixedEvents, openTestJournal, startTestBooks, testBooksDatabase } from './support.js';

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBalanceRepository } from '../src/data/balance-repository.js';
 import { createReportRepository } from '../src/data/report-repository.js';
 import { reportEvents } from './fixtures/report-events.js';
-import { newEvent, newOrg, openTestJournal, startTestBooks } from './support.js';
+import { newEvent, newOrg, openTestJournal, startFedBooks } from './support.js';
 
-type Books = Awaited<ReturnType<typeof startTestBooks>>;
+type Books = Awaited<ReturnType<typeof startFedBooks>>;
 
 /** A sales row as [period, currency, orders, gross, tax, net, refunds, refunds tax, net after refunds, gift cards sold]. */
 type Sales = [string, string, number, number, number, number, number, number, number, number];
@@ -15,13 +15,11 @@ describe('reports from the journal, over gRPC', () => {
   let books: Books;
   let org: OrgRef;
   beforeAll(async () => {
-    books = await startTestBooks();
+    books = await startFedBooks();
     org = newOrg();
-    for (const event of reportEvents(org.id ?? '')) expect(await books.client.postPaymentEvent({ event })).toEqual({ outcome: 'posted' });
+    await books.post(reportEvents(org.id ?? ''));
     // Another organisation's sale on the same days never shows in the first one's reports.
-    await books.client.postPaymentEvent({
-      event: newEvent(newOrg().id ?? '', { occurredAt: new Date('2026-03-02T12:00:00Z'), amountMinor: 99_999n }),
-    });
+    await books.post([newEvent(newOrg().id ?? '', { occurredAt: new Date('2026-03-02T12:00:00Z'), amountMinor: 99_999n })]);
   });
   afterAll(() => books.close());
 

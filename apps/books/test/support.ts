@@ -7,7 +7,7 @@ import { BooksServiceDefinition } from '@ctk/proto/ctk/books/v1/books';
 import { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { PaymentEvent, PaymentEventType, Settlement } from '@ctk/proto/ctk/events/v1/payment_event';
 import { createGrpcClient, createLogger, loadConfig, openPrisma, startService, type EventTransport, type Logger } from '@ctk/shared';
-import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
+import { createTestDatabase, paymentEventFeed, TEST_DATA_DIR } from '@ctk/shared/testing';
 import { vi, type MockInstance } from 'vitest';
 import { configSchema, service as books } from '../src/app.js';
 import { createJournalRepository, type ListedEntry } from '../src/data/journal-repository.js';
@@ -36,12 +36,14 @@ export type TestBooksOptions = {
   /** The transport books consumes payment events from (startBooks' option). */
   transport?: EventTransport;
   logger?: Logger;
+  /** More of books' configuration, e.g. BOOKS_EXPORT_MAX_ENTRIES. */
+  config?: Record<string, string>;
 };
 
 /** books on a free port with its own database (PostgreSQL when CTK_TEST_POSTGRES_URL is set), and a client. */
 export async function startTestBooks(options: TestBooksOptions = {}) {
   const env = options.env ?? (await testBooksDatabase()).env;
-  const config = loadConfig(configSchema, { GRPC_PORT: '0', LOG_LEVEL: 'silent', ...env });
+  const config = loadConfig(configSchema, { GRPC_PORT: '0', LOG_LEVEL: 'silent', ...env, ...options.config });
   const service = await startService(books, config, { logger: options.logger, transport: options.transport });
   const client = createGrpcClient(BooksServiceDefinition, `127.0.0.1:${service.port}`);
   return {
@@ -50,6 +52,23 @@ export async function startTestBooks(options: TestBooksOptions = {}) {
     async close() {
       client.close();
       await service.close();
+    },
+  };
+}
+
+/**
+ * books consuming payment events from a feed, as in production: `post` publishes the events on the
+ * transport books consumes and resolves once books has handled each (posted, duplicate or parked).
+ */
+export async function startFedBooks(options: Omit<TestBooksOptions, 'transport'> = {}) {
+  const feed = paymentEventFeed();
+  const books = await startTestBooks({ ...options, transport: feed.transport });
+  return {
+    ...books,
+    post: (events: readonly PaymentEvent[]) => feed.publish(events),
+    async close() {
+      await books.close();
+      await feed.close();
     },
   };
 }

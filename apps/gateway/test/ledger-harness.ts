@@ -7,14 +7,21 @@ import { promisify } from 'node:util';
 import { configSchema as booksConfigSchema, service as booksService } from '@ctk/books';
 import { PaymentEvent, PaymentEventType, Settlement } from '@ctk/proto/ctk/events/v1/payment_event';
 import { loadConfig, startService } from '@ctk/shared';
-import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
+import { createTestDatabase, paymentEventFeed, TEST_DATA_DIR } from '@ctk/shared/testing';
 import type { Gateway } from '../src/app.js';
 import { bearer, startTestGateway, type Onboarded } from './harness.js';
 import { SERVICES_DOWN } from './support.js';
 
-/** The books service on a free port with its own database, and a gateway pointed at it. */
+/** Where each stack's books consumes payment events from, by its gateway (see post). */
+const feeds = new WeakMap<Gateway, ReturnType<typeof paymentEventFeed>>();
+
+/**
+ * The books service on a free port with its own database, consuming payment events from an in-process
+ * transport as in the embedded default, and a gateway pointed at it.
+ */
 export async function startLedgerStack() {
   const databaseUrl = await createTestDatabase('books');
+  const feed = paymentEventFeed();
   const books = await startService(
     booksService,
     loadConfig(booksConfigSchema, {
@@ -23,13 +30,17 @@ export async function startLedgerStack() {
       CTK_DATA_DIR: TEST_DATA_DIR,
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     }),
+    { transport: feed.transport },
   );
   const gateway = await startTestGateway({ ...SERVICES_DOWN, BOOKS_GRPC_URL: `127.0.0.1:${books.port}` });
+  feeds.set(gateway, feed);
   return {
     gateway,
+    booksPort: books.port,
     async close() {
       await gateway.close();
       await books.close();
+      await feed.close();
     },
   };
 }
@@ -121,12 +132,14 @@ export function everyKindOfEvent(organizationId: string): PaymentEvent[] {
   ];
 }
 
-/** Posts events to books as the payment paths would, each as a new entry. */
+/**
+ * Publishes payment events on the transport the stack's books consumes, as the payment paths' outbox
+ * relays do, and resolves once books has handled them all.
+ */
 export async function post(gateway: Gateway, events: PaymentEvent[]): Promise<void> {
-  for (const event of events) {
-    const { outcome } = await gateway.deps.services.books.postPaymentEvent({ event });
-    if (outcome !== 'posted') throw new Error(`event ${event.id} was ${outcome}, not posted`);
-  }
+  const feed = feeds.get(gateway);
+  if (!feed) throw new Error('post needs a gateway of startLedgerStack');
+  await feed.publish(events);
 }
 
 export function getLedger(gateway: Gateway, key: string, owner: Pick<Onboarded, 'handle'>, query = '') {

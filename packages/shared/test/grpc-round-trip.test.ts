@@ -4,7 +4,7 @@ import { createChannel, createClient, ServerError, Status } from 'nice-grpc';
 import type { CallContext } from 'nice-grpc-common';
 import { HealthDefinition } from 'nice-grpc-server-health';
 import { pino, type Logger } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 // @ctk/proto is not a dependency of @ctk/shared, so it is reached by path (see the report).
 import { BooksServiceDefinition, type BooksServiceImplementation, type GetSetupRequest } from '@ctk/proto/ctk/books/v1/books';
 import { AppError } from '../src/errors.js';
@@ -22,13 +22,21 @@ function memoryLogger(): { logger: Logger; lines: () => Array<Record<string, unk
   return { logger, lines: () => written.map((line) => JSON.parse(line) as Record<string, unknown>) };
 }
 
-/** A BooksService whose behaviour the request's org.handle picks. */
-function booksService(seen: { contexts: CallContext[]; handlerDone: Promise<void>[] }): BooksServiceImplementation {
+type Seen = { contexts: CallContext[]; handlerDone: Promise<void>[]; yielded?: number; aborted?: boolean };
+
+/** `count` messages of `size` bytes each, every byte its message's number (mod 256), the first naming the file. */
+function* numberedChunks(count: number, size: number) {
+  for (let i = 0; i < count; i++) {
+    yield { ...(i === 0 ? { mediaType: 'text/plain', fileName: 'numbers.txt' } : {}), chunk: Buffer.alloc(size, i % 256) };
+  }
+}
+
+/** A BooksService whose behaviour the request's org.handle (and for ExportJournal, its format) picks. */
+function booksService(seen: Seen): BooksServiceImplementation {
   const notUsedHere = async (): Promise<never> => {
     throw new AppError('not_implemented', 'not used by these tests');
   };
   return {
-    postPaymentEvent: notUsedHere,
     listJournalEntries: notUsedHere,
     listTaxJurisdictions: notUsedHere,
     getTaxRate: notUsedHere,
@@ -36,6 +44,39 @@ function booksService(seen: { contexts: CallContext[]; handlerDone: Promise<void
     getTopItems: notUsedHere,
     getBusyHours: notUsedHere,
     getTrialBalance: notUsedHere,
+    async *exportJournal(request, context) {
+      seen.contexts.push(context);
+      seen.yielded = 0;
+      seen.aborted = false;
+      context.signal.addEventListener('abort', () => (seen.aborted = true));
+      const [kind, count = '0', size = '0'] = request.format.split(':');
+      switch (kind) {
+        case 'refuse':
+          throw new AppError('validation_failed', 'Xero manual journals carry no currency', {
+            field: 'format',
+            currencies: ['USD', 'JPY'],
+          });
+        case 'fail-midway':
+          yield* numberedChunks(2, 10);
+          throw new AppError('unavailable', 'The database went away');
+        case 'crash-midway':
+          yield* numberedChunks(1, 10);
+          throw new Error('connection to db failed: password=hunter2');
+        case 'slow':
+          await sleep(2_000, undefined, { signal: context.signal });
+          return;
+        case 'endless':
+          for (let i = 0; ; i++) {
+            yield { chunk: Buffer.alloc(64 * 1024, i % 256) };
+            seen.yielded = (seen.yielded ?? 0) + 1;
+          }
+        default:
+          for (const message of numberedChunks(Number(count), Number(size))) {
+            yield message;
+            seen.yielded = (seen.yielded ?? 0) + 1;
+          }
+      }
+    },
     async getSetup(request: GetSetupRequest, context: CallContext) {
       seen.contexts.push(context);
       switch (request.org?.handle) {
@@ -77,7 +118,7 @@ async function closedPort(): Promise<number> {
 }
 
 describe('gRPC server and client', () => {
-  const seen = { contexts: [] as CallContext[], handlerDone: [] as Promise<void>[] };
+  const seen: Seen = { contexts: [], handlerDone: [] };
   const log = memoryLogger();
   let server: GrpcServer;
   let address: string;
@@ -187,6 +228,111 @@ describe('gRPC server and client', () => {
     await Promise.all(seen.handlerDone.slice(before));
     await sleep(50);
     expect(log.lines().filter((l) => l.requestId === 'req-deadline' && l.level === 50)).toEqual([]);
+  });
+
+  describe('a server-streaming call', () => {
+    const exportOf = (format: string, options?: Parameters<typeof client.exportJournal>[1]) =>
+      client.exportJournal({ org: { handle: 'corner-cafe' }, format }, options);
+    async function collect<T>(messages: AsyncIterable<T>): Promise<{ received: T[]; error?: unknown }> {
+      const received: T[] = [];
+      try {
+        for await (const message of messages) received.push(message);
+        return { received };
+      } catch (error) {
+        return { received, error };
+      }
+    }
+    const bytesOf = (messages: Array<{ chunk: Uint8Array }>) => Buffer.concat(messages.map((m) => m.chunk));
+
+    it('delivers every message in order, small ones sharing DATA frames and large ones across many', async () => {
+      const small = await collect(exportOf('chunks:500:3'));
+      expect(small.error).toBeUndefined();
+      expect(small.received).toHaveLength(500);
+      expect(small.received[0]).toMatchObject({ mediaType: 'text/plain', fileName: 'numbers.txt' });
+      expect(small.received[1]).toMatchObject({ mediaType: '', fileName: '' });
+      expect(small.received.map((m) => m.chunk[0])).toEqual(Array.from({ length: 500 }, (_, i) => i % 256));
+      const large = await collect(exportOf('chunks:6:300000'));
+      expect(large.received.map((m) => m.chunk.length)).toEqual(Array(6).fill(300_000));
+      expect(bytesOf(large.received).equals(Buffer.concat(Array.from({ length: 6 }, (_, i) => Buffer.alloc(300_000, i))))).toBe(true);
+    });
+
+    it('ends at once for a stream without messages', async () => {
+      expect(await collect(exportOf('chunks:0:0'))).toEqual({ received: [] });
+    });
+
+    it('delivers an AppError thrown before the first message with its code, message and details', async () => {
+      const { received, error } = await collect(exportOf('refuse'));
+      expect(received).toEqual([]);
+      expect(AppError.is(error)).toBe(true);
+      expect(error).toMatchObject({
+        code: 'validation_failed',
+        message: 'Xero manual journals carry no currency',
+        details: { field: 'format', currencies: ['USD', 'JPY'] },
+      });
+    });
+
+    it('delivers the messages sent before an AppError, then the error', async () => {
+      const { received, error } = await collect(exportOf('fail-midway'));
+      expect(received).toHaveLength(2);
+      expect(error).toMatchObject({ code: 'unavailable', message: 'The database went away' });
+    });
+
+    it('hides and logs a plain Error thrown mid-stream as internal "Internal error"', async () => {
+      const { received, error } = await collect(exportOf('crash-midway', { requestId: 'req-stream-crash' }));
+      expect(received).toHaveLength(1);
+      expect(error).toMatchObject({ code: 'internal', message: 'Internal error' });
+      expect(JSON.stringify(error)).not.toContain('hunter2');
+      expect(log.lines().find((l) => l.requestId === 'req-stream-crash')).toMatchObject({
+        level: 50,
+        msg: 'unhandled error in gRPC handler',
+        method: `/${BOOKS}/ExportJournal`,
+      });
+    });
+
+    it('sends the request id as metadata', async () => {
+      await collect(exportOf('chunks:1:1', { requestId: 'req-stream', callerId: 'gateway' }));
+      expect(seen.contexts.at(-1)?.metadata.get(REQUEST_ID_KEY)).toBe('req-stream');
+      expect(seen.contexts.at(-1)?.metadata.get(CALLER_ID_KEY)).toBe('gateway');
+    });
+
+    it('gives up on a stream that outlives timeoutMs with timeout, and the server sees the call cancelled', async () => {
+      const started = Date.now();
+      const { error } = await collect(exportOf('slow', { timeoutMs: 200 }));
+      expect(error).toMatchObject({ code: 'timeout', message: 'BooksService did not answer in time' });
+      expect(Date.now() - started).toBeLessThan(1_500);
+    });
+
+    it('cancels the call on the server when the consumer stops reading, and logs nothing for it', async () => {
+      const received: unknown[] = [];
+      for await (const message of exportOf('endless', { requestId: 'req-stream-cancel' })) {
+        received.push(message);
+        if (received.length === 3) break;
+      }
+      await vi.waitFor(() => expect(seen.aborted).toBe(true), { timeout: 2_000 });
+      await sleep(50);
+      expect(log.lines().filter((l) => l.requestId === 'req-stream-cancel' && l.level === 50)).toEqual([]);
+    });
+
+    it('does not read far ahead of a consumer that is slow, so the server waits rather than the client buffering', async () => {
+      const messages = exportOf('chunks:400:65536')[Symbol.asyncIterator]();
+      await messages.next();
+      await sleep(500);
+      // 400 messages of 64 KiB are 25 MiB; what may be in flight is the flow-control windows and a few messages.
+      expect(seen.yielded).toBeLessThan(100);
+      let rest = 0;
+      while (!(await messages.next()).done) rest++;
+      expect(rest).toBe(399);
+    });
+
+    it('fails a stream to a closed port with unavailable', async () => {
+      const closed = createGrpcClient(BooksServiceDefinition, `127.0.0.1:${await closedPort()}`);
+      try {
+        const { error } = await collect(closed.exportJournal({ format: 'chunks:1:1' }));
+        expect(error).toMatchObject({ code: 'unavailable', message: 'BooksService is unavailable; try again shortly' });
+      } finally {
+        closed.close();
+      }
+    });
   });
 
   it('answers SERVING on grpc.health.v1 for the server and for each service it serves', async () => {

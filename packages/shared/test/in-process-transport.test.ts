@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { inProcessTransport } from '../src/events/in-process-transport.js';
 import type { EventMessage, EventTransport } from '../src/events/transport.js';
-import { eventually } from './fixtures/eventually.js';
+import { eventually } from '../src/testing/eventually.js';
 import { silentLogger } from './fixtures/silent-logger.js';
 
 const message = (id: string, text = id): EventMessage => ({

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { connectNatsTransport, type NatsTransportOptions } from '../src/events/nats-transport.js';
 import type { EventMessage, EventTransport } from '../src/events/transport.js';
-import { eventually } from './fixtures/eventually.js';
-import { closeAdmin, deleteStream, NATS_URL, natsProxy, storedMessages, streamInfo, testStream, uniqueName } from './fixtures/nats.js';
+import { eventually } from '../src/testing/eventually.js';
+import { closeAdmin, deleteStream, NATS_URL, natsProxy, storedMessages, streamInfo, testStream, uniqueName } from '../src/testing/nats.js';
 import { silentLogger } from './fixtures/silent-logger.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];

@@ -4,7 +4,7 @@ import { inProcessTransport } from '../src/events/in-process-transport.js';
 import { enqueuePaymentEvent } from '../src/events/outbox.js';
 import { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from '../src/events/outbox-relay.js';
 import type { EventTransport } from '../src/events/transport.js';
-import { eventually } from './fixtures/eventually.js';
+import { eventually } from '../src/testing/eventually.js';
 import { openOutboxDatabase, type OutboxDatabase } from './fixtures/outbox/database.js';
 import { paymentEvent } from './fixtures/payment-events.js';
 import { silentLogger } from './fixtures/silent-logger.js';

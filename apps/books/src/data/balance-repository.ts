@@ -1,4 +1,4 @@
-import type { RawQueryable } from './insert-entries.js';
+import type { RawQueryable } from './raw-queryable.js';
 import { unknownTimeZone } from './report-repository.js';
 
 export type BalanceRepository = ReturnType<typeof createBalanceRepository>;

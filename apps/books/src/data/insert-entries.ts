@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { NewJournalEntry } from './journal-repository.js';
-
-/** What a raw query needs of the Prisma client (or of a transaction). */
-export type RawQueryable = { $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): PromiseLike<T> };
+import type { NewJournalEntry } from './new-journal-entry.js';
+import type { RawQueryable } from './raw-queryable.js';
 
 /**
  * Writes many entries, their lines and their items in one statement, so a batch costs one round trip:

@@ -1,34 +1,47 @@
 import type { CursorPosition } from '@ctk/shared';
 import type { AccountSpec } from '../domain/chart-of-accounts.js';
-import type { JournalEntry, JournalEntryItem, PrismaClient } from '../generated/prisma/client.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
 import { accountIdsByCode } from './chart-repository.js';
 import { groupCommit } from './group-commit.js';
 import { insertEntries } from './insert-entries.js';
+import type { NewJournalEntry } from './new-journal-entry.js';
 
-export type NewJournalLine = { accountCode: string; debitMinor: bigint; creditMinor: bigint; memo: string | null };
-export type NewJournalItem = Pick<JournalEntryItem, 'itemId' | 'name' | 'quantity' | 'unitPriceMinor' | 'taxMinor' | 'totalMinor'>;
-export type NewJournalEntry = Pick<
-  JournalEntry,
-  | 'organizationId'
-  | 'eventId'
-  | 'eventType'
-  | 'occurredAt'
-  | 'currency'
-  | 'description'
-  | 'sourceService'
-  | 'sourceId'
-  | 'txid'
-  | 'satoshis'
-  | 'exchangeRate'
-  | 'taxJurisdiction'
-  | 'taxRate'
-  | 'amountMinor'
-  | 'taxMinor'
-> & { lines: NewJournalLine[]; items: NewJournalItem[] };
-export type DateRange = { from?: Date | undefined; to?: Date | undefined };
+/** Entries that occurred in [from, to) (either end open when undefined) and, with postedBy, were posted by then. */
+export type DateRange = { from?: Date | undefined; to?: Date | undefined; postedBy?: Date | undefined };
+/** An account the range's entries post to, in one currency, with the entry that first did (oldest, then by id). */
+export type AccountInCurrency = { code: string; name: string; type: string; currency: string; firstAt: Date; firstId: string };
+export type RangeSummary = { entries: number; firstAt: Date | null; postedBy: Date; accounts: AccountInCurrency[] };
+type SummaryRow = { entries: bigint; firstAt: Date | null; postedBy: Date; accountFirstAt: Date } & (
+  Omit<AccountInCurrency, 'firstAt'> | { code: null; name: null; type: null; currency: null; firstId: null }
+);
 export type JournalRepository = ReturnType<typeof createJournalRepository>;
 export type ListedEntry = Awaited<ReturnType<JournalRepository['list']>>[number];
 type PostOutcome = 'posted' | 'duplicate';
+
+/**
+ * The organisation's ($1) entries that occurred from $2 up to $3 (ISO instants; NULL leaves an end open)
+ * and were posted by the database's clock now (to posted_at's millisecond): their count and first time,
+ * and one row per account and currency with the entry that first posted to it (none for no entries).
+ */
+const SUMMARY_SQL = `
+WITH clock AS (
+  SELECT date_trunc('milliseconds', localtimestamp) AS posted_by
+), in_range AS (
+  SELECT e.id, e.occurred_at, e.currency FROM journal_entries e
+  WHERE e.organization_id = $1::uuid
+    AND ($2::text IS NULL OR e.occurred_at >= ($2::timestamptz AT TIME ZONE 'UTC'))
+    AND ($3::text IS NULL OR e.occurred_at < ($3::timestamptz AT TIME ZONE 'UTC'))
+    AND e.posted_at <= (SELECT posted_by FROM clock)
+), totals AS (
+  SELECT count(*) AS entries, min(occurred_at) AS first_at FROM in_range
+), firsts AS (
+  SELECT DISTINCT ON (a.code, e.currency) a.code, a.name, a.type::text AS type, e.currency, e.occurred_at, e.id::text AS id
+  FROM in_range e JOIN journal_lines l ON l.entry_id = e.id JOIN accounts a ON a.id = l.account_id
+  ORDER BY a.code, e.currency, e.occurred_at, e.id
+)
+SELECT t.entries, t.first_at AS "firstAt", (SELECT posted_by FROM clock) AS "postedBy",
+  f.code, f.name, f.type, f.currency, f.occurred_at AS "accountFirstAt", f.id AS "firstId"
+FROM totals t LEFT JOIN firsts f ON true`;
 
 /** Entries written in one statement at most; a burst of deliveries is written in batches of this size. */
 const MAX_BATCH = 200;
@@ -88,11 +101,37 @@ export function createJournalRepository(prisma: PrismaClient) {
         OR: [{ occurredAt: { gt: after.at } }, { occurredAt: after.at, id: { gt: after.id } }],
       };
       return prisma.journalEntry.findMany({
-        where: { AND: [{ organizationId, occurredAt: { gte: range.from, lt: range.to } }, afterWhere ?? {}] },
+        where: {
+          AND: [{ organizationId, occurredAt: { gte: range.from, lt: range.to }, postedAt: { lte: range.postedBy } }, afterWhere ?? {}],
+        },
         orderBy: [{ occurredAt: 'asc' }, { id: 'asc' }],
         take,
         include: { lines: { orderBy: { lineNo: 'asc' }, include: { account: { select: { code: true, name: true, type: true } } } } },
       });
+    },
+
+    /**
+     * What the range holds, read in one statement: the number of entries, the first one's time, and
+     * each account and currency its lines post to, with the entry that did first. `postedBy` is the
+     * database's clock as it read them (to the millisecond posted_at keeps): reading the entries
+     * afterwards with it leaves out what was posted since.
+     */
+    async summarize(organizationId: string, range: DateRange): Promise<RangeSummary> {
+      const rows = await prisma.$queryRawUnsafe<SummaryRow[]>(
+        SUMMARY_SQL,
+        organizationId,
+        range.from?.toISOString() ?? null,
+        range.to?.toISOString() ?? null,
+      );
+      const [first] = rows;
+      return {
+        entries: Number(first?.entries ?? 0),
+        firstAt: first?.firstAt ?? null,
+        postedBy: first!.postedBy,
+        accounts: rows.flatMap(({ code, name, type, currency, accountFirstAt, firstId }) =>
+          code === null ? [] : [{ code, name, type, currency, firstAt: accountFirstAt, firstId }],
+        ),
+      };
     },
 
     async hasAny(organizationId: string): Promise<boolean> {

@@ -1,7 +1,7 @@
 import { AppError } from '@ctk/shared';
 import { GIFT_CARD_SALE, REFUND, SALES } from '../domain/report-definitions.js';
 import type { ReportRange } from '../domain/report-input.js';
-import type { RawQueryable } from './insert-entries.js';
+import type { RawQueryable } from './raw-queryable.js';
 
 export type ReportRepository = ReturnType<typeof createReportRepository>;
 export type SalesRow = {

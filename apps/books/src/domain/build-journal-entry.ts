@@ -1,5 +1,5 @@
 import type { PaymentEvent } from '@ctk/proto/ctk/events/v1/payment_event';
-import type { NewJournalEntry } from '../data/journal-repository.js';
+import type { NewJournalEntry } from '../data/new-journal-entry.js';
 import { problemsWith } from './check-payment-event.js';
 import { MONEY_IN_ACCOUNTS, POSTING_RULES, type PostingLine } from './posting-rules.js';
 

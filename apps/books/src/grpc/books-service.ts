@@ -1,7 +1,8 @@
-import type { BooksServiceImplementation } from '@ctk/proto/ctk/books/v1/books';
-import { AppError, orgOf } from '@ctk/shared';
+import type { BooksServiceImplementation, ExportJournalResponse } from '@ctk/proto/ctk/books/v1/books';
+import { orgOf } from '@ctk/shared';
 import type { BalanceRepository } from '../data/balance-repository.js';
 import type { ReportRepository } from '../data/report-repository.js';
+import { exportJournal } from '../domain/export-journal.js';
 import { getBusyHours } from '../domain/get-busy-hours.js';
 import { getSalesReport } from '../domain/get-sales-report.js';
 import { getSetup } from '../domain/get-setup.js';
@@ -10,23 +11,29 @@ import { getTopItems } from '../domain/get-top-items.js';
 import { getTrialBalance } from '../domain/get-trial-balance.js';
 import { listJournalEntries } from '../domain/list-journal-entries.js';
 import { listTaxJurisdictions } from '../domain/list-tax-jurisdictions.js';
-import { postPaymentEvent, type PostingDeps } from '../domain/post-payment-event.js';
+import type { PostingDeps } from '../domain/post-payment-event.js';
 import { toJournalEntryMessage } from './journal-entry-message.js';
 
-export type BooksDeps = PostingDeps & { reports: ReportRepository; balances: BalanceRepository };
+export type BooksDeps = PostingDeps & { reports: ReportRepository; balances: BalanceRepository; maxExportEntries: number };
 
 export function booksService(deps: BooksDeps): BooksServiceImplementation {
   return {
     async getSetup(request) {
       return { capabilities: await getSetup(deps.journal, orgOf(request.org)) };
     },
-    async postPaymentEvent(request) {
-      if (!request.event) throw new AppError('bad_request', 'The call must carry a payment event', { field: 'event' });
-      return { outcome: await postPaymentEvent(deps, request.event) };
-    },
     async listJournalEntries(request) {
       const page = await listJournalEntries(deps.journal, orgOf(request.org), request);
       return { entries: page.entries.map(toJournalEntryMessage), nextCursor: page.nextCursor };
+    },
+    /** The first message names the file; the file's bytes follow as books reads the journal. */
+    async *exportJournal(request) {
+      const file = await exportJournal(deps.journal, orgOf(request.org), request, deps.maxExportEntries);
+      let first: Partial<ExportJournalResponse> | undefined = { mediaType: file.mediaType, fileName: file.fileName };
+      for await (const chunk of file.chunks) {
+        yield { ...first, chunk };
+        first = undefined;
+      }
+      if (first) yield first;
     },
     async listTaxJurisdictions(request) {
       return { jurisdictions: listTaxJurisdictions(request) };

@@ -2,7 +2,6 @@ import { calendarDate } from '@ctk/shared';
 import { z } from 'zod';
 import { limitField } from '../domain/pagination.js';
 import { handleField } from '../domain/organization-fields.js';
-import { nextDay } from './dates.js';
 
 export const LEDGER_FORMATS = ['json', 'csv', 'quickbooks', 'xero', 'hledger', 'beancount'] as const;
 export type LedgerFormat = (typeof LEDGER_FORMATS)[number];
@@ -31,13 +30,3 @@ export const ledgerQuery = z
   });
 
 export type LedgerQuery = z.infer<typeof ledgerQuery>;
-
-const LAST_DATE = '9999-12-31';
-
-/**
- * The range as books reads it: from midnight UTC of `from` up to (not including) the day after `to`.
- * The day after 9999-12-31, the last date taken, is no YYYY-MM-DD date: that `to` leaves the range open at the end.
- */
-export function booksRange(query: Pick<LedgerQuery, 'from' | 'to'>): { from: string; to: string } {
-  return { from: query.from ?? '', to: query.to && query.to !== LAST_DATE ? nextDay(query.to) : '' };
-}

@@ -1,4 +1,5 @@
 import { refuseNulCharacters, validate, type ErrorCode } from '@ctk/shared';
+import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
@@ -8,7 +9,7 @@ export type AnswerSecret = { path: readonly string[]; kind: SecretKind };
 
 export type HandlerInput<B, Q, P> = { body: B; query: Q; params: P; request: FastifyRequest; reply: FastifyReply };
 
-/** An answer that is a file rather than JSON (the ledger's exports): described in the document by its media type. */
+/** An answer that is a file rather than JSON (the ledger's exports): described in the document by its media type, answered as a string or a stream. */
 export type FileAnswer = { description: string; example: string };
 
 /**
@@ -45,13 +46,13 @@ export type RouteDefinition<
   status?: number;
   /** The success answer as JSON (named with `named()`, which gives it its example). */
   answer: A;
-  /** Media types other than JSON the success answer may come as, each a file in a string. */
+  /** Media types other than JSON the success answer may come as, each a file in a string or a stream. */
   files?: Record<F, FileAnswer>;
   /** A realistic request body, for the document (a request body's schema is its validation). */
   bodyExample?: z.input<B>;
   /** Codes the handler itself may answer; those of auth, roles, validation, idempotency and services are added from the route. */
   errors?: ErrorCode[];
-  handle(input: HandlerInput<z.infer<B>, z.infer<Q>, z.infer<P>>): Promise<z.output<A> | ([F] extends [never] ? never : string)>;
+  handle(input: HandlerInput<z.infer<B>, z.infer<Q>, z.infer<P>>): Promise<z.output<A> | ([F] extends [never] ? never : string | Readable)>;
 };
 
 /** Declares a route with its schemas so the handler's input and answer are typed by them. */

@@ -1,18 +1,25 @@
 import { AppError, codeForGrpcStatus, isErrorCode } from '../errors.js';
-import { Http2UnaryChannel, UnaryCallError } from './http2-unary.js';
+import { Http2Channel } from './http2-channel.js';
 import { CALLER_ID_KEY, REQUEST_ID_KEY } from './metadata.js';
+import { CallError } from './wire.js';
 
 type MessageFns<T> = {
   encode(message: T): { finish(): Uint8Array };
   decode(input: Uint8Array): T;
   fromPartial(object: unknown): T;
 };
-type MethodDefinition = { name: string; requestType: MessageFns<unknown>; responseType: MessageFns<unknown> };
+type MethodDefinition = {
+  name: string;
+  requestType: MessageFns<unknown>;
+  responseType: MessageFns<unknown>;
+  requestStream: boolean;
+  responseStream: boolean;
+};
 type ServiceDefinition = { name: string; fullName: string; methods: Record<string, MethodDefinition> };
 
 type RequestOf<M> = M extends { requestType: MessageFns<infer T> } ? T : never;
 type ResponseOf<M> = M extends { responseType: MessageFns<infer T> } ? T : never;
-type DeepPartial<T> = T extends bigint | string | number | boolean | Date | undefined
+type DeepPartial<T> = T extends bigint | string | number | boolean | Date | Buffer | Uint8Array | undefined
   ? T
   : T extends Array<infer U>
     ? Array<DeepPartial<U>>
@@ -22,19 +29,24 @@ type DeepPartial<T> = T extends bigint | string | number | boolean | Date | unde
 
 export type CallOptions = { requestId?: string; callerId?: string; timeoutMs?: number };
 
+/**
+ * Unary methods answer a promise; server-streaming ones an async iterable of their messages (leaving the
+ * loop cancels the call). Client and bidirectional streams are not spoken here: no contract has one.
+ */
 export type GrpcClient<D extends ServiceDefinition> = {
-  [K in keyof D['methods']]: (
-    request: DeepPartial<RequestOf<D['methods'][K]>>,
-    options?: CallOptions,
-  ) => Promise<ResponseOf<D['methods'][K]>>;
+  [K in keyof D['methods']]: D['methods'][K] extends { requestStream: true }
+    ? never
+    : D['methods'][K] extends { responseStream: true }
+      ? (request: DeepPartial<RequestOf<D['methods'][K]>>, options?: CallOptions) => AsyncIterable<ResponseOf<D['methods'][K]>>
+      : (request: DeepPartial<RequestOf<D['methods'][K]>>, options?: CallOptions) => Promise<ResponseOf<D['methods'][K]>>;
 } & { close(): void };
 
 const DEFAULT_TIMEOUT_MS = 5_000;
 
 /**
- * A unary client for a ts-proto generic service definition, on a lean HTTP/2 gRPC channel of our own
- * (http2-unary.ts): it is the gateway's hot path. Errors come back as AppError with the code the service
- * threw.
+ * A client for a ts-proto generic service definition, on a lean HTTP/2 gRPC channel of our own
+ * (http2-channel.ts): it is the gateway's hot path. Errors come back as AppError with the code the
+ * service threw, from a unary call's promise or from a stream's next read.
  */
 export function createGrpcClient<D extends ServiceDefinition>(
   definition: D,
@@ -42,28 +54,56 @@ export function createGrpcClient<D extends ServiceDefinition>(
   options: { connections?: number } = {},
 ): GrpcClient<D> {
   // A few real connections, used in turn, spread HTTP/2 framing work better than one (decision 0009).
-  const channels = Array.from({ length: options.connections ?? 2 }, () => new Http2UnaryChannel(address));
+  const channels = Array.from({ length: options.connections ?? 2 }, () => new Http2Channel(address));
   let turn = 0;
   const client: Record<string, unknown> = { close: () => channels.forEach((channel) => channel.close()) };
   for (const [key, method] of Object.entries(definition.methods)) {
     const path = `/${definition.fullName}/${method.name}`;
-    client[key] = async (request: unknown, options: CallOptions = {}) => {
+    const prepare = (request: unknown, options: CallOptions) => {
       const headers: Record<string, string> = {};
       if (options.requestId) headers[REQUEST_ID_KEY] = options.requestId;
       if (options.callerId) headers[CALLER_ID_KEY] = options.callerId;
-      const channel = channels[turn++ % channels.length] as Http2UnaryChannel;
+      const channel = channels[turn++ % channels.length] as Http2Channel;
       const message = method.requestType.encode(method.requestType.fromPartial(request)).finish();
-      try {
-        return method.responseType.decode(await channel.call(path, message, headers, options.timeoutMs ?? DEFAULT_TIMEOUT_MS));
-      } catch (error) {
-        throw error instanceof UnaryCallError ? toAppError(error, definition.name) : error;
-      }
+      return { channel, message, headers, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS };
     };
+    if (method.requestStream) {
+      client[key] = () => {
+        throw new Error(`${path} streams requests, which this client does not speak`);
+      };
+    } else if (method.responseStream) {
+      client[key] = (request: unknown, options: CallOptions = {}): AsyncIterable<unknown> => ({
+        [Symbol.asyncIterator]() {
+          const { channel, message, headers, timeoutMs } = prepare(request, options);
+          const call = channel.serverStream(path, message, headers, timeoutMs);
+          return {
+            async next() {
+              try {
+                const result = await call.next();
+                return result.done ? result : { done: false, value: method.responseType.decode(result.value) };
+              } catch (error) {
+                throw error instanceof CallError ? toAppError(error, definition.name) : error;
+              }
+            },
+            return: () => call.return(),
+          };
+        },
+      });
+    } else {
+      client[key] = async (request: unknown, options: CallOptions = {}) => {
+        const { channel, message, headers, timeoutMs } = prepare(request, options);
+        try {
+          return method.responseType.decode(await channel.call(path, message, headers, timeoutMs));
+        } catch (error) {
+          throw error instanceof CallError ? toAppError(error, definition.name) : error;
+        }
+      };
+    }
   }
   return client as GrpcClient<D>;
 }
 
-function toAppError(error: UnaryCallError, serviceName: string): AppError {
+function toAppError(error: CallError, serviceName: string): AppError {
   const sent = parseDetails(error.details);
   if (sent) return new AppError(sent.code, sent.message, sent.details);
   const code = codeForGrpcStatus(error.status);

@@ -84,27 +84,37 @@ export function encodeError(error: AppError): ServerError {
 }
 
 /**
- * Wraps each (unary) handler so a thrown AppError becomes its status and anything else a logged INTERNAL.
- * A plain wrapper rather than a nice-grpc middleware: middlewares are async generators, measurably
- * dearer on every call.
+ * Wraps each handler so a thrown AppError becomes its status and anything else a logged INTERNAL: a
+ * unary handler's rejection, or a server-streaming handler's throw before or between its messages (the
+ * caller gets the messages sent before it, then the status). A plain wrapper rather than a nice-grpc
+ * middleware: middlewares are async generators, measurably dearer on every unary call. Handlers that
+ * take a stream of requests are left as they are: no contract has one.
  */
 function mapErrors(
-  definition: { fullName: string; methods: Record<string, { name: string; responseStream: boolean }> },
-  implementation: Record<string, (request: unknown, context: CallContext) => Promise<unknown>>,
+  definition: { fullName: string; methods: Record<string, { name: string; requestStream: boolean; responseStream: boolean }> },
+  implementation: Record<string, (request: unknown, context: CallContext) => unknown>,
   logger: Logger,
-) {
+): AnyImplementation {
   const wrapped: typeof implementation = { ...implementation };
   for (const [name, handler] of Object.entries(implementation)) {
     const method = definition.methods[name];
-    if (method?.responseStream !== false) continue; // streams are not ours to wrap yet
+    if (!method || method.requestStream) continue;
     const path = `/${definition.fullName}/${method.name}`;
-    wrapped[name] = async (request, context) => {
-      try {
-        return await handler.call(implementation, request, context);
-      } catch (error) {
-        throw toServerError(error, context, path, logger);
-      }
-    };
+    wrapped[name] = method.responseStream
+      ? async function* (request: unknown, context: CallContext) {
+          try {
+            yield* handler.call(implementation, request, context) as AsyncIterable<unknown>;
+          } catch (error) {
+            throw toServerError(error, context, path, logger);
+          }
+        }
+      : async (request: unknown, context: CallContext) => {
+          try {
+            return await handler.call(implementation, request, context);
+          } catch (error) {
+            throw toServerError(error, context, path, logger);
+          }
+        };
   }
   return wrapped;
 }

@@ -1,2 +1,5 @@
 export * from './test-database.js';
 export * from './grpc-health.js';
+export * from './eventually.js';
+export * from './nats.js';
+export * from './payment-event-feed.js';

@@ -1,27 +1,29 @@
 import type { JournalEntry } from '@ctk/proto/ctk/books/v1/books';
 import { isoDate } from '../dates.js';
+import { rangeText, referencesOf, title, type Writer } from '../export-context.js';
 import { formatMinor } from '../minor-units.js';
-import { rangeText, referencesOf, title, type Renderer } from './export-context.js';
-import { currenciesOf, oneLine, plainTextAccounts, type PlainTextAccount } from './plain-text-accounts.js';
+import { oneLine, plainTextAccounts, type PlainTextAccount } from '../plain-text-accounts.js';
 
 /**
  * A beancount ledger that passes `bean-check`: commodities declared and accounts opened (limited to
  * their currencies) on the first entry's date, one transaction per entry with exact amounts that
- * balance, the references as metadata.
+ * balance, the references as metadata. Transactions are separated by a blank line.
  */
-export const beancountJournal: Renderer = (entries, context) => {
-  const accounts = plainTextAccounts(entries);
-  const opened = entries[0] ? isoDate(entries[0].occurredAt) : '';
-  return [
-    `; Journal of ${context.handle} from Commerce Toolkit, ${rangeText(context)} (UTC dates)`,
-    `option "title" ${quoted(`${context.handle} journal`)}`,
-    '',
-    ...currenciesOf(entries).map((currency) => `${opened} commodity ${currency}`),
-    '',
-    ...[...accounts.values()].map((account) => `${opened} open ${account.name} ${account.currencies.join(',')}`),
-    '',
-    ...entries.map((entry) => transaction(entry, accounts)),
-  ].join('\n');
+export const beancountJournal: Writer = (summary, context) => {
+  const accounts = plainTextAccounts(summary.accounts);
+  const opened = summary.firstDate;
+  return {
+    head: [
+      `; Journal of ${context.handle} from Commerce Toolkit, ${rangeText(context)} (UTC dates)`,
+      `option "title" ${quoted(`${context.handle} journal`)}`,
+      '',
+      ...summary.currencies.map((currency) => `${opened} commodity ${currency}`),
+      '',
+      ...[...accounts.values()].map((account) => `${opened} open ${account.name} ${account.currencies.join(',')}`),
+      '',
+    ].join('\n'),
+    entry: (entry) => `\n${transaction(entry, accounts)}`,
+  };
 };
 
 function transaction(entry: JournalEntry, accounts: Map<string, PlainTextAccount>): string {

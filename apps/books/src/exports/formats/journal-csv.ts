@@ -1,7 +1,8 @@
-import { toCsv, text } from '../csv.js';
+import type { JournalEntry } from '@ctk/proto/ctk/books/v1/books';
+import { csvRow, text } from '../csv.js';
 import { isoDate } from '../dates.js';
+import { sourceReference, type Writer } from '../export-context.js';
 import { formatMinor } from '../minor-units.js';
-import { sourceReference, type Renderer } from './export-context.js';
 
 const HEADER = [
   'entry_id',
@@ -19,11 +20,12 @@ const HEADER = [
 ];
 
 /** The plain journal: one row per line, amounts in the currency's major unit, the empty side blank. */
-export const journalCsv: Renderer = (entries) =>
-  toCsv(
-    HEADER,
-    entries.flatMap((entry) =>
-      entry.lines.map((line) => [
+export const journalCsv: Writer = () => ({ head: csvRow(HEADER), entry: rows });
+
+function rows(entry: JournalEntry): string {
+  return entry.lines
+    .map((line) =>
+      csvRow([
         entry.id,
         isoDate(entry.occurredAt),
         entry.eventType,
@@ -37,5 +39,6 @@ export const journalCsv: Renderer = (entries) =>
         sourceReference(entry),
         entry.txid,
       ]),
-    ),
-  );
+    )
+    .join('');
+}

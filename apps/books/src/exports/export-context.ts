@@ -1,12 +1,25 @@
 import type { JournalEntry } from '@ctk/proto/ctk/books/v1/books';
 
 /** What an export is of: the organisation and the date range asked for (UTC days, both included). */
-export type ExportContext = { handle: string; from?: string | undefined; to?: string | undefined; xeroTaxRate?: string | undefined };
+export type ExportContext = { handle: string; from: string; to: string; xeroTaxRate: string };
 
-export type Renderer = (entries: readonly JournalEntry[], context: ExportContext) => string;
+/** An account the range's entries post to, with the currencies they post to it in, first seen first. */
+export type UsedAccount = { code: string; name: string; type: string; currencies: string[] };
+
+/**
+ * What a file must declare before its first entry, read from the range at once (the entries
+ * themselves come page by page): how many there are, the first one's UTC date ('' for none), their
+ * currencies first seen first, and the accounts they use, by code.
+ */
+export type JournalSummary = { entries: number; firstDate: string; currencies: string[]; accounts: UsedAccount[] };
+
+/** A file written as it goes: its opening (headers, declarations), then each entry's text in order. */
+export type FormatWriter = { head: string; entry(entry: JournalEntry): string };
+
+export type Writer = (summary: JournalSummary, context: ExportContext) => FormatWriter;
 
 /** The date range in words, for a file's header: "2026-03-01 to 2026-03-31", "from 2026-03-01", "all dates". */
-export function rangeText(context: ExportContext): string {
+export function rangeText(context: Pick<ExportContext, 'from' | 'to'>): string {
   if (context.from && context.to) return `${context.from} to ${context.to}`;
   if (context.from) return `from ${context.from}`;
   return context.to ? `up to ${context.to}` : 'all dates';

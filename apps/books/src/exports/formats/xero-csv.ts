@@ -1,9 +1,9 @@
 import type { JournalEntry } from '@ctk/proto/ctk/books/v1/books';
 import { AppError } from '@ctk/shared';
-import { toCsv, text } from '../csv.js';
+import { csvRow, text } from '../csv.js';
 import { dayFirstDate } from '../dates.js';
+import { title, type JournalSummary, type Writer } from '../export-context.js';
 import { formatMinor } from '../minor-units.js';
-import { title, type Renderer } from './export-context.js';
 import { journalNo } from './quickbooks-csv.js';
 
 /**
@@ -27,31 +27,33 @@ const HEADER = [
 ];
 export const DEFAULT_XERO_TAX_RATE = 'Tax Exempt';
 
-export const xeroCsv: Renderer = (entries, context) => {
-  refuseMixedCurrencies(entries);
-  const taxRate = context.xeroTaxRate ?? DEFAULT_XERO_TAX_RATE;
-  return toCsv(
-    HEADER,
-    entries.flatMap((entry) =>
-      entry.lines.map((line) => [
-        text(`${title(entry)} [${journalNo(entry.id)}]`),
-        dayFirstDate(entry.occurredAt),
-        text(line.memo || `${line.accountName}: ${title(entry)}`),
-        line.accountCode,
-        text(taxRate),
-        formatMinor(line.debitMinor - line.creditMinor, entry.currency),
-        '',
-        '',
-        '',
-        '',
-      ]),
-    ),
-  );
+export const xeroCsv: Writer = (summary, context) => {
+  refuseMixedCurrencies(summary);
+  const taxRate = context.xeroTaxRate || DEFAULT_XERO_TAX_RATE;
+  return {
+    head: csvRow(HEADER),
+    entry: (entry: JournalEntry) =>
+      entry.lines
+        .map((line) =>
+          csvRow([
+            text(`${title(entry)} [${journalNo(entry.id)}]`),
+            dayFirstDate(entry.occurredAt),
+            text(line.memo || `${line.accountName}: ${title(entry)}`),
+            line.accountCode,
+            text(taxRate),
+            formatMinor(line.debitMinor - line.creditMinor, entry.currency),
+            '',
+            '',
+            '',
+            '',
+          ]),
+        )
+        .join(''),
+  };
 };
 
 /** A manual journal has no currency column: amounts in two currencies would be added up as one. */
-function refuseMixedCurrencies(entries: readonly JournalEntry[]) {
-  const currencies = [...new Set(entries.map((entry) => entry.currency))];
+function refuseMixedCurrencies({ currencies }: JournalSummary) {
   if (currencies.length > 1) {
     throw new AppError(
       'validation_failed',

@@ -1,27 +1,30 @@
 import type { JournalEntry } from '@ctk/proto/ctk/books/v1/books';
 import { isoDate } from '../dates.js';
+import { rangeText, referencesOf, title, type ExportContext, type Writer } from '../export-context.js';
 import { formatMinor } from '../minor-units.js';
-import { rangeText, referencesOf, title, type ExportContext, type Renderer } from './export-context.js';
-import { commoditySample, currenciesOf, oneLine, plainTextAccounts, type PlainTextAccount } from './plain-text-accounts.js';
+import { commoditySample, oneLine, plainTextAccounts, type PlainTextAccount } from '../plain-text-accounts.js';
 
 const TYPE_TAGS: Readonly<Record<string, string>> = { asset: 'A', liability: 'L', equity: 'E', income: 'R', expense: 'X' };
 
 /**
  * An hledger journal that passes `hledger check --strict`: every commodity and account declared (with
  * its type), one transaction per entry with exact amounts that balance, the references as comment tags.
+ * Transactions are separated by a blank line.
  */
-export const hledgerJournal: Renderer = (entries, context) => {
-  const accounts = plainTextAccounts(entries);
-  return [
-    header(context),
-    'decimal-mark .',
-    '',
-    ...currenciesOf(entries).map((currency) => `commodity ${commoditySample(currency)} ${currency}`),
-    '',
-    ...[...accounts.values()].map((account) => `account ${account.name}  ; type: ${TYPE_TAGS[account.type]}`),
-    '',
-    ...entries.map((entry) => transaction(entry, accounts)),
-  ].join('\n');
+export const hledgerJournal: Writer = (summary, context) => {
+  const accounts = plainTextAccounts(summary.accounts);
+  return {
+    head: [
+      header(context),
+      'decimal-mark .',
+      '',
+      ...summary.currencies.map((currency) => `commodity ${commoditySample(currency)} ${currency}`),
+      '',
+      ...[...accounts.values()].map((account) => `account ${account.name}  ; type: ${TYPE_TAGS[account.type]}`),
+      '',
+    ].join('\n'),
+    entry: (entry) => `\n${transaction(entry, accounts)}`,
+  };
 };
 
 function header(context: ExportContext): string {

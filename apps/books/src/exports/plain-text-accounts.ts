@@ -1,6 +1,7 @@
-import type { JournalEntry } from '@ctk/proto/ctk/books/v1/books';
 import { AppError } from '@ctk/shared';
-import { exponentOf } from '../minor-units.js';
+import type { UsedAccount } from './export-context.js';
+import { exponentOf } from './minor-units.js';
+import { singleLine } from './single-line.js';
 
 const ROOTS: Readonly<Record<string, string>> = {
   asset: 'Assets',
@@ -18,28 +19,17 @@ export type PlainTextAccount = { name: string; type: string; currencies: string[
  * or a digit, as beancount requires; two codes whose names would be alike are told apart by their code.
  * In the order of the codes, as the chart of accounts lists them.
  */
-export function plainTextAccounts(entries: readonly JournalEntry[]): Map<string, PlainTextAccount> {
-  const byCode = new Map<string, PlainTextAccount>();
-  for (const entry of entries) {
-    for (const line of entry.lines) {
-      const account = byCode.get(line.accountCode) ?? {
-        name: accountName(line.accountType, line.accountName, line.accountCode),
-        type: line.accountType,
-        currencies: [],
-      };
-      if (!account.currencies.includes(entry.currency)) account.currencies.push(entry.currency);
-      byCode.set(line.accountCode, account);
-    }
-  }
+export function plainTextAccounts(accounts: readonly UsedAccount[]): Map<string, PlainTextAccount> {
+  const byCode = new Map<string, PlainTextAccount>(
+    accounts.map((account) => [
+      account.code,
+      { name: accountName(account.type, account.name, account.code), type: account.type, currencies: [...account.currencies] },
+    ]),
+  );
   // Names that differ only in case would read as one account to a person.
   const shared = countBy([...byCode.values()].map((a) => a.name.toLowerCase()));
   for (const [code, account] of byCode) if ((shared.get(account.name.toLowerCase()) ?? 0) > 1) account.name += `-${component(code)}`;
   return new Map([...byCode].sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true })));
-}
-
-/** Every currency of the entries, first seen first. */
-export function currenciesOf(entries: readonly JournalEntry[]): string[] {
-  return [...new Set(entries.map((entry) => entry.currency))];
 }
 
 /** A sample amount with the currency's decimal places, for a commodity directive: 1000.00, 1000. */
@@ -68,7 +58,10 @@ function countBy(values: string[]): Map<string, number> {
   return counts;
 }
 
-/** One line of free text: control characters and line breaks become spaces. */
+/**
+ * One line of free text for a plain-text journal, where a line break would end the transaction: every
+ * run of control characters (C0, DEL, C1) and Unicode line or paragraph separators becomes a space.
+ */
 export function oneLine(value: string): string {
-  return value.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  return singleLine(value).trim();
 }

@@ -1,8 +1,8 @@
 import type { JournalEntry } from '@ctk/proto/ctk/books/v1/books';
-import { toCsv, text } from '../csv.js';
+import { csvRow, text } from '../csv.js';
 import { usDate } from '../dates.js';
+import { sourceReference, title, type Writer } from '../export-context.js';
 import { formatMinor } from '../minor-units.js';
-import { sourceReference, title, type Renderer } from './export-context.js';
 
 /**
  * QuickBooks Online's journal entry import (Settings > Import data > Journal entries): rows sharing a
@@ -11,11 +11,12 @@ import { sourceReference, title, type Renderer } from './export-context.js';
  */
 const HEADER = ['JournalNo', 'JournalDate', 'Currency', 'Memo', 'AccountName', 'Debits', 'Credits', 'Description', 'Name'];
 
-export const quickbooksCsv: Renderer = (entries) =>
-  toCsv(
-    HEADER,
-    entries.flatMap((entry) =>
-      entry.lines.map((line) => [
+export const quickbooksCsv: Writer = () => ({ head: csvRow(HEADER), entry: rows });
+
+function rows(entry: JournalEntry): string {
+  return entry.lines
+    .map((line) =>
+      csvRow([
         journalNo(entry.id),
         usDate(entry.occurredAt),
         entry.currency,
@@ -26,8 +27,9 @@ export const quickbooksCsv: Renderer = (entries) =>
         text(line.memo || title(entry)),
         '',
       ]),
-    ),
-  );
+    )
+    .join('');
+}
 
 /**
  * QuickBooks keeps at most 21 characters of a journal number: "CTK-" and the last 12 hex digits of the

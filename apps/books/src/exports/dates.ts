@@ -14,10 +14,3 @@ export function dayFirstDate(occurredAt: string): string {
   const [year, month, day] = isoDate(occurredAt).split('-');
   return `${day}/${month}/${year}`;
 }
-
-/** The day after a YYYY-MM-DD date, for an inclusive `to`. */
-export function nextDay(date: string): string {
-  const next = new Date(`${date}T00:00:00Z`);
-  next.setUTCDate(next.getUTCDate() + 1);
-  return next.toISOString().slice(0, 10);
-}
