@@ -9,7 +9,7 @@ import { journalRange, journalRangeFields, refineJournalRange } from './journal-
 /** The most entries one export holds: beyond it the caller narrows the date range (BOOKS_EXPORT_MAX_ENTRIES). */
 export const DEFAULT_MAX_EXPORT_ENTRIES = 50_000;
 /** Entries read from the database at a time. */
-const PAGE = 500;
+const PAGE = 100;
 /** Bytes of the file in one message. */
 const CHUNK = 64 * 1024;
 
@@ -102,35 +102,33 @@ async function pageText(
 }
 
 /**
- * The file's bytes in chunks of CHUNK bytes (the last may be shorter), whatever the size of the pieces
- * written: a page of long descriptions is cut into several messages (bytes may be cut anywhere, the
- * reader joins them), and short pieces are gathered into one.
+ * The file's bytes in chunks of CHUNK bytes (the last may be shorter, and an empty file is one empty
+ * chunk), whatever the size of the pieces written: a page of long descriptions is cut into several
+ * messages (bytes may be cut anywhere, the reader joins them), and short pieces are gathered into one.
+ * Each piece is encoded once and copied once into the chunk that carries it, so an export makes little
+ * garbage for the process to collect.
  */
 async function* chunked(head: string, body: AsyncIterable<string>): AsyncGenerator<Buffer> {
-  let pending: Buffer[] = [];
-  let size = 0;
-  const add = (text: string) => {
+  let chunk = Buffer.allocUnsafe(CHUNK);
+  let used = 0;
+  let sent = 0;
+  function* put(text: string): Generator<Buffer> {
     const bytes = Buffer.from(text, 'utf8');
-    pending.push(bytes);
-    size += bytes.length;
-  };
-  const full = function* () {
-    if (size < CHUNK) return;
-    let all = Buffer.concat(pending);
-    while (all.length >= CHUNK) {
-      yield all.subarray(0, CHUNK);
-      all = all.subarray(CHUNK);
+    for (let offset = 0; offset < bytes.length;) {
+      const copied = bytes.copy(chunk, used, offset, Math.min(bytes.length, offset + CHUNK - used));
+      used += copied;
+      offset += copied;
+      if (used === CHUNK) {
+        yield chunk;
+        sent++;
+        chunk = Buffer.allocUnsafe(CHUNK);
+        used = 0;
+      }
     }
-    pending = all.length > 0 ? [all] : [];
-    size = all.length;
-  };
-  add(head);
-  yield* full();
-  for await (const part of body) {
-    add(part);
-    yield* full();
   }
-  if (size > 0 || pending.length > 0) yield Buffer.concat(pending);
+  yield* put(head);
+  for await (const part of body) yield* put(part);
+  if (used > 0 || sent === 0) yield chunk.subarray(0, used);
 }
 
 /** The summary a format declares from: currencies and each account's currencies in the order entries first used them. */
