@@ -1,7 +1,7 @@
 import { AppError, invalidInput } from '@ctk/shared';
 import type { FastifyRequest } from 'fastify';
 import type { Endpoint, Role } from '../catalog/endpoints.js';
-import { handleProblem } from '../domain/organization-fields.js';
+import { handleProblem } from '../identity/organization-fields.js';
 import type { BeforeLookup, Credentials } from './credentials.js';
 import { ROLES_SATISFYING, type OrgContext } from './types.js';
 import type { WebhookVerifier } from './webhook-signature.js';

@@ -3,7 +3,7 @@ import { hashSecret, KEY_PREFIX } from './secrets.js';
 import { TtlCache } from './ttl-cache.js';
 import type { OrgContext } from './types.js';
 import type { Role } from '../catalog/endpoints.js';
-import { pricesIncludeTax } from '../domain/tax-settings.js';
+import { pricesIncludeTax } from '../identity/tax-settings.js';
 
 type UserKey = { userId: string; apiKeyId: string };
 type PaygateKey = { accountId: string; keyId: string; organizationId: string };

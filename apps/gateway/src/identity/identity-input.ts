@@ -1,4 +1,16 @@
-/** Request examples of onboarding and the organisation routes (their schemas are still in routes/identity-routes.ts and domain/organization-fields.ts). */
+import { z } from 'zod';
+import { handleField, organizationFields } from './organization-fields.js';
+import { emailField, nameField } from '../routes/text-fields.js';
+
+export const onboardBody = organizationFields.extend({
+  user: z
+    .object({ name: nameField(120).optional(), email: emailField.optional() })
+    .strict()
+    .optional(),
+});
+export const handleParams = z.object({ handle: handleField });
+
+/** Request examples of onboarding and the organisation routes. */
 
 export const onboardExample = {
   name: 'Blue Bottle Cafe',

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { AppError, isUniqueViolation } from '@ctk/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PrismaClient } from '../data/prisma.js';
-import { secretIsLive } from '../domain/secret-is-live.js';
+import { secretIsLive } from '../access/secret-is-live.js';
 import type { AnswerSecret } from '../routes/route-definition.js';
 import { openSecrets, sealSecrets, type SealedSecret } from './sealed-secrets.js';
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { requireOrg, requireUser } from '../auth/authenticate.js';
 import type { GatewayDeps } from '../deps.js';
-import { createApiKey, listApiKeys, revokeApiKey } from '../domain/api-keys.js';
-import { addMember, changeMemberRole, listMembers, removeMember } from '../domain/members.js';
-import { createPaygateKey, listPaygateKeys, revokePaygateKey, rotateCommerceKey } from '../domain/org-keys.js';
-import { handleField } from '../domain/organization-fields.js';
-import { pageQuery } from '../domain/pagination.js';
+import { createApiKey, listApiKeys, revokeApiKey } from '../access/api-keys.js';
+import { addMember, changeMemberRole, listMembers, removeMember } from '../access/members.js';
+import { createPaygateKey, listPaygateKeys, revokePaygateKey, rotateCommerceKey } from '../access/org-keys.js';
+import { handleField } from '../identity/organization-fields.js';
+import { pageQuery } from './pagination.js';
 import {
   addedMember,
   apiKeyPage,
@@ -18,19 +18,19 @@ import {
   removedMember,
   revoked,
 } from '../access/access-answers.js';
-import { keyNameExample, memberRoleExample, newMemberExample, paygateKeyNameExample } from '../access/access-input.js';
-import { emailField, nameField } from '../domain/text-fields.js';
+import {
+  keyNameExample,
+  memberRoleExample,
+  newMemberExample,
+  paygateKeyNameExample,
+  role,
+  keyName,
+  orgParams,
+  idParams,
+  memberParams,
+  newMember,
+} from '../access/access-input.js';
 import { route, type RouteDefinition } from './route-definition.js';
-
-const role = z.enum(['owner', 'admin', 'staff']);
-const keyName = z.object({ name: nameField(100).default('API key') }).strict();
-const orgParams = z.object({ handle: handleField });
-const idParams = z.object({ id: z.uuid() });
-const memberParams = z.object({ handle: handleField, user_id: z.uuid() });
-const newMember = z.union([
-  z.object({ user_id: z.uuid(), role }).strict(),
-  z.object({ name: nameField(120), email: emailField.optional(), role }).strict(),
-]);
 
 /** What the spec's settings page would do: a user's API keys, members and roles, the organisation's keys. */
 export function accessRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {

@@ -1,27 +1,23 @@
-import { z } from 'zod';
 import { requireMembership, requireUser } from '../auth/authenticate.js';
 import type { GatewayDeps } from '../deps.js';
-import { onboard } from '../domain/onboard.js';
-import { describeCaller } from '../domain/describe-caller.js';
-import { getOrganization } from '../domain/get-organization.js';
-import { listOrganizations } from '../domain/list-organizations.js';
-import { handleField, organizationFields, organizationUpdate } from '../domain/organization-fields.js';
-import { pageQuery } from '../domain/pagination.js';
-import { emailField, nameField } from '../domain/text-fields.js';
+import { onboard } from '../identity/onboard.js';
+import { describeCaller } from '../identity/describe-caller.js';
+import { getOrganization } from '../identity/get-organization.js';
+import { listOrganizations } from '../identity/list-organizations.js';
+import { organizationFields, organizationUpdate } from '../identity/organization-fields.js';
+import { pageQuery } from './pagination.js';
 import { me, memberOrganization, memberOrganizationPage, onboarded } from '../identity/identity-answers.js';
-import { newOrganizationExample, onboardExample, organizationUpdateExample } from '../identity/identity-input.js';
-import { checkJurisdiction } from '../domain/check-jurisdiction.js';
-import { updateOrganization } from '../domain/update-organization.js';
+import {
+  newOrganizationExample,
+  onboardExample,
+  organizationUpdateExample,
+  onboardBody,
+  handleParams,
+} from '../identity/identity-input.js';
+import { checkJurisdiction } from '../identity/check-jurisdiction.js';
+import { updateOrganization } from '../identity/update-organization.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions } from './service-call.js';
-
-const onboardBody = organizationFields.extend({
-  user: z
-    .object({ name: nameField(120).optional(), email: emailField.optional() })
-    .strict()
-    .optional(),
-});
-const handleParams = z.object({ handle: handleField });
 
 /** Onboarding, organisations and the caller. */
 export function identityRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {

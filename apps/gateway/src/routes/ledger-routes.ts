@@ -3,7 +3,7 @@ import type { GatewayDeps } from '../deps.js';
 import { entryView } from '../ledger/entry-view.js';
 import { openExport } from '../ledger/export-stream.js';
 import { journalEntryPage, LEDGER_FILES } from '../ledger/ledger-answers.js';
-import { ledgerParams, ledgerQuery } from '../ledger/ledger-query.js';
+import { ledgerParams, ledgerQuery } from '../ledger/ledger-input.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions, orgRef } from './service-call.js';
 

@@ -1,8 +1,9 @@
 import { AppError, type ErrorCode } from '@ctk/shared';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps.js';
-import { paymailDomain } from '../domain/paymail-domain.js';
-import { resolvePaymail, type PaymailTarget } from '../domain/paymail-target.js';
+import { paymailDomain } from '../paymail/paymail-domain.js';
+import { getPublicProfile } from '../paymail/get-public-profile.js';
+import { resolvePaymail, type PaymailTarget } from '../paymail/paymail-target.js';
 import {
   bsvaliasCapabilities,
   p2pDestination,
@@ -12,24 +13,22 @@ import {
   receivedTransaction,
   verifiedPubkey,
 } from '../paymail/paymail-answers.js';
-import { p2pDestinationExample, receiveBeefExample, receiveTransactionExample, senderRequestExample } from '../paymail/paymail-input.js';
 import { callOptions, orgRef } from './service-call.js';
+import {
+  beefBody,
+  metadata,
+  p2pDestinationBody,
+  p2pDestinationExample,
+  paymailParams,
+  receiveBeefExample,
+  receiveBody,
+  receiveTransactionExample,
+  senderRequest,
+  senderRequestExample,
+  verifyParams,
+} from '../paymail/paymail-input.js';
 import { route, type RouteDefinition } from './route-definition.js';
 
-const paymailParams = z.object({ paymail: z.string().min(3).max(320) });
-const verifyParams = paymailParams.extend({ pubkey: z.string().max(200) });
-const text = (max: number) => z.string().max(max).optional();
-const senderRequest = z.object({
-  senderName: text(100),
-  senderHandle: text(320),
-  dt: text(64),
-  amount: z.union([z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d{1,16}$/)]).optional(),
-  purpose: text(500),
-  signature: text(200),
-});
-const p2pDestinationBody = z.object({ satoshis: z.number().int().min(1).max(2_100_000_000_000_000) });
-const metadata = z.object({ sender: text(320), pubkey: text(200), signature: text(200), note: text(500) }).optional();
-const receiveBody = z.object({ hex: z.string().min(2).max(2_000_000), metadata, reference: z.string().min(1).max(100) });
 /** What a payment can be refused with (README, "Paymail and the wallet API"). */
 const RECEIVE_ERRORS: ErrorCode[] = [
   'not_found',
@@ -41,7 +40,6 @@ const RECEIVE_ERRORS: ErrorCode[] = [
   'conflict',
   'invalid_signature',
 ];
-const beefBody = z.object({ beef: z.string().min(2).max(2_000_000), metadata, reference: z.string().min(1).max(100) });
 
 /**
  * Paymail (bsvalias): the capability document, the spec's five routes and the P2P capabilities, in the
@@ -132,8 +130,7 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
       errors: ['not_found'],
       handle: async ({ params }) => {
         const { org } = await target(params.paymail);
-        const row = await deps.prisma.organization.findUniqueOrThrow({ where: { id: org.id }, select: { name: true, avatarUrl: true } });
-        return { name: row.name, avatar: row.avatarUrl ?? '' };
+        return getPublicProfile(deps, org.id);
       },
     }),
     'GET /api/v1/bsvalias/verifypubkey/:paymail/:pubkey': route({

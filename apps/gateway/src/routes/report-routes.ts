@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { requireOrg } from '../auth/authenticate.js';
 import type { GatewayDeps } from '../deps.js';
-import { balancesQuery, busyHoursQuery, reportParams, salesQuery, topItemsQuery } from '../reports/report-query.js';
+import { balancesQuery, busyHoursQuery, reportParams, salesQuery, topItemsQuery } from '../reports/report-input.js';
 import { accountBalancesView, busyHourView, salesRowView, topItemView, trialBalanceView } from '../reports/report-views.js';
 import { accountBalancesReport, busyHoursReport, salesReport, topItemsReport, trialBalanceReport } from '../reports/report-answers.js';
 import { route, type RouteDefinition } from './route-definition.js';

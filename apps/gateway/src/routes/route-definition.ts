@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
-/** The kinds of secret an answer may carry; each can tell whether it still works (domain/secret-is-live.ts). */
+/** The kinds of secret an answer may carry; each can tell whether it still works (access/secret-is-live.ts). */
 export type SecretKind = 'api_key' | 'paygate_key' | 'commerce_key';
 export type AnswerSecret = { path: readonly string[]; kind: SecretKind };
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps.js';
-import { createSignInChallenge } from '../domain/create-sign-in-challenge.js';
-import { verifySignIn } from '../domain/verify-sign-in.js';
+import { createSignInChallenge } from '../sign-in/create-sign-in-challenge.js';
+import { verifySignIn } from '../sign-in/verify-sign-in.js';
 import { signedIn, signInChallenge } from '../sign-in/sign-in-answers.js';
 import { challengeExample, verifyExample } from '../sign-in/sign-in-input.js';
 import { route, type RouteDefinition } from './route-definition.js';

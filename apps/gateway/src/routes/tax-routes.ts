@@ -1,16 +1,8 @@
-import { z } from 'zod';
 import type { GatewayDeps } from '../deps.js';
 import { taxJurisdictionPage } from '../tax/tax-answers.js';
+import { jurisdictionsQuery } from '../tax/tax-input.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions } from './service-call.js';
-
-// Only the shape: books checks the country code and the date (and names the field it refuses).
-const jurisdictionsQuery = z
-  .object({
-    country: z.string().optional().describe('ISO 3166-1 alpha-2, either case, such as "US" or "de"'),
-    at: z.string().optional().describe('YYYY-MM-DD, from 2024-01-01; today (UTC) when absent'),
-  })
-  .strict();
 
 /** The tax table the books service keeps, public: what a jurisdiction code means, its rate, and whether prices there include it. */
 export function taxRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {

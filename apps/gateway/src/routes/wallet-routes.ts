@@ -1,21 +1,8 @@
-import { z } from 'zod';
 import type { GatewayDeps } from '../deps.js';
-import { bsvAddress } from '../domain/organization-fields.js';
 import { broadcastResult, CHAIN_API_FILES, chainApiAnswer, utxoList } from '../wallet/wallet-answers.js';
-import { broadcastExample } from '../wallet/wallet-input.js';
+import { broadcastExample, utxosQuery, broadcastBody, passthroughParams } from '../wallet/wallet-input.js';
 import { callOptions } from './service-call.js';
 import { route, type RouteDefinition } from './route-definition.js';
-
-const utxosQuery = z.object({ address: bsvAddress });
-const broadcastBody = z
-  .object({
-    transaction: z
-      .string()
-      .regex(/^([0-9a-fA-F]{2})+$/, 'a raw, EF or BEEF transaction in hex')
-      .max(2_000_000),
-  })
-  .strict();
-const passthroughParams = z.object({ '*': z.string().max(300) });
 
 /**
  * The wallet API (spend what you hold, keys stay with the caller) and the chain passthrough, served by p2p.

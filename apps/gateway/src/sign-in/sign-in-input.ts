@@ -1,6 +1,6 @@
 import { EXAMPLE_DID, EXAMPLE_NONCE } from './sign-in-answers.js';
 
-/** Request examples of key-based sign-in (their schemas are still in routes/sign-in-routes.ts). */
+/** Request examples of key-based sign-in. */
 
 export const challengeExample = { did: EXAMPLE_DID };
 export const verifyExample = {

@@ -1,4 +1,18 @@
-/** Request examples of the wallet API (their schemas are still in routes/wallet-routes.ts). */
+import { z } from 'zod';
+import { bsvAddress } from '../identity/organization-fields.js';
+
+export const utxosQuery = z.object({ address: bsvAddress });
+export const broadcastBody = z
+  .object({
+    transaction: z
+      .string()
+      .regex(/^([0-9a-fA-F]{2})+$/, 'a raw, EF or BEEF transaction in hex')
+      .max(2_000_000),
+  })
+  .strict();
+export const passthroughParams = z.object({ '*': z.string().max(300) });
+
+/** Request examples of the wallet API. */
 
 export const broadcastExample = {
   transaction:

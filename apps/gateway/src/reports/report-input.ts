@@ -1,7 +1,7 @@
 import { calendarDate, isTimeZone } from '@ctk/shared';
 import { z } from 'zod';
-import { limitField } from '../domain/pagination.js';
-import { handleField } from '../domain/organization-fields.js';
+import { limitField } from '../routes/pagination.js';
+import { handleField } from '../identity/organization-fields.js';
 
 const timeZone = z
   .string()

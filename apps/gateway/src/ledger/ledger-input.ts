@@ -1,7 +1,7 @@
 import { calendarDate } from '@ctk/shared';
 import { z } from 'zod';
-import { limitField } from '../domain/pagination.js';
-import { handleField } from '../domain/organization-fields.js';
+import { limitField } from '../routes/pagination.js';
+import { handleField } from '../identity/organization-fields.js';
 
 export const LEDGER_FORMATS = ['json', 'csv', 'quickbooks', 'xero', 'hledger', 'beancount'] as const;
 export type LedgerFormat = (typeof LEDGER_FORMATS)[number];

@@ -1,8 +1,8 @@
 import { AppError } from '@ctk/shared';
-import type { ApiKeyAnswer } from '../access/access-answers.js';
+import type { ApiKeyAnswer } from './access-answers.js';
 import type { GatewayDeps } from '../deps.js';
 import { issueApiKey } from './issue-api-key.js';
-import { afterCursor, NEWEST_FIRST, toPage, type PageQuery } from './pagination.js';
+import { afterCursor, NEWEST_FIRST, toPage, type PageQuery } from '../routes/pagination.js';
 
 /** A user's own API keys: create (secret shown once), list (never the secret), revoke. */
 export function createApiKey(deps: GatewayDeps, userId: string, name: string) {

@@ -4,7 +4,7 @@ import type { Role } from '../catalog/endpoints.js';
 import type { GatewayDeps } from '../deps.js';
 import { organizationData, type OrganizationUpdate } from './organization-fields.js';
 import { organizationView } from './organization-view.js';
-import { paymailDomain } from './paymail-domain.js';
+import { paymailDomain } from '../paymail/paymail-domain.js';
 
 /** Changes the organisation's settings; a paymail alias another organisation holds is a 409. */
 export async function updateOrganization(deps: GatewayDeps, org: OrgContext & { role: Role }, fields: OrganizationUpdate) {

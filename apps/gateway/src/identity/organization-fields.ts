@@ -1,7 +1,7 @@
 import { HD, Utils } from '@bsv/sdk';
 import { AppError } from '@ctk/shared';
 import { z } from 'zod';
-import { nameField } from './text-fields.js';
+import { nameField } from '../routes/text-fields.js';
 
 const P2PKH_PREFIXES = new Set([0x00, 0x6f]); // mainnet, testnet (and the local chain)
 

@@ -1,5 +1,5 @@
 import { displayPrefix, hashSecret, KEY_PREFIX, newSecret } from '../auth/secrets.js';
-import type { IssuedApiKey } from '../access/access-answers.js';
+import type { IssuedApiKey } from './access-answers.js';
 import type { Prisma } from '../generated/prisma/client.js';
 
 /** Creates an API key for a user; the secret is in the result and nowhere else, ever. */

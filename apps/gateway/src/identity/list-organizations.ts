@@ -1,7 +1,7 @@
 import type { GatewayDeps } from '../deps.js';
 import { organizationView } from './organization-view.js';
-import { afterCursor, NEWEST_FIRST, toPage, type PageQuery } from './pagination.js';
-import { paymailDomain } from './paymail-domain.js';
+import { afterCursor, NEWEST_FIRST, toPage, type PageQuery } from '../routes/pagination.js';
+import { paymailDomain } from '../paymail/paymail-domain.js';
 
 /** The organisations a user is a member of, newest membership first, each with the user's role. */
 export async function listOrganizations(deps: GatewayDeps, userId: string, page: PageQuery) {

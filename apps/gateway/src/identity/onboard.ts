@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { GatewayDeps } from '../deps.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { createOrganization } from './create-organization.js';
-import { issueApiKey } from './issue-api-key.js';
+import { issueApiKey } from '../access/issue-api-key.js';
 import type { OrganizationFields } from './organization-fields.js';
 import { organizationView } from './organization-view.js';
-import { paymailDomain } from './paymail-domain.js';
+import { paymailDomain } from '../paymail/paymail-domain.js';
 
 export type NewUser = { name?: string | undefined; email?: string | undefined };
 

@@ -1,5 +1,5 @@
 import type { Organization } from '../generated/prisma/client.js';
-import type { OrganizationAnswer } from '../identity/identity-answers.js';
+import type { OrganizationAnswer } from './identity-answers.js';
 import { pricesIncludeTax } from './tax-settings.js';
 
 /** An organisation as the API shows it to its members. */

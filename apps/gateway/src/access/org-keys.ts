@@ -1,9 +1,9 @@
 import { AppError } from '@ctk/shared';
 import { displayPrefix, hashSecret, KEY_PREFIX, newSecret } from '../auth/secrets.js';
 import type { OrgContext } from '../auth/types.js';
-import type { PaygateKeyAnswer } from '../access/access-answers.js';
+import type { PaygateKeyAnswer } from './access-answers.js';
 import type { GatewayDeps } from '../deps.js';
-import { afterCursor, NEWEST_FIRST, toPage, type PageQuery } from './pagination.js';
+import { afterCursor, NEWEST_FIRST, toPage, type PageQuery } from '../routes/pagination.js';
 
 /** The commerce public key is publishable (it goes into the merchant's web page); rotating it retires the old one at once. */
 export async function rotateCommerceKey(deps: GatewayDeps, org: OrgContext) {

@@ -1,11 +1,11 @@
 import { AppError, isUniqueViolation } from '@ctk/shared';
-import type { MemberAnswer } from '../access/access-answers.js';
+import type { MemberAnswer } from './access-answers.js';
 import type { Role } from '../catalog/endpoints.js';
 import type { OrgContext } from '../auth/types.js';
 import type { GatewayDeps } from '../deps.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { issueApiKey } from './issue-api-key.js';
-import { afterCursor, NEWEST_FIRST, toPage, type PageQuery } from './pagination.js';
+import { afterCursor, NEWEST_FIRST, toPage, type PageQuery } from '../routes/pagination.js';
 
 export type NewMember = { role: Role } & ({ user_id: string } | { name: string; email?: string | undefined });
 

@@ -2,7 +2,7 @@ import { Signature } from '@bsv/sdk';
 import { AppError } from '@ctk/shared';
 import { publicKeyFromDidKey } from '../auth/did-key.js';
 import type { GatewayDeps } from '../deps.js';
-import { issueApiKey } from './issue-api-key.js';
+import { issueApiKey } from '../access/issue-api-key.js';
 
 /**
  * Checks the signature over the challenge's message with the did's key and returns a new API key for
