@@ -9,7 +9,7 @@ import { journalNo, quickbooksCsv } from '../src/exports/formats/quickbooks-csv.
 import { xeroCsv } from '../src/exports/formats/xero-csv.js';
 import { formatMinor } from '../src/exports/minor-units.js';
 import { plainTextAccounts } from '../src/exports/plain-text-accounts.js';
-import { runTool } from './fixtures/accounting-tools.js';
+import { runTool } from '@ctk/shared/testing';
 
 function entry(overrides: Partial<JournalEntry> = {}): JournalEntry {
   return {

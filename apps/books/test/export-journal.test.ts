@@ -4,7 +4,7 @@ import { PaymentEventType } from '@ctk/proto/ctk/events/v1/payment_event';
 import { AppError, orgOf } from '@ctk/shared';
 import { exportJournal } from '../src/domain/export-journal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runTool } from './fixtures/accounting-tools.js';
+import { runTool } from '@ctk/shared/testing';
 import { newEvent, newOrg, openTestJournal, orgRef, startFedBooks } from './support.js';
 
 type Books = Awaited<ReturnType<typeof startFedBooks>>;

@@ -1,30 +1,18 @@
-import { loadConfig, startService, type RunningService } from '@ctk/shared';
-import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
-import { configSchema as posConfigSchema, service as posService } from '@ctk/pos';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../src/app.js';
 import { addMember, bearer, onboard, startTestGateway } from './harness.js';
+import { startPosStack } from './pos-harness.js';
 import { SERVICES_DOWN, uniqueName } from './support.js';
 
 describe('items through the gateway and the pos service over gRPC', () => {
-  let pos: RunningService<object>;
+  let stack: Awaited<ReturnType<typeof startPosStack>>;
   let gateway: Gateway;
   beforeAll(async () => {
-    const databaseUrl = await createTestDatabase('pos');
-    pos = await startService(
-      posService,
-      loadConfig(posConfigSchema, {
-        GRPC_PORT: '0',
-        LOG_LEVEL: 'silent',
-        CTK_DATA_DIR: TEST_DATA_DIR,
-        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-      }),
-    );
-    gateway = await startTestGateway({ ...SERVICES_DOWN, POS_GRPC_URL: `127.0.0.1:${pos.port}` });
+    stack = await startPosStack();
+    gateway = stack.gateway;
   });
   afterAll(async () => {
-    await gateway.close();
-    await pos.close();
+    await stack?.close();
   });
 
   const post = (key: string, handle: string, payload: object) =>

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../src/app.js';
 import { onboard, type Onboarded } from './harness.js';
-import { everyKindOfEvent, getLedger, post, runTool, startLedgerStack } from './ledger-harness.js';
+import { runTool } from '@ctk/shared/testing';
+import { everyKindOfEvent, getLedger, post, startLedgerStack } from './ledger-harness.js';
 import { expectError, uniqueName } from './support.js';
 
 /** A CSV body as rows of fields (RFC 4180: quoted fields may hold commas, quotes and line breaks). */

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../src/app.js';
 import { exactInteger } from '../src/ledger/minor-units.js';
 import { onboard, type Onboarded } from './harness.js';
-import { getLedger, paymentEvent, post, runTool, startLedgerStack } from './ledger-harness.js';
+import { runTool } from '@ctk/shared/testing';
+import { getLedger, paymentEvent, post, startLedgerStack } from './ledger-harness.js';
 import { uniqueName } from './support.js';
 
 // The formats themselves are books' (apps/books/test/export-formats.test.ts); these run them end to end.

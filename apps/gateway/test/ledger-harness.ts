@@ -1,9 +1,4 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { configSchema as booksConfigSchema, service as booksService } from '@ctk/books';
 import { PaymentEvent, PaymentEventType, Settlement } from '@ctk/proto/ctk/events/v1/payment_event';
 import { loadConfig, startService } from '@ctk/shared';
@@ -144,27 +139,4 @@ export async function post(gateway: Gateway, events: PaymentEvent[]): Promise<vo
 
 export function getLedger(gateway: Gateway, key: string, owner: Pick<Onboarded, 'handle'>, query = '') {
   return gateway.app.inject({ method: 'GET', url: `/api/v1/orgs/${owner.handle}/ledger${query}`, headers: bearer(key) });
-}
-
-const run = promisify(execFile);
-
-/**
- * Runs an accounting tool on a file holding `content`. A tool that is not installed fails the test with
- * the command that installs it: these checks are never skipped.
- */
-export async function runTool(tool: string, args: (file: string) => string[], content: string, extension: string) {
-  const dir = await mkdtemp(join(tmpdir(), 'ctk-ledger-'));
-  const file = join(dir, `ledger.${extension}`);
-  try {
-    await writeFile(file, content);
-    return await run(tool, args(file));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new Error(`${tool} is not installed, and the ledger export tests run it for real: apt-get install -y hledger beancount`);
-    }
-    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-    throw new Error(`${tool} ${args(file).join(' ')} failed:\n${stderr ?? ''}${stdout ?? ''}\n--- the file ---\n${content}`);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
 }

@@ -1,7 +1,4 @@
 import { PrivateKey } from '@bsv/sdk';
-import { configSchema as posConfigSchema, service as posService } from '@ctk/pos';
-import { loadConfig, startService, type RunningService } from '@ctk/shared';
-import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -12,6 +9,7 @@ import { didKeyFromPublicKey } from '../src/auth/did-key.js';
 import { ENDPOINTS, type Endpoint } from '../src/catalog/endpoints.js';
 import { addMember, bearer, onboard, startTestGateway } from './harness.js';
 import { everyKindOfEvent, getLedger, post, startLedgerStack } from './ledger-harness.js';
+import { startPosStack } from './pos-harness.js';
 import { SERVICES_DOWN, uniqueName } from './support.js';
 
 /*
@@ -385,24 +383,14 @@ describe('real answers of the books service, through the gateway, validate again
 });
 
 describe('real answers of the pos service, through the gateway, validate against the document', () => {
-  let pos: RunningService<object>;
+  let stack: Awaited<ReturnType<typeof startPosStack>>;
   let posGateway: Gateway;
   beforeAll(async () => {
-    const databaseUrl = await createTestDatabase('pos');
-    pos = await startService(
-      posService,
-      loadConfig(posConfigSchema, {
-        GRPC_PORT: '0',
-        LOG_LEVEL: 'silent',
-        CTK_DATA_DIR: TEST_DATA_DIR,
-        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-      }),
-    );
-    posGateway = await startTestGateway({ ...SERVICES_DOWN, POS_GRPC_URL: `127.0.0.1:${pos.port}` });
+    stack = await startPosStack();
+    posGateway = stack.gateway;
   });
   afterAll(async () => {
-    await posGateway?.close();
-    await pos?.close();
+    await stack?.close();
   });
 
   it('items, created from the documented example and listed', async () => {
