@@ -33,7 +33,7 @@ export async function testBooksDatabase(options: { durable?: boolean } = {}): Pr
 export type TestBooksOptions = {
   /** The database (and NATS_URL) to use; a fresh in-memory one by default. */
   env?: BooksEnv;
-  /** The transport books consumes payment events from (startBooks' option). */
+  /** The transport books consumes payment events from (startService's option). */
   transport?: EventTransport;
   logger?: Logger;
   /** More of books' configuration, e.g. BOOKS_EXPORT_MAX_ENTRIES. */
