@@ -12,5 +12,10 @@ export function toItemMessage(item: Item): ItemMessage {
     available: item.available,
     sku: item.sku ?? '',
     createdAt: item.createdAt.toISOString(),
+    // Until items carry them (decision 0015): every item is fixed-price, standard-rated, untracked.
+    taxTreatment: 'standard',
+    taxRate: '',
+    priceType: 'fixed',
+    modifiers: [],
   };
 }

@@ -1,4 +1,4 @@
-import { orgOf } from '@ctk/shared';
+import { AppError, orgOf } from '@ctk/shared';
 import type { PosServiceImplementation } from '@ctk/proto/ctk/pos/v1/pos';
 import type { ItemRepository } from '../data/item-repository.js';
 import { createItem } from '../domain/create-item.js';
@@ -18,5 +18,26 @@ export function posService({ items }: { items: ItemRepository }): PosServiceImpl
       const page = await listItems(items, orgOf(request.org), request);
       return { items: page.items.map(toItemMessage), nextCursor: page.nextCursor };
     },
+    getMenu: notBuilt('GetMenu'),
+    replaceMenu: notBuilt('ReplaceMenu'),
+    analyzeItems: notBuilt('AnalyzeItems'),
+    createOrder: notBuilt('CreateOrder'),
+    getOrder: notBuilt('GetOrder'),
+    // eslint-disable-next-line require-yield
+    async *watchOrder() {
+      throw new AppError('not_implemented', 'PosService.WatchOrder is not built yet.');
+    },
+    getPaymentRequest: notBuilt('GetPaymentRequest'),
+    payOrder: notBuilt('PayOrder'),
+    confirmOrder: notBuilt('ConfirmOrder'),
+    cancelOrder: notBuilt('CancelOrder'),
+    getOrderQr: notBuilt('GetOrderQr'),
+  };
+}
+
+/** An RPC of the contract whose implementation is still to land (the gateway answers its routes 501). */
+function notBuilt(rpc: string): () => Promise<never> {
+  return async () => {
+    throw new AppError('not_implemented', `PosService.${rpc} is not built yet.`);
   };
 }
