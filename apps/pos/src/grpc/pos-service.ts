@@ -1,12 +1,16 @@
 import { AppError, orgOf } from '@ctk/shared';
 import type { PosServiceImplementation } from '@ctk/proto/ctk/pos/v1/pos';
 import type { ItemRepository } from '../data/item-repository.js';
+import type { MenuRepository } from '../data/menu-repository.js';
 import { createItem } from '../domain/create-item.js';
+import { getMenu } from '../domain/get-menu.js';
 import { getSetup } from '../domain/get-setup.js';
 import { listItems } from '../domain/list-items.js';
+import { replaceMenu } from '../domain/replace-menu.js';
 import { toItemMessage } from './item-message.js';
+import { toMenuMessage } from './menu-message.js';
 
-export function posService({ items }: { items: ItemRepository }): PosServiceImplementation {
+export function posService({ items, menus }: { items: ItemRepository; menus: MenuRepository }): PosServiceImplementation {
   return {
     async getSetup(request) {
       return { capabilities: await getSetup(items, orgOf(request.org)) };
@@ -18,8 +22,12 @@ export function posService({ items }: { items: ItemRepository }): PosServiceImpl
       const page = await listItems(items, orgOf(request.org), request);
       return { items: page.items.map(toItemMessage), nextCursor: page.nextCursor };
     },
-    getMenu: notBuilt('GetMenu'),
-    replaceMenu: notBuilt('ReplaceMenu'),
+    async getMenu(request) {
+      return { menu: toMenuMessage(await getMenu(menus, orgOf(request.org))) };
+    },
+    async replaceMenu(request) {
+      return { menu: toMenuMessage(await replaceMenu(menus, items, orgOf(request.org), request)) };
+    },
     analyzeItems: notBuilt('AnalyzeItems'),
     createOrder: notBuilt('CreateOrder'),
     getOrder: notBuilt('GetOrder'),
