@@ -1,12 +1,14 @@
 import { AppError, orgOf } from '@ctk/shared';
 import type { PosServiceImplementation } from '@ctk/proto/ctk/pos/v1/pos';
+import { analyzeItems } from '../analyze/analyze-items.js';
+import type { OcrReader } from '../analyze/ocr-reader.js';
 import type { ItemRepository } from '../data/item-repository.js';
 import { createItem } from '../domain/create-item.js';
 import { getSetup } from '../domain/get-setup.js';
 import { listItems } from '../domain/list-items.js';
 import { toItemMessage } from './item-message.js';
 
-export function posService({ items }: { items: ItemRepository }): PosServiceImplementation {
+export function posService({ items, ocr }: { items: ItemRepository; ocr: OcrReader }): PosServiceImplementation {
   return {
     async getSetup(request) {
       return { capabilities: await getSetup(items, orgOf(request.org)) };
@@ -20,7 +22,9 @@ export function posService({ items }: { items: ItemRepository }): PosServiceImpl
     },
     getMenu: notBuilt('GetMenu'),
     replaceMenu: notBuilt('ReplaceMenu'),
-    analyzeItems: notBuilt('AnalyzeItems'),
+    async analyzeItems(request, context) {
+      return analyzeItems(ocr, request, context.signal);
+    },
     createOrder: notBuilt('CreateOrder'),
     getOrder: notBuilt('GetOrder'),
     // eslint-disable-next-line require-yield
