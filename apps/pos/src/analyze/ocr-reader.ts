@@ -107,6 +107,7 @@ export function createOcrReader(options: OcrOptions): OcrReader {
           const result = await Promise.race([tesseract.recognize(image), died, abandoned]);
           return result.data.text;
         } catch (error) {
+          if (closed) throw new AppError('unavailable', 'pos is shutting down.');
           if (AppError.is(error)) {
             await stop(live);
             throw error;
