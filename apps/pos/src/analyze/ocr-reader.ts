@@ -18,11 +18,13 @@ export type OcrOptions = {
   logger?: Logger;
 };
 
+const require = createRequire(import.meta.url);
 /**
- * The English traineddata shipped in @tesseract.js-data/eng (its `4.0.0_best_int` folder, the one
- * tesseract.js itself chooses for the LSTM engine), read from disk: nothing is fetched at run time.
+ * The English traineddata shipped in @tesseract.js-data/eng: its `4.0.0_best_int` folder, beside the
+ * `4.0.0` one the package names, is what tesseract.js itself chooses for the LSTM engine. Read from disk:
+ * nothing is fetched at run time.
  */
-const LANG_PATH = join(dirname(createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
+const LANG_PATH = join(dirname((require('@tesseract.js-data/eng') as { langPath: string }).langPath), '4.0.0_best_int');
 
 /**
  * OCR with tesseract.js in a worker thread of this process. The worker is made on the first photo (most
