@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { AppError } from '@ctk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ItemDraft } from '@ctk/proto/ctk/pos/v1/pos';
+import { exifOrientation } from '../src/analyze/exif-orientation.js';
 import { startTestPos } from './support.js';
 
 const fixture = (name: string) => readFile(new URL(`./fixtures/${name}`, import.meta.url));
@@ -108,6 +109,30 @@ describe('pos item drafts', () => {
       ['Banana bread', 395n, 'USD', 'Pastries'],
     ]);
     expect(answer.skipped).toEqual(['line 1: no price at the end of "Blue Bottle Cafe"']);
+  });
+
+  it('turns a photo taken sideways by its EXIF orientation, written big-endian (iPhone) or little-endian (many Androids)', async () => {
+    const bigEndian = await fixture('menu-sideways.jpg');
+    expect(exifOrientation(bigEndian)).toEqual({ orientation: 6, bigEndian: true });
+    // The same photo with its orientation written little-endian instead.
+    const withoutExif = Buffer.concat([bigEndian.subarray(0, 2), bigEndian.subarray(4 + bigEndian.readUInt16BE(4))]);
+    const tiff = Buffer.from([0x49, 0x49, 0x2a, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0]);
+    const segment = Buffer.concat([Buffer.from([0xff, 0xe1, 0, 2 + 6 + tiff.length]), Buffer.from('Exif\0\0', 'latin1'), tiff]);
+    const littleEndian = Buffer.concat([withoutExif.subarray(0, 2), segment, withoutExif.subarray(2)]);
+    expect(exifOrientation(littleEndian)).toEqual({ orientation: 6, bigEndian: false });
+    for (const image of [bigEndian, littleEndian]) {
+      const answer = await pos.client.analyzeItems({ image }, { timeoutMs: 60_000 });
+      expect(summary(answer.drafts).map(([name, price]) => [name, price])).toEqual([
+        ['Espresso', 300n],
+        ['Flat white', 450n],
+        ['Cappuccino', 475n],
+        ['Croissant', 325n],
+        ['Banana bread', 395n],
+      ]);
+    }
+    // Without any orientation the sideways menu is noise to OCR: the turn is what reads it.
+    const sideways = await pos.client.analyzeItems({ image: withoutExif }, { timeoutMs: 60_000 });
+    expect(sideways.drafts.filter((draft) => draft.name === 'Flat white')).toEqual([]);
   });
 
   it('reads photos one at a time and refuses a burst beyond the queue at once', async () => {

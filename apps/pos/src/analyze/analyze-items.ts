@@ -1,6 +1,7 @@
 import { AppError } from '@ctk/shared';
 import type { AnalyzeItemsRequest, AnalyzeItemsResponse } from '@ctk/proto/ctk/pos/v1/pos';
 import { DraftList } from './drafts.js';
+import { orientedForOcr } from './exif-orientation.js';
 import { inspectImage } from './image-type.js';
 import type { OcrReader } from './ocr-reader.js';
 import { parseCsv } from './parse-csv.js';
@@ -47,8 +48,8 @@ export async function analyzeItems(ocr: OcrReader, request: AnalyzeItemsRequest,
   const source = given[0]!;
   if (source === 'image') {
     const image = Buffer.from(request.image.buffer, request.image.byteOffset, request.image.byteLength);
-    inspectImage(image);
-    const text = normalize(await ocr.read(image, signal));
+    const { type } = inspectImage(image);
+    const text = normalize(await ocr.read(type === 'jpeg' ? orientedForOcr(image) : image, signal));
     const list = parseText(text, currency);
     if (!text.trim()) list.skip('image', 'no text found in the photo');
     return { drafts: list.drafts, source, skipped: list.skipped };
