@@ -74,7 +74,14 @@ describe('item drafts through the gateway and the pos service over gRPC', () => 
     ['a NUL character', { text: 'Flat white\u0000 4.50' }, 422, 'validation_failed', 'text'],
     ['nothing', {}, 422, 'validation_failed', 'all are empty'],
     ['an empty text', { text: '' }, 422, 'validation_failed', 'all are empty'],
-    ['two inputs at once', { text: 'Latte 5', csv: 'name,price\nLatte,5' }, 422, 'validation_failed', 'not text and csv'],
+    ['two inputs at once', { text: 'Latte 5', csv: 'name,price\nLatte,5' }, 422, 'validation_failed', 'only one of text, csv or image'],
+    [
+      'a text beside an image',
+      { text: 'Latte 5', image: Buffer.alloc(3_000_000, 0xff).toString('base64') },
+      422,
+      'validation_failed',
+      'only one',
+    ],
     ['an unknown field', { text: 'Latte 5', url: 'https://example.com/menu.jpg' }, 422, 'validation_failed', 'url'],
     ['an image that is not base64', { image: 'not base64!' }, 422, 'validation_failed', 'base64'],
     [
@@ -99,7 +106,8 @@ describe('item drafts through the gateway and the pos service over gRPC', () => 
       'image',
     ],
     ['a text too long', { text: 'Latte 5\n'.repeat(12_501) }, 413, 'payload_too_large', 'text'],
-    ['a currency that is none', { text: 'Latte 5', currency: 'DOGE' }, 422, 'validation_failed', 'currency'],
+    ['a currency that is none', { text: 'Latte 5', currency: 'XBT' }, 422, 'validation_failed', 'currency'],
+    ['a currency past its length', { text: 'Latte 5', currency: 'U'.repeat(100_000) }, 422, 'validation_failed', 'currency'],
   ])('refuses %s', async (_what, body, status, code, words) => {
     const answer = await analyze(body);
     expectError(answer, status, code);

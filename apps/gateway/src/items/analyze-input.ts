@@ -33,9 +33,18 @@ export const analyzeItemsBody = z
       .pipe(z.base64('image must be base64 (standard alphabet, padded)'))
       .optional()
       .describe(`A photo of a printed menu, PNG or JPEG, base64 (a data: URL is accepted); at most ${MAX_ANALYZE_IMAGE_BYTES} bytes`),
-    currency: z.string().optional().describe('ISO 4217 to assume where a price names none; USD when absent'),
+    currency: z
+      .string()
+      .max(3, 'currency is an ISO 4217 code of three letters')
+      .optional()
+      .describe('ISO 4217 to assume where a price names none; USD when absent'),
   })
   .strict()
+  // Two inputs together could exceed the gRPC message limit before pos could refuse them.
+  .refine((body) => [body.text, body.csv, body.image].filter(Boolean).length <= 1, {
+    message: 'give only one of text, csv or image',
+    path: ['image'],
+  })
   .describe('Exactly one of text, csv or image, as JSON (no raw image body: decision 0016)');
 
 /** Request example: a pasted list of a cafe's menu. */

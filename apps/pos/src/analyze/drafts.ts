@@ -9,6 +9,11 @@ export const MAX_NAME = 200;
 export const MAX_DESCRIPTION = 2000;
 export const MAX_CATEGORY = 60;
 
+/** Text from the input in a message, in quotes and cut short: an answer never echoes a whole long cell. */
+export function quoted(text: string, max = 80): string {
+  return `"${text.length > max ? `${text.slice(0, max)}...` : text}"`;
+}
+
 /** Collects drafts and skipped lines within their bounds, in the order they were read. */
 export class DraftList {
   readonly drafts: ItemDraft[] = [];
@@ -23,7 +28,7 @@ export class DraftList {
   /** Adds a draft, or skips it when its name or texts cannot be an item. */
   add(where: string, draft: ItemDraft): void {
     const name = draft.name.trim();
-    if (!/\p{L}/u.test(name)) return this.skip(where, `no item name ("${name}")`);
+    if (!/\p{L}/u.test(name)) return this.skip(where, `no item name (${quoted(name)})`);
     if (name.length > MAX_NAME) return this.skip(where, `the name is longer than ${MAX_NAME} characters`);
     const notes = [...draft.notes];
     let { description, category } = draft;

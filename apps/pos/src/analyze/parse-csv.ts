@@ -1,6 +1,6 @@
 import { AppError } from '@ctk/shared';
 import { CsvError, parse } from 'csv-parse/sync';
-import { DraftList, MAX_DRAFTS } from './drafts.js';
+import { DraftList, MAX_DRAFTS, quoted } from './drafts.js';
 import { isKnownCurrency, parsePrice } from './price.js';
 
 /** Characters of one CSV record read at most. */
@@ -57,7 +57,7 @@ export function parseCsv(csv: string, currency: string, list = new DraftList()):
     const named = isKnownCurrency(rowCurrency) ? rowCurrency : layout.priceCurrency;
     const assumed = named ?? currency;
     const notes = [...layout.notes];
-    if (rowCurrency && !isKnownCurrency(rowCurrency)) notes.push(`currency "${cell('currency')}" not known: ${assumed} assumed`);
+    if (rowCurrency && !isKnownCurrency(rowCurrency)) notes.push(`currency ${quoted(cell('currency'))} not known: ${assumed} assumed`);
     const priceText = cell('price');
     let priceCents = 0n;
     let priceCurrency = assumed;
@@ -102,10 +102,10 @@ function delimiterOf(csv: string): string {
     [';', 0],
     ['\t', 0],
   ]);
-  let quoted = false;
+  let inQuotes = false;
   for (const char of csv.slice(0, csv.indexOf('\n') >= 0 ? csv.indexOf('\n') : MAX_RECORD)) {
-    if (char === '"') quoted = !quoted;
-    else if (!quoted && counts.has(char)) counts.set(char, counts.get(char)! + 1);
+    if (char === '"') inQuotes = !inQuotes;
+    else if (!inQuotes && counts.has(char)) counts.set(char, counts.get(char)! + 1);
   }
   return [...counts.entries()].reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0];
 }
@@ -129,7 +129,7 @@ function layoutOf(first: string[], currency: string): Layout {
   }
   if (columns.name !== undefined) {
     const notes = COST_HEADERS.has(priceHeader.toLowerCase().replace(/[^a-z]/g, ''))
-      ? [`price from the "${priceHeader}" column: check it is what you charge, not what you pay`]
+      ? [`price from the ${quoted(priceHeader)} column: check it is what you charge, not what you pay`]
       : [];
     return { columns, priceCurrency, notes, hasHeader: true };
   }

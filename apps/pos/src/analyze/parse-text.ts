@@ -1,4 +1,4 @@
-import { DraftList, MAX_CATEGORY, MAX_DRAFTS } from './drafts.js';
+import { DraftList, MAX_CATEGORY, MAX_DRAFTS, quoted } from './drafts.js';
 import { PRICE_AT_END, readPrice } from './price.js';
 
 /** Characters of one line read at most: a longer one is not a menu line (and bounds the price pattern's work). */
@@ -33,12 +33,12 @@ export function parseText(text: string, currency: string, list = new DraftList()
     if (!match?.groups) {
       const title = headingOf(line);
       if (title) [category, heading] = [title, line];
-      else list.skip(where, `no price at the end of "${line}"`);
+      else list.skip(where, `no price at the end of ${quoted(line)}`);
       continue;
     }
     const name = line.slice(0, match.index).replace(LEADER_AT_END, '');
     if (!name) {
-      list.skip(where, `a price without a name ("${line}")`);
+      list.skip(where, `a price without a name (${quoted(line)})`);
       continue;
     }
     const read = readPrice(match.groups, currency, match[0].replace(LEADER_AT_START, ''));
@@ -47,7 +47,7 @@ export function parseText(text: string, currency: string, list = new DraftList()
       continue;
     }
     const notes = [...read.price.notes];
-    if (category) notes.push(`category "${category}" from the heading "${heading}" above`);
+    if (category) notes.push(`category ${quoted(category)} from the heading ${quoted(heading)} above`);
     list.add(where, { name, description: '', priceCents: read.price.priceCents, currency: read.price.currency, category, notes });
   }
   return list;

@@ -1,4 +1,5 @@
 import { MAX_PRICE_CENTS } from '../domain/create-item.js';
+import { quoted } from './drafts.js';
 
 /** The ISO 4217 codes this runtime knows (ICU's list): a code in a price or a request must be one of them. */
 const KNOWN_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
@@ -52,14 +53,14 @@ export type PriceResult = { price: Price } | { problem: string };
 /** Reads a price written in `text` (the whole of it); `currency` is the one to assume when it names none. */
 export function parsePrice(text: string, currency: string): PriceResult {
   const match = WHOLE_PRICE.exec(text.trim());
-  if (!match?.groups) return { problem: `"${text.trim()}" is not a price` };
+  if (!match?.groups) return { problem: `${quoted(text.trim())} is not a price` };
   return readPrice(match.groups, currency, text.trim());
 }
 
 /** Reads the named groups of a {@link PRICE_AT_END} or {@link WHOLE_PRICE} match; `written` is the price as it stood. */
 export function readPrice(groups: Record<string, string | undefined>, assumed: string, written: string): PriceResult {
   const notes: string[] = [];
-  if (groups.before && groups.after) return { problem: `"${written}" names its currency twice` };
+  if (groups.before && groups.after) return { problem: `${quoted(written)} names its currency twice` };
   const marker = groups.before ?? groups.after;
   let currency = assumed;
   if (marker === undefined) {
@@ -67,16 +68,16 @@ export function readPrice(groups: Record<string, string | undefined>, assumed: s
   } else if (SYMBOLS[marker]) {
     const symbol = SYMBOLS[marker];
     currency = symbol.alsoFor.includes(assumed) ? assumed : symbol.currency;
-    if (currency !== assumed) notes.push(`"${marker}" read as ${currency}`);
+    if (currency !== assumed) notes.push(`${quoted(marker)} read as ${currency}`);
   } else if (isKnownCurrency(marker)) {
     currency = marker;
   } else {
-    return { problem: `"${marker}" in "${written}" is not a currency code` };
+    return { problem: `${quoted(marker)} in ${quoted(written)} is not a currency code` };
   }
   const amount = readAmount(groups.number ?? '', minorDigits(currency), currency);
-  if ('problem' in amount) return { problem: `"${written}": ${amount.problem}` };
-  if (amount.note) notes.push(`price read as ${amount.shown} from "${written}" (${amount.note})`);
-  if (groups.sign) notes.push(`"${written}" looks like an add-on to another item`);
+  if ('problem' in amount) return { problem: `${quoted(written)}: ${amount.problem}` };
+  if (amount.note) notes.push(`price read as ${amount.shown} from ${quoted(written)} (${amount.note})`);
+  if (groups.sign) notes.push(`${quoted(written)} looks like an add-on to another item`);
   return { price: { priceCents: amount.minor, currency, notes } };
 }
 
@@ -101,18 +102,18 @@ function readAmount(number: string, digits: number, currency: string): Amount {
   }
   const [whole = '', fraction = ''] = decimal ? splitLast(plain, decimal) : [plain, ''];
   const grouping = decimal ? (decimal === '.' ? ',' : '.') : plain.includes(',') ? ',' : '.';
-  if (decimal && whole.includes(decimal)) return { problem: `"${number}" has more than one decimal separator` };
+  if (decimal && whole.includes(decimal)) return { problem: `${quoted(number)} has more than one decimal separator` };
   const wholeDigits = whole.split(grouping);
   if (!wholeDigits.every((group) => /^\d+$/.test(group)) || !/^\d*$/.test(fraction)) {
-    return { problem: `"${number}" mixes its separators` };
+    return { problem: `${quoted(number)} mixes its separators` };
   }
   if (wholeDigits.length > 1 && ((wholeDigits[0]?.length ?? 0) > 3 || wholeDigits.slice(1).some((group) => group.length !== 3))) {
-    return { problem: `"${number}" groups its digits irregularly` };
+    return { problem: `${quoted(number)} groups its digits irregularly` };
   }
   const significant = fraction.replace(/0+$/, '');
   if (significant.length > digits) {
     return {
-      problem: `${currency} has ${digits === 0 ? 'no minor unit' : `${digits} decimal places`}, "${number}" has ${fraction.length}`,
+      problem: `${currency} has ${digits === 0 ? 'no minor unit' : `${digits} decimal places`}, ${quoted(number)} has ${fraction.length}`,
     };
   }
   const minor = BigInt(wholeDigits.join('')) * 10n ** BigInt(digits) + BigInt(significant.padEnd(digits, '0') || '0');
@@ -120,7 +121,7 @@ function readAmount(number: string, digits: number, currency: string): Amount {
   const shown =
     digits === 0 ? `${minor}` : `${minor / 10n ** BigInt(digits)}.${(minor % 10n ** BigInt(digits)).toString().padStart(digits, '0')}`;
   if (decimal === ',') return { minor, shown, note: 'a decimal comma' };
-  if (!decimal && wholeDigits.length > 1) return { minor, shown, note: `"${grouping}" read as a thousands separator` };
+  if (!decimal && wholeDigits.length > 1) return { minor, shown, note: `${quoted(grouping)} read as a thousands separator` };
   return { minor, shown };
 }
 
