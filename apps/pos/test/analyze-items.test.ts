@@ -35,6 +35,8 @@ describe('pos item drafts', () => {
       'Pain au chocolat - 4,50 €',
       '• Oat milk +0.50',
       'Open every day',
+      'Latte 4.50 5.25',
+      'Box of 6 12.00',
       'Banana bread',
     ].join('\r\n');
     const answer = await pos.client.analyzeItems({ text });
@@ -45,12 +47,17 @@ describe('pos item drafts', () => {
       ['Croissant', 325n, 'USD', 'Pastries'],
       ['Pain au chocolat', 450n, 'EUR', 'Pastries'],
       ['Oat milk', 50n, 'USD', 'Pastries'],
+      ['Box of 6', 1200n, 'USD', 'Pastries'],
     ]);
     expect(answer.drafts[0]?.notes).toEqual(['currency assumed USD', 'category "Coffee" from the heading "COFFEE" above']);
     expect(answer.drafts[1]?.notes).toEqual(['category "Coffee" from the heading "COFFEE" above']);
     expect(answer.drafts[3]?.notes).toContain('price read as 4.50 from "4,50 €" (a decimal comma)');
     expect(answer.drafts[4]?.notes).toContain('"+0.50" looks like an add-on to another item');
-    expect(answer.skipped).toEqual(['line 9: no price at the end of "Open every day"', 'line 10: no price at the end of "Banana bread"']);
+    expect(answer.skipped).toEqual([
+      'line 9: no price at the end of "Open every day"',
+      'line 10: two prices on one line ("Latte 4.50 5.25"): one line per size, or add the sizes as modifiers',
+      'line 12: no price at the end of "Banana bread"',
+    ]);
   });
 
   it('prices in the currency asked for, with its own minor unit', async () => {

@@ -41,6 +41,12 @@ export function parseText(text: string, currency: string, list = new DraftList()
       list.skip(where, `a price without a name (${quoted(line)})`);
       continue;
     }
+    const before = PRICE_AT_END.exec(name)?.groups;
+    // "Latte 4.50 5.00" is two sizes, not an item named "Latte 4.50"; "Pack of 6 12.00" is one price.
+    if (before && (before.before || before.after || /[.,]\d{1,2}$/.test(before.number ?? ''))) {
+      list.skip(where, `two prices on one line (${quoted(line)}): one line per size, or add the sizes as modifiers`);
+      continue;
+    }
     const read = readPrice(match.groups, currency, match[0].replace(LEADER_AT_START, ''));
     if ('problem' in read) {
       list.skip(where, read.problem);
