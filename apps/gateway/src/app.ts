@@ -19,6 +19,7 @@ import { finishIdempotent } from './plugins/idempotency.js';
 import { allowance, allowanceKey, clientAddress, rateLimited } from './plugins/rate-limits.js';
 import { accessRoutes } from './routes/access-routes.js';
 import { identityRoutes } from './routes/identity-routes.js';
+import { itemAnalyzeRoutes } from './routes/item-analyze-routes.js';
 import { itemRoutes } from './routes/item-routes.js';
 import { menuRoutes } from './routes/menu-routes.js';
 import { ledgerRoutes } from './routes/ledger-routes.js';
@@ -119,6 +120,7 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     accessRoutes(deps),
     itemRoutes(deps),
     menuRoutes(deps),
+    itemAnalyzeRoutes(deps),
     ledgerRoutes(deps),
     reportRoutes(deps),
     taxRoutes(deps),

@@ -55,6 +55,8 @@ export const configSchema = z
     CTK_PASSTHROUGH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
     /** Requests per minute per client address to each paymail destination route (paymentDestination, P2P destination). */
     CTK_PAYMAIL_DESTINATION_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+    /** Requests per minute per client address to item drafts (`POST /api/v1/items/analyze`): a photo costs pos seconds of a core. */
+    CTK_ANALYZE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
     CTK_SIGN_IN_CHALLENGE_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
     /** How long a resolved API key or membership may be served from memory. */
     CTK_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),

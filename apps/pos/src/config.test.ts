@@ -11,6 +11,8 @@ describe('pos config', () => {
       DATABASE_URL: undefined,
       CTK_DATA_DIR: '.data',
       POS_ITEMS_CACHE_MS: 2000,
+      POS_OCR_TIMEOUT_MS: 15_000,
+      POS_OCR_MAX_WAITING: 3,
     });
   });
 

@@ -38,6 +38,7 @@ export function registerCatalog(
       url: toFastifyPath(endpoint.path),
       // Catalog routes spend their allowance after authentication (below), not the global per-address one.
       config: { endpoint, rateLimit: false },
+      ...(definition?.bodyLimit ? { bodyLimit: definition.bodyLimit } : {}),
       ...(definition?.bsvalias ? { errorHandler: errorHandler(bsvaliasErrorBody) } : {}),
       onRequest: (_request, reply, done) => {
         // What a credential reads, or an answer holding a new key, must stay out of shared caches.

@@ -40,6 +40,8 @@ export type RouteDefinition<
   bsvalias?: boolean;
   /** A stricter limit of requests per minute per client address than the gateway's (e.g. the chain passthrough). */
   rateLimitPerMinute?: number;
+  /** A larger request body than the gateway's (CTK_BODY_LIMIT_BYTES) for this route only (a menu photo). */
+  bodyLimit?: number;
   /**
    * Where the answer carries a secret (a new key), by its path in the JSON: such answers are never
    * cached, and their idempotent replays are sealed and checked (plugins/idempotency.ts).

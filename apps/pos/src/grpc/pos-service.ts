@@ -1,5 +1,7 @@
 import { AppError, orgOf } from '@ctk/shared';
 import type { PosServiceImplementation } from '@ctk/proto/ctk/pos/v1/pos';
+import { analyzeItems } from '../analyze/analyze-items.js';
+import type { OcrReader } from '../analyze/ocr-reader.js';
 import type { ItemRepository } from '../data/item-repository.js';
 import type { MenuRepository } from '../data/menu-repository.js';
 import { createItem } from '../domain/create-item.js';
@@ -10,7 +12,7 @@ import { replaceMenu } from '../domain/replace-menu.js';
 import { toItemMessage } from './item-message.js';
 import { toMenuMessage } from './menu-message.js';
 
-export function posService({ items, menus }: { items: ItemRepository; menus: MenuRepository }): PosServiceImplementation {
+export function posService({ items, menus, ocr }: { items: ItemRepository; menus: MenuRepository; ocr: OcrReader }): PosServiceImplementation {
   return {
     async getSetup(request) {
       return { capabilities: await getSetup(items, orgOf(request.org)) };
@@ -28,7 +30,9 @@ export function posService({ items, menus }: { items: ItemRepository; menus: Men
     async replaceMenu(request) {
       return { menu: toMenuMessage(await replaceMenu(menus, items, orgOf(request.org), request)) };
     },
-    analyzeItems: notBuilt('AnalyzeItems'),
+    async analyzeItems(request, context) {
+      return analyzeItems(ocr, request, context.signal);
+    },
     createOrder: notBuilt('CreateOrder'),
     getOrder: notBuilt('GetOrder'),
     // eslint-disable-next-line require-yield
