@@ -29,6 +29,7 @@ export type ListedEntry = {
   txid: string | null;
   satoshis: bigint;
   exchangeRate: string;
+  rateSource: string;
   taxJurisdiction: string | null;
   taxRate: string | null;
   lines: Array<{ account: { code: string; name: string; type: string }; debitMinor: bigint; creditMinor: bigint; memo: string | null }>;
@@ -44,7 +45,7 @@ type LineTuple = [code: string, name: string, type: string, debit: string, credi
 const LIST_SQL = `
 SELECT e.id::text AS id, e.event_id AS "eventId", e.event_type AS "eventType", e.occurred_at AS "occurredAt",
   e.posted_at AS "postedAt", e.currency::text AS currency, e.description, e.source_service AS "sourceService",
-  e.source_id AS "sourceId", e.txid, e.satoshis, e.exchange_rate AS "exchangeRate",
+  e.source_id AS "sourceId", e.txid, e.satoshis, e.exchange_rate AS "exchangeRate", e.rate_source AS "rateSource",
   e.tax_jurisdiction AS "taxJurisdiction", e.tax_rate AS "taxRate",
   (SELECT json_agg(json_build_array(a.code, a.name, a.type::text, l.debit_minor::text, l.credit_minor::text, l.memo) ORDER BY l.line_no)
      FROM journal_lines l JOIN accounts a ON a.id = l.account_id WHERE l.entry_id = e.id)::text AS lines
