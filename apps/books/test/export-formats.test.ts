@@ -25,6 +25,7 @@ function entry(overrides: Partial<JournalEntry> = {}): JournalEntry {
     txid: '',
     satoshis: 0n,
     exchangeRate: '',
+    rateSource: '',
     taxJurisdiction: '',
     taxRate: '',
     lines: [

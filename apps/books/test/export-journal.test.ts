@@ -72,6 +72,30 @@ describe('ExportJournal: the ledger as a file, streamed by books', () => {
     await runTool('hledger', (file) => ['check', '--strict', '-f', file], body, 'journal');
   });
 
+  it('writes a tip on 2400 Tips payable in every format, and the tools accept the files', async () => {
+    const tipped = { ...newOrg(), handle: 'tipped-cafe' };
+    await books.post([newEvent(tipped.id ?? '', { occurredAt: new Date('2026-06-01T09:00:00Z'), amountMinor: 1275n, tipMinor: 200n })]);
+    const files = Object.fromEntries(
+      await Promise.all(
+        (['csv', 'xero', 'quickbooks', 'hledger', 'beancount'] as const).map(async (format) => {
+          const { body, error } = await exportOf(books, { org: tipped, format });
+          expect(error).toBeUndefined();
+          return [format, body] as const;
+        }),
+      ),
+    );
+    expect(files.csv).toMatch(/^[^,]+,2026-06-01,payment\.received,2400,Tips payable,,2\.00,USD,/m);
+    expect(files.csv).toMatch(/,4000,Revenue,,10\.00,/);
+    expect(files.xero).toMatch(/2400/);
+    expect(files.quickbooks).toMatch(/Tips payable/);
+    expect(files.hledger).toMatch(/^account Liabilities:Tips-Payable {2}; type: L$/m);
+    const { stdout } = await runTool('hledger', (file) => ['-f', file, 'balance', '--flat', 'Tips'], files.hledger ?? '', 'journal');
+    expect(stdout).toMatch(/-2\.00 USD\s+Liabilities:Tips-Payable/);
+    await runTool('hledger', (file) => ['check', '--strict', '-f', file], files.hledger ?? '', 'journal');
+    expect(files.beancount).toMatch(/Liabilities:Tips-Payable/);
+    await runTool('bean-check', (file) => [file], files.beancount ?? '', 'beancount');
+  });
+
   it('refuses before the first message: more entries than BOOKS_EXPORT_MAX_ENTRIES, asking for a narrower range', async () => {
     const crowded = newOrg();
     await books.post(Array.from({ length: 41 }, () => newEvent(crowded.id ?? '')));

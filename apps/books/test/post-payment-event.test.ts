@@ -48,6 +48,16 @@ describe('posting payment events to the journal', () => {
       ],
     ],
     [
+      'a sale with a tip: untaxed, owed to staff, not revenue',
+      { type: RECEIVED, settlement: Settlement.SETTLEMENT_BSV_WALLET, amountMinor: 1275n, tipMinor: 200n },
+      [
+        ['1010', 1275n, 0n],
+        ['4000', 0n, 1000n],
+        ['2100', 0n, 75n],
+        ['2400', 0n, 200n],
+      ],
+    ],
+    [
       'a refund from the BSV wallet',
       { type: REFUNDED, settlement: Settlement.SETTLEMENT_BSV_WALLET },
       [
@@ -96,6 +106,21 @@ describe('posting payment events to the journal', () => {
     const debits = entry?.lines.reduce((sum, line) => sum + line.debitMinor, 0n);
     const credits = entry?.lines.reduce((sum, line) => sum + line.creditMinor, 0n);
     expect(debits).toBe(credits);
+  });
+
+  it('keeps where the exchange rate came from, and the tip beside the amounts, its lines adding up to the amount less the tip', async () => {
+    const organizationId = randomUUID();
+    const lines = [{ itemId: 'latte', name: 'Latte', quantity: 1n, unitPriceMinor: 1000n, taxMinor: 75n, totalMinor: 1075n }];
+    const event = newEvent(organizationId, { amountMinor: 1275n, tipMinor: 200n, rateSource: 'fixed', lines });
+    expect(await books.post(event)).toBe('posted');
+    const [entry] = await books.entriesOf(organizationId);
+    expect(entry).toMatchObject({ exchangeRate: '2000', rateSource: 'fixed', satoshis: 2_150_000n });
+    expect(await books.prisma.journalEntry.findUnique({ where: { eventId: event.id } })).toMatchObject({
+      amountMinor: 1275n,
+      taxMinor: 75n,
+      tipMinor: 200n,
+      rateSource: 'fixed',
+    });
   });
 
   it('names each entry by its event type', async () => {
@@ -257,7 +282,7 @@ describe('posting payment events to the journal', () => {
       [
         'line items that do not add up to the amount',
         { lines: [{ itemId: '', name: 'Latte', quantity: 1n, unitPriceMinor: 1000n, taxMinor: 75n, totalMinor: 1070n }] },
-        /the lines' total_minor add up to 1070, not amount_minor 1075/,
+        /the lines' total_minor add up to 1070, not amount_minor - tip_minor 1075/,
       ],
       [
         'a line item without a name or quantity',
@@ -265,6 +290,25 @@ describe('posting payment events to the journal', () => {
         /lines\[0\]\.name must be 1 to 200 characters; lines\[0\]\.quantity must be positive/,
       ],
       ['a NUL character, which the database cannot store', { description: 'Order\u000042' }, /text must not contain NUL characters/],
+      ['a NUL character in the rate source', { rateSource: 'fix\u0000ed' }, /text must not contain NUL characters/],
+      ['a negative tip', { tipMinor: -1n }, /tip_minor must not be negative/],
+      ['a tip that with the tax exceeds the amount', { tipMinor: 1001n }, /tax_minor \+ tip_minor must not exceed amount_minor/],
+      ['a tip on a refund', { type: REFUNDED, tipMinor: 100n }, /payment.refunded carries no tip: tip_minor must be 0/],
+      [
+        'a tip on a gift card redemption',
+        { type: REDEEMED, settlement: Settlement.SETTLEMENT_NONE, tipMinor: 100n },
+        /prepaid.redeemed carries no tip/,
+      ],
+      ['a tip on a gift card sale', { type: ISSUED, taxMinor: 0n, tipMinor: 100n }, /prepaid.issued carries no tip/],
+      [
+        'line items that add up to the amount with its tip',
+        {
+          amountMinor: 1275n,
+          tipMinor: 200n,
+          lines: [{ itemId: '', name: 'Latte', quantity: 1n, unitPriceMinor: 1200n, taxMinor: 75n, totalMinor: 1275n }],
+        },
+        /the lines' total_minor add up to 1275, not amount_minor - tip_minor 1075/,
+      ],
     ] as const)('with %s is parked whole, logged as an error, and posts nothing', async (_, overrides, reason) => {
       const organizationId = randomUUID();
       const event = newEvent(organizationId, overrides as Partial<PaymentEvent>);

@@ -189,6 +189,7 @@ describe('reports from the journal, over gRPC', () => {
               ['2100', 25, 215, 0, 190, 190],
               ['2200', 0, 5000, 0, 5000, 5000],
               ['2300', 0, 0, 0, 0, 0],
+              ['2400', 0, 0, 0, 0, 0],
               ['4000', 0, 2860, 0, 2860, 2860],
               ['4100', 350, 0, 350, 0, 350],
             ],
@@ -229,10 +230,43 @@ describe('reports from the journal, over gRPC', () => {
         ['2100', 25, 330, 0, 305, 305],
         ['2200', 1075, 5000, 0, 3925, 3925],
         ['2300', 0, 0, 0, 0, 0],
+        ['2400', 0, 0, 0, 0, 0],
         ['4000', 0, 4720, 0, 4720, 4720],
         ['4100', 450, 0, 450, 0, 450],
       ]);
       expect(balances[1]?.totals).toEqual([8950, 8950]);
+    });
+
+    it('shows tips on 2400 Tips payable, a liability, and the sales report shows them apart from sales', async () => {
+      const tipped = newOrg();
+      const at = (hour: number) => new Date(Date.UTC(2026, 5, 1, hour));
+      await books.post([
+        newEvent(tipped.id ?? '', { occurredAt: at(9), amountMinor: 1275n, taxMinor: 75n, tipMinor: 200n }),
+        newEvent(tipped.id ?? '', { occurredAt: at(10), amountMinor: 1075n, taxMinor: 75n }),
+      ]);
+      const { balances } = await books.client.getTrialBalance({ org: tipped, at: '2026-06-01' });
+      const nonZero = balances[0]?.accounts.filter((a) => a.debitsMinor || a.creditsMinor);
+      expect(nonZero?.map((a) => [a.code, a.name, a.type, Number(a.debitsMinor), Number(a.creditsMinor), Number(a.balanceMinor)])).toEqual([
+        ['1010', 'BSV wallet', 'asset', 2350, 0, 2350],
+        ['2100', 'Sales tax payable', 'liability', 0, 150, 150],
+        ['2400', 'Tips payable', 'liability', 0, 200, 200],
+        ['4000', 'Revenue', 'income', 0, 2000, 2000],
+      ]);
+      expect([balances[0]?.totalDebitMinor, balances[0]?.totalCreditMinor]).toEqual([2350n, 2350n]);
+      const [row] = (await books.client.getSalesReport({ org: tipped, from: '2026-06-01', to: '2026-06-01' })).rows;
+      expect(row).toMatchObject({
+        orders: 2n,
+        grossMinor: 2150n,
+        taxMinor: 150n,
+        netMinor: 2000n,
+        netAfterRefundsMinor: 2000n,
+        tipsMinor: 200n,
+      });
+      const { hours } = await books.client.getBusyHours({ org: tipped, from: '2026-06-01', to: '2026-06-01' });
+      expect(hours.filter((h) => h.orders > 0n).map((h) => [h.hour, Number(h.grossMinor)])).toEqual([
+        [9, 1075],
+        [10, 1075],
+      ]);
     });
 
     it('ends the last day it takes, 9999-12-31, in year 10000', async () => {

@@ -71,7 +71,11 @@ export function paymentEvent(organizationId: string, overrides: Partial<PaymentE
 export function everyKindOfEvent(organizationId: string): PaymentEvent[] {
   const at = (iso: string) => new Date(iso);
   return [
-    paymentEvent(organizationId, { occurredAt: at('2026-03-02T10:00:00Z'), description: 'Order 1, "flat white" & croissant' }),
+    paymentEvent(organizationId, {
+      occurredAt: at('2026-03-02T10:00:00Z'),
+      description: 'Order 1, "flat white" & croissant',
+      rateSource: 'fixed',
+    }),
     paymentEvent(organizationId, {
       type: PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_REFUNDED,
       settlement: Settlement.SETTLEMENT_PROVIDER_CLEARING,

@@ -68,6 +68,7 @@ describe('the ledger as JSON, through the gateway and the books service over gRP
       txid: 'ab'.repeat(32),
       satoshis: 2_468_000,
       exchange_rate: '2000',
+      rate_source: 'fixed',
       tax_jurisdiction: 'US-CA',
       tax_rate: '0.0725',
     });
@@ -81,6 +82,7 @@ describe('the ledger as JSON, through the gateway and the books service over gRP
       'lines',
       'occurred_at',
       'posted_at',
+      'rate_source',
       'satoshis',
       'source_id',
       'source_service',

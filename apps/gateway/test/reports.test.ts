@@ -75,6 +75,7 @@ const zeroDay = (period: string, currency: string) => ({
   refunds_tax_minor: 0,
   net_after_refunds_minor: 0,
   gift_cards_sold_minor: 0,
+  tips_minor: 0,
 });
 
 describe('reports through the gateway and the books service over gRPC', () => {
@@ -115,6 +116,7 @@ describe('reports through the gateway and the books service over gRPC', () => {
           refunds_tax_minor: 0,
           net_after_refunds_minor: 1150,
           gift_cards_sold_minor: 0,
+          tips_minor: 0,
         },
         zeroDay('2026-03-03', 'BSV'),
         {
@@ -128,6 +130,7 @@ describe('reports through the gateway and the books service over gRPC', () => {
           refunds_tax_minor: 34,
           net_after_refunds_minor: 534,
           gift_cards_sold_minor: 2500,
+          tips_minor: 0,
         },
         {
           period: '2026-03-04',
@@ -140,6 +143,7 @@ describe('reports through the gateway and the books service over gRPC', () => {
           refunds_tax_minor: 0,
           net_after_refunds_minor: '10000000000000000',
           gift_cards_sold_minor: 0,
+          tips_minor: 0,
         },
         zeroDay('2026-03-04', 'USD'),
       ],
@@ -161,6 +165,7 @@ describe('reports through the gateway and the books service over gRPC', () => {
         refunds_tax_minor: 34,
         net_after_refunds_minor: 1684,
         gift_cards_sold_minor: 2500,
+        tips_minor: 0,
       },
     ]);
     const months = (await get('sales', '?from=2026-02-01&to=2026-03-31&period=month&time_zone=America/New_York')).json();
@@ -252,6 +257,7 @@ describe('reports through the gateway and the books service over gRPC', () => {
             account('2100', 'Sales tax payable', 'liability', 'credit', 0, 125, 125),
             account('2200', 'Gift card liability', 'liability', 'credit', 0, 1425, 1425),
             account('2300', 'Loyalty liability', 'liability', 'credit', 0, 0, 0),
+            account('2400', 'Tips payable', 'liability', 'credit', 0, 0, 0),
             account('4000', 'Revenue', 'income', 'credit', 0, 2150, 2150),
             account('4100', 'Refunds', 'expense', 'debit', 466, 0, 466),
           ],

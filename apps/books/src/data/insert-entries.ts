@@ -12,21 +12,23 @@ import type { RawQueryable } from './raw-queryable.js';
 const INSERT_ENTRIES = `
 WITH new_entries AS (
   INSERT INTO journal_entries (id, organization_id, event_id, event_type, occurred_at, currency, description,
-    source_service, source_id, txid, satoshis, exchange_rate, tax_jurisdiction, tax_rate, amount_minor, tax_minor)
+    source_service, source_id, txid, satoshis, exchange_rate, tax_jurisdiction, tax_rate, amount_minor, tax_minor,
+    tip_minor, rate_source)
   SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::timestamp(3)[], $6::text[], $7::text[],
-    $8::text[], $9::text[], $10::text[], $11::bigint[], $12::text[], $13::text[], $14::text[], $15::bigint[], $16::bigint[])
+    $8::text[], $9::text[], $10::text[], $11::bigint[], $12::text[], $13::text[], $14::text[], $15::bigint[], $16::bigint[],
+    $17::bigint[], $18::text[])
   ON CONFLICT (event_id) DO NOTHING
   RETURNING id, event_id
 ), new_lines AS (
   INSERT INTO journal_lines (id, entry_id, line_no, account_id, debit_minor, credit_minor, memo)
-  SELECT l.* FROM unnest($17::uuid[], $18::uuid[], $19::int[], $20::uuid[], $21::bigint[], $22::bigint[], $23::text[])
+  SELECT l.* FROM unnest($19::uuid[], $20::uuid[], $21::int[], $22::uuid[], $23::bigint[], $24::bigint[], $25::text[])
     AS l(id, entry_id, line_no, account_id, debit_minor, credit_minor, memo)
   WHERE l.entry_id IN (SELECT id FROM new_entries)
 ), new_items AS (
   INSERT INTO journal_entry_items (id, entry_id, organization_id, occurred_at, line_no, item_id, name, quantity,
     unit_price_minor, tax_minor, total_minor)
-  SELECT i.* FROM unnest($24::uuid[], $25::uuid[], $26::uuid[], $27::timestamp(3)[], $28::int[], $29::text[], $30::text[],
-    $31::bigint[], $32::bigint[], $33::bigint[], $34::bigint[])
+  SELECT i.* FROM unnest($26::uuid[], $27::uuid[], $28::uuid[], $29::timestamp(3)[], $30::int[], $31::text[], $32::text[],
+    $33::bigint[], $34::bigint[], $35::bigint[], $36::bigint[])
     AS i(id, entry_id, organization_id, occurred_at, line_no, item_id, name, quantity, unit_price_minor, tax_minor, total_minor)
   WHERE i.entry_id IN (SELECT id FROM new_entries)
 )
@@ -35,7 +37,7 @@ SELECT event_id FROM new_entries`;
 export type EntryToInsert = { entry: NewJournalEntry; accountIds: ReadonlyMap<string, string> };
 
 export async function insertEntries(db: RawQueryable, batch: readonly EntryToInsert[]): Promise<Set<string>> {
-  const entries = columns(16);
+  const entries = columns(18);
   const lines = columns(7);
   const items = columns(11);
   for (const { entry, accountIds } of batch) {
@@ -59,6 +61,8 @@ export async function insertEntries(db: RawQueryable, batch: readonly EntryToIns
       entry.taxRate,
       String(entry.amountMinor),
       String(entry.taxMinor),
+      String(entry.tipMinor),
+      entry.rateSource,
     );
     entry.lines.forEach((line, lineNo) => {
       const accountId = accountIds.get(line.accountCode);

@@ -16,8 +16,10 @@ export type NewJournalEntry = Pick<
   | 'txid'
   | 'satoshis'
   | 'exchangeRate'
+  | 'rateSource'
   | 'taxJurisdiction'
   | 'taxRate'
   | 'amountMinor'
   | 'taxMinor'
+  | 'tipMinor'
 > & { lines: NewJournalLine[]; items: NewJournalItem[] };

@@ -13,6 +13,7 @@ export type SalesRow = {
   refunds: bigint;
   refundsTax: bigint;
   giftCardsSold: bigint;
+  tips: bigint;
 };
 export type ItemRow = {
   currency: string;
@@ -47,7 +48,8 @@ const SALES_SQL = `
 WITH ${BOUNDS}, totals AS (
   SELECT to_char(date_trunc($5, ${local('e.occurred_at')}), $6) AS period, e.currency,
     count(*) FILTER (WHERE ${IS_SALE}) AS orders,
-    sum(e.amount_minor) FILTER (WHERE ${IS_SALE}) AS gross,
+    sum(e.amount_minor - e.tip_minor) FILTER (WHERE ${IS_SALE}) AS gross,
+    sum(e.tip_minor) FILTER (WHERE ${IS_SALE}) AS tips,
     sum(e.tax_minor) FILTER (WHERE ${IS_SALE}) AS tax,
     sum(e.amount_minor) FILTER (WHERE ${IS_REFUND}) AS refunds,
     sum(e.tax_minor) FILTER (WHERE ${IS_REFUND}) AS refunds_tax,
@@ -60,7 +62,7 @@ WITH ${BOUNDS}, totals AS (
 )
 SELECT p.period, c.currency, coalesce(t.orders, 0)::bigint AS orders, coalesce(t.gross, 0)::bigint AS gross,
   coalesce(t.tax, 0)::bigint AS tax, coalesce(t.refunds, 0)::bigint AS refunds, coalesce(t.refunds_tax, 0)::bigint AS "refundsTax",
-  coalesce(t.gift_cards_sold, 0)::bigint AS "giftCardsSold"
+  coalesce(t.gift_cards_sold, 0)::bigint AS "giftCardsSold", coalesce(t.tips, 0)::bigint AS tips
 FROM periods p CROSS JOIN (SELECT DISTINCT currency FROM totals) c
 LEFT JOIN totals t ON t.period = p.period AND t.currency = c.currency
 ORDER BY p.period, c.currency`;
@@ -93,7 +95,7 @@ FROM ranked WHERE rank <= $5 ORDER BY currency, rank`;
 /** Sales per local hour of the day and currency, 24 hours for each currency seen. */
 const BUSY_HOURS_SQL = `
 WITH ${BOUNDS}, totals AS (
-  SELECT e.currency, extract(hour FROM ${local('e.occurred_at')})::int AS hour, count(*) AS orders, sum(e.amount_minor) AS gross
+  SELECT e.currency, extract(hour FROM ${local('e.occurred_at')})::int AS hour, count(*) AS orders, sum(e.amount_minor - e.tip_minor) AS gross
   FROM journal_entries e CROSS JOIN bounds b
   WHERE ${IN_RANGE('e')} AND ${IS_SALE}
   GROUP BY 1, 2

@@ -12,7 +12,7 @@ export function buildJournalEntry(event: PaymentEvent): BuiltEntry {
   const moneyIn = MONEY_IN_ACCOUNTS.get(event.settlement) ?? '1010'; // a redemption's rule never uses it
   if (problems.length > 0 || !rule || !event.occurredAt) return { reason: problems.join('; ') };
   const lines = rule
-    .lines({ amount: event.amountMinor, tax: event.taxMinor, moneyIn })
+    .lines({ amount: event.amountMinor, tax: event.taxMinor, tip: event.tipMinor, moneyIn })
     .filter((line) => line.debitMinor !== 0n || line.creditMinor !== 0n);
   const unbalanced = imbalance(lines);
   if (unbalanced) return { reason: unbalanced };
@@ -29,10 +29,12 @@ export function buildJournalEntry(event: PaymentEvent): BuiltEntry {
       txid: event.txid || null,
       satoshis: event.satoshis,
       exchangeRate: event.exchangeRate,
+      rateSource: event.rateSource,
       taxJurisdiction: event.taxJurisdiction || null,
       taxRate: event.taxRate || null,
       amountMinor: event.amountMinor,
       taxMinor: event.taxMinor,
+      tipMinor: event.tipMinor,
       lines: lines.map((line) => ({ ...line, memo: null })),
       items: event.lines.map((item) => ({
         itemId: item.itemId,

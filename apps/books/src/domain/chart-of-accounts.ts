@@ -6,6 +6,8 @@ export const CHART_OF_ACCOUNTS = [
   { code: '2100', name: 'Sales tax payable', type: 'liability' },
   { code: '2200', name: 'Gift card liability', type: 'liability' },
   { code: '2300', name: 'Loyalty liability', type: 'liability' },
+  // Tips are owed to staff: paid in with a sale, never revenue nor taxed.
+  { code: '2400', name: 'Tips payable', type: 'liability' },
   { code: '4000', name: 'Revenue', type: 'income' },
   // Contra-revenue: refunds are kept apart from sales so both stay visible.
   { code: '4100', name: 'Refunds', type: 'expense' },

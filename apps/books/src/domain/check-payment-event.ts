@@ -21,6 +21,15 @@ export function problemsWith(event: PaymentEvent): string[] {
   problem(event.amountMinor <= 0n, 'amount_minor must be positive');
   problem(event.taxMinor < 0n, 'tax_minor must not be negative');
   problem(event.taxMinor > event.amountMinor, 'tax_minor must not exceed amount_minor, which includes it');
+  problem(event.tipMinor < 0n, 'tip_minor must not be negative');
+  problem(
+    // Only when the tip is what tips it over: a tax alone above the amount is reported above.
+    event.tipMinor > 0n &&
+      event.taxMinor >= 0n &&
+      event.taxMinor <= event.amountMinor &&
+      event.taxMinor + event.tipMinor > event.amountMinor,
+    'tax_minor + tip_minor must not exceed amount_minor, which includes both',
+  );
   problem(event.satoshis < 0n, 'satoshis must not be negative');
   problem(event.exchangeRate !== '' && !DECIMAL.test(event.exchangeRate), 'exchange_rate must be a decimal string');
   problem(!event.occurredAt || Number.isNaN(event.occurredAt.getTime()), 'occurred_at is required');
@@ -31,6 +40,7 @@ export function problemsWith(event: PaymentEvent): string[] {
     event.txid,
     event.taxJurisdiction,
     event.taxRate,
+    event.rateSource,
     ...event.lines.flatMap((line) => [line.itemId, line.name]),
   ];
   problem(
@@ -44,13 +54,14 @@ export function problemsWith(event: PaymentEvent): string[] {
       `settlement ${settlementToJSON(event.settlement)} is not valid for ${rule.eventType}`,
     );
     problem(!rule.taxable && event.taxMinor !== 0n, `${rule.eventType} carries no sales tax: tax_minor must be 0`);
+    problem(!rule.tips && event.tipMinor !== 0n, `${rule.eventType} carries no tip: tip_minor must be 0`);
   }
   return problems;
 }
 
 const MAX_LINE_NAME_LENGTH = 200;
 
-/** Line items are optional; when given, each must make sense and together they must make the event's amounts. */
+/** Line items are optional; when given, each must make sense and together they must make the event's amounts less its tip. */
 function problemsWithLines(event: PaymentEvent): string[] {
   if (event.lines.length === 0) return [];
   const problems = event.lines.flatMap((line, i) => {
@@ -65,7 +76,8 @@ function problemsWithLines(event: PaymentEvent): string[] {
   });
   const total = event.lines.reduce((sum, line) => sum + line.totalMinor, 0n);
   const tax = event.lines.reduce((sum, line) => sum + line.taxMinor, 0n);
-  if (total !== event.amountMinor) problems.push(`the lines' total_minor add up to ${total}, not amount_minor ${event.amountMinor}`);
+  const sold = event.amountMinor - event.tipMinor;
+  if (total !== sold) problems.push(`the lines' total_minor add up to ${total}, not amount_minor - tip_minor ${sold}`);
   if (tax !== event.taxMinor) problems.push(`the lines' tax_minor add up to ${tax}, not tax_minor ${event.taxMinor}`);
   return problems;
 }

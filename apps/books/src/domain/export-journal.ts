@@ -59,27 +59,27 @@ export async function exportJournal(
   };
 }
 
-/** Each entry's text, page by page, refusing an entry the summary did not account for. */
+/** Each entry's text, a page read at a time, refusing an entry the summary did not account for. */
 async function* fileBody(
   journal: JournalRepository,
   organizationId: string,
   range: DateRange,
   summary: JournalSummary,
   write: (entry: ReturnType<typeof toJournalEntryMessage>) => string,
-): AsyncGenerator<string> {
+): AsyncGenerator<readonly string[]> {
   const declared = new Set(summary.accounts.flatMap((account) => account.currencies.map((currency) => `${account.code} ${currency}`)));
   let after: CursorPosition | undefined;
   for (;;) {
     const page = await pageText(journal, organizationId, range, after, declared, write);
-    yield page.text;
+    yield page.texts;
     if (!page.next) return;
     after = page.next;
   }
 }
 
 /**
- * One page written out at once: only its text outlives the call, not the rows and messages it was
- * written from, which keeps what survives between reads (and so the process's memory) small.
+ * One page written out at once: only its entries' texts outlive the call, not the rows and messages
+ * they were written from, which keeps what survives between reads (and so the process's memory) small.
  */
 async function pageText(
   journal: JournalRepository,
@@ -88,7 +88,7 @@ async function pageText(
   after: CursorPosition | undefined,
   declared: ReadonlySet<string>,
   write: (entry: ReturnType<typeof toJournalEntryMessage>) => string,
-): Promise<{ text: string; next: CursorPosition | undefined }> {
+): Promise<{ texts: string[]; next: CursorPosition | undefined }> {
   const rows = await journal.list(organizationId, range, PAGE, after);
   const texts = rows.map((row) => {
     const entry = toJournalEntryMessage(row);
@@ -98,21 +98,25 @@ async function pageText(
     return write(entry);
   });
   const last = rows.at(-1);
-  return { text: texts.join(''), next: rows.length === PAGE && last ? { at: last.occurredAt, id: last.id } : undefined };
+  return { texts, next: rows.length === PAGE && last ? { at: last.occurredAt, id: last.id } : undefined };
 }
 
 /**
  * The file's bytes in chunks of CHUNK bytes (the last may be shorter, and an empty file is one empty
- * chunk), whatever the size of the pieces written: a page of long descriptions is cut into several
- * messages (bytes may be cut anywhere, the reader joins them), and short pieces are gathered into one.
- * Each piece is encoded once and copied once into the chunk that carries it, so an export makes little
- * garbage for the process to collect.
+ * chunk), whatever the size of the pieces written: a long entry is cut across messages (bytes may be
+ * cut anywhere, the reader joins them), and short pieces are gathered into one. A piece that fits in
+ * the chunk is encoded straight into it; only one that does not is encoded apart and copied, so an
+ * export makes little garbage for the process to collect (no page-sized string or buffer).
  */
-async function* chunked(head: string, body: AsyncIterable<string>): AsyncGenerator<Buffer> {
+async function* chunked(head: string, body: AsyncIterable<readonly string[]>): AsyncGenerator<Buffer> {
   let chunk = Buffer.allocUnsafe(CHUNK);
   let used = 0;
   let sent = 0;
   function* put(text: string): Generator<Buffer> {
+    if (Buffer.byteLength(text, 'utf8') <= CHUNK - used) {
+      used += chunk.write(text, used, 'utf8');
+      return;
+    }
     const bytes = Buffer.from(text, 'utf8');
     for (let offset = 0; offset < bytes.length;) {
       const copied = bytes.copy(chunk, used, offset, Math.min(bytes.length, offset + CHUNK - used));
@@ -127,7 +131,7 @@ async function* chunked(head: string, body: AsyncIterable<string>): AsyncGenerat
     }
   }
   yield* put(head);
-  for await (const part of body) yield* put(part);
+  for await (const texts of body) for (const text of texts) yield* put(text);
   if (used > 0 || sent === 0) yield chunk.subarray(0, used);
 }
 

@@ -36,6 +36,7 @@ export async function getSalesReport(reports: ReportRepository, org: Org, input:
       refundsTaxMinor: row.refundsTax,
       netAfterRefundsMinor: net - (row.refunds - row.refundsTax),
       giftCardsSoldMinor: row.giftCardsSold,
+      tipsMinor: row.tips,
     };
   });
 }

@@ -9,7 +9,8 @@ export function csvRow(fields: readonly string[]): string {
   return `${fields.map(csvField).join(',')}\r\n`;
 }
 
-function csvField(value: string): string {
+/** One CSV field as csvRow writes it. */
+export function csvField(value: string): string {
   const flat = singleLine(value);
   return /[",]/.test(flat) ? `"${flat.replace(/"/g, '""')}"` : flat;
 }

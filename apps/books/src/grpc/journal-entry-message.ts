@@ -15,6 +15,7 @@ export function toJournalEntryMessage(entry: ListedEntry): JournalEntryMessage {
     txid: entry.txid ?? '',
     satoshis: entry.satoshis,
     exchangeRate: entry.exchangeRate,
+    rateSource: entry.rateSource,
     taxJurisdiction: entry.taxJurisdiction ?? '',
     taxRate: entry.taxRate ?? '',
     lines: entry.lines.map((line) => ({

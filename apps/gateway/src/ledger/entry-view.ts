@@ -20,6 +20,7 @@ export function entryView(entry: JournalEntry): JournalEntryAnswer {
     txid: entry.txid || null,
     satoshis: exactInteger(entry.satoshis),
     exchange_rate: entry.exchangeRate || null,
+    rate_source: entry.rateSource || null,
     tax_jurisdiction: entry.taxJurisdiction || null,
     tax_rate: entry.taxRate || null,
     lines: entry.lines.map(lineView),

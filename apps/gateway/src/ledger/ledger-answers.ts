@@ -17,6 +17,7 @@ const EXAMPLE_ENTRY = {
   txid: '318175b67a09e6fbd8bf420c7e16dd715648021a1b95751317501a6c1bbe700f',
   satoshis: 1928125,
   exchange_rate: '3125',
+  rate_source: 'fixed',
   tax_jurisdiction: 'US-CA',
   tax_rate: '0.0725',
   lines: [
@@ -50,6 +51,7 @@ export const journalEntry = named(
     txid: z.string().nullable(),
     satoshis: minorUnits,
     exchange_rate: z.string().nullable().describe('Satoshis per minor unit, a decimal string'),
+    rate_source: z.string().nullable().describe('Where exchange_rate came from, e.g. fixed; null when the payment did not say'),
     tax_jurisdiction: z.string().nullable(),
     tax_rate: z.string().nullable(),
     lines: z.array(journalLine).describe('Debits first; debits and credits sum to the same amount'),

@@ -20,6 +20,7 @@ export const salesRow = z.object({
   refunds_tax_minor: minorUnits,
   net_after_refunds_minor: minorUnits,
   gift_cards_sold_minor: minorUnits,
+  tips_minor: minorUnits,
 });
 export type SalesRowAnswer = z.infer<typeof salesRow>;
 
@@ -38,6 +39,7 @@ export const salesReport = named('SalesReport', z.object({ ...range, period: z.e
       refunds_tax_minor: 42,
       net_after_refunds_minor: 47_790,
       gift_cards_sold_minor: 5_000,
+      tips_minor: 960,
     },
   ],
 });

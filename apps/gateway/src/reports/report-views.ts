@@ -18,6 +18,7 @@ export function salesRowView(row: SalesReportRow): SalesRowAnswer {
     refunds_tax_minor: exactInteger(row.refundsTaxMinor),
     net_after_refunds_minor: exactInteger(row.netAfterRefundsMinor),
     gift_cards_sold_minor: exactInteger(row.giftCardsSoldMinor),
+    tips_minor: exactInteger(row.tipsMinor),
   };
 }
 
