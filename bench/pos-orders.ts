@@ -1,0 +1,263 @@
+// Orders at the counter, through the gateway: (1) how many orders a second the gateway creates (staff's
+// POST /api/pos/orders: pricing with books' tax rate, a receiving output from p2p, the order row), at
+// --connections (10) for --seconds (10); (2) how long the BIP270 path takes from the wallet posting its
+// payment to the order being paid, at a steady --rate (5/s) for --payments (100, after --warm-up 10
+// reported apart): the clock starts when the Payment is posted to the order's paymentUrl and stops (a) when
+// the PaymentACK answers (pos has settled the payment through p2p: verified, broadcast to the chain and
+// recorded) and (b) when the public GET /api/pos/orders/:n answers "paid" (polled every 10 ms).
+// What runs where (2 cores): a child process runs what `pnpm up` runs for this path (the local chain
+// without timed mining, books, p2p and pos on one in-process event transport, the gateway over HTTP), each
+// app on a fresh PGlite data dir (--postgres URL: fresh PostgreSQL databases). This process is the staff
+// (autocannon), the customers' wallets and the customers' phones.
+// Usage: pnpm bench:orders [--seconds N] [--connections N] [--payments N] [--rate N] [--warm-up N] [--postgres URL]   (build first)
+import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { LockingScript, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
+import { mineBlocks, requestFaucet, startLocalChain } from '@ctk/chain/local';
+import { createLogger, grpcUrlVariable, inProcessTransport, loadConfig, SERVICE_NAMES, startService } from '@ctk/shared';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { http, merchantKeys, type HttpAnswer } from '../apps/gateway/test/wallet-http.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The child: the local chain, books, p2p, pos and the gateway in one process; answers {base, chainUrl} when listening. */
+async function runStack(): Promise<void> {
+  const { BENCH_DATA_DIR: dataDir = '' } = process.env;
+  const logLevel = 'warn';
+  const env = (app: string, extra: Record<string, string>) => {
+    const databaseUrl = process.env[`BENCH_${app.toUpperCase()}_DB`];
+    return { CTK_DATA_DIR: dataDir, LOG_LEVEL: logLevel, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...extra };
+  };
+  const chain = await startLocalChain({ dataDir, port: 0, mineIntervalMs: 0, logger: createLogger('local-chain', logLevel) });
+  const chainEnv = { CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: chain.url };
+  const transport = inProcessTransport({ logger: createLogger('start-all', logLevel) });
+  // Only books, p2p and pos run: every other service's address is a closed port.
+  const addresses: Record<string, string> = Object.fromEntries(SERVICE_NAMES.map((name) => [grpcUrlVariable(name), '127.0.0.1:1']));
+  const running = [];
+  for (const name of ['books', 'p2p', 'pos'] as const) {
+    const { configSchema, service } = await import(`../apps/${name}/dist/app.js`);
+    const app = await startService(service, loadConfig(configSchema, env(name, { GRPC_PORT: '0', ...chainEnv, ...addresses })), {
+      logger: createLogger(name, logLevel),
+      transport,
+    });
+    running.push(app);
+    addresses[grpcUrlVariable(name)] = `127.0.0.1:${app.port}`;
+  }
+  const port = await freePort();
+  const base = `http://localhost:${port}`;
+  const { service: gatewayService } = await import('../apps/gateway/dist/app.js');
+  const { configSchema: gatewaySchema } = await import('../apps/gateway/dist/config.js');
+  const gateway = await startService(
+    gatewayService,
+    loadConfig(
+      gatewaySchema,
+      env('gateway', {
+        PORT: String(port),
+        HOST: 'localhost',
+        ...addresses,
+        CTK_RATE_LIMIT_PER_MINUTE: '100000000',
+        CTK_SIGNUP_RATE_LIMIT_PER_MINUTE: '100000000',
+      }),
+    ),
+  );
+  running.push(gateway);
+  const stop = async () => {
+    for (const app of running.reverse()) await app.close().catch(() => undefined);
+    await transport.close();
+    await chain.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', stop);
+  process.once('disconnect', stop);
+  process.send?.({ base, chainUrl: chain.url });
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+type Json = HttpAnswer['json'];
+
+async function expectOk(answer: Promise<HttpAnswer>, what: string, status = 200): Promise<Json> {
+  const { status: got, json, text } = await answer;
+  if (got !== status) throw new Error(`${what}: HTTP ${got} ${text.slice(0, 300)}`);
+  return json;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
+const ms = (n: number) => `${n.toFixed(0)} ms`;
+
+async function freshDatabase(admin: string, name: string): Promise<string> {
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await client.query(`CREATE DATABASE "${name}"`);
+  await client.end();
+  return Object.assign(new URL(admin), { pathname: `/${name}` }).toString();
+}
+
+type Payment = { warmUp: boolean; postedAt?: number; ackedAt?: number; paidSeenAt?: number };
+
+async function runBench(): Promise<void> {
+  const { values: args } = parseArgs({
+    options: {
+      seconds: { type: 'string', default: '10' },
+      connections: { type: 'string', default: '10' },
+      payments: { type: 'string', default: '100' },
+      rate: { type: 'string', default: '5' },
+      'warm-up': { type: 'string', default: '10' },
+      postgres: { type: 'string' },
+    },
+  });
+  const PAYMENTS = Number(args.payments);
+  const RATE = Number(args.rate);
+  const WARM_UP = Number(args['warm-up']);
+  const TOTAL = WARM_UP + PAYMENTS;
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'ctk-bench-orders-'));
+  const databases: Record<string, string> = {};
+  if (args.postgres)
+    for (const app of ['gateway', 'books', 'p2p', 'pos'])
+      databases[`BENCH_${app.toUpperCase()}_DB`] = await freshDatabase(args.postgres, `ctk_bench_orders_${app}`);
+  const stack = fork(import.meta.filename, [], {
+    env: { ...process.env, BENCH_ROLE: 'stack', BENCH_DATA_DIR: dataDir, ...databases },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  try {
+    const { base, chainUrl } = await new Promise<{ base: string; chainUrl: string }>((ready, fail) => {
+      stack.once('message', (message) => ready(message as { base: string; chainUrl: string }));
+      stack.once('exit', (code) => fail(new Error(`the stack exited with ${code}`)));
+    });
+
+    // The cafe: onboarded in California (prices exclude tax), its wallet's xpub registered, two items.
+    const onboarded = await expectOk(
+      http('POST', `${base}/api/v1/onboard`, { name: 'Order Bench Cafe', jurisdiction: 'US-CA' }),
+      'onboard',
+      201,
+    );
+    const headers = { authorization: `Bearer ${onboarded.api_key.key}` };
+    const handle: string = onboarded.organization.handle;
+    await expectOk(http('PATCH', `${base}/api/v1/organizations/${handle}`, { wallet_xpub: merchantKeys().xpub }, headers), 'register the wallet');
+    const items: Json[] = [];
+    for (const item of [
+      { name: 'Flat white', price_cents: 450, currency: 'USD', modifiers: [{ name: 'Oat milk', price_cents: 50 }] },
+      { name: 'Croissant', price_cents: 325, currency: 'USD' },
+    ])
+      items.push(await expectOk(http('POST', `${base}/api/v1/orgs/${handle}/items`, item, headers), 'create an item', 201));
+    const orderBody = {
+      org_handle: handle,
+      lines: [
+        { item_id: items[0].id, quantity: 2, modifiers: [{ modifier_id: items[0].modifiers[0].id }] },
+        { item_id: items[1].id, quantity: 1 },
+      ],
+      tip_basis_points: 1000,
+    };
+
+    // (1) Order creation through the gateway.
+    console.log(`Orders: creation at ${args.connections} connections for ${args.seconds} s (${args.postgres ? 'PostgreSQL' : 'PGlite'})...`);
+    const created = await autocannon({
+      url: `${base}/api/pos/orders`,
+      method: 'POST',
+      connections: Number(args.connections),
+      duration: Number(args.seconds),
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(orderBody),
+    });
+    const non201 = created.requests.total - (created['2xx'] ?? 0);
+    console.log(
+      `  POST /api/pos/orders: ${created.requests.average.toFixed(0)} orders/s (${created.requests.total} in all), p50 ${created.latency.p50} ms, p99 ${created.latency.p99} ms, non-2xx ${non201}`,
+    );
+
+    // (2) BIP270: pay to paid.
+    console.log(`  ${TOTAL} customers funded by the faucet...`);
+    const customers: { key: PrivateKey; source: Transaction; vout: number }[] = [];
+    for (let i = 0; i < TOTAL; i++) {
+      const key = PrivateKey.fromRandom();
+      const paid = await requestFaucet(chainUrl, key.toAddress('testnet'), 10_000_000);
+      customers.push({ key, source: Transaction.fromHex(paid.raw_tx), vout: paid.vout });
+    }
+    await mineBlocks(chainUrl);
+
+    const failures = new Map<string, { count: number; first: string }>();
+    const fail = (stage: string, error: unknown) => {
+      const failure = failures.get(stage) ?? { count: 0, first: error instanceof Error ? error.message : String(error) };
+      failure.count++;
+      failures.set(stage, failure);
+    };
+    const payments: Payment[] = [];
+
+    /** Staff open an order; the customer's wallet reads its BIP270 request, signs, and (on the clock) pays. */
+    const pay = async (index: number): Promise<void> => {
+      const payment: Payment = { warmUp: index < WARM_UP };
+      payments.push(payment);
+      const customer = customers[index]!;
+      try {
+        const order = await expectOk(http('POST', `${base}/api/pos/orders`, orderBody, headers), 'create the order', 201);
+        const request = await expectOk(http('GET', order.payment_request_url), 'payment request');
+        const tx = new Transaction();
+        tx.addInput({ sourceTransaction: customer.source, sourceOutputIndex: customer.vout, unlockingScriptTemplate: new P2PKH().unlock(customer.key) });
+        let paying = 0;
+        for (const output of request.outputs as { script: string; amount: number }[]) {
+          tx.addOutput({ lockingScript: LockingScript.fromHex(output.script), satoshis: output.amount });
+          paying += output.amount;
+        }
+        tx.addOutput({
+          lockingScript: new P2PKH().lock(customer.key.toAddress('testnet')),
+          satoshis: customer.source.outputs[customer.vout]!.satoshis! - paying - 200,
+        });
+        await tx.sign();
+        payment.postedAt = performance.now();
+        const ack = await expectOk(
+          http('POST', request.paymentUrl, { transaction: tx.toHex(), merchantData: request.merchantData, memo: request.memo }),
+          'BIP270 payment',
+        );
+        payment.ackedAt = performance.now();
+        if (ack.error) throw new Error(`refused: ${JSON.stringify(ack)}`);
+        for (;;) {
+          const read = await expectOk(http('GET', `${base}/api/pos/orders/${order.order_number}`), 'read the order');
+          if (read.status === 'paid' || read.status === 'confirmed') break;
+          if (performance.now() - payment.postedAt > 30_000) throw new Error(`still ${read.status} after 30 s`);
+          await sleep(10);
+        }
+        payment.paidSeenAt = performance.now();
+      } catch (error) {
+        fail(payment.postedAt === undefined ? 'before paying' : 'paying', error);
+      }
+    };
+
+    console.log(`  ${WARM_UP} warm-up payments, then ${PAYMENTS} at ${RATE}/s through the BIP270 payment request`);
+    const started = performance.now();
+    const running: Promise<void>[] = [];
+    for (let launched = 0; launched < TOTAL; await sleep(2)) {
+      const due = Math.min(TOTAL, Math.floor(((performance.now() - started) / 1000) * RATE) + 1);
+      for (; launched < due; launched++) running.push(pay(launched));
+    }
+    await Promise.all(running);
+
+    const measured = payments.filter((p) => !p.warmUp && p.paidSeenAt !== undefined);
+    const acks = measured.map((p) => p.ackedAt! - p.postedAt!).sort((a, b) => a - b);
+    const seen = measured.map((p) => p.paidSeenAt! - p.postedAt!).sort((a, b) => a - b);
+    console.log(`  ${measured.length} of ${PAYMENTS} measured payments paid (after ${WARM_UP} of warm-up)`);
+    console.log(`  payment -> PaymentACK:          p50 ${ms(percentile(acks, 50))}   p99 ${ms(percentile(acks, 99))}   max ${ms(acks.at(-1) ?? NaN)}`);
+    console.log(`  payment -> order read as paid:  p50 ${ms(percentile(seen, 50))}   p99 ${ms(percentile(seen, 99))}   max ${ms(seen.at(-1) ?? NaN)}`);
+    console.log(`  failures: ${failures.size === 0 ? 'none' : [...failures.values()].reduce((sum, f) => sum + f.count, 0)}`);
+    for (const [stage, { count, first }] of failures) console.log(`    ${stage}: ${count} (first: ${first})`);
+    if (failures.size > 0) process.exitCode = 1;
+  } finally {
+    stack.kill('SIGTERM');
+    await new Promise((r) => (stack.exitCode === null ? stack.once('exit', r) : r(undefined)));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (process.env.BENCH_ROLE === 'stack') await runStack();
+else await runBench();
