@@ -3,9 +3,9 @@ import type { ChosenModifier } from './price-order.js';
 
 type Line = { itemId: string | null; name: string; quantity: bigint; unitPriceMinor: bigint; modifiers: readonly ChosenModifier[] };
 
-/** The receipt's merchant: the organisation's paymail on the public host, `<handle>@<host>`. */
+/** The receipt's merchant: the organisation's paymail on the public host, `<handle>@<hostname>` as paymail names it. */
 export function receiptMerchant(handle: string, publicUrl: string): string {
-  return `${handle}@${new URL(publicUrl).host}`;
+  return `${handle}@${new URL(publicUrl).hostname}`;
 }
 
 /**
