@@ -36,7 +36,7 @@ export async function startOrderStack(env: Record<string, string> = {}) {
     pos,
     loadConfig(configSchema, {
       GRPC_PORT: '0',
-      LOG_LEVEL: 'silent',
+      LOG_LEVEL: process.env.POS_TEST_LOG_LEVEL ?? 'silent',
       ...(await database('pos')),
       BOOKS_GRPC_URL: `127.0.0.1:${booksService.port}`,
       P2P_GRPC_URL: `127.0.0.1:${p2pService.port}`,
