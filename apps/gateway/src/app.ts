@@ -23,6 +23,7 @@ import { itemAnalyzeRoutes } from './routes/item-analyze-routes.js';
 import { itemRoutes } from './routes/item-routes.js';
 import { menuRoutes } from './routes/menu-routes.js';
 import { ledgerRoutes } from './routes/ledger-routes.js';
+import { orderRoutes } from './routes/order-routes.js';
 import { receiptRoutes } from './routes/receipt-routes.js';
 import { paymailRoutes } from './routes/paymail-routes.js';
 import { registerCatalog } from './routes/register-catalog.js';
@@ -122,6 +123,7 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     menuRoutes(deps),
     itemAnalyzeRoutes(deps),
     ledgerRoutes(deps),
+    orderRoutes(deps),
     reportRoutes(deps),
     taxRoutes(deps),
     receiptRoutes(deps),

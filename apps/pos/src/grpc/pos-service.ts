@@ -1,18 +1,38 @@
-import { AppError, orgOf } from '@ctk/shared';
+import { orgOf } from '@ctk/shared';
 import type { PosServiceImplementation } from '@ctk/proto/ctk/pos/v1/pos';
 import { analyzeItems } from '../analyze/analyze-items.js';
 import type { OcrReader } from '../analyze/ocr-reader.js';
 import type { ItemRepository } from '../data/item-repository.js';
 import type { MenuRepository } from '../data/menu-repository.js';
+import { cancelOrder } from '../domain/cancel-order.js';
+import { confirmOrder } from '../domain/confirm-order.js';
 import { createItem } from '../domain/create-item.js';
+import { createOrder } from '../domain/create-order.js';
 import { getMenu } from '../domain/get-menu.js';
+import { getOrderQr } from '../domain/get-order-qr.js';
+import { getOrder } from '../domain/get-order.js';
+import { getPaymentRequest } from '../domain/get-payment-request.js';
 import { getSetup } from '../domain/get-setup.js';
 import { listItems } from '../domain/list-items.js';
+import { payOrder } from '../domain/pay-order.js';
 import { replaceMenu } from '../domain/replace-menu.js';
+import { watchOrder } from '../domain/watch-order.js';
+import type { OrderContext } from '../orders/order-context.js';
 import { toItemMessage } from './item-message.js';
 import { toMenuMessage } from './menu-message.js';
+import { toOrderMessage } from './order-message.js';
 
-export function posService({ items, menus, ocr }: { items: ItemRepository; menus: MenuRepository; ocr: OcrReader }): PosServiceImplementation {
+export function posService({
+  items,
+  menus,
+  orders,
+  ocr,
+}: {
+  items: ItemRepository;
+  menus: MenuRepository;
+  orders: OrderContext;
+  ocr: OcrReader;
+}): PosServiceImplementation {
   return {
     async getSetup(request) {
       return { capabilities: await getSetup(items, orgOf(request.org)) };
@@ -33,23 +53,34 @@ export function posService({ items, menus, ocr }: { items: ItemRepository; menus
     async analyzeItems(request, context) {
       return analyzeItems(ocr, request, context.signal);
     },
-    createOrder: notBuilt('CreateOrder'),
-    getOrder: notBuilt('GetOrder'),
-    // eslint-disable-next-line require-yield
-    async *watchOrder() {
-      throw new AppError('not_implemented', 'PosService.WatchOrder is not built yet.');
+    async createOrder(request) {
+      const { org: orgRef, ...input } = request;
+      const order = await createOrder(orders, orgRef ?? {}, orgOf(orgRef), input);
+      return { order: toOrderMessage(order, request.publicUrl, orders.now()) };
     },
-    getPaymentRequest: notBuilt('GetPaymentRequest'),
-    payOrder: notBuilt('PayOrder'),
-    confirmOrder: notBuilt('ConfirmOrder'),
-    cancelOrder: notBuilt('CancelOrder'),
-    getOrderQr: notBuilt('GetOrderQr'),
-  };
-}
-
-/** An RPC of the contract whose implementation is still to land (the gateway answers its routes 501). */
-function notBuilt(rpc: string): () => Promise<never> {
-  return async () => {
-    throw new AppError('not_implemented', `PosService.${rpc} is not built yet.`);
+    async getOrder(request) {
+      return { order: toOrderMessage(await getOrder(orders, request.orderNumber), request.publicUrl, orders.now()) };
+    },
+    async *watchOrder(request, context) {
+      const render = (order: Parameters<typeof toOrderMessage>[0], now: Date) => ({ order: toOrderMessage(order, request.publicUrl, now) });
+      yield* watchOrder(orders, request.orderNumber, render, context.signal);
+    },
+    async getPaymentRequest(request) {
+      return getPaymentRequest(orders, request.orderNumber, request.publicUrl);
+    },
+    async payOrder(request) {
+      return payOrder(orders, request);
+    },
+    async confirmOrder(request) {
+      const order = await confirmOrder(orders, orgOf(request.org), request);
+      return { order: toOrderMessage(order, request.publicUrl, orders.now()) };
+    },
+    async cancelOrder(request) {
+      const order = await cancelOrder(orders, orgOf(request.org), request.orderNumber);
+      return { order: toOrderMessage(order, request.publicUrl, orders.now()) };
+    },
+    async getOrderQr(request) {
+      return getOrderQr(orders, request);
+    },
   };
 }
