@@ -146,7 +146,10 @@ async function runBench(): Promise<void> {
     );
     const headers = { authorization: `Bearer ${onboarded.api_key.key}` };
     const handle: string = onboarded.organization.handle;
-    await expectOk(http('PATCH', `${base}/api/v1/organizations/${handle}`, { wallet_xpub: merchantKeys().xpub }, headers), 'register the wallet');
+    await expectOk(
+      http('PATCH', `${base}/api/v1/organizations/${handle}`, { wallet_xpub: merchantKeys().xpub }, headers),
+      'register the wallet',
+    );
     const items: Json[] = [];
     for (const item of [
       { name: 'Flat white', price_cents: 450, currency: 'USD', modifiers: [{ name: 'Oat milk', price_cents: 50 }] },
@@ -163,7 +166,9 @@ async function runBench(): Promise<void> {
     };
 
     // (1) Order creation through the gateway.
-    console.log(`Orders: creation at ${args.connections} connections for ${args.seconds} s (${args.postgres ? 'PostgreSQL' : 'PGlite'})...`);
+    console.log(
+      `Orders: creation at ${args.connections} connections for ${args.seconds} s (${args.postgres ? 'PostgreSQL' : 'PGlite'})...`,
+    );
     const created = await autocannon({
       url: `${base}/api/pos/orders`,
       method: 'POST',
@@ -204,7 +209,11 @@ async function runBench(): Promise<void> {
         const order = await expectOk(http('POST', `${base}/api/pos/orders`, orderBody, headers), 'create the order', 201);
         const request = await expectOk(http('GET', order.payment_request_url), 'payment request');
         const tx = new Transaction();
-        tx.addInput({ sourceTransaction: customer.source, sourceOutputIndex: customer.vout, unlockingScriptTemplate: new P2PKH().unlock(customer.key) });
+        tx.addInput({
+          sourceTransaction: customer.source,
+          sourceOutputIndex: customer.vout,
+          unlockingScriptTemplate: new P2PKH().unlock(customer.key),
+        });
         let paying = 0;
         for (const output of request.outputs as { script: string; amount: number }[]) {
           tx.addOutput({ lockingScript: LockingScript.fromHex(output.script), satoshis: output.amount });
@@ -247,8 +256,12 @@ async function runBench(): Promise<void> {
     const acks = measured.map((p) => p.ackedAt! - p.postedAt!).sort((a, b) => a - b);
     const seen = measured.map((p) => p.paidSeenAt! - p.postedAt!).sort((a, b) => a - b);
     console.log(`  ${measured.length} of ${PAYMENTS} measured payments paid (after ${WARM_UP} of warm-up)`);
-    console.log(`  payment -> PaymentACK:          p50 ${ms(percentile(acks, 50))}   p99 ${ms(percentile(acks, 99))}   max ${ms(acks.at(-1) ?? NaN)}`);
-    console.log(`  payment -> order read as paid:  p50 ${ms(percentile(seen, 50))}   p99 ${ms(percentile(seen, 99))}   max ${ms(seen.at(-1) ?? NaN)}`);
+    console.log(
+      `  payment -> PaymentACK:          p50 ${ms(percentile(acks, 50))}   p99 ${ms(percentile(acks, 99))}   max ${ms(acks.at(-1) ?? NaN)}`,
+    );
+    console.log(
+      `  payment -> order read as paid:  p50 ${ms(percentile(seen, 50))}   p99 ${ms(percentile(seen, 99))}   max ${ms(seen.at(-1) ?? NaN)}`,
+    );
     console.log(`  failures: ${failures.size === 0 ? 'none' : [...failures.values()].reduce((sum, f) => sum + f.count, 0)}`);
     for (const [stage, { count, first }] of failures) console.log(`    ${stage}: ${count} (first: ${first})`);
     if (failures.size > 0) process.exitCode = 1;
