@@ -187,7 +187,7 @@ async function runBench(): Promise<void> {
     const customers: { key: PrivateKey; source: Transaction; vout: number }[] = [];
     for (let i = 0; i < TOTAL; i++) {
       const key = PrivateKey.fromRandom();
-      const paid = await requestFaucet(chainUrl, key.toAddress('testnet'), 10_000_000);
+      const paid = await requestFaucet(chainUrl, key.toAddress('testnet'), 50_000_000);
       customers.push({ key, source: Transaction.fromHex(paid.raw_tx), vout: paid.vout });
     }
     await mineBlocks(chainUrl);
