@@ -98,7 +98,8 @@ async function loadMenu() {
     if (!(error instanceof ApiError) || error.status === 401) throw error;
   }
   if (sections.length === 0) {
-    const items = await listAll(`/api/v1/orgs/${handle}/items`);
+    // The list is newest first; the order the merchant added them in reads better as a menu.
+    const items = (await listAll(`/api/v1/orgs/${handle}/items`)).reverse();
     const byCategory = new Map();
     for (const item of items) {
       const name = item.category || 'Other';
@@ -194,17 +195,19 @@ function openModifierDialog(item) {
     // Choices of one group exclude each other (radios); modifiers without a group combine (checkboxes).
     const type = group ? 'radio' : 'checkbox';
     const name = `modifier-${group || 'extras'}`;
+    // In a group (a size), the free choice is the usual one: it starts chosen, else none does.
+    const preselected = group ? modifiers.find((modifier) => modifier.price_cents === 0) : undefined;
     fields.push(
       element(
         'fieldset',
         { class: 'choices stacked' },
         element('legend', {}, group || 'Extras'),
-        ...(group ? [element('label', {}, element('input', { type, name, value: '', checked: true }), ' None')] : []),
+        ...(group ? [element('label', {}, element('input', { type, name, value: '', checked: !preselected }), ' None')] : []),
         ...modifiers.map((modifier) =>
           element(
             'label',
             {},
-            element('input', { type, name, value: modifier.id }),
+            element('input', { type, name, value: modifier.id, checked: modifier === preselected }),
             ` ${modifier.name}`,
             modifier.price_cents ? element('span', { class: 'hint' }, ` +${money(modifier.price_cents)}`) : '',
           ),

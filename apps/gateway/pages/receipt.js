@@ -56,7 +56,7 @@ export function receiptText(order, { merchantName = '', tipBasisPoints = null } 
   for (const line of order.lines ?? []) {
     const amount = money(BigInt(line.unit_price_minor) * BigInt(line.quantity));
     out.push(...columns(`${line.quantity} x ${line.name}`, amount));
-    for (const modifier of line.modifiers ?? []) out.push(...wrap(`  + ${modifier.name}`));
+    for (const modifier of line.modifiers ?? []) out.push(...wrap(`+ ${modifier.name}`, RECEIPT_WIDTH - 2).map((text) => `  ${text}`));
     if (line.quantity > 1) out.push(`  @ ${money(line.unit_price_minor)}`);
   }
   out.push(rule('-'));
@@ -71,9 +71,7 @@ export function receiptText(order, { merchantName = '', tipBasisPoints = null } 
   out.push(...columns('TOTAL', money(order.total_minor)));
   out.push(rule('='));
   out.push(...columns('Paid in BSV', formatSatoshis(order.paid_satoshis ?? 0)));
-  for (const payment of order.payments ?? []) {
-    out.push(...wrap(`txid ${payment.txid}`));
-  }
+  for (const payment of order.payments ?? []) out.push('Transaction:', ...wrap(payment.txid));
   if ((order.flags ?? []).includes('overpaid')) out.push(...wrap('Overpaid: the excess is refunded by the merchant.'));
   out.push(...columns('Status', String(order.status).toUpperCase()));
   out.push('');
