@@ -256,9 +256,9 @@ $('modifier-form').addEventListener('submit', (event) => {
   renderCart(`${item.name} added`);
 });
 
+// Closing the dialog returns focus to the item's button (the browser does it), ready for another one.
 $('modifier-dialog').addEventListener('close', () => {
   dialogItem = null;
-  $('search').focus();
 });
 
 // ---- The keypad
