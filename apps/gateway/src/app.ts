@@ -22,6 +22,7 @@ import { accessRoutes } from './routes/access-routes.js';
 import { identityRoutes } from './routes/identity-routes.js';
 import { itemRoutes } from './routes/item-routes.js';
 import { ledgerRoutes } from './routes/ledger-routes.js';
+import { orderRoutes } from './routes/order-routes.js';
 import { receiptRoutes } from './routes/receipt-routes.js';
 import { paymailRoutes } from './routes/paymail-routes.js';
 import { registerCatalog } from './routes/register-catalog.js';
@@ -119,6 +120,7 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     accessRoutes(deps),
     itemRoutes(deps),
     ledgerRoutes(deps),
+    orderRoutes(deps),
     reportRoutes(deps),
     taxRoutes(deps),
     receiptRoutes(deps),

@@ -1,18 +1,54 @@
 import { fileURLToPath } from 'node:url';
-import { defineService } from '@ctk/shared';
-import { configSchema } from './config.js';
+import { BooksServiceDefinition } from '@ctk/proto/ctk/books/v1/books';
+import { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
+import { createGrpcClient, defineService } from '@ctk/shared';
+import { configSchema, type Config } from './config.js';
 import { createItemRepository } from './data/item-repository.js';
+import { createOrderRepository } from './data/order-repository.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { posService } from './grpc/pos-service.js';
+import type { OrderContext } from './orders/order-context.js';
+import { createOrderNotifier } from './orders/order-notifier.js';
+import { startOrderWatcher } from './orders/order-watcher.js';
+import { priceSource } from './rates/price-source.js';
 
 export { configSchema, type Config } from './config.js';
 
-/** The pos service: PosService over gRPC on its own database (items). */
-export const service = defineService({
+/**
+ * The pos service: PosService over gRPC on its own database (items, orders), relaying its outbox of
+ * payment events, calling books (tax rates) and p2p (payment outputs, settlement, chain reads), and
+ * watching open orders' addresses while it runs. A test may give the clock.
+ */
+export const service = defineService<Config, PrismaClient, { now: () => Date }, { orders: OrderContext }>({
   name: 'pos',
   configSchema,
   database: { prismaDir: fileURLToPath(new URL('../prisma', import.meta.url)), createClient: (adapter) => new PrismaClient({ adapter }) },
-  build: ({ config, prisma }) => ({
-    grpc: posService({ items: createItemRepository(prisma, { firstPageTtlMs: config.POS_ITEMS_CACHE_MS }) }),
-  }),
+  emits: true,
+  build: ({ config, prisma, logger, eventsCommitted }, options) => {
+    const books = createGrpcClient(BooksServiceDefinition, config.BOOKS_GRPC_URL);
+    const p2p = createGrpcClient(P2pServiceDefinition, config.P2P_GRPC_URL);
+    const orders: OrderContext = {
+      prisma,
+      orders: createOrderRepository(prisma),
+      books,
+      p2p,
+      prices: priceSource(config),
+      notifier: createOrderNotifier(),
+      eventsCommitted,
+      logger,
+      ttlSeconds: config.POS_ORDER_TTL_SECONDS,
+      latePaymentSeconds: config.POS_LATE_PAYMENT_SECONDS,
+      now: options.now ?? (() => new Date()),
+    };
+    const watcher = config.POS_WATCH_INTERVAL_MS > 0 ? startOrderWatcher(orders, config.POS_WATCH_INTERVAL_MS) : undefined;
+    return {
+      grpc: posService({ items: createItemRepository(prisma, { firstPageTtlMs: config.POS_ITEMS_CACHE_MS }), orders }),
+      async close() {
+        await watcher?.stop();
+        books.close();
+        p2p.close();
+      },
+      expose: { orders },
+    };
+  },
 });

@@ -1,11 +1,50 @@
-import { databaseConfigFields, serviceConfigFields } from '@ctk/shared';
+import { databaseConfigFields, eventConfigFields, serviceAddressFields, serviceConfigFields, unsetIfEmpty } from '@ctk/shared';
 import { z } from 'zod';
+import { fixedRates } from './rates/fixed-rates.js';
+
+const seconds = (fallback: number, max: number) => z.coerce.number().int().min(1).max(max).default(fallback);
 
 export const configSchema = z.object({
   ...serviceConfigFields('pos'),
   ...databaseConfigFields,
+  ...eventConfigFields,
+  // pos calls books (the jurisdiction's tax rate) and p2p (payment outputs, settlement, chain reads).
+  ...serviceAddressFields(['books', 'p2p']),
   /** How long a first page of items may be served from memory (0: never); writes here clear it at once. */
   POS_ITEMS_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
+  /** Where the satoshi rate of an order comes from: `fixed` (POS_FIXED_RATES) or `http` (POS_PRICE_URL). */
+  POS_PRICE_SOURCE: z.enum(['fixed', 'http']).default('fixed'),
+  /**
+   * Satoshis per minor unit for each currency, e.g. "USD=2000,EUR=1850" (exact decimals). The default is
+   * a rough rate for a BSV price of 50 in each currency: right for tests and demos, not for real sales.
+   */
+  POS_FIXED_RATES: z
+    .string()
+    .default('USD=20000,EUR=20000,GBP=20000,AUD=20000,CAD=20000,JPY=2000000')
+    .superRefine((spec, context) => {
+      try {
+        fixedRates(spec);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+      }
+    }),
+  /**
+   * A JSON price API answering the BSV price in a currency; `{currency}` is replaced by the lower-case code.
+   * The answer is read as CoinGecko's simple price (`{"bitcoin-cash-sv":{"usd":51.2}}`) or WhatsOnChain's
+   * exchange rate (`{"currency":"USD","rate":51.2}`).
+   */
+  POS_PRICE_URL: unsetIfEmpty(
+    z.url({ protocol: /^https?$/ }).default('https://api.coingecko.com/api/v3/simple/price?ids=bitcoin-cash-sv&vs_currencies={currency}'),
+  ),
+  POS_PRICE_CACHE_SECONDS: seconds(60, 3600),
+  /** A rate older than this is refused (503 unavailable) rather than used to price an order. */
+  POS_PRICE_MAX_AGE_SECONDS: seconds(600, 86_400),
+  /** How long an order stays open for payment (its output is held as long). */
+  POS_ORDER_TTL_SECONDS: seconds(900, 86_400),
+  /** How often the watcher asks p2p about open orders' addresses (0: no watcher). */
+  POS_WATCH_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
+  /** How long past expiry a payment to the address still counts (paid late). */
+  POS_LATE_PAYMENT_SECONDS: seconds(3600, 7 * 86_400),
 });
 
 export type Config = z.infer<typeof configSchema>;

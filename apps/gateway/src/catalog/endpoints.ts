@@ -283,6 +283,37 @@ const EXTRA_ROWS: Row[] = [
     'books',
     "Every account's debits, credits and balance at the end of a date",
   ],
+  // Orders at the counter beyond the spec's three routes (decision 0015): the customer's BIP270 request,
+  // payment, QR and live status are public by order number; cancelling is staff's.
+  [
+    'GET',
+    '/api/pos/orders/:order_number/payment-request',
+    'none',
+    null,
+    'pos',
+    'pos',
+    'The BIP270 payment request of an open order: its output for what is due, then the receipt output',
+  ],
+  [
+    'POST',
+    '/api/pos/orders/:order_number/payment',
+    'none',
+    null,
+    'pos',
+    'pos',
+    'Pay an order with a BIP270 Payment; answers the PaymentACK',
+  ],
+  ['POST', '/api/pos/orders/:order_number/cancel', 'bearer', 'staff', 'pos', 'pos', 'Cancel an open order that nothing has paid'],
+  ['GET', '/api/pos/orders/:order_number/qr', 'none', null, 'pos', 'pos', "The order's payment URI as a QR code (SVG or PNG)"],
+  [
+    'GET',
+    '/api/pos/orders/:order_number/events',
+    'none',
+    null,
+    'pos',
+    'pos',
+    'The order as Server-Sent Events at each change, until it is final',
+  ],
   // Receipts (the spec: "anyone can verify a purchase from its transaction id on any instance"; no endpoint).
   [
     'GET',

@@ -1,6 +1,5 @@
 import type { ChainClient } from '@ctk/chain';
 import type { P2pServiceImplementation } from '@ctk/proto/ctk/p2p/v1/p2p';
-import { AppError } from '@ctk/shared';
 import type { Config } from '../config.js';
 import { getSetup } from '../domain/get-setup.js';
 import { walletOrgOf } from '../domain/org-wallet.js';
@@ -8,10 +7,14 @@ import type { PrismaClient } from '../generated/prisma/client.js';
 import { createP2pDestination } from '../paymail/create-p2p-destination.js';
 import { getPaymentDestination } from '../paymail/get-payment-destination.js';
 import { receiveP2pTransaction } from '../paymail/receive-p2p-transaction.js';
+import { allocateDestination } from '../settlement/allocate-destination.js';
+import { settlePayment } from '../settlement/settle-payment.js';
 import { verifyReceipt } from '../receipts/verify-receipt.js';
 import { broadcastTransaction } from '../wallet/broadcast-transaction.js';
 import { chainPassthrough } from '../wallet/chain-passthrough.js';
+import { findPayments } from '../wallet/find-payments.js';
 import { listUtxos } from '../wallet/list-utxos.js';
+import { transactionStatus } from '../wallet/transaction-status.js';
 
 export type P2pDeps = {
   prisma: PrismaClient;
@@ -43,16 +46,9 @@ export function p2pService({ prisma, chain, config, eventsCommitted }: P2pDeps):
     broadcastTransaction: (request) => broadcastTransaction(chain, request.transaction),
     chainPassthrough: (request) => chainPassthrough({ chain, config }, request),
     verifyReceipt: (request) => verifyReceipt(chain, request),
-    allocateDestination: notBuilt('AllocateDestination'),
-    settlePayment: notBuilt('SettlePayment'),
-    findPayments: notBuilt('FindPayments'),
-    getTransactionStatus: notBuilt('GetTransactionStatus'),
-  };
-}
-
-/** An RPC of the contract whose implementation is still to land. */
-function notBuilt(rpc: string): () => Promise<never> {
-  return async () => {
-    throw new AppError('not_implemented', `P2pService.${rpc} is not built yet.`);
+    allocateDestination: (request) => allocateDestination({ prisma, gapLimit: config.P2P_GAP_LIMIT, network: chain.network }, request),
+    settlePayment: (request) => settlePayment({ prisma, chain }, request),
+    findPayments: (request) => findPayments(chain, request.addresses),
+    getTransactionStatus: (request) => transactionStatus(chain, request.txid),
   };
 }

@@ -21,5 +21,8 @@ export async function deriveOutput(tx: Prisma.TransactionClient, org: WalletOrg,
     return { script: new P2PKH().lock(child.pubKey.toHash() as number[]).toHex(), derivationIndex: index, xpub: org.walletXpub };
   }
   if (org.receivingAddress) return { script: new P2PKH().lock(org.receivingAddress).toHex(), derivationIndex: null, xpub: null };
-  throw new AppError('failed_precondition', `${org.handle} has not registered a wallet to be paid to (wallet_xpub or receiving_address).`);
+  throw new AppError(
+    'failed_precondition',
+    `${org.handle} has not registered a wallet to be paid to: an owner or admin sets wallet_xpub (a fresh address per payment) or receiving_address with PATCH /api/v1/organizations/${org.handle}.`,
+  );
 }

@@ -1,8 +1,7 @@
-import { Utils, type Transaction } from '@bsv/sdk';
+import type { Transaction } from '@bsv/sdk';
 import type { ChainNetwork } from '@ctk/chain';
 import type { ReceiptOutput } from '@ctk/proto/ctk/p2p/v1/p2p';
-
-const P2PKH = /^76a914([0-9a-f]{40})88ac$/;
+import { addressOfScript } from '../domain/network-address.js';
 
 /**
  * The outputs a purchase paid: those before its receipt output. The receipt closes the outputs the
@@ -13,8 +12,6 @@ const P2PKH = /^76a914([0-9a-f]{40})88ac$/;
 export function paidOutputs(tx: Transaction, receiptVout: number, network: ChainNetwork): ReceiptOutput[] {
   return tx.outputs.slice(0, receiptVout).map((output, vout) => {
     const script = output.lockingScript.toHex();
-    const pkh = P2PKH.exec(script)?.[1];
-    const address = pkh ? Utils.toBase58Check(Utils.toArray(pkh, 'hex'), network === 'main' ? [0x00] : [0x6f]) : undefined;
-    return { vout, satoshis: BigInt(output.satoshis ?? 0), address, script };
+    return { vout, satoshis: BigInt(output.satoshis ?? 0), address: addressOfScript(script, network), script };
   });
 }

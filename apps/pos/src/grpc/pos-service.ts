@@ -1,12 +1,22 @@
 import { AppError, orgOf } from '@ctk/shared';
 import type { PosServiceImplementation } from '@ctk/proto/ctk/pos/v1/pos';
 import type { ItemRepository } from '../data/item-repository.js';
+import { cancelOrder } from '../domain/cancel-order.js';
+import { confirmOrder } from '../domain/confirm-order.js';
 import { createItem } from '../domain/create-item.js';
+import { createOrder } from '../domain/create-order.js';
+import { getOrder } from '../domain/get-order.js';
+import { getOrderQr } from '../domain/get-order-qr.js';
+import { getPaymentRequest } from '../domain/get-payment-request.js';
 import { getSetup } from '../domain/get-setup.js';
 import { listItems } from '../domain/list-items.js';
+import { payOrder } from '../domain/pay-order.js';
+import { watchOrder } from '../domain/watch-order.js';
+import type { OrderContext } from '../orders/order-context.js';
 import { toItemMessage } from './item-message.js';
+import { toOrderMessage } from './order-message.js';
 
-export function posService({ items }: { items: ItemRepository }): PosServiceImplementation {
+export function posService({ items, orders }: { items: ItemRepository; orders: OrderContext }): PosServiceImplementation {
   return {
     async getSetup(request) {
       return { capabilities: await getSetup(items, orgOf(request.org)) };
@@ -21,17 +31,35 @@ export function posService({ items }: { items: ItemRepository }): PosServiceImpl
     getMenu: notBuilt('GetMenu'),
     replaceMenu: notBuilt('ReplaceMenu'),
     analyzeItems: notBuilt('AnalyzeItems'),
-    createOrder: notBuilt('CreateOrder'),
-    getOrder: notBuilt('GetOrder'),
-    // eslint-disable-next-line require-yield
-    async *watchOrder() {
-      throw new AppError('not_implemented', 'PosService.WatchOrder is not built yet.');
+    async createOrder(request) {
+      const { org: orgRef, ...input } = request;
+      const order = await createOrder(orders, orgRef ?? {}, orgOf(orgRef), input);
+      return { order: toOrderMessage(order, request.publicUrl, orders.now()) };
     },
-    getPaymentRequest: notBuilt('GetPaymentRequest'),
-    payOrder: notBuilt('PayOrder'),
-    confirmOrder: notBuilt('ConfirmOrder'),
-    cancelOrder: notBuilt('CancelOrder'),
-    getOrderQr: notBuilt('GetOrderQr'),
+    async getOrder(request) {
+      return { order: toOrderMessage(await getOrder(orders, request.orderNumber), request.publicUrl, orders.now()) };
+    },
+    async *watchOrder(request, context) {
+      const render = (order: Parameters<typeof toOrderMessage>[0], now: Date) => ({ order: toOrderMessage(order, request.publicUrl, now) });
+      yield* watchOrder(orders, request.orderNumber, render, context.signal);
+    },
+    async getPaymentRequest(request) {
+      return getPaymentRequest(orders, request.orderNumber, request.publicUrl);
+    },
+    async payOrder(request) {
+      return payOrder(orders, request);
+    },
+    async confirmOrder(request) {
+      const order = await confirmOrder(orders, orgOf(request.org), request);
+      return { order: toOrderMessage(order, request.publicUrl, orders.now()) };
+    },
+    async cancelOrder(request) {
+      const order = await cancelOrder(orders, orgOf(request.org), request.orderNumber);
+      return { order: toOrderMessage(order, request.publicUrl, orders.now()) };
+    },
+    async getOrderQr(request) {
+      return getOrderQr(orders, request);
+    },
   };
 }
 

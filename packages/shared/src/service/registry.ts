@@ -10,22 +10,41 @@ import { PosServiceDefinition } from '@ctk/proto/ctk/pos/v1/pos';
  * directory, its Kubernetes base), the gRPC port it listens on by default, and its proto service. The
  * gateway's clients and configuration, the embedded start (scripts/start-all.mjs), the end-to-end
  * harness and the deploy manifests test all read this table: adding a service is one row here
- * (docs/adding-a-service.md).
+ * (docs/adding-a-service.md). `calls` names the services one calls (each is started before it, and its
+ * configuration holds their addresses: serviceAddressFields).
  */
 export const SERVICES = {
-  books: { grpcPort: 50061, definition: BooksServiceDefinition },
-  pos: { grpcPort: 50062, definition: PosServiceDefinition },
-  commerce: { grpcPort: 50063, definition: CommerceServiceDefinition },
-  p2p: { grpcPort: 50064, definition: P2pServiceDefinition },
-  federation: { grpcPort: 50065, definition: FederationServiceDefinition },
-  contracts: { grpcPort: 50066, definition: ContractsServiceDefinition },
-} as const;
+  books: { grpcPort: 50061, definition: BooksServiceDefinition, calls: [] },
+  // Orders take the jurisdiction's rate from books and their payment outputs and settlement from p2p.
+  pos: { grpcPort: 50062, definition: PosServiceDefinition, calls: ['books', 'p2p'] },
+  commerce: { grpcPort: 50063, definition: CommerceServiceDefinition, calls: [] },
+  p2p: { grpcPort: 50064, definition: P2pServiceDefinition, calls: [] },
+  federation: { grpcPort: 50065, definition: FederationServiceDefinition, calls: [] },
+  contracts: { grpcPort: 50066, definition: ContractsServiceDefinition, calls: [] },
+} as const satisfies Record<string, { grpcPort: number; definition: unknown; calls: readonly string[] }>;
 
 export type ServiceName = keyof typeof SERVICES;
 /** The seven apps: the gateway and the services. */
 export type AppName = 'gateway' | ServiceName;
 
 export const SERVICE_NAMES = Object.keys(SERVICES) as ServiceName[];
+
+/** The services a service calls, by name. */
+export function callsOf(name: ServiceName): readonly ServiceName[] {
+  return SERVICES[name].calls as readonly ServiceName[];
+}
+
+/** Every service, each after the services it calls: the order to start them in. */
+export function startOrder(): ServiceName[] {
+  const ordered: ServiceName[] = [];
+  const visit = (name: ServiceName) => {
+    if (ordered.includes(name)) return;
+    for (const callee of callsOf(name)) visit(callee);
+    ordered.push(name);
+  };
+  for (const name of SERVICE_NAMES) visit(name);
+  return ordered;
+}
 
 export type GrpcUrlVariable<N extends ServiceName = ServiceName> = `${Uppercase<N>}_GRPC_URL`;
 

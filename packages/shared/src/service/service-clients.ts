@@ -6,11 +6,16 @@ import { grpcUrlVariable, SERVICE_NAMES, SERVICES, type GrpcUrlVariable, type Se
 export type ServiceClients = { [N in ServiceName]: GrpcClient<(typeof SERVICES)[N]['definition']> };
 export type ServiceAddresses = { [N in ServiceName as GrpcUrlVariable<N>]: string };
 
-/** The config fields naming where each service answers (BOOKS_GRPC_URL, ...), each defaulting to its registry port. */
-export function serviceAddressFields(): { [N in ServiceName as GrpcUrlVariable<N>]: ReturnType<typeof configFields.grpcAddress> } {
-  return Object.fromEntries(
-    SERVICE_NAMES.map((name) => [grpcUrlVariable(name), configFields.grpcAddress(SERVICES[name].grpcPort)]),
-  ) as never;
+type AddressFields<N extends ServiceName> = { [K in N as GrpcUrlVariable<K>]: ReturnType<typeof configFields.grpcAddress> };
+
+/**
+ * The config fields naming where services answer (BOOKS_GRPC_URL, ...), each defaulting to its registry
+ * port: every service's (the gateway), or those of the services named (a service's `calls`).
+ */
+export function serviceAddressFields(): AddressFields<ServiceName>;
+export function serviceAddressFields<N extends ServiceName>(names: readonly N[]): AddressFields<N>;
+export function serviceAddressFields(names: readonly ServiceName[] = SERVICE_NAMES): AddressFields<ServiceName> {
+  return Object.fromEntries(names.map((name) => [grpcUrlVariable(name), configFields.grpcAddress(SERVICES[name].grpcPort)])) as never;
 }
 
 /** The schema of those fields alone, for a tool that only needs the addresses. */

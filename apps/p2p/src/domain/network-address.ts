@@ -1,0 +1,35 @@
+import { Utils } from '@bsv/sdk';
+import type { ChainNetwork } from '@ctk/chain';
+import { AppError } from '@ctk/shared';
+
+const P2PKH_SCRIPT = /^76a914([0-9a-f]{40})88ac$/;
+
+/** The version byte of a P2PKH address on the chain's network (the local chain uses testnet's). */
+function prefixOf(network: ChainNetwork): number {
+  return network === 'main' ? 0x00 : 0x6f;
+}
+
+/** The P2PKH address a locking script (hex) pays, in the chain's network form; undefined for another script. */
+export function addressOfScript(script: string, network: ChainNetwork): string | undefined {
+  const pkh = P2PKH_SCRIPT.exec(script.toLowerCase())?.[1];
+  return pkh ? Utils.toBase58Check(Utils.toArray(pkh, 'hex'), [prefixOf(network)]) : undefined;
+}
+
+/** `value` when it is a P2PKH address of the chain's network (checked by its checksum); a 422 naming `field` otherwise. */
+export function networkAddress(value: string, network: ChainNetwork, field: string): string {
+  const form = network === 'main' ? 'mainnet' : 'testnet';
+  try {
+    // Base58 of 25 bytes is at most 35 characters: anything longer is not an address, and is not decoded.
+    if (value.length <= 35) {
+      const { prefix, data } = Utils.fromBase58Check(value);
+      if (prefix.length === 1 && prefix[0] === prefixOf(network) && data.length === 20) return value;
+    }
+  } catch {
+    // refused below
+  }
+  throw new AppError(
+    'validation_failed',
+    `${JSON.stringify(value.slice(0, 80))} is not a P2PKH address of this chain (${network}: ${form} addresses, starting with ${network === 'main' ? '1' : 'm or n'}).`,
+    { field },
+  );
+}

@@ -1,0 +1,73 @@
+import type { ChainNetwork } from '@ctk/chain';
+import type { AllocateDestinationRequest, AllocateDestinationResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
+import { AppError } from '@ctk/shared';
+import { addressOfScript } from '../domain/network-address.js';
+import { walletOrgOf } from '../domain/org-wallet.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
+import { deriveOutput } from '../paymail/derive-output.js';
+
+export type AllocateDeps = { prisma: PrismaClient; gapLimit: number; network: ChainNetwork };
+
+/** A destination is held at most this long: longer holds would let a few open orders fill the gap window for days. */
+const MAX_HOLD_MS = 7 * 86_400_000;
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/**
+ * A receiving output of the organisation's wallet for something another service sells (an order, a pay
+ * link): a child of its xpub chosen under the gap limit exactly as a paymail destination is
+ * (paymail/derive-output.ts), held until `expires_at`, else its single receiving address. A child is
+ * recorded by its script so that the settlement paying it moves the gap window (settle-payment.ts).
+ */
+export async function allocateDestination(deps: AllocateDeps, request: AllocateDestinationRequest): Promise<AllocateDestinationResponse> {
+  const org = walletOrgOf(request.org);
+  const expiresAt = holdUntil(request.expiresAt);
+  const derived = await deps.prisma.$transaction(
+    async (tx) => {
+      const output = await deriveOutput(tx, org, { gapLimit: deps.gapLimit, holdUntil: expiresAt });
+      if (output.xpub !== null && output.derivationIndex !== null) {
+        const key = { organizationId: org.id, script: output.script };
+        const child = { xpub: output.xpub, derivationIndex: output.derivationIndex };
+        // A child handed out again (its window full) keeps one row, held until the later expiry.
+        const current = await tx.allocatedDestination.findUnique({ where: { organizationId_script: key } });
+        const latest = current && current.expiresAt > expiresAt ? current.expiresAt : expiresAt;
+        await tx.allocatedDestination.upsert({
+          where: { organizationId_script: key },
+          create: { ...key, ...child, expiresAt },
+          update: { ...child, expiresAt: latest },
+        });
+      }
+      return output;
+    },
+    { maxWait: 10_000 },
+  );
+  return {
+    address: addressOfScript(derived.script, deps.network)!,
+    script: derived.script,
+    derivationIndex: derived.derivationIndex ?? undefined,
+  };
+}
+
+/** `expires_at` as a date: RFC 3339, in the future, at most 7 days ahead. */
+function holdUntil(expiresAt: string): Date {
+  const at = RFC3339.test(expiresAt) ? new Date(expiresAt) : null;
+  if (!at || Number.isNaN(at.getTime()))
+    throw new AppError(
+      'validation_failed',
+      `expires_at must be an RFC 3339 date-time such as 2026-11-23T16:15:00Z; got ${JSON.stringify(expiresAt.slice(0, 40))}.`,
+      {
+        field: 'expires_at',
+      },
+    );
+  const now = Date.now();
+  if (at.getTime() <= now)
+    throw new AppError('validation_failed', `expires_at (${at.toISOString()}) is in the past.`, { field: 'expires_at' });
+  if (at.getTime() > now + MAX_HOLD_MS)
+    throw new AppError(
+      'validation_failed',
+      `expires_at (${at.toISOString()}) is more than 7 days ahead; a destination is held at most 7 days.`,
+      {
+        field: 'expires_at',
+      },
+    );
+  return at;
+}

@@ -1,0 +1,77 @@
+import { AppError, isUniqueViolation } from '@ctk/shared';
+import type { Order, OrderLine, OrderPayment, Prisma, PrismaClient } from '../generated/prisma/client.js';
+
+export type { Order, OrderLine, OrderPayment };
+export type OrderWithParts = Order & { lines: OrderLine[]; payments: OrderPayment[] };
+export type NewOrder = Omit<Prisma.OrderUncheckedCreateInput, 'lines' | 'payments' | 'orderNumber'> & {
+  lines: Omit<Prisma.OrderLineUncheckedCreateInput, 'orderId'>[];
+};
+export type OrderRepository = ReturnType<typeof createOrderRepository>;
+export type OrderTransaction = Prisma.TransactionClient;
+
+const withParts = { lines: { orderBy: { position: 'asc' } }, payments: { orderBy: { receivedAt: 'asc' } } } as const;
+
+/** Orders, their lines and payments over Prisma. */
+export function createOrderRepository(prisma: PrismaClient) {
+  return {
+    /** Creates the order under a fresh number; a number already taken (1 in 2^50 per order) draws another. */
+    async create(order: NewOrder, newNumber: () => string): Promise<OrderWithParts> {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const { lines, ...fields } = order;
+          return await prisma.order.create({
+            data: { ...fields, orderNumber: newNumber(), lines: { create: lines } },
+            include: withParts,
+          });
+        } catch (error) {
+          if (!isUniqueViolation(error) || attempt >= 3) throw error;
+        }
+      }
+    },
+
+    byNumber(orderNumber: string): Promise<OrderWithParts | null> {
+      return prisma.order.findUnique({ where: { orderNumber }, include: withParts });
+    },
+
+    byId(id: string): Promise<OrderWithParts | null> {
+      return prisma.order.findUnique({ where: { id }, include: withParts });
+    },
+
+    /**
+     * Runs `change` on the order with its row locked (SELECT ... FOR UPDATE), so that payments, a cancel
+     * and the watcher's moves on one order happen one after another; answers the order as it then is.
+     */
+    async locked<T>(orderId: string, change: (tx: OrderTransaction, order: OrderWithParts) => Promise<T>): Promise<T> {
+      return prisma.$transaction(async (tx) => {
+        await tx.$queryRaw`SELECT id FROM orders WHERE id = ${orderId}::uuid FOR UPDATE`;
+        const order = await tx.order.findUnique({ where: { id: orderId }, include: withParts });
+        if (!order) throw new AppError('not_found', 'The order is gone');
+        return change(tx, order);
+      });
+    },
+
+    /** Orders whose address the watcher asks about: open, or expired within the late window, and not fully paid. */
+    watched(lateSince: Date, take: number): Promise<OrderWithParts[]> {
+      return prisma.order.findMany({
+        where: { status: { in: ['open', 'expired'] }, expiresAt: { gt: lateSince } },
+        include: withParts,
+        orderBy: { expiresAt: 'asc' },
+        take,
+      });
+    },
+
+    /** Paid orders waiting for their payments to be mined. */
+    paidUnconfirmed(take: number): Promise<OrderWithParts[]> {
+      return prisma.order.findMany({ where: { status: 'paid' }, include: withParts, orderBy: { paidAt: 'asc' }, take });
+    },
+
+    /** Open orders past their expiry become expired (a partial payment is kept and flagged). */
+    async expire(now: Date): Promise<string[]> {
+      const rows = await prisma.$queryRaw<{ id: string }[]>`
+        UPDATE orders SET status = 'expired', updated_at = ${now},
+          flags = CASE WHEN paid_satoshis > 0 AND NOT ('paid_partial' = ANY(flags)) THEN array_append(flags, 'paid_partial') ELSE flags END
+        WHERE status = 'open' AND expires_at <= ${now} RETURNING id`;
+      return rows.map((row) => row.id);
+    },
+  };
+}

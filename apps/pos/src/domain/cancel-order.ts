@@ -1,0 +1,29 @@
+import { AppError, type Org } from '@ctk/shared';
+import type { OrderWithParts } from '../data/order-repository.js';
+import type { OrderContext } from '../orders/order-context.js';
+import { getOrgOrder } from './get-order.js';
+
+/** Staff: an open order that will not be paid. Nothing may have been paid; cancelling twice answers the cancelled order. */
+export async function cancelOrder(context: OrderContext, org: Org, orderNumber: string): Promise<OrderWithParts> {
+  const found = await getOrgOrder(context, org, orderNumber);
+  const order = await context.orders.locked(found.id, async (tx, order): Promise<OrderWithParts> => {
+    if (order.status === 'cancelled') return order;
+    if (order.paidSatoshis > 0n) {
+      throw new AppError(
+        'failed_precondition',
+        `Order ${order.orderNumber} has a payment (${order.paidSatoshis} satoshis): it cannot be cancelled`,
+      );
+    }
+    if (order.status !== 'open' && order.status !== 'expired') {
+      throw new AppError('failed_precondition', `Order ${order.orderNumber} is ${order.status}: it cannot be cancelled`);
+    }
+    const now = context.now();
+    return tx.order.update({
+      where: { id: order.id },
+      data: { status: 'cancelled', cancelledAt: now, updatedAt: now },
+      include: { lines: { orderBy: { position: 'asc' } }, payments: { orderBy: { receivedAt: 'asc' } } },
+    });
+  });
+  context.notifier.changed(order.id);
+  return order;
+}

@@ -1,0 +1,237 @@
+import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
+import { AppError, type Org, validate } from '@ctk/shared';
+import { z } from 'zod';
+import type { OrderWithParts } from '../data/order-repository.js';
+import { satoshisFor } from '../rates/exchange-rate.js';
+import type { OrderContext } from '../orders/order-context.js';
+import { readOrderItems, type OrderItem } from '../orders/order-items.js';
+import { newOrderNumber } from '../orders/order-number.js';
+import { linesHashOf, receiptMerchant } from '../orders/order-receipt.js';
+import { priceOrder, type LineToPrice } from '../orders/price-order.js';
+import { MAX_PRICE_CENTS } from './create-item.js';
+
+const MAX_LINES = 100;
+const MAX_QUANTITY = 10_000n;
+const KEYPAD_NAME = 'Custom amount';
+const noControl = (field: string, max: number) =>
+  z
+    .string()
+    .max(max, `${field} must be at most ${max} characters`)
+    .regex(/^[^\p{Cc}]*$/u, `${field} must not contain control characters`);
+const minor = (field: string) =>
+  z.bigint().min(0n, `${field} must not be negative`).max(MAX_PRICE_CENTS, `${field} must be at most ${MAX_PRICE_CENTS}`);
+const basisPoints = (field: string) =>
+  z.number().int().min(0, `${field} must not be negative`).max(10_000, `${field} must be at most 10000 (100%)`);
+
+const lineSchema = z.object({
+  itemId: z.union([z.literal(''), z.guid('item_id must be an item id (a UUID)')]),
+  quantity: z.bigint().min(1n, 'quantity must be at least 1').max(MAX_QUANTITY, `quantity must be at most ${MAX_QUANTITY}`),
+  modifiers: z.array(z.object({ modifierId: z.string().max(100) })).max(20, 'a line takes at most 20 modifiers'),
+  name: noControl('name', 200),
+  unitPriceMinor: minor('unit_price_minor'),
+  chosenPriceMinor: minor('chosen_price_minor'),
+});
+
+const orderSchema = z
+  .object({
+    lines: z.array(lineSchema).min(1, 'an order needs at least one line').max(MAX_LINES, `an order takes at most ${MAX_LINES} lines`),
+    discountBasisPoints: basisPoints('discount_basis_points'),
+    discountMinor: minor('discount_minor'),
+    tipBasisPoints: basisPoints('tip_basis_points'),
+    tipMinor: minor('tip_minor'),
+    currency: z.union([z.literal(''), z.string().regex(/^[A-Z]{3}$/, 'currency must be an ISO 4217 code such as USD')]),
+    publicUrl: z.url({ protocol: /^https?$/, error: 'public_url must be an http(s) URL' }),
+    createdBy: z.string().max(200),
+    note: noControl('note', 500),
+  })
+  .refine((order) => !(order.discountBasisPoints && order.discountMinor), {
+    message: 'give discount_basis_points or discount_minor, not both',
+    path: ['discountMinor'],
+  })
+  .refine((order) => !(order.tipBasisPoints && order.tipMinor), {
+    message: 'give tip_basis_points or tip_minor, not both',
+    path: ['tipMinor'],
+  });
+
+export type NewOrderInput = z.input<typeof orderSchema>;
+type ValidLine = z.output<typeof lineSchema>;
+
+/**
+ * Opens an order (decision 0015): prices its lines exactly, takes the satoshi rate, has p2p allocate a
+ * receiving output of the organisation's wallet held until the order expires, and records it all.
+ */
+export async function createOrder(context: OrderContext, orgRef: Partial<OrgRef>, org: Org, input: NewOrderInput): Promise<OrderWithParts> {
+  const request = validate(orderSchema, input);
+  const items = await readOrderItems(context.prisma, org.id, request.lines.map((line) => line.itemId).filter(Boolean));
+  const currency = orderCurrency(request.currency, request.lines, items);
+  const standardRate = await standardRateOf(context, org, request.lines, items);
+  const lines = request.lines.map((line, index) => lineToPrice(line, index, items, standardRate));
+  const priced = priceOrder(
+    lines,
+    { basisPoints: request.discountBasisPoints, minor: request.discountMinor },
+    { basisPoints: request.tipBasisPoints, minor: request.tipMinor },
+    org.pricesIncludeTax,
+  );
+  if (priced.totalMinor <= 0n)
+    throw new AppError('validation_failed', 'The order comes to nothing: it needs an amount to pay', { field: 'lines' });
+  const rate = await context.prices.rateFor(currency);
+  const satoshis = satoshisFor(priced.totalMinor, rate.rate);
+  const createdAt = context.now();
+  const expiresAt = new Date(createdAt.getTime() + context.ttlSeconds * 1000);
+  const destination = await context.p2p.allocateDestination({ org: orgRef, expiresAt: expiresAt.toISOString() });
+
+  const order = await context.orders.create(
+    {
+      organizationId: org.id,
+      merchantHandle: org.handle,
+      currency,
+      subtotalMinor: priced.subtotalMinor,
+      discountMinor: priced.discountMinor,
+      taxMinor: priced.taxMinor,
+      tipMinor: priced.tipMinor,
+      totalMinor: priced.totalMinor,
+      pricesIncludeTax: org.pricesIncludeTax,
+      taxJurisdiction: standardRate.jurisdiction,
+      standardTaxRate: standardRate.rate,
+      exchangeRate: rate.rate,
+      rateSource: rate.source,
+      rateAt: rate.at,
+      satoshis,
+      address: destination.address,
+      script: destination.script,
+      derivationIndex: destination.derivationIndex ?? null,
+      receiptMerchant: receiptMerchant(org.handle, request.publicUrl),
+      linesHash: linesHashOf(priced.lines, priced.tipMinor, currency),
+      note: request.note.trim(),
+      createdBy: request.createdBy,
+      createdAt,
+      updatedAt: createdAt,
+      expiresAt,
+      lines: priced.lines.map((line, position) => ({
+        position,
+        itemId: line.itemId,
+        name: line.name,
+        quantity: line.quantity,
+        unitPriceMinor: line.unitPriceMinor,
+        modifiers: line.modifiers.map((modifier) => ({
+          modifier_id: modifier.modifierId,
+          name: modifier.name,
+          price_minor: modifier.priceMinor.toString(),
+        })),
+        discountMinor: line.discountMinor,
+        taxTreatment: line.taxTreatment,
+        taxRate: line.taxRate,
+        taxMinor: line.taxMinor,
+        totalMinor: line.totalMinor,
+      })),
+    },
+    newOrderNumber,
+  );
+  return order;
+}
+
+/** One currency per order: the one named, else the items'; keypad lines alone default to USD, as items do. */
+function orderCurrency(named: string, lines: readonly ValidLine[], items: Map<string, OrderItem>): string {
+  const itemCurrencies = new Set(lines.flatMap((line) => (line.itemId ? [items.get(line.itemId)?.currency ?? ''] : [])).filter(Boolean));
+  const currency = named || [...itemCurrencies][0] || 'USD';
+  const other = [...itemCurrencies].find((code) => code !== currency);
+  if (other) {
+    throw new AppError('validation_failed', `Every line of an order is in one currency: ${currency} and ${other} are both here`, {
+      field: 'currency',
+    });
+  }
+  return currency;
+}
+
+/** The jurisdiction's standard rate today, asked of books only when a line is standard-rated; 0 without a jurisdiction. */
+async function standardRateOf(
+  context: OrderContext,
+  org: Org,
+  lines: readonly ValidLine[],
+  items: Map<string, OrderItem>,
+): Promise<{ jurisdiction: string; rate: string }> {
+  const needed = lines.some((line) => !line.itemId || items.get(line.itemId)?.taxTreatment === 'standard');
+  if (!org.jurisdiction) return { jurisdiction: '', rate: needed ? '0' : '' };
+  if (!needed) return { jurisdiction: org.jurisdiction, rate: '' };
+  const { jurisdiction } = await context.books.getTaxRate({ jurisdiction: org.jurisdiction, at: '' });
+  if (!jurisdiction) throw new AppError('unavailable', `books answered no rate for ${org.jurisdiction}`);
+  return { jurisdiction: jurisdiction.code, rate: jurisdiction.rate };
+}
+
+function lineToPrice(line: ValidLine, index: number, items: Map<string, OrderItem>, standard: { rate: string }): LineToPrice {
+  const field = (name: string) => `lines[${index}].${name}`;
+  if (!line.itemId) {
+    if (line.unitPriceMinor <= 0n) {
+      throw new AppError('validation_failed', 'A keypad line (no item_id) needs a unit_price_minor above 0', {
+        field: field('unit_price_minor'),
+      });
+    }
+    if (line.modifiers.length || line.chosenPriceMinor) {
+      throw new AppError('validation_failed', 'A keypad line takes no modifiers and no chosen price', { field: field('modifiers') });
+    }
+    return {
+      itemId: null,
+      name: line.name.trim() || KEYPAD_NAME,
+      quantity: line.quantity,
+      unitPriceMinor: line.unitPriceMinor,
+      modifiers: [],
+      taxTreatment: 'standard',
+      taxRate: standard.rate || '0',
+    };
+  }
+  const item = items.get(line.itemId);
+  if (!item) throw new AppError('validation_failed', `No item ${line.itemId} in this organisation`, { field: field('item_id') });
+  if (!item.available) throw new AppError('validation_failed', `"${item.name}" is not available`, { field: field('item_id') });
+  if (line.unitPriceMinor || line.name) {
+    throw new AppError(
+      'validation_failed',
+      "A menu item's line takes its name and price from the item: leave name and unit_price_minor out",
+      {
+        field: field('unit_price_minor'),
+      },
+    );
+  }
+  if (item.inventory !== null && item.inventory < line.quantity) {
+    throw new AppError('validation_failed', `Only ${item.inventory} of "${item.name}" left`, { field: field('quantity') });
+  }
+  const modifiers = chosenModifiers(item, line, field('modifiers'));
+  const basePrice = basePriceOf(item, line.chosenPriceMinor, field('chosen_price_minor'));
+  return {
+    itemId: item.id,
+    name: item.name,
+    quantity: line.quantity,
+    unitPriceMinor: basePrice + modifiers.reduce((sum, modifier) => sum + modifier.priceMinor, 0n),
+    modifiers,
+    taxTreatment: item.taxTreatment,
+    taxRate: item.taxTreatment === 'exempt' ? '0' : item.taxTreatment === 'reduced' ? item.taxRate : standard.rate || '0',
+  };
+}
+
+/** The item's price, or the payer's choice for a `minimum` (at least the price) or `top_up` (any, the price suggested) item. */
+function basePriceOf(item: OrderItem, chosen: bigint, field: string): bigint {
+  if (item.priceType === 'fixed') {
+    if (chosen) throw new AppError('validation_failed', `"${item.name}" has a fixed price: leave chosen_price_minor out`, { field });
+    return item.priceCents;
+  }
+  if (!chosen) return item.priceCents;
+  if (item.priceType === 'minimum' && chosen < item.priceCents) {
+    throw new AppError('validation_failed', `"${item.name}" costs at least ${item.priceCents}; ${chosen} is less`, { field });
+  }
+  return chosen;
+}
+
+function chosenModifiers(item: OrderItem, line: ValidLine, field: string) {
+  const groups = new Set<string>();
+  const seen = new Set<string>();
+  return line.modifiers.map(({ modifierId }) => {
+    const modifier = item.modifiers.find((candidate) => candidate.id === modifierId);
+    if (!modifier) throw new AppError('validation_failed', `"${item.name}" has no modifier ${modifierId}`, { field });
+    if (seen.has(modifier.id)) throw new AppError('validation_failed', `The modifier "${modifier.name}" is chosen twice`, { field });
+    if (modifier.group && groups.has(modifier.group)) {
+      throw new AppError('validation_failed', `Only one choice of "${modifier.group}" per line`, { field });
+    }
+    seen.add(modifier.id);
+    if (modifier.group) groups.add(modifier.group);
+    return { modifierId: modifier.id, name: modifier.name, priceMinor: modifier.priceCents };
+  });
+}

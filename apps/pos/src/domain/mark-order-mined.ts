@@ -1,0 +1,26 @@
+import type { OrderContext } from '../orders/order-context.js';
+
+/**
+ * A paid order's payments, asked of p2p's GetTransactionStatus: each one's state is recorded, and once
+ * every payment is mined the order is confirmed.
+ */
+export async function markOrderMined(context: OrderContext, orderId: string): Promise<void> {
+  const order = await context.orders.byId(orderId);
+  if (!order || order.status !== 'paid') return;
+  const states = new Map<string, { status: string; blockHeight: number | null }>();
+  for (const payment of order.payments) {
+    if (payment.status === 'mined') continue;
+    const state = await context.p2p.getTransactionStatus({ txid: payment.txid });
+    if (state.status !== payment.status) states.set(payment.txid, { status: state.status, blockHeight: state.blockHeight ?? null });
+  }
+  if (states.size === 0) return;
+  await context.orders.locked(orderId, async (tx, locked) => {
+    for (const [txid, state] of states) await tx.orderPayment.update({ where: { txid }, data: state });
+    const allMined = locked.payments.every((payment) => (states.get(payment.txid)?.status ?? payment.status) === 'mined');
+    const now = context.now();
+    if (allMined && locked.status === 'paid')
+      await tx.order.update({ where: { id: orderId }, data: { status: 'confirmed', confirmedAt: now, updatedAt: now } });
+    else await tx.order.update({ where: { id: orderId }, data: { updatedAt: now } });
+  });
+  context.notifier.changed(orderId);
+}

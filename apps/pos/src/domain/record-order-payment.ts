@@ -1,0 +1,76 @@
+import { AppError, enqueuePaymentEvent, isUniqueViolation } from '@ctk/shared';
+import type { OrderWithParts } from '../data/order-repository.js';
+import type { OrderContext } from '../orders/order-context.js';
+import { orderPaidEvent } from '../orders/order-event.js';
+
+export type SettledPayment = {
+  txid: string;
+  satoshis: bigint;
+  via: 'payment_request' | 'address' | 'staff';
+  /** The chain's state of the transaction: pending, seen, mined, ... */
+  status: string;
+  blockHeight: number | null;
+};
+
+/**
+ * Records a settled payment on the order with its row locked: the same txid again records nothing; the
+ * payment that brings what is paid to the satoshis due makes the order paid exactly once (confirmed at
+ * once when every payment is already mined), with its flags, and writes `payment.received` to the outbox
+ * in the same transaction. Payments after that only add to what is paid (and may flag it overpaid).
+ */
+export async function recordOrderPayment(context: OrderContext, orderId: string, payment: SettledPayment): Promise<OrderWithParts> {
+  let emitted = false;
+  const order = await context.orders
+    .locked(orderId, async (tx, order) => {
+      if (order.payments.some((known) => known.txid === payment.txid)) return order;
+      if (order.status === 'cancelled') throw new AppError('failed_precondition', `Order ${order.orderNumber} was cancelled`);
+      const now = context.now();
+      const late = now > order.expiresAt;
+      await tx.orderPayment.create({
+        data: {
+          orderId,
+          txid: payment.txid,
+          satoshis: payment.satoshis,
+          via: payment.via,
+          status: payment.status,
+          blockHeight: payment.blockHeight,
+          late,
+          receivedAt: now,
+        },
+      });
+      const paidSatoshis = order.paidSatoshis + payment.satoshis;
+      const flags = new Set(order.flags);
+      if (paidSatoshis > order.satoshis) flags.add('overpaid');
+      const completes = (order.status === 'open' || order.status === 'expired') && paidSatoshis >= order.satoshis;
+      if (completes) {
+        flags.delete('paid_partial');
+        if (late) flags.add('paid_late');
+      }
+      const allMined = [...order.payments.map((known) => known.status), payment.status].every((status) => status === 'mined');
+      const status = completes ? (allMined ? 'confirmed' : 'paid') : order.status;
+      const updated = await tx.order.update({
+        where: { id: orderId },
+        data: {
+          paidSatoshis,
+          flags: [...flags],
+          status,
+          updatedAt: now,
+          ...(completes ? { paidAt: now, ...(status === 'confirmed' ? { confirmedAt: now } : {}) } : {}),
+        },
+        include: { lines: { orderBy: { position: 'asc' } }, payments: { orderBy: { receivedAt: 'asc' } } },
+      });
+      if (completes) {
+        await enqueuePaymentEvent(tx, orderPaidEvent(updated, payment.txid, now));
+        emitted = true;
+      }
+      return updated;
+    })
+    .catch((error: unknown) => {
+      if (isUniqueViolation(error))
+        throw new AppError('txid_already_used', `Transaction ${payment.txid} already paid another order`, { field: 'txid' });
+      throw error;
+    });
+  context.notifier.changed(orderId);
+  if (emitted) context.eventsCommitted();
+  return order;
+}

@@ -1,0 +1,23 @@
+import type { BooksServiceDefinition } from '@ctk/proto/ctk/books/v1/books';
+import type { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
+import type { GrpcClient, Logger } from '@ctk/shared';
+import type { OrderRepository } from '../data/order-repository.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
+import type { PriceSource } from '../rates/exchange-rate.js';
+import type { OrderNotifier } from './order-notifier.js';
+
+/** What the order use cases work with: pos's database, the services it calls, the price source, the clock. */
+export type OrderContext = {
+  prisma: PrismaClient;
+  orders: OrderRepository;
+  books: GrpcClient<typeof BooksServiceDefinition>;
+  p2p: GrpcClient<typeof P2pServiceDefinition>;
+  prices: PriceSource;
+  notifier: OrderNotifier;
+  /** Tells the outbox relay a payment event committed. */
+  eventsCommitted(): void;
+  logger: Logger;
+  ttlSeconds: number;
+  latePaymentSeconds: number;
+  now(): Date;
+};

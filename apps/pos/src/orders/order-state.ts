@@ -1,0 +1,40 @@
+import { AppError } from '@ctk/shared';
+import type { OrderWithParts } from '../data/order-repository.js';
+import { ORDER_NUMBER } from './order-number.js';
+
+/** The status as of `now`: an open order past its expiry is expired even before the watcher writes it. */
+export function statusAt(order: Pick<OrderWithParts, 'status' | 'expiresAt'>, now: Date): string {
+  return order.status === 'open' && now > order.expiresAt ? 'expired' : order.status;
+}
+
+/** Satoshis still to pay while the order takes payment; 0 once paid, cancelled or expired. */
+export function dueSatoshis(order: Pick<OrderWithParts, 'status' | 'expiresAt' | 'satoshis' | 'paidSatoshis'>, now: Date): bigint {
+  if (statusAt(order, now) !== 'open') return 0n;
+  const due = order.satoshis - order.paidSatoshis;
+  return due > 0n ? due : 0n;
+}
+
+/** Flags as of `now`: an expired order holding a partial payment is `paid_partial`. */
+export function flagsAt(order: Pick<OrderWithParts, 'status' | 'expiresAt' | 'paidSatoshis' | 'flags'>, now: Date): string[] {
+  const flags = new Set(order.flags);
+  if (statusAt(order, now) === 'expired' && order.paidSatoshis > 0n) flags.add('paid_partial');
+  return [...flags];
+}
+
+/** A status after which nothing changes: WatchOrder ends there. */
+export function isFinal(order: Pick<OrderWithParts, 'status' | 'expiresAt'>, now: Date, latePaymentSeconds: number): boolean {
+  const status = statusAt(order, now);
+  if (status === 'confirmed' || status === 'cancelled') return true;
+  return status === 'expired' && now.getTime() > order.expiresAt.getTime() + latePaymentSeconds * 1000;
+}
+
+/** The order number of a request, checked before any lookup: anything else is a 422 naming the field. */
+export function checkedOrderNumber(orderNumber: string): string {
+  const number = orderNumber.toUpperCase();
+  if (!ORDER_NUMBER.test(number)) {
+    throw new AppError('validation_failed', 'order_number must be 10 characters of Crockford base32 such as "7Q2M9K4X1C"', {
+      field: 'order_number',
+    });
+  }
+  return number;
+}

@@ -1,0 +1,75 @@
+import { AppError } from '@ctk/shared';
+import type { OrderWithParts } from '../data/order-repository.js';
+import { markOrderMined } from '../domain/mark-order-mined.js';
+import { settleOrderPayment } from '../domain/settle-order-payment.js';
+import type { OrderContext } from './order-context.js';
+
+/** p2p's FindPayments takes at most this many addresses a call. */
+const ADDRESSES_PER_CALL = 100;
+const ORDERS_PER_ROUND = 1_000;
+/** Refusals that will not change on a retry: the txid is not tried for that order again by this process. */
+const FINAL_REFUSALS = new Set(['txid_already_used', 'payment_wrong_output', 'payment_underpaid', 'chain_rejected', 'failed_precondition']);
+
+/**
+ * Learning of payment by watching addresses (decision 0015): every `intervalMs`, open orders past their
+ * expiry become expired; the addresses of orders still taking payment (open, or expired within the late
+ * window) are asked of p2p's FindPayments, and each new txid is settled with SettlePayment (any amount to
+ * the order's output counts); paid orders' payments are asked of GetTransactionStatus until mined. An
+ * address two watched orders share (an organisation with a single receiving address) is not watched: a
+ * payment to it could be either's, so those orders are paid by BIP270 or confirmed by staff.
+ */
+export function startOrderWatcher(context: OrderContext, intervalMs: number): { stop(): Promise<void> } {
+  const refused = new Set<string>();
+  let stopped = false;
+  let round: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      round = watchOnce(context, refused)
+        .catch((error: unknown) => context.logger.warn({ err: error }, 'the order watcher failed a round; it tries again'))
+        .finally(schedule);
+    }, intervalMs);
+    timer.unref();
+  };
+  schedule();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await round;
+    },
+  };
+}
+
+export async function watchOnce(context: OrderContext, refused: Set<string>): Promise<void> {
+  const now = context.now();
+  for (const id of await context.orders.expire(now)) context.notifier.changed(id);
+  const watched = await context.orders.watched(new Date(now.getTime() - context.latePaymentSeconds * 1000), ORDERS_PER_ROUND);
+  const byAddress = new Map<string, OrderWithParts[]>();
+  for (const order of watched) byAddress.set(order.address, [...(byAddress.get(order.address) ?? []), order]);
+  const single = [...byAddress.entries()].filter(([, orders]) => orders.length === 1).map(([address]) => address);
+  for (let start = 0; start < single.length; start += ADDRESSES_PER_CALL) {
+    const { payments } = await context.p2p.findPayments({ addresses: single.slice(start, start + ADDRESSES_PER_CALL) });
+    for (const found of payments) {
+      const order = byAddress.get(found.address)?.[0];
+      const key = `${order?.id}:${found.txid}`;
+      if (!order || refused.has(key) || order.payments.some((payment) => payment.txid === found.txid)) continue;
+      try {
+        await settleOrderPayment(context, order, { txid: found.txid }, [{ script: order.script, minSatoshis: 1n }], 'address');
+      } catch (error) {
+        if (error instanceof AppError && FINAL_REFUSALS.has(error.code)) refused.add(key);
+        context.logger.warn(
+          { err: error, order: order.orderNumber, txid: found.txid },
+          'a payment seen at an order address was not settled',
+        );
+      }
+    }
+  }
+  for (const order of await context.orders.paidUnconfirmed(ORDERS_PER_ROUND)) {
+    await markOrderMined(context, order.id).catch((error: unknown) =>
+      context.logger.warn({ err: error, order: order.orderNumber }, 'could not read the state of a paid order'),
+    );
+  }
+}
