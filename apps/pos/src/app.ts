@@ -4,6 +4,7 @@ import { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { createGrpcClient, defineService } from '@ctk/shared';
 import { configSchema, type Config } from './config.js';
 import { createItemRepository } from './data/item-repository.js';
+import { createMenuRepository } from './data/menu-repository.js';
 import { createOrderRepository } from './data/order-repository.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { posService } from './grpc/pos-service.js';
@@ -15,7 +16,7 @@ import { priceSource } from './rates/price-source.js';
 export { configSchema, type Config } from './config.js';
 
 /**
- * The pos service: PosService over gRPC on its own database (items, orders), relaying its outbox of
+ * The pos service: PosService over gRPC on its own database (items, the menu, orders), relaying its outbox of
  * payment events, calling books (tax rates) and p2p (payment outputs, settlement, chain reads), and
  * watching open orders' addresses while it runs. A test may give the clock.
  */
@@ -42,7 +43,11 @@ export const service = defineService<Config, PrismaClient, { now: () => Date }, 
     };
     const watcher = config.POS_WATCH_INTERVAL_MS > 0 ? startOrderWatcher(orders, config.POS_WATCH_INTERVAL_MS) : undefined;
     return {
-      grpc: posService({ items: createItemRepository(prisma, { firstPageTtlMs: config.POS_ITEMS_CACHE_MS }), orders }),
+      grpc: posService({
+        items: createItemRepository(prisma, { firstPageTtlMs: config.POS_ITEMS_CACHE_MS }),
+        menus: createMenuRepository(prisma),
+        orders,
+      }),
       async close() {
         await watcher?.stop();
         books.close();

@@ -1,22 +1,34 @@
 import { AppError, orgOf } from '@ctk/shared';
 import type { PosServiceImplementation } from '@ctk/proto/ctk/pos/v1/pos';
 import type { ItemRepository } from '../data/item-repository.js';
+import type { MenuRepository } from '../data/menu-repository.js';
 import { cancelOrder } from '../domain/cancel-order.js';
 import { confirmOrder } from '../domain/confirm-order.js';
 import { createItem } from '../domain/create-item.js';
 import { createOrder } from '../domain/create-order.js';
-import { getOrder } from '../domain/get-order.js';
+import { getMenu } from '../domain/get-menu.js';
 import { getOrderQr } from '../domain/get-order-qr.js';
+import { getOrder } from '../domain/get-order.js';
 import { getPaymentRequest } from '../domain/get-payment-request.js';
 import { getSetup } from '../domain/get-setup.js';
 import { listItems } from '../domain/list-items.js';
 import { payOrder } from '../domain/pay-order.js';
+import { replaceMenu } from '../domain/replace-menu.js';
 import { watchOrder } from '../domain/watch-order.js';
 import type { OrderContext } from '../orders/order-context.js';
 import { toItemMessage } from './item-message.js';
+import { toMenuMessage } from './menu-message.js';
 import { toOrderMessage } from './order-message.js';
 
-export function posService({ items, orders }: { items: ItemRepository; orders: OrderContext }): PosServiceImplementation {
+export function posService({
+  items,
+  menus,
+  orders,
+}: {
+  items: ItemRepository;
+  menus: MenuRepository;
+  orders: OrderContext;
+}): PosServiceImplementation {
   return {
     async getSetup(request) {
       return { capabilities: await getSetup(items, orgOf(request.org)) };
@@ -28,8 +40,12 @@ export function posService({ items, orders }: { items: ItemRepository; orders: O
       const page = await listItems(items, orgOf(request.org), request);
       return { items: page.items.map(toItemMessage), nextCursor: page.nextCursor };
     },
-    getMenu: notBuilt('GetMenu'),
-    replaceMenu: notBuilt('ReplaceMenu'),
+    async getMenu(request) {
+      return { menu: toMenuMessage(await getMenu(menus, orgOf(request.org))) };
+    },
+    async replaceMenu(request) {
+      return { menu: toMenuMessage(await replaceMenu(menus, items, orgOf(request.org), request)) };
+    },
     analyzeItems: notBuilt('AnalyzeItems'),
     async createOrder(request) {
       const { org: orgRef, ...input } = request;

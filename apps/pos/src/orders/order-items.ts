@@ -1,3 +1,4 @@
+import { WITH_MODIFIERS } from '../data/item-repository.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { TaxTreatment } from './price-order.js';
 
@@ -38,7 +39,7 @@ export async function readOrderItems(
   ids: readonly string[],
 ): Promise<Map<string, OrderItem>> {
   if (ids.length === 0) return new Map();
-  const rows = await prisma.item.findMany({ where: { organizationId, id: { in: [...new Set(ids)] } } });
+  const rows = await prisma.item.findMany({ where: { organizationId, id: { in: [...new Set(ids)] } }, include: WITH_MODIFIERS });
   return new Map(
     rows.map((row) => {
       const later = row as typeof row & LaterFields;
