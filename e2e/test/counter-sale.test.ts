@@ -34,6 +34,27 @@ describe.skipIf(!hasChromium)('a sale at the counter, in headless Chromium, paid
   const dir = mkdtempSync(join(tmpdir(), 'ctk-e2e-counter-'));
   let instance: Instance | undefined;
   let browser: BrowserContext | undefined;
+  // What the sale leaves for the next step: the signed-in counter page, the problems pages reported.
+  let counter: Page | undefined;
+  const problems: string[] = [];
+  let step = 0;
+  const shot = async (page: Page, name: string) => {
+    step += 1;
+    await page.screenshot({ path: join(ARTIFACTS, `${String(step).padStart(2, '0')}-${name}.png`), fullPage: true });
+  };
+  /** The order reads each page makes (GET /api/pos/orders/:n without /events): polls, when the stream fails. */
+  const orderReads = new Map<Page, string[]>();
+  const watch = (page: Page, label: string) => {
+    orderReads.set(page, []);
+    page.on('pageerror', (error) => problems.push(`${label}: ${error.message}`));
+    page.on('console', (message) => {
+      // A CSP violation, a failed module or an uncaught error shows up here.
+      if (message.type() === 'error') problems.push(`${label}: ${message.text()}`);
+    });
+    page.on('request', (request) => {
+      if (/\/api\/pos\/orders\/\w+$/.test(new URL(request.url()).pathname)) orderReads.get(page)!.push(request.url());
+    });
+  };
   afterAll(async () => {
     await browser?.close();
     if (instance) await stopInstance(instance);
@@ -43,11 +64,6 @@ describe.skipIf(!hasChromium)('a sale at the counter, in headless Chromium, paid
   it('signs in with a key, sells a latte with a modifier and a tip, shows the QR to the customer, sees the payment arrive on both pages, and prints the receipt', async () => {
     rmSync(ARTIFACTS, { recursive: true, force: true });
     mkdirSync(ARTIFACTS, { recursive: true });
-    let step = 0;
-    const shot = async (page: Page, name: string) => {
-      step += 1;
-      await page.screenshot({ path: join(ARTIFACTS, `${String(step).padStart(2, '0')}-${name}.png`), fullPage: true });
-    };
 
     const chainPort = await freePort();
     instance = await startInstance({ port: await freePort(), dataDir: join(dir, 'data'), chainPort });
@@ -84,17 +100,8 @@ describe.skipIf(!hasChromium)('a sale at the counter, in headless Chromium, paid
       locale: 'en-US',
       viewport: { width: 1024, height: 800 },
     });
-    const problems: string[] = [];
-    const watch = (page: Page, label: string) => {
-      page.on('pageerror', (error) => problems.push(`${label}: ${error.message}`));
-      page.on('console', (message) => {
-        // A CSP violation, a failed module or an uncaught error shows up here.
-        if (message.type() === 'error') problems.push(`${label}: ${message.text()}`);
-      });
-    };
-
     // The counter: sign in with the key; the menu comes up by category.
-    const counter = browser.pages()[0] ?? (await browser.newPage());
+    counter = browser.pages()[0] ?? (await browser.newPage());
     watch(counter, 'counter');
     await counter.goto(`${base}/pos`);
     await counter.getByLabel('API key').fill(key);
@@ -198,6 +205,38 @@ describe.skipIf(!hasChromium)('a sale at the counter, in headless Chromium, paid
     const mediaBox = /\/MediaBox\s*\[\s*0\s+0\s+([\d.]+)/.exec(pdf.toString('latin1'));
     expect(Number(mediaBox?.[1])).toBeCloseTo(226.77, 0);
 
+    // The status came over Server-Sent Events: neither page had to poll (the customer's page read the order once).
+    expect(orderReads.get(counter)).toEqual([]);
+    expect(orderReads.get(customer)).toHaveLength(1);
+    await counter.emulateMedia({ media: 'screen' });
+    await customer.close();
+    expect(problems).toEqual([]);
+  });
+
+  it('cancels an open order at the counter, and the customer page says so at once', async () => {
+    if (!counter || !instance) throw new Error('the sale above did not get as far as the receipt');
+    await counter.getByRole('button', { name: 'New sale' }).click();
+    await counter.getByLabel('Search the menu').fill('croissant');
+    await counter.getByLabel('Search the menu').press('Enter');
+    await counter.getByRole('button', { name: 'Create order' }).click();
+    await counter.locator('#order-status').filter({ hasText: 'Waiting for payment' }).waitFor();
+    const orderNumber = ((await counter.locator('#order-title').textContent()) ?? '').replace('Order ', '');
+
+    const customer = await browser!.newPage();
+    watch(customer, 'customer');
+    await customer.setViewportSize({ width: 375, height: 740 });
+    await customer.goto(`${instance.base}/pay/${orderNumber}`);
+    await customer.locator('#status').filter({ hasText: 'Waiting for payment' }).waitFor();
+
+    counter.once('dialog', (dialog) => dialog.accept());
+    await counter.getByRole('button', { name: 'Cancel order' }).click();
+    await counter.locator('#order-status').filter({ hasText: 'Cancelled' }).waitFor();
+    await customer.locator('#status').filter({ hasText: 'Cancelled' }).waitFor({ timeout: 30_000 });
+    expect(await customer.locator('#qr').isVisible()).toBe(false);
+    await shot(counter, 'counter-cancelled');
+    await shot(customer, 'customer-cancelled');
+    const read = await api(instance.base, 'GET', `/api/pos/orders/${orderNumber}`);
+    expect((read.body.order ?? read.body).status).toBe('cancelled');
     expect(problems).toEqual([]);
   });
 });
