@@ -334,3 +334,73 @@ async function broadcast(hex: string) {
   });
   if (!response.ok) throw new Error(`broadcast: ${response.status} ${await response.text()}`);
 }
+
+describe('orders of items with modifiers, tax treatments and price types', () => {
+  it('adds modifiers to the unit price, taxes each line by its treatment, and takes a chosen price within the item type', async () => {
+    const org = walletOrg({ jurisdiction: 'US-CA' });
+    const latte = (
+      await stack.client.createItem(
+        newItem(org, {
+          name: 'Latte',
+          priceCents: 500n,
+          taxTreatment: 'reduced',
+          taxRate: '0.05',
+          modifiers: [
+            { name: 'Large', priceCents: 50n, group: 'Size' },
+            { name: 'Small', priceCents: 0n, group: 'Size' },
+            { name: 'Oat milk', priceCents: 60n, group: '' },
+          ] as never,
+        }),
+      )
+    ).item!;
+    const stamps = (await stack.client.createItem(newItem(org, { name: 'Stamps', priceCents: 300n, taxTreatment: 'exempt' }))).item!;
+    const donation = (await stack.client.createItem(newItem(org, { name: 'Donation', priceCents: 500n, priceType: 'minimum' }))).item!;
+    const [large, small, oat] = latte.modifiers;
+    const order = await create(org, {
+      lines: [
+        { itemId: latte.id, quantity: 2n, modifiers: [{ modifierId: large!.id }, { modifierId: oat!.id }] } as never,
+        { itemId: stamps.id, quantity: 1n } as never,
+        { itemId: donation.id, quantity: 1n, chosenPriceMinor: 800n } as never,
+      ],
+    });
+    const [latteLine, stampsLine, donationLine] = order.lines;
+    expect(latteLine).toMatchObject({ unitPriceMinor: 610n, taxTreatment: 'reduced', taxRate: '0.05', taxMinor: 61n, totalMinor: 1281n });
+    expect(latteLine!.modifiers.map((modifier) => [modifier.name, modifier.priceMinor])).toEqual([
+      ['Large', 50n],
+      ['Oat milk', 60n],
+    ]);
+    expect(stampsLine).toMatchObject({ taxTreatment: 'exempt', taxRate: '0', taxMinor: 0n, totalMinor: 300n });
+    expect(donationLine).toMatchObject({ unitPriceMinor: 800n, taxTreatment: 'standard' });
+    expect(donationLine!.taxRate).toMatch(/^0\.\d+$/);
+    // The receipt commits to each line's name with its modifiers.
+    const request = await stack.client.getPaymentRequest({ orderNumber: order.orderNumber, publicUrl: PUBLIC_URL });
+    const linesHash = hashOrderLines([
+      { item_id: latte.id, name: 'Latte (Large, Oat milk)', quantity: 2, unit_price_minor: 610, currency: 'USD' },
+      { item_id: stamps.id, name: 'Stamps', quantity: 1, unit_price_minor: 300, currency: 'USD' },
+      { item_id: donation.id, name: 'Donation', quantity: 1, unit_price_minor: 800, currency: 'USD' },
+    ]);
+    expect(request.outputs[1]!.script).toBe(
+      receiptScript({ merchant: `${org.handle}@pay.example.com`, reference: order.orderNumber, linesHash }).toHex(),
+    );
+
+    const refusals: Array<[object, string]> = [
+      [{ itemId: latte.id, quantity: 1n, modifiers: [{ modifierId: large!.id }, { modifierId: small!.id }] }, 'lines[0].modifiers'],
+      [{ itemId: latte.id, quantity: 1n, modifiers: [{ modifierId: oat!.id }, { modifierId: oat!.id }] }, 'lines[0].modifiers'],
+      [{ itemId: stamps.id, quantity: 1n, modifiers: [{ modifierId: oat!.id }] }, 'lines[0].modifiers'],
+      [{ itemId: stamps.id, quantity: 1n, chosenPriceMinor: 400n }, 'lines[0].chosen_price_minor'],
+      [{ itemId: donation.id, quantity: 1n, chosenPriceMinor: 499n }, 'lines[0].chosen_price_minor'],
+    ];
+    for (const [line, field] of refusals) {
+      const refused = await failure(stack.client.createOrder(orderRequest(org, { lines: [line as never] })));
+      expect(refused).toMatchObject({ code: 'validation_failed', details: { field } });
+    }
+  });
+
+  it('refuses more units than a tracked item has', async () => {
+    const org = walletOrg();
+    const cake = (await stack.client.createItem(newItem(org, { name: 'Last cake', priceCents: 400n, inventory: 1n }))).item!;
+    expect((await create(org, { lines: [{ itemId: cake.id, quantity: 1n } as never] })).lines[0]!.quantity).toBe(1n);
+    const refused = await failure(stack.client.createOrder(orderRequest(org, { lines: [{ itemId: cake.id, quantity: 2n } as never] })));
+    expect(refused).toMatchObject({ code: 'validation_failed', details: { field: 'lines[0].quantity' } });
+  });
+});
