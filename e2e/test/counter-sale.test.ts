@@ -25,10 +25,11 @@ const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`counter-sale.test.ts skipped: ${CHROMIUM} is not installed (apt-get install chromium).`);
 
 /** Minor units of USD as the page shows them (en-US), from a decimal string: no float on the way. */
-const usd = (minor: number) =>
-  new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(
-    `${Math.trunc(minor / 100)}.${String(minor % 100).padStart(2, '0')}` as unknown as number,
-  );
+const usd = (minor: number) => {
+  const size = BigInt(Math.abs(minor));
+  const decimal = `${minor < 0 ? '-' : ''}${size / 100n}.${String(size % 100n).padStart(2, '0')}`;
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(decimal as unknown as number);
+};
 
 describe.skipIf(!hasChromium)('a sale at the counter, in headless Chromium, paid with the developer wallet', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ctk-e2e-counter-'));
@@ -140,8 +141,10 @@ describe.skipIf(!hasChromium)('a sale at the counter, in headless Chromium, paid
     await counter.getByRole('button', { name: 'One more Croissant' }).click();
     await counter.getByLabel('15%').check();
     const lineTotal = 575 + 75 + 100 + 2 * 425;
+    // 15% of the lines, rounded half up, in integers (decision 0015).
+    const tip = Number((BigInt(lineTotal) * 1500n + 5000n) / 10000n);
     await expect(counter.locator('#sum-subtotal').textContent()).resolves.toBe(usd(lineTotal));
-    await expect(counter.locator('#sum-tip').textContent()).resolves.toBe(usd(Math.round((lineTotal * 15) / 100)));
+    await expect(counter.locator('#sum-tip').textContent()).resolves.toBe(usd(tip));
     await shot(counter, 'cart');
 
     // The order: pos prices it; the QR of its payment request is on the screen.
@@ -153,7 +156,7 @@ describe.skipIf(!hasChromium)('a sale at the counter, in headless Chromium, paid
     expect(created.status).toBe(200);
     const order = created.body.order ?? created.body;
     expect(order.status).toBe('open');
-    expect(order.tip_minor).toBe(Math.round((lineTotal * 15) / 100));
+    expect(order.tip_minor).toBe(tip);
     expect(
       order.lines.find((line: { name: string }) => line.name === 'Oat milk latte').modifiers.map((m: { name: string }) => m.name),
     ).toEqual(['Large', 'Extra shot']);
@@ -214,14 +217,29 @@ describe.skipIf(!hasChromium)('a sale at the counter, in headless Chromium, paid
     expect(problems).toEqual([]);
   });
 
-  it('cancels an open order at the counter, and the customer page says so at once', async () => {
+  it('cancels an open order (an item and a keypad line) at the counter, and the customer page says so at once', async () => {
     if (!counter || !instance) throw new Error('the sale above did not get as far as the receipt');
     await counter.getByRole('button', { name: 'New sale' }).click();
     await counter.getByLabel('Search the menu').fill('croissant');
     await counter.getByLabel('Search the menu').press('Enter');
+    // A keypad line beside it: 2.00 typed on the keypad's buttons.
+    await counter.getByText('Custom amount (keypad)').click();
+    await counter.getByLabel('Name', { exact: true }).fill('Corkage');
+    for (const key of ['2', '.', '0', '0'])
+      await counter
+        .getByRole('group', { name: 'Keypad' })
+        .getByRole('button', { name: key === '.' ? 'Decimal point' : key, exact: true })
+        .click();
+    await counter.getByRole('button', { name: 'Add amount' }).click();
+    await expect(counter.locator('#sum-subtotal').textContent()).resolves.toBe(usd(425 + 200));
     await counter.getByRole('button', { name: 'Create order' }).click();
     await counter.locator('#order-status').filter({ hasText: 'Waiting for payment' }).waitFor();
     const orderNumber = ((await counter.locator('#order-title').textContent()) ?? '').replace('Order ', '');
+    const created = (await api(instance.base, 'GET', `/api/pos/orders/${orderNumber}`)).body;
+    expect(created.lines.map((line: { name: string; unit_price_minor: number }) => [line.name, line.unit_price_minor])).toEqual([
+      ['Croissant', 425],
+      ['Corkage', 200],
+    ]);
 
     const customer = await browser!.newPage();
     watch(customer, 'customer');
@@ -241,15 +259,21 @@ describe.skipIf(!hasChromium)('a sale at the counter, in headless Chromium, paid
     expect(problems).toEqual([]);
   });
 
-  it('takes a payment to the address of the bitcoin: URI, confirmed by the clerk with its txid', async () => {
+  it('takes a payment to the address of the bitcoin: URI for a discounted order, confirmed by the clerk with its txid', async () => {
     if (!counter || !instance) throw new Error('the sale above did not get as far as the receipt');
     await counter.getByRole('button', { name: 'New sale' }).click();
     await counter.getByLabel('Search the menu').fill('croissant');
     await counter.getByLabel('Search the menu').press('Enter');
+    // 0.25 off, as an amount.
+    await counter.getByLabel('Discount kind').selectOption('amount');
+    await counter.getByLabel('Discount value').fill('0.25');
+    await expect(counter.locator('#sum-discount').textContent()).resolves.toBe(usd(-25));
     await counter.getByRole('button', { name: 'Create order' }).click();
     await counter.locator('#order-status').filter({ hasText: 'Waiting for payment' }).waitFor();
     const orderNumber = ((await counter.locator('#order-title').textContent()) ?? '').replace('Order ', '');
     const order = (await api(instance.base, 'GET', `/api/pos/orders/${orderNumber}`)).body;
+    expect([order.discount_minor, order.tip_minor, order.total_minor]).toEqual([25, 0, 400]);
+    await expect(counter.locator('#order-total').textContent()).resolves.toBe(usd(400));
 
     // A wallet that knows BIP21 only pays the address; the clerk types the txid the customer shows.
     const payer = join(dir, 'address-payer.json');
