@@ -414,10 +414,13 @@ function renderOrder(order) {
   const open = order.status === 'open';
   const settled = order.status === 'paid' || order.status === 'confirmed';
   $('confirm-form').hidden = !open;
+  $('order-pay-link').hidden = !open;
   $('cancel-order').hidden = !open;
   $('order-qr').closest('figure').hidden = !open;
   $('show-receipt').hidden = !settled;
   $('new-sale-from-order').hidden = open;
+  // Without a receipt to show (cancelled, expired), the next sale is the thing to do.
+  $('new-sale-from-order').classList.toggle('primary', !open && !settled);
   if (settled && document.activeElement?.closest('#order-view form, #cancel-order')) $('show-receipt').focus();
 }
 
