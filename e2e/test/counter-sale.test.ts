@@ -94,6 +94,18 @@ describe.skipIf(!hasChromium)('a sale at the counter, in headless Chromium, paid
       category: 'bakery',
     });
     expect(croissant.status).toBe(201);
+    // The saved menu names the counter's tabs (not the items' categories).
+    const menu = await fetch(`${base}/api/v1/orgs/${handle}/menu`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'if-match': '"0"' },
+      body: JSON.stringify({
+        sections: [
+          { name: 'Coffee', item_ids: [latte.body.id] },
+          { name: 'Bakery', item_ids: [croissant.body.id] },
+        ],
+      }),
+    });
+    expect(menu.status, await menu.clone().text()).toBe(200);
 
     browser = await chromium.launchPersistentContext(join(dir, 'chromium-profile'), {
       executablePath: CHROMIUM,
@@ -114,8 +126,8 @@ describe.skipIf(!hasChromium)('a sale at the counter, in headless Chromium, paid
     expect(await counter.evaluate(() => localStorage.length + document.cookie.length)).toBe(0);
     await expect(counter.getByRole('group', { name: 'Categories' }).getByRole('button').allTextContents()).resolves.toEqual([
       'All',
-      'coffee',
-      'bakery',
+      'Coffee',
+      'Bakery',
     ]);
     await shot(counter, 'menu');
 
@@ -123,7 +135,7 @@ describe.skipIf(!hasChromium)('a sale at the counter, in headless Chromium, paid
     await counter.getByLabel('Search the menu').fill('crois');
     expect(await counter.locator('#item-grid button').count()).toBe(1);
     await counter.getByLabel('Search the menu').fill('');
-    await counter.getByRole('button', { name: 'coffee' }).click();
+    await counter.getByRole('button', { name: 'Coffee', exact: true }).click();
     expect(await counter.locator('#item-grid button').allTextContents()).toEqual([expect.stringContaining('Oat milk latte')]);
     await counter.getByRole('button', { name: 'All' }).click();
 
