@@ -31,6 +31,19 @@ describe('the embedded default, started as the README says', () => {
     expect(all.filter((c: { set_up: boolean | null }) => typeof c.set_up !== 'boolean')).toEqual([]);
     expect((await fetch(`${base}/docs`)).status).toBe(200);
 
+    // An order at the counter: pos reaches p2p (the payment output) and books (the tax rate) in the embedded start.
+    const address = 'mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn';
+    expect((await api(base, 'PATCH', `/api/v1/organizations/${handle}`, key, { receiving_address: address })).status).toBe(200);
+    const order = await api(base, 'POST', '/api/pos/orders', key, {
+      org_handle: handle,
+      lines: [{ name: 'Long black', unit_price_minor: 420 }],
+    });
+    expect(order.status).toBe(201);
+    expect(order.body).toMatchObject({ status: 'open', address, total_minor: 420, merchant_handle: handle });
+    expect((await api(base, 'GET', `/api/pos/orders/${order.body.order_number}`)).body.bip21_uri).toMatch(
+      new RegExp(`^bitcoin:${address}\\?sv&amount=`),
+    );
+
     expect(await stopInstance(running)).toBe(0);
 
     running = await startInstance(options);

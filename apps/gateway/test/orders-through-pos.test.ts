@@ -139,6 +139,8 @@ describe('orders through the gateway and pos', () => {
   it('refuses malformed order numbers, formats and payments as 422, and an unknown number as 404', async () => {
     expectError(await inject({ method: 'GET', url: '/api/pos/orders/short' }), 422, 'validation_failed');
     expectError(await inject({ method: 'GET', url: '/api/pos/orders/0000000000' }), 404, 'not_found');
+    expectError(await inject({ method: 'GET', url: '/api/pos/orders/0000000000/events' }), 404, 'not_found');
+    expectError(await inject({ method: 'GET', url: '/api/pos/orders/0000000000/qr' }), 404, 'not_found');
     const order = (await createOrder(staffKey, { org_handle: cafe.handle, lines: [LINE] })).json();
     expectError(await inject({ method: 'GET', url: `/api/pos/orders/${order.order_number}/qr?format=gif` }), 422, 'validation_failed');
     const pay = (payload: object) => inject({ method: 'POST', url: `/api/pos/orders/${order.order_number}/payment`, payload });

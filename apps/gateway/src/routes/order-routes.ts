@@ -64,8 +64,11 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
     'GET /api/pos/orders/:order_number': route({
       params: orderParams,
       answer: order,
-      handle: async ({ params, request }) =>
-        orderView((await deps.services.pos.getOrder({ orderNumber: params.order_number, publicUrl }, callOptions(request))).order),
+      handle: async ({ params, request, reply }) => {
+        // The order changes as it is paid: never from a shared cache.
+        reply.header('cache-control', 'no-store');
+        return orderView((await deps.services.pos.getOrder({ orderNumber: params.order_number, publicUrl }, callOptions(request))).order);
+      },
     }),
     'POST /api/pos/orders/:order_number/confirm': route({
       params: orderParams,
@@ -97,10 +100,13 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
     'GET /api/pos/orders/:order_number/payment-request': route({
       params: orderParams,
       answer: paymentRequest,
-      handle: async ({ params, request }) =>
-        paymentRequestView(
+      handle: async ({ params, request, reply }) => {
+        // What is due changes with each payment.
+        reply.header('cache-control', 'no-store');
+        return paymentRequestView(
           await deps.services.pos.getPaymentRequest({ orderNumber: params.order_number, publicUrl }, callOptions(request)),
-        ),
+        );
+      },
     }),
     'POST /api/pos/orders/:order_number/payment': route({
       params: orderParams,
