@@ -20,9 +20,16 @@ export async function freePort(): Promise<number> {
  * `node scripts/start-all.mjs`, as `npm run up` runs it after building, with only PORT, CTK_DATA_DIR and
  * the local chain's port set; resolved once it prints where to start.
  */
-export async function startInstance(options: { port: number; dataDir: string; chainPort: number }): Promise<Instance> {
+export async function startInstance(options: {
+  port: number;
+  dataDir: string;
+  chainPort: number;
+  /** More settings, as a newcomer would export them before `npm run up`. */
+  env?: Record<string, string>;
+}): Promise<Instance> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    ...options.env,
     PORT: String(options.port),
     CTK_DATA_DIR: options.dataDir,
     CHAIN_PORT: String(options.chainPort),
