@@ -87,13 +87,16 @@ async function runAndProbe(app, bundle, work) {
   }
 }
 
-/** 'ok' when the app answers what its manifest probes: the gateway /healthz and /readyz, a service grpc.health.v1. */
+/**
+ * 'ok' when the app answers what its manifest probes: the gateway /healthz and /readyz (and /pos, the
+ * counter screen, whose files the bundle must carry), a service grpc.health.v1.
+ */
 async function probe(app, port) {
   if (app !== 'gateway') {
     const status = await grpcHealthStatus(`127.0.0.1:${port}`);
     return status === 'SERVING' ? 'ok' : `health ${status}`;
   }
-  for (const path of ['/healthz', '/readyz']) {
+  for (const path of ['/healthz', '/readyz', '/pos']) {
     const response = await fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(5000) });
     if (response.status !== 200) return `${path} answered ${response.status}`;
   }

@@ -13,6 +13,7 @@ import { PrismaClient } from './data/prisma.js';
 import type { GatewayDeps } from './deps.js';
 import { llmsTxt } from './descriptors/llms-txt.js';
 import { openApiDocument } from './descriptors/openapi.js';
+import { servePages } from './pages/serve-pages.js';
 import { registerCors } from './plugins/cors.js';
 import { answerRouterError, registerErrorHandling } from './plugins/errors.js';
 import { finishIdempotent } from './plugins/idempotency.js';
@@ -163,6 +164,8 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
   app.get('/api/v1/openapi.json', async () => openApi);
   const guide = llmsTxt(implemented, config.CTK_PUBLIC_URL);
   app.get('/llms.txt', async (_request, reply) => reply.type('text/plain; charset=utf-8').send(guide));
+  // The counter screen and the customer page: pages that call the API, outside its catalog as /docs is.
+  servePages(app);
   app.get('/', async (_request, reply) => reply.redirect('/docs'));
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async () => {

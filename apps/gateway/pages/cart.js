@@ -1,0 +1,91 @@
+// The cart at the counter: lines (a menu item with its modifiers, or a keypad amount), a discount and a
+// tip, in integers of minor units. Its sums are an estimate for the clerk; pos prices the order (tax,
+// the discount's shares, the tip) when it is created, and the order's own figures are shown from then on.
+
+import { shareOf } from './money.js';
+
+export function emptyCart() {
+  return { lines: [], discount: null, tip: null, note: '' };
+}
+
+/** The line's unit price: the item's (or the price the payer chose) plus its modifiers'. */
+export function unitPrice(line) {
+  const base = line.chosenPriceMinor ?? line.priceMinor;
+  return base + line.modifiers.reduce((sum, modifier) => sum + modifier.price_cents, 0);
+}
+
+/** Adds an item with the chosen modifiers; the same item with the same choices adds to its quantity. */
+export function addItem(cart, item, modifiers = [], chosenPriceMinor = null) {
+  const key = [item.id, ...modifiers.map((modifier) => modifier.id).sort(), chosenPriceMinor ?? ''].join('|');
+  const existing = cart.lines.find((line) => line.key === key);
+  if (existing) existing.quantity += 1;
+  else
+    cart.lines.push({
+      key,
+      itemId: item.id,
+      name: item.name,
+      priceMinor: item.price_cents,
+      chosenPriceMinor,
+      modifiers,
+      quantity: 1,
+    });
+}
+
+let keypadLines = 0;
+
+/** A keypad line: a name and a unit price typed at the counter. */
+export function addKeypadLine(cart, name, unitPriceMinor) {
+  cart.lines.push({
+    key: `keypad-${++keypadLines}`,
+    itemId: null,
+    name: name || 'Custom amount',
+    priceMinor: unitPriceMinor,
+    chosenPriceMinor: null,
+    modifiers: [],
+    quantity: 1,
+  });
+}
+
+/** Quantity up or down by `delta`; a line at 0 leaves the cart. */
+export function changeQuantity(cart, key, delta) {
+  const line = cart.lines.find((candidate) => candidate.key === key);
+  if (!line) return;
+  line.quantity = Math.min(999, line.quantity + delta);
+  if (line.quantity <= 0) cart.lines.splice(cart.lines.indexOf(line), 1);
+}
+
+/** Subtotal, discount and tip as the clerk sees them before the order is priced by pos. */
+export function estimate(cart) {
+  const subtotal = cart.lines.reduce((sum, line) => sum + unitPrice(line) * line.quantity, 0);
+  let discount = 0;
+  if (cart.discount?.basisPoints) discount = shareOf(subtotal, cart.discount.basisPoints);
+  if (cart.discount?.minor) discount = Math.min(subtotal, cart.discount.minor);
+  const afterDiscount = subtotal - discount;
+  let tip = 0;
+  if (cart.tip?.basisPoints) tip = shareOf(afterDiscount, cart.tip.basisPoints);
+  if (cart.tip?.minor) tip = cart.tip.minor;
+  return { subtotal, discount, tip, beforeTax: afterDiscount + tip };
+}
+
+/** The body of POST /api/pos/orders (the snake_case CreateOrderRequest of proto/ctk/pos/v1/pos.proto). */
+export function orderRequest(cart, orgHandle) {
+  const body = {
+    org_handle: orgHandle,
+    lines: cart.lines.map((line) =>
+      line.itemId
+        ? {
+            item_id: line.itemId,
+            quantity: line.quantity,
+            modifiers: line.modifiers.map((modifier) => ({ modifier_id: modifier.id })),
+            ...(line.chosenPriceMinor !== null ? { chosen_price_minor: line.chosenPriceMinor } : {}),
+          }
+        : { name: line.name, unit_price_minor: line.priceMinor, quantity: line.quantity },
+    ),
+  };
+  if (cart.discount?.basisPoints) body.discount_basis_points = cart.discount.basisPoints;
+  if (cart.discount?.minor) body.discount_minor = cart.discount.minor;
+  if (cart.tip?.basisPoints) body.tip_basis_points = cart.tip.basisPoints;
+  if (cart.tip?.minor) body.tip_minor = cart.tip.minor;
+  if (cart.note.trim()) body.note = cart.note.trim();
+  return body;
+}

@@ -1,0 +1,478 @@
+// The counter screen: sign in with an API key, pick the organisation, sell from the menu or the keypad,
+// create the order, show its QR while the payment arrives, then the receipt.
+
+import { api, ApiError, listAll, orderOf, session } from './api.js';
+import { addItem, addKeypadLine, changeQuantity, emptyCart, estimate, orderRequest, unitPrice } from './cart.js';
+import { formatMoney, formatSatoshis, parseMoney, parsePercent } from './money.js';
+import { watchOrder } from './order-watch.js';
+import { receiptText } from './receipt.js';
+import { $, element, showAlert, statusText } from './ui.js';
+
+const state = {
+  organizations: [],
+  org: null,
+  items: [],
+  sections: [],
+  category: null,
+  currency: 'USD',
+  cart: emptyCart(),
+  order: null,
+  watch: null,
+  tipBasisPoints: null,
+};
+
+const views = ['signin-view', 'sell-view', 'order-view', 'receipt-view'];
+function show(view, focus) {
+  for (const id of views) $(id).hidden = id !== view;
+  $('session-bar').hidden = view === 'signin-view';
+  (focus ? $(focus) : $('main')).focus();
+}
+
+const money = (minor) => formatMoney(minor, state.currency);
+
+function fail(error) {
+  if (error instanceof ApiError && error.status === 401) {
+    session.signOut();
+    show('signin-view', 'api-key');
+  }
+  showAlert(error instanceof Error ? error.message : String(error));
+}
+
+// ---- Sign in and the organisation
+
+$('signin-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const key = $('api-key').value.trim();
+  if (!key) return;
+  session.signIn(key);
+  $('api-key').value = '';
+  await start();
+});
+
+$('sign-out').addEventListener('click', () => {
+  state.watch?.stop();
+  session.signOut();
+  state.cart = emptyCart();
+  show('signin-view', 'api-key');
+});
+
+$('org-select').addEventListener('change', async () => {
+  state.org = state.organizations.find((org) => org.handle === $('org-select').value) ?? null;
+  sessionStorage.setItem('ctk.org', state.org?.handle ?? '');
+  state.cart = emptyCart();
+  await loadMenu().catch(fail);
+});
+
+async function start() {
+  showAlert('');
+  if (!session.key()) return show('signin-view', 'api-key');
+  try {
+    state.organizations = await listAll('/api/v1/organizations');
+  } catch (error) {
+    return fail(error);
+  }
+  if (state.organizations.length === 0) {
+    session.signOut();
+    show('signin-view', 'api-key');
+    return showAlert('This key belongs to no organisation: onboard one first (POST /api/v1/onboard).');
+  }
+  const remembered = sessionStorage.getItem('ctk.org');
+  state.org = state.organizations.find((org) => org.handle === remembered) ?? state.organizations[0];
+  $('org-select').replaceChildren(
+    ...state.organizations.map((org) => element('option', { value: org.handle, selected: org === state.org }, org.name)),
+  );
+  show('sell-view', 'search');
+  await loadMenu().catch(fail);
+}
+
+// ---- The menu: sections of the saved menu, or the items by category when no menu is saved
+
+async function loadMenu() {
+  const handle = encodeURIComponent(state.org.handle);
+  let sections = [];
+  try {
+    const menu = await api('GET', `/api/v1/orgs/${handle}/menu`);
+    sections = (menu?.sections ?? []).filter((section) => (section.items ?? []).length > 0);
+  } catch (error) {
+    // A service without the menu yet (501) or none saved: the items, grouped by category, are the menu.
+    if (!(error instanceof ApiError) || error.status === 401) throw error;
+  }
+  if (sections.length === 0) {
+    // The list is newest first; the order the merchant added them in reads better as a menu.
+    const items = (await listAll(`/api/v1/orgs/${handle}/items`)).reverse();
+    const byCategory = new Map();
+    for (const item of items) {
+      const name = item.category || 'Other';
+      if (!byCategory.has(name)) byCategory.set(name, []);
+      byCategory.get(name).push(item);
+    }
+    sections = [...byCategory].map(([name, sectionItems]) => ({ name, items: sectionItems }));
+  }
+  for (const section of sections) section.items = section.items.filter((item) => item.available !== false);
+  state.sections = sections.filter((section) => section.items.length > 0);
+  state.items = state.sections.flatMap((section) => section.items);
+  state.currency = state.items[0]?.currency ?? 'USD';
+  state.category = null;
+  renderMenu();
+  renderCart();
+}
+
+function renderMenu() {
+  const tabs = [{ name: 'All' }, ...state.sections];
+  $('categories').replaceChildren(
+    ...tabs.map((section) => {
+      const value = section.name === 'All' && !section.items ? null : section.name;
+      const button = element('button', { type: 'button', class: 'tab', 'aria-pressed': String(state.category === value) }, section.name);
+      button.addEventListener('click', () => {
+        state.category = value;
+        renderMenu();
+        button.focus();
+      });
+      return button;
+    }),
+  );
+  const query = $('search').value.trim().toLowerCase();
+  const shown = [];
+  const seen = new Set();
+  for (const section of state.sections) {
+    if (state.category !== null && section.name !== state.category) continue;
+    for (const item of section.items) {
+      if (seen.has(item.id)) continue;
+      if (query && !`${item.name} ${item.description ?? ''} ${item.sku ?? ''}`.toLowerCase().includes(query)) continue;
+      seen.add(item.id);
+      shown.push(item);
+    }
+  }
+  $('item-grid').replaceChildren(
+    ...shown.map((item) => {
+      const priceLabel =
+        item.price_type === 'top_up'
+          ? 'any amount'
+          : item.price_type === 'minimum'
+            ? `from ${money(item.price_cents)}`
+            : money(item.price_cents);
+      const button = element(
+        'button',
+        { type: 'button', class: 'item', 'data-item-id': item.id },
+        element('span', { class: 'item-name' }, item.name),
+        element('span', { class: 'item-price' }, priceLabel),
+        (item.modifiers ?? []).length ? element('span', { class: 'item-more' }, 'options') : '',
+      );
+      button.addEventListener('click', () => chooseItem(item));
+      return button;
+    }),
+  );
+  $('menu-empty').hidden = state.items.length > 0;
+}
+
+$('search').addEventListener('input', () => renderMenu());
+
+function chooseItem(item) {
+  const needsPrice = item.price_type === 'minimum' || item.price_type === 'top_up';
+  if ((item.modifiers ?? []).length === 0 && !needsPrice) {
+    addItem(state.cart, item);
+    return renderCart(`${item.name} added`);
+  }
+  openModifierDialog(item);
+}
+
+// ---- The modifiers dialog (and the chosen price of a minimum or top-up item)
+
+let dialogItem = null;
+
+function openModifierDialog(item) {
+  dialogItem = item;
+  $('modifier-title').textContent = item.name;
+  $('modifier-error').textContent = '';
+  const groups = new Map();
+  for (const modifier of item.modifiers ?? []) {
+    const group = modifier.group || '';
+    if (!groups.has(group)) groups.set(group, []);
+    groups.get(group).push(modifier);
+  }
+  const fields = [];
+  for (const [group, modifiers] of groups) {
+    // Choices of one group exclude each other (radios); modifiers without a group combine (checkboxes).
+    const type = group ? 'radio' : 'checkbox';
+    const name = `modifier-${group || 'extras'}`;
+    // In a group (a size), the free choice is the usual one: it starts chosen, else none does.
+    const preselected = group ? modifiers.find((modifier) => modifier.price_cents === 0) : undefined;
+    fields.push(
+      element(
+        'fieldset',
+        { class: 'choices stacked' },
+        element('legend', {}, group || 'Extras'),
+        ...(group ? [element('label', {}, element('input', { type, name, value: '', checked: !preselected }), ' None')] : []),
+        ...modifiers.map((modifier) =>
+          element(
+            'label',
+            {},
+            element('input', { type, name, value: modifier.id, checked: modifier === preselected }),
+            ` ${modifier.name}`,
+            modifier.price_cents ? element('span', { class: 'hint' }, ` +${money(modifier.price_cents)}`) : '',
+          ),
+        ),
+      ),
+    );
+  }
+  if (item.price_type === 'minimum' || item.price_type === 'top_up') {
+    const hint = item.price_type === 'minimum' ? `At least ${money(item.price_cents)}` : `Suggested ${money(item.price_cents)}`;
+    fields.push(
+      element('label', { for: 'chosen-price' }, `Price (${hint})`),
+      element('input', { id: 'chosen-price', type: 'text', inputmode: 'decimal', autocomplete: 'off', value: '' }),
+    );
+  }
+  $('modifier-fields').replaceChildren(...fields);
+  $('modifier-dialog').showModal();
+}
+
+$('modifier-form').addEventListener('submit', (event) => {
+  if (event.submitter?.value !== 'add' || !dialogItem) return;
+  const item = dialogItem;
+  const checked = [...$('modifier-fields').querySelectorAll('input:checked')].map((input) => input.value).filter(Boolean);
+  const modifiers = (item.modifiers ?? []).filter((modifier) => checked.includes(modifier.id));
+  let chosen = null;
+  if (item.price_type === 'minimum' || item.price_type === 'top_up') {
+    chosen = parseMoney($('chosen-price').value, state.currency);
+    const floor = item.price_type === 'minimum' ? item.price_cents : 1;
+    if (chosen === null || chosen < floor) {
+      event.preventDefault();
+      $('modifier-error').textContent = `Enter a price of at least ${money(floor)}.`;
+      return $('chosen-price').focus();
+    }
+  }
+  addItem(state.cart, item, modifiers, chosen);
+  renderCart(`${item.name} added`);
+});
+
+$('modifier-dialog').addEventListener('close', () => {
+  dialogItem = null;
+  $('search').focus();
+});
+
+// ---- The keypad
+
+$('keypad-form').addEventListener('click', (event) => {
+  const key = event.target.closest('button[data-key]')?.dataset.key;
+  if (!key) return;
+  const input = $('keypad-amount');
+  input.value = key === 'back' ? input.value.slice(0, -1) : (input.value + key).slice(0, 15);
+});
+
+$('keypad-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const amount = parseMoney($('keypad-amount').value, state.currency);
+  if (amount === null || amount <= 0) return showAlert(`Enter an amount such as ${money(450)}.`);
+  showAlert('');
+  addKeypadLine(state.cart, $('keypad-name').value.trim(), amount);
+  $('keypad-amount').value = '';
+  $('keypad-name').value = '';
+  renderCart('Amount added');
+});
+
+// ---- The cart, discount and tip
+
+function renderCart(announce) {
+  const { lines } = state.cart;
+  $('cart-lines').replaceChildren(
+    ...lines.map((line) => {
+      const modifiers = line.modifiers.map((modifier) => modifier.name).join(', ');
+      const minus = element('button', { type: 'button', class: 'qty minus', 'aria-label': `One less ${line.name}` }, '−');
+      const plus = element('button', { type: 'button', class: 'qty plus', 'aria-label': `One more ${line.name}` }, '+');
+      const step = (delta, which) => {
+        changeQuantity(state.cart, line.key, delta);
+        renderCart(line.quantity > 0 ? `${line.name}: ${line.quantity}` : `${line.name} removed`);
+        // The buttons were drawn again: focus goes back to the one pressed, or to the search when the line left.
+        const again = $('cart-lines').querySelector(`[data-line="${CSS.escape(line.key)}"] .${which}`);
+        (again ?? $('search')).focus();
+      };
+      minus.addEventListener('click', () => step(-1, 'minus'));
+      plus.addEventListener('click', () => step(1, 'plus'));
+      return element(
+        'li',
+        { class: 'cart-line', 'data-line': line.key },
+        element('span', { class: 'line-name' }, line.name, modifiers ? element('small', {}, modifiers) : ''),
+        element(
+          'span',
+          { class: 'line-qty' },
+          minus,
+          element('output', { 'aria-label': `Quantity of ${line.name}` }, String(line.quantity)),
+          plus,
+        ),
+        element('span', { class: 'line-amount' }, money(unitPrice(line) * line.quantity)),
+      );
+    }),
+  );
+  $('cart-empty').hidden = lines.length > 0;
+  readDiscountAndTip();
+  const sums = estimate(state.cart);
+  $('sum-subtotal').textContent = money(sums.subtotal);
+  $('sum-discount').textContent = sums.discount ? money(-sums.discount) : '—';
+  $('sum-tip').textContent = sums.tip ? money(sums.tip) : '—';
+  $('sum-total').textContent = money(sums.beforeTax);
+  $('create-order').disabled = lines.length === 0;
+  if (announce) $('cart-announce').textContent = announce;
+}
+
+function readDiscountAndTip() {
+  const kind = $('discount-kind').value;
+  $('discount-value').disabled = kind === 'none';
+  const value = $('discount-value').value;
+  state.cart.discount = null;
+  if (kind === 'percent' && parsePercent(value)) state.cart.discount = { basisPoints: parsePercent(value) };
+  if (kind === 'amount' && parseMoney(value, state.currency)) state.cart.discount = { minor: parseMoney(value, state.currency) };
+  $('discount-value').placeholder = kind === 'percent' ? 'e.g. 10 (%)' : kind === 'amount' ? `e.g. ${money(100)}` : '';
+
+  const tip = document.querySelector('input[name="tip"]:checked')?.value ?? 'none';
+  $('tip-custom').hidden = tip !== 'custom';
+  state.cart.tip = null;
+  state.tipBasisPoints = null;
+  if (/^\d+$/.test(tip)) {
+    state.cart.tip = { basisPoints: Number(tip) };
+    state.tipBasisPoints = Number(tip);
+  }
+  if (tip === 'custom' && parseMoney($('tip-custom').value, state.currency))
+    state.cart.tip = { minor: parseMoney($('tip-custom').value, state.currency) };
+  state.cart.note = $('note').value;
+}
+
+for (const id of ['discount-kind', 'discount-value', 'tip-custom', 'note']) $(id).addEventListener('input', () => renderCart());
+$('tip-choices').addEventListener('change', () => {
+  renderCart();
+  if (!$('tip-custom').hidden) $('tip-custom').focus();
+});
+
+$('clear-cart').addEventListener('click', () => {
+  state.cart = emptyCart();
+  $('discount-kind').value = 'none';
+  $('discount-value').value = '';
+  document.querySelector('input[name="tip"][value="none"]').checked = true;
+  $('tip-custom').value = '';
+  $('note').value = '';
+  renderCart();
+  $('search').focus();
+});
+
+// ---- The order: create, QR, live status, confirm, cancel
+
+$('create-order').addEventListener('click', async () => {
+  readDiscountAndTip();
+  if ($('discount-kind').value !== 'none' && !state.cart.discount)
+    return showAlert('Enter the discount as a percent (up to 100) or an amount, or choose None.');
+  const tipChoice = document.querySelector('input[name="tip"]:checked')?.value;
+  if (tipChoice === 'custom' && !state.cart.tip) return showAlert('Enter the tip as an amount, or choose None.');
+  $('create-order').disabled = true;
+  try {
+    const order = orderOf(await api('POST', '/api/pos/orders', { body: orderRequest(state.cart, state.org.handle) }));
+    showAlert('');
+    openOrder(order);
+  } catch (error) {
+    fail(error);
+  } finally {
+    $('create-order').disabled = state.cart.lines.length === 0;
+  }
+});
+
+function openOrder(order) {
+  state.order = order;
+  state.currency = order.currency || state.currency;
+  const number = encodeURIComponent(order.order_number);
+  $('order-title').textContent = `Order ${order.order_number}`;
+  $('order-qr').src = `/api/pos/orders/${number}/qr?format=svg`;
+  $('order-customer-link').href = `/pay/${number}`;
+  $('order-pay-uri').textContent = order.pay_uri || order.bip21_uri || '';
+  $('confirm-txid').value = '';
+  renderOrder(order);
+  show('order-view', 'order-title');
+  state.watch?.stop();
+  state.watch = watchOrder(order.order_number, { onOrder: renderOrder, onError: () => {} });
+}
+
+function renderOrder(order) {
+  state.order = order;
+  $('order-total').textContent = money(order.total_minor);
+  const due = order.status === 'open' && order.due_satoshis < order.satoshis ? ` (still due ${formatSatoshis(order.due_satoshis)})` : '';
+  $('order-satoshis').textContent = `${formatSatoshis(order.satoshis)}${due}`;
+  $('order-status').textContent = statusText(order);
+  $('order-status').dataset.status = order.status;
+  $('order-expiry').textContent =
+    order.status === 'open' && order.expires_at ? `Expires at ${new Date(order.expires_at).toLocaleTimeString()}` : '';
+  const open = order.status === 'open';
+  const settled = order.status === 'paid' || order.status === 'confirmed';
+  $('confirm-form').hidden = !open;
+  $('cancel-order').hidden = !open;
+  $('order-qr').closest('figure').hidden = !open;
+  $('show-receipt').hidden = !settled;
+  $('new-sale-from-order').hidden = open;
+  if (settled && document.activeElement?.closest('#order-view form, #cancel-order')) $('show-receipt').focus();
+}
+
+$('confirm-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const txid = $('confirm-txid').value.trim().toLowerCase();
+  if (!/^[0-9a-f]{64}$/.test(txid)) return showAlert('A transaction id is 64 hexadecimal characters.');
+  try {
+    const order = orderOf(
+      await api('POST', `/api/pos/orders/${encodeURIComponent(state.order.order_number)}/confirm`, {
+        body: { org_handle: state.org.handle, txid },
+      }),
+    );
+    showAlert('');
+    renderOrder(order);
+  } catch (error) {
+    fail(error);
+  }
+});
+
+$('cancel-order').addEventListener('click', async () => {
+  if (!confirm(`Cancel order ${state.order.order_number}? The customer can no longer pay it.`)) return;
+  try {
+    const order = orderOf(
+      await api('POST', `/api/pos/orders/${encodeURIComponent(state.order.order_number)}/cancel`, {
+        body: { org_handle: state.org.handle },
+      }),
+    );
+    showAlert('');
+    state.watch?.stop();
+    renderOrder(order);
+  } catch (error) {
+    fail(error);
+  }
+});
+
+// ---- The receipt
+
+let receiptUrl = null;
+
+$('show-receipt').addEventListener('click', () => {
+  const text = receiptText(state.order, { merchantName: state.org?.name ?? '', tipBasisPoints: state.tipBasisPoints });
+  $('receipt-text').textContent = text;
+  if (receiptUrl) URL.revokeObjectURL(receiptUrl);
+  receiptUrl = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
+  $('download-receipt').href = receiptUrl;
+  $('download-receipt').download = `receipt-${state.order.order_number}.txt`;
+  $('receipt-note').textContent = '';
+  show('receipt-view', 'receipt-title');
+});
+
+$('print-receipt').addEventListener('click', () => window.print());
+
+$('copy-receipt').addEventListener('click', async () => {
+  try {
+    await navigator.clipboard.writeText($('receipt-text').textContent);
+    $('receipt-note').textContent = 'Receipt text copied.';
+  } catch {
+    $('receipt-note').textContent = 'Copying is not allowed here: select the text, or download it.';
+  }
+});
+
+function newSale() {
+  state.watch?.stop();
+  state.order = null;
+  $('clear-cart').click();
+  show('sell-view', 'search');
+}
+$('new-sale').addEventListener('click', newSale);
+$('new-sale-from-order').addEventListener('click', newSale);
+
+start();
