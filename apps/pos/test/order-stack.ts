@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import { HD, LockingScript, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
+import { configSchema as booksConfigSchema, service as books } from '@ctk/books';
+import { requestFaucet, startLocalChain, type RunningLocalChain } from '@ctk/chain/local';
+import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
+import { PaymentEvent } from '@ctk/proto/ctk/events/v1/payment_event';
+import { PosServiceDefinition, type CreateOrderRequest } from '@ctk/proto/ctk/pos/v1/pos';
+import { configSchema as p2pConfigSchema, service as p2p } from '@ctk/p2p';
+import { createGrpcClient, inProcessTransport, loadConfig, startService } from '@ctk/shared';
+import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
+import { configSchema, service as pos } from '../src/app.js';
+
+export const PUBLIC_URL = 'https://pay.example.com';
+
+/**
+ * A local chain, p2p on it, books (the tax rates) and pos calling both, each on its own database
+ * (PostgreSQL when CTK_TEST_POSTGRES_URL is set), pos's payment events collected from an in-process
+ * transport. `now` moves pos's clock (expiry) without waiting.
+ */
+export async function startOrderStack(env: Record<string, string> = {}) {
+  const chain = await startLocalChain({ port: 0 });
+  const transport = inProcessTransport();
+  const database = async (name: string) => {
+    const url = await createTestDatabase(name);
+    return { CTK_DATA_DIR: TEST_DATA_DIR, ...(url ? { DATABASE_URL: url } : {}) };
+  };
+  const chainEnv = { CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: chain.url, CHAIN_RETRIES: '1' };
+  const p2pService = await startService(
+    p2p,
+    loadConfig(p2pConfigSchema, { GRPC_PORT: '0', LOG_LEVEL: 'silent', ...(await database('p2p')), ...chainEnv }),
+    { transport },
+  );
+  const booksService = await startService(books, loadConfig(booksConfigSchema, { GRPC_PORT: '0', LOG_LEVEL: 'silent', ...(await database('books')) }));
+  let offsetMs = 0;
+  const posService = await startService(
+    pos,
+    loadConfig(configSchema, {
+      GRPC_PORT: '0',
+      LOG_LEVEL: process.env.POS_TEST_LOG_LEVEL ?? 'silent',
+      ...(await database('pos')),
+      BOOKS_GRPC_URL: `127.0.0.1:${booksService.port}`,
+      P2P_GRPC_URL: `127.0.0.1:${p2pService.port}`,
+      POS_WATCH_INTERVAL_MS: '0',
+      POS_FIXED_RATES: 'USD=100,EUR=100',
+      ...env,
+    }),
+    { transport, now: () => new Date(Date.now() + offsetMs) },
+  );
+  const events: PaymentEvent[] = [];
+  const subscription = await transport.consume('pos-test', async (message) => {
+    events.push(PaymentEvent.decode(message.data));
+  });
+  const client = createGrpcClient(PosServiceDefinition, `127.0.0.1:${posService.port}`);
+  return {
+    chain,
+    client,
+    events,
+    orders: posService.orders,
+    /** Moves pos's clock this many seconds ahead of the real one. */
+    advance(seconds: number) {
+      offsetMs += seconds * 1000;
+    },
+    async close() {
+      client.close();
+      await subscription.stop();
+      await posService.close();
+      await booksService.close();
+      await p2pService.close();
+      await transport.close();
+      await chain.close();
+    },
+  };
+}
+
+export type OrderStack = Awaited<ReturnType<typeof startOrderStack>>;
+
+/** An organisation with a wallet (an xpub: each order gets its own address) and, when given, a jurisdiction. */
+export function walletOrg(fields: Partial<OrgRef> = {}): OrgRef {
+  const id = randomUUID();
+  return {
+    id,
+    handle: `cafe-${id.slice(0, 8)}`,
+    jurisdiction: '',
+    receivingAddress: '',
+    pricesIncludeTax: false,
+    walletXpub: HD.fromRandom().derive("m/44'/236'/0'").toPublic().toString(),
+    identityPublicKey: '',
+    ...fields,
+  };
+}
+
+export function orderRequest(org: OrgRef, fields: Partial<CreateOrderRequest> = {}): Partial<CreateOrderRequest> {
+  return { org, publicUrl: PUBLIC_URL, lines: [{ name: 'Flat white', quantity: 1n, unitPriceMinor: 450n } as never], ...fields };
+}
+
+/** A customer with coins from the local chain's faucet. */
+export async function fundedCustomer(chain: RunningLocalChain, satoshis = 1_000_000) {
+  const key = PrivateKey.fromRandom();
+  const payment = await requestFaucet(chain.url, key.toAddress('testnet'), satoshis);
+  return { key, source: Transaction.fromHex(payment.raw_tx), vout: payment.vout };
+}
+
+/** A signed transaction paying each output (scripts in hex), change back to the customer. */
+export async function paying(customer: Awaited<ReturnType<typeof fundedCustomer>>, outputs: { script: string; satoshis: bigint | number }[]) {
+  const tx = new Transaction();
+  tx.addInput({ sourceTransaction: customer.source, sourceOutputIndex: customer.vout, unlockingScriptTemplate: new P2PKH().unlock(customer.key) });
+  let paid = 0;
+  for (const output of outputs) {
+    tx.addOutput({ lockingScript: LockingScript.fromHex(output.script), satoshis: Number(output.satoshis) });
+    paid += Number(output.satoshis);
+  }
+  tx.addOutput({ lockingScript: new P2PKH().lock(customer.key.toAddress('testnet')), satoshis: customer.source.outputs[customer.vout]!.satoshis! - paid - 500 });
+  await tx.sign();
+  return tx;
+}
+
+/** The AppError code and details a gRPC call failed with. */
+export async function failure(promise: Promise<unknown>): Promise<{ code: string; message: string; details?: Record<string, unknown> }> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as { code: string; message: string; details?: Record<string, unknown> };
+  }
+  throw new Error('expected the call to fail');
+}

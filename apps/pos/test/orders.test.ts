@@ -1,0 +1,315 @@
+import { hashOrderLines, receiptScript } from '@ctk/chain';
+import { mineBlocks } from '@ctk/chain/local';
+import { PaymentEventType } from '@ctk/proto/ctk/events/v1/payment_event';
+import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
+import { eventually } from '@ctk/shared/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { watchOnce } from '../src/orders/order-watcher.js';
+import { newItem } from './support.js';
+import { failure, fundedCustomer, orderRequest, paying, PUBLIC_URL, startOrderStack, walletOrg, type OrderStack } from './order-stack.js';
+
+let stack: OrderStack;
+beforeAll(async () => {
+  stack = await startOrderStack();
+}, 60_000);
+afterAll(() => stack?.close());
+
+const create = async (...args: Parameters<typeof orderRequest>) => (await stack.client.createOrder(orderRequest(...args))).order!;
+const get = async (order: Order) => (await stack.client.getOrder({ orderNumber: order.orderNumber, publicUrl: PUBLIC_URL })).order!;
+const scriptOf = async (order: Order) => (await stack.client.getPaymentRequest({ orderNumber: order.orderNumber, publicUrl: PUBLIC_URL })).outputs;
+/** A customer's transaction paying the order what `satoshis` says, with the receipt output unless told not to. */
+async function payment(order: Order, satoshis: bigint, options: { receipt?: boolean } = {}) {
+  const [output, receipt] = await scriptOf(order);
+  const outputs = [{ script: output!.script, satoshis }, ...(options.receipt === false ? [] : [{ script: receipt!.script, satoshis: 0 }])];
+  return paying(await fundedCustomer(stack.chain), outputs);
+}
+const pay = (order: Order, hex: string) => stack.client.payOrder({ orderNumber: order.orderNumber, transaction: hex });
+const eventsOf = (order: Order) => stack.events.filter((event) => event.id.startsWith('pos.order.') && event.description === `Order ${order.orderNumber}`);
+
+describe('CreateOrder', () => {
+  it('prices the lines, takes the rate, allocates a fresh output of the wallet, and answers the payment URIs', async () => {
+    const org = walletOrg();
+    const item = (await stack.client.createItem(newItem(org, { name: 'Oat milk latte', priceCents: 625n }))).item!;
+    const order = await create(org, {
+      lines: [
+        { itemId: item.id, quantity: 2n } as never,
+        { name: 'Pastry of the day', quantity: 1n, unitPriceMinor: 425n } as never,
+      ],
+      discountBasisPoints: 1000,
+      tipBasisPoints: 1500,
+      note: 'Table 4',
+    });
+    expect(order.orderNumber).toMatch(/^[0-9A-HJKMNP-TV-Z]{10}$/);
+    // No jurisdiction: standard lines at 0 tax; the tip is 15% of 1507 = 226.05 -> 226.
+    expect(order).toMatchObject({ status: 'open', currency: 'USD', subtotalMinor: 1675n, discountMinor: 168n, taxMinor: 0n, tipMinor: 226n });
+    expect(order.totalMinor).toBe(1733n);
+    expect(order).toMatchObject({ exchangeRate: '100', rateSource: 'fixed', satoshis: 173_300n, dueSatoshis: 173_300n, paidSatoshis: 0n });
+    expect(order.lines.map((line) => [line.itemId, line.name, line.discountMinor])).toEqual([
+      [item.id, 'Oat milk latte', 125n],
+      ['', 'Pastry of the day', 43n],
+    ]);
+    const requestUrl = `${PUBLIC_URL}/api/pos/orders/${order.orderNumber}/payment-request`;
+    expect(order.paymentRequestUrl).toBe(requestUrl);
+    expect(order.payUri).toBe(`pay:?r=${encodeURIComponent(requestUrl)}`);
+    expect(order.bip21Uri).toBe(
+      `bitcoin:${order.address}?sv&amount=${Number(order.satoshis) / 1e8}&label=${org.handle}&message=Order%20${order.orderNumber}&r=${encodeURIComponent(requestUrl)}`,
+    );
+    expect(order.receiptMerchant).toBe(`${org.handle}@pay.example.com`);
+    // Another order of the same wallet gets another address.
+    expect((await create(org)).address).not.toBe(order.address);
+  });
+
+  it('tips a share of the taxed total; takes the standard rate of the jurisdiction from books', async () => {
+    const org = walletOrg({ jurisdiction: 'US-CA' });
+    const order = await create(org, { lines: [{ name: 'Beans', quantity: 1n, unitPriceMinor: 2000n } as never], tipBasisPoints: 1000 });
+    expect(order.taxJurisdiction).toBe('US-CA');
+    const rate = order.lines[0]!.taxRate;
+    expect(rate).toMatch(/^0\.\d+$/);
+    const tax = BigInt(Math.round(2000 * Number(rate)));
+    expect(order.taxMinor).toBe(tax);
+    expect(order.tipMinor).toBe((2000n + tax + 5n) / 10n);
+    expect(order.totalMinor).toBe(2000n + tax + order.tipMinor);
+  });
+
+  it('answers the BIP270 request: the due satoshis to the order output, then the receipt output over the lines and the tip', async () => {
+    const org = walletOrg();
+    const order = await create(org, { lines: [{ name: 'Flat white', quantity: 2n, unitPriceMinor: 450n } as never], tipMinor: 100n });
+    const request = await stack.client.getPaymentRequest({ orderNumber: order.orderNumber, publicUrl: PUBLIC_URL });
+    const linesHash = hashOrderLines([
+      { item_id: null, name: 'Flat white', quantity: 2, unit_price_minor: 450, currency: 'USD' },
+      { item_id: null, name: 'Tip', quantity: 1, unit_price_minor: 100, currency: 'USD' },
+    ]);
+    expect(request.outputs).toEqual([
+      expect.objectContaining({ amount: 100_000n }),
+      expect.objectContaining({ amount: 0n, script: receiptScript({ merchant: `${org.handle}@pay.example.com`, reference: order.orderNumber, linesHash }).toHex() }),
+    ]);
+    expect(request.paymentUrl).toBe(`${PUBLIC_URL}/api/pos/orders/${order.orderNumber}/payment`);
+    expect(Number(request.expirationTimestamp - request.creationTimestamp)).toBe(900);
+  });
+
+  it.each([
+    ['no lines', { lines: [] }, 'lines'],
+    ['both discounts', { discountBasisPoints: 100, discountMinor: 5n }, 'discount_minor'],
+    ['a keypad line without a price', { lines: [{ name: 'Thing', quantity: 1n } as never] }, 'lines[0].unit_price_minor'],
+    ['a NUL in the note', { note: 'Table\u00004' }, 'note'],
+    ['a line feed in a name', { lines: [{ name: 'A\nB', quantity: 1n, unitPriceMinor: 5n } as never] }, 'lines.0.name'],
+    ['a discount above the subtotal', { discountMinor: 451n }, 'discount_minor'],
+    ['a quantity of 0', { lines: [{ name: 'A', quantity: 0n, unitPriceMinor: 5n } as never] }, 'lines.0.quantity'],
+  ])('refuses %s, naming the field, and records nothing', async (_, fields, field) => {
+    const refused = await failure(stack.client.createOrder(orderRequest(walletOrg(), fields as never)));
+    expect(refused.code).toBe('validation_failed');
+    expect(JSON.stringify(refused.details)).toContain(field);
+  });
+
+  it("refuses another organisation's item as not one of its own", async () => {
+    const other = walletOrg();
+    const item = (await stack.client.createItem(newItem(other))).item!;
+    const refused = await failure(stack.client.createOrder(orderRequest(walletOrg(), { lines: [{ itemId: item.id, quantity: 1n } as never] })));
+    expect(refused).toMatchObject({ code: 'validation_failed', details: { field: 'lines[0].item_id' } });
+  });
+
+  it('refuses an organisation without a wallet, naming what to register', async () => {
+    const refused = await failure(stack.client.createOrder(orderRequest(walletOrg({ walletXpub: '' }))));
+    expect(refused.code).toBe('failed_precondition');
+  });
+});
+
+describe('paying an order', () => {
+  it('BIP270: pays the order once, emits payment.received once, and acknowledges a retry of the same transaction', async () => {
+    const order = await create(walletOrg(), { tipMinor: 50n });
+    const tx = await payment(order, order.dueSatoshis);
+    const ack = await pay(order, tx.toHex());
+    expect(ack).toMatchObject({ error: 0, transaction: tx.toHex() });
+    const paid = await get(order);
+    expect(paid).toMatchObject({ status: 'paid', paidSatoshis: order.satoshis, dueSatoshis: 0n, flags: [] });
+    expect(paid.payments).toEqual([expect.objectContaining({ txid: tx.id('hex'), satoshis: order.satoshis, via: 'payment_request', late: false })]);
+    expect((await pay(order, tx.toHex())).error).toBe(0);
+    expect((await get(order)).payments).toHaveLength(1);
+    const [event] = await eventually(() => {
+      const found = eventsOf(order);
+      expect(found).toHaveLength(1);
+      return found;
+    });
+    expect(event).toMatchObject({
+      type: PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED,
+      sourceService: 'pos',
+      currency: 'USD',
+      amountMinor: 500n,
+      taxMinor: 0n,
+      tipMinor: 50n,
+      satoshis: order.satoshis,
+      exchangeRate: '100',
+      rateSource: 'fixed',
+      txid: tx.id('hex'),
+    });
+    expect(event!.id).toMatch(/^pos\.order\.[0-9a-f-]{36}$/);
+    expect(event!.lines).toEqual([expect.objectContaining({ name: 'Flat white', quantity: 1n, unitPriceMinor: 450n, totalMinor: 450n })]);
+  });
+
+  it('BIP270: refuses a transaction paying less than is due, or without the receipt output, broadcasting nothing', async () => {
+    const order = await create(walletOrg());
+    const short = await payment(order, order.dueSatoshis - 1n);
+    expect((await failure(pay(order, short.toHex()))).code).toBe('payment_underpaid');
+    const noReceipt = await payment(order, order.dueSatoshis, { receipt: false });
+    expect((await failure(pay(order, noReceipt.toHex()))).code).toBe('payment_wrong_output');
+    expect((await failure(pay(order, 'zz'))).code).toBe('validation_failed');
+    expect(await get(order)).toMatchObject({ status: 'open', paidSatoshis: 0n });
+  });
+
+  it('an overpayment pays the order and is flagged overpaid', async () => {
+    const order = await create(walletOrg());
+    await pay(order, (await payment(order, order.dueSatoshis + 1_000n)).toHex());
+    expect(await get(order)).toMatchObject({ status: 'paid', paidSatoshis: order.satoshis + 1_000n, flags: ['overpaid'] });
+  });
+
+  it('20 concurrent payments and confirmations of one transaction pay the order once', async () => {
+    const org = walletOrg();
+    const order = await create(org);
+    const tx = await payment(order, order.dueSatoshis);
+    const txid = tx.id('hex');
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) =>
+        i % 2 ? pay(order, tx.toHex()) : stack.client.confirmOrder({ org, orderNumber: order.orderNumber, txid, publicUrl: PUBLIC_URL }),
+      ),
+    );
+    // The first payment broadcasts; a confirmation racing ahead of the broadcast may not find the transaction yet.
+    expect(attempts.filter((attempt) => attempt.status === 'fulfilled').length).toBeGreaterThan(0);
+    const paid = await get(order);
+    expect(paid).toMatchObject({ status: 'paid', paidSatoshis: order.satoshis });
+    expect(paid.payments).toHaveLength(1);
+    await eventually(() => expect(eventsOf(order)).toHaveLength(1));
+  });
+
+  it('one transaction paying two orders pays only one of them', async () => {
+    const org = walletOrg();
+    const [first, second] = [await create(org), await create(org)];
+    const [firstOutput, firstReceipt] = await scriptOf(first);
+    const [secondOutput] = await scriptOf(second);
+    const tx = await paying(await fundedCustomer(stack.chain), [
+      { script: firstOutput!.script, satoshis: first.dueSatoshis },
+      { script: firstReceipt!.script, satoshis: 0 },
+      { script: secondOutput!.script, satoshis: second.dueSatoshis },
+    ]);
+    await pay(first, tx.toHex());
+    const refused = await failure(stack.client.confirmOrder({ org, orderNumber: second.orderNumber, txid: tx.id('hex'), publicUrl: PUBLIC_URL }));
+    expect(refused.code).toBe('txid_already_used');
+    expect((await get(first)).status).toBe('paid');
+    expect(await get(second)).toMatchObject({ status: 'open', paidSatoshis: 0n });
+  });
+
+  it('the watcher settles payments seen at the address: a partial one leaves the rest due, the next completes it; mined, it is confirmed', async () => {
+    const order = await create(walletOrg());
+    const half = order.dueSatoshis / 2n;
+    const [output] = await scriptOf(order);
+    const customer = await fundedCustomer(stack.chain);
+    const firstTx = await paying(customer, [{ script: output!.script, satoshis: half }]);
+    await broadcast(firstTx.toHex());
+    await watchOnce(stack.orders, new Set());
+    const partial = await get(order);
+    expect(partial).toMatchObject({ status: 'open', paidSatoshis: half, dueSatoshis: order.satoshis - half });
+    expect(partial.bip21Uri).toContain(`amount=${Number(order.satoshis - half) / 1e8}&`);
+    expect((await scriptOf(order))[0]!.amount).toBe(order.satoshis - half);
+
+    const secondTx = await paying(await fundedCustomer(stack.chain), [{ script: output!.script, satoshis: order.satoshis - half }]);
+    await broadcast(secondTx.toHex());
+    await watchOnce(stack.orders, new Set());
+    const paid = await get(order);
+    expect(paid).toMatchObject({ status: 'paid', paidSatoshis: order.satoshis, dueSatoshis: 0n });
+    expect(paid.payments.map((payment) => payment.via)).toEqual(['address', 'address']);
+
+    await mineBlocks(stack.chain.url, 1);
+    await watchOnce(stack.orders, new Set());
+    const confirmed = await get(order);
+    expect(confirmed.status).toBe('confirmed');
+    expect(confirmed.confirmedAt).not.toBe('');
+    expect(confirmed.payments.every((payment) => payment.status === 'mined')).toBe(true);
+  });
+});
+
+describe('expiry, staff and cancellation', () => {
+  it('an expired order refuses BIP270; a partial payment is kept and flagged; staff confirming the rest pays it late', async () => {
+    const org = walletOrg();
+    const order = await create(org);
+    const [output] = await scriptOf(order);
+    const partial = await paying(await fundedCustomer(stack.chain), [{ script: output!.script, satoshis: 1_000n }]);
+    await broadcast(partial.toHex());
+    const whole = await payment(order, order.dueSatoshis);
+    stack.advance(901);
+    try {
+      expect((await failure(pay(order, whole.toHex()))).code).toBe('payment_expired');
+      expect((await failure(scriptOf(order))).code).toBe('payment_expired');
+      await watchOnce(stack.orders, new Set());
+      const expired = await get(order);
+      expect(expired).toMatchObject({ status: 'expired', paidSatoshis: 1_000n, dueSatoshis: 0n });
+      expect(expired.flags).toContain('paid_partial');
+
+      const rest = await paying(await fundedCustomer(stack.chain), [{ script: output!.script, satoshis: order.satoshis - 1_000n }]);
+      await broadcast(rest.toHex());
+      const confirmed = (await stack.client.confirmOrder({ org, orderNumber: order.orderNumber, txid: rest.id('hex'), publicUrl: PUBLIC_URL })).order!;
+      expect(confirmed).toMatchObject({ status: 'paid', paidSatoshis: order.satoshis, flags: ['paid_late'] });
+      expect(confirmed.payments.map((payment) => [payment.via, payment.late])).toEqual([
+        ['address', true],
+        ['staff', true],
+      ]);
+    } finally {
+      stack.advance(-901);
+    }
+  });
+
+  it("cancels an unpaid order once; refuses to cancel a paid one; another organisation's staff can neither cancel nor confirm", async () => {
+    const org = walletOrg();
+    const order = await create(org);
+    const stranger = walletOrg();
+    expect((await failure(stack.client.cancelOrder({ org: stranger, orderNumber: order.orderNumber }))).code).toBe('not_found');
+    const txid = 'ab'.repeat(32);
+    expect((await failure(stack.client.confirmOrder({ org: stranger, orderNumber: order.orderNumber, txid }))).code).toBe('not_found');
+    const cancelled = (await stack.client.cancelOrder({ org, orderNumber: order.orderNumber, publicUrl: PUBLIC_URL })).order!;
+    expect(cancelled.status).toBe('cancelled');
+    expect(cancelled.dueSatoshis).toBe(0n);
+    expect((await stack.client.cancelOrder({ org, orderNumber: order.orderNumber })).order!.cancelledAt).toBe(cancelled.cancelledAt);
+    expect((await failure(scriptOf(order))).code).toBe('failed_precondition');
+
+    const paidOrder = await create(org);
+    await pay(paidOrder, (await payment(paidOrder, paidOrder.dueSatoshis)).toHex());
+    expect((await failure(stack.client.cancelOrder({ org, orderNumber: paidOrder.orderNumber }))).code).toBe('failed_precondition');
+  });
+
+  it('answers not_found for a number no order has, and validation_failed for one that cannot be a number', async () => {
+    expect((await failure(stack.client.getOrder({ orderNumber: '0000000000' }))).code).toBe('not_found');
+    expect((await failure(stack.client.getOrder({ orderNumber: "1' OR 1=1" }))).code).toBe('validation_failed');
+  });
+});
+
+describe('WatchOrder and the QR', () => {
+  it('streams the order now and again when it is paid', async () => {
+    const order = await create(walletOrg());
+    const seen: string[] = [];
+    const watching = (async () => {
+      for await (const message of stack.client.watchOrder({ orderNumber: order.orderNumber, publicUrl: PUBLIC_URL })) {
+        seen.push(message.order!.status);
+        if (message.order!.status === 'paid') break;
+      }
+    })();
+    await eventually(() => expect(seen).toEqual(['open']));
+    await pay(order, (await payment(order, order.dueSatoshis)).toHex());
+    await watching;
+    expect(seen).toEqual(['open', 'paid']);
+  });
+
+  it('draws the BIP21 URI as SVG and PNG', async () => {
+    const order = await create(walletOrg());
+    const svg = await stack.client.getOrderQr({ orderNumber: order.orderNumber, publicUrl: PUBLIC_URL, format: 'svg' });
+    expect(svg.contentType).toBe('image/svg+xml');
+    expect(Buffer.from(svg.body).toString('utf8')).toMatch(/^<svg[^>]*>.*<\/svg>\s*$/s);
+    const png = await stack.client.getOrderQr({ orderNumber: order.orderNumber, publicUrl: PUBLIC_URL, format: 'png' });
+    expect(png.contentType).toBe('image/png');
+    expect(Buffer.from(png.body).subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+    expect((await failure(stack.client.getOrderQr({ orderNumber: order.orderNumber, format: 'gif' }))).code).toBe('validation_failed');
+  });
+});
+
+/** Broadcasts a transaction to the local chain, as a customer's wallet would without BIP270. */
+async function broadcast(hex: string) {
+  const response = await fetch(`${stack.chain.url}/v1/tx`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rawTx: hex }) });
+  if (!response.ok) throw new Error(`broadcast: ${response.status} ${await response.text()}`);
+}
