@@ -23,6 +23,7 @@ import { identityRoutes } from './routes/identity-routes.js';
 import { itemRoutes } from './routes/item-routes.js';
 import { ledgerRoutes } from './routes/ledger-routes.js';
 import { orderRoutes } from './routes/order-routes.js';
+import { payLinkRoutes } from './routes/pay-link-routes.js';
 import { receiptRoutes } from './routes/receipt-routes.js';
 import { paymailRoutes } from './routes/paymail-routes.js';
 import { registerCatalog } from './routes/register-catalog.js';
@@ -121,6 +122,7 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     itemRoutes(deps),
     ledgerRoutes(deps),
     orderRoutes(deps),
+    payLinkRoutes(deps),
     reportRoutes(deps),
     taxRoutes(deps),
     receiptRoutes(deps),
