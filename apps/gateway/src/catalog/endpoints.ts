@@ -5,8 +5,8 @@ import type { AppName } from '@ctk/shared';
  * spec (section 4), the capability it belongs to and the service that serves it. Routes, the service
  * and capability descriptors, the OpenAPI document and llms.txt are all produced from this table.
  * Rows marked `extra` are not in the spec: access management the spec leaves to a settings page, the
- * list of tax jurisdictions an organisation chooses from, the reports, receipt verification, and the
- * paymail capability document and P2P routes.
+ * list of tax jurisdictions an organisation chooses from, the reports, receipt verification, the
+ * paymail capability document and P2P routes, the order routes beyond the spec's three, and pay links.
  */
 export type AuthScheme = 'none' | 'bearer' | 'bearer_optional' | 'webhook' | 'commerce_key' | 'paygate_key';
 export type Role = 'owner' | 'admin' | 'staff';
