@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 
 const root = resolve(import.meta.dirname, '..');
 const load = (path) => import(pathToFileURL(resolve(root, path)).href);
-const { createLogger, grpcUrlVariable, inProcessTransport, loadConfig, SERVICE_NAMES, startService } =
+const { callsOf, createLogger, grpcUrlVariable, inProcessTransport, loadConfig, startOrder, startService } =
   await load('packages/shared/dist/index.js');
 
 const dataDir = resolve(process.env.CTK_DATA_DIR ?? '.data');
@@ -67,10 +67,12 @@ try {
   const chainEnv = chain ? { CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: chain.url } : {};
 
   const addresses = {};
-  for (const name of SERVICE_NAMES) {
+  // Each service after the ones it calls (the registry's `calls`: pos calls books and p2p), given their addresses.
+  for (const name of startOrder()) {
     const { configSchema, service } = await load(`apps/${name}/dist/app.js`);
     const grpcPort = process.env[`${name.toUpperCase()}_GRPC_PORT`] ?? '0';
-    const config = loadConfig(configSchema, envOf(name, { GRPC_PORT: grpcPort, ...chainEnv }));
+    const callees = Object.fromEntries(callsOf(name).map((callee) => [grpcUrlVariable(callee), addresses[grpcUrlVariable(callee)]]));
+    const config = loadConfig(configSchema, envOf(name, { GRPC_PORT: grpcPort, ...chainEnv, ...callees }));
     const app = await startService(service, config, { logger: createLogger(name, logLevel), transport });
     running.push(app);
     addresses[grpcUrlVariable(name)] = `127.0.0.1:${app.port}`;

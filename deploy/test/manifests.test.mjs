@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { SERVICE_NAMES } from '@ctk/shared';
+import { callsOf, SERVICE_NAMES } from '@ctk/shared';
 import { parseAllDocuments } from 'yaml';
 
 const DEPLOY_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -215,7 +215,7 @@ for (const overlay of skip ? [] : OVERLAYS) {
       }
     });
 
-    test('network policies: only the gateway is reachable, services only from the gateway', () => {
+    test('network policies: only the gateway is reachable, services only from the gateway and the services that call them', () => {
       const objs = render(overlay);
       assert.ok(named(objs, 'NetworkPolicy', 'default-deny-ingress'), 'default deny policy missing');
       const reachable = ofKind(objs, 'Service')
@@ -225,8 +225,20 @@ for (const overlay of skip ? [] : OVERLAYS) {
       for (const app of SERVICES) {
         const svc = named(objs, 'Service', app);
         assert.ok(serviceReachable(objs, svc, pod('gateway')), `${app} must accept the gateway`);
-        for (const other of ['intruder', ...SERVICES]) {
+        const callers = SERVICES.filter((caller) => callsOf(caller).includes(app));
+        for (const caller of callers) assert.ok(serviceReachable(objs, svc, pod(caller)), `${app} must accept ${caller}, which calls it`);
+        for (const other of ['intruder', ...SERVICES.filter((name) => !callers.includes(name))]) {
           assert.ok(!serviceReachable(objs, svc, pod(other)), `${app} must not accept pods labelled app=${other}`);
+        }
+      }
+    });
+
+    test('a service that calls others is given their addresses', () => {
+      const objs = render(overlay);
+      for (const app of SERVICES) {
+        const [c] = named(objs, 'Deployment', app).spec.template.spec.containers;
+        for (const callee of callsOf(app)) {
+          assert.equal(envVar(c, `${callee.toUpperCase()}_GRPC_URL`)?.value, `${callee}:50051`, `${app} must be given ${callee}'s address`);
         }
       }
     });

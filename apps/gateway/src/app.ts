@@ -21,6 +21,7 @@ import { allowance, allowanceKey, clientAddress, rateLimited } from './plugins/r
 import { accessRoutes } from './routes/access-routes.js';
 import { identityRoutes } from './routes/identity-routes.js';
 import { itemRoutes } from './routes/item-routes.js';
+import { menuRoutes } from './routes/menu-routes.js';
 import { ledgerRoutes } from './routes/ledger-routes.js';
 import { orderRoutes } from './routes/order-routes.js';
 import { payLinkRoutes } from './routes/pay-link-routes.js';
@@ -120,6 +121,7 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     signInRoutes(deps),
     accessRoutes(deps),
     itemRoutes(deps),
+    menuRoutes(deps),
     ledgerRoutes(deps),
     orderRoutes(deps),
     payLinkRoutes(deps),

@@ -410,4 +410,46 @@ describe('real answers of the pos service, through the gateway, validate against
       await posGateway.app.inject({ method: 'GET', url: `/api/v1/orgs/${owner.handle}/items`, headers: bearer(owner.key) }),
     );
   });
+
+  it('the menu, read and replaced with the documented example made real, and an item for the caller', async () => {
+    const owner = await onboard(posGateway, uniqueName('Menu'));
+    const menuPath = '/api/v1/orgs/:handle/menu';
+    const url = `/api/v1/orgs/${owner.handle}/menu`;
+    const read = await posGateway.app.inject({ method: 'GET', url, headers: bearer(owner.key) });
+    expectDocumented('GET', menuPath, read);
+
+    const callerItem = await posGateway.app.inject({
+      method: 'POST',
+      url: '/api/v1/items',
+      headers: bearer(owner.key),
+      payload: {
+        ...(operationOf({ method: 'POST', path: '/api/v1/items' }).requestBody?.content['application/json']?.example as object),
+        org_handle: owner.handle,
+      },
+    });
+    expect(callerItem.statusCode).toBe(201);
+    expectDocumented('POST', '/api/v1/items', callerItem);
+
+    // The example's sections, with ids of items this organisation has.
+    const example = operationOf({ method: 'PUT', path: menuPath }).requestBody?.content['application/json']?.example as {
+      sections: Array<{ name: string; item_ids: string[] }>;
+    };
+    const sections = example.sections.map((section) => ({ ...section, item_ids: [callerItem.json().id as string] }));
+    const replaced = await posGateway.app.inject({
+      method: 'PUT',
+      url,
+      headers: { ...bearer(owner.key), 'if-match': read.headers.etag as string },
+      payload: { sections },
+    });
+    expect(replaced.statusCode).toBe(200);
+    expectDocumented('PUT', menuPath, replaced);
+    const stale = await posGateway.app.inject({
+      method: 'PUT',
+      url,
+      headers: { ...bearer(owner.key), 'if-match': '"0"' },
+      payload: { sections },
+    });
+    expect(stale.statusCode).toBe(412);
+    expectDocumented('PUT', menuPath, stale);
+  });
 });

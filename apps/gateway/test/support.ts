@@ -18,12 +18,17 @@ export function uniqueName(label: string): string {
   return `${label} ${randomBytes(4).toString('hex')}`;
 }
 
-/** The built routes that forward to a service (pos items and pay links, the books ledger, tax table and reports, p2p's receipts): services are down in these tests. */
+/** The built routes that forward to a service (pos items, menu and pay links, the books ledger, tax table and reports, p2p's receipts): services are down in these tests. */
 export function forwardsToService(endpoint: Pick<Endpoint, 'path'>): boolean {
   return (
-    ['/api/v1/orgs/:handle/items', '/api/v1/orgs/:handle/ledger', '/api/v1/tax/jurisdictions', '/api/v1/receipts/:txid'].includes(
-      endpoint.path,
-    ) ||
+    [
+      '/api/v1/orgs/:handle/items',
+      '/api/v1/items',
+      '/api/v1/orgs/:handle/menu',
+      '/api/v1/orgs/:handle/ledger',
+      '/api/v1/tax/jurisdictions',
+      '/api/v1/receipts/:txid',
+    ].includes(endpoint.path) ||
     endpoint.path.startsWith('/api/v1/orgs/:handle/reports/') ||
     endpoint.path.includes('/pay-links') ||
     endpoint.path.startsWith('/api/v1/bsv/')

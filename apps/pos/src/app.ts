@@ -6,6 +6,7 @@ import { configSchema, type Config } from './config.js';
 import { createItemRepository } from './data/item-repository.js';
 import { createOrderRepository } from './data/order-repository.js';
 import { createPayLinkRepository } from './data/pay-link-repository.js';
+import { createMenuRepository } from './data/menu-repository.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { posService } from './grpc/pos-service.js';
 import type { OrderContext } from './orders/order-context.js';
@@ -19,7 +20,7 @@ import { priceSource } from './rates/price-source.js';
 export { configSchema, type Config } from './config.js';
 
 /**
- * The pos service: PosService over gRPC on its own database (items, orders, pay links), relaying its outbox of
+ * The pos service: PosService over gRPC on its own database (items, the menu, orders, pay links), relaying its outbox of
  * payment events, calling books (tax rates) and p2p (payment outputs, settlement, chain reads), and
  * watching open orders' addresses while it runs. A test may give the clock.
  */
@@ -52,7 +53,12 @@ export const service = defineService<Config, PrismaClient, { now: () => Date }, 
     };
     const watcher = config.POS_WATCH_INTERVAL_MS > 0 ? startOrderWatcher(orders, config.POS_WATCH_INTERVAL_MS) : undefined;
     return {
-      grpc: posService({ items: createItemRepository(prisma, { firstPageTtlMs: config.POS_ITEMS_CACHE_MS }), orders, payLinks }),
+      grpc: posService({
+        items: createItemRepository(prisma, { firstPageTtlMs: config.POS_ITEMS_CACHE_MS }),
+        menus: createMenuRepository(prisma),
+        orders,
+        payLinks,
+      }),
       async close() {
         await watcher?.stop();
         books.close();

@@ -10,7 +10,18 @@ describe('pos config', () => {
       LOG_LEVEL: 'info',
       DATABASE_URL: undefined,
       CTK_DATA_DIR: '.data',
+      NATS_URL: undefined,
+      BOOKS_GRPC_URL: '127.0.0.1:50061',
+      P2P_GRPC_URL: '127.0.0.1:50064',
       POS_ITEMS_CACHE_MS: 2000,
+      POS_PRICE_SOURCE: 'fixed',
+      POS_FIXED_RATES: 'USD=20000,EUR=20000,GBP=20000,AUD=20000,CAD=20000,JPY=2000000',
+      POS_PRICE_URL: 'https://api.coingecko.com/api/v3/simple/price?ids=bitcoin-cash-sv&vs_currencies={currency}',
+      POS_PRICE_CACHE_SECONDS: 60,
+      POS_PRICE_MAX_AGE_SECONDS: 600,
+      POS_ORDER_TTL_SECONDS: 900,
+      POS_WATCH_INTERVAL_MS: 5000,
+      POS_LATE_PAYMENT_SECONDS: 3600,
     });
   });
 
@@ -18,6 +29,12 @@ describe('pos config', () => {
     const config = loadConfig(configSchema, { GRPC_PORT: '0', DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/pos' });
     expect(config.GRPC_PORT).toBe(0);
     expect(config.DATABASE_URL).toBe('postgresql://postgres@127.0.0.1:5432/pos');
+  });
+
+  it('rejects fixed rates that are not CODE=decimal pairs, and a price URL that is not http(s), naming the variable', () => {
+    expect(() => loadConfig(configSchema, { POS_FIXED_RATES: 'USD=1,EUR=abc' })).toThrow(/POS_FIXED_RATES/);
+    expect(() => loadConfig(configSchema, { POS_FIXED_RATES: 'USD=0' })).toThrow(/POS_FIXED_RATES/);
+    expect(() => loadConfig(configSchema, { POS_PRICE_URL: 'ftp://rates.example.com' })).toThrow(/POS_PRICE_URL/);
   });
 
   it('rejects a bad port, naming GRPC_PORT', () => {

@@ -1,5 +1,6 @@
 import { databaseConfigFields, eventConfigFields, serviceAddressFields, serviceConfigFields, unsetIfEmpty } from '@ctk/shared';
 import { z } from 'zod';
+import { fixedRates } from './rates/fixed-rates.js';
 
 const seconds = (fallback: number, max: number) => z.coerce.number().int().min(1).max(max).default(fallback);
 
@@ -17,7 +18,16 @@ export const configSchema = z.object({
    * Satoshis per minor unit for each currency, e.g. "USD=2000,EUR=1850" (exact decimals). The default is
    * a rough rate for a BSV price of 50 in each currency: right for tests and demos, not for real sales.
    */
-  POS_FIXED_RATES: z.string().default('USD=20000,EUR=20000,GBP=20000,AUD=20000,CAD=20000,JPY=2000000'),
+  POS_FIXED_RATES: z
+    .string()
+    .default('USD=20000,EUR=20000,GBP=20000,AUD=20000,CAD=20000,JPY=2000000')
+    .superRefine((spec, context) => {
+      try {
+        fixedRates(spec);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+      }
+    }),
   /**
    * A JSON price API answering the BSV price in a currency; `{currency}` is replaced by the lower-case code.
    * The answer is read as CoinGecko's simple price (`{"bitcoin-cash-sv":{"usd":51.2}}`) or WhatsOnChain's

@@ -30,7 +30,10 @@ export async function startOrderStack(env: Record<string, string> = {}) {
     loadConfig(p2pConfigSchema, { GRPC_PORT: '0', LOG_LEVEL: 'silent', ...(await database('p2p')), ...chainEnv }),
     { transport },
   );
-  const booksService = await startService(books, loadConfig(booksConfigSchema, { GRPC_PORT: '0', LOG_LEVEL: 'silent', ...(await database('books')) }));
+  const booksService = await startService(
+    books,
+    loadConfig(booksConfigSchema, { GRPC_PORT: '0', LOG_LEVEL: 'silent', ...(await database('books')) }),
+  );
   let offsetMs = 0;
   const posService = await startService(
     pos,
@@ -101,15 +104,25 @@ export async function fundedCustomer(chain: RunningLocalChain, satoshis = 1_000_
 }
 
 /** A signed transaction paying each output (scripts in hex), change back to the customer. */
-export async function paying(customer: Awaited<ReturnType<typeof fundedCustomer>>, outputs: { script: string; satoshis: bigint | number }[]) {
+export async function paying(
+  customer: Awaited<ReturnType<typeof fundedCustomer>>,
+  outputs: { script: string; satoshis: bigint | number }[],
+) {
   const tx = new Transaction();
-  tx.addInput({ sourceTransaction: customer.source, sourceOutputIndex: customer.vout, unlockingScriptTemplate: new P2PKH().unlock(customer.key) });
+  tx.addInput({
+    sourceTransaction: customer.source,
+    sourceOutputIndex: customer.vout,
+    unlockingScriptTemplate: new P2PKH().unlock(customer.key),
+  });
   let paid = 0;
   for (const output of outputs) {
     tx.addOutput({ lockingScript: LockingScript.fromHex(output.script), satoshis: Number(output.satoshis) });
     paid += Number(output.satoshis);
   }
-  tx.addOutput({ lockingScript: new P2PKH().lock(customer.key.toAddress('testnet')), satoshis: customer.source.outputs[customer.vout]!.satoshis! - paid - 500 });
+  tx.addOutput({
+    lockingScript: new P2PKH().lock(customer.key.toAddress('testnet')),
+    satoshis: customer.source.outputs[customer.vout]!.satoshis! - paid - 500,
+  });
   await tx.sign();
   return tx;
 }

@@ -16,7 +16,8 @@ afterAll(() => stack?.close());
 
 const create = async (...args: Parameters<typeof orderRequest>) => (await stack.client.createOrder(orderRequest(...args))).order!;
 const get = async (order: Order) => (await stack.client.getOrder({ orderNumber: order.orderNumber, publicUrl: PUBLIC_URL })).order!;
-const scriptOf = async (order: Order) => (await stack.client.getPaymentRequest({ orderNumber: order.orderNumber, publicUrl: PUBLIC_URL })).outputs;
+const scriptOf = async (order: Order) =>
+  (await stack.client.getPaymentRequest({ orderNumber: order.orderNumber, publicUrl: PUBLIC_URL })).outputs;
 /** A customer's transaction paying the order what `satoshis` says, with the receipt output unless told not to. */
 async function payment(order: Order, satoshis: bigint, options: { receipt?: boolean } = {}) {
   const [output, receipt] = await scriptOf(order);
@@ -24,24 +25,29 @@ async function payment(order: Order, satoshis: bigint, options: { receipt?: bool
   return paying(await fundedCustomer(stack.chain), outputs);
 }
 const pay = (order: Order, hex: string) => stack.client.payOrder({ orderNumber: order.orderNumber, transaction: hex });
-const eventsOf = (order: Order) => stack.events.filter((event) => event.id.startsWith('pos.order.') && event.description === `Order ${order.orderNumber}`);
+const eventsOf = (order: Order) =>
+  stack.events.filter((event) => event.id.startsWith('pos.order.') && event.description === `Order ${order.orderNumber}`);
 
 describe('CreateOrder', () => {
   it('prices the lines, takes the rate, allocates a fresh output of the wallet, and answers the payment URIs', async () => {
     const org = walletOrg();
     const item = (await stack.client.createItem(newItem(org, { name: 'Oat milk latte', priceCents: 625n }))).item!;
     const order = await create(org, {
-      lines: [
-        { itemId: item.id, quantity: 2n } as never,
-        { name: 'Pastry of the day', quantity: 1n, unitPriceMinor: 425n } as never,
-      ],
+      lines: [{ itemId: item.id, quantity: 2n } as never, { name: 'Pastry of the day', quantity: 1n, unitPriceMinor: 425n } as never],
       discountBasisPoints: 1000,
       tipBasisPoints: 1500,
       note: 'Table 4',
     });
     expect(order.orderNumber).toMatch(/^[0-9A-HJKMNP-TV-Z]{10}$/);
     // No jurisdiction: standard lines at 0 tax; the tip is 15% of 1507 = 226.05 -> 226.
-    expect(order).toMatchObject({ status: 'open', currency: 'USD', subtotalMinor: 1675n, discountMinor: 168n, taxMinor: 0n, tipMinor: 226n });
+    expect(order).toMatchObject({
+      status: 'open',
+      currency: 'USD',
+      subtotalMinor: 1675n,
+      discountMinor: 168n,
+      taxMinor: 0n,
+      tipMinor: 226n,
+    });
     expect(order.totalMinor).toBe(1733n);
     expect(order).toMatchObject({ exchangeRate: '100', rateSource: 'fixed', satoshis: 173_300n, dueSatoshis: 173_300n, paidSatoshis: 0n });
     expect(order.lines.map((line) => [line.itemId, line.name, line.discountMinor])).toEqual([
@@ -81,7 +87,10 @@ describe('CreateOrder', () => {
     ]);
     expect(request.outputs).toEqual([
       expect.objectContaining({ amount: 100_000n }),
-      expect.objectContaining({ amount: 0n, script: receiptScript({ merchant: `${org.handle}@pay.example.com`, reference: order.orderNumber, linesHash }).toHex() }),
+      expect.objectContaining({
+        amount: 0n,
+        script: receiptScript({ merchant: `${org.handle}@pay.example.com`, reference: order.orderNumber, linesHash }).toHex(),
+      }),
     ]);
     expect(request.paymentUrl).toBe(`${PUBLIC_URL}/api/pos/orders/${order.orderNumber}/payment`);
     expect(Number(request.expirationTimestamp - request.creationTimestamp)).toBe(900);
@@ -104,7 +113,9 @@ describe('CreateOrder', () => {
   it("refuses another organisation's item as not one of its own", async () => {
     const other = walletOrg();
     const item = (await stack.client.createItem(newItem(other))).item!;
-    const refused = await failure(stack.client.createOrder(orderRequest(walletOrg(), { lines: [{ itemId: item.id, quantity: 1n } as never] })));
+    const refused = await failure(
+      stack.client.createOrder(orderRequest(walletOrg(), { lines: [{ itemId: item.id, quantity: 1n } as never] })),
+    );
     expect(refused).toMatchObject({ code: 'validation_failed', details: { field: 'lines[0].item_id' } });
   });
 
@@ -122,7 +133,9 @@ describe('paying an order', () => {
     expect(ack).toMatchObject({ error: 0, transaction: tx.toHex() });
     const paid = await get(order);
     expect(paid).toMatchObject({ status: 'paid', paidSatoshis: order.satoshis, dueSatoshis: 0n, flags: [] });
-    expect(paid.payments).toEqual([expect.objectContaining({ txid: tx.id('hex'), satoshis: order.satoshis, via: 'payment_request', late: false })]);
+    expect(paid.payments).toEqual([
+      expect.objectContaining({ txid: tx.id('hex'), satoshis: order.satoshis, via: 'payment_request', late: false }),
+    ]);
     expect((await pay(order, tx.toHex())).error).toBe(0);
     expect((await get(order)).payments).toHaveLength(1);
     const [event] = await eventually(() => {
@@ -191,7 +204,9 @@ describe('paying an order', () => {
       { script: secondOutput!.script, satoshis: second.dueSatoshis },
     ]);
     await pay(first, tx.toHex());
-    const refused = await failure(stack.client.confirmOrder({ org, orderNumber: second.orderNumber, txid: tx.id('hex'), publicUrl: PUBLIC_URL }));
+    const refused = await failure(
+      stack.client.confirmOrder({ org, orderNumber: second.orderNumber, txid: tx.id('hex'), publicUrl: PUBLIC_URL }),
+    );
     expect(refused.code).toBe('txid_already_used');
     expect((await get(first)).status).toBe('paid');
     expect(await get(second)).toMatchObject({ status: 'open', paidSatoshis: 0n });
@@ -245,7 +260,9 @@ describe('expiry, staff and cancellation', () => {
 
       const rest = await paying(await fundedCustomer(stack.chain), [{ script: output!.script, satoshis: order.satoshis - 1_000n }]);
       await broadcast(rest.toHex());
-      const confirmed = (await stack.client.confirmOrder({ org, orderNumber: order.orderNumber, txid: rest.id('hex'), publicUrl: PUBLIC_URL })).order!;
+      const confirmed = (
+        await stack.client.confirmOrder({ org, orderNumber: order.orderNumber, txid: rest.id('hex'), publicUrl: PUBLIC_URL })
+      ).order!;
       expect(confirmed).toMatchObject({ status: 'paid', paidSatoshis: order.satoshis, flags: ['paid_late'] });
       expect(confirmed.payments.map((payment) => [payment.via, payment.late])).toEqual([
         ['address', true],
@@ -310,6 +327,80 @@ describe('WatchOrder and the QR', () => {
 
 /** Broadcasts a transaction to the local chain, as a customer's wallet would without BIP270. */
 async function broadcast(hex: string) {
-  const response = await fetch(`${stack.chain.url}/v1/tx`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rawTx: hex }) });
+  const response = await fetch(`${stack.chain.url}/v1/tx`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ rawTx: hex }),
+  });
   if (!response.ok) throw new Error(`broadcast: ${response.status} ${await response.text()}`);
 }
+
+describe('orders of items with modifiers, tax treatments and price types', () => {
+  it('adds modifiers to the unit price, taxes each line by its treatment, and takes a chosen price within the item type', async () => {
+    const org = walletOrg({ jurisdiction: 'US-CA' });
+    const latte = (
+      await stack.client.createItem(
+        newItem(org, {
+          name: 'Latte',
+          priceCents: 500n,
+          taxTreatment: 'reduced',
+          taxRate: '0.05',
+          modifiers: [
+            { name: 'Large', priceCents: 50n, group: 'Size' },
+            { name: 'Small', priceCents: 0n, group: 'Size' },
+            { name: 'Oat milk', priceCents: 60n, group: '' },
+          ] as never,
+        }),
+      )
+    ).item!;
+    const stamps = (await stack.client.createItem(newItem(org, { name: 'Stamps', priceCents: 300n, taxTreatment: 'exempt' }))).item!;
+    const donation = (await stack.client.createItem(newItem(org, { name: 'Donation', priceCents: 500n, priceType: 'minimum' }))).item!;
+    const [large, small, oat] = latte.modifiers;
+    const order = await create(org, {
+      lines: [
+        { itemId: latte.id, quantity: 2n, modifiers: [{ modifierId: large!.id }, { modifierId: oat!.id }] } as never,
+        { itemId: stamps.id, quantity: 1n } as never,
+        { itemId: donation.id, quantity: 1n, chosenPriceMinor: 800n } as never,
+      ],
+    });
+    const [latteLine, stampsLine, donationLine] = order.lines;
+    expect(latteLine).toMatchObject({ unitPriceMinor: 610n, taxTreatment: 'reduced', taxRate: '0.05', taxMinor: 61n, totalMinor: 1281n });
+    expect(latteLine!.modifiers.map((modifier) => [modifier.name, modifier.priceMinor])).toEqual([
+      ['Large', 50n],
+      ['Oat milk', 60n],
+    ]);
+    expect(stampsLine).toMatchObject({ taxTreatment: 'exempt', taxRate: '0', taxMinor: 0n, totalMinor: 300n });
+    expect(donationLine).toMatchObject({ unitPriceMinor: 800n, taxTreatment: 'standard' });
+    expect(donationLine!.taxRate).toMatch(/^0\.\d+$/);
+    // The receipt commits to each line's name with its modifiers.
+    const request = await stack.client.getPaymentRequest({ orderNumber: order.orderNumber, publicUrl: PUBLIC_URL });
+    const linesHash = hashOrderLines([
+      { item_id: latte.id, name: 'Latte (Large, Oat milk)', quantity: 2, unit_price_minor: 610, currency: 'USD' },
+      { item_id: stamps.id, name: 'Stamps', quantity: 1, unit_price_minor: 300, currency: 'USD' },
+      { item_id: donation.id, name: 'Donation', quantity: 1, unit_price_minor: 800, currency: 'USD' },
+    ]);
+    expect(request.outputs[1]!.script).toBe(
+      receiptScript({ merchant: `${org.handle}@pay.example.com`, reference: order.orderNumber, linesHash }).toHex(),
+    );
+
+    const refusals: Array<[object, string]> = [
+      [{ itemId: latte.id, quantity: 1n, modifiers: [{ modifierId: large!.id }, { modifierId: small!.id }] }, 'lines[0].modifiers'],
+      [{ itemId: latte.id, quantity: 1n, modifiers: [{ modifierId: oat!.id }, { modifierId: oat!.id }] }, 'lines[0].modifiers'],
+      [{ itemId: stamps.id, quantity: 1n, modifiers: [{ modifierId: oat!.id }] }, 'lines[0].modifiers'],
+      [{ itemId: stamps.id, quantity: 1n, chosenPriceMinor: 400n }, 'lines[0].chosen_price_minor'],
+      [{ itemId: donation.id, quantity: 1n, chosenPriceMinor: 499n }, 'lines[0].chosen_price_minor'],
+    ];
+    for (const [line, field] of refusals) {
+      const refused = await failure(stack.client.createOrder(orderRequest(org, { lines: [line as never] })));
+      expect(refused).toMatchObject({ code: 'validation_failed', details: { field } });
+    }
+  });
+
+  it('refuses more units than a tracked item has', async () => {
+    const org = walletOrg();
+    const cake = (await stack.client.createItem(newItem(org, { name: 'Last cake', priceCents: 400n, inventory: 1n }))).item!;
+    expect((await create(org, { lines: [{ itemId: cake.id, quantity: 1n } as never] })).lines[0]!.quantity).toBe(1n);
+    const refused = await failure(stack.client.createOrder(orderRequest(org, { lines: [{ itemId: cake.id, quantity: 2n } as never] })));
+    expect(refused).toMatchObject({ code: 'validation_failed', details: { field: 'lines[0].quantity' } });
+  });
+});

@@ -77,7 +77,11 @@ describe('satoshi rates', () => {
     expect((await whatsonchain.rateFor('USD')).rate).toBe('20000');
     // An answer naming another currency, or a price in exponent form, is not a rate.
     reply = () => ({ status: 200, body: '{"bitcoin-cash-sv":{"usd":5e1}}' });
-    await expect(httpRates({ url: `${base}/x`, cacheSeconds: 1, maxAgeSeconds: 1 }).rateFor('USD')).rejects.toMatchObject({ code: 'unavailable' });
-    await expect(httpRates({ url: `${base}/x`, cacheSeconds: 1, maxAgeSeconds: 1 }).rateFor('GBP')).rejects.toMatchObject({ code: 'unavailable' });
+    await expect(httpRates({ url: `${base}/x`, cacheSeconds: 1, maxAgeSeconds: 1 }).rateFor('USD')).rejects.toMatchObject({
+      code: 'unavailable',
+    });
+    await expect(httpRates({ url: `${base}/x`, cacheSeconds: 1, maxAgeSeconds: 1 }).rateFor('GBP')).rejects.toMatchObject({
+      code: 'unavailable',
+    });
   });
 });

@@ -18,6 +18,8 @@ const ERRORS = {
   idempotency_in_progress: { grpc: Status.ABORTED, http: 409 },
   idempotency_key_reused: { grpc: Status.FAILED_PRECONDITION, http: 422 },
   failed_precondition: { grpc: Status.FAILED_PRECONDITION, http: 409 },
+  /** An If-Match (or the version it carries) that is missing or not the current one: re-read, then retry. */
+  precondition_failed: { grpc: Status.FAILED_PRECONDITION, http: 412 },
   payment_required: { grpc: Status.FAILED_PRECONDITION, http: 402 },
   payload_too_large: { grpc: Status.RESOURCE_EXHAUSTED, http: 413 },
   rate_limited: { grpc: Status.RESOURCE_EXHAUSTED, http: 429 },

@@ -27,6 +27,7 @@ describe('AppError', () => {
       ['unauthenticated', 401, Status.UNAUTHENTICATED],
       ['forbidden', 403, Status.PERMISSION_DENIED],
       ['not_found', 404, Status.NOT_FOUND],
+      ['precondition_failed', 412, Status.FAILED_PRECONDITION],
       ['already_exists', 409, Status.ALREADY_EXISTS],
       ['rate_limited', 429, Status.RESOURCE_EXHAUSTED],
       ['internal', 500, Status.INTERNAL],

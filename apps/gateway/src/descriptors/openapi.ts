@@ -31,14 +31,23 @@ export function openApiDocument(handlers: ReadonlyMap<string, RouteDefinition>, 
   for (const endpoint of ENDPOINTS) {
     const definition = handlers.get(endpointKey(endpoint));
     const path = endpoint.path.replace(/:(\w+)/g, '{$1}').replace(/\*(\w+)$/, '{$1}');
-    const parameters = [...endpoint.path.matchAll(/[:*](\w+)/g)].map((m) => ({
+    const parameters: Array<Record<string, unknown>> = [...endpoint.path.matchAll(/[:*](\w+)/g)].map((m) => ({
       name: m[1],
       in: 'path',
       required: true,
       schema: { type: 'string' },
     }));
     for (const [name, schema] of Object.entries(queryProperties(definition)))
-      parameters.push({ name, in: 'query', required: false, schema: schema as never });
+      parameters.push({ name, in: 'query', required: false, schema });
+    for (const [name, header] of Object.entries(definition?.headers ?? {}))
+      parameters.push({
+        name,
+        in: 'header',
+        required: header.required ?? false,
+        description: header.description,
+        example: header.example,
+        schema: { type: 'string' },
+      });
     paths[path] ??= {};
     paths[path][endpoint.method.toLowerCase()] = {
       summary: endpoint.summary,
@@ -114,8 +123,13 @@ function successResponse(definition: RouteDefinition, components: Record<string,
     media,
     { schema: { type: 'string', description: file.description }, example: file.example },
   ]);
+  const headers = Object.entries(definition.answerHeaders ?? {}).map(([name, header]) => [
+    name,
+    { description: header.description, example: header.example, schema: { type: 'string' } },
+  ]);
   return {
     description: definition.files ? 'Success: JSON, or a file of one of the other media types' : 'Success',
+    ...(headers.length > 0 ? { headers: Object.fromEntries(headers) } : {}),
     content: {
       'application/json': { schema: toComponentRefs(schema), ...(example === undefined ? {} : { example }) },
       ...Object.fromEntries(files),

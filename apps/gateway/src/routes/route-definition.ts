@@ -9,6 +9,9 @@ export type AnswerSecret = { path: readonly string[]; kind: SecretKind };
 
 export type HandlerInput<B, Q, P> = { body: B; query: Q; params: P; request: FastifyRequest; reply: FastifyReply };
 
+/** A header the document lists for an operation: in the request, or in its success answer. */
+export type HeaderDoc = { description: string; example: string; required?: boolean };
+
 /** An answer that is a file rather than JSON (the ledger's exports): described in the document by its media type, answered as a string or a stream. */
 export type FileAnswer = { description: string; example: string };
 
@@ -42,6 +45,10 @@ export type RouteDefinition<
    * cached, and their idempotent replays are sealed and checked (plugins/idempotency.ts).
    */
   secrets?: AnswerSecret[];
+  /** Request headers the handler reads itself (authorization and Idempotency-Key aside), for the document. */
+  headers?: Record<string, HeaderDoc>;
+  /** Headers the success answer carries (e.g. ETag), for the document. */
+  answerHeaders?: Record<string, HeaderDoc>;
   /** HTTP status of success (200 unless set). */
   status?: number;
   /** The success answer as JSON (named with `named()`, which gives it its example). */

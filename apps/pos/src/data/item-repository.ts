@@ -1,9 +1,28 @@
 import { AppError, isUniqueViolation, type CursorPosition } from '@ctk/shared';
-import type { Item, PrismaClient } from '../generated/prisma/client.js';
+import type { Item as ItemRow, ItemModifier, PrismaClient } from '../generated/prisma/client.js';
 
-export type { Item };
-export type NewItem = Pick<Item, 'organizationId' | 'name' | 'description' | 'priceCents' | 'currency' | 'category' | 'sku' | 'available'>;
+/** An item with its modifiers, in the order they were given. */
+export type Item = ItemRow & { modifiers: ItemModifier[] };
+export type NewModifier = Pick<ItemModifier, 'name' | 'priceCents' | 'group'>;
+export type NewItem = Pick<
+  ItemRow,
+  | 'organizationId'
+  | 'name'
+  | 'description'
+  | 'priceCents'
+  | 'currency'
+  | 'category'
+  | 'sku'
+  | 'available'
+  | 'taxTreatment'
+  | 'taxRate'
+  | 'priceType'
+  | 'inventory'
+> & { modifiers: NewModifier[] };
 export type ItemRepository = ReturnType<typeof createItemRepository>;
+
+/** What every read of an item includes: its modifiers, in order. */
+export const WITH_MODIFIERS = { modifiers: { orderBy: { position: 'asc' } } } as const;
 
 /**
  * Items over Prisma. First pages of a listing (what a menu screen or a customer's phone asks for, over
@@ -16,9 +35,12 @@ export function createItemRepository(prisma: PrismaClient, options: { firstPageT
     for (const key of firstPages.keys()) if (key.startsWith(`${organizationId}|`)) firstPages.delete(key);
   };
   return {
-    async create(item: NewItem): Promise<Item> {
+    async create({ modifiers, ...item }: NewItem): Promise<Item> {
       try {
-        const created = await prisma.item.create({ data: item });
+        const created = await prisma.item.create({
+          data: { ...item, modifiers: { create: modifiers.map((modifier, position) => ({ ...modifier, position })) } },
+          include: WITH_MODIFIERS,
+        });
         forget(item.organizationId);
         return created;
       } catch (error) {
@@ -41,6 +63,13 @@ export function createItemRepository(prisma: PrismaClient, options: { firstPageT
       return rows;
     },
 
+    /** The ids, of those given (UUIDs), that are items of this organisation. */
+    async ownedIds(organizationId: string, ids: readonly string[]): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const rows = await prisma.item.findMany({ where: { organizationId, id: { in: [...ids] } }, select: { id: true } });
+      return new Set(rows.map((row) => row.id));
+    },
+
     async hasAny(organizationId: string): Promise<boolean> {
       return (await prisma.item.findFirst({ where: { organizationId }, select: { id: true } })) !== null;
     },
@@ -55,6 +84,7 @@ export function createItemRepository(prisma: PrismaClient, options: { firstPageT
       where: { organizationId, ...afterWhere },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       take,
+      include: WITH_MODIFIERS,
     });
   }
 }

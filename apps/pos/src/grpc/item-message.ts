@@ -12,10 +12,16 @@ export function toItemMessage(item: Item): ItemMessage {
     available: item.available,
     sku: item.sku ?? '',
     createdAt: item.createdAt.toISOString(),
-    // Until items carry them (decision 0015): every item is fixed-price, standard-rated, untracked.
-    taxTreatment: 'standard',
-    taxRate: '',
-    priceType: 'fixed',
-    modifiers: [],
+    taxTreatment: item.taxTreatment,
+    taxRate: item.taxRate ?? '',
+    priceType: item.priceType,
+    // Absent, not 0, when stock is not tracked.
+    ...(item.inventory === null ? {} : { inventory: item.inventory }),
+    modifiers: item.modifiers.map((modifier) => ({
+      id: modifier.id,
+      name: modifier.name,
+      priceCents: modifier.priceCents,
+      group: modifier.group ?? '',
+    })),
   };
 }

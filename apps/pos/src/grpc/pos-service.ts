@@ -1,35 +1,41 @@
 import { AppError, orgOf } from '@ctk/shared';
 import type { PosServiceImplementation } from '@ctk/proto/ctk/pos/v1/pos';
 import type { ItemRepository } from '../data/item-repository.js';
+import type { MenuRepository } from '../data/menu-repository.js';
 import { cancelOrder } from '../domain/cancel-order.js';
 import { confirmOrder } from '../domain/confirm-order.js';
 import { createItem } from '../domain/create-item.js';
 import { createOrder } from '../domain/create-order.js';
+import { getMenu } from '../domain/get-menu.js';
 import { createPayLink } from '../domain/create-pay-link.js';
 import { disablePayLink } from '../domain/disable-pay-link.js';
 import { getPayLink } from '../domain/get-pay-link.js';
 import { getPayLinkQr } from '../domain/get-pay-link-qr.js';
 import { listPayLinks } from '../domain/list-pay-links.js';
 import { openPayLinkOrder } from '../domain/open-pay-link-order.js';
-import { getOrder } from '../domain/get-order.js';
 import { getOrderQr } from '../domain/get-order-qr.js';
+import { getOrder } from '../domain/get-order.js';
 import { getPaymentRequest } from '../domain/get-payment-request.js';
 import { getSetup } from '../domain/get-setup.js';
 import { listItems } from '../domain/list-items.js';
 import { payOrder } from '../domain/pay-order.js';
+import { replaceMenu } from '../domain/replace-menu.js';
 import { watchOrder } from '../domain/watch-order.js';
 import type { OrderContext } from '../orders/order-context.js';
 import type { PayLinkContext } from '../pay-links/pay-link-context.js';
 import { toItemMessage } from './item-message.js';
+import { toMenuMessage } from './menu-message.js';
 import { toOrderMessage } from './order-message.js';
 import { toPayLinkMessage } from './pay-link-message.js';
 
 export function posService({
   items,
+  menus,
   orders,
   payLinks,
 }: {
   items: ItemRepository;
+  menus: MenuRepository;
   orders: OrderContext;
   payLinks: PayLinkContext;
 }): PosServiceImplementation {
@@ -44,8 +50,12 @@ export function posService({
       const page = await listItems(items, orgOf(request.org), request);
       return { items: page.items.map(toItemMessage), nextCursor: page.nextCursor };
     },
-    getMenu: notBuilt('GetMenu'),
-    replaceMenu: notBuilt('ReplaceMenu'),
+    async getMenu(request) {
+      return { menu: toMenuMessage(await getMenu(menus, orgOf(request.org))) };
+    },
+    async replaceMenu(request) {
+      return { menu: toMenuMessage(await replaceMenu(menus, items, orgOf(request.org), request)) };
+    },
     analyzeItems: notBuilt('AnalyzeItems'),
     async createOrder(request) {
       const { org: orgRef, ...input } = request;

@@ -1,3 +1,4 @@
+import { WITH_MODIFIERS } from '../data/item-repository.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { TaxTreatment } from './price-order.js';
 
@@ -19,15 +20,6 @@ export type OrderItem = {
   modifiers: OrderItemModifier[];
 };
 
-/** The fields items gain with decision 0015's item model; absent, an item is standard-rated, fixed-price, untracked, without modifiers. */
-type LaterFields = Partial<{
-  taxTreatment: string | null;
-  taxRate: string | null;
-  priceType: string | null;
-  inventory: bigint | null;
-  modifiers: unknown;
-}>;
-
 /**
  * The organisation's items of these ids, as orders read them: the one place order code touches the
  * item model. Another organisation's id is simply not found.
@@ -38,39 +30,27 @@ export async function readOrderItems(
   ids: readonly string[],
 ): Promise<Map<string, OrderItem>> {
   if (ids.length === 0) return new Map();
-  const rows = await prisma.item.findMany({ where: { organizationId, id: { in: [...new Set(ids)] } } });
+  const rows = await prisma.item.findMany({ where: { organizationId, id: { in: [...new Set(ids)] } }, include: WITH_MODIFIERS });
   return new Map(
-    rows.map((row) => {
-      const later = row as typeof row & LaterFields;
-      const item: OrderItem = {
+    rows.map((row): [string, OrderItem] => [
+      row.id,
+      {
         id: row.id,
         name: row.name,
         priceCents: row.priceCents,
         currency: row.currency,
         available: row.available,
-        taxTreatment: (later.taxTreatment || 'standard') as TaxTreatment,
-        taxRate: later.taxRate ?? '',
-        priceType: (later.priceType || 'fixed') as OrderItem['priceType'],
-        inventory: later.inventory ?? null,
-        modifiers: modifiersOf(later.modifiers),
-      };
-      return [row.id, item];
-    }),
+        taxTreatment: row.taxTreatment as TaxTreatment,
+        taxRate: row.taxRate ?? '',
+        priceType: row.priceType as OrderItem['priceType'],
+        inventory: row.inventory,
+        modifiers: row.modifiers.map((modifier) => ({
+          id: modifier.id,
+          name: modifier.name,
+          priceCents: modifier.priceCents,
+          group: modifier.group ?? '',
+        })),
+      },
+    ]),
   );
-}
-
-function modifiersOf(value: unknown): OrderItemModifier[] {
-  if (!Array.isArray(value)) return [];
-  return value.flatMap((entry: unknown) => {
-    const modifier = entry as Partial<{
-      id: string;
-      name: string;
-      priceCents: bigint | number | string;
-      price_cents: number | string;
-      group: string;
-    }>;
-    const price = modifier.priceCents ?? modifier.price_cents;
-    if (!modifier.id || !modifier.name || price === undefined) return [];
-    return [{ id: modifier.id, name: modifier.name, priceCents: BigInt(price), group: modifier.group ?? '' }];
-  });
 }

@@ -1,0 +1,88 @@
+import { HD, LockingScript, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
+import { configSchema as booksConfigSchema, service as books } from '@ctk/books';
+import { requestFaucet, startLocalChain } from '@ctk/chain/local';
+import { configSchema as p2pConfigSchema, service as p2p } from '@ctk/p2p';
+import { configSchema as posConfigSchema, service as pos } from '@ctk/pos';
+import { inProcessTransport, loadConfig, startService } from '@ctk/shared';
+import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
+import type { Gateway } from '../src/app.js';
+import { bearer, onboard, startTestGateway, type Onboarded } from './harness.js';
+import { SERVICES_DOWN, uniqueName } from './support.js';
+
+async function database(prefix: string) {
+  const url = await createTestDatabase(prefix);
+  return { CTK_DATA_DIR: TEST_DATA_DIR, ...(url ? { DATABASE_URL: url } : {}) };
+}
+
+/**
+ * Orders end to end in one process: a local chain, books and p2p, pos calling both (its watcher off:
+ * the tests pay by BIP270), and the gateway in front of the three, each on its own database.
+ */
+export async function startOrderStack() {
+  const chain = await startLocalChain({ port: 0 });
+  const transport = inProcessTransport();
+  const env = { GRPC_PORT: '0', LOG_LEVEL: 'silent' };
+  const chainEnv = { CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: chain.url, CHAIN_RETRIES: '1' };
+  const booksService = await startService(books, loadConfig(booksConfigSchema, { ...env, ...(await database('books')) }), { transport });
+  const p2pService = await startService(p2p, loadConfig(p2pConfigSchema, { ...env, ...chainEnv, ...(await database('p2p')) }), {
+    transport,
+  });
+  const addresses = { BOOKS_GRPC_URL: `127.0.0.1:${booksService.port}`, P2P_GRPC_URL: `127.0.0.1:${p2pService.port}` };
+  const posService = await startService(
+    pos,
+    loadConfig(posConfigSchema, {
+      ...env,
+      ...addresses,
+      POS_WATCH_INTERVAL_MS: '0',
+      POS_FIXED_RATES: 'USD=100',
+      ...(await database('pos')),
+    }),
+    { transport },
+  );
+  const gateway: Gateway = await startTestGateway({ ...SERVICES_DOWN, ...addresses, POS_GRPC_URL: `127.0.0.1:${posService.port}` });
+
+  /** A new organisation with a wallet (its xpub registered): its owner can take orders. */
+  async function walletOrg(label: string): Promise<Onboarded> {
+    const owner = await onboard(gateway, uniqueName(label));
+    const xpub = HD.fromRandom().derive("m/44'/236'/0'").toPublic().toString();
+    const patched = await gateway.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/organizations/${owner.handle}`,
+      headers: bearer(owner.key),
+      payload: { wallet_xpub: xpub },
+    });
+    if (patched.statusCode !== 200) throw new Error(`registering the xpub failed: ${patched.body}`);
+    return owner;
+  }
+
+  /** A customer's signed transaction paying each output, change back to the customer. */
+  async function paying(outputs: { script: string; satoshis: number }[]) {
+    const key = PrivateKey.fromRandom();
+    const funded = await requestFaucet(chain.url, key.toAddress('testnet'), 1_000_000);
+    const source = Transaction.fromHex(funded.raw_tx);
+    const tx = new Transaction();
+    tx.addInput({ sourceTransaction: source, sourceOutputIndex: funded.vout, unlockingScriptTemplate: new P2PKH().unlock(key) });
+    for (const output of outputs) tx.addOutput({ lockingScript: LockingScript.fromHex(output.script), satoshis: output.satoshis });
+    const spent = outputs.reduce((sum, output) => sum + output.satoshis, 0);
+    tx.addOutput({
+      lockingScript: new P2PKH().lock(key.toAddress('testnet')),
+      satoshis: source.outputs[funded.vout]!.satoshis! - spent - 500,
+    });
+    await tx.sign();
+    return tx;
+  }
+
+  return {
+    gateway,
+    walletOrg,
+    paying,
+    async close() {
+      await gateway.close();
+      await posService.close();
+      await p2pService.close();
+      await booksService.close();
+      await transport.close();
+      await chain.close();
+    },
+  };
+}

@@ -1,0 +1,163 @@
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMember, bearer, onboard, type Onboarded } from './harness.js';
+import { startOrderStack } from './order-harness.js';
+import { expectError, uniqueName } from './support.js';
+
+let stack: Awaited<ReturnType<typeof startOrderStack>>;
+beforeAll(async () => {
+  stack = await startOrderStack();
+}, 60_000);
+afterAll(() => stack?.close());
+
+const inject = (options: InjectOptions) => stack.gateway.app.inject(options);
+const LINE = { name: 'Flat white', quantity: 2, unit_price_minor: 450 };
+const createOrder = (key: string, payload: object) => inject({ method: 'POST', url: '/api/pos/orders', headers: bearer(key), payload });
+const staffPost = (key: string, number: string, action: 'confirm' | 'cancel', payload: object) =>
+  inject({ method: 'POST', url: `/api/pos/orders/${number}/${action}`, headers: bearer(key), payload });
+
+describe('orders through the gateway and pos', () => {
+  let cafe: Onboarded;
+  let staffKey: string;
+  beforeAll(async () => {
+    cafe = await stack.walletOrg('Blue Bottle Cafe');
+    staffKey = (await addMember(stack.gateway, cafe, 'staff')).key;
+  });
+
+  it('staff create an order; anyone reads it by number, and it shows nothing private', async () => {
+    const created = await createOrder(staffKey, { org_handle: cafe.handle, lines: [LINE], tip_minor: 100, note: 'Table 4' });
+    expect(created.statusCode).toBe(201);
+    const order = created.json();
+    expect(order).toMatchObject({
+      status: 'open',
+      subtotal_minor: 900,
+      tip_minor: 100,
+      total_minor: 1000,
+      satoshis: 100_000,
+      due_satoshis: 100_000,
+      paid_at: null,
+      merchant_handle: cafe.handle,
+      lines: [{ item_id: '', name: 'Flat white', quantity: 2, unit_price_minor: 450, total_minor: 900, modifiers: [] }],
+    });
+    expect(new URL(order.payment_request_url).pathname).toBe(`/api/pos/orders/${order.order_number}/payment-request`);
+    expect(order.pay_uri).toBe(`pay:?r=${encodeURIComponent(order.payment_request_url)}`);
+    const read = await inject({ method: 'GET', url: `/api/pos/orders/${order.order_number}` });
+    expect(read.statusCode).toBe(200);
+    expect(read.json()).toEqual(order);
+    for (const secret of [cafe.orgId, cafe.userId, 'xpub', 'created_by', 'organization_id']) expect(read.body).not.toContain(secret);
+  });
+
+  it('takes a BIP270 payment: the request in BIP270 names, the Payment acknowledged, the order paid', async () => {
+    const order = (await createOrder(staffKey, { org_handle: cafe.handle, lines: [LINE] })).json();
+    const request = await inject({ method: 'GET', url: `/api/pos/orders/${order.order_number}/payment-request` });
+    expect(request.statusCode).toBe(200);
+    const body = request.json();
+    expect(Object.keys(body).sort()).toEqual([
+      'creationTimestamp',
+      'expirationTimestamp',
+      'memo',
+      'merchantData',
+      'network',
+      'outputs',
+      'paymentUrl',
+    ]);
+    expect(body.outputs.map((output: { amount: number }) => output.amount)).toEqual([order.due_satoshis, 0]);
+    const tx = await stack.paying(
+      body.outputs.map((output: { script: string; amount: number }) => ({ script: output.script, satoshis: output.amount })),
+    );
+    const ack = await inject({
+      method: 'POST',
+      url: new URL(body.paymentUrl).pathname,
+      payload: { transaction: tx.toHex(), merchantData: body.merchantData },
+    });
+    expect(ack.statusCode).toBe(200);
+    expect(ack.json()).toMatchObject({ payment: { transaction: tx.toHex(), merchantData: body.merchantData }, error: 0 });
+    const paid = (await inject({ method: 'GET', url: `/api/pos/orders/${order.order_number}` })).json();
+    expect(paid).toMatchObject({
+      status: 'paid',
+      paid_satoshis: order.satoshis,
+      due_satoshis: 0,
+      payments: [{ txid: tx.id('hex'), via: 'payment_request' }],
+    });
+    // Paid, it takes no other payment request.
+    expectError(await inject({ method: 'GET', url: `/api/pos/orders/${order.order_number}/payment-request` }), 409, 'failed_precondition');
+  });
+
+  it('draws the QR as SVG and PNG, and streams a final order as one Server-Sent Event', async () => {
+    const order = (await createOrder(staffKey, { org_handle: cafe.handle, lines: [LINE] })).json();
+    const svg = await inject({ method: 'GET', url: `/api/pos/orders/${order.order_number}/qr` });
+    expect(svg.statusCode).toBe(200);
+    expect(svg.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    expect(svg.body).toMatch(/^<svg/);
+    const png = await inject({ method: 'GET', url: `/api/pos/orders/${order.order_number}/qr?format=png` });
+    expect(png.headers['content-type']).toBe('image/png');
+    expect(png.rawPayload.subarray(1, 4).toString()).toBe('PNG');
+
+    const cancelled = await staffPost(staffKey, order.order_number, 'cancel', { org_handle: cafe.handle });
+    expect(cancelled.statusCode).toBe(200);
+    expect(cancelled.json()).toMatchObject({ status: 'cancelled', due_satoshis: 0 });
+    const events = await inject({ method: 'GET', url: `/api/pos/orders/${order.order_number}/events` });
+    expect(events.statusCode).toBe(200);
+    expect(events.headers['content-type']).toMatch(/^text\/event-stream/);
+    expect(events.body).toBe(`event: order\ndata: ${JSON.stringify(cancelled.json())}\n\n`);
+  });
+
+  it("another organisation's staff cannot create for, confirm or cancel this organisation's orders", async () => {
+    const order = (await createOrder(staffKey, { org_handle: cafe.handle, lines: [LINE] })).json();
+    const other = await stack.walletOrg('Other Cafe');
+    expectError(await createOrder(other.key, { org_handle: cafe.handle, lines: [LINE] }), 403, 'forbidden');
+    const txid = 'ab'.repeat(32);
+    expectError(await staffPost(other.key, order.order_number, 'confirm', { org_handle: cafe.handle, txid }), 403, 'forbidden');
+    expectError(await staffPost(other.key, order.order_number, 'cancel', { org_handle: cafe.handle }), 403, 'forbidden');
+    // In its own name, the order is not found at all.
+    expectError(await staffPost(other.key, order.order_number, 'confirm', { org_handle: other.handle, txid }), 404, 'not_found');
+    expectError(await staffPost(other.key, order.order_number, 'cancel', { org_handle: other.handle }), 404, 'not_found');
+    expect((await inject({ method: 'GET', url: `/api/pos/orders/${order.order_number}` })).json().status).toBe('open');
+    // Without a key: 401.
+    expectError(
+      await inject({ method: 'POST', url: `/api/pos/orders/${order.order_number}/cancel`, payload: { org_handle: cafe.handle } }),
+      401,
+      'unauthenticated',
+    );
+  });
+
+  it.each([
+    ['no org_handle', { lines: [LINE] }],
+    ['no lines', { org_handle: 'HANDLE', lines: [] }],
+    ['an unknown field', { org_handle: 'HANDLE', lines: [LINE], discount: 5 }],
+    ['a quantity as text', { org_handle: 'HANDLE', lines: [{ ...LINE, quantity: '2' }] }],
+    ['a negative price', { org_handle: 'HANDLE', lines: [{ ...LINE, unit_price_minor: -1 }] }],
+    ['a NUL in the note', { org_handle: 'HANDLE', lines: [LINE], note: 'a\u0000b' }],
+    ['a price in a float', { org_handle: 'HANDLE', lines: [{ ...LINE, unit_price_minor: 4.5 }] }],
+    ['both tips', { org_handle: 'HANDLE', lines: [LINE], tip_minor: 10, tip_basis_points: 1000 }],
+    ['a discount above the subtotal', { org_handle: 'HANDLE', lines: [LINE], discount_minor: 901 }],
+  ])('refuses an order with %s as 422, creating nothing', async (_, payload) => {
+    const body = JSON.parse(JSON.stringify(payload).replaceAll('HANDLE', cafe.handle));
+    expectError(await createOrder(staffKey, body), 422, 'validation_failed');
+  });
+
+  it('refuses malformed order numbers, formats and payments as 422, and an unknown number as 404', async () => {
+    expectError(await inject({ method: 'GET', url: '/api/pos/orders/short' }), 422, 'validation_failed');
+    expectError(await inject({ method: 'GET', url: '/api/pos/orders/0000000000' }), 404, 'not_found');
+    const order = (await createOrder(staffKey, { org_handle: cafe.handle, lines: [LINE] })).json();
+    expectError(await inject({ method: 'GET', url: `/api/pos/orders/${order.order_number}/qr?format=gif` }), 422, 'validation_failed');
+    const pay = (payload: object) => inject({ method: 'POST', url: `/api/pos/orders/${order.order_number}/payment`, payload });
+    expectError(await pay({}), 422, 'validation_failed');
+    expectError(await pay({ transaction: 'not hex' }), 422, 'validation_failed');
+    expectError(await pay({ transaction: '0100', evil: true }), 422, 'validation_failed');
+    expectError(
+      await staffPost(staffKey, order.order_number, 'confirm', { org_handle: cafe.handle, txid: 'xyz' }),
+      422,
+      'validation_failed',
+    );
+    expect((await inject({ method: 'GET', url: `/api/pos/orders/${order.order_number}` })).json()).toMatchObject({
+      status: 'open',
+      payments: [],
+    });
+  });
+
+  it('an organisation without a wallet is told how to register one', async () => {
+    const bare = await onboard(stack.gateway, uniqueName('No Wallet Cafe'));
+    expectError(await createOrder(bare.key, { org_handle: bare.handle, lines: [LINE] }), 409, 'failed_precondition');
+  });
+});

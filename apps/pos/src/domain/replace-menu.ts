@@ -1,0 +1,78 @@
+import { AppError, type InputIssue, invalidInput, type Org, validate } from '@ctk/shared';
+import { z } from 'zod';
+import type { ItemRepository } from '../data/item-repository.js';
+import type { Menu, MenuRepository } from '../data/menu-repository.js';
+import { lineOfText } from './text-fields.js';
+
+export const MAX_SECTIONS = 50;
+export const MAX_SECTION_ITEMS = 200;
+export const MAX_MENU_ENTRIES = 1000;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const sectionSchema = z.object({
+  name: lineOfText('name', 60).pipe(z.string().min(1, 'name is required')),
+  itemIds: z
+    .array(
+      z
+        .string()
+        .regex(UUID, 'not an item id: items are named by their UUID')
+        .transform((id) => id.toLowerCase()),
+    )
+    .max(MAX_SECTION_ITEMS, `a section has at most ${MAX_SECTION_ITEMS} items`),
+});
+
+const replacementSchema = z
+  .object({
+    expectedVersion: z.bigint().min(0n, 'expected_version must not be negative'),
+    sections: z.array(sectionSchema).max(MAX_SECTIONS, `a menu has at most ${MAX_SECTIONS} sections`),
+  })
+  .superRefine(({ sections }, context) => {
+    const entries = sections.reduce((sum, section) => sum + section.itemIds.length, 0);
+    if (entries > MAX_MENU_ENTRIES)
+      context.addIssue({
+        code: 'custom',
+        path: ['sections'],
+        message: `a menu has at most ${MAX_MENU_ENTRIES} items across its sections, not ${entries}`,
+      });
+    const names = new Set<string>();
+    sections.forEach((section, s) => {
+      const name = section.name.toLowerCase();
+      if (names.has(name))
+        context.addIssue({ code: 'custom', path: ['sections', s, 'name'], message: `"${section.name}" is already a section` });
+      names.add(name);
+      const ids = new Set<string>();
+      section.itemIds.forEach((id, i) => {
+        if (ids.has(id))
+          context.addIssue({ code: 'custom', path: ['sections', s, 'itemIds', i], message: 'this item is already in this section' });
+        ids.add(id);
+      });
+    });
+  });
+
+export type MenuReplacementInput = z.input<typeof replacementSchema>;
+
+/**
+ * Replaces the organisation's menu as a whole, if the editor read the current version: a stale one is
+ * 412 precondition_failed and nothing changes. Every item must be one of the organisation's.
+ */
+export async function replaceMenu(menus: MenuRepository, items: ItemRepository, org: Org, input: MenuReplacementInput): Promise<Menu> {
+  const { expectedVersion, sections } = validate(replacementSchema, input);
+  const owned = await items.ownedIds(org.id, [...new Set(sections.flatMap((section) => section.itemIds))]);
+  const unknown: InputIssue[] = sections.flatMap((section, s) =>
+    section.itemIds.flatMap((id, i) =>
+      owned.has(id) ? [] : [{ field: `sections.${s}.item_ids.${i}`, message: `no item of this organisation has the id ${id}` }],
+    ),
+  );
+  if (unknown.length > 0) throw invalidInput(unknown);
+  const replacement = await menus.replaceIfAt(org.id, expectedVersion, sections);
+  if (!replacement.replaced) {
+    const current = replacement.currentVersion;
+    throw new AppError(
+      'precondition_failed',
+      `The menu is at version ${current} (ETag "${current}"), not ${expectedVersion}: read it again and make your change to version ${current}.`,
+      { current_version: Number(current) },
+    );
+  }
+  return replacement.menu;
+}
