@@ -87,6 +87,7 @@ try {
   console.log(`
 Commerce Toolkit is running at ${base} (data in ${dataDir}; payment events ${transport ? 'in process' : `on NATS at ${process.env.NATS_URL}`}).
   Docs:          ${base}/docs
+  Counter:       ${base}/pos (sign in with the API key; the customer's page is ${base}/pay/<order_number>)
   API map:       ${base}/api/v1/capabilities
   Onboard:       curl -s -X POST ${base}/api/v1/onboard -H 'content-type: application/json' -d '{"name": "My Cafe"}'
   Who am I:      curl -s ${base}/api/v1/me -H "authorization: Bearer <api_key from onboarding>"

@@ -4,6 +4,14 @@
 
 import { shareOf } from './money.js';
 
+/**
+ * @typedef {{ key: string, itemId: string | null, name: string, priceMinor: number, chosenPriceMinor: number | null,
+ *   modifiers: Array<{ id: string, name: string, price_cents: number }>, quantity: number }} CartLine
+ * @typedef {{ basisPoints?: number, minor?: number }} Share a percent in basis points, or an amount in minor units
+ * @typedef {{ lines: CartLine[], discount: Share | null, tip: Share | null, note: string }} Cart
+ */
+
+/** @returns {Cart} */
 export function emptyCart() {
   return { lines: [], discount: null, tip: null, note: '' };
 }

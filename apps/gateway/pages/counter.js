@@ -151,11 +151,13 @@ function renderMenu() {
           : item.price_type === 'minimum'
             ? `from ${money(item.price_cents)}`
             : money(item.price_cents);
+      // Stock is counted only when the item tracks it (inventory null: not tracked).
+      const soldOut = item.inventory === 0;
       const button = element(
         'button',
-        { type: 'button', class: 'item', 'data-item-id': item.id },
+        { type: 'button', class: 'item', 'data-item-id': item.id, disabled: soldOut },
         element('span', { class: 'item-name' }, item.name),
-        element('span', { class: 'item-price' }, priceLabel),
+        element('span', { class: 'item-price' }, soldOut ? 'sold out' : priceLabel),
         (item.modifiers ?? []).length ? element('span', { class: 'item-more' }, 'options') : '',
       );
       button.addEventListener('click', () => chooseItem(item));
@@ -166,6 +168,15 @@ function renderMenu() {
 }
 
 $('search').addEventListener('input', () => renderMenu());
+// Enter in the search takes the one item it found, so a clerk can sell from the keyboard alone.
+$('search').addEventListener('keydown', (event) => {
+  if (event.key !== 'Enter') return;
+  const found = $('item-grid').querySelectorAll('button:not([disabled])');
+  if (found.length === 1) {
+    event.preventDefault();
+    found[0].click();
+  }
+});
 
 function chooseItem(item) {
   const needsPrice = item.price_type === 'minimum' || item.price_type === 'top_up';
@@ -245,9 +256,9 @@ $('modifier-form').addEventListener('submit', (event) => {
   renderCart(`${item.name} added`);
 });
 
+// Closing the dialog returns focus to the item's button (the browser does it), ready for another one.
 $('modifier-dialog').addEventListener('close', () => {
   dialogItem = null;
-  $('search').focus();
 });
 
 // ---- The keypad
@@ -311,6 +322,9 @@ function renderCart(announce) {
   $('sum-tip').textContent = sums.tip ? money(sums.tip) : '—';
   $('sum-total').textContent = money(sums.beforeTax);
   $('create-order').disabled = lines.length === 0;
+  const count = lines.reduce((sum, line) => sum + line.quantity, 0);
+  $('to-cart').textContent = `Cart: ${count} · ${money(sums.beforeTax)}`;
+  $('to-cart').hidden = count === 0;
   if (announce) $('cart-announce').textContent = announce;
 }
 

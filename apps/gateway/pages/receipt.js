@@ -43,7 +43,11 @@ function stamp(iso) {
   return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`;
 }
 
-/** The receipt of an order: merchant, lines with modifiers, discount, tax, tip, total, and the payment. */
+/**
+ * The receipt of an order: merchant, lines with modifiers, discount, tax, tip, total, and the payment.
+ * @param {any} order the order as the API answers it
+ * @param {{ merchantName?: string, tipBasisPoints?: number | null }} [options]
+ */
 export function receiptText(order, { merchantName = '', tipBasisPoints = null } = {}) {
   const money = (minor) => formatMoney(minor, order.currency);
   const out = [];

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { addItem, addKeypadLine, changeQuantity, emptyCart, estimate, orderRequest } from '../pages/cart.js';
+import { formatMoney, minorToDecimal, parseMoney, parsePercent } from '../pages/money.js';
+import { RECEIPT_WIDTH, receiptText } from '../pages/receipt.js';
+
+// The counter screen's modules are plain browser ES modules; the ones without the DOM run here too.
+
+const latte = {
+  id: '1b7e3c9a-5d2f-4a8e-9c6b-0e4a2f8d6c31',
+  name: 'Oat milk latte',
+  price_cents: 575,
+  currency: 'USD',
+  modifiers: [
+    { id: '4a9c2e7f-6b1d-4e3a-8f5c-0d7b2a9e4c18', name: 'Large', price_cents: 75, group: 'Size' },
+    { id: 'e5b1d8a3-9f2c-4a6e-b7d0-3c8f1a5e2b47', name: 'Extra shot', price_cents: 90, group: null },
+  ],
+};
+
+describe('money on the pages: integers of minor units, typed amounts read as text', () => {
+  it.each([
+    ['4.5', 'USD', 450],
+    ['4,50', 'USD', 450],
+    ['0.1', 'USD', 10],
+    ['12', 'USD', 1200],
+    ['1200', 'JPY', 1200],
+    ['999999999999.99', 'USD', 99999999999999],
+  ])('%s %s is %d minor units', (text, currency, minor) => {
+    expect(parseMoney(text, currency)).toBe(minor);
+  });
+
+  it.each([['4.505'], ['-1'], ['1e3'], ['0x10'], [''], ['4.5.0'], ['12.5 JPY'], ['\u00004']])('"%s" is not an amount', (text) => {
+    expect(parseMoney(text, 'USD')).toBeNull();
+  });
+
+  it('yen have no decimals', () => {
+    expect(parseMoney('12.5', 'JPY')).toBeNull();
+  });
+
+  it('builds the decimal from the integer, so large amounts keep every digit', () => {
+    expect(minorToDecimal(12345678901234567n, 2)).toBe('123456789012345.67');
+    expect(minorToDecimal(-5, 2)).toBe('-0.05');
+    expect(formatMoney(123456789012345, 'USD').replace(/[^\d.]/g, '')).toBe('1234567890123.45');
+  });
+
+  it('reads percents to basis points, at most 100%', () => {
+    expect(parsePercent('12.5')).toBe(1250);
+    expect(parsePercent('100')).toBe(10_000);
+    expect(parsePercent('100.01')).toBeNull();
+    expect(parsePercent('12.345')).toBeNull();
+  });
+});
+
+describe('the cart', () => {
+  it('asks pos for the order as CreateOrderRequest says: items with modifier ids, a keypad line, a discount and a tip', () => {
+    const cart = emptyCart();
+    addItem(cart, latte, [latte.modifiers[0]!]);
+    addItem(cart, latte, [latte.modifiers[0]!]);
+    addKeypadLine(cart, 'Corkage', 500);
+    cart.discount = { basisPoints: 1000 };
+    cart.tip = { minor: 200 };
+    cart.note = ' table 4 ';
+    expect(orderRequest(cart, 'blue-bottle-cafe')).toEqual({
+      org_handle: 'blue-bottle-cafe',
+      lines: [
+        { item_id: latte.id, quantity: 2, modifiers: [{ modifier_id: latte.modifiers[0]!.id }] },
+        { name: 'Corkage', unit_price_minor: 500, quantity: 1 },
+      ],
+      discount_basis_points: 1000,
+      tip_minor: 200,
+      note: 'table 4',
+    });
+    // (575 + 75) x 2 + 500 = 1800; 10% off is 180; the tip is an amount.
+    expect(estimate(cart)).toEqual({ subtotal: 1800, discount: 180, tip: 200, beforeTax: 1820 });
+  });
+
+  it('other choices are another line, and a line at quantity 0 leaves the cart', () => {
+    const cart = emptyCart();
+    addItem(cart, latte, []);
+    addItem(cart, latte, [latte.modifiers[1]!]);
+    expect(cart.lines.map((line: { quantity: number }) => line.quantity)).toEqual([1, 1]);
+    changeQuantity(cart, cart.lines[0]!.key, -1);
+    expect(cart.lines).toHaveLength(1);
+  });
+});
+
+describe('the receipt text', () => {
+  const order = {
+    order_number: '7KQ2M9XB4T',
+    status: 'paid',
+    currency: 'USD',
+    merchant_handle: 'blue-bottle-cafe',
+    receipt_merchant: 'blue-bottle-cafe@pay.example.com',
+    note: 'Table 4',
+    lines: [
+      {
+        name: 'Oat milk latte with a name far too long for one line of a thermal printer',
+        quantity: 2,
+        unit_price_minor: 650,
+        modifiers: [{ name: 'Large', price_minor: 75 }],
+      },
+    ],
+    subtotal_minor: 1300,
+    discount_minor: 130,
+    tax_minor: 97,
+    tax_jurisdiction: 'US-CA',
+    prices_include_tax: false,
+    tip_minor: 175,
+    total_minor: 1442,
+    paid_satoshis: 36050,
+    payments: [{ txid: 'f'.repeat(64) }],
+    flags: [],
+    created_at: '2026-03-02T09:30:00.000Z',
+    paid_at: '2026-03-02T09:31:00.000Z',
+  };
+
+  it('is 42 columns at most, with every figure of the order', () => {
+    const text = receiptText(order, { merchantName: 'Blue Bottle Cafe', tipBasisPoints: 1500 });
+    const lines = text.trimEnd().split('\n');
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(RECEIPT_WIDTH);
+    expect(text).toContain('  + Large');
+    expect(lines.find((line) => line.startsWith('Discount'))).toMatch(/-\$1\.30$/);
+    expect(lines.find((line) => line.startsWith('Tax'))).toMatch(/\$0\.97$/);
+    expect(lines.find((line) => line.startsWith('Tip (15%)'))).toMatch(/\$1\.75$/);
+    expect(lines.find((line) => line.startsWith('TOTAL'))).toMatch(/\$14\.42$/);
+    expect(lines.find((line) => line.startsWith('Paid in BSV'))).toMatch(/36,050 sat$/);
+    expect(lines.join('')).toContain('f'.repeat(64));
+  });
+});
