@@ -9,6 +9,10 @@ import { $, showAlert } from './ui.js';
 
 const linkId = decodeURIComponent(location.pathname.split('/').filter(Boolean).at(-1) ?? '');
 
+// One order per amount this page asks for: a retried or doubled Pay answers the same order rather than
+// opening another that would hold one more of the link's uses.
+const attempt = crypto.randomUUID();
+
 const CLOSED = {
   disabled: 'This link no longer takes payments.',
   expired: 'This link has expired.',
@@ -62,7 +66,13 @@ async function pay(link) {
   $('pay').disabled = true;
   showAlert('');
   try {
-    const order = orderOf(await api('POST', `/api/v1/pay-links/${encodeURIComponent(terms.id)}/orders`, { body, auth: false }));
+    const order = orderOf(
+      await api('POST', `/api/v1/pay-links/${encodeURIComponent(terms.id)}/orders`, {
+        body,
+        auth: false,
+        idempotencyKey: `${attempt}:${body.amount_minor ?? terms.amount_minor}`,
+      }),
+    );
     location.assign(`/pay/${encodeURIComponent(order.order_number)}`);
   } catch (error) {
     $('pay').disabled = false;

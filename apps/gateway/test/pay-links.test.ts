@@ -166,6 +166,22 @@ describe('pay links for payers', () => {
     });
   });
 
+  it("answers a payer's retry with the same Idempotency-Key with the same order, holding no second use", async () => {
+    const org = await merchant('Retry Cafe');
+    const link = (await createLink(org)).json();
+    const open = () =>
+      gateway.app.inject({
+        method: 'POST',
+        url: `/api/v1/pay-links/${link.terms.id}/orders`,
+        headers: { 'idempotency-key': 'payer-7f3a:18500' },
+        payload: {},
+      });
+    const [first, again] = [await open(), await open()];
+    expect([first.statusCode, again.statusCode]).toEqual([201, 201]);
+    expect(again.json().order_number).toBe(first.json().order_number);
+    expect((await send('GET', `/api/v1/orgs/${org.handle}/pay-links`, org.key)).json().data[0]).toMatchObject({ uses_held: 1 });
+  });
+
   it('draws the page URL as SVG and PNG, anonymously', async () => {
     const org = await merchant('QR Cafe');
     const link = (await createLink(org)).json();

@@ -89,6 +89,8 @@ export function payLinkRoutes(deps: GatewayDeps): Record<string, RouteDefinition
       params: payLinkParams,
       body: openPayLinkOrderBody,
       bodyExample: openPayLinkOrderExample,
+      // A payer's retry with the same Idempotency-Key gets the same order, not another holding a use.
+      creates: true,
       status: 201,
       answer: order,
       errors: ['not_found', 'pay_link_closed', 'failed_precondition'],
