@@ -28,7 +28,13 @@ describe('pos setup and health', () => {
 
   it('reports pay links as set up once the organisation has made one', async () => {
     const org = newOrg();
-    await pos.client.createPayLink({ org, currency: 'USD', amountMinor: 1250n, memo: 'Invoice 1042', publicUrl: 'https://pay.example.com' });
+    await pos.client.createPayLink({
+      org,
+      currency: 'USD',
+      amountMinor: 1250n,
+      memo: 'Invoice 1042',
+      publicUrl: 'https://pay.example.com',
+    });
     const { capabilities } = await pos.client.getSetup({ org });
     expect(capabilities.find((c) => c.capabilityId === 'pay_links')).toEqual({ capabilityId: 'pay_links', setUp: true, nextStep: '' });
     const other = await pos.client.getSetup({ org: newOrg() });
