@@ -18,9 +18,13 @@ export class ApiError extends Error {
   }
 }
 
-/** JSON in, JSON out; `auth: false` for the public order reads. Throws ApiError with the API's message. */
-export async function api(method, path, { body, auth = true } = {}) {
+/**
+ * JSON in, JSON out; `auth: false` for the public order reads; `idempotencyKey` makes a retried POST answer
+ * what the first one did. Throws ApiError with the API's message.
+ */
+export async function api(method, path, { body, auth = true, idempotencyKey } = {}) {
   const headers = { accept: 'application/json' };
+  if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
   if (auth) {
     const key = session.key();
     if (!key) throw new ApiError(401, 'unauthenticated', 'Sign in with an API key first.');

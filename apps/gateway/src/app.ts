@@ -25,6 +25,7 @@ import { itemRoutes } from './routes/item-routes.js';
 import { menuRoutes } from './routes/menu-routes.js';
 import { ledgerRoutes } from './routes/ledger-routes.js';
 import { orderRoutes } from './routes/order-routes.js';
+import { payLinkRoutes } from './routes/pay-link-routes.js';
 import { receiptRoutes } from './routes/receipt-routes.js';
 import { paymailRoutes } from './routes/paymail-routes.js';
 import { registerCatalog } from './routes/register-catalog.js';
@@ -125,6 +126,7 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     itemAnalyzeRoutes(deps),
     ledgerRoutes(deps),
     orderRoutes(deps),
+    payLinkRoutes(deps),
     reportRoutes(deps),
     taxRoutes(deps),
     receiptRoutes(deps),

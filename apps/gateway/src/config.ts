@@ -57,6 +57,11 @@ export const configSchema = z
     CTK_PAYMAIL_DESTINATION_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
     /** Requests per minute per client address to item drafts (`POST /api/v1/items/analyze`): a photo costs pos seconds of a core. */
     CTK_ANALYZE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+    /**
+     * Requests per minute per client address to each public pay-link route (the link, its QR, opening an
+     * order: each opening takes a rate and holds a receiving output of the merchant's wallet).
+     */
+    CTK_PAY_LINK_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
     CTK_SIGN_IN_CHALLENGE_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
     /** How long a resolved API key or membership may be served from memory. */
     CTK_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),

@@ -21,22 +21,25 @@ const get = (url: string) => gateway.app.inject({ method: 'GET', url });
 const assetUrls = (html: string) => [...html.matchAll(/(?:src|href)="(\/ui\/[^"]+)"/g)].map((match) => match[1]!);
 
 describe('the counter screen and the customer page', () => {
-  it.each([['/pos'], ['/pay/7KQ2M9XB4T']])('%s is an HTML page with a strict policy and no inline script', async (url) => {
-    const response = await get(url);
-    expect(response.statusCode).toBe(200);
-    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
-    const csp = String(response.headers['content-security-policy']);
-    expect(csp).toContain("script-src 'self'");
-    expect(csp).toContain("frame-ancestors 'none'");
-    expect(csp).not.toContain('unsafe-inline');
-    expect(response.headers['x-content-type-options']).toBe('nosniff');
-    expect(response.headers['cache-control']).toBe('no-cache');
-    // Every script is a module from the gateway itself; no script element has a body, no on* attribute.
-    expect(response.body).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
-    expect(response.body).not.toMatch(/\son[a-z]+=/i);
-    expect(response.body).not.toContain('%ASSETS%');
-    expect(assetUrls(response.body).length).toBeGreaterThanOrEqual(3);
-  });
+  it.each([['/pos'], ['/pay/7KQ2M9XB4T'], ['/l/3b0f6f0e-2a53-4a55-9a43-1e1f7f0c9d21']])(
+    '%s is an HTML page with a strict policy and no inline script',
+    async (url) => {
+      const response = await get(url);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+      const csp = String(response.headers['content-security-policy']);
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).not.toContain('unsafe-inline');
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['cache-control']).toBe('no-cache');
+      // Every script is a module from the gateway itself; no script element has a body, no on* attribute.
+      expect(response.body).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+      expect(response.body).not.toMatch(/\son[a-z]+=/i);
+      expect(response.body).not.toContain('%ASSETS%');
+      expect(assetUrls(response.body).length).toBeGreaterThanOrEqual(3);
+    },
+  );
 
   it('serves every asset a page names, versioned and cached for a year, with the right type', async () => {
     const page = await get('/pos');
@@ -57,9 +60,11 @@ describe('the counter screen and the customer page', () => {
     const base = assetUrls(page.body)
       .find((url) => url.endsWith('counter.js'))!
       .replace(/counter\.js$/, '');
-    const imports = [...readFileSync(join(PAGES_DIR, 'counter.js'), 'utf8').matchAll(/from '\.\/([\w-]+\.js)'/g)].map((m) => m[1]!);
-    expect(imports).toContain('order-watch.js');
-    for (const file of imports) expect((await get(`${base}${file}`)).statusCode, file).toBe(200);
+    for (const page of ['counter.js', 'link.js']) {
+      const imports = [...readFileSync(join(PAGES_DIR, page), 'utf8').matchAll(/from '\.\/([\w-]+\.js)'/g)].map((m) => m[1]!);
+      expect(imports).toContain(page === 'counter.js' ? 'order-watch.js' : 'api.js');
+      for (const file of imports) expect((await get(`${base}${file}`)).statusCode, file).toBe(200);
+    }
   });
 
   it('an asset asked for under an older version is today’s file, not cached as the old one', async () => {
@@ -75,6 +80,7 @@ describe('the counter screen and the customer page', () => {
     ['an encoded slash', '/ui/000000000000/%2Fetc%2Fpasswd'],
     ['an order number with a slash', '/pay/..%2Fpos'],
     ['an order number of junk', '/pay/%00abc'],
+    ['a pay link id that is no id', '/l/..%2Fpos'],
   ])('%s is 404 in the API’s error body', async (_label, url) => {
     const response = await get(url);
     expect(response.statusCode).toBe(404);

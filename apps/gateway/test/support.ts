@@ -18,7 +18,7 @@ export function uniqueName(label: string): string {
   return `${label} ${randomBytes(4).toString('hex')}`;
 }
 
-/** The built routes that forward to a service (pos items and menu, the books ledger, tax table and reports, p2p's receipts): services are down in these tests. */
+/** The built routes that forward to a service (pos items, menu and pay links, the books ledger, tax table and reports, p2p's receipts): services are down in these tests. */
 export function forwardsToService(endpoint: Pick<Endpoint, 'path'>): boolean {
   return (
     [
@@ -30,6 +30,7 @@ export function forwardsToService(endpoint: Pick<Endpoint, 'path'>): boolean {
       '/api/v1/receipts/:txid',
     ].includes(endpoint.path) ||
     endpoint.path.startsWith('/api/v1/orgs/:handle/reports/') ||
+    endpoint.path.includes('/pay-links') ||
     endpoint.path.startsWith('/api/v1/bsv/')
   );
 }

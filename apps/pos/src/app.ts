@@ -6,23 +6,27 @@ import { configSchema, type Config } from './config.js';
 import { createOcrReader } from './analyze/ocr-reader.js';
 import { createItemRepository } from './data/item-repository.js';
 import { createOrderRepository } from './data/order-repository.js';
+import { createPayLinkRepository } from './data/pay-link-repository.js';
 import { createMenuRepository } from './data/menu-repository.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { posService } from './grpc/pos-service.js';
 import type { OrderContext } from './orders/order-context.js';
 import { createOrderNotifier } from './orders/order-notifier.js';
 import { startOrderWatcher } from './orders/order-watcher.js';
+import { oneAtATime } from './pay-links/one-at-a-time.js';
+import type { PayLinkContext } from './pay-links/pay-link-context.js';
+import { payLinkKey } from './pay-links/pay-link-key.js';
 import { priceSource } from './rates/price-source.js';
 
 export { configSchema, type Config } from './config.js';
 
 /**
- * The pos service: PosService over gRPC on its own database (items, the menu, orders), item drafts read from
- * text, CSV or a menu photo, relaying its outbox of
+ * The pos service: PosService over gRPC on its own database (items, the menu, orders, pay links), item drafts
+ * read from text, CSV or a menu photo, relaying its outbox of
  * payment events, calling books (tax rates) and p2p (payment outputs, settlement, chain reads), and
  * watching open orders' addresses while it runs. A test may give the clock.
  */
-export const service = defineService<Config, PrismaClient, { now: () => Date }, { orders: OrderContext }>({
+export const service = defineService<Config, PrismaClient, { now: () => Date }, { orders: OrderContext; payLinks: PayLinkContext }>({
   name: 'pos',
   configSchema,
   database: { prismaDir: fileURLToPath(new URL('../prisma', import.meta.url)), createClient: (adapter) => new PrismaClient({ adapter }) },
@@ -43,6 +47,12 @@ export const service = defineService<Config, PrismaClient, { now: () => Date }, 
       latePaymentSeconds: config.POS_LATE_PAYMENT_SECONDS,
       now: options.now ?? (() => new Date()),
     };
+    const payLinks: PayLinkContext = {
+      orders,
+      links: createPayLinkRepository(prisma),
+      signingKey: payLinkKey(prisma, config.POS_PAY_LINK_KEY),
+      openings: oneAtATime(),
+    };
     const watcher = config.POS_WATCH_INTERVAL_MS > 0 ? startOrderWatcher(orders, config.POS_WATCH_INTERVAL_MS) : undefined;
     const ocr = createOcrReader({ timeoutMs: config.POS_OCR_TIMEOUT_MS, maxWaiting: config.POS_OCR_MAX_WAITING, logger });
     return {
@@ -51,6 +61,7 @@ export const service = defineService<Config, PrismaClient, { now: () => Date }, 
         menus: createMenuRepository(prisma),
         orders,
         ocr,
+        payLinks,
       }),
       async close() {
         await watcher?.stop();
@@ -59,7 +70,7 @@ export const service = defineService<Config, PrismaClient, { now: () => Date }, 
         // The OCR worker thread would keep the process alive.
         await ocr.close();
       },
-      expose: { orders },
+      expose: { orders, payLinks },
     };
   },
 });

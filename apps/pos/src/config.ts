@@ -49,6 +49,16 @@ export const configSchema = z.object({
   POS_WATCH_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
   /** How long past expiry a payment to the address still counts (paid late). */
   POS_LATE_PAYMENT_SECONDS: seconds(3600, 7 * 86_400),
+  /**
+   * The key pos signs pay links' terms with, hex (at least 32 bytes). Unset: pos makes one on first use and
+   * keeps it in its database. Changing it invalidates every link signed before (they refuse new orders).
+   */
+  POS_PAY_LINK_KEY: unsetIfEmpty(
+    z
+      .string()
+      .regex(/^(?:[0-9a-fA-F]{2}){32,256}$/, 'POS_PAY_LINK_KEY must be hex of 32 to 256 bytes')
+      .optional(),
+  ),
 });
 
 export type Config = z.infer<typeof configSchema>;

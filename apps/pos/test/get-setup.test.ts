@@ -26,6 +26,21 @@ describe('pos setup and health', () => {
     expect(other.capabilities.find((c) => c.capabilityId === 'pos')?.setUp).toBe(false);
   });
 
+  it('reports pay links as set up once the organisation has made one', async () => {
+    const org = newOrg();
+    await pos.client.createPayLink({
+      org,
+      currency: 'USD',
+      amountMinor: 1250n,
+      memo: 'Invoice 1042',
+      publicUrl: 'https://pay.example.com',
+    });
+    const { capabilities } = await pos.client.getSetup({ org });
+    expect(capabilities.find((c) => c.capabilityId === 'pay_links')).toEqual({ capabilityId: 'pay_links', setUp: true, nextStep: '' });
+    const other = await pos.client.getSetup({ org: newOrg() });
+    expect(other.capabilities.find((c) => c.capabilityId === 'pay_links')?.nextStep).toMatch(/^Make a link anyone can pay with POST /);
+  });
+
   it('rejects a call that names no organisation as a bad request', async () => {
     await expect(pos.client.getSetup({})).rejects.toMatchObject({ code: 'bad_request' });
   });

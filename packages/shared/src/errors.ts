@@ -39,6 +39,8 @@ const ERRORS = {
   txid_already_used: { grpc: Status.ALREADY_EXISTS, http: 409 },
   /** What was to be paid (a paymail P2P reference, a payment request) is past its expiry. */
   payment_expired: { grpc: Status.FAILED_PRECONDITION, http: 422 },
+  /** A pay link that takes no more payments: disabled by its organisation, past its expiry, or every use paid. */
+  pay_link_closed: { grpc: Status.FAILED_PRECONDITION, http: 410 },
   internal: { grpc: Status.INTERNAL, http: 500 },
 } as const satisfies Record<string, { grpc: Status; http: number }>;
 

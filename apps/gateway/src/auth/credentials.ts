@@ -71,6 +71,11 @@ export class Credentials {
     return this.orgs.get(handle, async () => toOrg(await this.prisma.organization.findUnique({ where: { handle } })));
   }
 
+  /** The organisation of an id another service answered (a pay link's): public routes that know no handle. */
+  orgById(id: string): Promise<Org | null> {
+    return this.orgs.get(`id:${id}`, async () => toOrg(await this.prisma.organization.findUnique({ where: { id } })));
+  }
+
   /** The organisation whose paymail alias this is (the part before the @). */
   orgByPaymailAlias(alias: string): Promise<Org | null> {
     return this.orgs.get(`paymail:${alias}`, async () =>

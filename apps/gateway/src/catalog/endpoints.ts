@@ -5,8 +5,8 @@ import type { AppName } from '@ctk/shared';
  * spec (section 4), the capability it belongs to and the service that serves it. Routes, the service
  * and capability descriptors, the OpenAPI document and llms.txt are all produced from this table.
  * Rows marked `extra` are not in the spec: access management the spec leaves to a settings page, the
- * list of tax jurisdictions an organisation chooses from, the reports, receipt verification, and the
- * paymail capability document and P2P routes.
+ * list of tax jurisdictions an organisation chooses from, the reports, receipt verification, the
+ * paymail capability document and P2P routes, the order routes beyond the spec's three, and pay links.
  */
 export type AuthScheme = 'none' | 'bearer' | 'bearer_optional' | 'webhook' | 'commerce_key' | 'paygate_key';
 export type Role = 'owner' | 'admin' | 'staff';
@@ -314,6 +314,38 @@ const EXTRA_ROWS: Row[] = [
     'pos',
     'The order as Server-Sent Events at each change, until it is final',
   ],
+  // Pay links (the spec: "a link or QR that anyone can pay"; no endpoint; decision 0015): staff make, list and
+  // disable them; the link, its QR and opening an order for it are public by link id.
+  [
+    'POST',
+    '/api/v1/orgs/:handle/pay-links',
+    'bearer',
+    'staff',
+    'pay_links',
+    'pos',
+    'Make a pay link: a fixed amount or the payer’s choice within bounds',
+  ],
+  ['GET', '/api/v1/orgs/:handle/pay-links', 'bearer', 'staff', 'pay_links', 'pos', "The organisation's pay links with their uses"],
+  [
+    'POST',
+    '/api/v1/orgs/:handle/pay-links/:id/disable',
+    'bearer',
+    'staff',
+    'pay_links',
+    'pos',
+    'Disable a pay link: it takes no new payments',
+  ],
+  ['GET', '/api/v1/pay-links/:id', 'none', null, 'pay_links', 'pos', "A pay link's signed terms and whether it takes a payment"],
+  [
+    'POST',
+    '/api/v1/pay-links/:id/orders',
+    'none',
+    null,
+    'pay_links',
+    'pos',
+    'Open an order to pay a pay link: its amount, or one chosen within its bounds',
+  ],
+  ['GET', '/api/v1/pay-links/:id/qr', 'none', null, 'pay_links', 'pos', "The pay link's page URL as a QR code (SVG or PNG)"],
   // Receipts (the spec: "anyone can verify a purchase from its transaction id on any instance"; no endpoint).
   [
     'GET',

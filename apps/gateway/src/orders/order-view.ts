@@ -1,11 +1,10 @@
 import type { GetPaymentRequestResponse, Order } from '@ctk/proto/ctk/pos/v1/pos';
 import { AppError } from '@ctk/shared';
 import type { z } from 'zod';
+import { minorUnitsOf } from '../routes/answer-schema.js';
 import type { OrderAnswer, paymentRequest } from './order-answers.js';
 
-/** Minor units as JSON: a number while exact, else the digits as a string (answer-schema's minorUnits). */
-const minor = (value: bigint) =>
-  value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
+const minor = minorUnitsOf;
 
 /** An order as pos answers it, as the API shows it: the contract's Order in snake_case. */
 export function orderView(order: Order | undefined): OrderAnswer {

@@ -6,7 +6,7 @@ import { AppError } from '@ctk/shared';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /**
- * The counter screen (`/pos`) and the customer page (`/pay/:order_number`): plain HTML, CSS and ES
+ * The counter screen (`/pos`), the customer page (`/pay/:order_number`) and a pay link's page (`/l/:id`): plain HTML, CSS and ES
  * modules in `apps/gateway/pages`, read once at start (the package's `files` ship the folder in the
  * production bundle). Outside the API catalog, as `/docs` is: they are pages that call the API.
  */
@@ -37,6 +37,8 @@ export const PAGE_CSP = [
 // The numbers pos gives are 10 characters of Crockford base32; the page itself says "not found" for one
 // that does not exist, so this only keeps junk (and other paths) out.
 const ORDER_NUMBER = /^[0-9A-Za-z]{4,32}$/;
+// A pay link's id is a UUID; the page says "no such link" for one pos does not have.
+const PAY_LINK_ID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 type Asset = { body: Buffer; type: string };
 
@@ -60,6 +62,7 @@ export function servePages(app: FastifyInstance, dir = PAGES_DIR): { version: st
   };
   const counter = page('counter.html');
   const pay = page('pay.html');
+  const link = page('link.html');
 
   const sendPage = (reply: FastifyReply, html: string) =>
     secure(reply).header('cache-control', 'no-cache').type(CONTENT_TYPES['.html']!).send(html);
@@ -68,6 +71,10 @@ export function servePages(app: FastifyInstance, dir = PAGES_DIR): { version: st
   app.get<{ Params: { order_number: string } }>('/pay/:order_number', async (request, reply) => {
     if (!ORDER_NUMBER.test(request.params.order_number)) throw new AppError('not_found', 'No such order number.');
     return sendPage(reply, pay);
+  });
+  app.get<{ Params: { id: string } }>('/l/:id', async (request, reply) => {
+    if (!PAY_LINK_ID.test(request.params.id)) throw new AppError('not_found', 'No such pay link.');
+    return sendPage(reply, link);
   });
   app.get<{ Params: { version: string; file: string } }>('/ui/:version/:file', async (request, reply) => {
     const { version: asked, file } = request.params;

@@ -30,3 +30,6 @@ export const isoTime = z.iso.datetime();
 export const roleAnswer = z.enum(['owner', 'admin', 'staff']);
 /** Minor units of a currency: a JSON integer, or the integer as a string past 2^53 where a number would not be exact. */
 export const minorUnits = z.union([z.number().int(), z.string().regex(/^-?\d+$/)]);
+/** Minor units as `minorUnits` answers them: a number while exact, else the digits as a string. */
+export const minorUnitsOf = (value: bigint): number | string =>
+  value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();

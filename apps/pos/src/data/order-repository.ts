@@ -14,15 +14,26 @@ const withParts = { lines: { orderBy: { position: 'asc' } }, payments: { orderBy
 /** Orders, their lines and payments over Prisma. */
 export function createOrderRepository(prisma: PrismaClient) {
   return {
-    /** Creates the order under a fresh number; a number already taken (1 in 2^50 per order) draws another. */
-    async create(order: NewOrder, newNumber: () => string): Promise<OrderWithParts> {
+    /**
+     * Creates the order under a fresh number; a number already taken (1 in 2^50 per order) draws another.
+     * With `guard`, the insert runs in a transaction after it: a pay link locks its row there and checks
+     * its uses, so that the check and the insert are one step for concurrent openings.
+     */
+    async create(order: NewOrder, newNumber: () => string, guard?: (tx: OrderTransaction) => Promise<void>): Promise<OrderWithParts> {
+      const { lines, ...fields } = order;
+      const insert = (db: OrderTransaction) =>
+        db.order.create({ data: { ...fields, orderNumber: newNumber(), lines: { create: lines } }, include: withParts });
       for (let attempt = 0; ; attempt++) {
         try {
-          const { lines, ...fields } = order;
-          return await prisma.order.create({
-            data: { ...fields, orderNumber: newNumber(), lines: { create: lines } },
-            include: withParts,
-          });
+          if (!guard) return await insert(prisma);
+          // Openings of one link wait for each other's lock: give them longer than Prisma's 2 s to start.
+          return await prisma.$transaction(
+            async (tx) => {
+              await guard(tx);
+              return insert(tx);
+            },
+            { maxWait: 20_000, timeout: 20_000 },
+          );
         } catch (error) {
           if (!isUniqueViolation(error) || attempt >= 3) throw error;
         }

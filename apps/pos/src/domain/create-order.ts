@@ -1,7 +1,7 @@
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { AppError, type Org, validate } from '@ctk/shared';
 import { z } from 'zod';
-import type { OrderWithParts } from '../data/order-repository.js';
+import type { OrderTransaction, OrderWithParts } from '../data/order-repository.js';
 import { satoshisFor } from '../rates/exchange-rate.js';
 import type { OrderContext } from '../orders/order-context.js';
 import { readOrderItems, type OrderItem } from '../orders/order-items.js';
@@ -54,13 +54,21 @@ const orderSchema = z
   });
 
 export type NewOrderInput = z.input<typeof orderSchema>;
+/** An order opened from a pay link: recorded with the link's id, inserted after `guard` (the link's lock and use count). */
+export type PayLinkOpening = { payLinkId: string; guard: (tx: OrderTransaction) => Promise<void> };
 type ValidLine = z.output<typeof lineSchema>;
 
 /**
  * Opens an order (decision 0015): prices its lines exactly, takes the satoshi rate, has p2p allocate a
  * receiving output of the organisation's wallet held until the order expires, and records it all.
  */
-export async function createOrder(context: OrderContext, orgRef: Partial<OrgRef>, org: Org, input: NewOrderInput): Promise<OrderWithParts> {
+export async function createOrder(
+  context: OrderContext,
+  orgRef: Partial<OrgRef>,
+  org: Org,
+  input: NewOrderInput,
+  payLink?: PayLinkOpening,
+): Promise<OrderWithParts> {
   const request = validate(orderSchema, input);
   const items = await readOrderItems(context.prisma, org.id, request.lines.map((line) => line.itemId).filter(Boolean));
   const currency = orderCurrency(request.currency, request.lines, items);
@@ -104,6 +112,7 @@ export async function createOrder(context: OrderContext, orgRef: Partial<OrgRef>
       linesHash: linesHashOf(priced.lines, priced.tipMinor, currency),
       note: request.note.trim(),
       createdBy: request.createdBy,
+      payLinkId: payLink?.payLinkId ?? null,
       createdAt,
       updatedAt: createdAt,
       expiresAt,
@@ -126,6 +135,7 @@ export async function createOrder(context: OrderContext, orgRef: Partial<OrgRef>
       })),
     },
     newOrderNumber,
+    payLink?.guard,
   );
   return order;
 }

@@ -68,5 +68,6 @@ export function toOrderMessage(order: OrderWithParts, publicUrl: string, now: Da
     receiptMerchant: order.receiptMerchant,
     receiptReference: order.orderNumber,
     merchantHandle: order.merchantHandle,
+    payLinkId: order.payLinkId ?? '',
   };
 }

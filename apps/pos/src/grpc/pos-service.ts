@@ -9,6 +9,12 @@ import { confirmOrder } from '../domain/confirm-order.js';
 import { createItem } from '../domain/create-item.js';
 import { createOrder } from '../domain/create-order.js';
 import { getMenu } from '../domain/get-menu.js';
+import { createPayLink } from '../domain/create-pay-link.js';
+import { disablePayLink } from '../domain/disable-pay-link.js';
+import { getPayLink } from '../domain/get-pay-link.js';
+import { getPayLinkQr } from '../domain/get-pay-link-qr.js';
+import { listPayLinks } from '../domain/list-pay-links.js';
+import { openPayLinkOrder } from '../domain/open-pay-link-order.js';
 import { getOrderQr } from '../domain/get-order-qr.js';
 import { getOrder } from '../domain/get-order.js';
 import { getPaymentRequest } from '../domain/get-payment-request.js';
@@ -18,24 +24,28 @@ import { payOrder } from '../domain/pay-order.js';
 import { replaceMenu } from '../domain/replace-menu.js';
 import { watchOrder } from '../domain/watch-order.js';
 import type { OrderContext } from '../orders/order-context.js';
+import type { PayLinkContext } from '../pay-links/pay-link-context.js';
 import { toItemMessage } from './item-message.js';
 import { toMenuMessage } from './menu-message.js';
 import { toOrderMessage } from './order-message.js';
+import { toPayLinkMessage } from './pay-link-message.js';
 
 export function posService({
   items,
   menus,
   orders,
   ocr,
+  payLinks,
 }: {
   items: ItemRepository;
   menus: MenuRepository;
   orders: OrderContext;
   ocr: OcrReader;
+  payLinks: PayLinkContext;
 }): PosServiceImplementation {
   return {
     async getSetup(request) {
-      return { capabilities: await getSetup(items, orgOf(request.org)) };
+      return { capabilities: await getSetup(items, payLinks.links, orgOf(request.org)) };
     },
     async createItem(request) {
       return { item: toItemMessage(await createItem(items, orgOf(request.org), request)) };
@@ -81,6 +91,28 @@ export function posService({
     },
     async getOrderQr(request) {
       return getOrderQr(orders, request);
+    },
+    async createPayLink(request) {
+      const { org, ...input } = request;
+      return { payLink: toPayLinkMessage(await createPayLink(payLinks, orgOf(org), input), request.publicUrl, orders.now()) };
+    },
+    async listPayLinks(request) {
+      const page = await listPayLinks(payLinks, orgOf(request.org), request);
+      return { payLinks: page.links.map((link) => toPayLinkMessage(link, request.publicUrl, orders.now())), nextCursor: page.nextCursor };
+    },
+    async disablePayLink(request) {
+      return { payLink: toPayLinkMessage(await disablePayLink(payLinks, orgOf(request.org), request.id), request.publicUrl, orders.now()) };
+    },
+    async getPayLink(request) {
+      return { payLink: toPayLinkMessage(await getPayLink(payLinks, request.id), request.publicUrl, orders.now()) };
+    },
+    async openPayLinkOrder(request) {
+      const { org: orgRef, ...input } = request;
+      const order = await openPayLinkOrder(payLinks, orgRef ?? {}, orgOf(orgRef), input);
+      return { order: toOrderMessage(order, request.publicUrl, orders.now()) };
+    },
+    async getPayLinkQr(request) {
+      return getPayLinkQr(payLinks, request);
     },
   };
 }

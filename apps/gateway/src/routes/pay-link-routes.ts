@@ -1,0 +1,113 @@
+import { requireOrg } from '../auth/authenticate.js';
+import type { GatewayDeps } from '../deps.js';
+import { order } from '../orders/order-answers.js';
+import { qrQuery } from '../orders/order-input.js';
+import { orderView } from '../orders/order-view.js';
+import { openPayLinkOrder } from '../pay-links/open-pay-link-order.js';
+import { PAY_LINK_QR_FILES, payLink, payLinkPage, publicPayLink } from '../pay-links/pay-link-answers.js';
+import {
+  newPayLink,
+  newPayLinkExample,
+  openPayLinkOrderBody,
+  openPayLinkOrderExample,
+  orgPayLinkParams,
+  payLinkParams,
+} from '../pay-links/pay-link-input.js';
+import { payLinkView, publicPayLinkView } from '../pay-links/pay-link-view.js';
+import { orgParams } from '../items/item-input.js';
+import { pageQuery } from './pagination.js';
+import { route, type RouteDefinition } from './route-definition.js';
+import { callOptions, orgRef } from './service-call.js';
+
+/**
+ * Pay links, served by pos (decision 0015, "Pay links"): staff make, list and disable them; anyone with
+ * the link reads its signed terms, its QR, and opens an order for it, each public route under its own
+ * per-address limit (an opening takes a rate and holds a receiving output of the merchant's wallet).
+ */
+export function payLinkRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
+  const publicUrl = deps.config.CTK_PUBLIC_URL;
+  const publicLimit = deps.config.CTK_PAY_LINK_RATE_LIMIT_PER_MINUTE;
+  return {
+    'POST /api/v1/orgs/:handle/pay-links': route({
+      params: orgParams,
+      body: newPayLink,
+      bodyExample: newPayLinkExample,
+      creates: true,
+      status: 201,
+      answer: payLink,
+      handle: async ({ body, request }) => {
+        const response = await deps.services.pos.createPayLink(
+          {
+            org: orgRef(requireOrg(request)),
+            currency: body.currency,
+            amountMinor: BigInt(body.amount_minor ?? 0),
+            minMinor: BigInt(body.min_minor ?? 0),
+            maxMinor: BigInt(body.max_minor ?? 0),
+            memo: body.memo,
+            maxUses: BigInt(body.max_uses ?? 0),
+            expiresAt: body.expires_at ?? '',
+            publicUrl,
+            createdBy: request.caller.kind === 'user' ? request.caller.userId : '',
+          },
+          callOptions(request),
+        );
+        return payLinkView(response.payLink, publicUrl);
+      },
+    }),
+    'GET /api/v1/orgs/:handle/pay-links': route({
+      params: orgParams,
+      query: pageQuery,
+      answer: payLinkPage,
+      handle: async ({ query, request }) => {
+        const response = await deps.services.pos.listPayLinks(
+          { org: orgRef(requireOrg(request)), limit: query.limit, cursor: query.cursor ?? '', publicUrl },
+          callOptions(request),
+        );
+        return { data: response.payLinks.map((link) => payLinkView(link, publicUrl)), next_cursor: response.nextCursor || null };
+      },
+    }),
+    'POST /api/v1/orgs/:handle/pay-links/:id/disable': route({
+      params: orgPayLinkParams,
+      answer: payLink,
+      handle: async ({ params, request }) => {
+        const response = await deps.services.pos.disablePayLink(
+          { org: orgRef(requireOrg(request)), id: params.id, publicUrl },
+          callOptions(request),
+        );
+        return payLinkView(response.payLink, publicUrl);
+      },
+    }),
+    'GET /api/v1/pay-links/:id': route({
+      rateLimitPerMinute: publicLimit,
+      params: payLinkParams,
+      answer: publicPayLink,
+      handle: async ({ params, request }) =>
+        publicPayLinkView((await deps.services.pos.getPayLink({ id: params.id, publicUrl }, callOptions(request))).payLink, publicUrl),
+    }),
+    'POST /api/v1/pay-links/:id/orders': route({
+      rateLimitPerMinute: publicLimit,
+      params: payLinkParams,
+      body: openPayLinkOrderBody,
+      bodyExample: openPayLinkOrderExample,
+      // A payer's retry with the same Idempotency-Key gets the same order, not another holding a use.
+      creates: true,
+      status: 201,
+      answer: order,
+      errors: ['not_found', 'pay_link_closed', 'failed_precondition'],
+      handle: async ({ params, body, request }) =>
+        orderView(await openPayLinkOrder(deps, { id: params.id, amountMinor: BigInt(body.amount_minor ?? 0) }, callOptions(request))),
+    }),
+    'GET /api/v1/pay-links/:id/qr': route({
+      rateLimitPerMinute: publicLimit,
+      params: payLinkParams,
+      query: qrQuery,
+      answer: publicPayLink,
+      files: PAY_LINK_QR_FILES,
+      handle: async ({ params, query, request, reply }) => {
+        const qr = await deps.services.pos.getPayLinkQr({ id: params.id, publicUrl, format: query.format }, callOptions(request));
+        reply.type(qr.contentType);
+        return qr.contentType.startsWith('image/svg') ? Buffer.from(qr.body).toString('utf8') : (qr.body as never);
+      },
+    }),
+  };
+}

@@ -1,0 +1,220 @@
+import { HD } from '@bsv/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Gateway } from '../src/app.js';
+import { addMember, bearer, onboard, startTestGateway, type Onboarded } from './harness.js';
+import { startPosStack } from './pos-harness.js';
+import { expectError, SERVICES_DOWN, uniqueName } from './support.js';
+
+let stack: Awaited<ReturnType<typeof startPosStack>>;
+let gateway: Gateway;
+beforeAll(async () => {
+  stack = await startPosStack({ p2p: true });
+  gateway = stack.gateway;
+}, 60_000);
+afterAll(() => stack?.close());
+
+const invoice = { currency: 'USD', amount_minor: 18_500, memo: 'Invoice 1042: office catering', max_uses: 1 };
+
+const send = (method: 'GET' | 'POST' | 'PATCH', url: string, key?: string, payload?: object) =>
+  gateway.app.inject({ method, url, ...(key ? { headers: bearer(key) } : {}), ...(payload ? { payload } : {}) });
+const createLink = (org: Onboarded, payload: object = invoice, key = org.key) =>
+  send('POST', `/api/v1/orgs/${org.handle}/pay-links`, key, payload);
+
+/** An organisation with a wallet (an xpub: each order gets a fresh output). */
+async function merchant(label: string): Promise<Onboarded> {
+  const org = await onboard(gateway, uniqueName(label));
+  const xpub = HD.fromRandom().derive("m/44'/236'/0'").toPublic().toString();
+  const patched = await send('PATCH', `/api/v1/organizations/${org.handle}`, org.key, { wallet_xpub: xpub });
+  expect(patched.statusCode).toBe(200);
+  return org;
+}
+
+describe('pay links for staff', () => {
+  it('staff make a link and list it with its uses; each member role may, another organisation may not', async () => {
+    const org = await merchant('Blue Bottle');
+    const staff = await addMember(gateway, org, 'staff');
+    const created = await createLink(org, invoice, staff.key);
+    expect(created.statusCode).toBe(201);
+    const link = created.json();
+    expect(link).toMatchObject({
+      terms: {
+        merchant_handle: org.handle,
+        currency: 'USD',
+        amount_minor: 18_500,
+        min_minor: null,
+        max_minor: null,
+        memo: invoice.memo,
+        expires_at: null,
+      },
+      status: 'active',
+      max_uses: 1,
+      uses_paid: 0,
+      uses_held: 0,
+      created_by: staff.userId,
+      disabled_at: null,
+    });
+    expect(link.signature).toMatch(/^[0-9a-f]{64}$/);
+    expect(link.page_url).toMatch(new RegExp(`/l/${link.terms.id}$`));
+    expect(link.qr_url).toMatch(new RegExp(`/api/v1/pay-links/${link.terms.id}/qr$`));
+    const listed = await send('GET', `/api/v1/orgs/${org.handle}/pay-links`, org.key);
+    expect(listed.json()).toEqual({ data: [link], next_cursor: null });
+
+    const outsider = await onboard(gateway, uniqueName('Other Cafe'));
+    expectError(await createLink(org, invoice, outsider.key), 403, 'forbidden');
+    expectError(await send('GET', `/api/v1/orgs/${org.handle}/pay-links`, outsider.key), 403, 'forbidden');
+    expectError(await send('POST', `/api/v1/orgs/${org.handle}/pay-links/${link.terms.id}/disable`, outsider.key), 403, 'forbidden');
+    expectError(await send('POST', `/api/v1/orgs/${org.handle}/pay-links`, undefined, invoice), 401, 'unauthenticated');
+    // Its own organisation cannot reach another's link by id either.
+    expectError(await send('POST', `/api/v1/orgs/${outsider.handle}/pay-links/${link.terms.id}/disable`, outsider.key), 404, 'not_found');
+    expect((await send('GET', `/api/v1/pay-links/${link.terms.id}`)).json().status).toBe('active');
+  });
+
+  it('refuses bad input with 422 naming the field: the gateway the shape, pos the rules', async () => {
+    const org = await merchant('Rules Cafe');
+    for (const [payload, field] of [
+      [{ ...invoice, amount_minor: '185.00' }, 'amount_minor'],
+      [{ ...invoice, amount_minor: 1.5 }, 'amount_minor'],
+      [{ ...invoice, price: 1 }, 'price'],
+      [{ ...invoice, memo: 'm'.repeat(201) }, 'memo'],
+      [{ ...invoice, min_minor: 100, max_minor: 900 }, 'amount_minor'],
+      [{ currency: 'USD', memo: 'Tip jar', min_minor: 900, max_minor: 100 }, 'max_minor'],
+      [{ ...invoice, currency: 'usd' }, 'currency'],
+      [{ ...invoice, memo: 'Invoice\u0007 1042' }, 'memo'],
+      [{ ...invoice, expires_at: '2020-01-01T00:00:00Z' }, 'expires_at'],
+      [{ ...invoice, expires_at: 'next week' }, 'expires_at'],
+      [{ ...invoice, max_uses: -1 }, 'max_uses'],
+    ] as const) {
+      const response = await createLink(org, payload);
+      expect({ payload, status: response.statusCode, code: response.json().error?.code }).toMatchObject({
+        status: 422,
+        code: 'validation_failed',
+      });
+      expect(JSON.stringify(response.json().error)).toContain(field);
+    }
+    expectError(await createLink(org, { ...invoice, memo: 'Invoice\u0000 1042' }), 422, 'validation_failed');
+    expect((await send('GET', `/api/v1/orgs/${org.handle}/pay-links`, org.key)).json().data).toEqual([]);
+    expectError(await send('POST', `/api/v1/orgs/${org.handle}/pay-links/not-a-link/disable`, org.key), 422, 'validation_failed');
+  });
+});
+
+describe('pay links for payers', () => {
+  it('anyone reads the signed terms and nothing private: no organisation id, creator or uses', async () => {
+    const org = await merchant('Public Cafe');
+    const link = (await createLink(org)).json();
+    const response = await send('GET', `/api/v1/pay-links/${link.terms.id}`);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      terms: link.terms,
+      signature: link.signature,
+      status: 'active',
+      page_url: link.page_url,
+      qr_url: link.qr_url,
+    });
+    for (const secret of [org.orgId, org.userId, 'uses_', 'created_by', 'organization_id', 'max_uses'])
+      expect(response.body).not.toContain(secret);
+    expectError(await send('GET', '/api/v1/pay-links/6d1b7c4e-8f0a-4b8e-9a51-3f3c1a2b9e77'), 404, 'not_found');
+    expectError(await send('GET', '/api/v1/pay-links/..%2F..%2Fme'), 422, 'validation_failed');
+  });
+
+  it('a payer opens an order at the signed amount; nothing the payer sends changes it; a used-up or disabled link refuses', async () => {
+    const org = await merchant('Invoice Cafe');
+    const link = (await createLink(org, { ...invoice, max_uses: 0 })).json();
+    const url = `/api/v1/pay-links/${link.terms.id}/orders`;
+    const opened = await send('POST', url, undefined, {});
+    expect(opened.statusCode).toBe(201);
+    const order = opened.json();
+    expect(order).toMatchObject({ status: 'open', currency: 'USD', total_minor: 18_500, merchant_handle: org.handle });
+    expect(order.lines).toEqual([expect.objectContaining({ name: invoice.memo, quantity: 1, unit_price_minor: 18_500 })]);
+    expect(order.pay_uri).toMatch(/^pay:\?r=/);
+    expect(opened.body).not.toContain(org.orgId);
+    // The order is the customer page's, by number.
+    expect((await send('GET', `/api/pos/orders/${order.order_number}`)).json().total_minor).toBe(18_500);
+
+    expectError(await send('POST', url, undefined, { amount_minor: 1 }), 422, 'validation_failed');
+    expectError(await send('POST', url, undefined, { total_minor: 1 }), 422, 'validation_failed');
+    expectError(await send('POST', url, undefined, { amount_minor: -1 }), 422, 'validation_failed');
+
+    expect((await send('POST', `/api/v1/orgs/${org.handle}/pay-links/${link.terms.id}/disable`, org.key)).json().status).toBe('disabled');
+    const refused = await send('POST', url, undefined, {});
+    expectError(refused, 410, 'pay_link_closed');
+    expect(refused.json().error.message).toMatch(/disabled/);
+    expect((await send('GET', `/api/v1/pay-links/${link.terms.id}`)).json().status).toBe('disabled');
+  });
+
+  it("a payer chooses within the link's bounds; outside them is 422", async () => {
+    const org = await merchant('Tip Jar Cafe');
+    const link = (await createLink(org, { currency: 'USD', min_minor: 100, max_minor: 2_000, memo: 'Tip jar' })).json();
+    expect(link.terms).toMatchObject({ amount_minor: null, min_minor: 100, max_minor: 2_000 });
+    const url = `/api/v1/pay-links/${link.terms.id}/orders`;
+    for (const amount_minor of [99, 2_001]) expectError(await send('POST', url, undefined, { amount_minor }), 422, 'validation_failed');
+    expectError(await send('POST', url, undefined, {}), 422, 'validation_failed');
+    expect((await send('POST', url, undefined, { amount_minor: 750 })).json()).toMatchObject({
+      total_minor: 750,
+      lines: [{ name: 'Tip jar' }],
+    });
+  });
+
+  it('holds the last use for the order opened at it: the next payer is told to wait (409)', async () => {
+    const org = await merchant('Last Use Cafe');
+    const link = (await createLink(org)).json();
+    const url = `/api/v1/pay-links/${link.terms.id}/orders`;
+    expect((await send('POST', url, undefined, {})).statusCode).toBe(201);
+    expectError(await send('POST', url, undefined, {}), 409, 'failed_precondition');
+    expect((await send('GET', `/api/v1/orgs/${org.handle}/pay-links`, org.key)).json().data[0]).toMatchObject({
+      uses_held: 1,
+      uses_paid: 0,
+    });
+  });
+
+  it("answers a payer's retry with the same Idempotency-Key with the same order, holding no second use", async () => {
+    const org = await merchant('Retry Cafe');
+    const link = (await createLink(org)).json();
+    const open = () =>
+      gateway.app.inject({
+        method: 'POST',
+        url: `/api/v1/pay-links/${link.terms.id}/orders`,
+        headers: { 'idempotency-key': 'payer-7f3a:18500' },
+        payload: {},
+      });
+    const [first, again] = [await open(), await open()];
+    expect([first.statusCode, again.statusCode]).toEqual([201, 201]);
+    expect(again.json().order_number).toBe(first.json().order_number);
+    expect((await send('GET', `/api/v1/orgs/${org.handle}/pay-links`, org.key)).json().data[0]).toMatchObject({ uses_held: 1 });
+  });
+
+  it('draws the page URL as SVG and PNG, anonymously', async () => {
+    const org = await merchant('QR Cafe');
+    const link = (await createLink(org)).json();
+    const svg = await send('GET', `/api/v1/pay-links/${link.terms.id}/qr`);
+    expect(svg.statusCode).toBe(200);
+    expect(svg.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    expect(svg.body).toMatch(/^<svg/);
+    const png = await send('GET', `/api/v1/pay-links/${link.terms.id}/qr?format=png`);
+    expect(png.headers['content-type']).toBe('image/png');
+    expect(png.rawPayload.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expectError(await send('GET', `/api/v1/pay-links/${link.terms.id}/qr?format=gif`), 422, 'validation_failed');
+  });
+
+  it('limits each public route per client address', async () => {
+    const limited = await startTestGateway({ ...SERVICES_DOWN, POS_GRPC_URL: stack.posUrl, CTK_PAY_LINK_RATE_LIMIT_PER_MINUTE: '3' });
+    try {
+      const org = await merchant('Busy Cafe');
+      const link = (await createLink(org)).json();
+      const read = (remoteAddress: string) =>
+        limited.app.inject({ method: 'GET', url: `/api/v1/pay-links/${link.terms.id}`, remoteAddress });
+      for (let i = 0; i < 3; i++) expect((await read('203.0.113.7')).statusCode).toBe(200);
+      expectError(await read('203.0.113.7'), 429, 'rate_limited');
+      expect((await read('203.0.113.8')).statusCode).toBe(200);
+      const open = await limited.app.inject({
+        method: 'POST',
+        url: `/api/v1/pay-links/${link.terms.id}/orders`,
+        payload: {},
+        remoteAddress: '203.0.113.7',
+      });
+      // Opening has its own allowance, not spent by the reads (404 here: this second gateway's database has no such organisation).
+      expectError(open, 404, 'not_found');
+    } finally {
+      await limited.close();
+    }
+  });
+});

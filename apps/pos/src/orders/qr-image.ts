@@ -1,0 +1,22 @@
+import { AppError } from '@ctk/shared';
+import QRCode from 'qrcode';
+
+const FORMATS = { svg: 'image/svg+xml', png: 'image/png' } as const;
+
+/** The format asked for (empty: SVG); any other than svg or png is 422 naming `format`. */
+export function qrFormat(format: string): keyof typeof FORMATS {
+  const chosen = format || 'svg';
+  if (!Object.hasOwn(FORMATS, chosen)) throw new AppError('validation_failed', 'format must be "svg" or "png"', { field: 'format' });
+  return chosen as keyof typeof FORMATS;
+}
+
+/** A QR code of `text` as SVG or PNG (`format` as `qrFormat` reads it). */
+export async function qrImage(text: string, format: string): Promise<{ contentType: string; body: Buffer }> {
+  const chosen = qrFormat(format);
+  const options = { errorCorrectionLevel: 'M' as const, margin: 2 };
+  const body =
+    chosen === 'svg'
+      ? Buffer.from(await QRCode.toString(text, { ...options, type: 'svg' }), 'utf8')
+      : await QRCode.toBuffer(text, { ...options, type: 'png', width: 512 });
+  return { contentType: FORMATS[chosen], body };
+}
