@@ -405,4 +405,19 @@ describe('orders of items with modifiers, tax treatments and price types', () =>
     const refused = await failure(stack.client.createOrder(orderRequest(org, { lines: [{ itemId: cake.id, quantity: 2n } as never] })));
     expect(refused).toMatchObject({ code: 'validation_failed', details: { field: 'lines[0].quantity' } });
   });
+
+  it('takes paid units from the stock once, whatever pays the order again; an unpaid order takes nothing', async () => {
+    const org = walletOrg();
+    const cake = (await stack.client.createItem(newItem(org, { name: 'Lemon cake', priceCents: 400n, inventory: 5n }))).item!;
+    const stock = async () =>
+      (await stack.client.listItems({ org, limit: 10, cursor: '' })).items.find((item) => item.id === cake.id)!.inventory;
+    const order = await create(org, { lines: [{ itemId: cake.id, quantity: 2n } as never] });
+    await create(org, { lines: [{ itemId: cake.id, quantity: 3n } as never] }); // open, never paid
+    expect(await stock()).toBe(5n);
+    const tx = await payment(order, order.dueSatoshis);
+    expect((await pay(order, tx.toHex())).error).toBe(0);
+    expect((await pay(order, tx.toHex())).error).toBe(0); // the wallet's retry
+    await eventually(async () => expect(await stock()).toBe(3n));
+    expect(await stock()).toBe(3n);
+  });
 });

@@ -1,5 +1,5 @@
 import { AppError, isUniqueViolation, type CursorPosition } from '@ctk/shared';
-import type { Item as ItemRow, ItemModifier, PrismaClient } from '../generated/prisma/client.js';
+import type { Item as ItemRow, ItemModifier, Prisma, PrismaClient } from '../generated/prisma/client.js';
 
 /** An item with its modifiers, in the order they were given. */
 export type Item = ItemRow & { modifiers: ItemModifier[] };
@@ -86,5 +86,22 @@ export function createItemRepository(prisma: PrismaClient, options: { firstPageT
       take,
       include: WITH_MODIFIERS,
     });
+  }
+}
+
+/**
+ * The units of a paid order leave the stock of the tracked items, in the payment's transaction. A count
+ * never goes below zero: a sale already paid is not undone, and an order is refused up front when it asks
+ * for more than is left. Listings cached by another process show it within their TTL.
+ */
+export async function takeFromStock(
+  tx: Prisma.TransactionClient,
+  organizationId: string,
+  lines: readonly { itemId: string | null; quantity: bigint }[],
+): Promise<void> {
+  for (const { itemId, quantity } of lines) {
+    if (!itemId) continue;
+    await tx.$executeRaw`UPDATE items SET inventory = GREATEST(inventory - ${quantity}, 0)
+      WHERE id = ${itemId}::uuid AND organization_id = ${organizationId}::uuid AND inventory IS NOT NULL`;
   }
 }

@@ -1,4 +1,5 @@
 import { AppError, enqueuePaymentEvent, isUniqueViolation } from '@ctk/shared';
+import { takeFromStock } from '../data/item-repository.js';
 import type { OrderWithParts } from '../data/order-repository.js';
 import type { OrderContext } from '../orders/order-context.js';
 import { orderPaidEvent } from '../orders/order-event.js';
@@ -15,8 +16,8 @@ export type SettledPayment = {
 /**
  * Records a settled payment on the order with its row locked: the same txid again records nothing; the
  * payment that brings what is paid to the satoshis due makes the order paid exactly once (confirmed at
- * once when every payment is already mined), with its flags, and writes `payment.received` to the outbox
- * in the same transaction. Payments after that only add to what is paid (and may flag it overpaid).
+ * once when every payment is already mined), with its flags, takes its units from the stock of tracked items,
+ * and writes `payment.received` to the outbox in the same transaction. Payments after that only add to what is paid (and may flag it overpaid).
  */
 export async function recordOrderPayment(context: OrderContext, orderId: string, payment: SettledPayment): Promise<OrderWithParts> {
   let emitted = false;
@@ -60,6 +61,7 @@ export async function recordOrderPayment(context: OrderContext, orderId: string,
         include: { lines: { orderBy: { position: 'asc' } }, payments: { orderBy: { receivedAt: 'asc' } } },
       });
       if (completes) {
+        await takeFromStock(tx, updated.organizationId, updated.lines);
         await enqueuePaymentEvent(tx, orderPaidEvent(updated, payment.txid, now));
         emitted = true;
       }
