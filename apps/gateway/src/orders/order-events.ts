@@ -2,16 +2,22 @@ import { Readable } from 'node:stream';
 import type { WatchOrderResponse } from '@ctk/proto/ctk/pos/v1/pos';
 import { orderView } from './order-view.js';
 
+/** A comment line this often while nothing changes, so that proxies and phones keep an idle stream open. */
+export const KEEPALIVE_MS = 15_000;
+
 /**
  * The order's changes as Server-Sent Events. The first message is awaited before the answer begins, so
- * that pos's refusals (no such order) are ordinary error answers; then each message is an `order` event.
- * Destroying the stream (the client went away) cancels the call to pos.
+ * that pos's refusals (no such order) are ordinary error answers; then each message is an `order` event,
+ * with a `: keepalive` comment after each KEEPALIVE_MS without one. Destroying the stream (the client went
+ * away) cancels the call to pos.
  */
-export async function openOrderEvents(messages: AsyncIterable<WatchOrderResponse>): Promise<Readable> {
+export async function openOrderEvents(messages: AsyncIterable<WatchOrderResponse>, keepaliveMs = KEEPALIVE_MS): Promise<Readable> {
   const iterator = messages[Symbol.asyncIterator]();
   const first = await iterator.next();
   const event = (message: WatchOrderResponse) => `event: order\ndata: ${JSON.stringify(orderView(message.order))}\n\n`;
   let head: string | undefined = first.done ? undefined : event(first.value);
+  // The message being waited for survives a keepalive: the next call goes on waiting for it.
+  let pending: Promise<IteratorResult<WatchOrderResponse>> | undefined;
   const events: AsyncIterator<string> = {
     async next() {
       if (head !== undefined) {
@@ -19,7 +25,12 @@ export async function openOrderEvents(messages: AsyncIterable<WatchOrderResponse
         head = undefined;
         return { done: false, value };
       }
-      const next = await iterator.next();
+      pending ??= iterator.next();
+      let timer: NodeJS.Timeout | undefined;
+      const idle = new Promise<'idle'>((resolve) => (timer = setTimeout(() => resolve('idle'), keepaliveMs)));
+      const next = await Promise.race([pending, idle]).finally(() => clearTimeout(timer));
+      if (next === 'idle') return { done: false, value: ': keepalive\n\n' };
+      pending = undefined;
       return next.done ? next : { done: false, value: event(next.value) };
     },
     async return() {
