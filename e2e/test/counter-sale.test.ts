@@ -96,7 +96,7 @@ describe.skipIf(!hasChromium)('a sale at the counter, in headless Chromium, paid
       category: 'bakery',
     });
     expect(croissant.status).toBe(201);
-    // The saved menu names the counter's tabs (not the items' categories).
+    // The saved menu names the counter's tabs (not the items' categories) and the merchant's tip choices.
     const menu = await fetch(`${base}/api/v1/orgs/${handle}/menu`, {
       method: 'PUT',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'if-match': '"0"' },
@@ -105,6 +105,7 @@ describe.skipIf(!hasChromium)('a sale at the counter, in headless Chromium, paid
           { name: 'Coffee', item_ids: [latte.body.id] },
           { name: 'Bakery', item_ids: [croissant.body.id] },
         ],
+        tip_basis_points: [1800, 1250, 1500],
       }),
     });
     expect(menu.status, await menu.clone().text()).toBe(200);
@@ -153,6 +154,13 @@ describe.skipIf(!hasChromium)('a sale at the counter, in headless Chromium, paid
     await counter.getByLabel('Search the menu').press('Enter');
     await counter.getByLabel('Search the menu').fill('');
     await counter.getByRole('button', { name: 'One more Croissant' }).click();
+    // The tip choices are the merchant's, ascending, between None and Custom.
+    await expect(
+      counter
+        .getByRole('group', { name: 'Tip' })
+        .getByRole('radio')
+        .evaluateAll((radios) => radios.map((r) => r.parentElement?.textContent?.trim())),
+    ).resolves.toEqual(['None', '12.5%', '15%', '18%', 'Custom']);
     await counter.getByLabel('15%').check();
     const lineTotal = 575 + 75 + 100 + 2 * 425;
     // 15% of the lines, rounded half up, in integers (decision 0015).

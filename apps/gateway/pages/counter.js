@@ -3,7 +3,7 @@
 
 import { api, ApiError, listAll, orderOf, session } from './api.js';
 import { addItem, addKeypadLine, changeQuantity, emptyCart, estimate, orderRequest, unitPrice } from './cart.js';
-import { formatMoney, formatSatoshis, parseMoney, parsePercent } from './money.js';
+import { formatMoney, formatPercent, formatSatoshis, parseMoney, parsePercent } from './money.js';
 import { watchOrder } from './order-watch.js';
 import { receiptText } from './receipt.js';
 import { $, element, showAlert, statusText } from './ui.js';
@@ -87,12 +87,17 @@ async function start() {
 
 // ---- The menu: sections of the saved menu, or the items by category when no menu is saved
 
+/** The tip choices when the service answers no menu: pos's default ones (10%, 15%, 20%). */
+const DEFAULT_TIP_BASIS_POINTS = [1000, 1500, 2000];
+
 async function loadMenu() {
   const handle = encodeURIComponent(state.org.handle);
   let sections = [];
+  let tips = DEFAULT_TIP_BASIS_POINTS;
   try {
     const menu = await api('GET', `/api/v1/orgs/${handle}/menu`);
     sections = (menu?.sections ?? []).filter((section) => (section.items ?? []).length > 0);
+    tips = menu?.tip_basis_points ?? DEFAULT_TIP_BASIS_POINTS;
   } catch (error) {
     // A service without the menu yet (501) or none saved: the items, grouped by category, are the menu.
     if (!(error instanceof ApiError) || error.status === 401) throw error;
@@ -113,6 +118,7 @@ async function loadMenu() {
   state.items = state.sections.flatMap((section) => section.items);
   state.currency = state.items[0]?.currency ?? 'USD';
   state.category = null;
+  renderTipChoices(tips);
   renderMenu();
   renderCart();
 }
@@ -348,6 +354,23 @@ function readDiscountAndTip() {
   if (tip === 'custom' && parseMoney($('tip-custom').value, state.currency))
     state.cart.tip = { minor: parseMoney($('tip-custom').value, state.currency) };
   state.cart.note = $('note').value;
+}
+
+/**
+ * The merchant's tip choices as radio buttons between "None" and "Custom", labelled from basis points in
+ * integers (1250 -> "12.5%"). The choice made stays checked if the organisation still offers it, else "None".
+ */
+function renderTipChoices(tips) {
+  const choices = $('tip-choices');
+  const chosen = choices.querySelector('input[name="tip"]:checked')?.value ?? 'none';
+  for (const preset of choices.querySelectorAll('[data-tip-preset]')) preset.remove();
+  const custom = choices.querySelector('input[value="custom"]').closest('label');
+  for (const basisPoints of tips.filter((tip) => Number.isSafeInteger(tip) && tip > 0)) {
+    const radio = element('input', { type: 'radio', name: 'tip', value: String(basisPoints) });
+    custom.before(element('label', { 'data-tip-preset': '' }, radio, ` ${formatPercent(basisPoints)}`));
+  }
+  const again = choices.querySelector(`input[name="tip"][value="${CSS.escape(chosen)}"]`);
+  (again ?? choices.querySelector('input[value="none"]')).checked = true;
 }
 
 for (const id of ['discount-kind', 'discount-value', 'tip-custom', 'note']) $(id).addEventListener('input', () => renderCart());

@@ -43,7 +43,7 @@ describe('the menu through the gateway and the pos service: ETag and If-Match', 
     const response = await getMenu(staff.key, owner.handle);
     expect(response.statusCode).toBe(200);
     expect(response.headers.etag).toBe('"0"');
-    expect(response.json()).toEqual({ version: 0, updated_at: null, sections: [] });
+    expect(response.json()).toEqual({ version: 0, updated_at: null, sections: [], tip_basis_points: [1000, 1500, 2000] });
   });
 
   it('replaces the menu with the ETag read, answers the new one with its ETag, and the sections with their items in snake_case', async () => {
@@ -87,6 +87,18 @@ describe('the menu through the gateway and the pos service: ETag and If-Match', 
     const again = await getMenu(owner.key, owner.handle);
     expect(again.headers.etag).toBe('"1"');
     expect(again.json()).toEqual(menu);
+  });
+
+  it("keeps the merchant's tip choices with the menu, ascending; a replacement without them has the default ones", async () => {
+    const owner = await onboard(gateway, uniqueName('Tip Cafe'));
+    const latte = await addItem(owner, 'Latte');
+    const sections = [{ name: 'Coffee', item_ids: [latte.id] }];
+    const set = await putMenu(owner.key, owner.handle, { sections, tip_basis_points: [2000, 1250, 1800] }, '"0"');
+    expect(set.statusCode).toBe(200);
+    expect(set.json().tip_basis_points).toEqual([1250, 1800, 2000]);
+    expect((await getMenu(owner.key, owner.handle)).json().tip_basis_points).toEqual([1250, 1800, 2000]);
+    const plain = await putMenu(owner.key, owner.handle, { sections }, '"1"');
+    expect(plain.json()).toMatchObject({ version: 2, tip_basis_points: [1000, 1500, 2000] });
   });
 
   it('refuses a stale If-Match with 412 precondition_failed naming the current ETag, and changes nothing', async () => {
@@ -155,6 +167,14 @@ describe('the menu through the gateway and the pos service: ETag and If-Match', 
       [{ sections: [{ name: 'Hot\u0007drinks', item_ids: [] }] }, 'sections.0.name'],
       [{ sections: [{ name: 'x'.repeat(61), item_ids: [] }] }, 'sections.0.name'],
       [{ sections: [{ name: 'Coffee', item_ids: ['latte'] }] }, 'sections.0.item_ids.0'],
+      [{ sections: [], tip_basis_points: '15%' }, 'tip_basis_points'],
+      [{ sections: [], tip_basis_points: [12.5] }, 'tip_basis_points.0'],
+      // 2^32 + 1000 would wrap to 1000 in an int32: refused before it reaches pos.
+      [{ sections: [], tip_basis_points: [4_294_968_296] }, 'tip_basis_points.0'],
+      [{ sections: [], tip_basis_points: [1000, 0] }, 'tip_basis_points.1'],
+      [{ sections: [], tip_basis_points: [1500, 1500] }, 'tip_basis_points.1'],
+      [{ sections: [], tip_basis_points: [1, 2, 3, 4, 5, 6, 7] }, 'tip_basis_points'],
+      [{ sections: [], tip_basis_points: [10_001] }, 'tip_basis_points.0'],
     ] as const) {
       const response = await putMenu(owner.key, owner.handle, payload, '"0"');
       expect({ field, status: response.statusCode }).toEqual({ field, status: 422 });

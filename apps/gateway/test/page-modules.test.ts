@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addItem, addKeypadLine, changeQuantity, emptyCart, estimate, orderRequest } from '../pages/cart.js';
-import { formatMoney, minorToDecimal, parseMoney, parsePercent } from '../pages/money.js';
+import { formatMoney, formatPercent, minorToDecimal, parseMoney, parsePercent } from '../pages/money.js';
 import { RECEIPT_WIDTH, receiptText } from '../pages/receipt.js';
 
 // The counter screen's modules are plain browser ES modules; the ones without the DOM run here too.
@@ -47,6 +47,16 @@ describe('money on the pages: integers of minor units, typed amounts read as tex
     expect(parsePercent('100')).toBe(10_000);
     expect(parsePercent('100.01')).toBeNull();
     expect(parsePercent('12.345')).toBeNull();
+  });
+
+  it.each([
+    [1000, '10%'],
+    [1250, '12.5%'],
+    [505, '5.05%'],
+    [1, '0.01%'],
+    [10_000, '100%'],
+  ])('labels a tip choice of %i basis points "%s", in integers', (basisPoints, label) => {
+    expect(formatPercent(basisPoints)).toBe(label);
   });
 });
 

@@ -15,11 +15,14 @@ describe('pos menu', () => {
     return item!;
   };
   const section = (name: string, itemIds: string[]): MenuSection => ({ name, itemIds, items: [] });
-  const replace = (org: OrgRef, expectedVersion: bigint, sections: MenuSection[]) =>
-    pos.client.replaceMenu({ org, expectedVersion, sections } satisfies Partial<ReplaceMenuRequest>);
+  const replace = (org: OrgRef, expectedVersion: bigint, sections: MenuSection[], tipBasisPoints: number[] = []) =>
+    pos.client.replaceMenu({ org, expectedVersion, sections, tipBasisPoints } satisfies Partial<ReplaceMenuRequest>);
+  /** 10%, 15%, 20%: the tip choices of a menu never saved, or saved without any. */
+  const DEFAULT_TIPS = [1000, 1500, 2000];
+  const UNSAVED = { version: 0n, sections: [], updatedAt: '', tipBasisPoints: DEFAULT_TIPS };
   type Refusal = { code: string; message: string; details: Record<string, unknown> };
-  const refusal = (org: OrgRef, expectedVersion: bigint, sections: MenuSection[]): Promise<Refusal> =>
-    replace(org, expectedVersion, sections).then(
+  const refusal = (org: OrgRef, expectedVersion: bigint, sections: MenuSection[], tipBasisPoints: number[] = []): Promise<Refusal> =>
+    replace(org, expectedVersion, sections, tipBasisPoints).then(
       () => {
         throw new Error('the replacement was taken');
       },
@@ -32,8 +35,8 @@ describe('pos menu', () => {
   };
   const menuOf = async (org: OrgRef) => (await pos.client.getMenu({ org })).menu!;
 
-  it('answers version 0 and no sections before the first replacement', async () => {
-    expect(await menuOf(newOrg())).toEqual({ version: 0n, sections: [], updatedAt: '' });
+  it('answers version 0, no sections and the default tip choices before the first replacement', async () => {
+    expect(await menuOf(newOrg())).toEqual(UNSAVED);
   });
 
   it('replaces the menu as a whole, answers sections with their items in order, and goes up one version each time', async () => {
@@ -59,7 +62,40 @@ describe('pos menu', () => {
     expect(await menuOf(org)).toEqual(second);
 
     const emptied = (await replace(org, 2n, [])).menu!;
-    expect(emptied).toMatchObject({ version: 3n, sections: [] });
+    expect(emptied).toMatchObject({ version: 3n, sections: [], tipBasisPoints: DEFAULT_TIPS });
+  });
+
+  it("keeps the merchant's tip choices with the menu, ascending, until a replacement without any brings back the default", async () => {
+    const org = newOrg();
+    const latte = await itemOf(org, 'Latte');
+    const saved = (await replace(org, 0n, [section('Coffee', [latte.id])], [2000, 1250, 500])).menu!;
+    expect(saved.tipBasisPoints).toEqual([500, 1250, 2000]);
+    expect(await menuOf(org)).toEqual(saved);
+    // The extremes: one basis point and 100%, six of them.
+    const six = [10_000, 1, 1800, 2200, 2500, 3000];
+    expect((await replace(org, 1n, [section('Coffee', [latte.id])], six)).menu?.tipBasisPoints).toEqual([
+      1, 1800, 2200, 2500, 3000, 10_000,
+    ]);
+    // The menu is replaced as a whole: a replacement that names no tip choices has the default ones.
+    const plain = (await replace(org, 2n, [section('Coffee', [latte.id])])).menu!;
+    expect(plain).toMatchObject({ version: 3n, tipBasisPoints: DEFAULT_TIPS });
+    expect(await menuOf(org)).toEqual(plain);
+  });
+
+  it.each([
+    ['seven tip choices', [500, 1000, 1500, 2000, 2500, 3000, 3500], 'tip_basis_points', 'at most 6 tip choices'],
+    ['a tip choice of 0', [1000, 0], 'tip_basis_points.1', 'at least 1 basis point'],
+    ['a negative tip choice', [-1500], 'tip_basis_points.0', 'at least 1 basis point'],
+    ['a tip choice over 100%', [1000, 10_001], 'tip_basis_points.1', 'at most 10000 basis points'],
+    ['a tip choice twice', [1500, 1000, 1500], 'tip_basis_points.2', '1500 is already a tip choice'],
+  ])('refuses %s as validation_failed naming it, and changes nothing', async (_, tips, field, message) => {
+    const org = newOrg();
+    const latte = await itemOf(org, 'Latte');
+    const saved = (await replace(org, 0n, [section('Coffee', [latte.id])], [1800])).menu!;
+    const error = await refusal(org, 1n, [section('Tea', [])], tips);
+    expect(error).toMatchObject({ code: 'validation_failed', details: { field } });
+    expect(error.message).toContain(message);
+    expect(await menuOf(org)).toEqual(saved);
   });
 
   it('refuses a stale version as precondition_failed naming the current one, and changes nothing', async () => {
@@ -78,7 +114,7 @@ describe('pos menu', () => {
   it('refuses any version but 0 for a menu never saved, and leaves it unsaved', async () => {
     const org = newOrg();
     expect(await refusal(org, 1n, [])).toMatchObject({ code: 'precondition_failed', details: { current_version: 0 } });
-    expect(await menuOf(org)).toEqual({ version: 0n, sections: [], updatedAt: '' });
+    expect(await menuOf(org)).toEqual(UNSAVED);
   });
 
   it.each([2, 20])(
@@ -122,7 +158,7 @@ describe('pos menu', () => {
       'sections.0.item_ids.2',
     ]);
     expect(foreign.message).not.toContain('Theirs');
-    expect(await menuOf(org)).toEqual({ version: 0n, sections: [], updatedAt: '' });
+    expect(await menuOf(org)).toEqual(UNSAVED);
   });
 
   it('takes an item id in upper case as the same item', async () => {
@@ -177,7 +213,7 @@ describe('pos menu', () => {
     expect(error).toMatchObject({ code: 'validation_failed', details: { field } });
     expect(error.message).toContain(message);
     expect(error.message.length).toBeLessThan(2000);
-    expect(await menuOf(org)).toEqual({ version: 0n, sections: [], updatedAt: '' });
+    expect(await menuOf(org)).toEqual(UNSAVED);
   });
 
   it('refuses a negative version as validation_failed', async () => {
@@ -187,6 +223,6 @@ describe('pos menu', () => {
   it("never shows one organisation another's menu", async () => {
     const org = newOrg();
     await replace(org, 0n, [section('Coffee', [(await itemOf(org, 'Latte')).id])]);
-    expect(await menuOf(newOrg())).toEqual({ version: 0n, sections: [], updatedAt: '' });
+    expect(await menuOf(newOrg())).toEqual(UNSAVED);
   });
 });

@@ -86,6 +86,11 @@ export const menu = named(
         items: z.array(item).describe('The items of item_ids, in the same order'),
       }),
     ),
+    tip_basis_points: z
+      .array(z.number().int())
+      .describe(
+        'The tip choices the counter offers, in basis points (1000 = 10%), ascending; 1000, 1500, 2000 until the merchant sets others',
+      ),
   }),
   {
     version: 4,
@@ -94,6 +99,7 @@ export const menu = named(
       { name: 'Coffee', item_ids: [EXAMPLE_ITEM.id], items: [EXAMPLE_ITEM] },
       { name: 'Bakery', item_ids: [ALMOND_CROISSANT.id], items: [ALMOND_CROISSANT] },
     ],
+    tip_basis_points: [1000, 1500, 2000],
   },
 );
 export type MenuAnswer = z.infer<typeof menu>;

@@ -55,8 +55,20 @@ const menuSection = z
   })
   .strict();
 
-/** PUT /api/v1/orgs/:handle/menu: the whole menu, sections in order. */
-export const menuReplacement = z.object({ sections: z.array(menuSection) }).strict();
+/** PUT /api/v1/orgs/:handle/menu: the whole menu, sections in order, and the tip choices of the counter. */
+export const menuReplacement = z
+  .object({
+    sections: z.array(menuSection),
+    tip_basis_points: z
+      // Bounded to int32 here so that the protobuf encoding cannot wrap a huge number into a valid choice; pos names its own rules.
+      .array(z.number().int().min(-2_147_483_648).max(2_147_483_647))
+      .optional()
+      .describe(
+        'The tip choices the counter offers, in basis points (1000 = 10%): at most 6, each 1 to 10000, distinct; answered ascending. ' +
+          'The menu is replaced as a whole: absent or empty means the default 1000, 1500, 2000. "None" and a custom tip are always offered.',
+      ),
+  })
+  .strict();
 
 /** Request examples of the item routes. */
 
@@ -93,4 +105,5 @@ export const menuReplacementExample = {
     { name: 'Coffee', item_ids: ['1b7e3c9a-5d2f-4a8e-9c6b-0e4a2f8d6c31', '6f0d2b8e-3c4a-4e1f-8b7d-2a9c5e1f4d60'] },
     { name: 'Bakery', item_ids: ['c3a9e5f1-7b2d-4c8e-a6f0-9d1b3e5a7c24'] },
   ],
+  tip_basis_points: [1000, 1500, 2000],
 } satisfies z.input<typeof menuReplacement>;

@@ -53,6 +53,7 @@ export function menuRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
             org,
             expectedVersion,
             sections: body.sections.map((section) => ({ name: section.name, itemIds: section.item_ids, items: [] })),
+            tipBasisPoints: body.tip_basis_points ?? [],
           },
           callOptions(request),
         );

@@ -1,12 +1,13 @@
 import { AppError, type InputIssue, invalidInput, type Org, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { ItemRepository } from '../data/item-repository.js';
-import type { Menu, MenuRepository } from '../data/menu-repository.js';
+import { DEFAULT_TIP_BASIS_POINTS, type Menu, type MenuRepository } from '../data/menu-repository.js';
 import { lineOfText } from './text-fields.js';
 
 export const MAX_SECTIONS = 50;
 export const MAX_SECTION_ITEMS = 200;
 export const MAX_MENU_ENTRIES = 1000;
+export const MAX_TIP_CHOICES = 6;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -26,8 +27,25 @@ const replacementSchema = z
   .object({
     expectedVersion: z.bigint().min(0n, 'expected_version must not be negative'),
     sections: z.array(sectionSchema).max(MAX_SECTIONS, `a menu has at most ${MAX_SECTIONS} sections`),
+    // proto3 cannot tell an absent list from an empty one: none means the default choices.
+    tipBasisPoints: z
+      .array(
+        z
+          .number()
+          .int('a tip choice is a whole number of basis points (1000 = 10%)')
+          .min(1, 'a tip choice is at least 1 basis point (0.01%): "None" is always offered')
+          .max(10_000, 'a tip choice is at most 10000 basis points (100%)'),
+      )
+      .max(MAX_TIP_CHOICES, `a menu offers at most ${MAX_TIP_CHOICES} tip choices (a custom tip is always offered too)`)
+      .default([]),
   })
-  .superRefine(({ sections }, context) => {
+  .superRefine(({ sections, tipBasisPoints }, context) => {
+    const tips = new Set<number>();
+    tipBasisPoints.forEach((basisPoints, i) => {
+      if (tips.has(basisPoints))
+        context.addIssue({ code: 'custom', path: ['tipBasisPoints', i], message: `${basisPoints} is already a tip choice` });
+      tips.add(basisPoints);
+    });
     const entries = sections.reduce((sum, section) => sum + section.itemIds.length, 0);
     if (entries > MAX_MENU_ENTRIES)
       context.addIssue({
@@ -54,10 +72,11 @@ export type MenuReplacementInput = z.input<typeof replacementSchema>;
 
 /**
  * Replaces the organisation's menu as a whole, if the editor read the current version: a stale one is
- * 412 precondition_failed and nothing changes. Every item must be one of the organisation's.
+ * 412 precondition_failed and nothing changes. Every item must be one of the organisation's. The tip
+ * choices are kept ascending; none given means the default ones.
  */
 export async function replaceMenu(menus: MenuRepository, items: ItemRepository, org: Org, input: MenuReplacementInput): Promise<Menu> {
-  const { expectedVersion, sections } = validate(replacementSchema, input);
+  const { expectedVersion, sections, tipBasisPoints } = validate(replacementSchema, input);
   const owned = await items.ownedIds(org.id, [...new Set(sections.flatMap((section) => section.itemIds))]);
   const unknown: InputIssue[] = sections.flatMap((section, s) =>
     section.itemIds.flatMap((id, i) =>
@@ -65,7 +84,8 @@ export async function replaceMenu(menus: MenuRepository, items: ItemRepository, 
     ),
   );
   if (unknown.length > 0) throw invalidInput(unknown);
-  const replacement = await menus.replaceIfAt(org.id, expectedVersion, sections);
+  const tips = tipBasisPoints.length > 0 ? [...tipBasisPoints].sort((a, b) => a - b) : DEFAULT_TIP_BASIS_POINTS;
+  const replacement = await menus.replaceIfAt(org.id, expectedVersion, sections, tips);
   if (!replacement.replaced) {
     const current = replacement.currentVersion;
     throw new AppError(
