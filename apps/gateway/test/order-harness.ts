@@ -14,6 +14,9 @@ async function database(prefix: string) {
   return { CTK_DATA_DIR: TEST_DATA_DIR, ...(url ? { DATABASE_URL: url } : {}) };
 }
 
+/** Open order event streams one address may hold in these tests (a low limit, so a test can reach it). */
+export const EVENT_STREAMS_PER_ADDRESS = 3;
+
 /**
  * Orders end to end in one process: a local chain, books and p2p, pos calling both (its watcher off:
  * the tests pay by BIP270), and the gateway in front of the three, each on its own database.
@@ -39,7 +42,12 @@ export async function startOrderStack() {
     }),
     { transport },
   );
-  const gateway: Gateway = await startTestGateway({ ...SERVICES_DOWN, ...addresses, POS_GRPC_URL: `127.0.0.1:${posService.port}` });
+  const gateway: Gateway = await startTestGateway({
+    ...SERVICES_DOWN,
+    ...addresses,
+    POS_GRPC_URL: `127.0.0.1:${posService.port}`,
+    CTK_ORDER_EVENT_STREAMS_PER_ADDRESS: String(EVENT_STREAMS_PER_ADDRESS),
+  });
 
   /** A new organisation with a wallet (its xpub registered): its owner can take orders. */
   async function walletOrg(label: string): Promise<Onboarded> {

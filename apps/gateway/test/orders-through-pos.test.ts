@@ -1,7 +1,9 @@
+import { once } from 'node:events';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, bearer, onboard, type Onboarded } from './harness.js';
-import { startOrderStack } from './order-harness.js';
+import { EVENT_STREAMS_PER_ADDRESS, startOrderStack } from './order-harness.js';
 import { expectError, uniqueName } from './support.js';
 
 let stack: Awaited<ReturnType<typeof startOrderStack>>;
@@ -161,5 +163,48 @@ describe('orders through the gateway and pos', () => {
   it('an organisation without a wallet is told how to register one', async () => {
     const bare = await onboard(stack.gateway, uniqueName('No Wallet Cafe'));
     expectError(await createOrder(bare.key, { org_handle: bare.handle, lines: [LINE] }), 409, 'failed_precondition');
+  });
+});
+
+describe('order event streams from one address', () => {
+  /** A stream over the wire, as a browser holds it: the answer's head once the first event is sent. */
+  const openStream = (number: string) =>
+    new Promise<IncomingMessage>((resolve, reject) => {
+      const port = stack.gateway.port;
+      httpRequest({ host: '127.0.0.1', port, path: `/api/pos/orders/${number}/events` }, resolve)
+        .on('error', reject)
+        .end();
+    });
+  const bodyOf = async (response: IncomingMessage) => {
+    let text = '';
+    for await (const chunk of response) text += String(chunk);
+    return JSON.parse(text);
+  };
+
+  it('are bounded: one more than the limit is refused with 429 rate_limited, and a closed one frees its place', async () => {
+    const cafe = await stack.walletOrg('Stream Cafe');
+    const number = (await createOrder(cafe.key, { org_handle: cafe.handle, lines: [LINE] })).json().order_number;
+    const open = [];
+    for (let index = 0; index < EVENT_STREAMS_PER_ADDRESS; index++) {
+      const stream = await openStream(number);
+      expect(stream.statusCode).toBe(200);
+      open.push(stream);
+    }
+    const refused = await openStream(number);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBe('60');
+    expect((await bodyOf(refused)).error.code).toBe('rate_limited');
+
+    open[0]!.destroy();
+    await once(open[0]!, 'close');
+    // The gateway sees the client go on its own time.
+    let again = await openStream(number);
+    for (let tries = 0; again.statusCode === 429 && tries < 50; tries++) {
+      again.resume();
+      await new Promise((later) => setTimeout(later, 20));
+      again = await openStream(number);
+    }
+    expect(again.statusCode).toBe(200);
+    for (const stream of [...open.slice(1), again]) stream.destroy();
   });
 });

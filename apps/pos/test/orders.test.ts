@@ -398,6 +398,16 @@ describe('orders of items with modifiers, tax treatments and price types', () =>
     }
   });
 
+  it('refuses an order whose total passes the largest amount, however its lines reach it', async () => {
+    const org = walletOrg();
+    const top = { name: 'Catering', quantity: 10_000n, unitPriceMinor: 10n ** 12n };
+    for (const lines of [[{ ...top, quantity: 2n }], Array.from({ length: 100 }, () => top)]) {
+      const refused = await failure(stack.client.createOrder(orderRequest(org, { lines: lines as never })));
+      expect(refused).toMatchObject({ code: 'validation_failed', details: { field: 'lines' } });
+    }
+    expect((await create(org, { lines: [{ ...top, quantity: 1n } as never] })).totalMinor).toBe(10n ** 12n);
+  });
+
   it('refuses more units than a tracked item has', async () => {
     const org = walletOrg();
     const cake = (await stack.client.createItem(newItem(org, { name: 'Last cake', priceCents: 400n, inventory: 1n }))).item!;

@@ -2,6 +2,8 @@ import { requireOrg } from '../auth/authenticate.js';
 import type { GatewayDeps } from '../deps.js';
 import { order, ORDER_EVENT_FILES, ORDER_QR_FILES, paymentAck, paymentRequest } from '../orders/order-answers.js';
 import { openOrderEvents } from '../orders/order-events.js';
+import { EventStreamSlots } from '../orders/event-stream-slots.js';
+import { clientAddress } from '../plugins/rate-limits.js';
 import {
   bip270Payment,
   bip270PaymentExample,
@@ -28,6 +30,7 @@ const EVENTS_TIMEOUT_MS = 30 * 60_000;
  */
 export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
   const publicUrl = deps.config.CTK_PUBLIC_URL;
+  const eventStreams = new EventStreamSlots(deps.config.CTK_ORDER_EVENT_STREAMS_PER_ADDRESS);
   return {
     'POST /api/pos/orders': route({
       body: newOrder,
@@ -147,10 +150,12 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
       answer: order,
       files: ORDER_EVENT_FILES,
       handle: async ({ params, request, reply }) => {
-        const events = await openOrderEvents(
-          deps.services.pos.watchOrder(
-            { orderNumber: params.order_number, publicUrl },
-            { ...callOptions(request), timeoutMs: EVENTS_TIMEOUT_MS },
+        const events = await eventStreams.openIn(clientAddress(request), () =>
+          openOrderEvents(
+            deps.services.pos.watchOrder(
+              { orderNumber: params.order_number, publicUrl },
+              { ...callOptions(request), timeoutMs: EVENTS_TIMEOUT_MS },
+            ),
           ),
         );
         reply.type('text/event-stream').header('cache-control', 'no-cache').header('x-accel-buffering', 'no');

@@ -11,6 +11,8 @@ import { priceOrder, type LineToPrice } from '../orders/price-order.js';
 import { MAX_PRICE_CENTS } from './create-item.js';
 
 const MAX_LINES = 100;
+/** Every satoshi there will ever be: no order can ask for more, and the ledger's int64 columns hold it. */
+const MAX_ORDER_SATOSHIS = 21_000_000n * 100_000_000n;
 const MAX_QUANTITY = 10_000n;
 const KEYPAD_NAME = 'Custom amount';
 const noControl = (field: string, max: number) =>
@@ -82,8 +84,24 @@ export async function createOrder(
   );
   if (priced.totalMinor <= 0n)
     throw new AppError('validation_failed', 'The order comes to nothing: it needs an amount to pay', { field: 'lines' });
+  // Each line is bounded, but 100 lines of 10,000 units at the largest price are not: refuse here, with a
+  // reason, rather than overflow the int64 columns.
+  if (priced.totalMinor > MAX_PRICE_CENTS)
+    throw new AppError(
+      'validation_failed',
+      `The order comes to ${priced.totalMinor}; an order takes at most ${MAX_PRICE_CENTS} minor units`,
+      {
+        field: 'lines',
+      },
+    );
   const rate = await context.prices.rateFor(currency);
   const satoshis = satoshisFor(priced.totalMinor, rate.rate);
+  if (satoshis > MAX_ORDER_SATOSHIS)
+    throw new AppError(
+      'validation_failed',
+      `The order comes to ${satoshis} satoshis at the rate ${rate.rate}, more than all ${MAX_ORDER_SATOSHIS} there are`,
+      { field: 'lines' },
+    );
   const createdAt = context.now();
   const expiresAt = new Date(createdAt.getTime() + context.ttlSeconds * 1000);
   const destination = await context.p2p.allocateDestination({ org: orgRef, expiresAt: expiresAt.toISOString() });
