@@ -24,7 +24,7 @@ describe('books over gRPC', () => {
 
   it('lists an entry with its event facts and its lines by account code, name and type', async () => {
     const org = newOrg();
-    const event = newEvent(org.id ?? '', { settlement: Settlement.SETTLEMENT_PROVIDER_CLEARING });
+    const event = newEvent(org.id ?? '', { settlement: Settlement.SETTLEMENT_PROVIDER_CLEARING, rateSource: 'coingecko' });
     await books.post([event]);
     const { entries } = await books.client.listJournalEntries({ org });
     expect(entries).toEqual([
@@ -41,6 +41,7 @@ describe('books over gRPC', () => {
         txid: event.txid,
         satoshis: 2_150_000n,
         exchangeRate: '2000',
+        rateSource: 'coingecko',
         taxJurisdiction: 'US-CA',
         taxRate: '0.0725',
         lines: [
