@@ -161,6 +161,15 @@ describe('pos item options', () => {
     ['a line feed in the name', { name: 'Flat\nwhite' }, 'name', 'must not contain control characters'],
     ['an escape in the category', { category: 'coffee\u001b[31m' }, 'category', 'must not contain control characters'],
     ['a NUL in the description', { description: 'Double\u0000shot' }, 'description', 'must not contain control characters'],
+    // A right-to-left override would show "Flat white" as something else; Hebrew or Arabic names need none.
+    ['a right-to-left override in the name', { name: 'Flat \u202ewhite' }, 'name', 'must not contain control characters'],
+    ['a directional isolate in the category', { category: '\u2067coffee\u2069' }, 'category', 'must not contain control characters'],
+    [
+      'a right-to-left override in the description',
+      { description: 'Double \u202eshot' },
+      'description',
+      'must not contain control characters',
+    ],
     [
       'a bell in a modifier name',
       { modifiers: [{ id: '', name: 'Oat\u0007', priceCents: 0n, group: '' }] },

@@ -1,6 +1,7 @@
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { AppError, type Org, validate } from '@ctk/shared';
 import { z } from 'zod';
+import { lineOfText } from './text-fields.js';
 import type { OrderTransaction, OrderWithParts } from '../data/order-repository.js';
 import { satoshisFor } from '../rates/exchange-rate.js';
 import type { OrderContext } from '../orders/order-context.js';
@@ -15,11 +16,6 @@ const MAX_LINES = 100;
 const MAX_ORDER_SATOSHIS = 21_000_000n * 100_000_000n;
 const MAX_QUANTITY = 10_000n;
 const KEYPAD_NAME = 'Custom amount';
-const noControl = (field: string, max: number) =>
-  z
-    .string()
-    .max(max, `${field} must be at most ${max} characters`)
-    .regex(/^[^\p{Cc}]*$/u, `${field} must not contain control characters`);
 const minor = (field: string) =>
   z.bigint().min(0n, `${field} must not be negative`).max(MAX_PRICE_CENTS, `${field} must be at most ${MAX_PRICE_CENTS}`);
 const basisPoints = (field: string) =>
@@ -29,7 +25,7 @@ const lineSchema = z.object({
   itemId: z.union([z.literal(''), z.guid('item_id must be an item id (a UUID)')]),
   quantity: z.bigint().min(1n, 'quantity must be at least 1').max(MAX_QUANTITY, `quantity must be at most ${MAX_QUANTITY}`),
   modifiers: z.array(z.object({ modifierId: z.string().max(100) })).max(20, 'a line takes at most 20 modifiers'),
-  name: noControl('name', 200),
+  name: lineOfText('name', 200),
   unitPriceMinor: minor('unit_price_minor'),
   chosenPriceMinor: minor('chosen_price_minor'),
 });
@@ -44,7 +40,7 @@ const orderSchema = z
     currency: z.union([z.literal(''), z.string().regex(/^[A-Z]{3}$/, 'currency must be an ISO 4217 code such as USD')]),
     publicUrl: z.url({ protocol: /^https?$/, error: 'public_url must be an http(s) URL' }),
     createdBy: z.string().max(200),
-    note: noControl('note', 500),
+    note: lineOfText('note', 500),
   })
   .refine((order) => !(order.discountBasisPoints && order.discountMinor), {
     message: 'give discount_basis_points or discount_minor, not both',

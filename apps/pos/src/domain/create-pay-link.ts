@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, type Org, validate } from '@ctk/shared';
 import { z } from 'zod';
+import { lineOfText } from './text-fields.js';
 import type { PayLinkWithUses } from '../data/pay-link-repository.js';
 import type { PayLinkContext } from '../pay-links/pay-link-context.js';
 import { signTerms } from '../pay-links/pay-link-terms.js';
@@ -19,13 +20,7 @@ const linkSchema = z
     amountMinor: minor('amount_minor'),
     minMinor: minor('min_minor'),
     maxMinor: minor('max_minor'),
-    memo: z
-      .string()
-      .regex(/^[^\p{Cc}]*$/u, 'memo must not contain control characters')
-      .transform((memo) => memo.trim())
-      .pipe(
-        z.string().min(1, 'memo is required: it is what the payer sees and the order line').max(200, 'memo must be at most 200 characters'),
-      ),
+    memo: lineOfText('memo', 200).refine((memo) => memo.length > 0, 'memo is required: it is what the payer sees and the order line'),
     maxUses: z.bigint().min(0n, 'max_uses must not be negative').max(MAX_USES, `max_uses must be at most ${MAX_USES}`),
     expiresAt: z.union([z.literal(''), z.iso.datetime({ offset: true, error: 'expires_at must be an RFC 3339 time' })]),
     publicUrl: z.url({ protocol: /^https?$/, error: 'public_url must be an http(s) URL' }),
