@@ -1,3 +1,4 @@
+import { chainConfigFields } from '@ctk/chain';
 import { databaseConfigFields, eventConfigFields, serviceAddressFields, serviceConfigFields, unsetIfEmpty } from '@ctk/shared';
 import { z } from 'zod';
 import { fixedRates } from './rates/fixed-rates.js';
@@ -10,6 +11,8 @@ export const configSchema = z.object({
   ...eventConfigFields,
   // pos calls books (the jurisdiction's tax rate) and p2p (payment outputs, settlement, chain reads).
   ...serviceAddressFields(['books', 'p2p']),
+  /** The chain's network: customers' addresses on cards are in its form (pos reads the chain through p2p only). */
+  CHAIN_NETWORK: chainConfigFields.CHAIN_NETWORK,
   /** How long a first page of items may be served from memory (0: never); writes here clear it at once. */
   POS_ITEMS_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   /** A menu photo's OCR taking longer is abandoned (504); the gateway waits for the queue and this. */

@@ -25,3 +25,4 @@ export {
   type ExpectedOutput,
   type PaidOutput,
 } from './verify/verify-payment.js';
+export { addressOfScript, networkAddress, addressOfPublicKey } from './network-address.js';

@@ -41,6 +41,14 @@ const ERRORS = {
   payment_expired: { grpc: Status.FAILED_PRECONDITION, http: 422 },
   /** A pay link that takes no more payments: disabled by its organisation, past its expiry, or every use paid. */
   pay_link_closed: { grpc: Status.FAILED_PRECONDITION, http: 410 },
+  /** A card that cannot be used now: a prepaid card whose order is not paid (pending) or never was (void). */
+  card_not_active: { grpc: Status.FAILED_PRECONDITION, http: 409 },
+  /** A prepaid card's balance is less than the amount asked for (details: balance_minor). */
+  insufficient_balance: { grpc: Status.FAILED_PRECONDITION, http: 409 },
+  /** A loyalty card has fewer stamps than a reward takes (details: stamps, stamps_for_reward). */
+  not_enough_stamps: { grpc: Status.FAILED_PRECONDITION, http: 409 },
+  /** The order already stamped a loyalty card: an order stamps once. */
+  already_stamped: { grpc: Status.ALREADY_EXISTS, http: 409 },
   internal: { grpc: Status.INTERNAL, http: 500 },
 } as const satisfies Record<string, { grpc: Status; http: number }>;
 

@@ -1,7 +1,6 @@
 import type { Transaction } from '@bsv/sdk';
-import type { ChainNetwork } from '@ctk/chain';
+import { addressOfScript, type ChainNetwork } from '@ctk/chain';
 import type { ReceiptOutput } from '@ctk/proto/ctk/p2p/v1/p2p';
-import { addressOfScript } from '../domain/network-address.js';
 
 /**
  * The outputs a purchase paid: those before its receipt output. The receipt closes the outputs the

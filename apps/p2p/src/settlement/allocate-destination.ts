@@ -1,7 +1,6 @@
-import type { ChainNetwork } from '@ctk/chain';
+import { addressOfScript, type ChainNetwork } from '@ctk/chain';
 import type { AllocateDestinationRequest, AllocateDestinationResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { AppError } from '@ctk/shared';
-import { addressOfScript } from '../domain/network-address.js';
 import { walletOrgOf } from '../domain/org-wallet.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { deriveOutput } from '../paymail/derive-output.js';

@@ -1,7 +1,6 @@
-import type { ChainClient } from '@ctk/chain';
+import { networkAddress, type ChainClient } from '@ctk/chain';
 import type { FindPaymentsResponse, FoundPayment } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { AppError } from '@ctk/shared';
-import { networkAddress } from '../domain/network-address.js';
 
 const MAX_ADDRESSES = 100;
 /** Lookups in flight at once: a watcher's 100 addresses must not become 100 simultaneous requests to the chain API. */

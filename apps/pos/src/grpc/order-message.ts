@@ -69,5 +69,9 @@ export function toOrderMessage(order: OrderWithParts, publicUrl: string, now: Da
     receiptReference: order.orderNumber,
     merchantHandle: order.merchantHandle,
     payLinkId: order.payLinkId ?? '',
+    // Customer cards (decision 0017) fill these when they are built.
+    cardPaidMinor: 0n,
+    loyaltyCardId: '',
+    prepaidCardId: '',
   };
 }

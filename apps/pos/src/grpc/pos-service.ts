@@ -29,6 +29,9 @@ import { toItemMessage } from './item-message.js';
 import { toMenuMessage } from './menu-message.js';
 import { toOrderMessage } from './order-message.js';
 import { toPayLinkMessage } from './pay-link-message.js';
+import { loyaltyCardRpcs } from './loyalty-card-rpcs.js';
+import { posCardRpcs } from './pos-card-rpcs.js';
+import { prepaidCardRpcs } from './prepaid-card-rpcs.js';
 
 export function posService({
   items,
@@ -114,5 +117,8 @@ export function posService({
     async getPayLinkQr(request) {
       return getPayLinkQr(payLinks, request);
     },
+    ...posCardRpcs(),
+    ...prepaidCardRpcs(),
+    ...loyaltyCardRpcs(),
   };
 }

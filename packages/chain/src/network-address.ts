@@ -1,6 +1,6 @@
-import { Utils } from '@bsv/sdk';
-import type { ChainNetwork } from '@ctk/chain';
+import { PublicKey, Utils } from '@bsv/sdk';
 import { AppError } from '@ctk/shared';
+import type { ChainNetwork } from './client/types.js';
 
 const P2PKH_SCRIPT = /^76a914([0-9a-f]{40})88ac$/;
 
@@ -32,4 +32,21 @@ export function networkAddress(value: string, network: ChainNetwork, field: stri
     `${JSON.stringify(value.slice(0, 80))} is not a P2PKH address of this chain (${network}: ${form} addresses, starting with ${network === 'main' ? '1' : 'm or n'}).`,
     { field },
   );
+}
+
+/**
+ * The P2PKH address of a compressed secp256k1 public key (hex) in the chain's network form; a 422 naming
+ * `field` when it is not one (33 bytes, 02 or 03 first, a point on the curve).
+ */
+export function addressOfPublicKey(publicKey: string, network: ChainNetwork, field: string): string {
+  try {
+    if (/^0[23][0-9a-fA-F]{64}$/.test(publicKey)) {
+      return PublicKey.fromString(publicKey.toLowerCase()).toAddress([prefixOf(network)]);
+    }
+  } catch {
+    // refused below
+  }
+  throw new AppError('validation_failed', 'public_key must be a compressed secp256k1 public key: 66 hex digits starting with 02 or 03.', {
+    field,
+  });
 }

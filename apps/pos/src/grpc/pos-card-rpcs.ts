@@ -1,0 +1,13 @@
+import type { PosServiceImplementation } from '@ctk/proto/ctk/pos/v1/pos';
+import { AppError } from '@ctk/shared';
+
+type PosCardRpcs = Pick<PosServiceImplementation, 'createPosCard' | 'getPosCard' | 'listShopCards' | 'getLoyaltyPass'>;
+
+const notBuilt = (): never => {
+  throw new AppError('not_implemented', 'POS cards and wallet passes are not built yet (docs/decisions/0017-customer-cards.md).');
+};
+
+/** POS cards and wallet passes (docs/decisions/0017-customer-cards.md). */
+export function posCardRpcs(): PosCardRpcs {
+  return { createPosCard: notBuilt, getPosCard: notBuilt, listShopCards: notBuilt, getLoyaltyPass: notBuilt };
+}
