@@ -3,6 +3,7 @@ import { BooksServiceDefinition } from '@ctk/proto/ctk/books/v1/books';
 import { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { createGrpcClient, defineService } from '@ctk/shared';
 import { configSchema, type Config } from './config.js';
+import type { CardContext } from './cards/card-context.js';
 import { createOcrReader } from './analyze/ocr-reader.js';
 import { createItemRepository } from './data/item-repository.js';
 import { createOrderRepository } from './data/order-repository.js';
@@ -15,18 +16,18 @@ import { createOrderNotifier } from './orders/order-notifier.js';
 import { startOrderWatcher } from './orders/order-watcher.js';
 import { oneAtATime } from './pay-links/one-at-a-time.js';
 import type { PayLinkContext } from './pay-links/pay-link-context.js';
-import { payLinkKey } from './pay-links/pay-link-key.js';
+import { keptKey } from './data/kept-key.js';
 import { priceSource } from './rates/price-source.js';
 
 export { configSchema, type Config } from './config.js';
 
 /**
- * The pos service: PosService over gRPC on its own database (items, the menu, orders, pay links), item drafts
+ * The pos service: PosService over gRPC on its own database (items, the menu, orders, pay links, customer cards), item drafts
  * read from text, CSV or a menu photo, relaying its outbox of
  * payment events, calling books (tax rates) and p2p (payment outputs, settlement, chain reads), and
  * watching open orders' addresses while it runs. A test may give the clock.
  */
-export const service = defineService<Config, PrismaClient, { now: () => Date }, { orders: OrderContext; payLinks: PayLinkContext }>({
+export const service = defineService<Config, PrismaClient, { now: () => Date }, { orders: OrderContext; payLinks: PayLinkContext; cards: CardContext }>({
   name: 'pos',
   configSchema,
   database: { prismaDir: fileURLToPath(new URL('../prisma', import.meta.url)), createClient: (adapter) => new PrismaClient({ adapter }) },
@@ -50,8 +51,13 @@ export const service = defineService<Config, PrismaClient, { now: () => Date }, 
     const payLinks: PayLinkContext = {
       orders,
       links: createPayLinkRepository(prisma),
-      signingKey: payLinkKey(prisma, config.POS_PAY_LINK_KEY),
+      signingKey: keptKey(prisma, 'pay_link_hmac', config.POS_PAY_LINK_KEY),
       openings: oneAtATime(),
+    };
+    const cards: CardContext = {
+      orders,
+      cardKey: keptKey(prisma, 'card_identifier', config.POS_CARD_KEY),
+      network: config.CHAIN_NETWORK,
     };
     const watcher = config.POS_WATCH_INTERVAL_MS > 0 ? startOrderWatcher(orders, config.POS_WATCH_INTERVAL_MS) : undefined;
     const ocr = createOcrReader({ timeoutMs: config.POS_OCR_TIMEOUT_MS, maxWaiting: config.POS_OCR_MAX_WAITING, logger });
@@ -62,6 +68,7 @@ export const service = defineService<Config, PrismaClient, { now: () => Date }, 
         orders,
         ocr,
         payLinks,
+        cards,
       }),
       async close() {
         await watcher?.stop();
@@ -70,7 +77,7 @@ export const service = defineService<Config, PrismaClient, { now: () => Date }, 
         // The OCR worker thread would keep the process alive.
         await ocr.close();
       },
-      expose: { orders, payLinks },
+      expose: { orders, payLinks, cards },
     };
   },
 });

@@ -62,6 +62,17 @@ export const configSchema = z.object({
       .regex(/^(?:[0-9a-fA-F]{2}){32,256}$/, 'POS_PAY_LINK_KEY must be hex of 32 to 256 bytes')
       .optional(),
   ),
+  /**
+   * The AES-256 key card identifiers are sealed with, hex (exactly 32 bytes), so that a holder's wallet and
+   * pass can show theirs. Unset: made on first use and kept in pos's database. Changing it makes every
+   * identifier sealed before unreadable (they still work at the counter: lookups go by their hash).
+   */
+  POS_CARD_KEY: unsetIfEmpty(
+    z
+      .string()
+      .regex(/^(?:[0-9a-fA-F]{2}){32}$/, 'POS_CARD_KEY must be hex of exactly 32 bytes')
+      .optional(),
+  ),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,5 +1,6 @@
 import type { PosServiceImplementation } from '@ctk/proto/ctk/pos/v1/pos';
 import { AppError } from '@ctk/shared';
+import type { CardContext } from '../cards/card-context.js';
 
 type LoyaltyCardRpcs = Pick<
   PosServiceImplementation,
@@ -19,7 +20,8 @@ const notBuilt = (): never => {
 };
 
 /** Loyalty programs and cards (docs/decisions/0017-customer-cards.md). */
-export function loyaltyCardRpcs(): LoyaltyCardRpcs {
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the use cases take it when they are built
+export function loyaltyCardRpcs(cards: CardContext): LoyaltyCardRpcs {
   return {
     getLoyaltyProgram: notBuilt,
     replaceLoyaltyProgram: notBuilt,

@@ -23,6 +23,7 @@ import { listItems } from '../domain/list-items.js';
 import { payOrder } from '../domain/pay-order.js';
 import { replaceMenu } from '../domain/replace-menu.js';
 import { watchOrder } from '../domain/watch-order.js';
+import type { CardContext } from '../cards/card-context.js';
 import type { OrderContext } from '../orders/order-context.js';
 import type { PayLinkContext } from '../pay-links/pay-link-context.js';
 import { toItemMessage } from './item-message.js';
@@ -39,12 +40,14 @@ export function posService({
   orders,
   ocr,
   payLinks,
+  cards,
 }: {
   items: ItemRepository;
   menus: MenuRepository;
   orders: OrderContext;
   ocr: OcrReader;
   payLinks: PayLinkContext;
+  cards: CardContext;
 }): PosServiceImplementation {
   return {
     async getSetup(request) {
@@ -117,8 +120,8 @@ export function posService({
     async getPayLinkQr(request) {
       return getPayLinkQr(payLinks, request);
     },
-    ...posCardRpcs(),
-    ...prepaidCardRpcs(),
-    ...loyaltyCardRpcs(),
+    ...posCardRpcs(cards),
+    ...prepaidCardRpcs(cards),
+    ...loyaltyCardRpcs(cards),
   };
 }

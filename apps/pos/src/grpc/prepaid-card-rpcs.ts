@@ -1,5 +1,6 @@
 import type { PosServiceImplementation } from '@ctk/proto/ctk/pos/v1/pos';
 import { AppError } from '@ctk/shared';
+import type { CardContext } from '../cards/card-context.js';
 
 type PrepaidCardRpcs = Pick<
   PosServiceImplementation,
@@ -11,7 +12,8 @@ const notBuilt = (): never => {
 };
 
 /** Prepaid and gift cards (docs/decisions/0017-customer-cards.md). */
-export function prepaidCardRpcs(): PrepaidCardRpcs {
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the use cases take it when they are built
+export function prepaidCardRpcs(cards: CardContext): PrepaidCardRpcs {
   return {
     issuePrepaidCard: notBuilt,
     getPrepaidCard: notBuilt,

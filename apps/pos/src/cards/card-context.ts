@@ -1,0 +1,13 @@
+import type { ChainNetwork } from '@ctk/chain';
+import type { OrderContext } from '../orders/order-context.js';
+
+/**
+ * What the card use cases work with (docs/decisions/0017-customer-cards.md): the order context (pos's
+ * database, p2p, the outbox, the clock), the key card identifiers are sealed with, and the chain's network
+ * (customers' addresses are in its form).
+ */
+export type CardContext = {
+  orders: OrderContext;
+  cardKey(): Promise<Buffer>;
+  network: ChainNetwork;
+};
