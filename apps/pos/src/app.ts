@@ -27,7 +27,12 @@ export { configSchema, type Config } from './config.js';
  * payment events, calling books (tax rates) and p2p (payment outputs, settlement, chain reads), and
  * watching open orders' addresses while it runs. A test may give the clock.
  */
-export const service = defineService<Config, PrismaClient, { now: () => Date }, { orders: OrderContext; payLinks: PayLinkContext; cards: CardContext }>({
+export const service = defineService<
+  Config,
+  PrismaClient,
+  { now: () => Date },
+  { orders: OrderContext; payLinks: PayLinkContext; cards: CardContext }
+>({
   name: 'pos',
   configSchema,
   database: { prismaDir: fileURLToPath(new URL('../prisma', import.meta.url)), createClient: (adapter) => new PrismaClient({ adapter }) },
