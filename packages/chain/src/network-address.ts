@@ -3,6 +3,8 @@ import { AppError } from '@ctk/shared';
 import type { ChainNetwork } from './client/types.js';
 
 const P2PKH_SCRIPT = /^76a914([0-9a-f]{40})88ac$/;
+// secp256k1's field prime: an x at or above it is no encoding of a point (the SDK would reduce it to another x).
+const FIELD_PRIME = 0xfffffffffffffffffffffffffffffffffffffffffffffffffffffffefffffc2fn;
 
 /** The version byte of a P2PKH address on the chain's network (the local chain uses testnet's). */
 function prefixOf(network: ChainNetwork): number {
@@ -40,7 +42,7 @@ export function networkAddress(value: string, network: ChainNetwork, field: stri
  */
 export function addressOfPublicKey(publicKey: string, network: ChainNetwork, field: string): string {
   try {
-    if (/^0[23][0-9a-fA-F]{64}$/.test(publicKey)) {
+    if (/^0[23][0-9a-fA-F]{64}$/.test(publicKey) && BigInt(`0x${publicKey.slice(2)}`) < FIELD_PRIME) {
       return PublicKey.fromString(publicKey.toLowerCase()).toAddress([prefixOf(network)]);
     }
   } catch {
