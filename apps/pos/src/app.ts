@@ -8,6 +8,7 @@ import { createOcrReader } from './analyze/ocr-reader.js';
 import { createItemRepository } from './data/item-repository.js';
 import { createOrderRepository } from './data/order-repository.js';
 import { createPayLinkRepository } from './data/pay-link-repository.js';
+import { createPosCardRepository } from './data/pos-card-repository.js';
 import { createMenuRepository } from './data/menu-repository.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { posService } from './grpc/pos-service.js';
@@ -63,6 +64,7 @@ export const service = defineService<
       orders,
       cardKey: keptKey(prisma, 'card_identifier', config.POS_CARD_KEY),
       network: config.CHAIN_NETWORK,
+      posCards: createPosCardRepository(prisma),
     };
     const watcher = config.POS_WATCH_INTERVAL_MS > 0 ? startOrderWatcher(orders, config.POS_WATCH_INTERVAL_MS) : undefined;
     const ocr = createOcrReader({ timeoutMs: config.POS_OCR_TIMEOUT_MS, maxWaiting: config.POS_OCR_MAX_WAITING, logger });

@@ -1,4 +1,5 @@
 import type { ChainNetwork } from '@ctk/chain';
+import type { PosCardRepository } from '../data/pos-card-repository.js';
 import type { OrderContext } from '../orders/order-context.js';
 
 /**
@@ -10,4 +11,6 @@ export type CardContext = {
   orders: OrderContext;
   cardKey(): Promise<Buffer>;
   network: ChainNetwork;
+  /** Customers' cards at shops, one per (organisation, address). */
+  posCards: PosCardRepository;
 };
