@@ -452,4 +452,31 @@ describe('real answers of the pos service, through the gateway, validate against
     expect(stale.statusCode).toBe(412);
     expectDocumented('PUT', menuPath, stale);
   });
+
+  it('POS cards: made from the documented example (201, then 200 for the same address), listed, read by id and by address', async () => {
+    const owner = await onboard(posGateway, uniqueName('Cards'));
+    // The example's address is a mainnet one; pos runs on the local chain here (testnet form).
+    const address = PrivateKey.fromRandom().toAddress([0x6f]);
+    const example = operationOf({ method: 'POST', path: '/api/pos/cards' }).requestBody?.content['application/json']?.example as object;
+    const make = () =>
+      posGateway.app.inject({
+        method: 'POST',
+        url: '/api/pos/cards',
+        headers: bearer(owner.key),
+        payload: { ...example, org_handle: owner.handle, holder: { address } },
+      });
+    const created = await make();
+    expect(created.statusCode).toBe(201);
+    expectDocumented('POST', '/api/pos/cards', created);
+    const again = await make();
+    expect(again.statusCode).toBe(200);
+    expectDocumented('POST', '/api/pos/cards', again);
+    const get = (url: string, key?: string) => posGateway.app.inject({ method: 'GET', url, ...(key ? { headers: bearer(key) } : {}) });
+    expectDocumented('GET', '/api/pos/shops/:shop_id/cards', await get(`/api/pos/shops/${owner.handle}/cards`, owner.key));
+    expectDocumented('GET', '/api/pos/cards/:card_id', await get(`/api/pos/cards/${created.json().id}`));
+    expectDocumented('GET', '/api/pos/cards/address/:address', await get(`/api/pos/cards/address/${address}`));
+    const mainnet = await get(`/api/pos/cards/address/${PrivateKey.fromRandom().toAddress([0x00])}`);
+    expect(mainnet.statusCode).toBe(422);
+    expectDocumented('GET', '/api/pos/cards/address/:address', mainnet);
+  });
 });

@@ -68,6 +68,7 @@ export function openApiDocument(handlers: ReadonlyMap<string, RouteDefinition>, 
       responses: definition
         ? {
             [String(definition.status ?? 200)]: successResponse(definition, components),
+            ...(definition.alsoStatus ? { [String(definition.alsoStatus)]: successResponse(definition, components) } : {}),
             ...errorResponses(endpoint, definition),
             default: errorResponse('Any other error, such as 500 internal', definition.bsvalias),
           }

@@ -71,9 +71,9 @@ function implemented(definition: RouteDefinition) {
     const params = parseInput(definition.params, request.params, 'path', lenient);
     const query = parseInput(definition.query, request.query, 'query', lenient);
     const body = parseInput(definition.body, request.body, 'body', lenient);
-    const result = await definition.handle({ body, query, params, request, reply });
-    if (!reply.sent) reply.code(definition.status ?? 200);
-    return result;
+    // Before the handler, so that one answering its other success status (`alsoStatus`) can set it.
+    reply.code(definition.status ?? 200);
+    return definition.handle({ body, query, params, request, reply });
   };
 }
 

@@ -53,6 +53,8 @@ export type RouteDefinition<
   answerHeaders?: Record<string, HeaderDoc>;
   /** HTTP status of success (200 unless set). */
   status?: number;
+  /** Another success status the handler may answer with `reply.code()`, with the same answer (200 for what already existed where `status` is 201). */
+  alsoStatus?: number;
   /** The success answer as JSON (named with `named()`, which gives it its example). */
   answer: A;
   /** Media types other than JSON the success answer may come as, each a file in a string or a stream. */
