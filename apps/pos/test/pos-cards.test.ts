@@ -1,6 +1,6 @@
 import { PrivateKey } from '@bsv/sdk';
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
-import type { CreatePosCardRequest } from '@ctk/proto/ctk/pos/v1/cards';
+import type { CardHolder } from '@ctk/proto/ctk/pos/v1/cards';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failure } from './order-stack.js';
 import { newOrg, startTestPos } from './support.js';
@@ -17,7 +17,10 @@ function customer() {
   return { publicKey: key.toPublicKey().toString(), address: key.toAddress([0x6f]), mainnet: key.toAddress([0x00]) };
 }
 
-const create = (org: OrgRef, fields: Partial<CreatePosCardRequest> = {}) =>
+/** What a test varies in a creation: the holder (some fields of it, or none) and the label. */
+type CreateFields = { holder?: Partial<CardHolder> | undefined; label?: string };
+
+const create = (org: OrgRef, fields: CreateFields = {}) =>
   pos.client.createPosCard({ org, holder: { address: customer().address }, ...fields });
 const list = async (org: OrgRef, limit = 0, cursor = '') => pos.client.listShopCards({ org, limit, cursor });
 
@@ -78,7 +81,7 @@ describe('CreatePosCard', () => {
     const org = newOrg();
     const { publicKey, mainnet } = customer();
     const other = customer();
-    const cases: [Partial<CreatePosCardRequest>, string][] = [
+    const cases: [CreateFields, string][] = [
       [{ holder: undefined }, 'holder.address'],
       [{ holder: { address: '', publicKey: '', userId: '' } }, 'holder.address'],
       [{ holder: { userId: '6d1b7c4e-8f0a-4b8e-9a51-3f3c1a2b9e77' } }, 'holder.address'],
