@@ -18,6 +18,7 @@ import { startOrderWatcher } from './orders/order-watcher.js';
 import { oneAtATime } from './pay-links/one-at-a-time.js';
 import type { PayLinkContext } from './pay-links/pay-link-context.js';
 import { keptKey } from './data/kept-key.js';
+import { createPassMaker } from './passes/pass-maker.js';
 import { priceSource } from './rates/price-source.js';
 
 export { configSchema, type Config } from './config.js';
@@ -65,6 +66,7 @@ export const service = defineService<
       cardKey: keptKey(prisma, 'card_identifier', config.POS_CARD_KEY),
       network: config.CHAIN_NETWORK,
       posCards: createPosCardRepository(prisma),
+      passes: createPassMaker(config, logger),
     };
     const watcher = config.POS_WATCH_INTERVAL_MS > 0 ? startOrderWatcher(orders, config.POS_WATCH_INTERVAL_MS) : undefined;
     const ocr = createOcrReader({ timeoutMs: config.POS_OCR_TIMEOUT_MS, maxWaiting: config.POS_OCR_MAX_WAITING, logger });

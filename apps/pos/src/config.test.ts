@@ -13,6 +13,7 @@ describe('pos config', () => {
       NATS_URL: undefined,
       BOOKS_GRPC_URL: '127.0.0.1:50061',
       P2P_GRPC_URL: '127.0.0.1:50064',
+      CHAIN_NETWORK: 'local',
       POS_ITEMS_CACHE_MS: 2000,
       POS_OCR_TIMEOUT_MS: 15_000,
       POS_OCR_MAX_WAITING: 3,
@@ -45,5 +46,21 @@ describe('pos config', () => {
 
   it('rejects a database URL that is not PostgreSQL, naming DATABASE_URL', () => {
     expect(() => loadConfig(configSchema, { DATABASE_URL: 'mysql://localhost/pos' })).toThrow(/DATABASE_URL/);
+  });
+
+  it('reads wallet pass PEM written on one line with \\n, and refuses what is not PEM of its kind or not an identifier, naming the variable', () => {
+    const certificate = '-----BEGIN CERTIFICATE-----\\nMIIB\\n-----END CERTIFICATE-----';
+    expect(loadConfig(configSchema, { POS_APPLE_PASS_CERT: certificate }).POS_APPLE_PASS_CERT).toBe(
+      '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----',
+    );
+    expect(() => loadConfig(configSchema, { POS_APPLE_WWDR_CERT: 'MIIB' })).toThrow(/POS_APPLE_WWDR_CERT/);
+    expect(() => loadConfig(configSchema, { POS_APPLE_PASS_KEY: certificate })).toThrow(/POS_APPLE_PASS_KEY/);
+    expect(() => loadConfig(configSchema, { POS_APPLE_PASS_TYPE_ID: 'com.example.loyalty' })).toThrow(/POS_APPLE_PASS_TYPE_ID/);
+    expect(() => loadConfig(configSchema, { POS_APPLE_TEAM_ID: 'abc' })).toThrow(/POS_APPLE_TEAM_ID/);
+    expect(() => loadConfig(configSchema, { POS_GOOGLE_SERVICE_ACCOUNT: '{"client_email":"a@b.c"}' })).toThrow(
+      /POS_GOOGLE_SERVICE_ACCOUNT/,
+    );
+    expect(() => loadConfig(configSchema, { POS_GOOGLE_ISSUER_ID: 'issuer' })).toThrow(/POS_GOOGLE_ISSUER_ID/);
+    expect(loadConfig(configSchema, { POS_APPLE_PASS_CERT: '', POS_GOOGLE_ISSUER_ID: '' }).POS_APPLE_PASS_CERT).toBeUndefined();
   });
 });

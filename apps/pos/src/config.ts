@@ -5,6 +5,19 @@ import { fixedRates } from './rates/fixed-rates.js';
 
 const seconds = (fallback: number, max: number) => z.coerce.number().int().min(1).max(max).default(fallback);
 
+/** PEM text of one of `kinds` (e.g. CERTIFICATE), optional; `\n` written as two characters (one-line env files) reads as a line break. */
+const pem = (name: string, kinds: string[]) =>
+  unsetIfEmpty(
+    z
+      .string()
+      .transform((text) => text.replaceAll('\\n', '\n').trim())
+      .refine(
+        (text) => kinds.some((kind) => text.startsWith(`-----BEGIN ${kind}-----`) && text.endsWith(`-----END ${kind}-----`)),
+        `${name} must be PEM: -----BEGIN ${kinds[0]}----- ... -----END ${kinds[0]}-----`,
+      )
+      .optional(),
+  );
+
 export const configSchema = z.object({
   ...serviceConfigFields('pos'),
   ...databaseConfigFields,
@@ -73,6 +86,61 @@ export const configSchema = z.object({
       .regex(/^(?:[0-9a-fA-F]{2}){32}$/, 'POS_CARD_KEY must be hex of exactly 32 bytes')
       .optional(),
   ),
+  /**
+   * Apple Wallet passes (docs/decisions/0017-customer-cards.md, "Wallet passes"): the pass type's
+   * certificate and its RSA key (PEM; the key may be encrypted with POS_APPLE_PASS_KEY_PASSPHRASE), Apple's
+   * WWDR intermediate certificate, the pass type identifier and the team identifier. All five or none: none
+   * makes development passes, signed by a certificate pos makes at start (Wallet refuses them).
+   */
+  POS_APPLE_PASS_CERT: pem('POS_APPLE_PASS_CERT', ['CERTIFICATE']),
+  POS_APPLE_PASS_KEY: pem('POS_APPLE_PASS_KEY', ['RSA PRIVATE KEY', 'PRIVATE KEY', 'ENCRYPTED PRIVATE KEY']),
+  POS_APPLE_PASS_KEY_PASSPHRASE: unsetIfEmpty(z.string().optional()),
+  POS_APPLE_WWDR_CERT: pem('POS_APPLE_WWDR_CERT', ['CERTIFICATE']),
+  POS_APPLE_PASS_TYPE_ID: unsetIfEmpty(
+    z
+      .string()
+      .regex(
+        /^pass\.[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/,
+        'POS_APPLE_PASS_TYPE_ID must be a pass type identifier such as pass.com.example.loyalty',
+      )
+      .optional(),
+  ),
+  POS_APPLE_TEAM_ID: unsetIfEmpty(
+    z
+      .string()
+      .regex(/^[A-Z0-9]{10}$/, 'POS_APPLE_TEAM_ID must be 10 upper-case letters and digits')
+      .optional(),
+  ),
+  /**
+   * Google Wallet save links: the service account's JSON key file (its `client_email` signs as `iss`, its
+   * `private_key` signs the JWT) and the Wallet issuer id. Both or neither: neither signs with a development
+   * key pos makes at start (Google refuses those links).
+   */
+  POS_GOOGLE_SERVICE_ACCOUNT: unsetIfEmpty(
+    z
+      .string()
+      .refine(isServiceAccount, 'POS_GOOGLE_SERVICE_ACCOUNT must be a service account JSON key with client_email and private_key (PEM)')
+      .optional(),
+  ),
+  POS_GOOGLE_ISSUER_ID: unsetIfEmpty(
+    z
+      .string()
+      .regex(/^\d{1,25}$/, 'POS_GOOGLE_ISSUER_ID must be the Wallet issuer id (digits)')
+      .optional(),
+  ),
 });
 
 export type Config = z.infer<typeof configSchema>;
+
+function isServiceAccount(text: string): boolean {
+  try {
+    const account = JSON.parse(text) as { client_email?: unknown; private_key?: unknown };
+    return (
+      typeof account.client_email === 'string' &&
+      typeof account.private_key === 'string' &&
+      account.private_key.includes('PRIVATE KEY-----')
+    );
+  } catch {
+    return false;
+  }
+}

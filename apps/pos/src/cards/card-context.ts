@@ -1,6 +1,7 @@
 import type { ChainNetwork } from '@ctk/chain';
 import type { PosCardRepository } from '../data/pos-card-repository.js';
 import type { OrderContext } from '../orders/order-context.js';
+import type { PassMaker } from '../passes/pass-maker.js';
 
 /**
  * What the card use cases work with (docs/decisions/0017-customer-cards.md): the order context (pos's
@@ -13,4 +14,6 @@ export type CardContext = {
   network: ChainNetwork;
   /** Customers' cards at shops, one per (organisation, address). */
   posCards: PosCardRepository;
+  /** Wallet passes of loyalty cards: Apple's .pkpass and Google's save link. */
+  passes: PassMaker;
 };

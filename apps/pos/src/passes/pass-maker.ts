@@ -1,0 +1,35 @@
+import type { Logger } from '@ctk/shared';
+import type { Config } from '../config.js';
+import { makeApplePass } from './apple-pass.js';
+import { applePassSigner } from './apple-pass-signer.js';
+import { makeGoogleSaveLink } from './google-save-link.js';
+import { googleWalletAccount } from './google-wallet-account.js';
+import type { PassContent } from './pass-content.js';
+import { passImages } from './pass-images.js';
+
+/** Wallet passes of loyalty cards (docs/decisions/0017-customer-cards.md, "Wallet passes"). */
+export type PassMaker = {
+  /** The `.pkpass` (application/vnd.apple.pkpass). */
+  apple(content: PassContent): Promise<Buffer>;
+  /** The save link and its JWT. */
+  google(content: PassContent): Promise<{ saveUrl: string; jwt: string }>;
+};
+
+/**
+ * Made once at start: the configuration's Apple certificates and Google service account are checked now
+ * (a bad one stops pos, naming the variable), or development ones are made now in memory, and the pass
+ * images read. The passes themselves are pure: the same content makes the same pass, bar signing times.
+ */
+export function createPassMaker(config: Config, logger: Logger): PassMaker {
+  const signer = applePassSigner(config, logger);
+  const account = googleWalletAccount(config, logger);
+  const images = passImages();
+  return {
+    async apple(content) {
+      return makeApplePass(await signer(), images, content);
+    },
+    async google(content) {
+      return makeGoogleSaveLink(await account(), content);
+    },
+  };
+}
