@@ -219,6 +219,7 @@ describe('loyalty cards at the counter', () => {
     const bad = await cardAction(org, card.id, 'transfer', { to: { address: 'not an address' } });
     expectError(bad, 422, 'validation_failed');
     expect(bad.json().error.details.field).toBe('to.address');
+    expectError(await cardAction(org, card.id, 'transfer', { to: {} }), 422, 'validation_failed');
   });
 
   it("keeps every organisation to its own cards and roles: another shop's staff get 404, strangers 403", async () => {

@@ -77,7 +77,13 @@ export const redeemBody = z
 export const transferBody = z
   .object({
     org_handle: handleField,
-    to: holder.optional().describe('The new holder; absent: the holder stays and the card only gets a new identifier (a lost card)'),
+    to: holder
+      .refine(
+        (to) => Boolean(to.address || to.public_key),
+        'name the new holder by address or public_key, or leave "to" out to re-key only',
+      )
+      .optional()
+      .describe('The new holder; absent: the holder stays and the card only gets a new identifier (a lost card)'),
   })
   .strict();
 
