@@ -24,6 +24,8 @@ import { itemAnalyzeRoutes } from './routes/item-analyze-routes.js';
 import { itemRoutes } from './routes/item-routes.js';
 import { menuRoutes } from './routes/menu-routes.js';
 import { ledgerRoutes } from './routes/ledger-routes.js';
+import { loyaltyCardRoutes } from './routes/loyalty-card-routes.js';
+import { loyaltyProgramRoutes } from './routes/loyalty-program-routes.js';
 import { orderRoutes } from './routes/order-routes.js';
 import { payLinkRoutes } from './routes/pay-link-routes.js';
 import { posCardRoutes } from './routes/pos-card-routes.js';
@@ -129,6 +131,8 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     orderRoutes(deps),
     payLinkRoutes(deps),
     posCardRoutes(deps),
+    loyaltyProgramRoutes(deps),
+    loyaltyCardRoutes(deps),
     reportRoutes(deps),
     taxRoutes(deps),
     receiptRoutes(deps),

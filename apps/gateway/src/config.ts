@@ -62,6 +62,11 @@ export const configSchema = z
      * order: each opening takes a rate and holds a receiving output of the merchant's wallet).
      */
     CTK_PAY_LINK_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+    /**
+     * Requests per minute per client address to each public card route (a card by id or identifier, a
+     * stamp verified from its txid: decision 0017), so that identifiers cannot be tried in bulk.
+     */
+    CTK_CARD_LOOKUP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
     /** Order event streams (SSE) one client address may hold open at once: each holds a call to pos. */
     CTK_ORDER_EVENT_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
     CTK_SIGN_IN_CHALLENGE_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),

@@ -479,4 +479,50 @@ describe('real answers of the pos service, through the gateway, validate against
     expect(mainnet.statusCode).toBe(422);
     expectDocumented('GET', '/api/pos/cards/address/:address', mainnet);
   });
+
+  it('the loyalty program and cards, from the documented examples', async () => {
+    const owner = await onboard(posGateway, uniqueName('Loyalty'));
+    const programPath = '/api/v1/orgs/:handle/loyalty-program';
+    const url = `/api/v1/orgs/${owner.handle}/loyalty-program`;
+    const example = (method: Endpoint['method'], path: string) =>
+      operationOf({ method, path }).requestBody?.content['application/json']?.example as Record<string, unknown>;
+    const inject = (method: Endpoint['method'], path: string, payload?: object, key = owner.key) =>
+      posGateway.app.inject({ method, url: path, headers: bearer(key), ...(payload ? { payload } : {}) });
+    expectDocumented('GET', programPath, await inject('GET', url));
+    expectDocumented('PUT', programPath, await inject('PUT', url, example('PUT', programPath)));
+    expectDocumented('GET', programPath, await inject('GET', url));
+    // The example's holder is a mainnet address; this pos runs on the local chain.
+    const issued = await inject('POST', '/api/pos/loyalty-cards', {
+      ...example('POST', '/api/pos/loyalty-cards'),
+      org_handle: owner.handle,
+      holder: {},
+    });
+    expect(issued.statusCode).toBe(201);
+    expectDocumented('POST', '/api/pos/loyalty-cards', issued);
+    const card = issued.json();
+    expectDocumented('GET', '/api/pos/loyalty-cards/:id', await inject('GET', `/api/pos/loyalty-cards/${card.id}`));
+    expectDocumented(
+      'GET',
+      '/api/pos/loyalty-cards/lookup/:identifier',
+      await inject('GET', `/api/pos/loyalty-cards/lookup/${card.identifier}`),
+    );
+    const redeemed = await inject('POST', `/api/pos/loyalty-cards/${card.id}/redeem`, {
+      org_handle: owner.handle,
+      identifier: card.identifier,
+    });
+    expect(redeemed.statusCode).toBe(409);
+    expectDocumented('POST', '/api/pos/loyalty-cards/:id/redeem', redeemed);
+    const transferred = await inject('POST', `/api/pos/loyalty-cards/${card.id}/transfer`, { org_handle: owner.handle });
+    expectDocumented('POST', '/api/pos/loyalty-cards/:id/transfer', transferred);
+    const customer = await onboard(posGateway, uniqueName('Customer'));
+    const joined = await inject(
+      'POST',
+      '/api/v1/loyalty-cards',
+      { ...example('POST', '/api/v1/loyalty-cards'), org_handle: owner.handle },
+      customer.key,
+    );
+    expect(joined.statusCode).toBe(201);
+    expectDocumented('POST', '/api/v1/loyalty-cards', joined);
+    expectDocumented('GET', '/api/v1/wallet/loyalty-cards', await inject('GET', '/api/v1/wallet/loyalty-cards', undefined, customer.key));
+  });
 });

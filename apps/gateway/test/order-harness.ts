@@ -1,6 +1,6 @@
 import { HD, LockingScript, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
 import { configSchema as booksConfigSchema, service as books } from '@ctk/books';
-import { requestFaucet, startLocalChain } from '@ctk/chain/local';
+import { mineBlocks, requestFaucet, startLocalChain } from '@ctk/chain/local';
 import { configSchema as p2pConfigSchema, service as p2p } from '@ctk/p2p';
 import { configSchema as posConfigSchema, service as pos } from '@ctk/pos';
 import { inProcessTransport, loadConfig, startService } from '@ctk/shared';
@@ -82,8 +82,11 @@ export async function startOrderStack() {
 
   return {
     gateway,
+    posUrl: `127.0.0.1:${posService.port}`,
     walletOrg,
     paying,
+    /** Mines blocks on the local chain (the transactions waiting are mined in the first). */
+    mine: (blocks = 1) => mineBlocks(chain.url, blocks),
     async close() {
       await gateway.close();
       await posService.close();

@@ -41,6 +41,25 @@ describe('pos setup and health', () => {
     expect(other.capabilities.find((c) => c.capabilityId === 'pay_links')?.nextStep).toMatch(/^Make a link anyone can pay with POST /);
   });
 
+  it('reports loyalty as set up while the organisation has an active program', async () => {
+    const org = newOrg();
+    const loyalty = async () => (await pos.client.getSetup({ org })).capabilities.find((c) => c.capabilityId === 'loyalty');
+    expect((await loyalty())?.nextStep).toBe(`Start a stamp card with PUT /api/v1/orgs/${org.handle}/loyalty-program`);
+    const program = {
+      stampRule: 'visit',
+      amountPerStampMinor: 0n,
+      stampsForReward: 8,
+      reward: 'A free coffee',
+      active: true,
+      version: 0n,
+      updatedAt: '',
+    };
+    await pos.client.replaceLoyaltyProgram({ org, program });
+    expect(await loyalty()).toEqual({ capabilityId: 'loyalty', setUp: true, nextStep: '' });
+    await pos.client.replaceLoyaltyProgram({ org, program: { ...program, active: false } });
+    expect((await loyalty())?.setUp).toBe(false);
+  });
+
   it('rejects a call that names no organisation as a bad request', async () => {
     await expect(pos.client.getSetup({})).rejects.toMatchObject({ code: 'bad_request' });
   });

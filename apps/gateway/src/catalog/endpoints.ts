@@ -6,7 +6,8 @@ import type { AppName } from '@ctk/shared';
  * and capability descriptors, the OpenAPI document and llms.txt are all produced from this table.
  * Rows marked `extra` are not in the spec: access management the spec leaves to a settings page, the
  * list of tax jurisdictions an organisation chooses from, the reports, receipt verification, the
- * paymail capability document and P2P routes, the order routes beyond the spec's three, and pay links.
+ * paymail capability document and P2P routes, the order routes beyond the spec's three, pay links, and
+ * the loyalty program and stamp verification.
  */
 export type AuthScheme = 'none' | 'bearer' | 'bearer_optional' | 'webhook' | 'commerce_key' | 'paygate_key';
 export type Role = 'owner' | 'admin' | 'staff';
@@ -346,6 +347,27 @@ const EXTRA_ROWS: Row[] = [
     'Open an order to pay a pay link: its amount, or one chosen within its bounds',
   ],
   ['GET', '/api/v1/pay-links/:id/qr', 'none', null, 'pay_links', 'pos', "The pay link's page URL as a QR code (SVG or PNG)"],
+  // Loyalty beyond the spec's card routes (decision 0017): the program staff read and admins replace, and a
+  // stamp verified from the transaction that paid its order.
+  [
+    'GET',
+    '/api/v1/orgs/:handle/loyalty-program',
+    'bearer',
+    'staff',
+    'loyalty',
+    'pos',
+    "The organisation's loyalty program: what earns a stamp, how many make a reward, what the reward is",
+  ],
+  ['PUT', '/api/v1/orgs/:handle/loyalty-program', 'bearer', 'admin', 'loyalty', 'pos', 'Replace the loyalty program as a whole'],
+  [
+    'GET',
+    '/api/pos/loyalty-stamps/:txid',
+    'none',
+    null,
+    'loyalty',
+    'pos',
+    'Verify a loyalty stamp from the txid that paid its order: mined, and its receipt names the merchant and the stamped order',
+  ],
   // Receipts (the spec: "anyone can verify a purchase from its transaction id on any instance"; no endpoint).
   [
     'GET',

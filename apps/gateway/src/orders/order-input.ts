@@ -37,6 +37,10 @@ export const newOrder = z
     tip_minor: minor.optional().describe('Or a tip amount'),
     currency: z.string().max(3).optional().describe('ISO 4217; absent: the items’ currency'),
     note: z.string().max(500).optional().describe('For the merchant’s records and the receipt, e.g. a table number'),
+    loyalty_card_id: z
+      .uuid('must be a loyalty card id (a UUID)')
+      .optional()
+      .describe('A loyalty card of the organisation: paid, the order stamps it'),
   })
   .strict();
 

@@ -58,6 +58,7 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
             publicUrl,
             createdBy: request.caller.kind === 'user' ? request.caller.userId : '',
             note: body.note ?? '',
+            loyaltyCardId: body.loyalty_card_id ?? '',
           },
           callOptions(request),
         );

@@ -10,6 +10,7 @@ import { newOrderNumber } from '../orders/order-number.js';
 import { linesHashOf, receiptMerchant } from '../orders/order-receipt.js';
 import { priceOrder, type LineToPrice } from '../orders/price-order.js';
 import { MAX_PRICE_CENTS } from './create-item.js';
+import { orderLoyaltyCard } from '../loyalty/order-loyalty-card.js';
 
 const MAX_LINES = 100;
 /** Every satoshi there will ever be: no order can ask for more, and the ledger's int64 columns hold it. */
@@ -41,6 +42,7 @@ const orderSchema = z
     publicUrl: z.url({ protocol: /^https?$/, error: 'public_url must be an http(s) URL' }),
     createdBy: z.string().max(200),
     note: lineOfText('note', 500),
+    loyaltyCardId: z.string().default(''),
   })
   .refine((order) => !(order.discountBasisPoints && order.discountMinor), {
     message: 'give discount_basis_points or discount_minor, not both',
@@ -68,6 +70,7 @@ export async function createOrder(
   payLink?: PayLinkOpening,
 ): Promise<OrderWithParts> {
   const request = validate(orderSchema, input);
+  const loyaltyCardId = await orderLoyaltyCard(context.prisma, org, request.loyaltyCardId);
   const items = await readOrderItems(context.prisma, org.id, request.lines.map((line) => line.itemId).filter(Boolean));
   const currency = orderCurrency(request.currency, request.lines, items);
   const standardRate = await standardRateOf(context, org, request.lines, items);
@@ -127,6 +130,7 @@ export async function createOrder(
       note: request.note.trim(),
       createdBy: request.createdBy,
       payLinkId: payLink?.payLinkId ?? null,
+      loyaltyCardId,
       createdAt,
       updatedAt: createdAt,
       expiresAt,

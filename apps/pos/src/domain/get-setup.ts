@@ -2,22 +2,29 @@ import { type Org } from '@ctk/shared';
 import type { CapabilitySetup } from '@ctk/proto/ctk/common/v1/common';
 import type { ItemRepository } from '../data/item-repository.js';
 import type { PayLinkRepository } from '../data/pay-link-repository.js';
+import { findLoyaltyProgram } from '../data/loyalty-program-repository.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
 
 /** The next step for each capability pos owns, shown while it is not set up. */
 const NEXT_STEPS = {
   pos: (org: Org) => `Add your first item with POST /api/v1/orgs/${org.handle}/items`,
   pay_links: (org: Org) => `Make a link anyone can pay with POST /api/v1/orgs/${org.handle}/pay-links`,
-  loyalty: () => 'Loyalty stamp cards become available in a later release; the pos service does not issue loyalty cards yet.',
+  loyalty: (org: Org) => `Start a stamp card with PUT /api/v1/orgs/${org.handle}/loyalty-program`,
   prepaid_cards: () => 'Prepaid and gift cards become available in a later release; the pos service does not issue prepaid cards yet.',
 };
 
 type Capability = keyof typeof NEXT_STEPS;
 
-export async function getSetup(items: ItemRepository, links: PayLinkRepository, org: Org): Promise<CapabilitySetup[]> {
+export async function getSetup(
+  items: ItemRepository,
+  links: PayLinkRepository,
+  org: Org,
+  prisma: PrismaClient,
+): Promise<CapabilitySetup[]> {
   const setUp: Record<Capability, boolean> = {
     pos: await items.hasAny(org.id),
     pay_links: await links.hasAny(org.id),
-    loyalty: false,
+    loyalty: (await findLoyaltyProgram(prisma, org.id))?.active === true,
     prepaid_cards: false,
   };
   return (Object.keys(NEXT_STEPS) as Capability[]).map((id) => ({

@@ -3,6 +3,7 @@ import { takeFromStock } from '../data/item-repository.js';
 import type { OrderWithParts } from '../data/order-repository.js';
 import type { OrderContext } from '../orders/order-context.js';
 import { orderPaidEvent } from '../orders/order-event.js';
+import { stampPaidOrder } from '../loyalty/stamp-paid-order.js';
 
 export type SettledPayment = {
   txid: string;
@@ -11,13 +12,16 @@ export type SettledPayment = {
   /** The chain's state of the transaction: pending, seen, mined, ... */
   status: string;
   blockHeight: number | null;
+  /** The order's receipt output in the transaction, when pos saw the transaction carry it (BIP270). */
+  receiptVout?: number | null;
 };
 
 /**
  * Records a settled payment on the order with its row locked: the same txid again records nothing; the
  * payment that brings what is paid to the satoshis due makes the order paid exactly once (confirmed at
  * once when every payment is already mined), with its flags, takes its units from the stock of tracked items,
- * and writes `payment.received` to the outbox in the same transaction. Payments after that only add to what is paid (and may flag it overpaid).
+ * stamps the loyalty card it was created with (decision 0017), and writes `payment.received` to the outbox
+ * in the same transaction. Payments after that only add to what is paid (and may flag it overpaid).
  */
 export async function recordOrderPayment(context: OrderContext, orderId: string, payment: SettledPayment): Promise<OrderWithParts> {
   let emitted = false;
@@ -37,6 +41,7 @@ export async function recordOrderPayment(context: OrderContext, orderId: string,
           blockHeight: payment.blockHeight,
           late,
           receivedAt: now,
+          receiptVout: payment.receiptVout ?? null,
         },
       });
       const paidSatoshis = order.paidSatoshis + payment.satoshis;
@@ -62,6 +67,7 @@ export async function recordOrderPayment(context: OrderContext, orderId: string,
       });
       if (completes) {
         await takeFromStock(tx, updated.organizationId, updated.lines);
+        await stampPaidOrder(tx, updated, now);
         await enqueuePaymentEvent(tx, orderPaidEvent(updated, payment.txid, now));
         emitted = true;
       }

@@ -1,6 +1,7 @@
 import type { ExpectedPayment } from '@ctk/proto/ctk/p2p/v1/p2p';
 import type { OrderWithParts } from '../data/order-repository.js';
 import type { OrderContext } from '../orders/order-context.js';
+import { receiptVoutOf } from '../orders/order-receipt.js';
 import { recordOrderPayment, type SettledPayment } from './record-order-payment.js';
 
 export type PaymentSource = { transaction: string; txid?: never } | { txid: string; transaction?: never };
@@ -30,5 +31,6 @@ export async function settleOrderPayment(
     via,
     status: settled.status,
     blockHeight: settled.blockHeight ?? null,
+    receiptVout: source.transaction ? receiptVoutOf(source.transaction, order) : null,
   });
 }

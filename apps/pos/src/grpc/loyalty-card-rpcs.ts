@@ -1,6 +1,16 @@
 import type { PosServiceImplementation } from '@ctk/proto/ctk/pos/v1/pos';
-import { AppError } from '@ctk/shared';
+import { orgOf } from '@ctk/shared';
 import type { CardContext } from '../cards/card-context.js';
+import { createLoyaltyCard } from '../loyalty/create-loyalty-card.js';
+import { getLoyaltyCard } from '../loyalty/get-loyalty-card.js';
+import { getLoyaltyProgram } from '../loyalty/get-loyalty-program.js';
+import { listHeldLoyaltyCards } from '../loyalty/list-held-loyalty-cards.js';
+import { redeemLoyaltyCard } from '../loyalty/redeem-loyalty-card.js';
+import { replaceLoyaltyProgram } from '../loyalty/replace-loyalty-program.js';
+import { stampLoyaltyCard } from '../loyalty/stamp-loyalty-card.js';
+import { transferLoyaltyCard } from '../loyalty/transfer-loyalty-card.js';
+import { verifyStamp } from '../loyalty/verify-stamp.js';
+import { toLoyaltyActivityMessage, toLoyaltyCardMessage, toLoyaltyProgramMessage } from './loyalty-card-message.js';
 
 type LoyaltyCardRpcs = Pick<
   PosServiceImplementation,
@@ -15,22 +25,50 @@ type LoyaltyCardRpcs = Pick<
   | 'verifyStamp'
 >;
 
-const notBuilt = (): never => {
-  throw new AppError('not_implemented', 'Loyalty cards are not built yet (docs/decisions/0017-customer-cards.md).');
-};
-
-/** Loyalty programs and cards (docs/decisions/0017-customer-cards.md). */
-// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the use cases take it when they are built
+/** Loyalty programs and cards (docs/decisions/0017-customer-cards.md, "Loyalty"). */
 export function loyaltyCardRpcs(cards: CardContext): LoyaltyCardRpcs {
   return {
-    getLoyaltyProgram: notBuilt,
-    replaceLoyaltyProgram: notBuilt,
-    createLoyaltyCard: notBuilt,
-    getLoyaltyCard: notBuilt,
-    stampLoyaltyCard: notBuilt,
-    redeemLoyaltyCard: notBuilt,
-    transferLoyaltyCard: notBuilt,
-    listHeldLoyaltyCards: notBuilt,
-    verifyStamp: notBuilt,
+    async getLoyaltyProgram(request) {
+      const program = await getLoyaltyProgram(cards, orgOf(request.org));
+      return { program: program ? toLoyaltyProgramMessage(program) : undefined };
+    },
+    async replaceLoyaltyProgram(request) {
+      return { program: toLoyaltyProgramMessage(await replaceLoyaltyProgram(cards, orgOf(request.org), request.program)) };
+    },
+    async createLoyaltyCard(request) {
+      return { card: toLoyaltyCardMessage(await createLoyaltyCard(cards, orgOf(request.org), request)) };
+    },
+    async getLoyaltyCard(request) {
+      return { card: toLoyaltyCardMessage(await getLoyaltyCard(cards, request)) };
+    },
+    async stampLoyaltyCard(request) {
+      const { activity, ...view } = await stampLoyaltyCard(cards, orgOf(request.org), request);
+      return { card: toLoyaltyCardMessage(view), activity: toLoyaltyActivityMessage(activity) };
+    },
+    async redeemLoyaltyCard(request) {
+      const { activity, ...view } = await redeemLoyaltyCard(cards, orgOf(request.org), request);
+      return { card: toLoyaltyCardMessage(view), activity: toLoyaltyActivityMessage(activity) };
+    },
+    async transferLoyaltyCard(request) {
+      return { card: toLoyaltyCardMessage(await transferLoyaltyCard(cards, orgOf(request.org), request)) };
+    },
+    async listHeldLoyaltyCards(request) {
+      const page = await listHeldLoyaltyCards(cards, request);
+      return { cards: page.cards.map(toLoyaltyCardMessage), nextCursor: page.nextCursor };
+    },
+    async verifyStamp(request) {
+      const { card, stamp, receipt, verified, problem } = await verifyStamp(cards, request.txid);
+      return {
+        cardId: card.id,
+        merchantHandle: card.merchantHandle,
+        orderNumber: stamp.order.orderNumber,
+        stamp: toLoyaltyActivityMessage(stamp),
+        verified,
+        receiptMerchant: receipt?.merchant ?? '',
+        receiptReference: receipt?.reference ?? '',
+        blockHeight: receipt?.blockHeight ?? 0n,
+        problem,
+      };
+    },
   };
 }

@@ -71,7 +71,8 @@ export function toOrderMessage(order: OrderWithParts, publicUrl: string, now: Da
     payLinkId: order.payLinkId ?? '',
     // Customer cards (decision 0017) fill these when they are built.
     cardPaidMinor: 0n,
-    loyaltyCardId: '',
+    // Staff only: the gateway's public order view leaves it out.
+    loyaltyCardId: order.loyaltyCardId ?? '',
     prepaidCardId: '',
   };
 }

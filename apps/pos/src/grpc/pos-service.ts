@@ -51,7 +51,7 @@ export function posService({
 }): PosServiceImplementation {
   return {
     async getSetup(request) {
-      return { capabilities: await getSetup(items, payLinks.links, orgOf(request.org)) };
+      return { capabilities: await getSetup(items, payLinks.links, orgOf(request.org), orders.prisma) };
     },
     async createItem(request) {
       return { item: toItemMessage(await createItem(items, orgOf(request.org), request)) };

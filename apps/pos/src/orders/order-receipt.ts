@@ -1,4 +1,4 @@
-import { hashOrderLines, receiptScript, type OrderLine as ReceiptLine } from '@ctk/chain';
+import { decodeTransaction, hashOrderLines, hexToBytes, receiptScript, type OrderLine as ReceiptLine } from '@ctk/chain';
 import type { ChosenModifier } from './price-order.js';
 
 type Line = { itemId: string | null; name: string; quantity: bigint; unitPriceMinor: bigint; modifiers: readonly ChosenModifier[] };
@@ -31,4 +31,17 @@ export function linesHashOf(lines: readonly Line[], tipMinor: bigint, currency: 
 /** The receipt output's locking script in hex: OP_FALSE OP_RETURN "ctk.receipt" "1" merchant reference hash. */
 export function receiptScriptHex(order: { receiptMerchant: string; orderNumber: string; linesHash: string }): string {
   return receiptScript({ merchant: order.receiptMerchant, reference: order.orderNumber, linesHash: order.linesHash }).toHex();
+}
+
+/**
+ * The index of the order's receipt output in a transaction (hex, raw, EF or BEEF) the payer submitted,
+ * or null when it carries none: a loyalty stamp of the order is bound to it (decision 0017).
+ */
+export function receiptVoutOf(
+  transactionHex: string,
+  order: { receiptMerchant: string; orderNumber: string; linesHash: string },
+): number | null {
+  const script = receiptScriptHex(order);
+  const vout = decodeTransaction(hexToBytes(transactionHex)).tx.outputs.findIndex((output) => output.lockingScript.toHex() === script);
+  return vout >= 0 ? vout : null;
 }

@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import type { CursorPosition } from '@ctk/shared';
+import type { LoyaltyCard, LoyaltyCardActivity, Prisma, PrismaClient } from '../generated/prisma/client.js';
+
+export type { LoyaltyCard };
+/** A ledger row with the number of the order it stamped (none for redeem and transfer). */
+export type LoyaltyActivity = LoyaltyCardActivity & { order: { orderNumber: string } | null };
+export type NewLoyaltyCard = Pick<
+  LoyaltyCard,
+  | 'id'
+  | 'organizationId'
+  | 'merchantHandle'
+  | 'identifierHash'
+  | 'identifierSealed'
+  | 'identifierLast4'
+  | 'holderAddress'
+  | 'holderPublicKey'
+  | 'holderUserId'
+  | 'createdAt'
+>;
+export type NewStamp = { cardId: string; stamps: number; orderId: string; receipt: { txid: string; vout: number } | null; at: Date };
+
+type Db = PrismaClient | Prisma.TransactionClient;
+
+const WITH_ORDER_NUMBER = { order: { select: { orderNumber: true } } } as const;
+/** A wallet shows this many of a card's latest activities. */
+export const LEDGER_LIMIT = 100;
+
+export function insertLoyaltyCard(prisma: PrismaClient, card: NewLoyaltyCard): Promise<LoyaltyCard> {
+  return prisma.loyaltyCard.create({ data: card });
+}
+
+export function loyaltyCardById(db: Db, id: string): Promise<LoyaltyCard | null> {
+  return db.loyaltyCard.findUnique({ where: { id } });
+}
+
+export function loyaltyCardByIdentifier(db: Db, identifierHash: string): Promise<LoyaltyCard | null> {
+  return db.loyaltyCard.findUnique({ where: { identifierHash } });
+}
+
+/** The organisation's card already held by this user or this address, if any (one card per holder and shop). */
+export function loyaltyCardHeldBy(
+  db: Db,
+  organizationId: string,
+  holder: { userId: string | null; address: string | null },
+): Promise<LoyaltyCard | null> {
+  const either = [
+    ...(holder.userId ? [{ holderUserId: holder.userId }] : []),
+    ...(holder.address ? [{ holderAddress: holder.address }] : []),
+  ];
+  if (either.length === 0) return Promise.resolve(null);
+  return db.loyaltyCard.findFirst({ where: { organizationId, OR: either } });
+}
+
+/** The user's cards at every organisation, newest first, ties broken by id, after `after` when given. */
+export function loyaltyCardsHeldByUser(prisma: PrismaClient, userId: string, take: number, after?: CursorPosition): Promise<LoyaltyCard[]> {
+  const afterWhere = after && { OR: [{ createdAt: { lt: after.at } }, { createdAt: after.at, id: { lt: after.id } }] };
+  return prisma.loyaltyCard.findMany({
+    where: { holderUserId: userId, ...afterWhere },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take,
+  });
+}
+
+/** The latest `LEDGER_LIMIT` activities of each card, oldest first. */
+export async function ledgersOf(prisma: PrismaClient, cardIds: readonly string[]): Promise<Map<string, LoyaltyActivity[]>> {
+  const ledgers = new Map<string, LoyaltyActivity[]>();
+  for (const cardId of cardIds) {
+    const latest = await prisma.loyaltyCardActivity.findMany({
+      where: { cardId },
+      orderBy: { sequence: 'desc' },
+      take: LEDGER_LIMIT,
+      include: WITH_ORDER_NUMBER,
+    });
+    ledgers.set(cardId, latest.reverse());
+  }
+  return ledgers;
+}
+
+/** The stamp an order gave, if it gave one. */
+export function stampOfOrder(db: Db, orderId: string): Promise<LoyaltyCardActivity | null> {
+  return db.loyaltyCardActivity.findUnique({ where: { orderId } });
+}
+
+/** The stamp a transaction's receipt output backs, with its card and order. */
+export function stampOfReceipt(prisma: PrismaClient, txid: string) {
+  return prisma.loyaltyCardActivity.findUnique({ where: { receiptTxid: txid }, include: { card: true, order: true } });
+}
+
+/**
+ * Adds stamps to the card and writes the ledger row, inside the caller's transaction. The card's UPDATE
+ * locks its row until the transaction ends and takes the next sequence in the same statement, so that
+ * concurrent changes of one card are numbered one after another; the order id is unique in the ledger.
+ */
+export async function appendStamp(tx: Prisma.TransactionClient, stamp: NewStamp): Promise<LoyaltyActivity> {
+  const card = await tx.loyaltyCard.update({
+    where: { id: stamp.cardId },
+    data: { stamps: { increment: stamp.stamps }, activityCount: { increment: 1 } },
+  });
+  return tx.loyaltyCardActivity.create({
+    data: {
+      id: randomUUID(),
+      cardId: card.id,
+      sequence: card.activityCount,
+      kind: 'stamp',
+      stamps: stamp.stamps,
+      stampsAfter: card.stamps,
+      orderId: stamp.orderId,
+      receiptTxid: stamp.receipt?.txid ?? null,
+      receiptVout: stamp.receipt?.vout ?? null,
+      occurredAt: stamp.at,
+    },
+    include: WITH_ORDER_NUMBER,
+  });
+}
+
+/**
+ * Takes `stamps` from the card with one conditional update (`... WHERE stamps >= n`), matched by id,
+ * organisation and identifier, and writes the ledger row in the same transaction. Of concurrent
+ * redemptions only those the stamps cover update the row (each waits for the one before and sees its
+ * stamps); the others match nothing and are answered null.
+ */
+export async function takeStamps(
+  prisma: PrismaClient,
+  take: { cardId: string; organizationId: string; identifierHash: string; stamps: number; at: Date },
+): Promise<{ card: LoyaltyCard; activity: LoyaltyActivity } | null> {
+  return prisma.$transaction(
+    async (tx) => {
+      const taken = await tx.$executeRaw`
+        UPDATE loyalty_cards
+        SET stamps = stamps - ${take.stamps}, rewards_redeemed = rewards_redeemed + 1, activity_count = activity_count + 1
+        WHERE id = ${take.cardId}::uuid AND organization_id = ${take.organizationId}::uuid
+          AND identifier_hash = ${take.identifierHash} AND stamps >= ${take.stamps}`;
+      if (taken === 0) return null;
+      const card = await tx.loyaltyCard.findUniqueOrThrow({ where: { id: take.cardId } });
+      const activity = await tx.loyaltyCardActivity.create({
+        data: {
+          id: randomUUID(),
+          cardId: card.id,
+          sequence: card.activityCount,
+          kind: 'redeem',
+          stamps: -take.stamps,
+          stampsAfter: card.stamps,
+          occurredAt: take.at,
+        },
+        include: WITH_ORDER_NUMBER,
+      });
+      return { card, activity };
+    },
+    // Redemptions of one card wait for each other's row lock: give them longer than Prisma's 2 s to start.
+    { maxWait: 20_000, timeout: 20_000 },
+  );
+}
+
+/**
+ * Gives the card a new identifier (and, when `holder` is given, a new holder) and writes a `transfer`
+ * row, in one transaction with the card's row locked by its UPDATE.
+ */
+export async function rekeyCard(
+  prisma: PrismaClient,
+  change: {
+    cardId: string;
+    identifier: Pick<LoyaltyCard, 'identifierHash' | 'identifierSealed' | 'identifierLast4'>;
+    holder: Pick<LoyaltyCard, 'holderAddress' | 'holderPublicKey' | 'holderUserId'> | null;
+    at: Date;
+  },
+): Promise<LoyaltyCard> {
+  return prisma.$transaction(async (tx) => {
+    const card = await tx.loyaltyCard.update({
+      where: { id: change.cardId },
+      data: { ...change.identifier, ...(change.holder ?? {}), activityCount: { increment: 1 } },
+    });
+    await tx.loyaltyCardActivity.create({
+      data: {
+        id: randomUUID(),
+        cardId: card.id,
+        sequence: card.activityCount,
+        kind: 'transfer',
+        stamps: 0,
+        stampsAfter: card.stamps,
+        occurredAt: change.at,
+      },
+    });
+    return card;
+  });
+}

@@ -1,0 +1,58 @@
+import type {
+  LoyaltyActivity as LoyaltyActivityMessage,
+  LoyaltyCard as LoyaltyCardMessage,
+  LoyaltyProgram as LoyaltyProgramMessage,
+} from '@ctk/proto/ctk/pos/v1/cards';
+import { holderMessage } from '../cards/card-holder.js';
+import type { LoyaltyActivity } from '../data/loyalty-card-repository.js';
+import type { LoyaltyProgram } from '../data/loyalty-program-repository.js';
+import type { LoyaltyCardView } from '../loyalty/loyalty-card-view.js';
+import { rewardsAvailable } from '../loyalty/loyalty-rules.js';
+
+export function toLoyaltyProgramMessage(program: LoyaltyProgram): LoyaltyProgramMessage {
+  return {
+    stampRule: program.stampRule,
+    amountPerStampMinor: program.amountPerStampMinor,
+    stampsForReward: program.stampsForReward,
+    reward: program.reward,
+    active: program.active,
+    version: program.version,
+    updatedAt: program.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * The card as the contract answers it to the gateway, which cuts the public, staff and holder views from
+ * it: the identifier only when the use case opened or made it, the holder (with the user id the gateway
+ * never shows) and the ledger when it was read.
+ */
+export function toLoyaltyCardMessage({ card, program, identifier, activities }: LoyaltyCardView): LoyaltyCardMessage {
+  return {
+    id: card.id,
+    merchantHandle: card.merchantHandle,
+    status: card.status,
+    stamps: card.stamps,
+    stampsForReward: program.stampsForReward,
+    rewardsAvailable: rewardsAvailable(card.stamps, program),
+    reward: program.reward,
+    rewardsRedeemed: card.rewardsRedeemed,
+    identifierLast4: card.identifierLast4,
+    identifier: identifier ?? '',
+    createdAt: card.createdAt.toISOString(),
+    activities: (activities ?? []).map(toLoyaltyActivityMessage),
+    holder: holderMessage({ address: card.holderAddress, publicKey: card.holderPublicKey, userId: card.holderUserId }),
+    organizationId: card.organizationId,
+  };
+}
+
+export function toLoyaltyActivityMessage(activity: LoyaltyActivity): LoyaltyActivityMessage {
+  return {
+    sequence: BigInt(activity.sequence),
+    kind: activity.kind,
+    stamps: activity.stamps,
+    stampsAfter: activity.stampsAfter,
+    orderNumber: activity.order?.orderNumber ?? '',
+    receipt: activity.receiptTxid !== null ? { txid: activity.receiptTxid, vout: activity.receiptVout ?? 0 } : undefined,
+    occurredAt: activity.occurredAt.toISOString(),
+  };
+}
