@@ -41,7 +41,9 @@ export function networkAddress(value: string, network: ChainNetwork, field: stri
 export function addressOfPublicKey(publicKey: string, network: ChainNetwork, field: string): string {
   try {
     if (/^0[23][0-9a-fA-F]{64}$/.test(publicKey)) {
-      return PublicKey.fromString(publicKey.toLowerCase()).toAddress([prefixOf(network)]);
+      const key = PublicKey.fromString(publicKey.toLowerCase());
+      // The SDK reads an x at or past the field's prime modulo it: only the canonical encoding is a key.
+      if (key.toString() === publicKey.toLowerCase()) return key.toAddress([prefixOf(network)]);
     }
   } catch {
     // refused below

@@ -69,9 +69,9 @@ export function toOrderMessage(order: OrderWithParts, publicUrl: string, now: Da
     receiptReference: order.orderNumber,
     merchantHandle: order.merchantHandle,
     payLinkId: order.payLinkId ?? '',
-    // Customer cards (decision 0017) fill these when they are built.
-    cardPaidMinor: 0n,
+    // Customer cards (decision 0017): the loyalty card fills its own when it is built.
+    cardPaidMinor: order.cardPaidMinor,
     loyaltyCardId: '',
-    prepaidCardId: '',
+    prepaidCardId: order.prepaidCardId ?? '',
   };
 }
