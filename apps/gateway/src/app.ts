@@ -26,6 +26,7 @@ import { menuRoutes } from './routes/menu-routes.js';
 import { ledgerRoutes } from './routes/ledger-routes.js';
 import { orderRoutes } from './routes/order-routes.js';
 import { payLinkRoutes } from './routes/pay-link-routes.js';
+import { prepaidCardRoutes } from './routes/prepaid-card-routes.js';
 import { receiptRoutes } from './routes/receipt-routes.js';
 import { paymailRoutes } from './routes/paymail-routes.js';
 import { registerCatalog } from './routes/register-catalog.js';
@@ -127,6 +128,7 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     ledgerRoutes(deps),
     orderRoutes(deps),
     payLinkRoutes(deps),
+    prepaidCardRoutes(deps),
     reportRoutes(deps),
     taxRoutes(deps),
     receiptRoutes(deps),

@@ -62,6 +62,11 @@ export const configSchema = z
      * order: each opening takes a rate and holds a receiving output of the merchant's wallet).
      */
     CTK_PAY_LINK_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+    /**
+     * Requests per minute per client address to each public prepaid card read (by identifier, by id): an
+     * identifier lookup must not be a guessing oracle, however long the odds.
+     */
+    CTK_CARD_LOOKUP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
     /** Order event streams (SSE) one client address may hold open at once: each holds a call to pos. */
     CTK_ORDER_EVENT_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
     CTK_SIGN_IN_CHALLENGE_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),

@@ -82,6 +82,7 @@ export async function startOrderStack() {
 
   return {
     gateway,
+    posUrl: `127.0.0.1:${posService.port}`,
     walletOrg,
     paying,
     async close() {

@@ -18,7 +18,7 @@ export function uniqueName(label: string): string {
   return `${label} ${randomBytes(4).toString('hex')}`;
 }
 
-/** The built routes that forward to a service (pos items, menu and pay links, the books ledger, tax table and reports, p2p's receipts): services are down in these tests. */
+/** The built routes that forward to a service (pos items, menu, pay links and prepaid cards, the books ledger, tax table and reports, p2p's receipts): services are down in these tests. */
 export function forwardsToService(endpoint: Pick<Endpoint, 'path'>): boolean {
   return (
     [
@@ -31,6 +31,7 @@ export function forwardsToService(endpoint: Pick<Endpoint, 'path'>): boolean {
     ].includes(endpoint.path) ||
     endpoint.path.startsWith('/api/v1/orgs/:handle/reports/') ||
     endpoint.path.includes('/pay-links') ||
+    endpoint.path.includes('/prepaid-cards') ||
     endpoint.path.startsWith('/api/v1/bsv/')
   );
 }
