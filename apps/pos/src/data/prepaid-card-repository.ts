@@ -57,10 +57,16 @@ export async function lockOrder(tx: Prisma.TransactionClient, id: string): Promi
   });
 }
 
-/** Locks the card's row (SELECT ... FOR UPDATE) until the transaction ends, and answers it as it now is. */
-export async function lockCard(tx: Prisma.TransactionClient, id: string): Promise<PrepaidCardRow | null> {
-  await tx.$queryRaw`SELECT id FROM prepaid_cards WHERE id = ${id}::uuid FOR UPDATE`;
-  return cardById(tx, id);
+/** What a change of a card checks, read with its row locked. */
+export type LockedCard = Pick<PrepaidCard, 'id' | 'status' | 'balanceMinor' | 'currency' | 'identifierHash'>;
+
+/** Locks the card's row (SELECT ... FOR UPDATE) until the transaction ends, and answers what a change checks of it now. */
+export async function lockCard(tx: Prisma.TransactionClient, id: string): Promise<LockedCard | undefined> {
+  const [row] = await tx.$queryRaw<{ id: string; status: string; balance_minor: bigint; currency: string; identifier_hash: string }[]>`
+    SELECT id::text, status, balance_minor, currency, identifier_hash FROM prepaid_cards WHERE id = ${id}::uuid FOR UPDATE`;
+  return (
+    row && { id: row.id, status: row.status, balanceMinor: row.balance_minor, currency: row.currency, identifierHash: row.identifier_hash }
+  );
 }
 
 /**
@@ -153,8 +159,8 @@ export function appendActivity(
     restoresId?: string;
     occurredAt: Date;
   },
-): Promise<PrepaidActivityRow> {
-  return tx.prepaidCardActivity.create({ data: activity, include: { order: { select: { orderNumber: true } } } });
+): Promise<PrepaidCardActivity> {
+  return tx.prepaidCardActivity.create({ data: activity });
 }
 
 /** The redeems of an order that no restore has undone yet, by card id (the lock order of a restore), then sequence. */
@@ -176,17 +182,21 @@ export async function cardSharesOf(db: Db, orderId: string): Promise<{ amountMin
 
 /**
  * Open orders past their expiry that a card paid part of, or that sell a card: they must be expired with
- * their uses restored (or their card void). Of `cardIds` only, when given.
+ * their uses restored (or their card void). Of `cardIds` only, when given. The few open orders past their
+ * expiry are found first (by status and expiry), then matched to the cards, so a card's long ledger is not read.
  */
 export async function expiredCardOrders(db: Db, now: Date, cardIds?: readonly string[]): Promise<string[]> {
-  const cards = cardIds
-    ? { OR: [{ prepaidCardId: { in: [...cardIds] } }, { prepaidActivities: { some: { cardId: { in: [...cardIds] }, kind: 'redeem' } } }] }
-    : { OR: [{ prepaidCardId: { not: null } }, { cardPaidMinor: { gt: 0n } }] };
-  const orders = await db.order.findMany({
-    where: { status: 'open', expiresAt: { lte: now }, ...cards },
-    select: { id: true },
-    orderBy: { expiresAt: 'asc' },
-    take: 1_000,
-  });
-  return orders.map((order) => order.id);
+  const rows = cardIds
+    ? await db.$queryRaw<{ id: string }[]>`
+        SELECT o.id::text FROM orders o
+        WHERE o.status = 'open' AND o.expires_at <= ${now}
+          AND (o.prepaid_card_id = ANY(${[...cardIds]}::uuid[])
+            OR (o.card_paid_minor > 0 AND EXISTS (SELECT 1 FROM prepaid_card_activities a
+              WHERE a.order_id = o.id AND a.card_id = ANY(${[...cardIds]}::uuid[]) AND a.kind = 'redeem')))
+        ORDER BY o.expires_at LIMIT 1000`
+    : await db.$queryRaw<{ id: string }[]>`
+        SELECT o.id::text FROM orders o
+        WHERE o.status = 'open' AND o.expires_at <= ${now} AND (o.prepaid_card_id IS NOT NULL OR o.card_paid_minor > 0)
+        ORDER BY o.expires_at LIMIT 1000`;
+  return rows.map((row) => row.id);
 }

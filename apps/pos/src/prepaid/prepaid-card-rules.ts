@@ -24,11 +24,23 @@ export async function cardOfId(cards: CardContext, id: string, activities = fals
   return card;
 }
 
-/** The organisation's card of an id: another organisation's card is not found, as if it did not exist. */
-export async function orgCardOfId(cards: CardContext, org: Org, id: string): Promise<PrepaidCardRow> {
-  const card = await cardOfId(cards, id);
-  if (card.organizationId !== org.id) throw noSuchCard();
+/**
+ * The organisation's card of an id (what a change needs to find it: its id and identifier hash): another
+ * organisation's card is not found, as if it did not exist.
+ */
+export async function orgCardOfId(cards: CardContext, org: Org, id: string): Promise<{ id: string; identifierHash: string }> {
+  const card = cardId.safeParse(id).success
+    ? await cards.orders.prisma.prepaidCard.findUnique({ where: { id }, select: { id: true, identifierHash: true, organizationId: true } })
+    : null;
+  if (!card || card.organizationId !== org.id) throw noSuchCard();
   return card;
+}
+
+/** The id of the organisation's order of a number: another organisation's order is not found, as if it did not exist. */
+export async function orgOrderId(cards: CardContext, org: Org, orderNumber: string): Promise<string> {
+  const order = await cards.orders.prisma.order.findUnique({ where: { orderNumber }, select: { id: true, organizationId: true } });
+  if (!order || order.organizationId !== org.id) throw new AppError('not_found', `No order ${orderNumber} in ${org.handle}`);
+  return order.id;
 }
 
 /** Whether a presented identifier's hash is the card's, compared in constant time. */

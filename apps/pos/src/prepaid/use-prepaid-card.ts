@@ -11,16 +11,16 @@ import {
   drawBalance,
   lockCard,
   lockOrder,
+  type LockedCard,
   type PrepaidActivityRow,
   type PrepaidCardRow,
 } from '../data/prepaid-card-repository.js';
-import { getOrgOrder } from '../domain/get-order.js';
 import { orderPaidEvent, wholeOf } from '../orders/order-event.js';
 import { checkedOrderNumber, statusAt } from '../orders/order-state.js';
 import { parseDecimal, satoshisFor } from '../rates/exchange-rate.js';
 import { expireCardOrders } from './expire-card-orders.js';
 import { prepaidRedeemedEvent } from './prepaid-events.js';
-import { isCardsIdentifier, MAX_CARD_VALUE, noSuchCard, orgCardOfId } from './prepaid-card-rules.js';
+import { isCardsIdentifier, MAX_CARD_VALUE, noSuchCard, orgCardOfId, orgOrderId } from './prepaid-card-rules.js';
 import { plus, restOf, useShares } from './use-shares.js';
 
 const useSchema = z.object({
@@ -35,6 +35,7 @@ const useSchema = z.object({
 
 export type UseInput = z.input<typeof useSchema>;
 export type CardUse = { card: PrepaidCardRow; order: OrderWithParts; activity: PrepaidActivityRow };
+type Order = OrderWithParts;
 
 /** Concurrent uses of one card queue on its row lock: let them wait longer than Prisma's 2 s to start. */
 const WAIT = { maxWait: 20_000, timeout: 20_000 };
@@ -53,13 +54,13 @@ export async function usePrepaidCard(cards: CardContext, org: Org, input: UseInp
   const orderNumber = checkedOrderNumber(request.orderNumber);
   const known = await orgCardOfId(cards, org, request.id);
   if (!isCardsIdentifier(known, presented.hash)) throw noSuchCard();
-  const found = await getOrgOrder(cards.orders, org, orderNumber);
+  const orderId = await orgOrderId(cards, org, orderNumber);
   // Value that uses on expired orders hold goes back first: this use may need it.
   await expireCardOrders(cards.orders, [known.id]);
   const context = cards.orders;
   let emitted = false;
   const result = await context.prisma.$transaction(async (tx) => {
-    const order = (await lockOrder(tx, found.id))!;
+    const order = (await lockOrder(tx, orderId))!;
     const card = (await lockCard(tx, known.id))!;
     // A transfer may have re-keyed the card since it was read.
     if (!isCardsIdentifier(card, presented.hash)) throw noSuchCard();
@@ -89,15 +90,15 @@ export async function usePrepaidCard(cards: CardContext, org: Org, input: UseInp
       await enqueuePaymentEvent(tx, orderPaidEvent(paid.order, paid.order.payments.at(-1)?.txid ?? '', now, rest));
     }
     emitted = true;
-    return { order: paid.order, activity };
+    return { order: paid.order, activity: { ...activity, order: { orderNumber: order.orderNumber } } };
   }, WAIT);
-  context.notifier.changed(found.id);
+  context.notifier.changed(orderId);
   if (emitted) context.eventsCommitted();
   return { ...result, card: (await cardById(context.prisma, known.id, true))! };
 }
 
 /** What this use takes: as asked, or (0) as much as the order still needs up to the balance. */
-function amountToUse(card: PrepaidCardRow, order: OrderWithParts, asked: bigint, now: Date): bigint {
+function amountToUse(card: LockedCard, order: Order, asked: bigint, now: Date): bigint {
   const status = statusAt(order, now);
   if (status !== 'open')
     throw new AppError('failed_precondition', `Order ${order.orderNumber} is ${status}: a card pays only an open order`);
@@ -160,16 +161,15 @@ async function payOrderPart(
   const flags = new Set(order.flags);
   if (order.paidSatoshis > satoshis) flags.add('overpaid');
   const status = order.payments.every((payment) => payment.status === 'mined') ? 'confirmed' : 'paid';
-  const updated = await tx.order.update({
-    where: { id: order.id },
-    data: {
-      cardPaidMinor,
-      satoshis,
-      updatedAt: now,
-      ...(completes ? { status, flags: [...flags], paidAt: now, ...(status === 'confirmed' ? { confirmedAt: now } : {}) } : {}),
-    },
-    include: { lines: { orderBy: { position: 'asc' } }, payments: { orderBy: { receivedAt: 'asc' } } },
-  });
+  const changes = {
+    cardPaidMinor,
+    satoshis,
+    updatedAt: now,
+    ...(completes ? { status, flags: [...flags], paidAt: now, ...(status === 'confirmed' ? { confirmedAt: now } : {}) } : {}),
+  };
+  await tx.order.update({ where: { id: order.id }, data: changes, select: { id: true } });
+  // The row is locked: the order is what was read, with these changes.
+  const updated: Order = { ...order, ...changes };
   if (completes) await takeFromStock(tx, updated.organizationId, updated.lines);
   return { order: updated, completes };
 }
