@@ -83,6 +83,14 @@ describe('IssuePrepaidCard', () => {
     }
   });
 
+  it('sets prepaid cards up for the organisation that issued one', async () => {
+    const org = walletOrg();
+    const setup = async () => (await stack.client.getSetup({ org })).capabilities.find((c) => c.capabilityId === 'prepaid_cards');
+    expect((await setup())?.nextStep).toMatch(/^Sell a gift card with POST \/api\/pos\/prepaid-cards /);
+    await issue(org);
+    expect(await setup()).toEqual({ capabilityId: 'prepaid_cards', setUp: true, nextStep: '' });
+  });
+
   it("takes the organisation's currency when none is named: its items', else its jurisdiction's", async () => {
     const german = walletOrg({ jurisdiction: 'DE' });
     expect((await issue(german)).card!.currency).toBe('EUR');

@@ -43,6 +43,11 @@ export function cardsHeldBy(db: Db, userId: string, take: number, after?: { at: 
   });
 }
 
+/** Whether the organisation has issued a card (sold or not). */
+export async function hasCards(db: Db, organizationId: string): Promise<boolean> {
+  return (await db.prepaidCard.findFirst({ where: { organizationId }, select: { id: true } })) !== null;
+}
+
 /** A new pending card, in the transaction that inserts the order selling it. */
 export async function insertCard(tx: Prisma.TransactionClient, card: Prisma.PrepaidCardUncheckedCreateInput): Promise<void> {
   await tx.prepaidCard.create({ data: card, select: { id: true } });

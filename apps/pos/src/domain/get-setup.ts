@@ -8,17 +8,23 @@ const NEXT_STEPS = {
   pos: (org: Org) => `Add your first item with POST /api/v1/orgs/${org.handle}/items`,
   pay_links: (org: Org) => `Make a link anyone can pay with POST /api/v1/orgs/${org.handle}/pay-links`,
   loyalty: () => 'Loyalty stamp cards become available in a later release; the pos service does not issue loyalty cards yet.',
-  prepaid_cards: () => 'Prepaid and gift cards become available in a later release; the pos service does not issue prepaid cards yet.',
+  prepaid_cards: (org: Org) => `Sell a gift card with POST /api/pos/prepaid-cards {"org_handle": "${org.handle}", "amount_minor": 2500}`,
 };
 
 type Capability = keyof typeof NEXT_STEPS;
 
-export async function getSetup(items: ItemRepository, links: PayLinkRepository, org: Org): Promise<CapabilitySetup[]> {
+export async function getSetup(
+  items: ItemRepository,
+  links: PayLinkRepository,
+  org: Org,
+  /** Whether the organisation has issued a prepaid card (decision 0017). */
+  hasPrepaidCards: (organizationId: string) => Promise<boolean>,
+): Promise<CapabilitySetup[]> {
   const setUp: Record<Capability, boolean> = {
     pos: await items.hasAny(org.id),
     pay_links: await links.hasAny(org.id),
     loyalty: false,
-    prepaid_cards: false,
+    prepaid_cards: await hasPrepaidCards(org.id),
   };
   return (Object.keys(NEXT_STEPS) as Capability[]).map((id) => ({
     capabilityId: id,
