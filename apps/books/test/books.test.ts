@@ -64,7 +64,7 @@ describe('books over gRPC', () => {
     const [entry] = (await books.client.listJournalEntries({ org })).entries;
     expect(entry?.lines.map((l) => [l.accountCode, l.debitMinor, l.creditMinor])).toEqual([
       ['1010', 9_000_000_000_000_000n, 0n],
-      ['2200', 0n, 9_000_000_000_000_000n],
+      ['2300', 0n, 9_000_000_000_000_000n],
     ]);
   });
 

@@ -9,6 +9,7 @@ const {
   PAYMENT_EVENT_TYPE_PAYMENT_REFUNDED: REFUNDED,
   PAYMENT_EVENT_TYPE_PREPAID_ISSUED: ISSUED,
   PAYMENT_EVENT_TYPE_PREPAID_REDEEMED: REDEEMED,
+  PAYMENT_EVENT_TYPE_PREPAID_RESTORED: RESTORED,
 } = PaymentEventType;
 
 describe('posting payment events to the journal', () => {
@@ -71,16 +72,36 @@ describe('posting payment events to the journal', () => {
       { type: ISSUED, settlement: Settlement.SETTLEMENT_PROVIDER_CLEARING, taxMinor: 0n },
       [
         ['1020', 1075n, 0n],
-        ['2200', 0n, 1075n],
+        ['2300', 0n, 1075n],
       ],
     ],
     [
       'a gift card redeemed for a taxed sale',
       { type: REDEEMED, settlement: Settlement.SETTLEMENT_NONE },
       [
-        ['2200', 1075n, 0n],
+        ['2300', 1075n, 0n],
         ['4000', 0n, 1000n],
         ['2100', 0n, 75n],
+      ],
+    ],
+    [
+      'a gift card paying part of a sale with a tip, its share of the tip owed to staff',
+      { type: REDEEMED, settlement: Settlement.SETTLEMENT_NONE, amountMinor: 1275n, tipMinor: 200n },
+      [
+        ['2300', 1275n, 0n],
+        ['4000', 0n, 1000n],
+        ['2100', 0n, 75n],
+        ['2400', 0n, 200n],
+      ],
+    ],
+    [
+      'a gift card use undone: the value owed on the card again, its revenue, tax and tip taken back',
+      { type: RESTORED, settlement: Settlement.SETTLEMENT_NONE, amountMinor: 1275n, tipMinor: 200n },
+      [
+        ['4100', 1000n, 0n],
+        ['2100', 75n, 0n],
+        ['2400', 200n, 0n],
+        ['2300', 0n, 1275n],
       ],
     ],
   ] as const)('posts %s as balanced lines on the expected accounts', async (_, overrides, expected) => {
@@ -123,6 +144,22 @@ describe('posting payment events to the journal', () => {
     });
   });
 
+  it("posts the last part of an order that gift cards paid the rest of, with the whole order's lines for the reports", async () => {
+    const organizationId = randomUUID();
+    const lines = [{ itemId: 'latte', name: 'Latte', quantity: 2n, unitPriceMinor: 1000n, taxMinor: 150n, totalMinor: 2150n }];
+    const event = newEvent(organizationId, { amountMinor: 1075n, taxMinor: 75n, lines, linesOfWholeOrder: true });
+    expect(await books.post(event)).toBe('posted');
+    const [entry] = await books.entriesOf(organizationId);
+    expect(linesOf(entry)).toEqual([
+      ['1010', 1075n, 0n],
+      ['4000', 0n, 1000n],
+      ['2100', 0n, 75n],
+    ]);
+    expect(await books.prisma.journalEntryItem.findMany({ where: { entry: { eventId: event.id } } })).toMatchObject([
+      { name: 'Latte', quantity: 2n, totalMinor: 2150n },
+    ]);
+  });
+
   it('names each entry by its event type', async () => {
     const organizationId = randomUUID();
     for (const [type, settlement, taxMinor] of [
@@ -130,6 +167,7 @@ describe('posting payment events to the journal', () => {
       [REFUNDED, 1, 75n],
       [ISSUED, 1, 0n],
       [REDEEMED, 4, 75n],
+      [RESTORED, 4, 75n],
     ] as const) {
       await books.post(newEvent(organizationId, { type, settlement, taxMinor, occurredAt: new Date(Date.UTC(2026, 0, 1 + type)) }));
     }
@@ -138,6 +176,7 @@ describe('posting payment events to the journal', () => {
       'payment.refunded',
       'prepaid.issued',
       'prepaid.redeemed',
+      'prepaid.restored',
     ]);
   });
 
@@ -295,9 +334,17 @@ describe('posting payment events to the journal', () => {
       ['a tip that with the tax exceeds the amount', { tipMinor: 1001n }, /tax_minor \+ tip_minor must not exceed amount_minor/],
       ['a tip on a refund', { type: REFUNDED, tipMinor: 100n }, /payment.refunded carries no tip: tip_minor must be 0/],
       [
-        'a tip on a gift card redemption',
-        { type: REDEEMED, settlement: Settlement.SETTLEMENT_NONE, tipMinor: 100n },
-        /prepaid.redeemed carries no tip/,
+        'a restore that claims money left',
+        { type: RESTORED, settlement: Settlement.SETTLEMENT_BSV_WALLET },
+        /not valid for prepaid.restored/,
+      ],
+      [
+        "the last part of an order whose lines are the whole order's, but add up to less than the part",
+        {
+          linesOfWholeOrder: true,
+          lines: [{ itemId: '', name: 'Latte', quantity: 1n, unitPriceMinor: 1000n, taxMinor: 70n, totalMinor: 1070n }],
+        },
+        /the lines' total_minor add up to 1070, less than amount_minor - tip_minor 1075; the lines' tax_minor add up to 70, less than tax_minor 75/,
       ],
       ['a tip on a gift card sale', { type: ISSUED, taxMinor: 0n, tipMinor: 100n }, /prepaid.issued carries no tip/],
       [

@@ -1,9 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
+import { PaymentEventType, Settlement } from '@ctk/proto/ctk/events/v1/payment_event';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBalanceRepository } from '../src/data/balance-repository.js';
 import { createReportRepository } from '../src/data/report-repository.js';
 import { reportEvents } from './fixtures/report-events.js';
 import { newEvent, newOrg, openTestJournal, startFedBooks } from './support.js';
+
+const {
+  PAYMENT_EVENT_TYPE_PREPAID_ISSUED: ISSUED,
+  PAYMENT_EVENT_TYPE_PREPAID_REDEEMED: REDEEMED,
+  PAYMENT_EVENT_TYPE_PREPAID_RESTORED: RESTORED,
+} = PaymentEventType;
 
 type Books = Awaited<ReturnType<typeof startFedBooks>>;
 
@@ -187,8 +195,8 @@ describe('reports from the journal, over gRPC', () => {
               ['1020', 5000, 0, 5000, 0, 5000],
               ['1030', 0, 0, 0, 0, 0],
               ['2100', 25, 215, 0, 190, 190],
-              ['2200', 0, 5000, 0, 5000, 5000],
-              ['2300', 0, 0, 0, 0, 0],
+              ['2200', 0, 0, 0, 0, 0],
+              ['2300', 0, 5000, 0, 5000, 5000],
               ['2400', 0, 0, 0, 0, 0],
               ['4000', 0, 2860, 0, 2860, 2860],
               ['4100', 350, 0, 350, 0, 350],
@@ -228,8 +236,8 @@ describe('reports from the journal, over gRPC', () => {
         ['1020', 5000, 0, 5000, 0, 5000],
         ['1030', 600, 100, 500, 0, 500],
         ['2100', 25, 330, 0, 305, 305],
-        ['2200', 1075, 5000, 0, 3925, 3925],
-        ['2300', 0, 0, 0, 0, 0],
+        ['2200', 0, 0, 0, 0, 0],
+        ['2300', 1075, 5000, 0, 3925, 3925],
         ['2400', 0, 0, 0, 0, 0],
         ['4000', 0, 4720, 0, 4720, 4720],
         ['4100', 450, 0, 450, 0, 450],
@@ -267,6 +275,66 @@ describe('reports from the journal, over gRPC', () => {
         [9, 1075],
         [10, 1075],
       ]);
+    });
+
+    it('counts an order paid by a gift card and money once, and a gift card use undone as a refund, in reports and balances', async () => {
+      const shop = newOrg();
+      const [paidInParts, cancelled] = [randomUUID(), randomUUID()];
+      const at = (hour: number) => new Date(Date.UTC(2026, 6, 1, hour));
+      const lines = [{ itemId: '', name: 'Lunch', quantity: 1n, unitPriceMinor: 922n, taxMinor: 78n, totalMinor: 1000n }];
+      const none = { settlement: Settlement.SETTLEMENT_NONE, txid: '' };
+      await books.post([
+        newEvent(shop.id ?? '', { type: ISSUED, occurredAt: at(8), amountMinor: 2000n, taxMinor: 0n }),
+        newEvent(shop.id ?? '', {
+          type: REDEEMED,
+          ...none,
+          sourceId: paidInParts,
+          occurredAt: at(9),
+          amountMinor: 400n,
+          taxMinor: 28n,
+          tipMinor: 40n,
+        }),
+        newEvent(shop.id ?? '', {
+          sourceId: paidInParts,
+          occurredAt: at(9),
+          amountMinor: 700n,
+          taxMinor: 50n,
+          tipMinor: 60n,
+          lines,
+          linesOfWholeOrder: true,
+        }),
+        newEvent(shop.id ?? '', { type: REDEEMED, ...none, sourceId: cancelled, occurredAt: at(10), amountMinor: 300n, taxMinor: 21n }),
+        newEvent(shop.id ?? '', { type: RESTORED, ...none, sourceId: cancelled, occurredAt: at(11), amountMinor: 300n, taxMinor: 21n }),
+      ]);
+      const [row] = (await books.client.getSalesReport({ org: shop, from: '2026-07-01', to: '2026-07-01' })).rows;
+      expect(row).toMatchObject({
+        orders: 2n,
+        grossMinor: 1300n,
+        taxMinor: 99n,
+        refundsMinor: 300n,
+        refundsTaxMinor: 21n,
+        netAfterRefundsMinor: 1300n - 99n - (300n - 21n),
+        giftCardsSoldMinor: 2000n,
+        tipsMinor: 100n,
+      });
+      const { hours } = await books.client.getBusyHours({ org: shop, from: '2026-07-01', to: '2026-07-01' });
+      expect(hours.filter((h) => h.orders > 0n).map((h) => [h.hour, Number(h.orders)])).toEqual([
+        [9, 1],
+        [10, 1],
+      ]);
+      const { items } = await books.client.getTopItems({ org: shop, from: '2026-07-01', to: '2026-07-01' });
+      expect(items.map((item) => [item.name, Number(item.quantity), Number(item.grossMinor)])).toEqual([['Lunch', 1, 1000]]);
+      const { balances } = await books.client.getTrialBalance({ org: shop, at: '2026-07-01' });
+      const balance = (code: string) => Number(balances[0]?.accounts.find((a) => a.code === code)?.balanceMinor);
+      // The card: 2000 sold, 400 spent, 300 spent and given back.
+      expect([balance('2300'), balance('4000'), balance('4100'), balance('2100'), balance('2400')]).toEqual([
+        1600,
+        922 + 279,
+        279,
+        78,
+        100,
+      ]);
+      expect(balances[0]?.totalDebitMinor).toBe(balances[0]?.totalCreditMinor);
     });
 
     it('ends the last day it takes, 9999-12-31, in year 10000', async () => {

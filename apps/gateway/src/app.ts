@@ -29,6 +29,7 @@ import { loyaltyProgramRoutes } from './routes/loyalty-program-routes.js';
 import { orderRoutes } from './routes/order-routes.js';
 import { payLinkRoutes } from './routes/pay-link-routes.js';
 import { posCardRoutes } from './routes/pos-card-routes.js';
+import { prepaidCardRoutes } from './routes/prepaid-card-routes.js';
 import { receiptRoutes } from './routes/receipt-routes.js';
 import { paymailRoutes } from './routes/paymail-routes.js';
 import { registerCatalog } from './routes/register-catalog.js';
@@ -133,6 +134,7 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     posCardRoutes(deps),
     loyaltyProgramRoutes(deps),
     loyaltyCardRoutes(deps),
+    prepaidCardRoutes(deps),
     reportRoutes(deps),
     taxRoutes(deps),
     receiptRoutes(deps),

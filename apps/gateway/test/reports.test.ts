@@ -255,8 +255,8 @@ describe('reports through the gateway and the books service over gRPC', () => {
             account('1020', 'Provider clearing', 'asset', 'debit', 0, 500, -500),
             account('1030', 'Stablecoin', 'asset', 'debit', 2500, 0, 2500),
             account('2100', 'Sales tax payable', 'liability', 'credit', 0, 125, 125),
-            account('2200', 'Gift card liability', 'liability', 'credit', 0, 1425, 1425),
-            account('2300', 'Loyalty liability', 'liability', 'credit', 0, 0, 0),
+            account('2200', 'Loyalty liability', 'liability', 'credit', 0, 0, 0),
+            account('2300', 'Gift card liability', 'liability', 'credit', 0, 1425, 1425),
             account('2400', 'Tips payable', 'liability', 'credit', 0, 0, 0),
             account('4000', 'Revenue', 'income', 'credit', 0, 2150, 2150),
             account('4100', 'Refunds', 'expense', 'debit', 466, 0, 466),
@@ -302,8 +302,8 @@ describe('reports through the gateway and the books service over gRPC', () => {
         },
       ],
     );
-    expect(body.data[1].accounts.find((a: { code: string }) => a.code === '2200')).toEqual({
-      code: '2200',
+    expect(body.data[1].accounts.find((a: { code: string }) => a.code === '2300')).toEqual({
+      code: '2300',
       name: 'Gift card liability',
       type: 'liability',
       normal_balance: 'credit',

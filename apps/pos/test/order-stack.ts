@@ -3,6 +3,7 @@ import { HD, LockingScript, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
 import { configSchema as booksConfigSchema, service as books } from '@ctk/books';
 import { requestFaucet, startLocalChain, type RunningLocalChain } from '@ctk/chain/local';
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
+import { BooksServiceDefinition } from '@ctk/proto/ctk/books/v1/books';
 import { PaymentEvent } from '@ctk/proto/ctk/events/v1/payment_event';
 import { PosServiceDefinition, type CreateOrderRequest } from '@ctk/proto/ctk/pos/v1/pos';
 import { configSchema as p2pConfigSchema, service as p2p } from '@ctk/p2p';
@@ -13,9 +14,9 @@ import { configSchema, service as pos } from '../src/app.js';
 export const PUBLIC_URL = 'https://pay.example.com';
 
 /**
- * A local chain, p2p on it, books (the tax rates) and pos calling both, each on its own database
- * (PostgreSQL when CTK_TEST_POSTGRES_URL is set), pos's payment events collected from an in-process
- * transport. `now` moves pos's clock (expiry) without waiting.
+ * A local chain, p2p on it, books (the tax rates; it posts pos's payment events) and pos calling both,
+ * each on its own database (PostgreSQL when CTK_TEST_POSTGRES_URL is set), pos's payment events collected
+ * from an in-process transport. `now` moves pos's clock (expiry) without waiting.
  */
 export async function startOrderStack(env: Record<string, string> = {}) {
   const chain = await startLocalChain({ port: 0 });
@@ -33,6 +34,7 @@ export async function startOrderStack(env: Record<string, string> = {}) {
   const booksService = await startService(
     books,
     loadConfig(booksConfigSchema, { GRPC_PORT: '0', LOG_LEVEL: 'silent', ...(await database('books')) }),
+    { transport },
   );
   let offsetMs = 0;
   const posService = await startService(
@@ -54,9 +56,11 @@ export async function startOrderStack(env: Record<string, string> = {}) {
     events.push(PaymentEvent.decode(message.data));
   });
   const client = createGrpcClient(PosServiceDefinition, `127.0.0.1:${posService.port}`);
+  const booksClient = createGrpcClient(BooksServiceDefinition, `127.0.0.1:${booksService.port}`);
   return {
     chain,
     client,
+    books: booksClient,
     events,
     orders: posService.orders,
     /** Moves pos's clock this many seconds ahead of the real one. */
@@ -65,6 +69,7 @@ export async function startOrderStack(env: Record<string, string> = {}) {
     },
     async close() {
       client.close();
+      booksClient.close();
       await subscription.stop();
       await posService.close();
       await booksService.close();

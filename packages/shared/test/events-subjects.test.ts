@@ -9,7 +9,8 @@ describe('payment event subjects', () => {
     expect(paymentSubject(PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_REFUNDED)).toBe('ctk.payments.payment.refunded');
     expect(paymentSubject(PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_ISSUED)).toBe('ctk.payments.prepaid.issued');
     expect(paymentSubject(PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_REDEEMED)).toBe('ctk.payments.prepaid.redeemed');
-    expect(Object.keys(PAYMENT_SUBJECTS)).toHaveLength(4);
+    expect(paymentSubject(PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_RESTORED)).toBe('ctk.payments.prepaid.restored');
+    expect(Object.keys(PAYMENT_SUBJECTS)).toHaveLength(5);
   });
 
   it('puts every subject under the stream wildcard', () => {

@@ -1,5 +1,5 @@
 import { AppError } from '@ctk/shared';
-import { GIFT_CARD_SALE, REFUND, SALES } from '../domain/report-definitions.js';
+import { GIFT_CARD_SALE, REFUNDS, SALES } from '../domain/report-definitions.js';
 import type { ReportRange } from '../domain/report-input.js';
 import type { RawQueryable } from './raw-queryable.js';
 
@@ -30,7 +30,9 @@ export type HourRow = { currency: string; hour: number; orders: bigint; gross: b
 
 const list = (types: readonly string[]) => types.map((type) => `'${type}'`).join(', ');
 const IS_SALE = `e.event_type IN (${list(SALES)})`;
-const IS_REFUND = `e.event_type = '${REFUND}'`;
+const IS_REFUND = `e.event_type IN (${list(REFUNDS)})`;
+/** One order, however many entries paid it: its source (e.g. pos and the order id), or the entry itself without one. */
+const ORDER = `CASE WHEN e.source_id = '' THEN e.id::text ELSE e.source_service || ':' || e.source_id END`;
 
 /**
  * Parameters $1 organisation, $2 from, $3 to, $4 time zone. journal_entries.occurred_at holds UTC:
@@ -47,11 +49,11 @@ const IN_RANGE = (alias: string) => `${alias}.organization_id = $1::uuid AND ${a
 const SALES_SQL = `
 WITH ${BOUNDS}, totals AS (
   SELECT to_char(date_trunc($5, ${local('e.occurred_at')}), $6) AS period, e.currency,
-    count(*) FILTER (WHERE ${IS_SALE}) AS orders,
+    count(DISTINCT ${ORDER}) FILTER (WHERE ${IS_SALE}) AS orders,
     sum(e.amount_minor - e.tip_minor) FILTER (WHERE ${IS_SALE}) AS gross,
     sum(e.tip_minor) FILTER (WHERE ${IS_SALE}) AS tips,
     sum(e.tax_minor) FILTER (WHERE ${IS_SALE}) AS tax,
-    sum(e.amount_minor) FILTER (WHERE ${IS_REFUND}) AS refunds,
+    sum(e.amount_minor - e.tip_minor) FILTER (WHERE ${IS_REFUND}) AS refunds,
     sum(e.tax_minor) FILTER (WHERE ${IS_REFUND}) AS refunds_tax,
     sum(e.amount_minor) FILTER (WHERE e.event_type = '${GIFT_CARD_SALE}') AS gift_cards_sold
   FROM journal_entries e CROSS JOIN bounds b
@@ -95,7 +97,7 @@ FROM ranked WHERE rank <= $5 ORDER BY currency, rank`;
 /** Sales per local hour of the day and currency, 24 hours for each currency seen. */
 const BUSY_HOURS_SQL = `
 WITH ${BOUNDS}, totals AS (
-  SELECT e.currency, extract(hour FROM ${local('e.occurred_at')})::int AS hour, count(*) AS orders, sum(e.amount_minor - e.tip_minor) AS gross
+  SELECT e.currency, extract(hour FROM ${local('e.occurred_at')})::int AS hour, count(DISTINCT ${ORDER}) AS orders, sum(e.amount_minor - e.tip_minor) AS gross
   FROM journal_entries e CROSS JOIN bounds b
   WHERE ${IN_RANGE('e')} AND ${IS_SALE}
   GROUP BY 1, 2

@@ -4,8 +4,10 @@ export const CHART_OF_ACCOUNTS = [
   { code: '1020', name: 'Provider clearing', type: 'asset' },
   { code: '1030', name: 'Stablecoin', type: 'asset' },
   { code: '2100', name: 'Sales tax payable', type: 'liability' },
-  { code: '2200', name: 'Gift card liability', type: 'liability' },
-  { code: '2300', name: 'Loyalty liability', type: 'liability' },
+  // Decision 0017 swapped these two codes (a migration moved every organisation's rows) before any entry used them.
+  { code: '2200', name: 'Loyalty liability', type: 'liability' },
+  // What prepaid and gift cards hold: always the sum of their live balances.
+  { code: '2300', name: 'Gift card liability', type: 'liability' },
   // Tips are owed to staff: paid in with a sale, never revenue nor taxed.
   { code: '2400', name: 'Tips payable', type: 'liability' },
   { code: '4000', name: 'Revenue', type: 'income' },

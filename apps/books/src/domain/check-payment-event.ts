@@ -61,7 +61,11 @@ export function problemsWith(event: PaymentEvent): string[] {
 
 const MAX_LINE_NAME_LENGTH = 200;
 
-/** Line items are optional; when given, each must make sense and together they must make the event's amounts less its tip. */
+/**
+ * Line items are optional; when given, each must make sense and together they must make the event's
+ * amounts less its tip: exactly, or at least when they are the whole order's of which the event pays the
+ * last part (prepaid cards paid the rest, decision 0017).
+ */
 function problemsWithLines(event: PaymentEvent): string[] {
   if (event.lines.length === 0) return [];
   const problems = event.lines.flatMap((line, i) => {
@@ -77,6 +81,11 @@ function problemsWithLines(event: PaymentEvent): string[] {
   const total = event.lines.reduce((sum, line) => sum + line.totalMinor, 0n);
   const tax = event.lines.reduce((sum, line) => sum + line.taxMinor, 0n);
   const sold = event.amountMinor - event.tipMinor;
+  if (event.linesOfWholeOrder) {
+    if (total < sold) problems.push(`the lines' total_minor add up to ${total}, less than amount_minor - tip_minor ${sold}`);
+    if (tax < event.taxMinor) problems.push(`the lines' tax_minor add up to ${tax}, less than tax_minor ${event.taxMinor}`);
+    return problems;
+  }
   if (total !== sold) problems.push(`the lines' total_minor add up to ${total}, not amount_minor - tip_minor ${sold}`);
   if (tax !== event.taxMinor) problems.push(`the lines' tax_minor add up to ${tax}, not tax_minor ${event.taxMinor}`);
   return problems;

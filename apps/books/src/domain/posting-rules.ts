@@ -60,7 +60,7 @@ export const POSTING_RULES: ReadonlyMap<PaymentEventType, PostingRule> = new Map
       // Selling stored value is not a sale: tax is owed when the card is redeemed.
       taxable: false,
       tips: false,
-      lines: ({ amount, moneyIn }) => [debit(moneyIn, amount), credit('2200', amount)],
+      lines: ({ amount, moneyIn }) => [debit(moneyIn, amount), credit('2300', amount)],
     },
   ],
   [
@@ -69,8 +69,26 @@ export const POSTING_RULES: ReadonlyMap<PaymentEventType, PostingRule> = new Map
       eventType: 'prepaid.redeemed',
       settlements: [Settlement.SETTLEMENT_NONE],
       taxable: true,
-      tips: false,
-      lines: ({ amount, tax }) => [debit('2200', amount), credit('4000', amount - tax), credit('2100', tax)],
+      // A card may pay part of an order with a tip: that part of the tip is owed to staff like any other.
+      tips: true,
+      lines: ({ amount, tax, tip }) => [
+        debit('2300', amount),
+        credit('4000', amount - tax - tip),
+        credit('2100', tax),
+        credit('2400', tip),
+      ],
+    },
+  ],
+  [
+    PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_RESTORED,
+    {
+      // A redemption undone (its order expired or was cancelled, decision 0017): the mirror of prepaid.redeemed,
+      // its revenue to refunds as payment.refunded does, the value owed on the card again.
+      eventType: 'prepaid.restored',
+      settlements: [Settlement.SETTLEMENT_NONE],
+      taxable: true,
+      tips: true,
+      lines: ({ amount, tax, tip }) => [debit('4100', amount - tax - tip), debit('2100', tax), debit('2400', tip), credit('2300', amount)],
     },
   ],
 ]);

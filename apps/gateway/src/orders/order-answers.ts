@@ -91,6 +91,8 @@ const EXAMPLE_ORDER = {
   receipt_merchant: 'blue-bottle-cafe@pay.example.com',
   receipt_reference: ORDER_NUMBER,
   merchant_handle: 'blue-bottle-cafe',
+  card_paid_minor: 0,
+  prepaid_card_id: null,
 };
 
 export const order = named(
@@ -128,6 +130,8 @@ export const order = named(
     receipt_merchant: z.string(),
     receipt_reference: z.string(),
     merchant_handle: z.string(),
+    card_paid_minor: minorUnits.describe('Paid from prepaid cards; satoshis and due_satoshis are for the rest'),
+    prepaid_card_id: z.uuid().nullable().describe('The prepaid card this order sells (its one line): paid, the card is active'),
   }),
   EXAMPLE_ORDER,
 );

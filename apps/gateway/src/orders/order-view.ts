@@ -64,6 +64,8 @@ export function orderView(order: Order | undefined): OrderAnswer {
     receipt_merchant: order.receiptMerchant,
     receipt_reference: order.receiptReference,
     merchant_handle: order.merchantHandle,
+    card_paid_minor: minor(order.cardPaidMinor),
+    prepaid_card_id: order.prepaidCardId || null,
   };
 }
 

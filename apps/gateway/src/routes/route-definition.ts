@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
 /** The kinds of secret an answer may carry; each can tell whether it still works (access/secret-is-live.ts). */
-export type SecretKind = 'api_key' | 'paygate_key' | 'commerce_key';
+export type SecretKind = 'api_key' | 'paygate_key' | 'commerce_key' | 'card_identifier';
 export type AnswerSecret = { path: readonly string[]; kind: SecretKind };
 
 export type HandlerInput<B, Q, P> = { body: B; query: Q; params: P; request: FastifyRequest; reply: FastifyReply };

@@ -76,12 +76,16 @@ export function createOrderRepository(prisma: PrismaClient) {
       return prisma.order.findMany({ where: { status: 'paid' }, include: withParts, orderBy: { paidAt: 'asc' }, take });
     },
 
-    /** Open orders past their expiry become expired (a partial payment is kept and flagged). */
+    /**
+     * Open orders past their expiry become expired (a partial payment is kept and flagged). Orders with
+     * prepaid cards (paid in part by one, or selling one) are expired one by one with their cards
+     * (prepaid/expire-card-orders.ts), not here.
+     */
     async expire(now: Date): Promise<string[]> {
       const rows = await prisma.$queryRaw<{ id: string }[]>`
         UPDATE orders SET status = 'expired', updated_at = ${now},
           flags = CASE WHEN paid_satoshis > 0 AND NOT ('paid_partial' = ANY(flags)) THEN array_append(flags, 'paid_partial') ELSE flags END
-        WHERE status = 'open' AND expires_at <= ${now} RETURNING id`;
+        WHERE status = 'open' AND expires_at <= ${now} AND card_paid_minor = 0 AND prepaid_card_id IS NULL RETURNING id`;
       return rows.map((row) => row.id);
     },
   };

@@ -1,11 +1,16 @@
 import { AppError, type Org } from '@ctk/shared';
 import type { OrderWithParts } from '../data/order-repository.js';
 import type { OrderContext } from '../orders/order-context.js';
+import { releaseOrderCards } from '../prepaid/release-order-cards.js';
 import { getOrgOrder } from './get-order.js';
 
-/** Staff: an open order that will not be paid. Nothing may have been paid; cancelling twice answers the cancelled order. */
+/**
+ * Staff: an open order that will not be paid. Nothing may have been paid; cancelling twice answers the
+ * cancelled order. Prepaid card uses on it are restored, and a card it sells is void (decision 0017).
+ */
 export async function cancelOrder(context: OrderContext, org: Org, orderNumber: string): Promise<OrderWithParts> {
   const found = await getOrgOrder(context, org, orderNumber);
+  let emitted = false;
   const order = await context.orders.locked(found.id, async (tx, order): Promise<OrderWithParts> => {
     if (order.status === 'cancelled') return order;
     if (order.paidSatoshis > 0n) {
@@ -18,12 +23,15 @@ export async function cancelOrder(context: OrderContext, org: Org, orderNumber: 
       throw new AppError('failed_precondition', `Order ${order.orderNumber} is ${order.status}: it cannot be cancelled`);
     }
     const now = context.now();
+    const released = await releaseOrderCards(tx, order, now);
+    emitted = released.emitted;
     return tx.order.update({
       where: { id: order.id },
-      data: { status: 'cancelled', cancelledAt: now, updatedAt: now },
+      data: { status: 'cancelled', cancelledAt: now, updatedAt: now, ...released.changes },
       include: { lines: { orderBy: { position: 'asc' } }, payments: { orderBy: { receivedAt: 'asc' } } },
     });
   });
   context.notifier.changed(order.id);
+  if (emitted) context.eventsCommitted();
   return order;
 }

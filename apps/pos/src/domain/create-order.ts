@@ -54,8 +54,12 @@ const orderSchema = z
   });
 
 export type NewOrderInput = z.input<typeof orderSchema>;
-/** An order opened from a pay link: recorded with the link's id, inserted after `guard` (the link's lock and use count). */
-export type PayLinkOpening = { payLinkId: string; guard: (tx: OrderTransaction) => Promise<void> };
+/**
+ * An order opened from a pay link (recorded with the link's id) or selling a prepaid card (with the card's
+ * id; untaxed: stored value is taxed when it is spent, decision 0017), inserted after `guard` in its
+ * transaction (the link's lock and use count; the card's insert).
+ */
+export type OrderOpening = { payLinkId?: string; prepaidCardId?: string; guard: (tx: OrderTransaction) => Promise<void> };
 type ValidLine = z.output<typeof lineSchema>;
 
 /**
@@ -67,14 +71,19 @@ export async function createOrder(
   orgRef: Partial<OrgRef>,
   org: Org,
   input: NewOrderInput,
-  payLink?: PayLinkOpening,
+  opening?: OrderOpening,
 ): Promise<OrderWithParts> {
   const request = validate(orderSchema, input);
   const loyaltyCardId = await orderLoyaltyCard(context.prisma, org, request.loyaltyCardId);
   const items = await readOrderItems(context.prisma, org.id, request.lines.map((line) => line.itemId).filter(Boolean));
   const currency = orderCurrency(request.currency, request.lines, items);
-  const standardRate = await standardRateOf(context, org, request.lines, items);
-  const lines = request.lines.map((line, index) => lineToPrice(line, index, items, standardRate));
+  const untaxed = Boolean(opening?.prepaidCardId);
+  const standardRate = untaxed
+    ? { jurisdiction: org.jurisdiction ?? '', rate: '' }
+    : await standardRateOf(context, org, request.lines, items);
+  const lines = request.lines
+    .map((line, index) => lineToPrice(line, index, items, standardRate))
+    .map((line): LineToPrice => (untaxed ? { ...line, taxTreatment: 'exempt', taxRate: '0' } : line));
   const priced = priceOrder(
     lines,
     { basisPoints: request.discountBasisPoints, minor: request.discountMinor },
@@ -129,7 +138,8 @@ export async function createOrder(
       linesHash: linesHashOf(priced.lines, priced.tipMinor, currency),
       note: request.note.trim(),
       createdBy: request.createdBy,
-      payLinkId: payLink?.payLinkId ?? null,
+      payLinkId: opening?.payLinkId ?? null,
+      prepaidCardId: opening?.prepaidCardId ?? null,
       loyaltyCardId,
       createdAt,
       updatedAt: createdAt,
@@ -153,7 +163,7 @@ export async function createOrder(
       })),
     },
     newOrderNumber,
-    payLink?.guard,
+    opening?.guard,
   );
   return order;
 }

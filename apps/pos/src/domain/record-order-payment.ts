@@ -2,8 +2,8 @@ import { AppError, enqueuePaymentEvent, isUniqueViolation } from '@ctk/shared';
 import { takeFromStock } from '../data/item-repository.js';
 import type { OrderWithParts } from '../data/order-repository.js';
 import type { OrderContext } from '../orders/order-context.js';
-import { orderPaidEvent } from '../orders/order-event.js';
 import { stampPaidOrder } from '../loyalty/stamp-paid-order.js';
+import { paidOrderEvent } from '../prepaid/paid-order-event.js';
 
 export type SettledPayment = {
   txid: string;
@@ -20,8 +20,9 @@ export type SettledPayment = {
  * Records a settled payment on the order with its row locked: the same txid again records nothing; the
  * payment that brings what is paid to the satoshis due makes the order paid exactly once (confirmed at
  * once when every payment is already mined), with its flags, takes its units from the stock of tracked items,
- * stamps the loyalty card it was created with (decision 0017), and writes `payment.received` to the outbox
- * in the same transaction. Payments after that only add to what is paid (and may flag it overpaid).
+ * stamps the loyalty card it was created with (decision 0017), and writes `payment.received` (or, for an
+ * order selling a prepaid card, activates it and writes `prepaid.issued`) to the outbox in the same
+ * transaction. Payments after that only add to what is paid (and may flag it overpaid).
  */
 export async function recordOrderPayment(context: OrderContext, orderId: string, payment: SettledPayment): Promise<OrderWithParts> {
   let emitted = false;
@@ -68,8 +69,10 @@ export async function recordOrderPayment(context: OrderContext, orderId: string,
       if (completes) {
         await takeFromStock(tx, updated.organizationId, updated.lines);
         await stampPaidOrder(tx, updated, now);
-        await enqueuePaymentEvent(tx, orderPaidEvent(updated, payment.txid, now));
-        emitted = true;
+        // payment.received for what prepaid cards did not pay, or prepaid.issued for an order selling a card (decision 0017).
+        const event = await paidOrderEvent(tx, updated, payment.txid, now);
+        if (event) await enqueuePaymentEvent(tx, event);
+        emitted = event !== undefined;
       }
       return updated;
     })

@@ -69,10 +69,9 @@ export function toOrderMessage(order: OrderWithParts, publicUrl: string, now: Da
     receiptReference: order.orderNumber,
     merchantHandle: order.merchantHandle,
     payLinkId: order.payLinkId ?? '',
-    // Customer cards (decision 0017) fill these when they are built.
-    cardPaidMinor: 0n,
-    // Staff only: the gateway's public order view leaves it out.
+    // Customer cards (decision 0017). The loyalty card is staff only: the gateway's public order view leaves it out.
+    cardPaidMinor: order.cardPaidMinor,
     loyaltyCardId: order.loyaltyCardId ?? '',
-    prepaidCardId: '',
+    prepaidCardId: order.prepaidCardId ?? '',
   };
 }

@@ -4,6 +4,7 @@ import { analyzeItems } from '../analyze/analyze-items.js';
 import type { OcrReader } from '../analyze/ocr-reader.js';
 import type { ItemRepository } from '../data/item-repository.js';
 import type { MenuRepository } from '../data/menu-repository.js';
+import { hasCards } from '../data/prepaid-card-repository.js';
 import { cancelOrder } from '../domain/cancel-order.js';
 import { confirmOrder } from '../domain/confirm-order.js';
 import { createItem } from '../domain/create-item.js';
@@ -51,7 +52,8 @@ export function posService({
 }): PosServiceImplementation {
   return {
     async getSetup(request) {
-      return { capabilities: await getSetup(items, payLinks.links, orgOf(request.org), orders.prisma) };
+      const hasPrepaidCards = (organizationId: string) => hasCards(orders.prisma, organizationId);
+      return { capabilities: await getSetup(items, payLinks.links, orgOf(request.org), orders.prisma, hasPrepaidCards) };
     },
     async createItem(request) {
       return { item: toItemMessage(await createItem(items, orgOf(request.org), request)) };

@@ -2,6 +2,7 @@ import { AppError } from '@ctk/shared';
 import type { OrderWithParts } from '../data/order-repository.js';
 import { markOrderMined } from '../domain/mark-order-mined.js';
 import { settleOrderPayment } from '../domain/settle-order-payment.js';
+import { expireCardOrders } from '../prepaid/expire-card-orders.js';
 import type { OrderContext } from './order-context.js';
 
 /** p2p's FindPayments takes at most this many addresses a call. */
@@ -12,7 +13,7 @@ const FINAL_REFUSALS = new Set(['txid_already_used', 'payment_wrong_output', 'pa
 
 /**
  * Learning of payment by watching addresses (decision 0015): every `intervalMs`, open orders past their
- * expiry become expired; the addresses of orders still taking payment (open, or expired within the late
+ * expiry become expired (with their prepaid card uses restored, decision 0017); the addresses of orders still taking payment (open, or expired within the late
  * window) are asked of p2p's FindPayments, and each new txid is settled with SettlePayment (any amount to
  * the order's output counts); paid orders' payments are asked of GetTransactionStatus until mined. An
  * address two watched orders share (an organisation with a single receiving address) is not watched: a
@@ -46,6 +47,7 @@ export function startOrderWatcher(context: OrderContext, intervalMs: number): { 
 export async function watchOnce(context: OrderContext, refused: Set<string>): Promise<void> {
   const now = context.now();
   for (const id of await context.orders.expire(now)) context.notifier.changed(id);
+  await expireCardOrders(context);
   const watched = await context.orders.watched(new Date(now.getTime() - context.latePaymentSeconds * 1000), ORDERS_PER_ROUND);
   const byAddress = new Map<string, OrderWithParts[]>();
   for (const order of watched) byAddress.set(order.address, [...(byAddress.get(order.address) ?? []), order]);

@@ -14,6 +14,7 @@ export const PAYMENT_EVENT_NAMES = {
   [PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_REFUNDED]: 'payment.refunded',
   [PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_ISSUED]: 'prepaid.issued',
   [PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_REDEEMED]: 'prepaid.redeemed',
+  [PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_RESTORED]: 'prepaid.restored',
 } as const;
 
 export type PublishedPaymentEventType = keyof typeof PAYMENT_EVENT_NAMES;

@@ -1,0 +1,207 @@
+import type { Holder } from '../cards/card-holder.js';
+import type { Prisma, PrismaClient, PrepaidCard, PrepaidCardActivity } from '../generated/prisma/client.js';
+import type { OrderWithParts } from './order-repository.js';
+
+export type { PrepaidCard, PrepaidCardActivity };
+export type PrepaidActivityRow = PrepaidCardActivity & { order: { orderNumber: string } | null };
+/** A card with the number of the order that sells it and, when asked for, its latest activities. */
+export type PrepaidCardRow = PrepaidCard & { sellingOrder: { orderNumber: string } | null; activities?: PrepaidActivityRow[] };
+export type ActivityKind = 'issue' | 'redeem' | 'restore' | 'transfer';
+
+type Db = PrismaClient | Prisma.TransactionClient;
+
+/** How many of its latest activities a card is answered with. */
+export const ACTIVITIES_SHOWN = 100;
+
+const sellingOrder = { select: { orderNumber: true } } as const;
+const withActivities = {
+  sellingOrder,
+  activities: { orderBy: { sequence: 'desc' }, take: ACTIVITIES_SHOWN, include: { order: { select: { orderNumber: true } } } },
+} as const;
+
+/*
+ * Prepaid cards and their ledger over Prisma. Every change of a card runs in the caller's transaction with
+ * the card's row locked (lockCard), and writes its activity there: the balance and the ledger move together.
+ */
+
+export function cardById(db: Db, id: string, activities = false): Promise<PrepaidCardRow | null> {
+  return db.prepaidCard.findUnique({ where: { id }, include: activities ? withActivities : { sellingOrder } });
+}
+
+export function cardByIdentifierHash(db: Db, identifierHash: string): Promise<PrepaidCardRow | null> {
+  return db.prepaidCard.findUnique({ where: { identifierHash }, include: { sellingOrder } });
+}
+
+/** The user's cards, newest first, after `after` when given, each with its latest activities. */
+export function cardsHeldBy(db: Db, userId: string, take: number, after?: { at: Date; id: string }): Promise<PrepaidCardRow[]> {
+  const afterWhere = after && { OR: [{ createdAt: { lt: after.at } }, { createdAt: after.at, id: { lt: after.id } }] };
+  return db.prepaidCard.findMany({
+    where: { holderUserId: userId, ...afterWhere },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take,
+    include: withActivities,
+  });
+}
+
+/** Whether the organisation has issued a card (sold or not). */
+export async function hasCards(db: Db, organizationId: string): Promise<boolean> {
+  return (await db.prepaidCard.findFirst({ where: { organizationId }, select: { id: true } })) !== null;
+}
+
+/** A new pending card, in the transaction that inserts the order selling it. */
+export async function insertCard(tx: Prisma.TransactionClient, card: Prisma.PrepaidCardUncheckedCreateInput): Promise<void> {
+  await tx.prepaidCard.create({ data: card, select: { id: true } });
+}
+
+/** Locks the order's row (SELECT ... FOR UPDATE) until the transaction ends, and answers it as it now is. */
+export async function lockOrder(tx: Prisma.TransactionClient, id: string): Promise<OrderWithParts | null> {
+  await tx.$queryRaw`SELECT id FROM orders WHERE id = ${id}::uuid FOR UPDATE`;
+  return tx.order.findUnique({
+    where: { id },
+    include: { lines: { orderBy: { position: 'asc' } }, payments: { orderBy: { receivedAt: 'asc' } } },
+  });
+}
+
+/** What a change of a card checks, read with its row locked. */
+export type LockedCard = Pick<PrepaidCard, 'id' | 'status' | 'balanceMinor' | 'currency' | 'identifierHash'>;
+
+/** Locks the card's row (SELECT ... FOR UPDATE) until the transaction ends, and answers what a change checks of it now. */
+export async function lockCard(tx: Prisma.TransactionClient, id: string): Promise<LockedCard | undefined> {
+  const [row] = await tx.$queryRaw<{ id: string; status: string; balance_minor: bigint; currency: string; identifier_hash: string }[]>`
+    SELECT id::text, status, balance_minor, currency, identifier_hash FROM prepaid_cards WHERE id = ${id}::uuid FOR UPDATE`;
+  return (
+    row && { id: row.id, status: row.status, balanceMinor: row.balance_minor, currency: row.currency, identifierHash: row.identifier_hash }
+  );
+}
+
+/**
+ * Takes `amount` off an active card's balance with one conditional update: it never goes below zero,
+ * whatever the caller checked before. The card is empty when nothing is left. Answers the balance after
+ * and the activity's sequence, or undefined when the card is not active or holds less.
+ */
+export async function drawBalance(
+  tx: Prisma.TransactionClient,
+  id: string,
+  amount: bigint,
+  now: Date,
+): Promise<{ balanceMinor: bigint; sequence: bigint } | undefined> {
+  const [row] = await tx.$queryRaw<{ balance_minor: bigint; last_sequence: bigint }[]>`
+    UPDATE prepaid_cards SET balance_minor = balance_minor - ${amount},
+      status = CASE WHEN balance_minor = ${amount} THEN 'empty' ELSE 'active' END,
+      last_sequence = last_sequence + 1, updated_at = ${now}
+    WHERE id = ${id}::uuid AND status = 'active' AND balance_minor >= ${amount}
+    RETURNING balance_minor, last_sequence`;
+  return row && { balanceMinor: row.balance_minor, sequence: row.last_sequence };
+}
+
+/**
+ * Adds `amount` to the card's balance (a restore: an active or empty card), or makes a pending or void
+ * card active at its value (`activate`: its selling order was paid).
+ */
+export async function creditBalance(
+  tx: Prisma.TransactionClient,
+  id: string,
+  amount: bigint,
+  now: Date,
+  activate = false,
+): Promise<{ balanceMinor: bigint; sequence: bigint } | undefined> {
+  const [row] = activate
+    ? await tx.$queryRaw<{ balance_minor: bigint; last_sequence: bigint }[]>`
+        UPDATE prepaid_cards SET balance_minor = initial_minor, status = 'active', activated_at = ${now},
+          last_sequence = last_sequence + 1, updated_at = ${now}
+        WHERE id = ${id}::uuid AND status IN ('pending', 'void') AND initial_minor = ${amount}
+        RETURNING balance_minor, last_sequence`
+    : await tx.$queryRaw<{ balance_minor: bigint; last_sequence: bigint }[]>`
+        UPDATE prepaid_cards SET balance_minor = balance_minor + ${amount}, status = 'active',
+          last_sequence = last_sequence + 1, updated_at = ${now}
+        WHERE id = ${id}::uuid AND status IN ('active', 'empty')
+        RETURNING balance_minor, last_sequence`;
+  return row && { balanceMinor: row.balance_minor, sequence: row.last_sequence };
+}
+
+/** A new holder and identifier for the card; answers the next activity's sequence. */
+export async function rekeyCard(
+  tx: Prisma.TransactionClient,
+  id: string,
+  identifier: { hash: string; sealed: Buffer; last4: string },
+  holder: Holder,
+  now: Date,
+): Promise<bigint> {
+  const card = await tx.prepaidCard.update({
+    where: { id },
+    data: {
+      identifierHash: identifier.hash,
+      identifierSealed: Uint8Array.from(identifier.sealed),
+      identifierLast4: identifier.last4,
+      holderAddress: holder.address,
+      holderPublicKey: holder.publicKey,
+      holderUserId: holder.userId,
+      lastSequence: { increment: 1 },
+      updatedAt: now,
+    },
+    select: { lastSequence: true },
+  });
+  return card.lastSequence;
+}
+
+/** A pending card whose selling order will not be paid (expired or cancelled) is void. */
+export async function voidPendingCard(tx: Prisma.TransactionClient, id: string, now: Date): Promise<void> {
+  await tx.prepaidCard.updateMany({ where: { id, status: 'pending' }, data: { status: 'void', updatedAt: now } });
+}
+
+/** Appends one row to the card's ledger; never updated nor deleted afterwards. */
+export function appendActivity(
+  tx: Prisma.TransactionClient,
+  activity: {
+    cardId: string;
+    sequence: bigint;
+    kind: ActivityKind;
+    amountMinor: bigint;
+    balanceAfterMinor: bigint;
+    orderId: string | null;
+    taxMinor?: bigint;
+    tipMinor?: bigint;
+    restoresId?: string;
+    occurredAt: Date;
+  },
+): Promise<PrepaidCardActivity> {
+  return tx.prepaidCardActivity.create({ data: activity });
+}
+
+/** The redeems of an order that no restore has undone yet, by card id (the lock order of a restore), then sequence. */
+export function liveRedeemsOf(tx: Prisma.TransactionClient, orderId: string): Promise<PrepaidCardActivity[]> {
+  return tx.prepaidCardActivity.findMany({
+    where: { orderId, kind: 'redeem', restoredBy: null },
+    orderBy: [{ cardId: 'asc' }, { sequence: 'asc' }],
+  });
+}
+
+/** What the order's live card uses add up to: the amount and the tax and tip they carried to the books. */
+export async function cardSharesOf(db: Db, orderId: string): Promise<{ amountMinor: bigint; taxMinor: bigint; tipMinor: bigint }> {
+  const sums = await db.prepaidCardActivity.aggregate({
+    where: { orderId, kind: 'redeem', restoredBy: null },
+    _sum: { amountMinor: true, taxMinor: true, tipMinor: true },
+  });
+  return { amountMinor: -(sums._sum.amountMinor ?? 0n), taxMinor: sums._sum.taxMinor ?? 0n, tipMinor: sums._sum.tipMinor ?? 0n };
+}
+
+/**
+ * Open orders past their expiry that a card paid part of, or that sell a card: they must be expired with
+ * their uses restored (or their card void). Of `cardIds` only, when given. The few open orders past their
+ * expiry are found first (by status and expiry), then matched to the cards, so a card's long ledger is not read.
+ */
+export async function expiredCardOrders(db: Db, now: Date, cardIds?: readonly string[]): Promise<string[]> {
+  const rows = cardIds
+    ? await db.$queryRaw<{ id: string }[]>`
+        SELECT o.id::text FROM orders o
+        WHERE o.status = 'open' AND o.expires_at <= ${now}
+          AND (o.prepaid_card_id = ANY(${[...cardIds]}::uuid[])
+            OR (o.card_paid_minor > 0 AND EXISTS (SELECT 1 FROM prepaid_card_activities a
+              WHERE a.order_id = o.id AND a.card_id = ANY(${[...cardIds]}::uuid[]) AND a.kind = 'redeem')))
+        ORDER BY o.expires_at LIMIT 1000`
+    : await db.$queryRaw<{ id: string }[]>`
+        SELECT o.id::text FROM orders o
+        WHERE o.status = 'open' AND o.expires_at <= ${now} AND (o.prepaid_card_id IS NOT NULL OR o.card_paid_minor > 0)
+        ORDER BY o.expires_at LIMIT 1000`;
+  return rows.map((row) => row.id);
+}

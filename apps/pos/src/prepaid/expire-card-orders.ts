@@ -1,0 +1,40 @@
+import { expiredCardOrders } from '../data/prepaid-card-repository.js';
+import type { OrderContext } from '../orders/order-context.js';
+import { releaseOrderCards } from './release-order-cards.js';
+
+/**
+ * Expires the open orders past their expiry that prepaid cards paid part of or that sell a card (of
+ * `cardIds` only, when given), each in its own transaction with its row locked: its uses are restored and
+ * a card it sells becomes void in the transaction that writes `expired` (decision 0017). An order another
+ * process expired first is left as it is, so a use is restored once. The watcher calls this every round;
+ * reads of cards call it for theirs, so a balance is right even before the watcher comes by. Answers the
+ * ids of the orders it expired.
+ */
+export async function expireCardOrders(context: OrderContext, cardIds?: readonly string[]): Promise<string[]> {
+  const now = context.now();
+  const expired: string[] = [];
+  for (const id of await expiredCardOrders(context.prisma, now, cardIds)) {
+    try {
+      if (await expireCardOrder(context, id, now)) expired.push(id);
+    } catch (error) {
+      // One order's failure holds up no other; it is tried again next time.
+      context.logger.warn({ err: error, orderId: id }, 'an order with prepaid cards could not be expired');
+    }
+  }
+  return expired;
+}
+
+async function expireCardOrder(context: OrderContext, id: string, now: Date): Promise<boolean> {
+  let emitted = false;
+  const changed = await context.orders.locked(id, async (tx, order) => {
+    if (order.status !== 'open' || order.expiresAt > now) return false;
+    const released = await releaseOrderCards(tx, order, now);
+    emitted = released.emitted;
+    const flags = order.paidSatoshis > 0n ? [...new Set([...order.flags, 'paid_partial'])] : order.flags;
+    await tx.order.update({ where: { id }, data: { status: 'expired', flags, updatedAt: now, ...released.changes } });
+    return true;
+  });
+  if (emitted) context.eventsCommitted();
+  if (changed) context.notifier.changed(id);
+  return changed;
+}

@@ -1,0 +1,37 @@
+import type { PaymentEvent } from '@ctk/proto/ctk/events/v1/payment_event';
+import { AppError } from '@ctk/shared';
+import type { OrderTransaction, OrderWithParts } from '../data/order-repository.js';
+import { appendActivity, cardSharesOf, creditBalance } from '../data/prepaid-card-repository.js';
+import { orderPaidEvent, wholeOf } from '../orders/order-event.js';
+import { prepaidIssuedEvent } from './prepaid-events.js';
+import { NO_SHARES, restOf } from './use-shares.js';
+
+/**
+ * The event of an order a payment just completed, in that payment's transaction (decision 0017): an order
+ * selling a prepaid card makes the card active at its value (activity `issue`) and tells `prepaid.issued`;
+ * any other tells `payment.received` for the rest that cards did not pay. Undefined when cards paid it all.
+ */
+export async function paidOrderEvent(
+  tx: OrderTransaction,
+  order: OrderWithParts,
+  txid: string,
+  now: Date,
+): Promise<PaymentEvent | undefined> {
+  if (order.prepaidCardId) {
+    const credited = await creditBalance(tx, order.prepaidCardId, order.totalMinor, now, true);
+    if (!credited) throw new AppError('internal', `The card order ${order.orderNumber} sells is not pending`);
+    await appendActivity(tx, {
+      cardId: order.prepaidCardId,
+      sequence: credited.sequence,
+      kind: 'issue',
+      amountMinor: order.totalMinor,
+      balanceAfterMinor: credited.balanceMinor,
+      orderId: order.id,
+      occurredAt: now,
+    });
+    return prepaidIssuedEvent(order, txid, now);
+  }
+  const used = order.cardPaidMinor > 0n ? await cardSharesOf(tx, order.id) : NO_SHARES;
+  const rest = restOf(wholeOf(order), used);
+  return rest.amountMinor > 0n ? orderPaidEvent(order, txid, now, rest) : undefined;
+}

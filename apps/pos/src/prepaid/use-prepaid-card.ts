@@ -1,0 +1,181 @@
+import { AppError, enqueuePaymentEvent, type Org, validate } from '@ctk/shared';
+import { z } from 'zod';
+import type { CardContext } from '../cards/card-context.js';
+import { readCardIdentifier } from '../cards/card-identifier.js';
+import { takeFromStock } from '../data/item-repository.js';
+import { stampPaidOrder } from '../loyalty/stamp-paid-order.js';
+import type { OrderTransaction, OrderWithParts } from '../data/order-repository.js';
+import {
+  appendActivity,
+  cardById,
+  cardSharesOf,
+  drawBalance,
+  lockCard,
+  lockOrder,
+  type LockedCard,
+  type PrepaidActivityRow,
+  type PrepaidCardRow,
+} from '../data/prepaid-card-repository.js';
+import { orderPaidEvent, wholeOf } from '../orders/order-event.js';
+import { checkedOrderNumber, statusAt } from '../orders/order-state.js';
+import { parseDecimal, satoshisFor } from '../rates/exchange-rate.js';
+import { expireCardOrders } from './expire-card-orders.js';
+import { prepaidRedeemedEvent } from './prepaid-events.js';
+import { isCardsIdentifier, MAX_CARD_VALUE, noSuchCard, orgCardOfId, orgOrderId } from './prepaid-card-rules.js';
+import { plus, restOf, useShares } from './use-shares.js';
+
+const useSchema = z.object({
+  id: z.string(),
+  identifier: z.string().min(1, 'identifier is required: the card identifier the customer presented').max(100, 'identifier is too long'),
+  orderNumber: z.string().max(100),
+  amountMinor: z
+    .bigint()
+    .min(0n, 'amount_minor must not be negative')
+    .max(MAX_CARD_VALUE, `amount_minor must be at most ${MAX_CARD_VALUE} (no card holds more)`),
+});
+
+export type UseInput = z.input<typeof useSchema>;
+export type CardUse = { card: PrepaidCardRow; order: OrderWithParts; activity: PrepaidActivityRow };
+type Order = OrderWithParts;
+
+/** Concurrent uses of one card queue on its row lock: let them wait longer than Prisma's 2 s to start. */
+const WAIT = { maxWait: 20_000, timeout: 20_000 };
+
+/**
+ * Staff take a prepaid card for all or part of an open order of their organisation in the card's currency
+ * (decision 0017). The identifier the customer presented must be the card's. The order's row is locked,
+ * then the card's; the balance is drawn with a conditional update that never goes below zero; the `redeem`
+ * activity, the order's card_paid_minor and its satoshis for the rest (at the order's own rate, rounded
+ * up), and `prepaid.redeemed` with the use's share of the tax and tip are written in one transaction. A use
+ * that covers what is due makes the order paid at once.
+ */
+export async function usePrepaidCard(cards: CardContext, org: Org, input: UseInput): Promise<CardUse> {
+  const request = validate(useSchema, input);
+  const presented = readCardIdentifier(request.identifier, 'identifier');
+  const orderNumber = checkedOrderNumber(request.orderNumber);
+  const known = await orgCardOfId(cards, org, request.id);
+  if (!isCardsIdentifier(known, presented.hash)) throw noSuchCard();
+  const orderId = await orgOrderId(cards, org, orderNumber);
+  // Value that uses on expired orders hold goes back first: this use may need it.
+  await expireCardOrders(cards.orders, [known.id]);
+  const context = cards.orders;
+  let emitted = false;
+  const result = await context.prisma.$transaction(async (tx) => {
+    const order = (await lockOrder(tx, orderId))!;
+    const card = (await lockCard(tx, known.id))!;
+    // A transfer may have re-keyed the card since it was read.
+    if (!isCardsIdentifier(card, presented.hash)) throw noSuchCard();
+    const now = context.now();
+    const amount = amountToUse(card, order, request.amountMinor, now);
+    const drawn = await drawBalance(tx, card.id, amount, now);
+    if (!drawn) throw insufficientBalance(card.balanceMinor);
+    const earlier = await cardSharesOf(tx, order.id);
+    const shares = useShares(wholeOf(order), earlier, amount);
+    const paid = await payOrderPart(tx, order, amount, now);
+    // What money paid of the order, now that cards paid the rest of it.
+    const rest = restOf(wholeOf(order), plus(earlier, shares));
+    const activity = await appendActivity(tx, {
+      cardId: card.id,
+      sequence: drawn.sequence,
+      kind: 'redeem',
+      amountMinor: -amount,
+      balanceAfterMinor: drawn.balanceMinor,
+      taxMinor: shares.taxMinor,
+      tipMinor: shares.tipMinor,
+      orderId: order.id,
+      occurredAt: now,
+    });
+    // The entry that completes the order carries its lines: this use's, unless money paid a rest.
+    await enqueuePaymentEvent(tx, prepaidRedeemedEvent(paid.order, activity, shares, paid.completes && rest.amountMinor === 0n));
+    if (paid.completes && rest.amountMinor > 0n) {
+      await enqueuePaymentEvent(tx, orderPaidEvent(paid.order, paid.order.payments.at(-1)?.txid ?? '', now, rest));
+    }
+    emitted = true;
+    return { order: paid.order, activity: { ...activity, order: { orderNumber: order.orderNumber } } };
+  }, WAIT);
+  context.notifier.changed(orderId);
+  if (emitted) context.eventsCommitted();
+  return { ...result, card: (await cardById(context.prisma, known.id, true))! };
+}
+
+/** What this use takes: as asked, or (0) as much as the order still needs up to the balance. */
+function amountToUse(card: LockedCard, order: Order, asked: bigint, now: Date): bigint {
+  const status = statusAt(order, now);
+  if (status !== 'open')
+    throw new AppError('failed_precondition', `Order ${order.orderNumber} is ${status}: a card pays only an open order`);
+  if (order.prepaidCardId) {
+    throw new AppError('failed_precondition', `Order ${order.orderNumber} sells a gift card: it is paid with money, not with another card`);
+  }
+  if (order.currency !== card.currency) {
+    throw new AppError('failed_precondition', `The card is in ${card.currency} and order ${order.orderNumber} in ${order.currency}`);
+  }
+  if (card.status === 'pending' || card.status === 'void') {
+    throw new AppError(
+      'card_not_active',
+      card.status === 'pending'
+        ? 'The card is not active yet: the order that sells it is not paid'
+        : 'The card is void: it was never paid for',
+      { status: card.status },
+    );
+  }
+  const due = dueMinor(order);
+  if (asked > card.balanceMinor) throw insufficientBalance(card.balanceMinor);
+  if (asked > due) {
+    throw new AppError('validation_failed', `amount_minor must be at most ${due}, what order ${order.orderNumber} still needs`, {
+      field: 'amount_minor',
+    });
+  }
+  const amount = asked || (card.balanceMinor < due ? card.balanceMinor : due);
+  if (amount === 0n) throw insufficientBalance(card.balanceMinor);
+  return amount;
+}
+
+/**
+ * What the order still needs in minor units: what cards have not paid, less what its satoshis paid so
+ * far are worth at its rate (rounded down, so that a use of it brings the satoshis due to what is paid).
+ */
+function dueMinor(order: OrderWithParts): bigint {
+  const rest = order.totalMinor - order.cardPaidMinor;
+  const { numerator, denominator } = parseDecimal(order.exchangeRate, 'exchange_rate');
+  const paid = numerator === 0n ? 0n : (order.paidSatoshis * denominator) / numerator;
+  return rest > paid ? rest - paid : 0n;
+}
+
+function insufficientBalance(balance: bigint): AppError {
+  return new AppError('insufficient_balance', `The card holds ${balance}, less than this use asks`, { balance_minor: balance.toString() });
+}
+
+/**
+ * The order with a use of `amount` paid: card_paid_minor rises and its satoshis become the rest's at its
+ * own rate. When what is already paid in satoshis covers them, the order is paid (confirmed when every
+ * payment is mined, or there is none), its tracked items leave the stock and its loyalty card is stamped,
+ * as recordOrderPayment does.
+ */
+async function payOrderPart(
+  tx: OrderTransaction,
+  order: OrderWithParts,
+  amount: bigint,
+  now: Date,
+): Promise<{ order: OrderWithParts; completes: boolean }> {
+  const cardPaidMinor = order.cardPaidMinor + amount;
+  const satoshis = satoshisFor(order.totalMinor - cardPaidMinor, order.exchangeRate);
+  const completes = order.paidSatoshis >= satoshis;
+  const flags = new Set(order.flags);
+  if (order.paidSatoshis > satoshis) flags.add('overpaid');
+  const status = order.payments.every((payment) => payment.status === 'mined') ? 'confirmed' : 'paid';
+  const changes = {
+    cardPaidMinor,
+    satoshis,
+    updatedAt: now,
+    ...(completes ? { status, flags: [...flags], paidAt: now, ...(status === 'confirmed' ? { confirmedAt: now } : {}) } : {}),
+  };
+  await tx.order.update({ where: { id: order.id }, data: changes, select: { id: true } });
+  // The row is locked: the order is what was read, with these changes.
+  const updated: OrderWithParts = { ...order, ...changes };
+  if (completes) {
+    await takeFromStock(tx, updated.organizationId, updated.lines);
+    // As recordOrderPayment does: the loyalty card the order was created with is stamped once it is paid.
+    await stampPaidOrder(tx, updated, now);
+  }
+  return { order: updated, completes };
+}

@@ -1,0 +1,511 @@
+import { randomUUID } from 'node:crypto';
+import { PrivateKey } from '@bsv/sdk';
+import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
+import { PaymentEventType } from '@ctk/proto/ctk/events/v1/payment_event';
+import type { CardHolder, PrepaidCard } from '@ctk/proto/ctk/pos/v1/cards';
+import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
+import { eventually } from '@ctk/shared/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { watchOnce } from '../src/orders/order-watcher.js';
+import { failure, fundedCustomer, orderRequest, paying, PUBLIC_URL, startOrderStack, walletOrg, type OrderStack } from './order-stack.js';
+
+let stack: OrderStack;
+beforeAll(async () => {
+  stack = await startOrderStack();
+}, 60_000);
+afterAll(() => stack?.close());
+
+const IDENTIFIER = /^[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){3}$/;
+const { PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED, PAYMENT_EVENT_TYPE_PREPAID_ISSUED, PAYMENT_EVENT_TYPE_PREPAID_REDEEMED } = PaymentEventType;
+const { PAYMENT_EVENT_TYPE_PREPAID_RESTORED } = PaymentEventType;
+
+const issue = (org: OrgRef, amountMinor = 1000n, fields: { holder?: CardHolder; currency?: string } = {}) =>
+  stack.client.issuePrepaidCard({ org, amountMinor, publicUrl: PUBLIC_URL, createdBy: 'staff-1', ...fields });
+const read = async (card: PrepaidCard) => (await stack.client.getPrepaidCard({ id: card.id })).card!;
+const order = async (org: OrgRef, unitPriceMinor: bigint, fields: Parameters<typeof orderRequest>[1] = {}) =>
+  (await stack.client.createOrder(orderRequest(org, { lines: [{ name: 'Lunch', quantity: 1n, unitPriceMinor } as never], ...fields })))
+    .order!;
+const use = (org: OrgRef, card: PrepaidCard, identifier: string, orderNumber: string, amountMinor = 0n) =>
+  stack.client.usePrepaidCard({ org, id: card.id, identifier, orderNumber, amountMinor, publicUrl: PUBLIC_URL });
+const eventsOf = (sourceId: string) => stack.events.filter((event) => event.sourceId === sourceId);
+
+/** Pays what the order still asks by BIP270 (its output, then the receipt output). */
+async function payInFull(unpaid: Order) {
+  const { outputs } = await stack.client.getPaymentRequest({ orderNumber: unpaid.orderNumber, publicUrl: PUBLIC_URL });
+  const tx = await paying(await fundedCustomer(stack.chain), [
+    { script: outputs[0]!.script, satoshis: outputs[0]!.amount },
+    { script: outputs[1]!.script, satoshis: 0 },
+  ]);
+  expect((await stack.client.payOrder({ orderNumber: unpaid.orderNumber, transaction: tx.toHex() })).error).toBe(0);
+}
+
+/** A card of `org` whose selling order is paid: active at its value. */
+async function activeCard(org: OrgRef, amountMinor = 1000n, holder?: CardHolder) {
+  const issued = await issue(org, amountMinor, holder ? { holder } : {});
+  await payInFull(issued.order!);
+  return { card: await read(issued.card!), identifier: issued.card!.identifier, sellingOrder: issued.order! };
+}
+
+describe('IssuePrepaidCard', () => {
+  it('makes a pending card, its identifier answered once, and the order that sells it: one untaxed Gift card line', async () => {
+    const org = walletOrg({ jurisdiction: 'US-CA' });
+    const { card, order: selling } = await issue(org, 2500n);
+    expect(card).toMatchObject({
+      merchantHandle: org.handle,
+      currency: 'USD',
+      status: 'pending',
+      balanceMinor: 0n,
+      initialMinor: 2500n,
+      orderNumber: selling!.orderNumber,
+      activatedAt: '',
+      organizationId: org.id,
+      activities: [],
+    });
+    expect(card!.identifier).toMatch(IDENTIFIER);
+    expect(card!.identifierLast4).toBe(card!.identifier.slice(-4));
+    expect(selling).toMatchObject({
+      status: 'open',
+      prepaidCardId: card!.id,
+      cardPaidMinor: 0n,
+      subtotalMinor: 2500n,
+      taxMinor: 0n,
+      tipMinor: 0n,
+      discountMinor: 0n,
+      totalMinor: 2500n,
+    });
+    expect(selling!.lines.map((line) => [line.name, line.quantity, line.taxTreatment, line.taxMinor, line.totalMinor])).toEqual([
+      ['Gift card', 1n, 'exempt', 0n, 2500n],
+    ]);
+    // Read back, by id or by the identifier as a person types it: never with the identifier.
+    const typed = card!.identifier.toLowerCase().replace(/-/g, ' ').replace(/0/g, 'o').replace(/1/g, 'l');
+    for (const found of [await read(card!), (await stack.client.getPrepaidCard({ identifier: typed })).card!]) {
+      expect(found).toMatchObject({ id: card!.id, status: 'pending', identifier: '', identifierLast4: card!.identifierLast4 });
+    }
+  });
+
+  it('sets prepaid cards up for the organisation that issued one', async () => {
+    const org = walletOrg();
+    const setup = async () => (await stack.client.getSetup({ org })).capabilities.find((c) => c.capabilityId === 'prepaid_cards');
+    expect((await setup())?.nextStep).toMatch(/^Sell a gift card with POST \/api\/pos\/prepaid-cards /);
+    await issue(org);
+    expect(await setup()).toEqual({ capabilityId: 'prepaid_cards', setUp: true, nextStep: '' });
+  });
+
+  it("takes the organisation's currency when none is named: its items', else its jurisdiction's", async () => {
+    const german = walletOrg({ jurisdiction: 'DE' });
+    expect((await issue(german)).card!.currency).toBe('EUR');
+    await stack.client.createItem({ org: german, name: 'Espresso', priceCents: 250n, currency: 'USD', available: true });
+    expect((await issue(german)).card!.currency).toBe('USD');
+    expect((await issue(german, 1000n, { currency: 'EUR' })).card!.currency).toBe('EUR');
+  });
+
+  it('keeps a holder: an address, or a public key with its address', async () => {
+    const org = walletOrg();
+    const key = PrivateKey.fromRandom();
+    const address = key.toAddress('testnet');
+    const publicKey = key.toPublicKey().toString();
+    expect((await issue(org, 1000n, { holder: { address, publicKey: '', userId: '' } })).card!.holder).toEqual({
+      address,
+      publicKey: '',
+      userId: '',
+    });
+    const userId = randomUUID();
+    expect((await issue(org, 1000n, { holder: { address: '', publicKey, userId } })).card!.holder).toEqual({ address, publicKey, userId });
+  });
+
+  it('refuses amounts, currencies and holders that cannot be, writing nothing', async () => {
+    const org = walletOrg();
+    const cases: [Parameters<typeof stack.client.issuePrepaidCard>[0], string][] = [
+      [{ amountMinor: 0n }, 'amount_minor'],
+      [{ amountMinor: -5n }, 'amount_minor'],
+      [{ amountMinor: 100_000_001n }, 'amount_minor'],
+      [{ amountMinor: 2n ** 62n }, 'amount_minor'],
+      [{ currency: 'usd' }, 'currency'],
+      [{ currency: 'US\u0000' }, 'currency'],
+      [{ holder: { address: '1BoatSLRHtKNngkdXEeobR76b53LETtpyT', publicKey: '', userId: '' } }, 'holder.address'],
+      [{ holder: { address: 'not an address\u202e', publicKey: '', userId: '' } }, 'holder.address'],
+      [{ holder: { address: '', publicKey: '02' + 'ff'.repeat(32), userId: '' } }, 'holder.public_key'],
+      [{ holder: { address: '', publicKey: '', userId: 'someone' } }, 'holder.user_id'],
+    ];
+    for (const [fields, field] of cases) {
+      const refused = await failure(stack.client.issuePrepaidCard({ org, amountMinor: 1000n, publicUrl: PUBLIC_URL, ...fields }));
+      expect({ fields, code: refused.code, field: refused.details?.field }).toEqual({ fields, code: 'validation_failed', field });
+    }
+    expect(await stack.orders.prisma.prepaidCard.count({ where: { organizationId: org.id } })).toBe(0);
+    expect(await stack.orders.prisma.order.count({ where: { organizationId: org.id } })).toBe(0);
+  });
+});
+
+describe('the selling order paid', () => {
+  it('makes the card active at its value (activity issue) and emits prepaid.issued, not payment.received', async () => {
+    const org = walletOrg();
+    const { card, sellingOrder } = await activeCard(org, 1500n);
+    expect(card).toMatchObject({ status: 'active', balanceMinor: 1500n, initialMinor: 1500n });
+    expect(card.activatedAt).not.toBe('');
+    expect(card.activities).toEqual([
+      {
+        sequence: 1n,
+        kind: 'issue',
+        amountMinor: 1500n,
+        balanceAfterMinor: 1500n,
+        orderNumber: sellingOrder.orderNumber,
+        occurredAt: card.activatedAt,
+      },
+    ]);
+    const sellingId = stack.events.find((event) => event.description.includes(card.id))?.sourceId ?? '';
+    await eventually(() =>
+      expect(eventsOf(sellingId).map((event) => [event.type, event.amountMinor, event.taxMinor])).toEqual([
+        [PAYMENT_EVENT_TYPE_PREPAID_ISSUED, 1500n, 0n],
+      ]),
+    );
+    expect(eventsOf(sellingId)[0]!.id).toBe(`pos.order.${sellingId}`);
+  });
+});
+
+describe('UsePrepaidCard', () => {
+  it('draws a card down to zero across orders; a use covering what is due pays the order, no payment.received for nothing', async () => {
+    const org = walletOrg();
+    const { card, identifier } = await activeCard(org, 1000n);
+    const lunch = await order(org, 450n);
+    const first = await use(org, card, identifier, lunch.orderNumber);
+    expect(first.activity).toMatchObject({
+      sequence: 2n,
+      kind: 'redeem',
+      amountMinor: -450n,
+      balanceAfterMinor: 550n,
+      orderNumber: lunch.orderNumber,
+    });
+    expect(first.card).toMatchObject({ status: 'active', balanceMinor: 550n, identifier: '' });
+    // Nothing was to be paid on the chain: the order is final at once.
+    expect(first.order).toMatchObject({ status: 'confirmed', cardPaidMinor: 450n, satoshis: 0n, dueSatoshis: 0n, paidSatoshis: 0n });
+
+    const dinner = await order(org, 800n);
+    const second = await use(org, card, identifier, dinner.orderNumber);
+    expect(second.card).toMatchObject({ status: 'empty', balanceMinor: 0n });
+    // The rest (250) at the order's own rate (USD=100 satoshis a cent), rounded up.
+    expect(second.order).toMatchObject({ status: 'open', cardPaidMinor: 550n, satoshis: 25_000n, dueSatoshis: 25_000n });
+    expect(second.order!.bip21Uri).toContain('amount=0.00025');
+
+    const refused = await failure(use(org, card, identifier, (await order(org, 100n)).orderNumber));
+    expect(refused).toMatchObject({ code: 'insufficient_balance', details: { balance_minor: '0' } });
+
+    await payInFull(second.order!);
+    await eventually(async () => expect((await stack.client.getOrder({ orderNumber: dinner.orderNumber })).order!.status).toBe('paid'));
+    const byOrder = (number: string) => stack.events.filter((event) => event.description.includes(number));
+    await eventually(() => {
+      expect(byOrder(lunch.orderNumber).map((event) => [event.type, event.amountMinor, event.lines.length])).toEqual([
+        [PAYMENT_EVENT_TYPE_PREPAID_REDEEMED, 450n, 1],
+      ]);
+      expect(byOrder(dinner.orderNumber).map((event) => [event.type, event.amountMinor, event.lines.length])).toEqual([
+        [PAYMENT_EVENT_TYPE_PREPAID_REDEEMED, 550n, 0],
+        [PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED, 250n, 1],
+      ]);
+    });
+    expect(byOrder(dinner.orderNumber)[1]).toMatchObject({ linesOfWholeOrder: true, satoshis: 25_000n });
+    expect((await read(card)).activities.map((activity) => [activity.kind, activity.amountMinor, activity.balanceAfterMinor])).toEqual([
+      ['issue', 1000n, 1000n],
+      ['redeem', -450n, 550n],
+      ['redeem', -550n, 0n],
+    ]);
+  });
+
+  it("shares the order's tax and tip in proportion, the last payment taking what remains, so they add up exactly", async () => {
+    const org = walletOrg({ jurisdiction: 'US-CA' });
+    const { card, identifier } = await activeCard(org, 5000n);
+    const meal = await order(org, 1999n, { tipBasisPoints: 1500 });
+    const { taxMinor, tipMinor, totalMinor } = meal;
+    expect(taxMinor).toBeGreaterThan(0n);
+    await use(org, card, identifier, meal.orderNumber, 333n);
+    await use(org, card, identifier, meal.orderNumber, 777n);
+    const rest = (await use(org, card, identifier, meal.orderNumber)).order!;
+    expect(rest).toMatchObject({ status: 'confirmed', cardPaidMinor: totalMinor });
+    const events = await eventually(() => {
+      const found = stack.events.filter((event) => event.description.includes(meal.orderNumber));
+      expect(found).toHaveLength(3);
+      return found;
+    });
+    const owedBefore = [totalMinor, totalMinor - 333n];
+    expect(events[0]).toMatchObject({
+      amountMinor: 333n,
+      taxMinor: (taxMinor * 333n) / owedBefore[0]!,
+      tipMinor: (tipMinor * 333n) / owedBefore[0]!,
+    });
+    const sum = (pick: (event: (typeof events)[number]) => bigint) => events.reduce((total, event) => total + pick(event), 0n);
+    expect([sum((e) => e.amountMinor), sum((e) => e.taxMinor), sum((e) => e.tipMinor)]).toEqual([totalMinor, taxMinor, tipMinor]);
+    expect(events.map((event) => event.lines.length)).toEqual([0, 0, 1]);
+  });
+
+  it('takes an amount up to the balance (insufficient_balance) and up to what is due (validation_failed)', async () => {
+    const org = walletOrg();
+    const { card, identifier } = await activeCard(org, 1000n);
+    const big = await order(org, 5000n);
+    expect(await failure(use(org, card, identifier, big.orderNumber, 1001n))).toMatchObject({
+      code: 'insufficient_balance',
+      details: { balance_minor: '1000' },
+    });
+    const small = await order(org, 300n);
+    expect(await failure(use(org, card, identifier, small.orderNumber, 301n))).toMatchObject({
+      code: 'validation_failed',
+      details: { field: 'amount_minor' },
+    });
+    expect((await read(card)).balanceMinor).toBe(1000n);
+    expect((await use(org, card, identifier, big.orderNumber)).order).toMatchObject({ cardPaidMinor: 1000n, status: 'open' });
+  });
+
+  it('refuses a use without the identifier, with another, on a card or order of another organisation, or that cannot be', async () => {
+    const org = walletOrg();
+    const { card, identifier } = await activeCard(org, 1000n);
+    const other = await activeCard(org, 1000n);
+    const open = await order(org, 500n);
+    const stranger = walletOrg();
+    const strangers = await order(stranger, 500n);
+    const pending = (await issue(org)).card!;
+    const euros = await order(org, 500n, { currency: 'EUR' });
+    const selling = (await issue(org)).order!;
+    const cases: [() => Promise<unknown>, string, string?][] = [
+      [() => use(org, card, '', open.orderNumber), 'validation_failed', 'identifier'],
+      [() => use(org, card, 'ABCD-EFGH', open.orderNumber), 'validation_failed', 'identifier'],
+      [() => use(org, card, `${identifier}\u0000`, open.orderNumber), 'validation_failed', 'identifier'],
+      [() => use(org, card, other.identifier, open.orderNumber), 'not_found'],
+      [() => use(org, card, identifier, 'not-an-order'), 'validation_failed', 'order_number'],
+      [() => use(org, card, identifier, '0000000000'), 'not_found'],
+      [() => use(org, card, identifier, strangers.orderNumber), 'not_found'],
+      [() => use(stranger, card, identifier, strangers.orderNumber), 'not_found'],
+      [() => use(org, { ...card, id: 'nope' }, identifier, open.orderNumber), 'not_found'],
+      [() => use(org, card, identifier, open.orderNumber, -1n), 'validation_failed', 'amount_minor'],
+      [() => use(org, card, identifier, open.orderNumber, 10n ** 15n), 'validation_failed', 'amount_minor'],
+      [() => use(org, pending, identifier, open.orderNumber), 'not_found'],
+      [() => use(org, card, identifier, euros.orderNumber), 'failed_precondition'],
+      [() => use(org, card, identifier, selling.orderNumber), 'failed_precondition'],
+    ];
+    for (const [call, code, field] of cases) {
+      const refused = await failure(call());
+      expect({ call: call.toString(), code: refused.code, field: refused.details?.field }).toEqual({ call: call.toString(), code, field });
+      expect(refused.message).not.toContain(identifier);
+    }
+    await stack.client.cancelOrder({ org, orderNumber: open.orderNumber });
+    expect((await failure(use(org, card, identifier, open.orderNumber))).code).toBe('failed_precondition');
+    expect((await read(card)).balanceMinor).toBe(1000n);
+  });
+
+  it('refuses a pending card as card_not_active', async () => {
+    const org = walletOrg();
+    const { card } = await issue(org);
+    expect(await failure(use(org, card!, card!.identifier, (await order(org, 100n)).orderNumber))).toMatchObject({
+      code: 'card_not_active',
+      details: { status: 'pending' },
+    });
+  });
+
+  it('of 100 concurrent uses of one card, the balance never goes below zero and the uses that succeed add up to its drop exactly', async () => {
+    const org = walletOrg();
+    const { card, identifier } = await activeCard(org, 1000n);
+    const orders = await Promise.all(Array.from({ length: 10 }, () => order(org, 5000n)));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 100 }, (_, i) => use(org, card, identifier, orders[i % 10]!.orderNumber, i % 10 === 9 ? 0n : 37n)),
+    );
+    const used = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [-outcome.value.activity!.amountMinor] : []));
+    const refusals = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [(outcome.reason as { code: string }).code] : []));
+    expect(new Set(refusals)).toEqual(new Set(['insufficient_balance']));
+    expect(used.length).toBeGreaterThan(1);
+    const after = await read(card);
+    expect(after.balanceMinor).toBeGreaterThanOrEqual(0n);
+    expect(used.reduce((sum, amount) => sum + amount, 0n)).toBe(1000n - after.balanceMinor);
+    // Each use written once, one after another: the ledger runs from the issue down without a gap.
+    const redeems = after.activities.filter((activity) => activity.kind === 'redeem');
+    expect(redeems).toHaveLength(used.length);
+    expect(after.activities.map((activity) => activity.sequence)).toEqual(after.activities.map((_, i) => BigInt(i + 1)));
+    let balance = 1000n;
+    for (const redeem of redeems) expect(redeem.balanceAfterMinor).toBe((balance += redeem.amountMinor));
+    const cardPaid = await Promise.all(
+      orders.map(async (o) => (await stack.client.getOrder({ orderNumber: o.orderNumber })).order!.cardPaidMinor),
+    );
+    expect(cardPaid.reduce((sum, paid) => sum + paid, 0n)).toBe(1000n - after.balanceMinor);
+  }, 60_000);
+});
+
+describe('TransferPrepaidCard', () => {
+  it('gives the card a new holder and identifier, answered once: the old identifier stops working, the balance stays', async () => {
+    const org = walletOrg();
+    const userId = randomUUID();
+    const { card, identifier } = await activeCard(org, 800n, { address: '', publicKey: '', userId });
+    const to = PrivateKey.fromRandom().toAddress('testnet');
+    const { card: moved } = await stack.client.transferPrepaidCard({
+      org,
+      id: card.id,
+      to: { address: to, publicKey: '', userId: randomUUID() },
+    });
+    expect(moved).toMatchObject({ id: card.id, balanceMinor: 800n, status: 'active', holder: { address: to, publicKey: '', userId: '' } });
+    expect(moved!.identifier).toMatch(IDENTIFIER);
+    expect(moved!.identifier).not.toBe(identifier);
+    expect(moved!.activities.at(-1)).toMatchObject({ kind: 'transfer', amountMinor: 0n, balanceAfterMinor: 800n });
+    expect((await failure(stack.client.getPrepaidCard({ identifier }))).code).toBe('not_found');
+    expect((await stack.client.getPrepaidCard({ identifier: moved!.identifier })).card!.id).toBe(card.id);
+    expect((await failure(use(org, card, identifier, (await order(org, 100n)).orderNumber))).code).toBe('not_found');
+    expect((await use(org, card, moved!.identifier, (await order(org, 100n)).orderNumber)).card!.balanceMinor).toBe(700n);
+    // The one who held it no longer has it in their wallet.
+    expect((await stack.client.listHeldPrepaidCards({ userId })).cards).toEqual([]);
+  });
+
+  it("refuses a transfer without a new holder, and another organisation's card as unknown", async () => {
+    const org = walletOrg();
+    const { card } = await activeCard(org);
+    const address = PrivateKey.fromRandom().toAddress('testnet');
+    expect(await failure(stack.client.transferPrepaidCard({ org, id: card.id }))).toMatchObject({
+      code: 'validation_failed',
+      details: { field: 'to.address' },
+    });
+    expect(
+      (await failure(stack.client.transferPrepaidCard({ org: walletOrg(), id: card.id, to: { address, publicKey: '', userId: '' } }))).code,
+    ).toBe('not_found');
+    expect((await read(card)).activities).toHaveLength(1);
+  });
+});
+
+describe('ListHeldPrepaidCards', () => {
+  it("lists the user's own cards, newest first with their identifiers and activities, a page at a time", async () => {
+    const org = walletOrg();
+    const userId = randomUUID();
+    const holder = { address: '', publicKey: '', userId };
+    const older = await activeCard(org, 1000n, holder);
+    const newer = (await issue(org, 2000n, { holder })).card!;
+    await issue(org, 3000n, { holder: { ...holder, userId: randomUUID() } });
+    const first = await stack.client.listHeldPrepaidCards({ userId, limit: 1 });
+    expect(first.cards.map((card) => [card.id, card.identifier, card.status])).toEqual([[newer.id, newer.identifier, 'pending']]);
+    const second = await stack.client.listHeldPrepaidCards({ userId, limit: 1, cursor: first.nextCursor });
+    expect(second.cards.map((card) => [card.id, card.identifier, card.balanceMinor])).toEqual([[older.card.id, older.identifier, 1000n]]);
+    expect(second.cards[0]!.activities.map((activity) => activity.kind)).toEqual(['issue']);
+    expect(second.nextCursor).toBe('');
+    for (const [input, field] of [
+      [{ userId: 'me' }, 'user_id'],
+      [{ userId, limit: 101 }, 'limit'],
+      [{ userId, cursor: 'x' }, 'cursor'],
+    ] as const)
+      expect((await failure(stack.client.listHeldPrepaidCards(input))).details?.field).toBe(field);
+  });
+});
+
+describe('GetPrepaidCard', () => {
+  it('takes exactly one of id and identifier; a malformed identifier is a 422 and an unknown one a 404', async () => {
+    const { card } = await issue(walletOrg());
+    expect((await failure(stack.client.getPrepaidCard({}))).code).toBe('validation_failed');
+    expect((await failure(stack.client.getPrepaidCard({ id: card!.id, identifier: card!.identifier }))).code).toBe('validation_failed');
+    expect((await failure(stack.client.getPrepaidCard({ identifier: 'ABCD' }))).details?.field).toBe('identifier');
+    expect((await failure(stack.client.getPrepaidCard({ identifier: 'ZZZZ-ZZZZ-ZZZZ-ZZZZ' }))).code).toBe('not_found');
+    for (const id of [randomUUID(), 'not-an-id']) expect((await failure(stack.client.getPrepaidCard({ id }))).code).toBe('not_found');
+  });
+});
+
+describe('restores', () => {
+  it('restores each use once when its order is cancelled, with prepaid.restored, and the order asks its whole price again', async () => {
+    const org = walletOrg();
+    const { card, identifier } = await activeCard(org, 1000n);
+    const other = await activeCard(org, 1000n);
+    const meal = await order(org, 900n);
+    await use(org, card, identifier, meal.orderNumber, 200n);
+    await use(org, other.card, other.identifier, meal.orderNumber, 300n);
+    await use(org, card, identifier, meal.orderNumber, 100n);
+    const cancelled = (await stack.client.cancelOrder({ org, orderNumber: meal.orderNumber, publicUrl: PUBLIC_URL })).order!;
+    expect(cancelled).toMatchObject({ status: 'cancelled', cardPaidMinor: 0n, satoshis: 90_000n });
+    await stack.client.cancelOrder({ org, orderNumber: meal.orderNumber });
+    const restored = await read(card);
+    expect(restored).toMatchObject({ balanceMinor: 1000n, status: 'active' });
+    expect(restored.activities.map((activity) => [activity.kind, activity.amountMinor, activity.balanceAfterMinor])).toEqual([
+      ['issue', 1000n, 1000n],
+      ['redeem', -200n, 800n],
+      ['redeem', -100n, 700n],
+      ['restore', 200n, 900n],
+      ['restore', 100n, 1000n],
+    ]);
+    expect((await read(other.card)).balanceMinor).toBe(1000n);
+    await eventually(() =>
+      expect(
+        stack.events
+          .filter((event) => event.type === PAYMENT_EVENT_TYPE_PREPAID_RESTORED && event.description.includes(meal.orderNumber))
+          .map((event) => event.amountMinor)
+          .sort(),
+      ).toEqual([100n, 200n, 300n]),
+    );
+  });
+
+  it('restores the uses of an order that expired once, whether a read of the card or the watcher comes first; a sold card whose order expired is void', async () => {
+    const org = walletOrg();
+    const { card, identifier } = await activeCard(org, 1000n);
+    const meal = await order(org, 600n);
+    await use(org, card, identifier, meal.orderNumber, 250n);
+    const unsold = (await issue(org)).card!;
+    stack.advance(901);
+    try {
+      expect(await read(card)).toMatchObject({ balanceMinor: 1000n });
+      expect(await read(unsold)).toMatchObject({ status: 'void', balanceMinor: 0n });
+      await watchOnce(stack.orders, new Set());
+      await watchOnce(stack.orders, new Set());
+      const after = await read(card);
+      expect(after.activities.map((activity) => activity.kind)).toEqual(['issue', 'redeem', 'restore']);
+      expect((await stack.client.getOrder({ orderNumber: meal.orderNumber })).order).toMatchObject({
+        status: 'expired',
+        cardPaidMinor: 0n,
+        satoshis: 60_000n,
+      });
+      expect(await failure(use(org, unsold, unsold.identifier, (await order(org, 100n)).orderNumber))).toMatchObject({
+        code: 'card_not_active',
+      });
+    } finally {
+      stack.advance(-901);
+    }
+  });
+});
+
+describe('the books', () => {
+  it('hold in 2300 Gift card liability the sum of the live balances at every step', async () => {
+    const org = walletOrg({ jurisdiction: 'US-CA' });
+    const cards: PrepaidCard[] = [];
+    const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    const liabilityMatches = () =>
+      eventually(async () => {
+        const balances = await Promise.all(cards.map(async (card) => (await read(card)).balanceMinor));
+        const { balances: trial } = await stack.books.getTrialBalance({ org, at: day, timeZone: 'UTC' });
+        const usd = trial.find((balance) => balance.currency === 'USD');
+        expect(usd?.totalDebitMinor).toBe(usd?.totalCreditMinor);
+        const liability = usd?.accounts.find((account) => account.code === '2300');
+        expect(liability?.name).toBe('Gift card liability');
+        expect(liability?.balanceMinor ?? 0n).toBe(balances.reduce((sum, balance) => sum + balance, 0n));
+      }, 20_000);
+
+    const first = await activeCard(org, 1000n);
+    cards.push(first.card);
+    await liabilityMatches();
+    const second = await activeCard(org, 500n);
+    cards.push(second.card);
+    await liabilityMatches();
+    const meal = await order(org, 1299n, { tipBasisPoints: 1000 });
+    await use(org, first.card, first.identifier, meal.orderNumber, 400n);
+    await liabilityMatches();
+    await use(org, second.card, second.identifier, meal.orderNumber, 250n);
+    await liabilityMatches();
+    await stack.client.cancelOrder({ org, orderNumber: meal.orderNumber });
+    await liabilityMatches();
+    const lunch = await order(org, 1200n, { tipMinor: 100n });
+    await use(org, first.card, first.identifier, lunch.orderNumber);
+    await liabilityMatches();
+    const rest = (await use(org, second.card, second.identifier, lunch.orderNumber, 200n)).order!;
+    await liabilityMatches();
+    await payInFull(rest);
+    await liabilityMatches();
+  }, 60_000);
+});
+
+describe('the database', () => {
+  it('keeps the ledger append-only and a balance within zero and the value sold, whatever the code does', async () => {
+    const org = walletOrg();
+    const { card } = await activeCard(org, 1000n);
+    const prisma = stack.orders.prisma;
+    await expect(prisma.prepaidCardActivity.updateMany({ where: { cardId: card.id }, data: { amountMinor: 5000n } })).rejects.toThrow(
+      /append-only: UPDATE refused/,
+    );
+    await expect(prisma.prepaidCardActivity.deleteMany({ where: { cardId: card.id } })).rejects.toThrow(/append-only: DELETE refused/);
+    for (const balanceMinor of [-1n, 1001n, 0n])
+      await expect(prisma.prepaidCard.update({ where: { id: card.id }, data: { balanceMinor } })).rejects.toThrow(/prepaid_cards_check/);
+    expect(await read(card)).toMatchObject({ balanceMinor: 1000n, activities: [{ kind: 'issue', amountMinor: 1000n }] });
+  });
+});
