@@ -235,6 +235,36 @@ describe('UsePrepaidCard', () => {
     expect(events.map((event) => event.lines.length)).toEqual([0, 0, 1]);
   });
 
+  it('a card paying the rest of an order paid in part in satoshis pays it; payment.received carries what the satoshis paid', async () => {
+    const org = walletOrg();
+    const { card, identifier } = await activeCard(org, 5000n);
+    const meal = await order(org, 1000n, { tipMinor: 100n });
+    const { outputs } = await stack.client.getPaymentRequest({ orderNumber: meal.orderNumber, publicUrl: PUBLIC_URL });
+    const part = await paying(await fundedCustomer(stack.chain), [{ script: outputs[0]!.script, satoshis: 30_050n }]);
+    await broadcast(part.toHex());
+    await stack.client.confirmOrder({ org, orderNumber: meal.orderNumber, txid: part.id('hex'), publicUrl: PUBLIC_URL });
+    // 1100 due, 30,050 satoshis at 100 a cent are worth 300: the card takes the other 800.
+    const used = await use(org, card, identifier, meal.orderNumber);
+    expect(used.activity!.amountMinor).toBe(-800n);
+    expect(used.order).toMatchObject({
+      status: 'paid',
+      cardPaidMinor: 800n,
+      satoshis: 30_000n,
+      paidSatoshis: 30_050n,
+      flags: ['overpaid'],
+    });
+    const events = await eventually(() => {
+      const found = stack.events.filter((event) => event.description.includes(meal.orderNumber));
+      expect(found).toHaveLength(2);
+      return found;
+    });
+    expect(events.map((event) => [event.type, event.amountMinor, event.tipMinor, event.lines.length, event.linesOfWholeOrder])).toEqual([
+      [PAYMENT_EVENT_TYPE_PREPAID_REDEEMED, 800n, (100n * 800n) / 1100n, 0, false],
+      [PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED, 300n, 100n - (100n * 800n) / 1100n, 1, true],
+    ]);
+    expect(events[1]).toMatchObject({ satoshis: 30_050n, txid: part.id('hex') });
+  });
+
   it('takes an amount up to the balance (insufficient_balance) and up to what is due (validation_failed)', async () => {
     const org = walletOrg();
     const { card, identifier } = await activeCard(org, 1000n);
@@ -509,3 +539,13 @@ describe('the database', () => {
     expect(await read(card)).toMatchObject({ balanceMinor: 1000n, activities: [{ kind: 'issue', amountMinor: 1000n }] });
   });
 });
+
+/** Broadcasts a transaction to the local chain, as a customer's wallet would without BIP270. */
+async function broadcast(hex: string) {
+  const response = await fetch(`${stack.chain.url}/v1/tx`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ rawTx: hex }),
+  });
+  if (!response.ok) throw new Error(`broadcast: ${response.status} ${await response.text()}`);
+}

@@ -105,3 +105,9 @@ export async function takeFromStock(
       WHERE id = ${itemId}::uuid AND organization_id = ${organizationId}::uuid AND inventory IS NOT NULL`;
   }
 }
+
+/** The currency of the organisation's newest item, if it has any (a prepaid card's default currency, decision 0017). */
+export async function newestItemCurrency(prisma: PrismaClient, organizationId: string): Promise<string | undefined> {
+  const item = await prisma.item.findFirst({ where: { organizationId }, orderBy: { createdAt: 'desc' }, select: { currency: true } });
+  return item?.currency;
+}

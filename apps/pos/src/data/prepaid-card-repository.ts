@@ -24,6 +24,16 @@ const withActivities = {
  * the card's row locked (lockCard), and writes its activity there: the balance and the ledger move together.
  */
 
+/** The card's organisation and identifier hash: what a change needs to find it. */
+export function cardKeyOf(db: Db, id: string): Promise<{ id: string; identifierHash: string; organizationId: string } | null> {
+  return db.prepaidCard.findUnique({ where: { id }, select: { id: true, identifierHash: true, organizationId: true } });
+}
+
+/** The id and organisation of the order of a number. */
+export function orderOwnerOf(db: Db, orderNumber: string): Promise<{ id: string; organizationId: string } | null> {
+  return db.order.findUnique({ where: { orderNumber }, select: { id: true, organizationId: true } });
+}
+
 export function cardById(db: Db, id: string, activities = false): Promise<PrepaidCardRow | null> {
   return db.prepaidCard.findUnique({ where: { id }, include: activities ? withActivities : { sellingOrder } });
 }

@@ -1,4 +1,5 @@
 import type { Org } from '@ctk/shared';
+import { newestItemCurrency } from '../data/item-repository.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 
 const EURO = ['AT', 'BE', 'BG', 'CY', 'DE', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PT', 'SI', 'SK'];
@@ -23,11 +24,5 @@ const COUNTRY_CURRENCIES: ReadonlyMap<string, string> = new Map([
  * item's, else its tax jurisdiction's country's, else USD (as items and orders default).
  */
 export async function cardCurrency(prisma: PrismaClient, org: Org): Promise<string> {
-  const item = await prisma.item.findFirst({
-    where: { organizationId: org.id },
-    orderBy: { createdAt: 'desc' },
-    select: { currency: true },
-  });
-  if (item) return item.currency;
-  return COUNTRY_CURRENCIES.get((org.jurisdiction ?? '').slice(0, 2)) ?? 'USD';
+  return (await newestItemCurrency(prisma, org.id)) ?? COUNTRY_CURRENCIES.get((org.jurisdiction ?? '').slice(0, 2)) ?? 'USD';
 }

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { AppError, type Org } from '@ctk/shared';
 import { z } from 'zod';
-import { cardById, type PrepaidCardRow } from '../data/prepaid-card-repository.js';
+import { cardById, cardKeyOf, orderOwnerOf, type PrepaidCardRow } from '../data/prepaid-card-repository.js';
 import type { CardContext } from '../cards/card-context.js';
 
 /** The most a card may be sold for, in minor units (a million dollars, as the contract says). */
@@ -29,16 +29,14 @@ export async function cardOfId(cards: CardContext, id: string, activities = fals
  * organisation's card is not found, as if it did not exist.
  */
 export async function orgCardOfId(cards: CardContext, org: Org, id: string): Promise<{ id: string; identifierHash: string }> {
-  const card = cardId.safeParse(id).success
-    ? await cards.orders.prisma.prepaidCard.findUnique({ where: { id }, select: { id: true, identifierHash: true, organizationId: true } })
-    : null;
+  const card = cardId.safeParse(id).success ? await cardKeyOf(cards.orders.prisma, id) : null;
   if (!card || card.organizationId !== org.id) throw noSuchCard();
   return card;
 }
 
 /** The id of the organisation's order of a number: another organisation's order is not found, as if it did not exist. */
 export async function orgOrderId(cards: CardContext, org: Org, orderNumber: string): Promise<string> {
-  const order = await cards.orders.prisma.order.findUnique({ where: { orderNumber }, select: { id: true, organizationId: true } });
+  const order = await orderOwnerOf(cards.orders.prisma, orderNumber);
   if (!order || order.organizationId !== org.id) throw new AppError('not_found', `No order ${orderNumber} in ${org.handle}`);
   return order.id;
 }

@@ -36,7 +36,6 @@ const useSchema = z.object({
 
 export type UseInput = z.input<typeof useSchema>;
 export type CardUse = { card: PrepaidCardRow; order: OrderWithParts; activity: PrepaidActivityRow };
-type Order = OrderWithParts;
 
 /** Concurrent uses of one card queue on its row lock: let them wait longer than Prisma's 2 s to start. */
 const WAIT = { maxWait: 20_000, timeout: 20_000 };
@@ -59,7 +58,6 @@ export async function usePrepaidCard(cards: CardContext, org: Org, input: UseInp
   // Value that uses on expired orders hold goes back first: this use may need it.
   await expireCardOrders(cards.orders, [known.id]);
   const context = cards.orders;
-  let emitted = false;
   const result = await context.prisma.$transaction(async (tx) => {
     const order = (await lockOrder(tx, orderId))!;
     const card = (await lockCard(tx, known.id))!;
@@ -72,7 +70,7 @@ export async function usePrepaidCard(cards: CardContext, org: Org, input: UseInp
     const earlier = await cardSharesOf(tx, order.id);
     const shares = useShares(wholeOf(order), earlier, amount);
     const paid = await payOrderPart(tx, order, amount, now);
-    // What money paid of the order, now that cards paid the rest of it.
+    // The part of the order that money pays: all of it less the cards' uses, this one included.
     const rest = restOf(wholeOf(order), plus(earlier, shares));
     const activity = await appendActivity(tx, {
       cardId: card.id,
@@ -90,16 +88,15 @@ export async function usePrepaidCard(cards: CardContext, org: Org, input: UseInp
     if (paid.completes && rest.amountMinor > 0n) {
       await enqueuePaymentEvent(tx, orderPaidEvent(paid.order, paid.order.payments.at(-1)?.txid ?? '', now, rest));
     }
-    emitted = true;
     return { order: paid.order, activity: { ...activity, order: { orderNumber: order.orderNumber } } };
   }, WAIT);
   context.notifier.changed(orderId);
-  if (emitted) context.eventsCommitted();
+  context.eventsCommitted();
   return { ...result, card: (await cardById(context.prisma, known.id, true))! };
 }
 
 /** What this use takes: as asked, or (0) as much as the order still needs up to the balance. */
-function amountToUse(card: LockedCard, order: Order, asked: bigint, now: Date): bigint {
+function amountToUse(card: LockedCard, order: OrderWithParts, asked: bigint, now: Date): bigint {
   const status = statusAt(order, now);
   if (status !== 'open')
     throw new AppError('failed_precondition', `Order ${order.orderNumber} is ${status}: a card pays only an open order`);
