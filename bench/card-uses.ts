@@ -16,12 +16,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { HD, LockingScript, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
-import { mineBlocks, requestFaucet, startLocalChain } from '@ctk/chain/local';
+import { mineBlocks, requestFaucet } from '@ctk/chain/local';
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import type { PrepaidCard } from '@ctk/proto/ctk/pos/v1/cards';
 import { PosServiceDefinition } from '@ctk/proto/ctk/pos/v1/pos';
-import { createGrpcClient, createLogger, grpcUrlVariable, inProcessTransport, loadConfig, SERVICE_NAMES, startService } from '@ctk/shared';
-import pg from 'pg';
+import { createGrpcClient, grpcUrlVariable } from '@ctk/shared';
+import { freshDatabase, percentile, startServiceStack } from './support.js';
 
 const PUBLIC_URL = 'https://pay.example.com';
 /** A card's value (minor units) and an order's total: room for every use of a run at 1 minor unit each. */
@@ -30,49 +30,20 @@ const ORDER_TOTAL = 1_000_000_000n;
 
 /** The child: the local chain, books, p2p and pos in one process; answers {posUrl, chainUrl} when listening. */
 async function runStack(): Promise<void> {
-  const { BENCH_DATA_DIR: dataDir = '' } = process.env;
-  const logLevel = 'warn';
-  const env = (app: string, extra: Record<string, string>) => {
-    const databaseUrl = process.env[`BENCH_${app.toUpperCase()}_DB`];
-    return { CTK_DATA_DIR: dataDir, LOG_LEVEL: logLevel, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...extra };
-  };
-  const chain = await startLocalChain({ dataDir, port: 0, mineIntervalMs: 0, logger: createLogger('local-chain', logLevel) });
-  const chainEnv = { CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: chain.url };
-  const transport = inProcessTransport({ logger: createLogger('start-all', logLevel) });
-  const addresses: Record<string, string> = Object.fromEntries(SERVICE_NAMES.map((name) => [grpcUrlVariable(name), '127.0.0.1:1']));
-  const running = [];
-  for (const name of ['books', 'p2p', 'pos'] as const) {
-    const { configSchema, service } = await import(`../apps/${name}/dist/app.js`);
+  const stack = await startServiceStack(['books', 'p2p', 'pos'], {
+    dataDir: process.env.BENCH_DATA_DIR ?? '',
     // One satoshi a cent: the cards' selling orders cost the faucet's coins little.
-    const extra = name === 'pos' ? { POS_FIXED_RATES: 'USD=1', POS_WATCH_INTERVAL_MS: '0' } : {};
-    const app = await startService(service, loadConfig(configSchema, env(name, { GRPC_PORT: '0', ...chainEnv, ...addresses, ...extra })), {
-      logger: createLogger(name, logLevel),
-      transport,
-    });
-    running.push(app);
-    addresses[grpcUrlVariable(name)] = `127.0.0.1:${app.port}`;
-  }
+    extra: (app) => (app === 'pos' ? { POS_FIXED_RATES: 'USD=1', POS_WATCH_INTERVAL_MS: '0' } : {}),
+  });
   const stop = async () => {
-    for (const app of running.reverse()) await app.close().catch(() => undefined);
-    await transport.close();
-    await chain.close();
+    await stack.stop();
     process.exit(0);
   };
   process.once('SIGTERM', stop);
   process.once('disconnect', stop);
-  process.send?.({ posUrl: addresses[grpcUrlVariable('pos')], chainUrl: chain.url });
+  process.send?.({ posUrl: stack.addresses[grpcUrlVariable('pos')], chainUrl: stack.chain.url });
 }
 
-async function freshDatabase(admin: string, name: string): Promise<string> {
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await client.query(`CREATE DATABASE "${name}"`);
-  await client.end();
-  return Object.assign(new URL(admin), { pathname: `/${name}` }).toString();
-}
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 
 /** Runs `work` at most `limit` at a time over `items`. */

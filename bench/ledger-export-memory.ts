@@ -23,11 +23,11 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PaymentEvent, PaymentEventType, Settlement } from '@ctk/proto/ctk/events/v1/payment_event';
 import { createLogger, grpcUrlVariable, loadConfig, openPrisma, SERVICE_NAMES, startService } from '@ctk/shared';
-import pg from 'pg';
 import { createJournalRepository } from '../apps/books/src/data/journal-repository.js';
 import { createParkedEventRepository } from '../apps/books/src/data/parked-event-repository.js';
 import { postPaymentEvent } from '../apps/books/src/domain/post-payment-event.js';
 import { PrismaClient } from '../apps/books/src/generated/prisma/client.js';
+import { freshDatabase } from './support.js';
 
 const BOOKS_PRISMA_DIR = new URL('../apps/books/prisma', import.meta.url).pathname;
 const MiB = 1024 * 1024;
@@ -88,15 +88,6 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise((r) => server.close(r));
   return port;
-}
-
-async function freshDatabase(admin: string, name: string): Promise<string> {
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await client.query(`CREATE DATABASE "${name}"`);
-  await client.end();
-  return Object.assign(new URL(admin), { pathname: `/${name}` }).toString();
 }
 
 /** A process's resident set size now, in bytes. */

@@ -25,8 +25,8 @@ import { parseArgs } from 'node:util';
 import { BSM, LockingScript, P2PKH, PrivateKey, Transaction, Utils } from '@bsv/sdk';
 import { mineBlocks, requestFaucet, startLocalChain } from '@ctk/chain/local';
 import { createLogger, encodeCursor, grpcUrlVariable, inProcessTransport, loadConfig, SERVICE_NAMES, startService } from '@ctk/shared';
-import pg from 'pg';
 import { http, merchantKeys, type HttpAnswer } from '../apps/gateway/test/wallet-http.js';
+import { freshDatabase, percentile } from './support.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -105,17 +105,7 @@ async function expectOk(answer: Promise<HttpAnswer>, what: string, status = 200)
   return json;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
 const ms = (n: number) => `${n.toFixed(0)} ms`;
-
-async function freshDatabase(admin: string, name: string): Promise<string> {
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await client.query(`CREATE DATABASE "${name}"`);
-  await client.end();
-  return Object.assign(new URL(admin), { pathname: `/${name}` }).toString();
-}
 
 type Payment = { warmUp: boolean; txid?: string; submittedWall?: Date; submittedAt?: number; answeredAt?: number; journaledAt?: number };
 

@@ -17,37 +17,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LockingScript, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
-import { mineBlocks, requestFaucet, startLocalChain } from '@ctk/chain/local';
-import { createLogger, grpcUrlVariable, inProcessTransport, loadConfig, SERVICE_NAMES, startService } from '@ctk/shared';
+import { mineBlocks, requestFaucet } from '@ctk/chain/local';
+import { loadConfig, startService } from '@ctk/shared';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { http, merchantKeys, type HttpAnswer } from '../apps/gateway/test/wallet-http.js';
+import { freshDatabase, percentile, startServiceStack } from './support.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The child: the local chain, books, p2p, pos and the gateway in one process; answers {base, chainUrl} when listening. */
 async function runStack(): Promise<void> {
-  const { BENCH_DATA_DIR: dataDir = '' } = process.env;
-  const logLevel = 'warn';
-  const env = (app: string, extra: Record<string, string>) => {
-    const databaseUrl = process.env[`BENCH_${app.toUpperCase()}_DB`];
-    return { CTK_DATA_DIR: dataDir, LOG_LEVEL: logLevel, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...extra };
-  };
-  const chain = await startLocalChain({ dataDir, port: 0, mineIntervalMs: 0, logger: createLogger('local-chain', logLevel) });
-  const chainEnv = { CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: chain.url };
-  const transport = inProcessTransport({ logger: createLogger('start-all', logLevel) });
-  // Only books, p2p and pos run: every other service's address is a closed port.
-  const addresses: Record<string, string> = Object.fromEntries(SERVICE_NAMES.map((name) => [grpcUrlVariable(name), '127.0.0.1:1']));
-  const running = [];
-  for (const name of ['books', 'p2p', 'pos'] as const) {
-    const { configSchema, service } = await import(`../apps/${name}/dist/app.js`);
-    const app = await startService(service, loadConfig(configSchema, env(name, { GRPC_PORT: '0', ...chainEnv, ...addresses })), {
-      logger: createLogger(name, logLevel),
-      transport,
-    });
-    running.push(app);
-    addresses[grpcUrlVariable(name)] = `127.0.0.1:${app.port}`;
-  }
+  const stack = await startServiceStack(['books', 'p2p', 'pos'], { dataDir: process.env.BENCH_DATA_DIR ?? '' });
   const port = await freePort();
   const base = `http://localhost:${port}`;
   const { service: gatewayService } = await import('../apps/gateway/dist/app.js');
@@ -56,25 +36,22 @@ async function runStack(): Promise<void> {
     gatewayService,
     loadConfig(
       gatewaySchema,
-      env('gateway', {
+      stack.env('gateway', {
         PORT: String(port),
         HOST: 'localhost',
-        ...addresses,
+        ...stack.addresses,
         CTK_RATE_LIMIT_PER_MINUTE: '100000000',
         CTK_SIGNUP_RATE_LIMIT_PER_MINUTE: '100000000',
       }),
     ),
   );
-  running.push(gateway);
   const stop = async () => {
-    for (const app of running.reverse()) await app.close().catch(() => undefined);
-    await transport.close();
-    await chain.close();
+    await stack.stop([gateway]);
     process.exit(0);
   };
   process.once('SIGTERM', stop);
   process.once('disconnect', stop);
-  process.send?.({ base, chainUrl: chain.url });
+  process.send?.({ base, chainUrl: stack.chain.url });
 }
 
 async function freePort(): Promise<number> {
@@ -93,17 +70,7 @@ async function expectOk(answer: Promise<HttpAnswer>, what: string, status = 200)
   return json;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
 const ms = (n: number) => `${n.toFixed(0)} ms`;
-
-async function freshDatabase(admin: string, name: string): Promise<string> {
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await client.query(`CREATE DATABASE "${name}"`);
-  await client.end();
-  return Object.assign(new URL(admin), { pathname: `/${name}` }).toString();
-}
 
 type Payment = { warmUp: boolean; postedAt?: number; ackedAt?: number; paidSeenAt?: number };
 

@@ -43,3 +43,15 @@ export function takePage<T>(rows: T[], limit: number, positionOf: (row: T) => Cu
   const last = page.at(-1);
   return { page, nextCursor: rows.length > limit && last ? encodeCursor(positionOf(last)) : '' };
 }
+
+/**
+ * A list request's `limit` (proto3 sends 0 for "not set": `fallback` then; otherwise 1 to `max`) as a
+ * zod field, the one rule every list of every service checks its page size with.
+ */
+export function pageLimit(fallback: number, max: number) {
+  return z
+    .number()
+    .int()
+    .transform((limit) => limit || fallback)
+    .pipe(z.number().min(1, `limit must be between 1 and ${max}`).max(max, `limit must be between 1 and ${max}`));
+}

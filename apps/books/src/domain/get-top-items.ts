@@ -1,5 +1,5 @@
 import type { TopItem } from '@ctk/proto/ctk/books/v1/books';
-import { type Org, validate } from '@ctk/shared';
+import { type Org, pageLimit, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { ReportRepository } from '../data/report-repository.js';
 import { checkRange, MAX_DAYS, rangeFields } from './report-input.js';
@@ -10,12 +10,7 @@ const MAX_LIMIT = 100;
 const querySchema = z
   .object({
     ...rangeFields,
-    // proto3 sends 0 for "not set"
-    limit: z
-      .number()
-      .int()
-      .transform((limit) => limit || DEFAULT_LIMIT)
-      .pipe(z.number().min(1, `limit must be between 1 and ${MAX_LIMIT}`).max(MAX_LIMIT, `limit must be between 1 and ${MAX_LIMIT}`)),
+    limit: pageLimit(DEFAULT_LIMIT, MAX_LIMIT),
   })
   .superRefine((query, context) => checkRange(query, MAX_DAYS, context));
 

@@ -1,4 +1,4 @@
-import { cursorPosition, type Org, takePage, validate } from '@ctk/shared';
+import { cursorPosition, type Org, pageLimit, takePage, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { JournalRepository, ListedEntry } from '../data/journal-repository.js';
 import { journalRange, journalRangeFields, refineJournalRange } from './journal-range.js';
@@ -9,12 +9,7 @@ const MAX_LIMIT = 100;
 const querySchema = z
   .object({
     ...journalRangeFields,
-    // proto3 sends 0 for "not set"
-    limit: z
-      .number()
-      .int()
-      .transform((limit) => limit || DEFAULT_LIMIT)
-      .pipe(z.number().min(1, `limit must be between 1 and ${MAX_LIMIT}`).max(MAX_LIMIT, `limit must be between 1 and ${MAX_LIMIT}`)),
+    limit: pageLimit(DEFAULT_LIMIT, MAX_LIMIT),
     cursor: z.string(),
   })
   .superRefine(refineJournalRange);

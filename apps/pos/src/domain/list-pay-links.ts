@@ -1,4 +1,4 @@
-import { cursorPosition, type Org, takePage, validate } from '@ctk/shared';
+import { cursorPosition, type Org, pageLimit, takePage, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { PayLinkWithUses } from '../data/pay-link-repository.js';
 import type { PayLinkContext } from '../pay-links/pay-link-context.js';
@@ -7,12 +7,7 @@ const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 100;
 
 const pageSchema = z.object({
-  // proto3 sends 0 for "not set"
-  limit: z
-    .number()
-    .int()
-    .transform((limit) => limit || DEFAULT_LIMIT)
-    .pipe(z.number().min(1, `limit must be between 1 and ${MAX_LIMIT}`).max(MAX_LIMIT, `limit must be between 1 and ${MAX_LIMIT}`)),
+  limit: pageLimit(DEFAULT_LIMIT, MAX_LIMIT),
   cursor: z.string(),
 });
 

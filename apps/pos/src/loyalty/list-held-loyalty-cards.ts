@@ -1,4 +1,4 @@
-import { AppError, cursorPosition, takePage, validate } from '@ctk/shared';
+import { AppError, cursorPosition, pageLimit, takePage, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { CardContext } from '../cards/card-context.js';
 import { openIdentifier } from '../cards/card-identifier.js';
@@ -11,12 +11,7 @@ const MAX_LIMIT = 100;
 
 const requestSchema = z.object({
   userId: z.guid('user_id must be a user id (a UUID)'),
-  // proto3 sends 0 for "not set"
-  limit: z
-    .number()
-    .int()
-    .transform((limit) => limit || DEFAULT_LIMIT)
-    .pipe(z.number().min(1, `limit must be between 1 and ${MAX_LIMIT}`).max(MAX_LIMIT, `limit must be between 1 and ${MAX_LIMIT}`)),
+  limit: pageLimit(DEFAULT_LIMIT, MAX_LIMIT),
   cursor: z.string(),
 });
 

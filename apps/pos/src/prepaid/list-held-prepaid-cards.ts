@@ -1,4 +1,4 @@
-import { cursorPosition, takePage, validate } from '@ctk/shared';
+import { cursorPosition, pageLimit, takePage, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { CardContext } from '../cards/card-context.js';
 import { openIdentifier } from '../cards/card-identifier.js';
@@ -10,12 +10,7 @@ const MAX_LIMIT = 100;
 
 const heldSchema = z.object({
   userId: z.guid('user_id must be a user id (a UUID)'),
-  // proto3 sends 0 for "not set"
-  limit: z
-    .number()
-    .int()
-    .transform((limit) => limit || DEFAULT_LIMIT)
-    .pipe(z.number().min(1, `limit must be between 1 and ${MAX_LIMIT}`).max(MAX_LIMIT, `limit must be between 1 and ${MAX_LIMIT}`)),
+  limit: pageLimit(DEFAULT_LIMIT, MAX_LIMIT),
   cursor: z.string(),
 });
 
@@ -34,15 +29,11 @@ export async function listHeldPrepaidCards(
   const after = cursorPosition(cursor);
   const read = () => cardsHeldBy(cards.orders.prisma, userId, limit + 1, after);
   let rows = await read();
-  if (
-    (
-      await expireCardOrders(
-        cards.orders,
-        rows.map((card) => card.id),
-      )
-    ).length > 0
-  )
-    rows = await read();
+  const restored = await expireCardOrders(
+    cards.orders,
+    rows.map((card) => card.id),
+  );
+  if (restored.length > 0) rows = await read();
   const { page, nextCursor } = takePage(rows, limit, (card) => ({ at: card.createdAt, id: card.id }));
   const key = await cards.cardKey();
   return {

@@ -1,0 +1,63 @@
+// What the benchmarks share: a fresh PostgreSQL database, a percentile, and the stack of services they
+// measure (the local chain and the apps named, in one process, on one in-process event transport).
+import { startLocalChain } from '@ctk/chain/local';
+import { createLogger, grpcUrlVariable, inProcessTransport, loadConfig, SERVICE_NAMES, type ServiceName, startService } from '@ctk/shared';
+import pg from 'pg';
+
+/** A new, empty database `name` on the server at `admin` (dropped first if a run left it); its URL. */
+export async function freshDatabase(admin: string, name: string): Promise<string> {
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await client.query(`CREATE DATABASE "${name}"`);
+  await client.end();
+  return Object.assign(new URL(admin), { pathname: `/${name}` }).toString();
+}
+
+/** The value at percentile `p` of ascending `sorted` values (NaN for none). */
+export const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
+
+type Running = { close(): Promise<void> };
+
+/**
+ * The local chain (no timed mining) and `apps` in order, each on its data in `dataDir` or on the database
+ * `BENCH_<APP>_DB` names, every other service's address a closed port. `extra` adds an app's variables.
+ * `env` gives a later process (the gateway) the same data dir and database rule; `stop` closes it all.
+ */
+export async function startServiceStack(
+  apps: readonly ServiceName[],
+  {
+    dataDir,
+    logLevel = 'warn',
+    extra = () => ({}),
+  }: { dataDir: string; logLevel?: string; extra?: (app: string) => Record<string, string> },
+) {
+  const env = (app: string, variables: Record<string, string>) => {
+    const databaseUrl = process.env[`BENCH_${app.toUpperCase()}_DB`];
+    return { CTK_DATA_DIR: dataDir, LOG_LEVEL: logLevel, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...variables };
+  };
+  const chain = await startLocalChain({ dataDir, port: 0, mineIntervalMs: 0, logger: createLogger('local-chain', logLevel) });
+  const chainEnv = { CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: chain.url };
+  const transport = inProcessTransport({ logger: createLogger('start-all', logLevel) });
+  const addresses: Record<string, string> = Object.fromEntries(SERVICE_NAMES.map((name) => [grpcUrlVariable(name), '127.0.0.1:1']));
+  const running: Running[] = [];
+  for (const name of apps) {
+    const { configSchema, service } = await import(`../apps/${name}/dist/app.js`);
+    const config = loadConfig(configSchema, env(name, { GRPC_PORT: '0', ...chainEnv, ...addresses, ...extra(name) }));
+    const app = await startService(service, config, { logger: createLogger(name, logLevel), transport });
+    running.push(app);
+    addresses[grpcUrlVariable(name)] = `127.0.0.1:${app.port}`;
+  }
+  return {
+    chain,
+    addresses,
+    env,
+    /** Closes what else was started on top (given), the apps in reverse order, the transport and the chain. */
+    async stop(also: Running[] = []) {
+      for (const app of [...also, ...running.reverse()]) await app.close().catch(() => undefined);
+      await transport.close();
+      await chain.close();
+    },
+  };
+}
