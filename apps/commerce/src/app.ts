@@ -1,12 +1,32 @@
-import { defineService } from '@ctk/shared';
-import { configSchema } from './config.js';
+import { fileURLToPath } from 'node:url';
+import { PosServiceDefinition } from '@ctk/proto/ctk/pos/v1/pos';
+import { createGrpcClient, defineService } from '@ctk/shared';
+import { createCatalogReader } from './catalog/catalog-reader.js';
+import { configSchema, type Config } from './config.js';
+import { createCheckoutRepository } from './data/checkout-repository.js';
+import { PrismaClient } from './generated/prisma/client.js';
 import { commerceService } from './grpc/commerce-service.js';
 
 export { configSchema, type Config } from './config.js';
 
-/** The commerce service: CommerceService over gRPC (no database yet). */
-export const service = defineService({
+/**
+ * The commerce service: CommerceService over gRPC on its own database (checkouts), calling pos for the
+ * catalog and the orders checkouts open (docs/decisions/0018-commerce-checkout.md).
+ */
+export const service = defineService<Config, PrismaClient>({
   name: 'commerce',
   configSchema,
-  build: () => ({ grpc: commerceService }),
+  database: { prismaDir: fileURLToPath(new URL('../prisma', import.meta.url)), createClient: (adapter) => new PrismaClient({ adapter }) },
+  build: ({ config, prisma }) => {
+    const pos = createGrpcClient(PosServiceDefinition, config.POS_GRPC_URL);
+    return {
+      grpc: commerceService({
+        pos,
+        catalogs: createCatalogReader(pos, config.COMMERCE_CATALOG_CACHE_MS),
+        checkouts: createCheckoutRepository(prisma),
+        now: () => new Date(),
+      }),
+      close: async () => pos.close(),
+    };
+  },
 });

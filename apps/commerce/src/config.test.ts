@@ -4,14 +4,21 @@ import { configSchema } from './config.js';
 
 describe('commerce config', () => {
   it('applies the defaults when nothing is set', () => {
-    expect(loadConfig(configSchema, {})).toEqual({ GRPC_HOST: '127.0.0.1', GRPC_PORT: 50063, LOG_LEVEL: 'info' });
+    expect(loadConfig(configSchema, {})).toMatchObject({
+      GRPC_HOST: '127.0.0.1',
+      GRPC_PORT: 50063,
+      LOG_LEVEL: 'info',
+      POS_GRPC_URL: '127.0.0.1:50062',
+      COMMERCE_CATALOG_CACHE_MS: 2_000,
+    });
   });
 
   it('accepts port 0, meaning any free port', () => {
     expect(loadConfig(configSchema, { GRPC_PORT: '0' }).GRPC_PORT).toBe(0);
   });
 
-  it('rejects a bad port, naming GRPC_PORT', () => {
+  it('rejects a bad port, naming GRPC_PORT, and a catalog cache above a minute', () => {
     expect(() => loadConfig(configSchema, { GRPC_PORT: 'not-a-port' })).toThrow(/GRPC_PORT/);
+    expect(() => loadConfig(configSchema, { COMMERCE_CATALOG_CACHE_MS: '60001' })).toThrow(/COMMERCE_CATALOG_CACHE_MS/);
   });
 });

@@ -2,6 +2,7 @@ import { grpcHealthStatus } from '@ctk/shared/testing';
 import { randomUUID } from 'node:crypto';
 import { CommerceServiceDefinition } from '@ctk/proto/ctk/commerce/v1/commerce';
 import { createGrpcClient, loadConfig, startService, type GrpcClient, type RunningService } from '@ctk/shared';
+import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema, service as commerce } from '../src/app.js';
 
@@ -9,7 +10,13 @@ describe('commerce service', () => {
   let service: RunningService<object>;
   let client: GrpcClient<typeof CommerceServiceDefinition>;
   beforeAll(async () => {
-    service = await startService(commerce, loadConfig(configSchema, { GRPC_PORT: '0', LOG_LEVEL: 'silent' }));
+    const url = await createTestDatabase('commerce');
+    const database = { CTK_DATA_DIR: TEST_DATA_DIR, ...(url ? { DATABASE_URL: url } : {}) };
+    // pos is down: nothing here needs it.
+    service = await startService(
+      commerce,
+      loadConfig(configSchema, { GRPC_PORT: '0', LOG_LEVEL: 'silent', POS_GRPC_URL: '127.0.0.1:1', ...database }),
+    );
     client = createGrpcClient(CommerceServiceDefinition, `127.0.0.1:${service.port}`);
   });
   afterAll(async () => {
@@ -17,16 +24,18 @@ describe('commerce service', () => {
     await service.close();
   });
 
-  it('reports every capability commerce owns as not set up yet, each with an honest next step', async () => {
+  it('reports the Commerce API as set up, and the capabilities not built yet with an honest next step', async () => {
     const { capabilities } = await client.getSetup({ org: { id: randomUUID(), handle: 'corner-cafe' } });
     expect(capabilities.map((c) => c.capabilityId)).toEqual(['commerce_api', 'site_builder', 'stable_value', 'cards_and_wallets']);
-    for (const capability of capabilities) {
+    expect(capabilities[0]).toEqual({ capabilityId: 'commerce_api', setUp: true, nextStep: '' });
+    for (const capability of capabilities.slice(1)) {
       expect(capability.setUp).toBe(false);
       expect(capability.nextStep).toMatch(/the commerce service does not .+ yet\.$/);
     }
-    expect(capabilities[0]?.nextStep).toBe(
-      'The embeddable checkout becomes available in a later release; the commerce service does not create checkouts yet.',
-    );
+  });
+
+  it('answers unavailable while pos is down, rather than an empty catalog', async () => {
+    await expect(client.getCatalog({ org: { id: randomUUID(), handle: 'corner-cafe' } })).rejects.toMatchObject({ code: 'unavailable' });
   });
 
   it('answers SERVING on grpc.health.v1, for the server and for CommerceService', async () => {

@@ -1,8 +1,11 @@
 import type { CapabilitySetup } from '@ctk/proto/ctk/common/v1/common';
 
-/** The next step for each capability commerce owns. None is built yet, so none is set up for any organisation. */
+/**
+ * Each capability commerce owns, and the next step for those not built yet. The Commerce API is built: it
+ * needs nothing from commerce (the gateway asks for the commerce key, and orders for a wallet).
+ */
 const NEXT_STEPS = {
-  commerce_api: 'The embeddable checkout becomes available in a later release; the commerce service does not create checkouts yet.',
+  commerce_api: '',
   site_builder: 'Site publishing becomes available in a later release; the commerce service does not build sites yet.',
   stable_value:
     'Stablecoin pricing becomes available in a later release; the commerce service does not create stablecoin payment intents yet.',
@@ -11,5 +14,5 @@ const NEXT_STEPS = {
 };
 
 export function getSetup(): CapabilitySetup[] {
-  return Object.entries(NEXT_STEPS).map(([capabilityId, nextStep]) => ({ capabilityId, setUp: false, nextStep }));
+  return Object.entries(NEXT_STEPS).map(([capabilityId, nextStep]) => ({ capabilityId, setUp: nextStep === '', nextStep }));
 }

@@ -17,7 +17,8 @@ export const SERVICES = {
   books: { grpcPort: 50061, definition: BooksServiceDefinition, calls: [] },
   // Orders take the jurisdiction's rate from books and their payment outputs and settlement from p2p.
   pos: { grpcPort: 50062, definition: PosServiceDefinition, calls: ['books', 'p2p'] },
-  commerce: { grpcPort: 50063, definition: CommerceServiceDefinition, calls: [] },
+  // A checkout is a pos order, and the catalog is pos's items and menu.
+  commerce: { grpcPort: 50063, definition: CommerceServiceDefinition, calls: ['pos'] },
   p2p: { grpcPort: 50064, definition: P2pServiceDefinition, calls: [] },
   federation: { grpcPort: 50065, definition: FederationServiceDefinition, calls: [] },
   contracts: { grpcPort: 50066, definition: ContractsServiceDefinition, calls: [] },

@@ -1,0 +1,20 @@
+import { AppError } from '@ctk/shared';
+
+export const CHECKOUT_STATUSES = ['pending', 'paid', 'confirmed', 'expired', 'cancelled'] as const;
+export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
+
+const FROM_ORDER: Record<string, CheckoutStatus> = {
+  open: 'pending',
+  paid: 'paid',
+  confirmed: 'confirmed',
+  expired: 'expired',
+  // Staff cancelled the order at the counter: it takes no payment.
+  cancelled: 'cancelled',
+};
+
+/** The checkout's status from its pos order's state. */
+export function checkoutStatusOf(orderStatus: string): CheckoutStatus {
+  const status = FROM_ORDER[orderStatus];
+  if (!status) throw new AppError('internal', `pos answered an order in an unknown state "${orderStatus}"`);
+  return status;
+}

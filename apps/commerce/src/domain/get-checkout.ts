@@ -1,0 +1,30 @@
+import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
+import { AppError, orgOf } from '@ctk/shared';
+import type { CheckoutContext } from '../checkouts/checkout-context.js';
+import { checkoutStatusOf } from '../checkouts/checkout-status.js';
+import { PUBLIC_TOKEN } from '../checkouts/public-token.js';
+import type { CheckoutWithOrder } from './create-checkout.js';
+
+/**
+ * A checkout of the organisation by its public token, with its order as pos has it now; the checkout
+ * records the order's state when it changed. Another organisation's token is not found.
+ */
+export async function getCheckout(
+  context: CheckoutContext,
+  orgRef: OrgRef | undefined,
+  input: { publicToken: string; publicUrl: string },
+): Promise<CheckoutWithOrder> {
+  const org = orgOf(orgRef);
+  const found = PUBLIC_TOKEN.test(input.publicToken) ? await context.checkouts.byToken(org.id, input.publicToken) : null;
+  if (!found) throw new AppError('not_found', 'No checkout with this token in this shop');
+  const { order } = await context.pos.getOrder({ orderNumber: found.orderNumber, publicUrl: input.publicUrl });
+  if (!order) throw new AppError('internal', 'pos answered without the order');
+  const checkout = await context.checkouts.recordState(
+    found,
+    { status: checkoutStatusOf(order.status), paidAt: timeOrNull(order.paidAt), confirmedAt: timeOrNull(order.confirmedAt) },
+    context.now(),
+  );
+  return { checkout, order };
+}
+
+const timeOrNull = (text: string) => (text ? new Date(text) : null);

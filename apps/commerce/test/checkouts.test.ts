@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import { eventually } from '@ctk/shared/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failure, PUBLIC_URL, startCommerceStack, walletOrg, type CommerceStack } from './commerce-stack.js';
+
+let stack: CommerceStack;
+beforeAll(async () => {
+  stack = await startCommerceStack();
+}, 60_000);
+afterAll(() => stack?.close());
+
+/** A shop with a latte (with an oat-milk choice) and a scone. */
+async function shop(fields = {}) {
+  const org = walletOrg(fields);
+  const latte = await stack.item(org, {
+    name: 'Latte',
+    priceCents: 450n,
+    modifiers: [{ id: '', name: 'Oat milk', priceCents: 50n, group: '' }],
+  });
+  const scone = await stack.item(org, { name: 'Scone', priceCents: 325n });
+  return { org, latte, scone };
+}
+
+const line = (itemId: string, quantity = 1n, modifierIds: string[] = []) => ({ itemId, quantity, modifierIds });
+
+describe('checkouts', () => {
+  it('open a pos order priced from the catalog, recorded under a new public token', async () => {
+    const { org, latte, scone } = await shop();
+    const { checkout } = await stack.client.createCheckout({
+      org,
+      lines: [line(latte.id, 2n, [latte.modifiers[0]!.id]), line(scone.id)],
+      publicUrl: PUBLIC_URL,
+    });
+    expect(checkout?.publicToken).toMatch(/^cko_[A-Za-z0-9_-]{32}$/);
+    expect(checkout?.status).toBe('pending');
+    const order = checkout!.order!;
+    expect(order).toMatchObject({
+      status: 'open',
+      currency: 'USD',
+      subtotalMinor: 1325n,
+      taxMinor: 0n,
+      totalMinor: 1325n,
+      satoshis: 132_500n,
+    });
+    expect(order.lines.map((l) => [l.name, l.quantity, l.unitPriceMinor])).toEqual([
+      ['Latte', 2n, 500n],
+      ['Scone', 1n, 325n],
+    ]);
+    expect(order.note).toBe('Online checkout');
+    expect(order.payUri).toBe(`pay:?r=${encodeURIComponent(`${PUBLIC_URL}/api/pos/orders/${order.orderNumber}/payment-request`)}`);
+    // The order is pos's own: readable there by number.
+    expect((await stack.pos.getOrder({ orderNumber: order.orderNumber, publicUrl: PUBLIC_URL })).order?.totalMinor).toBe(1325n);
+    // Two checkouts, two tokens and two orders.
+    const again = (await stack.client.createCheckout({ org, lines: [line(scone.id)], publicUrl: PUBLIC_URL })).checkout!;
+    expect(again.publicToken).not.toBe(checkout?.publicToken);
+    expect(again.order?.orderNumber).not.toBe(order.orderNumber);
+  });
+
+  it('are taxed by pos as at the counter', async () => {
+    const { org, scone } = await shop({ jurisdiction: 'US-CA' });
+    const order = (await stack.client.createCheckout({ org, lines: [line(scone.id, 4n)], publicUrl: PUBLIC_URL })).checkout!.order!;
+    const rate = Number(order.lines[0]!.taxRate);
+    expect(rate).toBeGreaterThan(0);
+    expect(order.taxMinor).toBe(BigInt(Math.round(1300 * rate)));
+    expect(order.totalMinor).toBe(1300n + order.taxMinor);
+  });
+
+  it('take only items of the catalog, naming the line', async () => {
+    const { org, scone } = await shop();
+    const hidden = await stack.item(org, { name: 'Hidden', priceCents: 100n, available: false });
+    const theirs = (await shop()).scone;
+    for (const itemId of [hidden.id, theirs.id, randomUUID()]) {
+      const refused = await failure(stack.client.createCheckout({ org, lines: [line(scone.id), line(itemId)], publicUrl: PUBLIC_URL }));
+      expect(refused).toMatchObject({ code: 'validation_failed', details: { field: 'lines[1].item_id' } });
+    }
+    // Off the menu once a menu is saved.
+    await stack.pos.replaceMenu({ org, expectedVersion: 0n, sections: [{ name: 'Tea', itemIds: [] }] });
+    const offMenu = await failure(stack.client.createCheckout({ org, lines: [line(scone.id)], publicUrl: PUBLIC_URL }));
+    expect(offMenu).toMatchObject({ code: 'validation_failed', details: { field: 'lines[0].item_id' } });
+  });
+
+  it.each([
+    ['no lines', [], 'lines'],
+    ['a quantity of 0', [{ quantity: 0n }], 'lines.0.quantity'],
+    ['a quantity above 10000', [{ quantity: 10_001n }], 'lines.0.quantity'],
+    ['an item id that is not a UUID', [{ itemId: 'latte' }], 'lines.0.item_id'],
+  ])('refuse %s as validation_failed', async (_, lines, field) => {
+    const { org, scone } = await shop();
+    const request = lines.map((fields) => ({ ...line(scone.id), ...fields }));
+    expect(await failure(stack.client.createCheckout({ org, lines: request, publicUrl: PUBLIC_URL }))).toMatchObject({
+      code: 'validation_failed',
+      details: { field },
+    });
+  });
+
+  it('pass on what pos refuses: more than the stock, a modifier not the item’s', async () => {
+    const { org, latte, scone } = await shop();
+    const few = await stack.item(org, { name: 'Few', priceCents: 100n, inventory: 2n });
+    expect(await failure(stack.client.createCheckout({ org, lines: [line(few.id, 3n)], publicUrl: PUBLIC_URL }))).toMatchObject({
+      code: 'validation_failed',
+      details: { field: 'lines[0].quantity' },
+    });
+    expect(
+      await failure(stack.client.createCheckout({ org, lines: [line(scone.id, 1n, [latte.modifiers[0]!.id])], publicUrl: PUBLIC_URL })),
+    ).toMatchObject({ code: 'validation_failed', details: { field: 'lines[0].modifiers' } });
+  });
+
+  it('an organisation without a wallet is refused by pos, which names the route to register one', async () => {
+    const { org, scone } = await shop({ walletXpub: '' });
+    const refused = await failure(stack.client.createCheckout({ org, lines: [line(scone.id)], publicUrl: PUBLIC_URL }));
+    expect(refused.code).toBe('failed_precondition');
+    expect(refused.message).toContain(`PATCH /api/v1/organizations/`);
+  });
+});
+
+describe('a checkout read by its public token', () => {
+  it('is pending, then paid once its order is paid, then confirmed once the payment is mined', async () => {
+    const { org, scone } = await shop();
+    const created = (await stack.client.createCheckout({ org, lines: [line(scone.id)], publicUrl: PUBLIC_URL })).checkout!;
+    const read = () => stack.client.getCheckout({ org, publicToken: created.publicToken, publicUrl: PUBLIC_URL }).then((r) => r.checkout!);
+    expect((await read()).status).toBe('pending');
+    await stack.payOrder(created.order!.orderNumber);
+    const paid = await read();
+    expect(paid.status).toBe('paid');
+    expect(paid.order).toMatchObject({ paidSatoshis: 32_500n, dueSatoshis: 0n });
+    expect(paid.createdAt).toBe(created.createdAt);
+    await stack.mine();
+    await eventually(async () => expect((await read()).status).toBe('confirmed'));
+  });
+
+  it('is expired once its order expired unpaid', async () => {
+    const { org, scone } = await shop();
+    const created = (await stack.client.createCheckout({ org, lines: [line(scone.id)], publicUrl: PUBLIC_URL })).checkout!;
+    stack.advance(901);
+    try {
+      const expired = (await stack.client.getCheckout({ org, publicToken: created.publicToken, publicUrl: PUBLIC_URL })).checkout!;
+      expect(expired.status).toBe('expired');
+    } finally {
+      stack.advance(-901);
+    }
+  });
+
+  it('is not found by another organisation, nor by a token that is not one', async () => {
+    const { org, scone } = await shop();
+    const created = (await stack.client.createCheckout({ org, lines: [line(scone.id)], publicUrl: PUBLIC_URL })).checkout!;
+    const other = walletOrg();
+    expect((await failure(stack.client.getCheckout({ org: other, publicToken: created.publicToken, publicUrl: PUBLIC_URL }))).code).toBe(
+      'not_found',
+    );
+    for (const publicToken of ['', 'cko_short', created.order!.orderNumber, `cko_${'A'.repeat(32)}`])
+      expect((await failure(stack.client.getCheckout({ org, publicToken, publicUrl: PUBLIC_URL }))).code).toBe('not_found');
+  });
+});

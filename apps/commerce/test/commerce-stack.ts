@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import { HD, LockingScript, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
+import { configSchema as booksConfigSchema, service as books } from '@ctk/books';
+import { mineBlocks, requestFaucet, startLocalChain } from '@ctk/chain/local';
+import { CommerceServiceDefinition } from '@ctk/proto/ctk/commerce/v1/commerce';
+import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
+import { PosServiceDefinition, type CreateItemRequest } from '@ctk/proto/ctk/pos/v1/pos';
+import { configSchema as p2pConfigSchema, service as p2p } from '@ctk/p2p';
+import { configSchema as posConfigSchema, service as pos } from '@ctk/pos';
+import { createGrpcClient, inProcessTransport, loadConfig, startService } from '@ctk/shared';
+import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
+import { configSchema, service as commerce } from '../src/app.js';
+
+export const PUBLIC_URL = 'https://pay.example.com';
+
+async function database(name: string) {
+  const url = await createTestDatabase(name);
+  return { CTK_DATA_DIR: TEST_DATA_DIR, ...(url ? { DATABASE_URL: url } : {}) };
+}
+
+/**
+ * Commerce in front of the real pos, with p2p on a local chain and books, each on its own database and
+ * a free port (tests pay by BIP270; pos's watcher, every 200 ms, sees payments mined). `advance` moves pos's clock. The
+ * catalog is read from pos every time unless `env` says otherwise.
+ */
+export async function startCommerceStack(env: Record<string, string> = {}) {
+  const chain = await startLocalChain({ port: 0 });
+  const transport = inProcessTransport();
+  const base = { GRPC_PORT: '0', LOG_LEVEL: 'silent' };
+  const chainEnv = { CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: chain.url, CHAIN_RETRIES: '1' };
+  const p2pService = await startService(p2p, loadConfig(p2pConfigSchema, { ...base, ...chainEnv, ...(await database('p2p')) }), {
+    transport,
+  });
+  const booksService = await startService(books, loadConfig(booksConfigSchema, { ...base, ...(await database('books')) }), {
+    transport,
+  });
+  let offsetMs = 0;
+  const posService = await startService(
+    pos,
+    loadConfig(posConfigSchema, {
+      ...base,
+      ...(await database('pos')),
+      BOOKS_GRPC_URL: `127.0.0.1:${booksService.port}`,
+      P2P_GRPC_URL: `127.0.0.1:${p2pService.port}`,
+      POS_WATCH_INTERVAL_MS: '200',
+      POS_FIXED_RATES: 'USD=100,EUR=100',
+    }),
+    { transport, now: () => new Date(Date.now() + offsetMs) },
+  );
+  const posUrl = `127.0.0.1:${posService.port}`;
+  const commerceService = await startService(
+    commerce,
+    loadConfig(configSchema, { ...base, ...(await database('commerce')), POS_GRPC_URL: posUrl, COMMERCE_CATALOG_CACHE_MS: '0', ...env }),
+  );
+  const client = createGrpcClient(CommerceServiceDefinition, `127.0.0.1:${commerceService.port}`);
+  const posClient = createGrpcClient(PosServiceDefinition, posUrl);
+
+  /** Creates an item in pos (available, USD, fixed price unless the fields say otherwise). */
+  async function item(org: OrgRef, fields: Partial<CreateItemRequest>) {
+    const { item: created } = await posClient.createItem({ org, currency: 'USD', available: true, ...fields });
+    if (!created) throw new Error('pos created no item');
+    return created;
+  }
+
+  /** A customer's signed transaction paying each output of a payment request, change back to the customer. */
+  async function paying(outputs: { script: string; amount: bigint }[]) {
+    const key = PrivateKey.fromRandom();
+    const funded = await requestFaucet(chain.url, key.toAddress('testnet'), 1_000_000);
+    const source = Transaction.fromHex(funded.raw_tx);
+    const tx = new Transaction();
+    tx.addInput({ sourceTransaction: source, sourceOutputIndex: funded.vout, unlockingScriptTemplate: new P2PKH().unlock(key) });
+    for (const output of outputs) tx.addOutput({ lockingScript: LockingScript.fromHex(output.script), satoshis: Number(output.amount) });
+    const spent = outputs.reduce((sum, output) => sum + Number(output.amount), 0);
+    tx.addOutput({
+      lockingScript: new P2PKH().lock(key.toAddress('testnet')),
+      satoshis: source.outputs[funded.vout]!.satoshis! - spent - 500,
+    });
+    await tx.sign();
+    return tx;
+  }
+
+  /** Pays an order in full by BIP270, as a wallet would. */
+  async function payOrder(orderNumber: string) {
+    const request = await posClient.getPaymentRequest({ orderNumber, publicUrl: PUBLIC_URL });
+    const tx = await paying(request.outputs);
+    await posClient.payOrder({ orderNumber, transaction: tx.toHex(), merchantData: request.merchantData }, { timeoutMs: 30_000 });
+    return tx;
+  }
+
+  return {
+    client,
+    pos: posClient,
+    item,
+    payOrder,
+    /** Mines a block on the local chain: the transactions waiting are in it. */
+    mine: () => mineBlocks(chain.url, 1),
+    /** Moves pos's clock this many seconds ahead of the real one. */
+    advance(seconds: number) {
+      offsetMs += seconds * 1000;
+    },
+    async close() {
+      client.close();
+      posClient.close();
+      await commerceService.close();
+      await posService.close();
+      await booksService.close();
+      await p2pService.close();
+      await transport.close();
+      await chain.close();
+    },
+  };
+}
+
+export type CommerceStack = Awaited<ReturnType<typeof startCommerceStack>>;
+
+/** An organisation with a wallet (an xpub: each order gets its own address). */
+export function walletOrg(fields: Partial<OrgRef> = {}): OrgRef {
+  const id = randomUUID();
+  return {
+    id,
+    handle: `shop-${id.slice(0, 8)}`,
+    jurisdiction: '',
+    receivingAddress: '',
+    pricesIncludeTax: false,
+    walletXpub: HD.fromRandom().derive("m/44'/236'/0'").toPublic().toString(),
+    identityPublicKey: '',
+    ...fields,
+  };
+}
+
+/** The AppError code and details a gRPC call failed with. */
+export async function failure(promise: Promise<unknown>): Promise<{ code: string; message: string; details?: Record<string, unknown> }> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as { code: string; message: string; details?: Record<string, unknown> };
+  }
+  throw new Error('expected the call to fail');
+}

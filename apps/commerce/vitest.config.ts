@@ -1,0 +1,4 @@
+import { defineConfig } from 'vitest/config';
+
+// PGlite's first in-memory start plus migrations takes a few seconds.
+export default defineConfig({ test: { testTimeout: 30_000, hookTimeout: 30_000 } });
