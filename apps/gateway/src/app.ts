@@ -5,7 +5,7 @@ import { closeServiceClients, createServiceClients, defineService, type Logger, 
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { Credentials } from './auth/credentials.js';
 import { webhookVerifier } from './auth/webhook-signature.js';
 import { configSchema, type Config } from './config.js';
@@ -17,8 +17,9 @@ import { servePages } from './pages/serve-pages.js';
 import { registerCors } from './plugins/cors.js';
 import { answerRouterError, registerErrorHandling } from './plugins/errors.js';
 import { finishIdempotent } from './plugins/idempotency.js';
-import { allowance, allowanceKey, clientAddress, rateLimited } from './plugins/rate-limits.js';
+import { allowance, allowanceKey, clientAddress, commerceKeyAllowance, rateLimited } from './plugins/rate-limits.js';
 import { accessRoutes } from './routes/access-routes.js';
+import { commerceRoutes } from './routes/commerce-routes.js';
 import { identityRoutes } from './routes/identity-routes.js';
 import { itemAnalyzeRoutes } from './routes/item-analyze-routes.js';
 import { itemRoutes } from './routes/item-routes.js';
@@ -115,7 +116,12 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     errorResponseBuilder: (_request, context) => rateLimited(context.max, Math.ceil(context.ttl / 1000)),
   });
   const perMinute = config.CTK_RATE_LIMIT_PER_MINUTE;
-  const callerAllowance = allowance(app, perMinute, allowanceKey);
+  const byCaller = allowance(app, perMinute, allowanceKey);
+  const byCommerceKey = commerceKeyAllowance(app, config.CTK_COMMERCE_KEY_RATE_LIMIT_PER_MINUTE);
+  const callerAllowance = async (request: FastifyRequest) => {
+    await byCaller(request);
+    await byCommerceKey(request);
+  };
   const lookupAllowance = allowance(app, perMinute, (request) => `lookup:${clientAddress(request)}`);
   registerCors(app);
 
@@ -131,6 +137,7 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     ledgerRoutes(deps),
     orderRoutes(deps),
     payLinkRoutes(deps),
+    commerceRoutes(deps),
     posCardRoutes(deps),
     loyaltyProgramRoutes(deps),
     loyaltyCardRoutes(deps),

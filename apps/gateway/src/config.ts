@@ -67,6 +67,13 @@ export const configSchema = z
      * stamp verified from its txid: decision 0017), so that identifiers cannot be tried in bulk.
      */
     CTK_CARD_LOOKUP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+    /**
+     * Requests per minute per commerce key (the whole shop's, decision 0018), besides each client address's
+     * CTK_RATE_LIMIT_PER_MINUTE: a key copied into another page cannot cost the merchant without bound.
+     */
+    CTK_COMMERCE_KEY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30_000),
+    /** Checkouts per minute per client address: each takes a rate and holds a receiving output of the merchant's wallet. */
+    CTK_CHECKOUT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
     /** Order event streams (SSE) one client address may hold open at once: each holds a call to pos. */
     CTK_ORDER_EVENT_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
     CTK_SIGN_IN_CHALLENGE_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),

@@ -9,6 +9,7 @@ import { didKeyFromPublicKey } from '../src/auth/did-key.js';
 import { ENDPOINTS, type Endpoint } from '../src/catalog/endpoints.js';
 import { addMember, bearer, onboard, startTestGateway } from './harness.js';
 import { everyKindOfEvent, getLedger, post, startLedgerStack } from './ledger-harness.js';
+import { startOrderStack } from './order-harness.js';
 import { startPosStack } from './pos-harness.js';
 import { SERVICES_DOWN, uniqueName } from './support.js';
 
@@ -524,5 +525,50 @@ describe('real answers of the pos service, through the gateway, validate against
     expect(joined.statusCode).toBe(201);
     expectDocumented('POST', '/api/v1/loyalty-cards', joined);
     expectDocumented('GET', '/api/v1/wallet/loyalty-cards', await inject('GET', '/api/v1/wallet/loyalty-cards', undefined, customer.key));
+  });
+});
+
+describe('real answers of the commerce service, through the gateway, validate against the document', () => {
+  let stack: Awaited<ReturnType<typeof startOrderStack>>;
+  beforeAll(async () => {
+    stack = await startOrderStack({ commerce: true });
+  }, 90_000);
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('the profile, the catalog, an item, a checkout and its status, and their errors', async () => {
+    const owner = await stack.walletOrg('Commerce');
+    const items = await stack.gateway.app.inject({
+      method: 'POST',
+      url: `/api/v1/orgs/${owner.handle}/items`,
+      headers: bearer(owner.key),
+      payload: operationOf({ method: 'POST', path: '/api/v1/orgs/:handle/items' }).requestBody?.content['application/json']
+        ?.example as object,
+    });
+    const item = items.json();
+    const key = await stack.gateway.app.inject({
+      method: 'POST',
+      url: `/api/v1/orgs/${owner.handle}/commerce-key`,
+      headers: bearer(owner.key),
+    });
+    const headers = { 'x-commerce-key': key.json().commerce_public_key as string };
+    const base = `/api/v1/commerce/${owner.handle}`;
+    const call = (method: Endpoint['method'], url: string, payload?: object) =>
+      stack.gateway.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+    const path = '/api/v1/commerce/:merchant_handle';
+    expectDocumented('GET', path, await call('GET', base));
+    expectDocumented('GET', `${path}/catalog`, await call('GET', `${base}/catalog`));
+    expectDocumented('GET', `${path}/catalog/:id`, await call('GET', `${base}/catalog/${item.id}`));
+    expectDocumented('GET', `${path}/catalog/:id`, await call('GET', `${base}/catalog/${owner.orgId}`));
+    const created = await call('POST', `${base}/checkout`, { lines: [{ item_id: item.id, quantity: 2 }] });
+    expect(created.statusCode).toBe(201);
+    expectDocumented('POST', `${path}/checkout`, created);
+    expectDocumented('POST', `${path}/checkout`, await call('POST', `${base}/checkout`, { lines: [{ item_id: owner.orgId }] }));
+    const statusPath = `${path}/checkout/:public_token/status`;
+    expectDocumented('GET', statusPath, await call('GET', `${base}/checkout/${created.json().public_token}/status`));
+    expectDocumented('GET', statusPath, await call('GET', `${base}/checkout/cko_${'A'.repeat(32)}/status`));
+    const other = await stack.walletOrg('Other');
+    expectDocumented('GET', `${path}/catalog`, await call('GET', `/api/v1/commerce/${other.handle}/catalog`));
   });
 });

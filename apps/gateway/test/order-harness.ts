@@ -1,5 +1,6 @@
 import { HD, LockingScript, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
 import { configSchema as booksConfigSchema, service as books } from '@ctk/books';
+import { configSchema as commerceConfigSchema, service as commerce } from '@ctk/commerce';
 import { mineBlocks, requestFaucet, startLocalChain } from '@ctk/chain/local';
 import { configSchema as p2pConfigSchema, service as p2p } from '@ctk/p2p';
 import { configSchema as posConfigSchema, service as pos } from '@ctk/pos';
@@ -19,9 +20,11 @@ export const EVENT_STREAMS_PER_ADDRESS = 3;
 
 /**
  * Orders end to end in one process: a local chain, books and p2p, pos calling both (its watcher off:
- * the tests pay by BIP270), and the gateway in front of the three, each on its own database.
+ * the tests pay by BIP270), and the gateway in front of the three, each on its own database. With
+ * `commerce`, the commerce service too, calling pos (its catalog read from pos every time).
+ * `advance` moves pos's clock (expiry) without waiting.
  */
-export async function startOrderStack() {
+export async function startOrderStack(options: { commerce?: boolean; gatewayEnv?: Record<string, string> } = {}) {
   const chain = await startLocalChain({ port: 0 });
   const transport = inProcessTransport();
   const env = { GRPC_PORT: '0', LOG_LEVEL: 'silent' };
@@ -31,6 +34,7 @@ export async function startOrderStack() {
     transport,
   });
   const addresses = { BOOKS_GRPC_URL: `127.0.0.1:${booksService.port}`, P2P_GRPC_URL: `127.0.0.1:${p2pService.port}` };
+  let offsetMs = 0;
   const posService = await startService(
     pos,
     loadConfig(posConfigSchema, {
@@ -40,18 +44,27 @@ export async function startOrderStack() {
       POS_FIXED_RATES: 'USD=100',
       ...(await database('pos')),
     }),
-    { transport },
+    { transport, now: () => new Date(Date.now() + offsetMs) },
   );
+  const posUrl = `127.0.0.1:${posService.port}`;
+  const commerceService = options.commerce
+    ? await startService(
+        commerce,
+        loadConfig(commerceConfigSchema, { ...env, POS_GRPC_URL: posUrl, COMMERCE_CATALOG_CACHE_MS: '0', ...(await database('commerce')) }),
+      )
+    : undefined;
   const gateway: Gateway = await startTestGateway({
     ...SERVICES_DOWN,
     ...addresses,
-    POS_GRPC_URL: `127.0.0.1:${posService.port}`,
+    POS_GRPC_URL: posUrl,
+    ...(commerceService ? { COMMERCE_GRPC_URL: `127.0.0.1:${commerceService.port}` } : {}),
     CTK_ORDER_EVENT_STREAMS_PER_ADDRESS: String(EVENT_STREAMS_PER_ADDRESS),
+    ...options.gatewayEnv,
   });
 
-  /** A new organisation with a wallet (its xpub registered): its owner can take orders. */
-  async function walletOrg(label: string): Promise<Onboarded> {
-    const owner = await onboard(gateway, uniqueName(label));
+  /** A new organisation with a wallet (its xpub registered): its owner can take orders. `extra` goes to onboarding. */
+  async function walletOrg(label: string, extra: Record<string, unknown> = {}): Promise<Onboarded> {
+    const owner = await onboard(gateway, uniqueName(label), extra);
     const xpub = HD.fromRandom().derive("m/44'/236'/0'").toPublic().toString();
     const patched = await gateway.app.inject({
       method: 'PATCH',
@@ -82,13 +95,18 @@ export async function startOrderStack() {
 
   return {
     gateway,
-    posUrl: `127.0.0.1:${posService.port}`,
+    posUrl,
     walletOrg,
     paying,
     /** Mines blocks on the local chain (the transactions waiting are mined in the first). */
     mine: (blocks = 1) => mineBlocks(chain.url, blocks),
+    /** Moves pos's clock this many seconds ahead of the real one (negative: back). */
+    advance(seconds: number) {
+      offsetMs += seconds * 1000;
+    },
     async close() {
       await gateway.close();
+      await commerceService?.close();
       await posService.close();
       await p2pService.close();
       await booksService.close();

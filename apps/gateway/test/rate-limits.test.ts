@@ -162,3 +162,53 @@ describe('client addresses behind a proxy', () => {
     await expect(limitedGateway({ CTK_TRUSTED_PROXIES: value })).rejects.toThrow(/CTK_TRUSTED_PROXIES/);
   });
 });
+
+describe('commerce keys (decision 0018)', () => {
+  let gateway: Gateway;
+  beforeAll(async () => {
+    // Addresses get plenty; a shop's key gets five a minute, and each address two checkouts.
+    gateway = await startTestGateway({
+      ...SERVICES_DOWN,
+      CTK_COMMERCE_KEY_RATE_LIMIT_PER_MINUTE: String(LIMIT),
+      CTK_CHECKOUT_RATE_LIMIT_PER_MINUTE: '2',
+    });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+  });
+
+  const shopKey = async (label: string) => {
+    const owner = await onboard(gateway, uniqueName(label));
+    const key = await gateway.app.inject({ method: 'POST', url: `/api/v1/orgs/${owner.handle}/commerce-key`, headers: bearer(owner.key) });
+    return { handle: owner.handle, headers: { 'x-commerce-key': key.json().commerce_public_key as string } };
+  };
+
+  it("spend the shop's allowance from every address together; another shop's key keeps its own", async () => {
+    const busy = await shopKey('Busy Shop');
+    const quiet = await shopKey('Quiet Shop');
+    // commerce is down here (503), but each request is counted all the same.
+    const fromAddresses = (shop: typeof busy, count: number) =>
+      Array.from({ length: count }, (_, i) => ({
+        url: `/api/v1/commerce/${shop.handle}/catalog`,
+        headers: shop.headers,
+        remoteAddress: `198.51.100.${i + 1}`,
+      }));
+    expect(await statuses(gateway, fromAddresses(busy, LIMIT + 1))).toEqual([503, 503, 503, 503, 503, 429]);
+    expect(await statuses(gateway, fromAddresses(quiet, 1))).toEqual([503]);
+  });
+
+  it('checkouts are also limited per client address, before the key is read', async () => {
+    const shop = await shopKey('Checkout Shop');
+    const checkout = (remoteAddress: string) => ({
+      method: 'POST' as const,
+      url: `/api/v1/commerce/${shop.handle}/checkout`,
+      headers: shop.headers,
+      remoteAddress,
+    });
+    // No body: 422 for the first two, then the address has used its checkouts; another address has its own.
+    expect(await statuses(gateway, [checkout('203.0.113.50'), checkout('203.0.113.50'), checkout('203.0.113.50')])).toEqual([
+      422, 422, 429,
+    ]);
+    expect(await statuses(gateway, [checkout('203.0.113.51')])).toEqual([422]);
+  });
+});

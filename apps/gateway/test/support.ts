@@ -18,7 +18,10 @@ export function uniqueName(label: string): string {
   return `${label} ${randomBytes(4).toString('hex')}`;
 }
 
-/** The built routes that forward to a service (pos items, menu, pay links, POS, loyalty and prepaid cards, the books ledger, tax table and reports, p2p's receipts): services are down in these tests. */
+/**
+ * The built routes that forward to a service (pos items, menu, pay links, POS, loyalty and prepaid cards, the books ledger, tax table
+ * and reports, p2p's receipts, commerce's catalog and checkouts): services are down in these tests.
+ */
 export function forwardsToService(endpoint: Pick<Endpoint, 'path'>): boolean {
   return (
     [
@@ -35,7 +38,8 @@ export function forwardsToService(endpoint: Pick<Endpoint, 'path'>): boolean {
     endpoint.path === '/api/pos/shops/:shop_id/cards' ||
     endpoint.path.includes('/loyalty-') ||
     endpoint.path.includes('/prepaid-cards') ||
-    endpoint.path.startsWith('/api/v1/bsv/')
+    endpoint.path.startsWith('/api/v1/bsv/') ||
+    (endpoint.path.startsWith('/api/v1/commerce/') && !endpoint.path.includes('/tickets'))
   );
 }
 

@@ -44,16 +44,20 @@ export async function createCheckout(
     if (!forSale.has(line.itemId))
       throw new AppError('validation_failed', `No item ${line.itemId} is for sale in this shop`, { field: `lines[${index}].item_id` });
   });
-  const { order } = await context.pos.createOrder({
-    org: orgRef,
-    lines: request.lines.map((line) => ({
-      itemId: line.itemId,
-      quantity: line.quantity,
-      modifiers: line.modifierIds.map((modifierId) => ({ modifierId })),
-    })),
-    publicUrl: request.publicUrl,
-    note: ONLINE_NOTE,
-  });
+  const { order } = await context.pos.createOrder(
+    {
+      org: orgRef,
+      lines: request.lines.map((line) => ({
+        itemId: line.itemId,
+        quantity: line.quantity,
+        modifiers: line.modifierIds.map((modifierId) => ({ modifierId })),
+      })),
+      publicUrl: request.publicUrl,
+      note: ONLINE_NOTE,
+    },
+    // pos takes the rate, asks books for the tax rate and p2p for an output.
+    { timeoutMs: 10_000 },
+  );
   if (!order) throw new AppError('internal', 'pos answered without the order');
   try {
     const checkout = await context.checkouts.create({

@@ -150,6 +150,8 @@ function errorResponses(endpoint: Endpoint, definition: RouteDefinition) {
   if (endpoint.auth === 'bearer' || endpoint.auth === 'commerce_key' || endpoint.auth === 'paygate_key' || definition.user)
     codes.add('unauthenticated');
   if (endpoint.role) codes.add('forbidden').add('not_found');
+  // A commerce key of another merchant than the path names.
+  if (endpoint.auth === 'commerce_key') codes.add('forbidden');
   if (definition.params || definition.query || definition.body) codes.add('validation_failed');
   if (definition.body) codes.add('bad_request').add('payload_too_large').add('unsupported_media_type');
   if (definition.creates) codes.add('idempotency_in_progress').add('idempotency_key_reused');

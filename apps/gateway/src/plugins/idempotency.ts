@@ -142,8 +142,10 @@ function scopeOf(request: FastifyRequest): string {
       return `user:${caller.userId}`;
     case 'paygate':
       return `paygate:${caller.accountId}`;
+    // A commerce key is every shopper's: a host page sending one fixed Idempotency-Key for all of them
+    // must not hand one shopper another's checkout, so shoppers are told apart by address too.
     case 'commerce':
-      return `commerce:${caller.organizationId}`;
+      return `commerce:${caller.organizationId}:${request.ip}`;
     case 'webhook':
       return `webhook:${caller.provider}`;
     // Anonymous callers are told apart by their address; the secrets in their answers are sealed with the

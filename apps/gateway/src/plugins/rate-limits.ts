@@ -35,6 +35,15 @@ export function allowanceKey(request: FastifyRequest): string {
   }
 }
 
+/**
+ * The allowance of the commerce key a request authenticated with (decision 0018): the whole shop's, spent
+ * besides its address's. Other requests spend nothing here.
+ */
+export function commerceKeyAllowance(app: FastifyInstance, max: number): Allowance {
+  const spend = allowance(app, max, (request) => (request.caller.kind === 'commerce' ? `commerce:${request.caller.organizationId}` : ''));
+  return (request) => (request.caller.kind === 'commerce' ? spend(request) : Promise.resolve());
+}
+
 /** An allowance of `max` requests a minute per key, on @fastify/rate-limit's store. */
 export function allowance(app: FastifyInstance, max: number, key: (request: FastifyRequest) => string): Allowance {
   // `cache` sizes this limit's store; the plugin reads it from these options though its types leave it out.

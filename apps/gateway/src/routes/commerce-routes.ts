@@ -1,0 +1,76 @@
+import { requireOrg } from '../auth/authenticate.js';
+import { catalogItemView, catalogView } from '../commerce/catalog-view.js';
+import { checkoutStatusView, checkoutView } from '../commerce/checkout-view.js';
+import { catalog, catalogItem, checkout, checkoutStatus, merchantProfile } from '../commerce/commerce-answers.js';
+import { catalogItemParams, checkoutStatusParams, merchantParams, newCheckout, newCheckoutExample } from '../commerce/commerce-input.js';
+import { getMerchantProfile } from '../commerce/get-merchant-profile.js';
+import type { GatewayDeps } from '../deps.js';
+import { route, type RouteDefinition } from './route-definition.js';
+import { callOptions, orgRef } from './service-call.js';
+
+/**
+ * The Commerce API (spec 4.13, decision 0018), behind the merchant's commerce key (the gateway resolved
+ * its organisation and checked it is the path's): the profile, the catalog and checkouts, served by
+ * commerce. The two ticket routes are not built yet.
+ */
+export function commerceRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
+  const publicUrl = deps.config.CTK_PUBLIC_URL;
+  const commerce = deps.services.commerce;
+  return {
+    'GET /api/v1/commerce/:merchant_handle': route({
+      params: merchantParams,
+      answer: merchantProfile,
+      handle: ({ request }) => getMerchantProfile(deps, requireOrg(request), callOptions(request)),
+    }),
+    'GET /api/v1/commerce/:merchant_handle/catalog': route({
+      params: merchantParams,
+      answer: catalog,
+      handle: async ({ request }) =>
+        catalogView((await commerce.getCatalog({ org: orgRef(requireOrg(request)) }, callOptions(request))).catalog),
+    }),
+    'GET /api/v1/commerce/:merchant_handle/catalog/:id': route({
+      params: catalogItemParams,
+      answer: catalogItem,
+      errors: ['not_found'],
+      handle: async ({ params, request }) =>
+        catalogItemView((await commerce.getCatalogItem({ org: orgRef(requireOrg(request)), id: params.id }, callOptions(request))).item),
+    }),
+    'POST /api/v1/commerce/:merchant_handle/checkout': route({
+      // Each checkout takes a rate and holds a receiving output of the merchant's wallet until it expires.
+      rateLimitPerMinute: deps.config.CTK_CHECKOUT_RATE_LIMIT_PER_MINUTE,
+      params: merchantParams,
+      body: newCheckout,
+      bodyExample: newCheckoutExample,
+      // A shopper's retry with the same Idempotency-Key gets the same checkout, not a second held output.
+      creates: true,
+      status: 201,
+      answer: checkout,
+      errors: ['failed_precondition'],
+      handle: async ({ body, request }) => {
+        const lines = body.lines.map((line) => ({
+          itemId: line.item_id,
+          quantity: BigInt(line.quantity),
+          modifierIds: line.modifier_ids ?? [],
+        }));
+        const response = await commerce.createCheckout(
+          { org: orgRef(requireOrg(request)), lines, publicUrl },
+          // pos prices the order, takes the rate and has p2p hold an output: a few calls behind this one.
+          { ...callOptions(request), timeoutMs: 15_000 },
+        );
+        return checkoutView(response.checkout, publicUrl);
+      },
+    }),
+    'GET /api/v1/commerce/:merchant_handle/checkout/:public_token/status': route({
+      params: checkoutStatusParams,
+      answer: checkoutStatus,
+      errors: ['not_found'],
+      handle: async ({ params, request }) => {
+        const response = await commerce.getCheckout(
+          { org: orgRef(requireOrg(request)), publicToken: params.public_token, publicUrl },
+          callOptions(request),
+        );
+        return checkoutStatusView(response.checkout);
+      },
+    }),
+  };
+}
