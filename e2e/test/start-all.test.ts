@@ -44,6 +44,20 @@ describe('the embedded default, started as the README says', () => {
       new RegExp(`^bitcoin:${address}\\?sv&amount=`),
     );
 
+    // A checkout through the commerce key: commerce reaches pos (the catalog, the order) in the embedded start.
+    const commerceKey = (await api(base, 'POST', `/api/v1/orgs/${handle}/commerce-key`, key)).body.commerce_public_key as string;
+    const shop = (path: string, body?: unknown) =>
+      fetch(`${base}/api/v1/commerce/${handle}${path}`, {
+        method: body ? 'POST' : 'GET',
+        headers: { 'x-commerce-key': commerceKey, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      }).then(async (response) => ({ status: response.status, body: await response.json() }));
+    const [longBlack] = (await shop('/catalog')).body.items;
+    const checkout = await shop('/checkout', { lines: [{ item_id: longBlack.id, quantity: 2 }] });
+    expect(checkout.status).toBe(201);
+    expect(checkout.body).toMatchObject({ status: 'pending', address, total_minor: 840 });
+    expect((await shop(`/checkout/${checkout.body.public_token}/status`)).body.status).toBe('pending');
+
     expect(await stopInstance(running)).toBe(0);
 
     running = await startInstance(options);
