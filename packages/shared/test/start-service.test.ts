@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { CommerceServiceDefinition, type CommerceServiceImplementation } from '@ctk/proto/ctk/commerce/v1/commerce';
+import { FederationServiceDefinition, type FederationServiceImplementation } from '@ctk/proto/ctk/federation/v1/federation';
 import { PaymentEvent, PaymentEventType } from '@ctk/proto/ctk/events/v1/payment_event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGrpcClient } from '../src/grpc/client.js';
@@ -17,7 +17,7 @@ import { PrismaClient } from './fixtures/outbox/generated/client.js';
 
 const PRISMA_DIR = fileURLToPath(new URL('./fixtures/outbox', import.meta.url));
 const silent = createLogger('test', 'silent');
-const commerce: CommerceServiceImplementation = { getSetup: async () => ({ capabilities: [] }) };
+const federation: FederationServiceImplementation = { getSetup: async () => ({ capabilities: [] }) };
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -31,7 +31,7 @@ async function config(extra: Record<string, unknown> = {}) {
 /** A service on the outbox fixture's database that records what happens to it, in order. */
 function recordingService(events: string[], options: { emits?: boolean; failBuild?: boolean } = {}) {
   return defineService({
-    name: 'commerce',
+    name: 'federation',
     configSchema: undefined as never,
     database: {
       prismaDir: PRISMA_DIR,
@@ -46,7 +46,7 @@ function recordingService(events: string[], options: { emits?: boolean; failBuil
     build: ({ prisma, eventsCommitted }) => {
       if (options.failBuild) throw new Error('build failed');
       return {
-        grpc: commerce,
+        grpc: federation,
         consume: async () => {
           events.push('consumer started');
           return { stop: async () => void events.push('consumer stopped') };
@@ -78,8 +78,8 @@ describe('startService, the one bootstrap', () => {
     cleanups.push(() => transport.close());
     const running = await startService(recordingService(events), await config(), { logger: silent, transport });
     const address = `127.0.0.1:${running.port}`;
-    expect(await grpcHealthStatus(address, CommerceServiceDefinition.fullName)).toBe('SERVING');
-    const client = createGrpcClient(CommerceServiceDefinition, address);
+    expect(await grpcHealthStatus(address, FederationServiceDefinition.fullName)).toBe('SERVING');
+    const client = createGrpcClient(FederationServiceDefinition, address);
     expect(await client.getSetup({ org: { id: randomUUID(), handle: 'corner-cafe' } })).toEqual({ capabilities: [] });
     client.close();
 
