@@ -59,6 +59,7 @@ describe.skipIf(!hasChromium)('gift and loyalty cards at the counter, in headles
   let key = '';
   let handle = '';
   let customerKey = '';
+  let customerAddress = '';
   const customerWallet = join(dir, 'customer.json');
   let gift: Json = {};
   let loyalty: Json = {};
@@ -84,7 +85,8 @@ describe.skipIf(!hasChromium)('gift and loyalty cards at the counter, in headles
     const account2300 = (report: Json) =>
       Number(report.data?.find((row: Json) => row.currency === 'USD')?.accounts.find((a: Json) => a.code === '2300')?.balance_minor ?? 0);
     const report = await until(read, (answer) => account2300(answer) === liability, `2300 after ${what}`);
-    for (const row of report.data) expect(Number(row.total_debit_minor), `${row.currency} after ${what}`).toBe(Number(row.total_credit_minor));
+    for (const row of report.data)
+      expect(Number(row.total_debit_minor), `${row.currency} after ${what}`).toBe(Number(row.total_credit_minor));
   }
 
   /** The customer pays an order's pay: URI (BIP270) with the developer wallet. */
@@ -97,8 +99,8 @@ describe.skipIf(!hasChromium)('gift and loyalty cards at the counter, in headles
     const answer = (await api(base, 'GET', `/api/pos/orders/${number}`)).body;
     return answer.order ?? answer;
   };
-  const heldCard = async (id: string): Promise<Json> =>
-    (await api(base, 'GET', '/api/v1/wallet/prepaid-cards', customerKey)).body.data.find((card: Json) => card.id === id);
+  /** A prepaid card's public read: status and balance. */
+  const prepaidCard = async (id: string): Promise<Json> => (await api(base, 'GET', `/api/pos/prepaid-cards/${id}`)).body;
 
   /** The counter's order number, from its heading. */
   const orderNumber = async () => ((await counter.locator('#order-title').textContent()) ?? '').replace('Order ', '');
@@ -149,7 +151,7 @@ describe.skipIf(!hasChromium)('gift and loyalty cards at the counter, in headles
     const customer = await api(base, 'POST', '/api/v1/onboard', undefined, { name: 'Sam Customer' });
     expect(customer.status).toBe(201);
     customerKey = customer.body.api_key.key;
-    await wallet(chainPort, customerWallet, 'create');
+    customerAddress = String((await wallet(chainPort, customerWallet, 'create')).address);
     // About 0.02 BSV a dollar at the demo rate: $50 and $100 of cards and a $10 rest, with fees.
     for (let coin = 0; coin < 6; coin++) await wallet(chainPort, customerWallet, 'faucet', '100000000');
 
@@ -160,17 +162,23 @@ describe.skipIf(!hasChromium)('gift and loyalty cards at the counter, in headles
     expect(gift.identifier).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
     await expectBooks(0, 'the purchase, unpaid');
     await pay(bought.body.order);
-    expect(await until(() => heldCard(gift.id), (card) => card?.status === 'active', 'the gift card')).toMatchObject({ balance_minor: 5000 });
+    expect(
+      await until(
+        () => prepaidCard(gift.id),
+        (card) => card?.status === 'active',
+        'the gift card',
+      ),
+    ).toMatchObject({ balance_minor: 5000 });
     await expectBooks(5000, 'the gift card was paid for');
 
-    // The customer joins the cafe's loyalty program: their card, with its identifier.
-    const joined = await api(base, 'POST', '/api/v1/loyalty-cards', customerKey, { org_handle: handle });
+    // The customer joins the cafe's loyalty program with their wallet's address: their card, with its identifier.
+    const joined = await api(base, 'POST', '/api/v1/loyalty-cards', customerKey, { org_handle: handle, address: customerAddress });
     expect(joined.status, JSON.stringify(joined.body)).toBe(201);
     loyalty = joined.body;
     expect(loyalty).toMatchObject({ stamps: 0, stamps_for_reward: 2 });
   });
 
-  it('staff scan both cards, attach the loyalty card, and the gift card pays the whole order; the order stamps the card', async () => {
+  it('staff scan the address and the gift card, attach the loyalty card; the gift card pays the whole order, which stamps it', async () => {
     browser = await chromium.launchPersistentContext(join(dir, 'chromium-profile'), {
       executablePath: CHROMIUM,
       headless: true,
@@ -192,14 +200,25 @@ describe.skipIf(!hasChromium)('gift and loyalty cards at the counter, in headles
     await counter.getByRole('button', { name: /Flat white/ }).click();
     await counter.getByRole('button', { name: /Croissant/ }).click();
 
-    // An identifier that is no card's is refused in words; then the two cards, typed carelessly.
+    // The customer's wallet address (its QR): no customer card at the cafe yet; staff make one, and it
+    // shows the loyalty card the address holds.
+    await scan(`bitcoin:${customerAddress}?sv`);
+    await counter.locator('#card-customer').filter({ hasText: 'No customer card here for' }).waitFor();
+    await counter.getByRole('button', { name: 'Make a customer card' }).click();
+    await counter.locator('#card-customer').filter({ hasText: '0 gift cards and 1 loyalty card here' }).waitFor();
+    await loyaltyItem()
+      .filter({ hasText: `Loyalty card ····${loyalty.identifier.slice(-4)}` })
+      .waitFor();
+    await loyaltyItem().filter({ hasText: '0 of 2 stamps: 2 more for A free flat white' }).waitFor();
+    // An identifier that is no card's is refused in words; then the gift card's, typed carelessly.
     await scan('ZZZZ-ZZZZ-ZZZZ-ZZZZ');
     await counter.locator('#card-error').filter({ hasText: 'No gift or loyalty card has that identifier' }).waitFor();
     await scan(sloppy(gift.identifier));
-    await giftItem().filter({ hasText: `Balance ${usd(5000)}` }).waitFor();
+    await giftItem()
+      .filter({ hasText: `Balance ${usd(5000)}` })
+      .waitFor();
     await expect(giftItem().textContent()).resolves.toContain('Create the order, then pay with the card');
-    await scan(sloppy(loyalty.identifier));
-    await loyaltyItem().filter({ hasText: '0 of 2 stamps: 2 more for A free flat white' }).waitFor();
+    // Found by its address, the loyalty card is attached without its identifier: the order stamps it.
     await counter.getByRole('button', { name: 'Attach to the order' }).click();
     expect(await counter.getByRole('button', { name: 'Attach to the order' }).getAttribute('aria-pressed')).toBe('true');
     await expect(counter.locator('#card-status').textContent()).resolves.toContain('attached');
@@ -215,10 +234,15 @@ describe.skipIf(!hasChromium)('gift and loyalty cards at the counter, in headles
 
     await counter.getByRole('button', { name: 'Pay with gift card' }).click();
     await counter.locator('#order-status').filter({ hasText: 'Paid by gift card' }).waitFor();
-    await giftItem().filter({ hasText: `The card paid ${usd(775)}; its balance is now ${usd(4225)}. Order ${number} is paid.` }).waitFor();
+    await giftItem()
+      .filter({ hasText: `The card paid ${usd(775)}; its balance is now ${usd(4225)}.` })
+      .waitFor();
     await expect(counter.locator('#order-card-paid').textContent()).resolves.toBe(`Paid by gift card: ${usd(775)}`);
     // The paid order stamped the attached card, and the screen read it back.
-    await loyaltyItem().filter({ hasText: `Order ${number} stamped the card: 1 of 2 stamps` }).waitFor();
+    await loyaltyItem()
+      .filter({ hasText: `Order ${number} stamped the card.` })
+      .waitFor();
+    await loyaltyItem().filter({ hasText: '1 of 2 stamps: 1 more for A free flat white' }).waitFor();
     expect(await readOrder(number)).toMatchObject({ status: 'confirmed', card_paid_minor: 775, paid_satoshis: 0 });
     expect((await api(base, 'GET', `/api/pos/loyalty-cards/${loyalty.id}`)).body).toMatchObject({ stamps: 1, rewards_available: 0 });
     await shot('paid-by-gift-card');
@@ -255,13 +279,18 @@ describe.skipIf(!hasChromium)('gift and loyalty cards at the counter, in headles
     await shot('insufficient-balance');
     await giftItem().getByLabel('Amount from the card').fill('10.00');
     await giftItem().getByRole('button', { name: 'Pay with gift card' }).click();
-    await giftItem().filter({ hasText: `The card paid ${usd(1000)}; its balance is now ${usd(3225)}. Still due:` }).waitFor();
+    await giftItem()
+      .filter({ hasText: `The card paid ${usd(1000)}; its balance is now ${usd(3225)}.` })
+      .waitFor();
     const part = await readOrder(number);
     expect(part).toMatchObject({ status: 'open', card_paid_minor: 1000 });
     expect(part.due_satoshis).toBeGreaterThan(0);
     expect(part.due_satoshis).toBeLessThan(whole.due_satoshis);
-    await expect(giftItem().textContent()).resolves.toContain(`Still due: ${new Intl.NumberFormat('en-US').format(part.due_satoshis)} sat`);
-    await expect(counter.locator('#order-card-paid').textContent()).resolves.toBe(`Paid by gift card: ${usd(1000)}`);
+    const rest = `${new Intl.NumberFormat('en-US').format(part.due_satoshis)} sat`;
+    await expect(counter.locator('#card-status').textContent()).resolves.toContain(`Still due: ${rest}, with the QR.`);
+    await expect(counter.locator('#order-card-paid').textContent()).resolves.toBe(
+      `Paid by gift card: ${usd(1000)}; still due ${rest}, with the QR`,
+    );
     // The QR now asks for the rest.
     await counter.waitForFunction((before) => document.getElementById('order-qr')?.getAttribute('src') !== before, wholeQr);
     await shot('part-paid-by-gift-card');
@@ -270,20 +299,24 @@ describe.skipIf(!hasChromium)('gift and loyalty cards at the counter, in headles
     // The customer pays the rest with their wallet; the counter sees it, and the stamp it gave.
     await pay(part);
     await counter.locator('#order-status').filter({ hasText: /^Paid/ }).waitFor({ timeout: 30_000 });
-    await loyaltyItem().filter({ hasText: `Order ${number} stamped the card: 2 of 2 stamps: 1 reward available (A free flat white)` }).waitFor();
+    await loyaltyItem()
+      .filter({ hasText: `Order ${number} stamped the card.` })
+      .waitFor();
+    await loyaltyItem().filter({ hasText: '2 of 2 stamps: 1 reward available (A free flat white)' }).waitFor();
     expect(await readOrder(number)).toMatchObject({ card_paid_minor: 1000, due_satoshis: 0 });
     await shot('rest-paid-reward-ready');
     await expectBooks(3225, 'the wallet paid the rest');
 
     await counter.getByRole('button', { name: 'Redeem reward' }).click();
-    await loyaltyItem().filter({ hasText: 'Reward redeemed: A free flat white. The card has 0 of 2 stamps' }).waitFor();
+    await loyaltyItem().filter({ hasText: 'Reward redeemed: A free flat white.' }).waitFor();
+    await loyaltyItem().filter({ hasText: '0 of 2 stamps: 2 more for A free flat white' }).waitFor();
     expect(await counter.getByRole('button', { name: 'Redeem reward' }).count()).toBe(0);
     expect((await api(base, 'GET', `/api/pos/loyalty-cards/${loyalty.id}`)).body).toMatchObject({ stamps: 0, rewards_available: 0 });
     await shot('reward-redeemed');
     expect(problems).toEqual([]);
   });
 
-  it('the last use drains the card to exactly zero, on a phone-sized screen; a card not paid for yet cannot pay', async () => {
+  it('the last use drains the card to exactly zero on a phone; staff stamp that order; a gift not paid for yet cannot pay', async () => {
     await counter.setViewportSize({ width: 375, height: 800 });
     await counter.getByRole('button', { name: 'New sale' }).click();
     await keypadOrder('32.25');
@@ -293,22 +326,42 @@ describe.skipIf(!hasChromium)('gift and loyalty cards at the counter, in headles
     await scan(gift.identifier);
     await giftItem().getByRole('button', { name: 'Pay with gift card' }).click();
     await counter.locator('#order-status').filter({ hasText: 'Paid by gift card' }).waitFor();
-    await giftItem().filter({ hasText: `its balance is now ${usd(0)}` }).waitFor();
+    await giftItem()
+      .filter({ hasText: `its balance is now ${usd(0)}` })
+      .waitFor();
     await giftItem().filter({ hasText: 'Empty: nothing left to spend' }).waitFor();
     expect(await counter.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await shot('drained-on-a-phone');
     expect(await readOrder(number)).toMatchObject({ status: 'confirmed', card_paid_minor: 3225 });
-    expect(await heldCard(gift.id)).toMatchObject({ status: 'empty', balance_minor: 0 });
+    expect(await prepaidCard(gift.id)).toMatchObject({ status: 'empty', balance_minor: 0 });
     await expectBooks(0, 'the last use drained the card');
+    // No loyalty card was attached to this order: staff stamp the paid order with the card the customer shows.
+    await scan(loyalty.identifier);
+    await counter.getByRole('button', { name: `Stamp order ${number}` }).click();
+    await loyaltyItem()
+      .filter({ hasText: `Order ${number} stamped the card.` })
+      .waitFor();
+    await loyaltyItem().filter({ hasText: '1 of 2 stamps' }).waitFor();
+    await shot('stamped-after-payment');
 
-    // A second card, bought but not paid yet: the counter shows it is not active and offers no payment.
-    const bought = await api(base, 'POST', '/api/v1/prepaid-cards/purchase', customerKey, { org_handle: handle, amount_minor: 10_000 });
+    // A gift to the customer's address, bought but not paid yet: their customer card shows it is not
+    // active, and the counter offers no payment with it.
+    const bought = await api(base, 'POST', '/api/v1/prepaid-cards/purchase', customerKey, {
+      org_handle: handle,
+      amount_minor: 10_000,
+      gift: true,
+      to: { address: customerAddress },
+    });
     expect(bought.status).toBe(201);
     await counter.getByRole('button', { name: 'New sale' }).click();
     await keypadOrder('3.00');
     await counter.getByRole('button', { name: 'Create order' }).click();
     await counter.locator('#order-status').filter({ hasText: 'Waiting for payment' }).waitFor();
-    await scan(bought.body.card.identifier);
+    await scan(customerAddress);
+    await counter.locator('#card-customer').filter({ hasText: '1 gift card and 1 loyalty card here' }).waitFor();
+    await giftItem()
+      .filter({ hasText: `Gift card ····${bought.body.card.identifier.slice(-4)}` })
+      .waitFor();
     await giftItem().filter({ hasText: 'Not active yet: the order that sells it is not paid' }).waitFor();
     expect(await counter.getByRole('button', { name: 'Pay with gift card' }).count()).toBe(0);
     await shot('not-active-yet');
@@ -317,7 +370,11 @@ describe.skipIf(!hasChromium)('gift and loyalty cards at the counter, in headles
     await counter.locator('#order-status').filter({ hasText: 'Cancelled' }).waitFor();
 
     await pay(bought.body.order);
-    await until(() => heldCard(bought.body.card.id), (card) => card?.status === 'active', 'the second gift card');
+    await until(
+      () => prepaidCard(bought.body.card.id),
+      (card) => card?.status === 'active',
+      'the second gift card',
+    );
     await expectBooks(10_000, 'the second card was paid for');
     gift = bought.body.card;
     expect(problems).toEqual([]);
@@ -363,7 +420,7 @@ describe.skipIf(!hasChromium)('gift and loyalty cards at the counter, in headles
     const after = succeeded.map((use) => use.body.activity.balance_after_minor).sort((a, b) => a - b);
     expect(new Set(after).size).toBe(31);
     expect(after[0]).toBe(0);
-    expect(await heldCard(gift.id)).toMatchObject({ status: 'empty', balance_minor: 0 });
+    expect(await prepaidCard(gift.id)).toMatchObject({ status: 'empty', balance_minor: 0 });
     await expectBooks(0, '100 concurrent uses');
   });
 });

@@ -59,9 +59,9 @@ export function cardErrorText(error, currency) {
   switch (error?.code) {
     case 'insufficient_balance': {
       const balance = details.balance_minor === undefined ? null : Number(details.balance_minor);
-      return balance === 0
-        ? 'The gift card is empty: take the rest another way.'
-        : `The gift card holds only ${balance === null ? 'less' : formatMoney(balance, currency)}: enter a smaller amount, or leave it empty to take what it holds.`;
+      if (balance === 0) return 'The gift card is empty: take the rest another way.';
+      const holds = balance === null ? 'less' : formatMoney(balance, currency);
+      return `The gift card holds only ${holds}: enter a smaller amount, or leave it empty to take what it holds.`;
     }
     case 'card_not_active':
       return details.status === 'void'

@@ -123,18 +123,24 @@ export function cardPanel({ org, onOrder, fail }) {
     form.elements.pay.disabled = true;
     try {
       const answer = await api('POST', `/api/pos/prepaid-cards/${encodeURIComponent(card.id)}/use`, {
-        body: { org_handle: handle(), identifier: entry.identifier, order_number: order.order_number, ...(amount ? { amount_minor: amount } : {}) },
+        body: {
+          org_handle: handle(),
+          identifier: entry.identifier,
+          order_number: order.order_number,
+          ...(amount ? { amount_minor: amount } : {}),
+        },
       });
       remember('prepaid', answer.card);
+      entry.note = `The card paid ${money(-answer.activity.amount_minor)}; its balance is now ${money(answer.card.balance_minor)}.`;
       const rest =
         answer.order.status === 'open'
           ? `Still due: ${formatSatoshis(answer.order.due_satoshis)}, with the QR.`
           : `Order ${answer.order.order_number} is paid.`;
-      entry.note = `The card paid ${money(-answer.activity.amount_minor)}; its balance is now ${money(answer.card.balance_minor)}. ${rest}`;
-      say(entry.note);
+      say(`${entry.note} ${rest}`);
       onOrder(answer.order);
     } catch (error) {
-      if (error instanceof ApiError && error.details?.balance_minor !== undefined) entry.card.balance_minor = Number(error.details.balance_minor);
+      if (error instanceof ApiError && error.details?.balance_minor !== undefined)
+        entry.card.balance_minor = Number(error.details.balance_minor);
       refused(error, card.currency);
       form.elements.pay.disabled = false;
     }
@@ -144,7 +150,8 @@ export function cardPanel({ org, onOrder, fail }) {
   async function rereadGiftCards() {
     try {
       for (const entry of found.values()) {
-        if (entry.kind === 'prepaid') remember('prepaid', await api('GET', `/api/pos/prepaid-cards/${encodeURIComponent(entry.card.id)}`, { auth: false }));
+        if (entry.kind === 'prepaid')
+          remember('prepaid', await api('GET', `/api/pos/prepaid-cards/${encodeURIComponent(entry.card.id)}`, { auth: false }));
       }
     } catch (error) {
       refused(error);
@@ -161,9 +168,26 @@ export function cardPanel({ org, onOrder, fail }) {
     try {
       const card = await api('GET', `/api/pos/loyalty-cards/${encodeURIComponent(entry.card.id)}`, { auth: false });
       remember('loyalty', card);
-      entry.note =
-        card.stamps > before ? `Order ${number} stamped the card: ${stampsText(card)}.` : `Order ${number} earned no stamp: ${stampsText(card)}.`;
-      say(entry.note);
+      entry.note = card.stamps > before ? `Order ${number} stamped the card.` : `Order ${number} earned no stamp.`;
+      say(`${entry.note} ${stampsText(card)}.`);
+    } catch (error) {
+      refused(error);
+    }
+    render(entry);
+  }
+
+  async function stamp(entry, button) {
+    complain('');
+    button.disabled = true;
+    try {
+      const answer = await api('POST', `/api/pos/loyalty-cards/${encodeURIComponent(entry.card.id)}/stamp`, {
+        body: { org_handle: handle(), order_number: order.order_number },
+      });
+      remember('loyalty', answer.card);
+      attached = entry.card.id;
+      stampRead = order.order_number;
+      entry.note = `Order ${order.order_number} stamped the card.`;
+      say(`${entry.note} ${stampsText(answer.card)}.`);
     } catch (error) {
       refused(error);
     }
@@ -178,8 +202,8 @@ export function cardPanel({ org, onOrder, fail }) {
         body: { org_handle: handle(), identifier: entry.identifier },
       });
       remember('loyalty', answer.card);
-      entry.note = `Reward redeemed: ${answer.card.reward}. The card has ${stampsText(answer.card)}.`;
-      say(entry.note);
+      entry.note = `Reward redeemed: ${answer.card.reward}.`;
+      say(`${entry.note} The card has ${stampsText(answer.card)}.`);
     } catch (error) {
       refused(error);
     }
@@ -196,10 +220,15 @@ export function cardPanel({ org, onOrder, fail }) {
   }
 
   function customerLines() {
-    if (!customer || customer.card) return [];
+    if (!customer) return [];
+    if (customer.card) return [element('p', {}, `Customer ${short(customer.card.address)}: ${heldText(customer.card)}.`)];
+    const key = customer.holder.address ?? customer.holder.public_key;
     const make = element('button', { type: 'button' }, 'Make a customer card');
     make.addEventListener('click', makeCustomerCard);
-    return [element('p', { class: 'hint' }, 'A customer card shows the gift and loyalty cards this address holds here.'), make];
+    return [
+      element('p', {}, `No customer card here for ${short(key)} yet: one shows the gift and loyalty cards the address holds here.`),
+      element('div', { class: 'actions start' }, make),
+    ];
   }
 
   function cardItem(entry, ...children) {
@@ -225,7 +254,8 @@ export function cardPanel({ org, onOrder, fail }) {
     if (!entry.identifier) return element('p', { class: 'hint' }, 'To spend it, scan or type its identifier above.');
     if (!order) return element('p', { class: 'hint' }, 'Create the order, then pay with the card.');
     if (order.status !== 'open') return '';
-    if (order.currency !== card.currency) return element('p', { class: 'hint' }, `The card is in ${card.currency}, the order in ${order.currency}.`);
+    if (order.currency !== card.currency)
+      return element('p', { class: 'hint' }, `The card is in ${card.currency}, the order in ${order.currency}.`);
     const id = `amount-${card.id}`;
     const form = element(
       'form',
@@ -249,8 +279,16 @@ export function cardPanel({ org, onOrder, fail }) {
 
   function attachAction(entry) {
     const mine = attached === entry.card.id;
+    if (order && SETTLED.has(order.status)) {
+      if (attached) return '';
+      // Not attached when the order was made: staff stamp the paid order with it.
+      const button = element('button', { type: 'button' }, `Stamp order ${order.order_number}`);
+      button.addEventListener('click', () => stamp(entry, button));
+      return element('div', { class: 'actions start' }, button);
+    }
     if (order) {
-      return element('p', { class: 'hint' }, mine ? 'Attached: the order stamps it when paid.' : 'Scan it before creating the order to stamp it.');
+      if (order.status !== 'open') return '';
+      return element('p', { class: 'hint' }, mine ? 'Attached: the order stamps it when paid.' : 'Stamp it once the order is paid.');
     }
     const button = element('button', { type: 'button', 'aria-pressed': String(mine) }, 'Attach to the order');
     button.addEventListener('click', () => {

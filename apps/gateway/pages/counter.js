@@ -439,8 +439,12 @@ function renderOrder(order) {
   $('order-total').textContent = money(order.total_minor);
   const due = order.status === 'open' && order.due_satoshis < order.satoshis ? ` (still due ${formatSatoshis(order.due_satoshis)})` : '';
   $('order-satoshis').textContent = `${formatSatoshis(order.satoshis)}${due}`;
-  $('order-card-paid').textContent = order.card_paid_minor > 0 ? `Paid by gift card: ${money(order.card_paid_minor)}` : '';
-  $('order-card-paid').hidden = !(order.card_paid_minor > 0);
+  // A gift card paid part or all: what it paid, and what is still due (the QR asks for that).
+  const byCard = order.card_paid_minor > 0;
+  $('order-satoshis').hidden = byCard && order.satoshis === 0;
+  const rest = byCard && order.status === 'open' ? `; still due ${formatSatoshis(order.due_satoshis)}, with the QR` : '';
+  $('order-card-paid').textContent = byCard ? `Paid by gift card: ${money(order.card_paid_minor)}${rest}` : '';
+  $('order-card-paid').hidden = !byCard;
   $('order-status').textContent = statusText(order);
   $('order-status').dataset.status = order.status;
   $('order-expiry').textContent =

@@ -138,10 +138,14 @@ describe('the receipt text', () => {
   });
 
   it('says what a gift card paid, and the satoshis only when money paid a part', () => {
-    const byCard = receiptText({ ...order, card_paid_minor: 1442, paid_satoshis: 0, payments: [] }).trimEnd().split('\n');
+    const byCard = receiptText({ ...order, card_paid_minor: 1442, paid_satoshis: 0, payments: [] })
+      .trimEnd()
+      .split('\n');
     expect(byCard.find((line) => line.startsWith('Paid by gift card'))).toMatch(/\$14\.42$/);
     expect(byCard.some((line) => line.startsWith('Paid in BSV'))).toBe(false);
-    const inPart = receiptText({ ...order, card_paid_minor: 1000, paid_satoshis: 11050 }).trimEnd().split('\n');
+    const inPart = receiptText({ ...order, card_paid_minor: 1000, paid_satoshis: 11050 })
+      .trimEnd()
+      .split('\n');
     expect(inPart.find((line) => line.startsWith('Paid by gift card'))).toMatch(/\$10\.00$/);
     expect(inPart.find((line) => line.startsWith('Paid in BSV'))).toMatch(/11,050 sat$/);
   });
@@ -159,7 +163,10 @@ describe('cards at the counter: what was scanned, and what is said about a card'
   });
 
   it("reads an address, a wallet's bitcoin: URI and a compressed public key; anything else is unknown", () => {
-    expect(readCardInput(' mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn ')).toEqual({ kind: 'address', address: 'mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn' });
+    expect(readCardInput(' mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn ')).toEqual({
+      kind: 'address',
+      address: 'mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn',
+    });
     expect(readCardInput('bitcoin:1BoatSLRHtKNngkdXEeobR76b53LETtpyT?sv&amount=0.1')).toEqual({
       kind: 'address',
       address: '1BoatSLRHtKNngkdXEeobR76b53LETtpyT',
