@@ -61,7 +61,7 @@ async function publicLoyalty(id: string): Promise<LoyaltyCard> {
 }
 
 describe('the cards a POS card shows', () => {
-  it("are the prepaid and loyalty cards its address holds at the shop, public fields only, newest first; never another shop's or address's", async () => {
+  it("are the address's prepaid and loyalty cards at the shop, public fields only, newest first, and no one else's", async () => {
     const [org, elsewhere] = [await shop(), await shop()];
     const sam = customer();
     const stranger = customer();
