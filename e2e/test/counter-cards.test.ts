@@ -56,7 +56,9 @@ describe.skipIf(!hasChromium)('gift and loyalty cards at the counter, in headles
   let counter: Page;
   let chainPort = 0;
   let base = '';
+  /** The owner's key (setup and the books) and a staff member's (the counter and the uses). */
   let key = '';
+  let staffKey = '';
   let handle = '';
   let customerKey = '';
   let customerAddress = '';
@@ -133,6 +135,9 @@ describe.skipIf(!hasChromium)('gift and loyalty cards at the counter, in headles
     expect(onboarded.status).toBe(201);
     key = onboarded.body.api_key.key;
     handle = onboarded.body.organization.handle;
+    const staff = await api(base, 'POST', `/api/v1/orgs/${handle}/members`, key, { name: 'Counter staff', role: 'staff' });
+    expect(staff.status).toBe(201);
+    staffKey = staff.body.api_key.key;
     for (const item of [
       { name: 'Flat white', price_cents: 450, currency: 'USD', category: 'coffee' },
       { name: 'Croissant', price_cents: 325, currency: 'USD', category: 'bakery' },
@@ -195,7 +200,7 @@ describe.skipIf(!hasChromium)('gift and loyalty cards at the counter, in headles
       if (message.type() === 'error' && !handled) problems.push(`${message.text()} ${message.location().url}`);
     });
     await counter.goto(`${base}/pos`);
-    await counter.getByLabel('API key').fill(key);
+    await counter.getByLabel('API key').fill(staffKey);
     await counter.getByLabel('API key').press('Enter');
     await counter.getByRole('button', { name: /Flat white/ }).click();
     await counter.getByRole('button', { name: /Croissant/ }).click();
@@ -386,7 +391,7 @@ describe.skipIf(!hasChromium)('gift and loyalty cards at the counter, in headles
     for (let batch = 0; batch < 10; batch++) {
       const made = await Promise.all(
         Array.from({ length: 10 }, () =>
-          api(base, 'POST', '/api/pos/orders', key, {
+          api(base, 'POST', '/api/pos/orders', staffKey, {
             org_handle: handle,
             currency: 'USD',
             lines: [{ name: 'Pastry box', unit_price_minor: 333, quantity: 1 }],
@@ -402,7 +407,7 @@ describe.skipIf(!hasChromium)('gift and loyalty cards at the counter, in headles
 
     const uses = await Promise.all(
       orders.map((order) =>
-        api(base, 'POST', `/api/pos/prepaid-cards/${gift.id}/use`, key, {
+        api(base, 'POST', `/api/pos/prepaid-cards/${gift.id}/use`, staffKey, {
           org_handle: handle,
           identifier: gift.identifier,
           order_number: order.order_number,
