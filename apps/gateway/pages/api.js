@@ -9,12 +9,13 @@ export const session = {
   signOut: () => sessionStorage.removeItem(KEY),
 };
 
-/** An answer other than 2xx: the API's error code and message, ready to show. */
+/** An answer other than 2xx: the API's error code and message, ready to show, and its details (a card's balance). */
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, details = {}) {
     super(message);
     this.status = status;
     this.code = code;
+    this.details = details;
   }
 }
 
@@ -50,6 +51,7 @@ export async function api(method, path, { body, auth = true, idempotencyKey } = 
       response.status,
       error?.code ?? 'http_' + response.status,
       error?.message ?? `The service answered ${response.status}.`,
+      error?.details ?? {},
     );
   }
   return json;

@@ -1,7 +1,9 @@
 // The counter screen: sign in with an API key, pick the organisation, sell from the menu or the keypad,
-// create the order, show its QR while the payment arrives, then the receipt.
+// create the order, show its QR while the payment arrives, then the receipt. The customer's gift and loyalty
+// cards are cards.js's panel, in the cart and beside the order.
 
 import { api, ApiError, listAll, orderOf, session } from './api.js';
+import { cardPanel } from './cards.js';
 import { addItem, addKeypadLine, changeQuantity, emptyCart, estimate, orderRequest, unitPrice } from './cart.js';
 import { formatMoney, formatPercent, formatSatoshis, parseMoney, parsePercent } from './money.js';
 import { watchOrder } from './order-watch.js';
@@ -24,6 +26,7 @@ const state = {
 const views = ['signin-view', 'sell-view', 'order-view', 'receipt-view'];
 function show(view, focus) {
   for (const id of views) $(id).hidden = id !== view;
+  cards.place(view);
   $('session-bar').hidden = view === 'signin-view';
   (focus ? $(focus) : $('main')).focus();
 }
@@ -37,6 +40,8 @@ function fail(error) {
   }
   showAlert(error instanceof Error ? error.message : String(error));
 }
+
+const cards = cardPanel({ org: () => state.org, onOrder: renderOrder, fail });
 
 // ---- Sign in and the organisation
 
@@ -53,6 +58,7 @@ $('sign-out').addEventListener('click', () => {
   state.watch?.stop();
   session.signOut();
   state.cart = emptyCart();
+  cards.reset();
   show('signin-view', 'api-key');
 });
 
@@ -60,6 +66,7 @@ $('org-select').addEventListener('change', async () => {
   state.org = state.organizations.find((org) => org.handle === $('org-select').value) ?? null;
   sessionStorage.setItem('ctk.org', state.org?.handle ?? '');
   state.cart = emptyCart();
+  cards.reset();
   await loadMenu().catch(fail);
 });
 
@@ -400,7 +407,8 @@ $('create-order').addEventListener('click', async () => {
   if (tipChoice === 'custom' && !state.cart.tip) return showAlert('Enter the tip as an amount, or choose None.');
   $('create-order').disabled = true;
   try {
-    const order = orderOf(await api('POST', '/api/pos/orders', { body: orderRequest(state.cart, state.org.handle) }));
+    const body = { ...orderRequest(state.cart, state.org.handle), ...cards.orderFields() };
+    const order = orderOf(await api('POST', '/api/pos/orders', { body }));
     showAlert('');
     openOrder(order);
   } catch (error) {
@@ -415,7 +423,8 @@ function openOrder(order) {
   state.currency = order.currency || state.currency;
   const number = encodeURIComponent(order.order_number);
   $('order-title').textContent = `Order ${order.order_number}`;
-  $('order-qr').src = `/api/pos/orders/${number}/qr?format=svg`;
+  $('order-qr').removeAttribute('src');
+  delete $('order-qr').dataset.due;
   $('order-customer-link').href = `/pay/${number}`;
   $('order-pay-uri').textContent = order.pay_uri || order.bip21_uri || '';
   $('confirm-txid').value = '';
@@ -430,6 +439,12 @@ function renderOrder(order) {
   $('order-total').textContent = money(order.total_minor);
   const due = order.status === 'open' && order.due_satoshis < order.satoshis ? ` (still due ${formatSatoshis(order.due_satoshis)})` : '';
   $('order-satoshis').textContent = `${formatSatoshis(order.satoshis)}${due}`;
+  // A gift card paid part or all: what it paid, and what is still due (the QR asks for that).
+  const byCard = order.card_paid_minor > 0;
+  $('order-satoshis').hidden = byCard && order.satoshis === 0;
+  const rest = byCard && order.status === 'open' ? `; still due ${formatSatoshis(order.due_satoshis)}, with the QR` : '';
+  $('order-card-paid').textContent = byCard ? `Paid by gift card: ${money(order.card_paid_minor)}${rest}` : '';
+  $('order-card-paid').hidden = !byCard;
   $('order-status').textContent = statusText(order);
   $('order-status').dataset.status = order.status;
   $('order-expiry').textContent =
@@ -445,6 +460,27 @@ function renderOrder(order) {
   // Without a receipt to show (cancelled, expired), the next sale is the thing to do.
   $('new-sale-from-order').classList.toggle('primary', !open && !settled);
   if (settled && document.activeElement?.closest('#order-view form, #cancel-order')) $('show-receipt').focus();
+  if (open) showQr(order);
+  cards.orderChanged(order);
+}
+
+/**
+ * The QR asks for what is due, which a gift card's use changes: the image is fetched again when it does
+ * (the same URL again would show the image already loaded) and shown as a data: URL.
+ */
+async function showQr(order) {
+  const image = $('order-qr');
+  const due = `${order.order_number}:${order.due_satoshis}`;
+  if (image.dataset.due === due) return;
+  image.dataset.due = due;
+  try {
+    const response = await fetch(`/api/pos/orders/${encodeURIComponent(order.order_number)}/qr?format=svg`, { cache: 'no-store' });
+    if (!response.ok) throw new Error(`The QR code could not be loaded (${response.status}): reload the page.`);
+    const svg = await response.text();
+    if (image.dataset.due === due) image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+  } catch (error) {
+    showAlert(error instanceof Error ? error.message : String(error));
+  }
 }
 
 $('confirm-form').addEventListener('submit', async (event) => {
@@ -509,6 +545,7 @@ $('copy-receipt').addEventListener('click', async () => {
 function newSale() {
   state.watch?.stop();
   state.order = null;
+  cards.reset();
   $('clear-cart').click();
   show('sell-view', 'search');
 }

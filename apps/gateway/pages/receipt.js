@@ -74,7 +74,9 @@ export function receiptText(order, { merchantName = '', tipBasisPoints = null } 
   out.push(rule('='));
   out.push(...columns('TOTAL', money(order.total_minor)));
   out.push(rule('='));
-  out.push(...columns('Paid in BSV', formatSatoshis(order.paid_satoshis ?? 0)));
+  if (order.card_paid_minor > 0) out.push(...columns('Paid by gift card', money(order.card_paid_minor)));
+  if (!(order.card_paid_minor > 0) || order.paid_satoshis > 0)
+    out.push(...columns('Paid in BSV', formatSatoshis(order.paid_satoshis ?? 0)));
   for (const payment of order.payments ?? []) out.push('Transaction:', ...wrap(payment.txid));
   if ((order.flags ?? []).includes('overpaid')) out.push(...wrap('Overpaid: the excess is refunded by the merchant.'));
   out.push(...columns('Status', String(order.status).toUpperCase()));

@@ -32,7 +32,8 @@ export function statusText(order) {
     case 'paid':
       return `Paid${flags.has('overpaid') ? ' (overpaid)' : ''}${flags.has('paid_late') ? ' (late)' : ''}`;
     case 'confirmed':
-      return 'Paid and confirmed on the chain';
+      // An order a gift card paid in full has no transaction: nothing was mined.
+      return (order.payments ?? []).length === 0 && order.card_paid_minor > 0 ? 'Paid by gift card' : 'Paid and confirmed on the chain';
     case 'expired':
       return flags.has('paid_partial') ? 'Expired, part paid' : 'Expired';
     case 'cancelled':

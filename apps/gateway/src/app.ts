@@ -26,6 +26,7 @@ import { itemRoutes } from './routes/item-routes.js';
 import { menuRoutes } from './routes/menu-routes.js';
 import { ledgerRoutes } from './routes/ledger-routes.js';
 import { loyaltyCardRoutes } from './routes/loyalty-card-routes.js';
+import { walletPassRoutes } from './routes/wallet-pass-routes.js';
 import { loyaltyProgramRoutes } from './routes/loyalty-program-routes.js';
 import { orderRoutes } from './routes/order-routes.js';
 import { payLinkRoutes } from './routes/pay-link-routes.js';
@@ -141,6 +142,7 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     posCardRoutes(deps),
     loyaltyProgramRoutes(deps),
     loyaltyCardRoutes(deps),
+    walletPassRoutes(deps),
     prepaidCardRoutes(deps),
     reportRoutes(deps),
     taxRoutes(deps),

@@ -49,6 +49,13 @@ const operationOf = (endpoint: Pick<Endpoint, 'method' | 'path'>) =>
   doc.paths[openApiPath(endpoint.path)]?.[endpoint.method.toLowerCase()] as Operation;
 const isBuilt = (operation: Operation) => !('501' in operation.responses);
 const successOf = (operation: Operation) => Object.entries(operation.responses).find(([status]) => /^2\d\d$/.test(status));
+/** A file of bytes (a wallet pass): its schema says `format: binary`, and the document gives no example of it. */
+const isBinary = (media: Media) => (media.schema as { format?: string } | undefined)?.format === 'binary';
+/** An operation that answers a file of bytes only (the Apple wallet pass), no JSON. */
+const answersBytesOnly = (operation: Operation) => {
+  const media = Object.values(successOf(operation)?.[1].content ?? {});
+  return media.length > 0 && media.every(isBinary);
+};
 
 /** Problems of a value against a schema of the document (its references resolved within the document), [] when it is valid. */
 function problems(schema: unknown, value: unknown): string[] {
@@ -76,10 +83,14 @@ describe('the OpenAPI document', () => {
     expect(result.valid).toBe(true);
   });
 
-  it('gives every built operation a success answer with a JSON schema and an example, and every request body an example', () => {
+  it('gives every built operation a JSON success schema and example (or answers bytes only), and every request body an example', () => {
     const operations = ENDPOINTS.map((endpoint) => ({ key: `${endpoint.method} ${endpoint.path}`, operation: operationOf(endpoint) }));
     const built = operations.filter(({ operation }) => isBuilt(operation));
-    const withSchema = built.filter(({ operation }) => successOf(operation)?.[1].content?.['application/json']?.schema);
+    const bytesOnly = built.filter(({ operation }) => answersBytesOnly(operation));
+    expect(bytesOnly.map((o) => o.key)).toEqual(['GET /api/v1/passes/coffee/:card_id/apple']);
+    const withSchema = built.filter(
+      ({ operation }) => successOf(operation)?.[1].content?.['application/json']?.schema || answersBytesOnly(operation),
+    );
     // The figure the issue asks for: built operations with a success schema, of all operations.
     console.info(
       `OpenAPI: ${withSchema.length} of ${built.length} built operations have a success schema; ` +
@@ -89,7 +100,8 @@ describe('the OpenAPI document', () => {
 
     const withoutExample = built.flatMap(({ key, operation }) => {
       const missing: string[] = [];
-      if (successOf(operation)?.[1].content?.['application/json']?.example === undefined) missing.push(`${key}: success example`);
+      if (!answersBytesOnly(operation) && successOf(operation)?.[1].content?.['application/json']?.example === undefined)
+        missing.push(`${key}: success example`);
       if (operation.requestBody && operation.requestBody.content['application/json']?.example === undefined)
         missing.push(`${key}: request example`);
       return missing;
@@ -105,8 +117,10 @@ describe('the OpenAPI document', () => {
       const key = `${endpoint.method} ${endpoint.path}`;
       const request = operation.requestBody?.content['application/json'];
       if (request) invalid.push(...problems(request.schema, request.example).map((p) => `${key} request: ${p}`));
-      for (const [media, content] of Object.entries(successOf(operation)?.[1].content ?? {}))
+      for (const [media, content] of Object.entries(successOf(operation)?.[1].content ?? {})) {
+        if (isBinary(content) && content.example === undefined) continue;
         invalid.push(...problems(content.schema, content.example).map((p) => `${key} ${media}: ${p}`));
+      }
     }
     expect(invalid).toEqual([]);
   });
@@ -127,6 +141,16 @@ describe('the OpenAPI document', () => {
       if (!statuses.includes('429')) wrong.push(`${key}: no 429`);
     }
     expect(wrong).toEqual([]);
+  });
+
+  it('describes the wallet passes: the Apple one as a .pkpass file with its disposition, the Google one as JSON', () => {
+    const [status, answer] = successOf(operationOf({ method: 'GET', path: '/api/v1/passes/coffee/:card_id/apple' }))!;
+    expect(status).toBe('200');
+    expect(Object.keys(answer.content ?? {})).toEqual(['application/vnd.apple.pkpass']);
+    expect(answer.content?.['application/vnd.apple.pkpass']?.schema).toMatchObject({ type: 'string', format: 'binary' });
+    expect((answer as { headers?: Record<string, unknown> }).headers).toHaveProperty('content-disposition');
+    const googleAnswer = successOf(operationOf({ method: 'GET', path: '/api/v1/passes/coffee/:card_id/google' }))![1];
+    expect(googleAnswer.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/GoogleWalletPass' });
   });
 
   it('describes the ledger exports by their media types', () => {
@@ -525,6 +549,17 @@ describe('real answers of the pos service, through the gateway, validate against
     expect(joined.statusCode).toBe(201);
     expectDocumented('POST', '/api/v1/loyalty-cards', joined);
     expectDocumented('GET', '/api/v1/wallet/loyalty-cards', await inject('GET', '/api/v1/wallet/loyalty-cards', undefined, customer.key));
+
+    // Its wallet passes, for the holder: a .pkpass and a save link; 404 for a card that is not theirs.
+    for (const platform of ['apple', 'google']) {
+      const path = `/api/v1/passes/coffee/:card_id/${platform}`;
+      const pass = await inject('GET', `/api/v1/passes/coffee/${joined.json().id}/${platform}`, undefined, customer.key);
+      expect(pass.statusCode).toBe(200);
+      expectDocumented('GET', path, pass);
+      const notTheirs = await inject('GET', `/api/v1/passes/coffee/${card.id}/${platform}`, undefined, customer.key);
+      expect(notTheirs.statusCode).toBe(404);
+      expectDocumented('GET', path, notTheirs);
+    }
   });
 });
 

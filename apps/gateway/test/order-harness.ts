@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { HD, LockingScript, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
 import { configSchema as booksConfigSchema, service as books } from '@ctk/books';
 import { configSchema as commerceConfigSchema, service as commerce } from '@ctk/commerce';
@@ -96,6 +97,8 @@ export async function startOrderStack(options: { commerce?: boolean; gatewayEnv?
   return {
     gateway,
     posUrl,
+    /** The public key pos's Google Wallet save links verify with (its development key, made at start). */
+    googlePassKey: (): Promise<KeyObject> => posService.cards.passes.googlePublicKey(),
     walletOrg,
     paying,
     /** Mines blocks on the local chain (the transactions waiting are mined in the first). */

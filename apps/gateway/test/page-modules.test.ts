@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { cardErrorText, prepaidStatusText, readCardInput, stampsText } from '../pages/card-text.js';
 import { addItem, addKeypadLine, changeQuantity, emptyCart, estimate, orderRequest } from '../pages/cart.js';
 import { formatMoney, formatPercent, minorToDecimal, parseMoney, parsePercent } from '../pages/money.js';
 import { RECEIPT_WIDTH, receiptText } from '../pages/receipt.js';
@@ -134,5 +135,69 @@ describe('the receipt text', () => {
     expect(lines.find((line) => line.startsWith('TOTAL'))).toMatch(/\$14\.42$/);
     expect(lines.find((line) => line.startsWith('Paid in BSV'))).toMatch(/36,050 sat$/);
     expect(lines.join('')).toContain('f'.repeat(64));
+  });
+
+  it('says what a gift card paid, and the satoshis only when money paid a part', () => {
+    const byCard = receiptText({ ...order, card_paid_minor: 1442, paid_satoshis: 0, payments: [] })
+      .trimEnd()
+      .split('\n');
+    expect(byCard.find((line) => line.startsWith('Paid by gift card'))).toMatch(/\$14\.42$/);
+    expect(byCard.some((line) => line.startsWith('Paid in BSV'))).toBe(false);
+    const inPart = receiptText({ ...order, card_paid_minor: 1000, paid_satoshis: 11050 })
+      .trimEnd()
+      .split('\n');
+    expect(inPart.find((line) => line.startsWith('Paid by gift card'))).toMatch(/\$10\.00$/);
+    expect(inPart.find((line) => line.startsWith('Paid in BSV'))).toMatch(/11,050 sat$/);
+  });
+});
+
+describe('cards at the counter: what was scanned, and what is said about a card', () => {
+  it.each([
+    ['7K3M-9QX2-HC4T-W8ZD', '7K3M-9QX2-HC4T-W8ZD'],
+    ['7k3m 9qx2 hc4t w8zd', '7K3M-9QX2-HC4T-W8ZD'],
+    ['7K3M9QX2HC4TW8ZD', '7K3M-9QX2-HC4T-W8ZD'],
+    // Crockford base32 reads I and L as 1, O as 0, as pos does.
+    ['lKIM-9QX2-HC4T-W8ZO', '1K1M-9QX2-HC4T-W8Z0'],
+  ])('reads "%s" as the identifier %s', (text, identifier) => {
+    expect(readCardInput(text)).toEqual({ kind: 'identifier', identifier });
+  });
+
+  it("reads an address, a wallet's bitcoin: URI and a compressed public key; anything else is unknown", () => {
+    expect(readCardInput(' mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn ')).toEqual({
+      kind: 'address',
+      address: 'mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn',
+    });
+    expect(readCardInput('bitcoin:1BoatSLRHtKNngkdXEeobR76b53LETtpyT?sv&amount=0.1')).toEqual({
+      kind: 'address',
+      address: '1BoatSLRHtKNngkdXEeobR76b53LETtpyT',
+    });
+    const key = '02B4632D08485FF1DF2DB55B9DAFD23347D1C47A457072A1E87BE26896549A8737';
+    expect(readCardInput(key)).toEqual({ kind: 'public_key', publicKey: key.toLowerCase() });
+    // U is not Crockford; 15 characters are not an identifier; 0, O, I and l are not base58.
+    for (const text of ['7K3M-9QX2-HC4T-W8ZU', '7K3M-9QX2-HC4T-W8Z', '', 'hello', '1BoatSLRHtKNngkdXEeobR76b53LETtpy0'])
+      expect(readCardInput(text), text).toEqual({ kind: 'unknown' });
+  });
+
+  it('says how many stamps a loyalty card has and what they pay for', () => {
+    const card = { stamps: 7, stamps_for_reward: 10, rewards_available: 0, reward: 'A free coffee' };
+    expect(stampsText(card)).toBe('7 of 10 stamps: 3 more for A free coffee');
+    expect(stampsText({ ...card, stamps: 10, rewards_available: 1 })).toBe('10 of 10 stamps: 1 reward available (A free coffee)');
+    expect(stampsText({ ...card, stamps: 21, rewards_available: 2 })).toBe('21 of 10 stamps: 2 rewards available (A free coffee)');
+  });
+
+  it('says why a card was refused in words a clerk acts on, the balance in money', () => {
+    const error = (code: string, details: Record<string, unknown> = {}, message = 'from the API') =>
+      Object.assign(new Error(message), { code, details });
+    expect(cardErrorText(error('insufficient_balance', { balance_minor: '1850' }), 'USD')).toBe(
+      'The gift card holds only $18.50: enter a smaller amount, or leave it empty to take what it holds.',
+    );
+    expect(cardErrorText(error('insufficient_balance', { balance_minor: '0' }), 'USD')).toBe(
+      'The gift card is empty: take the rest another way.',
+    );
+    expect(cardErrorText(error('card_not_active', { status: 'pending' }), 'USD')).toMatch(/not active yet/);
+    expect(cardErrorText(error('card_not_active', { status: 'void' }), 'USD')).toMatch(/void/);
+    expect(cardErrorText(error('validation_failed', { field: 'amount_minor' }), 'USD')).toMatch(/more than the order still needs/);
+    expect(cardErrorText(error('failed_precondition', {}, 'Order 7Q2M9K4X1C is paid'), 'USD')).toBe('Order 7Q2M9K4X1C is paid');
+    expect(prepaidStatusText({ status: 'pending' })).toMatch(/not paid/);
   });
 });

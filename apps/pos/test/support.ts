@@ -18,6 +18,8 @@ export async function startTestPos() {
   return {
     port: service.port,
     client,
+    /** The wallet pass maker pos runs with (its development keys made at start). */
+    passes: service.cards.passes,
     async close() {
       client.close();
       await service.close();

@@ -114,28 +114,38 @@ function errorResponse(description: string, bsvalias = false) {
 
 /**
  * The success answer: its JSON schema (named schemas become components) with its example, and any
- * file it may come as instead.
+ * file it may come as instead (text with its example; bytes as `format: binary`).
  */
 function successResponse(definition: RouteDefinition, components: Record<string, unknown>) {
-  const { $defs, $schema: _, ...schema } = z.toJSONSchema(definition.answer, { io: 'output', unrepresentable: 'any' });
-  for (const [id, component] of Object.entries($defs ?? {})) components[id] = toComponentRefs(component);
-  const example = (z.globalRegistry.get(definition.answer)?.examples as unknown[] | undefined)?.[0];
   const files = Object.entries(definition.files ?? {}).map(([media, file]) => [
     media,
-    { schema: { type: 'string', description: file.description }, example: file.example },
+    'binary' in file
+      ? { schema: { type: 'string', format: 'binary', description: file.description } }
+      : { schema: { type: 'string', description: file.description }, example: file.example },
   ]);
   const headers = Object.entries(definition.answerHeaders ?? {}).map(([name, header]) => [
     name,
     { description: header.description, example: header.example, schema: { type: 'string' } },
   ]);
   return {
-    description: definition.files ? 'Success: JSON, or a file of one of the other media types' : 'Success',
+    description: !definition.answer
+      ? 'Success: a file'
+      : definition.files
+        ? 'Success: JSON, or a file of one of the other media types'
+        : 'Success',
     ...(headers.length > 0 ? { headers: Object.fromEntries(headers) } : {}),
     content: {
-      'application/json': { schema: toComponentRefs(schema), ...(example === undefined ? {} : { example }) },
+      ...(definition.answer ? { 'application/json': jsonAnswer(definition.answer, components) } : {}),
       ...Object.fromEntries(files),
     },
   };
+}
+
+function jsonAnswer(answer: z.ZodType, components: Record<string, unknown>) {
+  const { $defs, $schema: _, ...schema } = z.toJSONSchema(answer, { io: 'output', unrepresentable: 'any' });
+  for (const [id, component] of Object.entries($defs ?? {})) components[id] = toComponentRefs(component);
+  const example = (z.globalRegistry.get(answer)?.examples as unknown[] | undefined)?.[0];
+  return { schema: toComponentRefs(schema), ...(example === undefined ? {} : { example }) };
 }
 
 /** zod writes references to named schemas as `#/$defs/<id>`; in the document they are components. */

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { isoTime, minorUnits, named, pageOf } from '../routes/answer-schema.js';
+import { publicLoyaltyCard } from '../loyalty-cards/loyalty-card-answers.js';
+import { publicPrepaidCard } from '../prepaid-cards/prepaid-card-answers.js';
+import { isoTime, named, pageOf } from '../routes/answer-schema.js';
 
 /**
  * What the POS card routes answer (docs/decisions/0017-customer-cards.md, "POS cards"): the customer's card
@@ -11,38 +13,20 @@ const CARD_ID = '05c1ea99-67a7-403b-865d-5bca51e05e7b';
 const ADDRESS = '1GDJbB9BGhqSo8tUdsyCWKscuRi4ZodNzE';
 const PUBLIC_KEY = '0252ccc06864bf7116135b20823222ed23590fa7ec6e6180ca16c3c8229a18a893';
 
-const heldPrepaidCard = z
-  .object({
-    id: z.uuid(),
-    merchant_handle: z.string(),
-    currency: z.string(),
-    status: z.string().describe('pending, active, empty or void'),
-    balance_minor: minorUnits,
-    identifier_last4: z.string(),
-  })
-  .describe('A prepaid or gift card the address holds at the shop, as its public lookup shows it');
-
-const heldLoyaltyCard = z
-  .object({
-    id: z.uuid(),
-    merchant_handle: z.string(),
-    status: z.string(),
-    stamps: z.number().int(),
-    stamps_for_reward: z.number().int(),
-    rewards_available: z.number().int(),
-    reward: z.string(),
-    identifier_last4: z.string(),
-  })
-  .describe('A loyalty card the address holds at the shop, as its public lookup shows it');
-
 const publicFields = {
   id: z.uuid(),
   shop_id: z.string().describe("The shop: its organisation's handle"),
   address: z.string().describe("The customer's P2PKH address"),
   public_key: z.string().nullable().describe('The compressed public key the address was given as; null when it was given as an address'),
   created_at: isoTime,
-  prepaid_cards: z.array(heldPrepaidCard),
-  loyalty_cards: z.array(heldLoyaltyCard),
+  prepaid_cards: z
+    .array(publicPrepaidCard)
+    .describe(
+      'The prepaid and gift cards the address holds at the shop, newest first (void ones left out), as their public lookup shows them',
+    ),
+  loyalty_cards: z
+    .array(publicLoyaltyCard)
+    .describe('The loyalty card the address holds at the shop, if any, as its public lookup shows it'),
 };
 
 const EXAMPLE = {
@@ -56,7 +40,7 @@ const EXAMPLE = {
       id: '8760293f-2acb-41d2-bb24-2327f6a33e76',
       merchant_handle: 'blue-bottle-cafe',
       currency: 'USD',
-      status: 'active',
+      status: 'active' as const,
       balance_minor: 2_150,
       identifier_last4: '7Q2M',
     },
@@ -65,7 +49,7 @@ const EXAMPLE = {
     {
       id: 'da279546-38e8-4f15-8601-3678ec634da7',
       merchant_handle: 'blue-bottle-cafe',
-      status: 'active',
+      status: 'active' as const,
       stamps: 7,
       stamps_for_reward: 10,
       rewards_available: 0,

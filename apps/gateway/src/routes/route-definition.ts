@@ -12,8 +12,12 @@ export type HandlerInput<B, Q, P> = { body: B; query: Q; params: P; request: Fas
 /** A header the document lists for an operation: in the request, or in its success answer. */
 export type HeaderDoc = { description: string; example: string; required?: boolean };
 
-/** An answer that is a file rather than JSON (the ledger's exports): described in the document by its media type, answered as a string or a stream. */
-export type FileAnswer = { description: string; example: string };
+/**
+ * An answer that is a file rather than JSON, described in the document by its media type: text (the ledger's
+ * exports) with an example, answered as a string or a stream; or bytes (a wallet pass), answered as a Buffer,
+ * which the document describes without an example (`format: binary`).
+ */
+export type FileAnswer = { description: string; example: string } | { description: string; binary: true };
 
 /**
  * What an implemented endpoint adds to its catalog row: its input schemas, its success answer and its
@@ -55,18 +59,20 @@ export type RouteDefinition<
   status?: number;
   /** Another success status the handler may answer with `reply.code()`, with the same answer (200 for what already existed where `status` is 201). */
   alsoStatus?: number;
-  /** The success answer as JSON (named with `named()`, which gives it its example). */
-  answer: A;
-  /** Media types other than JSON the success answer may come as, each a file in a string or a stream. */
+  /** The success answer as JSON (named with `named()`, which gives it its example); none only for a route that answers files alone. */
+  answer?: A;
+  /** Media types other than JSON the success answer may come as, each a file in a string, a stream or bytes. */
   files?: Record<F, FileAnswer>;
   /** A realistic request body, for the document (a request body's schema is its validation). */
   bodyExample?: z.input<B>;
   /** Codes the handler itself may answer; those of auth, roles, validation, idempotency and services are added from the route. */
   errors?: ErrorCode[];
-  handle(input: HandlerInput<z.infer<B>, z.infer<Q>, z.infer<P>>): Promise<z.output<A> | ([F] extends [never] ? never : string | Readable)>;
+  handle(
+    input: HandlerInput<z.infer<B>, z.infer<Q>, z.infer<P>>,
+  ): Promise<z.output<A> | ([F] extends [never] ? never : string | Buffer | Readable)>;
 };
 
-/** Declares a route with its schemas so the handler's input and answer are typed by them. */
+/** Declares a route with its schemas so the handler's input and answer are typed by them; it answers JSON, files, or both. */
 export function route<
   B extends z.ZodType = z.ZodUnknown,
   Q extends z.ZodType = z.ZodUnknown,
@@ -74,6 +80,7 @@ export function route<
   A extends z.ZodType = z.ZodUnknown,
   F extends string = never,
 >(definition: RouteDefinition<B, Q, P, A, F>): RouteDefinition {
+  if (!definition.answer && !definition.files) throw new Error('A route declares its answer: JSON (answer), files (files), or both');
   return definition as unknown as RouteDefinition;
 }
 

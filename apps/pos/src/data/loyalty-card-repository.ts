@@ -52,6 +52,18 @@ export function loyaltyCardHeldBy(
   return db.loyaltyCard.findFirst({ where: { organizationId, OR: either } });
 }
 
+/** The cards held by each (organisation, holder address), newest first: one query for them all (at most one each). */
+export function loyaltyCardsHeldAtAddresses(
+  db: Db,
+  holders: readonly { organizationId: string; address: string }[],
+): Promise<LoyaltyCard[]> {
+  if (holders.length === 0) return Promise.resolve([]);
+  return db.loyaltyCard.findMany({
+    where: { OR: holders.map((holder) => ({ organizationId: holder.organizationId, holderAddress: holder.address })) },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+  });
+}
+
 /** The user's cards at every organisation, newest first, ties broken by id, after `after` when given. */
 export function loyaltyCardsHeldByUser(prisma: PrismaClient, userId: string, take: number, after?: CursorPosition): Promise<LoyaltyCard[]> {
   const afterWhere = after && { OR: [{ createdAt: { lt: after.at } }, { createdAt: after.at, id: { lt: after.id } }] };

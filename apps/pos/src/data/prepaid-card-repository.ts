@@ -53,6 +53,21 @@ export function cardsHeldBy(db: Db, userId: string, take: number, after?: { at: 
   });
 }
 
+/**
+ * The cards held by each (organisation, holder address), void ones left out, newest first: one query for
+ * them all (a page of POS cards asks for its addresses together).
+ */
+export function cardsHeldAtAddresses(db: Db, holders: readonly { organizationId: string; address: string }[]): Promise<PrepaidCard[]> {
+  if (holders.length === 0) return Promise.resolve([]);
+  return db.prepaidCard.findMany({
+    where: {
+      status: { not: 'void' },
+      OR: holders.map((holder) => ({ organizationId: holder.organizationId, holderAddress: holder.address })),
+    },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+  });
+}
+
 /** Whether the organisation has issued a card (sold or not). */
 export async function hasCards(db: Db, organizationId: string): Promise<boolean> {
   return (await db.prepaidCard.findFirst({ where: { organizationId }, select: { id: true } })) !== null;

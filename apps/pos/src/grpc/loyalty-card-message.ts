@@ -1,7 +1,7 @@
-import type {
-  LoyaltyActivity as LoyaltyActivityMessage,
+import {
   LoyaltyCard as LoyaltyCardMessage,
-  LoyaltyProgram as LoyaltyProgramMessage,
+  type LoyaltyActivity as LoyaltyActivityMessage,
+  type LoyaltyProgram as LoyaltyProgramMessage,
 } from '@ctk/proto/ctk/pos/v1/cards';
 import { holderMessage } from '../cards/card-holder.js';
 import type { LoyaltyActivity } from '../data/loyalty-card-repository.js';
@@ -43,6 +43,15 @@ export function toLoyaltyCardMessage({ card, program, identifier, activities }: 
     holder: holderMessage({ address: card.holderAddress, publicKey: card.holderPublicKey, userId: card.holderUserId }),
     organizationId: card.organizationId,
   };
+}
+
+/**
+ * The card as anyone may see it, wherever it shows beside something public (a POS card): the public lookup's
+ * fields only (its standing and the identifier's last 4), the rest left empty.
+ */
+export function toPublicLoyaltyCardMessage(view: Pick<LoyaltyCardView, 'card' | 'program'>): LoyaltyCardMessage {
+  const { id, merchantHandle, status, stamps, stampsForReward, rewardsAvailable, reward, identifierLast4 } = toLoyaltyCardMessage(view);
+  return LoyaltyCardMessage.fromPartial({ id, merchantHandle, status, stamps, stampsForReward, rewardsAvailable, reward, identifierLast4 });
 }
 
 export function toLoyaltyActivityMessage(activity: LoyaltyActivity): LoyaltyActivityMessage {

@@ -1,11 +1,12 @@
 import type { PosServiceImplementation } from '@ctk/proto/ctk/pos/v1/pos';
-import { AppError, orgOf } from '@ctk/shared';
+import { orgOf } from '@ctk/shared';
 import type { CardContext } from '../cards/card-context.js';
 import { cardsHeldAt } from '../cards/cards-held-at.js';
 import type { PosCard } from '../data/pos-card-repository.js';
 import { createPosCard } from '../domain/create-pos-card.js';
 import { getPosCard } from '../domain/get-pos-card.js';
 import { listShopCards } from '../domain/list-shop-cards.js';
+import { getLoyaltyPass, PKPASS_MEDIA_TYPE } from '../loyalty/get-loyalty-pass.js';
 import { toPosCardMessage } from './pos-card-message.js';
 
 type PosCardRpcs = Pick<PosServiceImplementation, 'createPosCard' | 'getPosCard' | 'listShopCards' | 'getLoyaltyPass'>;
@@ -28,9 +29,12 @@ export function posCardRpcs(cards: CardContext): PosCardRpcs {
       const page = await listShopCards(cards, orgOf(request.org), request);
       return { cards: await messages(page.cards), nextCursor: page.nextCursor };
     },
-    // The pass machinery is built (src/passes/); the loyalty card it shows is being built on its own branch.
-    getLoyaltyPass: () => {
-      throw new AppError('not_implemented', 'Wallet passes of loyalty cards are not built yet (docs/decisions/0017-customer-cards.md).');
+    async getLoyaltyPass(request) {
+      const { org, ...input } = request;
+      const pass = await getLoyaltyPass(cards, orgOf(org), input);
+      return pass.platform === 'apple'
+        ? { contentType: PKPASS_MEDIA_TYPE, body: pass.body, saveUrl: '', jwt: '' }
+        : { contentType: 'application/json', body: Buffer.alloc(0), saveUrl: pass.saveUrl, jwt: pass.jwt };
     },
   };
 }

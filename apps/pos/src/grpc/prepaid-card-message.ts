@@ -1,6 +1,6 @@
-import type { PrepaidActivity, PrepaidCard } from '@ctk/proto/ctk/pos/v1/cards';
+import { PrepaidCard, type PrepaidActivity } from '@ctk/proto/ctk/pos/v1/cards';
 import { holderMessage } from '../cards/card-holder.js';
-import type { PrepaidActivityRow, PrepaidCardRow } from '../data/prepaid-card-repository.js';
+import type { PrepaidActivityRow, PrepaidCard as PrepaidCardFields, PrepaidCardRow } from '../data/prepaid-card-repository.js';
 
 /**
  * The card as the contract answers it, with its identifier only when given (to whoever creates or re-keys
@@ -25,6 +25,15 @@ export function toPrepaidCardMessage(card: PrepaidCardRow, identifier = ''): Pre
     activities: [...(card.activities ?? [])].reverse().map(toPrepaidActivityMessage),
     organizationId: card.organizationId,
   };
+}
+
+/**
+ * The card as anyone may see it, wherever it shows beside something public (a POS card): the public lookup's
+ * fields only (id, merchant, currency, status, balance, the identifier's last 4), the rest left empty.
+ */
+export function toPublicPrepaidCardMessage(card: PrepaidCardRow | PrepaidCardFields): PrepaidCard {
+  const { id, merchantHandle, currency, status, balanceMinor, identifierLast4 } = toPrepaidCardMessage({ sellingOrder: null, ...card });
+  return PrepaidCard.fromPartial({ id, merchantHandle, currency, status, balanceMinor, identifierLast4 });
 }
 
 export function toPrepaidActivityMessage(activity: PrepaidActivityRow): PrepaidActivity {

@@ -1,3 +1,4 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { Logger } from '@ctk/shared';
 import type { Config } from '../config.js';
 import { makeApplePass } from './apple-pass.js';
@@ -13,6 +14,8 @@ export type PassMaker = {
   apple(content: PassContent): Promise<Buffer>;
   /** The save link and its JWT. */
   google(content: PassContent): Promise<{ saveUrl: string; jwt: string }>;
+  /** The public key the save links' JWTs verify with (the development key's, when none is configured). */
+  googlePublicKey(): Promise<KeyObject>;
 };
 
 /**
@@ -30,6 +33,9 @@ export function createPassMaker(config: Config, logger: Logger): PassMaker {
     },
     async google(content) {
       return makeGoogleSaveLink(await account(), content);
+    },
+    async googlePublicKey() {
+      return createPublicKey((await account()).privateKey);
     },
   };
 }
