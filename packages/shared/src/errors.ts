@@ -49,6 +49,8 @@ const ERRORS = {
   not_enough_stamps: { grpc: Status.FAILED_PRECONDITION, http: 409 },
   /** The order already stamped a loyalty card: an order stamps once. */
   already_stamped: { grpc: Status.ALREADY_EXISTS, http: 409 },
+  /** A ticket already checked in at the door: a ticket admits once (details: checked_in_at). */
+  already_checked_in: { grpc: Status.ALREADY_EXISTS, http: 409 },
   internal: { grpc: Status.INTERNAL, http: 500 },
 } as const satisfies Record<string, { grpc: Status; http: number }>;
 
