@@ -20,7 +20,7 @@ async function database(name: string) {
 
 /**
  * Commerce in front of the real pos, with p2p on a local chain and books, each on its own database and
- * a free port (tests pay by BIP270; pos's watcher, every 200 ms, sees payments mined). `advance` moves pos's clock. The
+ * a free port (tests pay by BIP270; pos's watcher, every 200 ms, sees payments mined). `advance` moves pos's and commerce's clock. The
  * catalog is read from pos every time unless `env` says otherwise.
  */
 export async function startCommerceStack(env: Record<string, string> = {}) {
@@ -51,6 +51,7 @@ export async function startCommerceStack(env: Record<string, string> = {}) {
   const commerceService = await startService(
     commerce,
     loadConfig(configSchema, { ...base, ...(await database('commerce')), POS_GRPC_URL: posUrl, COMMERCE_CATALOG_CACHE_MS: '0', ...env }),
+    { now: () => new Date(Date.now() + offsetMs) },
   );
   const client = createGrpcClient(CommerceServiceDefinition, `127.0.0.1:${commerceService.port}`);
   const posClient = createGrpcClient(PosServiceDefinition, posUrl);
@@ -94,7 +95,7 @@ export async function startCommerceStack(env: Record<string, string> = {}) {
     payOrder,
     /** Mines a block on the local chain: the transactions waiting are in it. */
     mine: () => mineBlocks(chain.url, 1),
-    /** Moves pos's clock this many seconds ahead of the real one. */
+    /** Moves pos's and commerce's clock this many seconds ahead of the real one. */
     advance(seconds: number) {
       offsetMs += seconds * 1000;
     },

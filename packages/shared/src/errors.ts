@@ -51,6 +51,8 @@ const ERRORS = {
   already_stamped: { grpc: Status.ALREADY_EXISTS, http: 409 },
   /** A ticket already checked in at the door: a ticket admits once (details: checked_in_at). */
   already_checked_in: { grpc: Status.ALREADY_EXISTS, http: 409 },
+  /** Fewer tickets of a type are left than a checkout asks for (details: field, available). */
+  sold_out: { grpc: Status.FAILED_PRECONDITION, http: 409 },
   internal: { grpc: Status.INTERNAL, http: 500 },
 } as const satisfies Record<string, { grpc: Status; http: number }>;
 

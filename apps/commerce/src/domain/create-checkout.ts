@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { CheckoutContext } from '../checkouts/checkout-context.js';
 import { newPublicToken } from '../checkouts/public-token.js';
 import type { Checkout } from '../data/checkout-repository.js';
+import type { TicketWithNames } from '../data/ticket-repository.js';
 
 /** pos's bounds of an order: 100 lines, 10,000 units a line, 20 modifiers a line. */
 const MAX_LINES = 100;
@@ -24,7 +25,8 @@ const checkoutSchema = z.object({
   publicUrl: z.url({ protocol: /^https?$/, error: 'public_url must be an http(s) URL' }),
 });
 
-export type CheckoutWithOrder = { checkout: Checkout; order: Order };
+/** `tickets`: a ticket checkout's tickets, once paid (decision 0020). */
+export type CheckoutWithOrder = { checkout: Checkout; order: Order; tickets?: TicketWithNames[] };
 
 /**
  * Opens a checkout for a shopper's browser (decision 0018): every line must be an item of the catalog;

@@ -3,6 +3,7 @@ import { AppError, orgOf } from '@ctk/shared';
 import type { CheckoutContext } from '../checkouts/checkout-context.js';
 import { checkoutStatusOf } from '../checkouts/checkout-status.js';
 import { PUBLIC_TOKEN } from '../checkouts/public-token.js';
+import { settleTicketCheckout } from '../tickets/settle-ticket-checkout.js';
 import type { CheckoutWithOrder } from './create-checkout.js';
 
 /**
@@ -24,7 +25,8 @@ export async function getCheckout(
     { status: checkoutStatusOf(order.status), paidAt: timeOrNull(order.paidAt), confirmedAt: timeOrNull(order.confirmedAt) },
     context.now(),
   );
-  return { checkout, order };
+  if (checkout.kind !== 'tickets') return { checkout, order };
+  return { checkout, order, tickets: await settleTicketCheckout(context, checkout) };
 }
 
 const timeOrNull = (text: string) => (text ? new Date(text) : null);

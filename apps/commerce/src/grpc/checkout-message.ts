@@ -1,6 +1,14 @@
 import type { Checkout } from '@ctk/proto/ctk/commerce/v1/commerce';
 import type { CheckoutWithOrder } from '../domain/create-checkout.js';
+import { toIssuedTicketMessage } from './ticket-message.js';
 
-export function toCheckoutMessage({ checkout, order }: CheckoutWithOrder): Checkout {
-  return { publicToken: checkout.publicToken, status: checkout.status, createdAt: checkout.createdAt.toISOString(), order };
+export function toCheckoutMessage({ checkout, order, tickets }: CheckoutWithOrder): Checkout {
+  return {
+    publicToken: checkout.publicToken,
+    status: checkout.status,
+    createdAt: checkout.createdAt.toISOString(),
+    order,
+    kind: checkout.kind,
+    tickets: (tickets ?? []).map(toIssuedTicketMessage),
+  };
 }

@@ -6,7 +6,13 @@ import { getCatalogItem } from '../domain/get-catalog-item.js';
 import { getCheckout } from '../domain/get-checkout.js';
 import { getSetup } from '../domain/get-setup.js';
 import { getStorefront } from '../domain/get-storefront.js';
+import { checkInTicket } from '../domain/check-in-ticket.js';
+import { createTicketCheckout } from '../domain/create-ticket-checkout.js';
+import { getTicketList } from '../domain/get-ticket-list.js';
+import { listTicketOrders } from '../domain/list-ticket-orders.js';
+import { replaceTicketCatalog } from '../domain/replace-ticket-catalog.js';
 import { toCheckoutMessage } from './checkout-message.js';
+import { toIssuedTicketMessage, toTicketEventMessages, toTicketOrderMessage } from './ticket-message.js';
 
 export function commerceService(context: CheckoutContext): CommerceServiceImplementation {
   const { catalogs } = context;
@@ -29,6 +35,27 @@ export function commerceService(context: CheckoutContext): CommerceServiceImplem
     },
     async getCheckout(request) {
       return { checkout: toCheckoutMessage(await getCheckout(context, request.org, request)) };
+    },
+    async replaceTicketCatalog(request) {
+      const events = request.events.map((event) => ({ ...event, ticketTypes: event.ticketTypes }));
+      const stored = await replaceTicketCatalog(context, request.org, { events });
+      return { events: toTicketEventMessages(stored.events, stored.counts) };
+    },
+    async getTicketList(request) {
+      const list = await getTicketList(context, request.org);
+      return { events: toTicketEventMessages(list.events, list.counts) };
+    },
+    async createTicketCheckout(request) {
+      const lines = request.lines.map((line) => ({ ticketTypeId: line.ticketTypeId, quantity: line.quantity }));
+      return { checkout: toCheckoutMessage(await createTicketCheckout(context, request.org, { lines, publicUrl: request.publicUrl })) };
+    },
+    async listTicketOrders(request) {
+      const { page, nextCursor } = await listTicketOrders(context, request.org, { limit: request.limit, cursor: request.cursor });
+      const now = context.now();
+      return { orders: page.map((row) => toTicketOrderMessage(row, now)), nextCursor };
+    },
+    async checkInTicket(request) {
+      return { ticket: toIssuedTicketMessage(await checkInTicket(context, request.org, request.code)) };
     },
   };
 }

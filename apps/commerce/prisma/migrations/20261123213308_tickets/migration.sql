@@ -37,7 +37,7 @@ CREATE TABLE "ticket_types" (
 -- CreateTable
 CREATE TABLE "ticket_holds" (
     "id" UUID NOT NULL,
-    "checkout_id" UUID NOT NULL,
+    "checkout_id" UUID,
     "ticket_type_id" UUID NOT NULL,
     "quantity" INTEGER NOT NULL,
     "unit_price_minor" BIGINT NOT NULL,
@@ -90,7 +90,7 @@ CREATE INDEX "checkouts_organization_id_kind_created_at_idx" ON "checkouts"("org
 ALTER TABLE "ticket_types" ADD CONSTRAINT "ticket_types_event_id_fkey" FOREIGN KEY ("event_id") REFERENCES "ticket_events"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
 
 -- AddForeignKey
-ALTER TABLE "ticket_holds" ADD CONSTRAINT "ticket_holds_checkout_id_fkey" FOREIGN KEY ("checkout_id") REFERENCES "checkouts"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
+ALTER TABLE "ticket_holds" ADD CONSTRAINT "ticket_holds_checkout_id_fkey" FOREIGN KEY ("checkout_id") REFERENCES "checkouts"("id") ON DELETE SET NULL ON UPDATE CASCADE;
 
 -- AddForeignKey
 ALTER TABLE "ticket_holds" ADD CONSTRAINT "ticket_holds_ticket_type_id_fkey" FOREIGN KEY ("ticket_type_id") REFERENCES "ticket_types"("id") ON DELETE RESTRICT ON UPDATE CASCADE;

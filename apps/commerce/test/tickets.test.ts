@@ -1,0 +1,287 @@
+import { randomUUID } from 'node:crypto';
+import type { TicketEventInput } from '@ctk/proto/ctk/commerce/v1/commerce';
+import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failure, PUBLIC_URL, startCommerceStack, walletOrg, type CommerceStack } from './commerce-stack.js';
+
+let stack: CommerceStack;
+beforeAll(async () => {
+  stack = await startCommerceStack();
+}, 60_000);
+afterAll(() => stack?.close());
+
+const DAY = 24 * 3600 * 1000;
+const inDays = (days: number) => new Date(Date.now() + days * DAY).toISOString();
+
+/** A concert next week: standing (capacity as given, $25) and seated (20, $40). */
+function concert(standing = 10, fields: Partial<TicketEventInput> = {}): TicketEventInput {
+  return {
+    id: '',
+    name: 'Jazz night',
+    startsAt: inDays(7),
+    endsAt: inDays(7.2),
+    venue: 'Blue Bottle Cafe, back room',
+    ticketTypes: [
+      { id: '', name: 'Standing', priceMinor: 2500n, currency: 'USD', capacity: standing },
+      { id: '', name: 'Seated', priceMinor: 4000n, currency: 'USD', capacity: 20 },
+    ],
+    ...fields,
+  };
+}
+
+async function ticketShop(standing = 10) {
+  const org = walletOrg();
+  const { events } = await stack.client.replaceTicketCatalog({ org, events: [concert(standing)] });
+  const [standingType, seatedType] = events[0]!.ticketTypes;
+  return { org, events, standing: standingType!, seated: seatedType! };
+}
+
+const buy = (org: OrgRef, ticketTypeId: string, quantity = 1n) =>
+  stack.client.createTicketCheckout({ org, lines: [{ ticketTypeId, quantity }], publicUrl: PUBLIC_URL }).then((r) => r.checkout!);
+const available = async (org: OrgRef, typeId: string) =>
+  (await stack.client.getTicketList({ org })).events.flatMap((e) => e.ticketTypes).find((t) => t.id === typeId)?.available;
+const read = (org: OrgRef, publicToken: string) =>
+  stack.client.getCheckout({ org, publicToken, publicUrl: PUBLIC_URL }).then((r) => r.checkout!);
+
+describe('the ticket catalog', () => {
+  it('is replaced as a whole: ids kept when sent back, a type left out removed, the answer with what is left', async () => {
+    const { org, events, standing, seated } = await ticketShop();
+    expect(events[0]).toMatchObject({ name: 'Jazz night', venue: 'Blue Bottle Cafe, back room' });
+    expect(standing).toMatchObject({ name: 'Standing', priceMinor: 2500n, currency: 'USD', capacity: 10, sold: 0, held: 0, available: 10 });
+    const replaced = await stack.client.replaceTicketCatalog({
+      org,
+      events: [
+        {
+          ...concert(),
+          id: events[0]!.id,
+          name: 'Jazz night (late set)',
+          ticketTypes: [{ id: standing.id, name: 'Standing', priceMinor: 3000n, currency: 'USD', capacity: 12 }],
+        },
+      ],
+    });
+    expect(replaced.events).toHaveLength(1);
+    expect(replaced.events[0]).toMatchObject({ id: events[0]!.id, name: 'Jazz night (late set)' });
+    expect(replaced.events[0]!.ticketTypes).toEqual([expect.objectContaining({ id: standing.id, priceMinor: 3000n, capacity: 12 })]);
+    expect((await stack.client.getTicketList({ org })).events[0]!.ticketTypes.map((t) => t.id)).toEqual([standing.id]);
+    // The removed type is no longer for sale.
+    expect(await failure(buy(org, seated.id))).toMatchObject({ code: 'validation_failed', details: { field: 'lines[0].ticket_type_id' } });
+  });
+
+  it.each([
+    ['an end before the start', { endsAt: inDays(6) }, 'events.0.ends_at'],
+    ['no ticket type', { ticketTypes: [] }, 'events.0.ticket_types'],
+    [
+      'a price of 0',
+      { ticketTypes: [{ id: '', name: 'Free', priceMinor: 0n, currency: 'USD', capacity: 1 }] },
+      'events.0.ticket_types.0.price_minor',
+    ],
+    [
+      'a negative capacity',
+      { ticketTypes: [{ id: '', name: 'A', priceMinor: 1n, currency: 'USD', capacity: -1 }] },
+      'events.0.ticket_types.0.capacity',
+    ],
+    ['an id not of the catalog', { id: randomUUID() }, 'events.0.id'],
+    ['a name on two lines', { name: 'Jazz\nnight' }, 'events.0.name'],
+  ])('refuses %s as validation_failed naming the place', async (_, fields, field) => {
+    const org = walletOrg();
+    const refused = await failure(stack.client.replaceTicketCatalog({ org, events: [concert(10, fields as Partial<TicketEventInput>)] }));
+    expect(refused).toMatchObject({ code: 'validation_failed', details: { field } });
+  });
+
+  it('cannot remove a type with seats held or sold, nor lower its capacity below them (409), and nothing changes', async () => {
+    const { org, events, standing, seated } = await ticketShop();
+    await buy(org, standing.id, 3n);
+    const keepSeated = { id: seated.id, name: 'Seated', priceMinor: 4000n, currency: 'USD', capacity: 20 };
+    const removal = await failure(
+      stack.client.replaceTicketCatalog({ org, events: [{ ...concert(), id: events[0]!.id, ticketTypes: [keepSeated] }] }),
+    );
+    expect(removal).toMatchObject({ code: 'failed_precondition', details: { ticket_type_id: standing.id, sold: 0, held: 3 } });
+    const lower = (capacity: number) =>
+      stack.client.replaceTicketCatalog({
+        org,
+        events: [
+          {
+            ...concert(),
+            id: events[0]!.id,
+            ticketTypes: [{ id: standing.id, name: 'Standing', priceMinor: 2500n, currency: 'USD', capacity }, keepSeated],
+          },
+        ],
+      });
+    expect(await failure(lower(2))).toMatchObject({ code: 'failed_precondition', details: { field: 'events.0.ticket_types.0.capacity' } });
+    expect(await available(org, standing.id)).toBe(7);
+    // Down to exactly what is taken: nothing left to sell.
+    await lower(3);
+    expect(await available(org, standing.id)).toBe(0);
+    expect(await failure(buy(org, standing.id))).toMatchObject({ code: 'sold_out', details: { available: 0 } });
+    // Another organisation's type is not this catalog's.
+    const other = walletOrg();
+    expect(
+      await failure(stack.client.replaceTicketCatalog({ org: other, events: [{ ...concert(), ticketTypes: [keepSeated] }] })),
+    ).toMatchObject({ code: 'validation_failed', details: { field: 'events.0.ticket_types.0.id' } });
+  });
+
+  it('lists only events still to end', async () => {
+    const org = walletOrg();
+    await stack.client.replaceTicketCatalog({
+      org,
+      events: [concert(5, { name: 'Last week', startsAt: inDays(-7), endsAt: inDays(-6.9) }), concert(5)],
+    });
+    expect((await stack.client.getTicketList({ org })).events.map((e) => e.name)).toEqual(['Jazz night']);
+  });
+});
+
+describe('a ticket checkout', () => {
+  it('is a pos order of keypad lines priced from the ticket catalog, holding the seats', async () => {
+    const { org, standing, seated } = await ticketShop();
+    const { checkout } = await stack.client.createTicketCheckout({
+      org,
+      lines: [
+        { ticketTypeId: standing.id, quantity: 2n },
+        { ticketTypeId: seated.id, quantity: 1n },
+      ],
+      publicUrl: PUBLIC_URL,
+    });
+    expect(checkout).toMatchObject({ kind: 'tickets', status: 'pending', tickets: [] });
+    expect(checkout!.publicToken).toMatch(/^cko_/);
+    const order = checkout!.order!;
+    expect(order.lines.map((l) => [l.itemId, l.name, l.quantity, l.unitPriceMinor])).toEqual([
+      ['', 'Jazz night: Standing', 2n, 2500n],
+      ['', 'Jazz night: Seated', 1n, 4000n],
+    ]);
+    expect(order).toMatchObject({ currency: 'USD', totalMinor: 9000n, note: 'Online ticket checkout' });
+    expect(await available(org, standing.id)).toBe(8);
+    expect(await available(org, seated.id)).toBe(19);
+  });
+
+  it('refuses more than is left (sold_out naming the line), unknown types, one type twice, two currencies', async () => {
+    const { org, standing, seated } = await ticketShop(3);
+    expect(await failure(buy(org, standing.id, 4n))).toMatchObject({
+      code: 'sold_out',
+      details: { field: 'lines[0].ticket_type_id', available: 3 },
+    });
+    const theirs = (await ticketShop()).standing;
+    for (const id of [theirs.id, randomUUID()])
+      expect(await failure(buy(org, id))).toMatchObject({ code: 'validation_failed', details: { field: 'lines[0].ticket_type_id' } });
+    const twice = stack.client.createTicketCheckout({
+      org,
+      lines: [
+        { ticketTypeId: seated.id, quantity: 1n },
+        { ticketTypeId: seated.id, quantity: 1n },
+      ],
+      publicUrl: PUBLIC_URL,
+    });
+    expect(await failure(twice)).toMatchObject({ code: 'validation_failed', details: { field: 'lines[1].ticket_type_id' } });
+    const mixed = walletOrg();
+    const { events } = await stack.client.replaceTicketCatalog({
+      org: mixed,
+      events: [concert(5, { ticketTypes: [concert().ticketTypes[0]!, { ...concert().ticketTypes[1]!, currency: 'EUR' }] })],
+    });
+    const [usd, eur] = events[0]!.ticketTypes;
+    const refused = stack.client.createTicketCheckout({
+      org: mixed,
+      lines: [
+        { ticketTypeId: usd!.id, quantity: 1n },
+        { ticketTypeId: eur!.id, quantity: 1n },
+      ],
+      publicUrl: PUBLIC_URL,
+    });
+    expect(await failure(refused)).toMatchObject({ code: 'validation_failed', details: { field: 'lines[1].ticket_type_id' } });
+    // Nothing refused held a seat.
+    expect(await available(org, standing.id)).toBe(3);
+  });
+
+  it('never oversells: 50 checkouts at once for the last 10 seats, exactly 10 held', async () => {
+    const { org, standing } = await ticketShop(10);
+    const results = await Promise.allSettled(Array.from({ length: 50 }, () => buy(org, standing.id)));
+    const held = results.filter((r) => r.status === 'fulfilled');
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(held).toHaveLength(10);
+    expect(new Set(refused.map((r) => (r.reason as { code: string }).code))).toEqual(new Set(['sold_out']));
+    expect(await available(org, standing.id)).toBe(0);
+    const list = (await stack.client.getTicketList({ org })).events[0]!.ticketTypes[0]!;
+    expect(list).toMatchObject({ held: 10, sold: 0, available: 0 });
+  }, 120_000);
+
+  it('gives its seats back when it expires, and when staff cancel its order', async () => {
+    const { org, standing } = await ticketShop(2);
+    const first = await buy(org, standing.id, 2n);
+    expect(await failure(buy(org, standing.id))).toMatchObject({ code: 'sold_out' });
+    stack.advance(901);
+    try {
+      expect(await available(org, standing.id)).toBe(2);
+      expect((await read(org, first.publicToken)).status).toBe('expired');
+      const second = await buy(org, standing.id, 2n);
+      expect(await available(org, standing.id)).toBe(0);
+      await stack.pos.cancelOrder({ org, orderNumber: second.order!.orderNumber, publicUrl: PUBLIC_URL });
+      expect((await read(org, second.publicToken)).status).toBe('cancelled');
+      expect(await available(org, standing.id)).toBe(2);
+    } finally {
+      stack.advance(-901);
+    }
+  });
+});
+
+describe('paid tickets', () => {
+  it('are issued once paid, answered to the checkout, listed for the merchant, and check in once', async () => {
+    const { org, standing } = await ticketShop(5);
+    const created = await buy(org, standing.id, 2n);
+    expect((await read(org, created.publicToken)).tickets).toEqual([]);
+    await stack.payOrder(created.order!.orderNumber);
+    const paid = await read(org, created.publicToken);
+    expect(paid.status).toBe('paid');
+    expect(paid.tickets).toHaveLength(2);
+    for (const ticket of paid.tickets) {
+      expect(ticket).toMatchObject({ eventName: 'Jazz night', ticketTypeId: standing.id, ticketTypeName: 'Standing', checkedInAt: '' });
+      expect(ticket.code).toMatch(/^[0-9A-HJKMNP-TV-Z]{20}$/);
+    }
+    // Read again: the same tickets, none issued twice.
+    expect((await read(org, created.publicToken)).tickets.map((t) => t.code)).toEqual(paid.tickets.map((t) => t.code));
+    expect((await stack.client.getTicketList({ org })).events[0]!.ticketTypes[0]).toMatchObject({ sold: 2, held: 0, available: 3 });
+
+    const orders = await stack.client.listTicketOrders({ org, limit: 10, cursor: '' });
+    expect(orders.orders).toHaveLength(1);
+    expect(orders.orders[0]).toMatchObject({
+      orderNumber: created.order!.orderNumber,
+      status: 'paid',
+      hold: 'sold',
+      totalMinor: 5000n,
+      lines: [{ ticketTypeId: standing.id, eventName: 'Jazz night', ticketTypeName: 'Standing', quantity: 2n, unitPriceMinor: 2500n }],
+    });
+    expect(orders.orders[0]!.tickets.map((t) => t.code)).toEqual(paid.tickets.map((t) => t.code));
+
+    const code = paid.tickets[0]!.code;
+    const admitted = (await stack.client.checkInTicket({ org, code: code.toLowerCase() })).ticket!;
+    expect(admitted.code).toBe(code);
+    expect(Date.parse(admitted.checkedInAt)).toBeGreaterThan(0);
+    expect(await failure(stack.client.checkInTicket({ org, code }))).toMatchObject({
+      code: 'already_checked_in',
+      details: { checked_in_at: admitted.checkedInAt },
+    });
+    expect((await failure(stack.client.checkInTicket({ org: walletOrg(), code: paid.tickets[1]!.code }))).code).toBe('not_found');
+    for (const unknown of ['', 'ABC', '0'.repeat(20)])
+      expect((await failure(stack.client.checkInTicket({ org, code: unknown }))).code).toBe('not_found');
+
+    // 100 check-ins of one code at once: exactly one admits.
+    const other = paid.tickets[1]!.code;
+    const results = await Promise.allSettled(Array.from({ length: 100 }, () => stack.client.checkInTicket({ org, code: other })));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const refusals = results
+      .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+      .map((r) => (r.reason as { code: string }).code);
+    expect(new Set(refusals)).toEqual(new Set(['already_checked_in']));
+  });
+
+  it('the merchant’s list of ticket orders is paged newest first', async () => {
+    const { org, seated } = await ticketShop();
+    const made = [];
+    for (let i = 0; i < 3; i++) made.push((await buy(org, seated.id)).order!.orderNumber);
+    const first = await stack.client.listTicketOrders({ org, limit: 2, cursor: '' });
+    expect(first.orders.map((o) => o.orderNumber)).toEqual([made[2], made[1]]);
+    expect(first.orders[0]).toMatchObject({ status: 'pending', hold: 'held', tickets: [] });
+    const second = await stack.client.listTicketOrders({ org, limit: 2, cursor: first.nextCursor });
+    expect(second.orders.map((o) => o.orderNumber)).toEqual([made[0]]);
+    expect(second.nextCursor).toBe('');
+    // Item checkouts are not ticket orders; another organisation sees none of these.
+    expect((await stack.client.listTicketOrders({ org: walletOrg(), limit: 10, cursor: '' })).orders).toEqual([]);
+  });
+});
