@@ -261,6 +261,14 @@ describe('paid tickets', () => {
     for (const unknown of ['', 'ABC', '0'.repeat(20)])
       expect((await failure(stack.client.checkInTicket({ org, code: unknown }))).code).toBe('not_found');
 
+    // The code as a QR, for the buyer's page: public, but only for a code that is a ticket.
+    const qr = await stack.client.getTicketQr({ code, format: '' });
+    expect(qr.contentType).toBe('image/svg+xml');
+    expect(Buffer.from(qr.body).toString('utf8')).toMatch(/^<svg/);
+    expect((await stack.client.getTicketQr({ code, format: 'png' })).body.subarray(1, 4).toString()).toBe('PNG');
+    expect((await failure(stack.client.getTicketQr({ code: '0'.repeat(20), format: '' }))).code).toBe('not_found');
+    expect(await failure(stack.client.getTicketQr({ code, format: 'gif' }))).toMatchObject({ code: 'validation_failed', details: { field: 'format' } });
+
     // 100 check-ins of one code at once: exactly one admits.
     const other = paid.tickets[1]!.code;
     const results = await Promise.allSettled(Array.from({ length: 100 }, () => stack.client.checkInTicket({ org, code: other })));

@@ -247,6 +247,10 @@ export function createTicketRepository(prisma: PrismaClient) {
       return count === 1;
     },
 
+    async exists(code: string): Promise<boolean> {
+      return (await prisma.ticket.count({ where: { code } })) > 0;
+    },
+
     ticketByCode(organizationId: string, code: string): Promise<TicketWithNames | null> {
       return prisma.ticket.findFirst({ where: { organizationId, code }, include: { ticketType: { include: { event: true } } } });
     },

@@ -12,6 +12,7 @@ import { getTicketList } from '../domain/get-ticket-list.js';
 import { listTicketOrders } from '../domain/list-ticket-orders.js';
 import { replaceTicketCatalog } from '../domain/replace-ticket-catalog.js';
 import { toCheckoutMessage } from './checkout-message.js';
+import { getTicketQr } from '../tickets/ticket-qr.js';
 import { toIssuedTicketMessage, toTicketEventMessages, toTicketOrderMessage } from './ticket-message.js';
 
 export function commerceService(context: CheckoutContext): CommerceServiceImplementation {
@@ -56,6 +57,9 @@ export function commerceService(context: CheckoutContext): CommerceServiceImplem
     },
     async checkInTicket(request) {
       return { ticket: toIssuedTicketMessage(await checkInTicket(context, request.org, request.code)) };
+    },
+    async getTicketQr(request) {
+      return getTicketQr(context.tickets, request.code, request.format);
     },
   };
 }
