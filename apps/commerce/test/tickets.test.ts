@@ -267,7 +267,10 @@ describe('paid tickets', () => {
     expect(Buffer.from(qr.body).toString('utf8')).toMatch(/^<svg/);
     expect((await stack.client.getTicketQr({ code, format: 'png' })).body.subarray(1, 4).toString()).toBe('PNG');
     expect((await failure(stack.client.getTicketQr({ code: '0'.repeat(20), format: '' }))).code).toBe('not_found');
-    expect(await failure(stack.client.getTicketQr({ code, format: 'gif' }))).toMatchObject({ code: 'validation_failed', details: { field: 'format' } });
+    expect(await failure(stack.client.getTicketQr({ code, format: 'gif' }))).toMatchObject({
+      code: 'validation_failed',
+      details: { field: 'format' },
+    });
 
     // 100 check-ins of one code at once: exactly one admits.
     const other = paid.tickets[1]!.code;
