@@ -20,6 +20,7 @@ import { finishIdempotent } from './plugins/idempotency.js';
 import { allowance, allowanceKey, clientAddress, commerceKeyAllowance, rateLimited } from './plugins/rate-limits.js';
 import { accessRoutes } from './routes/access-routes.js';
 import { commerceRoutes } from './routes/commerce-routes.js';
+import { ticketRoutes } from './routes/ticket-routes.js';
 import { identityRoutes } from './routes/identity-routes.js';
 import { itemAnalyzeRoutes } from './routes/item-analyze-routes.js';
 import { itemRoutes } from './routes/item-routes.js';
@@ -139,6 +140,7 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     orderRoutes(deps),
     payLinkRoutes(deps),
     commerceRoutes(deps),
+    ticketRoutes(deps),
     posCardRoutes(deps),
     loyaltyProgramRoutes(deps),
     loyaltyCardRoutes(deps),

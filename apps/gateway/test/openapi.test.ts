@@ -51,7 +51,7 @@ const isBuilt = (operation: Operation) => !('501' in operation.responses);
 const successOf = (operation: Operation) => Object.entries(operation.responses).find(([status]) => /^2\d\d$/.test(status));
 /** A file of bytes (a wallet pass): its schema says `format: binary`, and the document gives no example of it. */
 const isBinary = (media: Media) => (media.schema as { format?: string } | undefined)?.format === 'binary';
-/** An operation that answers a file of bytes only (the Apple wallet pass), no JSON. */
+/** An operation that answers a file of bytes only (the Apple wallet pass, a ticket's QR code), no JSON. */
 const answersBytesOnly = (operation: Operation) => {
   const media = Object.values(successOf(operation)?.[1].content ?? {});
   return media.length > 0 && media.every(isBinary);
@@ -87,7 +87,7 @@ describe('the OpenAPI document', () => {
     const operations = ENDPOINTS.map((endpoint) => ({ key: `${endpoint.method} ${endpoint.path}`, operation: operationOf(endpoint) }));
     const built = operations.filter(({ operation }) => isBuilt(operation));
     const bytesOnly = built.filter(({ operation }) => answersBytesOnly(operation));
-    expect(bytesOnly.map((o) => o.key)).toEqual(['GET /api/v1/passes/coffee/:card_id/apple']);
+    expect(bytesOnly.map((o) => o.key)).toEqual(['GET /api/v1/passes/coffee/:card_id/apple', 'GET /api/v1/tickets/:code/qr']);
     const withSchema = built.filter(
       ({ operation }) => successOf(operation)?.[1].content?.['application/json']?.schema || answersBytesOnly(operation),
     );
@@ -605,5 +605,55 @@ describe('real answers of the commerce service, through the gateway, validate ag
     expectDocumented('GET', statusPath, await call('GET', `${base}/checkout/cko_${'A'.repeat(32)}/status`));
     const other = await stack.walletOrg('Other');
     expectDocumented('GET', `${path}/catalog`, await call('GET', `/api/v1/commerce/${other.handle}/catalog`));
+  });
+
+  it('tickets: the catalog from the documented example, the list, a ticket checkout and its status, the orders, check-in and the QR', async () => {
+    const owner = await stack.walletOrg('Tickets');
+    const key = await stack.gateway.app.inject({
+      method: 'POST',
+      url: `/api/v1/orgs/${owner.handle}/commerce-key`,
+      headers: bearer(owner.key),
+    });
+    const headers = { 'x-commerce-key': key.json().commerce_public_key as string };
+    const admin = (method: Endpoint['method'], url: string, payload?: object) =>
+      stack.gateway.app.inject({ method, url, headers: bearer(owner.key), ...(payload ? { payload } : {}) });
+    const shopper = (method: Endpoint['method'], url: string, payload?: object) =>
+      stack.gateway.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+    const catalogPath = '/api/v1/orgs/:handle/tickets/catalog';
+    const example = structuredClone(
+      operationOf({ method: 'PUT', path: catalogPath }).requestBody?.content['application/json']?.example,
+    ) as {
+      events: { id?: string; starts_at: string; ends_at: string; ticket_types: { id?: string }[] }[];
+    };
+    // The example's ids are another catalog's, its dates past: a first catalog of new events, next year.
+    for (const event of example.events) {
+      delete event.id;
+      event.starts_at = event.starts_at.replace('2026', String(new Date().getFullYear() + 1));
+      event.ends_at = event.ends_at.replace('2026', String(new Date().getFullYear() + 1));
+      for (const type of event.ticket_types) delete type.id;
+    }
+    const replaced = await admin('PUT', `/api/v1/orgs/${owner.handle}/tickets/catalog`, example);
+    expect(replaced.statusCode, replaced.body).toBe(200);
+    expectDocumented('PUT', catalogPath, replaced);
+    expectDocumented('PUT', catalogPath, await admin('PUT', `/api/v1/orgs/${owner.handle}/tickets/catalog`, { events: [{ name: '' }] }));
+    const base = `/api/v1/commerce/${owner.handle}`;
+    expectDocumented('GET', '/api/v1/commerce/:merchant_handle/tickets', await shopper('GET', `${base}/tickets`));
+    const typeId = replaced.json().events[0].ticket_types[0].id as string;
+    const checkoutPath = '/api/v1/commerce/:merchant_handle/tickets/checkout';
+    const created = await shopper('POST', `${base}/tickets/checkout`, { lines: [{ ticket_type_id: typeId, quantity: 2 }] });
+    expect(created.statusCode, created.body).toBe(201);
+    expectDocumented('POST', checkoutPath, created);
+    expectDocumented(
+      'POST',
+      checkoutPath,
+      await shopper('POST', `${base}/tickets/checkout`, { lines: [{ ticket_type_id: typeId, quantity: 100 }] }),
+    );
+    const status = await shopper('GET', `${base}/checkout/${created.json().public_token}/status`);
+    expect(status.json().tickets).toEqual([]);
+    expectDocumented('GET', '/api/v1/commerce/:merchant_handle/checkout/:public_token/status', status);
+    expectDocumented('GET', '/api/v1/orgs/:handle/tickets/orders', await admin('GET', `/api/v1/orgs/${owner.handle}/tickets/orders`));
+    const checkIn = await admin('POST', `/api/v1/orgs/${owner.handle}/tickets/check-in`, { code: '0'.repeat(20) });
+    expectDocumented('POST', '/api/v1/orgs/:handle/tickets/check-in', checkIn);
+    expectDocumented('GET', '/api/v1/tickets/:code/qr', await admin('GET', `/api/v1/tickets/${'0'.repeat(20)}/qr`));
   });
 });

@@ -7,7 +7,7 @@ import type { AppName } from '@ctk/shared';
  * Rows marked `extra` are not in the spec: access management the spec leaves to a settings page, the
  * list of tax jurisdictions an organisation chooses from, the reports, receipt verification, the
  * paymail capability document and P2P routes, the order routes beyond the spec's three, pay links, and
- * the loyalty program and stamp verification.
+ * the loyalty program and stamp verification, and a ticket's check-in and QR code.
  */
 export type AuthScheme = 'none' | 'bearer' | 'bearer_optional' | 'webhook' | 'commerce_key' | 'paygate_key';
 export type Role = 'owner' | 'admin' | 'staff';
@@ -426,6 +426,17 @@ const EXTRA_ROWS: Row[] = [
     'books',
     'Tax jurisdictions an organisation can choose, with the rate in force (filter by country)',
   ],
+  // Tickets beyond the spec's four routes (decision 0020): the door's check-in, and a ticket's code as a QR.
+  [
+    'POST',
+    '/api/v1/orgs/:handle/tickets/check-in',
+    'bearer',
+    'staff',
+    'commerce_api',
+    'commerce',
+    'Check a paid ticket in at the door by its code: once (a second time is already_checked_in)',
+  ],
+  ['GET', '/api/v1/tickets/:code/qr', 'none', null, 'commerce_api', 'commerce', "A ticket's code as a QR code (SVG or PNG)"],
 ];
 
 function toEndpoint([method, path, auth, role, capability, service, summary]: Row, extra: boolean): Endpoint {

@@ -3,6 +3,7 @@ import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
 import { AppError } from '@ctk/shared';
 import type { z } from 'zod';
 import { minorUnitsOf } from '../routes/answer-schema.js';
+import { issuedTicketView } from '../tickets/ticket-view.js';
 import type { CheckoutAnswer, checkoutStatus } from './commerce-answers.js';
 
 const minor = minorUnitsOf;
@@ -51,8 +52,8 @@ export function checkoutView(checkout: Checkout | undefined, publicUrl: string):
   };
 }
 
-/** What a browser polls: the status and the amounts. */
-export function checkoutStatusView(checkout: Checkout | undefined): z.output<typeof checkoutStatus> {
+/** What a browser polls: the status and the amounts, and a ticket checkout's tickets once paid. */
+export function checkoutStatusView(checkout: Checkout | undefined, publicUrl: string): z.output<typeof checkoutStatus> {
   const order = orderOf(checkout);
   return {
     public_token: checkout!.publicToken,
@@ -65,6 +66,7 @@ export function checkoutStatusView(checkout: Checkout | undefined): z.output<typ
     expires_at: order.expiresAt,
     paid_at: order.paidAt || null,
     confirmed_at: order.confirmedAt || null,
+    ...(checkout!.kind === 'tickets' ? { tickets: checkout!.tickets.map((ticket) => issuedTicketView(ticket, publicUrl)) } : {}),
   };
 }
 

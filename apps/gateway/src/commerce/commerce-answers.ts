@@ -178,6 +178,17 @@ export const checkout = named(
 );
 export type CheckoutAnswer = z.infer<typeof checkout>;
 
+/** A paid ticket (decision 0020): its code is the ticket, shown as the QR at qr_url and checked in once at the door. */
+export const issuedTicket = z.object({
+  code: z.string().describe('20 characters of Crockford base32: unguessable; whoever holds it holds the ticket'),
+  event_id: z.uuid(),
+  event_name: z.string(),
+  ticket_type_id: z.uuid(),
+  ticket_type_name: z.string(),
+  qr_url: z.string().describe('The code as a QR code (SVG; ?format=png for PNG), public'),
+  checked_in_at: isoTime.nullable(),
+});
+
 export const checkoutStatus = named(
   'CommerceCheckoutStatus',
   z.object({
@@ -191,6 +202,10 @@ export const checkoutStatus = named(
     expires_at: isoTime,
     paid_at: isoTime.nullable(),
     confirmed_at: isoTime.nullable(),
+    tickets: z
+      .array(issuedTicket)
+      .optional()
+      .describe('A ticket checkout only: its tickets, once paid (empty until then); the token holder is the buyer'),
   }),
   {
     public_token: PUBLIC_TOKEN,

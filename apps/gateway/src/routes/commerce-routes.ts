@@ -11,7 +11,7 @@ import { callOptions, orgRef } from './service-call.js';
 /**
  * The Commerce API (spec 4.13, decision 0018), behind the merchant's commerce key (the gateway resolved
  * its organisation and checked it is the path's): the profile, the catalog and checkouts, served by
- * commerce. The two ticket routes are not built yet.
+ * commerce. The ticket routes are in ticket-routes.ts (decision 0020).
  */
 export function commerceRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
   const publicUrl = deps.config.CTK_PUBLIC_URL;
@@ -69,7 +69,7 @@ export function commerceRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
           { org: orgRef(requireOrg(request)), publicToken: params.public_token, publicUrl },
           callOptions(request),
         );
-        return checkoutStatusView(response.checkout);
+        return checkoutStatusView(response.checkout, publicUrl);
       },
     }),
   };
