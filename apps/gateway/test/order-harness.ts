@@ -23,7 +23,7 @@ export const EVENT_STREAMS_PER_ADDRESS = 3;
  * Orders end to end in one process: a local chain, books and p2p, pos calling both (its watcher off:
  * the tests pay by BIP270), and the gateway in front of the three, each on its own database. With
  * `commerce`, the commerce service too, calling pos (its catalog read from pos every time).
- * `advance` moves pos's clock (expiry) without waiting.
+ * `advance` moves pos's and commerce's clock (expiry) without waiting.
  */
 export async function startOrderStack(options: { commerce?: boolean; gatewayEnv?: Record<string, string> } = {}) {
   const chain = await startLocalChain({ port: 0 });
@@ -52,6 +52,7 @@ export async function startOrderStack(options: { commerce?: boolean; gatewayEnv?
     ? await startService(
         commerce,
         loadConfig(commerceConfigSchema, { ...env, POS_GRPC_URL: posUrl, COMMERCE_CATALOG_CACHE_MS: '0', ...(await database('commerce')) }),
+        { now: () => new Date(Date.now() + offsetMs) },
       )
     : undefined;
   const gateway: Gateway = await startTestGateway({
@@ -103,7 +104,7 @@ export async function startOrderStack(options: { commerce?: boolean; gatewayEnv?
     paying,
     /** Mines blocks on the local chain (the transactions waiting are mined in the first). */
     mine: (blocks = 1) => mineBlocks(chain.url, blocks),
-    /** Moves pos's clock this many seconds ahead of the real one (negative: back). */
+    /** Moves pos's (and commerce's) clock this many seconds ahead of the real one (negative: back). */
     advance(seconds: number) {
       offsetMs += seconds * 1000;
     },
