@@ -8,6 +8,7 @@ import { addItem, addKeypadLine, changeQuantity, emptyCart, estimate, orderReque
 import { formatMoney, formatPercent, formatSatoshis, parseMoney, parsePercent } from './money.js';
 import { watchOrder } from './order-watch.js';
 import { receiptText } from './receipt.js';
+import { ticketCheckIn } from './ticket-check-in.js';
 import { $, element, showAlert, statusText } from './ui.js';
 
 const state = {
@@ -42,6 +43,7 @@ function fail(error) {
 }
 
 const cards = cardPanel({ org: () => state.org, onOrder: renderOrder, fail });
+const tickets = ticketCheckIn({ org: () => state.org, $ });
 
 // ---- Sign in and the organisation
 
@@ -59,6 +61,7 @@ $('sign-out').addEventListener('click', () => {
   session.signOut();
   state.cart = emptyCart();
   cards.reset();
+  tickets.reset();
   show('signin-view', 'api-key');
 });
 
@@ -67,6 +70,7 @@ $('org-select').addEventListener('change', async () => {
   sessionStorage.setItem('ctk.org', state.org?.handle ?? '');
   state.cart = emptyCart();
   cards.reset();
+  tickets.reset();
   await loadMenu().catch(fail);
 });
 

@@ -201,3 +201,19 @@ describe('cards at the counter: what was scanned, and what is said about a card'
     expect(prepaidStatusText({ status: 'pending' })).toMatch(/not paid/);
   });
 });
+
+describe("the counter's ticket check-in text", () => {
+  it('says who is admitted, and refuses a second entry, an unknown code and a code that is none', async () => {
+    const { checkInText } = await import('../pages/ticket-check-in.js');
+    const { ApiError } = await import('../pages/api.js');
+    expect(checkInText({ code: 'K7QM2X9D4RTV8W1HZP3C', event_name: 'Jazz night', ticket_type_name: 'Standing' })).toEqual({
+      ok: true,
+      text: 'Admitted: Jazz night, Standing (K7QM2X9D4RTV8W1HZP3C)',
+    });
+    const again = checkInText(new ApiError(409, 'already_checked_in', 'checked in', { checked_in_at: '2026-06-12T19:04:12.000Z' }));
+    expect(again.ok).toBe(false);
+    expect(again.text).toMatch(/^Already checked in \(at .+\): do not admit again\.$/);
+    expect(checkInText(new ApiError(404, 'not_found', 'No ticket'))).toEqual({ ok: false, text: 'No ticket of this shop has this code.' });
+    expect(checkInText(new ApiError(422, 'validation_failed', 'bad')).text).toMatch(/not a ticket code/);
+  });
+});
