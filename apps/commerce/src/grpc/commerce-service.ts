@@ -38,8 +38,7 @@ export function commerceService(context: CheckoutContext): CommerceServiceImplem
       return { checkout: toCheckoutMessage(await getCheckout(context, request.org, request)) };
     },
     async replaceTicketCatalog(request) {
-      const events = request.events.map((event) => ({ ...event, ticketTypes: event.ticketTypes }));
-      const stored = await replaceTicketCatalog(context, request.org, { events });
+      const stored = await replaceTicketCatalog(context, request.org, { events: request.events });
       return { events: toTicketEventMessages(stored.events, stored.counts) };
     },
     async getTicketList(request) {
