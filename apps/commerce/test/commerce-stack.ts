@@ -88,11 +88,33 @@ export async function startCommerceStack(env: Record<string, string> = {}) {
     return tx;
   }
 
+  /**
+   * A payment made now for an order (its payment request is read while the order is open) and learned of
+   * later, as the watcher or staff learn of one after expiry: `confirm` broadcasts it without BIP270 (which
+   * refuses an expired order) and has staff confirm the txid.
+   */
+  async function latePayment(orderNumber: string) {
+    const request = await posClient.getPaymentRequest({ orderNumber, publicUrl: PUBLIC_URL });
+    const tx = await paying(request.outputs);
+    return {
+      async confirm(org: OrgRef) {
+        const broadcast = await fetch(`${chain.url}/v1/tx`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ rawTx: tx.toHex() }),
+        });
+        if (!broadcast.ok) throw new Error(`broadcast: ${broadcast.status} ${await broadcast.text()}`);
+        await posClient.confirmOrder({ org, orderNumber, txid: tx.id('hex'), publicUrl: PUBLIC_URL }, { timeoutMs: 30_000 });
+      },
+    };
+  }
+
   return {
     client,
     pos: posClient,
     item,
     payOrder,
+    latePayment,
     /** Mines a block on the local chain: the transactions waiting are in it. */
     mine: () => mineBlocks(chain.url, 1),
     /** Moves pos's and commerce's clock this many seconds ahead of the real one. */

@@ -282,6 +282,40 @@ describe('paid tickets', () => {
     expect(new Set(refusals)).toEqual(new Set(['already_checked_in']));
   });
 
+  it('paid after expiry: sold if the seats are still free, unfulfilled (no tickets) if they were sold meanwhile', async () => {
+    const { org, standing, seated } = await ticketShop(2);
+    const late = await buy(org, standing.id, 2n);
+    const lateButFree = await buy(org, seated.id, 1n);
+    const payments = [await stack.latePayment(late.order!.orderNumber), await stack.latePayment(lateButFree.order!.orderNumber)];
+    stack.advance(901);
+    try {
+      expect((await read(org, late.publicToken)).status).toBe('expired');
+      // The seats went back on sale, and someone else bought them.
+      const other = await buy(org, standing.id, 2n);
+      await stack.payOrder(other.order!.orderNumber);
+      expect((await read(org, other.publicToken)).tickets).toHaveLength(2);
+      for (const payment of payments) await payment.confirm(org);
+      const unfulfilled = await read(org, late.publicToken);
+      expect(unfulfilled.status).toBe('paid');
+      expect(unfulfilled.tickets).toEqual([]);
+      expect((await read(org, lateButFree.publicToken)).tickets).toHaveLength(1);
+      const list = (await stack.client.getTicketList({ org })).events[0]!.ticketTypes;
+      expect(list.map((t) => [t.sold, t.held, t.available])).toEqual([
+        [2, 0, 0],
+        [1, 0, 19],
+      ]);
+      const orders = (await stack.client.listTicketOrders({ org, limit: 10, cursor: '' })).orders;
+      const hold = (orderNumber: string) => orders.find((o) => o.orderNumber === orderNumber)?.hold;
+      expect([hold(late.order!.orderNumber), hold(lateButFree.order!.orderNumber), hold(other.order!.orderNumber)]).toEqual([
+        'unfulfilled',
+        'sold',
+        'sold',
+      ]);
+    } finally {
+      stack.advance(-901);
+    }
+  });
+
   it('the merchant’s list of ticket orders is paged newest first', async () => {
     const { org, seated } = await ticketShop();
     const made = [];
