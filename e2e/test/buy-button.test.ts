@@ -261,6 +261,61 @@ describe.skipIf(!hasChromium)('the Buy button on a shop of another origin, in he
     });
     expect(problems).toEqual([]);
   });
+
+  it('without the event stream, the dialog polls the checkout status and still turns paid', async () => {
+    const page = await browser!.newPage();
+    const { problems, calls } = watch(page, 'shop without stream');
+    // A proxy that refuses Server-Sent Events: the stream fails at once.
+    await page.route(/\/api\/pos\/orders\/\w+\/events$/, (route) => route.abort());
+    await page.goto(shop!.url);
+    await page.locator('ctk-buy-button').getByRole('button', { name: 'Buy now' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Pay Blue Bottle Cafe' });
+    await dialog.getByText('Waiting for payment').waitFor();
+    const payUri = (await dialog.getByRole('link', { name: /pay: link/ }).getAttribute('href')) ?? '';
+    await sleep(2500);
+    const polls = calls.filter((call) => call.endsWith('/status')).length;
+    expect(polls).toBeGreaterThanOrEqual(1);
+    await wallet(chainPort, join(dir, 'customer.json'), 'pay', payUri);
+    await dialog.getByText('Paid. Thank you!').waitFor({ timeout: 30_000 });
+    await page.locator('#events li[data-type="checkout.paid"]').waitFor();
+    expect(calls.filter((call) => call.endsWith('/status')).length).toBeGreaterThan(polls);
+    // The only complaint is the refused stream itself.
+    expect(problems.filter((problem) => !problem.includes('net::ERR_FAILED'))).toEqual([]);
+    await page.close();
+  });
+
+  it('a button that cannot make a checkout says why in the dialog, and offers to try again', async () => {
+    const page = await browser!.newPage();
+    const { problems } = watch(page, 'shop with broken buttons');
+    await page.goto(shop!.url);
+    await page.evaluate(
+      ({ handle, commerceKey }) => {
+        const add = (label: string, attributes: Record<string, string>) => {
+          const button = document.createElement('ctk-buy-button');
+          for (const [name, value] of Object.entries(attributes)) button.setAttribute(name, value);
+          button.textContent = label;
+          document.querySelector('main')!.append(button);
+        };
+        add('Not for sale', { merchant: handle, 'commerce-key': commerceKey, item: '00000000-0000-4000-8000-000000000000' });
+        add('No key', { merchant: handle, item: '00000000-0000-4000-8000-000000000000' });
+      },
+      { handle: cafe.handle, commerceKey: cafe.commerceKey },
+    );
+    await page.getByRole('button', { name: 'Not for sale' }).click();
+    const notForSale = page.locator('ctk-buy-button', { hasText: 'Not for sale' }).getByRole('alert');
+    await notForSale.waitFor();
+    expect(await notForSale.textContent()).toBe('No item 00000000-0000-4000-8000-000000000000 is for sale in this shop');
+    await page.locator('ctk-buy-button', { hasText: 'Not for sale' }).getByRole('button', { name: 'Try again' }).waitFor();
+    await page.screenshot({ path: join(ARTIFACTS, 'not-for-sale.png'), fullPage: true });
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'No key' }).click();
+    await expect(page.locator('ctk-buy-button', { hasText: 'No key' }).getByRole('alert').textContent()).resolves.toBe(
+      'This Buy button is missing its commerce-key attribute.',
+    );
+    // A 422 from the API is reported by the browser as a failed resource; nothing else went wrong.
+    expect(problems.filter((problem) => !/status of 422/.test(problem))).toEqual([]);
+    await page.close();
+  });
 });
 
 describe.skipIf(!hasChromium)('a Buy button checkout left unpaid expires, and the host page hears checkout.expired', () => {

@@ -15,6 +15,7 @@
   /** The API is the origin this script came from. */
   const API_BASE = new URL(script && script.src ? script.src : location.href).origin;
   const POLL_MS = 2000;
+  const RETRY_MS = 1000;
   const PAID = new Set(['paid', 'confirmed']);
   const FINAL = new Set(['paid', 'confirmed', 'expired', 'cancelled']);
 
@@ -146,12 +147,11 @@
     const headers = { accept: 'application/json', 'x-commerce-key': key };
     if (body !== undefined) {
       headers['content-type'] = 'application/json';
-      // A retried request (the network dropped the answer) gets the same checkout, not a second one.
+      // The one retry below (the network dropped the request or its answer) gets the same checkout, not a second one.
       headers['idempotency-key'] = randomKey();
     }
-    let response;
-    try {
-      response = await fetch(`${API_BASE}${path}`, {
+    const send = () =>
+      fetch(`${API_BASE}${path}`, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -159,6 +159,9 @@
         credentials: 'omit',
         cache: 'no-store',
       });
+    let response;
+    try {
+      response = await send().catch(() => new Promise((later) => setTimeout(later, RETRY_MS)).then(send));
     } catch {
       throw new CheckoutError('The payment service did not answer. Check your connection and try again.');
     }
@@ -209,6 +212,14 @@
       this._stopWatching();
     }
 
+    // Moved elsewhere in the page (removed, then added again): a checkout still waiting is followed again.
+    connectedCallback() {
+      if (this._state === 'pending' && !this._watch) {
+        this._follow();
+        this._tick();
+      }
+    }
+
     /** Opens the dialog: the checkout still waiting for payment if there is one, otherwise a new one. */
     open() {
       if (!this._dialog.open) this._dialog.showModal();
@@ -251,13 +262,17 @@
       try {
         const { merchant, key, lines } = this._config();
         const base = `/api/v1/commerce/${encodeURIComponent(merchant)}`;
-        const [checkout, profile] = await Promise.all([
-          call('POST', `${base}/checkout`, key, { lines }),
-          call('GET', base, key).catch(() => null),
-        ]);
+        // The merchant's name titles the dialog; read beside the checkout, and not needed for it.
+        call('GET', base, key).then(
+          (profile) => {
+            if (profile?.name) this._el('title').textContent = `Pay ${profile.name}`;
+          },
+          () => {},
+        );
+        const checkout = await call('POST', `${base}/checkout`, key, { lines });
         this._checkout = { ...checkout, key, base };
         this._state = 'pending';
-        this._render(checkout, profile);
+        this._render(checkout);
         this._follow();
       } catch (error) {
         this._fail(error);
@@ -266,9 +281,8 @@
       }
     }
 
-    _render(checkout, profile) {
+    _render(checkout) {
       const currency = checkout.currency;
-      if (profile?.name) this._el('title').textContent = `Pay ${profile.name}`;
       const body = this._el('lines');
       body.replaceChildren(
         ...checkout.lines.map((line) => {
@@ -336,8 +350,11 @@
         } catch {
           return;
         }
-        if (FINAL.has(order.status)) this._readStatus(order);
-        else this._progress(order);
+        if (!FINAL.has(order.status)) return this._progress(order);
+        // The stream ends after a final state: no poll is needed to learn what it just said.
+        source.close();
+        watch.source = null;
+        this._readStatus(order);
       });
       source.addEventListener('error', () => {
         source.close();
