@@ -1,5 +1,7 @@
 import type { CatalogReader } from '../catalog/catalog-reader.js';
 import type { CheckoutRepository } from '../data/checkout-repository.js';
+import type { ProviderPaymentRepository } from '../data/provider-payment-repository.js';
+import type { Logger } from '@ctk/shared';
 import type { PosClient } from '../pos-client.js';
 
 /** What the checkout use cases are given. */
@@ -7,5 +9,8 @@ export type CheckoutContext = {
   pos: PosClient;
   catalogs: CatalogReader;
   checkouts: CheckoutRepository;
+  /** A checkout paid through a provider shows commerce's row (decision 0019). */
+  providerPayments: Pick<ProviderPaymentRepository, 'byCheckout'>;
+  logger: Logger;
   now: () => Date;
 };

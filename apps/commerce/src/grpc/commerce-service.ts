@@ -6,9 +6,14 @@ import { getCatalogItem } from '../domain/get-catalog-item.js';
 import { getCheckout } from '../domain/get-checkout.js';
 import { getSetup } from '../domain/get-setup.js';
 import { getStorefront } from '../domain/get-storefront.js';
+import { listProviderEvents } from '../domain/list-provider-events.js';
+import { receiveProviderEvent } from '../domain/receive-provider-event.js';
+import { setProviderSecret } from '../domain/set-provider-secret.js';
+import type { ProviderContext } from '../providers/provider-context.js';
 import { toCheckoutMessage } from './checkout-message.js';
+import { toProviderAccountMessage, toProviderEventMessage } from './provider-messages.js';
 
-export function commerceService(context: CheckoutContext): CommerceServiceImplementation {
+export function commerceService(context: CheckoutContext, providers: ProviderContext): CommerceServiceImplementation {
   const { catalogs } = context;
   return {
     async getSetup() {
@@ -29,6 +34,16 @@ export function commerceService(context: CheckoutContext): CommerceServiceImplem
     },
     async getCheckout(request) {
       return { checkout: toCheckoutMessage(await getCheckout(context, request.org, request)) };
+    },
+    async setProviderSecret(request) {
+      const account = await setProviderSecret(providers, request.org, { provider: request.provider, webhookSecret: request.webhookSecret });
+      return { account: toProviderAccountMessage(account) };
+    },
+    async receiveProviderEvent(request) {
+      return receiveProviderEvent(providers, request.org, request);
+    },
+    async listProviderEvents(request) {
+      return { events: (await listProviderEvents(providers, request.org, request)).map(toProviderEventMessage) };
     },
   };
 }
