@@ -90,14 +90,16 @@ async function apply(
   };
   const note = async (outcome: 'parked' | 'ignored', reason: string) => {
     await context.payments.note(event, outcome, reason);
-    if (outcome === 'parked') context.logger.warn({ organizationId: org.id, provider, eventId: notice.eventId, reason }, 'provider event parked');
+    if (outcome === 'parked')
+      context.logger.warn({ organizationId: org.id, provider, eventId: notice.eventId, reason }, 'provider event parked');
     return summary(notice, outcome, reason);
   };
   if (notice.kind === 'ignored') return note('ignored', notice.reason);
   if (notice.kind === 'refund') {
     const payment = await context.payments.byRef(org.id, provider, notice.paymentRef);
     if (!payment) return note('parked', `no ${provider} payment ${notice.paymentRef} of this organisation to refund`);
-    if (payment.currency !== notice.currency) return note('parked', `the refund is in ${notice.currency}, the payment in ${payment.currency}`);
+    if (payment.currency !== notice.currency)
+      return note('parked', `the refund is in ${notice.currency}, the payment in ${payment.currency}`);
     const now = context.now();
     const result = await context.payments.refund(
       { ...event, checkoutId: payment.checkoutId },
@@ -143,7 +145,8 @@ async function apply(
 
 function amountMismatch(checkout: Checkout, notice: { amountMinor: bigint; currency: string }): string {
   if (notice.currency !== checkout.currency) return `the payment is in ${notice.currency}, the checkout in ${checkout.currency}`;
-  if (notice.amountMinor !== checkout.totalMinor) return `the payment is ${notice.amountMinor}, the checkout's total ${checkout.totalMinor}`;
+  if (notice.amountMinor !== checkout.totalMinor)
+    return `the payment is ${notice.amountMinor}, the checkout's total ${checkout.totalMinor}`;
   return '';
 }
 
@@ -165,7 +168,10 @@ export async function releaseOrder(context: Pick<ProviderContext, 'pos' | 'logge
   try {
     await context.pos.cancelOrder({ org, orderNumber: checkout.orderNumber, publicUrl });
   } catch (error) {
-    context.logger.warn({ err: error, orderNumber: checkout.orderNumber }, 'the order of a checkout paid through a provider was not cancelled');
+    context.logger.warn(
+      { err: error, orderNumber: checkout.orderNumber },
+      'the order of a checkout paid through a provider was not cancelled',
+    );
   }
 }
 

@@ -76,7 +76,14 @@ function cardNotice(json: unknown): ProviderNotice {
     case 'payment_intent.succeeded': {
       const intent = parse(paymentIntent, data?.object, 'data.object.');
       const amountMinor = BigInt(intent.amount_received);
-      return { ...base, checkoutToken: tokenOf(intent.metadata), kind: 'payment', paymentRef: intent.id, amountMinor, currency: intent.currency };
+      return {
+        ...base,
+        checkoutToken: tokenOf(intent.metadata),
+        kind: 'payment',
+        paymentRef: intent.id,
+        amountMinor,
+        currency: intent.currency,
+      };
     }
     case 'charge.refunded': {
       const refunded = parse(charge, data?.object, 'data.object.');

@@ -61,5 +61,6 @@ export function verifySignature(input: {
     // Every candidate is compared, so the time taken does not tell which one came close.
     return signatures.map((signature) => signature.length === expected.length && timingSafeEqual(signature, expected)).includes(true);
   });
-  if (!matches) throw new AppError('invalid_signature', 'No signature in the header matches the body under the secret set for this provider.');
+  if (!matches)
+    throw new AppError('invalid_signature', 'No signature in the header matches the body under the secret set for this provider.');
 }
