@@ -20,6 +20,7 @@ import { finishIdempotent } from './plugins/idempotency.js';
 import { allowance, allowanceKey, clientAddress, commerceKeyAllowance, rateLimited } from './plugins/rate-limits.js';
 import { accessRoutes } from './routes/access-routes.js';
 import { commerceRoutes } from './routes/commerce-routes.js';
+import { providerRoutes } from './routes/provider-routes.js';
 import { identityRoutes } from './routes/identity-routes.js';
 import { itemAnalyzeRoutes } from './routes/item-analyze-routes.js';
 import { itemRoutes } from './routes/item-routes.js';
@@ -139,6 +140,7 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     orderRoutes(deps),
     payLinkRoutes(deps),
     commerceRoutes(deps),
+    providerRoutes(deps),
     posCardRoutes(deps),
     loyaltyProgramRoutes(deps),
     loyaltyCardRoutes(deps),
@@ -160,11 +162,7 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     auth: {
       credentials: deps.credentials,
       lookups: lookupAllowance,
-      webhooks: webhookVerifier({
-        prisma,
-        toleranceSeconds: config.CTK_WEBHOOK_TOLERANCE_SECONDS,
-        secrets: { 'card-provider': config.CTK_WEBHOOK_SECRET_CARD_PROVIDER, 'wallet-provider': config.CTK_WEBHOOK_SECRET_WALLET_PROVIDER },
-      }),
+      webhooks: webhookVerifier({ credentials: deps.credentials }),
     },
     callerAllowance,
     signupRateLimit: config.CTK_SIGNUP_RATE_LIMIT_PER_MINUTE,
@@ -199,12 +197,16 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
   return app;
 }
 
-/** The raw JSON body is kept: webhook signatures and idempotency hashes are over the exact bytes. */
+/**
+ * The raw JSON body is kept: webhook signatures are over the exact bytes received (kept as bytes, so that
+ * no decoding can change them), idempotency hashes over their text.
+ */
 function keepRawJsonBody(app: FastifyInstance) {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    request.rawBody = body as string;
-    parse(request, body as string, done);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    request.rawBodyBytes = body as Buffer;
+    request.rawBody = (body as Buffer).toString('utf8');
+    parse(request, request.rawBody, done);
   });
 }

@@ -52,6 +52,8 @@ export async function startOrderStack(options: { commerce?: boolean; gatewayEnv?
     ? await startService(
         commerce,
         loadConfig(commerceConfigSchema, { ...env, POS_GRPC_URL: posUrl, COMMERCE_CATALOG_CACHE_MS: '0', ...(await database('commerce')) }),
+        // Provider payments post through commerce's outbox (decision 0019).
+        { transport },
       )
     : undefined;
   const gateway: Gateway = await startTestGateway({

@@ -39,6 +39,8 @@ export function forwardsToService(endpoint: Pick<Endpoint, 'path'>): boolean {
     endpoint.path.includes('/loyalty-') ||
     endpoint.path.includes('/prepaid-cards') ||
     endpoint.path.startsWith('/api/v1/bsv/') ||
+    endpoint.path.includes('/payment-providers') ||
+    endpoint.path.startsWith('/api/webhooks/') ||
     (endpoint.path.startsWith('/api/v1/commerce/') && !endpoint.path.includes('/tickets'))
   );
 }
