@@ -145,10 +145,22 @@ describe('card provider events', () => {
     expect(await entries(org)).toHaveLength(1);
   });
 
+  it('refuse a replay: the same delivery, signature and all, sent again', async () => {
+    const { org, checkout } = await paidShop();
+    const body = sessionCompleted(checkout.publicToken);
+    const signature = signPayload(CARD_SECRET, body);
+    expect((await deliver(org, body, { signature })).outcome).toBe('applied');
+    const replay = await failure(deliver(org, body, { signature }));
+    expect(replay).toMatchObject({ code: 'invalid_signature', message: expect.stringContaining('replay') });
+  });
+
   it('deliver concurrently once: of ten deliveries of one event, one applies it', async () => {
     const { org, checkout } = await paidShop();
     const body = sessionCompleted(checkout.publicToken);
-    const answers = await Promise.all(Array.from({ length: 10 }, () => deliver(org, body)));
+    // Each attempt signed anew, as a provider signs its retries.
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => deliver(org, body, { timestamp: Math.floor(Date.now() / 1000) - i })),
+    );
     expect(answers.filter((answer) => !answer.duplicate)).toHaveLength(1);
     expect(answers.every((answer) => answer.outcome === 'applied')).toBe(true);
     await eventually(async () => expect(await entries(org)).toHaveLength(1));

@@ -28,14 +28,17 @@ export async function receiveProviderEvent(
   const org = orgOf(orgRef);
   const provider = request.provider;
   if (!isProvider(provider)) throw new AppError('validation_failed', `No provider "${provider}"`, { field: 'provider' });
-  await verify(context, org, provider, request);
+  const signature = await verify(context, org, provider, request);
   const notice = readNotice(provider, request.payload);
   // Two deliveries of one event at once: the second's insert fails on the unique event id, and is read again.
   for (let attempt = 0; ; attempt++) {
     const seen = await context.payments.event(org.id, provider, notice.eventId);
+    // A provider signs each attempt anew: the very same signature again is someone replaying a delivery.
+    if (seen?.signature === signature) throw new AppError('invalid_signature', 'This delivery was received before (a replay).');
     if (seen) return { ...summary(notice, seen.outcome as EventOutcome, seen.reason), duplicate: true };
     try {
-      return { ...(await apply(context, { org, orgRef: orgRef as OrgRef }, provider, notice, request)), duplicate: false };
+      const applied = await apply(context, { org, orgRef: orgRef as OrgRef }, provider, notice, { ...request, signature });
+      return { ...applied, duplicate: false };
     } catch (error) {
       if (!isUniqueViolation(error) || attempt > 0) throw error;
     }
@@ -60,7 +63,7 @@ async function verify(context: ProviderContext, org: Org, provider: Provider, re
   if (secrets.length === 0) {
     context.logger.error({ organizationId: org.id, provider }, 'the provider secret cannot be opened (COMMERCE_SECRETS_KEY changed?)');
   }
-  verifySignature({
+  return verifySignature({
     header: request.signature,
     headerName: SIGNATURE_HEADERS[provider],
     rawBody: request.payload,
@@ -75,7 +78,7 @@ async function apply(
   { org, orgRef }: { org: Org; orgRef: OrgRef },
   provider: Provider,
   notice: ProviderNotice,
-  request: { payload: Uint8Array; publicUrl: string },
+  request: { payload: Uint8Array; publicUrl: string; signature: string },
 ): Promise<Omit<ReceivedEvent, 'duplicate'>> {
   const checkout = PUBLIC_TOKEN.test(notice.checkoutToken) ? await context.checkouts.byToken(org.id, notice.checkoutToken) : null;
   const event: NewProviderEvent = {
@@ -86,6 +89,7 @@ async function apply(
     checkoutToken: notice.checkoutToken,
     checkoutId: checkout?.id ?? null,
     payload: Uint8Array.from(request.payload),
+    signature: request.signature,
     receivedAt: context.now(),
   };
   const note = async (outcome: 'parked' | 'ignored', reason: string) => {

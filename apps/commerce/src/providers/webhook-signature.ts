@@ -42,7 +42,8 @@ export function signPayload(secrets: string | string[], rawBody: Uint8Array | st
 
 /**
  * Checks the header against the raw body: the timestamp within `toleranceSeconds` of now (either way),
- * and some v1 equal, in constant time, to the HMAC under one of the secrets. Throws invalid_signature.
+ * and some v1 equal, in constant time, to the HMAC under one of the secrets. Throws invalid_signature;
+ * answers the matching signature (hex), by which a replay of this very delivery is told.
  */
 export function verifySignature(input: {
   header: string;
@@ -51,16 +52,20 @@ export function verifySignature(input: {
   secrets: string[];
   toleranceSeconds: number;
   now: Date;
-}): void {
+}): string {
   const { timestamp, signatures } = parseSignatureHeader(input.header, input.headerName);
   if (Math.abs(input.now.getTime() / 1000 - timestamp) > input.toleranceSeconds) {
     throw new AppError('invalid_signature', `The signature's timestamp is outside the ${input.toleranceSeconds} s tolerance.`);
   }
-  const matches = input.secrets.some((secret) => {
+  let match: Buffer | undefined;
+  for (const secret of input.secrets) {
     const expected = expectedSignature(secret, timestamp, input.rawBody);
     // Every candidate is compared, so the time taken does not tell which one came close.
-    return signatures.map((signature) => signature.length === expected.length && timingSafeEqual(signature, expected)).includes(true);
-  });
-  if (!matches)
+    for (const signature of signatures) {
+      if (signature.length === expected.length && timingSafeEqual(signature, expected)) match ??= signature;
+    }
+  }
+  if (!match)
     throw new AppError('invalid_signature', 'No signature in the header matches the body under the secret set for this provider.');
+  return match.toString('hex');
 }

@@ -24,6 +24,7 @@ CREATE TABLE "provider_events" (
     "checkout_token" TEXT NOT NULL DEFAULT '',
     "checkout_id" UUID,
     "payload" BYTEA NOT NULL,
+    "signature" TEXT NOT NULL DEFAULT '',
     "received_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "provider_events_pkey" PRIMARY KEY ("id")
