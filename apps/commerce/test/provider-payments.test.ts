@@ -102,7 +102,7 @@ describe('card provider events', () => {
     const status = await stack.client.getCheckout({ org, publicToken: checkout.publicToken, publicUrl: PUBLIC_URL });
     expect(status.checkout?.status).toBe('paid');
     // The order takes no bitcoin payment now: cancelled, its receiving output released.
-    expect(status.checkout?.order?.status).toBe('cancelled');
+    expect(status.checkout?.order).toMatchObject({ status: 'cancelled', dueSatoshis: 0n, paidAt: expect.any(String) });
 
     const [entry] = await eventually(async () => {
       const found = await entries(org);
@@ -216,6 +216,14 @@ describe('card provider events', () => {
       const debit = entry.lines.reduce((total, line) => total + line.debitMinor, 0n);
       expect(entry.lines.reduce((total, line) => total + line.creditMinor, 0n)).toBe(debit);
     }
+  });
+
+  it('park a payment whose provider id already paid another checkout', async () => {
+    const { org, checkout, latte } = await paidShop();
+    const second = await openCheckout(org, latte.id);
+    expect((await deliver(org, sessionCompleted(checkout.publicToken))).outcome).toBe('applied');
+    const answer = await deliver(org, sessionCompleted(second.publicToken));
+    expect(answer).toMatchObject({ outcome: 'parked', reason: expect.stringContaining('pi_3QblueBottle') });
   });
 
   it('park a refund of a payment it does not know', async () => {

@@ -38,13 +38,23 @@ export function createProviderPaymentRepository(prisma: PrismaClient) {
       event: NewProviderEvent,
       payment: Omit<Prisma.ProviderPaymentUncheckedCreateInput, 'id'>,
       paymentEvent: (paymentId: string) => PaymentEvent,
-    ): Promise<{ outcome: 'applied' | 'ignored'; reason: string; payment: ProviderPayment }> {
+    ): Promise<{ outcome: 'applied' | 'parked' | 'ignored'; reason: string }> {
       return prisma.$transaction(async (tx) => {
         const existing = await tx.providerPayment.findUnique({ where: { checkoutId: payment.checkoutId } });
         if (existing) {
           const reason = `the checkout is already paid (${existing.provider} payment ${existing.paymentRef})`;
           await tx.providerEvent.create({ data: { ...event, outcome: 'ignored', reason } });
-          return { outcome: 'ignored', reason, payment: existing };
+          return { outcome: 'ignored', reason };
+        }
+        const { organizationId, provider, paymentRef } = payment;
+        const sameRef = await tx.providerPayment.findUnique({
+          where: { organizationId_provider_paymentRef: { organizationId, provider, paymentRef } },
+        });
+        if (sameRef) {
+          // One provider payment cannot pay two checkouts: the merchant looks into it.
+          const reason = `${provider} payment ${paymentRef} already paid another checkout`;
+          await tx.providerEvent.create({ data: { ...event, outcome: 'parked', reason } });
+          return { outcome: 'parked', reason };
         }
         await tx.providerEvent.create({ data: { ...event, outcome: 'applied' } });
         const created = await tx.providerPayment.create({ data: payment });
@@ -53,7 +63,7 @@ export function createProviderPaymentRepository(prisma: PrismaClient) {
           data: { status: 'paid', paidAt: payment.paidAt, updatedAt: payment.paidAt },
         });
         await enqueuePaymentEvent(tx, paymentEvent(created.id));
-        return { outcome: 'applied', reason: '', payment: created };
+        return { outcome: 'applied', reason: '' };
       });
     },
 

@@ -23,7 +23,8 @@ export async function getCheckout(
   // Paid through a provider (decision 0019): commerce's row says so; the order is cancelled, or is once more now.
   if (await context.providerPayments.byCheckout(found.id)) {
     if (order.status === 'open' || order.status === 'expired') await releaseOrder(context, orgRef as OrgRef, found, input.publicUrl);
-    return { checkout: found, order };
+    // Nothing is due in bitcoin: the provider took the money (paid_satoshis stays what the chain paid, 0).
+    return { checkout: found, order: { ...order, dueSatoshis: 0n, paidAt: found.paidAt?.toISOString() ?? order.paidAt } };
   }
   const checkout = await context.checkouts.recordState(
     found,
