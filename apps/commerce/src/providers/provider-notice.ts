@@ -35,17 +35,14 @@ const checkoutSession = z.looseObject({
 const paymentIntent = z.looseObject({ id, amount_received: minor, currency, metadata });
 const charge = z.looseObject({ id, payment_intent: id.nullish(), amount_refunded: minor, currency, metadata });
 
-/** The wallet provider's event body (decision 0019). */
-const walletEvent = z.looseObject({
-  id,
-  type: z.string().min(1).max(100),
-  data: z.looseObject({
-    payment_id: id,
-    amount_minor: minor,
-    currency,
-    refunded_minor: minor.optional(),
-    metadata,
-  }),
+/** The wallet provider's event body (decision 0019): `data` is read for the two types that move money. */
+const walletEvent = z.looseObject({ id, type: z.string().min(1).max(100), data: z.unknown() });
+const walletPayment = z.looseObject({
+  payment_id: id,
+  amount_minor: minor,
+  currency,
+  refunded_minor: minor.optional(),
+  metadata,
 });
 
 /** The event in a verified body; a body that is not such an event is 422 (the provider sees it failed). */
@@ -97,7 +94,11 @@ function cardNotice(json: unknown): ProviderNotice {
 }
 
 function walletNotice(json: unknown): ProviderNotice {
-  const { id: eventId, type: eventType, data } = parse(walletEvent, json, '');
+  const { id: eventId, type: eventType, data: body } = parse(walletEvent, json, '');
+  if (eventType !== 'payment.completed' && eventType !== 'payment.refunded') {
+    return { eventId, eventType, checkoutToken: '', kind: 'ignored', reason: `${eventType} moves no money here` };
+  }
+  const data = parse(walletPayment, body, 'data.');
   const base = { eventId, eventType, checkoutToken: tokenOf(data.metadata) };
   switch (eventType) {
     case 'payment.completed':
@@ -108,8 +109,6 @@ function walletNotice(json: unknown): ProviderNotice {
       }
       return { ...base, kind: 'refund', paymentRef: data.payment_id, refundedMinor: BigInt(data.refunded_minor), currency: data.currency };
     }
-    default:
-      return { ...base, kind: 'ignored', reason: `${eventType} moves no money here` };
   }
 }
 

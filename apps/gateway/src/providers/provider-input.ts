@@ -70,10 +70,11 @@ export const walletProviderEvent = z
     id: z.string().min(1).max(255).describe("The wallet provider's event id: a redelivery of one id is a duplicate"),
     type: z.string().min(1).max(100).describe('payment.completed or payment.refunded; others are ignored'),
     created: z.number().int().optional(),
+    // Read by commerce for payment.completed and payment.refunded (required there); other types are ignored.
     data: z.looseObject({
-      payment_id: z.string().min(1).max(255),
-      amount_minor: z.number().int().min(0),
-      currency: z.string().length(3),
+      payment_id: z.string().min(1).max(255).optional(),
+      amount_minor: z.number().int().min(0).optional(),
+      currency: z.string().length(3).optional(),
       refunded_minor: z.number().int().min(0).optional().describe('payment.refunded: the total refunded so far'),
       metadata: z.looseObject({ ctk_checkout: z.string().optional() }).optional(),
     }),
