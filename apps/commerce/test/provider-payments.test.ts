@@ -61,17 +61,21 @@ const sessionCompleted = (token: string, fields: Record<string, unknown> = {}) =
     ...fields,
   });
 
-const chargeRefunded = (amountRefunded: number) =>
-  stripeEvent('charge.refunded', {
-    id: 'ch_3QblueBottle',
-    object: 'charge',
-    amount: 990,
-    amount_refunded: amountRefunded,
-    currency: 'usd',
-    payment_intent: 'pi_3QblueBottle',
-    refunded: amountRefunded === 990,
-    metadata: {},
-  });
+const chargeRefunded = (amountRefunded: number, id = eventId()) =>
+  stripeEvent(
+    'charge.refunded',
+    {
+      id: 'ch_3QblueBottle',
+      object: 'charge',
+      amount: 990,
+      amount_refunded: amountRefunded,
+      currency: 'usd',
+      payment_intent: 'pi_3QblueBottle',
+      refunded: amountRefunded === 990,
+      metadata: {},
+    },
+    id,
+  );
 
 function deliver(
   org: OrgRef,
@@ -224,6 +228,22 @@ describe('card provider events', () => {
     expect((await deliver(org, sessionCompleted(checkout.publicToken))).outcome).toBe('applied');
     const answer = await deliver(org, sessionCompleted(second.publicToken));
     expect(answer).toMatchObject({ outcome: 'parked', reason: expect.stringContaining('pi_3QblueBottle') });
+  });
+
+  it('apply a refund that arrived before its payment once the payment arrives (providers do not promise order)', async () => {
+    const { org, checkout } = await paidShop();
+    const early = await deliver(org, chargeRefunded(495));
+    expect(early.outcome).toBe('parked');
+    expect((await deliver(org, sessionCompleted(checkout.publicToken))).outcome).toBe('applied');
+    await eventually(async () => expect(await balances(org)).toMatchObject({ '1020': 495n, '4000': 900n, '4100': 450n, '2100': 45n }));
+    const { events } = await stack.client.listProviderEvents({ org, outcome: '', limit: 0, before: '' });
+    expect(events.find((event) => event.eventId === early.eventId)?.outcome).toBe('applied');
+    // The provider's retry of it (signed anew) is a duplicate of an applied event now.
+    const retry = await deliver(org, chargeRefunded(495, early.eventId), { timestamp: Math.floor(Date.now() / 1000) - 2 });
+    expect(retry).toMatchObject({
+      outcome: 'applied',
+      duplicate: true,
+    });
   });
 
   it('park a refund of a payment it does not know', async () => {

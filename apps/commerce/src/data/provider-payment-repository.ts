@@ -69,7 +69,9 @@ export function createProviderPaymentRepository(prisma: PrismaClient) {
 
     /**
      * A refund: the payment's row locked, `figures` decides from it what is refunded now (undefined: nothing
-     * new, the event is ignored with `nothingReason`), the payment event goes to the outbox.
+     * new, the event is ignored), the payment event goes to the outbox. `parkedId`: the event was parked
+     * (its payment had not arrived) and is applied now; its row is updated rather than inserted, and if it is
+     * no longer parked (another process applied it) nothing happens.
      */
     async refund(
       event: NewProviderEvent,
@@ -77,23 +79,41 @@ export function createProviderPaymentRepository(prisma: PrismaClient) {
       figures: (payment: ProviderPayment) => RefundFigures | undefined,
       paymentEvent: (payment: ProviderPayment, figures: RefundFigures) => PaymentEvent,
       now: Date,
+      parkedId?: string,
     ): Promise<{ outcome: 'applied' | 'ignored'; reason: string }> {
       return prisma.$transaction(async (tx) => {
         await tx.$executeRaw`SELECT 1 FROM provider_payments WHERE id = ${paymentId}::uuid FOR UPDATE`;
         const payment = await tx.providerPayment.findUniqueOrThrow({ where: { id: paymentId } });
         const refund = figures(payment);
+        const record = async (outcome: 'applied' | 'ignored', reason: string) => {
+          if (!parkedId) return (await tx.providerEvent.create({ data: { ...event, outcome, reason } })) !== null;
+          const { count } = await tx.providerEvent.updateMany({
+            where: { id: parkedId, outcome: 'parked' },
+            data: { outcome, reason, checkoutId: event.checkoutId ?? null },
+          });
+          return count === 1;
+        };
         if (!refund) {
           const reason = `nothing more is refunded: ${payment.refundedMinor} of ${payment.amountMinor} already was`;
-          await tx.providerEvent.create({ data: { ...event, outcome: 'ignored', reason } });
+          await record('ignored', reason);
           return { outcome: 'ignored', reason };
         }
-        await tx.providerEvent.create({ data: { ...event, outcome: 'applied' } });
+        if (!(await record('applied', ''))) return { outcome: 'ignored', reason: 'applied already' };
         const updated = await tx.providerPayment.update({
           where: { id: paymentId },
           data: { refundedMinor: refund.refundedMinor, refundedTax: refund.refundedTax, refundCount: { increment: 1 }, updatedAt: now },
         });
         await enqueuePaymentEvent(tx, paymentEvent(updated, refund));
         return { outcome: 'applied', reason: '' };
+      });
+    },
+
+    /** The organisation's parked events of a provider, oldest first (at most 100). */
+    parked(organizationId: string, provider: string): Promise<ProviderEvent[]> {
+      return prisma.providerEvent.findMany({
+        where: { organizationId, provider, outcome: 'parked' },
+        orderBy: [{ receivedAt: 'asc' }, { id: 'asc' }],
+        take: 100,
       });
     },
 

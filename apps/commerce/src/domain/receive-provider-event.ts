@@ -104,15 +104,7 @@ async function apply(
     if (!payment) return note('parked', `no ${provider} payment ${notice.paymentRef} of this organisation to refund`);
     if (payment.currency !== notice.currency)
       return note('parked', `the refund is in ${notice.currency}, the payment in ${payment.currency}`);
-    const now = context.now();
-    const result = await context.payments.refund(
-      { ...event, checkoutId: payment.checkoutId },
-      payment.id,
-      (locked) => refundFigures(locked, notice.refundedMinor),
-      (updated, figures) => providerRefundedEvent(updated, figures, now),
-      now,
-    );
-    if (result.outcome === 'applied') context.eventsCommitted();
+    const result = await applyRefund(context, { ...event, checkoutId: payment.checkoutId }, payment.id, notice.refundedMinor);
     return summary(notice, result.outcome, result.reason);
   }
   if (!checkout) {
@@ -143,8 +135,44 @@ async function apply(
   if (result.outcome === 'applied') {
     context.eventsCommitted();
     await releaseOrder(context, orgRef, checkout, request.publicUrl);
+    await applyParkedRefunds(context, org, provider, notice.paymentRef);
   }
   return summary(notice, result.outcome, result.reason);
+}
+
+async function applyRefund(context: ProviderContext, event: NewProviderEvent, paymentId: string, refundedMinor: bigint, parkedId?: string) {
+  const now = context.now();
+  const result = await context.payments.refund(
+    event,
+    paymentId,
+    (locked) => refundFigures(locked, refundedMinor),
+    (updated, figures) => providerRefundedEvent(updated, figures, now),
+    now,
+    parkedId,
+  );
+  if (result.outcome === 'applied') context.eventsCommitted();
+  return result;
+}
+
+/**
+ * Providers do not promise order: a refund may arrive before the payment it refunds, and is parked. Once
+ * the payment is applied, its parked refunds are applied in the order received.
+ */
+async function applyParkedRefunds(context: ProviderContext, org: Org, provider: Provider, paymentRef: string) {
+  const payment = await context.payments.byRef(org.id, provider, paymentRef);
+  if (!payment) return;
+  for (const parked of await context.payments.parked(org.id, provider)) {
+    let notice: ProviderNotice;
+    try {
+      notice = readNotice(provider, parked.payload);
+    } catch {
+      continue;
+    }
+    if (notice.kind !== 'refund' || notice.paymentRef !== paymentRef || notice.currency !== payment.currency) continue;
+    const event = { ...parked, checkoutId: payment.checkoutId };
+    const result = await applyRefund(context, event, payment.id, notice.refundedMinor, parked.id);
+    context.logger.info({ organizationId: org.id, provider, eventId: parked.eventId, outcome: result.outcome }, 'parked refund applied');
+  }
 }
 
 function amountMismatch(checkout: Checkout, notice: { amountMinor: bigint; currency: string }): string {
