@@ -209,6 +209,38 @@ describe('the card provider webhook', () => {
   });
 });
 
+describe('the wallet provider webhook', () => {
+  it('takes a payment.completed signed with X-Wallet-Provider-Signature under the wallet secret, not the card one', async () => {
+    const walletShop = await shop('Wallet Roaster');
+    const secret = `wps_${randomBytes(24).toString('base64url')}`;
+    await inject({
+      method: 'PUT',
+      url: `/api/v1/orgs/${walletShop.handle}/payment-providers/wallet-provider`,
+      headers: bearer(walletShop.key),
+      payload: { webhook_secret: secret },
+    });
+    const created = await checkout(walletShop);
+    const body = JSON.stringify({
+      id: `wpe_${randomBytes(8).toString('hex')}`,
+      type: 'payment.completed',
+      created: Math.floor(Date.now() / 1000),
+      data: { payment_id: 'wp_1', amount_minor: created.total_minor, currency: 'USD', metadata: { ctk_checkout: created.public_token } },
+    });
+    const send = (signature: string) =>
+      inject({
+        method: 'POST',
+        url: `/api/webhooks/wallet-provider?org=${walletShop.handle}`,
+        headers: { 'content-type': 'application/json', 'x-wallet-provider-signature': signature },
+        payload: body,
+      });
+    expectError(await send(stripeSignature(walletShop.secret, body)), 401, 'invalid_signature');
+    const answer = await send(stripeSignature(secret, body));
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json()).toMatchObject({ outcome: 'applied', event_type: 'payment.completed' });
+    await eventually(async () => expect((await ledger(walletShop)).map((entry) => entry.source_service)).toEqual(['commerce']));
+  });
+});
+
 describe('provider secrets', () => {
   it('are set by an admin, answered with their last 4 characters and the webhook URL only; staff may not', async () => {
     const admin = await addMember(stack.gateway, cafe, 'admin');
