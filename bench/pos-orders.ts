@@ -12,39 +12,21 @@
 // Usage: pnpm bench:orders [--seconds N] [--connections N] [--payments N] [--rate N] [--warm-up N] [--postgres URL]   (build first)
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LockingScript, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
 import { mineBlocks, requestFaucet } from '@ctk/chain/local';
-import { loadConfig, startService } from '@ctk/shared';
 import autocannon from 'autocannon';
 import { http, merchantKeys, type HttpAnswer } from '../apps/gateway/test/wallet-http.js';
-import { freshDatabase, percentile, startServiceStack } from './support.js';
+import { freshDatabase, percentile, startGateway, startServiceStack } from './support.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The child: the local chain, books, p2p, pos and the gateway in one process; answers {base, chainUrl} when listening. */
 async function runStack(): Promise<void> {
   const stack = await startServiceStack(['books', 'p2p', 'pos'], { dataDir: process.env.BENCH_DATA_DIR ?? '' });
-  const port = await freePort();
-  const base = `http://localhost:${port}`;
-  const { service: gatewayService } = await import('../apps/gateway/dist/app.js');
-  const { configSchema: gatewaySchema } = await import('../apps/gateway/dist/config.js');
-  const gateway = await startService(
-    gatewayService,
-    loadConfig(
-      gatewaySchema,
-      stack.env('gateway', {
-        PORT: String(port),
-        HOST: 'localhost',
-        ...stack.addresses,
-        CTK_RATE_LIMIT_PER_MINUTE: '100000000',
-        CTK_SIGNUP_RATE_LIMIT_PER_MINUTE: '100000000',
-      }),
-    ),
-  );
+  const { base, gateway } = await startGateway(stack);
   const stop = async () => {
     await stack.stop([gateway]);
     process.exit(0);
@@ -52,14 +34,6 @@ async function runStack(): Promise<void> {
   process.once('SIGTERM', stop);
   process.once('disconnect', stop);
   process.send?.({ base, chainUrl: stack.chain.url });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
 }
 
 type Json = HttpAnswer['json'];

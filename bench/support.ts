@@ -1,5 +1,6 @@
-// What the benchmarks share: a fresh PostgreSQL database, a percentile, and the stack of services they
-// measure (the local chain and the apps named, in one process, on one in-process event transport).
+// What the benchmarks share: a fresh PostgreSQL database, a percentile, the stack of services they measure
+// (the local chain and the apps named, in one process, on one in-process event transport) and the gateway in front.
+import { createServer } from 'node:net';
 import { startLocalChain } from '@ctk/chain/local';
 import { createLogger, grpcUrlVariable, inProcessTransport, loadConfig, SERVICE_NAMES, type ServiceName, startService } from '@ctk/shared';
 import pg from 'pg';
@@ -60,4 +61,38 @@ export async function startServiceStack(
       await chain.close();
     },
   };
+}
+
+/** A TCP port free at the moment of asking. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+/**
+ * The gateway over HTTP on a free port, in front of `stack`'s apps, with the per-address and signup limits
+ * (and `env`'s) lifted so that one benchmarking address is not throttled; its base URL and the running app.
+ */
+export async function startGateway(stack: Awaited<ReturnType<typeof startServiceStack>>, env: Record<string, string> = {}) {
+  const port = await freePort();
+  const { service } = await import('../apps/gateway/dist/app.js');
+  const { configSchema } = await import('../apps/gateway/dist/config.js');
+  const gateway: Running = await startService(
+    service,
+    loadConfig(
+      configSchema,
+      stack.env('gateway', {
+        PORT: String(port),
+        HOST: 'localhost',
+        ...stack.addresses,
+        CTK_RATE_LIMIT_PER_MINUTE: '100000000',
+        CTK_SIGNUP_RATE_LIMIT_PER_MINUTE: '100000000',
+        ...env,
+      }),
+    ),
+  );
+  return { base: `http://localhost:${port}`, gateway };
 }

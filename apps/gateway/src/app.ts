@@ -13,6 +13,7 @@ import { PrismaClient } from './data/prisma.js';
 import type { GatewayDeps } from './deps.js';
 import { llmsTxt } from './descriptors/llms-txt.js';
 import { openApiDocument } from './descriptors/openapi.js';
+import { serveCheckoutScript } from './pages/serve-checkout-script.js';
 import { servePages } from './pages/serve-pages.js';
 import { registerCors } from './plugins/cors.js';
 import { answerRouterError, registerErrorHandling } from './plugins/errors.js';
@@ -187,6 +188,8 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
   app.get('/llms.txt', async (_request, reply) => reply.type('text/plain; charset=utf-8').send(guide));
   // The counter screen and the customer page: pages that call the API, outside its catalog as /docs is.
   servePages(app);
+  // The Buy button merchants embed: a versioned script, cached for good and pinned by its SRI hash.
+  serveCheckoutScript(app);
   app.get('/', async (_request, reply) => reply.redirect('/docs'));
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async () => {

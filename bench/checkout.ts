@@ -1,0 +1,145 @@
+// Online checkouts through the gateway (decision 0018), as shoppers' browsers make them with the merchant's
+// commerce key: (1) checkout creations a second (POST /api/v1/commerce/:merchant/checkout: the key and the
+// catalog checked, pos pricing the order with books' tax rate and a receiving output from p2p, commerce
+// recording the checkout) and (2) status polls a second (GET .../checkout/:public_token/status: commerce
+// reading the order from pos), each at --connections (50) for --seconds (10). The polls spread over the
+// checkouts phase (1) opened, as many shoppers waiting on a payment do.
+// What runs where (2 cores): a child process runs the local chain (no timed mining), books, p2p, pos and
+// commerce on one in-process event transport and the gateway over HTTP, each on a fresh PGlite data dir
+// (--postgres URL: fresh PostgreSQL databases). This process is the shoppers (autocannon), from one address:
+// the gateway's per-address, per-key and checkout limits are lifted for the run.
+// Usage: pnpm bench:checkout [--seconds N] [--connections N] [--postgres URL]   (build first)
+import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { http, merchantKeys, type HttpAnswer } from '../apps/gateway/test/wallet-http.js';
+import { freshDatabase, startGateway, startServiceStack } from './support.js';
+
+/** The child: the local chain, books, p2p, pos, commerce and the gateway; answers {base} when listening. */
+async function runStack(): Promise<void> {
+  const stack = await startServiceStack(['books', 'p2p', 'pos', 'commerce'], { dataDir: process.env.BENCH_DATA_DIR ?? '' });
+  const { base, gateway } = await startGateway(stack, {
+    CTK_COMMERCE_KEY_RATE_LIMIT_PER_MINUTE: '100000000',
+    CTK_CHECKOUT_RATE_LIMIT_PER_MINUTE: '100000000',
+  });
+  const stop = async () => {
+    await stack.stop([gateway]);
+    process.exit(0);
+  };
+  process.once('SIGTERM', stop);
+  process.once('disconnect', stop);
+  process.send?.({ base });
+}
+
+type Json = HttpAnswer['json'];
+
+async function expectOk(answer: Promise<HttpAnswer>, what: string, status = 200): Promise<Json> {
+  const { status: got, json, text } = await answer;
+  if (got !== status) throw new Error(`${what}: HTTP ${got} ${text.slice(0, 300)}`);
+  return json;
+}
+
+/** One autocannon line: requests a second, latency, and what did not answer `ok`. */
+function report(what: string, result: autocannon.Result, ok: number): void {
+  const other = result.requests.total - ((result as unknown as Record<string, number>)[`${Math.floor(ok / 100)}xx`] ?? 0);
+  console.log(
+    `  ${what}: ${result.requests.average.toFixed(0)}/s (${result.requests.total} in all), ` +
+      `p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, not ${ok}: ${other}`,
+  );
+  if (other > 0) process.exitCode = 1;
+}
+
+async function runBench(): Promise<void> {
+  const { values: args } = parseArgs({
+    options: {
+      seconds: { type: 'string', default: '10' },
+      connections: { type: 'string', default: '50' },
+      postgres: { type: 'string' },
+    },
+  });
+  const dataDir = mkdtempSync(join(tmpdir(), 'ctk-bench-checkout-'));
+  const databases: Record<string, string> = {};
+  if (args.postgres)
+    for (const app of ['gateway', 'books', 'p2p', 'pos', 'commerce'])
+      databases[`BENCH_${app.toUpperCase()}_DB`] = await freshDatabase(args.postgres, `ctk_bench_checkout_${app}`);
+  const stack = fork(import.meta.filename, [], {
+    env: { ...process.env, BENCH_ROLE: 'stack', BENCH_DATA_DIR: dataDir, ...databases },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  try {
+    const { base } = await new Promise<{ base: string }>((ready, fail) => {
+      stack.once('message', (message) => ready(message as { base: string }));
+      stack.once('exit', (code) => fail(new Error(`the stack exited with ${code}`)));
+    });
+
+    // The cafe: onboarded in California (prices exclude tax), its wallet's xpub registered, two items, a commerce key.
+    const onboarded = await expectOk(
+      http('POST', `${base}/api/v1/onboard`, { name: 'Checkout Bench Cafe', jurisdiction: 'US-CA' }),
+      'onboard',
+      201,
+    );
+    const owner = { authorization: `Bearer ${onboarded.api_key.key}` };
+    const handle: string = onboarded.organization.handle;
+    await expectOk(http('PATCH', `${base}/api/v1/organizations/${handle}`, { wallet_xpub: merchantKeys().xpub }, owner), 'the wallet');
+    const items: Json[] = [];
+    for (const item of [
+      { name: 'Oat milk latte', price_cents: 575, currency: 'USD' },
+      { name: 'Scone', price_cents: 350, currency: 'USD' },
+    ])
+      items.push(await expectOk(http('POST', `${base}/api/v1/orgs/${handle}/items`, item, owner), 'an item', 201));
+    const key = await expectOk(http('POST', `${base}/api/v1/orgs/${handle}/commerce-key`, {}, owner), 'the commerce key', 201);
+    const shopper = { 'x-commerce-key': key.commerce_public_key as string, 'content-type': 'application/json' };
+    const checkoutUrl = `${base}/api/v1/commerce/${handle}/checkout`;
+    const body = JSON.stringify({
+      lines: [
+        { item_id: items[0].id, quantity: 2 },
+        { item_id: items[1].id, quantity: 1 },
+      ],
+    });
+
+    const store = args.postgres ? 'PostgreSQL' : 'PGlite';
+    console.log(`Checkouts through the gateway at ${args.connections} connections for ${args.seconds} s each (${store})`);
+    const tokens: string[] = [];
+    const created = await autocannon({
+      url: checkoutUrl,
+      method: 'POST',
+      connections: Number(args.connections),
+      duration: Number(args.seconds),
+      headers: shopper,
+      body,
+      requests: [
+        {
+          onResponse: (status: number, answer: string) => {
+            if (status === 201) tokens.push((JSON.parse(answer) as { public_token: string }).public_token);
+          },
+        },
+      ],
+    });
+    report('POST .../checkout', created, 201);
+    if (tokens.length === 0) throw new Error('no checkout was opened');
+
+    let next = 0;
+    const polled = await autocannon({
+      url: checkoutUrl,
+      connections: Number(args.connections),
+      duration: Number(args.seconds),
+      headers: { 'x-commerce-key': shopper['x-commerce-key'] },
+      requests: [
+        {
+          setupRequest: (request) => ({ ...request, path: `/api/v1/commerce/${handle}/checkout/${tokens[next++ % tokens.length]}/status` }),
+        },
+      ],
+    });
+    report(`GET .../checkout/:public_token/status over ${tokens.length} checkouts`, polled, 200);
+  } finally {
+    stack.kill('SIGTERM');
+    await new Promise((r) => (stack.exitCode === null ? stack.once('exit', r) : r(undefined)));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (process.env.BENCH_ROLE === 'stack') await runStack();
+else await runBench();
