@@ -4,6 +4,9 @@ import { createGrpcClient, defineService } from '@ctk/shared';
 import { createCatalogReader } from './catalog/catalog-reader.js';
 import { configSchema, type Config } from './config.js';
 import { createCheckoutRepository } from './data/checkout-repository.js';
+import { keptKey } from './data/kept-key.js';
+import { createProviderAccountRepository } from './data/provider-account-repository.js';
+import { createProviderPaymentRepository } from './data/provider-payment-repository.js';
 import { createTicketRepository } from './data/ticket-repository.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { commerceService } from './grpc/commerce-service.js';
@@ -12,23 +15,43 @@ export { configSchema, type Config } from './config.js';
 
 /**
  * The commerce service: CommerceService over gRPC on its own database (checkouts), calling pos for the
- * catalog and the orders checkouts open (docs/decisions/0018-commerce-checkout.md), and ticket catalogs
- * with their seat holds and tickets (docs/decisions/0020-tickets.md). A test may give the clock.
+ * catalog and the orders checkouts open (docs/decisions/0018-commerce-checkout.md), ticket catalogs with
+ * their seat holds and tickets (docs/decisions/0020-tickets.md), and provider payments, relaying their
+ * payment events from its outbox (docs/decisions/0019-provider-payments.md). A test may give the clock.
  */
 export const service = defineService<Config, PrismaClient, { now: () => Date }>({
   name: 'commerce',
   configSchema,
   database: { prismaDir: fileURLToPath(new URL('../prisma', import.meta.url)), createClient: (adapter) => new PrismaClient({ adapter }) },
-  build: ({ config, prisma }, options) => {
+  emits: true,
+  build: ({ config, prisma, logger, eventsCommitted }, options) => {
     const pos = createGrpcClient(PosServiceDefinition, config.POS_GRPC_URL);
+    const checkouts = createCheckoutRepository(prisma);
+    const payments = createProviderPaymentRepository(prisma);
+    const now = options.now ?? (() => new Date());
     return {
-      grpc: commerceService({
-        pos,
-        catalogs: createCatalogReader(pos, config.COMMERCE_CATALOG_CACHE_MS),
-        checkouts: createCheckoutRepository(prisma),
-        tickets: createTicketRepository(prisma),
-        now: options.now ?? (() => new Date()),
-      }),
+      grpc: commerceService(
+        {
+          pos,
+          catalogs: createCatalogReader(pos, config.COMMERCE_CATALOG_CACHE_MS),
+          checkouts,
+          tickets: createTicketRepository(prisma),
+          providerPayments: payments,
+          logger,
+          now,
+        },
+        {
+          pos,
+          checkouts,
+          accounts: createProviderAccountRepository(prisma),
+          payments,
+          secretsKey: keptKey(prisma, 'provider_secrets', config.COMMERCE_SECRETS_KEY),
+          toleranceSeconds: config.COMMERCE_WEBHOOK_TOLERANCE_SECONDS,
+          eventsCommitted,
+          logger,
+          now,
+        },
+      ),
       close: async () => pos.close(),
     };
   },

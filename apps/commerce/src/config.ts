@@ -1,4 +1,4 @@
-import { databaseConfigFields, serviceAddressFields, serviceConfigFields } from '@ctk/shared';
+import { databaseConfigFields, serviceAddressFields, serviceConfigFields, unsetIfEmpty } from '@ctk/shared';
 import { z } from 'zod';
 
 export const configSchema = z.object({
@@ -8,6 +8,19 @@ export const configSchema = z.object({
   ...serviceAddressFields(['pos']),
   /** How long an organisation's catalog, as read from pos, is served from memory (0: read it every time). */
   COMMERCE_CATALOG_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
+  /**
+   * The AES-256 key organisations' provider webhook secrets are sealed with, hex (exactly 32 bytes). Unset:
+   * made on first use and kept in commerce's database (set it in production, so the database alone cannot
+   * open them). Changing it makes every secret set before unreadable: admins set them again.
+   */
+  COMMERCE_SECRETS_KEY: unsetIfEmpty(
+    z
+      .string()
+      .regex(/^(?:[0-9a-fA-F]{2}){32}$/, 'COMMERCE_SECRETS_KEY must be hex of exactly 32 bytes')
+      .optional(),
+  ),
+  /** A provider's signed event is accepted this many seconds either side of its timestamp (Stripe's default, 300). */
+  COMMERCE_WEBHOOK_TOLERANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
 });
 
 export type Config = z.infer<typeof configSchema>;

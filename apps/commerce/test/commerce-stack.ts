@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { HD, LockingScript, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
 import { configSchema as booksConfigSchema, service as books } from '@ctk/books';
 import { mineBlocks, requestFaucet, startLocalChain } from '@ctk/chain/local';
+import { BooksServiceDefinition } from '@ctk/proto/ctk/books/v1/books';
 import { CommerceServiceDefinition } from '@ctk/proto/ctk/commerce/v1/commerce';
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { PosServiceDefinition, type CreateItemRequest } from '@ctk/proto/ctk/pos/v1/pos';
@@ -51,8 +52,10 @@ export async function startCommerceStack(env: Record<string, string> = {}) {
   const commerceService = await startService(
     commerce,
     loadConfig(configSchema, { ...base, ...(await database('commerce')), POS_GRPC_URL: posUrl, COMMERCE_CATALOG_CACHE_MS: '0', ...env }),
-    { now: () => new Date(Date.now() + offsetMs) },
+    // Commerce relays provider payments' events to books (decision 0019); its clock moves with pos's.
+    { transport, now: () => new Date(Date.now() + offsetMs) },
   );
+  const booksClient = createGrpcClient(BooksServiceDefinition, `127.0.0.1:${booksService.port}`);
   const client = createGrpcClient(CommerceServiceDefinition, `127.0.0.1:${commerceService.port}`);
   const posClient = createGrpcClient(PosServiceDefinition, posUrl);
 
@@ -112,6 +115,7 @@ export async function startCommerceStack(env: Record<string, string> = {}) {
   return {
     client,
     pos: posClient,
+    books: booksClient,
     item,
     payOrder,
     latePayment,
@@ -124,6 +128,7 @@ export async function startCommerceStack(env: Record<string, string> = {}) {
     async close() {
       client.close();
       posClient.close();
+      booksClient.close();
       await commerceService.close();
       await posService.close();
       await booksService.close();

@@ -22,6 +22,7 @@ import { allowance, allowanceKey, clientAddress, commerceKeyAllowance, rateLimit
 import { accessRoutes } from './routes/access-routes.js';
 import { commerceRoutes } from './routes/commerce-routes.js';
 import { ticketRoutes } from './routes/ticket-routes.js';
+import { providerRoutes } from './routes/provider-routes.js';
 import { identityRoutes } from './routes/identity-routes.js';
 import { itemAnalyzeRoutes } from './routes/item-analyze-routes.js';
 import { itemRoutes } from './routes/item-routes.js';
@@ -142,6 +143,7 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     payLinkRoutes(deps),
     commerceRoutes(deps),
     ticketRoutes(deps),
+    providerRoutes(deps),
     posCardRoutes(deps),
     loyaltyProgramRoutes(deps),
     loyaltyCardRoutes(deps),
@@ -163,11 +165,7 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     auth: {
       credentials: deps.credentials,
       lookups: lookupAllowance,
-      webhooks: webhookVerifier({
-        prisma,
-        toleranceSeconds: config.CTK_WEBHOOK_TOLERANCE_SECONDS,
-        secrets: { 'card-provider': config.CTK_WEBHOOK_SECRET_CARD_PROVIDER, 'wallet-provider': config.CTK_WEBHOOK_SECRET_WALLET_PROVIDER },
-      }),
+      webhooks: webhookVerifier({ credentials: deps.credentials }),
     },
     callerAllowance,
     signupRateLimit: config.CTK_SIGNUP_RATE_LIMIT_PER_MINUTE,
@@ -204,12 +202,16 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
   return app;
 }
 
-/** The raw JSON body is kept: webhook signatures and idempotency hashes are over the exact bytes. */
+/**
+ * The raw JSON body is kept: webhook signatures are over the exact bytes received (kept as bytes, so that
+ * no decoding can change them), idempotency hashes over their text.
+ */
 function keepRawJsonBody(app: FastifyInstance) {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    request.rawBody = body as string;
-    parse(request, body as string, done);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    request.rawBodyBytes = body as Buffer;
+    request.rawBody = (body as Buffer).toString('utf8');
+    parse(request, request.rawBody, done);
   });
 }

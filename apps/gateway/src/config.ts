@@ -2,8 +2,6 @@ import { isIP } from 'node:net';
 import { configFields, loadConfig, serviceAddressFields, unsetIfEmpty } from '@ctk/shared';
 import { z } from 'zod';
 
-const secret = z.string().min(16, 'must be at least 16 characters').optional();
-
 export const configSchema = z
   .object({
     PORT: configFields.port(8080),
@@ -19,10 +17,6 @@ export const configSchema = z
     CTK_PUBLIC_URL: unsetIfEmpty(z.url().optional()),
     /** Where each service answers: BOOKS_GRPC_URL, POS_GRPC_URL, ... (@ctk/shared's service registry). */
     ...serviceAddressFields(),
-    /** Shared secrets of the two payment providers' webhooks; a provider without one is refused. */
-    CTK_WEBHOOK_SECRET_CARD_PROVIDER: secret,
-    CTK_WEBHOOK_SECRET_WALLET_PROVIDER: secret,
-    CTK_WEBHOOK_TOLERANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
     CTK_BODY_LIMIT_BYTES: z.coerce
       .number()
       .int()

@@ -8,6 +8,8 @@ declare module 'fastify' {
     org?: OrgContext;
     /** The body exactly as received: signatures and idempotency hashes are computed over it. */
     rawBody?: string;
+    /** The same body as the bytes received: provider webhook signatures are verified over them (decision 0019). */
+    rawBodyBytes?: Buffer;
     /** Set when the request began an idempotent record (plugins/idempotency.ts). */
     idempotency?: IdempotentRequest | undefined;
   }

@@ -3,11 +3,6 @@ import { startService } from '@ctk/shared';
 import { service, type Gateway } from '../src/app.js';
 import { readConfig } from '../src/config.js';
 
-export const WEBHOOK_SECRETS = {
-  'card-provider': 'card-provider-test-secret-0123456789',
-  'wallet-provider': 'wallet-provider-test-secret-0123456789',
-} as const;
-
 /**
  * A gateway on a fresh database (PostgreSQL when CTK_TEST_POSTGRES_URL is set, else in-memory PGlite),
  * started in-process on a free port and called with `app.inject`. `env` overrides configuration
@@ -22,8 +17,6 @@ export async function startTestGateway(env: Record<string, string> = {}): Promis
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     CTK_RATE_LIMIT_PER_MINUTE: '100000',
     CTK_SIGNUP_RATE_LIMIT_PER_MINUTE: '100000',
-    CTK_WEBHOOK_SECRET_CARD_PROVIDER: WEBHOOK_SECRETS['card-provider'],
-    CTK_WEBHOOK_SECRET_WALLET_PROVIDER: WEBHOOK_SECRETS['wallet-provider'],
     ...env,
   });
   return startService(service, config);

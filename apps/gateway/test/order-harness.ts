@@ -52,7 +52,8 @@ export async function startOrderStack(options: { commerce?: boolean; gatewayEnv?
     ? await startService(
         commerce,
         loadConfig(commerceConfigSchema, { ...env, POS_GRPC_URL: posUrl, COMMERCE_CATALOG_CACHE_MS: '0', ...(await database('commerce')) }),
-        { now: () => new Date(Date.now() + offsetMs) },
+        // Provider payments post through commerce's outbox (decision 0019); its clock moves with pos's.
+        { transport, now: () => new Date(Date.now() + offsetMs) },
       )
     : undefined;
   const gateway: Gateway = await startTestGateway({

@@ -40,7 +40,9 @@ export function forwardsToService(endpoint: Pick<Endpoint, 'path'>): boolean {
     endpoint.path.includes('/prepaid-cards') ||
     endpoint.path.startsWith('/api/v1/bsv/') ||
     endpoint.path.startsWith('/api/v1/commerce/') ||
-    endpoint.path.includes('/tickets')
+    endpoint.path.includes('/tickets') ||
+    endpoint.path.includes('/payment-providers') ||
+    endpoint.path.startsWith('/api/webhooks/')
   );
 }
 

@@ -18,6 +18,13 @@ export const REDACT_PATHS = [
   '*.signature',
   'password',
   '*.password',
+  // Provider webhook secrets (decision 0019), as the gateway's body and commerce's call name them.
+  'webhook_secret',
+  '*.webhook_secret',
+  'webhookSecret',
+  '*.webhookSecret',
+  'req.headers["stripe-signature"]',
+  'req.headers["x-wallet-provider-signature"]',
 ];
 
 /** How long a log line may wait in the buffer before it is written. */

@@ -5,6 +5,7 @@ import { checkoutStatusOf } from '../checkouts/checkout-status.js';
 import { PUBLIC_TOKEN } from '../checkouts/public-token.js';
 import { settleTicketCheckout } from '../tickets/settle-ticket-checkout.js';
 import type { CheckoutWithOrder } from './create-checkout.js';
+import { releaseOrder } from './receive-provider-event.js';
 
 /**
  * A checkout of the organisation by its public token, with its order as pos has it now; the checkout
@@ -20,6 +21,12 @@ export async function getCheckout(
   if (!found) throw new AppError('not_found', 'No checkout with this token in this shop');
   const { order } = await context.pos.getOrder({ orderNumber: found.orderNumber, publicUrl: input.publicUrl });
   if (!order) throw new AppError('internal', 'pos answered without the order');
+  // Paid through a provider (decision 0019): commerce's row says so; the order is cancelled, or is once more now.
+  if (await context.providerPayments.byCheckout(found.id)) {
+    if (order.status === 'open' || order.status === 'expired') await releaseOrder(context, orgRef as OrgRef, found, input.publicUrl);
+    // Nothing is due in bitcoin: the provider took the money (paid_satoshis stays what the chain paid, 0).
+    return { checkout: found, order: { ...order, dueSatoshis: 0n, paidAt: found.paidAt?.toISOString() ?? order.paidAt } };
+  }
   const checkout = await context.checkouts.recordState(
     found,
     { status: checkoutStatusOf(order.status), paidAt: timeOrNull(order.paidAt), confirmedAt: timeOrNull(order.confirmedAt) },

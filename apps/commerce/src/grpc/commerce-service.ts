@@ -14,8 +14,13 @@ import { replaceTicketCatalog } from '../domain/replace-ticket-catalog.js';
 import { toCheckoutMessage } from './checkout-message.js';
 import { getTicketQr } from '../tickets/ticket-qr.js';
 import { toIssuedTicketMessage, toTicketEventMessages, toTicketOrderMessage } from './ticket-message.js';
+import { listProviderEvents } from '../domain/list-provider-events.js';
+import { receiveProviderEvent } from '../domain/receive-provider-event.js';
+import { setProviderSecret } from '../domain/set-provider-secret.js';
+import type { ProviderContext } from '../providers/provider-context.js';
+import { toProviderAccountMessage, toProviderEventMessage } from './provider-messages.js';
 
-export function commerceService(context: CheckoutContext): CommerceServiceImplementation {
+export function commerceService(context: CheckoutContext, providers: ProviderContext): CommerceServiceImplementation {
   const { catalogs } = context;
   return {
     async getSetup() {
@@ -59,6 +64,16 @@ export function commerceService(context: CheckoutContext): CommerceServiceImplem
     },
     async getTicketQr(request) {
       return getTicketQr(context.tickets, request.code, request.format);
+    },
+    async setProviderSecret(request) {
+      const account = await setProviderSecret(providers, request.org, { provider: request.provider, webhookSecret: request.webhookSecret });
+      return { account: toProviderAccountMessage(account) };
+    },
+    async receiveProviderEvent(request) {
+      return receiveProviderEvent(providers, request.org, request);
+    },
+    async listProviderEvents(request) {
+      return { events: (await listProviderEvents(providers, request.org, request)).map(toProviderEventMessage) };
     },
   };
 }

@@ -50,9 +50,13 @@ export async function authenticate(request: FastifyRequest, endpoint: Endpoint, 
     case 'commerce_key':
       await authenticateCommerceKey(request, deps.credentials, lookupGuard(request, deps));
       break;
-    case 'webhook':
-      request.caller = { kind: 'webhook', provider: await deps.webhooks.verify(request) };
+    case 'webhook': {
+      // The organisation is the URL's (?org=<handle>); commerce checks the signature with its secret (decision 0019).
+      const delivery = await deps.webhooks.verify(request);
+      request.caller = { kind: 'webhook', provider: delivery.provider, organizationId: delivery.org.id, signature: delivery.signature };
+      request.org = { ...delivery.org, role: null };
       break;
+    }
   }
   if (endpoint.role) await authorizeRole(request, endpoint.role, deps.credentials);
 }

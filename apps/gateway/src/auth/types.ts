@@ -6,7 +6,7 @@ export type Caller =
   | { kind: 'user'; userId: string; apiKeyId: string }
   | { kind: 'paygate'; accountId: string; keyId: string; organizationId: string }
   | { kind: 'commerce'; organizationId: string }
-  | { kind: 'webhook'; provider: WebhookProvider };
+  | { kind: 'webhook'; provider: WebhookProvider; organizationId: string; signature: string };
 
 export type WebhookProvider = 'card-provider' | 'wallet-provider';
 

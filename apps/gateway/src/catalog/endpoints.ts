@@ -416,6 +416,25 @@ const EXTRA_ROWS: Row[] = [
     'Paymail P2P receive transaction (5f1323cddf31): submit the signed payment',
   ],
   ['POST', '/api/v1/bsvalias/beef/:paymail', 'none', null, 'paymail', 'p2p', 'Paymail P2P receive transaction as BEEF (5c55a7fdb7bb)'],
+  // Provider payments (decision 0019): the organisation's provider secrets, and the events received.
+  [
+    'PUT',
+    '/api/v1/orgs/:handle/payment-providers/:provider',
+    'bearer',
+    'admin',
+    'cards_and_wallets',
+    'commerce',
+    "Set the organisation's webhook signing secret of a payment provider (never answered back)",
+  ],
+  [
+    'GET',
+    '/api/v1/orgs/:handle/payment-providers/events',
+    'bearer',
+    'admin',
+    'cards_and_wallets',
+    'commerce',
+    'Provider events received, newest first: applied, parked (kept, not applied) or ignored',
+  ],
   // Under no capability: the spec gives sales_tax no endpoint, and the descriptor keeps its list empty.
   [
     'GET',

@@ -19,7 +19,8 @@ const AUTH_EXAMPLE = {
   none: 'No credentials.',
   bearer: "A user API key: Authorization: Bearer <API_KEY>. The key acts as its user, with that user's organisation roles.",
   bearer_optional: 'Authorization: Bearer <API_KEY>, optional. An endpoint that acts on a user answers 401 without one.',
-  webhook: 'Provider signature: x-ctk-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>"> with the provider\'s secret.',
+  webhook:
+    'Provider signature: Stripe-Signature or X-Wallet-Provider-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>." and the raw body>.',
   commerce_key: "The merchant's commerce public key: x-commerce-key: <COMMERCE_PUBLIC_KEY>.",
   paygate_key: 'A payment-gate account key: Authorization: Bearer <PAYGATE_API_KEY>. Not a user API key.',
 };

@@ -7,7 +7,7 @@ export const AUTH_SCHEMES: Record<AuthScheme, string> = {
   bearer: "A user API key: Authorization: Bearer <API_KEY>. The key acts as its user, with that user's organisation roles.",
   bearer_optional: 'Authorization: Bearer <API_KEY>, optional. An endpoint that acts on a user answers 401 without one.',
   webhook:
-    'Provider signature: x-ctk-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>"> with the provider\'s secret; 5-minute tolerance; replays refused.',
+    'Provider signature (decision 0019): Stripe-Signature (card provider) or X-Wallet-Provider-Signature (wallet provider): t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>." and the raw body> under the organisation\'s secret for that provider, the organisation named in the URL (?org=<handle>); several v1 may be sent; 300 s tolerance; a replayed delivery is refused, a duplicate event id changes nothing.',
   commerce_key: "The merchant's commerce public key: x-commerce-key: <COMMERCE_PUBLIC_KEY>. Publishable, scoped to one organisation.",
   paygate_key: 'A payment-gate account key: Authorization: Bearer <PAYGATE_API_KEY>. Not a user API key.',
 };

@@ -147,7 +147,7 @@ function scopeOf(request: FastifyRequest): string {
     case 'commerce':
       return `commerce:${caller.organizationId}:${request.ip}`;
     case 'webhook':
-      return `webhook:${caller.provider}`;
+      return `webhook:${caller.provider}:${caller.organizationId}`;
     // Anonymous callers are told apart by their address; the secrets in their answers are sealed with the
     // Idempotency-Key, which only the client that sent the first request knows.
     case 'anonymous':

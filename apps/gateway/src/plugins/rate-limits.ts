@@ -28,7 +28,7 @@ export function allowanceKey(request: FastifyRequest): string {
     case 'paygate':
       return `paygate:${caller.keyId}`;
     case 'webhook':
-      return `webhook:${caller.provider}`;
+      return `webhook:${caller.provider}:${caller.organizationId}`;
     case 'commerce':
     case 'anonymous':
       return `address:${clientAddress(request)}`;

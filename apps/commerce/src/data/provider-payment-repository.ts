@@ -1,0 +1,133 @@
+import { enqueuePaymentEvent } from '@ctk/shared';
+import type { PaymentEvent } from '@ctk/proto/ctk/events/v1/payment_event';
+import type { Prisma, PrismaClient, ProviderEvent, ProviderPayment } from '../generated/prisma/client.js';
+
+export type { ProviderEvent, ProviderPayment };
+export type ProviderPaymentRepository = ReturnType<typeof createProviderPaymentRepository>;
+export type NewProviderEvent = Omit<Prisma.ProviderEventUncheckedCreateInput, 'id' | 'outcome' | 'reason'>;
+export type RefundFigures = { refundedMinor: bigint; refundedTax: bigint; deltaMinor: bigint; deltaTax: bigint };
+
+/**
+ * Provider events and payments over Prisma. Each write is one transaction with the event's row, whose
+ * unique (organisation, provider, event id) makes a redelivery fail as a whole: a duplicate changes nothing.
+ */
+export function createProviderPaymentRepository(prisma: PrismaClient) {
+  return {
+    event(organizationId: string, provider: string, eventId: string): Promise<ProviderEvent | null> {
+      return prisma.providerEvent.findUnique({ where: { organizationId_provider_eventId: { organizationId, provider, eventId } } });
+    },
+
+    byCheckout(checkoutId: string): Promise<ProviderPayment | null> {
+      return prisma.providerPayment.findUnique({ where: { checkoutId } });
+    },
+
+    byRef(organizationId: string, provider: string, paymentRef: string): Promise<ProviderPayment | null> {
+      return prisma.providerPayment.findUnique({ where: { organizationId_provider_paymentRef: { organizationId, provider, paymentRef } } });
+    },
+
+    /** An event that changes nothing but itself: parked (with why) or ignored. */
+    async note(event: NewProviderEvent, outcome: 'parked' | 'ignored', reason: string): Promise<ProviderEvent> {
+      return prisma.providerEvent.create({ data: { ...event, outcome, reason } });
+    },
+
+    /**
+     * The checkout paid: the event, the payment, the checkout's status and the payment event to the outbox,
+     * together. A checkout already paid by another event records this one as ignored instead.
+     */
+    async pay(
+      event: NewProviderEvent,
+      payment: Omit<Prisma.ProviderPaymentUncheckedCreateInput, 'id'>,
+      paymentEvent: (paymentId: string) => PaymentEvent,
+    ): Promise<{ outcome: 'applied' | 'parked' | 'ignored'; reason: string }> {
+      return prisma.$transaction(async (tx) => {
+        const existing = await tx.providerPayment.findUnique({ where: { checkoutId: payment.checkoutId } });
+        if (existing) {
+          const reason = `the checkout is already paid (${existing.provider} payment ${existing.paymentRef})`;
+          await tx.providerEvent.create({ data: { ...event, outcome: 'ignored', reason } });
+          return { outcome: 'ignored', reason };
+        }
+        const { organizationId, provider, paymentRef } = payment;
+        const sameRef = await tx.providerPayment.findUnique({
+          where: { organizationId_provider_paymentRef: { organizationId, provider, paymentRef } },
+        });
+        if (sameRef) {
+          // One provider payment cannot pay two checkouts: the merchant looks into it.
+          const reason = `${provider} payment ${paymentRef} already paid another checkout`;
+          await tx.providerEvent.create({ data: { ...event, outcome: 'parked', reason } });
+          return { outcome: 'parked', reason };
+        }
+        await tx.providerEvent.create({ data: { ...event, outcome: 'applied' } });
+        const created = await tx.providerPayment.create({ data: payment });
+        await tx.checkout.update({
+          where: { id: payment.checkoutId },
+          data: { status: 'paid', paidAt: payment.paidAt, updatedAt: payment.paidAt },
+        });
+        await enqueuePaymentEvent(tx, paymentEvent(created.id));
+        return { outcome: 'applied', reason: '' };
+      });
+    },
+
+    /**
+     * A refund: the payment's row locked, `figures` decides from it what is refunded now (undefined: nothing
+     * new, the event is ignored), the payment event goes to the outbox. `parkedId`: the event was parked
+     * (its payment had not arrived) and is applied now; its row is updated rather than inserted, and if it is
+     * no longer parked (another process applied it) nothing happens.
+     */
+    async refund(
+      event: NewProviderEvent,
+      paymentId: string,
+      figures: (payment: ProviderPayment) => RefundFigures | undefined,
+      paymentEvent: (payment: ProviderPayment, figures: RefundFigures) => PaymentEvent,
+      now: Date,
+      parkedId?: string,
+    ): Promise<{ outcome: 'applied' | 'ignored'; reason: string }> {
+      return prisma.$transaction(async (tx) => {
+        await tx.$executeRaw`SELECT 1 FROM provider_payments WHERE id = ${paymentId}::uuid FOR UPDATE`;
+        const payment = await tx.providerPayment.findUniqueOrThrow({ where: { id: paymentId } });
+        const refund = figures(payment);
+        const record = async (outcome: 'applied' | 'ignored', reason: string) => {
+          if (!parkedId) return (await tx.providerEvent.create({ data: { ...event, outcome, reason } })) !== null;
+          const { count } = await tx.providerEvent.updateMany({
+            where: { id: parkedId, outcome: 'parked' },
+            data: { outcome, reason, checkoutId: event.checkoutId ?? null },
+          });
+          return count === 1;
+        };
+        if (!refund) {
+          const reason = `nothing more is refunded: ${payment.refundedMinor} of ${payment.amountMinor} already was`;
+          await record('ignored', reason);
+          return { outcome: 'ignored', reason };
+        }
+        if (!(await record('applied', ''))) return { outcome: 'ignored', reason: 'applied already' };
+        const updated = await tx.providerPayment.update({
+          where: { id: paymentId },
+          data: { refundedMinor: refund.refundedMinor, refundedTax: refund.refundedTax, refundCount: { increment: 1 }, updatedAt: now },
+        });
+        await enqueuePaymentEvent(tx, paymentEvent(updated, refund));
+        return { outcome: 'applied', reason: '' };
+      });
+    },
+
+    /** The organisation's parked events of a provider, oldest first (at most 100). */
+    parked(organizationId: string, provider: string): Promise<ProviderEvent[]> {
+      return prisma.providerEvent.findMany({
+        where: { organizationId, provider, outcome: 'parked' },
+        orderBy: [{ receivedAt: 'asc' }, { id: 'asc' }],
+        take: 100,
+      });
+    },
+
+    /** The organisation's events, newest first, optionally of one outcome. */
+    list(organizationId: string, filter: { outcome?: string; before?: Date; limit: number }): Promise<ProviderEvent[]> {
+      return prisma.providerEvent.findMany({
+        where: {
+          organizationId,
+          ...(filter.outcome ? { outcome: filter.outcome } : {}),
+          ...(filter.before ? { receivedAt: { lt: filter.before } } : {}),
+        },
+        orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }],
+        take: filter.limit,
+      });
+    },
+  };
+}

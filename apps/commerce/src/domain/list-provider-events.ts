@@ -1,0 +1,22 @@
+import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
+import { orgOf, validate } from '@ctk/shared';
+import { z } from 'zod';
+import type { ProviderEvent } from '../data/provider-payment-repository.js';
+import type { ProviderContext } from '../providers/provider-context.js';
+
+const input = z.object({
+  outcome: z.enum(['', 'applied', 'parked', 'ignored'], 'outcome must be applied, parked or ignored'),
+  limit: z.number().int().min(1).max(100),
+  before: z.union([z.literal(''), z.iso.datetime({ offset: true, error: 'before must be an RFC 3339 time' })]),
+});
+
+/** The organisation's provider events, newest first: where parked events are found (decision 0019). */
+export function listProviderEvents(
+  context: Pick<ProviderContext, 'payments'>,
+  orgRef: OrgRef | undefined,
+  request: { outcome: string; limit: number; before: string },
+): Promise<ProviderEvent[]> {
+  const org = orgOf(orgRef);
+  const { outcome, limit, before } = validate(input, { ...request, limit: request.limit || 50 });
+  return context.payments.list(org.id, { ...(outcome ? { outcome } : {}), ...(before ? { before: new Date(before) } : {}), limit });
+}

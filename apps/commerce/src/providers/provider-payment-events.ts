@@ -1,0 +1,90 @@
+import { PaymentEvent, PaymentEventType, Settlement, type LineItem } from '@ctk/proto/ctk/events/v1/payment_event';
+import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
+import type { Checkout } from '../data/checkout-repository.js';
+import type { ProviderPayment, RefundFigures } from '../data/provider-payment-repository.js';
+
+/**
+ * `payment.received` of a checkout paid through a provider (decision 0019): the checkout's total and tax
+ * as pos priced them, settled to the provider's clearing account, with the order's lines when they add up
+ * (they always should: a checkout has no tip nor discount) so that reports count the items.
+ */
+export function providerPaidEvent(input: {
+  paymentId: string;
+  checkout: Checkout;
+  order: Order | undefined;
+  provider: string;
+  paymentRef: string;
+  paidAt: Date;
+}): PaymentEvent {
+  const { checkout, order } = input;
+  const lines = linesOf(order, checkout);
+  return PaymentEvent.fromPartial({
+    id: `commerce.provider_payment.${input.paymentId}`,
+    type: PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED,
+    organizationId: checkout.organizationId,
+    sourceService: 'commerce',
+    sourceId: checkout.id,
+    currency: checkout.currency,
+    amountMinor: checkout.totalMinor,
+    taxMinor: checkout.taxMinor,
+    settlement: Settlement.SETTLEMENT_PROVIDER_CLEARING,
+    lines,
+    occurredAt: input.paidAt,
+    taxJurisdiction: order?.taxJurisdiction ?? '',
+    taxRate: lines.length > 0 ? oneRate(order) : '',
+    description: `Checkout ${checkout.orderNumber} paid through the ${input.provider} (${input.paymentRef})`,
+  });
+}
+
+/** `payment.refunded` of what this refund returns (tax in proportion, the rest of it with the last refund). */
+export function providerRefundedEvent(payment: ProviderPayment, figures: RefundFigures, now: Date): PaymentEvent {
+  return PaymentEvent.fromPartial({
+    id: `commerce.provider_refund.${payment.id}.${payment.refundCount}`,
+    type: PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_REFUNDED,
+    organizationId: payment.organizationId,
+    sourceService: 'commerce',
+    sourceId: payment.checkoutId,
+    currency: payment.currency,
+    amountMinor: figures.deltaMinor,
+    taxMinor: figures.deltaTax,
+    settlement: Settlement.SETTLEMENT_PROVIDER_CLEARING,
+    occurredAt: now,
+    description: `Refund through the ${payment.provider} (${payment.paymentRef}): ${figures.refundedMinor} of ${payment.amountMinor} refunded`,
+  });
+}
+
+/**
+ * What a refund with the provider's refunded total `refundedMinor` returns now: undefined when it adds
+ * nothing. Tax goes back in proportion (rounded down), its remainder with the refund that completes it.
+ */
+export function refundFigures(payment: ProviderPayment, refundedMinor: bigint): RefundFigures | undefined {
+  const total = refundedMinor > payment.amountMinor ? payment.amountMinor : refundedMinor;
+  if (total <= payment.refundedMinor) return undefined;
+  const taxTotal = total === payment.amountMinor ? payment.taxMinor : (payment.taxMinor * total) / payment.amountMinor;
+  return {
+    refundedMinor: total,
+    refundedTax: taxTotal,
+    deltaMinor: total - payment.refundedMinor,
+    deltaTax: taxTotal - payment.refundedTax,
+  };
+}
+
+function linesOf(order: Order | undefined, checkout: Checkout): LineItem[] {
+  if (!order) return [];
+  const lines = order.lines.map((line) => ({
+    itemId: line.itemId,
+    name: line.name,
+    quantity: line.quantity,
+    unitPriceMinor: line.unitPriceMinor,
+    taxMinor: line.taxMinor,
+    totalMinor: line.totalMinor,
+  }));
+  const total = lines.reduce((sum, line) => sum + line.totalMinor, 0n);
+  const tax = lines.reduce((sum, line) => sum + line.taxMinor, 0n);
+  return total === checkout.totalMinor && tax === checkout.taxMinor ? lines : [];
+}
+
+function oneRate(order: Order | undefined): string {
+  const rates = new Set(order?.lines.map((line) => line.taxRate));
+  return rates.size === 1 ? [...rates][0]! : '';
+}

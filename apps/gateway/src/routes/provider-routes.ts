@@ -1,0 +1,105 @@
+import { AppError } from '@ctk/shared';
+import type { FastifyRequest } from 'fastify';
+import { requireOrg } from '../auth/authenticate.js';
+import type { WebhookProvider } from '../auth/types.js';
+import type { GatewayDeps } from '../deps.js';
+import { providerAccount, providerEventPage, webhookReceipt } from '../providers/provider-answers.js';
+import {
+  cardProviderEvent,
+  cardProviderEventExample,
+  providerEventsQuery,
+  providerParams,
+  providerSecret,
+  providerSecretExample,
+  walletProviderEvent,
+  walletProviderEventExample,
+  webhookQuery,
+} from '../providers/provider-input.js';
+import { providerAccountView, providerEventView, webhookReceiptView } from '../providers/provider-view.js';
+import { route, type RouteDefinition } from './route-definition.js';
+import { callOptions, orgRef } from './service-call.js';
+
+/**
+ * Provider payments (decision 0019): the two webhooks (spec 4.2), whose signature commerce verifies with the
+ * organisation's secret over the raw body passed on here, and the admin's routes that set that secret and
+ * list the events received (parked ones among them).
+ */
+export function providerRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
+  const publicUrl = deps.config.CTK_PUBLIC_URL;
+  const commerce = deps.services.commerce;
+  const webhookUrl = (provider: string, handle: string) => `${publicUrl}/api/webhooks/${provider}?org=${handle}`;
+
+  const receive = (provider: WebhookProvider) => async (request: FastifyRequest) => {
+    const caller = request.caller;
+    if (caller.kind !== 'webhook') throw new AppError('internal', 'a webhook route without a webhook caller');
+    const received = await commerce.receiveProviderEvent(
+      {
+        org: orgRef(requireOrg(request)),
+        provider,
+        payload: request.rawBodyBytes ?? Buffer.alloc(0),
+        signature: caller.signature,
+        publicUrl,
+      },
+      callOptions(request),
+    );
+    return webhookReceiptView(received);
+  };
+  const signatureHeader = (name: string, example: string) => ({ [name]: { description: signatureDoc(name), example, required: true } });
+
+  return {
+    'POST /api/webhooks/card-provider': route({
+      query: webhookQuery,
+      body: cardProviderEvent,
+      bodyExample: cardProviderEventExample,
+      headers: signatureHeader('Stripe-Signature', `t=1763900000,v1=${'5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd'}`),
+      answer: webhookReceipt,
+      errors: ['failed_precondition', 'not_found'],
+      handle: ({ request }) => receive('card-provider')(request),
+    }),
+    'POST /api/webhooks/wallet-provider': route({
+      query: webhookQuery,
+      body: walletProviderEvent,
+      bodyExample: walletProviderEventExample,
+      headers: signatureHeader(
+        'X-Wallet-Provider-Signature',
+        `t=1763900000,v1=${'0b4f3c2a9e8d7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a'}`,
+      ),
+      answer: webhookReceipt,
+      errors: ['failed_precondition', 'not_found'],
+      handle: ({ request }) => receive('wallet-provider')(request),
+    }),
+    'PUT /api/v1/orgs/:handle/payment-providers/:provider': route({
+      params: providerParams,
+      body: providerSecret,
+      bodyExample: providerSecretExample,
+      answer: providerAccount,
+      handle: async ({ params, body, request }) => {
+        const org = requireOrg(request);
+        const { account } = await commerce.setProviderSecret(
+          { org: orgRef(org), provider: params.provider, webhookSecret: body.webhook_secret },
+          callOptions(request),
+        );
+        return providerAccountView(account, webhookUrl(params.provider, org.handle));
+      },
+    }),
+    'GET /api/v1/orgs/:handle/payment-providers/events': route({
+      query: providerEventsQuery,
+      answer: providerEventPage,
+      handle: async ({ query, request }) => {
+        const { events } = await commerce.listProviderEvents(
+          { org: orgRef(requireOrg(request)), outcome: query.outcome ?? '', limit: query.limit, before: query.cursor ?? '' },
+          callOptions(request),
+        );
+        const full = events.length === query.limit;
+        return { data: events.map(providerEventView), next_cursor: full ? events.at(-1)!.receivedAt : null };
+      },
+    }),
+  };
+}
+
+function signatureDoc(name: string): string {
+  return (
+    `${name}: t=<unix seconds>,v1=<hex HMAC-SHA256 under the organisation's secret of "<t>." and the raw body>; ` +
+    'several v1 may be sent (any one matching is enough); 300 s tolerance'
+  );
+}
