@@ -2,22 +2,27 @@
 import * as grpc from '@grpc/grpc-js';
 import { ListItemsRequest, ListItemsResponse } from '@ctk/proto/ctk/pos/v1/pos';
 
-const response = ListItemsResponse.encode({
-  items: [
-    {
-      id: '1',
-      name: 'Flat white',
-      description: '',
-      priceCents: 450n,
-      currency: 'USD',
-      category: '',
-      available: true,
-      sku: '',
-      createdAt: '',
-    },
-  ],
-  nextCursor: '',
-}).finish();
+// fromPartial: the item's other fields take their defaults, whatever the contract adds later.
+const response = ListItemsResponse.encode(
+  ListItemsResponse.fromPartial({
+    items: [
+      {
+        id: '1',
+        name: 'Flat white',
+        description: '',
+        priceCents: 450n,
+        currency: 'USD',
+        category: '',
+        available: true,
+        sku: '',
+        createdAt: '2026-01-01T00:00:00.000Z',
+        taxTreatment: 'standard',
+        priceType: 'fixed',
+      },
+    ],
+    nextCursor: '',
+  }),
+).finish();
 const server = new grpc.Server();
 server.addService(
   {
