@@ -17,7 +17,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -27,7 +26,7 @@ import { createJournalRepository } from '../apps/books/src/data/journal-reposito
 import { createParkedEventRepository } from '../apps/books/src/data/parked-event-repository.js';
 import { postPaymentEvent } from '../apps/books/src/domain/post-payment-event.js';
 import { PrismaClient } from '../apps/books/src/generated/prisma/client.js';
-import { freshDatabase } from './support.js';
+import { freePort, freshDatabase } from './support.js';
 
 const BOOKS_PRISMA_DIR = new URL('../apps/books/prisma', import.meta.url).pathname;
 const MiB = 1024 * 1024;
@@ -80,14 +79,6 @@ function start(
     child.once('message', (message) => resolve({ child, port: (message as { port: number }).port }));
     child.once('exit', (code) => reject(new Error(`${role} exited with ${code} before it listened`)));
   });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
 }
 
 /** A process's resident set size now, in bytes. */

@@ -18,15 +18,14 @@
 // Usage: pnpm bench:paymail [--payments N] [--rate N] [--warm-up N] [--postgres URL]   (build first)
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BSM, LockingScript, P2PKH, PrivateKey, Transaction, Utils } from '@bsv/sdk';
 import { mineBlocks, requestFaucet, startLocalChain } from '@ctk/chain/local';
 import { createLogger, encodeCursor, grpcUrlVariable, inProcessTransport, loadConfig, SERVICE_NAMES, startService } from '@ctk/shared';
-import { http, merchantKeys, type HttpAnswer } from '../apps/gateway/test/wallet-http.js';
-import { freshDatabase, percentile } from './support.js';
+import { http, merchantKeys } from '../apps/gateway/test/wallet-http.js';
+import { expectOk, freePort, freshDatabase, percentile } from './support.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -87,22 +86,6 @@ async function runStack(): Promise<void> {
   process.once('SIGTERM', stop);
   process.once('disconnect', stop);
   process.send?.({ base, chainUrl: chain.url });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
-type Json = HttpAnswer['json'];
-
-async function expectOk(answer: Promise<HttpAnswer>, what: string, status = 200): Promise<Json> {
-  const { status: got, json, text } = await answer;
-  if (got !== status) throw new Error(`${what}: HTTP ${got} ${text.slice(0, 300)}`);
-  return json;
 }
 
 const ms = (n: number) => `${n.toFixed(0)} ms`;

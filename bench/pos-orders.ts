@@ -19,7 +19,7 @@ import { LockingScript, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
 import { mineBlocks, requestFaucet } from '@ctk/chain/local';
 import autocannon from 'autocannon';
 import { http, merchantKeys, type HttpAnswer } from '../apps/gateway/test/wallet-http.js';
-import { freshDatabase, percentile, startGateway, startServiceStack } from './support.js';
+import { expectOk, freshDatabase, percentile, startGateway, startServiceStack } from './support.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -37,12 +37,6 @@ async function runStack(): Promise<void> {
 }
 
 type Json = HttpAnswer['json'];
-
-async function expectOk(answer: Promise<HttpAnswer>, what: string, status = 200): Promise<Json> {
-  const { status: got, json, text } = await answer;
-  if (got !== status) throw new Error(`${what}: HTTP ${got} ${text.slice(0, 300)}`);
-  return json;
-}
 
 const ms = (n: number) => `${n.toFixed(0)} ms`;
 

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { startLocalChain } from '@ctk/chain/local';
 import { createLogger, grpcUrlVariable, inProcessTransport, loadConfig, SERVICE_NAMES, type ServiceName, startService } from '@ctk/shared';
 import pg from 'pg';
+import type { HttpAnswer } from '../apps/gateway/test/wallet-http.js';
 
 /** A new, empty database `name` on the server at `admin` (dropped first if a run left it); its URL. */
 export async function freshDatabase(admin: string, name: string): Promise<string> {
@@ -95,4 +96,11 @@ export async function startGateway(stack: Awaited<ReturnType<typeof startService
     ),
   );
   return { base: `http://localhost:${port}`, gateway };
+}
+
+/** The JSON of an HTTP answer that must have `status` (200); throws naming `what` and the answer otherwise. */
+export async function expectOk(answer: Promise<HttpAnswer>, what: string, status = 200): Promise<HttpAnswer['json']> {
+  const { status: got, json, text } = await answer;
+  if (got !== status) throw new Error(`${what}: HTTP ${got} ${text.slice(0, 300)}`);
+  return json;
 }

@@ -1,10 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { PosServiceDefinition } from '@ctk/proto/ctk/pos/v1/pos';
-import { createGrpcClient, defineService } from '@ctk/shared';
+import { createGrpcClient, defineService, keptKey } from '@ctk/shared';
 import { createCatalogReader } from './catalog/catalog-reader.js';
 import { configSchema, type Config } from './config.js';
 import { createCheckoutRepository } from './data/checkout-repository.js';
-import { keptKey } from './data/kept-key.js';
 import { createProviderAccountRepository } from './data/provider-account-repository.js';
 import { createProviderPaymentRepository } from './data/provider-payment-repository.js';
 import { createTicketRepository } from './data/ticket-repository.js';
@@ -45,7 +44,7 @@ export const service = defineService<Config, PrismaClient, { now: () => Date }>(
           checkouts,
           accounts: createProviderAccountRepository(prisma),
           payments,
-          secretsKey: keptKey(prisma, 'provider_secrets', config.COMMERCE_SECRETS_KEY),
+          secretsKey: keptKey(prisma.commerceKey, 'provider_secrets', config.COMMERCE_SECRETS_KEY),
           toleranceSeconds: config.COMMERCE_WEBHOOK_TOLERANCE_SECONDS,
           eventsCommitted,
           logger,

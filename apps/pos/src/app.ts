@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { BooksServiceDefinition } from '@ctk/proto/ctk/books/v1/books';
 import { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
-import { createGrpcClient, defineService } from '@ctk/shared';
+import { createGrpcClient, defineService, keptKey } from '@ctk/shared';
 import { configSchema, type Config } from './config.js';
 import type { CardContext } from './cards/card-context.js';
 import { createOcrReader } from './analyze/ocr-reader.js';
@@ -17,7 +17,6 @@ import { createOrderNotifier } from './orders/order-notifier.js';
 import { startOrderWatcher } from './orders/order-watcher.js';
 import { oneAtATime } from './pay-links/one-at-a-time.js';
 import type { PayLinkContext } from './pay-links/pay-link-context.js';
-import { keptKey } from './data/kept-key.js';
 import { createPassMaker } from './passes/pass-maker.js';
 import { priceSource } from './rates/price-source.js';
 
@@ -58,12 +57,12 @@ export const service = defineService<
     const payLinks: PayLinkContext = {
       orders,
       links: createPayLinkRepository(prisma),
-      signingKey: keptKey(prisma, 'pay_link_hmac', config.POS_PAY_LINK_KEY),
+      signingKey: keptKey(prisma.signingKey, 'pay_link_hmac', config.POS_PAY_LINK_KEY),
       openings: oneAtATime(),
     };
     const cards: CardContext = {
       orders,
-      cardKey: keptKey(prisma, 'card_identifier', config.POS_CARD_KEY),
+      cardKey: keptKey(prisma.signingKey, 'card_identifier', config.POS_CARD_KEY),
       network: config.CHAIN_NETWORK,
       posCards: createPosCardRepository(prisma),
       passes: createPassMaker(config, logger),

@@ -17,6 +17,7 @@ export * from './tax.js';
 export * from './db/open-database.js';
 export { applyMigrations, diffSchemas } from './db/migrate.js';
 export { isDatabaseBusy, isUniqueViolation } from './db/prisma-errors.js';
+export { keptKey, type KeyTable } from './db/kept-key.js';
 export * from './events/index.js';
 export { isTimeZone } from './time-zone.js';
 export { calendarDate } from './calendar-date.js';
