@@ -1,8 +1,8 @@
 // The embedded default: the local chain, every service of the registry and the gateway in this one
 // process, each started through the one bootstrap (startService), with PGlite databases under
 // CTK_DATA_DIR (default .data), the local chain's blocks in CTK_DATA_DIR/chain, and payment events
-// delivered in process from the services' outboxes to books (the same outbox, relay and consumer code as
-// with NATS). Nothing external is needed.
+// delivered in process from the services' outboxes to books and commerce (the same outbox, relay and
+// consumer code as with NATS). Nothing external is needed.
 // Services listen on free ports (<APP>_GRPC_PORT fixes one), so instances side by side never collide:
 // a second one needs only another PORT and CTK_DATA_DIR. The local chain is a network the instances
 // share: at CHAIN_PORT (default 50070) one is started unless one already answers there.
@@ -30,7 +30,7 @@ const envOf = (name, env) => {
   const databaseUrl = process.env[`${name.toUpperCase()}_DATABASE_URL`];
   return { ...inherited, CTK_DATA_DIR: dataDir, LOG_LEVEL: logLevel, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env };
 };
-// Without NATS, one in-process transport carries every outbox's events to books' consumer.
+// Without NATS, one in-process transport carries every outbox's events to books' and commerce's consumers.
 const transport = process.env.NATS_URL ? undefined : inProcessTransport({ logger });
 const running = [];
 

@@ -9,6 +9,7 @@ import { createProviderPaymentRepository } from './data/provider-payment-reposit
 import { createTicketRepository } from './data/ticket-repository.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { commerceService } from './grpc/commerce-service.js';
+import { consumePaymentsForTickets } from './tickets/settle-on-payment.js';
 
 export { configSchema, type Config } from './config.js';
 
@@ -16,7 +17,8 @@ export { configSchema, type Config } from './config.js';
  * The commerce service: CommerceService over gRPC on its own database (checkouts), calling pos for the
  * catalog and the orders checkouts open (docs/decisions/0018-commerce-checkout.md), ticket catalogs with
  * their seat holds and tickets (docs/decisions/0020-tickets.md), and provider payments, relaying their
- * payment events from its outbox (docs/decisions/0019-provider-payments.md). A test may give the clock.
+ * payment events from its outbox (docs/decisions/0019-provider-payments.md), and consuming pos's to settle
+ * paid ticket checkouts (0020). A test may give the clock.
  */
 export const service = defineService<Config, PrismaClient, { now: () => Date }>({
   name: 'commerce',
@@ -28,29 +30,29 @@ export const service = defineService<Config, PrismaClient, { now: () => Date }>(
     const checkouts = createCheckoutRepository(prisma);
     const payments = createProviderPaymentRepository(prisma);
     const now = options.now ?? (() => new Date());
+    const checkoutContext = {
+      pos,
+      catalogs: createCatalogReader(pos, config.COMMERCE_CATALOG_CACHE_MS),
+      checkouts,
+      tickets: createTicketRepository(prisma),
+      providerPayments: payments,
+      logger,
+      now,
+    };
     return {
-      grpc: commerceService(
-        {
-          pos,
-          catalogs: createCatalogReader(pos, config.COMMERCE_CATALOG_CACHE_MS),
-          checkouts,
-          tickets: createTicketRepository(prisma),
-          providerPayments: payments,
-          logger,
-          now,
-        },
-        {
-          pos,
-          checkouts,
-          accounts: createProviderAccountRepository(prisma),
-          payments,
-          secretsKey: keptKey(prisma.commerceKey, 'provider_secrets', config.COMMERCE_SECRETS_KEY),
-          toleranceSeconds: config.COMMERCE_WEBHOOK_TOLERANCE_SECONDS,
-          eventsCommitted,
-          logger,
-          now,
-        },
-      ),
+      grpc: commerceService(checkoutContext, {
+        pos,
+        checkouts,
+        accounts: createProviderAccountRepository(prisma),
+        payments,
+        secretsKey: keptKey(prisma.commerceKey, 'provider_secrets', config.COMMERCE_SECRETS_KEY),
+        toleranceSeconds: config.COMMERCE_WEBHOOK_TOLERANCE_SECONDS,
+        eventsCommitted,
+        logger,
+        now,
+      }),
+      // pos's payment events settle ticket checkouts whose status nobody reads (decision 0020).
+      consume: (transport) => consumePaymentsForTickets(transport, checkoutContext),
       close: async () => pos.close(),
     };
   },

@@ -8,7 +8,7 @@ import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { PosServiceDefinition, type CreateItemRequest } from '@ctk/proto/ctk/pos/v1/pos';
 import { configSchema as p2pConfigSchema, service as p2p } from '@ctk/p2p';
 import { configSchema as posConfigSchema, service as pos } from '@ctk/pos';
-import { createGrpcClient, inProcessTransport, loadConfig, startService } from '@ctk/shared';
+import { createGrpcClient, inProcessTransport, loadConfig, startService, type EventTransport } from '@ctk/shared';
 import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
 import { configSchema, service as commerce } from '../src/app.js';
 
@@ -26,7 +26,19 @@ async function database(name: string) {
  */
 export async function startCommerceStack(env: Record<string, string> = {}) {
   const chain = await startLocalChain({ port: 0 });
-  const transport = inProcessTransport();
+  const inner = inProcessTransport();
+  // What each durable consumer has handled (acknowledged), by message id: a test waits on commerce's.
+  const handled = new Map<string, Set<string>>();
+  const transport: EventTransport = {
+    publish: (message) => inner.publish(message),
+    close: () => inner.close(),
+    consume: (durable, handler) =>
+      inner.consume(durable, async (message) => {
+        await handler(message);
+        if (!handled.has(durable)) handled.set(durable, new Set());
+        handled.get(durable)!.add(message.id);
+      }),
+  };
   const base = { GRPC_PORT: '0', LOG_LEVEL: 'silent' };
   const chainEnv = { CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: chain.url, CHAIN_RETRIES: '1' };
   const p2pService = await startService(p2p, loadConfig(p2pConfigSchema, { ...base, ...chainEnv, ...(await database('p2p')) }), {
@@ -115,6 +127,10 @@ export async function startCommerceStack(env: Record<string, string> = {}) {
   return {
     client,
     pos: posClient,
+    /** The events between the services (pos's payment events reach books and commerce on it). */
+    transport,
+    /** Whether this durable consumer has handled (acknowledged) the message with this id. */
+    handledBy: (durable: string, messageId: string) => handled.get(durable)?.has(messageId) ?? false,
     books: booksClient,
     item,
     payOrder,

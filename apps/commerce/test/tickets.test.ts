@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { TicketEventInput } from '@ctk/proto/ctk/commerce/v1/commerce';
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
+import { PaymentEvent } from '@ctk/proto/ctk/events/v1/payment_event';
+import { COMMERCE_CONSUMER, type EventMessage } from '@ctk/shared';
+import { eventually } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failure, PUBLIC_URL, startCommerceStack, walletOrg, type CommerceStack } from './commerce-stack.js';
 
@@ -280,6 +283,60 @@ describe('paid tickets', () => {
       .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
       .map((r) => (r.reason as { code: string }).code);
     expect(new Set(refusals)).toEqual(new Set(['already_checked_in']));
+  });
+
+  it('are issued when pos says paid, with no status read, before expiry; a redelivered event issues nothing twice', async () => {
+    const { org, standing } = await ticketShop(5);
+    const created = await buy(org, standing.id, 2n);
+    const orderNumber = created.order!.orderNumber;
+    // The event pos emits for the order, as it travels (to make its redeliveries below).
+    const seen: EventMessage[] = [];
+    const spy = await stack.transport.consume('test-ticket-payments', async (message) => {
+      if (PaymentEvent.decode(message.data).sourceReference === orderNumber) seen.push(message);
+    });
+    try {
+      await stack.payOrder(orderNumber);
+      // Nobody reads the checkout's status: the payment event alone sells the seats and issues the tickets.
+      const order = await eventually(async () => {
+        const [found] = (await stack.client.listTicketOrders({ org, limit: 10, cursor: '' })).orders;
+        expect(found).toMatchObject({ orderNumber, status: 'paid', hold: 'sold' });
+        expect(found!.tickets).toHaveLength(2);
+        return found!;
+      });
+      expect(Date.now()).toBeLessThan(Date.parse(created.order!.expiresAt));
+      expect((await stack.client.getTicketList({ org })).events[0]!.ticketTypes[0]).toMatchObject({ sold: 2, held: 0, available: 3 });
+      const codes = order.tickets.map((t) => t.code);
+
+      // The same event delivered again (under other message ids, as after a lost acknowledgement) while the
+      // buyer reads the status: no ticket more, the same codes.
+      const [event] = await eventually(() => {
+        expect(seen).toHaveLength(1);
+        return seen;
+      });
+      const again = Array.from({ length: 5 }, (_, i) => ({ ...event!, id: `${event!.id}:again-${i}` }));
+      const reads = await Promise.all([
+        ...again.map((message) => stack.transport.publish(message).then(() => undefined)),
+        ...again.map(() => read(org, created.publicToken)),
+      ]);
+      for (const checkout of reads.filter((r) => r !== undefined)) expect(checkout.tickets.map((t) => t.code)).toEqual(codes);
+      await eventually(() => expect(again.filter((message) => !stack.handledBy(COMMERCE_CONSUMER, message.id))).toEqual([]));
+      const [listed] = (await stack.client.listTicketOrders({ org, limit: 10, cursor: '' })).orders;
+      expect(listed!.tickets.map((t) => t.code)).toEqual(codes);
+
+      // Past the order's expiry the seats stay sold: not released, not for sale again.
+      stack.advance(901);
+      try {
+        expect((await stack.client.getTicketList({ org })).events[0]!.ticketTypes[0]).toMatchObject({ sold: 2, held: 0, available: 3 });
+        expect(await failure(buy(org, standing.id, 4n))).toMatchObject({ code: 'sold_out' });
+        const paid = await read(org, created.publicToken);
+        expect(paid.status).toBe('paid');
+        expect(paid.tickets.map((t) => t.code)).toEqual(codes);
+      } finally {
+        stack.advance(-901);
+      }
+    } finally {
+      await spy.stop();
+    }
   });
 
   it('paid after expiry: sold if the seats are still free, unfulfilled (no tickets) if they were sold meanwhile', async () => {

@@ -146,6 +146,7 @@ describe('paying an order', () => {
     expect(event).toMatchObject({
       type: PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED,
       sourceService: 'pos',
+      sourceReference: order.orderNumber,
       currency: 'USD',
       amountMinor: 500n,
       taxMinor: 0n,

@@ -1,7 +1,14 @@
 import { PaymentEventType } from '@ctk/proto/ctk/events/v1/payment_event';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../src/errors.js';
-import { BOOKS_CONSUMER, PAYMENT_SUBJECTS, PAYMENT_SUBJECTS_WILDCARD, PAYMENTS_STREAM, paymentSubject } from '../src/events/subjects.js';
+import {
+  BOOKS_CONSUMER,
+  COMMERCE_CONSUMER,
+  PAYMENT_SUBJECTS,
+  PAYMENT_SUBJECTS_WILDCARD,
+  PAYMENTS_STREAM,
+  paymentSubject,
+} from '../src/events/subjects.js';
 
 describe('payment event subjects', () => {
   it('names one subject per event type under ctk.payments', () => {
@@ -16,7 +23,7 @@ describe('payment event subjects', () => {
   it('puts every subject under the stream wildcard', () => {
     const prefix = PAYMENT_SUBJECTS_WILDCARD.replace('>', '');
     for (const subject of Object.values(PAYMENT_SUBJECTS)) expect(subject.startsWith(prefix)).toBe(true);
-    expect([PAYMENTS_STREAM, BOOKS_CONSUMER]).toEqual(['CTK_PAYMENTS', 'books']);
+    expect([PAYMENTS_STREAM, BOOKS_CONSUMER, COMMERCE_CONSUMER]).toEqual(['CTK_PAYMENTS', 'books', 'commerce']);
   });
 
   it('refuses a subject for an unspecified or unknown type', () => {

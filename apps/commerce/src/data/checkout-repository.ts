@@ -15,6 +15,12 @@ export function createCheckoutRepository(prisma: PrismaClient) {
       return prisma.checkout.findFirst({ where: { publicToken, organizationId } });
     },
 
+    /** The checkout that opened this pos order, if it is the organisation's (a payment event names both). */
+    async byOrderNumber(organizationId: string, orderNumber: string): Promise<Checkout | null> {
+      const found = await prisma.checkout.findUnique({ where: { orderNumber } });
+      return found?.organizationId === organizationId ? found : null;
+    },
+
     /** Records the order's state as last read; only a change is written. */
     async recordState(
       checkout: Checkout,

@@ -1,8 +1,10 @@
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
+import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
 import { AppError, orgOf } from '@ctk/shared';
 import type { CheckoutContext } from '../checkouts/checkout-context.js';
 import { checkoutStatusOf } from '../checkouts/checkout-status.js';
 import { PUBLIC_TOKEN } from '../checkouts/public-token.js';
+import type { Checkout } from '../data/checkout-repository.js';
 import { settleTicketCheckout } from '../tickets/settle-ticket-checkout.js';
 import type { CheckoutWithOrder } from './create-checkout.js';
 import { releaseOrder } from './receive-provider-event.js';
@@ -27,6 +29,15 @@ export async function getCheckout(
     // Nothing is due in bitcoin: the provider took the money (paid_satoshis stays what the chain paid, 0).
     return { checkout: found, order: { ...order, dueSatoshis: 0n, paidAt: found.paidAt?.toISOString() ?? order.paidAt } };
   }
+  return followOrder(context, found, order);
+}
+
+/**
+ * The checkout records its order's state as just read from pos, and a ticket checkout's seats follow it
+ * (paid: sold and tickets issued, once; expired or cancelled: released). The one rule both the status
+ * read and pos's `payment.received` (settle-on-payment.ts) apply, under settleTicketCheckout's locks.
+ */
+export async function followOrder(context: CheckoutContext, found: Checkout, order: Order): Promise<CheckoutWithOrder> {
   const checkout = await context.checkouts.recordState(
     found,
     { status: checkoutStatusOf(order.status), paidAt: timeOrNull(order.paidAt), confirmedAt: timeOrNull(order.confirmedAt) },

@@ -7,6 +7,7 @@ export type PaidPart = { amountMinor: bigint; taxMinor: bigint; tipMinor: bigint
 /**
  * The `payment.received` event of a paid order (decision 0015): the lines with their tax, the tip apart,
  * the fiat amount, the satoshis paid, the rate and its source. Its id is the order's: books posts it once.
+ * It names the order by id and by number (`source_reference`).
  * When cards paid part of the order, the amount, tax and tip are the rest's; the lines are the order's
  * (this entry completes it: reports count its items once).
  */
@@ -17,6 +18,8 @@ export function orderPaidEvent(order: OrderWithParts, txid: string, paidAt: Date
     organizationId: order.organizationId,
     sourceService: 'pos',
     sourceId: order.id,
+    // The number is what commerce knows its checkout's order by (decision 0020).
+    sourceReference: order.orderNumber,
     currency: order.currency,
     amountMinor: part.amountMinor,
     taxMinor: part.taxMinor,

@@ -7,6 +7,11 @@ export const PAYMENTS_STREAM = 'CTK_PAYMENTS';
 export const PAYMENT_SUBJECTS_WILDCARD = 'ctk.payments.>';
 /** The books service's durable consumer on the payments stream. */
 export const BOOKS_CONSUMER = 'books';
+/**
+ * The commerce service's own durable consumer on the same stream (each durable name gets every event):
+ * it settles the ticket checkout of a pos order that was paid (docs/decisions/0020-tickets.md).
+ */
+export const COMMERCE_CONSUMER = 'commerce';
 
 /** `<entity>.<past-tense>` name of each event type (ARCHITECTURE 4). */
 export const PAYMENT_EVENT_NAMES = {
