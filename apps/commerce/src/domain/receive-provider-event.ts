@@ -116,6 +116,9 @@ async function apply(
   const mismatch = amountMismatch(checkout, notice);
   if (mismatch) return note('parked', mismatch);
   const order = await readOrder(context, checkout, request.publicUrl);
+  // The shopper paid the order in bitcoin too: booking this would count the sale twice; the merchant refunds one.
+  if (order && (order.paidSatoshis > 0n || order.status === 'paid' || order.status === 'confirmed'))
+    return note('parked', `the checkout's order is already paid in bitcoin (${order.paidSatoshis} satoshis)`);
   const paidAt = context.now();
   const result = await context.payments.pay(
     event,
