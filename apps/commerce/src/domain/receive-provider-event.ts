@@ -137,6 +137,8 @@ async function apply(
   );
   if (result.outcome === 'applied') {
     context.eventsCommitted();
+    // Its seats are sold now, while its hold still stands (or, paid late, only if they are still free).
+    if (checkout.kind === 'tickets') await context.tickets.sell(checkout.id, org.id, paidAt);
     await releaseOrder(context, orgRef, checkout, request.publicUrl);
     await applyParkedRefunds(context, org, provider, notice.paymentRef);
   }
