@@ -667,6 +667,12 @@ describe('races and odd requests on one resource', () => {
       'two limits',
       await inject({ method: 'GET', url: `/api/v1/orgs/${cafe.handle}/tickets/orders?limit=1&limit=2`, headers: bearer(cafe.key) }),
     );
+    for (const query of ['limit=0', 'limit=-1', 'limit=101', 'limit=1e3', 'limit=0x10', 'cursor=', 'outcome=parked&outcome=applied']) {
+      for (const path of query.startsWith('outcome') ? ['payment-providers/events'] : ['tickets/orders', 'payment-providers/events']) {
+        const answer = await inject({ method: 'GET', url: `/api/v1/orgs/${cafe.handle}/${path}?${query}`, headers: bearer(cafe.key) });
+        if (answer.statusCode !== 200 || query !== 'cursor=') expectRefused(`${path}?${query}`, answer, 'validation_failed');
+      }
+    }
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
     expectRefused(
       'deep checkout',
