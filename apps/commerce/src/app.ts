@@ -29,12 +29,13 @@ export const service = defineService<Config, PrismaClient, { now: () => Date }>(
     const pos = createGrpcClient(PosServiceDefinition, config.POS_GRPC_URL);
     const checkouts = createCheckoutRepository(prisma);
     const payments = createProviderPaymentRepository(prisma);
+    const tickets = createTicketRepository(prisma);
     const now = options.now ?? (() => new Date());
     const checkoutContext = {
       pos,
       catalogs: createCatalogReader(pos, config.COMMERCE_CATALOG_CACHE_MS),
       checkouts,
-      tickets: createTicketRepository(prisma),
+      tickets,
       providerPayments: payments,
       logger,
       now,
@@ -45,6 +46,7 @@ export const service = defineService<Config, PrismaClient, { now: () => Date }>(
         checkouts,
         accounts: createProviderAccountRepository(prisma),
         payments,
+        tickets,
         secretsKey: keptKey(prisma.commerceKey, 'provider_secrets', config.COMMERCE_SECRETS_KEY),
         toleranceSeconds: config.COMMERCE_WEBHOOK_TOLERANCE_SECONDS,
         eventsCommitted,

@@ -27,7 +27,8 @@ export async function getCheckout(
   if (await context.providerPayments.byCheckout(found.id)) {
     if (order.status === 'open' || order.status === 'expired') await releaseOrder(context, orgRef as OrgRef, found, input.publicUrl);
     // Nothing is due in bitcoin: the provider took the money (paid_satoshis stays what the chain paid, 0).
-    return { checkout: found, order: { ...order, dueSatoshis: 0n, paidAt: found.paidAt?.toISOString() ?? order.paidAt } };
+    const paid = { checkout: found, order: { ...order, dueSatoshis: 0n, paidAt: found.paidAt?.toISOString() ?? order.paidAt } };
+    return found.kind === 'tickets' ? { ...paid, tickets: await settleTicketCheckout(context, found) } : paid;
   }
   return followOrder(context, found, order);
 }

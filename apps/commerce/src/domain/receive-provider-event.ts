@@ -116,6 +116,9 @@ async function apply(
   const mismatch = amountMismatch(checkout, notice);
   if (mismatch) return note('parked', mismatch);
   const order = await readOrder(context, checkout, request.publicUrl);
+  // The shopper paid the order in bitcoin too: booking this would count the sale twice; the merchant refunds one.
+  if (order && (order.paidSatoshis > 0n || order.status === 'paid' || order.status === 'confirmed'))
+    return note('parked', `the checkout's order is already paid in bitcoin (${order.paidSatoshis} satoshis)`);
   const paidAt = context.now();
   const result = await context.payments.pay(
     event,
@@ -134,6 +137,8 @@ async function apply(
   );
   if (result.outcome === 'applied') {
     context.eventsCommitted();
+    // Its seats are sold now, while its hold still stands (or, paid late, only if they are still free).
+    if (checkout.kind === 'tickets') await context.tickets.sell(checkout.id, org.id, paidAt);
     await releaseOrder(context, orgRef, checkout, request.publicUrl);
     await applyParkedRefunds(context, org, provider, notice.paymentRef);
   }

@@ -99,7 +99,7 @@ export function ticketRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
       body: checkInBody,
       bodyExample: checkInExample,
       answer: checkedInTicket,
-      errors: ['not_found', 'already_checked_in'],
+      errors: ['not_found', 'already_checked_in', 'failed_precondition'],
       handle: async ({ body, request }) => {
         const response = await commerce.checkInTicket({ org: orgRef(requireOrg(request)), code: body.code }, callOptions(request));
         if (!response.ticket) throw new AppError('internal', 'commerce answered without the ticket');
