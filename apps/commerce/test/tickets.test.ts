@@ -123,6 +123,20 @@ describe('the ticket catalog', () => {
     ).toMatchObject({ code: 'validation_failed', details: { field: 'events.0.ticket_types.0.id' } });
   });
 
+  it('refuses control characters and bidirectional overrides in names and venue (the one text rule of @ctk/shared)', async () => {
+    const org = walletOrg();
+    for (const [field, value] of [
+      ['events.0.name', { name: 'Spring\u0000concert' }],
+      ['events.0.name', { name: 'Spring \u202econcert' }],
+      ['events.0.venue', { venue: 'Main hall\u2066' }],
+    ] as const)
+      expect(await failure(stack.client.replaceTicketCatalog({ org, events: [concert(10, value)] }))).toMatchObject({
+        code: 'validation_failed',
+        details: { field },
+      });
+    expect((await stack.client.getTicketList({ org })).events).toEqual([]);
+  });
+
   it('lists only events still to end', async () => {
     const org = walletOrg();
     await stack.client.replaceTicketCatalog({

@@ -21,3 +21,4 @@ export { keptKey, type KeyTable } from './db/kept-key.js';
 export * from './events/index.js';
 export { isTimeZone } from './time-zone.js';
 export { calendarDate } from './calendar-date.js';
+export { freeText, lineOfText } from './text-fields.js';

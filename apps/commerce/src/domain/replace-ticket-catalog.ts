@@ -1,5 +1,5 @@
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
-import { AppError, orgOf, validate } from '@ctk/shared';
+import { AppError, lineOfText, orgOf, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { CatalogEventInput, EventWithTypes, SeatCounts } from '../data/ticket-repository.js';
 import type { TicketContext } from '../tickets/ticket-context.js';
@@ -9,18 +9,12 @@ export const MAX_TYPES_PER_EVENT = 20;
 export const MAX_CAPACITY = 1_000_000;
 const MAX_PRICE = 1_000_000_000_000n;
 
-const oneLine = (max: number, what: string) =>
-  z
-    .string()
-    .trim()
-    .max(max, `${what} takes at most ${max} characters`)
-    .regex(/^[^\p{Cc}]*$/u, `${what} is one line of text (no control characters)`);
 const optionalId = z.union([z.literal(''), z.guid('must be an id this catalog answered (a UUID), or empty for a new one')]);
 const time = z.iso.datetime({ offset: true, error: 'must be an RFC 3339 date and time, e.g. 2026-06-12T19:00:00Z' });
 
 const ticketTypeSchema = z.object({
   id: optionalId,
-  name: oneLine(60, 'name').pipe(z.string().min(1, 'name is required')),
+  name: lineOfText('name', 60).pipe(z.string().min(1, 'name is required')),
   priceMinor: z.bigint().min(1n, 'price_minor must be at least 1').max(MAX_PRICE, `price_minor must be at most ${MAX_PRICE}`),
   currency: z.string().regex(/^[A-Z]{3}$/, 'currency must be an ISO 4217 code such as "USD"'),
   capacity: z.number().int().min(0, 'capacity must be 0 or more').max(MAX_CAPACITY, `capacity must be at most ${MAX_CAPACITY}`),
@@ -29,10 +23,10 @@ const ticketTypeSchema = z.object({
 const eventSchema = z
   .object({
     id: optionalId,
-    name: oneLine(100, 'name').pipe(z.string().min(1, 'name is required')),
+    name: lineOfText('name', 100).pipe(z.string().min(1, 'name is required')),
     startsAt: time,
     endsAt: time,
-    venue: oneLine(200, 'venue'),
+    venue: lineOfText('venue', 200),
     ticketTypes: z
       .array(ticketTypeSchema)
       .min(1, 'an event needs at least one ticket type')

@@ -1,7 +1,6 @@
-import { AppError, type Org, parseTaxRate, validate } from '@ctk/shared';
+import { AppError, freeText, lineOfText, type Org, parseTaxRate, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { Item, ItemRepository } from '../data/item-repository.js';
-import { freeText, lineOfText } from './text-fields.js';
 
 export const MAX_PRICE_CENTS = 10n ** 12n;
 export const MAX_INVENTORY = 10n ** 9n;

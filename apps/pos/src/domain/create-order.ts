@@ -1,7 +1,6 @@
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
-import { AppError, type Org, validate } from '@ctk/shared';
+import { AppError, lineOfText, type Org, validate } from '@ctk/shared';
 import { z } from 'zod';
-import { lineOfText } from './text-fields.js';
 import type { OrderTransaction, OrderWithParts } from '../data/order-repository.js';
 import { satoshisFor } from '../rates/exchange-rate.js';
 import type { OrderContext } from '../orders/order-context.js';

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, type Org, validate } from '@ctk/shared';
+import { AppError, lineOfText, type Org, validate } from '@ctk/shared';
 import { z } from 'zod';
-import { lineOfText } from './text-fields.js';
 import type { PayLinkWithUses } from '../data/pay-link-repository.js';
 import type { PayLinkContext } from '../pay-links/pay-link-context.js';
 import { signTerms } from '../pay-links/pay-link-terms.js';

@@ -1,10 +1,9 @@
-import { AppError, type Org, validate } from '@ctk/shared';
+import { AppError, lineOfText, type Org, validate } from '@ctk/shared';
 import type { CardHolder } from '@ctk/proto/ctk/pos/v1/cards';
 import { z } from 'zod';
 import type { CardContext } from '../cards/card-context.js';
 import { readCardHolder } from '../cards/card-holder.js';
 import type { PosCard } from '../data/pos-card-repository.js';
-import { lineOfText } from './text-fields.js';
 
 const labelSchema = z.object({ label: lineOfText('label', 120) });
 

@@ -1,8 +1,7 @@
-import { AppError, type InputIssue, invalidInput, type Org, validate } from '@ctk/shared';
+import { AppError, type InputIssue, invalidInput, lineOfText, type Org, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { ItemRepository } from '../data/item-repository.js';
 import { DEFAULT_TIP_BASIS_POINTS, type Menu, type MenuRepository } from '../data/menu-repository.js';
-import { lineOfText } from './text-fields.js';
 
 export const MAX_SECTIONS = 50;
 export const MAX_SECTION_ITEMS = 200;

@@ -1,10 +1,9 @@
-import { AppError, type Org, validate } from '@ctk/shared';
+import { AppError, lineOfText, type Org, validate } from '@ctk/shared';
 import type { LoyaltyProgram as LoyaltyProgramMessage } from '@ctk/proto/ctk/pos/v1/cards';
 import { z } from 'zod';
 import type { CardContext } from '../cards/card-context.js';
 import { saveLoyaltyProgram, type LoyaltyProgram } from '../data/loyalty-program-repository.js';
 import { MAX_PRICE_CENTS } from '../domain/create-item.js';
-import { lineOfText } from '../domain/text-fields.js';
 
 const STAMPS_RULE = 'stamps_for_reward must be a whole number from 1 to 100';
 
