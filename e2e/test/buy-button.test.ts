@@ -1,31 +1,19 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HD } from '@bsv/sdk';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumInstalled, openChromium } from './browser.js';
 import { api, freePort, ROOT, startInstance, stopInstance, wallet, type Instance } from './instance.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
-// Debian's chromium, driven by playwright-core (no browser download), as in counter-sale.test.ts.
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const ARTIFACTS = join(ROOT, 'e2e/artifacts/buy-button');
 
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`buy-button.test.ts skipped: ${CHROMIUM} is not installed (apt-get install chromium).`);
+const hasChromium = chromiumInstalled('buy-button.test.ts');
 
 const sleep = (ms: number) => new Promise((later) => setTimeout(later, ms));
 
@@ -103,16 +91,6 @@ function watch(page: Page, label: string) {
   return { problems, calls };
 }
 
-async function openBrowser(dir: string): Promise<BrowserContext> {
-  return chromium.launchPersistentContext(join(dir, 'chromium-profile'), {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    locale: 'en-US',
-    viewport: { width: 1024, height: 800 },
-  });
-}
-
 describe.skipIf(!hasChromium)('the Buy button on a shop of another origin, in headless Chromium', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ctk-e2e-buy-button-'));
   let instance: Instance | undefined;
@@ -133,7 +111,7 @@ describe.skipIf(!hasChromium)('the Buy button on a shop of another origin, in he
     instance = await startInstance({ port: await freePort(), dataDir: join(dir, 'data'), chainPort });
     cafe = await merchant(instance.base);
     shop = await startShop({ CTK_GATEWAY: instance.base, DEMO_MERCHANT: cafe.handle, DEMO_COMMERCE_KEY: cafe.commerceKey });
-    browser = await openBrowser(dir);
+    browser = await openChromium(dir, { width: 1024, height: 800 });
   });
   afterAll(async () => {
     await browser?.close();
@@ -342,7 +320,7 @@ describe.skipIf(!hasChromium)('a Buy button checkout left unpaid expires, and th
     });
     const cafe = await merchant(instance.base);
     shop = await startShop({ CTK_GATEWAY: instance.base, DEMO_MERCHANT: cafe.handle, DEMO_COMMERCE_KEY: cafe.commerceKey });
-    browser = await openBrowser(dir);
+    browser = await openChromium(dir, { width: 1024, height: 800 });
     const page = browser.pages()[0] ?? (await browser.newPage());
     const { problems } = watch(page, 'shop');
     await page.goto(shop.url);

@@ -1,30 +1,18 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HD } from '@bsv/sdk';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { chromiumInstalled, openChromium } from './browser.js';
 import { api, freePort, ROOT, startInstance, stopInstance, wallet, type Instance } from './instance.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
-// Debian's chromium, driven by playwright-core (no browser download), as counter-sale.test.ts does.
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const ARTIFACTS = join(ROOT, 'e2e/artifacts/counter-cards');
 
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`counter-cards.test.ts skipped: ${CHROMIUM} is not installed (apt-get install chromium).`);
+const hasChromium = chromiumInstalled('counter-cards.test.ts');
 
 const sleep = (ms: number) => new Promise((later) => setTimeout(later, ms));
 
@@ -184,13 +172,7 @@ describe.skipIf(!hasChromium)('gift and loyalty cards at the counter, in headles
   });
 
   it('staff scan the address and the gift card, attach the loyalty card; the gift card pays the whole order, which stamps it', async () => {
-    browser = await chromium.launchPersistentContext(join(dir, 'chromium-profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      locale: 'en-US',
-      viewport: { width: 1024, height: 900 },
-    });
+    browser = await openChromium(dir, { width: 1024, height: 900 });
     counter = browser.pages()[0] ?? (await browser.newPage());
     counter.on('pageerror', (error) => problems.push(error.message));
     counter.on('console', (message) => {

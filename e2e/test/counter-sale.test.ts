@@ -1,28 +1,16 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HD } from '@bsv/sdk';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { chromiumInstalled, openChromium } from './browser.js';
 import { api, freePort, ROOT, startInstance, stopInstance, wallet, type Instance } from './instance.js';
 
-// Debian's chromium, driven by playwright-core (no browser download). CI installs it (.ci/run).
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** A screenshot of each step, kept after the run (git ignores the folder; e2e/README.md says where). */
 const ARTIFACTS = join(ROOT, 'e2e/artifacts/counter-sale');
 
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`counter-sale.test.ts skipped: ${CHROMIUM} is not installed (apt-get install chromium).`);
+const hasChromium = chromiumInstalled('counter-sale.test.ts');
 
 /** Minor units of USD as the page shows them (en-US), from a decimal string: no float on the way. */
 const usd = (minor: number) => {
@@ -110,13 +98,7 @@ describe.skipIf(!hasChromium)('a sale at the counter, in headless Chromium, paid
     });
     expect(menu.status, await menu.clone().text()).toBe(200);
 
-    browser = await chromium.launchPersistentContext(join(dir, 'chromium-profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      locale: 'en-US',
-      viewport: { width: 1024, height: 800 },
-    });
+    browser = await openChromium(dir, { width: 1024, height: 800 });
     // The counter: sign in with the key; the menu comes up by category.
     counter = browser.pages()[0] ?? (await browser.newPage());
     watch(counter, 'counter');

@@ -1,25 +1,15 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HD } from '@bsv/sdk';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { chromiumInstalled, openChromium } from './browser.js';
 import { api, freePort, ROOT, startInstance, stopInstance, wallet, type Instance } from './instance.js';
 
-// Debian's chromium, driven by playwright-core (no browser download), as counter-sale.test.ts does.
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-sync',
-];
 const ARTIFACTS = join(ROOT, 'e2e/artifacts/pay-link');
 
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`pay-link.test.ts skipped: ${CHROMIUM} is not installed (apt-get install chromium).`);
+const hasChromium = chromiumInstalled('pay-link.test.ts');
 
 describe.skipIf(!hasChromium)('a pay link in headless Chromium, paid with the developer wallet', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ctk-e2e-pay-link-'));
@@ -54,13 +44,7 @@ describe.skipIf(!hasChromium)('a pay link in headless Chromium, paid with the de
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     const link = made.body;
 
-    browser = await chromium.launchPersistentContext(join(dir, 'chromium-profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      locale: 'en-US',
-      viewport: { width: 375, height: 740 },
-    });
+    browser = await openChromium(dir, { width: 375, height: 740 });
     const problems: string[] = [];
     const page = browser.pages()[0] ?? (await browser.newPage());
     page.on('pageerror', (error) => problems.push(error.message));

@@ -172,12 +172,4 @@ export function walletOrg(fields: Partial<OrgRef> = {}): OrgRef {
   };
 }
 
-/** The AppError code and details a gRPC call failed with. */
-export async function failure(promise: Promise<unknown>): Promise<{ code: string; message: string; details?: Record<string, unknown> }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as { code: string; message: string; details?: Record<string, unknown> };
-  }
-  throw new Error('expected the call to fail');
-}
+export { failure } from '@ctk/shared/testing';

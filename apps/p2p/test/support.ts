@@ -103,12 +103,4 @@ export async function payOutputs(
   return tx;
 }
 
-/** The AppError code and details a gRPC call failed with (the client turns the status back into it). */
-export async function failure(promise: Promise<unknown>): Promise<{ code: string; message: string; details?: Record<string, unknown> }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as { code: string; message: string; details?: Record<string, unknown> };
-  }
-  throw new Error('expected the call to fail');
-}
+export { failure } from '@ctk/shared/testing';

@@ -4,3 +4,4 @@ export * from './eventually.js';
 export * from './nats.js';
 export * from './payment-event-feed.js';
 export * from './accounting-tools.js';
+export * from './failure.js';
