@@ -37,6 +37,8 @@ const ERRORS = {
   payment_wrong_output: { grpc: Status.FAILED_PRECONDITION, http: 422 },
   /** The transaction already paid for something else: one txid pays once. */
   txid_already_used: { grpc: Status.ALREADY_EXISTS, http: 409 },
+  /** The transaction does not prove itself: a merkle path, a script or an amount fails SPV. */
+  payment_invalid: { grpc: Status.FAILED_PRECONDITION, http: 422 },
   /** What was to be paid (a paymail P2P reference, a payment request) is past its expiry. */
   payment_expired: { grpc: Status.FAILED_PRECONDITION, http: 422 },
   /** A pay link that takes no more payments: disabled by its organisation, past its expiry, or every use paid. */
