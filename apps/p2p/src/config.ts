@@ -17,6 +17,17 @@ export const configSchema = z.object({
   P2P_GAP_LIMIT: z.coerce.number().int().min(1).max(1_000).default(20),
   /** How far a paymail sender's `dt` may be from now, either way. */
   P2P_DT_TOLERANCE_SECONDS: z.coerce.number().int().min(10).max(3_600).default(300),
+  /** The payment gate: how long a 402's payment request may be paid. */
+  P2P_GATE_REQUEST_TTL_SECONDS: z.coerce.number().int().min(30).max(3_600).default(300),
+  /** BRC-121: how far a payment's x-bsv-time may be from now, either way. */
+  P2P_GATE_FRESHNESS_SECONDS: z.coerce.number().int().min(5).max(600).default(30),
+  /** How long a credential for a number of calls stays usable (a time window's lasts the window). */
+  P2P_GATE_CALLS_CREDENTIAL_SECONDS: z.coerce.number().int().min(60).max(31_536_000).default(86_400),
+  /** The Ed25519 seed credentials are signed with, 64 hex characters; unset, p2p makes one and keeps it in its database. */
+  P2P_GATE_SIGNING_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'P2P_GATE_SIGNING_KEY must be 64 hex characters (a 32-byte Ed25519 seed)')
+    .optional(),
   /** The chain passthrough: per upstream request, and the largest upstream answer passed on. */
   P2P_PASSTHROUGH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   P2P_PASSTHROUGH_MAX_BYTES: z.coerce

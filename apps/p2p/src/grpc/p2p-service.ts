@@ -1,4 +1,5 @@
 import type { ChainClient } from '@ctk/chain';
+import { keptKey } from '@ctk/shared';
 import type { P2pServiceImplementation } from '@ctk/proto/ctk/p2p/v1/p2p';
 import type { Config } from '../config.js';
 import { getSetup } from '../domain/get-setup.js';
@@ -6,6 +7,17 @@ import { walletOrgOf } from '../domain/org-wallet.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { createP2pDestination } from '../paymail/create-p2p-destination.js';
 import { getPaymentDestination } from '../paymail/get-payment-destination.js';
+import { checkGateRequest } from '../paygate/check-gate-request.js';
+import { createGateResource } from '../paygate/create-gate-resource.js';
+import { signingKeyOf } from '../paygate/credential.js';
+import { deleteGateResource } from '../paygate/delete-gate-resource.js';
+import { accountOf, x402Network } from '../paygate/gate-account.js';
+import type { GateDeps } from '../paygate/gate-deps.js';
+import { getGateKeys } from '../paygate/get-gate-keys.js';
+import { listGatePayments } from '../paygate/list-gate-payments.js';
+import { listGateResources } from '../paygate/list-gate-resources.js';
+import { acceptGatePayment } from '../paygate/accept-gate-payment.js';
+import { gatePaymentMessage } from '../paygate/gate-messages.js';
 import { receiveP2pTransaction } from '../paymail/receive-p2p-transaction.js';
 import { allocateDestination } from '../settlement/allocate-destination.js';
 import { settlePayment } from '../settlement/settle-payment.js';
@@ -25,6 +37,16 @@ export type P2pDeps = {
 };
 
 export function p2pService({ prisma, chain, config, eventsCommitted }: P2pDeps): P2pServiceImplementation {
+  const seed = keptKey(prisma.p2pKey, 'gate-signing-key', config.P2P_GATE_SIGNING_KEY);
+  let signingKey: GateDeps['signingKey'] | undefined;
+  const gate: GateDeps = {
+    prisma,
+    chain,
+    config,
+    eventsCommitted,
+    network: x402Network(chain.network),
+    signingKey: () => (signingKey ??= memo(async () => signingKeyOf(await seed())))(),
+  };
   return {
     async getSetup(request) {
       return { capabilities: getSetup(walletOrgOf(request.org)) };
@@ -50,5 +72,32 @@ export function p2pService({ prisma, chain, config, eventsCommitted }: P2pDeps):
     settlePayment: (request) => settlePayment({ prisma, chain }, request),
     findPayments: (request) => findPayments(chain, request.addresses),
     getTransactionStatus: (request) => transactionStatus(chain, request.txid),
+    listGateResources: (request) => listGateResources(prisma, request),
+    createGateResource: (request) => createGateResource(prisma, request),
+    deleteGateResource: (request) => deleteGateResource(prisma, request),
+    checkGateRequest: (request) => checkGateRequest(gate, request),
+    async verifyGatePayment(request) {
+      const { payment, credential } = await acceptGatePayment(gate, accountOf(request.account), {
+        protocol: request.nonce ? 'x402' : 'brc121',
+        transaction: request.transaction,
+        vout: request.vout,
+        nonce: request.nonce || undefined,
+        sender: request.sender || undefined,
+        time: request.time || undefined,
+      });
+      return { payment: gatePaymentMessage(payment, payment.script), credential };
+    },
+    listGatePayments: (request) => listGatePayments(gate, request),
+    getGateKeys: () => getGateKeys(gate),
   };
+}
+
+/** The first successful answer of `load`, kept; a failure is tried again on the next call. */
+function memo<T>(load: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () =>
+    (value ??= load().catch((error: unknown) => {
+      value = undefined;
+      throw error;
+    }));
 }

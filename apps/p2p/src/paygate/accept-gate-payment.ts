@@ -1,0 +1,151 @@
+import type { GateCredential } from '@ctk/proto/ctk/p2p/v1/p2p';
+import { AppError, isUniqueViolation } from '@ctk/shared';
+import type { GatePayment, GateResource } from '../generated/prisma/client.js';
+import { signCredential } from './credential.js';
+import type { Account } from './gate-account.js';
+import type { GateDeps } from './gate-deps.js';
+import { findPaymentRequest } from './find-payment-request.js';
+import { provePayment } from './prove-payment.js';
+import { recordGatePayment } from './record-gate-payment.js';
+
+/** A payment as a client offers it: x402 names its request by nonce; BRC-121 by the script it pays, with a fresh time. */
+export type OfferedPayment = {
+  transaction: Uint8Array;
+  vout: number;
+  protocol: 'x402' | 'brc121';
+  nonce?: string;
+  sender?: string;
+  /** BRC-121's x-bsv-time: Unix milliseconds. */
+  time?: string;
+};
+
+/** How long a claim holds a request while its transaction is broadcast; a claim whose process died frees it after this. */
+const CLAIM_MS = 120_000;
+const COMPRESSED_KEY = /^0[23][0-9a-f]{64}$/;
+
+/**
+ * The one verifier: SPV of the BEEF, the output at `vout` pays the request's fresh script at least the
+ * price, the request is open (its nonce unknown, expired or paid is refused) and, for BRC-121, the time is
+ * within the freshness window, and the txid was never accepted (spent_txids' primary key decides, across
+ * replicas). Then, with the request claimed so no other transaction broadcasts for it, the BEEF is broadcast;
+ * then the payment, the spent txid and `payment.received` commit together; then the credential is issued.
+ * Nothing is broadcast unless every check passed. `forResource` is the resource a /check request priced:
+ * a payment for another resource does not pay for this one.
+ */
+export async function acceptGatePayment(
+  deps: GateDeps,
+  account: Account,
+  offered: OfferedPayment,
+  forResource?: GateResource,
+): Promise<{ payment: GatePayment; credential: GateCredential }> {
+  if (offered.protocol === 'brc121') checkFreshness(deps, offered);
+  const { txid, tx } = await provePayment(offered.transaction, deps.chain);
+  if (await deps.prisma.spentTxid.findUnique({ where: { txid } }))
+    throw new AppError('txid_already_used', `Transaction ${txid} already paid for something; a transaction pays once.`, { txid });
+  const named = offered.nonce ? { nonce: offered.nonce } : { script: tx.outputs[offered.vout]?.lockingScript.toHex() ?? '' };
+  const request = await findPaymentRequest(deps.prisma, account, named, txid);
+  // An x402 payload may leave the vout out: the output paying the request's script.
+  const vout = offered.vout >= 0 ? offered.vout : tx.outputs.findIndex((output) => output.lockingScript.toHex() === request.script);
+  const output = tx.outputs[vout];
+  if (!output)
+    throw new AppError(
+      'payment_wrong_output',
+      `The transaction has no output paying this payment request's script (vout ${offered.vout}).`,
+      {
+        field: 'vout',
+        expected_script: request.script,
+      },
+    );
+  if (output.lockingScript.toHex() !== request.script)
+    throw new AppError('payment_wrong_output', `Output ${vout} does not pay the script this payment request asked for.`, {
+      field: 'vout',
+      expected_script: request.script,
+    });
+  const satoshis = BigInt(output.satoshis ?? 0);
+  if (satoshis < request.satoshis)
+    throw new AppError('payment_underpaid', `Output ${vout} pays ${satoshis} satoshis; the price is ${request.satoshis}.`, {
+      paid_satoshis: Number(satoshis),
+      price_satoshis: Number(request.satoshis),
+    });
+  if (forResource && request.resourceId !== forResource.id)
+    throw new AppError(
+      'payment_wrong_output',
+      `This payment was asked for another resource than ${forResource.method} ${forResource.path}.`,
+      {
+        field: 'nonce',
+      },
+    );
+  const resource = await deps.prisma.gateResource.findUnique({ where: { id: request.resourceId } });
+  if (!resource || resource.deletedAt)
+    throw new AppError('payment_expired', 'The resource this payment request priced was removed: ask again.', { field: 'nonce' });
+
+  await claim(deps, request.nonce, txid);
+  let payment: GatePayment;
+  try {
+    await deps.chain.broadcast(offered.transaction);
+    const now = Date.now();
+    const lifetime = resource.grantKind === 'window' ? resource.grantSeconds! : deps.config.P2P_GATE_CALLS_CREDENTIAL_SECONDS;
+    payment = await recordGatePayment(deps.prisma, {
+      request,
+      resource,
+      txid,
+      vout,
+      satoshis,
+      protocol: offered.protocol,
+      payer: offered.sender && COMPRESSED_KEY.test(offered.sender) ? offered.sender : '',
+      expiresAt: new Date(now + lifetime * 1000),
+    });
+  } catch (error) {
+    await deps.prisma.gatePaymentRequest.updateMany({
+      where: { nonce: request.nonce, claimedTxid: txid, paidTxid: null },
+      data: { claimedTxid: null },
+    });
+    if (isUniqueViolation(error))
+      throw new AppError('txid_already_used', `Transaction ${txid} already paid for something; a transaction pays once.`, { txid });
+    throw error;
+  }
+  deps.eventsCommitted();
+  return { payment, credential: await credentialFor(deps, payment) };
+}
+
+/** BRC-121: the payment's time (x-bsv-time, Unix ms) is within the freshness window of now, either way. */
+function checkFreshness(deps: GateDeps, offered: OfferedPayment): void {
+  const time = /^\d{1,16}$/.test(offered.time ?? '') ? Number(offered.time) : NaN;
+  const window = deps.config.P2P_GATE_FRESHNESS_SECONDS * 1000;
+  if (!Number.isSafeInteger(time) || Math.abs(Date.now() - time) > window)
+    throw new AppError(
+      'payment_expired',
+      `x-bsv-time must be the payment's time in Unix milliseconds within ${window / 1000} s of now; got ${JSON.stringify((offered.time ?? '').slice(0, 20))}.`,
+      { field: 'time' },
+    );
+}
+
+/** Marks the request as being paid by this transaction: another transaction for it is refused until this one settles or goes stale. */
+async function claim(deps: GateDeps, nonce: string, txid: string): Promise<void> {
+  const claimed = await deps.prisma.gatePaymentRequest.updateMany({
+    where: {
+      nonce,
+      paidTxid: null,
+      OR: [{ claimedTxid: null }, { claimedTxid: txid }, { claimedAt: { lt: new Date(Date.now() - CLAIM_MS) } }],
+    },
+    data: { claimedTxid: txid, claimedAt: new Date() },
+  });
+  if (claimed.count === 0)
+    throw new AppError('conflict', 'Another transaction is paying this payment request right now: ask again for a new one.');
+}
+
+/** The credential of a payment: what it pays for, signed with the gate's key. */
+export async function credentialFor(deps: GateDeps, payment: GatePayment): Promise<GateCredential> {
+  const key = await deps.signingKey();
+  const token = signCredential(key, {
+    sub: payment.accountId,
+    jti: payment.id,
+    res: payment.resourceId,
+    mth: payment.method,
+    pth: payment.path,
+    ...(payment.calls !== null ? { calls: payment.calls } : {}),
+    iat: Math.floor(payment.createdAt.getTime() / 1000),
+    exp: Math.floor(payment.expiresAt.getTime() / 1000),
+  });
+  return { token, calls: payment.calls ?? 0, expiresAt: payment.expiresAt.toISOString() };
+}

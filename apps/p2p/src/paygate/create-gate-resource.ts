@@ -1,0 +1,71 @@
+import type { CreateGateResourceRequest, CreateGateResourceResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
+import { AppError, freeText, validate } from '@ctk/shared';
+import { z } from 'zod';
+import type { PrismaClient } from '../generated/prisma/client.js';
+import { accountOf } from './gate-account.js';
+import { gateResourceMessage } from './gate-messages.js';
+
+/** How many live priced resources one account may have: every /check reads them all. */
+export const MAX_RESOURCES = 200;
+
+const resourceSchema = z
+  .object({
+    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', '*'], { error: 'method must be GET, POST, PUT, PATCH, DELETE or *' }),
+    path: z
+      .string()
+      .max(512, 'path must be at most 512 characters')
+      .regex(
+        /^\/[^?#*\s\u0000-\u001f\u007f]*(\/\*)?$/,
+        'path must start with "/", without query, fragment, spaces or control characters; "*" only as a trailing "/*"',
+      ),
+    priceSatoshis: z
+      .bigint()
+      .min(1n, 'price_satoshis must be at least 1')
+      .max(2_100_000_000_000_000n, 'price_satoshis is more than all bitcoin'),
+    grantKind: z.enum(['calls', 'window'], { error: 'grant.kind must be calls or window' }),
+    grantCalls: z.number().int(),
+    grantSeconds: z.number().int(),
+    description: freeText('description', 500),
+  })
+  .superRefine((resource, ctx) => {
+    if (resource.grantKind === 'calls' && (resource.grantCalls < 1 || resource.grantCalls > 1_000_000))
+      ctx.addIssue({ code: 'custom', path: ['grant', 'calls'], message: 'grant.calls must be a whole number from 1 to 1,000,000' });
+    if (resource.grantKind === 'window' && (resource.grantSeconds < 1 || resource.grantSeconds > 31_536_000))
+      ctx.addIssue({ code: 'custom', path: ['grant', 'seconds'], message: 'grant.seconds must be from 1 to 31,536,000 (a year)' });
+  });
+
+/**
+ * A price on a URL pattern and method for the account, and what one payment buys. One live price per
+ * method and path: a second is 409 (two racing creates may both land; the more recent then prices).
+ */
+export async function createGateResource(prisma: PrismaClient, request: CreateGateResourceRequest): Promise<CreateGateResourceResponse> {
+  const account = accountOf(request.account);
+  const { account: _account, ...fields } = request;
+  const resource = validate(resourceSchema, fields, 'priced resource');
+  const live = await prisma.gateResource.findMany({
+    where: { accountId: account.id, deletedAt: null },
+    select: { method: true, path: true },
+  });
+  if (live.some((other) => other.method === resource.method && other.path === resource.path))
+    throw new AppError(
+      'already_exists',
+      `${resource.method} ${resource.path} already has a price: remove it first (DELETE /api/v1/402/resources/:id).`,
+      { field: 'path' },
+    );
+  if (live.length >= MAX_RESOURCES)
+    throw new AppError('failed_precondition', `An account has at most ${MAX_RESOURCES} priced resources; remove one first.`);
+  const created = await prisma.gateResource.create({
+    data: {
+      accountId: account.id,
+      organizationId: account.org.id,
+      method: resource.method,
+      path: resource.path,
+      priceSatoshis: resource.priceSatoshis,
+      grantKind: resource.grantKind,
+      grantCalls: resource.grantKind === 'calls' ? resource.grantCalls : null,
+      grantSeconds: resource.grantKind === 'window' ? resource.grantSeconds : null,
+      description: resource.description,
+    },
+  });
+  return { resource: gateResourceMessage(created) };
+}

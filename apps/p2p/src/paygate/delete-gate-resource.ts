@@ -1,0 +1,30 @@
+import type { DeleteGateResourceRequest, DeleteGateResourceResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
+import { AppError } from '@ctk/shared';
+import type { PrismaClient } from '../generated/prisma/client.js';
+import { accountOf } from './gate-account.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Removes a priced resource of the account: its URL is free again, and every credential issued for it is
+ * revoked (the published document lists it until the last one would have expired). Another account's id
+ * is 404, as an unknown one.
+ */
+export async function deleteGateResource(prisma: PrismaClient, request: DeleteGateResourceRequest): Promise<DeleteGateResourceResponse> {
+  const account = accountOf(request.account);
+  const notFound = new AppError('not_found', `No priced resource ${JSON.stringify(request.id.slice(0, 64))} in this account.`);
+  if (!UUID.test(request.id)) throw notFound;
+  const now = new Date();
+  await prisma.$transaction(async (tx) => {
+    const removed = await tx.gateResource.updateMany({
+      where: { id: request.id, accountId: account.id, deletedAt: null },
+      data: { deletedAt: now },
+    });
+    if (removed.count === 0) throw notFound;
+    await tx.gatePayment.updateMany({
+      where: { resourceId: request.id, revokedAt: null, expiresAt: { gt: now } },
+      data: { revokedAt: now },
+    });
+  });
+  return {};
+}

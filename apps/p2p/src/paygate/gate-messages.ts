@@ -1,0 +1,36 @@
+import type { GatePayment as GatePaymentMessage, GateResource as GateResourceMessage } from '@ctk/proto/ctk/p2p/v1/p2p';
+import type { GatePayment, GateResource } from '../generated/prisma/client.js';
+
+export function gateResourceMessage(resource: GateResource): GateResourceMessage {
+  return {
+    id: resource.id,
+    method: resource.method,
+    path: resource.path,
+    priceSatoshis: resource.priceSatoshis,
+    grantKind: resource.grantKind,
+    grantCalls: resource.grantCalls ?? 0,
+    grantSeconds: resource.grantSeconds ?? 0,
+    description: resource.description,
+    createdAt: resource.createdAt.toISOString(),
+  };
+}
+
+export function gatePaymentMessage(payment: GatePayment, payTo: string): GatePaymentMessage {
+  return {
+    id: payment.id,
+    resourceId: payment.resourceId,
+    method: payment.method,
+    path: payment.path,
+    txid: payment.txid,
+    vout: payment.vout,
+    satoshis: payment.satoshis,
+    protocol: payment.protocol,
+    payer: payment.payer,
+    calls: payment.calls ?? 0,
+    callsUsed: payment.callsUsed,
+    expiresAt: payment.expiresAt.toISOString(),
+    createdAt: payment.createdAt.toISOString(),
+    payTo,
+    derivationIndex: payment.derivationIndex ?? -1,
+  };
+}

@@ -1,0 +1,280 @@
+import { randomUUID } from 'node:crypto';
+import { LockingScript, P2PKH, PrivateKey, PublicKey, Transaction } from '@bsv/sdk';
+import { mineBlocks } from '@ctk/chain/local';
+import { PaymentEvent, PaymentEventType } from '@ctk/proto/ctk/events/v1/payment_event';
+import type { CheckGateRequestResponse, GateAccount } from '@ctk/proto/ctk/p2p/v1/p2p';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failure, fundedCustomer, merchantWallet, orgRef, startStack, type TestStack } from './support.js';
+
+let stack: TestStack;
+const received: PaymentEvent[] = [];
+beforeAll(async () => {
+  stack = await startStack();
+  await stack.transport.consume('test-listener', async (message) => {
+    received.push(PaymentEvent.decode(message.data));
+  });
+});
+afterAll(() => stack.close());
+
+function newAccount(): { account: GateAccount; wallet: ReturnType<typeof merchantWallet> } {
+  const wallet = merchantWallet();
+  return { account: { org: orgRef(wallet), accountId: randomUUID() }, wallet };
+}
+
+async function priced(account: GateAccount, fields: { path?: string; price?: bigint; calls?: number; seconds?: number } = {}) {
+  const { resource } = await stack.client.createGateResource({
+    account,
+    method: 'GET',
+    path: fields.path ?? '/weather/*',
+    priceSatoshis: fields.price ?? 1n,
+    grantKind: fields.seconds ? 'window' : 'calls',
+    grantCalls: fields.calls ?? 1,
+    grantSeconds: fields.seconds ?? 0,
+    description: 'Weather',
+  });
+  return resource!;
+}
+
+/** A customer's coin, mined, so its transaction carries a merkle path into the BEEF. */
+async function minedCoin(satoshis = 50_000) {
+  const customer = await fundedCustomer(stack.chain, satoshis);
+  await mineBlocks(stack.chain.url);
+  const status = await stack.chainClient.getStatus(customer.source.id('hex'));
+  customer.source.merklePath = status.merklePath;
+  return customer;
+}
+
+/** A transaction paying `script` `satoshis` (output 0), change to the customer, as BEEF in base64. */
+async function paying(script: string, satoshis: number, coin?: Awaited<ReturnType<typeof minedCoin>>) {
+  const customer = coin ?? (await minedCoin());
+  const tx = new Transaction();
+  tx.addInput({
+    sourceTransaction: customer.source,
+    sourceOutputIndex: customer.vout,
+    unlockingScriptTemplate: new P2PKH().unlock(customer.key),
+  });
+  tx.addOutput({ lockingScript: LockingScript.fromHex(script), satoshis });
+  tx.addOutput({
+    lockingScript: new P2PKH().lock(customer.key.toAddress('testnet')),
+    satoshis: customer.source.outputs[customer.vout]!.satoshis! - satoshis - 100,
+  });
+  await tx.sign();
+  return { tx, beef: Buffer.from(tx.toBEEF()).toString('base64') };
+}
+
+type Offer = { nonce: string; lockingScript: string; payTo: string; serverKey: string };
+
+function offerOf(answer: CheckGateRequestResponse): Offer {
+  const body = JSON.parse(answer.bodyJson) as { accepts: { payTo: string; extra: Omit<Offer, 'payTo'> }[] };
+  return { ...body.accepts[0]!.extra, payTo: body.accepts[0]!.payTo };
+}
+
+function x402Header(offer: Offer, beef: string, vout = 0) {
+  const accepted = {
+    scheme: 'exact',
+    network: 'bsv:local',
+    amount: '1',
+    asset: 'BSV',
+    payTo: offer.payTo,
+    maxTimeoutSeconds: 300,
+    extra: offer,
+  };
+  return Buffer.from(JSON.stringify({ x402Version: 2, accepted, payload: { transaction: beef, vout } })).toString('base64');
+}
+
+const check = (account: GateAccount, headers: Record<string, string> = {}, url = 'https://api.example.com/weather/today?city=Oakland') =>
+  stack.client.checkGateRequest({ account, method: 'GET', url, headers });
+
+describe('priced resources', () => {
+  it('are created, listed newest first, refused twice for one method and path, and removed only by their account', async () => {
+    const { account } = newAccount();
+    const weather = await priced(account);
+    const news = await priced(account, { path: '/news', seconds: 3600, price: 5n });
+    expect(news).toMatchObject({ grantKind: 'window', grantSeconds: 3600, priceSatoshis: 5n });
+    const listed = await stack.client.listGateResources({ account });
+    expect(listed.resources.map((resource) => resource.id)).toEqual([news.id, weather.id]);
+    expect(await failure(priced(account))).toMatchObject({ code: 'already_exists' });
+
+    const other = newAccount().account;
+    expect(await failure(stack.client.deleteGateResource({ account: other, id: weather.id }))).toMatchObject({ code: 'not_found' });
+    await stack.client.deleteGateResource({ account, id: weather.id });
+    expect((await stack.client.listGateResources({ account })).resources.map((resource) => resource.id)).toEqual([news.id]);
+    expect(await failure(stack.client.deleteGateResource({ account, id: weather.id }))).toMatchObject({ code: 'not_found' });
+  });
+
+  it('refuses a bad method, path, price or grant, naming the field', async () => {
+    const { account } = newAccount();
+    const base = {
+      account,
+      method: 'GET',
+      path: '/a',
+      priceSatoshis: 1n,
+      grantKind: 'calls',
+      grantCalls: 1,
+      grantSeconds: 0,
+      description: '',
+    };
+    for (const [fields, field] of [
+      [{ method: 'TRACE' }, 'method'],
+      [{ path: 'weather' }, 'path'],
+      [{ path: '/a*b' }, 'path'],
+      [{ path: '/a\u0000' }, 'path'],
+      [{ priceSatoshis: 0n }, 'price_satoshis'],
+      [{ grantCalls: 0 }, 'grant.calls'],
+      [{ grantKind: 'window', grantSeconds: 0 }, 'grant.seconds'],
+      [{ description: 'x\u0007' }, 'description'],
+    ] as const)
+      expect(await failure(stack.client.createGateResource({ ...base, ...fields }))).toMatchObject({
+        code: 'validation_failed',
+        details: { field },
+      });
+  });
+});
+
+describe('check and verify', () => {
+  it('lets an unpriced URL through and answers a priced one with a fresh payment request in both protocols', async () => {
+    const { account, wallet } = newAccount();
+    await priced(account);
+    expect(await check(account, {}, 'https://api.example.com/free')).toMatchObject({ outcome: 'free', status: 200 });
+    const first = await check(account);
+    const second = await check(account);
+    expect(first).toMatchObject({ outcome: 'payment_required', status: 402 });
+    expect(first.headers['x-bsv-sats']).toBe('1');
+    const offer = offerOf(first);
+    expect(first.headers['x-bsv-server']).toBe(offer.serverKey);
+    expect(offer.lockingScript).toBe(new P2PKH().lock(wallet.account.derive('m/0/0').pubKey.toHash() as number[]).toHex());
+    expect(offerOf(second).lockingScript).not.toBe(offer.lockingScript);
+    const document = JSON.parse(Buffer.from(first.headers['payment-required']!, 'base64').toString('utf8'));
+    expect(document).toEqual(JSON.parse(first.bodyJson));
+    expect(document).toMatchObject({ x402Version: 2, accepts: [{ scheme: 'exact', network: 'bsv:local', amount: '1', asset: 'BSV' }] });
+  });
+
+  it('accepts one satoshi over x402, emits payment.received, and counts the calls bought on the credential', async () => {
+    const { account } = newAccount();
+    const resource = await priced(account, { calls: 3 });
+    const offer = offerOf(await check(account));
+    const { tx, beef } = await paying(offer.lockingScript, 1);
+    const paid = await check(account, { 'payment-signature': x402Header(offer, beef) });
+    expect(paid).toMatchObject({ outcome: 'paid', status: 200, payment: { txid: tx.id('hex'), satoshis: 1n, calls: 3, protocol: 'x402' } });
+    const response = JSON.parse(Buffer.from(paid.headers['payment-response']!, 'base64').toString('utf8'));
+    expect(response).toEqual({ success: true, transaction: tx.id('hex'), network: 'bsv:local' });
+    const token = paid.headers['x-ctk-credential']!;
+    expect(paid.credential?.token).toBe(token);
+
+    expect(await check(account, { 'x-ctk-credential': token })).toMatchObject({ outcome: 'paid' });
+    expect(await check(account, { 'x-ctk-credential': token })).toMatchObject({ outcome: 'paid', payment: { callsUsed: 3 } });
+    const spent = await check(account, { 'x-ctk-credential': token });
+    expect(spent).toMatchObject({ outcome: 'payment_required', status: 402, refusal: { code: 'payment_required' } });
+    expect(spent.refusal?.message).toMatch(/3 call\(s\) are used up/);
+
+    const event = await eventFor(paid.payment!.id);
+    expect(event).toMatchObject({
+      type: PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED,
+      organizationId: account.org!.id,
+      currency: 'BSV',
+      amountMinor: 1n,
+      satoshis: 1n,
+      txid: tx.id('hex'),
+    });
+    expect(await stack.chainClient.getStatus(tx.id('hex'))).toMatchObject({ state: expect.stringMatching(/seen|mined|pending/) });
+    const payments = await stack.client.listGatePayments({ account });
+    expect(payments.payments).toMatchObject([{ txid: tx.id('hex'), resourceId: resource.id }]);
+  });
+
+  it('refuses a replayed transaction, a stale nonce, an underpayment and a payment to the wrong output, clearly', async () => {
+    const { account } = newAccount();
+    await priced(account, { price: 10n });
+    const offer = offerOf(await check(account));
+    const { beef } = await paying(offer.lockingScript, 10);
+    expect(await check(account, { 'payment-signature': x402Header(offer, beef) })).toMatchObject({ outcome: 'paid' });
+
+    const replay = await check(account, { 'payment-signature': x402Header(offerOf(await check(account)), beef) });
+    expect(replay).toMatchObject({ outcome: 'payment_required', status: 402, refusal: { code: 'txid_already_used' } });
+    expect(JSON.parse(replay.bodyJson).error).toMatch(/pays once/);
+
+    const stale = await paying(offer.lockingScript, 10);
+    expect(await check(account, { 'payment-signature': x402Header(offer, stale.beef) })).toMatchObject({
+      refusal: { code: 'payment_expired', message: expect.stringMatching(/already paid/) },
+    });
+
+    const fresh = offerOf(await check(account));
+    const under = await paying(fresh.lockingScript, 9);
+    expect(await check(account, { 'payment-signature': x402Header(fresh, under.beef) })).toMatchObject({
+      refusal: { code: 'payment_underpaid' },
+    });
+    const elsewhere = await paying(new P2PKH().lock(PrivateKey.fromRandom().toAddress('testnet')).toHex(), 10);
+    expect(await check(account, { 'payment-signature': x402Header(fresh, elsewhere.beef) })).toMatchObject({
+      refusal: { code: 'payment_wrong_output' },
+    });
+    expect(await stack.chainClient.getTransaction(under.tx.id('hex'))).toBeNull();
+    expect(
+      await failure(
+        stack.client.verifyGatePayment({
+          account,
+          transaction: Buffer.from(under.beef, 'base64'),
+          vout: 0,
+          nonce: fresh.nonce,
+          sender: '',
+          time: '',
+        }),
+      ),
+    ).toMatchObject({
+      code: 'payment_underpaid',
+    });
+  });
+
+  it('accepts BRC-121 headers paying the x-bsv-server key within 30 s, and refuses a stale time', async () => {
+    const { account } = newAccount();
+    await priced(account, { seconds: 60 });
+    const answer = await check(account);
+    const script = new P2PKH().lock(PrivateKey.fromRandom().toPublicKey().toHash() as number[]).toHex();
+    expect(script).not.toBe(offerOf(answer).lockingScript);
+    const serverScript = new P2PKH().lock(PublicKey.fromString(answer.headers['x-bsv-server']!).toHash() as number[]).toHex();
+    const { beef, tx } = await paying(serverScript, 1);
+    const sender = PrivateKey.fromRandom().toPublicKey().toString();
+    const headers = { 'x-bsv-beef': beef, 'x-bsv-sender': sender, 'x-bsv-nonce': 'bm9uY2U=', 'x-bsv-vout': '0' };
+    expect(await check(account, { ...headers, 'x-bsv-time': String(Date.now() - 60_000) })).toMatchObject({
+      refusal: { code: 'payment_expired', message: expect.stringMatching(/within 30 s/) },
+    });
+    const paid = await check(account, { ...headers, 'x-bsv-time': String(Date.now()) });
+    expect(paid).toMatchObject({ outcome: 'paid', payment: { txid: tx.id('hex'), protocol: 'brc121', payer: sender, calls: 0 } });
+    expect(await check(account, { 'x-ctk-credential': paid.credential!.token })).toMatchObject({ outcome: 'paid' });
+  });
+
+  it('of 50 concurrent checks offering one payment, exactly one is paid', async () => {
+    const { account } = newAccount();
+    await priced(account);
+    const offer = offerOf(await check(account));
+    const { beef } = await paying(offer.lockingScript, 1);
+    const answers = await Promise.all(Array.from({ length: 50 }, () => check(account, { 'payment-signature': x402Header(offer, beef) })));
+    expect(answers.filter((answer) => answer.outcome === 'paid')).toHaveLength(1);
+    expect((await stack.client.listGatePayments({ account })).payments).toHaveLength(1);
+  });
+
+  it('revokes the credentials of a removed resource in the published document, and another account cannot use them', async () => {
+    const { account } = newAccount();
+    const resource = await priced(account, { seconds: 3600 });
+    const offer = offerOf(await check(account));
+    const { beef } = await paying(offer.lockingScript, 1);
+    const paid = await check(account, { 'payment-signature': x402Header(offer, beef) });
+    const other = newAccount().account;
+    await priced(other, { seconds: 3600 });
+    expect(await check(other, { 'x-ctk-credential': paid.credential!.token })).toMatchObject({ outcome: 'payment_required' });
+
+    const before = await stack.client.getGateKeys({});
+    expect(before.keys).toHaveLength(1);
+    expect(before.revokedResources).not.toContain(resource.id);
+    await stack.client.deleteGateResource({ account, id: resource.id });
+    expect((await stack.client.getGateKeys({})).revokedResources).toContain(resource.id);
+    expect(await check(account, { 'x-ctk-credential': paid.credential!.token })).toMatchObject({ outcome: 'free' });
+  });
+});
+
+async function eventFor(sourceId: string): Promise<PaymentEvent | undefined> {
+  for (let i = 0; i < 100; i++) {
+    const found = received.find((event) => event.sourceId === sourceId);
+    if (found) return found;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return undefined;
+}
