@@ -1,5 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { LockingScript, P2PKH, PrivateKey, PublicKey, Transaction } from '@bsv/sdk';
+import {
+  KeyDeriver,
+  LockingScript,
+  P2PKH,
+  PrivateKey,
+  ProtoWallet,
+  PublicKey,
+  Random,
+  Transaction,
+  Utils,
+  type WalletProtocol,
+} from '@bsv/sdk';
 import { mineBlocks } from '@ctk/chain/local';
 import { PaymentEvent, PaymentEventType } from '@ctk/proto/ctk/events/v1/payment_event';
 import type { CheckGateRequestResponse, GateAccount } from '@ctk/proto/ctk/p2p/v1/p2p';
@@ -239,6 +250,50 @@ describe('check and verify', () => {
     const paid = await check(account, { ...headers, 'x-bsv-time': String(Date.now()) });
     expect(paid).toMatchObject({ outcome: 'paid', payment: { txid: tx.id('hex'), protocol: 'brc121', payer: sender, calls: 0 } });
     expect(await check(account, { 'x-ctk-credential': paid.credential!.token })).toMatchObject({ outcome: 'paid' });
+  });
+
+  it('accepts a payment made as @bsv/402-pay makes it, to the BRC-42 key the merchant derives with its own identity key', async () => {
+    const { account } = newAccount();
+    await priced(account, { calls: 2, price: 3n });
+    const merchantIdentity = PrivateKey.fromRandom();
+    const BRC29: WalletProtocol = [2, '3241645161d8'];
+    // The client, as @bsv/402-pay's constructPaymentHeaders: a random nonce, the time, a BRC-42 child of x-bsv-server.
+    const client = new ProtoWallet(PrivateKey.fromRandom());
+    const nonce = Utils.toBase64(Random(8));
+    const time = String(Date.now());
+    const keyID = `${nonce} ${Utils.toBase64(Utils.toArray(time, 'utf8'))}`;
+    const serverKey = merchantIdentity.toPublicKey().toString();
+    const { publicKey: derived } = await client.getPublicKey({ protocolID: BRC29, keyID, counterparty: serverKey });
+    const { publicKey: sender } = await client.getPublicKey({ identityKey: true });
+    const { beef, tx } = await paying(new P2PKH().lock(PublicKey.fromString(derived).toHash() as number[]).toHex(), 3);
+    const headers = { 'x-bsv-beef': beef, 'x-bsv-sender': sender, 'x-bsv-nonce': nonce, 'x-bsv-time': time, 'x-bsv-vout': '0' };
+
+    // The merchant's middleware derives the same key with its identity key; the service holds none.
+    const payeeKey = new KeyDeriver(merchantIdentity).derivePublicKey(BRC29, keyID, sender, true).toString();
+    expect(payeeKey).toBe(derived);
+    const wrongKey = new KeyDeriver(PrivateKey.fromRandom()).derivePublicKey(BRC29, keyID, sender, true).toString();
+    expect(await stack.client.checkGateRequest({ account, method: 'GET', url: '/weather/now', headers, payeeKey: wrongKey })).toMatchObject(
+      {
+        refusal: { code: 'payment_wrong_output' },
+      },
+    );
+    const paid = await stack.client.checkGateRequest({ account, method: 'GET', url: '/weather/now', headers, payeeKey });
+    expect(paid).toMatchObject({
+      outcome: 'paid',
+      payment: {
+        txid: tx.id('hex'),
+        satoshis: 3n,
+        protocol: 'brc121',
+        payer: sender,
+        derivationPrefix: nonce,
+        derivationSuffix: keyID.split(' ')[1],
+      },
+    });
+    // The merchant's wallet can spend it: the remittance gives the private key's derivation.
+    const spendKey = merchantIdentity.deriveChild(PublicKey.fromString(sender), `2-3241645161d8-${keyID}`);
+    expect(spendKey.toPublicKey().toString()).toBe(derived);
+    const replay = await stack.client.checkGateRequest({ account, method: 'GET', url: '/weather/now', headers, payeeKey });
+    expect(replay).toMatchObject({ outcome: 'payment_required', refusal: { code: 'txid_already_used' } });
   });
 
   it('of 50 concurrent checks offering one payment, exactly one is paid', async () => {

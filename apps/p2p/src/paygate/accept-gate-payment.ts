@@ -1,3 +1,4 @@
+import { P2PKH, PublicKey } from '@bsv/sdk';
 import type { GateCredential } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { AppError, isUniqueViolation } from '@ctk/shared';
 import type { GatePayment, GateResource } from '../generated/prisma/client.js';
@@ -6,7 +7,7 @@ import type { Account } from './gate-account.js';
 import type { GateDeps } from './gate-deps.js';
 import { findPaymentRequest } from './find-payment-request.js';
 import { provePayment } from './prove-payment.js';
-import { recordGatePayment } from './record-gate-payment.js';
+import { recordGatePayment, type PaidTarget } from './record-gate-payment.js';
 
 /** A payment as a client offers it: x402 names its request by nonce; BRC-121 by the script it pays, with a fresh time. */
 export type OfferedPayment = {
@@ -17,6 +18,10 @@ export type OfferedPayment = {
   sender?: string;
   /** BRC-121's x-bsv-time: Unix milliseconds. */
   time?: string;
+  /** BRC-121's x-bsv-nonce: the payer's BRC-29 derivation prefix. */
+  derivationPrefix?: string;
+  /** The BRC-42 key the merchant's middleware derived for this payment (see brc42Target). */
+  payeeKey?: string;
 };
 
 /** How long a claim holds a request while its transaction is broadcast; a claim whose process died frees it after this. */
@@ -42,31 +47,65 @@ export async function acceptGatePayment(
   const { txid, tx } = await provePayment(offered.transaction, deps.chain);
   if (await deps.prisma.spentTxid.findUnique({ where: { txid } }))
     throw new AppError('txid_already_used', `Transaction ${txid} already paid for something; a transaction pays once.`, { txid });
-  const named = offered.nonce ? { nonce: offered.nonce } : { script: tx.outputs[offered.vout]?.lockingScript.toHex() ?? '' };
-  const request = await findPaymentRequest(deps.prisma, account, named, txid);
+  const { target, resource, price } =
+    offered.payeeKey !== undefined
+      ? brc42Target(account, offered, forResource)
+      : await requestTarget(deps, account, offered, txid, tx.outputs[offered.vout]?.lockingScript.toHex() ?? '', forResource);
+  const script = target.kind === 'request' ? target.request.script : target.script;
   // An x402 payload may leave the vout out: the output paying the request's script.
-  const vout = offered.vout >= 0 ? offered.vout : tx.outputs.findIndex((output) => output.lockingScript.toHex() === request.script);
+  const vout = offered.vout >= 0 ? offered.vout : tx.outputs.findIndex((output) => output.lockingScript.toHex() === script);
   const output = tx.outputs[vout];
-  if (!output)
-    throw new AppError(
-      'payment_wrong_output',
-      `The transaction has no output paying this payment request's script (vout ${offered.vout}).`,
-      {
-        field: 'vout',
-        expected_script: request.script,
-      },
-    );
-  if (output.lockingScript.toHex() !== request.script)
-    throw new AppError('payment_wrong_output', `Output ${vout} does not pay the script this payment request asked for.`, {
+  if (output?.lockingScript.toHex() !== script)
+    throw new AppError('payment_wrong_output', `Output ${offered.vout} does not pay the script this payment was asked for.`, {
       field: 'vout',
-      expected_script: request.script,
+      expected_script: script,
     });
   const satoshis = BigInt(output.satoshis ?? 0);
-  if (satoshis < request.satoshis)
-    throw new AppError('payment_underpaid', `Output ${vout} pays ${satoshis} satoshis; the price is ${request.satoshis}.`, {
+  if (satoshis < price)
+    throw new AppError('payment_underpaid', `Output ${vout} pays ${satoshis} satoshis; the price is ${price}.`, {
       paid_satoshis: Number(satoshis),
-      price_satoshis: Number(request.satoshis),
+      price_satoshis: Number(price),
     });
+
+  const nonce = target.kind === 'request' ? target.request.nonce : undefined;
+  if (nonce) await claim(deps, nonce, txid);
+  let payment: GatePayment;
+  try {
+    await deps.chain.broadcast(offered.transaction);
+    const lifetime = resource.grantKind === 'window' ? resource.grantSeconds! : deps.config.P2P_GATE_CALLS_CREDENTIAL_SECONDS;
+    payment = await recordGatePayment(deps.prisma, {
+      target,
+      resource,
+      txid,
+      vout,
+      satoshis,
+      protocol: offered.protocol,
+      payer: offered.sender && COMPRESSED_KEY.test(offered.sender) ? offered.sender : '',
+      expiresAt: new Date(Date.now() + lifetime * 1000),
+    });
+  } catch (error) {
+    if (nonce)
+      await deps.prisma.gatePaymentRequest.updateMany({ where: { nonce, claimedTxid: txid, paidTxid: null }, data: { claimedTxid: null } });
+    if (isUniqueViolation(error))
+      throw new AppError('txid_already_used', `Transaction ${txid} already paid for something; a transaction pays once.`, { txid });
+    throw error;
+  }
+  deps.eventsCommitted();
+  return { payment, credential: await credentialFor(deps, payment) };
+}
+
+type Target = { target: PaidTarget; resource: GateResource; price: bigint };
+
+/** A payment of a payment request the gate issued (x402 by nonce, BRC-121 by the script at its vout): open, and for the resource priced. */
+async function requestTarget(
+  deps: GateDeps,
+  account: Account,
+  offered: OfferedPayment,
+  txid: string,
+  scriptAtVout: string,
+  forResource: GateResource | undefined,
+): Promise<Target> {
+  const request = await findPaymentRequest(deps.prisma, account, offered.nonce ? { nonce: offered.nonce } : { script: scriptAtVout }, txid);
   if (forResource && request.resourceId !== forResource.id)
     throw new AppError(
       'payment_wrong_output',
@@ -75,37 +114,42 @@ export async function acceptGatePayment(
         field: 'nonce',
       },
     );
-  const resource = await deps.prisma.gateResource.findUnique({ where: { id: request.resourceId } });
+  const resource = forResource ?? (await deps.prisma.gateResource.findUnique({ where: { id: request.resourceId } }));
   if (!resource || resource.deletedAt)
     throw new AppError('payment_expired', 'The resource this payment request priced was removed: ask again.', { field: 'nonce' });
+  return { target: { kind: 'request', request }, resource, price: request.satoshis };
+}
 
-  await claim(deps, request.nonce, txid);
-  let payment: GatePayment;
-  try {
-    await deps.chain.broadcast(offered.transaction);
-    const now = Date.now();
-    const lifetime = resource.grantKind === 'window' ? resource.grantSeconds! : deps.config.P2P_GATE_CALLS_CREDENTIAL_SECONDS;
-    payment = await recordGatePayment(deps.prisma, {
-      request,
-      resource,
-      txid,
-      vout,
-      satoshis,
-      protocol: offered.protocol,
-      payer: offered.sender && COMPRESSED_KEY.test(offered.sender) ? offered.sender : '',
-      expiresAt: new Date(now + lifetime * 1000),
+/**
+ * BRC-121 as @bsv/402-pay pays: to the BRC-42 child of the resource server's identity key for this sender,
+ * nonce and time, which the merchant's middleware derived with its own key (`payeeKey`). No payment
+ * request: the sender, nonce and time name the payment, and pay once.
+ */
+function brc42Target(account: Account, offered: OfferedPayment, forResource: GateResource | undefined): Target {
+  if (!forResource)
+    throw new AppError('validation_failed', 'A BRC-42 payment is checked with the request it pays for (/check).', { field: 'payee_key' });
+  if (!COMPRESSED_KEY.test(offered.payeeKey ?? ''))
+    throw new AppError('validation_failed', 'payee_key must be a compressed public key, hex.', { field: 'payee_key' });
+  if (!offered.sender || !COMPRESSED_KEY.test(offered.sender))
+    throw new AppError('validation_failed', "x-bsv-sender must be the payer's compressed identity public key, hex.", {
+      field: 'x-bsv-sender',
     });
-  } catch (error) {
-    await deps.prisma.gatePaymentRequest.updateMany({
-      where: { nonce: request.nonce, claimedTxid: txid, paidTxid: null },
-      data: { claimedTxid: null },
-    });
-    if (isUniqueViolation(error))
-      throw new AppError('txid_already_used', `Transaction ${txid} already paid for something; a transaction pays once.`, { txid });
-    throw error;
-  }
-  deps.eventsCommitted();
-  return { payment, credential: await credentialFor(deps, payment) };
+  if (!offered.derivationPrefix)
+    throw new AppError('validation_failed', 'x-bsv-nonce must be the derivation prefix the payer used, base64.', { field: 'x-bsv-nonce' });
+  const hash = PublicKey.fromString(offered.payeeKey!).toHash() as number[];
+  return {
+    target: {
+      kind: 'brc42',
+      accountId: account.id,
+      organizationId: account.org.id,
+      script: new P2PKH().lock(hash).toHex(),
+      prefix: offered.derivationPrefix,
+      suffix: Buffer.from(offered.time ?? '').toString('base64'),
+      payer: offered.sender,
+    },
+    resource: forResource,
+    price: forResource.priceSatoshis,
+  };
 }
 
 /** BRC-121: the payment's time (x-bsv-time, Unix ms) is within the freshness window of now, either way. */

@@ -58,6 +58,7 @@ export async function checkGateRequest(deps: GateDeps, request: CheckGateRequest
   try {
     const offered = offeredPayment(request.headers);
     if (offered) {
+      if (offered.protocol === 'brc121' && request.payeeKey) offered.payeeKey = request.payeeKey;
       const { payment, credential } = await acceptGatePayment(deps, account, offered, resource);
       const response = { success: true, transaction: payment.txid, network: deps.network, payer: payment.payer || undefined };
       return {

@@ -32,5 +32,7 @@ export function gatePaymentMessage(payment: GatePayment, payTo: string): GatePay
     createdAt: payment.createdAt.toISOString(),
     payTo,
     derivationIndex: payment.derivationIndex ?? -1,
+    derivationPrefix: payment.derivationPrefix ?? '',
+    derivationSuffix: payment.derivationSuffix ?? '',
   };
 }

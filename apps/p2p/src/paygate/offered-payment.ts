@@ -20,8 +20,8 @@ export function offeredPayment(headers: Record<string, string>): OfferedPayment 
     transaction: bytesOf(beef, 'x-bsv-beef'),
     vout: Number(vout),
     sender: headers['x-bsv-sender'],
-    nonce: undefined,
     time: headers['x-bsv-time'],
+    derivationPrefix: headers['x-bsv-nonce'],
   };
 }
 

@@ -1,11 +1,17 @@
+import { createHash } from 'node:crypto';
 import { PaymentEvent, PaymentEventType, Settlement } from '@ctk/proto/ctk/events/v1/payment_event';
 import { AppError, enqueuePaymentEvent } from '@ctk/shared';
 import { recordPaidDerivationIndex } from '../data/record-paid-derivation-index.js';
 import { txidAlreadyUsed } from '../data/record-settlement.js';
 import type { GatePayment, GatePaymentRequest, GateResource, PrismaClient } from '../generated/prisma/client.js';
 
+/** What a payment paid: a payment request of the gate (an xpub child), or a BRC-42 key of the merchant's own for the resource. */
+export type PaidTarget =
+  | { kind: 'request'; request: GatePaymentRequest }
+  | { kind: 'brc42'; accountId: string; organizationId: string; script: string; prefix: string; suffix: string; payer: string };
+
 export type AcceptedPayment = {
-  request: GatePaymentRequest;
+  target: PaidTarget;
   resource: GateResource;
   txid: string;
   vout: number;
@@ -25,37 +31,44 @@ const CLAIM_TXID = `INSERT INTO spent_txids (txid, organization_id, purpose, sou
  * outbox, so books posts it like any payment: BSV, amount in satoshis, no tax.
  */
 export async function recordGatePayment(prisma: PrismaClient, accepted: AcceptedPayment): Promise<GatePayment> {
-  const { request, resource } = accepted;
+  const { target, resource } = accepted;
+  const request = target.kind === 'request' ? target.request : null;
+  const owner = request ?? (target as Extract<PaidTarget, { kind: 'brc42' }>);
   return prisma.$transaction(
     async (tx) => {
-      const paid = await tx.gatePaymentRequest.updateMany({
-        where: { nonce: request.nonce, paidTxid: null },
-        data: { paidTxid: accepted.txid },
-      });
-      if (paid.count === 0)
-        throw new AppError('payment_expired', 'This payment request was already paid by another transaction: ask again for a new one.');
+      if (request) {
+        const paid = await tx.gatePaymentRequest.updateMany({
+          where: { nonce: request.nonce, paidTxid: null },
+          data: { paidTxid: accepted.txid },
+        });
+        if (paid.count === 0)
+          throw new AppError('payment_expired', 'This payment request was already paid by another transaction: ask again for a new one.');
+      }
       const payment = await tx.gatePayment.create({
         data: {
-          accountId: request.accountId,
-          organizationId: request.organizationId,
+          accountId: owner.accountId,
+          organizationId: owner.organizationId,
           resourceId: resource.id,
           method: resource.method,
           path: resource.path,
-          nonce: request.nonce,
+          // A BRC-42 payment has no request: its sender, nonce and time name it, once.
+          nonce: request?.nonce ?? brc42Nonce(owner as Extract<PaidTarget, { kind: 'brc42' }>),
           txid: accepted.txid,
           vout: accepted.vout,
           satoshis: accepted.satoshis,
           protocol: accepted.protocol,
           payer: accepted.payer,
-          script: request.script,
-          derivationIndex: request.derivationIndex,
+          script: owner.script,
+          derivationIndex: request?.derivationIndex ?? null,
+          derivationPrefix: target.kind === 'brc42' ? target.prefix : null,
+          derivationSuffix: target.kind === 'brc42' ? target.suffix : null,
           calls: resource.grantKind === 'calls' ? resource.grantCalls : null,
           expiresAt: accepted.expiresAt,
         },
       });
-      const claimed = await tx.$queryRawUnsafe<unknown[]>(CLAIM_TXID, accepted.txid, request.organizationId, payment.id);
+      const claimed = await tx.$queryRawUnsafe<unknown[]>(CLAIM_TXID, accepted.txid, owner.organizationId, payment.id);
       if (claimed.length === 0) throw txidAlreadyUsed(accepted.txid);
-      if (request.xpub && request.derivationIndex !== null)
+      if (request?.xpub && request.derivationIndex !== null)
         await recordPaidDerivationIndex(tx, {
           organizationId: request.organizationId,
           xpub: request.xpub,
@@ -66,7 +79,7 @@ export async function recordGatePayment(prisma: PrismaClient, accepted: Accepted
         PaymentEvent.fromPartial({
           id: `p2p.gate.${payment.id}`,
           type: PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED,
-          organizationId: request.organizationId,
+          organizationId: owner.organizationId,
           sourceService: 'p2p',
           sourceId: payment.id,
           currency: 'BSV',
@@ -84,4 +97,9 @@ export async function recordGatePayment(prisma: PrismaClient, accepted: Accepted
     },
     { maxWait: 10_000 },
   );
+}
+
+/** A BRC-42 payment's name in place of a request's nonce: its payer, derivation prefix and suffix, hashed (they pay once). */
+function brc42Nonce(target: Extract<PaidTarget, { kind: 'brc42' }>): string {
+  return `brc42:${createHash('sha256').update(`${target.payer}\n${target.prefix}\n${target.suffix}`).digest('base64url')}`;
 }

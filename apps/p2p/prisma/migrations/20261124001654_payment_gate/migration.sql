@@ -51,6 +51,8 @@ CREATE TABLE "gate_payments" (
     "payer" TEXT NOT NULL DEFAULT '',
     "script" TEXT NOT NULL,
     "derivation_index" INTEGER,
+    "derivation_prefix" TEXT,
+    "derivation_suffix" TEXT,
     "calls" INTEGER,
     "calls_used" INTEGER NOT NULL DEFAULT 1,
     "expires_at" TIMESTAMP(3) NOT NULL,
