@@ -1,4 +1,4 @@
-import type { ChainClient } from '@ctk/chain';
+import { addressOfScript, type ChainClient } from '@ctk/chain';
 import { keptKey } from '@ctk/shared';
 import type { P2pServiceImplementation } from '@ctk/proto/ctk/p2p/v1/p2p';
 import type { Config } from '../config.js';
@@ -85,7 +85,7 @@ export function p2pService({ prisma, chain, config, eventsCommitted }: P2pDeps):
         sender: request.sender || undefined,
         time: request.time || undefined,
       });
-      return { payment: gatePaymentMessage(payment, payment.script), credential };
+      return { payment: gatePaymentMessage(payment, addressOfScript(payment.script, chain.network) ?? ''), credential };
     },
     listGatePayments: (request) => listGatePayments(gate, request),
     getGateKeys: () => getGateKeys(gate),
