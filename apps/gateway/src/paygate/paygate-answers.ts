@@ -17,8 +17,8 @@ const NONCE = 'q7Lh0V3pX9cJ2mR8tY4wKA';
 // Signed with the example key of PaygateKeys below (kid e37e82104fc9a5b9), so it checks as a middleware checks it.
 const CREDENTIAL_TOKEN =
   'eyJhbGciOiJFZERTQSIsImtpZCI6ImUzN2U4MjEwNGZjOWE1YjkiLCJ0eXAiOiJjdGs0MDIifQ.' +
-  'eyJpc3MiOiJodHRwczovL3BheS5leGFtcGxlLmNvbSIsInN1YiI6IjRhN2M5ZTFmLTJiM2QtNGU1Zi04YTFiLTJjM2Q0ZTVmNmE3YiIsImp0aSI6ImIzZTFmNWE3LTljMmQtNGU2Zi04YTFiLTNjNWQ3ZTlmMWEyYiIsInJlcyI6IjZmMWQyYzNiLTRhNTktNGU4Zi05YjdhLTBjMWQyZTNmNGE1YiIsIm10aCI6IkdFVCIsInB0aCI6Ii93ZWF0aGVyLyoiLCJjYWxscyI6MTAsImlhdCI6MTc5NTUxMTEwMCwiZXhwIjoxNzk1NTk3NTAwfQ.' +
-  'HpXcvWzDkB1VJFa6AOM08d3eYzcyNji3x-cZDztHbjKJqS-K0Hft4Rga-SLoVQEdOTGTeAZAixSllHXjQPnACQ';
+  'eyJzdWIiOiI0YTdjOWUxZi0yYjNkLTRlNWYtOGExYi0yYzNkNGU1ZjZhN2IiLCJqdGkiOiJiM2UxZjVhNy05YzJkLTRlNmYtOGExYi0zYzVkN2U5ZjFhMmIiLCJyZXMiOiI2ZjFkMmMzYi00YTU5LTRlOGYtOWI3YS0wYzFkMmUzZjRhNWIiLCJtdGgiOiJHRVQiLCJwdGgiOiIvd2VhdGhlci8qIiwiY2FsbHMiOjEwLCJpYXQiOjE3OTU1MTExMDAsImV4cCI6MTc5NTU5NzUwMH0.' +
+  'tYTm9aP6yXMAaboF0mqzVygaWlCp55tK30tldQ19o97R4JSb7kIA2ndJ7C8TLCUZSvrkogl_Xl7B8DJYkL3nDQ';
 
 /** The example payment transaction (BEEF, base64): 50 satoshis to the fresh child's P2PKH, and change. */
 export const PAYMENT_BEEF_BASE64 =
@@ -72,6 +72,11 @@ export const gatePayment = named(
     created_at: isoTime,
     pay_to: z.string().nullable().describe('The address paid: a child of the organisation’s xpub'),
     derivation_index: z.number().int().nullable().describe('That child’s index (m/0/n)'),
+    derivation_prefix: z
+      .string()
+      .nullable()
+      .describe("BRC-121 paid to a BRC-42 child of the merchant's identity key: the BRC-29 remittance (the nonce), for its wallet"),
+    derivation_suffix: z.string().nullable().describe('The remittance’s suffix (base64 of the time)'),
   }),
   {
     id: PAYMENT_ID,
@@ -89,6 +94,8 @@ export const gatePayment = named(
     created_at: '2026-11-24T09:05:00.000Z',
     pay_to: PAY_TO,
     derivation_index: 7,
+    derivation_prefix: null,
+    derivation_suffix: null,
   },
 );
 

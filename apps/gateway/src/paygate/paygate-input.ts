@@ -101,6 +101,12 @@ export const gateCheck = z
     headers: paymentHeaders
       .default({})
       .describe('The payment headers the request carried, lower-case names; leave out those it did not carry'),
+    payee_key: compressedKey('payee_key')
+      .optional()
+      .describe(
+        "BRC-121 as @bsv/402-pay pays: the BRC-42 child of the merchant's identity key for this payment's sender, nonce and time, " +
+          'derived by the merchant’s middleware (never taken from a client header); the payment must pay its P2PKH',
+      ),
   })
   .strict();
 
@@ -127,12 +133,7 @@ export const gatePayment = z
       .regex(/^[A-Za-z0-9_-]+$/, 'nonce must be the nonce of the 402 answer (letters, digits, "-" and "_")')
       .optional()
       .describe("x402: the payment request's nonce (accepts[].extra.nonce)"),
-    sender: z
-      .string()
-      .regex(/^0[23][0-9a-fA-F]{64}$/, 'sender must be a compressed public key in hex (66 characters, 02 or 03 first)')
-      .transform((key) => key.toLowerCase())
-      .optional()
-      .describe("BRC-121: the payer's identity key (x-bsv-sender)"),
+    sender: compressedKey('sender').optional().describe("BRC-121: the payer's identity key (x-bsv-sender)"),
     time: z
       .string()
       .regex(/^\d{1,16}$/, 'time must be Unix milliseconds, digits only')
@@ -157,6 +158,14 @@ export const gatePaymentExample: z.input<typeof gatePayment> = {
   vout: 0,
   nonce: 'q7Lh0V3pX9cJ2mR8tY4wKA',
 };
+
+/** A compressed public key in hex, as p2p compares it: lower case. */
+function compressedKey(field: string) {
+  return z
+    .string()
+    .regex(/^0[23][0-9a-fA-F]{64}$/, `${field} must be a compressed public key in hex (66 characters, 02 or 03 first)`)
+    .transform((key) => key.toLowerCase());
+}
 
 /** A request target: an absolute http(s) URL, or a path from "/" (not "//", which names a host). */
 function isRequestUrl(url: string): boolean {

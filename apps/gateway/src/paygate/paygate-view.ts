@@ -38,6 +38,8 @@ export function gatePaymentView(payment: GatePayment | undefined): z.output<type
     created_at: payment.createdAt,
     pay_to: payment.payTo || null,
     derivation_index: payment.derivationIndex >= 0 ? payment.derivationIndex : null,
+    derivation_prefix: payment.derivationPrefix || null,
+    derivation_suffix: payment.derivationSuffix || null,
   };
 }
 

@@ -95,7 +95,13 @@ export function paygateRoutes(deps: GatewayDeps): Record<string, RouteDefinition
       errors: ['failed_precondition', 'chain_unavailable'],
       handle: async ({ body, request }) => {
         const response = await p2p.checkGateRequest(
-          { account: await account(request), method: body.method, url: body.url, headers: withoutAbsent(body.headers) },
+          {
+            account: await account(request),
+            method: body.method,
+            url: body.url,
+            headers: withoutAbsent(body.headers),
+            payeeKey: body.payee_key ?? '',
+          },
           { ...callOptions(request), timeoutMs: PAYMENT_CALL_TIMEOUT_MS },
         );
         return gateCheckView(response);
