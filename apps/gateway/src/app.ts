@@ -18,7 +18,7 @@ import { servePages } from './pages/serve-pages.js';
 import { registerCors } from './plugins/cors.js';
 import { answerRouterError, registerErrorHandling } from './plugins/errors.js';
 import { finishIdempotent } from './plugins/idempotency.js';
-import { allowance, allowanceKey, clientAddress, commerceKeyAllowance, rateLimited } from './plugins/rate-limits.js';
+import { allowance, perCallerAllowance, clientAddress, commerceKeyAllowance, rateLimited } from './plugins/rate-limits.js';
 import { accessRoutes } from './routes/access-routes.js';
 import { commerceRoutes } from './routes/commerce-routes.js';
 import { ticketRoutes } from './routes/ticket-routes.js';
@@ -36,6 +36,7 @@ import { payLinkRoutes } from './routes/pay-link-routes.js';
 import { posCardRoutes } from './routes/pos-card-routes.js';
 import { prepaidCardRoutes } from './routes/prepaid-card-routes.js';
 import { receiptRoutes } from './routes/receipt-routes.js';
+import { paygateRoutes } from './routes/paygate-routes.js';
 import { paymailRoutes } from './routes/paymail-routes.js';
 import { registerCatalog } from './routes/register-catalog.js';
 import { reportRoutes } from './routes/report-routes.js';
@@ -120,7 +121,7 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     errorResponseBuilder: (_request, context) => rateLimited(context.max, Math.ceil(context.ttl / 1000)),
   });
   const perMinute = config.CTK_RATE_LIMIT_PER_MINUTE;
-  const byCaller = allowance(app, perMinute, allowanceKey);
+  const byCaller = perCallerAllowance(app, perMinute, config.CTK_PAYGATE_KEY_RATE_LIMIT_PER_MINUTE);
   const byCommerceKey = commerceKeyAllowance(app, config.CTK_COMMERCE_KEY_RATE_LIMIT_PER_MINUTE);
   const callerAllowance = async (request: FastifyRequest) => {
     await byCaller(request);
@@ -153,6 +154,7 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     taxRoutes(deps),
     receiptRoutes(deps),
     paymailRoutes(deps),
+    paygateRoutes(deps),
     walletRoutes(deps),
     serviceInfoRoutes(deps, implemented),
   ];

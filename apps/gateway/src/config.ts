@@ -66,6 +66,11 @@ export const configSchema = z
      * CTK_RATE_LIMIT_PER_MINUTE: a key copied into another page cannot cost the merchant without bound.
      */
     CTK_COMMERCE_KEY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30_000),
+    /**
+     * Requests per minute per payment-gate key, in place of CTK_RATE_LIMIT_PER_MINUTE: a merchant's resource
+     * server asks `/api/v1/402/check` for each request it receives, so its key carries its customers' traffic.
+     */
+    CTK_PAYGATE_KEY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60_000),
     /** Checkouts per minute per client address: each takes a rate and holds a receiving output of the merchant's wallet. */
     CTK_CHECKOUT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
     /** Order event streams (SSE) one client address may hold open at once: each holds a call to pos. */

@@ -212,3 +212,45 @@ describe('commerce keys (decision 0018)', () => {
     expect(await statuses(gateway, [checkout('203.0.113.51')])).toEqual([422]);
   });
 });
+
+describe('payment-gate keys', () => {
+  let gateway: Gateway;
+  beforeAll(async () => {
+    // Five a minute per user key and address; eight per payment-gate key.
+    gateway = await limitedGateway({ CTK_PAYGATE_KEY_RATE_LIMIT_PER_MINUTE: '8' });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+  });
+
+  const paygateKey = async (label: string, remoteAddress: string) => {
+    const owner = await onboard(gateway, uniqueName(label), {}, remoteAddress);
+    const created = await gateway.app.inject({
+      method: 'POST',
+      url: `/api/v1/orgs/${owner.handle}/paygate-keys`,
+      headers: bearer(owner.key),
+      payload: { name: 'gate' },
+      remoteAddress,
+    });
+    return created.json().key as string;
+  };
+
+  it("spend the key's own allowance, CTK_PAYGATE_KEY_RATE_LIMIT_PER_MINUTE, from any address; another key keeps its own", async () => {
+    const busy = await paygateKey('Busy Gate', '192.0.2.30');
+    const quiet = await paygateKey('Quiet Gate', '192.0.2.31');
+    // p2p is down here (503), but each request is counted all the same.
+    const checks = (key: string, count: number) =>
+      Array.from({ length: count }, (_, i) => ({
+        url: '/api/v1/402/resources',
+        headers: bearer(key),
+        remoteAddress: `198.51.100.${i + 1}`,
+      }));
+    expect(await statuses(gateway, checks(busy, 9))).toEqual([503, 503, 503, 503, 503, 503, 503, 503, 429]);
+    expect(await statuses(gateway, checks(quiet, 1))).toEqual([503]);
+  });
+
+  it('the published keys are limited per client address, as other public routes', async () => {
+    const fetches = Array.from({ length: LIMIT + 1 }, () => ({ url: '/.well-known/ctk-paygate.json', remoteAddress: '192.0.2.32' }));
+    expect(await statuses(gateway, fetches)).toEqual([503, 503, 503, 503, 503, 429]);
+  });
+});

@@ -20,7 +20,7 @@ export function uniqueName(label: string): string {
 
 /**
  * The built routes that forward to a service (pos items, menu, pay links, POS, loyalty and prepaid cards, the books ledger, tax table
- * and reports, p2p's receipts, commerce's catalog and checkouts): services are down in these tests.
+ * and reports, p2p's receipts and payment gate, commerce's catalog and checkouts): services are down in these tests.
  */
 export function forwardsToService(endpoint: Pick<Endpoint, 'path'>): boolean {
   return (
@@ -42,7 +42,9 @@ export function forwardsToService(endpoint: Pick<Endpoint, 'path'>): boolean {
     endpoint.path.startsWith('/api/v1/commerce/') ||
     endpoint.path.includes('/tickets') ||
     endpoint.path.includes('/payment-providers') ||
-    endpoint.path.startsWith('/api/webhooks/')
+    endpoint.path.startsWith('/api/webhooks/') ||
+    endpoint.path.startsWith('/api/v1/402/') ||
+    endpoint.path === '/.well-known/ctk-paygate.json'
   );
 }
 

@@ -7,7 +7,8 @@ import type { AppName } from '@ctk/shared';
  * Rows marked `extra` are not in the spec: access management the spec leaves to a settings page, the
  * list of tax jurisdictions an organisation chooses from, the reports, receipt verification, the
  * paymail capability document and P2P routes, the order routes beyond the spec's three, pay links, and
- * the loyalty program and stamp verification, and a ticket's check-in and QR code.
+ * the loyalty program and stamp verification, a ticket's check-in and QR code, and the payment gate's
+ * published credential keys.
  */
 export type AuthScheme = 'none' | 'bearer' | 'bearer_optional' | 'webhook' | 'commerce_key' | 'paygate_key';
 export type Role = 'owner' | 'admin' | 'staff';
@@ -456,6 +457,17 @@ const EXTRA_ROWS: Row[] = [
     'Check a paid ticket in at the door by its code: once (a second time is already_checked_in)',
   ],
   ['GET', '/api/v1/tickets/:code/qr', 'none', null, 'commerce_api', 'commerce', "A ticket's code as a QR code (SVG or PNG)"],
+  // The payment gate beyond the spec's six routes (decision 0021): what a resource server's middleware checks
+  // credentials with, locally, without a call per request.
+  [
+    'GET',
+    '/.well-known/ctk-paygate.json',
+    'none',
+    null,
+    'paygate_402',
+    'p2p',
+    'The public keys payment-gate credentials are signed with, and the revoked resources and credentials',
+  ],
 ];
 
 function toEndpoint([method, path, auth, role, capability, service, summary]: Row, extra: boolean): Endpoint {

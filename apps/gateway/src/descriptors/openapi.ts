@@ -2,7 +2,7 @@ import { AppError, type ErrorCode } from '@ctk/shared';
 import { z } from 'zod';
 import { RUNGS, SERVICE_DESCRIPTION } from '../catalog/capabilities.js';
 import { ENDPOINTS, endpointKey, type AuthScheme, type Endpoint } from '../catalog/endpoints.js';
-import type { RouteDefinition } from '../routes/route-definition.js';
+import { successStatus, type RouteDefinition } from '../routes/route-definition.js';
 import { AUTH_SCHEMES } from './service-descriptor.js';
 
 const SECURITY: Record<AuthScheme, Array<Record<string, string[]>>> = {
@@ -67,7 +67,7 @@ export function openApiDocument(handlers: ReadonlyMap<string, RouteDefinition>, 
         : {}),
       responses: definition
         ? {
-            [String(definition.status ?? 200)]: successResponse(definition, components),
+            [String(successStatus(definition))]: successResponse(definition, components),
             ...(definition.alsoStatus ? { [String(definition.alsoStatus)]: successResponse(definition, components) } : {}),
             ...errorResponses(endpoint, definition),
             default: errorResponse('Any other error, such as 500 internal', definition.bsvalias),
@@ -114,9 +114,10 @@ function errorResponse(description: string, bsvalias = false) {
 
 /**
  * The success answer: its JSON schema (named schemas become components) with its example, and any
- * file it may come as instead (text with its example; bytes as `format: binary`).
+ * file it may come as instead (text with its example; bytes as `format: binary`); a 204 has no content.
  */
 function successResponse(definition: RouteDefinition, components: Record<string, unknown>) {
+  if (definition.noContent) return { description: 'Success: no content' };
   const files = Object.entries(definition.files ?? {}).map(([media, file]) => [
     media,
     'binary' in file

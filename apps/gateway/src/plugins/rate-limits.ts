@@ -36,6 +36,17 @@ export function allowanceKey(request: FastifyRequest): string {
 }
 
 /**
+ * The allowance a request spends by its caller (`allowanceKey`): a payment-gate key's is the larger
+ * `paygateMax`, since a merchant's resource server asks the gate about each request it receives; every
+ * other caller's is `max`.
+ */
+export function perCallerAllowance(app: FastifyInstance, max: number, paygateMax: number): Allowance {
+  const byCaller = allowance(app, max, allowanceKey);
+  const byPaygateKey = allowance(app, paygateMax, allowanceKey);
+  return (request) => (request.caller.kind === 'paygate' ? byPaygateKey(request) : byCaller(request));
+}
+
+/**
  * The allowance of the commerce key a request authenticated with (decision 0018): the whole shop's, spent
  * besides its address's. Other requests spend nothing here.
  */

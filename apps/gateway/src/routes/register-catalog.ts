@@ -6,7 +6,7 @@ import type { PrismaClient } from '../data/prisma.js';
 import { bsvaliasErrorBody, errorHandler } from '../plugins/errors.js';
 import { beginIdempotent } from '../plugins/idempotency.js';
 import { allowance, clientAddress, type Allowance } from '../plugins/rate-limits.js';
-import { parseInput, type RouteDefinition } from './route-definition.js';
+import { parseInput, successStatus, type RouteDefinition } from './route-definition.js';
 
 /**
  * Registers every catalog endpoint: a route's own per-address limits, auth and role, the caller's
@@ -72,7 +72,7 @@ function implemented(definition: RouteDefinition) {
     const query = parseInput(definition.query, request.query, 'query', lenient);
     const body = parseInput(definition.body, request.body, 'body', lenient);
     // Before the handler, so that one answering its other success status (`alsoStatus`) can set it.
-    reply.code(definition.status ?? 200);
+    reply.code(successStatus(definition));
     return definition.handle({ body, query, params, request, reply });
   };
 }

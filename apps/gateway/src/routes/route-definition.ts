@@ -59,8 +59,10 @@ export type RouteDefinition<
   status?: number;
   /** Another success status the handler may answer with `reply.code()`, with the same answer (200 for what already existed where `status` is 201). */
   alsoStatus?: number;
-  /** The success answer as JSON (named with `named()`, which gives it its example); none only for a route that answers files alone. */
+  /** The success answer as JSON (named with `named()`, which gives it its example); none only for a route that answers files alone, or nothing. */
   answer?: A;
+  /** Answers 204 and no body (a DELETE with nothing to tell): the handler returns nothing. */
+  noContent?: boolean;
   /** Media types other than JSON the success answer may come as, each a file in a string, a stream or bytes. */
   files?: Record<F, FileAnswer>;
   /** A realistic request body, for the document (a request body's schema is its validation). */
@@ -72,7 +74,7 @@ export type RouteDefinition<
   ): Promise<z.output<A> | ([F] extends [never] ? never : string | Buffer | Readable)>;
 };
 
-/** Declares a route with its schemas so the handler's input and answer are typed by them; it answers JSON, files, or both. */
+/** Declares a route with its schemas so the handler's input and answer are typed by them; it answers JSON, files, both, or nothing (204). */
 export function route<
   B extends z.ZodType = z.ZodUnknown,
   Q extends z.ZodType = z.ZodUnknown,
@@ -80,8 +82,14 @@ export function route<
   A extends z.ZodType = z.ZodUnknown,
   F extends string = never,
 >(definition: RouteDefinition<B, Q, P, A, F>): RouteDefinition {
-  if (!definition.answer && !definition.files) throw new Error('A route declares its answer: JSON (answer), files (files), or both');
+  if (!definition.answer && !definition.files && !definition.noContent)
+    throw new Error('A route declares its answer: JSON (answer), files (files), both, or none (noContent)');
   return definition as unknown as RouteDefinition;
+}
+
+/** The status of a route's success. */
+export function successStatus(definition: Pick<RouteDefinition, 'status' | 'noContent'>): number {
+  return definition.status ?? (definition.noContent ? 204 : 200);
 }
 
 /**
