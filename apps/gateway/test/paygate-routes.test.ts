@@ -1,4 +1,6 @@
 import { createPublicKey, randomBytes, verify as verifySignature } from 'node:crypto';
+import { decodePaymentRequiredHeader } from '@x402/core/http';
+import { PaymentRequiredV2Schema } from '@x402/core/schemas';
 import { LockingScript, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
 import { mineBlocks, requestFaucet } from '@ctk/chain/local';
 import type { LightMyRequestResponse } from 'fastify';
@@ -365,6 +367,10 @@ describe('the payment gate, with p2p and a local chain', () => {
     expect(check.headers['x-bsv-sats']).toBe('50');
     expect(JSON.parse(Buffer.from(check.headers['payment-required'], 'base64').toString('utf8'))).toEqual(check.body);
     expect(check.body).toMatchObject({ x402Version: 2, resource: { url }, accepts: [{ scheme: 'exact', amount: '50', asset: 'BSV' }] });
+    // x402's own published schema (PaymentRequiredV2Schema), on the body and on the header the client decodes.
+    expect(PaymentRequiredV2Schema.safeParse(check.body).error).toBeUndefined();
+    expect(decodePaymentRequiredHeader(check.headers['payment-required'])).toEqual(PaymentRequiredV2Schema.parse(check.body));
+    expect(check.body.accepts[0].network).toBe('bsv:local');
     const offer = check.body.accepts[0];
     const child = childPaidBy(offer.extra.lockingScript);
     expect(child, 'the 402 pays a child m/0/n of the merchant xpub').toBeDefined();
