@@ -2,7 +2,7 @@ import { loadConfig } from '@ctk/shared';
 import { describe, expect, it } from 'vitest';
 import { chainClientOptions, chainConfigSchema } from './config.js';
 import { chainEndpoints } from './client/create-chain-client.js';
-import { localChainConfigSchema } from './local/config.js';
+import { localChainConfigSchema, localChainOptions } from './local/config.js';
 
 describe('chain config', () => {
   it('defaults to the local chain', () => {
@@ -52,6 +52,9 @@ describe('chain config', () => {
       CHAIN_MIN_FEE_SATS_PER_KB: 0,
       CHAIN_FAUCET_MAX_SATOSHIS: 1_000_000_000,
       CHAIN_MINE_INTERVAL_MS: 10_000,
+      CHAIN_SCRIPT_CHECKS: 'fast',
     });
+    expect(localChainOptions(loadConfig(localChainConfigSchema, { CHAIN_SCRIPT_CHECKS: 'sdk' })).scriptChecks).toBe('sdk');
+    expect(() => loadConfig(localChainConfigSchema, { CHAIN_SCRIPT_CHECKS: 'native' })).toThrow(/CHAIN_SCRIPT_CHECKS/);
   });
 });

@@ -25,4 +25,12 @@ export {
   type ExpectedOutput,
   type PaidOutput,
 } from './verify/verify-payment.js';
+export {
+  checkInputScripts,
+  scriptCheckEngine,
+  type SpentCoin,
+  type ScriptChecks,
+  type ScriptFailure,
+} from './verify/check-input-scripts.js';
+export { verifyBeef, type VerifiedBeef } from './verify/verify-beef.js';
 export { addressOfScript, networkAddress, addressOfPublicKey } from './network-address.js';

@@ -17,6 +17,8 @@ export const localChainConfigSchema = z.object({
   ),
   /** A block every this many milliseconds while the mempool holds transactions; 0 mines only on `POST /mine`. */
   CHAIN_MINE_INTERVAL_MS: unsetIfEmpty(z.coerce.number().int().min(0).default(10_000)),
+  /** `fast`: libsecp256k1 for standard P2PKH inputs, the SDK's interpreter for the rest; `sdk`: the interpreter for all. */
+  CHAIN_SCRIPT_CHECKS: unsetIfEmpty(z.enum(['fast', 'sdk']).default('fast')),
 });
 
 export type LocalChainConfig = z.infer<typeof localChainConfigSchema>;
@@ -30,5 +32,6 @@ export function localChainOptions(config: LocalChainConfig): StartLocalChainOpti
     minFeeSatsPerKb: config.CHAIN_MIN_FEE_SATS_PER_KB,
     faucetMaxSatoshis: config.CHAIN_FAUCET_MAX_SATOSHIS,
     mineIntervalMs: config.CHAIN_MINE_INTERVAL_MS,
+    scriptChecks: config.CHAIN_SCRIPT_CHECKS,
   };
 }

@@ -232,7 +232,10 @@ export class LocalChain {
       const tx = Transaction.fromHex(hex);
       const txid = tx.id('hex');
       if (this.state.transaction(txid) || tx.inputs.some((input) => input.sourceTXID === NULL_TXID)) return;
-      const rejection = validateTransaction(this.state, tx, txid, hex.length / 2, { minFeeSatsPerKb: 0 });
+      const rejection = validateTransaction(this.state, tx, txid, hex.length / 2, {
+        minFeeSatsPerKb: 0,
+        scriptChecks: this.options.scriptChecks,
+      });
       if (!rejection) this.state.add({ txid, tx, raw: tx.toUint8Array(), seenAt: Date.now() });
     } catch {
       // a line cut short by a crash

@@ -4,6 +4,8 @@ import { createLogger, type Logger } from '@ctk/shared';
 import { arcRoutes } from './arc-routes.js';
 import { controlRoutes } from './control-routes.js';
 import { LocalChain } from './local-chain.js';
+import { scriptCheckEngine, type ScriptChecks } from '../verify/check-input-scripts.js';
+import { secp256k1LoadError } from '../verify/load-secp256k1.js';
 import { createRouterServer } from './router.js';
 import { fileStore, memoryStore } from './store.js';
 import { WOC_BASE_PATH, wocRoutes } from './woc-routes.js';
@@ -18,6 +20,8 @@ export type StartLocalChainOptions = {
   faucetMaxSatoshis?: number;
   /** Mines a block this often while the mempool holds transactions; 0 mines only on request. */
   mineIntervalMs?: number;
+  /** `fast` (default): libsecp256k1 for standard P2PKH inputs; `sdk`: @bsv/sdk's interpreter for every input. */
+  scriptChecks?: ScriptChecks;
   logger?: Logger;
 };
 
@@ -36,10 +40,18 @@ export const LOCAL_CHAIN_DEFAULTS = { port: 50070, minFeeSatsPerKb: 1, faucetMax
 export async function startLocalChain(options: StartLocalChainOptions = {}): Promise<RunningLocalChain> {
   const logger = options.logger ?? createLogger('local-chain', 'warn');
   const minFeeSatsPerKb = options.minFeeSatsPerKb ?? LOCAL_CHAIN_DEFAULTS.minFeeSatsPerKb;
+  const scriptChecks = options.scriptChecks ?? 'fast';
+  if (scriptChecks === 'fast' && scriptCheckEngine() === 'sdk') {
+    logger.warn(
+      { error: secp256k1LoadError() },
+      "libsecp256k1's bindings did not load: every script runs in @bsv/sdk's interpreter (slower)",
+    );
+  }
   const store = options.dataDir ? fileStore(join(options.dataDir, 'chain')) : memoryStore();
   const chain = LocalChain.open({
     store,
     minFeeSatsPerKb,
+    scriptChecks,
     faucetMaxSatoshis: options.faucetMaxSatoshis ?? LOCAL_CHAIN_DEFAULTS.faucetMaxSatoshis,
   });
   const server = createRouterServer([...arcRoutes(chain, minFeeSatsPerKb), ...wocRoutes(chain.state), ...controlRoutes(chain)], logger);
@@ -56,7 +68,7 @@ export async function startLocalChain(options: StartLocalChainOptions = {}): Pro
       }, options.mineIntervalMs)
     : undefined;
   miner?.unref();
-  logger.info({ url, store: store.location, height: chain.state.height }, 'local chain listening');
+  logger.info({ url, store: store.location, height: chain.state.height, scriptChecks }, 'local chain listening');
   return {
     url,
     wocUrl: `${url}${WOC_BASE_PATH}`,

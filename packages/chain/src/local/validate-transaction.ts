@@ -1,4 +1,5 @@
-import { Spend, type Transaction } from '@bsv/sdk';
+import type { Transaction } from '@bsv/sdk';
+import { checkInputScripts, type ScriptChecks } from '../verify/check-input-scripts.js';
 import { NULL_TXID, type ChainState, type Coin } from './chain-state.js';
 import { GENESIS_SATOSHIS } from './coinbase.js';
 import { reject, type Rejection } from './rejection.js';
@@ -6,6 +7,8 @@ import { reject, type Rejection } from './rejection.js';
 export type Policy = {
   /** The lowest fee accepted, in satoshis per 1000 bytes of the raw transaction; 0 accepts any fee. */
   minFeeSatsPerKb: number;
+  /** How unlocking scripts are checked: `fast` (the default) or `sdk` (@bsv/sdk's interpreter for every input). */
+  scriptChecks?: ScriptChecks;
 };
 
 const FINAL_SEQUENCE = 0xffffffff;
@@ -17,7 +20,8 @@ const LOCKTIME_THRESHOLD = 500_000_000;
  * What a node checks before a transaction enters its mempool, against the chain's own UTXO set (values
  * and scripts a client sends in EF or BEEF are not trusted): every input spends an existing output nobody
  * else spends, the transaction is final, outputs do not exceed inputs, the fee meets the policy, and every
- * unlocking script satisfies its locking script in @bsv/sdk's interpreter.
+ * unlocking script satisfies its locking script (`checkInputScripts`: libsecp256k1 for standard P2PKH inputs,
+ * @bsv/sdk's interpreter for the rest, with the same verdicts).
  */
 export function validateTransaction(state: ChainState, tx: Transaction, txid: string, size: number, policy: Policy): Rejection | undefined {
   if (tx.inputs.length === 0 || tx.outputs.length === 0) return reject(462, 'transaction has no inputs or outputs', txid);
@@ -27,7 +31,7 @@ export function validateTransaction(state: ChainState, tx: Transaction, txid: st
   if (nonFinal) return { kind: 'status', txStatus: 'REJECTED', extraInfo: nonFinal, txid };
   const fee = checkAmounts(tx, found, txid, size, policy);
   if (typeof fee !== 'number') return fee;
-  return checkScripts(tx, found, txid);
+  return checkScripts(tx, found, txid, policy.scriptChecks);
 }
 
 function findCoins(state: ChainState, tx: Transaction, txid: string): Coin[] | Rejection {
@@ -87,28 +91,7 @@ function checkAmounts(tx: Transaction, coins: Coin[], txid: string, size: number
   return fee;
 }
 
-function checkScripts(tx: Transaction, coins: Coin[], txid: string): Rejection | undefined {
-  for (const [index, input] of tx.inputs.entries()) {
-    const coin = coins[index]!;
-    if (!input.unlockingScript) return reject(461, `input ${index} has no unlocking script`, txid);
-    try {
-      const spend = new Spend({
-        sourceTXID: coin.txid,
-        sourceOutputIndex: coin.vout,
-        sourceSatoshis: coin.satoshis,
-        lockingScript: coin.lockingScript,
-        transactionVersion: tx.version,
-        otherInputs: tx.inputs.filter((_, other) => other !== index),
-        outputs: tx.outputs,
-        inputIndex: index,
-        unlockingScript: input.unlockingScript,
-        inputSequence: input.sequence ?? FINAL_SEQUENCE,
-        lockTime: tx.lockTime,
-      });
-      if (!spend.validate()) return reject(461, `input ${index}: the unlocking script does not satisfy the locking script`, txid);
-    } catch (error) {
-      return reject(461, `input ${index}: ${error instanceof Error ? error.message : String(error)}`, txid);
-    }
-  }
-  return undefined;
+function checkScripts(tx: Transaction, coins: Coin[], txid: string, scriptChecks: ScriptChecks | undefined): Rejection | undefined {
+  const failure = checkInputScripts(tx, coins, { scriptChecks });
+  return failure && reject(461, `input ${failure.index}: ${failure.reason}`, txid);
 }
