@@ -2,8 +2,9 @@
 // P2PKH payments are signed in advance (each spends the previous one's change), then broadcast as fast as
 // possible: over HTTP through the chain client's ARC adapter to a local chain in its own process, and
 // in-process straight into the chain (validation and the store, no HTTP). Every transaction goes through
-// the full validation: UTXO lookup, fee, and @bsv/sdk's script interpreter on each input.
-// Usage: pnpm bench:chain [--txs N] [--chains C]  (build first)
+// the full validation: UTXO lookup, fee, and the script check on each input, once with @bsv/sdk's
+// interpreter for every input (scriptChecks 'sdk') and once with the fast P2PKH path (libsecp256k1, 'fast').
+// Usage: pnpm bench:chain [--txs N] [--chains C] [--checks sdk,fast]  (build first)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -11,10 +12,16 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
-import { createChainClient } from '@ctk/chain';
+import { createChainClient, scriptCheckEngine } from '@ctk/chain';
 import { mineBlocks, requestFaucet, startLocalChain } from '@ctk/chain/local';
 
-const { values: args } = parseArgs({ options: { txs: { type: 'string', default: '2000' }, chains: { type: 'string', default: '8' } } });
+const { values: args } = parseArgs({
+  options: {
+    txs: { type: 'string', default: '2000' },
+    chains: { type: 'string', default: '8' },
+    checks: { type: 'string', default: 'sdk,fast' },
+  },
+});
 const TXS = Number(args.txs);
 const CHAINS = Number(args.chains);
 const PER_CHAIN = Math.ceil(TXS / CHAINS);
@@ -37,6 +44,9 @@ async function prepare(url) {
       tx.addOutput({ lockingScript: new P2PKH().lock(address), satoshis: source.outputs[vout].satoshis - 1 - FEE });
       await tx.sign();
       txs.push(tx);
+      // Signing blocks the event loop; yielding now and then lets fetch see the server close an idle
+      // keep-alive socket (else the next request may go out on it and fail with UND_ERR_SOCKET).
+      if (i % 20 === 19) await new Promise((r) => setTimeout(r, 1));
       source = tx;
       vout = 1;
     }
@@ -54,12 +64,19 @@ async function freePort() {
   return port;
 }
 
-async function overHttp() {
+async function overHttp(scriptChecks) {
   const dataDir = mkdtempSync(join(tmpdir(), 'ctk-bench-chain-'));
   const port = await freePort();
   const bin = resolve(import.meta.dirname, '../packages/chain/bin/local-chain.mjs');
   const child = spawn(process.execPath, [bin], {
-    env: { ...process.env, CHAIN_PORT: String(port), CTK_DATA_DIR: dataDir, CHAIN_MINE_INTERVAL_MS: '0', LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      CHAIN_PORT: String(port),
+      CTK_DATA_DIR: dataDir,
+      CHAIN_MINE_INTERVAL_MS: '0',
+      CHAIN_SCRIPT_CHECKS: scriptChecks,
+      LOG_LEVEL: 'warn',
+    },
     stdio: 'inherit',
   });
   const url = `http://127.0.0.1:${port}`;
@@ -82,7 +99,11 @@ async function overHttp() {
         for (const tx of txs) await client.broadcast(tx.toBinary());
       }),
     );
-    return report('over HTTP (ARC adapter -> local chain process, data dir)', chains.flat().length, performance.now() - started);
+    return report(
+      `${scriptChecks}: over HTTP (ARC adapter -> local chain process, data dir)`,
+      chains.flat().length,
+      performance.now() - started,
+    );
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
@@ -90,9 +111,9 @@ async function overHttp() {
   }
 }
 
-async function inProcess() {
+async function inProcess(scriptChecks) {
   const dataDir = mkdtempSync(join(tmpdir(), 'ctk-bench-chain-'));
-  const running = await startLocalChain({ port: 0, dataDir });
+  const running = await startLocalChain({ port: 0, dataDir, scriptChecks });
   try {
     const chains = await prepare(running.url);
     const ordered = chains.flat().map((tx) => Uint8Array.from(tx.toBinary()));
@@ -101,7 +122,7 @@ async function inProcess() {
       const outcome = running.chain.submit(bytes);
       if (!outcome.ok) throw new Error(`refused: ${JSON.stringify(outcome.rejection)}`);
     }
-    return report('in process (LocalChain.submit, data dir)', ordered.length, performance.now() - started);
+    return report(`${scriptChecks}: in process (LocalChain.submit, data dir)`, ordered.length, performance.now() - started);
   } finally {
     await running.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -115,5 +136,14 @@ function report(label, count, ms) {
 }
 
 console.log(`Local chain throughput: ${CHAINS} chains of ${PER_CHAIN} P2PKH payments, signed in advance`);
-await overHttp();
-await inProcess();
+console.log(
+  `  script checks: sdk = @bsv/sdk's interpreter on every input; fast = P2PKH with ${scriptCheckEngine()}, the rest in the interpreter`,
+);
+const rates = {};
+for (const scriptChecks of args.checks.split(',')) {
+  rates[scriptChecks] = { http: await overHttp(scriptChecks), inProcess: await inProcess(scriptChecks) };
+}
+if (rates.sdk && rates.fast) {
+  const ratio = (key) => (rates.fast[key] / rates.sdk[key]).toFixed(1);
+  console.log(`  fast / sdk: ${ratio('http')}x over HTTP, ${ratio('inProcess')}x in process`);
+}
