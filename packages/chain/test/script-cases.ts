@@ -12,7 +12,8 @@ type NativeSecp = {
   publicKeyCreate(seckey: Uint8Array, compressed?: boolean): Uint8Array;
   publicKeyVerify(pubkey: Uint8Array): boolean;
 };
-const secp = createRequire(import.meta.url)('secp256k1/bindings') as NativeSecp;
+const require = createRequire(import.meta.url);
+const secp = require('secp256k1/bindings') as NativeSecp;
 
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const { SIGHASH_ALL, SIGHASH_NONE, SIGHASH_SINGLE, SIGHASH_FORKID, SIGHASH_ANYONECANPAY, SIGHASH_CHRONICLE } = TransactionSignature;

@@ -6,6 +6,7 @@ export type Secp256k1 = {
   ecdsaVerify(sig: Uint8Array, msg32: Uint8Array, pubkey: Uint8Array): boolean;
 };
 
+const require = createRequire(import.meta.url);
 let loaded: { secp: Secp256k1 } | { error: string } | undefined;
 
 /**
@@ -17,7 +18,7 @@ let loaded: { secp: Secp256k1 } | { error: string } | undefined;
 export function loadSecp256k1(): Secp256k1 | undefined {
   if (!loaded) {
     try {
-      loaded = { secp: createRequire(import.meta.url)('secp256k1/bindings') as Secp256k1 };
+      loaded = { secp: require('secp256k1/bindings') as Secp256k1 };
     } catch (error) {
       loaded = { error: error instanceof Error ? error.message : String(error) };
     }

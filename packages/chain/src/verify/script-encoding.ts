@@ -1,6 +1,6 @@
 import { OP, type Script } from '@bsv/sdk';
 
-// Copies of two private helpers of @bsv/sdk 2.1's interpreter (src/script/Spend.ts), which the fast script
+// Copies of two private helpers of @bsv/sdk 2.1's interpreter (its Spend class), which the fast script
 // check must agree with to the byte. Upgrading the SDK means comparing them again; the differential test
 // (test/check-input-scripts.test.ts) is what notices a difference.
 
