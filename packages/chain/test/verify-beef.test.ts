@@ -1,4 +1,4 @@
-import { Beef, MerklePath, PrivateKey, type Transaction } from '@bsv/sdk';
+import { Beef, MerklePath, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyBeef } from '../src/index.js';
 import { mineBlocks } from '../src/local/index.js';
@@ -102,6 +102,27 @@ describe('verifyBeef: SPV for a submitted BEEF', () => {
     const tx = await payment({ ...payer, to: newWallet().address, satoshis: 10_001, fee: 0 });
     const error = await rejection(verifyBeef(beefOf(tx), chain.client.chainTracker));
     expect(error).toMatchObject({ code: 'payment_invalid', details: { txid: tx.id('hex'), inputs: 10_000, outputs: 10_001 } });
+  });
+
+  it('refuses an unmined transaction without inputs, and one that spends an output twice', async () => {
+    const empty = new Beef();
+    empty.mergeRawTx(new Transaction(1, [], [{ lockingScript: new P2PKH().lock(newWallet().address), satoshis: 0 }], 0).toBinary());
+    expect(await rejection(verifyBeef(Uint8Array.from(empty.toBinary()), chain.client.chainTracker))).toMatchObject({
+      code: 'payment_invalid',
+    });
+
+    const payer = await minedCoin();
+    const [a, b] = [newWallet(), newWallet()];
+    const first = await payment({ ...payer, to: a.address, satoshis: 1_000 });
+    const second = await payment({ ...payer, to: b.address, satoshis: 2_000 });
+    const both = new Transaction();
+    both.addInput({ sourceTransaction: first, sourceOutputIndex: 0, unlockingScriptTemplate: new P2PKH().unlock(a.key) });
+    both.addInput({ sourceTransaction: second, sourceOutputIndex: 0, unlockingScriptTemplate: new P2PKH().unlock(b.key) });
+    both.addOutput({ lockingScript: new P2PKH().lock(newWallet().address), satoshis: 2_500 });
+    await both.sign();
+    const error = await rejection(verifyBeef(Uint8Array.from(both.toBEEF()), chain.client.chainTracker));
+    expect(error).toMatchObject({ code: 'payment_invalid', details: { competing_txid: expect.any(String) } });
+    expect(error.message).toContain(`both spend ${payer.source.id('hex')}:${payer.vout}`);
   });
 
   it('answers validation_failed (field transaction) for bytes that are not one whole BEEF', async () => {

@@ -95,6 +95,9 @@ function checkAncestry(beef: Beef, subject: string, scriptChecks: ScriptChecks |
         },
       );
     }
+    if (entry.tx.inputs.length === 0 || entry.tx.outputs.length === 0) {
+      throw invalid(`Transaction ${txid} has no inputs or no outputs, and no merkle path.`, { txid, subject });
+    }
     const coins = coinsOf(entry.tx, txid, subject, entries, spent);
     checkAmounts(entry.tx, coins, txid, subject);
     const failure = checkInputScripts(entry.tx, coins, { scriptChecks });
