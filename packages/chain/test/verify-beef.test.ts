@@ -1,4 +1,4 @@
-import { Beef, MerklePath, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
+import { Beef, LockingScript, MerklePath, P2PKH, PrivateKey, Transaction, UnlockingScript } from '@bsv/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyBeef } from '../src/index.js';
 import { mineBlocks } from '../src/local/index.js';
@@ -123,6 +123,27 @@ describe('verifyBeef: SPV for a submitted BEEF', () => {
     const error = await rejection(verifyBeef(Uint8Array.from(both.toBEEF()), chain.client.chainTracker));
     expect(error).toMatchObject({ code: 'payment_invalid', details: { competing_txid: expect.any(String) } });
     expect(error.message).toContain(`both spend ${payer.source.id('hex')}:${payer.vout}`);
+  });
+
+  it('refuses a 64-byte transaction as a proven parent (it could be an inner node of a merkle tree)', async () => {
+    const key = PrivateKey.fromRandom();
+    // 4 version + 1 + 41 (an input with an empty script) + 1 + 13 (an output with a 4-byte script, OP_1 and three OP_NOPs) + 4 lock time.
+    const tiny = new Transaction(
+      1,
+      [{ sourceTXID: 'ab'.repeat(32), sourceOutputIndex: 0, unlockingScript: new UnlockingScript([]), sequence: 0xffffffff }],
+      [{ lockingScript: LockingScript.fromHex('51616161'), satoshis: 5_000 }],
+      0,
+    );
+    expect(tiny.toBinary()).toHaveLength(64);
+    tiny.merklePath = MerklePath.fromCoinbaseTxidAndHeight(tiny.id('hex'), 1);
+    const spend = new Transaction();
+    spend.addInput({ sourceTransaction: tiny, sourceOutputIndex: 0, unlockingScript: new UnlockingScript([]) });
+    spend.addOutput({ lockingScript: new P2PKH().lock(key.toAddress()), satoshis: 4_000 });
+    const anyRoot = { isValidRootForHeight: async () => true, currentHeight: async () => 1 };
+    expect(await rejection(verifyBeef(beefOf(spend), anyRoot))).toMatchObject({
+      code: 'payment_invalid',
+      details: { txid: tiny.id('hex') },
+    });
   });
 
   it('answers validation_failed (field transaction) for bytes that are not one whole BEEF', async () => {

@@ -83,6 +83,10 @@ function checkAncestry(beef: Beef, subject: string, scriptChecks: ScriptChecks |
     const bump = entry.bumpIndex !== undefined ? beef.bumps[entry.bumpIndex] : beef.findBump(txid);
     if (entry.bumpIndex !== undefined && !bump) throw malformed(`${txid} refers to merkle path ${entry.bumpIndex}, which it does not hold`);
     if (bump) {
+      // 64 bytes is the size of an inner node of a merkle tree: such a "transaction" could be proven with a
+      // path that stops short (CVE-2017-12842). No real payment is that small.
+      if (entry.tx?.toBinary().length === 64)
+        throw invalid(`Transaction ${txid} is 64 bytes long, which a merkle path cannot prove.`, { txid, subject });
       proofs.push(proofOf(bump, txid, subject));
       continue;
     }
