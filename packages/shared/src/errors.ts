@@ -35,8 +35,6 @@ const ERRORS = {
   payment_underpaid: { grpc: Status.FAILED_PRECONDITION, http: 422 },
   /** A payment lacks an expected output (script, or the OP_RETURN carrying the reference). */
   payment_wrong_output: { grpc: Status.FAILED_PRECONDITION, http: 422 },
-  /** The transaction does not prove itself: a merkle path, a script or an amount fails SPV. */
-  payment_invalid: { grpc: Status.FAILED_PRECONDITION, http: 422 },
   /** The transaction already paid for something else: one txid pays once. */
   txid_already_used: { grpc: Status.ALREADY_EXISTS, http: 409 },
   /** The transaction does not prove itself: a merkle path, a script or an amount fails SPV. */
