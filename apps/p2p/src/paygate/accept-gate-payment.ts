@@ -1,4 +1,5 @@
 import { P2PKH, PublicKey } from '@bsv/sdk';
+import { verifyBeef } from '@ctk/chain';
 import type { GateCredential } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { AppError, isUniqueViolation } from '@ctk/shared';
 import type { GatePayment, GateResource } from '../generated/prisma/client.js';
@@ -6,7 +7,6 @@ import { signCredential } from './credential.js';
 import type { Account } from './gate-account.js';
 import type { GateDeps } from './gate-deps.js';
 import { findPaymentRequest } from './find-payment-request.js';
-import { provePayment } from './prove-payment.js';
 import { recordGatePayment, type PaidTarget } from './record-gate-payment.js';
 
 /** A payment as a client offers it: x402 names its request by nonce; BRC-121 by the script it pays, with a fresh time. */
@@ -44,7 +44,7 @@ export async function acceptGatePayment(
   forResource?: GateResource,
 ): Promise<{ payment: GatePayment; credential: GateCredential }> {
   if (offered.protocol === 'brc121') checkFreshness(deps, offered);
-  const { txid, tx } = await provePayment(offered.transaction, deps.chain);
+  const { txid, tx } = await verifyBeef(offered.transaction, deps.chain.chainTracker);
   if (await deps.prisma.spentTxid.findUnique({ where: { txid } }))
     throw new AppError('txid_already_used', `Transaction ${txid} already paid for something; a transaction pays once.`, { txid });
   const { target, resource, price } =

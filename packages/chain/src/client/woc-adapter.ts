@@ -16,11 +16,17 @@ export type WocHeader = {
   nonce: number;
 };
 
+const ROOT_TTL_MS = 60_000;
+const MAX_ROOTS = 1_000;
+
 /**
  * Lookups through a WhatsOnChain-compatible API (`<base>` is e.g. https://api.whatsonchain.com/v1/bsv/main).
  * A 404 is null; it is also @bsv/sdk's ChainTracker, reading block headers from the same API.
  */
 export class WocAdapter implements ChainTracker {
+  /** Merkle roots of blocks by height, as read (SPV asks for the same few blocks again and again); bounded, and forgotten after ROOT_TTL_MS so a reorganisation is seen. */
+  private readonly roots = new Map<number, { root: string; at: number }>();
+
   constructor(private readonly http: ChainHttp) {}
 
   rawTransaction(txid: string): Promise<string | null> {
@@ -56,7 +62,13 @@ export class WocAdapter implements ChainTracker {
   }
 
   async isValidRootForHeight(root: string, height: number): Promise<boolean> {
-    return (await this.header(height))?.merkleroot === root;
+    const known = this.roots.get(height);
+    if (known && Date.now() - known.at < ROOT_TTL_MS) return known.root === root;
+    const header = await this.header(height);
+    if (!header) return false;
+    if (this.roots.size >= MAX_ROOTS) this.roots.delete(this.roots.keys().next().value!);
+    this.roots.set(height, { root: header.merkleroot, at: Date.now() });
+    return header.merkleroot === root;
   }
 
   async currentHeight(): Promise<number> {
