@@ -88,7 +88,9 @@ describe('the local credential check', () => {
     const token = gate.issue(weather);
     expect(await withCredential(token)).toMatchObject({ pass: true, headers: {} });
     expect(gate.requests.check).toBe(1); // the gate judged it while the new key was unknown here
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The unknown kid made the core fetch the published document again: once it has, the key is known here.
+    await eventually(() => expect(gate.requests.document).toBe(2));
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the answer read and applied
     expect(withCredential(token)).toEqual({ pass: true, headers: {} });
     expect(gate.requests.check).toBe(1);
   });

@@ -125,7 +125,8 @@ export function createPaygate(options: PaygateOptions): PaygateCore {
     }
     return {
       pass: false as const,
-      status: answer.status,
+      // A payment_required is never a success status: the route's handler does not run.
+      status: answer.status >= 400 ? answer.status : 402,
       headers: { ...headers, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
       body: refused && !answer.refusal ? withRefusal(answer.body, refused) : (answer.body ?? { error: 'Payment required' }),
     };
