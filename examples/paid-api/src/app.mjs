@@ -7,8 +7,8 @@ import Fastify from 'fastify';
 const FORECASTS = ['sunny', 'cloudy', 'light rain', 'windy', 'snow'];
 
 /**
- * @param {{ gateUrl: string, key: string, account?: string, publicUrl?: string }} gate
- *   the gateway, the payment-gate key and its account id (see README.md)
+ * @param {{ gateUrl: string, key: string, account?: string, identityKey?: string, publicUrl?: string }} gate
+ *   the gateway, the payment-gate key, its account id and the merchant's identity key (see README.md)
  */
 export async function buildApp(gate) {
   // A BEEF in a payment header can outgrow Node's 16 KiB header limit (a payer's unmined ancestors).

@@ -7,7 +7,8 @@ const seconds = z.number().int().nonnegative();
 
 /** A credential's claims: what a payment bought (the contract's "The credential"). */
 export const claimsSchema = z.object({
-  iss: z.string(),
+  /** The contract names it; the gate as built (decision 0021) leaves it out: the signing key already names the instance. */
+  iss: z.string().optional(),
   sub: z.string(),
   jti: z.string().min(1).max(200),
   res: z.string(),

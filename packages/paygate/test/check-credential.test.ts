@@ -46,6 +46,11 @@ describe('the local credential check', () => {
     expect(gate.requests.check).toBe(0);
   });
 
+  it('passes a credential without iss, as the gate of decision 0021 signs them, and refuses one naming another issuer', async () => {
+    expect(withCredential(gate.issue(weather, { iss: undefined }))).toEqual({ pass: true, headers: {} });
+    await expectRefused(withCredential(gate.issue(weather, { iss: 'https://another.example' })), 'another gate issued it');
+  });
+
   it('refuses an expired credential', async () => {
     await expectRefused(withCredential(gate.issue(weather, { exp: Math.floor(Date.now() / 1000) - 1 })), 'it has expired');
   });

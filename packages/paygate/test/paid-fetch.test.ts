@@ -1,3 +1,4 @@
+import { P2PKH, PrivateKey } from '@bsv/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPaidFetch, type PaymentMade, type PayRequest } from '../src/client/index.js';
 import { startFakeGate, type FakeGate, type FakeGateOptions, type FakeGrant } from '../src/testing/index.js';
@@ -107,6 +108,28 @@ describe('createPaidFetch', () => {
     expect(asked[0]).toMatchObject({ scheme: 'brc121', satoshis: 5 });
     expect(Object.keys(gate.checks[1]!.headers).sort()).toEqual(['x-bsv-beef', 'x-bsv-nonce', 'x-bsv-sender', 'x-bsv-time', 'x-bsv-vout']);
     expect(response.headers.get('x-ctk-credential')).toBeTruthy();
+  });
+
+  it('pays BRC-121 as @bsv/402-pay does with an identity key, to the BRC-42 key the middleware derives with the merchant identity key', async () => {
+    const merchant = PrivateKey.fromRandom();
+    await start({ kind: 'window', seconds: 3600 }, { offers: 'brc121' });
+    await app.app.close();
+    app = await fastifyApp(gate, { identityKey: merchant.toWif() });
+    const payerKey = PrivateKey.fromRandom();
+    const { asked, pay } = payer();
+    const paidFetch = createPaidFetch({ pay, maxSatoshis: 5, identityKey: payerKey.toHex() });
+
+    const bare = await fetch(`${app.base}/weather/today`);
+    expect(bare.headers.get('x-bsv-server')).toBe(merchant.toPublicKey().toString());
+    const response = await paidFetch(`${app.base}/weather/today`);
+    expect(response.status).toBe(200);
+    const { headers, payee_key: payeeKey } = gate.checks.at(-1)!;
+    expect(headers['x-bsv-sender']).toBe(payerKey.toPublicKey().toString());
+    // The merchant's wallet spends what was paid with the key BRC-29 gives it: the key the middleware named.
+    const keyId = `${headers['x-bsv-nonce']} ${Buffer.from(headers['x-bsv-time']!).toString('base64')}`;
+    const spendKey = merchant.deriveChild(payerKey.toPublicKey(), `2-3241645161d8-${keyId}`);
+    expect(payeeKey).toBe(spendKey.toPublicKey().toString());
+    expect(asked[0]!.lockingScript).toBe(new P2PKH().lock(spendKey.toPublicKey().toHash() as number[]).toHex());
   });
 
   it('sends a string body again with the payment, and refuses to pay for a stream it cannot resend', async () => {

@@ -1,8 +1,10 @@
+import type { PrivateKey } from '@bsv/sdk';
 import { AppError } from '@ctk/shared';
 import { CREDENTIAL_HEADER, PAYMENT_RESPONSE_HEADER } from '../headers.js';
 import { pathOf } from '../match-resource.js';
 import { memoryCredentialStore, storedCredential, type CredentialStore } from './credential-store.js';
 import { paymentHeaders, type PayResult } from './payment-headers.js';
+import { planBrc121, privateKeyOf } from './plan-brc121.js';
 import { readOffer, type PaymentOffer } from './read-offer.js';
 
 /** What the client asks `pay` for: a signed transaction paying `satoshis` to `lockingScript` (hex). */
@@ -35,6 +37,12 @@ export type PaidFetchOptions = {
   pay: (request: PayRequest) => Promise<PayResult>;
   /** The most this client pays in all, in satoshis (prices only: a transaction's mining fee is not counted). */
   maxSatoshis: number;
+  /**
+   * The payer's identity key (WIF, hex or a PrivateKey): BRC-121 offers are then paid as `@bsv/402-pay` pays
+   * them, to the BRC-42 child of `x-bsv-server` (BRC-29), with this key as `x-bsv-sender`. Without it, to
+   * `x-bsv-server` itself, as the contract's gate takes them. x402 offers are paid the same either way.
+   */
+  identityKey?: string | PrivateKey;
   /** x402 networks this client pays on (`bsv:local`, ...); unset, any `bsv:` network. */
   networks?: readonly string[];
   credentials?: CredentialStore;
@@ -61,6 +69,7 @@ export function createPaidFetch(options: PaidFetchOptions): PaidFetch {
     throw new AppError('bad_request', 'maxSatoshis must be a whole number of satoshis, 0 or more.');
   const send = options.fetch ?? globalThis.fetch;
   const credentials = options.credentials ?? memoryCredentialStore();
+  const identityKey = options.identityKey === undefined ? undefined : privateKeyOf(options.identityKey);
   let spent = 0;
 
   const paidFetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
@@ -99,15 +108,16 @@ export function createPaidFetch(options: PaidFetchOptions): PaidFetch {
     let paid: PayResult;
     let headers: Record<string, string>;
     try {
+      const brc121 = offer.scheme === 'brc121' ? planBrc121(offer.serverKey as string, identityKey) : undefined;
       paid = await options.pay({
         url,
         method,
-        lockingScript: offer.lockingScript,
+        lockingScript: brc121?.lockingScript ?? offer.lockingScript,
         satoshis: offer.satoshis,
         scheme: offer.scheme,
         network: offer.network,
       });
-      headers = paymentHeaders(offer, paid);
+      headers = paymentHeaders(offer, paid, brc121?.remittance);
     } catch (error) {
       spent -= offer.satoshis;
       throw error;

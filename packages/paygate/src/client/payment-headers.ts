@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { AppError } from '@ctk/shared';
 import { PAYMENT_SIGNATURE_HEADER } from '../headers.js';
+import type { Brc121Remittance } from './plan-brc121.js';
 import type { PaymentOffer } from './read-offer.js';
 
 /** What the `pay` callback hands back: the signed transaction as BEEF, and which output pays. */
@@ -11,7 +11,7 @@ export type PayResult = {
   vout: number;
   /** The transaction's id, when known (reported to `onPayment`). */
   txid?: string;
-  /** The payer's compressed public key (hex): BRC-121's `x-bsv-sender`, required when only BRC-121 is offered. */
+  /** The payer's compressed public key (hex): BRC-121's `x-bsv-sender` when the client has no `identityKey`. */
   sender?: string;
 };
 
@@ -19,7 +19,7 @@ export type PayResult = {
  * The retry's payment headers: x402's `payment-signature` (base64 JSON with the resource, the `accepts`
  * entry chosen and the payload), or BRC-121's `x-bsv-beef`, `-sender`, `-nonce`, `-time` and `-vout`.
  */
-export function paymentHeaders(offer: PaymentOffer, paid: PayResult): Record<string, string> {
+export function paymentHeaders(offer: PaymentOffer, paid: PayResult, remittance?: Brc121Remittance): Record<string, string> {
   const transaction = Buffer.from(paid.beef).toString('base64');
   if (offer.scheme === 'x402') {
     const payment = {
@@ -30,14 +30,17 @@ export function paymentHeaders(offer: PaymentOffer, paid: PayResult): Record<str
     };
     return { [PAYMENT_SIGNATURE_HEADER]: Buffer.from(JSON.stringify(payment)).toString('base64') };
   }
-  if (!paid.sender || !/^0[23][0-9a-f]{64}$/i.test(paid.sender))
-    throw new AppError('bad_request', "A BRC-121 payment needs the payer's compressed public key: `pay` must return `sender`.");
+  const sender = remittance?.sender ?? paid.sender;
+  if (!remittance || !sender || !/^0[23][0-9a-f]{64}$/i.test(sender))
+    throw new AppError(
+      'bad_request',
+      "A BRC-121 payment needs the payer's compressed public key: give `identityKey`, or have `pay` return `sender`.",
+    );
   return {
     'x-bsv-beef': transaction,
-    'x-bsv-sender': paid.sender,
-    // BRC-121's derivation prefix; the contract finds the payment request by the output's script instead.
-    'x-bsv-nonce': randomBytes(8).toString('base64'),
-    'x-bsv-time': String(Date.now()),
+    'x-bsv-sender': sender,
+    'x-bsv-nonce': remittance.nonce,
+    'x-bsv-time': remittance.time,
     'x-bsv-vout': String(paid.vout),
   };
 }

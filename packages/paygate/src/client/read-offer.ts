@@ -30,6 +30,8 @@ export type PaymentOffer = {
   satoshis: number;
   /** The output to pay, hex. */
   lockingScript: string;
+  /** BRC-121's `x-bsv-server`: the key whose P2PKH (or, with the payer's identity key, whose BRC-42 child) is paid. */
+  serverKey?: string;
   /** x402's network (`bsv:mainnet`, `bsv:testnet`, `bsv:local`); BRC-121 names none. */
   network?: string;
   /** x402: the PaymentRequired and the `accepts` entry chosen, echoed in the payment. */
@@ -107,5 +109,5 @@ function readBrc121(headers: Headers): PaymentOffer | undefined {
   } catch {
     throw new AppError('failed_precondition', "The 402's x-bsv-server is not a public key.");
   }
-  return { scheme: 'brc121', satoshis: Number(sats), lockingScript };
+  return { scheme: 'brc121', satoshis: Number(sats), lockingScript, serverKey: server.toLowerCase() };
 }

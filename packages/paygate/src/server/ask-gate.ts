@@ -12,7 +12,7 @@ const checkAnswerSchema = z.object({
 });
 export type CheckAnswer = z.infer<typeof checkAnswerSchema>;
 
-export type CheckRequest = { method: string; url: string; headers: Record<string, string> };
+export type CheckRequest = { method: string; url: string; headers: Record<string, string>; payee_key?: string };
 
 /**
  * Asks the gate about a request that carries no credential this process accepts: only the payment

@@ -90,7 +90,7 @@ function refusalOf(
   document: PublishedDocument,
   account: string | undefined,
 ): CredentialVerdict | undefined {
-  if (claims.iss !== document.issuer) return { ok: false, refusal: 'wrong_issuer' };
+  if (claims.iss !== undefined && claims.iss !== document.issuer) return { ok: false, refusal: 'wrong_issuer' };
   // One signing key serves every account of an instance: a credential bought from another account's gate is not one for this server.
   if (account === undefined) return { ok: false, doubt: 'account_unknown' };
   if (claims.sub !== account) return { ok: false, refusal: 'other_account' };

@@ -4,6 +4,7 @@ import { CREDENTIAL_HEADER } from '../headers.js';
 import { pathOf } from '../match-resource.js';
 import { askGate, type CheckAnswer } from './ask-gate.js';
 import { credentialCheck, type CredentialRefusal } from './check-credential.js';
+import { merchantIdentity } from './derive-payee-key.js';
 import { UseCounter } from './count-uses.js';
 import { paygateSettings, type PaygateOptions } from './paygate-options.js';
 import { headerValue, pickPaymentHeaders, type RequestHeaders } from './pick-payment-headers.js';
@@ -63,6 +64,7 @@ export function createPaygate(options: PaygateOptions): PaygateCore {
   const checkUrl = `${base}/api/v1/402/check`;
   const publicOrigin = settings.publicUrl ? new URL(settings.publicUrl).origin : undefined;
   let account = settings.account;
+  const identity = settings.identityKey === undefined ? undefined : merchantIdentity(settings.identityKey);
   const uses = new UseCounter(settings.countedCredentials);
   const credentials = credentialCheck({ cacheSize: settings.cacheSize, uses, account: () => account });
   const documents = refreshDocument({
@@ -100,12 +102,14 @@ export function createPaygate(options: PaygateOptions): PaygateCore {
     });
     if ('tooLarge' in picked)
       return errorAnswer('payload_too_large', `The ${picked.tooLarge.name} header is over ${picked.tooLarge.limit} bytes.`);
+    const payeeKey = identity?.payeeKey(picked.headers);
     let answer: CheckAnswer;
     try {
       answer = await askGate(checkUrl, settings.key, settings.checkTimeoutMs, {
         method: request.method,
         url: `${publicOrigin ?? request.origin?.() ?? 'http://localhost'}${request.url}`,
         headers: picked.headers,
+        ...(payeeKey ? { payee_key: payeeKey } : {}),
       });
     } catch (error) {
       settings.onError(error as Error);
@@ -123,6 +127,8 @@ export function createPaygate(options: PaygateOptions): PaygateCore {
       remember(answer, credential);
       return { pass: true as const, headers: answer.credential ? { ...headers, 'cache-control': 'no-store' } : headers };
     }
+    // With the merchant's identity key, BRC-121 payers derive their payment's key from it (decision 0021).
+    if (identity && headers['x-bsv-server']) headers['x-bsv-server'] = identity.publicKey;
     return {
       pass: false as const,
       // A payment_required is never a success status: the route's handler does not run.

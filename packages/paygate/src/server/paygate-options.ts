@@ -14,10 +14,20 @@ const optionsSchema = z.object({
    * gate issues through this process; until then credentials are checked by the gate.
    */
   account: z.string().min(1).optional(),
+  /**
+   * The merchant's identity key (WIF, or 64 hex digits), for BRC-121 payments as `@bsv/402-pay` makes them
+   * (decision 0021): the 402 names its public key as `x-bsv-server`, and for each such payment the middleware
+   * derives the BRC-42 key paid (BRC-29: the sender, `x-bsv-nonce` and `x-bsv-time`) and sends it to the gate
+   * as `payee_key`. The gate holds no key, so without this only payments to the gate's fresh key are taken.
+   */
+  identityKey: z
+    .string()
+    .regex(/^(?:[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{51,52})$/, 'a private key: WIF, or 64 hex digits')
+    .optional(),
   /** The origin clients reach this server at (`https://api.example.com`); unset, the request's Host header. */
   publicUrl: httpUrl.optional(),
-  /** How long `/check` may take (it verifies and broadcasts a payment): 10 s. */
-  checkTimeoutMs: z.number().int().positive().default(10_000),
+  /** How long `/check` may take (it verifies and broadcasts a payment; the gateway gives p2p 30 s): 35 s. */
+  checkTimeoutMs: z.number().int().positive().default(35_000),
   /** How long fetching the published document may take: 5 s. */
   documentTimeoutMs: z.number().int().positive().default(5_000),
   /** The largest `x-bsv-beef` or `payment-signature` forwarded (a BEEF with its ancestors): 1 MiB. */

@@ -1,13 +1,13 @@
 import { randomBytes, randomUUID, verify } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { P2PKH, PrivateKey } from '@bsv/sdk';
+import { P2PKH, PrivateKey, PublicKey } from '@bsv/sdk';
 import { newSigningKey, signCredential, type SigningKey } from './sign-credential.js';
 import { readFakePayment, type OfferedPayment } from './read-fake-payment.js';
 
 export type FakeGrant = { kind: 'calls'; calls: number } | { kind: 'window'; seconds: number };
 export type FakeResource = { id: string; method: string; path: string; price_satoshis: number; grant: FakeGrant; description: string };
-export type CheckBody = { method: string; url: string; headers: Record<string, string> };
+export type CheckBody = { method: string; url: string; headers: Record<string, string>; payee_key?: string };
 
 export type FakeGateOptions = {
   key?: string;
@@ -165,10 +165,13 @@ export async function startFakeGate(options: FakeGateOptions = {}): Promise<Fake
     return undefined;
   };
 
-  const acceptPayment = async (payment: OfferedPayment, resource: FakeResource, url: string) => {
+  const acceptPayment = async (payment: OfferedPayment, resource: FakeResource, url: string, payeeKey: string | undefined) => {
     const output = payment.tx.outputs[payment.vout];
-    const request =
-      'nonce' in payment
+    // BRC-121 to the BRC-42 key the merchant's middleware derived (payee_key): no payment request, the resource's price.
+    const brc42 = payeeKey && 'time' in payment ? new P2PKH().lock(PublicKey.fromString(payeeKey).toHash() as number[]).toHex() : undefined;
+    const request = brc42
+      ? { nonce: '', resource, lockingScript: brc42, expiresAt: Infinity }
+      : 'nonce' in payment
         ? open.get(payment.nonce)
         : [...open.values()].find((candidate) => candidate.lockingScript === output?.lockingScript.toHex());
     if (!request || request.expiresAt < Date.now() || ('time' in payment && Math.abs(Date.now() - payment.time) > 30_000))
@@ -219,7 +222,7 @@ export async function startFakeGate(options: FakeGateOptions = {}): Promise<Fake
     const payment = readFakePayment(body.headers);
     if (!payment) return paymentRequired(resource, body.url);
     if ('invalid' in payment) return paymentRequired(resource, body.url, { code: 'payment_invalid', message: payment.invalid });
-    return acceptPayment(payment, resource, body.url);
+    return acceptPayment(payment, resource, body.url, body.payee_key);
   };
 
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {

@@ -28,6 +28,8 @@ export async function fetchResource({ io, options, chain, wallet }: CommandConte
   const paidFetch = createPaidFetch({
     pay: payResource({ chain: chain.client, arcUrl: chain.arcUrl, wallet: opened }, fees),
     maxSatoshis,
+    // BRC-121 offers are paid as @bsv/402-pay pays them, to a BRC-42 key of x-bsv-server for the wallet's key.
+    identityKey: opened.key,
     networks: [X402_NETWORK[chain.network]],
     credentials: walletCredentials(opened),
     onPayment: (made) => (payment = made),
