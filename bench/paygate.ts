@@ -30,10 +30,16 @@ async function runApps(): Promise<void> {
   gated.get('/bench', { paygate: true }, async () => ANSWER);
   const urls = [await bare.listen({ port: 0, host: '127.0.0.1' }), await gated.listen({ port: 0, host: '127.0.0.1' })];
   process.once('disconnect', () => process.exit(0));
+  // CPU time used so far, asked before and after each scenario: the CPU a request costs is steadier than
+  // req/s on a machine others use too.
+  process.on('message', () => {
+    const { user, system } = process.cpuUsage();
+    process.send?.({ cpu: user + system });
+  });
   process.send?.(urls.map((base) => `${base}/bench`));
 }
 
-type Figures = { rps: number; p50: number; p99: number };
+type Figures = { rps: number; p50: number; p99: number; cpuUs: number };
 
 async function runBench(): Promise<void> {
   const { values: args } = parseArgs({
@@ -58,14 +64,21 @@ async function runBench(): Promise<void> {
       apps.once('exit', (code) => fail(new Error(`the apps exited with ${code}`)));
     });
     const headers = { 'x-ctk-credential': credential };
+    const cpu = () =>
+      new Promise<number>((resolve) => {
+        apps.once('message', (message) => resolve((message as { cpu: number }).cpu));
+        apps.send('cpu');
+      });
     const load = async (url: string, duration: number): Promise<Figures> => {
+      const before = await cpu();
       const result = await autocannon({ url: url as string, connections, duration, headers });
+      const cpuUs = ((await cpu()) - before) / result.requests.total;
       const failed = result.errors + result.timeouts + result.non2xx;
       if (failed > 0) {
         console.error(`  ! ${failed} requests to ${url} failed or did not answer 2xx`);
         process.exitCode = 1;
       }
-      return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+      return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuUs };
     };
     console.log(`Paygate middleware benchmark: ${connections} connections, ${seconds} s a scenario, ${rounds} rounds (medians)`);
     for (const url of [bareUrl, gatedUrl]) await load(url as string, 2); // warm-up
@@ -79,6 +92,7 @@ async function runBench(): Promise<void> {
       rps: median(r.map((f) => f.rps)),
       p50: median(r.map((f) => f.p50)),
       p99: median(r.map((f) => f.p99)),
+      cpuUs: median(r.map((f) => f.cpuUs)),
     })) as [Figures, Figures];
     console.log(`(1) bare fastify route               ${format(bare)}`);
     console.log(`(2) same route, paygate + credential ${format(gated)}`);
@@ -87,7 +101,8 @@ async function runBench(): Promise<void> {
     console.log(
       `(2)-(1), the median of each round's difference: ${Math.round(paired((f) => f.rps))} req/s ` +
         `(${(median(runs[0]!.map((b, i) => runs[1]![i]!.rps / b.rps - 1)) * 100).toFixed(1)}%), ` +
-        `p50 ${paired((f) => f.p50).toFixed(2)} ms, p99 ${paired((f) => f.p99).toFixed(2)} ms added ` +
+        `p50 ${paired((f) => f.p50).toFixed(2)} ms, p99 ${paired((f) => f.p99).toFixed(2)} ms, ` +
+        `server CPU ${paired((f) => f.cpuUs).toFixed(1)} us a request added ` +
         `(goal: at least 10,000 checks/s and under 2 ms at p99)`,
     );
     console.log(`gate checks during the run: ${gate.requests.check} (the credential path never reaches the gate)`);
@@ -123,7 +138,8 @@ async function coreAlone(gate: Awaited<ReturnType<typeof startFakeGate>>): Promi
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 const format = (r: Figures) =>
-  `${Math.round(r.rps).toString().padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms`;
+  `${Math.round(r.rps).toString().padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   ` +
+  `server CPU ${r.cpuUs.toFixed(1)} us a request`;
 
 if (process.env.BENCH_ROLE === 'apps') await runApps();
 else await runBench();
