@@ -1,6 +1,7 @@
 import { AppError } from '@ctk/shared';
 import { balance, faucet } from './commands/chain-commands.js';
 import { commandContext, type CommandContext } from './commands/context.js';
+import { fetchResource } from './commands/fetch.js';
 import { history } from './commands/history.js';
 import { address, create, exportKey, signMessage } from './commands/key-commands.js';
 import { pay } from './commands/pay.js';
@@ -16,6 +17,7 @@ const COMMANDS: Record<string, (context: CommandContext) => void | Promise<void>
   pay,
   'sign-message': signMessage,
   history,
+  fetch: fetchResource,
 };
 
 export const USAGE = `ctk-wallet <command> [--file path] [--json]
@@ -29,6 +31,8 @@ export const USAGE = `ctk-wallet <command> [--file path] [--json]
                             target: bitcoin:<address>?amount=<BSV>, pay:?r=<payment request URL>, or alias@domain
   sign-message <text>       a Bitcoin Signed Message signature (base64)
   history [--limit n]       the address's transactions, newest first
+  fetch <url> [--max-sats N] [--method M] [--data text|@file] [--header "name: value"]
+                            fetches a URL, paying its HTTP 402 up to N satoshis (none without --max-sats)
 
 Chain: CHAIN_NETWORK (local), CHAIN_LOCAL_URL (http://127.0.0.1:50070), see packages/chain/README.md.
 Plain http only to localhost unless --insecure-http (or CTK_WALLET_INSECURE_HTTP=1).`;

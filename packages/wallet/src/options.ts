@@ -15,6 +15,10 @@ export type WalletOptions = {
   reference?: string;
   lines?: string;
   limit?: string;
+  maxSats?: string;
+  method?: string;
+  data?: string;
+  header: string[];
 };
 
 export const DEFAULT_WALLET_FILE = '.ctk-wallet.json';
@@ -37,6 +41,10 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
         reference: { type: 'string' },
         lines: { type: 'string' },
         limit: { type: 'string' },
+        'max-sats': { type: 'string' },
+        method: { type: 'string' },
+        data: { type: 'string' },
+        header: { type: 'string', multiple: true, default: [] },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -57,5 +65,9 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
     reference: values.reference,
     lines: values.lines,
     limit: values.limit,
+    maxSats: values['max-sats'],
+    method: values.method,
+    data: values.data,
+    header: values.header,
   };
 }

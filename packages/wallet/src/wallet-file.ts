@@ -17,14 +17,25 @@ const paymentRecord = z.object({
 });
 export type PaymentRecord = z.infer<typeof paymentRecord>;
 
+/** A credential a 402 payment bought (`ctk-wallet fetch`): a bearer token, kept here until it expires or is refused. */
+const credentialRecord = z.object({
+  token: z.string(),
+  origin: z.string(),
+  method: z.string(),
+  path: z.string(),
+  expires_at: z.number().int(),
+});
+
 const walletFileSchema = z.object({
   format: z.literal(FORMAT),
   network: z.enum(['main', 'test', 'local']),
   wif: z.string(),
   created_at: z.string(),
   payments: z.array(paymentRecord).default([]),
+  credentials: z.array(credentialRecord).default([]),
 });
 type WalletFileData = z.infer<typeof walletFileSchema>;
+export type CredentialRecord = z.infer<typeof credentialRecord>;
 
 /** The wallet: one key in a local file (mode 0600). The key is used here and never sent anywhere. */
 export class WalletFile {
@@ -64,7 +75,14 @@ export class WalletFile {
     const key = PrivateKey.fromRandom();
     const wallet = new WalletFile(
       path,
-      { format: FORMAT, network, wif: key.toWif(network === 'main' ? [0x80] : [0xef]), created_at: new Date().toISOString(), payments: [] },
+      {
+        format: FORMAT,
+        network,
+        wif: key.toWif(network === 'main' ? [0x80] : [0xef]),
+        created_at: new Date().toISOString(),
+        payments: [],
+        credentials: [],
+      },
       key,
     );
     wallet.save();
@@ -89,6 +107,32 @@ export class WalletFile {
 
   recordPayment(payment: PaymentRecord): void {
     this.data.payments.push(payment);
+    this.save();
+  }
+
+  get credentials(): readonly CredentialRecord[] {
+    return this.data.credentials;
+  }
+
+  /** Keeps a credential, replacing one for the same resource and dropping expired ones. */
+  saveCredential(credential: CredentialRecord): void {
+    const now = Date.now() / 1000;
+    this.data.credentials = [
+      ...this.data.credentials.filter(
+        (kept) =>
+          kept.expires_at > now &&
+          kept.token !== credential.token &&
+          !(kept.origin === credential.origin && kept.method === credential.method && kept.path === credential.path),
+      ),
+      credential,
+    ];
+    this.save();
+  }
+
+  dropCredential(token: string): void {
+    const kept = this.data.credentials.filter((credential) => credential.token !== token);
+    if (kept.length === this.data.credentials.length) return;
+    this.data.credentials = kept;
     this.save();
   }
 
