@@ -5,7 +5,7 @@ import { HD } from '@bsv/sdk';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chromiumInstalled, openChromium } from './browser.js';
-import { api, freePort, ROOT, startInstance, stopInstance, wallet, type Instance } from './instance.js';
+import { api, freePort, ROOT, startInstance, stopInstance, wallet, type Instance, until } from './instance.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
@@ -14,18 +14,7 @@ const ARTIFACTS = join(ROOT, 'e2e/artifacts/counter-cards');
 
 const hasChromium = chromiumInstalled('counter-cards.test.ts');
 
-const sleep = (ms: number) => new Promise((later) => setTimeout(later, ms));
-
 /** Polls until `ready` holds of the answer, or fails with the last one. */
-async function until<T>(read: () => Promise<T>, ready: (value: T) => boolean, what: string, tries = 120): Promise<T> {
-  let last = await read();
-  for (let i = 0; i < tries && !ready(last); i++) {
-    await sleep(250);
-    last = await read();
-  }
-  if (!ready(last)) throw new Error(`${what}: still ${JSON.stringify(last).slice(0, 800)}`);
-  return last;
-}
 
 /** Minor units of USD as the page shows them (en-US), from a decimal string: no float on the way. */
 const usd = (minor: number) => {
@@ -74,7 +63,7 @@ describe.skipIf(!hasChromium)('gift and loyalty cards at the counter, in headles
     const read = async () => (await api(base, 'GET', `/api/v1/orgs/${handle}/reports/trial-balance`, key)).body;
     const account2300 = (report: Json) =>
       Number(report.data?.find((row: Json) => row.currency === 'USD')?.accounts.find((a: Json) => a.code === '2300')?.balance_minor ?? 0);
-    const report = await until(read, (answer) => account2300(answer) === liability, `2300 after ${what}`);
+    const report = await until(read, (answer) => account2300(answer) === liability, `2300 after ${what}`, 120, 250);
     for (const row of report.data)
       expect(Number(row.total_debit_minor), `${row.currency} after ${what}`).toBe(Number(row.total_credit_minor));
   }
@@ -160,6 +149,8 @@ describe.skipIf(!hasChromium)('gift and loyalty cards at the counter, in headles
         () => prepaidCard(gift.id),
         (card) => card?.status === 'active',
         'the gift card',
+        120,
+        250,
       ),
     ).toMatchObject({ balance_minor: 5000 });
     await expectBooks(5000, 'the gift card was paid for');
@@ -361,6 +352,8 @@ describe.skipIf(!hasChromium)('gift and loyalty cards at the counter, in headles
       () => prepaidCard(bought.body.card.id),
       (card) => card?.status === 'active',
       'the second gift card',
+      120,
+      250,
     );
     await expectBooks(10_000, 'the second card was paid for');
     gift = bought.body.card;

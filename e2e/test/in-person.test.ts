@@ -3,23 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HD } from '@bsv/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, freePort, startInstance, stopInstance, wallet, type Instance } from './instance.js';
+import { api, freePort, startInstance, stopInstance, wallet, type Instance, until } from './instance.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
-const sleep = (ms: number) => new Promise((later) => setTimeout(later, ms));
-
 /** Polls until `ready` holds of the answer, or fails with the last one. */
-async function until<T>(read: () => Promise<T>, ready: (value: T) => boolean, what: string, tries = 150): Promise<T> {
-  let last = await read();
-  for (let i = 0; i < tries && !ready(last); i++) {
-    await sleep(100);
-    last = await read();
-  }
-  if (!ready(last)) throw new Error(`${what}: still ${JSON.stringify(last).slice(0, 600)}`);
-  return last;
-}
 
 describe('in person, end to end through the gateway and the local chain: an order at the counter paid three ways', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ctk-e2e-in-person-'));

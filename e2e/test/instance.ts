@@ -81,3 +81,20 @@ export async function wallet(chainPort: number, file: string, ...args: string[])
   );
   return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
 }
+
+/** Reads until `ready` says so, every `intervalMs`, at most `tries` more times; else fails with what was last read. */
+export async function until<T>(
+  read: () => Promise<T>,
+  ready: (value: T) => boolean,
+  what: string,
+  tries = 150,
+  intervalMs = 100,
+): Promise<T> {
+  let last = await read();
+  for (let i = 0; i < tries && !ready(last); i++) {
+    await new Promise((later) => setTimeout(later, intervalMs));
+    last = await read();
+  }
+  if (!ready(last)) throw new Error(`${what}: still ${JSON.stringify(last).slice(0, 800)}`);
+  return last;
+}

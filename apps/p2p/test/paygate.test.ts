@@ -201,7 +201,7 @@ describe('check and verify', () => {
 
     const replay = await check(account, { 'payment-signature': x402Header(offerOf(await check(account)), beef) });
     expect(replay).toMatchObject({ outcome: 'payment_required', status: 402, refusal: { code: 'txid_already_used' } });
-    expect(JSON.parse(replay.bodyJson).error).toMatch(/pays once/);
+    expect(JSON.parse(replay.bodyJson).error).toMatch(/^txid_already_used: .*pays once/);
 
     const stale = await paying(offer.lockingScript, 10);
     expect(await check(account, { 'payment-signature': x402Header(offer, stale.beef) })).toMatchObject({

@@ -76,7 +76,7 @@ export async function checkGateRequest(deps: GateDeps, request: CheckGateRequest
     refusal = { code: error.code, message: error.message };
   }
   const offer = await issuePaymentRequest(deps, account, resource, request.url);
-  const { headers, body } = paymentRequired(offer, refusal?.message ?? 'Payment required');
+  const { headers, body } = paymentRequired(offer, refusal ? `${refusal.code}: ${refusal.message}` : 'Payment required');
   return { outcome: 'payment_required', status: 402, headers, bodyJson: body, refusal, resource: gateResourceMessage(resource) };
 }
 
