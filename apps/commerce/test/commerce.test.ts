@@ -28,10 +28,16 @@ describe('commerce service', () => {
     const { capabilities } = await client.getSetup({ org: { id: randomUUID(), handle: 'corner-cafe' } });
     expect(capabilities.map((c) => c.capabilityId)).toEqual(['commerce_api', 'site_builder', 'stable_value', 'cards_and_wallets']);
     expect(capabilities[0]).toEqual({ capabilityId: 'commerce_api', setUp: true, nextStep: '' });
-    for (const capability of capabilities.slice(1)) {
+    for (const capability of capabilities.slice(1, 3)) {
       expect(capability.setUp).toBe(false);
       expect(capability.nextStep).toMatch(/the commerce service does not .+ yet\.$/);
     }
+    // Card and wallet providers are built: set up once the organisation connects one (provider-payments.test.ts).
+    expect(capabilities[3]).toEqual({
+      capabilityId: 'cards_and_wallets',
+      setUp: false,
+      nextStep: expect.stringContaining('PUT /api/v1/orgs/corner-cafe/payment-providers/card-provider'),
+    });
   });
 
   it('answers unavailable while pos is down, rather than an empty catalog', async () => {

@@ -99,7 +99,11 @@ const check = (account: GateAccount, headers: Record<string, string> = {}, url =
 describe('priced resources', () => {
   it('are created, listed newest first, refused twice for one method and path, and removed only by their account', async () => {
     const { account } = newAccount();
+    const setup = async () =>
+      (await stack.client.getSetup({ org: account.org })).capabilities.find((c) => c.capabilityId === 'paygate_402');
+    expect(await setup()).toMatchObject({ setUp: false });
     const weather = await priced(account);
+    expect(await setup()).toEqual({ capabilityId: 'paygate_402', setUp: true, nextStep: '' });
     const news = await priced(account, { path: '/news', seconds: 3600, price: 5n });
     expect(news).toMatchObject({ grantKind: 'window', grantSeconds: 3600, priceSatoshis: 5n });
     const listed = await stack.client.listGateResources({ account });

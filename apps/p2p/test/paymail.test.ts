@@ -365,5 +365,8 @@ describe('P2P payment destination and receive transaction', () => {
       ['paymail', true],
       ['wallet_api', true],
     ]);
+    // The payment gate: an xpub first, then a priced resource.
+    expect(without.capabilities[0]!.nextStep).toContain('wallet_xpub');
+    expect(withXpub.capabilities[0]!.nextStep).toContain('POST /api/v1/402/resources');
   });
 });

@@ -6,6 +6,11 @@ export type ProviderAccountRepository = ReturnType<typeof createProviderAccountR
 /** Organisations' provider accounts (their sealed webhook secrets), one per (organisation, provider). */
 export function createProviderAccountRepository(prisma: PrismaClient) {
   return {
+    /** Whether the organisation has connected any provider. */
+    async any(organizationId: string): Promise<boolean> {
+      return (await prisma.providerAccount.count({ where: { organizationId } })) > 0;
+    },
+
     get(organizationId: string, provider: string): Promise<ProviderAccount | null> {
       return prisma.providerAccount.findUnique({ where: { organizationId_provider: { organizationId, provider } } });
     },

@@ -23,8 +23,8 @@ import { toProviderAccountMessage, toProviderEventMessage } from './provider-mes
 export function commerceService(context: CheckoutContext, providers: ProviderContext): CommerceServiceImplementation {
   const { catalogs } = context;
   return {
-    async getSetup() {
-      return { capabilities: getSetup() };
+    async getSetup(request) {
+      return { capabilities: await getSetup(providers.accounts, request.org) };
     },
     async getStorefront(request) {
       return getStorefront(catalogs, request.org);

@@ -1,17 +1,24 @@
 import type { CapabilitySetup } from '@ctk/proto/ctk/common/v1/common';
+import type { PrismaClient } from '../generated/prisma/client.js';
 import type { WalletOrg } from './org-wallet.js';
 
 /**
  * What an organisation has set up of p2p's capabilities. Paymail needs a wallet to pay to (the alias
- * itself is the gateway's fact); the wallet API needs nothing; payment gates are not built yet.
+ * itself is the gateway's fact); the payment gate needs an xpub (a fresh output per payment request) and a
+ * priced resource (the key is the gateway's fact); the wallet API needs nothing.
  */
-export function getSetup(org: WalletOrg): CapabilitySetup[] {
+export async function getSetup(prisma: PrismaClient, org: WalletOrg): Promise<CapabilitySetup[]> {
   const wallet = Boolean(org.walletXpub || org.receivingAddress);
+  const priced = org.walletXpub ? (await prisma.gateResource.count({ where: { organizationId: org.id, deletedAt: null } })) > 0 : false;
   return [
     {
       capabilityId: 'paygate_402',
-      setUp: false,
-      nextStep: 'Pay-per-request gates become available in a later release; the p2p service does not price resources yet.',
+      setUp: priced,
+      nextStep: !org.walletXpub
+        ? `Register your wallet's extended public key, so each 402 asks for a fresh address of yours: PATCH /api/v1/organizations/${org.handle} with wallet_xpub.`
+        : priced
+          ? ''
+          : 'Put a price on a URL of your API with your payment-gate key: POST /api/v1/402/resources.',
     },
     {
       capabilityId: 'paymail',

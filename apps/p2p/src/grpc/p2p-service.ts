@@ -49,7 +49,7 @@ export function p2pService({ prisma, chain, config, eventsCommitted }: P2pDeps):
   };
   return {
     async getSetup(request) {
-      return { capabilities: getSetup(walletOrgOf(request.org)) };
+      return { capabilities: await getSetup(prisma, walletOrgOf(request.org)) };
     },
     getPaymentDestination: (request) =>
       getPaymentDestination(
