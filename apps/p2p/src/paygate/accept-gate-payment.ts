@@ -105,7 +105,12 @@ async function requestTarget(
   scriptAtVout: string,
   forResource: GateResource | undefined,
 ): Promise<Target> {
-  const request = await findPaymentRequest(deps.prisma, account, offered.nonce ? { nonce: offered.nonce } : { script: scriptAtVout }, txid);
+  const request = await findPaymentRequest(
+    deps.prisma,
+    account,
+    offered.nonce ? { nonce: offered.nonce } : { script: scriptAtVout, resourceId: forResource?.id },
+    txid,
+  );
   if (forResource && request.resourceId !== forResource.id)
     throw new AppError(
       'payment_wrong_output',

@@ -3,7 +3,7 @@ import type { GatePaymentRequest, PrismaClient } from '../generated/prisma/clien
 import type { Account } from './gate-account.js';
 
 /** How a payment names what it pays: x402 by the nonce of its `accepted` requirements; BRC-121 by the script at its vout. */
-export type RequestKey = { nonce: string } | { script: string };
+export type RequestKey = { nonce: string } | { script: string; resourceId?: string };
 
 /**
  * The open payment request a payment is for. An unknown nonce, another account's, an expired one or one
@@ -19,7 +19,12 @@ export async function findPaymentRequest(
     'nonce' in key
       ? await prisma.gatePaymentRequest.findUnique({ where: { nonce: key.nonce } })
       : await prisma.gatePaymentRequest.findFirst({
-          where: { accountId: account.id, script: key.script, OR: [{ paidTxid: null }, { paidTxid: txid }] },
+          where: {
+            accountId: account.id,
+            script: key.script,
+            ...(key.resourceId ? { resourceId: key.resourceId } : {}),
+            OR: [{ paidTxid: null }, { paidTxid: txid }],
+          },
           orderBy: { createdAt: 'desc' },
         });
   if (!request || request.accountId !== account.id) {
