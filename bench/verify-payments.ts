@@ -8,8 +8,9 @@
 // block's merkle root kept a minute, as the gate runs): (1) with the fast P2PKH check, one at a time and
 // --concurrency (16) at a time; (2) with @bsv/sdk's interpreter for the script ('sdk'), on at most
 // --sdk-payments (300) of them, for comparison.
-// Usage: pnpm bench:verify [--payments N] [--concurrency N] [--sdk-payments N]   (build first)
-import { spawn } from 'node:child_process';
+// (3) with the fast check in --processes (2) processes at once, each verifying its share.
+// Usage: pnpm bench:verify [--payments N] [--concurrency N] [--processes N] [--sdk-payments N]   (build first)
+import { fork, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
@@ -22,8 +23,10 @@ const { values: args } = parseArgs({
     payments: { type: 'string', default: '2000' },
     concurrency: { type: 'string', default: '16' },
     'sdk-payments': { type: 'string', default: '300' },
+    processes: { type: 'string', default: '2' },
   },
 });
+const PROCESSES = Number(args.processes);
 const PAYMENTS = Number(args.payments);
 const CONCURRENCY = Number(args.concurrency);
 const SDK_PAYMENTS = Math.min(PAYMENTS, Number(args['sdk-payments']));
@@ -117,16 +120,75 @@ async function measure(label: string, beefs: Uint8Array[], tracker: ChainTracker
   );
 }
 
-const chain = await startChain();
-try {
-  const beefs = await preparePayments(chain.url);
-  const tracker = createChainClient({ network: 'local', localUrl: chain.url, retries: 0 }).chainTracker;
-  console.log(
-    `verifyBeef on ${PAYMENTS} fresh one-input P2PKH payments (BEEF of ${beefs[0]!.length} bytes: mined parent with its path, then the payment); fast = ${scriptCheckEngine()}`,
+/**
+ * The same verifications spread over `PROCESSES` processes (one per core, as p2p replicas would run), each
+ * given its share of the BEEFs; the figure is all of them over the wall time from the first start to the last end.
+ */
+async function measureProcesses(beefs: Uint8Array[], chainUrl: string) {
+  const shares = Array.from({ length: PROCESSES }, (_, n) => beefs.filter((_, i) => i % PROCESSES === n));
+  const children = shares.map(() =>
+    fork(import.meta.filename, [], {
+      env: { ...process.env, BENCH_ROLE: 'verifier', BENCH_CHAIN_URL: chainUrl },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    }),
   );
-  await measure('fast, 1 at a time', beefs, tracker, 'fast', 1);
-  await measure(`fast, ${CONCURRENCY} at a time`, beefs, tracker, 'fast', CONCURRENCY);
-  await measure('sdk, 1 at a time', beefs.slice(0, SDK_PAYMENTS), tracker, 'sdk', 1);
-} finally {
-  await chain.stop();
+  // Each child warms up (its tracker reads the block's root once), says so, then verifies its share when told.
+  await Promise.all(
+    children.map(
+      (child, n) =>
+        new Promise((ready) => {
+          child.once('message', ready);
+          child.send({ warm: Buffer.from(shares[n]![0]!).toString('base64') });
+        }),
+    ),
+  );
+  const started = performance.now();
+  await Promise.all(
+    children.map(
+      (child, n) =>
+        new Promise((done) => {
+          child.once('message', done);
+          child.send({ beefs: shares[n]!.map((beef) => Buffer.from(beef).toString('base64')) });
+        }),
+    ),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  for (const child of children) child.disconnect();
+  console.log(
+    `  fast, ${PROCESSES} processes: ${beefs.length} in ${seconds.toFixed(2)} s: ${Math.round(beefs.length / seconds)} verifications/s`,
+  );
+}
+
+/** A verifier process: verifies what it is sent, answers when done. */
+async function runVerifier(): Promise<void> {
+  const tracker = createChainClient({ network: 'local', localUrl: process.env.BENCH_CHAIN_URL!, retries: 0 }).chainTracker;
+  process.on('message', async (message: { warm?: string; beefs?: string[] }) => {
+    if (message.warm) await verifyBeef(Buffer.from(message.warm, 'base64'), tracker);
+    for (const beef of message.beefs ?? []) await verifyBeef(Buffer.from(beef, 'base64'), tracker);
+    process.send?.('done');
+  });
+  process.once('disconnect', () => process.exit(0));
+}
+
+if (process.env.BENCH_ROLE === 'verifier') {
+  await runVerifier();
+} else {
+  await main();
+}
+
+async function main() {
+  const chain = await startChain();
+  try {
+    const beefs = await preparePayments(chain.url);
+    const tracker = createChainClient({ network: 'local', localUrl: chain.url, retries: 0 }).chainTracker;
+    console.log(
+      `verifyBeef on ${PAYMENTS} fresh one-input P2PKH payments (BEEF of ${beefs[0]!.length} bytes: mined parent with its path, then the payment); fast = ${scriptCheckEngine()}`,
+    );
+    await measure('fast, 1 at a time', beefs, tracker, 'fast', 1);
+    await measure(`fast, ${CONCURRENCY} at a time`, beefs, tracker, 'fast', CONCURRENCY);
+    if (PROCESSES > 1) await measureProcesses(beefs, chain.url);
+    await measure('sdk, 1 at a time', beefs.slice(0, SDK_PAYMENTS), tracker, 'sdk', 1);
+  } finally {
+    await chain.stop();
+  }
 }
