@@ -1,4 +1,5 @@
 import { verify } from 'node:crypto';
+import { coversMethod } from '@ctk/shared';
 import { decodeToken, type CredentialClaims } from '../credential-token.js';
 import { coversPath } from '../match-resource.js';
 import { BoundedMap } from './bounded-map.js';
@@ -97,7 +98,7 @@ function refusalOf(
   if (claims.exp <= nowSeconds) return { ok: false, refusal: 'expired' };
   if (document.revokedResources.has(claims.res)) return { ok: false, refusal: 'revoked_resource' };
   if (document.revokedCredentials.has(claims.jti)) return { ok: false, refusal: 'revoked_credential' };
-  if (claims.mth !== '*' && claims.mth !== method) return { ok: false, refusal: 'wrong_method' };
+  if (!coversMethod(claims.mth, method)) return { ok: false, refusal: 'wrong_method' };
   if (!coversPath(claims.pth, path)) return { ok: false, refusal: 'wrong_path' };
   return undefined;
 }

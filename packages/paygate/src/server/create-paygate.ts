@@ -1,4 +1,4 @@
-import { AppError, type ErrorCode } from '@ctk/shared';
+import { AppError, hasDotSegment, type ErrorCode } from '@ctk/shared';
 import { decodeToken } from '../credential-token.js';
 import { CREDENTIAL_HEADER } from '../headers.js';
 import { pathOf } from '../match-resource.js';
@@ -107,7 +107,7 @@ export function createPaygate(options: PaygateOptions): PaygateCore {
     try {
       answer = await askGate(checkUrl, settings.key, settings.checkTimeoutMs, {
         method: request.method,
-        url: `${publicOrigin ?? request.origin?.() ?? 'http://localhost'}${request.url}`,
+        url: `${publicOrigin ?? originOf(request.origin?.())}${request.url}`,
         headers: picked.headers,
         ...(payeeKey ? { payee_key: payeeKey } : {}),
       });
@@ -140,6 +140,8 @@ export function createPaygate(options: PaygateOptions): PaygateCore {
 
   return {
     check(request) {
+      const refused = unservedTarget(request.url);
+      if (refused) return errorAnswer('bad_request', refused);
       const token = headerValue(request.headers[CREDENTIAL_HEADER]);
       if (token === undefined) return askTheGate(request, undefined, undefined);
       const verdict = credentials.check(token, request.method, pathOf(request.url), Date.now() / 1000, documents.current());
@@ -152,6 +154,28 @@ export function createPaygate(options: PaygateOptions): PaygateCore {
     ready: () => documents.ready(),
     close: () => documents.close(),
   };
+}
+
+/**
+ * Why a request target is not one the gate may price, or undefined. Only a path from "/" (origin form) is
+ * taken, and none with a dot segment: a router serves "/weather/.." as a city named "..", where a URL parser
+ * makes it "/"; clients resolve dot segments before sending, so only a probe sends one.
+ */
+function unservedTarget(target: string): string | undefined {
+  if (!target.startsWith('/')) return 'The request target must be a path from "/".';
+  if (hasDotSegment(pathOf(target))) return 'The request path must not hold "." or ".." segments, in any spelling, or a backslash.';
+  return undefined;
+}
+
+/**
+ * The origin told to the gate, from the request's Host header when `publicUrl` is unset: only a scheme,
+ * a host name or address and a port. A Host header is the client's to write, and one like
+ * "api.example.com/free?" would otherwise move the path the gate prices.
+ */
+function originOf(origin: string | undefined): string {
+  return origin !== undefined && /^https?:\/\/(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/.test(origin)
+    ? origin
+    : 'http://localhost';
 }
 
 function gateHeaders(headers: Record<string, string>): Record<string, string> {

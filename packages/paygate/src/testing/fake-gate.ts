@@ -2,6 +2,8 @@ import { randomBytes, randomUUID, verify } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { P2PKH, PrivateKey, PublicKey } from '@bsv/sdk';
+import { hasDotSegment } from '@ctk/shared';
+import { coversRequest } from '../match-resource.js';
 import { newSigningKey, signCredential, type SigningKey } from './sign-credential.js';
 import { readFakePayment, type OfferedPayment } from './read-fake-payment.js';
 
@@ -207,9 +209,9 @@ export async function startFakeGate(options: FakeGateOptions = {}): Promise<Fake
   };
 
   const check = async (body: CheckBody) => {
-    const path = new URL(body.url).pathname;
+    const path = pathOfUrl(body.url);
     const resource = gate.resources
-      .filter((r) => !revoked.resources.has(r.id) && (r.method === '*' || r.method === body.method) && covers(r.path, path))
+      .filter((r) => !revoked.resources.has(r.id) && coversRequest(r.method, r.path, body.method, path))
       .sort((a, b) => b.path.length - a.path.length)[0];
     if (!resource) return { outcome: 'free', status: 200, headers: {} };
     const token = body.headers['x-ctk-credential'];
@@ -242,6 +244,8 @@ export async function startFakeGate(options: FakeGateOptions = {}): Promise<Fake
             return answer(401, { error: { code: 'invalid_api_key', message: 'The payment-gate key is not valid.' } });
           const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as CheckBody;
           gate.checks.push(body);
+          if (hasDotSegment(pathOfUrl(body.url)))
+            return answer(422, { error: { code: 'validation_failed', message: 'url must not hold "." or ".." segments.' } });
           return answer(200, await check(body));
         }
         answer(404, { error: { code: 'route_not_found', message: 'No such route.' } });
@@ -256,8 +260,7 @@ export async function startFakeGate(options: FakeGateOptions = {}): Promise<Fake
   return gate;
 }
 
-function covers(pattern: string, path: string): boolean {
-  if (!pattern.endsWith('/*')) return pattern === path;
-  const prefix = pattern.slice(0, -2);
-  return path === prefix || path.startsWith(`${prefix}/`);
+/** The path of a check's URL as received (not resolved by a URL parser), compared as the gate compares it (escapes, case and slashes folded, HEAD as GET). */
+function pathOfUrl(url: string): string {
+  return /^(?:https?:\/\/[^/?#]+)?(\/[^?#]*)?/i.exec(url)?.[1] ?? '/';
 }

@@ -1,0 +1,58 @@
+/**
+ * How the payment gate compares a request with a priced resource (decision 0021), in p2p and in the
+ * merchant's middleware alike, so that the two never disagree.
+ *
+ * The gate must price whatever the merchant's router serves, and routers take many spellings of one path:
+ * fastify decodes percent escapes before it matches ("/%77eather/today" is served by "/weather/:city"),
+ * Express ignores case and a trailing "/" unless told otherwise, and both serve HEAD with the GET handler.
+ * A spelling the router serves and the gate does not price would be a free pass, so paths are compared in
+ * one form that folds them all: each percent escape decoded once (but "%2F", which routers keep inside its
+ * segment), lower case, runs of "/" as one, no trailing "/". Dot segments are not folded: routers do not
+ * resolve them ("/weather/.." is a city named ".." to a "/weather/:city" route), so a path that holds one
+ * is refused before it is compared (`hasDotSegment`).
+ */
+export function comparablePath(path: string): string {
+  const decoded = path
+    .split(/%2f/i)
+    .map(decodeEscapes)
+    .join('%2f')
+    .toLowerCase()
+    .replace(/\/{2,}/g, '/');
+  return decoded.length > 1 && decoded.endsWith('/') ? decoded.slice(0, -1) : decoded;
+}
+
+/**
+ * Whether a priced path covers a request's path (both as received, without query): a path ending in
+ * "/*" covers that prefix and below ("/weather/*": "/weather", "/weather/today", not "/weathering"), any
+ * other path only itself; each compared as `comparablePath` folds it.
+ */
+export function coversPath(pattern: string, path: string): boolean {
+  const requested = comparablePath(path);
+  if (!pattern.endsWith('/*')) return comparablePath(pattern) === requested;
+  const base = comparablePath(pattern.slice(0, -2));
+  const prefix = base.endsWith('/') ? base : `${base}/`;
+  return requested === base || requested.startsWith(prefix);
+}
+
+/** Whether a priced method covers a request's: "*" any; HEAD is GET without its body, so a price on GET covers it. */
+export function coversMethod(pattern: string, method: string): boolean {
+  const requested = method.toUpperCase();
+  return pattern === '*' || pattern === requested || (pattern === 'GET' && requested === 'HEAD');
+}
+
+/** Whether a path holds a "." or ".." segment, in any spelling ("%2e%2e"), or a backslash (a separator to URL parsers). */
+export function hasDotSegment(path: string): boolean {
+  if (path.includes('\\')) return true;
+  return path.split('/').some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment));
+}
+
+/** Every run of percent escapes decoded as UTF-8; a run that is not UTF-8 is kept as it was. */
+function decodeEscapes(text: string): string {
+  return text.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
+}
