@@ -27,6 +27,7 @@ export type OfferedPayment = {
 /** How long a claim holds a request while its transaction is broadcast; a claim whose process died frees it after this. */
 const CLAIM_MS = 120_000;
 const COMPRESSED_KEY = /^0[23][0-9a-f]{64}$/;
+const DERIVATION_PREFIX = /^(?=.{1,256}$)[A-Za-z0-9+/]+={0,2}$/;
 
 /**
  * The one verifier: SPV of the BEEF, the output at `vout` pays the request's fresh script at least the
@@ -134,8 +135,11 @@ function brc42Target(account: Account, offered: OfferedPayment, forResource: Gat
     throw new AppError('validation_failed', "x-bsv-sender must be the payer's compressed identity public key, hex.", {
       field: 'x-bsv-sender',
     });
-  if (!offered.derivationPrefix)
-    throw new AppError('validation_failed', 'x-bsv-nonce must be the derivation prefix the payer used, base64.', { field: 'x-bsv-nonce' });
+  // Kept with the payment as the remittance the merchant's wallet spends it with: base64, as BRC-29 makes it, and short.
+  if (!DERIVATION_PREFIX.test(offered.derivationPrefix ?? ''))
+    throw new AppError('validation_failed', 'x-bsv-nonce must be the derivation prefix the payer used: base64, at most 256 characters.', {
+      field: 'x-bsv-nonce',
+    });
   const hash = PublicKey.fromString(offered.payeeKey!).toHash() as number[];
   return {
     target: {
@@ -143,7 +147,7 @@ function brc42Target(account: Account, offered: OfferedPayment, forResource: Gat
       accountId: account.id,
       organizationId: account.org.id,
       script: new P2PKH().lock(hash).toHex(),
-      prefix: offered.derivationPrefix,
+      prefix: offered.derivationPrefix!,
       suffix: Buffer.from(offered.time ?? '').toString('base64'),
       payer: offered.sender,
     },

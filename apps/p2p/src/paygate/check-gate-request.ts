@@ -31,11 +31,7 @@ const PAYER_ERRORS = new Set([
  */
 export async function checkGateRequest(deps: GateDeps, request: CheckGateRequestRequest): Promise<CheckGateRequestResponse> {
   const account = accountOf(request.account);
-  const path = request.url.length <= 4096 ? pathOfUrl(request.url) : undefined;
-  if (path === undefined)
-    throw new AppError('validation_failed', 'url must be the URL the request was sent to: absolute http(s), or a path from "/".', {
-      field: 'url',
-    });
+  const path = pathOfUrl(request.url);
   const resources = await deps.prisma.gateResource.findMany({ where: { accountId: account.id, deletedAt: null } });
   const resource = pricingResource(resources, request.method, path);
   if (!resource) return { outcome: 'free', status: 200, headers: {}, bodyJson: '' };

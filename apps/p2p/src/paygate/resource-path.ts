@@ -1,12 +1,14 @@
+import { AppError, coversMethod, coversPath, hasDotSegment } from '@ctk/shared';
+
 /** A priced resource's method and path pattern: "/weather/today" exactly, or "/weather/*" for that prefix and below. */
 export type ResourcePattern = { method: string; path: string };
 
-/** Whether a request's method and path (no query) fall under a resource's pattern. */
+/**
+ * Whether a request's method and path (no query) fall under a resource's pattern, compared as the
+ * merchant's middleware compares them (`coversPath`: escapes, case and slashes folded; HEAD as GET).
+ */
 export function matchesResource(resource: ResourcePattern, method: string, path: string): boolean {
-  if (resource.method !== '*' && resource.method !== method.toUpperCase()) return false;
-  if (!resource.path.endsWith('/*')) return resource.path === path;
-  const prefix = resource.path.slice(0, -1);
-  return path.startsWith(prefix) || path === prefix.slice(0, -1);
+  return coversMethod(resource.method, method) && coversPath(resource.path, path);
 }
 
 /**
@@ -24,17 +26,31 @@ export function pricingResource<T extends ResourcePattern & { createdAt: Date }>
     .sort((a, b) => specificity(b) - specificity(a) || b.createdAt.getTime() - a.createdAt.getTime())[0];
 }
 
+const URL_RULE = 'url must be the URL the request was sent to: absolute http(s), or a path from "/"';
+
 /**
- * The path of the URL a resource server received (absolute http(s), or from "/"), without query or
- * fragment, with dot segments resolved as the URL standard does, so "/free/../weather" prices as "/weather".
+ * The path of the URL a resource server received (absolute http(s), or from "/"), as received: without
+ * query or fragment, not resolved or re-encoded by a URL parser, since the merchant's router matches
+ * what it received. A path with a dot segment or a backslash is refused: a router serves "/weather/.."
+ * as a city named "..", a URL parser makes it "/", and the gate must not choose between them.
  */
-export function pathOfUrl(url: string): string | undefined {
+export function pathOfUrl(url: string): string {
+  const match = url.length <= 4096 ? /^(?:https?:\/\/[^/?#\\]+)?(\/[^?#]*)?(?:[?#].*)?$/is.exec(url) : null;
+  if (!match || url.startsWith('//') || (!url.startsWith('/') && !isHttpUrl(url)))
+    throw new AppError('validation_failed', URL_RULE, { field: 'url' });
+  const path = match[1] ?? '/';
+  if (hasDotSegment(path))
+    throw new AppError('validation_failed', 'url must not hold "." or ".." path segments (in any spelling) or a backslash', {
+      field: 'url',
+    });
+  return path;
+}
+
+function isHttpUrl(url: string): boolean {
   try {
-    const parsed = new URL(url, 'http://resource.invalid');
-    if (!url.startsWith('/') && parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
-    if (url.startsWith('//')) return undefined;
-    return parsed.pathname;
+    const { protocol } = new URL(url);
+    return protocol === 'http:' || protocol === 'https:';
   } catch {
-    return undefined;
+    return false;
   }
 }
