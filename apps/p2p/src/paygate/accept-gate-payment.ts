@@ -7,7 +7,7 @@ import { signCredential } from './credential.js';
 import type { Account } from './gate-account.js';
 import type { GateDeps } from './gate-deps.js';
 import { findPaymentRequest } from './find-payment-request.js';
-import { recordGatePayment, type PaidTarget } from './record-gate-payment.js';
+import { brc42Nonce, recordGatePayment, type PaidTarget } from './record-gate-payment.js';
 
 /** A payment as a client offers it: x402 names its request by nonce; BRC-121 by the script it pays, with a fresh time. */
 export type OfferedPayment = {
@@ -70,6 +70,18 @@ export async function acceptGatePayment(
 
   const nonce = target.kind === 'request' ? target.request.nonce : undefined;
   if (nonce) await claim(deps, nonce, txid);
+  // A BRC-42 payment's sender, nonce and time pay once: a second transaction for them is refused before it is broadcast.
+  else if (
+    target.kind === 'brc42' &&
+    (await deps.prisma.gatePayment.findUnique({ where: { nonce: brc42Nonce(target) }, select: { id: true } }))
+  )
+    throw new AppError(
+      'payment_expired',
+      'A payment with this x-bsv-sender, x-bsv-nonce and x-bsv-time was already made: pay with a new nonce.',
+      {
+        field: 'x-bsv-nonce',
+      },
+    );
   let payment: GatePayment;
   try {
     await deps.chain.broadcast(offered.transaction);

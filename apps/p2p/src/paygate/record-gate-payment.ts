@@ -104,6 +104,6 @@ export async function recordGatePayment(prisma: PrismaClient, accepted: Accepted
 }
 
 /** A BRC-42 payment's name in place of a request's nonce: its payer, derivation prefix and suffix, hashed (they pay once). */
-function brc42Nonce(target: Extract<PaidTarget, { kind: 'brc42' }>): string {
+export function brc42Nonce(target: Extract<PaidTarget, { kind: 'brc42' }>): string {
   return `brc42:${createHash('sha256').update(`${target.payer}\n${target.prefix}\n${target.suffix}`).digest('base64url')}`;
 }
