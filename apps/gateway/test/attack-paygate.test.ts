@@ -46,7 +46,7 @@ beforeAll(async () => {
   stack = await startPaymailStack();
   cafe = await merchant('Attack Weather');
   other = await merchant('Other Weather');
-  coins = await minedCoins(stack, 20);
+  coins = await minedCoins(stack, 24);
 }, 60_000);
 afterAll(() => stack?.close());
 
@@ -296,6 +296,18 @@ describe("another account's ids, payments and credentials", () => {
     await price(other, '/shared/*', { price_satoshis: 4 });
     await price(cafe, '/shared/*', { price_satoshis: 4 });
     const theirs = await offerFor(other, '/shared/a');
+    // This account's script, their nonce.
+    const mine = await offerFor(cafe, '/shared/a');
+    const toMe = await paying(coin(), mine.extra.lockingScript, 4);
+    expectError(await verify(cafe, { transaction: base64(toMe), vout: 0, nonce: theirs.extra.nonce }), 422, 'payment_expired');
+    expectPaymentRequired(
+      'their nonce, my script',
+      await check(cafe, '/shared/a', {
+        'payment-signature': x402({ ...mine, extra: { ...mine.extra, nonce: theirs.extra.nonce } }, toMe, 0),
+      }),
+      'payment_expired',
+    );
+    expect(await onChain(toMe)).toBe(false);
     const tx = await paying(coin(), theirs.extra.lockingScript, 4);
     expectError(await verify(cafe, { transaction: base64(tx), vout: 0, nonce: theirs.extra.nonce }), 422, 'payment_expired');
     expectPaymentRequired('their nonce', await check(cafe, '/shared/a', { 'payment-signature': x402(theirs, tx, 0) }), 'payment_expired');
@@ -556,6 +568,27 @@ describe('payments that do not pay what they claim', () => {
       expect(await onChain(tx)).toBe(false);
     }
     expect((await payments(cafe)).filter((payment) => payment.path === '/remit/*')).toEqual([]);
+  });
+});
+
+describe('BRC-121 to the merchant’s BRC-42 key (payee_key)', () => {
+  it('a second transaction with the same sender, nonce and time is refused before it is broadcast', async () => {
+    await price(cafe, '/brc42/*', { price_satoshis: 2 });
+    const payee = PrivateKey.fromRandom().toPublicKey();
+    const script = new P2PKH().lock(payee.toHash() as number[]).toHex();
+    const remittance = {
+      'x-bsv-vout': '0',
+      'x-bsv-sender': PrivateKey.fromRandom().toPublicKey().toString(),
+      'x-bsv-nonce': 'bm9uY2U=',
+      'x-bsv-time': String(Date.now()),
+    };
+    const first = await paying(coin(), script, 2);
+    const paid = await check(cafe, '/brc42/a', { ...remittance, 'x-bsv-beef': base64(first) }, { payee_key: payee.toString() });
+    expect(paid.json(), paid.body).toMatchObject({ outcome: 'paid' });
+    const second = await paying(coin(), script, 2);
+    const again = await check(cafe, '/brc42/a', { ...remittance, 'x-bsv-beef': base64(second) }, { payee_key: payee.toString() });
+    expectPaymentRequired('the same remittance', again, 'payment_expired');
+    expect(await onChain(second)).toBe(false);
   });
 });
 
