@@ -1,5 +1,6 @@
 import { createHmac, generateKeyPairSync, sign } from 'node:crypto';
 import { MerklePath, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
+import { mineBlocks } from '@ctk/chain/local';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, onboard, type Onboarded } from './harness.js';
@@ -46,7 +47,7 @@ beforeAll(async () => {
   stack = await startPaymailStack();
   cafe = await merchant('Attack Weather');
   other = await merchant('Other Weather');
-  coins = await minedCoins(stack, 24);
+  coins = await minedCoins(stack, 26);
 }, 60_000);
 afterAll(() => stack?.close());
 
@@ -471,6 +472,28 @@ describe('payments that do not pay what they claim', () => {
     expectPaymentRequired('on B, BRC-121', await check(cafe, '/dear/a', brc121), 'payment_wrong_output');
     expect(await onChain(tx)).toBe(false);
     expect((await check(cafe, '/cheap/a', { 'payment-signature': x402(cheap, tx) })).json().outcome).toBe('paid');
+  });
+
+  it('a transaction mined before it was offered (someone else’s payment to a reused address) pays nothing', async () => {
+    await price(cafe, '/old/*', { price_satoshis: 3 });
+    const offer = await offerFor(cafe, '/old/a');
+    const tx = await paying(coin(), offer.extra.lockingScript, 3);
+    await stack.chainClient.broadcast(tx);
+    const { height } = await mineBlocks(stack.chain.url);
+    tx.merklePath = (await stack.chainClient.getStatus(tx.id('hex'))).merklePath;
+    expect(tx.merklePath?.blockHeight).toBe(height);
+    // The proof left out, the subject looks unmined; the chain still knows it.
+    const unproven = Transaction.fromHex(tx.toHex());
+    unproven.inputs[0]!.sourceTransaction = tx.inputs[0]!.sourceTransaction;
+    for (const [label, beef] of [
+      ['with its merkle path', base64(tx)],
+      ['its merkle path left out', base64(unproven)],
+    ] as const) {
+      const answer = await verify(cafe, { transaction: beef, vout: 0, nonce: offer.extra.nonce });
+      expectRefused(label, answer, 'payment_invalid');
+      expect(answer.json().error.message).toMatch(/already mined/);
+    }
+    expect((await payments(cafe)).map((payment) => payment.txid)).not.toContain(tx.id('hex'));
   });
 
   it('a nonce never issued, a BRC-121 time beyond 30 s, an output out of range: refused, nothing broadcast', async () => {

@@ -46,6 +46,7 @@ export async function acceptGatePayment(
 ): Promise<{ payment: GatePayment; credential: GateCredential }> {
   if (offered.protocol === 'brc121') checkFreshness(deps, offered);
   const { txid, tx } = await verifyBeef(offered.transaction, deps.chain.chainTracker);
+  if (tx.merklePath) throw alreadyMined(txid);
   if (await deps.prisma.spentTxid.findUnique({ where: { txid } }))
     throw new AppError('txid_already_used', `Transaction ${txid} already paid for something; a transaction pays once.`, { txid });
   const { target, resource, price } =
@@ -84,7 +85,8 @@ export async function acceptGatePayment(
     );
   let payment: GatePayment;
   try {
-    await deps.chain.broadcast(offered.transaction);
+    // Its BEEF may leave the proof out: the chain still knows a transaction it mined long ago.
+    if ((await deps.chain.broadcast(offered.transaction)).state === 'mined') throw alreadyMined(txid);
     const lifetime = resource.grantKind === 'window' ? resource.grantSeconds! : deps.config.P2P_GATE_CALLS_CREDENTIAL_SECONDS;
     payment = await recordGatePayment(deps.prisma, {
       target,
@@ -108,6 +110,17 @@ export async function acceptGatePayment(
 }
 
 type Target = { target: PaidTarget; resource: GateResource; price: bigint };
+
+/**
+ * A payment is a new transaction, handed over unbroadcast (x402 and BRC-121 alike). One already mined was
+ * made before this payment was asked for: the chain is public, and a child of the xpub may be handed out
+ * again (decision 0007), so someone else's earlier payment to it must not buy a credential.
+ */
+function alreadyMined(txid: string): AppError {
+  return new AppError('payment_invalid', `Transaction ${txid} is already mined: a payment is a new transaction, handed over unbroadcast.`, {
+    txid,
+  });
+}
 
 /** A payment of a payment request the gate issued (x402 by nonce, BRC-121 by the script at its vout): open, and for the resource priced. */
 async function requestTarget(
