@@ -31,6 +31,7 @@ beforeEach(async () => {
     resources: [
       { method: 'GET', path: '/weather/*', price_satoshis: 5, grant: { kind: 'calls', calls: 3 } },
       { method: 'GET', path: '/news', price_satoshis: 9, grant: { kind: 'window', seconds: 60 } },
+      { method: 'GET', path: '/weather/premium', price_satoshis: 500, grant: { kind: 'window', seconds: 60 } },
     ],
   });
   [weather, news] = gate.resources as [FakeResource, FakeResource];
@@ -224,6 +225,26 @@ describe('credentials an attacker holds', () => {
     } finally {
       other.close();
     }
+  });
+
+  it('bought for a prefix, does not pay for a path a more specific price covers, nor one priced after it was bought', async () => {
+    const token = gate.issue(weather);
+    // Fastify matches case; Express does not, so there "/Weather/Premium/" is the premium route too.
+    for (const [base, path] of [
+      [fastify.base, '/weather/premium'],
+      [expressBase, '/weather/premium'],
+      [expressBase, '/Weather/Premium/'],
+    ] as const)
+      expectNotServed(`${base}${path}`, await raw(base, path, { headers: { 'x-ctk-credential': token } }), 402);
+    expect((await raw(expressBase, '/weather/today', { headers: { 'x-ctk-credential': token } })).status).toBe(200);
+    // A price put on /weather/storm now: within the refresh window (max_age_seconds, 1 here) the credential stops paying for it.
+    const window = gate.issue(news);
+    gate.resources.push({ ...weather, id: randomUUID(), path: '/weather/storm', price_satoshis: 900 });
+    await eventually(
+      async () => expect((await raw(expressBase, '/weather/storm', { headers: { 'x-ctk-credential': token } })).status).toBe(402),
+      3_000,
+    );
+    expect((await raw(expressBase, '/news', { headers: { 'x-ctk-credential': window } })).status).toBe(200);
   });
 
   it('a calls credential used 100 times at once passes exactly `calls` times', async () => {

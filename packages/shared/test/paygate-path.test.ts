@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { comparablePath, coversMethod, coversPath, hasDotSegment } from '../src/index.js';
+import { comparablePath, coversMethod, coversPath, hasDotSegment, pricingResource } from '../src/index.js';
 
 describe("the payment gate's path comparison", () => {
   it('folds the spellings a router serves as one path: escapes, case, repeated and trailing slashes', () => {
@@ -42,5 +42,22 @@ describe("the payment gate's path comparison", () => {
       expect({ path, dot: hasDotSegment(path) }).toEqual({ path, dot: true });
     for (const path of ['/weather/...', '/a.b/c..d', '/.well-known/x', '/a/%2e%2e%2fb'])
       expect({ path, dot: hasDotSegment(path) }).toEqual({ path, dot: false });
+  });
+
+  it('prices a request by the most specific resource covering it, then the newest', () => {
+    const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, seconds));
+    const resources = [
+      { id: 'all', method: '*', path: '/*', createdAt: at(0) },
+      { id: 'weather', method: 'GET', path: '/weather/*', createdAt: at(1) },
+      { id: 'weather-any', method: '*', path: '/weather/*', createdAt: at(2) },
+      { id: 'premium', method: 'GET', path: '/weather/premium', createdAt: at(3) },
+      { id: 'premium-again', method: 'GET', path: '/Weather/Premium/', createdAt: at(4) },
+    ];
+    const priced = (method: string, path: string) => pricingResource(resources, method, path)?.id;
+    expect(priced('GET', '/weather/today')).toBe('weather');
+    expect(priced('POST', '/weather/today')).toBe('weather-any');
+    expect(priced('HEAD', '/%77eather/premium')).toBe('premium-again');
+    expect(priced('DELETE', '/news')).toBe('all');
+    expect(pricingResource([], 'GET', '/')).toBeUndefined();
   });
 });

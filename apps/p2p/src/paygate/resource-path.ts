@@ -1,30 +1,4 @@
-import { AppError, coversMethod, coversPath, hasDotSegment } from '@ctk/shared';
-
-/** A priced resource's method and path pattern: "/weather/today" exactly, or "/weather/*" for that prefix and below. */
-export type ResourcePattern = { method: string; path: string };
-
-/**
- * Whether a request's method and path (no query) fall under a resource's pattern, compared as the
- * merchant's middleware compares them (`coversPath`: escapes, case and slashes folded; HEAD as GET).
- */
-export function matchesResource(resource: ResourcePattern, method: string, path: string): boolean {
-  return coversMethod(resource.method, method) && coversPath(resource.path, path);
-}
-
-/**
- * The resource that prices a request: of those matching, the most specific (an exact path before any
- * prefix, a longer prefix before a shorter, a named method before "*"), then the newest.
- */
-export function pricingResource<T extends ResourcePattern & { createdAt: Date }>(
-  resources: T[],
-  method: string,
-  path: string,
-): T | undefined {
-  const specificity = (r: T) => (r.path.endsWith('/*') ? r.path.length : 100_000) * 2 + (r.method === '*' ? 0 : 1);
-  return resources
-    .filter((resource) => matchesResource(resource, method, path))
-    .sort((a, b) => specificity(b) - specificity(a) || b.createdAt.getTime() - a.createdAt.getTime())[0];
-}
+import { AppError, hasDotSegment } from '@ctk/shared';
 
 const URL_RULE = 'url must be the URL the request was sent to: absolute http(s), or a path from "/"';
 

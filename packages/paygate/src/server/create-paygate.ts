@@ -5,6 +5,7 @@ import { pathOf } from '../match-resource.js';
 import { askGate, type CheckAnswer } from './ask-gate.js';
 import { credentialCheck, type CredentialRefusal } from './check-credential.js';
 import { merchantIdentity } from './derive-payee-key.js';
+import { fetchPriceList, type PriceList } from './price-list.js';
 import { UseCounter } from './count-uses.js';
 import { paygateSettings, type PaygateOptions } from './paygate-options.js';
 import { headerValue, pickPaymentHeaders, type RequestHeaders } from './pick-payment-headers.js';
@@ -48,6 +49,7 @@ const REFUSAL_TEXT: Record<CredentialRefusal, string> = {
   expired: 'it has expired',
   wrong_method: 'it does not cover this method',
   wrong_path: 'it does not cover this path',
+  other_price: 'another price covers this path',
   revoked_resource: 'its resource was withdrawn',
   revoked_credential: 'it was revoked',
   calls_used_up: 'every call it paid for is used',
@@ -67,12 +69,23 @@ export function createPaygate(options: PaygateOptions): PaygateCore {
   const identity = settings.identityKey === undefined ? undefined : merchantIdentity(settings.identityKey);
   const uses = new UseCounter(settings.countedCredentials);
   const credentials = credentialCheck({ cacheSize: settings.cacheSize, uses, account: () => account });
+  // The account's priced resources, read again with each published document: a credential pays only where its resource prices.
+  let prices: PriceList | undefined;
+  let pricesLoading: Promise<void> | undefined;
+  const loadPrices = () =>
+    (pricesLoading ??= fetchPriceList(base, settings.key, settings.documentTimeoutMs)
+      .then(
+        (list) => void (prices = list),
+        (error: Error) => settings.onError(error),
+      )
+      .finally(() => (pricesLoading = undefined)));
   const documents = refreshDocument({
     url: `${base}/.well-known/ctk-paygate.json`,
     timeoutMs: settings.documentTimeoutMs,
     onChange(previous, next) {
       if (previous && !sameKeys(previous, next)) credentials.clear();
       uses.pruneExpired(Date.now() / 1000);
+      void loadPrices();
     },
     onError: settings.onError,
   });
@@ -144,14 +157,17 @@ export function createPaygate(options: PaygateOptions): PaygateCore {
       if (refused) return errorAnswer('bad_request', refused);
       const token = headerValue(request.headers[CREDENTIAL_HEADER]);
       if (token === undefined) return askTheGate(request, undefined, undefined);
-      const verdict = credentials.check(token, request.method, pathOf(request.url), Date.now() / 1000, documents.current());
+      const verdict = credentials.check(token, request.method, pathOf(request.url), Date.now() / 1000, documents.current(), prices);
       if (verdict.ok) return PASS;
       if ('refusal' in verdict) return askTheGate(request, undefined, verdict.refusal);
       // Undecided here (a key not yet published to us, no document yet, the account not yet known): the gate decides and counts.
       if (verdict.doubt === 'unknown_key') documents.refreshSoon();
       return askTheGate(request, token, undefined);
     },
-    ready: () => documents.ready(),
+    ready: async () => {
+      await documents.ready();
+      await pricesLoading;
+    },
     close: () => documents.close(),
   };
 }
