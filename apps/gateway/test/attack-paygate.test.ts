@@ -571,6 +571,9 @@ describe('payments that do not pay what they claim', () => {
         );
     }
     expect(Date.now() - started).toBeLessThan(10_000);
+    // A full 4 MB is more than the route takes (base64 makes it 5.3 MB): 413 before p2p is asked.
+    const whole = Buffer.alloc(4_000_000, 0xff).toString('base64');
+    expectRefused('4 MB', await verify(cafe, { transaction: whole, vout: 0, nonce: offer.extra.nonce }), 'payload_too_large');
   });
 
   it('BRC-121 to a payee key with a remittance that is not short base64 is refused before it is broadcast', async () => {
