@@ -1,10 +1,10 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { eventually } from '@ctk/shared/testing';
-import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, bearer, onboard, type Onboarded } from './harness.js';
 import { startOrderStack } from './order-harness.js';
-import { expectError, uniqueName } from './support.js';
+import { expectError, expectRefused, uniqueName } from './support.js';
 
 /*
  * An attacker's pass over the Commerce API, tickets, provider webhooks and wallet passes, through the real gateway and
@@ -21,24 +21,6 @@ afterAll(() => stack?.close());
 const inject = (options: InjectOptions) => stack.gateway.app.inject(options);
 const ORIGIN = 'https://evil.example';
 const nextYear = new Date().getFullYear() + 1;
-
-/** A refusal as the rules want it: a 4xx, the one error shape with a code, no stack trace, no 500. */
-function expectRefused(label: string, response: LightMyRequestResponse, code?: string) {
-  expect({
-    label,
-    status: response.statusCode >= 400 && response.statusCode < 500 ? '4xx' : response.statusCode,
-    body: response.body,
-  }).toMatchObject({
-    label,
-    status: '4xx',
-  });
-  const body = response.json();
-  expect({ label, code: typeof body.error?.code }).toEqual({ label, code: 'string' });
-  // A rate limit is no proof that the input was checked: each probe comes from its own address.
-  expect({ label, code: body.error.code }).not.toEqual({ label, code: 'rate_limited' });
-  if (code) expect({ label, code: body.error.code }).toEqual({ label, code });
-  expect(response.body).not.toMatch(/\bat .+\.(ts|js):\d+/);
-}
 
 type Shop = Onboarded & {
   commerceKey: string;

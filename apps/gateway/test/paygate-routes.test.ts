@@ -1,14 +1,14 @@
 import { createPublicKey, randomBytes, verify as verifySignature } from 'node:crypto';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { PaymentRequiredV2Schema } from '@x402/core/schemas';
-import { LockingScript, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
-import { mineBlocks, requestFaucet } from '@ctk/chain/local';
+import { P2PKH } from '@bsv/sdk';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../src/app.js';
 import { gateCredential, gateKeys } from '../src/paygate/paygate-answers.js';
 import { exampleOf } from '../src/routes/answer-schema.js';
 import { bearer, onboard, startTestGateway, type Onboarded } from './harness.js';
+import { createPaygateKey, minedCoins, paying } from './paygate-harness.js';
 import { merchantKeys, startPaymailStack, type PaymailStack } from './paymail-harness.js';
 import { expectError, SERVICES_DOWN, uniqueName } from './support.js';
 
@@ -49,21 +49,10 @@ function send(call: Call, headers: Record<string, string> = {}): Promise<LightMy
   });
 }
 
-async function createPaygateKey(of: Onboarded, on: Gateway = gateway): Promise<{ id: string; key: string }> {
-  const created = await on.app.inject({
-    method: 'POST',
-    url: `/api/v1/orgs/${of.handle}/paygate-keys`,
-    headers: bearer(of.key),
-    payload: { name: 'weather API' },
-  });
-  expect(created.statusCode).toBe(201);
-  return { id: created.json().id, key: created.json().key };
-}
-
 beforeAll(async () => {
   gateway = await startTestGateway(SERVICES_DOWN);
   owner = await onboard(gateway, uniqueName('Paygate'));
-  paygateKey = (await createPaygateKey(owner)).key;
+  paygateKey = (await createPaygateKey(owner, gateway)).key;
 });
 afterAll(async () => {
   await gateway?.close();
@@ -90,7 +79,7 @@ describe('who may call the payment gate', () => {
   });
 
   it.each(ROUTES)('$method $url with a revoked or unknown payment-gate key answers 401 invalid_api_key', async (call) => {
-    const revoked = await createPaygateKey(owner);
+    const revoked = await createPaygateKey(owner, gateway);
     const revocation = await gateway.app.inject({
       method: 'DELETE',
       url: `/api/v1/orgs/${owner.handle}/paygate-keys/${revoked.id}`,
@@ -407,16 +396,8 @@ describe('the payment gate, with p2p and a local chain', () => {
     const offer = (await checkUrl('/radar')).json().body.accepts[0];
 
     // A customer's coin from the faucet, mined, so the BEEF proves it.
-    const customer = PrivateKey.fromRandom();
-    const coin = await requestFaucet(stack.chain.url, customer.toAddress('testnet'), 100_000);
-    await mineBlocks(stack.chain.url);
-    const source = Transaction.fromHex(coin.raw_tx);
-    source.merklePath = (await stack.chainClient.getStatus(source.id('hex'))).merklePath;
-    const tx = new Transaction();
-    tx.addInput({ sourceTransaction: source, sourceOutputIndex: coin.vout, unlockingScriptTemplate: new P2PKH().unlock(customer) });
-    tx.addOutput({ lockingScript: LockingScript.fromHex(offer.extra.lockingScript), satoshis: 120 });
-    tx.addOutput({ lockingScript: new P2PKH().lock(customer.toAddress('testnet')), satoshis: 100_000 - 120 - 200 });
-    await tx.sign();
+    const [coin] = await minedCoins(stack, 1);
+    const tx = await paying(coin!, offer.extra.lockingScript, 120);
     const payment = { transaction: Buffer.from(tx.toBEEF()).toString('base64'), vout: 0, nonce: offer.extra.nonce };
 
     const verified = await as(key, { method: 'POST', url: '/api/v1/402/verify', payload: payment });

@@ -140,3 +140,21 @@ export async function tableCounts(gateway: Gateway) {
   ]);
   return { users, apiKeys, organizations, memberships, paygateAccounts, paygateKeys, signInChallenges };
 }
+
+/** A refusal as the rules want it: a 4xx, the one error shape with a code, no stack trace, no 500. */
+export function expectRefused(label: string, response: LightMyRequestResponse, code?: string) {
+  expect({
+    label,
+    status: response.statusCode >= 400 && response.statusCode < 500 ? '4xx' : response.statusCode,
+    body: response.body,
+  }).toMatchObject({
+    label,
+    status: '4xx',
+  });
+  const body = response.json();
+  expect({ label, code: typeof body.error?.code }).toEqual({ label, code: 'string' });
+  // A rate limit is no proof that the input was checked: each probe comes from its own address.
+  expect({ label, code: body.error.code }).not.toEqual({ label, code: 'rate_limited' });
+  if (code) expect({ label, code: body.error.code }).toEqual({ label, code });
+  expect(response.body).not.toMatch(/\bat .+\.(ts|js):\d+/);
+}

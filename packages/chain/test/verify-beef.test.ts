@@ -163,6 +163,36 @@ describe('verifyBeef: SPV for a submitted BEEF', () => {
     }
   });
 
+  it('leaves the bytes it is given as they were, a Buffer too (gRPC hands one over), so what is broadcast is what was verified', async () => {
+    const payer = await minedCoin();
+    const tx = await payment({ ...payer, to: newWallet().address, satoshis: 1_000 });
+    const bytes = Buffer.from(tx.toBEEF());
+    const before = Buffer.from(bytes);
+    expect((await verifyBeef(bytes, chain.client.chainTracker)).txid).toBe(tx.id('hex'));
+    expect(bytes.equals(before)).toBe(true);
+  });
+
+  it('answers validation_failed at once for a few bytes claiming billions of merkle paths, transactions, leaves, inputs or script bytes', async () => {
+    const hex = (text: string) => Uint8Array.from(Buffer.from(text, 'hex'));
+    const started = Date.now();
+    for (const bytes of [
+      hex('0100beef00feffffffff'),
+      hex('0100beef00fffffffff0ffffff00'),
+      hex('0200beef00fe00000010'),
+      hex(`01010101${'11'.repeat(32)}0100beef00feffffffff`),
+      hex('0100beef0101fffeffffff7f'),
+      hex('0100beef010120feffffff7f'),
+      hex('0100beef000101000000feffffff7f'),
+      hex(`0100beef00010100000001${'00'.repeat(36)}feffffff7f`),
+    ]) {
+      expect(await rejection(verifyBeef(bytes, chain.client.chainTracker))).toMatchObject({
+        code: 'validation_failed',
+        details: { field: 'transaction' },
+      });
+    }
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
   it('answers validation_failed for an Atomic BEEF that does not hold the transaction it names', async () => {
     const payer = await minedCoin();
     const tx = await payment({ ...payer, to: newWallet().address, satoshis: 1_000 });

@@ -1,17 +1,16 @@
+import { coversMethod, coversPath } from '@ctk/shared';
+
+export { coversPath };
+
 /**
  * Whether a priced resource's `method` and `path` (as the gate stores them and a credential carries them as
- * `mth`/`pth`) cover a request. `*` is any method; a path ending in `/*` covers that prefix and below
- * (`/weather/*`: `/weather`, `/weather/today`, not `/weathering`); any other path only itself. The request's
- * path is compared as received, without its query, as the gate compares the URL it is sent.
+ * `mth`/`pth`) cover a request: `*` is any method, and GET covers HEAD; a path ending in `/*` covers that
+ * prefix and below (`/weather/*`: `/weather`, `/weather/today`, not `/weathering`); any other path only
+ * itself. Paths are compared as the gate compares them (`coversPath` of @ctk/shared: escapes decoded,
+ * case and repeated or trailing slashes folded), so that no spelling a router serves slips past.
  */
 export function coversRequest(method: string, path: string, requestMethod: string, requestPath: string): boolean {
-  return (method === '*' || method === requestMethod) && coversPath(path, requestPath);
-}
-
-export function coversPath(path: string, requestPath: string): boolean {
-  if (!path.endsWith('/*')) return path === requestPath;
-  const base = path.slice(0, -2);
-  return requestPath === base || requestPath.startsWith(`${base}/`);
+  return coversMethod(method, requestMethod) && coversPath(path, requestPath);
 }
 
 /** The path of a request target (`/weather/today?x=1` -> `/weather/today`). */

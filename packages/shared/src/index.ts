@@ -22,3 +22,4 @@ export * from './events/index.js';
 export { isTimeZone } from './time-zone.js';
 export { calendarDate } from './calendar-date.js';
 export { freeText, lineOfText } from './text-fields.js';
+export { comparablePath, coversMethod, coversPath, hasDotSegment, pathMatcher, pricingResource, specificity } from './paygate-path.js';

@@ -7,7 +7,7 @@ import { signCredential } from './credential.js';
 import type { Account } from './gate-account.js';
 import type { GateDeps } from './gate-deps.js';
 import { findPaymentRequest } from './find-payment-request.js';
-import { recordGatePayment, type PaidTarget } from './record-gate-payment.js';
+import { brc42Nonce, recordGatePayment, type PaidTarget } from './record-gate-payment.js';
 
 /** A payment as a client offers it: x402 names its request by nonce; BRC-121 by the script it pays, with a fresh time. */
 export type OfferedPayment = {
@@ -27,6 +27,7 @@ export type OfferedPayment = {
 /** How long a claim holds a request while its transaction is broadcast; a claim whose process died frees it after this. */
 const CLAIM_MS = 120_000;
 const COMPRESSED_KEY = /^0[23][0-9a-f]{64}$/;
+const DERIVATION_PREFIX = /^(?=.{1,256}$)[A-Za-z0-9+/]+={0,2}$/;
 
 /**
  * The one verifier: SPV of the BEEF, the output at `vout` pays the request's fresh script at least the
@@ -45,6 +46,7 @@ export async function acceptGatePayment(
 ): Promise<{ payment: GatePayment; credential: GateCredential }> {
   if (offered.protocol === 'brc121') checkFreshness(deps, offered);
   const { txid, tx } = await verifyBeef(offered.transaction, deps.chain.chainTracker);
+  if (tx.merklePath) throw alreadyMined(txid);
   if (await deps.prisma.spentTxid.findUnique({ where: { txid } }))
     throw new AppError('txid_already_used', `Transaction ${txid} already paid for something; a transaction pays once.`, { txid });
   const { target, resource, price } =
@@ -69,9 +71,22 @@ export async function acceptGatePayment(
 
   const nonce = target.kind === 'request' ? target.request.nonce : undefined;
   if (nonce) await claim(deps, nonce, txid);
+  // A BRC-42 payment's sender, nonce and time pay once: a second transaction for them is refused before it is broadcast.
+  else if (
+    target.kind === 'brc42' &&
+    (await deps.prisma.gatePayment.findUnique({ where: { nonce: brc42Nonce(target) }, select: { id: true } }))
+  )
+    throw new AppError(
+      'payment_expired',
+      'A payment with this x-bsv-sender, x-bsv-nonce and x-bsv-time was already made: pay with a new nonce.',
+      {
+        field: 'x-bsv-nonce',
+      },
+    );
   let payment: GatePayment;
   try {
-    await deps.chain.broadcast(offered.transaction);
+    // Its BEEF may leave the proof out: the chain still knows a transaction it mined long ago.
+    if ((await deps.chain.broadcast(offered.transaction)).state === 'mined') throw alreadyMined(txid);
     const lifetime = resource.grantKind === 'window' ? resource.grantSeconds! : deps.config.P2P_GATE_CALLS_CREDENTIAL_SECONDS;
     payment = await recordGatePayment(deps.prisma, {
       target,
@@ -95,6 +110,17 @@ export async function acceptGatePayment(
 }
 
 type Target = { target: PaidTarget; resource: GateResource; price: bigint };
+
+/**
+ * A payment is a new transaction, handed over unbroadcast (x402 and BRC-121 alike). One already mined was
+ * made before this payment was asked for: the chain is public, and a child of the xpub may be handed out
+ * again (decision 0007), so someone else's earlier payment to it must not buy a credential.
+ */
+function alreadyMined(txid: string): AppError {
+  return new AppError('payment_invalid', `Transaction ${txid} is already mined: a payment is a new transaction, handed over unbroadcast.`, {
+    txid,
+  });
+}
 
 /** A payment of a payment request the gate issued (x402 by nonce, BRC-121 by the script at its vout): open, and for the resource priced. */
 async function requestTarget(
@@ -139,8 +165,11 @@ function brc42Target(account: Account, offered: OfferedPayment, forResource: Gat
     throw new AppError('validation_failed', "x-bsv-sender must be the payer's compressed identity public key, hex.", {
       field: 'x-bsv-sender',
     });
-  if (!offered.derivationPrefix)
-    throw new AppError('validation_failed', 'x-bsv-nonce must be the derivation prefix the payer used, base64.', { field: 'x-bsv-nonce' });
+  // Kept with the payment as the remittance the merchant's wallet spends it with: base64, as BRC-29 makes it, and short.
+  if (!DERIVATION_PREFIX.test(offered.derivationPrefix ?? ''))
+    throw new AppError('validation_failed', 'x-bsv-nonce must be the derivation prefix the payer used: base64, at most 256 characters.', {
+      field: 'x-bsv-nonce',
+    });
   const hash = PublicKey.fromString(offered.payeeKey!).toHash() as number[];
   return {
     target: {
@@ -148,7 +177,7 @@ function brc42Target(account: Account, offered: OfferedPayment, forResource: Gat
       accountId: account.id,
       organizationId: account.org.id,
       script: new P2PKH().lock(hash).toHex(),
-      prefix: offered.derivationPrefix,
+      prefix: offered.derivationPrefix!,
       suffix: Buffer.from(offered.time ?? '').toString('base64'),
       payer: offered.sender,
     },

@@ -1,6 +1,6 @@
 import { addressOfScript } from '@ctk/chain';
 import type { CheckGateRequestRequest, CheckGateRequestResponse, GateRefusal } from '@ctk/proto/ctk/p2p/v1/p2p';
-import { AppError } from '@ctk/shared';
+import { AppError, pricingResource } from '@ctk/shared';
 import { acceptGatePayment } from './accept-gate-payment.js';
 import { accountOf } from './gate-account.js';
 import type { GateDeps } from './gate-deps.js';
@@ -8,7 +8,7 @@ import { gatePaymentMessage, gateResourceMessage } from './gate-messages.js';
 import { issuePaymentRequest } from './issue-payment-request.js';
 import { offeredPayment } from './offered-payment.js';
 import { paymentRequired } from './payment-required.js';
-import { pathOfUrl, pricingResource } from './resource-path.js';
+import { pathOfUrl } from './resource-path.js';
 import { useCredential } from './use-credential.js';
 
 /** Refusals a payer can act on; anything else (the chain unreachable, a fault) fails the check itself. */
@@ -31,11 +31,8 @@ const PAYER_ERRORS = new Set([
  */
 export async function checkGateRequest(deps: GateDeps, request: CheckGateRequestRequest): Promise<CheckGateRequestResponse> {
   const account = accountOf(request.account);
-  const path = request.url.length <= 4096 ? pathOfUrl(request.url) : undefined;
-  if (path === undefined)
-    throw new AppError('validation_failed', 'url must be the URL the request was sent to: absolute http(s), or a path from "/".', {
-      field: 'url',
-    });
+  const path = pathOfUrl(request.url);
+  // The same choice as the merchant's middleware makes for a credential it checks itself.
   const resources = await deps.prisma.gateResource.findMany({ where: { accountId: account.id, deletedAt: null } });
   const resource = pricingResource(resources, request.method, path);
   if (!resource) return { outcome: 'free', status: 200, headers: {}, bodyJson: '' };

@@ -1,5 +1,5 @@
 import type { CreateGateResourceRequest, CreateGateResourceResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
-import { AppError, freeText, validate } from '@ctk/shared';
+import { AppError, comparablePath, freeText, hasDotSegment, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { accountOf } from './gate-account.js';
@@ -17,6 +17,12 @@ const resourceSchema = z
       .regex(
         /^\/[^?#*\s\u0000-\u001f\u007f]*(\/\*)?$/,
         'path must start with "/", without query, fragment, spaces or control characters; "*" only as a trailing "/*"',
+      )
+      // Requests are compared with escapes decoded (comparablePath), and one with a dot segment is refused: such a path never matches.
+      .refine((path) => !/[\u0000-\u001f\u007f]/.test(comparablePath(path)), 'path must not hold control characters, even percent-encoded')
+      .refine(
+        (path) => !hasDotSegment(path),
+        'path must not hold "." or ".." segments (in any spelling) or a backslash: no request path does',
       ),
     priceSatoshis: z
       .bigint()
@@ -46,7 +52,9 @@ export async function createGateResource(prisma: PrismaClient, request: CreateGa
     where: { accountId: account.id, deletedAt: null },
     select: { method: true, path: true },
   });
-  if (live.some((other) => other.method === resource.method && other.path === resource.path))
+  // Two spellings of one path (case, escapes, slashes) price the same requests: one price for them.
+  const path = comparablePath(resource.path);
+  if (live.some((other) => other.method === resource.method && comparablePath(other.path) === path))
     throw new AppError(
       'already_exists',
       `${resource.method} ${resource.path} already has a price: remove it first (DELETE /api/v1/402/resources/:id).`,

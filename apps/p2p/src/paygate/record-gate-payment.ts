@@ -41,8 +41,12 @@ export async function recordGatePayment(prisma: PrismaClient, accepted: Accepted
           where: { nonce: request.nonce, paidTxid: null },
           data: { paidTxid: accepted.txid },
         });
-        if (paid.count === 0)
+        if (paid.count === 0) {
+          // Paid meanwhile: by this very transaction (the same payment offered twice at once), or by another.
+          const now = await tx.gatePaymentRequest.findUnique({ where: { nonce: request.nonce }, select: { paidTxid: true } });
+          if (now?.paidTxid === accepted.txid) throw txidAlreadyUsed(accepted.txid);
           throw new AppError('payment_expired', 'This payment request was already paid by another transaction: ask again for a new one.');
+        }
       }
       const payment = await tx.gatePayment.create({
         data: {
@@ -100,6 +104,6 @@ export async function recordGatePayment(prisma: PrismaClient, accepted: Accepted
 }
 
 /** A BRC-42 payment's name in place of a request's nonce: its payer, derivation prefix and suffix, hashed (they pay once). */
-function brc42Nonce(target: Extract<PaidTarget, { kind: 'brc42' }>): string {
+export function brc42Nonce(target: Extract<PaidTarget, { kind: 'brc42' }>): string {
   return `brc42:${createHash('sha256').update(`${target.payer}\n${target.prefix}\n${target.suffix}`).digest('base64url')}`;
 }

@@ -1,5 +1,6 @@
-import { Beef, Utils, type BeefTx, type ChainTracker, type MerklePath, type Transaction } from '@bsv/sdk';
+import { Beef, type BeefTx, type ChainTracker, type MerklePath, type Transaction } from '@bsv/sdk';
 import { AppError } from '@ctk/shared';
+import { BoundedReader } from './bounded-reader.js';
 import { checkInputScripts, type ScriptChecks, type SpentCoin } from './check-input-scripts.js';
 
 export type VerifiedBeef = {
@@ -46,7 +47,7 @@ function invalid(message: string, details: Record<string, unknown>): AppError {
 
 function parseBeef(bytes: Uint8Array): Beef {
   if (!(bytes instanceof Uint8Array)) throw malformed('expected bytes');
-  const reader = new Utils.ReaderUint8Array(bytes);
+  const reader = new BoundedReader(bytes);
   let beef: Beef;
   try {
     beef = Beef.fromReader(reader);

@@ -1,8 +1,10 @@
 import { verify } from 'node:crypto';
+import { coversMethod } from '@ctk/shared';
 import { decodeToken, type CredentialClaims } from '../credential-token.js';
 import { coversPath } from '../match-resource.js';
 import { BoundedMap } from './bounded-map.js';
 import type { UseCounter } from './count-uses.js';
+import type { PriceList } from './price-list.js';
 import type { PublishedDocument } from './published-document.js';
 
 /** Why a credential was not accepted here. */
@@ -14,12 +16,13 @@ export type CredentialRefusal =
   | 'expired'
   | 'wrong_method'
   | 'wrong_path'
+  | 'other_price'
   | 'revoked_resource'
   | 'revoked_credential'
   | 'calls_used_up';
 
 /** Why a credential could not be judged here: the gate judges it (and counts its use) instead. */
-export type CredentialDoubt = 'no_document' | 'unknown_key' | 'account_unknown';
+export type CredentialDoubt = 'no_document' | 'no_prices' | 'unknown_key' | 'account_unknown';
 
 export type CredentialVerdict =
   { ok: true; claims: CredentialClaims } | { ok: false; refusal: CredentialRefusal } | { ok: false; doubt: CredentialDoubt };
@@ -29,7 +32,14 @@ export const MAX_TOKEN_LENGTH = 4096;
 
 export type CredentialCheck = {
   /** Judges a credential for a request and, when it passes, counts the use of a calls grant. No network. */
-  check(token: string, method: string, path: string, nowSeconds: number, document: PublishedDocument | undefined): CredentialVerdict;
+  check(
+    token: string,
+    method: string,
+    path: string,
+    nowSeconds: number,
+    document: PublishedDocument | undefined,
+    prices: PriceList | undefined,
+  ): CredentialVerdict;
   /** Forgets verified tokens whose key is gone or changed. */
   clear(): void;
 };
@@ -64,7 +74,7 @@ export function credentialCheck({
   };
 
   return {
-    check(token, method, path, nowSeconds, document) {
+    check(token, method, path, nowSeconds, document, prices) {
       if (!document) return { ok: false, doubt: 'no_document' };
       let claims = verified.get(token);
       if (!claims) {
@@ -72,7 +82,7 @@ export function credentialCheck({
         if (!verdict.ok) return verdict;
         claims = verdict.claims;
       }
-      const refusal = refusalOf(claims, method, path, nowSeconds, document, account());
+      const refusal = refusalOf(claims, { method, path, nowSeconds }, document, prices, account());
       if (refusal) return refusal;
       if (claims.calls !== undefined && !uses.take(claims.jti, claims.calls, claims.exp)) return { ok: false, refusal: 'calls_used_up' };
       return { ok: true, claims };
@@ -81,13 +91,12 @@ export function credentialCheck({
   };
 }
 
-/** What may have changed since the signature was verified: the clock, the revocations, the request. */
+/** What may have changed since the signature was verified: the clock, the revocations, the prices, the request. */
 function refusalOf(
   claims: CredentialClaims,
-  method: string,
-  path: string,
-  nowSeconds: number,
+  { method, path, nowSeconds }: { method: string; path: string; nowSeconds: number },
   document: PublishedDocument,
+  prices: PriceList | undefined,
   account: string | undefined,
 ): CredentialVerdict | undefined {
   if (claims.iss !== undefined && claims.iss !== document.issuer) return { ok: false, refusal: 'wrong_issuer' };
@@ -97,7 +106,11 @@ function refusalOf(
   if (claims.exp <= nowSeconds) return { ok: false, refusal: 'expired' };
   if (document.revokedResources.has(claims.res)) return { ok: false, refusal: 'revoked_resource' };
   if (document.revokedCredentials.has(claims.jti)) return { ok: false, refusal: 'revoked_credential' };
-  if (claims.mth !== '*' && claims.mth !== method) return { ok: false, refusal: 'wrong_method' };
+  if (!coversMethod(claims.mth, method)) return { ok: false, refusal: 'wrong_method' };
   if (!coversPath(claims.pth, path)) return { ok: false, refusal: 'wrong_path' };
+  // "/weather/*" covers "/weather/premium", which a price of its own may price higher: the gate takes the most specific.
+  if (!prices) return { ok: false, doubt: 'no_prices' };
+  const pricing = prices.pricing(method, path);
+  if (pricing !== undefined && pricing !== claims.res) return { ok: false, refusal: 'other_price' };
   return undefined;
 }

@@ -1,10 +1,11 @@
-import { AppError, type ErrorCode } from '@ctk/shared';
+import { AppError, hasDotSegment, type ErrorCode } from '@ctk/shared';
 import { decodeToken } from '../credential-token.js';
 import { CREDENTIAL_HEADER } from '../headers.js';
 import { pathOf } from '../match-resource.js';
 import { askGate, type CheckAnswer } from './ask-gate.js';
 import { credentialCheck, type CredentialRefusal } from './check-credential.js';
 import { merchantIdentity } from './derive-payee-key.js';
+import { fetchPriceList, type PriceList } from './price-list.js';
 import { UseCounter } from './count-uses.js';
 import { paygateSettings, type PaygateOptions } from './paygate-options.js';
 import { headerValue, pickPaymentHeaders, type RequestHeaders } from './pick-payment-headers.js';
@@ -48,6 +49,7 @@ const REFUSAL_TEXT: Record<CredentialRefusal, string> = {
   expired: 'it has expired',
   wrong_method: 'it does not cover this method',
   wrong_path: 'it does not cover this path',
+  other_price: 'another price covers this path',
   revoked_resource: 'its resource was withdrawn',
   revoked_credential: 'it was revoked',
   calls_used_up: 'every call it paid for is used',
@@ -67,12 +69,23 @@ export function createPaygate(options: PaygateOptions): PaygateCore {
   const identity = settings.identityKey === undefined ? undefined : merchantIdentity(settings.identityKey);
   const uses = new UseCounter(settings.countedCredentials);
   const credentials = credentialCheck({ cacheSize: settings.cacheSize, uses, account: () => account });
+  // The account's priced resources, read again with each published document: a credential pays only where its resource prices.
+  let prices: PriceList | undefined;
+  let pricesLoading: Promise<void> | undefined;
+  const loadPrices = () =>
+    (pricesLoading ??= fetchPriceList(base, settings.key, settings.documentTimeoutMs)
+      .then(
+        (list) => void (prices = list),
+        (error: Error) => settings.onError(error),
+      )
+      .finally(() => (pricesLoading = undefined)));
   const documents = refreshDocument({
     url: `${base}/.well-known/ctk-paygate.json`,
     timeoutMs: settings.documentTimeoutMs,
     onChange(previous, next) {
       if (previous && !sameKeys(previous, next)) credentials.clear();
       uses.pruneExpired(Date.now() / 1000);
+      void loadPrices();
     },
     onError: settings.onError,
   });
@@ -107,7 +120,7 @@ export function createPaygate(options: PaygateOptions): PaygateCore {
     try {
       answer = await askGate(checkUrl, settings.key, settings.checkTimeoutMs, {
         method: request.method,
-        url: `${publicOrigin ?? request.origin?.() ?? 'http://localhost'}${request.url}`,
+        url: `${publicOrigin ?? originOf(request.origin?.())}${request.url}`,
         headers: picked.headers,
         ...(payeeKey ? { payee_key: payeeKey } : {}),
       });
@@ -140,18 +153,45 @@ export function createPaygate(options: PaygateOptions): PaygateCore {
 
   return {
     check(request) {
+      const refused = unservedTarget(request.url);
+      if (refused) return errorAnswer('bad_request', refused);
       const token = headerValue(request.headers[CREDENTIAL_HEADER]);
       if (token === undefined) return askTheGate(request, undefined, undefined);
-      const verdict = credentials.check(token, request.method, pathOf(request.url), Date.now() / 1000, documents.current());
+      const verdict = credentials.check(token, request.method, pathOf(request.url), Date.now() / 1000, documents.current(), prices);
       if (verdict.ok) return PASS;
       if ('refusal' in verdict) return askTheGate(request, undefined, verdict.refusal);
       // Undecided here (a key not yet published to us, no document yet, the account not yet known): the gate decides and counts.
       if (verdict.doubt === 'unknown_key') documents.refreshSoon();
       return askTheGate(request, token, undefined);
     },
-    ready: () => documents.ready(),
+    ready: async () => {
+      await documents.ready();
+      await pricesLoading;
+    },
     close: () => documents.close(),
   };
+}
+
+/**
+ * Why a request target is not one the gate may price, or undefined. Only a path from "/" (origin form) is
+ * taken, and none with a dot segment: a router serves "/weather/.." as a city named "..", where a URL parser
+ * makes it "/"; clients resolve dot segments before sending, so only a probe sends one.
+ */
+function unservedTarget(target: string): string | undefined {
+  if (!target.startsWith('/')) return 'The request target must be a path from "/".';
+  if (hasDotSegment(pathOf(target))) return 'The request path must not hold "." or ".." segments, in any spelling, or a backslash.';
+  return undefined;
+}
+
+/**
+ * The origin told to the gate, from the request's Host header when `publicUrl` is unset: only a scheme,
+ * a host name or address and a port. A Host header is the client's to write, and one like
+ * "api.example.com/free?" would otherwise move the path the gate prices.
+ */
+function originOf(origin: string | undefined): string {
+  return origin !== undefined && /^https?:\/\/(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/.test(origin)
+    ? origin
+    : 'http://localhost';
 }
 
 function gateHeaders(headers: Record<string, string>): Record<string, string> {

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID, verify } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { P2PKH, PrivateKey, PublicKey } from '@bsv/sdk';
+import { hasDotSegment, pricingResource } from '@ctk/shared';
 import { newSigningKey, signCredential, type SigningKey } from './sign-credential.js';
 import { readFakePayment, type OfferedPayment } from './read-fake-payment.js';
 
@@ -28,7 +29,7 @@ export type FakeGate = {
   /** The kid of the key that signs credentials now. */
   kid: string;
   /** Requests received, by route: what proves a credential was checked without the gate. */
-  requests: { check: number; document: number };
+  requests: { check: number; document: number; resources: number };
   /** The bodies `/check` received, oldest first. */
   checks: CheckBody[];
   resources: FakeResource[];
@@ -45,8 +46,9 @@ export type FakeGate = {
 type OpenRequest = { nonce: string; resource: FakeResource; lockingScript: string; expiresAt: number };
 
 /**
- * A small gate of the contract for tests and the bench: `/.well-known/ctk-paygate.json` and
- * `POST /api/v1/402/check` (free, 402 with a fresh payment request, paid with a real Ed25519 credential),
+ * A small gate of the contract for tests and the bench: `/.well-known/ctk-paygate.json`, `GET
+ * /api/v1/402/resources` and `POST /api/v1/402/check` (free, 402 with a fresh payment request, paid with a
+ * real Ed25519 credential),
  * over real HTTP on 127.0.0.1. It checks a payment's output, nonce, time and txid; SPV is `acceptTransaction`'s.
  */
 export async function startFakeGate(options: FakeGateOptions = {}): Promise<FakeGate> {
@@ -65,7 +67,7 @@ export async function startFakeGate(options: FakeGateOptions = {}): Promise<Fake
     key,
     account,
     kid: keys[0]!.kid,
-    requests: { check: 0, document: 0 },
+    requests: { check: 0, document: 0, resources: 0 },
     checks: [],
     resources: (options.resources ?? []).map((resource) => ({
       id: randomUUID(),
@@ -207,10 +209,8 @@ export async function startFakeGate(options: FakeGateOptions = {}): Promise<Fake
   };
 
   const check = async (body: CheckBody) => {
-    const path = new URL(body.url).pathname;
-    const resource = gate.resources
-      .filter((r) => !revoked.resources.has(r.id) && (r.method === '*' || r.method === body.method) && covers(r.path, path))
-      .sort((a, b) => b.path.length - a.path.length)[0];
+    const path = pathOfUrl(body.url);
+    const resource = pricingResource(live(), body.method, path);
     if (!resource) return { outcome: 'free', status: 200, headers: {} };
     const token = body.headers['x-ctk-credential'];
     if (token) {
@@ -225,6 +225,12 @@ export async function startFakeGate(options: FakeGateOptions = {}): Promise<Fake
     return acceptPayment(payment, resource, body.url, body.payee_key);
   };
 
+  /** The live resources, each dated by its place in `resources` (a resource pushed later is newer), as the gate lists them. */
+  const live = () =>
+    gate.resources
+      .map((resource, index) => ({ ...resource, createdAt: new Date(Date.UTC(2026, 0, 1) + index * 1000) }))
+      .filter((resource) => !revoked.resources.has(resource.id));
+
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -236,12 +242,21 @@ export async function startFakeGate(options: FakeGateOptions = {}): Promise<Fake
           gate.requests.document++;
           return answer(200, document());
         }
+        if (request.method === 'GET' && request.url?.startsWith('/api/v1/402/resources')) {
+          gate.requests.resources++;
+          if (request.headers.authorization !== `Bearer ${key}`)
+            return answer(401, { error: { code: 'invalid_api_key', message: 'The payment-gate key is not valid.' } });
+          const data = live().map(({ createdAt, ...resource }) => ({ ...resource, created_at: createdAt.toISOString() }));
+          return answer(200, { data, next_cursor: null });
+        }
         if (request.method === 'POST' && request.url === '/api/v1/402/check') {
           gate.requests.check++;
           if (request.headers.authorization !== `Bearer ${key}`)
             return answer(401, { error: { code: 'invalid_api_key', message: 'The payment-gate key is not valid.' } });
           const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as CheckBody;
           gate.checks.push(body);
+          if (hasDotSegment(pathOfUrl(body.url)))
+            return answer(422, { error: { code: 'validation_failed', message: 'url must not hold "." or ".." segments.' } });
           return answer(200, await check(body));
         }
         answer(404, { error: { code: 'route_not_found', message: 'No such route.' } });
@@ -256,8 +271,7 @@ export async function startFakeGate(options: FakeGateOptions = {}): Promise<Fake
   return gate;
 }
 
-function covers(pattern: string, path: string): boolean {
-  if (!pattern.endsWith('/*')) return pattern === path;
-  const prefix = pattern.slice(0, -2);
-  return path === prefix || path.startsWith(`${prefix}/`);
+/** The path of a check's URL as received (not resolved by a URL parser), compared as the gate compares it (escapes, case and slashes folded, HEAD as GET). */
+function pathOfUrl(url: string): string {
+  return /^(?:https?:\/\/[^/?#]+)?(\/[^?#]*)?/i.exec(url)?.[1] ?? '/';
 }
