@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPaygate, type PaygateCore, type PaygateDecision } from '../src/server/index.js';
 import { newSigningKey, startFakeGate, type FakeGate, type FakeResource } from '../src/testing/index.js';
+import { eventually } from '@ctk/shared/testing';
 
 let gate: FakeGate;
 let core: PaygateCore;
@@ -180,15 +181,3 @@ describe('the published document', () => {
     }
   });
 });
-
-async function eventually(check: () => Promise<void> | void, ms = 5_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}
