@@ -80,41 +80,52 @@ export function createTicketRepository(prisma: PrismaClient) {
       now: Date,
       check: (current: EventWithTypes[], counts: Map<string, SeatCounts>) => void,
     ): Promise<EventWithTypes[]> {
-      return prisma.$transaction(async (tx) => {
-        const current = await catalogOf(tx, organizationId);
-        const typeIds = current.flatMap((event) => event.ticketTypes.map((type) => type.id));
-        await lockTypes(tx, typeIds);
-        check(current, await seatCounts(tx, typeIds, now));
-        const keptEvents = new Set(events.map((event) => event.id).filter(Boolean));
-        const keptTypes = new Set(events.flatMap((event) => event.ticketTypes.map((type) => type.id)).filter(Boolean));
-        await tx.ticketType.updateMany({
-          where: { organizationId, removedAt: null, id: { notIn: [...keptTypes] as string[] } },
-          data: { removedAt: now, updatedAt: now },
-        });
-        await tx.ticketEvent.updateMany({
-          where: { organizationId, removedAt: null, id: { notIn: [...keptEvents] as string[] } },
-          data: { removedAt: now, updatedAt: now },
-        });
-        for (const [position, event] of events.entries()) {
-          const fields = { name: event.name, venue: event.venue, startsAt: event.startsAt, endsAt: event.endsAt, position, updatedAt: now };
-          const eventId = event.id
-            ? (await tx.ticketEvent.update({ where: { id: event.id }, data: fields })).id
-            : (await tx.ticketEvent.create({ data: { ...fields, organizationId, createdAt: now } })).id;
-          for (const [typePosition, type] of event.ticketTypes.entries()) {
-            const typeFields = {
-              name: type.name,
-              priceMinor: type.priceMinor,
-              currency: type.currency,
-              capacity: type.capacity,
-              position: typePosition,
+      return prisma.$transaction(
+        async (tx) => {
+          const current = await catalogOf(tx, organizationId);
+          const typeIds = current.flatMap((event) => event.ticketTypes.map((type) => type.id));
+          await lockTypes(tx, typeIds);
+          check(current, await seatCounts(tx, typeIds, now));
+          const keptEvents = new Set(events.map((event) => event.id).filter(Boolean));
+          const keptTypes = new Set(events.flatMap((event) => event.ticketTypes.map((type) => type.id)).filter(Boolean));
+          await tx.ticketType.updateMany({
+            where: { organizationId, removedAt: null, id: { notIn: [...keptTypes] as string[] } },
+            data: { removedAt: now, updatedAt: now },
+          });
+          await tx.ticketEvent.updateMany({
+            where: { organizationId, removedAt: null, id: { notIn: [...keptEvents] as string[] } },
+            data: { removedAt: now, updatedAt: now },
+          });
+          for (const [position, event] of events.entries()) {
+            const fields = {
+              name: event.name,
+              venue: event.venue,
+              startsAt: event.startsAt,
+              endsAt: event.endsAt,
+              position,
               updatedAt: now,
             };
-            if (type.id) await tx.ticketType.update({ where: { id: type.id }, data: typeFields });
-            else await tx.ticketType.create({ data: { ...typeFields, organizationId, eventId, createdAt: now } });
+            const eventId = event.id
+              ? (await tx.ticketEvent.update({ where: { id: event.id }, data: fields })).id
+              : (await tx.ticketEvent.create({ data: { ...fields, organizationId, createdAt: now } })).id;
+            for (const [typePosition, type] of event.ticketTypes.entries()) {
+              const typeFields = {
+                name: type.name,
+                priceMinor: type.priceMinor,
+                currency: type.currency,
+                capacity: type.capacity,
+                position: typePosition,
+                updatedAt: now,
+              };
+              if (type.id) await tx.ticketType.update({ where: { id: type.id }, data: typeFields });
+              else await tx.ticketType.create({ data: { ...typeFields, organizationId, eventId, createdAt: now } });
+            }
           }
-        }
-        return catalogOf(tx, organizationId);
-      });
+          return catalogOf(tx, organizationId);
+          // Concurrent replacements wait for the types' locks in turn: under load that is longer than Prisma's 5 s default.
+        },
+        { maxWait: 20_000, timeout: 20_000 },
+      );
     },
 
     /**

@@ -48,7 +48,7 @@ export async function issuePaymentRequest(deps: GateDeps, account: Account, reso
       });
       return output;
     },
-    { maxWait: 10_000 },
+    { maxWait: 20_000, timeout: 20_000 },
   );
   const serverKey = HD.fromString(org.walletXpub).derive(`m/0/${derived.derivationIndex}`).pubKey.toString();
   return {

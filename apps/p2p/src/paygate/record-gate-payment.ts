@@ -99,7 +99,7 @@ export async function recordGatePayment(prisma: PrismaClient, accepted: Accepted
       );
       return payment;
     },
-    { maxWait: 10_000 },
+    { maxWait: 20_000, timeout: 20_000 },
   );
 }
 
