@@ -15,7 +15,7 @@ import { mineBlocks } from '@ctk/chain/local';
 import { PaymentEvent, PaymentEventType } from '@ctk/proto/ctk/events/v1/payment_event';
 import type { CheckGateRequestResponse, GateAccount } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { failure, fundedCustomer, merchantWallet, orgRef, startStack, type TestStack } from './support.js';
+import { failure, fundedCustomer, merchantWallet, orgRef, startStack, eventFor, type TestStack } from './support.js';
 
 let stack: TestStack;
 const received: PaymentEvent[] = [];
@@ -182,7 +182,7 @@ describe('check and verify', () => {
     expect(spent).toMatchObject({ outcome: 'payment_required', status: 402, refusal: { code: 'payment_required' } });
     expect(spent.refusal?.message).toMatch(/3 call\(s\) are used up/);
 
-    const event = await eventFor(paid.payment!.id);
+    const event = await eventFor(received, paid.payment!.id);
     expect(event).toMatchObject({
       type: PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED,
       organizationId: account.org!.id,
@@ -328,12 +328,3 @@ describe('check and verify', () => {
     expect(await check(account, { 'x-ctk-credential': paid.credential!.token })).toMatchObject({ outcome: 'free' });
   });
 });
-
-async function eventFor(sourceId: string): Promise<PaymentEvent | undefined> {
-  for (let i = 0; i < 100; i++) {
-    const found = received.find((event) => event.sourceId === sourceId);
-    if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return undefined;
-}

@@ -5,7 +5,7 @@ import { PaymentEvent } from '@ctk/proto/ctk/events/v1/payment_event';
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { grpcHealthStatus } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fundedCustomer, failure, merchantWallet, orgRef, payOutputs, startStack, type TestStack } from './support.js';
+import { fundedCustomer, failure, merchantWallet, orgRef, payOutputs, startStack, eventFor, type TestStack } from './support.js';
 
 let stack: TestStack;
 const received: PaymentEvent[] = [];
@@ -21,15 +21,6 @@ const target = (org: OrgRef, alias = 'cafe') => ({ org, paymail: `${alias}@shop.
 const childScript = (xpub: string, index: number) =>
   new P2PKH().lock(HD.fromString(xpub).derive(`m/0/${index}`).pubKey.toHash() as number[]).toHex();
 const bsm = (message: string, key: PrivateKey) => BSM.sign(Utils.toArray(message, 'utf8'), key) as string;
-
-async function eventFor(reference: string): Promise<PaymentEvent | undefined> {
-  for (let i = 0; i < 100; i++) {
-    const found = received.find((event) => event.sourceId === reference);
-    if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return undefined;
-}
 
 describe('paymentDestination: a fresh output of the organisation per request', () => {
   it('derives the next child of the xpub each time, 0/0, 0/1, ..., never the same twice even at once', async () => {
@@ -124,7 +115,7 @@ describe('P2P payment destination and receive transaction', () => {
     });
     expect(answer).toEqual({ txid: tx.id('hex'), note: expect.any(String) });
     expect((await stack.chainClient.getStatus(tx.id('hex'))).state).toBe('seen');
-    expect(await eventFor(destination.reference)).toMatchObject({
+    expect(await eventFor(received, destination.reference)).toMatchObject({
       id: `p2p.paymail.${destination.reference}`,
       organizationId: org.id,
       sourceService: 'p2p',
@@ -152,7 +143,7 @@ describe('P2P payment destination and receive transaction', () => {
     expect(
       await stack.client.receiveP2pTransaction({ target: target(org), reference: destination.reference, beef: Utils.toHex(tx.toBEEF()) }),
     ).toMatchObject({ txid: tx.id('hex') });
-    expect(await eventFor(destination.reference)).toMatchObject({ satoshis: 1_000n });
+    expect(await eventFor(received, destination.reference)).toMatchObject({ satoshis: 1_000n });
   });
 
   it('refuses an underpayment, a payment without the receipt output, a bad sender signature, and emits nothing for them', async () => {
@@ -194,9 +185,9 @@ describe('P2P payment destination and receive transaction', () => {
       ),
     ).toMatchObject({ code: 'validation_failed', details: { field: 'metadata.pubkey' } });
     expect((await stack.chainClient.getStatus(good.id('hex'))).state).toBe('unknown');
-    expect(await eventFor(destination.reference).then(() => received.some((event) => event.sourceId === destination.reference))).toBe(
-      false,
-    );
+    expect(
+      await eventFor(received, destination.reference).then(() => received.some((event) => event.sourceId === destination.reference)),
+    ).toBe(false);
   });
 
   it("passes on the chain's refusal of a double spend and of a transaction with a bad input signature", async () => {
@@ -226,7 +217,7 @@ describe('P2P payment destination and receive transaction', () => {
     expect(
       await stack.client.receiveP2pTransaction({ target: target(org), reference: destination.reference, hex: good.toHex() }),
     ).toMatchObject({ txid: good.id('hex') });
-    expect((await eventFor(destination.reference))?.txid).toBe(good.id('hex'));
+    expect((await eventFor(received, destination.reference))?.txid).toBe(good.id('hex'));
   });
 
   it('accepts a transaction the chain already has (the wallet broadcast it, or a receive stopped after broadcasting), and records it once', async () => {
@@ -237,7 +228,7 @@ describe('P2P payment destination and receive transaction', () => {
     expect(
       await stack.client.receiveP2pTransaction({ target: target(org), reference: destination.reference, hex: tx.toHex() }),
     ).toMatchObject({ txid: tx.id('hex') });
-    expect((await eventFor(destination.reference))?.satoshis).toBe(4_000n);
+    expect((await eventFor(received, destination.reference))?.satoshis).toBe(4_000n);
   });
 
   it('refuses a txid already used for another payment, and a second transaction for a paid reference', async () => {
@@ -289,7 +280,7 @@ describe('P2P payment destination and receive transaction', () => {
       [1, 2, 3, 4, 5].map(() => stack.client.receiveP2pTransaction({ target: target(org), reference: again.reference, hex: tx.toHex() })),
     );
     expect(new Set(answers.map((answer) => answer.txid))).toEqual(new Set([tx.id('hex')]));
-    await eventFor(again.reference);
+    await eventFor(received, again.reference);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(received.filter((event) => event.sourceId === again.reference)).toHaveLength(1);
   });
@@ -307,7 +298,7 @@ describe('P2P payment destination and receive transaction', () => {
       note: 'flat\u0000white',
     });
     expect(answer).toMatchObject({ txid: tx.id('hex') });
-    expect(await eventFor(destination.reference)).toMatchObject({
+    expect(await eventFor(received, destination.reference)).toMatchObject({
       txid: tx.id('hex'),
       description: 'Paymail payment to cafe@shop.example from bob@wallet.example',
     });

@@ -103,4 +103,14 @@ export async function payOutputs(
   return tx;
 }
 
+/** The event of `sourceId` among those `received` so far, waiting up to 2 s for the relay. */
+export async function eventFor<T extends { sourceId: string }>(received: T[], sourceId: string): Promise<T | undefined> {
+  for (let i = 0; i < 100; i++) {
+    const found = received.find((event) => event.sourceId === sourceId);
+    if (found) return found;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return undefined;
+}
+
 export { failure } from '@ctk/shared/testing';

@@ -38,14 +38,13 @@ export type P2pDeps = {
 
 export function p2pService({ prisma, chain, config, eventsCommitted }: P2pDeps): P2pServiceImplementation {
   const seed = keptKey(prisma.p2pKey, 'gate-signing-key', config.P2P_GATE_SIGNING_KEY);
-  let signingKey: GateDeps['signingKey'] | undefined;
   const gate: GateDeps = {
     prisma,
     chain,
     config,
     eventsCommitted,
     network: x402Network(chain.network),
-    signingKey: () => (signingKey ??= memo(async () => signingKeyOf(await seed())))(),
+    signingKey: memo(async () => signingKeyOf(await seed())),
   };
   return {
     async getSetup(request) {

@@ -1,9 +1,7 @@
 import type { DeleteGateResourceRequest, DeleteGateResourceResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { AppError } from '@ctk/shared';
 import type { PrismaClient } from '../generated/prisma/client.js';
-import { accountOf } from './gate-account.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { accountOf, UUID } from './gate-account.js';
 
 /**
  * Removes a priced resource of the account: its URL is free again, and every credential issued for it is

@@ -5,7 +5,8 @@ import { walletOrgOf, type WalletOrg } from '../domain/org-wallet.js';
 /** The payment-gate account of a call, as the gateway resolved it from the paygate key, and its organisation. */
 export type Account = { id: string; org: WalletOrg };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A UUID, as the gateway's ids and the gate's are. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function accountOf(account: GateAccount | undefined): Account {
   if (!account || !UUID.test(account.accountId))
