@@ -79,99 +79,121 @@ afterAll(() => chain?.close());
 
 type Created = { address: string; public_key: string; xpub: string };
 
+/** Each command below asks the chain about 20 children or more: slow on a loaded machine, not wrong. */
+const SLOW = 120_000;
+
 describe('an HD wallet from the command line', () => {
-  it('create prints the xpub beside the address and identity key, and `xpub` prints it again', async () => {
-    const env = { ...chain.env, CTK_WALLET_FILE: walletPath() };
-    const created = await wallet(['create'], env);
-    expect(created.code).toBe(0);
-    const { seed } = JSON.parse(readFileSync(env.CTK_WALLET_FILE, 'utf8')) as { seed: string };
-    const keys = hdKeys(Utils.toArray(seed, 'hex'));
-    expect(created.out).toEqual([
-      expect.stringContaining('Created a local wallet'),
-      `address:    ${keys.identityKey.toAddress('testnet')}`,
-      `public key: ${keys.identityKey.toPublicKey().toString()}`,
-      `xpub:       ${keys.xpub}`,
-    ]);
-    expect((await wallet(['xpub'], env)).out).toEqual([keys.xpub]);
-    expect((await wallet(['xpub', '--json'], env)).json()).toEqual({ xpub: keys.xpub });
-    expect((await wallet(['address'], env)).out).toEqual([keys.identityKey.toAddress('testnet')]);
-    // The identity key is not a child of the xpub's receive branch: its WIF and the xpub together reveal no other key.
-    expect((await wallet(['export'], env)).out).toEqual([keys.identityKey.toWif([0xef])]);
-  });
+  it(
+    'create prints the xpub beside the address and identity key, and `xpub` prints it again',
+    async () => {
+      const env = { ...chain.env, CTK_WALLET_FILE: walletPath() };
+      const created = await wallet(['create'], env);
+      expect(created.code).toBe(0);
+      const { seed } = JSON.parse(readFileSync(env.CTK_WALLET_FILE, 'utf8')) as { seed: string };
+      const keys = hdKeys(Utils.toArray(seed, 'hex'));
+      expect(created.out).toEqual([
+        expect.stringContaining('Created a local wallet'),
+        `address:    ${keys.identityKey.toAddress('testnet')}`,
+        `public key: ${keys.identityKey.toPublicKey().toString()}`,
+        `xpub:       ${keys.xpub}`,
+      ]);
+      expect((await wallet(['xpub'], env)).out).toEqual([keys.xpub]);
+      expect((await wallet(['xpub', '--json'], env)).json()).toEqual({ xpub: keys.xpub });
+      expect((await wallet(['address'], env)).out).toEqual([keys.identityKey.toAddress('testnet')]);
+      // The identity key is not a child of the xpub's receive branch: its WIF and the xpub together reveal no other key.
+      expect((await wallet(['export'], env)).out).toEqual([keys.identityKey.toWif([0xef])]);
+    },
+    SLOW,
+  );
 
-  it("balance counts the coins the xpub's children m/0/n received, found with the gap limit, and the wallet spends them", async () => {
-    const env = { ...chain.env, CTK_WALLET_FILE: walletPath() };
-    const created = (await wallet(['create', '--json'], env)).json<Created>();
-    const child = (n: number) => receiveAddress(created.xpub, n, 'testnet');
-    // As the service pays them: children of the registered xpub, 3 and 23 within the gap limit; 44 is 21 past 23.
-    await requestFaucet(chain.running.url, child(3), 30_000);
-    await requestFaucet(chain.running.url, child(23), 20_000);
-    await requestFaucet(chain.running.url, child(44), 7_000);
-    await requestFaucet(chain.running.url, created.address, 1_000);
+  it(
+    "balance counts the coins the xpub's children m/0/n received, found with the gap limit, and the wallet spends them",
+    async () => {
+      const env = { ...chain.env, CTK_WALLET_FILE: walletPath() };
+      const created = (await wallet(['create', '--json'], env)).json<Created>();
+      const child = (n: number) => receiveAddress(created.xpub, n, 'testnet');
+      // As the service pays them: children of the registered xpub, 3 and 23 within the gap limit; 44 is 21 past 23.
+      await requestFaucet(chain.running.url, child(3), 30_000);
+      await requestFaucet(chain.running.url, child(23), 20_000);
+      await requestFaucet(chain.running.url, child(44), 7_000);
+      await requestFaucet(chain.running.url, created.address, 1_000);
 
-    const balance = await wallet(['balance', '--json'], env);
-    expect(balance.json()).toMatchObject({ address: created.address, satoshis: 51_000, unconfirmed: 51_000, coins: 3 });
-    expect(balance.json<{ addresses: unknown[] }>().addresses).toEqual([
-      { address: created.address, path: "m/0'", satoshis: 1_000, coins: 1 },
-      { address: child(3), path: 'm/0/3', satoshis: 30_000, coins: 1 },
-      { address: child(23), path: 'm/0/23', satoshis: 20_000, coins: 1 },
-    ]);
-    expect((await wallet(['balance'], env)).out).toEqual([
-      '51000 satoshis (0 confirmed, 51000 unconfirmed) in 3 coins',
-      `  1000 at ${created.address} (m/0', the identity key's)`,
-      `  30000 at ${child(3)} (m/0/3)`,
-      `  20000 at ${child(23)} (m/0/23)`,
-    ]);
+      const balance = await wallet(['balance', '--json'], env);
+      expect(balance.json()).toMatchObject({ address: created.address, satoshis: 51_000, unconfirmed: 51_000, coins: 3 });
+      expect(balance.json<{ addresses: unknown[] }>().addresses).toEqual([
+        { address: created.address, path: "m/0'", satoshis: 1_000, coins: 1 },
+        { address: child(3), path: 'm/0/3', satoshis: 30_000, coins: 1 },
+        { address: child(23), path: 'm/0/23', satoshis: 20_000, coins: 1 },
+      ]);
+      expect((await wallet(['balance'], env)).out).toEqual([
+        '51000 satoshis (0 confirmed, 51000 unconfirmed) in 3 coins',
+        `  1000 at ${created.address} (m/0', the identity key's)`,
+        `  30000 at ${child(3)} (m/0/3)`,
+        `  20000 at ${child(23)} (m/0/23)`,
+      ]);
 
-    // 45,000 satoshis need both children's coins, each signed with its own key; the change goes to the address.
-    const payee = PrivateKey.fromRandom().toAddress('testnet');
-    const paid = await wallet(['pay', `bitcoin:${payee}?amount=0.00045`, '--json'], env);
-    expect(paid.code, paid.err.join('\n')).toBe(0);
-    const { fee } = paid.json<{ fee: number }>();
-    expect((await chain.client.listUnspent(payee)).map((coin) => coin.satoshis)).toEqual([45_000]);
-    expect((await wallet(['balance', '--json'], env)).json()).toMatchObject({ satoshis: 51_000 - 45_000 - fee });
-  });
+      // 45,000 satoshis need both children's coins, each signed with its own key; the change goes to the address.
+      const payee = PrivateKey.fromRandom().toAddress('testnet');
+      const paid = await wallet(['pay', `bitcoin:${payee}?amount=0.00045`, '--json'], env);
+      expect(paid.code, paid.err.join('\n')).toBe(0);
+      const { fee } = paid.json<{ fee: number }>();
+      expect((await chain.client.listUnspent(payee)).map((coin) => coin.satoshis)).toEqual([45_000]);
+      expect((await wallet(['balance', '--json'], env)).json()).toMatchObject({ satoshis: 51_000 - 45_000 - fee });
+      // The history covers the children too: what each payment to them brought, and what the payment took.
+      const { transactions } = (await wallet(['history', '--json'], env)).json<{ transactions: Array<{ net_satoshis: number }> }>();
+      expect(transactions.map((row) => row.net_satoshis).sort((a, b) => a - b)).toEqual([-45_000 - fee, 1_000, 20_000, 30_000]);
+    },
+    SLOW,
+  );
 });
 
 describe('a single-key wallet file from before HD wallets', () => {
-  it('is read as before: its address, key, balance and payments; `xpub` says it has none', async () => {
-    const file = walletPath();
-    const key = PrivateKey.fromRandom();
-    const wif = key.toWif([0xef]);
-    writeFileSync(
-      file,
-      JSON.stringify({ format: 'ctk-wallet/1', network: 'local', wif, created_at: '2026-01-01T00:00:00.000Z', payments: [] }),
-      { mode: 0o600 },
-    );
-    const env = { ...chain.env, CTK_WALLET_FILE: file };
-    expect((await wallet(['address'], env)).out).toEqual([key.toAddress('testnet')]);
-    expect((await wallet(['export'], env)).out).toEqual([wif]);
-    await wallet(['faucet', '10000'], env);
-    expect((await wallet(['balance'], env)).out).toEqual([
-      `10000 satoshis (0 confirmed, 10000 unconfirmed) in 1 coin at ${key.toAddress('testnet')}`,
-    ]);
-    const payee = PrivateKey.fromRandom().toAddress('testnet');
-    expect((await wallet(['pay', `bitcoin:${payee}?amount=0.00004`], env)).code).toBe(0);
-    expect((await chain.client.listUnspent(payee)).map((coin) => coin.satoshis)).toEqual([4_000]);
-    const xpub = await wallet(['xpub'], env);
-    expect(xpub.code).toBe(1);
-    expect(xpub.err).toEqual([
-      `ctk-wallet: The wallet at ${file} holds a single key (made before HD wallets), so it has no xpub: make an HD wallet with \`ctk-wallet create --file <another file>\`.`,
-    ]);
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'ctk-wallet/1', wif });
-  });
+  it(
+    'is read as before: its address, key, balance and payments; `xpub` says it has none',
+    async () => {
+      const file = walletPath();
+      const key = PrivateKey.fromRandom();
+      const wif = key.toWif([0xef]);
+      writeFileSync(
+        file,
+        JSON.stringify({ format: 'ctk-wallet/1', network: 'local', wif, created_at: '2026-01-01T00:00:00.000Z', payments: [] }),
+        { mode: 0o600 },
+      );
+      const env = { ...chain.env, CTK_WALLET_FILE: file };
+      expect((await wallet(['address'], env)).out).toEqual([key.toAddress('testnet')]);
+      expect((await wallet(['export'], env)).out).toEqual([wif]);
+      await wallet(['faucet', '10000'], env);
+      expect((await wallet(['balance'], env)).out).toEqual([
+        `10000 satoshis (0 confirmed, 10000 unconfirmed) in 1 coin at ${key.toAddress('testnet')}`,
+      ]);
+      const payee = PrivateKey.fromRandom().toAddress('testnet');
+      expect((await wallet(['pay', `bitcoin:${payee}?amount=0.00004`], env)).code).toBe(0);
+      expect((await chain.client.listUnspent(payee)).map((coin) => coin.satoshis)).toEqual([4_000]);
+      const xpub = await wallet(['xpub'], env);
+      expect(xpub.code).toBe(1);
+      expect(xpub.err).toEqual([
+        `ctk-wallet: The wallet at ${file} holds a single key (made before HD wallets), so it has no xpub: make an HD wallet with \`ctk-wallet create --file <another file>\`.`,
+      ]);
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'ctk-wallet/1', wif });
+    },
+    SLOW,
+  );
 });
 
 describe("the faucet's default", () => {
-  it("pays several typical orders at the embedded default's rate: $22.70 at USD=20000 satoshis a cent is 45,400,000", async () => {
-    const env = { ...chain.env, CTK_WALLET_FILE: walletPath() };
-    await wallet(['create'], env);
-    const funded = await wallet(['faucet'], env);
-    expect(funded.code, funded.err.join('\n')).toBe(0);
-    for (let order = 0; order < 5; order++) {
-      const address = PrivateKey.fromRandom().toAddress('testnet');
-      const paid = await wallet(['pay', `bitcoin:${address}?amount=0.454`], env);
-      expect(paid.code, paid.err.join('\n')).toBe(0);
-    }
-  });
+  it(
+    "pays several typical orders at the embedded default's rate: $22.70 at USD=20000 satoshis a cent is 45,400,000",
+    async () => {
+      const env = { ...chain.env, CTK_WALLET_FILE: walletPath() };
+      await wallet(['create'], env);
+      const funded = await wallet(['faucet'], env);
+      expect(funded.code, funded.err.join('\n')).toBe(0);
+      for (let order = 0; order < 5; order++) {
+        const address = PrivateKey.fromRandom().toAddress('testnet');
+        const paid = await wallet(['pay', `bitcoin:${address}?amount=0.454`], env);
+        expect(paid.code, paid.err.join('\n')).toBe(0);
+      }
+    },
+    SLOW,
+  );
 });
