@@ -63,6 +63,9 @@ function words(command: string): string[] {
   return out;
 }
 
+/** Starting an instance and some twenty commands, each wallet command scanning 20 children: minutes on a loaded machine. */
+const SLOW = 300_000;
+
 /**
  * The newcomer's path, read from README.md and run as written, on a fresh instance: the onboarding of "Run it",
  * "Pay a merchant locally" (the merchant's HD wallet, its xpub registered, a customer's wallet funded by the
@@ -89,7 +92,7 @@ describe("the README's newcomer path, command by command", () => {
     chainPort = await freePort();
     apiPort = await freePort();
     instance = await startInstance({ port: await freePort(), dataDir: join(dir, 'instance'), chainPort });
-  });
+  }, SLOW);
 
   afterAll(async () => {
     server?.kill('SIGTERM');
@@ -185,31 +188,35 @@ describe("the README's newcomer path, command by command", () => {
     return results;
   }
 
-  it("onboards, gives the organisation the HD wallet's xpub, pays its paymail, prices a route and pays its 402 with `pnpm wallet fetch`", async () => {
-    await run(runIt);
-    const local = await run(payLocally);
-    const xpub = values.get('<merchant xpub>') as string;
-    expect(xpub).toMatch(/^xpub/);
-    const merchantXpub = (await pnpmWallet(['--file', 'merchant.json', 'xpub'])).stdout.trim();
-    expect(merchantXpub).toBe(xpub);
-    // The faucet's default, as the README runs it, pays a typical order (a $22.70 order is 45,400,000 satoshis).
-    const faucet = local.find((step) => step.command === 'pnpm wallet faucet');
-    expect(Number(/Received (\d+) satoshis/.exec(faucet?.out ?? '')?.[1])).toBeGreaterThanOrEqual(4 * 45_400_000);
+  it(
+    "onboards, gives the organisation the HD wallet's xpub, pays its paymail, prices a route and pays its 402 with `pnpm wallet fetch`",
+    async () => {
+      await run(runIt);
+      const local = await run(payLocally);
+      const xpub = values.get('<merchant xpub>') as string;
+      expect(xpub).toMatch(/^xpub/);
+      const merchantXpub = (await pnpmWallet(['--file', 'merchant.json', 'xpub'])).stdout.trim();
+      expect(merchantXpub).toBe(xpub);
+      // The faucet's default, as the README runs it, pays a typical order (a $22.70 order is 45,400,000 satoshis).
+      const faucet = local.find((step) => step.command === 'pnpm wallet faucet');
+      expect(Number(/Received (\d+) satoshis/.exec(faucet?.out ?? '')?.[1])).toBeGreaterThanOrEqual(4 * 45_400_000);
 
-    const paid = await run(paidPerRequest);
-    const fetched = paid.find((step) => step.command.startsWith('pnpm wallet fetch')) as { out: string; err: string };
-    expect(JSON.parse(fetched.out)).toMatchObject({ city: 'lisbon' });
-    expect(fetched.err).toMatch(/^Paid 100 satoshis for GET http:\/\/127\.0\.0\.1:\d+\/weather\/lisbon/);
+      const paid = await run(paidPerRequest);
+      const fetched = paid.find((step) => step.command.startsWith('pnpm wallet fetch')) as { out: string; err: string };
+      expect(JSON.parse(fetched.out)).toMatchObject({ city: 'lisbon' });
+      expect(fetched.err).toMatch(/^Paid 100 satoshis for GET http:\/\/127\.0\.0\.1:\d+\/weather\/lisbon/);
 
-    // The merchant's wallet finds both payments on children m/0/n of the xpub it registered.
-    const balance = (paid.at(-1) as { command: string; out: string }).out.trim().split('\n');
-    expect(paid.at(-1)?.command).toBe('pnpm wallet --file merchant.json balance');
-    expect(balance[0], log.join('\n')).toMatch(/^1600 satoshis \(\d+ confirmed, \d+ unconfirmed\) in 2 coins$/);
-    const children = balance.slice(1).map((line) => /^ {2}(\d+) at (\w+) \(m\/0\/(\d+)\)$/.exec(line));
-    expect(children.every(Boolean), balance.join('\n')).toBe(true);
-    const received = children.map((match) => ({ satoshis: Number(match![1]), address: match![2], child: Number(match![3]) }));
-    expect(received.map((child) => child.satoshis).sort((a, b) => a - b)).toEqual([100, 1500]);
-    const master = HD.fromString(xpub);
-    for (const child of received) expect(child.address).toBe(master.derive(`m/0/${child.child}`).pubKey.toAddress('testnet'));
-  });
+      // The merchant's wallet finds both payments on children m/0/n of the xpub it registered.
+      const balance = (paid.at(-1) as { command: string; out: string }).out.trim().split('\n');
+      expect(paid.at(-1)?.command).toBe('pnpm wallet --file merchant.json balance');
+      expect(balance[0], log.join('\n')).toMatch(/^1600 satoshis \(\d+ confirmed, \d+ unconfirmed\) in 2 coins$/);
+      const children = balance.slice(1).map((line) => /^ {2}(\d+) at (\w+) \(m\/0\/(\d+)\)$/.exec(line));
+      expect(children.every(Boolean), balance.join('\n')).toBe(true);
+      const received = children.map((match) => ({ satoshis: Number(match![1]), address: match![2], child: Number(match![3]) }));
+      expect(received.map((child) => child.satoshis).sort((a, b) => a - b)).toEqual([100, 1500]);
+      const master = HD.fromString(xpub);
+      for (const child of received) expect(child.address).toBe(master.derive(`m/0/${child.child}`).pubKey.toAddress('testnet'));
+    },
+    SLOW,
+  );
 });
