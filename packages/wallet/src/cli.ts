@@ -3,7 +3,7 @@ import { balance, faucet } from './commands/chain-commands.js';
 import { commandContext, type CommandContext } from './commands/context.js';
 import { fetchResource } from './commands/fetch.js';
 import { history } from './commands/history.js';
-import { address, create, exportKey, signMessage } from './commands/key-commands.js';
+import { address, create, exportKey, signMessage, xpub } from './commands/key-commands.js';
 import { pay } from './commands/pay.js';
 import { processIo, type WalletIo } from './io.js';
 import { parseOptions } from './options.js';
@@ -11,6 +11,7 @@ import { parseOptions } from './options.js';
 const COMMANDS: Record<string, (context: CommandContext) => void | Promise<void>> = {
   create,
   address,
+  xpub,
   export: exportKey,
   faucet,
   balance,
@@ -22,15 +23,16 @@ const COMMANDS: Record<string, (context: CommandContext) => void | Promise<void>
 
 export const USAGE = `ctk-wallet <command> [--file path] [--json]
 
-  create [--force]          a new key in the wallet file (default ~/.ctk-wallet.json, mode 0600)
-  address                   the wallet's address
-  export                    the key (WIF): the only command that shows it
-  faucet [satoshis]         coins from the local chain's faucet (default 1000000)
-  balance                   confirmed and unconfirmed satoshis
+  create [--force]          a new HD wallet (a seed) in the wallet file (default ~/.ctk-wallet.json, mode 0600)
+  address                   the wallet's address (its identity key's)
+  xpub                      the extended public key: register it as wallet_xpub
+  export                    the identity key (WIF): the only command that shows a key
+  faucet [satoshis]         coins from the local chain's faucet (default 500000000)
+  balance                   confirmed and unconfirmed satoshis, with the xpub's children m/0/n
   pay <target> [--amount satoshis] [--reference R --lines JSON|@file [--merchant M]]
                             target: bitcoin:<address>?amount=<BSV>, pay:?r=<payment request URL>, or alias@domain
   sign-message <text>       a Bitcoin Signed Message signature (base64)
-  history [--limit n]       the address's transactions, newest first
+  history [--limit n]       the wallet's transactions, newest first
   fetch <url> [--max-sats N] [--method M] [--data text|@file] [--header "name: value"]
                             fetches a URL, paying its HTTP 402 up to N satoshis (none without --max-sats)
 

@@ -1,11 +1,14 @@
 import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { PrivateKey } from '@bsv/sdk';
+import { PrivateKey, Random, Utils } from '@bsv/sdk';
 import type { ChainNetwork } from '@ctk/chain';
 import { AppError } from '@ctk/shared';
 import { z } from 'zod';
 import { addressPrefix } from './chain-settings.js';
+import { hdKeys, IDENTITY_PATH, type HdKeys } from './hd-keys.js';
 
-const FORMAT = 'ctk-wallet/1';
+/** Seed-based (HD) wallets; `ctk-wallet/1` files hold a single key and are read as before. */
+const FORMAT = 'ctk-wallet/2';
+const SINGLE_KEY_FORMAT = 'ctk-wallet/1';
 
 const paymentRecord = z.object({
   txid: z.string(),
@@ -26,24 +29,43 @@ const credentialRecord = z.object({
   expires_at: z.number().int(),
 });
 
-const walletFileSchema = z.object({
-  format: z.literal(FORMAT),
+const common = {
   network: z.enum(['main', 'test', 'local']),
-  wif: z.string(),
   created_at: z.string(),
   payments: z.array(paymentRecord).default([]),
   credentials: z.array(credentialRecord).default([]),
-});
+};
+const walletFileSchema = z.discriminatedUnion('format', [
+  // The BIP32 seed, hex: every key of the wallet derives from it (src/hd-keys.ts).
+  z.object({ format: z.literal(FORMAT), seed: z.string().regex(/^(?:[0-9a-f]{2}){16,64}$/), ...common }),
+  z.object({ format: z.literal(SINGLE_KEY_FORMAT), wif: z.string(), ...common }),
+]);
 type WalletFileData = z.infer<typeof walletFileSchema>;
 export type CredentialRecord = z.infer<typeof credentialRecord>;
 
-/** The wallet: one key in a local file (mode 0600). The key is used here and never sent anywhere. */
+/**
+ * The wallet: a BIP32 seed in a local file (mode 0600), or the single key of a file made before HD wallets.
+ * Keys are used here and never sent anywhere. `key` is the identity key: it signs, and its address is the
+ * wallet's address (faucet coins and change go there); an HD wallet also owns the receive branch m/0/n of its
+ * xpub, where the service's payments to the merchant arrive.
+ */
 export class WalletFile {
+  readonly key: PrivateKey;
+  /** The HD keys; undefined for a single-key file. */
+  readonly hd: HdKeys | undefined;
+
   private constructor(
     readonly path: string,
     private data: WalletFileData,
-    readonly key: PrivateKey,
-  ) {}
+  ) {
+    if (data.format === FORMAT) {
+      this.hd = hdKeys(Utils.toArray(data.seed, 'hex'));
+      this.key = this.hd.identityKey;
+    } else {
+      this.hd = undefined;
+      this.key = PrivateKey.fromWif(data.wif);
+    }
+  }
 
   get network(): ChainNetwork {
     return this.data.network;
@@ -57,34 +79,44 @@ export class WalletFile {
     return this.key.toPublicKey().toString();
   }
 
+  /** Where the identity key sits: m/0' of an HD wallet, nowhere for a single key. */
+  get identityPath(): string | undefined {
+    return this.hd ? IDENTITY_PATH : undefined;
+  }
+
+  /** The extended public key the merchant registers as `wallet_xpub`. */
+  xpub(): string {
+    if (!this.hd)
+      throw new AppError(
+        'failed_precondition',
+        `The wallet at ${this.path} holds a single key (made before HD wallets), so it has no xpub: make an HD wallet with \`ctk-wallet create --file <another file>\`.`,
+      );
+    return this.hd.xpub;
+  }
+
   get payments(): readonly PaymentRecord[] {
     return this.data.payments;
   }
 
-  /** The key in WIF, for `export` only. */
+  /** The identity key in WIF, for `export` only. */
   wif(): string {
-    return this.data.wif;
+    return this.data.format === SINGLE_KEY_FORMAT ? this.data.wif : this.key.toWif(this.network === 'main' ? [0x80] : [0xef]);
   }
 
   static create(path: string, network: ChainNetwork, force: boolean): WalletFile {
     if (existsSync(path) && !force)
       throw new AppError(
         'already_exists',
-        `A wallet already exists at ${path} (it holds a key: move it away, or use --force to replace it).`,
+        `A wallet already exists at ${path} (it holds keys: move it away, or use --force to replace it).`,
       );
-    const key = PrivateKey.fromRandom();
-    const wallet = new WalletFile(
-      path,
-      {
-        format: FORMAT,
-        network,
-        wif: key.toWif(network === 'main' ? [0x80] : [0xef]),
-        created_at: new Date().toISOString(),
-        payments: [],
-        credentials: [],
-      },
-      key,
-    );
+    const wallet = new WalletFile(path, {
+      format: FORMAT,
+      network,
+      seed: Utils.toHex(Random(32)),
+      created_at: new Date().toISOString(),
+      payments: [],
+      credentials: [],
+    });
     wallet.save();
     return wallet;
   }
@@ -102,7 +134,7 @@ export class WalletFile {
         'failed_precondition',
         `The wallet at ${path} is for the ${data.network} network, and CHAIN_NETWORK is ${network}.`,
       );
-    return new WalletFile(path, data, PrivateKey.fromWif(data.wif));
+    return new WalletFile(path, data);
   }
 
   recordPayment(payment: PaymentRecord): void {

@@ -1,7 +1,8 @@
 import { readFileSync, statSync } from 'node:fs';
-import { BSM, PrivateKey, PublicKey, Signature, Utils } from '@bsv/sdk';
+import { BSM, PublicKey, Signature, Utils } from '@bsv/sdk';
 import { mineBlocks } from '@ctk/chain/local';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hdKeys } from '../src/hd-keys.js';
 import { closedPort, fundedWallet, startTestChain, wallet, walletPath, type TestChain } from './support.js';
 
 let chain: TestChain;
@@ -11,17 +12,19 @@ beforeAll(async () => {
 afterAll(() => chain?.close());
 
 describe('create, address and export', () => {
-  it('creates a key in a file only its owner can read, and prints the address and public key, never the key', async () => {
+  it('creates a seed in a file only its owner can read, and prints the address and public key, never a key', async () => {
     const file = walletPath();
     const env = { ...chain.env, CTK_WALLET_FILE: file };
     const created = await wallet(['create'], env);
     expect(created.code).toBe(0);
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    const { wif } = JSON.parse(readFileSync(file, 'utf8'));
-    const key = PrivateKey.fromWif(wif);
+    const { seed } = JSON.parse(readFileSync(file, 'utf8'));
+    const key = hdKeys(Utils.toArray(seed, 'hex')).identityKey;
+    const wif = key.toWif([0xef]);
     expect(created.out.join('\n')).toContain(key.toAddress('testnet'));
     expect(created.out.join('\n')).toContain(key.toPublicKey().toString());
     expect(created.out.join('\n')).not.toContain(wif);
+    expect(created.out.join('\n')).not.toContain(seed);
     expect((await wallet(['address'], env)).out).toEqual([key.toAddress('testnet')]);
     expect((await wallet(['export'], env)).out).toEqual([wif]);
   });
@@ -55,6 +58,7 @@ describe('faucet and balance', () => {
       confirmed: 0,
       unconfirmed: 250_000,
       coins: 1,
+      addresses: [{ address, path: "m/0'", satoshis: 250_000, coins: 1 }],
     });
     await mineBlocks(chain.running.url, 1);
     const balance = await wallet(['balance'], env);

@@ -1,24 +1,33 @@
 import type { Transaction } from '@bsv/sdk';
 import type { ChainClient } from '@ctk/chain';
 import { AppError } from '@ctk/shared';
+import { P2PKH } from '@bsv/sdk';
 import { report } from '../io.js';
+import { ownedAddresses } from '../wallet-coins.js';
 import type { CommandContext } from './context.js';
 
-/** The address's transactions on chain, newest first, each with what it did to the balance and, for payments made here, to whom. */
+/**
+ * The transactions of the wallet's addresses (its own and, for an HD wallet, the xpub's used children m/0/n) on
+ * chain, newest first, each with what it did to the balance and, for payments made here, to whom.
+ */
 export async function history({ io, options, chain, wallet }: CommandContext): Promise<void> {
   const opened = wallet();
   const limit = options.limit === undefined ? 20 : Number(options.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
     throw new AppError('bad_request', `--limit must be a whole number from 1 to 1000, not "${options.limit}".`);
-  const all = await chain.client.history(opened.address);
+  const addresses = await ownedAddresses(chain.client, opened);
+  const histories = await Promise.all(addresses.map((owned) => chain.client.history(owned.address)));
+  const all = newestFirst(histories);
   const ours = new Set(all.map((entry) => entry.txid));
   const load = loader(chain.client);
-  const ownScript = `76a914${opened.key.toPublicKey().toHash('hex') as string}88ac`;
-  const paidToUs = (tx: Transaction | undefined, vout: number) =>
-    tx?.outputs[vout]?.lockingScript.toHex() === ownScript ? (tx.outputs[vout]?.satoshis ?? 0) : 0;
+  const ownScripts = new Set(addresses.map((owned) => new P2PKH().lock(owned.address).toHex()));
+  const paidToUs = (tx: Transaction | undefined, vout: number) => {
+    const output = tx?.outputs[vout];
+    return output && ownScripts.has(output.lockingScript.toHex()) ? (output.satoshis ?? 0) : 0;
+  };
 
   const rows = [];
-  for (const entry of [...all].reverse().slice(0, limit)) {
+  for (const entry of all.slice(0, limit)) {
     const tx = await load(entry.txid);
     let net = 0;
     for (const [vout] of (tx?.outputs ?? []).entries()) net += paidToUs(tx, vout);
@@ -44,6 +53,19 @@ export async function history({ io, options, chain, wallet }: CommandContext): P
             `${row.height === null ? 'mempool' : `block ${row.height}`}  ${row.txid}  ${row.net_satoshis > 0 ? '+' : ''}${row.net_satoshis}${row.to ? `  to ${row.to}` : ''}${row.reference ? ` (${row.reference})` : ''}`,
         ),
   );
+}
+
+/** One list of several addresses' histories (each oldest first): unmined first, then by height, later arrivals first. */
+function newestFirst(histories: Array<Array<{ txid: string; height?: number }>>): Array<{ txid: string; height?: number }> {
+  const seen = new Map<string, { txid: string; height?: number; order: number }>();
+  histories.forEach((history) =>
+    history.forEach((entry, order) => {
+      if (!seen.has(entry.txid)) seen.set(entry.txid, { ...entry, order });
+    }),
+  );
+  return [...seen.values()]
+    .sort((a, b) => (b.height ?? Infinity) - (a.height ?? Infinity) || b.order - a.order)
+    .map(({ txid, height }) => ({ txid, ...(height === undefined ? {} : { height }) }));
 }
 
 function loader(chain: ChainClient): (txid: string) => Promise<Transaction | undefined> {

@@ -4,13 +4,22 @@ import { report } from '../io.js';
 import { WalletFile } from '../wallet-file.js';
 import type { CommandContext } from './context.js';
 
+/** A new HD wallet: its address and identity public key (what onboarding registers), and the xpub (`wallet_xpub`). */
 export function create({ io, options, chain }: CommandContext): void {
   const wallet = WalletFile.create(options.file, chain.network, options.force);
-  report(io, options.json, { file: wallet.path, network: wallet.network, address: wallet.address, public_key: wallet.publicKey }, [
-    `Created a ${wallet.network} wallet in ${wallet.path} (mode 0600; the key stays in this file).`,
+  const xpub = wallet.xpub();
+  report(io, options.json, { file: wallet.path, network: wallet.network, address: wallet.address, public_key: wallet.publicKey, xpub }, [
+    `Created a ${wallet.network} wallet in ${wallet.path} (mode 0600; the seed stays in this file).`,
     `address:    ${wallet.address}`,
     `public key: ${wallet.publicKey}`,
+    `xpub:       ${xpub}`,
   ]);
+}
+
+/** The extended public key: the service derives each payment's address as its child m/0/n. */
+export function xpub({ io, options, wallet }: CommandContext): void {
+  const key = wallet().xpub();
+  report(io, options.json, { xpub: key }, [key]);
 }
 
 export function address({ io, options, wallet }: CommandContext): void {
@@ -18,10 +27,10 @@ export function address({ io, options, wallet }: CommandContext): void {
   report(io, options.json, { address: opened.address, public_key: opened.publicKey }, [opened.address]);
 }
 
-/** The only command that shows the key. */
+/** The only command that shows a private key: the identity key in WIF (and, with --json, an HD wallet's xprv). */
 export function exportKey({ io, options, wallet }: CommandContext): void {
   const opened = wallet();
-  report(io, options.json, { wif: opened.wif(), address: opened.address }, [opened.wif()]);
+  report(io, options.json, { wif: opened.wif(), address: opened.address, ...(opened.hd ? { xprv: opened.hd.xprv } : {}) }, [opened.wif()]);
 }
 
 /** A Bitcoin Signed Message (BSM) signature, base64, by the wallet's key. */

@@ -25,8 +25,7 @@ export async function pay({ io, options, chain, wallet }: CommandContext): Promi
   const outputs = receipt ? [...plan.outputs, receipt] : plan.outputs;
   const { tx, fee } = await buildTransaction({
     chain: chain.client,
-    key: opened.key,
-    address: opened.address,
+    wallet: opened,
     outputs,
     satsPerKb: await feeRate(chain.arcUrl),
   });

@@ -1,18 +1,23 @@
-import { P2PKH, SatoshisPerKilobyte, Transaction, type PrivateKey } from '@bsv/sdk';
-import type { ChainClient, Utxo } from '@ctk/chain';
+import { P2PKH, SatoshisPerKilobyte, Transaction } from '@bsv/sdk';
+import type { ChainClient } from '@ctk/chain';
 import { AppError } from '@ctk/shared';
+import { walletCoins, type OwnedCoin } from '../wallet-coins.js';
+import type { WalletFile } from '../wallet-file.js';
 import type { PlannedOutput } from './plan.js';
 import { sourceTransaction } from './source-transactions.js';
 
-export type BuildInput = { chain: ChainClient; key: PrivateKey; address: string; outputs: PlannedOutput[]; satsPerKb: number };
+export type BuildInput = { chain: ChainClient; wallet: WalletFile; outputs: PlannedOutput[]; satsPerKb: number };
 
-/** Signs a payment: the wallet's coins in (largest first, as few as cover it), the outputs, change back to the wallet, the fee by the rate. */
+/**
+ * Signs a payment: the wallet's coins in (at its address and the xpub's used children; largest first, as few
+ * as cover it), each signed by its own key, the outputs, change back to the wallet's address, the fee by the rate.
+ */
 export async function buildTransaction(input: BuildInput): Promise<{ tx: Transaction; fee: number }> {
-  const coins = await input.chain.listUnspent(input.address);
+  const coins = await walletCoins(input.chain, input.wallet);
   if (coins.length === 0)
     throw new AppError(
       'failed_precondition',
-      `The wallet has no coins: send some to ${input.address} (on the local chain: ctk-wallet faucet).`,
+      `The wallet has no coins: send some to ${input.wallet.address} (on the local chain: ctk-wallet faucet).`,
     );
   const selected = selectCoins(coins, input.outputs, input.satsPerKb);
 
@@ -22,21 +27,21 @@ export async function buildTransaction(input: BuildInput): Promise<{ tx: Transac
     tx.addInput({
       sourceTransaction: await sourceTransaction(input.chain, coin.txid, cache),
       sourceOutputIndex: coin.vout,
-      unlockingScriptTemplate: new P2PKH().unlock(input.key),
+      unlockingScriptTemplate: new P2PKH().unlock(coin.owner.key),
     });
   }
   for (const output of input.outputs) tx.addOutput(output);
-  tx.addOutput({ lockingScript: new P2PKH().lock(input.address), change: true });
+  tx.addOutput({ lockingScript: new P2PKH().lock(input.wallet.address), change: true });
   await tx.fee(new SatoshisPerKilobyte(input.satsPerKb));
   await tx.sign();
   return { tx, fee: tx.getFee() };
 }
 
-function selectCoins(coins: Utxo[], outputs: PlannedOutput[], satsPerKb: number): Utxo[] {
+function selectCoins(coins: OwnedCoin[], outputs: PlannedOutput[], satsPerKb: number): OwnedCoin[] {
   const target = outputs.reduce((sum, output) => sum + output.satoshis, 0);
   const outputBytes = outputs.reduce((sum, output) => sum + 9 + output.lockingScript.toBinary().length, 0) + 34;
   const sorted = [...coins].sort((a, b) => b.satoshis - a.satoshis);
-  const selected: Utxo[] = [];
+  const selected: OwnedCoin[] = [];
   let total = 0;
   let needed = target;
   for (const coin of sorted) {

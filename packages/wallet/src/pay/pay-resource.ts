@@ -26,8 +26,7 @@ export function payResource(context: { chain: ChainClient; arcUrl: string; walle
     }
     const { tx, fee } = await buildTransaction({
       chain: context.chain,
-      key: context.wallet.key,
-      address: context.wallet.address,
+      wallet: context.wallet,
       outputs: [{ lockingScript: script, satoshis }],
       satsPerKb: await feeRate(context.arcUrl),
     });
