@@ -94,7 +94,7 @@ Commerce Toolkit is running at ${base} (data in ${dataDir}; payment events ${tra
 ${
   chain
     ? `  Local chain:   ${chain.url} (ARC; WhatsOnChain at ${chain.url}/v1/bsv/local)${chain.shared ? ', started by another instance' : ''}
-  Faucet:        curl -s -X POST ${chain.url}/faucet -H 'content-type: application/json' -d '{"address": "<P2PKH address>", "satoshis": 100000}'
+  Faucet:        curl -s -X POST ${chain.url}/faucet -H 'content-type: application/json' -d '{"address": "<P2PKH address>", "satoshis": 500000000}'
   Mine a block:  curl -s -X POST ${chain.url}/mine
 `
     : `  Chain:         ${chainNetwork} (ARC and WhatsOnChain)
