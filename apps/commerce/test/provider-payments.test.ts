@@ -98,15 +98,21 @@ async function balances(org: OrgRef) {
 }
 
 describe('card provider events', () => {
-  it('mark the checkout paid, release its order and post the sale to provider clearing, revenue and tax', async () => {
+  it('mark the checkout paid, its order paid_elsewhere, and post the sale to provider clearing, revenue and tax', async () => {
     const { org, checkout } = await paidShop();
     const answer = await deliver(org, sessionCompleted(checkout.publicToken));
     expect(answer).toMatchObject({ outcome: 'applied', duplicate: false, eventType: 'checkout.session.completed' });
 
     const status = await stack.client.getCheckout({ org, publicToken: checkout.publicToken, publicUrl: PUBLIC_URL });
     expect(status.checkout?.status).toBe('paid');
-    // The order takes no bitcoin payment now: cancelled, its receiving output released.
-    expect(status.checkout?.order).toMatchObject({ status: 'cancelled', dueSatoshis: 0n, paidAt: expect.any(String) });
+    // The order says where it was paid, and takes no bitcoin payment now (its address is no longer watched).
+    expect(status.checkout?.order).toMatchObject({
+      status: 'paid_elsewhere',
+      paidElsewhereBy: 'card-provider',
+      dueSatoshis: 0n,
+      paidAt: expect.any(String),
+    });
+    expect(status.checkout).toMatchObject({ provider: 'card-provider', refundedMinor: 0n });
 
     const [entry] = await eventually(async () => {
       const found = await entries(org);

@@ -3,7 +3,7 @@
 
 import { api, orderOf } from './api.js';
 
-export const FINAL = new Set(['paid', 'confirmed', 'expired', 'cancelled']);
+export const FINAL = new Set(['paid', 'confirmed', 'expired', 'cancelled', 'paid_elsewhere']);
 const POLL_MS = 2000;
 
 /**

@@ -18,8 +18,9 @@ function render(order) {
   $('total').textContent = money(order.total_minor);
   const open = order.status === 'open';
   $('satoshis').textContent = open ? `${formatSatoshis(order.due_satoshis)} to pay` : `${formatSatoshis(order.paid_satoshis)} paid`;
-  $('status').textContent =
-    order.status === 'paid' || order.status === 'confirmed' ? `${statusText(order)}. Thank you!` : statusText(order);
+  $('status').textContent = ['paid', 'confirmed', 'paid_elsewhere'].includes(order.status)
+    ? `${statusText(order)}. Thank you!`
+    : statusText(order);
   $('status').dataset.status = order.status;
   $('to-pay').hidden = !open;
   if (open) {

@@ -38,6 +38,9 @@ export function statusText(order) {
       return flags.has('paid_partial') ? 'Expired, part paid' : 'Expired';
     case 'cancelled':
       return 'Cancelled';
+    case 'paid_elsewhere':
+      // An online checkout paid by card or another wallet: nothing is due in bitcoin.
+      return order.paid_elsewhere_by === 'wallet-provider' ? 'Paid through the wallet provider' : 'Paid by card';
     default:
       return String(order.status ?? '');
   }

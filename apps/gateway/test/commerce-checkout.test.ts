@@ -170,6 +170,9 @@ describe('a checkout', () => {
       expires_at: created.expires_at,
       paid_at: expect.any(String),
       confirmed_at: null,
+      // Paid in bitcoin: no provider took it, nothing refunded (decision 0019).
+      provider: null,
+      refunded_minor: 0,
     });
     const entry = await eventually(async () => {
       const ledger = await inject({ method: 'GET', url: `/api/v1/orgs/${cafe.handle}/ledger`, headers: bearer(cafe.key) });

@@ -1,4 +1,5 @@
 import type { KeyObject } from 'node:crypto';
+import { createConnection, createServer, type Socket } from 'node:net';
 import { HD, LockingScript, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
 import { configSchema as booksConfigSchema, service as books } from '@ctk/books';
 import { configSchema as commerceConfigSchema, service as commerce } from '@ctk/commerce';
@@ -48,10 +49,17 @@ export async function startOrderStack(options: { commerce?: boolean; gatewayEnv?
     { transport, now: () => new Date(Date.now() + offsetMs) },
   );
   const posUrl = `127.0.0.1:${posService.port}`;
+  // Commerce reaches pos through a proxy a test can cut (pos down for commerce, up for everyone else).
+  const posLink = await startCuttableLink(posService.port);
   const commerceService = options.commerce
     ? await startService(
         commerce,
-        loadConfig(commerceConfigSchema, { ...env, POS_GRPC_URL: posUrl, COMMERCE_CATALOG_CACHE_MS: '0', ...(await database('commerce')) }),
+        loadConfig(commerceConfigSchema, {
+          ...env,
+          POS_GRPC_URL: `127.0.0.1:${posLink.port}`,
+          COMMERCE_CATALOG_CACHE_MS: '0',
+          ...(await database('commerce')),
+        }),
         // Provider payments post through commerce's outbox (decision 0019); its clock moves with pos's.
         { transport, now: () => new Date(Date.now() + offsetMs) },
       )
@@ -105,6 +113,8 @@ export async function startOrderStack(options: { commerce?: boolean; gatewayEnv?
     paying,
     /** Mines blocks on the local chain (the transactions waiting are mined in the first). */
     mine: (blocks = 1) => mineBlocks(chain.url, blocks),
+    /** Commerce's line to pos: `cut()` refuses and drops its connections (pos down, for commerce only), `restore()`. */
+    posLink,
     /** Moves pos's (and commerce's) clock this many seconds ahead of the real one (negative: back). */
     advance(seconds: number) {
       offsetMs += seconds * 1000;
@@ -113,10 +123,42 @@ export async function startOrderStack(options: { commerce?: boolean; gatewayEnv?
       await gateway.close();
       await commerceService?.close();
       await posService.close();
+      await posLink.close();
       await p2pService.close();
       await booksService.close();
       await transport.close();
       await chain.close();
+    },
+  };
+}
+
+/** A TCP proxy to a local port that a test can cut (connections refused and dropped) and restore. */
+async function startCuttableLink(targetPort: number) {
+  const sockets = new Set<Socket>();
+  let cut = false;
+  const server = createServer((client) => {
+    if (cut) return void client.destroy();
+    const upstream = createConnection({ host: '127.0.0.1', port: targetPort });
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => socket.destroy());
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as { port: number }).port,
+    cut() {
+      cut = true;
+      for (const socket of sockets) socket.destroy();
+    },
+    restore() {
+      cut = false;
+    },
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }

@@ -1,6 +1,6 @@
 import { AppError } from '@ctk/shared';
 
-export const CHECKOUT_STATUSES = ['pending', 'paid', 'confirmed', 'expired', 'cancelled'] as const;
+export const CHECKOUT_STATUSES = ['pending', 'paid', 'confirmed', 'expired', 'cancelled', 'refunded'] as const;
 export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
 
 const FROM_ORDER: Record<string, CheckoutStatus> = {
@@ -10,6 +10,8 @@ const FROM_ORDER: Record<string, CheckoutStatus> = {
   expired: 'expired',
   // Staff cancelled the order at the counter: it takes no payment.
   cancelled: 'cancelled',
+  // Paid at a provider (decision 0019): commerce records that payment right after pos marks the order.
+  paid_elsewhere: 'paid',
 };
 
 /** The checkout's status from its pos order's state. */

@@ -8,6 +8,26 @@ export type NewProviderEvent = Omit<Prisma.ProviderEventUncheckedCreateInput, 'i
 export type RefundFigures = { refundedMinor: bigint; refundedTax: bigint; deltaMinor: bigint; deltaTax: bigint };
 
 /**
+ * Records what became of an event in the transaction: a new row, or, for a parked event applied again
+ * (`parkedId`: a redelivery or an admin's apply), its row updated while it is still parked. False: another
+ * process moved that row first, and nothing is to be written.
+ */
+async function recordEvent(
+  tx: Prisma.TransactionClient,
+  event: NewProviderEvent,
+  outcome: 'applied' | 'parked' | 'ignored',
+  reason: string,
+  parkedId: string | undefined,
+): Promise<boolean> {
+  if (!parkedId) return (await tx.providerEvent.create({ data: { ...event, outcome, reason } })) !== null;
+  const { count } = await tx.providerEvent.updateMany({
+    where: { id: parkedId, outcome: 'parked' },
+    data: { outcome, reason, checkoutId: event.checkoutId ?? null },
+  });
+  return count === 1;
+}
+
+/**
  * Provider events and payments over Prisma. Each write is one transaction with the event's row, whose
  * unique (organisation, provider, event id) makes a redelivery fail as a whole: a duplicate changes nothing.
  */
@@ -15,6 +35,11 @@ export function createProviderPaymentRepository(prisma: PrismaClient) {
   return {
     event(organizationId: string, provider: string, eventId: string): Promise<ProviderEvent | null> {
       return prisma.providerEvent.findUnique({ where: { organizationId_provider_eventId: { organizationId, provider, eventId } } });
+    },
+
+    /** An event of the organisation by its id here (not the provider's event id). */
+    byId(organizationId: string, id: string): Promise<ProviderEvent | null> {
+      return prisma.providerEvent.findFirst({ where: { id, organizationId } });
     },
 
     byCheckout(checkoutId: string): Promise<ProviderPayment | null> {
@@ -25,9 +50,9 @@ export function createProviderPaymentRepository(prisma: PrismaClient) {
       return prisma.providerPayment.findUnique({ where: { organizationId_provider_paymentRef: { organizationId, provider, paymentRef } } });
     },
 
-    /** An event that changes nothing but itself: parked (with why) or ignored. */
-    async note(event: NewProviderEvent, outcome: 'parked' | 'ignored', reason: string): Promise<ProviderEvent> {
-      return prisma.providerEvent.create({ data: { ...event, outcome, reason } });
+    /** An event that changes nothing but itself: parked (with why) or ignored; `parkedId`: it was parked before. */
+    async note(event: NewProviderEvent, outcome: 'parked' | 'ignored', reason: string, parkedId?: string): Promise<void> {
+      await prisma.$transaction((tx) => recordEvent(tx, event, outcome, reason, parkedId));
     },
 
     /**
@@ -38,25 +63,29 @@ export function createProviderPaymentRepository(prisma: PrismaClient) {
       event: NewProviderEvent,
       payment: Omit<Prisma.ProviderPaymentUncheckedCreateInput, 'id'>,
       paymentEvent: (paymentId: string) => PaymentEvent,
+      parkedId?: string,
     ): Promise<{ outcome: 'applied' | 'parked' | 'ignored'; reason: string }> {
       return prisma.$transaction(async (tx) => {
+        const record = async (outcome: 'applied' | 'parked' | 'ignored', reason: string) =>
+          (await recordEvent(tx, event, outcome, reason, parkedId))
+            ? { outcome, reason }
+            : { outcome: 'ignored' as const, reason: 'applied already' };
         const existing = await tx.providerPayment.findUnique({ where: { checkoutId: payment.checkoutId } });
-        if (existing) {
-          const reason = `the checkout is already paid (${existing.provider} payment ${existing.paymentRef})`;
-          await tx.providerEvent.create({ data: { ...event, outcome: 'ignored', reason } });
-          return { outcome: 'ignored', reason };
-        }
+        if (existing && existing.provider === payment.provider && existing.paymentRef === payment.paymentRef)
+          return record('ignored', `the checkout is already paid (${existing.provider} payment ${existing.paymentRef})`);
+        // Another payment of a checkout already paid: it counts for nothing, and the merchant refunds it.
+        if (existing)
+          return record(
+            'parked',
+            `the checkout is already paid (${existing.provider} payment ${existing.paymentRef}): refund this payment`,
+          );
         const { organizationId, provider, paymentRef } = payment;
         const sameRef = await tx.providerPayment.findUnique({
           where: { organizationId_provider_paymentRef: { organizationId, provider, paymentRef } },
         });
-        if (sameRef) {
-          // One provider payment cannot pay two checkouts: the merchant looks into it.
-          const reason = `${provider} payment ${paymentRef} already paid another checkout`;
-          await tx.providerEvent.create({ data: { ...event, outcome: 'parked', reason } });
-          return { outcome: 'parked', reason };
-        }
-        await tx.providerEvent.create({ data: { ...event, outcome: 'applied' } });
+        // One provider payment cannot pay two checkouts: the merchant looks into it.
+        if (sameRef) return record('parked', `${provider} payment ${paymentRef} already paid another checkout`);
+        if (!(await recordEvent(tx, event, 'applied', '', parkedId))) return { outcome: 'ignored', reason: 'applied already' };
         const created = await tx.providerPayment.create({ data: payment });
         await tx.checkout.update({
           where: { id: payment.checkoutId },
@@ -85,14 +114,7 @@ export function createProviderPaymentRepository(prisma: PrismaClient) {
         await tx.$executeRaw`SELECT 1 FROM provider_payments WHERE id = ${paymentId}::uuid FOR UPDATE`;
         const payment = await tx.providerPayment.findUniqueOrThrow({ where: { id: paymentId } });
         const refund = figures(payment);
-        const record = async (outcome: 'applied' | 'ignored', reason: string) => {
-          if (!parkedId) return (await tx.providerEvent.create({ data: { ...event, outcome, reason } })) !== null;
-          const { count } = await tx.providerEvent.updateMany({
-            where: { id: parkedId, outcome: 'parked' },
-            data: { outcome, reason, checkoutId: event.checkoutId ?? null },
-          });
-          return count === 1;
-        };
+        const record = (outcome: 'applied' | 'ignored', reason: string) => recordEvent(tx, event, outcome, reason, parkedId);
         if (!refund) {
           const reason = `nothing more is refunded: ${payment.refundedMinor} of ${payment.amountMinor} already was`;
           await record('ignored', reason);
@@ -103,6 +125,7 @@ export function createProviderPaymentRepository(prisma: PrismaClient) {
           where: { id: paymentId },
           data: { refundedMinor: refund.refundedMinor, refundedTax: refund.refundedTax, refundCount: { increment: 1 }, updatedAt: now },
         });
+        if (updated.refundedMinor >= updated.amountMinor) await refundCheckout(tx, updated.checkoutId, now);
         await enqueuePaymentEvent(tx, paymentEvent(updated, refund));
         return { outcome: 'applied', reason: '' };
       });
@@ -130,4 +153,18 @@ export function createProviderPaymentRepository(prisma: PrismaClient) {
       });
     },
   };
+}
+
+/**
+ * Refunded in full: the checkout says `refunded`, and a ticket checkout's seats go back on sale, its tickets
+ * void (decision 0020). The checkout's row is locked first, as the sale of its seats locks it
+ * (ticket-repository.ts `sell`), so a sale running at the same time cannot issue tickets after this.
+ */
+async function refundCheckout(tx: Prisma.TransactionClient, checkoutId: string, now: Date) {
+  await tx.$queryRaw`SELECT id FROM checkouts WHERE id = ${checkoutId}::uuid FOR UPDATE`;
+  await tx.checkout.update({ where: { id: checkoutId }, data: { status: 'refunded', updatedAt: now } });
+  await tx.ticketHold.updateMany({
+    where: { checkoutId, state: { in: ['held', 'released', 'sold', 'unfulfilled'] } },
+    data: { state: 'refunded', updatedAt: now },
+  });
 }

@@ -26,7 +26,14 @@ const checkoutSchema = z.object({
 });
 
 /** `tickets`: a ticket checkout's tickets, once paid (decision 0020). */
-export type CheckoutWithOrder = { checkout: Checkout; order: Order; tickets?: TicketWithNames[] };
+export type CheckoutWithOrder = {
+  checkout: Checkout;
+  order: Order;
+  tickets?: TicketWithNames[];
+  /** Paid through a provider (decision 0019): which, and what it refunded so far. */
+  provider?: string;
+  refundedMinor?: bigint;
+};
 
 /**
  * Opens a checkout for a shopper's browser (decision 0018): every line must be an item of the catalog;

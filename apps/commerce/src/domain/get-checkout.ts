@@ -7,7 +7,6 @@ import { PUBLIC_TOKEN } from '../checkouts/public-token.js';
 import type { Checkout } from '../data/checkout-repository.js';
 import { settleTicketCheckout } from '../tickets/settle-ticket-checkout.js';
 import type { CheckoutWithOrder } from './create-checkout.js';
-import { releaseOrder } from './receive-provider-event.js';
 
 /**
  * A checkout of the organisation by its public token, with its order as pos has it now; the checkout
@@ -23,11 +22,17 @@ export async function getCheckout(
   if (!found) throw new AppError('not_found', 'No checkout with this token in this shop');
   const { order } = await context.pos.getOrder({ orderNumber: found.orderNumber, publicUrl: input.publicUrl });
   if (!order) throw new AppError('internal', 'pos answered without the order');
-  // Paid through a provider (decision 0019): commerce's row says so; the order is cancelled, or is once more now.
-  if (await context.providerPayments.byCheckout(found.id)) {
-    if (order.status === 'open' || order.status === 'expired') await releaseOrder(context, orgRef as OrgRef, found, input.publicUrl);
+  // Paid through a provider (decision 0019): commerce's row says so (paid, or refunded in full); pos's order
+  // is paid_elsewhere, marked so before the payment was recorded here.
+  const payment = await context.providerPayments.byCheckout(found.id);
+  if (payment) {
     // Nothing is due in bitcoin: the provider took the money (paid_satoshis stays what the chain paid, 0).
-    const paid = { checkout: found, order: { ...order, dueSatoshis: 0n, paidAt: found.paidAt?.toISOString() ?? order.paidAt } };
+    const paid = {
+      checkout: found,
+      order: { ...order, dueSatoshis: 0n, paidAt: found.paidAt?.toISOString() ?? order.paidAt },
+      provider: payment.provider,
+      refundedMinor: payment.refundedMinor,
+    };
     return found.kind === 'tickets' ? { ...paid, tickets: await settleTicketCheckout(context, found) } : paid;
   }
   return followOrder(context, found, order);

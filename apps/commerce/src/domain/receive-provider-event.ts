@@ -3,7 +3,7 @@ import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
 import { AppError, isUniqueViolation, orgOf, type Org } from '@ctk/shared';
 import { PUBLIC_TOKEN } from '../checkouts/public-token.js';
 import type { Checkout } from '../data/checkout-repository.js';
-import type { NewProviderEvent } from '../data/provider-payment-repository.js';
+import type { NewProviderEvent, ProviderEvent } from '../data/provider-payment-repository.js';
 import type { ProviderContext } from '../providers/provider-context.js';
 import { readNotice, type ProviderNotice } from '../providers/provider-notice.js';
 import { providerPaidEvent, providerRefundedEvent, refundFigures } from '../providers/provider-payment-events.js';
@@ -35,9 +35,15 @@ export async function receiveProviderEvent(
     const seen = await context.payments.event(org.id, provider, notice.eventId);
     // A provider signs each attempt anew: the very same signature again is someone replaying a delivery.
     if (seen?.signature === signature) throw new AppError('invalid_signature', 'This delivery was received before (a replay).');
+    // A parked event delivered again is applied again (pos may answer now, its checkout may exist now).
+    if (seen?.outcome === 'parked') {
+      const again = await applyParked(context, { org, orgRef: orgRef as OrgRef }, seen, request.publicUrl);
+      return { ...summary(notice, again.outcome as EventOutcome, again.reason), duplicate: again.outcome === 'parked' };
+    }
     if (seen) return { ...summary(notice, seen.outcome as EventOutcome, seen.reason), duplicate: true };
     try {
-      const applied = await apply(context, { org, orgRef: orgRef as OrgRef }, provider, notice, { ...request, signature });
+      const event = newEvent(org, provider, notice, { ...request, signature }, context.now());
+      const applied = await apply(context, { org, orgRef: orgRef as OrgRef }, provider, notice, event, request.publicUrl);
       return { ...applied, duplicate: false };
     } catch (error) {
       if (!isUniqueViolation(error) || attempt > 0) throw error;
@@ -73,27 +79,58 @@ async function verify(context: ProviderContext, org: Org, provider: Provider, re
   });
 }
 
-async function apply(
-  context: ProviderContext,
-  { org, orgRef }: { org: Org; orgRef: OrgRef },
+/** What is recorded of a verified delivery, whatever becomes of it. */
+function newEvent(
+  org: Org,
   provider: Provider,
   notice: ProviderNotice,
-  request: { payload: Uint8Array; publicUrl: string; signature: string },
-): Promise<Omit<ReceivedEvent, 'duplicate'>> {
-  const checkout = PUBLIC_TOKEN.test(notice.checkoutToken) ? await context.checkouts.byToken(org.id, notice.checkoutToken) : null;
-  const event: NewProviderEvent = {
+  request: { payload: Uint8Array; signature: string },
+  receivedAt: Date,
+): NewProviderEvent {
+  return {
     organizationId: org.id,
     provider,
     eventId: notice.eventId,
     eventType: notice.eventType,
     checkoutToken: notice.checkoutToken,
-    checkoutId: checkout?.id ?? null,
+    checkoutId: null,
     payload: Uint8Array.from(request.payload),
     signature: request.signature,
-    receivedAt: context.now(),
+    receivedAt,
   };
+}
+
+/**
+ * A parked event applied again, exactly as its delivery was (its stored raw body, verified when it came):
+ * by the provider's redelivery, or an admin (apply-provider-event.ts). Its row is updated, only while it is
+ * still parked, so concurrent attempts apply it once. Answers the row as it then is.
+ */
+export async function applyParked(
+  context: ProviderContext,
+  orgs: { org: Org; orgRef: OrgRef },
+  parked: ProviderEvent,
+  publicUrl: string,
+): Promise<ProviderEvent> {
+  const provider = parked.provider as Provider;
+  const notice = readNotice(provider, parked.payload);
+  const { id, outcome: _outcome, reason: _reason, ...event } = parked;
+  await apply(context, orgs, provider, notice, event, publicUrl, id);
+  return (await context.payments.byId(orgs.org.id, id)) ?? parked;
+}
+
+async function apply(
+  context: ProviderContext,
+  { org, orgRef }: { org: Org; orgRef: OrgRef },
+  provider: Provider,
+  notice: ProviderNotice,
+  received: NewProviderEvent,
+  publicUrl: string,
+  parkedId?: string,
+): Promise<Omit<ReceivedEvent, 'duplicate'>> {
+  const checkout = PUBLIC_TOKEN.test(notice.checkoutToken) ? await context.checkouts.byToken(org.id, notice.checkoutToken) : null;
+  const event: NewProviderEvent = { ...received, checkoutId: checkout?.id ?? null };
   const note = async (outcome: 'parked' | 'ignored', reason: string) => {
-    await context.payments.note(event, outcome, reason);
+    await context.payments.note(event, outcome, reason, parkedId);
     if (outcome === 'parked')
       context.logger.warn({ organizationId: org.id, provider, eventId: notice.eventId, reason }, 'provider event parked');
     return summary(notice, outcome, reason);
@@ -104,7 +141,7 @@ async function apply(
     if (!payment) return note('parked', `no ${provider} payment ${notice.paymentRef} of this organisation to refund`);
     if (payment.currency !== notice.currency)
       return note('parked', `the refund is in ${notice.currency}, the payment in ${payment.currency}`);
-    const result = await applyRefund(context, { ...event, checkoutId: payment.checkoutId }, payment.id, notice.refundedMinor);
+    const result = await applyRefund(context, { ...event, checkoutId: payment.checkoutId }, payment.id, notice.refundedMinor, parkedId);
     return summary(notice, result.outcome, result.reason);
   }
   if (!checkout) {
@@ -115,10 +152,21 @@ async function apply(
   }
   const mismatch = amountMismatch(checkout, notice);
   if (mismatch) return note('parked', mismatch);
-  const order = await readOrder(context, checkout, request.publicUrl);
-  // The shopper paid the order in bitcoin too: booking this would count the sale twice; the merchant refunds one.
-  if (order && (order.paidSatoshis > 0n || order.status === 'paid' || order.status === 'confirmed'))
-    return note('parked', `the checkout's order is already paid in bitcoin (${order.paidSatoshis} satoshis)`);
+  const sameRef = await context.payments.byRef(org.id, provider, notice.paymentRef);
+  if (sameRef && sameRef.checkoutId !== checkout.id)
+    return note('parked', `${provider} payment ${notice.paymentRef} already paid another checkout`);
+  // pos decides, under the order's lock every bitcoin payment takes, which of the two payments counts. Only
+  // a checkout not yet paid through a provider asks (a second event of its payment is ignored below).
+  let order: Order | undefined;
+  if (!(await context.payments.byCheckout(checkout.id))) {
+    const decided = await markPaidElsewhere(context, orgRef, checkout, { provider, paymentRef: notice.paymentRef, publicUrl });
+    if ('refused' in decided) return note('parked', decided.refused);
+    if ('unavailable' in decided) {
+      await note('parked', decided.unavailable);
+      throw new AppError('unavailable', `${decided.unavailable}; deliver the event again (it is kept parked meanwhile)`);
+    }
+    order = decided.order;
+  }
   const paidAt = context.now();
   const result = await context.payments.pay(
     event,
@@ -134,16 +182,41 @@ async function apply(
       updatedAt: paidAt,
     },
     (paymentId) => providerPaidEvent({ paymentId, checkout, order, provider, paymentRef: notice.paymentRef, paidAt }),
+    parkedId,
   );
   if (result.outcome === 'applied') {
     context.eventsCommitted();
     // Its seats are sold now, while its hold still stands (or, paid late, only if they are still free).
     if (checkout.kind === 'tickets') await context.tickets.sell(checkout.id, org.id, paidAt);
-    await releaseOrder(context, orgRef, checkout, request.publicUrl);
     await applyParkedRefunds(context, org, provider, notice.paymentRef);
   }
   return summary(notice, result.outcome, result.reason);
 }
+
+/**
+ * Asks pos to mark the checkout's order paid at the provider (pos's MarkOrderPaidElsewhere). pos refuses
+ * an order already paid in bitcoin (the card payment is then the one to refund), cancelled or not found;
+ * when pos cannot be asked, nothing is applied blind.
+ */
+async function markPaidElsewhere(
+  context: Pick<ProviderContext, 'pos' | 'logger'>,
+  org: OrgRef,
+  checkout: Checkout,
+  payment: { provider: string; paymentRef: string; publicUrl: string },
+): Promise<{ order: Order } | { refused: string } | { unavailable: string }> {
+  try {
+    const { order } = await context.pos.markOrderPaidElsewhere({ org, orderNumber: checkout.orderNumber, ...payment });
+    if (!order) throw new AppError('internal', 'pos answered without the order');
+    return { order };
+  } catch (error) {
+    if (error instanceof AppError && REFUSALS.has(error.code)) return { refused: `pos refused: ${error.message}` };
+    context.logger.warn({ err: error, orderNumber: checkout.orderNumber }, 'pos could not be asked to mark the order paid elsewhere');
+    return { unavailable: `pos could not be asked whether order ${checkout.orderNumber} was paid in bitcoin` };
+  }
+}
+
+/** pos's answers that will not change by asking again. */
+const REFUSALS = new Set(['failed_precondition', 'not_found', 'validation_failed']);
 
 async function applyRefund(context: ProviderContext, event: NewProviderEvent, paymentId: string, refundedMinor: bigint, parkedId?: string) {
   const now = context.now();
@@ -185,31 +258,6 @@ function amountMismatch(checkout: Checkout, notice: { amountMinor: bigint; curre
   if (notice.amountMinor !== checkout.totalMinor)
     return `the payment is ${notice.amountMinor}, the checkout's total ${checkout.totalMinor}`;
   return '';
-}
-
-/** The order's lines for the books; without them (pos unreachable) the entry is posted without lines. */
-async function readOrder(context: ProviderContext, checkout: Checkout, publicUrl: string): Promise<Order | undefined> {
-  try {
-    return (await context.pos.getOrder({ orderNumber: checkout.orderNumber, publicUrl })).order;
-  } catch (error) {
-    context.logger.warn({ err: error, orderNumber: checkout.orderNumber }, 'the order could not be read for its lines');
-    return undefined;
-  }
-}
-
-/**
- * The pos order will not be paid in bitcoin now: it is cancelled, which releases its receiving output.
- * Best effort: the status route tries again while the order is still open.
- */
-export async function releaseOrder(context: Pick<ProviderContext, 'pos' | 'logger'>, org: OrgRef, checkout: Checkout, publicUrl: string) {
-  try {
-    await context.pos.cancelOrder({ org, orderNumber: checkout.orderNumber, publicUrl });
-  } catch (error) {
-    context.logger.warn(
-      { err: error, orderNumber: checkout.orderNumber },
-      'the order of a checkout paid through a provider was not cancelled',
-    );
-  }
 }
 
 function summary(notice: ProviderNotice, outcome: EventOutcome, reason: string): Omit<ReceivedEvent, 'duplicate'> {

@@ -2,7 +2,7 @@ import type { Checkout } from '@ctk/proto/ctk/commerce/v1/commerce';
 import type { CheckoutWithOrder } from '../domain/create-checkout.js';
 import { toIssuedTicketMessage } from './ticket-message.js';
 
-export function toCheckoutMessage({ checkout, order, tickets }: CheckoutWithOrder): Checkout {
+export function toCheckoutMessage({ checkout, order, tickets, provider, refundedMinor }: CheckoutWithOrder): Checkout {
   return {
     publicToken: checkout.publicToken,
     status: checkout.status,
@@ -10,5 +10,7 @@ export function toCheckoutMessage({ checkout, order, tickets }: CheckoutWithOrde
     order,
     kind: checkout.kind,
     tickets: (tickets ?? []).map(toIssuedTicketMessage),
+    provider: provider ?? '',
+    refundedMinor: refundedMinor ?? 0n,
   };
 }

@@ -14,6 +14,7 @@ import { replaceTicketCatalog } from '../domain/replace-ticket-catalog.js';
 import { toCheckoutMessage } from './checkout-message.js';
 import { getTicketQr } from '../tickets/ticket-qr.js';
 import { toIssuedTicketMessage, toTicketEventMessages, toTicketOrderMessage } from './ticket-message.js';
+import { applyProviderEvent } from '../domain/apply-provider-event.js';
 import { listProviderEvents } from '../domain/list-provider-events.js';
 import { receiveProviderEvent } from '../domain/receive-provider-event.js';
 import { setProviderSecret } from '../domain/set-provider-secret.js';
@@ -74,6 +75,9 @@ export function commerceService(context: CheckoutContext, providers: ProviderCon
     },
     async listProviderEvents(request) {
       return { events: (await listProviderEvents(providers, request.org, request)).map(toProviderEventMessage) };
+    },
+    async applyProviderEvent(request) {
+      return { event: toProviderEventMessage(await applyProviderEvent(providers, request.org, request)) };
     },
   };
 }

@@ -36,11 +36,19 @@ export function toIssuedTicketMessage(ticket: TicketWithNames): IssuedTicket {
   };
 }
 
-/** A ticket checkout for the merchant: its hold summarised (sold, unfulfilled, held while unexpired, else released). */
+/** A ticket checkout for the merchant: its hold summarised (refunded, sold, unfulfilled, held while unexpired, else released). */
 export function toTicketOrderMessage(row: TicketOrderRow, now: Date): TicketOrder {
   const states = new Set(row.ticketHolds.map((hold) => hold.state));
   const held = row.ticketHolds.some((hold) => hold.state === 'held' && hold.expiresAt > now);
-  const hold = states.has('sold') ? 'sold' : states.has('unfulfilled') ? 'unfulfilled' : held ? 'held' : 'released';
+  const hold = states.has('refunded')
+    ? 'refunded'
+    : states.has('sold')
+      ? 'sold'
+      : states.has('unfulfilled')
+        ? 'unfulfilled'
+        : held
+          ? 'held'
+          : 'released';
   return {
     id: row.id,
     orderNumber: row.orderNumber,

@@ -436,6 +436,15 @@ const EXTRA_ROWS: Row[] = [
     'commerce',
     'Provider events received, newest first: applied, parked (kept, not applied) or ignored',
   ],
+  [
+    'POST',
+    '/api/v1/orgs/:handle/payment-providers/events/:id/apply',
+    'bearer',
+    'admin',
+    'cards_and_wallets',
+    'commerce',
+    'Apply a parked provider event now, as its delivery would be (its checkout exists now, or pos answers); idempotent',
+  ],
   // Under no capability: the spec gives sales_tax no endpoint, and the descriptor keeps its list empty.
   [
     'GET',

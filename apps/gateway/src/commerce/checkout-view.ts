@@ -66,6 +66,8 @@ export function checkoutStatusView(checkout: Checkout | undefined, publicUrl: st
     expires_at: order.expiresAt,
     paid_at: order.paidAt || null,
     confirmed_at: order.confirmedAt || null,
+    provider: (checkout!.provider || null) as z.output<typeof checkoutStatus>['provider'],
+    refunded_minor: minor(checkout!.refundedMinor),
     ...(checkout!.kind === 'tickets' ? { tickets: checkout!.tickets.map((ticket) => issuedTicketView(ticket, publicUrl)) } : {}),
   };
 }

@@ -11,8 +11,10 @@ const ADDRESS = '1BoatSLRHtKNngkdXEeobR76b53LETtpyT';
 const ORDER_URL = `https://pay.example.com/api/pos/orders/${ORDER_NUMBER}`;
 const PUBLIC_TOKEN = 'cko_Qmx1ZUJvdHRsZS1jaGVja291dC0wMDAx';
 const checkoutStatuses = z
-  .enum(['pending', 'paid', 'confirmed', 'expired', 'cancelled'])
-  .describe('pending until paid; confirmed once every payment is mined; expired unpaid; cancelled by staff');
+  .enum(['pending', 'paid', 'confirmed', 'expired', 'cancelled', 'refunded'])
+  .describe(
+    'pending until paid; confirmed once every payment is mined; expired unpaid; cancelled by staff; refunded in full at the provider that took the payment',
+  );
 
 export const merchantProfile = named(
   'CommerceMerchant',
@@ -202,6 +204,11 @@ export const checkoutStatus = named(
     expires_at: isoTime,
     paid_at: isoTime.nullable(),
     confirmed_at: isoTime.nullable(),
+    provider: z
+      .enum(['card-provider', 'wallet-provider'])
+      .nullable()
+      .describe('Paid through this card or wallet provider (its order is then paid_elsewhere); null when paid in bitcoin or unpaid'),
+    refunded_minor: minorUnits.describe('What the provider refunded so far (a part: status stays paid; all of it: refunded)'),
     tickets: z
       .array(issuedTicket)
       .optional()
@@ -218,5 +225,7 @@ export const checkoutStatus = named(
     expires_at: '2026-03-02T09:45:00.000Z',
     paid_at: '2026-03-02T09:32:10.000Z',
     confirmed_at: null,
+    provider: null,
+    refunded_minor: 0,
   },
 );

@@ -93,13 +93,16 @@ const EXAMPLE_ORDER = {
   merchant_handle: 'blue-bottle-cafe',
   card_paid_minor: 0,
   prepaid_card_id: null,
+  paid_elsewhere_by: null,
 };
 
 export const order = named(
   'PosOrder',
   z.object({
     order_number: z.string(),
-    status: z.enum(['open', 'paid', 'confirmed', 'expired', 'cancelled']),
+    status: z
+      .enum(['open', 'paid', 'confirmed', 'expired', 'cancelled', 'paid_elsewhere'])
+      .describe('paid_elsewhere: paid at a card or wallet provider (paid_elsewhere_by); it takes no bitcoin payment'),
     currency: z.string(),
     lines: z.array(orderLine),
     subtotal_minor: minorUnits.describe('Sum of quantity x unit price before discount'),
@@ -115,7 +118,9 @@ export const order = named(
     satoshis: z.number().int(),
     paid_satoshis: z.number().int(),
     due_satoshis: z.number().int().describe('What is still to pay (0 once paid)'),
-    flags: z.array(z.enum(['overpaid', 'paid_late', 'paid_partial'])),
+    flags: z
+      .array(z.enum(['overpaid', 'paid_late', 'paid_partial', 'refund_due']))
+      .describe('refund_due: bitcoin paid to an order already paid elsewhere, kept for the merchant to refund'),
     address: z.string(),
     bip21_uri: z.string(),
     pay_uri: z.string(),
@@ -132,6 +137,10 @@ export const order = named(
     merchant_handle: z.string(),
     card_paid_minor: minorUnits.describe('Paid from prepaid cards; satoshis and due_satoshis are for the rest'),
     prepaid_card_id: z.uuid().nullable().describe('The prepaid card this order sells (its one line): paid, the card is active'),
+    paid_elsewhere_by: z
+      .enum(['card-provider', 'wallet-provider'])
+      .nullable()
+      .describe('paid_elsewhere: the provider that took the payment (an online checkout, decision 0019); else null'),
   }),
   EXAMPLE_ORDER,
 );

@@ -66,6 +66,7 @@ export function orderView(order: Order | undefined): OrderAnswer {
     merchant_handle: order.merchantHandle,
     card_paid_minor: minor(order.cardPaidMinor),
     prepaid_card_id: order.prepaidCardId || null,
+    paid_elsewhere_by: (order.paidElsewhereBy || null) as OrderAnswer['paid_elsewhere_by'],
   };
 }
 

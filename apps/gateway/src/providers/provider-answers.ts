@@ -70,3 +70,15 @@ export const providerEvent = named(
 );
 
 export const providerEventPage = pageOf('PaymentProviderEvent', providerEvent);
+
+/** A parked event an admin applied once its checkout existed (or pos answered again). */
+export const appliedProviderEvent = named('PaymentProviderEventApplied', providerEvent.clone(), {
+  id: '4c1f8e2a-7b3d-4e9a-8f6c-1d2e3f4a5b6c',
+  provider: 'card-provider',
+  event_id: 'evt_1QbLueBottleCafe0002',
+  event_type: 'checkout.session.completed',
+  outcome: 'applied',
+  reason: null,
+  checkout_token: 'cko_Qmx1ZUJvdHRsZS1jaGVja291dC0wMDAy',
+  received_at: '2026-11-23T12:05:00.000Z',
+});

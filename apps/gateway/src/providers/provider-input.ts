@@ -9,6 +9,11 @@ export const providerParams = z.object({
   provider: z.enum(['card-provider', 'wallet-provider'], 'must be card-provider or wallet-provider').describe('The payment provider'),
 });
 
+export const providerEventParams = z.object({
+  handle: handleField,
+  id: z.uuid('must be a provider event id (a UUID)').describe('The event, as the events list answers its id'),
+});
+
 export const providerSecret = z
   .object({
     webhook_secret: z

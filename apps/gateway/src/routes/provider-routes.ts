@@ -1,12 +1,14 @@
 import { AppError } from '@ctk/shared';
+import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import { requireOrg } from '../auth/authenticate.js';
 import type { WebhookProvider } from '../auth/types.js';
 import type { GatewayDeps } from '../deps.js';
-import { providerAccount, providerEventPage, webhookReceipt } from '../providers/provider-answers.js';
+import { appliedProviderEvent, providerAccount, providerEventPage, webhookReceipt } from '../providers/provider-answers.js';
 import {
   cardProviderEvent,
   cardProviderEventExample,
+  providerEventParams,
   providerEventsQuery,
   providerParams,
   providerSecret,
@@ -53,7 +55,7 @@ export function providerRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
       bodyExample: cardProviderEventExample,
       headers: signatureHeader('Stripe-Signature', `t=1763900000,v1=${'5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd'}`),
       answer: webhookReceipt,
-      errors: ['failed_precondition', 'not_found'],
+      errors: ['failed_precondition', 'not_found', 'unavailable'],
       handle: ({ request }) => receive('card-provider')(request),
     }),
     'POST /api/webhooks/wallet-provider': route({
@@ -65,7 +67,7 @@ export function providerRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
         `t=1763900000,v1=${'0b4f3c2a9e8d7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a'}`,
       ),
       answer: webhookReceipt,
-      errors: ['failed_precondition', 'not_found'],
+      errors: ['failed_precondition', 'not_found', 'unavailable'],
       handle: ({ request }) => receive('wallet-provider')(request),
     }),
     'PUT /api/v1/orgs/:handle/payment-providers/:provider': route({
@@ -92,6 +94,20 @@ export function providerRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
         );
         const full = events.length === query.limit;
         return { data: events.map(providerEventView), next_cursor: full ? events.at(-1)!.receivedAt : null };
+      },
+    }),
+    'POST /api/v1/orgs/:handle/payment-providers/events/:id/apply': route({
+      params: providerEventParams,
+      body: z.object({}).strict(),
+      bodyExample: {},
+      answer: appliedProviderEvent,
+      errors: ['not_found', 'unavailable'],
+      handle: async ({ params, request }) => {
+        const { event } = await commerce.applyProviderEvent(
+          { org: orgRef(requireOrg(request)), id: params.id, publicUrl },
+          callOptions(request),
+        );
+        return providerEventView(event!);
       },
     }),
   };

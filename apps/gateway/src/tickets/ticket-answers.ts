@@ -159,12 +159,15 @@ export const ticketOrder = named(
   z.object({
     id: z.uuid(),
     order_number: z.string().describe('The point-of-sale order the ticket checkout opened'),
-    status: z.enum(['pending', 'paid', 'confirmed', 'expired', 'cancelled']).describe('As last read (the buyer polls the status)'),
+    status: z
+      .enum(['pending', 'paid', 'confirmed', 'expired', 'cancelled', 'refunded'])
+      .describe('As last read (the buyer polls the status); refunded: in full at the provider'),
     hold: z
-      .enum(['held', 'sold', 'released', 'unfulfilled'])
+      .enum(['held', 'sold', 'released', 'unfulfilled', 'refunded'])
       .describe(
         'held: seats held until expires_at; sold: paid, tickets issued; released: expired or cancelled, the seats for sale again; ' +
-          'unfulfilled: paid after its seats were released and sold to someone else (refund the buyer)',
+          'unfulfilled: paid after its seats were released and sold to someone else (refund the buyer); ' +
+          'refunded: refunded in full at the provider, the seats for sale again and its tickets void',
       ),
     currency: z.string(),
     total_minor: minorUnits,

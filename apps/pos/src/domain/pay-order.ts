@@ -40,7 +40,15 @@ export async function payOrder(context: OrderContext, input: z.input<typeof paym
     { script: order.script, minSatoshis: dueSatoshis(order, now) },
     { script: receiptScriptHex(order), minSatoshis: 0n },
   ];
-  await settleOrderPayment(context, order, { transaction: payment.transaction }, expected, 'payment_request');
+  const settled = await settleOrderPayment(context, order, { transaction: payment.transaction }, expected, 'payment_request');
+  // Paid at a provider while this transaction was on its way: it is kept for a refund, and the wallet is told.
+  if (settled.status === 'paid_elsewhere') {
+    throw new AppError(
+      'failed_precondition',
+      `Order ${order.orderNumber} is paid_elsewhere (at the ${settled.paidElsewhereBy}): this payment is kept for the merchant to refund`,
+      { reason: 'paid_elsewhere', refund_due: true },
+    );
+  }
   return ack;
 }
 

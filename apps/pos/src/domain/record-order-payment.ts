@@ -22,7 +22,8 @@ export type SettledPayment = {
  * once when every payment is already mined), with its flags, takes its units from the stock of tracked items,
  * stamps the loyalty card it was created with (decision 0017), and writes `payment.received` (or, for an
  * order selling a prepaid card, activates it and writes `prepaid.issued`) to the outbox in the same
- * transaction. Payments after that only add to what is paid (and may flag it overpaid).
+ * transaction. Payments after that only add to what is paid (and may flag it overpaid); a payment to an
+ * order paid at a provider meanwhile is kept and flagged `refund_due`, and counts for nothing.
  */
 export async function recordOrderPayment(context: OrderContext, orderId: string, payment: SettledPayment): Promise<OrderWithParts> {
   let emitted = false;
@@ -47,7 +48,10 @@ export async function recordOrderPayment(context: OrderContext, orderId: string,
       });
       const paidSatoshis = order.paidSatoshis + payment.satoshis;
       const flags = new Set(order.flags);
-      if (paidSatoshis > order.satoshis) flags.add('overpaid');
+      // Paid at a provider first (mark-order-paid-elsewhere.ts): this bitcoin is kept on the order, counts for
+      // nothing, and is flagged for the merchant to refund.
+      if (order.status === 'paid_elsewhere') flags.add('refund_due');
+      else if (paidSatoshis > order.satoshis) flags.add('overpaid');
       const completes = (order.status === 'open' || order.status === 'expired') && paidSatoshis >= order.satoshis;
       if (completes) {
         flags.delete('paid_partial');

@@ -73,5 +73,6 @@ export function toOrderMessage(order: OrderWithParts, publicUrl: string, now: Da
     cardPaidMinor: order.cardPaidMinor,
     loyaltyCardId: order.loyaltyCardId ?? '',
     prepaidCardId: order.prepaidCardId ?? '',
+    paidElsewhereBy: order.paidElsewhereBy ?? '',
   };
 }

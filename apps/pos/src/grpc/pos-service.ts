@@ -7,6 +7,7 @@ import type { MenuRepository } from '../data/menu-repository.js';
 import { hasCards } from '../data/prepaid-card-repository.js';
 import { cancelOrder } from '../domain/cancel-order.js';
 import { confirmOrder } from '../domain/confirm-order.js';
+import { markOrderPaidElsewhere } from '../domain/mark-order-paid-elsewhere.js';
 import { createItem } from '../domain/create-item.js';
 import { createOrder } from '../domain/create-order.js';
 import { getMenu } from '../domain/get-menu.js';
@@ -95,6 +96,11 @@ export function posService({
     },
     async cancelOrder(request) {
       const order = await cancelOrder(orders, orgOf(request.org), request.orderNumber);
+      return { order: toOrderMessage(order, request.publicUrl, orders.now()) };
+    },
+    async markOrderPaidElsewhere(request) {
+      const { orderNumber, provider, paymentRef } = request;
+      const order = await markOrderPaidElsewhere(orders, orgOf(request.org), { orderNumber, provider, paymentRef });
       return { order: toOrderMessage(order, request.publicUrl, orders.now()) };
     },
     async getOrderQr(request) {

@@ -7,7 +7,7 @@ export function statusAt(order: Pick<OrderWithParts, 'status' | 'expiresAt'>, no
   return order.status === 'open' && now > order.expiresAt ? 'expired' : order.status;
 }
 
-/** Satoshis still to pay while the order takes payment; 0 once paid, cancelled or expired. */
+/** Satoshis still to pay while the order takes payment; 0 once paid (here or elsewhere), cancelled or expired. */
 export function dueSatoshis(order: Pick<OrderWithParts, 'status' | 'expiresAt' | 'satoshis' | 'paidSatoshis'>, now: Date): bigint {
   if (statusAt(order, now) !== 'open') return 0n;
   const due = order.satoshis - order.paidSatoshis;
@@ -24,7 +24,7 @@ export function flagsAt(order: Pick<OrderWithParts, 'status' | 'expiresAt' | 'pa
 /** A status after which nothing changes: WatchOrder ends there. */
 export function isFinal(order: Pick<OrderWithParts, 'status' | 'expiresAt'>, now: Date, latePaymentSeconds: number): boolean {
   const status = statusAt(order, now);
-  if (status === 'confirmed' || status === 'cancelled') return true;
+  if (status === 'confirmed' || status === 'cancelled' || status === 'paid_elsewhere') return true;
   return status === 'expired' && now.getTime() > order.expiresAt.getTime() + latePaymentSeconds * 1000;
 }
 

@@ -1,0 +1,57 @@
+import { AppError, type Org } from '@ctk/shared';
+import { takeFromStock } from '../data/item-repository.js';
+import type { OrderWithParts } from '../data/order-repository.js';
+import type { OrderContext } from '../orders/order-context.js';
+import { getOrgOrder } from './get-order.js';
+
+const PROVIDERS = new Set(['card-provider', 'wallet-provider']);
+
+/**
+ * Commerce: the order of a checkout was paid at a card or wallet provider (decisions 0015, 0019). Decided
+ * with the order's row locked, the lock every bitcoin payment takes to be recorded, so of a bitcoin payment
+ * and a provider payment arriving together exactly one counts: an order with a bitcoin payment (in part or
+ * in full) is refused, and once `paid_elsewhere` the order takes no bitcoin payment (one arriving anyway is
+ * kept and flagged `refund_due`, record-order-payment.ts). The same call again answers the order as it is.
+ * No payment event: commerce posts the provider's payment (the books must not see the sale twice); the
+ * tracked items' stock is taken as for any sale, and the receiving output is no longer watched.
+ */
+export async function markOrderPaidElsewhere(
+  context: OrderContext,
+  org: Org,
+  input: { orderNumber: string; provider: string; paymentRef: string },
+): Promise<OrderWithParts> {
+  if (!PROVIDERS.has(input.provider)) throw new AppError('validation_failed', `No provider "${input.provider}"`, { field: 'provider' });
+  const found = await getOrgOrder(context, org, input.orderNumber);
+  const order = await context.orders.locked(found.id, async (tx, order): Promise<OrderWithParts> => {
+    if (order.status === 'paid_elsewhere') return order;
+    if (order.paidSatoshis > 0n) {
+      throw new AppError(
+        'failed_precondition',
+        `Order ${order.orderNumber} has a bitcoin payment (${order.paidSatoshis} satoshis): it counts, and the ${input.provider} payment is the one to refund`,
+        { reason: 'paid_in_bitcoin', paid_satoshis: Number(order.paidSatoshis) },
+      );
+    }
+    if (order.cardPaidMinor > 0n || order.prepaidCardId) {
+      throw new AppError('failed_precondition', `Order ${order.orderNumber} involves a prepaid card: it is paid at the counter only`, {
+        reason: 'prepaid_card',
+      });
+    }
+    if (order.status !== 'open' && order.status !== 'expired') {
+      throw new AppError(
+        'failed_precondition',
+        `Order ${order.orderNumber} is ${order.status}: it takes no payment, and the ${input.provider} payment is the one to refund`,
+        { reason: order.status },
+      );
+    }
+    const now = context.now();
+    const updated = await tx.order.update({
+      where: { id: order.id },
+      data: { status: 'paid_elsewhere', paidElsewhereBy: input.provider, paidElsewhereRef: input.paymentRef, paidAt: now, updatedAt: now },
+      include: { lines: { orderBy: { position: 'asc' } }, payments: { orderBy: { receivedAt: 'asc' } } },
+    });
+    await takeFromStock(tx, updated.organizationId, updated.lines);
+    return updated;
+  });
+  context.notifier.changed(order.id);
+  return order;
+}
