@@ -6,6 +6,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chromiumInstalled, openChromium } from './browser.js';
 import { api, freePort, ROOT, startInstance, stopInstance, wallet, type Instance, until } from './instance.js';
+import { proveWalletKey } from './key-proof.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
@@ -156,7 +157,11 @@ describe.skipIf(!hasChromium)('gift and loyalty cards at the counter, in headles
     await expectBooks(5000, 'the gift card was paid for');
 
     // The customer joins the cafe's loyalty program with their wallet's address: their card, with its identifier.
-    const joined = await api(base, 'POST', '/api/v1/loyalty-cards', customerKey, { org_handle: handle, address: customerAddress });
+    const joined = await api(base, 'POST', '/api/v1/loyalty-cards', customerKey, {
+      org_handle: handle,
+      address: customerAddress,
+      proof: await proveWalletKey(base, customerWallet),
+    });
     expect(joined.status, JSON.stringify(joined.body)).toBe(201);
     loyalty = joined.body;
     expect(loyalty).toMatchObject({ stamps: 0, stamps_for_reward: 2 });
