@@ -49,6 +49,38 @@ export function createTicketRepository(prisma: PrismaClient) {
     return counts;
   }
 
+  /**
+   * 429 rate_limited when the client address would hold more than `maxSeats` unpaid seats at the shop
+   * (decision 0024). The address's checkouts at the shop take one transaction-scoped advisory lock in turn,
+   * so two at once cannot both pass the count.
+   */
+  async function refuseOverClientLimit(
+    db: Db,
+    client: { organizationId: string; address: string; maxSeats: number },
+    lines: { quantity: number }[],
+    now: Date,
+  ) {
+    await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`tickets:${client.organizationId}:${client.address}`}))`;
+    const held = await db.ticketHold.aggregate({
+      where: {
+        clientAddress: client.address,
+        state: 'held',
+        expiresAt: { gt: now },
+        ticketType: { organizationId: client.organizationId },
+      },
+      _sum: { quantity: true },
+    });
+    const heldSeats = held._sum.quantity ?? 0;
+    const asked = lines.reduce((sum, line) => sum + line.quantity, 0);
+    if (heldSeats + asked > client.maxSeats) {
+      throw new AppError(
+        'rate_limited',
+        `This address holds ${heldSeats} unpaid seats here already; one address holds at most ${client.maxSeats} at once. Pay or let a checkout expire first.`,
+        { held_seats: heldSeats, max_seats: client.maxSeats },
+      );
+    }
+  }
+
   async function catalogOf(db: Db, organizationId: string, where: Prisma.TicketEventWhereInput = {}): Promise<EventWithTypes[]> {
     return db.ticketEvent.findMany({
       where: { organizationId, removedAt: null, ...where },
@@ -136,9 +168,11 @@ export function createTicketRepository(prisma: PrismaClient) {
       lines: { type: TicketType & { event: TicketEvent }; quantity: number; field: string }[],
       now: Date,
       expiresAt: Date,
+      client?: { organizationId: string; address: string; maxSeats: number },
     ): Promise<TicketHold[]> {
       return prisma.$transaction(async (tx) => {
         const ids = lines.map((line) => line.type.id);
+        if (client) await refuseOverClientLimit(tx, client, lines, now);
         await lockTypes(tx, ids);
         const fresh = new Map((await tx.ticketType.findMany({ where: { id: { in: ids } } })).map((type) => [type.id, type]));
         const counts = await seatCounts(tx, ids, now);
@@ -161,6 +195,7 @@ export function createTicketRepository(prisma: PrismaClient) {
                 eventName: line.type.event.name,
                 typeName: line.type.name,
                 position,
+                clientAddress: client?.address ?? null,
                 expiresAt,
                 createdAt: now,
                 updatedAt: now,
