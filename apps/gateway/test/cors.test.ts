@@ -29,7 +29,10 @@ describe('CORS on every catalog route', () => {
       const anonymous = await gateway.app.inject({
         method: endpoint.method,
         url,
-        headers: { origin: ORIGIN, ...(endpoint.method === 'GET' || endpoint.method === 'DELETE' ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          origin: ORIGIN,
+          ...(endpoint.method === 'GET' || endpoint.method === 'DELETE' ? {} : { 'content-type': 'application/json' }),
+        },
         ...(endpoint.method === 'GET' || endpoint.method === 'DELETE' ? {} : { payload: '{}' }),
       });
       const takesSecret = endpoint.auth !== 'commerce_key' && anonymous.statusCode === 401;
