@@ -236,6 +236,18 @@ describe('anonymous holds are bounded (decision 0024)', () => {
       stack.advance(-301);
     }
   });
+
+  it('holds six seats of twenty concurrent checkouts from one address, whatever the types: the count is taken under a lock', async () => {
+    const hall = await shop('Busy hall', 30);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, n) =>
+        buyFrom('203.0.113.9', hall, [{ ticket_type_id: n % 2 === 0 ? hall.standing : hall.seated, quantity: 1 }]),
+      ),
+    );
+    expect(answers.filter((a) => a.statusCode === 201)).toHaveLength(6);
+    for (const answer of answers.filter((a) => a.statusCode !== 201)) expectError(answer, 429, 'rate_limited');
+    expect((await available(hall, hall.standing)) + (await available(hall, hall.seated))).toBe(30 + 20 - 6);
+  });
 });
 
 describe('paid tickets', () => {

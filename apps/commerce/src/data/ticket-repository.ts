@@ -170,41 +170,45 @@ export function createTicketRepository(prisma: PrismaClient) {
       expiresAt: Date,
       client?: { organizationId: string; address: string; maxSeats: number },
     ): Promise<TicketHold[]> {
-      return prisma.$transaction(async (tx) => {
-        const ids = lines.map((line) => line.type.id);
-        if (client) await refuseOverClientLimit(tx, client, lines, now);
-        await lockTypes(tx, ids);
-        const fresh = new Map((await tx.ticketType.findMany({ where: { id: { in: ids } } })).map((type) => [type.id, type]));
-        const counts = await seatCounts(tx, ids, now);
-        for (const line of lines) {
-          const type = fresh.get(line.type.id);
-          const count = counts.get(line.type.id)!;
-          const available = type && !type.removedAt ? Math.max(0, type.capacity - count.sold - count.held) : 0;
-          if (available < line.quantity) {
-            throw new AppError('sold_out', `Only ${available} "${line.type.name}" tickets are left`, { field: line.field, available });
+      return prisma.$transaction(
+        async (tx) => {
+          const ids = lines.map((line) => line.type.id);
+          if (client) await refuseOverClientLimit(tx, client, lines, now);
+          await lockTypes(tx, ids);
+          const fresh = new Map((await tx.ticketType.findMany({ where: { id: { in: ids } } })).map((type) => [type.id, type]));
+          const counts = await seatCounts(tx, ids, now);
+          for (const line of lines) {
+            const type = fresh.get(line.type.id);
+            const count = counts.get(line.type.id)!;
+            const available = type && !type.removedAt ? Math.max(0, type.capacity - count.sold - count.held) : 0;
+            if (available < line.quantity) {
+              throw new AppError('sold_out', `Only ${available} "${line.type.name}" tickets are left`, { field: line.field, available });
+            }
           }
-        }
-        const holds: TicketHold[] = [];
-        for (const [position, line] of lines.entries()) {
-          holds.push(
-            await tx.ticketHold.create({
-              data: {
-                ticketTypeId: line.type.id,
-                quantity: line.quantity,
-                unitPriceMinor: line.type.priceMinor,
-                eventName: line.type.event.name,
-                typeName: line.type.name,
-                position,
-                clientAddress: client?.address ?? null,
-                expiresAt,
-                createdAt: now,
-                updatedAt: now,
-              },
-            }),
-          );
-        }
-        return holds;
-      });
+          const holds: TicketHold[] = [];
+          for (const [position, line] of lines.entries()) {
+            holds.push(
+              await tx.ticketHold.create({
+                data: {
+                  ticketTypeId: line.type.id,
+                  quantity: line.quantity,
+                  unitPriceMinor: line.type.priceMinor,
+                  eventName: line.type.event.name,
+                  typeName: line.type.name,
+                  position,
+                  clientAddress: client?.address ?? null,
+                  expiresAt,
+                  createdAt: now,
+                  updatedAt: now,
+                },
+              }),
+            );
+          }
+          return holds;
+          // Concurrent checkouts wait for the types' (and the address's) locks in turn: under load longer than Prisma's 2 s and 5 s defaults.
+        },
+        { maxWait: 20_000, timeout: 20_000 },
+      );
     },
 
     /** The holds now belong to the checkout and end when its order expires. */
