@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { HD, PrivateKey, Utils } from '@bsv/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, freePort, startInstance, stopInstance, wallet, type Instance } from './instance.js';
+import { proveWalletKey } from './key-proof.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
@@ -131,7 +132,11 @@ describe('a loyalty card end to end: stamped by paid orders to its reward, redee
   });
 
   it('a customer creates their own card with their API key and their wallet address, and gets its identifier', async () => {
-    const created = await api(cafe.base, 'POST', '/api/v1/loyalty-cards', keys.customer, { org_handle: handle, address: customerAddress });
+    const created = await api(cafe.base, 'POST', '/api/v1/loyalty-cards', keys.customer, {
+      org_handle: handle,
+      address: customerAddress,
+      proof: await proveWalletKey(cafe.base, customerWallet),
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     card = created.body;
     expect(card).toMatchObject({

@@ -39,6 +39,11 @@ export const service = defineService<Config, PrismaClient, { now: () => Date }>(
       providerPayments: payments,
       logger,
       now,
+      holdLimits: {
+        seatsPerCheckout: config.COMMERCE_TICKET_SEATS_PER_CHECKOUT,
+        seatsPerClient: config.COMMERCE_TICKET_SEATS_PER_CLIENT,
+        holdMs: config.COMMERCE_TICKET_HOLD_SECONDS * 1000,
+      },
     };
     return {
       grpc: commerceService(checkoutContext, {

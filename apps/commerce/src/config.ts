@@ -21,6 +21,14 @@ export const configSchema = z.object({
   ),
   /** A provider's signed event is accepted this many seconds either side of its timestamp (Stripe's default, 300). */
   COMMERCE_WEBHOOK_TOLERANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
+  /**
+   * Anonymous seat holds (docs/decisions/0024-proof-holds-and-privacy.md): the seats one ticket checkout may
+   * take, the seats one client address may hold unpaid at once at a shop, and how long a checkout's seats
+   * are held (its order may be paid later: a late payment is sold when seats are still free).
+   */
+  COMMERCE_TICKET_SEATS_PER_CHECKOUT: z.coerce.number().int().min(1).max(100).default(6),
+  COMMERCE_TICKET_SEATS_PER_CLIENT: z.coerce.number().int().min(1).max(1000).default(6),
+  COMMERCE_TICKET_HOLD_SECONDS: z.coerce.number().int().min(60).max(3600).default(300),
 });
 
 export type Config = z.infer<typeof configSchema>;

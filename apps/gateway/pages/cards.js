@@ -1,7 +1,8 @@
 // The customer's cards at the counter (docs/decisions/0017-customer-cards.md, "The counter screen"): staff
 // scan or type a card identifier or the customer's address; the panel shows gift card balances and loyalty
 // stamps, pays an open order with a gift card (all or part), attaches a loyalty card to the order being
-// built so that its payment stamps it, and redeems a reward. Spending needs the identifier: a card found by
+// built so that its payment stamps it, and redeems a reward. An address shows what it holds at this shop at
+// once (docs/decisions/0024-proof-holds-and-privacy.md). Spending needs the identifier: a card found by
 // the address alone is shown, and its identifier is asked for.
 
 import { api, ApiError } from './api.js';
@@ -19,7 +20,7 @@ const SETTLED = new Set(['paid', 'confirmed']);
 export function cardPanel({ org, onOrder, fail }) {
   /** @type {Map<string, { kind: 'prepaid' | 'loyalty', card: any, identifier: string | null, note: string }>} */
   const found = new Map();
-  /** The POS card of the address scanned (`card` null when the shop has none for it yet). */
+  /** The address scanned: its POS card here (`card` null when the shop has none yet) and what it holds here (`held`). */
   let customer = null;
   let order = null;
   /** The loyalty card the order being built (then the order) stamps. */
@@ -82,26 +83,26 @@ export function cardPanel({ org, onOrder, fail }) {
     say(`${title(entry)} found.`);
   }
 
+  // What the address holds at this shop, at once, whether or not staff made its POS card (decision 0024):
+  // the shop's staff read it; a stranger reading the address sees no balance or stamp.
   async function lookUpAddress(holder) {
     const key = holder.address ?? holder.public_key;
-    const answer = await api('GET', `/api/pos/cards/address/${encodeURIComponent(key)}`, { auth: false });
-    const card = answer.data.find((candidate) => candidate.shop_id === handle()) ?? null;
-    customer = { holder, card };
-    if (!card) return say(`No customer card here for ${short(key)} yet.`);
-    showCustomer(card);
+    const answer = await api('GET', `/api/pos/shops/${encodeURIComponent(handle())}/cards/address/${encodeURIComponent(key)}`);
+    showCustomer({ holder, card: answer.pos_card, held: answer });
   }
 
-  function showCustomer(card) {
-    customer = { holder: { address: card.address }, card };
-    for (const held of card.prepaid_cards) remember('prepaid', held);
-    for (const held of card.loyalty_cards) remember('loyalty', held);
-    say(`Customer ${short(card.address)}: ${heldText(card)}.`);
+  function showCustomer(next) {
+    customer = next;
+    for (const held of next.held.prepaid_cards) remember('prepaid', held);
+    for (const held of next.held.loyalty_cards) remember('loyalty', held);
+    say(`Customer ${short(next.held.address)}: ${heldText(next.held)}.`);
   }
 
   async function makeCustomerCard() {
     complain('');
     try {
-      showCustomer(await api('POST', '/api/pos/cards', { body: { org_handle: handle(), holder: customer.holder } }));
+      const card = await api('POST', '/api/pos/cards', { body: { org_handle: handle(), holder: customer.holder } });
+      showCustomer({ holder: customer.holder, card, held: card });
     } catch (error) {
       refused(error);
     }
@@ -221,13 +222,19 @@ export function cardPanel({ org, onOrder, fail }) {
 
   function customerLines() {
     if (!customer) return [];
-    if (customer.card) return [element('p', {}, `Customer ${short(customer.card.address)}: ${heldText(customer.card)}.`)];
-    const key = customer.holder.address ?? customer.holder.public_key;
+    const held = element('p', {}, `Customer ${short(customer.held.address)}: ${heldText(customer.held)}.`);
+    if (customer.card) return [held];
+    // An extra: the cards it holds are shown without it; the POS card keeps the customer for the shop's list.
     const make = element('button', { type: 'button' }, 'Make a customer card');
     make.addEventListener('click', makeCustomerCard);
     return [
-      element('p', {}, `No customer card here for ${short(key)} yet: one shows the gift and loyalty cards the address holds here.`),
-      element('div', { class: 'actions start' }, make),
+      held,
+      element(
+        'div',
+        { class: 'actions start' },
+        make,
+        element('span', { class: 'hint' }, "Optional: lists them among the shop's customers."),
+      ),
     ];
   }
 

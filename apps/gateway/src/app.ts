@@ -128,7 +128,6 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     await byCommerceKey(request);
   };
   const lookupAllowance = allowance(app, perMinute, (request) => `lookup:${clientAddress(request)}`);
-  registerCors(app);
 
   const handlers = new Map<string, RouteDefinition>();
   const implemented = new Set<string>();
@@ -160,6 +159,7 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
   ];
   for (const group of groups) for (const [key, definition] of Object.entries(group)) handlers.set(key, definition);
   for (const key of handlers.keys()) implemented.add(key);
+  registerCors(app, handlers);
 
   registerCatalog(app, {
     handlers,

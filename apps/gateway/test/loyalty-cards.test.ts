@@ -250,15 +250,16 @@ describe("a customer's own cards", () => {
     expect(joined.statusCode).toBe(201);
     const card = joined.json();
     expect(card).toMatchObject({ merchant_handle: org.handle, stamps: 0, identifier: expect.stringMatching(IDENTIFIER), activities: [] });
-    const again = await join({ address: address() });
+    const again = await join({});
     expectError(again, 409, 'already_exists');
     expect(again.json().error.details).toMatchObject({ card_id: card.id, field: 'org_handle' });
     const bad = await send('POST', '/api/v1/loyalty-cards', (await onboard(stack.gateway, uniqueName('Alex'))).key, {
       org_handle: org.handle,
       address: 'not an address',
     });
+    // An address needs proof of its key (decision 0024, test/card-binding.test.ts).
     expectError(bad, 422, 'validation_failed');
-    expect(bad.json().error.details.field).toBe('address');
+    expect(bad.json().error.details.field).toBe('proof');
     expectError(await send('POST', '/api/v1/loyalty-cards', customer.key, { org_handle: 'no-such-shop-4f1a' }), 404, 'not_found');
     expectError(await send('POST', '/api/v1/loyalty-cards', undefined, { org_handle: org.handle }), 401, 'unauthenticated');
 

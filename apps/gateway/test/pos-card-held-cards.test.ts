@@ -55,8 +55,10 @@ async function cardsAt(org: Onboarded, address: string) {
   return { posCard, gift: gift.card, loyalty };
 }
 
+const PUBLIC_POS_CARD_KEYS = ['address', 'created_at', 'id', 'public_key', 'shop_id'];
+
 describe('the cards a POS card shows', () => {
-  it("are its address's prepaid and loyalty cards at the shop, as their public lookups show them, never another shop's", async () => {
+  it("are shown to its shop's staff only, at their shop only; a stranger reading the address sees no balance or stamp", async () => {
     const [blueBottle, bakery] = [await cafe('Blue Bottle Cafe'), await cafe('Corner Bakery')];
     const sam = PrivateKey.fromRandom().toAddress('testnet');
     const here = await cardsAt(blueBottle, sam);
@@ -72,28 +74,74 @@ describe('the cards a POS card shows', () => {
     expect(expectedHere.prepaid_cards[0]).toMatchObject({ merchant_handle: blueBottle.handle, status: 'active', balance_minor: 2500 });
     expect(expectedHere.loyalty_cards[0]).toMatchObject({ merchant_handle: blueBottle.handle, stamps: 0, stamps_for_reward: 8 });
 
+    // Anyone: the POS cards themselves (which shops, since when), never what they hold.
+    const { label: _, created: __, prepaid_cards: ___, loyalty_cards: ____, ...publicCard } = here.posCard;
     const byId = await get(`/api/pos/cards/${here.posCard.id}`);
     expect(byId.statusCode).toBe(200);
-    const { label: _, created: __, ...publicCard } = here.posCard;
-    expect(byId.json()).toEqual({ ...publicCard, ...expectedHere });
-
+    expect(byId.json()).toEqual(publicCard);
     const byAddress = await get(`/api/pos/cards/address/${sam}`);
     expect(byAddress.statusCode).toBe(200);
-    expect(byAddress.json().data).toEqual([
-      { ...byId.json(), ...(await shown(there)), id: there.posCard.id, shop_id: bakery.handle, created_at: there.posCard.created_at },
-      byId.json(),
-    ]);
+    expect(byAddress.json().data.map((card: object) => Object.keys(card).sort())).toEqual([PUBLIC_POS_CARD_KEYS, PUBLIC_POS_CARD_KEYS]);
+    expect(byAddress.json().data.map((card: { id: string }) => card.id)).toEqual([there.posCard.id, here.posCard.id]);
+    for (const response of [byId, byAddress]) {
+      for (const held of ['balance_minor', 'stamps', here.gift.id, here.loyalty.id, there.gift.id, there.loyalty.id]) {
+        expect(response.body).not.toContain(held);
+      }
+    }
 
+    // The shop's staff: the card with what the address holds at their shop, and nothing of the other shop's.
     const staffList = (await get(`/api/pos/shops/${blueBottle.handle}/cards`, blueBottle.key)).json().data;
-    expect(staffList.find((card: { id: string }) => card.id === here.posCard.id)).toEqual({ ...byId.json(), label: 'Sam, oat flat white' });
+    expect(staffList.find((card: { id: string }) => card.id === here.posCard.id)).toEqual({
+      ...publicCard,
+      ...expectedHere,
+      label: 'Sam, oat flat white',
+    });
+    const atShop = await get(`/api/pos/shops/${blueBottle.handle}/cards/address/${sam}`, blueBottle.key);
+    expect(atShop.statusCode, atShop.body).toBe(200);
+    expect(atShop.json()).toEqual({
+      shop_id: blueBottle.handle,
+      address: sam,
+      pos_card: { ...publicCard, ...expectedHere, label: 'Sam, oat flat white' },
+      ...expectedHere,
+    });
+    expect(atShop.body).not.toContain(there.gift.id);
+    // Another shop's staff, or anyone without a key, are refused.
+    const refusedFor = await get(`/api/pos/shops/${blueBottle.handle}/cards/address/${sam}`, bakery.key);
+    expect(refusedFor.statusCode).toBe(403);
+    expect((await get(`/api/pos/shops/${blueBottle.handle}/cards/address/${sam}`)).statusCode).toBe(401);
 
     // Nothing that spends or names the holder: neither identifier, the holder, a ledger nor an organisation id.
-    for (const response of [byId, byAddress]) {
+    for (const response of [byId, byAddress, atShop]) {
       for (const secret of [here.gift.identifier, here.loyalty.identifier, there.gift.identifier, blueBottle.orgId, bakery.orgId]) {
         expect(response.body).not.toContain(secret);
       }
-      for (const field of ['"holder"', '"activities"', '"identifier"', '"order_number"', 'Sam, oat'])
-        expect(response.body).not.toContain(field);
+      for (const field of ['"holder"', '"activities"', '"identifier"', '"order_number"']) expect(response.body).not.toContain(field);
     }
+  });
+
+  it('an address staff scan shows what it holds at their shop at once, before any POS card is made', async () => {
+    const cafeOrg = await cafe('Scan Cafe');
+    const customer = PrivateKey.fromRandom();
+    const address = customer.toAddress('testnet');
+    const loyalty = await post('/api/pos/loyalty-cards', cafeOrg.key, { org_handle: cafeOrg.handle, holder: { address } });
+    for (const given of [address, customer.toPublicKey().toString()]) {
+      const scanned = await get(`/api/pos/shops/${cafeOrg.handle}/cards/address/${given}`, cafeOrg.key);
+      expect(scanned.statusCode, scanned.body).toBe(200);
+      expect(scanned.json()).toEqual({
+        shop_id: cafeOrg.handle,
+        address,
+        pos_card: null,
+        prepaid_cards: [],
+        loyalty_cards: [(await get(`/api/pos/loyalty-cards/${loyalty.id}`)).json()],
+      });
+    }
+    const nothing = await get(
+      `/api/pos/shops/${cafeOrg.handle}/cards/address/${PrivateKey.fromRandom().toAddress('testnet')}`,
+      cafeOrg.key,
+    );
+    expect(nothing.json()).toMatchObject({ pos_card: null, prepaid_cards: [], loyalty_cards: [] });
+    const bad = await get(`/api/pos/shops/${cafeOrg.handle}/cards/address/not-an-address`, cafeOrg.key);
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().error.details.field).toBe('address');
   });
 });

@@ -35,7 +35,7 @@ export function forwardsToService(endpoint: Pick<Endpoint, 'path'>): boolean {
     endpoint.path.startsWith('/api/v1/orgs/:handle/reports/') ||
     endpoint.path.includes('/pay-links') ||
     endpoint.path.startsWith('/api/pos/cards') ||
-    endpoint.path === '/api/pos/shops/:shop_id/cards' ||
+    endpoint.path.startsWith('/api/pos/shops/:shop_id/cards') ||
     endpoint.path.includes('/loyalty-') ||
     endpoint.path.includes('/prepaid-cards') ||
     endpoint.path.startsWith('/api/v1/bsv/') ||

@@ -63,6 +63,8 @@ const base = (shop: Pick<Shop, 'handle'>) => `/api/v1/commerce/${shop.handle}`;
 const list = async (shop: Shop) => (await browser(shop, { method: 'GET', url: `${base(shop)}/tickets` })).json();
 const buy = (shop: Shop, lines: { ticket_type_id: string; quantity?: number }[] | unknown) =>
   browser(shop, { method: 'POST', url: `${base(shop)}/tickets/checkout`, payload: { lines } as object });
+const buyFrom = (remoteAddress: string, shop: Shop, lines: { ticket_type_id: string; quantity?: number }[]) =>
+  browser(shop, { method: 'POST', url: `${base(shop)}/tickets/checkout`, payload: { lines }, remoteAddress });
 const statusOf = async (shop: Shop, token: string) =>
   (await browser(shop, { method: 'GET', url: `${base(shop)}/checkout/${token}/status` })).json();
 const checkIn = (shop: Shop, code: string, key = shop.staffKey) =>
@@ -182,7 +184,10 @@ describe('a ticket checkout', () => {
 
   it('never oversells: 50 checkouts at once for the last 10 places, exactly 10 made (201), the others 409 sold_out', async () => {
     const hall = await shop('Full hall', 10);
-    const answers = await Promise.all(Array.from({ length: 50 }, () => buy(hall, [{ ticket_type_id: hall.standing, quantity: 1 }])));
+    // Fifty shoppers, each from their own address (one address may hold only so many seats, decision 0024).
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, n) => buyFrom(`198.51.100.${n + 1}`, hall, [{ ticket_type_id: hall.standing, quantity: 1 }])),
+    );
     expect(answers.filter((a) => a.statusCode === 201)).toHaveLength(10);
     const refused = answers.filter((a) => a.statusCode !== 201);
     for (const answer of refused) expectError(answer, 409, 'sold_out');
@@ -203,6 +208,45 @@ describe('a ticket checkout', () => {
     } finally {
       stack.advance(-901);
     }
+  });
+});
+
+describe('anonymous holds are bounded (decision 0024)', () => {
+  it('one client address holds at most a few seats, for a few minutes: the sale goes on for everyone else', async () => {
+    const hall = await shop('Small hall', 10);
+    // One checkout may not take all ten seats.
+    const greedy = await buyFrom('203.0.113.7', hall, [{ ticket_type_id: hall.standing, quantity: 10 }]);
+    expectError(greedy, 422, 'validation_failed');
+    expect(greedy.json().error.details).toMatchObject({ field: 'lines', max_seats: 6 });
+    // Nor several checkouts from one address: six seats at once at most, across types.
+    expect((await buyFrom('203.0.113.7', hall, [{ ticket_type_id: hall.standing, quantity: 4 }])).statusCode).toBe(201);
+    expect((await buyFrom('203.0.113.7', hall, [{ ticket_type_id: hall.seated, quantity: 2 }])).statusCode).toBe(201);
+    const more = await buyFrom('203.0.113.7', hall, [{ ticket_type_id: hall.standing, quantity: 1 }]);
+    expectError(more, 429, 'rate_limited');
+    expect(more.json().error.details).toMatchObject({ held_seats: 6, max_seats: 6 });
+    // Another shopper still buys.
+    expect(await available(hall, hall.standing)).toBe(6);
+    expect((await buyFrom('203.0.113.8', hall, [{ ticket_type_id: hall.standing, quantity: 2 }])).statusCode).toBe(201);
+    // The seats come back after five minutes, though the order may still be paid (a late payment is sold if seats are free).
+    stack.advance(301);
+    try {
+      expect(await available(hall, hall.standing)).toBe(10);
+      expect((await buyFrom('203.0.113.7', hall, [{ ticket_type_id: hall.standing, quantity: 6 }])).statusCode).toBe(201);
+    } finally {
+      stack.advance(-301);
+    }
+  });
+
+  it('holds six seats of twenty concurrent checkouts from one address, whatever the types: the count is taken under a lock', async () => {
+    const hall = await shop('Busy hall', 30);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, n) =>
+        buyFrom('203.0.113.9', hall, [{ ticket_type_id: n % 2 === 0 ? hall.standing : hall.seated, quantity: 1 }]),
+      ),
+    );
+    expect(answers.filter((a) => a.statusCode === 201)).toHaveLength(6);
+    for (const answer of answers.filter((a) => a.statusCode !== 201)) expectError(answer, 429, 'rate_limited');
+    expect((await available(hall, hall.standing)) + (await available(hall, hall.seated))).toBe(30 + 20 - 6);
   });
 });
 

@@ -4,6 +4,7 @@ import type { ProviderPaymentRepository } from '../data/provider-payment-reposit
 import type { TicketRepository } from '../data/ticket-repository.js';
 import type { Logger } from '@ctk/shared';
 import type { PosClient } from '../pos-client.js';
+import type { HoldLimits } from '../tickets/ticket-context.js';
 
 /** What the checkout use cases are given. */
 export type CheckoutContext = {
@@ -16,4 +17,6 @@ export type CheckoutContext = {
   now: () => Date;
   /** Ticket catalogs, seat holds and tickets (decision 0020). */
   tickets: TicketRepository;
+  /** What one anonymous checkout and one client address may hold, and for how long (decision 0024). */
+  holdLimits: HoldLimits;
 };

@@ -49,6 +49,38 @@ export function createTicketRepository(prisma: PrismaClient) {
     return counts;
   }
 
+  /**
+   * 429 rate_limited when the client address would hold more than `maxSeats` unpaid seats at the shop
+   * (decision 0024). The address's checkouts at the shop take one transaction-scoped advisory lock in turn,
+   * so two at once cannot both pass the count.
+   */
+  async function refuseOverClientLimit(
+    db: Db,
+    client: { organizationId: string; address: string; maxSeats: number },
+    lines: { quantity: number }[],
+    now: Date,
+  ) {
+    await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`tickets:${client.organizationId}:${client.address}`}))`;
+    const held = await db.ticketHold.aggregate({
+      where: {
+        clientAddress: client.address,
+        state: 'held',
+        expiresAt: { gt: now },
+        ticketType: { organizationId: client.organizationId },
+      },
+      _sum: { quantity: true },
+    });
+    const heldSeats = held._sum.quantity ?? 0;
+    const asked = lines.reduce((sum, line) => sum + line.quantity, 0);
+    if (heldSeats + asked > client.maxSeats) {
+      throw new AppError(
+        'rate_limited',
+        `This address holds ${heldSeats} unpaid seats here already; one address holds at most ${client.maxSeats} at once. Pay or let a checkout expire first.`,
+        { held_seats: heldSeats, max_seats: client.maxSeats },
+      );
+    }
+  }
+
   async function catalogOf(db: Db, organizationId: string, where: Prisma.TicketEventWhereInput = {}): Promise<EventWithTypes[]> {
     return db.ticketEvent.findMany({
       where: { organizationId, removedAt: null, ...where },
@@ -136,40 +168,47 @@ export function createTicketRepository(prisma: PrismaClient) {
       lines: { type: TicketType & { event: TicketEvent }; quantity: number; field: string }[],
       now: Date,
       expiresAt: Date,
+      client?: { organizationId: string; address: string; maxSeats: number },
     ): Promise<TicketHold[]> {
-      return prisma.$transaction(async (tx) => {
-        const ids = lines.map((line) => line.type.id);
-        await lockTypes(tx, ids);
-        const fresh = new Map((await tx.ticketType.findMany({ where: { id: { in: ids } } })).map((type) => [type.id, type]));
-        const counts = await seatCounts(tx, ids, now);
-        for (const line of lines) {
-          const type = fresh.get(line.type.id);
-          const count = counts.get(line.type.id)!;
-          const available = type && !type.removedAt ? Math.max(0, type.capacity - count.sold - count.held) : 0;
-          if (available < line.quantity) {
-            throw new AppError('sold_out', `Only ${available} "${line.type.name}" tickets are left`, { field: line.field, available });
+      return prisma.$transaction(
+        async (tx) => {
+          const ids = lines.map((line) => line.type.id);
+          if (client) await refuseOverClientLimit(tx, client, lines, now);
+          await lockTypes(tx, ids);
+          const fresh = new Map((await tx.ticketType.findMany({ where: { id: { in: ids } } })).map((type) => [type.id, type]));
+          const counts = await seatCounts(tx, ids, now);
+          for (const line of lines) {
+            const type = fresh.get(line.type.id);
+            const count = counts.get(line.type.id)!;
+            const available = type && !type.removedAt ? Math.max(0, type.capacity - count.sold - count.held) : 0;
+            if (available < line.quantity) {
+              throw new AppError('sold_out', `Only ${available} "${line.type.name}" tickets are left`, { field: line.field, available });
+            }
           }
-        }
-        const holds: TicketHold[] = [];
-        for (const [position, line] of lines.entries()) {
-          holds.push(
-            await tx.ticketHold.create({
-              data: {
-                ticketTypeId: line.type.id,
-                quantity: line.quantity,
-                unitPriceMinor: line.type.priceMinor,
-                eventName: line.type.event.name,
-                typeName: line.type.name,
-                position,
-                expiresAt,
-                createdAt: now,
-                updatedAt: now,
-              },
-            }),
-          );
-        }
-        return holds;
-      });
+          const holds: TicketHold[] = [];
+          for (const [position, line] of lines.entries()) {
+            holds.push(
+              await tx.ticketHold.create({
+                data: {
+                  ticketTypeId: line.type.id,
+                  quantity: line.quantity,
+                  unitPriceMinor: line.type.priceMinor,
+                  eventName: line.type.event.name,
+                  typeName: line.type.name,
+                  position,
+                  clientAddress: client?.address ?? null,
+                  expiresAt,
+                  createdAt: now,
+                  updatedAt: now,
+                },
+              }),
+            );
+          }
+          return holds;
+          // Concurrent checkouts wait for the types' (and the address's) locks in turn: under load longer than Prisma's 2 s and 5 s defaults.
+        },
+        { maxWait: 20_000, timeout: 20_000 },
+      );
     },
 
     /** The holds now belong to the checkout and end when its order expires. */

@@ -22,6 +22,7 @@ const ticketCheckoutSchema = z.object({
     .min(1, 'a checkout needs at least one line')
     .max(MAX_LINES, `a ticket checkout takes at most ${MAX_LINES} lines`),
   publicUrl: z.url({ protocol: /^https?$/, error: 'public_url must be an http(s) URL' }),
+  clientAddress: z.string().max(100).default(''),
 });
 
 /**
@@ -29,6 +30,9 @@ const ticketCheckoutSchema = z.object({
  * capacity: `sold_out` naming the line), then pos opens an order of keypad lines priced from the ticket
  * catalog (never the browser), and the checkout is recorded with the holds, which now end when the order
  * expires. Whatever fails after the seats were taken gives them back (and cancels the order if opened).
+ * Anonymous holds are bounded (docs/decisions/0024-proof-holds-and-privacy.md): a checkout takes at most
+ * `seatsPerCheckout` seats, one client address holds at most `seatsPerClient` unpaid at the shop, and the
+ * seats are held `holdMs` at most (the order may still be paid later: sold if seats are free, else unfulfilled).
  */
 export async function createTicketCheckout(
   context: TicketContext,
@@ -56,13 +60,22 @@ export async function createTicketCheckout(
     seen.add(type.id);
     return { type, quantity: Number(line.quantity), field };
   });
+  const { seatsPerCheckout, seatsPerClient, holdMs } = context.holdLimits;
+  const seats = lines.reduce((sum, line) => sum + line.quantity, 0);
+  if (seats > seatsPerCheckout) {
+    throw new AppError('validation_failed', `A checkout takes at most ${seatsPerCheckout} tickets; this one asks ${seats}.`, {
+      field: 'lines',
+      max_seats: seatsPerCheckout,
+    });
+  }
   const currency = lines[0]!.type.currency;
   lines.forEach((line) => {
     if (line.type.currency !== currency)
       throw new AppError('validation_failed', `A checkout takes tickets of one currency (${currency})`, { field: line.field });
   });
 
-  const holds = await context.tickets.hold(lines, now, new Date(now.getTime() + OPENING_HOLD_MS));
+  const client = request.clientAddress ? { organizationId: org.id, address: request.clientAddress, maxSeats: seatsPerClient } : undefined;
+  const holds = await context.tickets.hold(lines, now, new Date(now.getTime() + OPENING_HOLD_MS), client);
   const holdIds = holds.map((hold) => hold.id);
   let order;
   try {
@@ -100,7 +113,8 @@ export async function createTicketCheckout(
       createdAt: now,
       updatedAt: now,
     });
-    await context.tickets.attach(holdIds, checkout.id, new Date(order.expiresAt), context.now());
+    const heldUntil = Math.min(new Date(order.expiresAt).getTime(), now.getTime() + holdMs);
+    await context.tickets.attach(holdIds, checkout.id, new Date(heldUntil), context.now());
     return { checkout, order, tickets: [] };
   } catch (error) {
     await context.tickets.release({ holdIds }, context.now()).catch(() => undefined);

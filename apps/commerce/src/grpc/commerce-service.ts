@@ -53,7 +53,11 @@ export function commerceService(context: CheckoutContext, providers: ProviderCon
     },
     async createTicketCheckout(request) {
       const lines = request.lines.map((line) => ({ ticketTypeId: line.ticketTypeId, quantity: line.quantity }));
-      return { checkout: toCheckoutMessage(await createTicketCheckout(context, request.org, { lines, publicUrl: request.publicUrl })) };
+      return {
+        checkout: toCheckoutMessage(
+          await createTicketCheckout(context, request.org, { lines, publicUrl: request.publicUrl, clientAddress: request.clientAddress }),
+        ),
+      };
     },
     async listTicketOrders(request) {
       const { page, nextCursor } = await listTicketOrders(context, request.org, { limit: request.limit, cursor: request.cursor });

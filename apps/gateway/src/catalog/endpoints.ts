@@ -211,6 +211,15 @@ const SPEC_ROWS: Row[] = [
 ];
 
 const EXTRA_ROWS: Row[] = [
+  [
+    'GET',
+    '/api/pos/shops/:shop_id/cards/address/:address',
+    'bearer',
+    'staff',
+    'cards_and_wallets',
+    'pos',
+    'What an address holds at the shop, and its POS card there if any',
+  ],
   ['GET', '/api/v1/me/api-keys', 'bearer', null, null, 'gateway', "The caller's API keys (never the secrets)"],
   ['POST', '/api/v1/me/api-keys', 'bearer', null, null, 'gateway', 'Create an API key; the key is returned once'],
   ['DELETE', '/api/v1/me/api-keys/:id', 'bearer', null, null, 'gateway', "Revoke one of the caller's API keys"],

@@ -4,26 +4,47 @@ import type { FastifyRequest } from 'fastify';
 import { requireUser } from '../auth/authenticate.js';
 import type { GatewayDeps } from '../deps.js';
 import { callOptions, orgRef } from '../routes/service-call.js';
+import { spendKeyChallenge } from '../sign-in/key-challenge.js';
 
 /** Where pos names a holder's field, and the field of this route's body it stands for. */
-const FIELDS: Record<string, string> = { 'holder.address': 'address', 'holder.public_key': 'public_key', 'holder.user_id': 'org_handle' };
+const FIELDS: Record<string, string> = { 'holder.address': 'address', 'holder.public_key': 'address', 'holder.user_id': 'org_handle' };
 
 /**
  * A customer takes a card of a shop's program for themselves (POST /api/v1/loyalty-cards): held by their
- * user id, and by the address or public key they give. The shop is resolved by its handle without a
- * role: any user may hold a card at any shop (404 for a handle no organisation has).
+ * user id and, when they prove a key with a signed bind_card challenge, by that key and its address
+ * (docs/decisions/0024-proof-holds-and-privacy.md). An address or public key without proof is refused: a
+ * card bound to someone else's address would take their stamps at the counter and block their own card.
+ * The shop is resolved by its handle without a role: any user may hold a card at any shop (404 for a
+ * handle no organisation has).
  */
 export async function joinLoyaltyProgram(
   deps: GatewayDeps,
   request: FastifyRequest,
-  body: { org_handle: string; address?: string | undefined; public_key?: string | undefined },
+  body: {
+    org_handle: string;
+    address?: string | undefined;
+    public_key?: string | undefined;
+    proof?: { nonce: string; signature: string } | undefined;
+  },
 ): Promise<LoyaltyCard | undefined> {
   const { userId } = requireUser(request);
+  if ((body.address || body.public_key) && !body.proof) {
+    throw new AppError(
+      'validation_failed',
+      'An address or public key is bound only with proof that you hold its key: sign a challenge from POST /api/auth/challenge ' +
+        '{"did": "did:key:<your public key>", "purpose": "bind_card"} and send {"proof": {"nonce", "signature"}}; or leave them out to hold the card by your account alone.',
+      { field: 'proof' },
+    );
+  }
   const org = await deps.credentials.org(body.org_handle);
   if (!org) throw new AppError('not_found', `No organisation with handle "${body.org_handle}".`, { field: 'org_handle' });
+  const proven = body.proof ? (await spendKeyChallenge(deps, body.proof, 'bind_card')).publicKey.toString() : '';
+  if (proven && body.public_key && body.public_key.toLowerCase() !== proven) {
+    throw new AppError('validation_failed', 'public_key is not the key the proof was signed with.', { field: 'address' });
+  }
   try {
     const response = await deps.services.pos.createLoyaltyCard(
-      { org: orgRef({ ...org, role: null }), holder: { userId, address: body.address ?? '', publicKey: body.public_key ?? '' } },
+      { org: orgRef({ ...org, role: null }), holder: { userId, address: body.address ?? '', publicKey: proven } },
       callOptions(request),
     );
     return response.card;

@@ -52,11 +52,27 @@ export const newLoyaltyCard = z
   })
   .strict();
 
+/** A signed challenge (POST /api/auth/challenge with "purpose": "bind_card"): proof that the caller holds a key. */
+export const keyProof = z
+  .object({
+    nonce: z.string().regex(/^[0-9a-f]{32}$/, 'the nonce of the challenge'),
+    signature: z.string().regex(/^[0-9a-f]{16,200}$/i, 'a DER-encoded ECDSA signature of the challenge message, in hex'),
+  })
+  .strict()
+  .describe(
+    'Proof that you hold the key: ask POST /api/auth/challenge {"did": "did:key:<your key>", "purpose": "bind_card"}, sign its message (ECDSA over SHA-256, DER hex); used once',
+  );
+
 export const joinLoyaltyProgramBody = z
   .object({
     org_handle: handleField.describe('The shop whose loyalty program you join'),
-    address: address.optional(),
-    public_key: publicKey.optional(),
+    address: address.optional().describe('Your own P2PKH address: needs `proof` of its key (decision 0024)'),
+    public_key: publicKey.optional().describe('Or your compressed public key: needs `proof`'),
+    proof: keyProof
+      .optional()
+      .describe(
+        'Your signed bind_card challenge: the card is bound to its key and address; absent, the card is held by you (your user) alone',
+      ),
   })
   .strict();
 

@@ -5,8 +5,10 @@ import { isoTime, named, pageOf } from '../routes/answer-schema.js';
 
 /**
  * What the POS card routes answer (docs/decisions/0017-customer-cards.md, "POS cards"): the customer's card
- * at a shop with the prepaid and loyalty cards its address holds there, each as its public lookup shows it.
- * Staff also see the card's label; no answer carries the organisation id, and no held card its identifier.
+ * at a shop. The shop's staff see it with the prepaid and loyalty cards its address holds there, each as its
+ * public lookup shows it, and its label; anyone else sees the card alone, never what it holds (decision 0024:
+ * balances and stamps need the card's identifier). No answer carries the organisation id, and no held card
+ * its identifier.
  */
 
 const CARD_ID = '05c1ea99-67a7-403b-865d-5bca51e05e7b';
@@ -19,6 +21,9 @@ const publicFields = {
   address: z.string().describe("The customer's P2PKH address"),
   public_key: z.string().nullable().describe('The compressed public key the address was given as; null when it was given as an address'),
   created_at: isoTime,
+};
+
+const heldFields = {
   prepaid_cards: z
     .array(publicPrepaidCard)
     .describe(
@@ -29,12 +34,15 @@ const publicFields = {
     .describe('The loyalty card the address holds at the shop, if any, as its public lookup shows it'),
 };
 
-const EXAMPLE = {
+const PUBLIC_EXAMPLE = {
   id: CARD_ID,
   shop_id: 'blue-bottle-cafe',
   address: ADDRESS,
   public_key: PUBLIC_KEY,
   created_at: '2026-03-14T08:12:00.000Z',
+};
+
+const HELD_EXAMPLE = {
   prepaid_cards: [
     {
       id: '8760293f-2acb-41d2-bb24-2327f6a33e76',
@@ -59,10 +67,12 @@ const EXAMPLE = {
   ],
 };
 
-export const publicPosCard = named('PublicPosCard', z.object(publicFields), EXAMPLE);
+const EXAMPLE = { ...PUBLIC_EXAMPLE, ...HELD_EXAMPLE };
+
+export const publicPosCard = named('PublicPosCard', z.object(publicFields), PUBLIC_EXAMPLE);
 export type PublicPosCardAnswer = z.infer<typeof publicPosCard>;
 
-const staffFields = { ...publicFields, label: z.string().describe('What staff call the customer; staff only') };
+const staffFields = { ...publicFields, ...heldFields, label: z.string().describe('What staff call the customer; staff only') };
 
 export const posCard = named('PosCard', z.object(staffFields), { ...EXAMPLE, label: 'Sam, oat flat white' });
 export type PosCardAnswer = z.infer<typeof posCard>;
@@ -77,5 +87,17 @@ export const createdPosCard = named(
 export const posCardsOfAddress = named(
   'PosCardsOfAddress',
   z.object({ data: z.array(publicPosCard).describe('One card per shop the address has a card at, newest first (at most 100)') }),
-  { data: [EXAMPLE] },
+  { data: [PUBLIC_EXAMPLE] },
 );
+
+export const shopAddressCards = named(
+  'ShopAddressCards',
+  z.object({
+    shop_id: z.string().describe("The shop: its organisation's handle"),
+    address: z.string().describe('The address asked for (a public key given is answered as its address)'),
+    pos_card: posCard.nullable().describe('The POS card of the address at the shop; null until staff make one'),
+    ...heldFields,
+  }),
+  { shop_id: 'blue-bottle-cafe', address: ADDRESS, pos_card: null, ...HELD_EXAMPLE },
+);
+export type ShopAddressCardsAnswer = z.infer<typeof shopAddressCards>;

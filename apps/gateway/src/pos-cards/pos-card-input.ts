@@ -11,6 +11,8 @@ export const addressParams = z.object({
 
 export const shopParams = z.object({ shop_id: handleField.describe("The shop: its organisation's handle") });
 
+export const shopAddressParams = shopParams.extend(addressParams.shape);
+
 export const newPosCard = z
   .object({
     org_handle: handleField.describe('The shop the card is at'),

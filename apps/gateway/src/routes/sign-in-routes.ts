@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps.js';
 import { createSignInChallenge } from '../sign-in/create-sign-in-challenge.js';
+import { CHALLENGE_PURPOSES } from '../sign-in/key-challenge.js';
 import { verifySignIn } from '../sign-in/verify-sign-in.js';
 import { signedIn, signInChallenge } from '../sign-in/sign-in-answers.js';
 import { challengeExample, verifyExample } from '../sign-in/sign-in-input.js';
@@ -11,11 +12,21 @@ export function signInRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
   return {
     'POST /api/auth/challenge': route({
       signup: true,
-      body: z.object({ did: z.string().min(1).max(200) }).strict(),
+      body: z
+        .object({
+          did: z.string().min(1).max(200),
+          purpose: z
+            .enum(CHALLENGE_PURPOSES)
+            .default('sign_in')
+            .describe(
+              'What the signature proves the key for: sign_in (POST /api/auth/verify) or bind_card (a card bound to the key, decision 0024)',
+            ),
+        })
+        .strict(),
       bodyExample: challengeExample,
       status: 201,
       answer: signInChallenge,
-      handle: ({ body }) => createSignInChallenge(deps, body.did),
+      handle: ({ body }) => createSignInChallenge(deps, body.did, body.purpose),
     }),
     'POST /api/auth/verify': route({
       secrets: [{ path: ['api_key', 'key'], kind: 'api_key' }],

@@ -18,6 +18,7 @@ import { issuedTicketView, ticketCatalogView, ticketCheckoutView, ticketListView
 import { pageQuery } from './pagination.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions, orgRef } from './service-call.js';
+import { clientAddress } from '../plugins/rate-limits.js';
 
 /**
  * Tickets (decision 0020), served by commerce: admins replace the ticket catalog and read the ticket
@@ -84,7 +85,8 @@ export function ticketRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
       handle: async ({ body, request }) => {
         const lines = body.lines.map((line) => ({ ticketTypeId: line.ticket_type_id, quantity: BigInt(line.quantity) }));
         const response = await commerce.createTicketCheckout(
-          { org: orgRef(requireOrg(request)), lines, publicUrl },
+          // The client address bounds what one shopper holds (decision 0024): commerce owns the rule.
+          { org: orgRef(requireOrg(request)), lines, publicUrl, clientAddress: clientAddress(request) },
           { ...callOptions(request), timeoutMs: 15_000 },
         );
         return ticketCheckoutView(

@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { publicKeyFromDidKey } from '../auth/did-key.js';
 import type { GatewayDeps } from '../deps.js';
+import { challengeStatement, type ChallengePurpose } from './key-challenge.js';
 
 /**
  * Issues a single-use nonce with a short expiry inside a SIWE-like message (EIP-4361's layout) bound
- * to this instance's domain. The wallet signs the message exactly as given.
+ * to this instance's domain. The wallet signs the message exactly as given. Its statement says what the
+ * signature will prove the key for: signing in, or binding a card to the key (decision 0024).
  */
-export async function createSignInChallenge(deps: GatewayDeps, did: string) {
+export async function createSignInChallenge(deps: GatewayDeps, did: string, purpose: ChallengePurpose = 'sign_in') {
   publicKeyFromDidKey(did);
   const url = new URL(deps.config.CTK_PUBLIC_URL);
   const nonce = randomBytes(16).toString('hex');
@@ -16,7 +18,7 @@ export async function createSignInChallenge(deps: GatewayDeps, did: string) {
     `${url.host} wants you to sign in with your did:key:`,
     did,
     '',
-    'Sign in to Commerce Toolkit.',
+    challengeStatement(purpose),
     '',
     `URI: ${url.origin}`,
     'Version: 1',

@@ -24,6 +24,11 @@ export function createPosCardRepository(prisma: PrismaClient) {
       return prisma.posCard.findUnique({ where: { id } });
     },
 
+    /** The address's card at the organisation, if it has one. */
+    async atShop(organizationId: string, address: string): Promise<PosCard | null> {
+      return prisma.posCard.findUnique({ where: { organizationId_address: { organizationId, address } } });
+    },
+
     /** The address's cards, at most one per organisation, newest first. */
     async byAddress(address: string, take: number): Promise<PosCard[]> {
       return prisma.posCard.findMany({ where: { address }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take });

@@ -24,8 +24,12 @@ export async function getPosCard(context: CardContext, input: { id: string; addr
     if (!card) throw new AppError('not_found', 'No such POS card');
     return [card];
   }
-  const address = PUBLIC_KEY.test(input.address)
-    ? addressOfPublicKey(input.address, context.network, 'address')
-    : networkAddress(input.address, context.network, 'address');
-  return context.posCards.byAddress(address, MAX_CARDS_OF_ADDRESS);
+  return context.posCards.byAddress(readAddress(context, input.address), MAX_CARDS_OF_ADDRESS);
+}
+
+/** An address as a customer's wallet shows it: P2PKH of the chain's network, or the public key it came from; else a 422 naming `address`. */
+export function readAddress(context: CardContext, address: string): string {
+  return PUBLIC_KEY.test(address)
+    ? addressOfPublicKey(address, context.network, 'address')
+    : networkAddress(address, context.network, 'address');
 }

@@ -5,11 +5,15 @@ import { cardsHeldAt } from '../cards/cards-held-at.js';
 import type { PosCard } from '../data/pos-card-repository.js';
 import { createPosCard } from '../domain/create-pos-card.js';
 import { getPosCard } from '../domain/get-pos-card.js';
+import { getShopAddressCards } from '../domain/get-shop-address-cards.js';
 import { listShopCards } from '../domain/list-shop-cards.js';
 import { getLoyaltyPass, PKPASS_MEDIA_TYPE } from '../loyalty/get-loyalty-pass.js';
 import { toPosCardMessage } from './pos-card-message.js';
 
-type PosCardRpcs = Pick<PosServiceImplementation, 'createPosCard' | 'getPosCard' | 'listShopCards' | 'getLoyaltyPass'>;
+type PosCardRpcs = Pick<
+  PosServiceImplementation,
+  'createPosCard' | 'getPosCard' | 'getShopAddressCards' | 'listShopCards' | 'getLoyaltyPass'
+>;
 
 /** POS cards and wallet passes (docs/decisions/0017-customer-cards.md). */
 export function posCardRpcs(cards: CardContext): PosCardRpcs {
@@ -23,7 +27,18 @@ export function posCardRpcs(cards: CardContext): PosCardRpcs {
       return { card: (await messages([card]))[0], created };
     },
     async getPosCard(request) {
-      return { cards: await messages(await getPosCard(cards, request)) };
+      // Public: the cards alone; what an address holds is its shop's staff's to read (decision 0024).
+      const found = await getPosCard(cards, request);
+      return { cards: found.map((card) => toPosCardMessage(card, { prepaid: [], loyalty: [] })) };
+    },
+    async getShopAddressCards(request) {
+      const { address, posCard, held } = await getShopAddressCards(cards, orgOf(request.org), { address: request.address });
+      return {
+        address,
+        posCard: posCard ? toPosCardMessage(posCard, held) : undefined,
+        prepaidCards: held.prepaid,
+        loyaltyCards: held.loyalty,
+      };
     },
     async listShopCards(request) {
       const page = await listShopCards(cards, orgOf(request.org), request);

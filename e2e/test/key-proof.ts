@@ -1,0 +1,16 @@
+import { readFileSync } from 'node:fs';
+import { PrivateKey, Utils } from '@bsv/sdk';
+import { api } from './instance.js';
+
+/**
+ * Proof that a `pnpm wallet` file's key is the caller's (docs/decisions/0024-proof-holds-and-privacy.md): a
+ * bind_card challenge for the key's did:key, signed as sign-in is (ECDSA over SHA-256, DER hex). The key
+ * never leaves this process.
+ */
+export async function proveWalletKey(base: string, walletFile: string): Promise<{ nonce: string; signature: string }> {
+  const key = PrivateKey.fromWif((JSON.parse(readFileSync(walletFile, 'utf8')) as { wif: string }).wif);
+  const did = `did:key:z${Utils.toBase58([0xe7, 0x01, ...(key.toPublicKey().toDER() as number[])])}`;
+  const challenge = await api(base, 'POST', '/api/auth/challenge', undefined, { did, purpose: 'bind_card' });
+  if (challenge.status !== 201) throw new Error(`challenge: ${JSON.stringify(challenge.body)}`);
+  return { nonce: challenge.body.nonce, signature: key.sign(challenge.body.message, 'utf8').toDER('hex') as string };
+}
