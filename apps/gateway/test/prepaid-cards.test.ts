@@ -9,7 +9,7 @@ import { expectError, SERVICES_DOWN, uniqueName } from './support.js';
 let stack: Awaited<ReturnType<typeof startOrderStack>>;
 beforeAll(async () => {
   stack = await startOrderStack();
-}, 60_000);
+}, 180_000);
 afterAll(() => stack?.close());
 
 const IDENTIFIER = /^[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){3}$/;
