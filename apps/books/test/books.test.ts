@@ -74,7 +74,8 @@ describe('books over gRPC', () => {
       expect(capabilities.map((c) => c.capabilityId)).toEqual(['ledger', 'sales_tax', 'receipts', 'reports']);
       expect(capabilities.every((c) => !c.setUp)).toBe(true);
       expect(capabilities[0]?.nextStep).toBe('Take a first payment: every paid order becomes a journal entry here.');
-      expect(capabilities[2]?.nextStep).toMatch(/the books service does not .+ yet\.$/);
+      // Receipts are built (p2p verifies them): taking a payment is the step, not a later release.
+      expect(capabilities[2]?.nextStep).toMatch(/^Take a first payment: .+GET \/api\/v1\/receipts\/:txid/);
       expect(capabilities[3]?.nextStep).toMatch(/^Take a first payment: then GET \/api\/v1\/orgs\/shop-[0-9a-f]{8}\/reports\/sales /);
     });
 

@@ -16,7 +16,8 @@ import { openApiDocument } from './descriptors/openapi.js';
 import { serveCheckoutScript } from './pages/serve-checkout-script.js';
 import { servePages } from './pages/serve-pages.js';
 import { registerCors } from './plugins/cors.js';
-import { answerRouterError, registerErrorHandling } from './plugins/errors.js';
+import { answerClientError, answerRouterError, registerErrorHandling } from './plugins/errors.js';
+import { refuseContentEncoding } from './plugins/request-refusals.js';
 import { finishIdempotent } from './plugins/idempotency.js';
 import { allowance, perCallerAllowance, clientAddress, commerceKeyAllowance, rateLimited } from './plugins/rate-limits.js';
 import { accessRoutes } from './routes/access-routes.js';
@@ -95,6 +96,8 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     // A path parameter may be a paymail (up to 320 characters) or a BEEF-sized txid route; the default is 100.
     routerOptions: { maxParamLength: 1000 },
     frameworkErrors: answerRouterError,
+    // What Node refuses itself (408, 431, unparsable HTTP) answers in the one error body too.
+    clientErrorHandler: answerClientError,
     // The client address (rate limits, anonymous idempotency) comes from X-Forwarded-For only when a trusted proxy sent it.
     trustProxy: config.CTK_TRUSTED_PROXIES.length > 0 ? config.CTK_TRUSTED_PROXIES : false,
     genReqId: (request) => {
@@ -108,7 +111,7 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     request.caller = ANONYMOUS;
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
-    done();
+    done(refuseContentEncoding(request));
   });
   keepRawJsonBody(app);
   registerErrorHandling(app);

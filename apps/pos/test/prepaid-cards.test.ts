@@ -187,7 +187,7 @@ describe('UsePrepaidCard', () => {
     expect(second.order!.bip21Uri).toContain('amount=0.00025');
 
     const refused = await failure(use(org, card, identifier, (await order(org, 100n)).orderNumber));
-    expect(refused).toMatchObject({ code: 'insufficient_balance', details: { balance_minor: '0' } });
+    expect(refused).toMatchObject({ code: 'insufficient_balance', details: { balance_minor: 0 } });
 
     await payInFull(second.order!);
     await eventually(async () => expect((await stack.client.getOrder({ orderNumber: dinner.orderNumber })).order!.status).toBe('paid'));
@@ -272,7 +272,7 @@ describe('UsePrepaidCard', () => {
     const big = await order(org, 5000n);
     expect(await failure(use(org, card, identifier, big.orderNumber, 1001n))).toMatchObject({
       code: 'insufficient_balance',
-      details: { balance_minor: '1000' },
+      details: { balance_minor: 1000 },
     });
     const small = await order(org, 300n);
     expect(await failure(use(org, card, identifier, small.orderNumber, 301n))).toMatchObject({

@@ -22,6 +22,12 @@ const ERRORS = {
   precondition_failed: { grpc: Status.FAILED_PRECONDITION, http: 412 },
   payment_required: { grpc: Status.FAILED_PRECONDITION, http: 402 },
   payload_too_large: { grpc: Status.RESOURCE_EXHAUSTED, http: 413 },
+  /** The request did not arrive whole within the gateway's request timeout (Node's own 408). */
+  request_timeout: { grpc: Status.DEADLINE_EXCEEDED, http: 408 },
+  /** The request's headers are larger than the server reads (Node's own 431). */
+  headers_too_large: { grpc: Status.RESOURCE_EXHAUSTED, http: 431 },
+  /** A header that must come once (a credential) came more than once (details: header). */
+  duplicate_header: { grpc: Status.INVALID_ARGUMENT, http: 400 },
   rate_limited: { grpc: Status.RESOURCE_EXHAUSTED, http: 429 },
   unsupported_media_type: { grpc: Status.INVALID_ARGUMENT, http: 415 },
   not_implemented: { grpc: Status.UNIMPLEMENTED, http: 501 },

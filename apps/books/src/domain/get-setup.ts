@@ -8,7 +8,8 @@ const NEXT_STEPS = {
   ledger: 'Take a first payment: every paid order becomes a journal entry here.',
   sales_tax:
     'Choose your tax jurisdiction (GET /api/v1/tax/jurisdictions lists them): PATCH /api/v1/organizations/:handle with jurisdiction.',
-  receipts: 'On-chain receipts become available in a later release; the books service does not index receipts yet.',
+  receipts:
+    "Take a first payment: the customer's wallet writes its receipt on chain, and GET /api/v1/receipts/:txid verifies the purchase from its txid.",
   reports:
     'Take a first payment: then GET /api/v1/orgs/:handle/reports/sales shows your sales by day or month (top-items and busy-hours too).',
 };
@@ -17,14 +18,14 @@ type Capability = keyof typeof NEXT_STEPS;
 
 /**
  * The ledger and the reports are set up once the organisation has its first journal entry, sales tax
- * once it has chosen a jurisdiction of the tax table; receipts are not built yet.
+ * once it has chosen a jurisdiction of the tax table; receipts with its first payment, whose transaction carries one.
  */
 export async function getSetup(journal: JournalRepository, org: Org): Promise<CapabilitySetup[]> {
   const hasEntries = await journal.hasAny(org.id);
   const setUp: Record<Capability, boolean> = {
     ledger: hasEntries,
     sales_tax: org.jurisdiction !== null && findJurisdiction(org.jurisdiction) !== undefined,
-    receipts: false,
+    receipts: hasEntries,
     reports: hasEntries,
   };
   return (Object.keys(NEXT_STEPS) as Capability[]).map((id) => ({

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Endpoint, Role } from '../catalog/endpoints.js';
 import { handleProblem } from '../identity/organization-fields.js';
 import type { BeforeLookup, Credentials } from './credentials.js';
+import { refuseRepeatedCredentials } from '../plugins/request-refusals.js';
 import { ROLES_SATISFYING, type OrgContext } from './types.js';
 import type { WebhookVerifier } from './webhook-signature.js';
 
@@ -18,6 +19,7 @@ export type AuthDeps = {
  * with a role, resolves the organisation the request names and checks the caller's role in it.
  */
 export async function authenticate(request: FastifyRequest, endpoint: Endpoint, deps: AuthDeps): Promise<void> {
+  refuseRepeatedCredentials(request);
   switch (endpoint.auth) {
     case 'none':
       break;

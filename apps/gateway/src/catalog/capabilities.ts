@@ -13,6 +13,11 @@ export type Capability = {
   title: string;
   maturity: Maturity;
   for_you: string;
+  /**
+   * For a capability built without an endpoint of its own: how it is used, naming the routes that serve it.
+   * A capability with no endpoint and no such sentence is not built, and its descriptor says so.
+   */
+  used_through?: string;
 };
 
 export type Rung = {
@@ -42,6 +47,8 @@ export const RUNGS: Rung[] = [
         title: 'Sales tax',
         maturity: 'live',
         for_you: 'Pick your jurisdiction once; every order carries the matching rate and the tax you collect is tracked as a liability.',
+        used_through:
+          'No endpoint of its own: choose a jurisdiction with PATCH /api/v1/organizations/:handle (GET /api/v1/tax/jurisdictions lists them), and every order carries its tax.',
       },
       {
         id: 'receipts',

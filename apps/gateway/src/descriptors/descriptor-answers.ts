@@ -53,7 +53,12 @@ const capability = z.object({
   endpoints: z.array(endpointEntry),
   maturity: z.enum(['live', 'testnet', 'preview']),
   for_you: z.string(),
-  note: z.string().optional().describe('Present when some of its endpoints are not built on this instance'),
+  note: z
+    .string()
+    .optional()
+    .describe(
+      'What this instance does of it when not all: not built (some or all endpoints answer 501), or how it is used without an endpoint',
+    ),
 });
 const rung = z.object({
   id: z.string(),

@@ -1,5 +1,6 @@
 import { RUNGS, SERVICE_DESCRIPTION } from '../catalog/capabilities.js';
 import { ENDPOINTS, endpointKey, type Endpoint } from '../catalog/endpoints.js';
+import { capabilityNote } from './capability-descriptor.js';
 import { AUTH_SCHEMES } from './service-descriptor.js';
 
 /** A plain-text guide to the API for people and language models (llmstxt.org layout), from the catalog. */
@@ -34,6 +35,7 @@ export function llmsTxt(implemented: ReadonlySet<string>, baseUrl: string): stri
       out.push(
         `### ${capability.title} (${capability.id}, ${capability.maturity})`,
         capability.for_you,
+        ...[capabilityNote(capability, implemented)].filter((note) => note !== undefined),
         ...(endpoints.length ? endpoints.map(line) : ['- No API endpoint.']),
       );
     }

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { OrgContext } from '../auth/types.js';
 import type { GatewayDeps } from '../deps.js';
 import { callOptions, orgRef } from '../routes/service-call.js';
-import { capabilityDescriptor } from './capability-descriptor.js';
+import { capabilityDescriptor, NOT_BUILT } from './capability-descriptor.js';
 
 type Setup = { set_up: boolean | null; next_step: string | null };
 
@@ -27,9 +27,9 @@ export async function personalizedCapabilities(
       ...merge(gateway.get(capability.id), services.get(capability.id)),
     })),
   }));
-  // The next step is the first one in step order that can be taken on this instance (no 501 note).
+  // The next step is the first one in step order that can be taken on this instance (no "not built" note).
   const todo = rungs.flatMap((rung) => rung.capabilities).filter((c) => c.set_up === false && c.next_step);
-  const first = todo.find((c) => !('note' in c)) ?? todo[0];
+  const first = todo.find((c) => !('note' in c && c.note?.startsWith(NOT_BUILT))) ?? todo[0];
   const next = first ? { capability: first.id, next_step: first.next_step } : null;
   return { organization: org.handle, ...descriptor, rungs, next };
 }

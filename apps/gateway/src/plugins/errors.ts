@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { AppError } from '@ctk/shared';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
@@ -41,6 +44,32 @@ export function answerRouterError(error: FastifyError, request: FastifyRequest, 
     .header('x-request-id', request.id)
     .header('x-content-type-options', 'nosniff')
     .send(errorBody(new AppError('bad_request', message), request.id));
+}
+
+/**
+ * Requests Node refuses before fastify sees them (a request late past the timeout, headers too large, a
+ * request line or header it cannot parse), in the one error body rather than fastify's default
+ * `{"error", "message", "statusCode"}`; the connection is closed, as Node does.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  // A reset connection has no one left to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const appError =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? new AppError('request_timeout', 'The request did not arrive whole in time; the connection is closed.')
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? new AppError('headers_too_large', 'The request headers are larger than this service reads.')
+        : new AppError('bad_request', 'The request is not well-formed HTTP (its request line or a header).');
+  const requestId = randomUUID();
+  const body = JSON.stringify(errorBody(appError, requestId));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${appError.httpStatus} ${STATUS_CODES[appError.httpStatus]}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${requestId}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 /** Maps every error to the one error body, once, at the edge. Unknown errors are logged and answered 500 without detail. */

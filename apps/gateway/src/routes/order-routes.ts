@@ -48,7 +48,7 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
               modifiers: (line.modifiers ?? []).map((modifier) => ({ modifierId: modifier.modifier_id })),
               name: line.name ?? '',
               unitPriceMinor: BigInt(line.unit_price_minor ?? 0),
-              chosenPriceMinor: BigInt(line.chosen_price_minor ?? 0),
+              ...(line.chosen_price_minor === undefined ? {} : { chosenPriceMinor: BigInt(line.chosen_price_minor) }),
             })),
             discountBasisPoints: body.discount_basis_points ?? 0,
             discountMinor: BigInt(body.discount_minor ?? 0),

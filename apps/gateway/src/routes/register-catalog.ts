@@ -6,6 +6,7 @@ import type { PrismaClient } from '../data/prisma.js';
 import { bsvaliasErrorBody, errorHandler } from '../plugins/errors.js';
 import { beginIdempotent } from '../plugins/idempotency.js';
 import { allowance, clientAddress, type Allowance } from '../plugins/rate-limits.js';
+import { refuseUnknownQuery } from '../plugins/request-refusals.js';
 import { parseInput, successStatus, type RouteDefinition } from './route-definition.js';
 
 /**
@@ -45,6 +46,20 @@ export function registerCatalog(
         if (endpoint.auth !== 'none' || definition?.secrets) reply.header('cache-control', 'no-store');
         done();
       },
+      // Unknown query parameters are refused on every built route before credentials are asked for, as a
+      // malformed body is; the paymail routes answer paymail clients by the paymail rules, and an unbuilt route answers 501.
+      ...(definition && !definition.bsvalias
+        ? {
+            preValidation: (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+              try {
+                refuseUnknownQuery(definition.query, request.query);
+                done();
+              } catch (error) {
+                done(error as Error);
+              }
+            },
+          }
+        : {}),
       preHandler: async (request, reply) => {
         for (const spend of routeAllowances) await spend(request);
         try {

@@ -1,6 +1,8 @@
 import { AppError, freeText, lineOfText, type Org, parseTaxRate, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { Item, ItemRepository } from '../data/item-repository.js';
+import type { PriceSource } from '../rates/exchange-rate.js';
+import { requireRate } from '../rates/require-rate.js';
 
 export const MAX_PRICE_CENTS = 10n ** 12n;
 export const MAX_INVENTORY = 10n ** 9n;
@@ -97,7 +99,8 @@ function taxRateProblem(treatment: (typeof TAX_TREATMENTS)[number], rate: string
  * The limits above are the only ones: the gateway checks only an item's shape, and passes these
  * refusals on as 422s naming the field.
  */
-export async function createItem(items: ItemRepository, org: Org, input: NewItemInput): Promise<Item> {
+export async function createItem(items: ItemRepository, prices: PriceSource, org: Org, input: NewItemInput): Promise<Item> {
   const item = validate(newItemSchema, input);
+  await requireRate(prices, item.currency);
   return items.create({ organizationId: org.id, ...item });
 }

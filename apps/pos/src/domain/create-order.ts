@@ -27,7 +27,7 @@ const lineSchema = z.object({
   modifiers: z.array(z.object({ modifierId: z.string().max(100) })).max(20, 'a line takes at most 20 modifiers'),
   name: lineOfText('name', 200),
   unitPriceMinor: minor('unit_price_minor'),
-  chosenPriceMinor: minor('chosen_price_minor'),
+  chosenPriceMinor: minor('chosen_price_minor').optional(),
 });
 
 const orderSchema = z
@@ -203,7 +203,7 @@ function lineToPrice(line: ValidLine, index: number, items: Map<string, OrderIte
         field: field('unit_price_minor'),
       });
     }
-    if (line.modifiers.length || line.chosenPriceMinor) {
+    if (line.modifiers.length || line.chosenPriceMinor !== undefined) {
       throw new AppError('validation_failed', 'A keypad line takes no modifiers and no chosen price', { field: field('modifiers') });
     }
     return {
@@ -244,13 +244,25 @@ function lineToPrice(line: ValidLine, index: number, items: Map<string, OrderIte
   };
 }
 
-/** The item's price, or the payer's choice for a `minimum` (at least the price) or `top_up` (any, the price suggested) item. */
-function basePriceOf(item: OrderItem, chosen: bigint, field: string): bigint {
+/**
+ * The item's price, or the payer's choice for a `minimum` (at least the price) or `top_up` (more than 0, the
+ * price suggested) item. Absent, the item's price is charged; a top-up of 0 is refused rather than charged as
+ * the suggested price, since the payer asked for something else.
+ */
+function basePriceOf(item: OrderItem, chosen: bigint | undefined, field: string): bigint {
   if (item.priceType === 'fixed') {
-    if (chosen) throw new AppError('validation_failed', `"${item.name}" has a fixed price: leave chosen_price_minor out`, { field });
+    if (chosen !== undefined)
+      throw new AppError('validation_failed', `"${item.name}" has a fixed price: leave chosen_price_minor out`, { field });
     return item.priceCents;
   }
-  if (!chosen) return item.priceCents;
+  if (chosen === undefined) return item.priceCents;
+  if (item.priceType === 'top_up' && chosen === 0n) {
+    throw new AppError(
+      'validation_failed',
+      `A top-up of "${item.name}" must be more than 0; leave chosen_price_minor out to charge the suggested ${item.priceCents}`,
+      { field },
+    );
+  }
   if (item.priceType === 'minimum' && chosen < item.priceCents) {
     throw new AppError('validation_failed', `"${item.name}" costs at least ${item.priceCents}; ${chosen} is less`, { field });
   }

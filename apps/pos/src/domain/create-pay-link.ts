@@ -5,6 +5,7 @@ import type { PayLinkWithUses } from '../data/pay-link-repository.js';
 import type { PayLinkContext } from '../pay-links/pay-link-context.js';
 import { signTerms } from '../pay-links/pay-link-terms.js';
 import { MAX_PRICE_CENTS } from './create-item.js';
+import { requireRate } from '../rates/require-rate.js';
 
 const MAX_USES = 1_000_000n;
 // A link that outlives its merchant's prices helps nobody; five years bounds what a signature promises.
@@ -44,6 +45,7 @@ export type NewPayLinkInput = z.input<typeof linkSchema>;
 /** Makes a pay link for the organisation and signs its terms with pos's key. */
 export async function createPayLink(context: PayLinkContext, org: Org, input: NewPayLinkInput): Promise<PayLinkWithUses> {
   const request = validate(linkSchema, input);
+  await requireRate(context.orders.prices, request.currency);
   const now = context.orders.now();
   const expiresAt = request.expiresAt ? new Date(request.expiresAt) : null;
   if (expiresAt && expiresAt <= now) throw new AppError('validation_failed', 'expires_at must be in the future', { field: 'expires_at' });

@@ -60,7 +60,7 @@ function openOrder(
     orgRef,
     { ...org, pricesIncludeTax: true },
     {
-      lines: [{ itemId: '', quantity: 1n, modifiers: [], name: link.memo, unitPriceMinor: amount, chosenPriceMinor: 0n }],
+      lines: [{ itemId: '', quantity: 1n, modifiers: [], name: link.memo, unitPriceMinor: amount }],
       discountBasisPoints: 0,
       discountMinor: 0n,
       tipBasisPoints: 0,

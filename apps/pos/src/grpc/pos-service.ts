@@ -57,7 +57,7 @@ export function posService({
       return { capabilities: await getSetup(items, payLinks.links, orgOf(request.org), orders.prisma, hasPrepaidCards) };
     },
     async createItem(request) {
-      return { item: toItemMessage(await createItem(items, orgOf(request.org), request)) };
+      return { item: toItemMessage(await createItem(items, orders.prices, orgOf(request.org), request)) };
     },
     async listItems(request) {
       const page = await listItems(items, orgOf(request.org), request);

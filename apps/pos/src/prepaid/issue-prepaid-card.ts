@@ -43,7 +43,7 @@ export async function issuePrepaidCard(cards: CardContext, orgRef: Partial<OrgRe
     orgRef,
     org,
     {
-      lines: [{ itemId: '', quantity: 1n, modifiers: [], name: GIFT_CARD_LINE, unitPriceMinor: request.amountMinor, chosenPriceMinor: 0n }],
+      lines: [{ itemId: '', quantity: 1n, modifiers: [], name: GIFT_CARD_LINE, unitPriceMinor: request.amountMinor }],
       discountBasisPoints: 0,
       discountMinor: 0n,
       tipBasisPoints: 0,

@@ -139,7 +139,9 @@ function dueMinor(order: OrderWithParts): bigint {
 }
 
 function insufficientBalance(balance: bigint): AppError {
-  return new AppError('insufficient_balance', `The card holds ${balance}, less than this use asks`, { balance_minor: balance.toString() });
+  // Money in error details is a JSON integer, as in every answer (text only past 2^53, as the ledger's).
+  const balanceMinor = balance <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(balance) : balance.toString();
+  return new AppError('insufficient_balance', `The card holds ${balance}, less than this use asks`, { balance_minor: balanceMinor });
 }
 
 /**
