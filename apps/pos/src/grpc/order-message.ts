@@ -73,5 +73,7 @@ export function toOrderMessage(order: OrderWithParts, publicUrl: string, now: Da
     cardPaidMinor: order.cardPaidMinor,
     loyaltyCardId: order.loyaltyCardId ?? '',
     prepaidCardId: order.prepaidCardId ?? '',
+    rewardMinor: order.rewardMinor,
+    reward: order.reward,
   };
 }
