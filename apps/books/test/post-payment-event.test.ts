@@ -59,6 +59,26 @@ describe('posting payment events to the journal', () => {
       ],
     ],
     [
+      'a sale with a loyalty reward (decision 0023): revenue before the reward, the reward on 4200',
+      { rewardMinor: 450n },
+      [
+        ['1010', 1075n, 0n],
+        ['4200', 450n, 0n],
+        ['4000', 0n, 1450n],
+        ['2100', 0n, 75n],
+      ],
+    ],
+    [
+      'a gift card use completing a sale with a loyalty reward',
+      { type: REDEEMED, settlement: Settlement.SETTLEMENT_NONE, rewardMinor: 300n },
+      [
+        ['2300', 1075n, 0n],
+        ['4200', 300n, 0n],
+        ['4000', 0n, 1300n],
+        ['2100', 0n, 75n],
+      ],
+    ],
+    [
       'a refund from the BSV wallet',
       { type: REFUNDED, settlement: Settlement.SETTLEMENT_BSV_WALLET },
       [

@@ -1,9 +1,9 @@
 // The customer's cards at the counter (docs/decisions/0017-customer-cards.md, "The counter screen"): staff
 // scan or type a card identifier or the customer's address; the panel shows gift card balances and loyalty
 // stamps, pays an open order with a gift card (all or part), attaches a loyalty card to the order being
-// built so that its payment stamps it, and redeems a reward. An address shows what it holds at this shop at
-// once (docs/decisions/0024-proof-holds-and-privacy.md). Spending needs the identifier: a card found by
-// the address alone is shown, and its identifier is asked for.
+// built so that its payment stamps it, and redeems a reward on that order (a discount pos prices, decision
+// 0023). An address shows what it holds at this shop at once (docs/decisions/0024-proof-holds-and-privacy.md).
+// Spending needs the identifier: a card found by the address alone is shown, and its identifier is asked for.
 
 import { api, ApiError } from './api.js';
 import { cardErrorText, prepaidStatusText, readCardInput, stampsText } from './card-text.js';
@@ -15,9 +15,11 @@ const SETTLED = new Set(['paid', 'confirmed']);
 
 /**
  * The panel of the counter screen. `org()` is the organisation signed in to; `onOrder(order)` hears the
- * order a gift card changed; `fail(error)` handles what the panel cannot (a key no longer valid).
+ * order a gift card changed; `fail(error)` handles what the panel cannot (a key no longer valid);
+ * `onCartChange()` hears that what the order being built takes from the panel changed (a reward), so the
+ * cart is priced again.
  */
-export function cardPanel({ org, onOrder, fail }) {
+export function cardPanel({ org, onOrder, fail, onCartChange = () => {} }) {
   /** @type {Map<string, { kind: 'prepaid' | 'loyalty', card: any, identifier: string | null, note: string }>} */
   const found = new Map();
   /** The address scanned: its POS card here (`card` null when the shop has none yet) and what it holds here (`held`). */
@@ -25,6 +27,8 @@ export function cardPanel({ org, onOrder, fail }) {
   let order = null;
   /** The loyalty card the order being built (then the order) stamps. */
   let attached = null;
+  /** The loyalty card whose reward the order being built redeems (it is the attached card too). */
+  let redeeming = null;
   let stampRead = null;
 
   const say = (text) => ($('card-status').textContent = text);
@@ -195,20 +199,31 @@ export function cardPanel({ org, onOrder, fail }) {
     render(entry);
   }
 
-  async function redeem(entry, button) {
+  /**
+   * The reward goes on the order being built: the card is attached and the order is created with its
+   * identifier, so pos spends the stamps with the order and takes the reward off its price (the cart shows
+   * the quote). Pressed again, the reward comes off the order.
+   */
+  function redeemOnOrder(entry) {
     complain('');
-    button.disabled = true;
+    redeeming = redeeming === entry.card.id ? null : entry.card.id;
+    if (redeeming) attached = entry.card.id;
+    entry.note = redeeming ? `Reward on this order: ${entry.card.reward}.` : '';
+    say(redeeming ? `${entry.note} The total includes it.` : `${title(entry)}: the reward is off the order.`);
+    render();
+    $(`card-${entry.card.id}`)?.parentElement.querySelector('.redeem')?.focus();
+  }
+
+  /** The order was created with the reward: the card's stamps as pos left them. */
+  async function readRedeemed(entry, number) {
     try {
-      const answer = await api('POST', `/api/pos/loyalty-cards/${encodeURIComponent(entry.card.id)}/redeem`, {
-        body: { org_handle: handle(), identifier: entry.identifier },
-      });
-      remember('loyalty', answer.card);
-      entry.note = `Reward redeemed: ${answer.card.reward}.`;
-      say(`${entry.note} The card has ${stampsText(answer.card)}.`);
+      remember('loyalty', await api('GET', `/api/pos/loyalty-cards/${encodeURIComponent(entry.card.id)}`, { auth: false }));
+      entry.note = `Reward redeemed on order ${number}: ${entry.card.reward}.`;
+      say(`${entry.note} ${stampsText(entry.card)}.`);
     } catch (error) {
       refused(error);
     }
-    render(entry);
+    render();
   }
 
   // ---- Drawing
@@ -218,6 +233,8 @@ export function cardPanel({ org, onOrder, fail }) {
     const entries = [...found.values()].sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'prepaid' ? -1 : 1));
     $('card-list').replaceChildren(...entries.map((entry) => (entry.kind === 'prepaid' ? giftCard(entry) : loyaltyCard(entry))));
     if (focusOn) $(`card-${focusOn.card.id}`)?.focus();
+    // What the order takes from the panel may have changed (a card attached or not, a reward): price it again.
+    onCartChange();
   }
 
   function customerLines() {
@@ -308,10 +325,16 @@ export function cardPanel({ org, onOrder, fail }) {
   }
 
   function redeemAction(entry) {
-    if (entry.card.rewards_available < 1) return '';
+    if (order) return '';
+    const mine = redeeming === entry.card.id;
+    if (entry.card.rewards_available < 1 && !mine) return '';
     if (!entry.identifier) return element('p', { class: 'hint' }, 'To redeem the reward, scan or type its identifier above.');
-    const button = element('button', { type: 'button', class: 'primary' }, 'Redeem reward');
-    button.addEventListener('click', () => redeem(entry, button));
+    const button = element(
+      'button',
+      { type: 'button', class: mine ? 'redeem' : 'redeem primary', 'aria-pressed': String(mine) },
+      mine ? 'Take the reward off the order' : 'Redeem reward on this order',
+    );
+    button.addEventListener('click', () => redeemOnOrder(entry));
     return element('div', { class: 'actions start' }, button);
   }
 
@@ -323,12 +346,18 @@ export function cardPanel({ org, onOrder, fail }) {
       if (slot) $(slot).append($('card-panel'));
     },
     /** What the order being created takes from the panel: the loyalty card it stamps. */
-    orderFields: () => (attached ? { loyalty_card_id: attached } : {}),
+    orderFields: () => {
+      if (!attached) return {};
+      const identifier = redeeming === attached ? found.get(attached)?.identifier : null;
+      return { loyalty_card_id: attached, ...(identifier ? { redeem_reward_identifier: identifier } : {}) };
+    },
     /** The order on the screen changed; paid, the attached card's stamps are read back once. */
     orderChanged(next) {
       // Drawn again only when what the panel offers changes: an amount being typed stays.
       const changed = !order || ['order_number', 'status', 'due_satoshis', 'card_paid_minor'].some((field) => order[field] !== next[field]);
+      const created = !order || order.order_number !== next.order_number;
       order = next;
+      if (created && redeeming && next.reward_minor > 0 && found.get(redeeming)) readRedeemed(found.get(redeeming), next.order_number);
       if (attached && SETTLED.has(order.status) && stampRead !== order.order_number) {
         stampRead = order.order_number;
         readStamp(order.order_number);
@@ -343,6 +372,7 @@ export function cardPanel({ org, onOrder, fail }) {
       customer = null;
       order = null;
       attached = null;
+      redeeming = null;
       stampRead = null;
       say('');
       complain('');

@@ -1,8 +1,6 @@
 // The cart at the counter: lines (a menu item with its modifiers, or a keypad amount), a discount and a
-// tip, in integers of minor units. Its sums are an estimate for the clerk; pos prices the order (tax,
-// the discount's shares, the tip) when it is created, and the order's own figures are shown from then on.
-
-import { shareOf } from './money.js';
+// tip, in integers of minor units. It does no sums of its own: pos prices it (cart-quote.js asks for the
+// quote as it changes), and the order it creates charges exactly that.
 
 /**
  * @typedef {{ key: string, itemId: string | null, name: string, priceMinor: number, chosenPriceMinor: number | null,
@@ -62,20 +60,7 @@ export function changeQuantity(cart, key, delta) {
   if (line.quantity <= 0) cart.lines.splice(cart.lines.indexOf(line), 1);
 }
 
-/** Subtotal, discount and tip as the clerk sees them before the order is priced by pos. */
-export function estimate(cart) {
-  const subtotal = cart.lines.reduce((sum, line) => sum + unitPrice(line) * line.quantity, 0);
-  let discount = 0;
-  if (cart.discount?.basisPoints) discount = shareOf(subtotal, cart.discount.basisPoints);
-  if (cart.discount?.minor) discount = Math.min(subtotal, cart.discount.minor);
-  const afterDiscount = subtotal - discount;
-  let tip = 0;
-  if (cart.tip?.basisPoints) tip = shareOf(afterDiscount, cart.tip.basisPoints);
-  if (cart.tip?.minor) tip = cart.tip.minor;
-  return { subtotal, discount, tip, beforeTax: afterDiscount + tip };
-}
-
-/** The body of POST /api/pos/orders (the snake_case CreateOrderRequest of proto/ctk/pos/v1/pos.proto). */
+/** The body of POST /api/pos/orders and of its quote (the snake_case CreateOrderRequest of proto/ctk/pos/v1/pos.proto). */
 export function orderRequest(cart, orgHandle) {
   const body = {
     org_handle: orgHandle,

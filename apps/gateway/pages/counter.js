@@ -4,7 +4,8 @@
 
 import { api, ApiError, listAll, orderOf, session } from './api.js';
 import { cardPanel } from './cards.js';
-import { addItem, addKeypadLine, changeQuantity, emptyCart, estimate, orderRequest, unitPrice } from './cart.js';
+import { addItem, addKeypadLine, changeQuantity, emptyCart, orderRequest, unitPrice } from './cart.js';
+import { cartQuoter } from './cart-quote.js';
 import { formatMoney, formatPercent, formatSatoshis, parseMoney, parsePercent } from './money.js';
 import { watchOrder } from './order-watch.js';
 import { receiptText } from './receipt.js';
@@ -22,6 +23,8 @@ const state = {
   order: null,
   watch: null,
   tipBasisPoints: null,
+  /** pos's price of the cart as it stands (POST /api/pos/orders/quote), null while there is none. */
+  quote: null,
 };
 
 const views = ['signin-view', 'sell-view', 'order-view', 'receipt-view'];
@@ -42,7 +45,7 @@ function fail(error) {
   showAlert(error instanceof Error ? error.message : String(error));
 }
 
-const cards = cardPanel({ org: () => state.org, onOrder: renderOrder, fail });
+const cards = cardPanel({ org: () => state.org, onOrder: renderOrder, fail, onCartChange: () => requote() });
 const tickets = ticketCheckIn({ org: () => state.org, $ });
 
 // ---- Sign in and the organisation
@@ -333,16 +336,64 @@ function renderCart(announce) {
   );
   $('cart-empty').hidden = lines.length > 0;
   readDiscountAndTip();
-  const sums = estimate(state.cart);
-  $('sum-subtotal').textContent = money(sums.subtotal);
-  $('sum-discount').textContent = sums.discount ? money(-sums.discount) : '—';
-  $('sum-tip').textContent = sums.tip ? money(sums.tip) : '—';
-  $('sum-total').textContent = money(sums.beforeTax);
   $('create-order').disabled = lines.length === 0;
-  const count = lines.reduce((sum, line) => sum + line.quantity, 0);
-  $('to-cart').textContent = `Cart: ${count} · ${money(sums.beforeTax)}`;
-  $('to-cart').hidden = count === 0;
   if (announce) $('cart-announce').textContent = announce;
+  requote();
+}
+
+// ---- The cart's price: pos's quote, asked as the cart changes (the last answer wins)
+
+const quoter = cartQuoter({
+  send: (body) => api('POST', '/api/pos/orders/quote', { body }),
+  onPending: () => {
+    $('cart-totals').setAttribute('aria-busy', 'true');
+    $('cart-quote-status').textContent = 'Pricing…';
+  },
+  onQuote: (quote) => {
+    state.quote = quote;
+    renderTotals();
+  },
+  onError: (error) => {
+    if (error instanceof ApiError && error.status === 401) return fail(error);
+    state.quote = null;
+    renderTotals(error instanceof Error ? error.message : String(error));
+  },
+});
+
+/** Asks pos for the cart's price, the loyalty card and its reward included; an empty cart has none. */
+function requote() {
+  if (state.order) return; // the order on the screen has its own figures; the cart is priced again at the next sale
+  if (!state.org || state.cart.lines.length === 0) {
+    quoter.clear();
+    state.quote = null;
+    return renderTotals();
+  }
+  quoter.request({ ...orderRequest(state.cart, state.org.handle), ...cards.orderFields() });
+}
+
+/** The quote's figures as pos priced them; the page adds nothing up but the count of items. */
+function renderTotals(problem = '') {
+  const quote = state.quote;
+  const shown = (minor) => (quote ? money(minor) : '—');
+  $('cart-totals').setAttribute('aria-busy', 'false');
+  $('sum-subtotal').textContent = shown(quote?.subtotal_minor);
+  $('sum-discount').textContent = quote?.discount_minor ? money(-quote.discount_minor) : '—';
+  const reward = Boolean(quote?.reward_minor);
+  $('sum-reward-label').hidden = !reward;
+  $('sum-reward').hidden = !reward;
+  $('sum-reward-label').textContent = reward ? `Reward: ${quote.reward}` : 'Reward';
+  $('sum-reward').textContent = reward ? money(-quote.reward_minor) : '';
+  // Before tax: the goods after discount, net of tax; never the tip.
+  $('sum-before-tax').textContent = shown(quote && quote.total_minor - quote.tax_minor - quote.tip_minor);
+  $('sum-tax-label').textContent = quote?.prices_include_tax ? 'Tax included' : 'Tax';
+  $('sum-tax').textContent = shown(quote?.tax_minor);
+  $('sum-tip-label').textContent = state.cart.tip?.basisPoints ? `Tip (${formatPercent(state.cart.tip.basisPoints)})` : 'Tip';
+  $('sum-tip').textContent = quote?.tip_minor ? money(quote.tip_minor) : '—';
+  $('sum-total').textContent = shown(quote?.total_minor);
+  $('cart-quote-status').textContent = problem || (quote ? '' : state.cart.lines.length ? '' : 'Add items to see the total.');
+  const count = state.cart.lines.reduce((sum, line) => sum + line.quantity, 0);
+  $('to-cart').textContent = quote ? `Cart: ${count} · ${money(quote.total_minor)}` : `Cart: ${count}`;
+  $('to-cart').hidden = count === 0;
 }
 
 function readDiscountAndTip() {

@@ -64,8 +64,3 @@ export function formatPercent(basisPoints) {
 export function formatSatoshis(satoshis) {
   return `${new Intl.NumberFormat().format(BigInt(satoshis))} sat`;
 }
-
-/** amount x basis points / 10000, rounded half up, in integers (an estimate; pos prices the order). */
-export function shareOf(amountMinor, basisPoints) {
-  return Number((BigInt(amountMinor) * BigInt(basisPoints) + 5000n) / 10000n);
-}

@@ -66,6 +66,8 @@ export function receiptText(order, { merchantName = '', tipBasisPoints = null } 
   out.push(rule('-'));
   out.push(...columns('Subtotal', money(order.subtotal_minor)));
   if (order.discount_minor > 0) out.push(...columns('Discount', money(-order.discount_minor)));
+  // A loyalty reward redeemed on the order (decision 0023): a discount too, named.
+  if (order.reward_minor > 0) out.push(...columns(`Reward: ${order.reward}`, money(-order.reward_minor)));
   if (order.tax_minor > 0 || order.tax_jurisdiction) {
     const label = order.prices_include_tax ? 'Tax included' : 'Tax';
     out.push(...columns(label, money(order.tax_minor)));

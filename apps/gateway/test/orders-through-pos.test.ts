@@ -49,6 +49,36 @@ describe('orders through the gateway and pos', () => {
     for (const secret of [cafe.orgId, cafe.userId, 'xpub', 'created_by', 'organization_id']) expect(read.body).not.toContain(secret);
   });
 
+  it('staff price a cart with POST /api/pos/orders/quote: the total the order then charges, nothing created, the tip before tax', async () => {
+    const taxed = await stack.walletOrg('Quoted Cafe');
+    await inject({
+      method: 'PATCH',
+      url: `/api/v1/organizations/${taxed.handle}`,
+      headers: bearer(taxed.key),
+      payload: { jurisdiction: 'US-CA' },
+    });
+    const body = { org_handle: taxed.handle, lines: [LINE], discount_basis_points: 1000, tip_basis_points: 1500 };
+    const quoted = await inject({ method: 'POST', url: '/api/pos/orders/quote', headers: bearer(taxed.key), payload: body });
+    expect(quoted.statusCode, quoted.body).toBe(200);
+    const quote = quoted.json();
+    // 900 less 10% = 810 before tax; the 15% tip is 121.5 -> 122 of that, not of the taxed amount.
+    expect(quote).toMatchObject({ currency: 'USD', subtotal_minor: 900, discount_minor: 90, tip_minor: 122, reward_minor: 0 });
+    expect(quote.total_minor).toBe(810 + quote.tax_minor + 122);
+    const order = (await createOrder(taxed.key, body)).json();
+    for (const field of ['lines', 'subtotal_minor', 'discount_minor', 'tax_minor', 'tip_minor', 'total_minor'])
+      expect(order[field], field).toEqual(quote[field]);
+    // A quote is not an order: it takes no Idempotency-Key, and a malformed one is 422 like the order.
+    const again = await inject({
+      method: 'POST',
+      url: '/api/pos/orders/quote',
+      headers: { ...bearer(taxed.key), 'idempotency-key': 'cart-1' },
+      payload: { ...body, discount_minor: 100_000, discount_basis_points: undefined },
+    });
+    expectError(again, 422, 'validation_failed');
+    const anonymous = await inject({ method: 'POST', url: '/api/pos/orders/quote', payload: body });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
   it('takes a BIP270 payment: the request in BIP270 names, the Payment acknowledged, the order paid', async () => {
     const order = (await createOrder(staffKey, { org_handle: cafe.handle, lines: [LINE] })).json();
     const request = await inject({ method: 'GET', url: `/api/pos/orders/${order.order_number}/payment-request` });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cardErrorText, prepaidStatusText, readCardInput, stampsText } from '../pages/card-text.js';
-import { addItem, addKeypadLine, changeQuantity, emptyCart, estimate, orderRequest } from '../pages/cart.js';
+import { addItem, addKeypadLine, changeQuantity, emptyCart, orderRequest } from '../pages/cart.js';
+import { cartQuoter } from '../pages/cart-quote.js';
 import { formatMoney, formatPercent, minorToDecimal, parseMoney, parsePercent } from '../pages/money.js';
 import { RECEIPT_WIDTH, receiptText } from '../pages/receipt.js';
 
@@ -80,8 +81,33 @@ describe('the cart', () => {
       tip_minor: 200,
       note: 'table 4',
     });
-    // (575 + 75) x 2 + 500 = 1800; 10% off is 180; the tip is an amount.
-    expect(estimate(cart)).toEqual({ subtotal: 1800, discount: 180, tip: 200, beforeTax: 1820 });
+  });
+
+  it("is priced by pos, not by the page: of quotes asked as the cart changes, only the latest request's answer is shown", async () => {
+    const answers: Array<(quote: object) => void> = [];
+    const shown: object[] = [];
+    let pending = 0;
+    const quoter = cartQuoter({
+      send: () => new Promise((resolve) => answers.push(resolve)),
+      onQuote: (quote) => shown.push(quote),
+      onError: () => {},
+      onPending: () => (pending += 1),
+      delayMs: 0,
+    });
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+    quoter.request({ lines: [1] });
+    await tick();
+    quoter.request({ lines: [1, 2] });
+    // The same cart again asks nothing more.
+    quoter.request({ lines: [1, 2] });
+    await tick();
+    expect(answers).toHaveLength(2);
+    expect(pending).toBe(2);
+    // The newer cart's answer arrives first; the older one, late, is dropped.
+    answers[1]!({ total_minor: 2 });
+    answers[0]!({ total_minor: 1 });
+    await tick();
+    expect(shown).toEqual([{ total_minor: 2 }]);
   });
 
   it('other choices are another line, and a line at quantity 0 leaves the cart', () => {

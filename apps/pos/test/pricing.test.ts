@@ -14,7 +14,7 @@ const line = (unitPriceMinor: bigint, quantity = 1n, taxRate = '0.0725', fields:
 const none = { basisPoints: 0, minor: 0n };
 
 describe('pricing an order (decision 0015), exact integers', () => {
-  it('prices excluding tax: 10% discount shared by amount, 7.25% tax per discounted line, 15% tip on the taxed total, untaxed', () => {
+  it('prices excluding tax: 10% discount shared by amount, 7.25% tax per discounted line, 15% tip before tax, untaxed', () => {
     // 2 x 625 = 1250 and 425: subtotal 1675; 10% = 167.5 -> 168 (half up).
     const priced = priceOrder([line(625n, 2n), line(425n)], { basisPoints: 1000, minor: 0n }, { basisPoints: 1500, minor: 0n }, false);
     expect(priced.subtotalMinor).toBe(1675n);
@@ -25,9 +25,9 @@ describe('pricing an order (decision 0015), exact integers', () => {
     expect(priced.lines.map((l) => l.taxMinor)).toEqual([82n, 28n]);
     expect(priced.lines.map((l) => l.totalMinor)).toEqual([1207n, 410n]);
     expect(priced.taxMinor).toBe(110n);
-    // Tip: 15% of 1617 = 242.55 -> 243.
-    expect(priced.tipMinor).toBe(243n);
-    expect(priced.totalMinor).toBe(1617n + 243n);
+    // Tip: 15% of the amount after discount and before tax, 1507 = 226.05 -> 226 (not of the taxed 1617).
+    expect(priced.tipMinor).toBe(226n);
+    expect(priced.totalMinor).toBe(1617n + 226n);
   });
 
   it('prices including tax: the tax is the part of the discounted amount that is tax; the total is what the shelf says less the discount', () => {
@@ -38,6 +38,20 @@ describe('pricing an order (decision 0015), exact integers', () => {
     expect(priced.lines.map((l) => l.taxMinor)).toEqual([178n, 89n]);
     expect(priced.lines.map((l) => l.totalMinor)).toEqual([1067n, 533n]);
     expect(priced.totalMinor).toBe(1600n);
+  });
+
+  it('prices including tax: a percentage tip is taken on the goods net of their tax, rounded half up', () => {
+    // 20% VAT included: 1200 is 1000 net + 200 tax, 630 is 525 + 105: the tip is 15% of 1525 = 228.75 -> 229.
+    const priced = priceOrder([line(1200n, 1n, '0.2'), line(630n, 1n, '0.2')], none, { basisPoints: 1500, minor: 0n }, true);
+    expect(priced.taxMinor).toBe(305n);
+    expect(priced.tipMinor).toBe(229n);
+    expect(priced.totalMinor).toBe(1830n + 229n);
+  });
+
+  it('rounds a percentage tip half up: 12.5% of 1004 = 125.5 -> 126, of 1003 = 125.375 -> 125', () => {
+    const tip = (amount: bigint) => priceOrder([line(amount, 1n, '0')], none, { basisPoints: 1250, minor: 0n }, false).tipMinor;
+    expect(tip(1004n)).toBe(126n);
+    expect(tip(1003n)).toBe(125n);
   });
 
   it('taxes each line at its own rate (standard, reduced, exempt) and adds a fixed tip untaxed', () => {

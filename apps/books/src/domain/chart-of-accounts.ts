@@ -13,6 +13,8 @@ export const CHART_OF_ACCOUNTS = [
   { code: '4000', name: 'Revenue', type: 'income' },
   // Contra-revenue: refunds are kept apart from sales so both stay visible.
   { code: '4100', name: 'Refunds', type: 'expense' },
+  // Contra-revenue: loyalty rewards given as a discount on a sale (decision 0023), so the books see them.
+  { code: '4200', name: 'Loyalty rewards', type: 'expense' },
 ] as const satisfies readonly AccountSpec[];
 
 export type AccountType = 'asset' | 'liability' | 'equity' | 'income' | 'expense';

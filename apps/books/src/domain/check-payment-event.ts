@@ -1,4 +1,4 @@
-import { settlementToJSON, type PaymentEvent } from '@ctk/proto/ctk/events/v1/payment_event';
+import { PaymentEventType, settlementToJSON, type PaymentEvent } from '@ctk/proto/ctk/events/v1/payment_event';
 import { z } from 'zod';
 import { POSTING_RULES } from './posting-rules.js';
 
@@ -31,6 +31,13 @@ export function problemsWith(event: PaymentEvent): string[] {
     'tax_minor + tip_minor must not exceed amount_minor, which includes both',
   );
   problem(event.satoshis < 0n, 'satoshis must not be negative');
+  problem(event.rewardMinor < 0n, 'reward_minor must not be negative');
+  problem(
+    event.rewardMinor > 0n &&
+      event.type !== PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED &&
+      event.type !== PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_REDEEMED,
+    'reward_minor is carried by a sale (payment.received or prepaid.redeemed) only',
+  );
   problem(event.exchangeRate !== '' && !DECIMAL.test(event.exchangeRate), 'exchange_rate must be a decimal string');
   problem(!event.occurredAt || Number.isNaN(event.occurredAt.getTime()), 'occurred_at is required');
   const texts = [

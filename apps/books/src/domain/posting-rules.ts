@@ -2,7 +2,8 @@ import { PaymentEventType, Settlement } from '@ctk/proto/ctk/events/v1/payment_e
 import type { AccountCode } from './chart-of-accounts.js';
 
 export type PostingLine = { accountCode: AccountCode; debitMinor: bigint; creditMinor: bigint };
-type Amounts = { amount: bigint; tax: bigint; tip: bigint; moneyIn: AccountCode };
+/** `reward`: a loyalty reward the sale gave (decision 0023), posted gross: Dr 4200, and revenue before it. */
+type Amounts = { amount: bigint; tax: bigint; tip: bigint; reward: bigint; moneyIn: AccountCode };
 type PostingRule = {
   /** The event's name in the journal, `<entity>.<past-tense>`. */
   eventType: string;
@@ -34,9 +35,10 @@ export const POSTING_RULES: ReadonlyMap<PaymentEventType, PostingRule> = new Map
       settlements: MONEY_MOVES,
       taxable: true,
       tips: true,
-      lines: ({ amount, tax, tip, moneyIn }) => [
+      lines: ({ amount, tax, tip, reward, moneyIn }) => [
         debit(moneyIn, amount),
-        credit('4000', amount - tax - tip),
+        debit('4200', reward),
+        credit('4000', amount - tax - tip + reward),
         credit('2100', tax),
         credit('2400', tip),
       ],
@@ -71,9 +73,10 @@ export const POSTING_RULES: ReadonlyMap<PaymentEventType, PostingRule> = new Map
       taxable: true,
       // A card may pay part of an order with a tip: that part of the tip is owed to staff like any other.
       tips: true,
-      lines: ({ amount, tax, tip }) => [
+      lines: ({ amount, tax, tip, reward }) => [
         debit('2300', amount),
-        credit('4000', amount - tax - tip),
+        debit('4200', reward),
+        credit('4000', amount - tax - tip + reward),
         credit('2100', tax),
         credit('2400', tip),
       ],

@@ -41,6 +41,12 @@ export const loyaltyProgramBody = z
       .describe('For "amount": the minor units of an order (its subtotal after discount, before tax and tip) that earn one stamp'),
     stamps_for_reward: z.number().int().min(-INT32).max(INT32).describe('Stamps that earn a reward, 1 to 100'),
     reward: z.string().max(120).describe('What a reward is, as the customer reads it'),
+    reward_value_minor: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe('What the reward takes off an order that redeems it (before tax), in minor units; absent or 0: no value'),
     active: z.boolean().default(true).describe('false: no new cards and no stamps; stamps given can still be redeemed'),
   })
   .strict();
@@ -109,6 +115,7 @@ export const loyaltyProgramExample: z.input<typeof loyaltyProgramBody> = {
   stamp_rule: 'visit',
   stamps_for_reward: 8,
   reward: 'A free coffee of your choice',
+  reward_value_minor: 575,
   active: true,
 };
 

@@ -19,6 +19,7 @@ export function loyaltyProgramView(program: LoyaltyProgram | undefined): Loyalty
     amount_per_stamp_minor: minorUnitsOf(program.amountPerStampMinor),
     stamps_for_reward: program.stampsForReward,
     reward: program.reward,
+    reward_value_minor: minorUnitsOf(program.rewardValueMinor),
     active: program.active,
     version: Number(program.version),
     updated_at: program.updatedAt,

@@ -56,29 +56,30 @@ const EXAMPLE_ORDER = {
       quantity: 1,
       unit_price_minor: 425,
       modifiers: [],
-      discount_minor: 42,
+      discount_minor: 43,
       tax_treatment: 'standard' as const,
       tax_rate: '0.0725',
       tax_minor: 28,
-      total_minor: 411,
+      total_minor: 410,
     },
   ],
   subtotal_minor: 1675,
-  discount_minor: 167,
+  discount_minor: 168,
   tax_minor: 110,
-  tip_minor: 243,
-  total_minor: 1861,
+  // 15% of 1507, the amount after discount and before tax: 226.05, rounded half up.
+  tip_minor: 226,
+  total_minor: 1843,
   prices_include_tax: false,
   tax_jurisdiction: 'US-CA',
   exchange_rate: '20000',
   rate_source: 'fixed',
   rate_at: '2026-03-02T09:30:00.000Z',
-  satoshis: 37_220_000,
+  satoshis: 36_860_000,
   paid_satoshis: 0,
-  due_satoshis: 37_220_000,
+  due_satoshis: 36_860_000,
   flags: [],
   address: ADDRESS,
-  bip21_uri: `bitcoin:${ADDRESS}?sv&amount=0.3722&label=blue-bottle-cafe&message=Order%20${ORDER_NUMBER}&r=${encodeURIComponent(PAYMENT_REQUEST_URL)}`,
+  bip21_uri: `bitcoin:${ADDRESS}?sv&amount=0.3686&label=blue-bottle-cafe&message=Order%20${ORDER_NUMBER}&r=${encodeURIComponent(PAYMENT_REQUEST_URL)}`,
   pay_uri: `pay:?r=${encodeURIComponent(PAYMENT_REQUEST_URL)}`,
   payment_request_url: PAYMENT_REQUEST_URL,
   payments: [],
@@ -94,6 +95,8 @@ const EXAMPLE_ORDER = {
   card_paid_minor: 0,
   prepaid_card_id: null,
   paid_elsewhere_by: null,
+  reward_minor: 0,
+  reward: '',
 };
 
 export const order = named(
@@ -141,10 +144,55 @@ export const order = named(
       .enum(['card-provider', 'wallet-provider'])
       .nullable()
       .describe('paid_elsewhere: the provider that took the payment (an online checkout, decision 0019); else null'),
+    reward_minor: minorUnits.describe(
+      "A loyalty reward redeemed on the order: its value, taken off before tax like a discount (the lines' discount_minor include it)",
+    ),
+    reward: z.string().describe('What the reward is, as the program names it; empty: none'),
   }),
   EXAMPLE_ORDER,
 );
 export type OrderAnswer = z.infer<typeof order>;
+
+/**
+ * The order a request would create now, priced by pos and created nothing (decision 0023): what the
+ * counter's cart shows. A latte and a pastry, 10% off, a free coffee redeemed (575), a 15% tip on the 932
+ * left before tax.
+ */
+export const orderQuote = named(
+  'PosOrderQuote',
+  z.object({
+    currency: z.string(),
+    lines: z.array(orderLine),
+    subtotal_minor: minorUnits.describe('Sum of quantity x unit price before discount'),
+    discount_minor: minorUnits,
+    reward_minor: minorUnits.describe('The loyalty reward the order would redeem, taken off before tax; 0: none'),
+    reward: z.string(),
+    tax_minor: minorUnits,
+    tip_minor: minorUnits.describe(
+      'A percentage of the amount after discount and reward, before tax, rounded half up; or the amount given',
+    ),
+    total_minor: minorUnits.describe("What the order will charge: the lines' totals plus the tip"),
+    prices_include_tax: z.boolean(),
+    tax_jurisdiction: z.string(),
+  }),
+  {
+    currency: 'USD',
+    lines: [
+      { ...EXAMPLE_ORDER.lines[0]!, discount_minor: 554, tax_minor: 50, total_minor: 746 },
+      { ...EXAMPLE_ORDER.lines[1]!, discount_minor: 189, tax_minor: 17, total_minor: 253 },
+    ],
+    subtotal_minor: 1675,
+    discount_minor: 168,
+    reward_minor: 575,
+    reward: 'A free coffee of your choice',
+    tax_minor: 67,
+    tip_minor: 140,
+    total_minor: 1139,
+    prices_include_tax: false,
+    tax_jurisdiction: 'US-CA',
+  },
+);
+export type OrderQuoteAnswer = z.infer<typeof orderQuote>;
 
 /** BIP270's PaymentRequest, in its own field names. */
 export const paymentRequest = named(

@@ -33,7 +33,13 @@ export const newOrder = z
     lines: z.array(orderLine).min(1).max(100),
     discount_basis_points: z.number().int().min(0).max(10_000).optional().describe('A discount in basis points (1000 = 10%)'),
     discount_minor: minor.optional().describe('Or a discount amount'),
-    tip_basis_points: z.number().int().min(0).max(10_000).optional().describe('A tip in basis points of the total after discount'),
+    tip_basis_points: z
+      .number()
+      .int()
+      .min(0)
+      .max(10_000)
+      .optional()
+      .describe('A tip in basis points of the amount after discount and before tax, rounded half up; the tip is not taxed'),
     tip_minor: minor.optional().describe('Or a tip amount'),
     currency: z.string().max(3).optional().describe('ISO 4217; absent: the items’ currency'),
     note: z.string().max(500).optional().describe('For the merchant’s records and the receipt, e.g. a table number'),
@@ -41,6 +47,13 @@ export const newOrder = z
       .uuid('must be a loyalty card id (a UUID)')
       .optional()
       .describe('A loyalty card of the organisation: paid, the order stamps it'),
+    redeem_reward_identifier: z
+      .string()
+      .max(200)
+      .optional()
+      .describe(
+        "The identifier of that loyalty card, as the customer presents it: the order redeems one reward, a discount worth the program's reward_value_minor",
+      ),
   })
   .strict();
 
@@ -79,6 +92,13 @@ export const newOrderExample = {
   discount_basis_points: 1000,
   tip_basis_points: 1500,
   note: 'Table 4',
+};
+
+/** The cart at the counter, priced before the order exists: a latte and a pastry, and a reward redeemed. */
+export const quoteOrderExample = {
+  ...newOrderExample,
+  loyalty_card_id: '9f2c4e1a-7b3d-4c8e-a5f6-0d1e2b3c4a5f',
+  redeem_reward_identifier: '7K3M-Q9TX-2HDR-V4PN',
 };
 
 export const confirmOrderExample = {

@@ -1,10 +1,29 @@
-import type { GetPaymentRequestResponse, Order } from '@ctk/proto/ctk/pos/v1/pos';
+import type { GetPaymentRequestResponse, Order, OrderLine, OrderQuote } from '@ctk/proto/ctk/pos/v1/pos';
 import { AppError } from '@ctk/shared';
 import type { z } from 'zod';
 import { minorUnitsOf } from '../routes/answer-schema.js';
-import type { OrderAnswer, paymentRequest } from './order-answers.js';
+import type { OrderAnswer, OrderQuoteAnswer, paymentRequest } from './order-answers.js';
 
 const minor = minorUnitsOf;
+
+function lineView(line: OrderLine): OrderAnswer['lines'][number] {
+  return {
+    item_id: line.itemId,
+    name: line.name,
+    quantity: Number(line.quantity),
+    unit_price_minor: minor(line.unitPriceMinor),
+    modifiers: line.modifiers.map((modifier) => ({
+      modifier_id: modifier.modifierId,
+      name: modifier.name,
+      price_minor: minor(modifier.priceMinor),
+    })),
+    discount_minor: minor(line.discountMinor),
+    tax_treatment: line.taxTreatment as OrderAnswer['lines'][number]['tax_treatment'],
+    tax_rate: line.taxRate,
+    tax_minor: minor(line.taxMinor),
+    total_minor: minor(line.totalMinor),
+  };
+}
 
 /** An order as pos answers it, as the API shows it: the contract's Order in snake_case. */
 export function orderView(order: Order | undefined): OrderAnswer {
@@ -13,22 +32,7 @@ export function orderView(order: Order | undefined): OrderAnswer {
     order_number: order.orderNumber,
     status: order.status as OrderAnswer['status'],
     currency: order.currency,
-    lines: order.lines.map((line) => ({
-      item_id: line.itemId,
-      name: line.name,
-      quantity: Number(line.quantity),
-      unit_price_minor: minor(line.unitPriceMinor),
-      modifiers: line.modifiers.map((modifier) => ({
-        modifier_id: modifier.modifierId,
-        name: modifier.name,
-        price_minor: minor(modifier.priceMinor),
-      })),
-      discount_minor: minor(line.discountMinor),
-      tax_treatment: line.taxTreatment as OrderAnswer['lines'][number]['tax_treatment'],
-      tax_rate: line.taxRate,
-      tax_minor: minor(line.taxMinor),
-      total_minor: minor(line.totalMinor),
-    })),
+    lines: order.lines.map(lineView),
     subtotal_minor: minor(order.subtotalMinor),
     discount_minor: minor(order.discountMinor),
     tax_minor: minor(order.taxMinor),
@@ -67,6 +71,26 @@ export function orderView(order: Order | undefined): OrderAnswer {
     card_paid_minor: minor(order.cardPaidMinor),
     prepaid_card_id: order.prepaidCardId || null,
     paid_elsewhere_by: (order.paidElsewhereBy || null) as OrderAnswer['paid_elsewhere_by'],
+    reward_minor: minor(order.rewardMinor),
+    reward: order.reward,
+  };
+}
+
+/** pos's quote of an order request, as the API shows it (decision 0023). */
+export function orderQuoteView(quote: OrderQuote | undefined): OrderQuoteAnswer {
+  if (!quote) throw new AppError('internal', 'pos answered without the quote');
+  return {
+    currency: quote.currency,
+    lines: quote.lines.map(lineView),
+    subtotal_minor: minor(quote.subtotalMinor),
+    discount_minor: minor(quote.discountMinor),
+    reward_minor: minor(quote.rewardMinor),
+    reward: quote.reward,
+    tax_minor: minor(quote.taxMinor),
+    tip_minor: minor(quote.tipMinor),
+    total_minor: minor(quote.totalMinor),
+    prices_include_tax: quote.pricesIncludeTax,
+    tax_jurisdiction: quote.taxJurisdiction,
   };
 }
 

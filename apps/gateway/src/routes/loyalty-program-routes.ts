@@ -40,6 +40,7 @@ export function loyaltyProgramRoutes(deps: GatewayDeps): Record<string, RouteDef
           amountPerStampMinor: BigInt(body.amount_per_stamp_minor ?? 0),
           stampsForReward: body.stamps_for_reward,
           reward: body.reward,
+          rewardValueMinor: BigInt(body.reward_value_minor ?? 0),
           active: body.active,
           version: 0n,
           updatedAt: '',

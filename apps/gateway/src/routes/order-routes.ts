@@ -1,6 +1,9 @@
 import { requireOrg } from '../auth/authenticate.js';
 import type { GatewayDeps } from '../deps.js';
-import { order, ORDER_EVENT_FILES, ORDER_QR_FILES, paymentAck, paymentRequest } from '../orders/order-answers.js';
+import type { CreateOrderRequest } from '@ctk/proto/ctk/pos/v1/pos';
+import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { order, orderQuote, ORDER_EVENT_FILES, ORDER_QR_FILES, paymentAck, paymentRequest } from '../orders/order-answers.js';
 import { openOrderEvents } from '../orders/order-events.js';
 import { EventStreamSlots } from '../orders/event-stream-slots.js';
 import { clientAddress } from '../plugins/rate-limits.js';
@@ -15,10 +18,36 @@ import {
   newOrderExample,
   orderParams,
   qrQuery,
+  quoteOrderExample,
 } from '../orders/order-input.js';
-import { orderView, paymentRequestView } from '../orders/order-view.js';
+import { orderQuoteView, orderView, paymentRequestView } from '../orders/order-view.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions, orgRef } from './service-call.js';
+
+/** The contract's CreateOrderRequest from the JSON body of an order (or its quote). */
+function createOrderRequest(body: z.output<typeof newOrder>, request: FastifyRequest, publicUrl: string): CreateOrderRequest {
+  return {
+    org: orgRef(requireOrg(request)),
+    lines: body.lines.map((line) => ({
+      itemId: line.item_id ?? '',
+      quantity: BigInt(line.quantity),
+      modifiers: (line.modifiers ?? []).map((modifier) => ({ modifierId: modifier.modifier_id })),
+      name: line.name ?? '',
+      unitPriceMinor: BigInt(line.unit_price_minor ?? 0),
+      ...(line.chosen_price_minor === undefined ? {} : { chosenPriceMinor: BigInt(line.chosen_price_minor) }),
+    })),
+    discountBasisPoints: body.discount_basis_points ?? 0,
+    discountMinor: BigInt(body.discount_minor ?? 0),
+    tipBasisPoints: body.tip_basis_points ?? 0,
+    tipMinor: BigInt(body.tip_minor ?? 0),
+    currency: body.currency ?? '',
+    publicUrl,
+    createdBy: request.caller.kind === 'user' ? request.caller.userId : '',
+    note: body.note ?? '',
+    loyaltyCardId: body.loyalty_card_id ?? '',
+    redeemRewardIdentifier: body.redeem_reward_identifier ?? '',
+  };
+}
 
 /** How long an order's event stream may stay open: its time to pay and then some; the page reconnects after. */
 const EVENTS_TIMEOUT_MS = 30 * 60_000;
@@ -39,30 +68,18 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
       status: 201,
       answer: order,
       handle: async ({ body, request }) => {
-        const response = await deps.services.pos.createOrder(
-          {
-            org: orgRef(requireOrg(request)),
-            lines: body.lines.map((line) => ({
-              itemId: line.item_id ?? '',
-              quantity: BigInt(line.quantity),
-              modifiers: (line.modifiers ?? []).map((modifier) => ({ modifierId: modifier.modifier_id })),
-              name: line.name ?? '',
-              unitPriceMinor: BigInt(line.unit_price_minor ?? 0),
-              ...(line.chosen_price_minor === undefined ? {} : { chosenPriceMinor: BigInt(line.chosen_price_minor) }),
-            })),
-            discountBasisPoints: body.discount_basis_points ?? 0,
-            discountMinor: BigInt(body.discount_minor ?? 0),
-            tipBasisPoints: body.tip_basis_points ?? 0,
-            tipMinor: BigInt(body.tip_minor ?? 0),
-            currency: body.currency ?? '',
-            publicUrl,
-            createdBy: request.caller.kind === 'user' ? request.caller.userId : '',
-            note: body.note ?? '',
-            loyaltyCardId: body.loyalty_card_id ?? '',
-          },
-          callOptions(request),
-        );
+        const response = await deps.services.pos.createOrder(createOrderRequest(body, request, publicUrl), callOptions(request));
         return orderView(response.order);
+      },
+    }),
+    // The counter's cart, priced as the order would be (decision 0023): it creates nothing, so it takes no Idempotency-Key.
+    'POST /api/pos/orders/quote': route({
+      body: newOrder,
+      bodyExample: quoteOrderExample,
+      answer: orderQuote,
+      handle: async ({ body, request }) => {
+        const response = await deps.services.pos.quoteOrder({ order: createOrderRequest(body, request, publicUrl) }, callOptions(request));
+        return orderQuoteView(response.quote);
       },
     }),
     'GET /api/pos/orders/:order_number': route({

@@ -1,7 +1,10 @@
 import type { LoyaltyProgram, Prisma, PrismaClient } from '../generated/prisma/client.js';
 
 export type { LoyaltyProgram };
-export type ProgramFields = Pick<LoyaltyProgram, 'stampRule' | 'amountPerStampMinor' | 'stampsForReward' | 'reward' | 'active'>;
+export type ProgramFields = Pick<
+  LoyaltyProgram,
+  'stampRule' | 'amountPerStampMinor' | 'stampsForReward' | 'reward' | 'rewardValueMinor' | 'active'
+>;
 
 type Db = PrismaClient | Prisma.TransactionClient;
 
@@ -27,14 +30,16 @@ export async function saveLoyaltyProgram(
   now: Date,
 ): Promise<LoyaltyProgram> {
   const [saved] = await prisma.$queryRaw<Array<{ version: bigint | number }>>`
-    INSERT INTO loyalty_programs (organization_id, stamp_rule, amount_per_stamp_minor, stamps_for_reward, reward, active, version, updated_at)
+    INSERT INTO loyalty_programs (organization_id, stamp_rule, amount_per_stamp_minor, stamps_for_reward, reward, reward_value_minor,
+      active, version, updated_at)
     VALUES (${organizationId}::uuid, ${fields.stampRule}, ${fields.amountPerStampMinor}, ${fields.stampsForReward}, ${fields.reward},
-      ${fields.active}, 1, ${now})
+      ${fields.rewardValueMinor}, ${fields.active}, 1, ${now})
     ON CONFLICT (organization_id) DO UPDATE SET
       stamp_rule = EXCLUDED.stamp_rule,
       amount_per_stamp_minor = EXCLUDED.amount_per_stamp_minor,
       stamps_for_reward = EXCLUDED.stamps_for_reward,
       reward = EXCLUDED.reward,
+      reward_value_minor = EXCLUDED.reward_value_minor,
       active = EXCLUDED.active,
       version = loyalty_programs.version + 1,
       updated_at = EXCLUDED.updated_at

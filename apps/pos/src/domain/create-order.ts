@@ -7,9 +7,10 @@ import type { OrderContext } from '../orders/order-context.js';
 import { readOrderItems, type OrderItem } from '../orders/order-items.js';
 import { newOrderNumber } from '../orders/order-number.js';
 import { linesHashOf, receiptMerchant } from '../orders/order-receipt.js';
-import { priceOrder, type LineToPrice } from '../orders/price-order.js';
+import { priceOrder, type LineToPrice, type PricedOrder } from '../orders/price-order.js';
 import { MAX_PRICE_CENTS } from './create-item.js';
 import { orderLoyaltyCard } from '../loyalty/order-loyalty-card.js';
+import { oneRedemptionAtATime, rewardToRedeem, spendReward, type RewardToRedeem } from '../loyalty/order-reward.js';
 
 const MAX_LINES = 100;
 /** Every satoshi there will ever be: no order can ask for more, and the ledger's int64 columns hold it. */
@@ -42,6 +43,7 @@ const orderSchema = z
     createdBy: z.string().max(200),
     note: lineOfText('note', 500),
     loyaltyCardId: z.string().default(''),
+    redeemRewardIdentifier: z.string().max(200).default(''),
   })
   .refine((order) => !(order.discountBasisPoints && order.discountMinor), {
     message: 'give discount_basis_points or discount_minor, not both',
@@ -61,22 +63,26 @@ export type NewOrderInput = z.input<typeof orderSchema>;
 export type OrderOpening = { payLinkId?: string; prepaidCardId?: string; guard: (tx: OrderTransaction) => Promise<void> };
 type ValidLine = z.output<typeof lineSchema>;
 
+/** An order priced as it would be created now (decision 0023): what the counter's cart shows, and what createOrder records. */
+export type PricedNewOrder = {
+  request: z.output<typeof orderSchema>;
+  loyaltyCardId: string | null;
+  reward: RewardToRedeem | null;
+  currency: string;
+  standardRate: { jurisdiction: string; rate: string };
+  priced: PricedOrder;
+};
+
 /**
- * Opens an order (decision 0015): prices its lines exactly, takes the satoshi rate, has p2p allocate a
- * receiving output of the organisation's wallet held until the order expires, and records it all.
+ * Prices an order request exactly as createOrder does, and creates nothing: the counter's quote
+ * (`POST /api/pos/orders/quote`) and createOrder share this, so the total shown is the total charged.
  */
-export async function createOrder(
-  context: OrderContext,
-  orgRef: Partial<OrgRef>,
-  org: Org,
-  input: NewOrderInput,
-  opening?: OrderOpening,
-): Promise<OrderWithParts> {
+export async function priceNewOrder(context: OrderContext, org: Org, input: NewOrderInput, untaxed = false): Promise<PricedNewOrder> {
   const request = validate(orderSchema, input);
   const loyaltyCardId = await orderLoyaltyCard(context.prisma, org, request.loyaltyCardId);
+  const reward = await rewardToRedeem(context.prisma, org, loyaltyCardId, request.redeemRewardIdentifier);
   const items = await readOrderItems(context.prisma, org.id, request.lines.map((line) => line.itemId).filter(Boolean));
   const currency = orderCurrency(request.currency, request.lines, items);
-  const untaxed = Boolean(opening?.prepaidCardId);
   const standardRate = untaxed
     ? { jurisdiction: org.jurisdiction ?? '', rate: '' }
     : await standardRateOf(context, org, request.lines, items);
@@ -88,6 +94,7 @@ export async function createOrder(
     { basisPoints: request.discountBasisPoints, minor: request.discountMinor },
     { basisPoints: request.tipBasisPoints, minor: request.tipMinor },
     org.pricesIncludeTax,
+    reward?.valueMinor ?? 0n,
   );
   if (priced.totalMinor <= 0n)
     throw new AppError('validation_failed', 'The order comes to nothing: it needs an amount to pay', { field: 'lines' });
@@ -101,6 +108,42 @@ export async function createOrder(
         field: 'lines',
       },
     );
+  return { request, loyaltyCardId, reward, currency, standardRate, priced };
+}
+
+/**
+ * Opens an order (decision 0015): prices its lines exactly, takes the satoshi rate, has p2p allocate a
+ * receiving output of the organisation's wallet held until the order expires, and records it all. An
+ * order redeeming a loyalty reward spends the card's stamps in its insert transaction (decision 0023).
+ */
+export async function createOrder(
+  context: OrderContext,
+  orgRef: Partial<OrgRef>,
+  org: Org,
+  input: NewOrderInput,
+  opening?: OrderOpening,
+): Promise<OrderWithParts> {
+  if (!input.redeemRewardIdentifier || opening) return openOrder(context, orgRef, org, input, opening);
+  // Orders redeeming one card's reward queue here: the one after sees the stamps spent and is refused
+  // before it takes a rate and a receiving output.
+  return oneRedemptionAtATime(`${org.id}:${input.loyaltyCardId ?? ''}`, () => openOrder(context, orgRef, org, input));
+}
+
+async function openOrder(
+  context: OrderContext,
+  orgRef: Partial<OrgRef>,
+  org: Org,
+  input: NewOrderInput,
+  opening?: OrderOpening,
+): Promise<OrderWithParts> {
+  if (opening && input.redeemRewardIdentifier)
+    throw new AppError('validation_failed', 'Only an order at the counter redeems a reward', { field: 'redeem_reward_identifier' });
+  const { request, loyaltyCardId, reward, currency, standardRate, priced } = await priceNewOrder(
+    context,
+    org,
+    input,
+    Boolean(opening?.prepaidCardId),
+  );
   const rate = await context.prices.rateFor(currency);
   const satoshis = satoshisFor(priced.totalMinor, rate.rate);
   if (satoshis > MAX_ORDER_SATOSHIS)
@@ -140,6 +183,8 @@ export async function createOrder(
       payLinkId: opening?.payLinkId ?? null,
       prepaidCardId: opening?.prepaidCardId ?? null,
       loyaltyCardId,
+      rewardMinor: priced.rewardMinor,
+      reward: reward?.reward ?? '',
       createdAt,
       updatedAt: createdAt,
       expiresAt,
@@ -162,7 +207,7 @@ export async function createOrder(
       })),
     },
     newOrderNumber,
-    opening?.guard,
+    reward ? (tx) => spendReward(tx, reward, createdAt) : opening?.guard,
   );
   return order;
 }

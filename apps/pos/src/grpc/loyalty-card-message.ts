@@ -15,6 +15,7 @@ export function toLoyaltyProgramMessage(program: LoyaltyProgram): LoyaltyProgram
     amountPerStampMinor: program.amountPerStampMinor,
     stampsForReward: program.stampsForReward,
     reward: program.reward,
+    rewardValueMinor: program.rewardValueMinor,
     active: program.active,
     version: program.version,
     updatedAt: program.updatedAt.toISOString(),

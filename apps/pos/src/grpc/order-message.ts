@@ -74,5 +74,7 @@ export function toOrderMessage(order: OrderWithParts, publicUrl: string, now: Da
     loyaltyCardId: order.loyaltyCardId ?? '',
     prepaidCardId: order.prepaidCardId ?? '',
     paidElsewhereBy: order.paidElsewhereBy ?? '',
+    rewardMinor: order.rewardMinor,
+    reward: order.reward,
   };
 }

@@ -1,5 +1,5 @@
 import { orgOf } from '@ctk/shared';
-import type { PosServiceImplementation } from '@ctk/proto/ctk/pos/v1/pos';
+import { CreateOrderRequest, type PosServiceImplementation } from '@ctk/proto/ctk/pos/v1/pos';
 import { analyzeItems } from '../analyze/analyze-items.js';
 import type { OcrReader } from '../analyze/ocr-reader.js';
 import type { ItemRepository } from '../data/item-repository.js';
@@ -10,6 +10,7 @@ import { confirmOrder } from '../domain/confirm-order.js';
 import { markOrderPaidElsewhere } from '../domain/mark-order-paid-elsewhere.js';
 import { createItem } from '../domain/create-item.js';
 import { createOrder } from '../domain/create-order.js';
+import { quoteOrder } from '../domain/quote-order.js';
 import { getMenu } from '../domain/get-menu.js';
 import { createPayLink } from '../domain/create-pay-link.js';
 import { disablePayLink } from '../domain/disable-pay-link.js';
@@ -76,6 +77,10 @@ export function posService({
       const { org: orgRef, ...input } = request;
       const order = await createOrder(orders, orgRef ?? {}, orgOf(orgRef), input);
       return { order: toOrderMessage(order, request.publicUrl, orders.now()) };
+    },
+    async quoteOrder(request) {
+      const { org: orgRef, ...input } = CreateOrderRequest.fromPartial(request.order ?? {});
+      return { quote: await quoteOrder(orders, orgOf(orgRef), input) };
     },
     async getOrder(request) {
       return { order: toOrderMessage(await getOrder(orders, request.orderNumber), request.publicUrl, orders.now()) };

@@ -4,17 +4,18 @@ import type { LoyaltyProgram } from '../data/loyalty-program-repository.js';
 export const MAX_STAMPS_PER_ORDER = 10_000;
 export const MAX_CARD_STAMPS = 1_000_000;
 
-type PricedOrder = { subtotalMinor: bigint; discountMinor: bigint };
+type PricedOrder = { subtotalMinor: bigint; discountMinor: bigint; rewardMinor?: bigint };
 type Payment = { txid: string; receiptVout: number | null; receivedAt: Date };
 
 /**
  * The stamps an order earns (decision 0017): one per paid order for `visit`; for `amount`, one per
- * `amountPerStampMinor` of the order's subtotal after discount (as the organisation states its prices;
- * tax it adds and the tip do not count), rounded down, at most MAX_STAMPS_PER_ORDER. 0 when it earns none.
+ * `amountPerStampMinor` of the order's subtotal after discount and any loyalty reward (as the organisation
+ * states its prices; tax it adds and the tip do not count), rounded down, at most MAX_STAMPS_PER_ORDER.
+ * 0 when it earns none.
  */
 export function stampsEarned(program: LoyaltyProgram, order: PricedOrder): number {
   if (program.stampRule === 'visit') return 1;
-  const spent = order.subtotalMinor - order.discountMinor;
+  const spent = order.subtotalMinor - order.discountMinor - (order.rewardMinor ?? 0n);
   if (spent <= 0n || program.amountPerStampMinor <= 0n) return 0;
   const stamps = spent / program.amountPerStampMinor;
   return stamps > BigInt(MAX_STAMPS_PER_ORDER) ? MAX_STAMPS_PER_ORDER : Number(stamps);

@@ -19,6 +19,10 @@ const programSchema = z
       (reward) => reward.length > 0,
       'reward is required: what a customer gets, e.g. "A free coffee"',
     ),
+    rewardValueMinor: z
+      .bigint()
+      .min(0n, 'reward_value_minor must not be negative')
+      .max(MAX_PRICE_CENTS, `reward_value_minor must be at most ${MAX_PRICE_CENTS}`),
     active: z.boolean(),
   })
   .superRefine((program, context) => {
@@ -50,6 +54,7 @@ export async function replaceLoyaltyProgram(
     amountPerStampMinor: program.amountPerStampMinor,
     stampsForReward: program.stampsForReward,
     reward: program.reward,
+    rewardValueMinor: program.rewardValueMinor,
     active: program.active,
   });
   return saveLoyaltyProgram(cards.orders.prisma, org.id, fields, cards.orders.now());

@@ -30,6 +30,8 @@ export function orderPaidEvent(order: OrderWithParts, txid: string, paidAt: Date
     settlement: Settlement.SETTLEMENT_BSV_WALLET,
     lines: eventLines(order),
     linesOfWholeOrder: part.amountMinor !== order.totalMinor,
+    // A loyalty reward taken off the order (decision 0023): books post it to 4200 against revenue.
+    rewardMinor: order.rewardMinor,
     txid,
     occurredAt: paidAt,
     taxJurisdiction: order.taxJurisdiction,

@@ -23,6 +23,8 @@ export type PricedOrder = {
   lines: PricedLine[];
   subtotalMinor: bigint;
   discountMinor: bigint;
+  /** A loyalty reward taken on the order (decision 0017): its value, at most what is left after the discount. */
+  rewardMinor: bigint;
   taxMinor: bigint;
   tipMinor: bigint;
   totalMinor: bigint;
@@ -31,12 +33,20 @@ export type PricedOrder = {
 const BASIS_POINTS = 10_000n;
 
 /**
- * Prices an order exactly (decision 0015): the discount is shared among the lines in proportion to their
- * amounts by largest remainder, so the shares add up to it; each line is taxed with `lineTax` on its
- * discounted amount at its own rate; the tip is taken on the lines' total after discount and tax, and is
- * not taxed. total = the lines' totals + the tip.
+ * Prices an order exactly (decision 0015): the discount (and a loyalty reward, `rewardValueMinor`, capped at
+ * what the discount leaves) is shared among the lines in proportion to their amounts by largest remainder,
+ * so the shares add up to it; each line is taxed with `lineTax` on its discounted amount at its own rate.
+ * The tip, one rule for the counter's quote and the order: a percentage is taken on the goods after
+ * discount and before tax (with prices that include tax, the lines' totals less their tax), rounded half
+ * up; an amount is that amount; the tip is not taxed. total = the lines' totals + the tip.
  */
-export function priceOrder(lines: readonly LineToPrice[], discount: Adjustment, tip: Adjustment, pricesIncludeTax: boolean): PricedOrder {
+export function priceOrder(
+  lines: readonly LineToPrice[],
+  discount: Adjustment,
+  tip: Adjustment,
+  pricesIncludeTax: boolean,
+  rewardValueMinor = 0n,
+): PricedOrder {
   const amounts = lines.map((line) => line.quantity * line.unitPriceMinor);
   const subtotalMinor = amounts.reduce((sum, amount) => sum + amount, 0n);
   const discountMinor = discount.basisPoints ? roundHalfUp(subtotalMinor * BigInt(discount.basisPoints), BASIS_POINTS) : discount.minor;
@@ -45,19 +55,23 @@ export function priceOrder(lines: readonly LineToPrice[], discount: Adjustment, 
       field: 'discount_minor',
     });
   }
-  const shares = shareByLargestRemainder(discountMinor, amounts);
+  const rewardMinor = rewardValueMinor < subtotalMinor - discountMinor ? rewardValueMinor : subtotalMinor - discountMinor;
+  const shares = shareByLargestRemainder(discountMinor + rewardMinor, amounts);
   const priced = lines.map((line, index): PricedLine => {
     const discountShare = shares[index] ?? 0n;
     const taxed = lineTax({ quantity: 1, unitPriceMinor: (amounts[index] ?? 0n) - discountShare }, line.taxRate, pricesIncludeTax);
     return { ...line, discountMinor: discountShare, taxMinor: taxed.taxMinor, totalMinor: taxed.totalMinor };
   });
   const linesTotal = priced.reduce((sum, line) => sum + line.totalMinor, 0n);
-  const tipMinor = tip.basisPoints ? roundHalfUp(linesTotal * BigInt(tip.basisPoints), BASIS_POINTS) : tip.minor;
+  const taxMinor = priced.reduce((sum, line) => sum + line.taxMinor, 0n);
+  const beforeTax = linesTotal - taxMinor;
+  const tipMinor = tip.basisPoints ? roundHalfUp(beforeTax * BigInt(tip.basisPoints), BASIS_POINTS) : tip.minor;
   return {
     lines: priced,
     subtotalMinor,
     discountMinor,
-    taxMinor: priced.reduce((sum, line) => sum + line.taxMinor, 0n),
+    rewardMinor,
+    taxMinor,
     tipMinor,
     totalMinor: linesTotal + tipMinor,
   };

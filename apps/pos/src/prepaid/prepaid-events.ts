@@ -40,6 +40,8 @@ export function prepaidRedeemedEvent(order: OrderWithParts, redeem: PrepaidCardA
     settlement: Settlement.SETTLEMENT_NONE,
     lines: completes ? eventLines(order) : [],
     linesOfWholeOrder: completes && shares.amountMinor !== order.totalMinor,
+    // The entry that carries the order's lines carries its loyalty reward too (decision 0023): posted once.
+    rewardMinor: completes ? order.rewardMinor : 0n,
     description: `Gift card ${redeem.cardId} used on order ${order.orderNumber}`,
   });
 }
