@@ -138,10 +138,11 @@ describe.skipIf(!hasChromium)('the counter serves one customer at a time, and it
     expect(await counter.evaluate(() => scrollY)).toBe(0);
     const button = await counter.getByRole('button', { name: 'Create order' }).boundingBox();
     await shot('01-cart-1366x900');
-    expect(radios).toEqual(['Small', 'Large +$0.75']);
-    expect(small).toBe(true);
+    // Each of these is its own defect: all are reported.
+    expect.soft(radios).toEqual(['Small', 'Large +$0.75']);
+    expect.soft(small).toBe(true);
     expect(button).not.toBeNull();
-    expect(button!.y + button!.height, 'the bottom of "Create order"').toBeLessThanOrEqual(900);
+    expect.soft(button!.y + button!.height, 'the bottom of "Create order"').toBeLessThanOrEqual(900);
   });
 
   it('"Attach" shows the card attached; Clear forgets the customer', async () => {
@@ -168,11 +169,11 @@ describe.skipIf(!hasChromium)('the counter serves one customer at a time, and it
     await counter.getByRole('button', { name: 'Clear' }).click();
     const afterClear = { cards: await cardItems().count(), customer: (await counter.locator('#card-customer').textContent())?.trim() };
     expect(await counter.locator('#cart-lines li').count()).toBe(0);
-    expect(before).toMatchObject({ name: 'Attach to the order', pressed: 'false' });
-    expect(after).toMatchObject({ name: 'Attached to the order', pressed: 'true' });
-    expect(after.back).not.toBe(before.back);
-    expect(again).toEqual(before);
-    expect(afterClear, 'what Clear leaves').toEqual({ cards: 0, customer: '' });
+    expect.soft(before).toMatchObject({ name: 'Attach to the order', pressed: 'false' });
+    expect.soft(after).toMatchObject({ name: 'Attached to the order', pressed: 'true' });
+    expect.soft(after.back).not.toBe(before.back);
+    expect.soft(again).toEqual(before);
+    expect.soft(afterClear, 'what Clear leaves').toEqual({ cards: 0, customer: '' });
   });
 
   it('a gift card pays part: the headline says what is still due', async () => {
