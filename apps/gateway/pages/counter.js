@@ -529,7 +529,11 @@ $('cancel-order').addEventListener('click', async () => {
 let receiptUrl = null;
 
 $('show-receipt').addEventListener('click', () => {
-  const text = receiptText(state.order, { merchantName: state.org?.name ?? '', tipBasisPoints: state.tipBasisPoints });
+  const text = receiptText(state.order, {
+    merchantName: state.org?.name ?? '',
+    merchantPaymail: state.org?.paymail ?? null,
+    tipBasisPoints: state.tipBasisPoints,
+  });
   $('receipt-text').textContent = text;
   if (receiptUrl) URL.revokeObjectURL(receiptUrl);
   receiptUrl = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
