@@ -5,7 +5,7 @@
 // 0023). An address shows what it holds at this shop at once (docs/decisions/0024-proof-holds-and-privacy.md).
 // Spending needs the identifier: a card found by the address alone is shown, and its identifier is asked for.
 
-import { api, ApiError } from './api.js';
+import { api as callApi, ApiError } from './api.js';
 import { cardErrorText, prepaidStatusText, readCardInput, stampsText } from './card-text.js';
 import { formatMoney, formatSatoshis, parseMoney } from './money.js';
 import { $, element } from './ui.js';
@@ -30,6 +30,17 @@ export function cardPanel({ org, onOrder, fail, onCartChange = () => {} }) {
   /** The loyalty card whose reward the order being built redeems (it is the attached card too). */
   let redeeming = null;
   let stampRead = null;
+  /**
+   * One customer at a time: reset() starts another epoch, and an answer asked for in an earlier one (a
+   * balance read again after a cancel, a look-up still on its way) is dropped rather than shown to the next customer.
+   */
+  let epoch = 0;
+  const api = async (...args) => {
+    const asked = epoch;
+    const answer = await callApi(...args);
+    if (asked !== epoch) throw new StaleAnswer();
+    return answer;
+  };
 
   const say = (text) => ($('card-status').textContent = text);
   const complain = (text) => {
@@ -37,6 +48,7 @@ export function cardPanel({ org, onOrder, fail, onCartChange = () => {} }) {
     $('card-error').hidden = !text;
   };
   const refused = (error, currency = 'USD') => {
+    if (error instanceof StaleAnswer) return;
     if (error instanceof ApiError && error.status === 401) return fail(error);
     complain(cardErrorText(error, currency));
   };
@@ -314,14 +326,19 @@ export function cardPanel({ org, onOrder, fail, onCartChange = () => {} }) {
       if (order.status !== 'open') return '';
       return element('p', { class: 'hint' }, mine ? 'Attached: the order stamps it when paid.' : 'Stamp it once the order is paid.');
     }
-    const button = element('button', { type: 'button', 'aria-pressed': String(mine) }, 'Attach to the order');
+    // Pressed, the button says so in words and looks pressed; pressed again, the card is let go.
+    const button = element(
+      'button',
+      { type: 'button', class: mine ? 'attach attached' : 'attach', 'aria-pressed': String(mine) },
+      mine ? 'Attached to the order' : 'Attach to the order',
+    );
     button.addEventListener('click', () => {
       attached = mine ? null : entry.card.id;
       say(attached ? `${title(entry)} attached: the order stamps it when paid.` : `${title(entry)} no longer attached.`);
       render();
       $(`card-${entry.card.id}`)?.parentElement.querySelector('[aria-pressed]')?.focus();
     });
-    return element('div', { class: 'actions start' }, button, mine ? element('span', { class: 'hint' }, 'Attached') : '');
+    return element('div', { class: 'actions start' }, button, mine ? element('span', { class: 'hint' }, 'Press again to detach') : '');
   }
 
   function redeemAction(entry) {
@@ -368,6 +385,7 @@ export function cardPanel({ org, onOrder, fail, onCartChange = () => {} }) {
     },
     /** A new sale, another organisation, signing out: the next customer starts with nothing found. */
     reset() {
+      epoch += 1;
       found.clear();
       customer = null;
       order = null;
@@ -381,6 +399,9 @@ export function cardPanel({ org, onOrder, fail, onCartChange = () => {} }) {
     },
   };
 }
+
+/** An answer for the customer before the last reset: nobody is shown it. */
+class StaleAnswer extends Error {}
 
 function title(entry) {
   return `${entry.kind === 'prepaid' ? 'Gift card' : 'Loyalty card'} ····${entry.card.identifier_last4}`;

@@ -226,14 +226,14 @@ function openModifierDialog(item) {
     // Choices of one group exclude each other (radios); modifiers without a group combine (checkboxes).
     const type = group ? 'radio' : 'checkbox';
     const name = `modifier-${group || 'extras'}`;
-    // In a group (a size), the free choice is the usual one: it starts chosen, else none does.
-    const preselected = group ? modifiers.find((modifier) => modifier.price_cents === 0) : undefined;
+    // A group (a size) is one choice the merchant asks for, so it offers no "None": the free choice is the
+    // usual one and starts chosen, else the first. Pos has no optional group, so every group is one of these.
+    const preselected = group ? (modifiers.find((modifier) => modifier.price_cents === 0) ?? modifiers[0]) : undefined;
     fields.push(
       element(
         'fieldset',
         { class: 'choices stacked' },
         element('legend', {}, group || 'Extras'),
-        ...(group ? [element('label', {}, element('input', { type, name, value: '', checked: !preselected }), ' None')] : []),
         ...modifiers.map((modifier) =>
           element(
             'label',
@@ -448,6 +448,8 @@ $('clear-cart').addEventListener('click', () => {
   document.querySelector('input[name="tip"][value="none"]').checked = true;
   $('tip-custom').value = '';
   $('note').value = '';
+  // The cart is the next customer's: the cards found for this one go too.
+  cards.reset();
   renderCart();
   $('search').focus();
 });
@@ -491,7 +493,9 @@ function openOrder(order) {
 
 function renderOrder(order) {
   state.order = order;
-  $('order-total').textContent = money(order.total_minor);
+  // The headline is what the customer still pays: after a gift card paid part, the rest, not the total.
+  const partPaid = order.status === 'open' && order.card_paid_minor > 0;
+  $('order-total').textContent = partPaid ? `${money(order.total_minor - order.card_paid_minor)} still due` : money(order.total_minor);
   const due = order.status === 'open' && order.due_satoshis < order.satoshis ? ` (still due ${formatSatoshis(order.due_satoshis)})` : '';
   $('order-satoshis').textContent = `${formatSatoshis(order.satoshis)}${due}`;
   // A gift card paid part or all: what it paid, and what is still due (the QR asks for that).
@@ -576,7 +580,11 @@ $('cancel-order').addEventListener('click', async () => {
 let receiptUrl = null;
 
 $('show-receipt').addEventListener('click', () => {
-  const text = receiptText(state.order, { merchantName: state.org?.name ?? '', tipBasisPoints: state.tipBasisPoints });
+  const text = receiptText(state.order, {
+    merchantName: state.org?.name ?? '',
+    merchantPaymail: state.org?.paymail ?? null,
+    tipBasisPoints: state.tipBasisPoints,
+  });
   $('receipt-text').textContent = text;
   if (receiptUrl) URL.revokeObjectURL(receiptUrl);
   receiptUrl = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));

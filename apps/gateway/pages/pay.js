@@ -12,7 +12,10 @@ function render(order) {
   const money = (minor) => formatMoney(minor, order.currency);
   $('loading').hidden = true;
   $('order').hidden = false;
-  $('merchant').textContent = order.receipt_merchant || order.merchant_handle || '';
+  // The shop by its name and its paymail, a name a wallet resolves (none without one); the order's events
+  // carry neither, so what the order's read said stays.
+  if ('merchant_name' in order || !$('merchant').textContent)
+    $('merchant').textContent = [order.merchant_name || order.merchant_handle, order.merchant_paymail].filter(Boolean).join(' · ');
   $('title').textContent = `Order ${order.order_number}`;
   document.title = `Order ${order.order_number}: ${statusText(order)}`;
   $('total').textContent = money(order.total_minor);

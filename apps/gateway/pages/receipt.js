@@ -45,14 +45,18 @@ function stamp(iso) {
 
 /**
  * The receipt of an order: merchant, lines with modifiers, discount, tax, tip, total, and the payment.
+ * The shop is named by its name and its paymail (alias@domain, a name a wallet resolves), the one it chose
+ * or none: not by receipt_merchant, the identifier its on-chain receipt commits to.
  * @param {any} order the order as the API answers it
- * @param {{ merchantName?: string, tipBasisPoints?: number | null }} [options]
+ * @param {{ merchantName?: string, merchantPaymail?: string | null, tipBasisPoints?: number | null }} [options]
  */
-export function receiptText(order, { merchantName = '', tipBasisPoints = null } = {}) {
+export function receiptText(order, { merchantName = '', merchantPaymail, tipBasisPoints = null } = {}) {
   const money = (minor) => formatMoney(minor, order.currency);
   const out = [];
-  if (merchantName) out.push(...center(merchantName));
-  if (order.receipt_merchant || order.merchant_handle) out.push(...center(order.receipt_merchant || order.merchant_handle));
+  const name = merchantName || order.merchant_name || order.merchant_handle;
+  const paymail = merchantPaymail === undefined ? order.merchant_paymail : merchantPaymail;
+  if (name) out.push(...center(name));
+  if (paymail) out.push(...center(paymail));
   out.push('');
   out.push(...columns(`Order ${order.order_number}`, stamp(order.paid_at || order.created_at)));
   if (order.note) out.push(...wrap(`Note: ${order.note}`));

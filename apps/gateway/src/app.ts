@@ -12,6 +12,7 @@ import { configSchema, type Config } from './config.js';
 import { PrismaClient } from './data/prisma.js';
 import type { GatewayDeps } from './deps.js';
 import { llmsTxt } from './descriptors/llms-txt.js';
+import { answerOrigin } from './origin/answer-origin.js';
 import { openApiDocument } from './descriptors/openapi.js';
 import { serveCheckoutScript } from './pages/serve-checkout-script.js';
 import { servePages } from './pages/serve-pages.js';
@@ -189,8 +190,15 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
 
   const openApi = openApiDocument(handlers, config.CTK_PUBLIC_URL);
   await app.register(swagger, { mode: 'static', specification: { document: openApi as never } });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
-  app.get('/api/v1/openapi.json', async () => openApi);
+  // `servers` is the origin the reader reached (answerOrigin), so /docs "Try it out" calls the service it was
+  // loaded from (localhost or 127.0.0.1), within the page's own origin; the document is answered, not stored.
+  const servedFrom = (request: FastifyRequest) => ({ ...openApi, servers: [{ url: answerOrigin(request, config.CTK_PUBLIC_URL) }] });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    transformSpecification: (_document, request) => servedFrom(request),
+    transformSpecificationClone: false,
+  });
+  app.get('/api/v1/openapi.json', async (request) => servedFrom(request));
   const guide = llmsTxt(implemented, config.CTK_PUBLIC_URL);
   app.get('/llms.txt', async (_request, reply) => reply.type('text/plain; charset=utf-8').send(guide));
   // The counter screen and the customer page: pages that call the API, outside its catalog as /docs is.

@@ -163,6 +163,15 @@ describe('the receipt text', () => {
     expect(lines.join('')).toContain('f'.repeat(64));
   });
 
+  it("names the shop by its name and its paymail, not by the receipt's on-chain identifier; none without a paymail", () => {
+    const named = receiptText({ ...order, merchant_name: 'Blue Bottle Cafe', merchant_paymail: 'cafe@pay.example.com' }).split('\n');
+    expect(named.slice(0, 2).map((line) => line.trim())).toEqual(['Blue Bottle Cafe', 'cafe@pay.example.com']);
+    expect(named.join('\n')).not.toContain('blue-bottle-cafe@');
+    const counter = receiptText(order, { merchantName: 'Blue Bottle Cafe', merchantPaymail: null }).split('\n');
+    expect(counter.slice(0, 2).map((line) => line.trim())).toEqual(['Blue Bottle Cafe', '']);
+    expect(counter.join('\n')).not.toMatch(/[\w-]+@[\w.-]+/);
+  });
+
   it('says what a gift card paid, and the satoshis only when money paid a part', () => {
     const byCard = receiptText({ ...order, card_paid_minor: 1442, paid_satoshis: 0, payments: [] })
       .trimEnd()

@@ -92,6 +92,8 @@ const EXAMPLE_ORDER = {
   receipt_merchant: 'blue-bottle-cafe@pay.example.com',
   receipt_reference: ORDER_NUMBER,
   merchant_handle: 'blue-bottle-cafe',
+  merchant_name: 'Blue Bottle Cafe',
+  merchant_paymail: 'cafe@pay.example.com',
   card_paid_minor: 0,
   prepaid_card_id: null,
   paid_elsewhere_by: null,
@@ -138,6 +140,12 @@ export const order = named(
     receipt_merchant: z.string(),
     receipt_reference: z.string(),
     merchant_handle: z.string(),
+    merchant_name: z.string().optional().describe("The shop's name (on the order routes, for the customer's page and receipt)"),
+    merchant_paymail: z
+      .string()
+      .nullable()
+      .optional()
+      .describe("The shop's paymail, alias@domain where it chose an alias, else null: a name that resolves, unlike receipt_merchant"),
     card_paid_minor: minorUnits.describe('Paid from prepaid cards; satoshis and due_satoshis are for the rest'),
     prepaid_card_id: z.uuid().nullable().describe('The prepaid card this order sells (its one line): paid, the card is active'),
     paid_elsewhere_by: z

@@ -5,6 +5,7 @@ import { catalog, catalogItem, checkout, checkoutStatus, merchantProfile } from 
 import { catalogItemParams, checkoutStatusParams, merchantParams, newCheckout, newCheckoutExample } from '../commerce/commerce-input.js';
 import { getMerchantProfile } from '../commerce/get-merchant-profile.js';
 import type { GatewayDeps } from '../deps.js';
+import { answerOrigin, rebasePaymentLinks } from '../origin/answer-origin.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions, orgRef } from './service-call.js';
 
@@ -57,7 +58,9 @@ export function commerceRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
           // pos prices the order, takes the rate and has p2p hold an output: a few calls behind this one.
           { ...callOptions(request), timeoutMs: 15_000 },
         );
-        return checkoutView(response.checkout, publicUrl);
+        // Stored under CTK_PUBLIC_URL; the shopper's answer links to the origin their page reached (answerOrigin).
+        const origin = answerOrigin(request, publicUrl);
+        return rebasePaymentLinks(checkoutView(response.checkout, origin), publicUrl, origin);
       },
     }),
     'GET /api/v1/commerce/:merchant_handle/checkout/:public_token/status': route({
@@ -69,7 +72,7 @@ export function commerceRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
           { org: orgRef(requireOrg(request)), publicToken: params.public_token, publicUrl },
           callOptions(request),
         );
-        return checkoutStatusView(response.checkout, publicUrl);
+        return checkoutStatusView(response.checkout, answerOrigin(request, publicUrl));
       },
     }),
   };

@@ -1,6 +1,6 @@
 import { requireOrg } from '../auth/authenticate.js';
 import type { GatewayDeps } from '../deps.js';
-import type { CreateOrderRequest } from '@ctk/proto/ctk/pos/v1/pos';
+import type { CreateOrderRequest, Order } from '@ctk/proto/ctk/pos/v1/pos';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { order, orderQuote, ORDER_EVENT_FILES, ORDER_QR_FILES, paymentAck, paymentRequest } from '../orders/order-answers.js';
@@ -20,7 +20,9 @@ import {
   qrQuery,
   quoteOrderExample,
 } from '../orders/order-input.js';
+import { orderMerchant } from '../orders/order-merchant.js';
 import { orderQuoteView, orderView, paymentRequestView } from '../orders/order-view.js';
+import { answerOrigin, rebasePaymentLinks } from '../origin/answer-origin.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions, orgRef } from './service-call.js';
 
@@ -60,6 +62,14 @@ const EVENTS_TIMEOUT_MS = 30 * 60_000;
 export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
   const publicUrl = deps.config.CTK_PUBLIC_URL;
   const eventStreams = new EventStreamSlots(deps.config.CTK_ORDER_EVENT_STREAMS_PER_ADDRESS);
+  /**
+   * The order as this caller sees it: with the shop's name and paymail, and its links under the origin the
+   * caller reached (answerOrigin). pos made them under CTK_PUBLIC_URL, which is what it keeps.
+   */
+  const answer = async (request: FastifyRequest, order: Order | undefined, madeUnder = publicUrl) => {
+    const view = rebasePaymentLinks(orderView(order), madeUnder, answerOrigin(request, publicUrl));
+    return { ...view, ...(await orderMerchant(deps, view.merchant_handle)) };
+  };
   return {
     'POST /api/pos/orders': route({
       body: newOrder,
@@ -69,7 +79,7 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
       answer: order,
       handle: async ({ body, request }) => {
         const response = await deps.services.pos.createOrder(createOrderRequest(body, request, publicUrl), callOptions(request));
-        return orderView(response.order);
+        return answer(request, response.order);
       },
     }),
     // The counter's cart, priced as the order would be (decision 0023): it creates nothing, so it takes no Idempotency-Key.
@@ -88,7 +98,10 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
       handle: async ({ params, request, reply }) => {
         // The order changes as it is paid: never from a shared cache.
         reply.header('cache-control', 'no-store');
-        return orderView((await deps.services.pos.getOrder({ orderNumber: params.order_number, publicUrl }, callOptions(request))).order);
+        // Read only: pos makes the links under this caller's origin at once.
+        const origin = answerOrigin(request, publicUrl);
+        const read = await deps.services.pos.getOrder({ orderNumber: params.order_number, publicUrl: origin }, callOptions(request));
+        return answer(request, read.order, origin);
       },
     }),
     'POST /api/pos/orders/:order_number/confirm': route({
@@ -102,7 +115,7 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
           // Finding the transaction on the chain may take a few seconds.
           { ...callOptions(request), timeoutMs: 30_000 },
         );
-        return orderView(response.order);
+        return answer(request, response.order);
       },
     }),
     'POST /api/pos/orders/:order_number/cancel': route({
@@ -115,7 +128,7 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
           { org: orgRef(requireOrg(request)), orderNumber: params.order_number, publicUrl },
           callOptions(request),
         );
-        return orderView(response.order);
+        return answer(request, response.order);
       },
     }),
     'GET /api/pos/orders/:order_number/payment-request': route({
@@ -125,7 +138,10 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
         // What is due changes with each payment.
         reply.header('cache-control', 'no-store');
         return paymentRequestView(
-          await deps.services.pos.getPaymentRequest({ orderNumber: params.order_number, publicUrl }, callOptions(request)),
+          await deps.services.pos.getPaymentRequest(
+            { orderNumber: params.order_number, publicUrl: answerOrigin(request, publicUrl) },
+            callOptions(request),
+          ),
         );
       },
     }),
@@ -156,7 +172,7 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
       files: ORDER_QR_FILES,
       handle: async ({ params, query, request, reply }) => {
         const qr = await deps.services.pos.getOrderQr(
-          { orderNumber: params.order_number, publicUrl, format: query.format },
+          { orderNumber: params.order_number, publicUrl: answerOrigin(request, publicUrl), format: query.format },
           callOptions(request),
         );
         reply.type(qr.contentType);
@@ -168,10 +184,12 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
       answer: order,
       files: ORDER_EVENT_FILES,
       handle: async ({ params, request, reply }) => {
+        // Read only: the links of each event are under this caller's origin (the shop's name is the order's read).
+        const origin = answerOrigin(request, publicUrl);
         const events = await eventStreams.openIn(clientAddress(request), () =>
           openOrderEvents(
             deps.services.pos.watchOrder(
-              { orderNumber: params.order_number, publicUrl },
+              { orderNumber: params.order_number, publicUrl: origin },
               { ...callOptions(request), timeoutMs: EVENTS_TIMEOUT_MS },
             ),
           ),

@@ -1,5 +1,6 @@
 import { requireOrg } from '../auth/authenticate.js';
 import type { GatewayDeps } from '../deps.js';
+import { answerOrigin, rebasePaymentLinks } from '../origin/answer-origin.js';
 import { order } from '../orders/order-answers.js';
 import { qrQuery } from '../orders/order-input.js';
 import { orderView } from '../orders/order-view.js';
@@ -94,8 +95,13 @@ export function payLinkRoutes(deps: GatewayDeps): Record<string, RouteDefinition
       status: 201,
       answer: order,
       errors: ['not_found', 'pay_link_closed', 'failed_precondition'],
-      handle: async ({ params, body, request }) =>
-        orderView(await openPayLinkOrder(deps, { id: params.id, amountMinor: BigInt(body.amount_minor ?? 0) }, callOptions(request))),
+      handle: async ({ params, body, request }) => {
+        const view = orderView(
+          await openPayLinkOrder(deps, { id: params.id, amountMinor: BigInt(body.amount_minor ?? 0) }, callOptions(request)),
+        );
+        // Made under CTK_PUBLIC_URL, which pos keeps; the payer's answer links to the origin they reached.
+        return rebasePaymentLinks(view, publicUrl, answerOrigin(request, publicUrl));
+      },
     }),
     'GET /api/v1/pay-links/:id/qr': route({
       rateLimitPerMinute: publicLimit,
