@@ -1,4 +1,4 @@
-import { AppError } from '@ctk/shared';
+import { AppError, oneAtATime, retryLostRace } from '@ctk/shared';
 import { Prisma, type PrismaClient, type Ticket, type TicketEvent, type TicketHold, type TicketType } from '../generated/prisma/client.js';
 import { newTicketCode } from '../tickets/ticket-code.js';
 
@@ -26,6 +26,7 @@ export type CatalogEventInput = {
  * capacity check and the write are one step: a type is never oversold, whatever runs at once.
  */
 export function createTicketRepository(prisma: PrismaClient) {
+  const oneReplacement = oneAtATime();
   /** Locks the types' rows (in id order, so two transactions never wait on each other in a cycle). */
   async function lockTypes(tx: Prisma.TransactionClient, ids: string[]) {
     if (ids.length === 0) return;
@@ -73,6 +74,9 @@ export function createTicketRepository(prisma: PrismaClient) {
     /**
      * Replaces the catalog as a whole in one transaction, the organisation's types locked. `check` sees
      * the current catalog and the seats each type has taken, and throws to refuse the replacement.
+     * Replacements of one catalog queue in this process, so that none waits for another's locks inside
+     * its transaction (where Prisma's timeout runs, whatever the load); one that loses a race with
+     * another process's (a conflict, or a transaction that could not start or finish in time) runs again.
      */
     async replaceCatalog(
       organizationId: string,
@@ -80,52 +84,54 @@ export function createTicketRepository(prisma: PrismaClient) {
       now: Date,
       check: (current: EventWithTypes[], counts: Map<string, SeatCounts>) => void,
     ): Promise<EventWithTypes[]> {
-      return prisma.$transaction(
-        async (tx) => {
-          const current = await catalogOf(tx, organizationId);
-          const typeIds = current.flatMap((event) => event.ticketTypes.map((type) => type.id));
-          await lockTypes(tx, typeIds);
-          check(current, await seatCounts(tx, typeIds, now));
-          const keptEvents = new Set(events.map((event) => event.id).filter(Boolean));
-          const keptTypes = new Set(events.flatMap((event) => event.ticketTypes.map((type) => type.id)).filter(Boolean));
-          await tx.ticketType.updateMany({
-            where: { organizationId, removedAt: null, id: { notIn: [...keptTypes] as string[] } },
-            data: { removedAt: now, updatedAt: now },
-          });
-          await tx.ticketEvent.updateMany({
-            where: { organizationId, removedAt: null, id: { notIn: [...keptEvents] as string[] } },
-            data: { removedAt: now, updatedAt: now },
-          });
-          for (const [position, event] of events.entries()) {
-            const fields = {
-              name: event.name,
-              venue: event.venue,
-              startsAt: event.startsAt,
-              endsAt: event.endsAt,
-              position,
-              updatedAt: now,
-            };
-            const eventId = event.id
-              ? (await tx.ticketEvent.update({ where: { id: event.id }, data: fields })).id
-              : (await tx.ticketEvent.create({ data: { ...fields, organizationId, createdAt: now } })).id;
-            for (const [typePosition, type] of event.ticketTypes.entries()) {
-              const typeFields = {
-                name: type.name,
-                priceMinor: type.priceMinor,
-                currency: type.currency,
-                capacity: type.capacity,
-                position: typePosition,
+      const replace = () =>
+        prisma.$transaction(
+          async (tx) => {
+            const current = await catalogOf(tx, organizationId);
+            const typeIds = current.flatMap((event) => event.ticketTypes.map((type) => type.id));
+            await lockTypes(tx, typeIds);
+            check(current, await seatCounts(tx, typeIds, now));
+            const keptEvents = new Set(events.map((event) => event.id).filter(Boolean));
+            const keptTypes = new Set(events.flatMap((event) => event.ticketTypes.map((type) => type.id)).filter(Boolean));
+            await tx.ticketType.updateMany({
+              where: { organizationId, removedAt: null, id: { notIn: [...keptTypes] as string[] } },
+              data: { removedAt: now, updatedAt: now },
+            });
+            await tx.ticketEvent.updateMany({
+              where: { organizationId, removedAt: null, id: { notIn: [...keptEvents] as string[] } },
+              data: { removedAt: now, updatedAt: now },
+            });
+            for (const [position, event] of events.entries()) {
+              const fields = {
+                name: event.name,
+                venue: event.venue,
+                startsAt: event.startsAt,
+                endsAt: event.endsAt,
+                position,
                 updatedAt: now,
               };
-              if (type.id) await tx.ticketType.update({ where: { id: type.id }, data: typeFields });
-              else await tx.ticketType.create({ data: { ...typeFields, organizationId, eventId, createdAt: now } });
+              const eventId = event.id
+                ? (await tx.ticketEvent.update({ where: { id: event.id }, data: fields })).id
+                : (await tx.ticketEvent.create({ data: { ...fields, organizationId, createdAt: now } })).id;
+              for (const [typePosition, type] of event.ticketTypes.entries()) {
+                const typeFields = {
+                  name: type.name,
+                  priceMinor: type.priceMinor,
+                  currency: type.currency,
+                  capacity: type.capacity,
+                  position: typePosition,
+                  updatedAt: now,
+                };
+                if (type.id) await tx.ticketType.update({ where: { id: type.id }, data: typeFields });
+                else await tx.ticketType.create({ data: { ...typeFields, organizationId, eventId, createdAt: now } });
+              }
             }
-          }
-          return catalogOf(tx, organizationId);
-          // Concurrent replacements wait for the types' locks in turn: under load that is longer than Prisma's 5 s default.
-        },
-        { maxWait: 20_000, timeout: 20_000 },
-      );
+            return catalogOf(tx, organizationId);
+          },
+          // Only another process's replacement or a checkout can hold the types' locks: a margin for those under load.
+          { maxWait: 20_000, timeout: 20_000 },
+        );
+      return oneReplacement(organizationId, () => retryLostRace(replace));
     },
 
     /**
