@@ -27,6 +27,7 @@ export type CatalogEventInput = {
  */
 export function createTicketRepository(prisma: PrismaClient) {
   const oneReplacement = oneAtATime();
+  const oneHold = oneAtATime();
   /** Locks the types' rows (in id order, so two transactions never wait on each other in a cycle). */
   async function lockTypes(tx: Prisma.TransactionClient, ids: string[]) {
     if (ids.length === 0) return;
@@ -137,17 +138,18 @@ export function createTicketRepository(prisma: PrismaClient) {
     /**
      * Takes the seats of each line with the types locked, or none: a type with fewer seats left than its
      * line asks is `sold_out` naming the line. The holds belong to no checkout yet and end at `expiresAt`.
+     * Seats already gone are refused before any lock (seats free now may be gone under the lock, never the
+     * reverse while no hold is released); holds of one organisation's types queue in this process, so that
+     * a crowd at the last seats never waits for locks inside a transaction nor for pooled connections
+     * (a 503 under load); one that loses to another process runs again.
      */
     async hold(
       lines: { type: TicketType & { event: TicketEvent }; quantity: number; field: string }[],
       now: Date,
       expiresAt: Date,
     ): Promise<TicketHold[]> {
-      return prisma.$transaction(async (tx) => {
-        const ids = lines.map((line) => line.type.id);
-        await lockTypes(tx, ids);
-        const fresh = new Map((await tx.ticketType.findMany({ where: { id: { in: ids } } })).map((type) => [type.id, type]));
-        const counts = await seatCounts(tx, ids, now);
+      const ids = lines.map((line) => line.type.id);
+      const refuseGone = (fresh: Map<string, TicketType>, counts: Map<string, SeatCounts>) => {
         for (const line of lines) {
           const type = fresh.get(line.type.id);
           const count = counts.get(line.type.id)!;
@@ -156,26 +158,35 @@ export function createTicketRepository(prisma: PrismaClient) {
             throw new AppError('sold_out', `Only ${available} "${line.type.name}" tickets are left`, { field: line.field, available });
           }
         }
-        const holds: TicketHold[] = [];
-        for (const [position, line] of lines.entries()) {
-          holds.push(
-            await tx.ticketHold.create({
-              data: {
-                ticketTypeId: line.type.id,
-                quantity: line.quantity,
-                unitPriceMinor: line.type.priceMinor,
-                eventName: line.type.event.name,
-                typeName: line.type.name,
-                position,
-                expiresAt,
-                createdAt: now,
-                updatedAt: now,
-              },
-            }),
-          );
-        }
-        return holds;
-      });
+      };
+      const typesOf = async (db: Db) =>
+        new Map((await db.ticketType.findMany({ where: { id: { in: ids } } })).map((type) => [type.id, type]));
+      refuseGone(await typesOf(prisma), await seatCounts(prisma, ids, now));
+      const take = () =>
+        prisma.$transaction(async (tx) => {
+          await lockTypes(tx, ids);
+          refuseGone(await typesOf(tx), await seatCounts(tx, ids, now));
+          const holds: TicketHold[] = [];
+          for (const [position, line] of lines.entries()) {
+            holds.push(
+              await tx.ticketHold.create({
+                data: {
+                  ticketTypeId: line.type.id,
+                  quantity: line.quantity,
+                  unitPriceMinor: line.type.priceMinor,
+                  eventName: line.type.event.name,
+                  typeName: line.type.name,
+                  position,
+                  expiresAt,
+                  createdAt: now,
+                  updatedAt: now,
+                },
+              }),
+            );
+          }
+          return holds;
+        });
+      return oneHold(lines[0]!.type.organizationId, () => retryLostRace(take));
     },
 
     /** The holds now belong to the checkout and end when its order expires. */
