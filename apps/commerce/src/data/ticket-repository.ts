@@ -138,8 +138,8 @@ export function createTicketRepository(prisma: PrismaClient) {
     /**
      * Takes the seats of each line with the types locked, or none: a type with fewer seats left than its
      * line asks is `sold_out` naming the line. The holds belong to no checkout yet and end at `expiresAt`.
-     * Seats already gone are refused before any lock (seats free now may be gone under the lock, never the
-     * reverse while no hold is released); holds of one organisation's types queue in this process, so that
+     * Seats already gone are refused before any lock (as if the buyer came a moment earlier: what is left
+     * is decided under the lock); holds of one organisation's types queue in this process, so that
      * a crowd at the last seats never waits for locks inside a transaction nor for pooled connections
      * (a 503 under load); one that loses to another process runs again.
      */
