@@ -164,6 +164,9 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
   for (const group of groups) for (const [key, definition] of Object.entries(group)) handlers.set(key, definition);
   for (const key of handlers.keys()) implemented.add(key);
   registerCors(app, handlers);
+  // JSON in another media type (BIP270's Payment), for the routes that declare it (routes/register-catalog.ts refuses it elsewhere).
+  const jsonAlso = [...new Set([...handlers.values()].flatMap((definition) => (definition.jsonAlso ? [definition.jsonAlso.body] : [])))];
+  if (jsonAlso.length > 0) readJsonAs(app, jsonAlso);
 
   registerCatalog(app, {
     handlers,
@@ -220,9 +223,14 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
  * no decoding can change them), idempotency hashes over their text.
  */
 function keepRawJsonBody(app: FastifyInstance) {
-  const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+  readJsonAs(app, 'application/json');
+}
+
+/** Reads a body of these media types as JSON, keeping its raw bytes and text. */
+function readJsonAs(app: FastifyInstance, media: string | string[]) {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser(media, { parseAs: 'buffer' }, (request, body, done) => {
     request.rawBodyBytes = body as Buffer;
     request.rawBody = (body as Buffer).toString('utf8');
     parse(request, request.rawBody, done);

@@ -164,6 +164,17 @@ describe('the OpenAPI document', () => {
     expect(googleAnswer.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/GoogleWalletPass' });
   });
 
+  it("describes BIP270's Payment in its own media types besides JSON, and the PaymentACK answered in them", () => {
+    const operation = operationOf({ method: 'POST', path: '/api/pos/orders/:order_number/payment' });
+    const request = operation.requestBody?.content ?? {};
+    expect(Object.keys(request)).toEqual(['application/json', 'application/bitcoinsv-payment']);
+    expect(request['application/bitcoinsv-payment']).toEqual(request['application/json']);
+    const [status, answer] = successOf(operation)!;
+    expect(status).toBe('200');
+    expect(Object.keys(answer.content ?? {})).toEqual(['application/json', 'application/bitcoinsv-paymentack']);
+    expect(answer.content?.['application/bitcoinsv-paymentack']).toEqual(answer.content?.['application/json']);
+  });
+
   it('describes the ledger exports by their media types', () => {
     const content = successOf(operationOf({ method: 'GET', path: '/api/v1/orgs/:handle/ledger' }))?.[1].content ?? {};
     expect(Object.keys(content).sort()).toEqual(['application/json', 'text/csv', 'text/plain']);

@@ -111,6 +111,12 @@ export async function startOrderStack(options: { commerce?: boolean; gatewayEnv?
     googlePassKey: (): Promise<KeyObject> => posService.cards.passes.googlePublicKey(),
     walletOrg,
     paying,
+    /** Whether the local chain knows the transaction (ARC's status read): broadcast, in its mempool or mined. */
+    async onChain(txid: string): Promise<boolean> {
+      const response = await fetch(`${chain.url}/v1/tx/${txid}`);
+      if (response.status !== 200 && response.status !== 404) throw new Error(`the local chain answered ${response.status}`);
+      return response.status === 200;
+    },
     /** Mines blocks on the local chain (the transactions waiting are mined in the first). */
     mine: (blocks = 1) => mineBlocks(chain.url, blocks),
     /** Commerce's line to pos: `cut()` refuses and drops its connections (pos down, for commerce only), `restore()`. */

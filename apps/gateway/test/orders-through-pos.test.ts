@@ -196,6 +196,92 @@ describe('orders through the gateway and pos', () => {
   });
 });
 
+describe('one BIP270 payment per order', () => {
+  let cafe: Onboarded;
+  beforeAll(async () => {
+    cafe = await stack.walletOrg('Race Cafe');
+  });
+
+  /** A new order with what its BIP270 request asks for: the Payment URL, merchantData and the outputs. */
+  async function orderToPay() {
+    const order = (await createOrder(cafe.key, { org_handle: cafe.handle, lines: [LINE] })).json();
+    const request = (await inject({ method: 'GET', url: `/api/pos/orders/${order.order_number}/payment-request` })).json();
+    const outputs = request.outputs.map((output: { script: string; amount: number }) => ({
+      script: output.script,
+      satoshis: output.amount,
+    }));
+    return { order, url: new URL(request.paymentUrl).pathname, merchantData: request.merchantData as string, outputs };
+  }
+
+  it('20 different valid payments of one order at once: one is accepted and broadcast, the other 19 are 409 and never reach the chain', async () => {
+    const { order, url, merchantData, outputs } = await orderToPay();
+    const txs = await Promise.all(Array.from({ length: 20 }, () => stack.paying(outputs)));
+    const answers = await Promise.all(txs.map((tx) => inject({ method: 'POST', url, payload: { transaction: tx.toHex(), merchantData } })));
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, ...Array<number>(19).fill(409)]);
+    for (const refused of answers.filter((answer) => answer.statusCode !== 200)) expectError(refused, 409, 'failed_precondition');
+    const winner = txs[answers.findIndex((answer) => answer.statusCode === 200)]!;
+    const onChain = await Promise.all(txs.map((tx) => stack.onChain(tx.id('hex'))));
+    expect(txs.filter((_, index) => onChain[index]).map((tx) => tx.id('hex'))).toEqual([winner.id('hex')]);
+    expect((await inject({ method: 'GET', url: `/api/pos/orders/${order.order_number}` })).json()).toMatchObject({
+      status: 'paid',
+      paid_satoshis: order.satoshis,
+      flags: [],
+      payments: [{ txid: winner.id('hex'), via: 'payment_request' }],
+    });
+    // A second payment afterwards gets the same answer as the racing ones; the wallet's retry of the winner is acknowledged.
+    const loser = txs.find((tx) => tx !== winner)!;
+    expectError(await inject({ method: 'POST', url, payload: { transaction: loser.toHex(), merchantData } }), 409, 'failed_precondition');
+    expect((await inject({ method: 'POST', url, payload: { transaction: winner.toHex(), merchantData } })).statusCode).toBe(200);
+    expect(await stack.onChain(loser.id('hex'))).toBe(false);
+  });
+
+  it('a refused payment leaves the order payable: an underpaying transaction is 422, the next valid one pays', async () => {
+    const { order, url, merchantData, outputs } = await orderToPay();
+    const short = await stack.paying([{ ...outputs[0], satoshis: outputs[0].satoshis - 1 }, outputs[1]]);
+    expectError(await inject({ method: 'POST', url, payload: { transaction: short.toHex(), merchantData } }), 422, 'payment_underpaid');
+    expect(await stack.onChain(short.id('hex'))).toBe(false);
+    const good = await stack.paying(outputs);
+    expect((await inject({ method: 'POST', url, payload: { transaction: good.toHex(), merchantData } })).statusCode).toBe(200);
+    expect((await inject({ method: 'GET', url: `/api/pos/orders/${order.order_number}` })).json()).toMatchObject({ status: 'paid' });
+  });
+
+  it("takes BIP270's own media types: a Payment sent as application/bitcoinsv-payment is answered application/bitcoinsv-paymentack", async () => {
+    const { order, url, merchantData, outputs } = await orderToPay();
+    const tx = await stack.paying(outputs);
+    const payment = { transaction: tx.toHex(), merchantData, memo: 'From my wallet' };
+    const ack = await inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/bitcoinsv-payment', accept: 'application/bitcoinsv-paymentack' },
+      payload: JSON.stringify(payment),
+    });
+    expect(ack.statusCode).toBe(200);
+    expect(ack.headers['content-type']).toMatch(/^application\/bitcoinsv-paymentack/);
+    expect(JSON.parse(ack.body)).toMatchObject({ payment, error: 0 });
+    // The wallet's retry in JSON is answered in JSON.
+    const again = await inject({ method: 'POST', url, payload: payment });
+    expect(again.statusCode).toBe(200);
+    expect(again.headers['content-type']).toMatch(/^application\/json/);
+    expect((await inject({ method: 'GET', url: `/api/pos/orders/${order.order_number}` })).json()).toMatchObject({ status: 'paid' });
+    // Another route does not take the BIP270 type; a bad body in it is a 400 as in JSON.
+    expectError(
+      await inject({
+        method: 'POST',
+        url: '/api/pos/orders',
+        headers: { ...bearer(cafe.key), 'content-type': 'application/bitcoinsv-payment' },
+        payload: JSON.stringify({ org_handle: cafe.handle, lines: [LINE] }),
+      }),
+      415,
+      'unsupported_media_type',
+    );
+    expectError(
+      await inject({ method: 'POST', url, headers: { 'content-type': 'application/bitcoinsv-payment' }, payload: '{"transaction":' }),
+      400,
+      'bad_request',
+    );
+  });
+});
+
 describe('order event streams from one address', () => {
   /** A stream over the wire, as a browser holds it: the answer's head once the first event is sent. */
   const openStream = (number: string) =>

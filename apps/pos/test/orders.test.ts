@@ -245,6 +245,53 @@ describe('paying an order', () => {
   });
 });
 
+describe('a BIP270 payment being broadcast holds its order', () => {
+  /** Claims the order for another transaction, as a BIP270 payment does while p2p broadcasts it. */
+  async function claimedByAnother(order: Order) {
+    const { id } = (await stack.orders.orders.byNumber(order.orderNumber))!;
+    expect(await stack.orders.orders.claimPayment(id, 'cd'.repeat(32), new Date(), new Date(0))).toBe(true);
+  }
+  const known = async (txid: string) => (await fetch(`${stack.chain.url}/v1/tx/${txid}`)).status === 200;
+
+  it('another BIP270 payment and a cancel are 409 and nothing is broadcast; a payment already on chain is still recorded', async () => {
+    const org = walletOrg();
+    const order = await create(org);
+    await claimedByAnother(order);
+    const other = await payment(order, order.dueSatoshis);
+    const refused = await failure(pay(order, other.toHex()));
+    expect(refused.code).toBe('failed_precondition');
+    expect(refused.message).toMatch(/being paid/);
+    expect(await known(other.id('hex'))).toBe(false);
+    expect((await failure(stack.client.cancelOrder({ org, orderNumber: order.orderNumber }))).code).toBe('failed_precondition');
+
+    // The customer paid the address from another wallet: staff confirm it (the watcher settles it alike).
+    const [output] = await scriptOf(order);
+    const direct = await paying(await fundedCustomer(stack.chain), [{ script: output!.script, satoshis: order.dueSatoshis }]);
+    await broadcast(direct.toHex());
+    const confirmed = await stack.client.confirmOrder({
+      org,
+      orderNumber: order.orderNumber,
+      txid: direct.id('hex'),
+      publicUrl: PUBLIC_URL,
+    });
+    expect(confirmed.order).toMatchObject({ status: 'paid', paidSatoshis: order.satoshis, flags: [] });
+  });
+
+  it('a claim its process left behind holds the order 2 minutes, then another payment pays it', async () => {
+    const order = await create(walletOrg());
+    await claimedByAnother(order);
+    const tx = await payment(order, order.dueSatoshis);
+    expect((await failure(pay(order, tx.toHex()))).code).toBe('failed_precondition');
+    stack.advance(121);
+    try {
+      expect((await pay(order, tx.toHex())).error).toBe(0);
+      expect(await get(order)).toMatchObject({ status: 'paid', payments: [expect.objectContaining({ txid: tx.id('hex') })] });
+    } finally {
+      stack.advance(-121);
+    }
+  });
+});
+
 describe('expiry, staff and cancellation', () => {
   it('an expired order refuses BIP270; a partial payment is kept and flagged; staff confirming the rest pays it late', async () => {
     const org = walletOrg();

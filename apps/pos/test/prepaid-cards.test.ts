@@ -328,6 +328,20 @@ describe('UsePrepaidCard', () => {
     });
   });
 
+  it('waits while a BIP270 payment of the order is being broadcast (409), drawing nothing; the claim ended, the use pays', async () => {
+    const org = walletOrg();
+    const { card, identifier } = await activeCard(org, 1000n);
+    const unpaid = await order(org, 400n);
+    const { id } = (await stack.orders.orders.byNumber(unpaid.orderNumber))!;
+    const txid = 'cd'.repeat(32);
+    await stack.orders.orders.claimPayment(id, txid, new Date(), new Date(0));
+    const refused = await failure(use(org, card, identifier, unpaid.orderNumber));
+    expect(refused).toMatchObject({ code: 'failed_precondition', details: { claimed_txid: txid } });
+    expect((await read(card)).balanceMinor).toBe(1000n);
+    await stack.orders.orders.releasePaymentClaim(id, txid);
+    expect((await use(org, card, identifier, unpaid.orderNumber)).order!.status).toBe('confirmed');
+  });
+
   it('of 100 concurrent uses of one card, the balance never goes below zero and the uses that succeed add up to its drop exactly', async () => {
     const org = walletOrg();
     const { card, identifier } = await activeCard(org, 1000n);

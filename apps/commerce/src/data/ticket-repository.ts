@@ -1,4 +1,4 @@
-import { AppError } from '@ctk/shared';
+import { AppError, oneAtATime, retryLostRace } from '@ctk/shared';
 import { Prisma, type PrismaClient, type Ticket, type TicketEvent, type TicketHold, type TicketType } from '../generated/prisma/client.js';
 import { newTicketCode } from '../tickets/ticket-code.js';
 
@@ -26,6 +26,8 @@ export type CatalogEventInput = {
  * capacity check and the write are one step: a type is never oversold, whatever runs at once.
  */
 export function createTicketRepository(prisma: PrismaClient) {
+  const oneReplacement = oneAtATime();
+  const oneHold = oneAtATime();
   /** Locks the types' rows (in id order, so two transactions never wait on each other in a cycle). */
   async function lockTypes(tx: Prisma.TransactionClient, ids: string[]) {
     if (ids.length === 0) return;
@@ -105,6 +107,9 @@ export function createTicketRepository(prisma: PrismaClient) {
     /**
      * Replaces the catalog as a whole in one transaction, the organisation's types locked. `check` sees
      * the current catalog and the seats each type has taken, and throws to refuse the replacement.
+     * Replacements of one catalog queue in this process, so that none waits for another's locks inside
+     * its transaction (where Prisma's timeout runs, whatever the load); one that loses a race with
+     * another process's (a conflict, or a transaction that could not start or finish in time) runs again.
      */
     async replaceCatalog(
       organizationId: string,
@@ -112,57 +117,63 @@ export function createTicketRepository(prisma: PrismaClient) {
       now: Date,
       check: (current: EventWithTypes[], counts: Map<string, SeatCounts>) => void,
     ): Promise<EventWithTypes[]> {
-      return prisma.$transaction(
-        async (tx) => {
-          const current = await catalogOf(tx, organizationId);
-          const typeIds = current.flatMap((event) => event.ticketTypes.map((type) => type.id));
-          await lockTypes(tx, typeIds);
-          check(current, await seatCounts(tx, typeIds, now));
-          const keptEvents = new Set(events.map((event) => event.id).filter(Boolean));
-          const keptTypes = new Set(events.flatMap((event) => event.ticketTypes.map((type) => type.id)).filter(Boolean));
-          await tx.ticketType.updateMany({
-            where: { organizationId, removedAt: null, id: { notIn: [...keptTypes] as string[] } },
-            data: { removedAt: now, updatedAt: now },
-          });
-          await tx.ticketEvent.updateMany({
-            where: { organizationId, removedAt: null, id: { notIn: [...keptEvents] as string[] } },
-            data: { removedAt: now, updatedAt: now },
-          });
-          for (const [position, event] of events.entries()) {
-            const fields = {
-              name: event.name,
-              venue: event.venue,
-              startsAt: event.startsAt,
-              endsAt: event.endsAt,
-              position,
-              updatedAt: now,
-            };
-            const eventId = event.id
-              ? (await tx.ticketEvent.update({ where: { id: event.id }, data: fields })).id
-              : (await tx.ticketEvent.create({ data: { ...fields, organizationId, createdAt: now } })).id;
-            for (const [typePosition, type] of event.ticketTypes.entries()) {
-              const typeFields = {
-                name: type.name,
-                priceMinor: type.priceMinor,
-                currency: type.currency,
-                capacity: type.capacity,
-                position: typePosition,
+      const replace = () =>
+        prisma.$transaction(
+          async (tx) => {
+            const current = await catalogOf(tx, organizationId);
+            const typeIds = current.flatMap((event) => event.ticketTypes.map((type) => type.id));
+            await lockTypes(tx, typeIds);
+            check(current, await seatCounts(tx, typeIds, now));
+            const keptEvents = new Set(events.map((event) => event.id).filter(Boolean));
+            const keptTypes = new Set(events.flatMap((event) => event.ticketTypes.map((type) => type.id)).filter(Boolean));
+            await tx.ticketType.updateMany({
+              where: { organizationId, removedAt: null, id: { notIn: [...keptTypes] as string[] } },
+              data: { removedAt: now, updatedAt: now },
+            });
+            await tx.ticketEvent.updateMany({
+              where: { organizationId, removedAt: null, id: { notIn: [...keptEvents] as string[] } },
+              data: { removedAt: now, updatedAt: now },
+            });
+            for (const [position, event] of events.entries()) {
+              const fields = {
+                name: event.name,
+                venue: event.venue,
+                startsAt: event.startsAt,
+                endsAt: event.endsAt,
+                position,
                 updatedAt: now,
               };
-              if (type.id) await tx.ticketType.update({ where: { id: type.id }, data: typeFields });
-              else await tx.ticketType.create({ data: { ...typeFields, organizationId, eventId, createdAt: now } });
+              const eventId = event.id
+                ? (await tx.ticketEvent.update({ where: { id: event.id }, data: fields })).id
+                : (await tx.ticketEvent.create({ data: { ...fields, organizationId, createdAt: now } })).id;
+              for (const [typePosition, type] of event.ticketTypes.entries()) {
+                const typeFields = {
+                  name: type.name,
+                  priceMinor: type.priceMinor,
+                  currency: type.currency,
+                  capacity: type.capacity,
+                  position: typePosition,
+                  updatedAt: now,
+                };
+                if (type.id) await tx.ticketType.update({ where: { id: type.id }, data: typeFields });
+                else await tx.ticketType.create({ data: { ...typeFields, organizationId, eventId, createdAt: now } });
+              }
             }
-          }
-          return catalogOf(tx, organizationId);
-          // Concurrent replacements wait for the types' locks in turn: under load that is longer than Prisma's 5 s default.
-        },
-        { maxWait: 20_000, timeout: 20_000 },
-      );
+            return catalogOf(tx, organizationId);
+          },
+          // Only another process's replacement or a checkout can hold the types' locks: a margin for those under load.
+          { maxWait: 20_000, timeout: 20_000 },
+        );
+      return oneReplacement(organizationId, () => retryLostRace(replace));
     },
 
     /**
      * Takes the seats of each line with the types locked, or none: a type with fewer seats left than its
      * line asks is `sold_out` naming the line. The holds belong to no checkout yet and end at `expiresAt`.
+     * Seats already gone are refused before any lock (as if the buyer came a moment earlier: what is left
+     * is decided under the lock); holds of one organisation's types queue in this process, so that
+     * a crowd at the last seats never waits for locks inside a transaction nor for pooled connections
+     * (a 503 under load); one that loses to another process runs again.
      */
     async hold(
       lines: { type: TicketType & { event: TicketEvent }; quantity: number; field: string }[],
@@ -170,21 +181,25 @@ export function createTicketRepository(prisma: PrismaClient) {
       expiresAt: Date,
       client?: { organizationId: string; address: string; maxSeats: number },
     ): Promise<TicketHold[]> {
-      return prisma.$transaction(
-        async (tx) => {
-          const ids = lines.map((line) => line.type.id);
+      const ids = lines.map((line) => line.type.id);
+      const refuseGone = (fresh: Map<string, TicketType>, counts: Map<string, SeatCounts>) => {
+        for (const line of lines) {
+          const type = fresh.get(line.type.id);
+          const count = counts.get(line.type.id)!;
+          const available = type && !type.removedAt ? Math.max(0, type.capacity - count.sold - count.held) : 0;
+          if (available < line.quantity) {
+            throw new AppError('sold_out', `Only ${available} "${line.type.name}" tickets are left`, { field: line.field, available });
+          }
+        }
+      };
+      const typesOf = async (db: Db) =>
+        new Map((await db.ticketType.findMany({ where: { id: { in: ids } } })).map((type) => [type.id, type]));
+      refuseGone(await typesOf(prisma), await seatCounts(prisma, ids, now));
+      const take = () =>
+        prisma.$transaction(async (tx) => {
           if (client) await refuseOverClientLimit(tx, client, lines, now);
           await lockTypes(tx, ids);
-          const fresh = new Map((await tx.ticketType.findMany({ where: { id: { in: ids } } })).map((type) => [type.id, type]));
-          const counts = await seatCounts(tx, ids, now);
-          for (const line of lines) {
-            const type = fresh.get(line.type.id);
-            const count = counts.get(line.type.id)!;
-            const available = type && !type.removedAt ? Math.max(0, type.capacity - count.sold - count.held) : 0;
-            if (available < line.quantity) {
-              throw new AppError('sold_out', `Only ${available} "${line.type.name}" tickets are left`, { field: line.field, available });
-            }
-          }
+          refuseGone(await typesOf(tx), await seatCounts(tx, ids, now));
           const holds: TicketHold[] = [];
           for (const [position, line] of lines.entries()) {
             holds.push(
@@ -205,10 +220,12 @@ export function createTicketRepository(prisma: PrismaClient) {
             );
           }
           return holds;
-          // Concurrent checkouts wait for the types' (and the address's) locks in turn: under load longer than Prisma's 2 s and 5 s defaults.
-        },
-        { maxWait: 20_000, timeout: 20_000 },
-      );
+        });
+      return oneHold(lines[0]!.type.organizationId, async () => {
+        // The holds queued before this one may have taken the seats: a read tells at a fraction of a transaction's cost.
+        refuseGone(await typesOf(prisma), await seatCounts(prisma, ids, now));
+        return retryLostRace(take);
+      });
     },
 
     /** The holds now belong to the checkout and end when its order expires. */

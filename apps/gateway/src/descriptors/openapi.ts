@@ -61,7 +61,12 @@ export function openApiDocument(handlers: ReadonlyMap<string, RouteDefinition>, 
         ? {
             requestBody: {
               required: true,
-              content: { 'application/json': { schema: jsonSchema(definition.body), example: definition.bodyExample } },
+              content: {
+                'application/json': { schema: jsonSchema(definition.body), example: definition.bodyExample },
+                ...(definition.jsonAlso
+                  ? { [definition.jsonAlso.body]: { schema: jsonSchema(definition.body), example: definition.bodyExample } }
+                  : {}),
+              },
             },
           }
         : {}),
@@ -133,10 +138,13 @@ function successResponse(definition: RouteDefinition, components: Record<string,
       ? 'Success: a file'
       : definition.files
         ? 'Success: JSON, or a file of one of the other media types'
-        : 'Success',
+        : definition.jsonAlso
+          ? `Success: JSON, as ${definition.jsonAlso.answer} when the request was sent as ${definition.jsonAlso.body} or accepts it`
+          : 'Success',
     ...(headers.length > 0 ? { headers: Object.fromEntries(headers) } : {}),
     content: {
       ...(definition.answer ? { 'application/json': jsonAnswer(definition.answer, components) } : {}),
+      ...(definition.answer && definition.jsonAlso ? { [definition.jsonAlso.answer]: jsonAnswer(definition.answer, components) } : {}),
       ...Object.fromEntries(files),
     },
   };

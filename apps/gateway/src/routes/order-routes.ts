@@ -149,6 +149,8 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
       params: orderParams,
       body: bip270Payment,
       bodyExample: bip270PaymentExample,
+      // BIP270's own media types; application/json works too.
+      jsonAlso: { body: 'application/bitcoinsv-payment', answer: 'application/bitcoinsv-paymentack' },
       answer: paymentAck,
       handle: async ({ params, body, request }) => {
         const ack = await deps.services.pos.payOrder(

@@ -24,6 +24,7 @@ export function registerCatalog(
     signupRateLimit: number;
   },
 ): void {
+  const jsonAlso = new Set([...options.handlers.values()].flatMap((definition) => (definition.jsonAlso ? [definition.jsonAlso.body] : [])));
   const signup = allowance(app, options.signupRateLimit, (request) => `signup:${clientAddress(request)}`);
   for (const endpoint of ENDPOINTS) {
     const definition = options.handlers.get(endpointKey(endpoint));
@@ -71,7 +72,7 @@ export function registerCatalog(
         if (definition?.user) requireUser(request);
         if (definition?.creates && (await beginIdempotent(options.prisma, request, reply, definition.secrets))) return reply;
       },
-      handler: definition ? implemented(definition) : notImplemented(endpoint),
+      handler: definition ? implemented(definition, jsonAlso) : notImplemented(endpoint),
     });
   }
 }
@@ -80,16 +81,36 @@ export function toFastifyPath(path: string): string {
   return path.replace(/\*\w+$/, '*');
 }
 
-function implemented(definition: RouteDefinition) {
+function implemented(definition: RouteDefinition, jsonAlso: Set<string>) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
+    const media = mediaTypeOf(request.headers['content-type']);
+    // The gateway reads another route's JSON media type (BIP270's Payment) as JSON; this route does not take it.
+    if (jsonAlso.has(media) && definition.jsonAlso?.body !== media)
+      throw new AppError('unsupported_media_type', 'Send the body as application/json.');
     const lenient = { allowNul: definition.bsvalias };
     const params = parseInput(definition.params, request.params, 'path', lenient);
     const query = parseInput(definition.query, request.query, 'query', lenient);
     const body = parseInput(definition.body, request.body, 'body', lenient);
     // Before the handler, so that one answering its other success status (`alsoStatus`) can set it.
     reply.code(successStatus(definition));
-    return definition.handle({ body, query, params, request, reply });
+    const answer = await definition.handle({ body, query, params, request, reply });
+    const other = definition.jsonAlso;
+    if (other && (media === other.body || accepts(request.headers.accept, other.answer))) {
+      reply.type(other.answer);
+      return JSON.stringify(answer);
+    }
+    return answer;
   };
+}
+
+/** The media type of a Content-Type header, without parameters, in lower case ('' without one). */
+function mediaTypeOf(header: string | undefined): string {
+  return (header ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** Whether an Accept header names this media type itself (a wildcard keeps the default, JSON). */
+function accepts(header: string | undefined, media: string): boolean {
+  return (header ?? '').split(',').some((range) => mediaTypeOf(range) === media);
 }
 
 function notImplemented(endpoint: Endpoint) {

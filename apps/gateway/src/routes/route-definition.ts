@@ -65,6 +65,12 @@ export type RouteDefinition<
   noContent?: boolean;
   /** Media types other than JSON the success answer may come as, each a file in a string, a stream or bytes. */
   files?: Record<F, FileAnswer>;
+  /**
+   * Another media type the body may come as, read as JSON by the same schema, and the media type the JSON
+   * answer then comes as (BIP270's Payment and PaymentACK). The answer is in it when the request was, or
+   * when the request accepts it; other routes refuse a body of that type (415).
+   */
+  jsonAlso?: { body: string; answer: string };
   /** A realistic request body, for the document (a request body's schema is its validation). */
   bodyExample?: z.input<B>;
   /** Codes the handler itself may answer; those of auth, roles, validation, idempotency and services are added from the route. */

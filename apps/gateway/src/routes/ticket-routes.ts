@@ -50,7 +50,11 @@ export function ticketRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
             capacity: type.capacity,
           })),
         }));
-        const response = await commerce.replaceTicketCatalog({ org: orgRef(requireOrg(request)), events }, callOptions(request));
+        // Replacements of one catalog run one after another in commerce: one may wait for several before it.
+        const response = await commerce.replaceTicketCatalog(
+          { org: orgRef(requireOrg(request)), events },
+          { ...callOptions(request), timeoutMs: 30_000 },
+        );
         return ticketCatalogView(response.events);
       },
     }),

@@ -61,6 +61,29 @@ export function createOrderRepository(prisma: PrismaClient) {
       });
     },
 
+    /**
+     * A BIP270 payment claims the open, unexpired order for `txid`, in one conditional update (no
+     * transaction to wait in): unless another transaction's claim since `staleBefore` holds it. True when
+     * the order is now claimed by `txid`.
+     */
+    async claimPayment(orderId: string, txid: string, now: Date, staleBefore: Date): Promise<boolean> {
+      const claimed = await prisma.order.updateMany({
+        where: {
+          id: orderId,
+          status: 'open',
+          expiresAt: { gte: now },
+          OR: [{ claimedTxid: null }, { claimedTxid: txid }, { claimedAt: null }, { claimedAt: { lt: staleBefore } }],
+        },
+        data: { claimedTxid: txid, claimedAt: now },
+      });
+      return claimed.count === 1;
+    },
+
+    /** Ends `txid`'s claim on the order, if it still holds it. */
+    async releasePaymentClaim(orderId: string, txid: string): Promise<void> {
+      await prisma.order.updateMany({ where: { id: orderId, claimedTxid: txid }, data: { claimedTxid: null, claimedAt: null } });
+    },
+
     /** Orders whose address the watcher asks about: open, or expired within the late window, and not fully paid. */
     watched(lateSince: Date, take: number): Promise<OrderWithParts[]> {
       return prisma.order.findMany({

@@ -1,6 +1,7 @@
 import { AppError, type Org } from '@ctk/shared';
 import type { OrderWithParts } from '../data/order-repository.js';
 import type { OrderContext } from '../orders/order-context.js';
+import { beingPaid, isClaimedByAnother } from '../orders/payment-claim.js';
 import { releaseOrderCards } from '../prepaid/release-order-cards.js';
 import { getOrgOrder } from './get-order.js';
 
@@ -23,6 +24,8 @@ export async function cancelOrder(context: OrderContext, org: Org, orderNumber: 
       throw new AppError('failed_precondition', `Order ${order.orderNumber} is ${order.status}: it cannot be cancelled`);
     }
     const now = context.now();
+    // A payment being broadcast would reach the chain for a cancelled order.
+    if (isClaimedByAnother(order, now)) throw beingPaid(order, 'it cannot be cancelled now');
     const released = await releaseOrderCards(tx, order, now);
     emitted = released.emitted;
     return tx.order.update({

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import type { OrderContext } from '../orders/order-context.js';
 import { receiptScriptHex } from '../orders/order-receipt.js';
 import { dueSatoshis, statusAt } from '../orders/order-state.js';
+import type { OrderWithParts } from '../data/order-repository.js';
+import { beingPaid, CLAIM_STALE_MS } from '../orders/payment-claim.js';
 import { getOrder } from './get-order.js';
 import { settleOrderPayment } from './settle-order-payment.js';
 
@@ -24,32 +26,58 @@ export type PaymentAck = { transaction: string; memo: string; error: number };
 /**
  * BIP270: a wallet's Payment for an open, unexpired order. The transaction must pay the order's output
  * what is due and carry the receipt output; p2p verifies, broadcasts and records it, then the order does.
- * The same transaction again (a wallet's retry) is acknowledged without recording anything twice.
+ * One transaction at a time is broadcast for an order: the payment first claims the order (decision 0015),
+ * so that of payments arriving at once one is broadcast and the others are refused as a second payment
+ * is, before anything reaches the chain; the claim ends with the payment, recorded or refused. The same
+ * transaction again (a wallet's retry) is acknowledged without recording anything twice.
  */
 export async function payOrder(context: OrderContext, input: z.input<typeof paymentSchema>): Promise<PaymentAck> {
   const payment = validate(paymentSchema, input);
-  const order = await getOrder(context, payment.orderNumber);
+  const found = await getOrder(context, payment.orderNumber);
   const txid = txidOf(payment.transaction);
-  const ack = { transaction: payment.transaction, memo: `Order ${order.orderNumber} is paid. Thank you.`, error: 0 };
-  if (order.payments.some((known) => known.txid === txid)) return ack;
+  const ack = { transaction: payment.transaction, memo: `Order ${found.orderNumber} is paid. Thank you.`, error: 0 };
+  if (found.payments.some((known) => known.txid === txid)) return ack;
+  const order = await claimOrder(context, found, txid);
+  if (!order) return ack;
+  try {
+    const expected = [
+      { script: order.script, minSatoshis: dueSatoshis(order, context.now()) },
+      { script: receiptScriptHex(order), minSatoshis: 0n },
+    ];
+    const settled = await settleOrderPayment(context, order, { transaction: payment.transaction }, expected, 'payment_request');
+    // Paid at a provider while this transaction was on its way: it is kept for a refund, and the wallet is told.
+    if (settled.status === 'paid_elsewhere') {
+      throw new AppError(
+        'failed_precondition',
+        `Order ${order.orderNumber} is paid_elsewhere (at the ${settled.paidElsewhereBy}): this payment is kept for the merchant to refund`,
+        { reason: 'paid_elsewhere', refund_due: true },
+      );
+    }
+  } finally {
+    // Recorded, the order is paid; refused, it can take another payment at once. A stale claim frees itself anyway.
+    await context.orders.releasePaymentClaim(order.id, txid).catch(() => undefined);
+  }
+  return ack;
+}
+
+/**
+ * Claims the order for `txid` and answers it as claimed; undefined when `txid` has paid it meanwhile (a
+ * retry). Refused: an expired order (422 payment_expired), one paid, cancelled or being paid by another
+ * transaction (409 failed_precondition).
+ */
+async function claimOrder(context: OrderContext, found: OrderWithParts, txid: string): Promise<OrderWithParts | undefined> {
   const now = context.now();
+  const claimed = await context.orders.claimPayment(found.id, txid, now, new Date(now.getTime() - CLAIM_STALE_MS));
+  const order = (await context.orders.byId(found.id)) ?? found;
+  if (order.payments.some((known) => known.txid === txid)) {
+    if (claimed) await context.orders.releasePaymentClaim(order.id, txid);
+    return undefined;
+  }
+  if (claimed) return order;
   const status = statusAt(order, now);
   if (status === 'expired') throw new AppError('payment_expired', `Order ${order.orderNumber} expired at ${order.expiresAt.toISOString()}`);
   if (status !== 'open') throw new AppError('failed_precondition', `Order ${order.orderNumber} is ${status}: it takes no payment`);
-  const expected = [
-    { script: order.script, minSatoshis: dueSatoshis(order, now) },
-    { script: receiptScriptHex(order), minSatoshis: 0n },
-  ];
-  const settled = await settleOrderPayment(context, order, { transaction: payment.transaction }, expected, 'payment_request');
-  // Paid at a provider while this transaction was on its way: it is kept for a refund, and the wallet is told.
-  if (settled.status === 'paid_elsewhere') {
-    throw new AppError(
-      'failed_precondition',
-      `Order ${order.orderNumber} is paid_elsewhere (at the ${settled.paidElsewhereBy}): this payment is kept for the merchant to refund`,
-      { reason: 'paid_elsewhere', refund_due: true },
-    );
-  }
-  return ack;
+  throw beingPaid(order, 'it takes no other payment');
 }
 
 function txidOf(hex: string): string {

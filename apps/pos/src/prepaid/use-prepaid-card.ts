@@ -18,6 +18,7 @@ import {
 } from '../data/prepaid-card-repository.js';
 import { orderPaidEvent, wholeOf } from '../orders/order-event.js';
 import { checkedOrderNumber, statusAt } from '../orders/order-state.js';
+import { beingPaid, isClaimedByAnother } from '../orders/payment-claim.js';
 import { parseDecimal, satoshisFor } from '../rates/exchange-rate.js';
 import { expireCardOrders } from './expire-card-orders.js';
 import { prepaidRedeemedEvent } from './prepaid-events.js';
@@ -100,6 +101,8 @@ function amountToUse(card: LockedCard, order: OrderWithParts, asked: bigint, now
   const status = statusAt(order, now);
   if (status !== 'open')
     throw new AppError('failed_precondition', `Order ${order.orderNumber} is ${status}: a card pays only an open order`);
+  // The BIP270 payment being broadcast pays what was due before this use: the card would pay it twice.
+  if (isClaimedByAnother(order, now)) throw beingPaid(order, 'a card cannot pay part of it now');
   if (order.prepaidCardId) {
     throw new AppError('failed_precondition', `Order ${order.orderNumber} sells a gift card: it is paid with money, not with another card`);
   }

@@ -14,3 +14,11 @@ export function isDatabaseBusy(error: unknown): boolean {
   const code = codeOf(error);
   return code === 'P2028' || code === 'P2024';
 }
+
+/**
+ * The transaction lost a race with another: a write conflict or a deadlock (PostgreSQL 40001 or 40P01,
+ * which Prisma's driver adapters report as P2034). Retrying it afresh is right; it is never a bug of its caller.
+ */
+export function isWriteConflict(error: unknown): boolean {
+  return codeOf(error) === 'P2034';
+}

@@ -1,6 +1,6 @@
 import { createServer, ServerError, Status, type CallContext } from 'nice-grpc';
 import { HealthDefinition, HealthServiceImpl, HealthState } from 'nice-grpc-server-health';
-import { isDatabaseBusy } from '../db/prisma-errors.js';
+import { isDatabaseBusy, isWriteConflict } from '../db/prisma-errors.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { REQUEST_ID_KEY } from './metadata.js';
@@ -123,6 +123,14 @@ function toServerError(error: unknown, context: CallContext, method: string, log
   if (AppError.is(error)) return encodeError(error);
   if (error instanceof ServerError) return error;
   if (context.signal.aborted) return error; // the caller gave up (deadline or cancel): nothing to log
+  // A race lost to another transaction is the caller's to try again, never a 500 (a service retries first where it can: retryLostRace).
+  if (isWriteConflict(error)) {
+    logger.warn(
+      { err: error, requestId: context.metadata.get(REQUEST_ID_KEY), method },
+      'write conflict or deadlock: the call was refused as a conflict',
+    );
+    return encodeError(new AppError('conflict', 'A concurrent change to the same data won; try again.'));
+  }
   if (isDatabaseBusy(error)) {
     logger.warn(
       { err: error, requestId: context.metadata.get(REQUEST_ID_KEY), method },
