@@ -3,6 +3,7 @@ import { PaymentEvent, PaymentEventType, Settlement } from '@ctk/proto/ctk/event
 import { AppError, enqueuePaymentEvent } from '@ctk/shared';
 import { recordPaidDerivationIndex } from '../data/record-paid-derivation-index.js';
 import { txidAlreadyUsed } from '../data/record-settlement.js';
+import { claimOutputs } from '../data/spent-outputs.js';
 import type { GatePayment, GatePaymentRequest, GateResource, PrismaClient } from '../generated/prisma/client.js';
 
 /** What a payment paid: a payment request of the gate (an xpub child), or a BRC-42 key of the merchant's own for the resource. */
@@ -21,8 +22,6 @@ export type AcceptedPayment = {
   expiresAt: Date;
 };
 
-const CLAIM_TXID = `INSERT INTO spent_txids (txid, organization_id, purpose, source_id) VALUES ($1, $2::uuid, 'paygate', $3)
-  ON CONFLICT (txid) DO NOTHING RETURNING txid`;
 
 /**
  * In one transaction: the txid as spent (the primary key of spent_txids, shared with every other payment
@@ -70,8 +69,13 @@ export async function recordGatePayment(prisma: PrismaClient, accepted: Accepted
           expiresAt: accepted.expiresAt,
         },
       });
-      const claimed = await tx.$queryRawUnsafe<unknown[]>(CLAIM_TXID, accepted.txid, owner.organizationId, payment.id);
-      if (claimed.length === 0) throw txidAlreadyUsed(accepted.txid);
+      // The output it paid, as spent (decision 0022): another output of the transaction may pay an order.
+      const claimed = await claimOutputs(tx, accepted.txid, [accepted.vout], {
+        organizationId: owner.organizationId,
+        purpose: 'paygate',
+        sourceId: payment.id,
+      });
+      if (claimed.recorded === 0 || claimed.others.length > 0) throw txidAlreadyUsed(accepted.txid);
       if (request?.xpub && request.derivationIndex !== null)
         await recordPaidDerivationIndex(tx, {
           organizationId: request.organizationId,
