@@ -96,6 +96,7 @@ export async function acceptGatePayment(
       txid,
       vout,
       satoshis,
+      price,
       protocol: offered.protocol,
       payer: offered.sender && COMPRESSED_KEY.test(offered.sender) ? offered.sender : '',
       expiresAt: new Date(Date.now() + lifetime * 1000),

@@ -16,7 +16,9 @@ export type AcceptedPayment = {
   resource: GateResource;
   txid: string;
   vout: number;
+  /** What the output paid, kept whole, and the price asked (more is flagged overpaid, as orders flag it). */
   satoshis: bigint;
+  price: bigint;
   protocol: 'x402' | 'brc121';
   payer: string;
   expiresAt: Date;
@@ -59,6 +61,7 @@ export async function recordGatePayment(prisma: PrismaClient, accepted: Accepted
           txid: accepted.txid,
           vout: accepted.vout,
           satoshis: accepted.satoshis,
+          priceSatoshis: accepted.price,
           protocol: accepted.protocol,
           payer: accepted.payer,
           script: owner.script,
