@@ -38,6 +38,8 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
       creates: true,
       status: 201,
       answer: order,
+      // failed_precondition: no wallet registered, or every receiving address awaits a payment (decision 0022).
+      errors: ['failed_precondition'],
       handle: async ({ body, request }) => {
         const response = await deps.services.pos.createOrder(
           {
@@ -59,6 +61,8 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
             createdBy: request.caller.kind === 'user' ? request.caller.userId : '',
             note: body.note ?? '',
             loyaltyCardId: body.loyalty_card_id ?? '',
+            // A counter order, created with a key: it may use the addresses kept for staff (decision 0022).
+            staff: true,
           },
           callOptions(request),
         );

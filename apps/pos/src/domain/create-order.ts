@@ -42,6 +42,8 @@ const orderSchema = z
     createdBy: z.string().max(200),
     note: lineOfText('note', 500),
     loyaltyCardId: z.string().default(''),
+    /** Staff create it (a counter order): its output may come from the addresses p2p keeps for staff (decision 0022). */
+    staff: z.boolean().default(false),
   })
   .refine((order) => !(order.discountBasisPoints && order.discountMinor), {
     message: 'give discount_basis_points or discount_minor, not both',
@@ -61,9 +63,21 @@ export type NewOrderInput = z.input<typeof orderSchema>;
 export type OrderOpening = { payLinkId?: string; prepaidCardId?: string; guard: (tx: OrderTransaction) => Promise<void> };
 type ValidLine = z.output<typeof lineSchema>;
 
+/** p2p holds a destination at most this long (AllocateDestination's cap). */
+const MAX_HOLD_MS = 7 * 86_400_000;
+
+/**
+ * Until when the order's output is held for it alone (decision 0022): while the watcher would still settle a
+ * payment to it, its expiry plus the late-payment window, within p2p's cap of 7 days.
+ */
+function holdUntil(createdAt: Date, expiresAt: Date, latePaymentSeconds: number): Date {
+  return new Date(Math.min(expiresAt.getTime() + latePaymentSeconds * 1000, createdAt.getTime() + MAX_HOLD_MS));
+}
+
 /**
  * Opens an order (decision 0015): prices its lines exactly, takes the satoshi rate, has p2p allocate a
- * receiving output of the organisation's wallet held until the order expires, and records it all.
+ * receiving output of the organisation's wallet held for it alone while a payment to it would be settled
+ * (staff's orders from the whole window, anyone else's within the anonymous cap), and records it all.
  */
 export async function createOrder(
   context: OrderContext,
@@ -111,7 +125,12 @@ export async function createOrder(
     );
   const createdAt = context.now();
   const expiresAt = new Date(createdAt.getTime() + context.ttlSeconds * 1000);
-  const destination = await context.p2p.allocateDestination({ org: orgRef, expiresAt: expiresAt.toISOString() });
+  const destination = await context.p2p.allocateDestination({
+    org: orgRef,
+    expiresAt: holdUntil(createdAt, expiresAt, context.latePaymentSeconds).toISOString(),
+    staff: request.staff,
+    purpose: 'pos.order',
+  });
 
   const order = await context.orders.create(
     {
