@@ -30,32 +30,37 @@ const onlineOrder = (org: OrgRef, minutes = 75) =>
 const p2pDestination = (org: OrgRef) => stack.client.createP2pDestination({ target: target(org), satoshis: 1_000n }, patient);
 
 describe('one address, one purpose: a child held for something payable is never handed out again', () => {
-  it('100 allocations at once, anonymous and staff, never share a child: the anonymous ones past the cap and the staff ones past the window are refused', { timeout: 90_000 }, async () => {
-    const org = orgRef(merchantWallet());
-    const settled = await Promise.allSettled(
-      Array.from({ length: 100 }, (_, i) =>
-        i % 4 === 0
-          ? staffOrder(org).then((answer) => ({ who: 'staff', index: answer.derivationIndex! }))
-          : i % 4 === 1
-            ? p2pDestination(org).then((answer) => ({ who: 'anonymous', script: answer.outputs[0]!.script }))
-            : onlineOrder(org).then((answer) => ({ who: 'anonymous', index: answer.derivationIndex!, script: answer.script })),
-      ),
-    );
-    const given = settled.filter((result) => result.status === 'fulfilled').map((result) => result.value);
-    const scripts = settled.flatMap((result) => (result.status === 'fulfilled' && 'script' in result.value ? [result.value.script] : []));
-    const indexes = given.flatMap((value) => ('index' in value ? [value.index] : []));
-    // Nothing shared, nothing past the gap limit.
-    expect(new Set(scripts).size).toBe(scripts.length);
-    expect(new Set(indexes).size).toBe(indexes.length);
-    expect(Math.max(...indexes)).toBeLessThan(GAP_LIMIT);
-    expect(given.length).toBeLessThanOrEqual(GAP_LIMIT);
-    expect(given.filter((value) => value.who === 'anonymous').length).toBeLessThanOrEqual(GAP_LIMIT - RESERVED);
-    // Every refusal is one of the two clear answers, never a shared address or a 500.
-    for (const result of settled)
-      if (result.status === 'rejected') expect(['unavailable', 'failed_precondition'], result.reason.message).toContain(result.reason.code);
-    // The staff reserve holds: all 25 staff orders asked for at least 5 children.
-    expect(given.filter((value) => value.who === 'staff').length).toBeGreaterThanOrEqual(RESERVED);
-  });
+  it(
+    '100 allocations at once, anonymous and staff, never share a child: the anonymous ones past the cap and the staff ones past the window are refused',
+    { timeout: 90_000 },
+    async () => {
+      const org = orgRef(merchantWallet());
+      const settled = await Promise.allSettled(
+        Array.from({ length: 100 }, (_, i) =>
+          i % 4 === 0
+            ? staffOrder(org).then((answer) => ({ who: 'staff', index: answer.derivationIndex! }))
+            : i % 4 === 1
+              ? p2pDestination(org).then((answer) => ({ who: 'anonymous', script: answer.outputs[0]!.script }))
+              : onlineOrder(org).then((answer) => ({ who: 'anonymous', index: answer.derivationIndex!, script: answer.script })),
+        ),
+      );
+      const given = settled.filter((result) => result.status === 'fulfilled').map((result) => result.value);
+      const scripts = settled.flatMap((result) => (result.status === 'fulfilled' && 'script' in result.value ? [result.value.script] : []));
+      const indexes = given.flatMap((value) => ('index' in value ? [value.index] : []));
+      // Nothing shared, nothing past the gap limit.
+      expect(new Set(scripts).size).toBe(scripts.length);
+      expect(new Set(indexes).size).toBe(indexes.length);
+      expect(Math.max(...indexes)).toBeLessThan(GAP_LIMIT);
+      expect(given.length).toBeLessThanOrEqual(GAP_LIMIT);
+      expect(given.filter((value) => value.who === 'anonymous').length).toBeLessThanOrEqual(GAP_LIMIT - RESERVED);
+      // Every refusal is one of the two clear answers, never a shared address or a 500.
+      for (const result of settled)
+        if (result.status === 'rejected')
+          expect(['unavailable', 'failed_precondition'], result.reason.message).toContain(result.reason.code);
+      // The staff reserve holds: all 25 staff orders asked for at least 5 children.
+      expect(given.filter((value) => value.who === 'staff').length).toBeGreaterThanOrEqual(RESERVED);
+    },
+  );
 
   it('refuses anonymous opens past the cap with 503 unavailable naming when a hold ends, while staff still get the reserved children; then 409 when none is free', async () => {
     const org = orgRef(merchantWallet());

@@ -323,7 +323,12 @@ describe('check and verify', () => {
       // Fifty at once wait their turn for the xpub's lock: longer than one call's default deadline on a loaded machine.
       Array.from({ length: 50 }, () =>
         stack.client.checkGateRequest(
-          { account, method: 'GET', url: 'https://api.example.com/weather/today', headers: { 'payment-signature': x402Header(offer, beef) } },
+          {
+            account,
+            method: 'GET',
+            url: 'https://api.example.com/weather/today',
+            headers: { 'payment-signature': x402Header(offer, beef) },
+          },
           { timeoutMs: 60_000 },
         ),
       ),

@@ -44,9 +44,7 @@ export async function recordSettlement(prisma: PrismaClient, record: SettlementR
 }
 
 export function txidAlreadyUsed(txid: string): AppError {
-  return new AppError(
-    'txid_already_used',
-    `Transaction ${txid} already paid for something else with this output; an output pays once.`,
-    { txid },
-  );
+  return new AppError('txid_already_used', `Transaction ${txid} already paid for something else with this output; an output pays once.`, {
+    txid,
+  });
 }

@@ -24,7 +24,6 @@ export type AcceptedPayment = {
   expiresAt: Date;
 };
 
-
 /**
  * In one transaction: the txid as spent (the primary key of spent_txids, shared with every other payment
  * p2p records, refuses a second claim), the payment with what it bought (its txid and nonce unique), the

@@ -30,9 +30,12 @@ export async function getPaymentDestination(deps: DestinationDeps, request: GetP
       recoverSigner(`${request.senderHandle}${request.amount || '0'}${request.dt}${request.purpose}`, request.signature);
   }
   const holdUntil = new Date(Date.now() + deps.holdSeconds * 1000);
-  const { script } = await deps.prisma.$transaction((tx) => deriveOutput(tx, org, { ...deps.window, holdUntil, purpose: 'paymail', anonymous: true }), {
-    maxWait: 20_000,
-    timeout: 20_000,
-  });
+  const { script } = await deps.prisma.$transaction(
+    (tx) => deriveOutput(tx, org, { ...deps.window, holdUntil, purpose: 'paymail', anonymous: true }),
+    {
+      maxWait: 20_000,
+      timeout: 20_000,
+    },
+  );
   return { output: script };
 }
