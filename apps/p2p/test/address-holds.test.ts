@@ -38,7 +38,7 @@ describe('one address, one purpose: a child held for something payable is never 
       const settled = await Promise.allSettled(
         Array.from({ length: 100 }, (_, i) =>
           i % 4 === 0
-            ? staffOrder(org).then((answer) => ({ who: 'staff', index: answer.derivationIndex! }))
+            ? staffOrder(org).then((answer) => ({ who: 'staff', index: answer.derivationIndex!, script: answer.script }))
             : i % 4 === 1
               ? p2pDestination(org).then((answer) => ({ who: 'anonymous', script: answer.outputs[0]!.script }))
               : onlineOrder(org).then((answer) => ({ who: 'anonymous', index: answer.derivationIndex!, script: answer.script })),
