@@ -44,9 +44,10 @@ describe('one address, one purpose: a child held for something payable is never 
               : onlineOrder(org).then((answer) => ({ who: 'anonymous', index: answer.derivationIndex!, script: answer.script })),
         ),
       );
-      const given = settled.filter((result) => result.status === 'fulfilled').map((result) => result.value);
-      const scripts = settled.flatMap((result) => (result.status === 'fulfilled' && 'script' in result.value ? [result.value.script] : []));
-      const indexes = given.flatMap((value) => ('index' in value ? [value.index] : []));
+      type Given = { who: string; script: string; index?: number };
+      const given: Given[] = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value as Given] : []));
+      const scripts = given.map((value) => value.script);
+      const indexes = given.flatMap((value) => (value.index === undefined ? [] : [value.index]));
       // Nothing shared, nothing past the gap limit.
       expect(new Set(scripts).size).toBe(scripts.length);
       expect(new Set(indexes).size).toBe(indexes.length);

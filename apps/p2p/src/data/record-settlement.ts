@@ -1,9 +1,7 @@
 import { AppError } from '@ctk/shared';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { recordPaidDerivationIndex } from './record-paid-derivation-index.js';
-import { claimOutputs, isSameClaim } from './spent-outputs.js';
-
-export { isSameClaim } from './spent-outputs.js';
+import { claimOutputs } from './spent-outputs.js';
 
 export type SettlementRecord = {
   txid: string;
