@@ -107,6 +107,8 @@ export async function startOrderStack(options: { commerce?: boolean; gatewayEnv?
   return {
     gateway,
     posUrl,
+    /** The local chain's URL (a test's own chain client, faucet and blocks). */
+    chainUrl: chain.url,
     /** The public key pos's Google Wallet save links verify with (its development key, made at start). */
     googlePassKey: (): Promise<KeyObject> => posService.cards.passes.googlePublicKey(),
     walletOrg,

@@ -15,6 +15,12 @@ export const configSchema = z.object({
    * restored from its seed stops looking after this many unused addresses in a row (BIP44: 20).
    */
   P2P_GAP_LIMIT: z.coerce.number().int().min(1).max(1_000).default(20),
+  /**
+   * How many children of that window anonymous opens (paymail and P2P destinations, 402 payment requests,
+   * pay-link orders, online checkouts) may never hold: kept for staff's counter orders (decision 0022).
+   * At most P2P_GAP_LIMIT - 1 is kept, so that anonymous opens always have one child.
+   */
+  P2P_STAFF_RESERVED_ADDRESSES: z.coerce.number().int().min(0).max(1_000).default(5),
   /** How far a paymail sender's `dt` may be from now, either way. */
   P2P_DT_TOLERANCE_SECONDS: z.coerce.number().int().min(10).max(3_600).default(300),
   /** The payment gate: how long a 402's payment request may be paid. */

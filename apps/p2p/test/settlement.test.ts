@@ -17,7 +17,7 @@ const inMinutes = (minutes: number) => new Date(Date.now() + minutes * 60_000).t
 const childAddress = (xpub: string, index: number) => HD.fromString(xpub).derive(`m/0/${index}`).pubKey.toAddress('testnet') as string;
 const randomScript = () => new P2PKH().lock(PrivateKey.fromRandom().toAddress('testnet')).toHex();
 const order = () => ({ purpose: 'pos.order', sourceId: randomUUID() });
-const allocate = (org: OrgRef) => stack.client.allocateDestination({ org, expiresAt: inMinutes(15) });
+const allocate = (org: OrgRef) => stack.client.allocateDestination({ org, expiresAt: inMinutes(15), staff: true, purpose: 'pos.order' });
 
 /** A customer's transaction paying `outputs`, signed and not yet broadcast. */
 async function paying(outputs: { script: string; satoshis: number }[]) {
@@ -29,7 +29,7 @@ function settle(org: OrgRef, fields: Partial<SettlePaymentRequest>) {
 }
 
 describe('AllocateDestination: a receiving output for an order, under the gap limit', () => {
-  it('hands out fresh children up to the gap limit, then one within it again; a settlement paying a child moves the window', async () => {
+  it('hands out fresh children up to the gap limit, then none while all are held (decision 0022); a settlement paying a child moves the window', async () => {
     const wallet = merchantWallet();
     const org = orgRef(wallet);
     const first = await Promise.all(Array.from({ length: GAP_LIMIT }, () => allocate(org)));
@@ -38,8 +38,9 @@ describe('AllocateDestination: a receiving output for an order, under the gap li
       expect(answer.address).toBe(childAddress(wallet.xpub, answer.derivationIndex!));
       expect(answer.script).toBe(new P2PKH().lock(answer.address).toHex());
     }
-    const again = await allocate(org);
-    expect(again.derivationIndex).toBeLessThan(GAP_LIMIT);
+    const full = await failure(allocate(org));
+    expect(full.code).toBe('failed_precondition');
+    expect(full.details).toMatchObject({ awaited_payments: GAP_LIMIT, gap_limit: GAP_LIMIT });
 
     const highest = first.find((answer) => answer.derivationIndex === 2)!;
     const tx = await paying([{ script: highest.script, satoshis: 1_000 }]);

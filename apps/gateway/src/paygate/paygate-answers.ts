@@ -77,6 +77,8 @@ export const gatePayment = named(
       .nullable()
       .describe("BRC-121 paid to a BRC-42 child of the merchant's identity key: the BRC-29 remittance (the nonce), for its wallet"),
     derivation_suffix: z.string().nullable().describe('The remittance’s suffix (base64 of the time)'),
+    price_satoshis: z.number().int().describe('The price asked; `satoshis` is what the output paid, kept whole'),
+    overpaid: z.boolean().describe('True when the output paid more than the price (as an order is flagged overpaid)'),
   }),
   {
     id: PAYMENT_ID,
@@ -96,6 +98,8 @@ export const gatePayment = named(
     derivation_index: 7,
     derivation_prefix: null,
     derivation_suffix: null,
+    price_satoshis: 50,
+    overpaid: false,
   },
 );
 

@@ -40,6 +40,8 @@ export function gatePaymentView(payment: GatePayment | undefined): z.output<type
     derivation_index: payment.derivationIndex >= 0 ? payment.derivationIndex : null,
     derivation_prefix: payment.derivationPrefix || null,
     derivation_suffix: payment.derivationSuffix || null,
+    price_satoshis: Number(payment.priceSatoshis),
+    overpaid: payment.overpaid,
   };
 }
 

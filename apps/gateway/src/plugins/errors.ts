@@ -29,6 +29,9 @@ export function errorHandler(body: ErrorBody = errorBody) {
     else if (appError.httpStatus >= 500 && appError.code !== 'not_implemented')
       request.log.warn({ code: appError.code, reason: appError.message }, 'service error');
     if (appError.code === 'rate_limited') reply.header('retry-after', String(appError.details?.retry_after_seconds ?? 60));
+    // A service that says when to come back (p2p's receiving addresses all held, decision 0022).
+    else if (appError.code === 'unavailable' && typeof appError.details?.retry_after_seconds === 'number')
+      reply.header('retry-after', String(appError.details.retry_after_seconds));
     return reply.code(appError.httpStatus).send(body(appError, request.id));
   };
 }

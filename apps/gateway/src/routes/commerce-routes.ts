@@ -46,7 +46,7 @@ export function commerceRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
       creates: true,
       status: 201,
       answer: checkout,
-      errors: ['failed_precondition'],
+      errors: ['failed_precondition', 'unavailable'],
       handle: async ({ body, request }) => {
         const lines = body.lines.map((line) => ({
           itemId: line.item_id,

@@ -48,6 +48,8 @@ function createOrderRequest(body: z.output<typeof newOrder>, request: FastifyReq
     note: body.note ?? '',
     loyaltyCardId: body.loyalty_card_id ?? '',
     redeemRewardIdentifier: body.redeem_reward_identifier ?? '',
+    // A counter order, created with a key: it may use the addresses kept for staff (decision 0022).
+    staff: true,
   };
 }
 
@@ -77,6 +79,8 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
       creates: true,
       status: 201,
       answer: order,
+      // failed_precondition: no wallet registered, or every receiving address awaits a payment (decision 0022).
+      errors: ['failed_precondition'],
       handle: async ({ body, request }) => {
         const response = await deps.services.pos.createOrder(createOrderRequest(body, request, publicUrl), callOptions(request));
         return answer(request, response.order);

@@ -94,7 +94,7 @@ export function payLinkRoutes(deps: GatewayDeps): Record<string, RouteDefinition
       creates: true,
       status: 201,
       answer: order,
-      errors: ['not_found', 'pay_link_closed', 'failed_precondition'],
+      errors: ['not_found', 'pay_link_closed', 'failed_precondition', 'unavailable'],
       handle: async ({ params, body, request }) => {
         const view = orderView(
           await openPayLinkOrder(deps, { id: params.id, amountMinor: BigInt(body.amount_minor ?? 0) }, callOptions(request)),

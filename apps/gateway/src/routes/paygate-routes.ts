@@ -92,7 +92,8 @@ export function paygateRoutes(deps: GatewayDeps): Record<string, RouteDefinition
       bodyLimit: PAYGATE_BODY_LIMIT,
       answer: gateCheck,
       // A payment refused is a 402 with its refusal; what fails the check itself is the gate's or the chain's.
-      errors: ['failed_precondition', 'chain_unavailable'],
+      // unavailable: every receiving address anyone may open is held (decision 0022); retry-after says when one frees.
+      errors: ['failed_precondition', 'chain_unavailable', 'unavailable'],
       handle: async ({ body, request }) => {
         const response = await p2p.checkGateRequest(
           {

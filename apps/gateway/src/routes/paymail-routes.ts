@@ -90,7 +90,7 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
       rateLimitPerMinute: destinationRateLimit,
       params: paymailParams,
       answer: paymentDestination,
-      errors: ['not_found'],
+      errors: ['not_found', 'unavailable'],
       handle: async ({ params, request }) => {
         const resolved = await target(params.paymail);
         const answer = await deps.services.p2p.getPaymentDestination({ target: forP2p(resolved) }, callOptions(request));
@@ -104,7 +104,7 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
       body: senderRequest,
       bodyExample: senderRequestExample,
       answer: paymentDestination,
-      errors: ['not_found', 'invalid_signature'],
+      errors: ['not_found', 'invalid_signature', 'unavailable'],
       handle: async ({ params, body, request }) => {
         const resolved = await target(params.paymail);
         const answer = await deps.services.p2p.getPaymentDestination(
@@ -151,7 +151,7 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
       body: p2pDestinationBody,
       bodyExample: p2pDestinationExample,
       answer: p2pDestination,
-      errors: ['not_found'],
+      errors: ['not_found', 'unavailable'],
       handle: async ({ params, body, request }) => {
         const resolved = await target(params.paymail);
         const answer = await deps.services.p2p.createP2pDestination(

@@ -60,6 +60,8 @@ export function prepaidCardRoutes(deps: GatewayDeps): Record<string, RouteDefini
             holder: holderOf(body.holder),
             publicUrl,
             createdBy: request.caller.kind === 'user' ? request.caller.userId : '',
+            // Staff issue it: its order may use the addresses kept for staff (decision 0022).
+            staff: true,
           },
           callOptions(request),
         );

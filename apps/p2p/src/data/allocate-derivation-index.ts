@@ -1,3 +1,4 @@
+import { AppError } from '@ctk/shared';
 import type { Prisma } from '../generated/prisma/client.js';
 
 type Sql = Pick<Prisma.TransactionClient, '$queryRawUnsafe'>;
@@ -7,52 +8,118 @@ export type DerivationWindow = {
   xpub: string;
   /** How many children past the highest paid one may be handed out (a wallet's gap limit). */
   gapLimit: number;
-  /** Until when the destination asked for may be paid: its child is held for it until then. */
+  /** How many children of the window anonymous opens may never hold (kept for staff). */
+  staffReserved: number;
+  /** Until when what the child is handed out for may be paid: it is held, and handed out to nothing else, until then. */
   holdUntil: Date;
+  /** What holds it: "paymail", "paygate", "pos.order", ... */
+  purpose: string;
+  /** Whether an anonymous caller opened it (a paymail or P2P destination, a 402, a pay-link order, a checkout). */
+  anonymous: boolean;
 };
 
 // Locks the xpub's counter row (the upsert takes the row lock), so everything below runs one request at
-// a time per xpub: a hundred at once cannot pass the limit between a read and a write.
+// a time per xpub: a hundred at once cannot pass the limit, or take one child twice, between a read and a write.
 const LOCK_COUNTER = `INSERT INTO derivation_counters (organization_id, xpub, next_index, highest_paid_index, updated_at)
   VALUES ($1::uuid, $2, 0, -1, now())
   ON CONFLICT (organization_id, xpub) DO UPDATE SET updated_at = now()
   RETURNING next_index, highest_paid_index`;
 
+// The holds within the window still running, and the earliest end of one (of the anonymous ones alone with $5).
+const HOLDS = `SELECT COUNT(*)::int AS held, MIN(held_until) AS earliest FROM derived_addresses
+  WHERE organization_id = $1::uuid AND xpub = $2 AND derivation_index > $3 AND held_until > $4::timestamp(3)
+    AND ($5::boolean IS FALSE OR anonymous)`;
+
 const TAKE_FRESH = `WITH advanced AS (
     UPDATE derivation_counters SET next_index = next_index + 1
     WHERE organization_id = $1::uuid AND xpub = $2 RETURNING next_index - 1 AS index)
-  INSERT INTO derived_addresses (organization_id, xpub, derivation_index, held_until)
-  SELECT $1::uuid, $2, index, $3::timestamp(3) FROM advanced
+  INSERT INTO derived_addresses (organization_id, xpub, derivation_index, held_until, purpose, anonymous)
+  SELECT $1::uuid, $2, index, $3::timestamp(3), $4, $5 FROM advanced
   RETURNING derivation_index AS index`;
 
-// The child held least long within the window (a gap limit lowered since leaves rows past it): an expired
-// one first (its destination can no longer be paid), else the one whose destination was issued first.
-// Held until the later of the two destinations' expiries.
-const TAKE_HELD = `UPDATE derived_addresses SET held_until = GREATEST(held_until, $4::timestamp(3))
+// The lowest child within the window whose hold has ended: nothing will settle a payment to it any more.
+const TAKE_ENDED = `UPDATE derived_addresses SET held_until = $4::timestamp(3), purpose = $6, anonymous = $7
   WHERE (organization_id, xpub, derivation_index) = (
     SELECT organization_id, xpub, derivation_index FROM derived_addresses
     WHERE organization_id = $1::uuid AND xpub = $2 AND derivation_index > $3 AND derivation_index <= $3 + $5
-    ORDER BY held_until, derivation_index LIMIT 1)
+      AND held_until <= $8::timestamp(3)
+    ORDER BY derivation_index LIMIT 1)
   RETURNING derivation_index AS index`;
 
 /**
- * The child index of the xpub for a new destination, in the caller's transaction. A fresh one while it is
- * at most `gapLimit` past the highest paid index, so a wallet restored from its seed (which stops after
- * that many unused addresses in a row) finds every payment; past that, a child already handed out within
- * the window is handed out again (an expired one, else the oldest), rather than refusing the payer.
+ * The child index of the xpub for a new destination, in the caller's transaction (decision 0022). Never a
+ * child still held for something that may be paid: a fresh one while it is at most `gapLimit` past the
+ * highest paid index (a wallet restored from its seed, which stops after that many unused addresses in a
+ * row, finds every payment), else one within that window whose hold has ended. Anonymous opens hold at
+ * most `gapLimit - staffReserved` children at once, so staff are never starved; past that they are
+ * `unavailable`, with when the earliest of their holds ends. A staff open with no child free is
+ * `failed_precondition`, saying how many payments are awaited.
  */
 export async function allocateDerivationIndex(sql: Sql, window: DerivationWindow): Promise<number> {
-  const { organizationId, xpub, gapLimit, holdUntil } = window;
+  const { organizationId, xpub, gapLimit } = window;
   const [counter] = await sql.$queryRawUnsafe<{ next_index: number; highest_paid_index: number }[]>(LOCK_COUNTER, organizationId, xpub);
   const next = Number(counter!.next_index);
   const highestPaid = Number(counter!.highest_paid_index);
+  // Compared in the process's clock, as the hold was set: one clock decides when a hold ends.
+  const now = new Date();
+  const anonymous = window.anonymous ? await holds(sql, window, highestPaid, now, true) : null;
+  if (anonymous && anonymous.held >= anonymousCap(window)) throw anonymousFull(anonymous, window, now);
   if (next <= highestPaid + gapLimit) return takeFresh(sql, window);
-  const [held] = await sql.$queryRawUnsafe<{ index: number }[]>(TAKE_HELD, organizationId, xpub, highestPaid, holdUntil, gapLimit);
-  // Every child handed out past the highest paid one has its row, so this is not expected: derive as before rather than fail.
-  return held ? Number(held.index) : takeFresh(sql, window);
+  const [ended] = await sql.$queryRawUnsafe<{ index: number }[]>(
+    TAKE_ENDED,
+    organizationId,
+    xpub,
+    highestPaid,
+    window.holdUntil,
+    gapLimit,
+    window.purpose,
+    window.anonymous,
+    now,
+  );
+  if (ended) return Number(ended.index);
+  const all = await holds(sql, window, highestPaid, now, false);
+  // Staff's orders hold the rest of the window: the anonymous caller waits for the earliest hold of any.
+  if (anonymous) throw anonymousFull({ held: anonymous.held, earliest: all.earliest }, window, now);
+  throw new AppError(
+    'failed_precondition',
+    `All ${gapLimit} receiving addresses the merchant's wallet watches (its gap limit) are awaiting a payment (${all.held} open ` +
+      `payments${all.earliest ? `; the earliest hold ends at ${all.earliest.toISOString()}` : ''}): take one of those payments, ` +
+      `cancel an order that will not be paid and wait for its hold to end, or raise P2P_GAP_LIMIT along with the gap limit of the wallet.`,
+    { awaited_payments: all.held, gap_limit: gapLimit, ...(all.earliest ? { earliest_hold_ends_at: all.earliest.toISOString() } : {}) },
+  );
 }
 
-async function takeFresh(sql: Sql, { organizationId, xpub, holdUntil }: DerivationWindow): Promise<number> {
-  const [row] = await sql.$queryRawUnsafe<{ index: number }[]>(TAKE_FRESH, organizationId, xpub, holdUntil);
+/** Children anonymous opens may hold at once: the gap limit less the staff reserve, and always at least one. */
+export function anonymousCap(window: Pick<DerivationWindow, 'gapLimit' | 'staffReserved'>): number {
+  return Math.max(1, window.gapLimit - window.staffReserved);
+}
+
+type Holds = { held: number; earliest: Date | null };
+
+async function holds(sql: Sql, window: DerivationWindow, highestPaid: number, now: Date, anonymousOnly: boolean): Promise<Holds> {
+  const [row] = await sql.$queryRawUnsafe<{ held: number; earliest: Date | null }[]>(
+    HOLDS,
+    window.organizationId,
+    window.xpub,
+    highestPaid,
+    now,
+    anonymousOnly,
+  );
+  return { held: Number(row?.held ?? 0), earliest: row?.earliest ? new Date(row.earliest) : null };
+}
+
+function anonymousFull(holds: Holds, window: DerivationWindow, now: Date): AppError {
+  const retryAt = holds.earliest ?? window.holdUntil;
+  const seconds = Math.max(1, Math.ceil((retryAt.getTime() - now.getTime()) / 1000));
+  return new AppError(
+    'unavailable',
+    `The merchant's receiving addresses are all held for payments anyone may open (${holds.held} held, at most ` +
+      `${anonymousCap(window)} at once; the other ${window.gapLimit - anonymousCap(window)} are kept for staff's orders): try again after ${retryAt.toISOString()} (in ${seconds} s), when the earliest hold ends.`,
+    { retry_after_seconds: seconds, retry_at: retryAt.toISOString() },
+  );
+}
+
+async function takeFresh(sql: Sql, { organizationId, xpub, holdUntil, purpose, anonymous }: DerivationWindow): Promise<number> {
+  const [row] = await sql.$queryRawUnsafe<{ index: number }[]>(TAKE_FRESH, organizationId, xpub, holdUntil, purpose, anonymous);
   return Number(row!.index);
 }

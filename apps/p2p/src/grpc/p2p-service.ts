@@ -46,6 +46,8 @@ export function p2pService({ prisma, chain, config, eventsCommitted }: P2pDeps):
     network: x402Network(chain.network),
     signingKey: memo(async () => signingKeyOf(await seed())),
   };
+  // Every receiving output of an xpub comes from this one window (decision 0022).
+  const window = { gapLimit: config.P2P_GAP_LIMIT, staffReserved: config.P2P_STAFF_RESERVED_ADDRESSES };
   return {
     async getSetup(request) {
       return { capabilities: await getSetup(prisma, walletOrgOf(request.org)) };
@@ -56,18 +58,18 @@ export function p2pService({ prisma, chain, config, eventsCommitted }: P2pDeps):
           prisma,
           dtToleranceSeconds: config.P2P_DT_TOLERANCE_SECONDS,
           holdSeconds: config.P2P_REFERENCE_TTL_SECONDS,
-          gapLimit: config.P2P_GAP_LIMIT,
+          window,
         },
         request,
       ),
     createP2pDestination: (request) =>
-      createP2pDestination({ prisma, referenceTtlSeconds: config.P2P_REFERENCE_TTL_SECONDS, gapLimit: config.P2P_GAP_LIMIT }, request),
+      createP2pDestination({ prisma, referenceTtlSeconds: config.P2P_REFERENCE_TTL_SECONDS, window }, request),
     receiveP2pTransaction: (request) => receiveP2pTransaction({ prisma, chain, eventsCommitted }, request),
     listUtxos: (request) => listUtxos(chain, request.address),
     broadcastTransaction: (request) => broadcastTransaction(chain, request.transaction),
     chainPassthrough: (request) => chainPassthrough({ chain, config }, request),
     verifyReceipt: (request) => verifyReceipt(chain, request),
-    allocateDestination: (request) => allocateDestination({ prisma, gapLimit: config.P2P_GAP_LIMIT, network: chain.network }, request),
+    allocateDestination: (request) => allocateDestination({ prisma, window, network: chain.network }, request),
     settlePayment: (request) => settlePayment({ prisma, chain }, request),
     findPayments: (request) => findPayments(chain, request.addresses),
     getTransactionStatus: (request) => transactionStatus(chain, request.txid),

@@ -47,7 +47,9 @@ export async function acceptGatePayment(
   if (offered.protocol === 'brc121') checkFreshness(deps, offered);
   const { txid, tx } = await verifyBeef(offered.transaction, deps.chain.chainTracker);
   if (tx.merklePath) throw alreadyMined(txid);
-  if (await deps.prisma.spentTxid.findUnique({ where: { txid } }))
+  // Refused at once when the transaction paid something here before: an order's payment offered as the gate's
+  // is refused, whichever output it names (its outputs do not pay the request's script either, decision 0022).
+  if (await deps.prisma.spentTxid.findFirst({ where: { txid }, select: { txid: true } }))
     throw new AppError('txid_already_used', `Transaction ${txid} already paid for something; a transaction pays once.`, { txid });
   const { target, resource, price } =
     offered.payeeKey !== undefined
@@ -94,6 +96,7 @@ export async function acceptGatePayment(
       txid,
       vout,
       satoshis,
+      price,
       protocol: offered.protocol,
       payer: offered.sender && COMPRESSED_KEY.test(offered.sender) ? offered.sender : '',
       expiresAt: new Date(Date.now() + lifetime * 1000),

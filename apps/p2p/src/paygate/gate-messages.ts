@@ -34,5 +34,7 @@ export function gatePaymentMessage(payment: GatePayment, payTo: string): GatePay
     derivationIndex: payment.derivationIndex ?? -1,
     derivationPrefix: payment.derivationPrefix ?? '',
     derivationSuffix: payment.derivationSuffix ?? '',
+    priceSatoshis: payment.priceSatoshis,
+    overpaid: payment.satoshis > payment.priceSatoshis,
   };
 }

@@ -29,7 +29,14 @@ export async function issuePaymentRequest(deps: GateDeps, account: Account, reso
   const expiresAt = new Date(Date.now() + timeoutSeconds * 1000);
   const derived = await deps.prisma.$transaction(
     async (tx) => {
-      const output = await deriveOutput(tx, org, { gapLimit: deps.config.P2P_GAP_LIMIT, holdUntil: expiresAt });
+      const output = await deriveOutput(tx, org, {
+        gapLimit: deps.config.P2P_GAP_LIMIT,
+        staffReserved: deps.config.P2P_STAFF_RESERVED_ADDRESSES,
+        holdUntil: expiresAt,
+        purpose: 'paygate',
+        // Anyone may ask for a 402 (decision 0022): bounded with the other anonymous opens.
+        anonymous: true,
+      });
       await tx.gatePaymentRequest.create({
         data: {
           nonce,

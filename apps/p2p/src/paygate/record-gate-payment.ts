@@ -3,6 +3,7 @@ import { PaymentEvent, PaymentEventType, Settlement } from '@ctk/proto/ctk/event
 import { AppError, enqueuePaymentEvent } from '@ctk/shared';
 import { recordPaidDerivationIndex } from '../data/record-paid-derivation-index.js';
 import { txidAlreadyUsed } from '../data/record-settlement.js';
+import { claimOutputs } from '../data/spent-outputs.js';
 import type { GatePayment, GatePaymentRequest, GateResource, PrismaClient } from '../generated/prisma/client.js';
 
 /** What a payment paid: a payment request of the gate (an xpub child), or a BRC-42 key of the merchant's own for the resource. */
@@ -15,14 +16,13 @@ export type AcceptedPayment = {
   resource: GateResource;
   txid: string;
   vout: number;
+  /** What the output paid, kept whole, and the price asked (more is flagged overpaid, as orders flag it). */
   satoshis: bigint;
+  price: bigint;
   protocol: 'x402' | 'brc121';
   payer: string;
   expiresAt: Date;
 };
-
-const CLAIM_TXID = `INSERT INTO spent_txids (txid, organization_id, purpose, source_id) VALUES ($1, $2::uuid, 'paygate', $3)
-  ON CONFLICT (txid) DO NOTHING RETURNING txid`;
 
 /**
  * In one transaction: the txid as spent (the primary key of spent_txids, shared with every other payment
@@ -60,6 +60,7 @@ export async function recordGatePayment(prisma: PrismaClient, accepted: Accepted
           txid: accepted.txid,
           vout: accepted.vout,
           satoshis: accepted.satoshis,
+          priceSatoshis: accepted.price,
           protocol: accepted.protocol,
           payer: accepted.payer,
           script: owner.script,
@@ -70,8 +71,13 @@ export async function recordGatePayment(prisma: PrismaClient, accepted: Accepted
           expiresAt: accepted.expiresAt,
         },
       });
-      const claimed = await tx.$queryRawUnsafe<unknown[]>(CLAIM_TXID, accepted.txid, owner.organizationId, payment.id);
-      if (claimed.length === 0) throw txidAlreadyUsed(accepted.txid);
+      // The output it paid, as spent (decision 0022): another output of the transaction may pay an order.
+      const claimed = await claimOutputs(tx, accepted.txid, [accepted.vout], {
+        organizationId: owner.organizationId,
+        purpose: 'paygate',
+        sourceId: payment.id,
+      });
+      if (claimed.recorded === 0 || claimed.others.length > 0) throw txidAlreadyUsed(accepted.txid);
       if (request?.xpub && request.derivationIndex !== null)
         await recordPaidDerivationIndex(tx, {
           organizationId: request.organizationId,

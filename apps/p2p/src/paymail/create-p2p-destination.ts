@@ -3,10 +3,10 @@ import type { CreateP2pDestinationRequest, CreateP2pDestinationResponse } from '
 import { AppError } from '@ctk/shared';
 import { paymailOf, walletOrgOf } from '../domain/org-wallet.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
-import { deriveOutput } from './derive-output.js';
+import { deriveOutput, type AddressWindow } from './derive-output.js';
 import { receiptOutput } from './receipt-output.js';
 
-export type P2pDestinationDeps = { prisma: PrismaClient; referenceTtlSeconds: number; gapLimit: number };
+export type P2pDestinationDeps = { prisma: PrismaClient; referenceTtlSeconds: number; window: AddressWindow };
 
 const MAX_SATOSHIS = 21_000_000n * 100_000_000n;
 
@@ -32,7 +32,7 @@ export async function createP2pDestination(
   const expiresAt = new Date(Date.now() + deps.referenceTtlSeconds * 1000);
   const outputs = await deps.prisma.$transaction(
     async (tx) => {
-      const derived = await deriveOutput(tx, org, { gapLimit: deps.gapLimit, holdUntil: expiresAt });
+      const derived = await deriveOutput(tx, org, { ...deps.window, holdUntil: expiresAt, purpose: 'paymail', anonymous: true });
       const issued = [{ script: derived.script, satoshis: Number(request.satoshis) }, receiptOutput(paymail, reference)];
       await tx.paymailReference.create({
         data: {
@@ -48,7 +48,7 @@ export async function createP2pDestination(
       });
       return issued;
     },
-    { maxWait: 10_000 },
+    { maxWait: 20_000, timeout: 20_000 },
   );
   return {
     outputs: outputs.map((output) => ({ script: output.script, satoshis: BigInt(output.satoshis) })),

@@ -6,13 +6,19 @@ import type { Prisma } from '../generated/prisma/client.js';
 
 export type DerivedOutput = { script: string; derivationIndex: number | null; xpub: string | null };
 
-/** How children of the xpub are handed out: within `gapLimit` of the highest paid one, each held until `holdUntil`. */
-export type DerivationRules = { gapLimit: number; holdUntil: Date };
+/** The window children of the xpub are handed out from: `gapLimit` past the highest paid one, `staffReserved` of it kept for staff. */
+export type AddressWindow = { gapLimit: number; staffReserved: number };
+
+/**
+ * How a child is handed out (decision 0022): within the window, held until `holdUntil` for `purpose` and
+ * for nothing else, and bounded with the other anonymous opens when `anonymous`.
+ */
+export type DerivationRules = AddressWindow & { holdUntil: Date; purpose: string; anonymous: boolean };
 
 /**
  * A receiving script for the organisation, in the caller's transaction: from its xpub, a child on the
- * external chain (`0/n`), fresh while the gap limit allows, so payments are told apart and addresses are
- * not reused (data/allocate-derivation-index.ts); else its single receiving address.
+ * external chain (`0/n`) held for nothing else while it may be paid, within the gap limit, so payments are
+ * told apart (data/allocate-derivation-index.ts); else its single receiving address.
  */
 export async function deriveOutput(tx: Prisma.TransactionClient, org: WalletOrg, rules: DerivationRules): Promise<DerivedOutput> {
   if (org.walletXpub) {

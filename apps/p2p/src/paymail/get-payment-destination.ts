@@ -3,7 +3,7 @@ import { AppError } from '@ctk/shared';
 import { paymailOf, walletOrgOf } from '../domain/org-wallet.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { checkTimestamp } from './check-timestamp.js';
-import { deriveOutput } from './derive-output.js';
+import { deriveOutput, type AddressWindow } from './derive-output.js';
 import { recoverSigner } from './sender-signature.js';
 
 export type DestinationDeps = {
@@ -11,7 +11,7 @@ export type DestinationDeps = {
   dtToleranceSeconds: number;
   /** How long the address answered is held for this payer (no payment is ever matched to it here). */
   holdSeconds: number;
-  gapLimit: number;
+  window: AddressWindow;
 };
 
 /**
@@ -30,8 +30,12 @@ export async function getPaymentDestination(deps: DestinationDeps, request: GetP
       recoverSigner(`${request.senderHandle}${request.amount || '0'}${request.dt}${request.purpose}`, request.signature);
   }
   const holdUntil = new Date(Date.now() + deps.holdSeconds * 1000);
-  const { script } = await deps.prisma.$transaction((tx) => deriveOutput(tx, org, { gapLimit: deps.gapLimit, holdUntil }), {
-    maxWait: 10_000,
-  });
+  const { script } = await deps.prisma.$transaction(
+    (tx) => deriveOutput(tx, org, { ...deps.window, holdUntil, purpose: 'paymail', anonymous: true }),
+    {
+      maxWait: 20_000,
+      timeout: 20_000,
+    },
+  );
   return { output: script };
 }

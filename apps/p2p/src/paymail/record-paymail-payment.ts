@@ -23,7 +23,16 @@ type Payment = {
 export async function recordPaymailPayment(tx: Prisma.TransactionClient, payment: Payment): Promise<void> {
   const { org, issued, verified } = payment;
   const paidAt = new Date();
-  await tx.spentTxid.create({ data: { txid: verified.txid, organizationId: org.id, purpose: 'paymail', sourceId: issued.reference } });
+  // The outputs it pays to the reference, as spent (decision 0022: an output pays one claim).
+  await tx.spentTxid.createMany({
+    data: verified.paid.map((output) => ({
+      txid: verified.txid,
+      vout: output.vout,
+      organizationId: org.id,
+      purpose: 'paymail',
+      sourceId: issued.reference,
+    })),
+  });
   await tx.paymailReference.update({
     where: { reference: issued.reference },
     data: {

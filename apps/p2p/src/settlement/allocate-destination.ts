@@ -3,9 +3,9 @@ import type { AllocateDestinationRequest, AllocateDestinationResponse } from '@c
 import { AppError } from '@ctk/shared';
 import { walletOrgOf } from '../domain/org-wallet.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
-import { deriveOutput } from '../paymail/derive-output.js';
+import { deriveOutput, type AddressWindow } from '../paymail/derive-output.js';
 
-export type AllocateDeps = { prisma: PrismaClient; gapLimit: number; network: ChainNetwork };
+export type AllocateDeps = { prisma: PrismaClient; window: AddressWindow; network: ChainNetwork };
 
 /** A destination is held at most this long: longer holds would let a few open orders fill the gap window for days. */
 const MAX_HOLD_MS = 7 * 86_400_000;
@@ -22,7 +22,12 @@ export async function allocateDestination(deps: AllocateDeps, request: AllocateD
   const expiresAt = holdUntil(request.expiresAt);
   const derived = await deps.prisma.$transaction(
     async (tx) => {
-      const output = await deriveOutput(tx, org, { gapLimit: deps.gapLimit, holdUntil: expiresAt });
+      const output = await deriveOutput(tx, org, {
+        ...deps.window,
+        holdUntil: expiresAt,
+        purpose: purposeOf(request.purpose),
+        anonymous: !request.staff,
+      });
       if (output.xpub !== null && output.derivationIndex !== null) {
         const key = { organizationId: org.id, script: output.script };
         const child = { xpub: output.xpub, derivationIndex: output.derivationIndex };
@@ -37,13 +42,25 @@ export async function allocateDestination(deps: AllocateDeps, request: AllocateD
       }
       return output;
     },
-    { maxWait: 10_000 },
+    { maxWait: 20_000, timeout: 20_000 },
   );
   return {
     address: addressOfScript(derived.script, deps.network)!,
     script: derived.script,
     derivationIndex: derived.derivationIndex ?? undefined,
   };
+}
+
+const PURPOSE = /^[a-z][a-z0-9_]{0,31}(\.[a-z][a-z0-9_]{0,31}){0,3}$/;
+
+/** What the hold is for, as the caller names it ("pos.order"); "destination" when not named. */
+function purposeOf(purpose: string): string {
+  if (!purpose) return 'destination';
+  if (!PURPOSE.test(purpose))
+    throw new AppError('validation_failed', `purpose ${JSON.stringify(purpose.slice(0, 40))} must name what is paid, e.g. "pos.order".`, {
+      field: 'purpose',
+    });
+  return purpose;
 }
 
 /** `expires_at` as a date: RFC 3339, in the future, at most 7 days ahead. */

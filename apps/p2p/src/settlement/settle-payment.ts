@@ -1,6 +1,7 @@
 import { verifyPayment, type ChainClient, type PaymentSource } from '@ctk/chain';
 import type { SettlePaymentRequest, SettlePaymentResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
-import { isSameClaim, recordSettlement } from '../data/record-settlement.js';
+import { recordSettlement } from '../data/record-settlement.js';
+import { claimsOn, isSameClaim, outputsPaying } from '../data/spent-outputs.js';
 import { walletOrgOf } from '../domain/org-wallet.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { settlementOf } from './settlement-input.js';
@@ -8,8 +9,9 @@ import { settlementOf } from './settlement-input.js';
 export type SettleDeps = { prisma: PrismaClient; chain: ChainClient };
 
 /**
- * Verifies that a transaction pays the outputs another service issued and records it as paying that
- * service's claim, once. A submitted transaction is broadcast only once its outputs are right (verifyPayment);
+ * Verifies that a transaction pays the outputs another service issued and records its outputs to them as
+ * paying that service's claim, once: each output pays one claim, so a transaction paying two orders'
+ * outputs pays both (decision 0022). A submitted transaction is broadcast only once its outputs are right (verifyPayment);
  * a txid must be known to the chain and not refused. The txid is recorded after the chain has it, outside any
  * lock while the chain answers: a crash between the two is mended by the retry, which records it then.
  * The claim's txid already recorded for the same claim is a retry: looked up (not broadcast again) and
@@ -22,22 +24,22 @@ export async function settlePayment(deps: SettleDeps, request: SettlePaymentRequ
   const { txid } = settlement;
   const claim = { organizationId: org.id, ...settlement.claim };
 
-  const previous = await deps.prisma.spentTxid.findUnique({ where: { txid } });
-  const retry = previous !== null && isSameClaim(previous, claim);
+  const scripts = settlement.expected.map((output) => output.script);
+
+  const retry = (await deps.prisma.spentTxid.count({ where: { txid, ...claim } })) > 0;
   const payment: PaymentSource = retry || !settlement.transaction ? { txid } : { transaction: settlement.transaction };
   const verified = await verifyPayment({
     payment,
     expected: settlement.expected,
     chain: deps.chain,
-    isTxidUsed: async (id) => {
-      const spent = await deps.prisma.spentTxid.findUnique({ where: { txid: id } });
-      return spent !== null && !isSameClaim(spent, claim);
-    },
+    // An output pays one claim (decision 0022): used when an output this claim takes already paid another.
+    isTxidUsed: async (id, tx) => (await claimsOn(deps.prisma, id, outputsPaying(tx, scripts))).some((spent) => !isSameClaim(spent, claim)),
   });
   const recorded = await recordSettlement(deps.prisma, {
     txid,
+    vouts: outputsPaying(verified.tx, scripts),
     ...claim,
-    scripts: settlement.expected.map((output) => output.script),
+    scripts,
   });
   // Every output to an expected script counts toward it (a payer may split a payment over several).
   const outputs = verified.tx.outputs.map((output) => ({ script: output.lockingScript.toHex(), satoshis: BigInt(output.satoshis ?? 0) }));

@@ -44,6 +44,8 @@ const orderSchema = z
     note: lineOfText('note', 500),
     loyaltyCardId: z.string().default(''),
     redeemRewardIdentifier: z.string().max(200).default(''),
+    /** Staff create it (a counter order): its output may come from the addresses p2p keeps for staff (decision 0022). */
+    staff: z.boolean().default(false),
   })
   .refine((order) => !(order.discountBasisPoints && order.discountMinor), {
     message: 'give discount_basis_points or discount_minor, not both',
@@ -62,6 +64,17 @@ export type NewOrderInput = z.input<typeof orderSchema>;
  */
 export type OrderOpening = { payLinkId?: string; prepaidCardId?: string; guard: (tx: OrderTransaction) => Promise<void> };
 type ValidLine = z.output<typeof lineSchema>;
+
+/** p2p holds a destination at most this long (AllocateDestination's cap). */
+const MAX_HOLD_MS = 7 * 86_400_000;
+
+/**
+ * Until when the order's output is held for it alone (decision 0022): while the watcher would still settle a
+ * payment to it, its expiry plus the late-payment window, within p2p's cap of 7 days.
+ */
+function holdUntil(createdAt: Date, expiresAt: Date, latePaymentSeconds: number): Date {
+  return new Date(Math.min(expiresAt.getTime() + latePaymentSeconds * 1000, createdAt.getTime() + MAX_HOLD_MS));
+}
 
 /** An order priced as it would be created now (decision 0023): what the counter's cart shows, and what createOrder records. */
 export type PricedNewOrder = {
@@ -113,8 +126,10 @@ export async function priceNewOrder(context: OrderContext, org: Org, input: NewO
 
 /**
  * Opens an order (decision 0015): prices its lines exactly, takes the satoshi rate, has p2p allocate a
- * receiving output of the organisation's wallet held until the order expires, and records it all. An
- * order redeeming a loyalty reward spends the card's stamps in its insert transaction (decision 0023).
+ * receiving output of the organisation's wallet held for it alone while a payment to it would be settled
+ * (staff's orders from the whole window, anyone else's within the anonymous cap, decision 0022), and
+ * records it all. An order redeeming a loyalty reward spends the card's stamps in its insert transaction
+ * (decision 0023).
  */
 export async function createOrder(
   context: OrderContext,
@@ -154,7 +169,12 @@ async function openOrder(
     );
   const createdAt = context.now();
   const expiresAt = new Date(createdAt.getTime() + context.ttlSeconds * 1000);
-  const destination = await context.p2p.allocateDestination({ org: orgRef, expiresAt: expiresAt.toISOString() });
+  const destination = await context.p2p.allocateDestination({
+    org: orgRef,
+    expiresAt: holdUntil(createdAt, expiresAt, context.latePaymentSeconds).toISOString(),
+    staff: request.staff,
+    purpose: 'pos.order',
+  });
 
   const order = await context.orders.create(
     {

@@ -15,7 +15,7 @@ export async function markOrderMined(context: OrderContext, orderId: string): Pr
   }
   if (states.size === 0) return;
   await context.orders.locked(orderId, async (tx, locked) => {
-    for (const [txid, state] of states) await tx.orderPayment.update({ where: { txid }, data: state });
+    for (const [txid, state] of states) await tx.orderPayment.update({ where: { orderId_txid: { orderId, txid } }, data: state });
     const allMined = locked.payments.every((payment) => (states.get(payment.txid)?.status ?? payment.status) === 'mined');
     const now = context.now();
     if (allMined && locked.status === 'paid')

@@ -15,9 +15,10 @@ const FINAL_REFUSALS = new Set(['txid_already_used', 'payment_wrong_output', 'pa
  * Learning of payment by watching addresses (decision 0015): every `intervalMs`, open orders past their
  * expiry become expired (with their prepaid card uses restored, decision 0017); the addresses of orders still taking payment (open, or expired within the late
  * window) are asked of p2p's FindPayments, and each new txid is settled with SettlePayment (any amount to
- * the order's output counts); paid orders' payments are asked of GetTransactionStatus until mined. An
- * address two watched orders share (an organisation with a single receiving address) is not watched: a
- * payment to it could be either's, so those orders are paid by BIP270 or confirmed by staff.
+ * the order's output counts); paid orders' payments are asked of GetTransactionStatus until mined. With an
+ * xpub no two open orders share an address (p2p holds each order's child for it alone until its late window
+ * ends, decision 0022). An address two watched orders share (an organisation with a single receiving address)
+ * is not watched: a payment to it could be either's, so those orders are paid by BIP270 or confirmed by staff.
  */
 export function startOrderWatcher(context: OrderContext, intervalMs: number): { stop(): Promise<void> } {
   const refused = new Set<string>();

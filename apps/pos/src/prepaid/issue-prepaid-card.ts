@@ -20,6 +20,7 @@ const issueSchema = z.object({
   currency: z.union([z.literal(''), z.string().regex(/^[A-Z]{3}$/, 'currency must be an ISO 4217 code such as USD')]),
   publicUrl: z.string(),
   createdBy: z.string().max(200),
+  staff: z.boolean().default(false),
 });
 
 export type IssueInput = z.input<typeof issueSchema> & { holder?: CardHolder | undefined };
@@ -52,6 +53,7 @@ export async function issuePrepaidCard(cards: CardContext, orgRef: Partial<OrgRe
       publicUrl: request.publicUrl,
       createdBy: request.createdBy,
       note: '',
+      staff: request.staff,
     },
     {
       prepaidCardId: id,

@@ -14,8 +14,11 @@ export type VerifyPaymentInput = {
   /** Every output the payment must have, e.g. the merchant's script and an OP_RETURN carrying the reference. */
   expected: readonly ExpectedOutput[];
   chain: ChainClient;
-  /** Whether this txid already paid for something (the caller's spent-txid store). */
-  isTxidUsed(txid: string): Promise<boolean>;
+  /**
+   * Whether this txid already paid for something (the caller's spent store); `tx` lets a store that keys
+   * by output ask about the outputs this payment would take.
+   */
+  isTxidUsed(txid: string, tx: Transaction): Promise<boolean>;
 };
 
 export type VerifiedPayment = {
@@ -42,7 +45,7 @@ const REFUSED_STATES = new Set(['rejected', 'double_spend']);
  */
 export async function verifyPayment(input: VerifyPaymentInput): Promise<VerifiedPayment> {
   const found = 'txid' in input.payment ? await lookUp(input.chain, input.payment.txid) : decode(input.payment.transaction);
-  if (await input.isTxidUsed(found.txid)) {
+  if (await input.isTxidUsed(found.txid, found.tx)) {
     throw new AppError('txid_already_used', `Transaction ${found.txid} already paid for something else; a transaction pays once.`, {
       txid: found.txid,
     });

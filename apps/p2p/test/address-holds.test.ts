@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { failure, fundedCustomer, merchantWallet, orgRef, payOutputs, startStack, type TestStack } from './support.js';
+
+// Decision 0022: one address, one purpose. Every receiving output of an xpub (paymail and P2P destinations,
+// the 402 gate's payment requests, orders) comes from one allocator, which never hands out a child still held
+// for something that could be paid; anonymous opens may hold at most the gap limit less the staff reserve;
+// and each output of a transaction pays at most one claim.
+
+const GAP_LIMIT = 20;
+const RESERVED = 5;
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startStack({ P2P_GAP_LIMIT: String(GAP_LIMIT), P2P_STAFF_RESERVED_ADDRESSES: String(RESERVED) });
+});
+afterAll(() => stack.close());
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const inMinutes = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
+const target = (org: OrgRef) => ({ org, paymail: 'cafe@shop.example' });
+// A hundred at once wait their turn for the xpub's lock: longer than one call's default deadline on a loaded machine.
+const patient = { timeoutMs: 60_000 };
+const staffOrder = (org: OrgRef, minutes = 75) =>
+  stack.client.allocateDestination({ org, expiresAt: inMinutes(minutes), staff: true, purpose: 'pos.order' }, patient);
+const onlineOrder = (org: OrgRef, minutes = 75) =>
+  stack.client.allocateDestination({ org, expiresAt: inMinutes(minutes), staff: false, purpose: 'pos.order' }, patient);
+const p2pDestination = (org: OrgRef) => stack.client.createP2pDestination({ target: target(org), satoshis: 1_000n }, patient);
+
+describe('one address, one purpose: a child held for something payable is never handed out again', () => {
+  it(
+    '100 allocations at once, anonymous and staff, never share a child: the anonymous ones past the cap and the staff ones past the window are refused',
+    { timeout: 90_000 },
+    async () => {
+      const org = orgRef(merchantWallet());
+      const settled = await Promise.allSettled(
+        Array.from({ length: 100 }, (_, i) =>
+          i % 4 === 0
+            ? staffOrder(org).then((answer) => ({ who: 'staff', index: answer.derivationIndex!, script: answer.script }))
+            : i % 4 === 1
+              ? p2pDestination(org).then((answer) => ({ who: 'anonymous', script: answer.outputs[0]!.script }))
+              : onlineOrder(org).then((answer) => ({ who: 'anonymous', index: answer.derivationIndex!, script: answer.script })),
+        ),
+      );
+      type Given = { who: string; script: string; index?: number };
+      const given: Given[] = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value as Given] : []));
+      const scripts = given.map((value) => value.script);
+      const indexes = given.flatMap((value) => (value.index === undefined ? [] : [value.index]));
+      // Nothing shared, nothing past the gap limit.
+      expect(new Set(scripts).size).toBe(scripts.length);
+      expect(new Set(indexes).size).toBe(indexes.length);
+      expect(Math.max(...indexes)).toBeLessThan(GAP_LIMIT);
+      expect(given.length).toBeLessThanOrEqual(GAP_LIMIT);
+      expect(given.filter((value) => value.who === 'anonymous').length).toBeLessThanOrEqual(GAP_LIMIT - RESERVED);
+      // Every refusal is one of the two clear answers, never a shared address or a 500.
+      for (const result of settled)
+        if (result.status === 'rejected')
+          expect(['unavailable', 'failed_precondition'], result.reason.message).toContain(result.reason.code);
+      // The staff reserve holds: all 25 staff orders asked for at least 5 children.
+      expect(given.filter((value) => value.who === 'staff').length).toBeGreaterThanOrEqual(RESERVED);
+    },
+  );
+
+  it('refuses anonymous opens past the cap with 503 unavailable naming when a hold ends, while staff still get the reserved children; then 409 when none is free', async () => {
+    const org = orgRef(merchantWallet());
+    const anonymous: string[] = [];
+    for (let i = 0; i < GAP_LIMIT - RESERVED; i++) anonymous.push((await p2pDestination(org)).outputs[0]!.script);
+    expect(new Set(anonymous).size).toBe(GAP_LIMIT - RESERVED);
+
+    for (const refused of [
+      await failure(p2pDestination(org)),
+      await failure(onlineOrder(org)),
+      await failure(stack.client.getPaymentDestination({ target: target(org) })),
+    ]) {
+      expect(refused.code).toBe('unavailable');
+      expect(refused.message).toMatch(/addresses .* held for payments anyone may open/);
+      expect(refused.details).toMatchObject({ retry_after_seconds: expect.any(Number), retry_at: expect.any(String) });
+    }
+
+    const staff = [];
+    for (let i = 0; i < RESERVED; i++) staff.push(await staffOrder(org));
+    const staffScripts = staff.map((answer) => answer.script);
+    expect(new Set([...anonymous, ...staffScripts]).size).toBe(GAP_LIMIT);
+    const full = await failure(staffOrder(org));
+    expect(full.code).toBe('failed_precondition');
+    expect(full.message).toMatch(/All 20 receiving addresses .* awaiting a payment/);
+  });
+
+  it('hands out a child again only once its hold has ended, a fresh one first, and never past the gap limit', async () => {
+    const org = orgRef(merchantWallet());
+    const start = Date.now();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(start);
+    const first = [];
+    // 15 anonymous orders held 15 minutes, 5 staff orders held 75.
+    for (let i = 0; i < GAP_LIMIT - RESERVED; i++) first.push((await onlineOrder(org, 15)).derivationIndex!);
+    for (let i = 0; i < RESERVED; i++) first.push((await staffOrder(org, 75)).derivationIndex!);
+    expect(first).toEqual(Array.from({ length: GAP_LIMIT }, (_, i) => i));
+    expect((await failure(staffOrder(org))).code).toBe('failed_precondition');
+    // Past the 15 minutes, the anonymous holds have ended: their children are handed out again, the staff ones are not.
+    vi.setSystemTime(start + 16 * 60_000);
+    const again = [];
+    for (let i = 0; i < GAP_LIMIT - RESERVED; i++) again.push((await staffOrder(org, 30)).derivationIndex!);
+    expect(again.sort((a, b) => a - b)).toEqual(Array.from({ length: GAP_LIMIT - RESERVED }, (_, i) => i));
+    expect((await failure(onlineOrder(org))).code).toBe('unavailable');
+  });
+});
+
+describe('each output pays at most one claim', () => {
+  it('a transaction paying two orders’ outputs pays both, each by its own output; the same output for a third claim is 409 txid_already_used', async () => {
+    const org = orgRef(merchantWallet());
+    const [one, two] = [await staffOrder(org), await staffOrder(org)];
+    const tx = await payOutputs(await fundedCustomer(stack.chain, 50_000), [
+      { script: one!.script, satoshis: 1_000 },
+      { script: two!.script, satoshis: 2_000 },
+    ]);
+    const claim = () => ({ purpose: 'pos.order', sourceId: randomUUID() });
+    const first = await stack.client.settlePayment({
+      org,
+      claim: claim(),
+      expected: [{ script: one!.script, minSatoshis: 1_000n }],
+      transaction: tx.toHex(),
+      txid: '',
+    });
+    expect(first.paidSatoshis).toEqual([1_000n]);
+    const second = await stack.client.settlePayment({
+      org,
+      claim: claim(),
+      expected: [{ script: two!.script, minSatoshis: 2_000n }],
+      transaction: '',
+      txid: tx.id('hex'),
+    });
+    expect(second).toMatchObject({ txid: tx.id('hex'), paidSatoshis: [2_000n], alreadyRecorded: false });
+    const third = await failure(
+      stack.client.settlePayment({
+        org,
+        claim: claim(),
+        expected: [{ script: two!.script, minSatoshis: 1n }],
+        transaction: '',
+        txid: tx.id('hex'),
+      }),
+    );
+    expect(third.code).toBe('txid_already_used');
+  });
+});
