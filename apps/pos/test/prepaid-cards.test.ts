@@ -25,8 +25,9 @@ const read = async (card: PrepaidCard) => (await stack.client.getPrepaidCard({ i
 const order = async (org: OrgRef, unitPriceMinor: bigint, fields: Parameters<typeof orderRequest>[1] = {}) =>
   (await stack.client.createOrder(orderRequest(org, { lines: [{ name: 'Lunch', quantity: 1n, unitPriceMinor } as never], ...fields })))
     .order!;
+// A use that outlives the caller's deadline still commits: the concurrent tests wait as long as the card's lock queue takes on a loaded machine.
 const use = (org: OrgRef, card: PrepaidCard, identifier: string, orderNumber: string, amountMinor = 0n) =>
-  stack.client.usePrepaidCard({ org, id: card.id, identifier, orderNumber, amountMinor, publicUrl: PUBLIC_URL });
+  stack.client.usePrepaidCard({ org, id: card.id, identifier, orderNumber, amountMinor, publicUrl: PUBLIC_URL }, { timeoutMs: 60_000 });
 const eventsOf = (sourceId: string) => stack.events.filter((event) => event.sourceId === sourceId);
 
 /** Pays what the order still asks by BIP270 (its output, then the receipt output). */
