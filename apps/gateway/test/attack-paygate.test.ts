@@ -44,7 +44,9 @@ async function merchant(label: string): Promise<Merchant> {
 }
 
 beforeAll(async () => {
-  stack = await startPaymailStack();
+  // Hundreds of unpaid 402s for resources of their own: a wallet scanning 200 addresses ahead keeps them
+  // under the anonymous cap, whose own test is one-address-one-purpose.test.ts.
+  stack = await startPaymailStack({ p2pEnv: { P2P_GAP_LIMIT: '200' } });
   cafe = await merchant('Attack Weather');
   other = await merchant('Other Weather');
   coins = await minedCoins(stack, 26);

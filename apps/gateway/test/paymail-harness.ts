@@ -36,15 +36,21 @@ async function database(prefix: string) {
  * databases sharing one event transport (in process unless `natsUrl`), and the gateway listening over
  * HTTP with its public URL on that port, as a paying wallet reaches it.
  */
-export async function startPaymailStack(options: { natsUrl?: string; transport?: EventTransport } = {}): Promise<PaymailStack> {
+export async function startPaymailStack(
+  options: { natsUrl?: string; transport?: EventTransport; p2pEnv?: Record<string, string> } = {},
+): Promise<PaymailStack> {
   const chain = await startLocalChain({ port: 0 });
   const transport = options.natsUrl ? undefined : (options.transport ?? inProcessTransport());
   const env = { GRPC_PORT: '0', LOG_LEVEL: 'silent', ...(options.natsUrl ? { NATS_URL: options.natsUrl } : {}) };
   const booksService = await startService(books, loadConfig(booksConfigSchema, { ...env, ...(await database('books')) }), { transport });
   const chainEnv = { CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: chain.url, CHAIN_RETRIES: '1' };
-  const p2pService = await startService(p2p, loadConfig(p2pConfigSchema, { ...env, ...chainEnv, ...(await database('p2p')) }), {
-    transport,
-  });
+  const p2pService = await startService(
+    p2p,
+    loadConfig(p2pConfigSchema, { ...env, ...chainEnv, ...options.p2pEnv, ...(await database('p2p')) }),
+    {
+      transport,
+    },
+  );
   // The public URL (where paymail capabilities point) follows PORT, as for a newcomer's second instance.
   const port = await freePort();
   const gateway = await startTestGateway({

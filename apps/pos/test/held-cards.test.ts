@@ -93,15 +93,24 @@ describe('the cards a POS card shows', () => {
     ]);
     expect(expected.loyaltyCards[0]).toMatchObject({ stamps: 1, stampsForReward: 3, reward: 'A free coffee' });
 
-    expect(await stack.client.getPosCard({ id: posCard.id })).toEqual({ cards: [expected] });
+    // The shop's staff see what the address holds at their shop, with or without its POS card (decision 0024).
     expect((await stack.client.listShopCards({ org, limit: 0, cursor: '' })).cards).toEqual([expected]);
     expect(await stack.client.createPosCard({ org, holder: holder({ address: sam.address }) })).toEqual({ card: expected, created: false });
-    const byAddress = (await stack.client.getPosCard({ address: sam.address })).cards;
-    expect(byAddress).toEqual([{ ...posCardElsewhere, prepaidCards: [await publicPrepaid(atElsewhere.id)], loyaltyCards: [] }, expected]);
+    const atShop = await stack.client.getShopAddressCards({ org, address: sam.address });
+    expect([atShop.prepaidCards, atShop.loyaltyCards]).toEqual([expected.prepaidCards, expected.loyaltyCards]);
+    expect((await stack.client.getShopAddressCards({ org: elsewhere, address: sam.address })).prepaidCards).toEqual([
+      await publicPrepaid(atElsewhere.id),
+    ]);
     // Nothing that spends or names the holder: no identifier, holder, ledger, selling order or organisation.
-    for (const card of byAddress.flatMap((posCardShown) => [...posCardShown.prepaidCards, ...posCardShown.loyaltyCards])) {
+    for (const card of [...atShop.prepaidCards, ...atShop.loyaltyCards]) {
       expect(card).toMatchObject({ identifier: '', holder: undefined, activities: [], organizationId: '' });
     }
+    // A stranger who knows the address or the POS card's id sees the POS cards, and no balance or stamp anywhere.
+    expect(await stack.client.getPosCard({ id: posCard.id })).toEqual({ cards: [{ ...expected, prepaidCards: [], loyaltyCards: [] }] });
+    expect((await stack.client.getPosCard({ address: sam.address })).cards).toEqual([
+      { ...posCardElsewhere, prepaidCards: [], loyaltyCards: [] },
+      { ...expected, prepaidCards: [], loyaltyCards: [] },
+    ]);
   });
 
   it('leave out a gift card whose selling order expired (void), and show balances with the uses of expired orders restored', async () => {
@@ -120,7 +129,7 @@ describe('the cards a POS card shows', () => {
       publicUrl: PUBLIC_URL,
     });
     const unsold = (await issue(org, 500n, holder({ address: sam.address }))).card!;
-    const shown = async () => (await stack.client.getPosCard({ id: posCard.id })).cards[0]!.prepaidCards;
+    const shown = async () => (await stack.client.getShopAddressCards({ org, address: sam.address })).prepaidCards;
     expect((await shown()).map((card) => [card.id, card.status, card.balanceMinor])).toEqual([
       [unsold.id, 'pending', 0n],
       [issued.card!.id, 'active', 750n],
@@ -128,7 +137,7 @@ describe('the cards a POS card shows', () => {
 
     stack.advance(901);
     try {
-      // The read of the POS card expires the orders first: the sold card's order made it void, the meal's use is back.
+      // The read of the address's cards expires the orders first: the sold card's order made it void, the meal's use is back.
       expect((await shown()).map((card) => [card.id, card.status, card.balanceMinor])).toEqual([[issued.card!.id, 'active', 1000n]]);
       expect((await stack.client.getPrepaidCard({ id: unsold.id, identifier: '' })).card).toMatchObject({ status: 'void' });
       expect((await stack.client.getOrder({ orderNumber: meal.orderNumber })).order).toMatchObject({ status: 'expired' });

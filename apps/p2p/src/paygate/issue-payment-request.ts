@@ -10,12 +10,19 @@ import type { Offer } from './payment-required.js';
 
 /** Unpaid requests are kept this long past their expiry (a late payment is told it expired), then deleted. */
 const KEEP_EXPIRED_MS = 3_600_000;
+/** An open request offered again must leave its new payer this long to pay. */
+const SHARED_OFFER_MIN_MS = 30_000;
 
 /**
  * A new payment request for one payment of a resource: a fresh child of the organisation's xpub under the
  * gap limit (p2p's allocation, decision 0007), held for the payer until it expires, and a 128-bit nonce.
  * The gate needs the xpub: the payment goes to a key only the merchant's wallet holds, and BRC-121's
  * x-bsv-server names that child's public key. Expired unpaid requests of the account are cleared here.
+ *
+ * When the anonymous opens hold every address they may (decision 0022), the resource's open request is
+ * offered again, nonce and all, rather than a 503: a flood of unpaid 402s cannot take a paid API down.
+ * Its payers race to pay one request, which is claimed before anything is broadcast, so one transaction
+ * pays it and the others are refused with their coins unmoved, and ask again.
  */
 export async function issuePaymentRequest(deps: GateDeps, account: Account, resource: GateResource, url: string): Promise<Offer> {
   const { org } = account;
@@ -24,10 +31,32 @@ export async function issuePaymentRequest(deps: GateDeps, account: Account, reso
       'failed_precondition',
       `${org.handle} has no wallet xpub for the payment gate to derive a fresh output per payment from: an owner or admin sets wallet_xpub with PATCH /api/v1/organizations/${org.handle}.`,
     );
+  const request = await newRequest(deps, account, resource).catch(async (error: unknown) => {
+    if (!(error instanceof AppError) || error.code !== 'unavailable') throw error;
+    const open = await openRequestOf(deps, account, resource, org.walletXpub!);
+    if (!open) throw error;
+    return open;
+  });
+  return {
+    resource,
+    url,
+    network: deps.network,
+    nonce: request.nonce,
+    script: request.script,
+    address: addressOfScript(request.script, deps.chain.network)!,
+    serverKey: HD.fromString(org.walletXpub).derive(`m/0/${request.derivationIndex}`).pubKey.toString(),
+    timeoutSeconds: Math.round((request.expiresAt.getTime() - Date.now()) / 1000),
+  };
+}
+
+type IssuedRequest = { nonce: string; script: string; derivationIndex: number | null; expiresAt: Date };
+
+/** A request on a child of the xpub allocated for it alone, held until it expires. */
+async function newRequest(deps: GateDeps, account: Account, resource: GateResource): Promise<IssuedRequest> {
+  const { org } = account;
   const nonce = randomBytes(16).toString('base64url');
-  const timeoutSeconds = deps.config.P2P_GATE_REQUEST_TTL_SECONDS;
-  const expiresAt = new Date(Date.now() + timeoutSeconds * 1000);
-  const derived = await deps.prisma.$transaction(
+  const expiresAt = new Date(Date.now() + deps.config.P2P_GATE_REQUEST_TTL_SECONDS * 1000);
+  return deps.prisma.$transaction(
     async (tx) => {
       const output = await deriveOutput(tx, org, {
         gapLimit: deps.config.P2P_GAP_LIMIT,
@@ -53,19 +82,26 @@ export async function issuePaymentRequest(deps: GateDeps, account: Account, reso
       await tx.gatePaymentRequest.deleteMany({
         where: { accountId: account.id, paidTxid: null, expiresAt: { lt: new Date(Date.now() - KEEP_EXPIRED_MS) } },
       });
-      return output;
+      return { nonce, script: output.script, derivationIndex: output.derivationIndex, expiresAt };
     },
     { maxWait: 20_000, timeout: 20_000 },
   );
-  const serverKey = HD.fromString(org.walletXpub).derive(`m/0/${derived.derivationIndex}`).pubKey.toString();
-  return {
-    resource,
-    url,
-    network: deps.network,
-    nonce,
-    script: derived.script,
-    address: addressOfScript(derived.script, deps.chain.network)!,
-    serverKey,
-    timeoutSeconds,
-  };
+}
+
+/** The resource's unpaid, unclaimed request on the current xpub with the most time left, if it leaves enough. */
+async function openRequestOf(deps: GateDeps, account: Account, resource: GateResource, xpub: string): Promise<IssuedRequest | null> {
+  return deps.prisma.gatePaymentRequest.findFirst({
+    where: {
+      accountId: account.id,
+      resourceId: resource.id,
+      xpub,
+      satoshis: resource.priceSatoshis,
+      paidTxid: null,
+      claimedTxid: null,
+      derivationIndex: { not: null },
+      expiresAt: { gt: new Date(Date.now() + SHARED_OFFER_MIN_MS) },
+    },
+    orderBy: { expiresAt: 'desc' },
+    select: { nonce: true, script: true, derivationIndex: true, expiresAt: true },
+  });
 }
