@@ -40,6 +40,21 @@ export function createPayLinkRepository(prisma: PrismaClient) {
       await prisma.payLink.updateMany({ where: { id, disabledAt: null }, data: { disabledAt: at } });
     },
 
+    /** The unpaid orders (open, unexpired) of the link a client address holds, and when the first of them expires. */
+    async heldByClient(
+      id: string,
+      clientAddress: string,
+      now: Date,
+      db: Db = prisma,
+    ): Promise<{ count: number; firstExpiry: Date | null }> {
+      const held = await db.order.aggregate({
+        where: { payLinkId: id, clientAddress, status: 'open', expiresAt: { gt: now } },
+        _count: { _all: true },
+        _min: { expiresAt: true },
+      });
+      return { count: held._count._all, firstExpiry: held._min.expiresAt };
+    },
+
     /**
      * Inside an order's insert transaction: locks the link's row (SELECT ... FOR UPDATE), so that openings
      * of one link count its uses and insert their order one after another, and answers it as it now is.
