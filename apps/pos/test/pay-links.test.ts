@@ -32,8 +32,8 @@ const createLink = async (org: OrgRef, fields: Partial<CreatePayLinkRequest> = {
     })
   ).payLink!;
 const getLink = async (link: PayLink) => (await stack.client.getPayLink({ id: link.terms!.id, publicUrl: PUBLIC_URL })).payLink!;
-const open = (org: OrgRef, link: PayLink, amountMinor = 0n) =>
-  stack.client.openPayLinkOrder({ org, id: link.terms!.id, amountMinor, publicUrl: PUBLIC_URL });
+const open = (org: OrgRef, link: PayLink, amountMinor = 0n, clientAddress = '') =>
+  stack.client.openPayLinkOrder({ org, id: link.terms!.id, amountMinor, publicUrl: PUBLIC_URL, clientAddress });
 
 /** Pays the order in full by BIP270 (its output, then the receipt output). */
 async function payInFull(order: Order) {
@@ -184,13 +184,17 @@ describe('OpenPayLinkOrder', () => {
     expect((await getLink(link)).status).toBe('active');
   });
 
-  it('counts a use when the order is paid; an unpaid order holds it; a used-up link refuses with 410', async () => {
+  it('counts a use when the order is paid; an unpaid order blocks no other payer, and is cancelled by the payment that takes the use; a used-up link refuses with 410', async () => {
     const org = walletOrg();
     const link = await createLink(org, { maxUses: 1n });
     const { order } = await open(org, link);
-    expect(await failure(open(org, link))).toMatchObject({ code: 'failed_precondition', details: { reason: 'uses_held' } });
+    const { order: other } = await open(org, link);
+    expect(await getLink(link)).toMatchObject({ usesPaid: 0n, usesHeld: 2n, status: 'active' });
     await payInFull(order!);
     await eventually(async () => expect(await getLink(link)).toMatchObject({ usesPaid: 1n, usesHeld: 0n, status: 'used_up' }));
+    expect((await stack.client.getOrder({ orderNumber: other!.orderNumber, publicUrl: PUBLIC_URL })).order).toMatchObject({
+      status: 'cancelled',
+    });
     // The payment lands in the books as every order's does: payment.received with the memo's line.
     const event = await eventually(() => {
       const found = stack.events.find((candidate) => candidate.description === `Order ${order!.orderNumber}`);
@@ -202,17 +206,17 @@ describe('OpenPayLinkOrder', () => {
     expect(await failure(open(org, link))).toMatchObject({ code: 'pay_link_closed', details: { reason: 'used_up' } });
   });
 
-  it('of 50 concurrent payers at the last use, exactly one gets an order', async () => {
+  it('of 50 concurrent opens of a limited link from one client address, two get an order (POS_PAY_LINK_OPENS_PER_CLIENT) and the others 429', async () => {
     const org = walletOrg();
     const link = await createLink(org, { maxUses: 2n });
     await payInFull((await open(org, link)).order!);
-    const attempts = await Promise.allSettled(Array.from({ length: 50 }, () => open(org, link)));
+    const attempts = await Promise.allSettled(Array.from({ length: 50 }, () => open(org, link, 0n, '203.0.113.9')));
     const opened = attempts.filter((attempt) => attempt.status === 'fulfilled');
     const refused = attempts.flatMap((attempt) => (attempt.status === 'rejected' ? [attempt.reason as { code: string }] : []));
-    expect(opened).toHaveLength(1);
-    expect(new Set(refused.map((reason) => reason.code))).toEqual(new Set(['failed_precondition']));
-    expect(await getLink(link)).toMatchObject({ usesPaid: 1n, usesHeld: 1n });
-    expect(await stack.orders.prisma.order.count({ where: { payLinkId: link.terms!.id } })).toBe(2);
+    expect(opened).toHaveLength(2);
+    expect(new Set(refused.map((reason) => reason.code))).toEqual(new Set(['rate_limited']));
+    expect(await getLink(link)).toMatchObject({ usesPaid: 1n, usesHeld: 2n });
+    expect(await stack.orders.prisma.order.count({ where: { payLinkId: link.terms!.id } })).toBe(3);
   });
 
   it('50 concurrent payers of a link without a limit each get their own order', async () => {
@@ -269,14 +273,18 @@ describe('DisablePayLink and ListPayLinks', () => {
 
 // These move pos's clock ahead: they run last.
 describe('expiry', () => {
-  it('an unpaid order that expires frees its use for the next payer', async () => {
+  it("a client address's unpaid orders that expire let it open again", async () => {
     const org = walletOrg();
     const link = await createLink(org, { maxUses: 1n });
-    await open(org, link);
-    expect((await failure(open(org, link))).details?.reason).toBe('uses_held');
+    await open(org, link, 0n, '203.0.113.10');
+    await open(org, link, 0n, '203.0.113.10');
+    expect(await failure(open(org, link, 0n, '203.0.113.10'))).toMatchObject({
+      code: 'rate_limited',
+      details: { held_orders: 2, max_orders: 2 },
+    });
     advance(901);
     expect(await getLink(link)).toMatchObject({ usesHeld: 0n, usesPaid: 0n, status: 'active' });
-    expect((await open(org, link)).order!.status).toBe('open');
+    expect((await open(org, link, 0n, '203.0.113.10')).order!.status).toBe('open');
   });
 
   it('an expired link refuses new orders with 410 and says when it expired', async () => {
