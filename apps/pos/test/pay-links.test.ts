@@ -3,6 +3,7 @@ import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import type { CreatePayLinkRequest, Order, PayLink } from '@ctk/proto/ctk/pos/v1/pos';
 import { eventually } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { watchOnce } from '../src/orders/order-watcher.js';
 import { failure, fundedCustomer, paying, PUBLIC_URL, startOrderStack, walletOrg, type OrderStack } from './order-stack.js';
 
 let stack: OrderStack;
@@ -228,6 +229,38 @@ describe('OpenPayLinkOrder', () => {
       Array.from({ length: 50 }, (_, i) => BigInt(100 + i)),
     );
     expect((await getLink(link)).usesHeld).toBe(50n);
+  });
+});
+
+describe('one-use links paid by address (decision 0024)', () => {
+  it('two orders of a one-use link both paid at their addresses: the watcher pays one, cancels the other and keeps its payment for a refund', async () => {
+    const org = walletOrg();
+    const link = await createLink(org, { maxUses: 1n });
+    const orders = [(await open(org, link, 0n, '198.51.100.20')).order!, (await open(org, link, 0n, '198.51.100.21')).order!];
+    const txids: string[] = [];
+    for (const order of orders) {
+      const { outputs } = await stack.client.getPaymentRequest({ orderNumber: order.orderNumber, publicUrl: PUBLIC_URL });
+      const tx = await paying(await fundedCustomer(stack.chain), [{ script: outputs[0]!.script, satoshis: order.dueSatoshis }]);
+      const response = await fetch(`${stack.chain.url}/v1/tx`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ rawTx: tx.toHex() }),
+      });
+      expect(response.ok).toBe(true);
+      txids.push(tx.id('hex'));
+    }
+    await watchOnce(stack.orders, new Set());
+    const after = await Promise.all(
+      orders.map(async (order) => (await stack.client.getOrder({ orderNumber: order.orderNumber, publicUrl: PUBLIC_URL })).order!),
+    );
+    const paid = after.filter((order) => order.status === 'paid');
+    const cancelled = after.filter((order) => order.status === 'cancelled');
+    expect(paid).toHaveLength(1);
+    expect(paid[0]!.flags).toEqual([]);
+    expect(cancelled).toHaveLength(1);
+    expect(cancelled[0]).toMatchObject({ paidSatoshis: cancelled[0]!.satoshis, flags: ['refund_due'] });
+    expect(cancelled[0]!.payments.map((payment) => payment.via)).toEqual(['address']);
+    expect(await getLink(link)).toMatchObject({ usesPaid: 1n, usesHeld: 0n, status: 'used_up' });
   });
 });
 
