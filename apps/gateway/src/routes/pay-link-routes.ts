@@ -91,7 +91,7 @@ export function payLinkRoutes(deps: GatewayDeps): Record<string, RouteDefinition
       params: payLinkParams,
       body: openPayLinkOrderBody,
       bodyExample: openPayLinkOrderExample,
-      // A payer's retry with the same Idempotency-Key gets the same order, not another holding a use.
+      // A payer's retry with the same Idempotency-Key gets the same order, not another counted against what one address may hold.
       creates: true,
       status: 201,
       answer: order,

@@ -2,7 +2,7 @@ import type { CursorPosition } from '@ctk/shared';
 import type { PayLink, Prisma, PrismaClient } from '../generated/prisma/client.js';
 
 export type { PayLink };
-/** A link with its uses now: paid orders, and open unexpired ones holding a use. */
+/** A link with its uses now: paid orders, and the open unexpired ones (they hold no use, decision 0024). */
 export type PayLinkWithUses = PayLink & { usesPaid: bigint; usesHeld: bigint };
 export type PayLinkRepository = ReturnType<typeof createPayLinkRepository>;
 
@@ -67,7 +67,7 @@ export function createPayLinkRepository(prisma: PrismaClient) {
   };
 }
 
-/** Paid orders use the link; open orders not yet expired hold a use until they are paid or expire. */
+/** Paid orders use the link; open orders not yet expired are counted as held, but hold no use (decision 0024). */
 async function usesOf(db: Db, payLinkId: string, now: Date): Promise<{ usesPaid: bigint; usesHeld: bigint }> {
   // One after the other: inside a transaction the two queries share one connection.
   const paid = await db.order.count({ where: { payLinkId, status: { in: ['paid', 'confirmed'] } } });
