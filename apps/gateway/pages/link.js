@@ -10,7 +10,7 @@ import { $, showAlert } from './ui.js';
 const linkId = decodeURIComponent(location.pathname.split('/').filter(Boolean).at(-1) ?? '');
 
 // One order per amount this page asks for: a retried or doubled Pay answers the same order rather than
-// opening another that would hold one more of the link's uses.
+// opening another (one address holds at most a few unpaid orders of a limited link, decision 0024).
 const attempt = crypto.randomUUID();
 
 const CLOSED = {

@@ -24,17 +24,23 @@ export const EVENT_STREAMS_PER_ADDRESS = 3;
  * Orders end to end in one process: a local chain, books and p2p, pos calling both (its watcher off:
  * the tests pay by BIP270), and the gateway in front of the three, each on its own database. With
  * `commerce`, the commerce service too, calling pos (its catalog read from pos every time).
- * `advance` moves pos's and commerce's clock (expiry) without waiting.
+ * `advance` moves pos's and commerce's clock (expiry) without waiting. `p2pEnv` adds to p2p's configuration.
  */
-export async function startOrderStack(options: { commerce?: boolean; gatewayEnv?: Record<string, string> } = {}) {
+export async function startOrderStack(
+  options: { commerce?: boolean; gatewayEnv?: Record<string, string>; p2pEnv?: Record<string, string> } = {},
+) {
   const chain = await startLocalChain({ port: 0 });
   const transport = inProcessTransport();
   const env = { GRPC_PORT: '0', LOG_LEVEL: 'silent' };
   const chainEnv = { CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: chain.url, CHAIN_RETRIES: '1' };
   const booksService = await startService(books, loadConfig(booksConfigSchema, { ...env, ...(await database('books')) }), { transport });
-  const p2pService = await startService(p2p, loadConfig(p2pConfigSchema, { ...env, ...chainEnv, ...(await database('p2p')) }), {
-    transport,
-  });
+  const p2pService = await startService(
+    p2p,
+    loadConfig(p2pConfigSchema, { ...env, ...chainEnv, ...options.p2pEnv, ...(await database('p2p')) }),
+    {
+      transport,
+    },
+  );
   const addresses = { BOOKS_GRPC_URL: `127.0.0.1:${booksService.port}`, P2P_GRPC_URL: `127.0.0.1:${p2pService.port}` };
   let offsetMs = 0;
   const posService = await startService(

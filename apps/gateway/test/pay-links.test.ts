@@ -1,16 +1,19 @@
-import { HD } from '@bsv/sdk';
+import { LockingScript, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
+import { createChainClient } from '@ctk/chain';
+import { requestFaucet } from '@ctk/chain/local';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../src/app.js';
 import { addMember, bearer, onboard, startTestGateway, type Onboarded } from './harness.js';
-import { startPosStack } from './pos-harness.js';
+import { startOrderStack } from './order-harness.js';
 import { expectError, SERVICES_DOWN, uniqueName } from './support.js';
 
-let stack: Awaited<ReturnType<typeof startPosStack>>;
+let stack: Awaited<ReturnType<typeof startOrderStack>>;
 let gateway: Gateway;
 beforeAll(async () => {
-  stack = await startPosStack({ p2p: true });
+  // A window wide enough for twenty anonymous orders of one organisation at once (decision 0022 keeps 5 for staff).
+  stack = await startOrderStack({ p2pEnv: { P2P_GAP_LIMIT: '40' } });
   gateway = stack.gateway;
-}, 60_000);
+}, 180_000);
 afterAll(() => stack?.close());
 
 const invoice = { currency: 'USD', amount_minor: 18_500, memo: 'Invoice 1042: office catering', max_uses: 1 };
@@ -21,13 +24,7 @@ const createLink = (org: Onboarded, payload: object = invoice, key = org.key) =>
   send('POST', `/api/v1/orgs/${org.handle}/pay-links`, key, payload);
 
 /** An organisation with a wallet (an xpub: each order gets a fresh output). */
-async function merchant(label: string): Promise<Onboarded> {
-  const org = await onboard(gateway, uniqueName(label));
-  const xpub = HD.fromRandom().derive("m/44'/236'/0'").toPublic().toString();
-  const patched = await send('PATCH', `/api/v1/organizations/${org.handle}`, org.key, { wallet_xpub: xpub });
-  expect(patched.statusCode).toBe(200);
-  return org;
-}
+const merchant = (label: string): Promise<Onboarded> => stack.walletOrg(label);
 
 describe('pay links for staff', () => {
   it('staff make a link and list it with its uses; each member role may, another organisation may not', async () => {
@@ -154,18 +151,6 @@ describe('pay links for payers', () => {
     });
   });
 
-  it('holds the last use for the order opened at it: the next payer is told to wait (409)', async () => {
-    const org = await merchant('Last Use Cafe');
-    const link = (await createLink(org)).json();
-    const url = `/api/v1/pay-links/${link.terms.id}/orders`;
-    expect((await send('POST', url, undefined, {})).statusCode).toBe(201);
-    expectError(await send('POST', url, undefined, {}), 409, 'failed_precondition');
-    expect((await send('GET', `/api/v1/orgs/${org.handle}/pay-links`, org.key)).json().data[0]).toMatchObject({
-      uses_held: 1,
-      uses_paid: 0,
-    });
-  });
-
   it("answers a payer's retry with the same Idempotency-Key with the same order, holding no second use", async () => {
     const org = await merchant('Retry Cafe');
     const link = (await createLink(org)).json();
@@ -216,5 +201,152 @@ describe('pay links for payers', () => {
     } finally {
       await limited.close();
     }
+  });
+});
+
+describe('one-use links: opens do not block, the first payment takes the use (decision 0024)', () => {
+  // Small enough for the local chain's faucet coin (1,850 cents at 100 satoshis a cent).
+  const oneUse = { ...invoice, amount_minor: 1_850 };
+  /** An anonymous open of the link from one client address. */
+  const openFrom = (linkId: string, remoteAddress: string) =>
+    gateway.app.inject({ method: 'POST', url: `/api/v1/pay-links/${linkId}/orders`, payload: {}, remoteAddress });
+  const read = async (orderNumber: string) => (await send('GET', `/api/pos/orders/${orderNumber}`)).json();
+
+  /** What the order's BIP270 request asks for: the Payment URL, merchantData and the outputs. */
+  async function toPay(orderNumber: string) {
+    const request = (await send('GET', `/api/pos/orders/${orderNumber}/payment-request`)).json();
+    const outputs = request.outputs.map((output: { script: string; amount: number }) => ({
+      script: output.script,
+      satoshis: output.amount,
+    }));
+    return { url: new URL(request.paymentUrl).pathname, merchantData: request.merchantData as string, outputs };
+  }
+  async function pay(orderNumber: string) {
+    const { url, merchantData, outputs } = await toPay(orderNumber);
+    const tx = await stack.paying(outputs);
+    return { tx, answer: await gateway.app.inject({ method: 'POST', url, payload: { transaction: tx.toHex(), merchantData } }) };
+  }
+
+  /** A wallet paying `outputs` by address: a transaction spending a mined faucet coin, broadcast by the wallet itself. */
+  async function broadcastPaying(outputs: { script: string; satoshis: number }[]): Promise<Transaction> {
+    const chain = createChainClient({ network: 'local', localUrl: stack.chainUrl, retries: 1, retryBaseMs: 20 });
+    const key = PrivateKey.fromRandom();
+    const funded = await requestFaucet(stack.chainUrl, key.toAddress('testnet'), 1_000_000);
+    await stack.mine();
+    const source = Transaction.fromHex(funded.raw_tx);
+    source.merklePath = (await chain.getStatus(source.id('hex'))).merklePath;
+    const tx = new Transaction();
+    tx.addInput({ sourceTransaction: source, sourceOutputIndex: funded.vout, unlockingScriptTemplate: new P2PKH().unlock(key) });
+    for (const output of outputs) tx.addOutput({ lockingScript: LockingScript.fromHex(output.script), satoshis: output.satoshis });
+    const spent = outputs.reduce((sum, output) => sum + output.satoshis, 0);
+    tx.addOutput({ lockingScript: new P2PKH().lock(key.toAddress('testnet')), satoshis: 1_000_000 - spent - 500 });
+    await tx.sign();
+    expect((await chain.broadcast(tx.toBEEF())).state).not.toBe('rejected');
+    return tx;
+  }
+
+  it("one caller's unpaid open does not stop another from opening and paying; then the link is closed (410), the other orders are cancelled, a BIP270 payment of one is refused before broadcast, and a payment by address to one is kept for a refund that staff see", async () => {
+    const org = await merchant('One Use Cafe');
+    const link = (await createLink(org, oneUse)).json();
+    const id = link.terms.id;
+    // The first payer opens the order and walks away without paying; a second and a third open their own.
+    const idle = await openFrom(id, '198.51.100.1');
+    expect(idle.statusCode).toBe(201);
+    const payer = await openFrom(id, '198.51.100.2');
+    expect(payer.statusCode).toBe(201);
+    const late = (await openFrom(id, '198.51.100.3')).json();
+    // What the idle payer's and the third payer's wallets were given while their orders were open.
+    const idleRequest = await toPay(idle.json().order_number);
+    const lateRequest = await toPay(late.order_number);
+    const orders = [idle.json(), payer.json(), late];
+    expect(new Set(orders.map((order) => order.payment_request_url.split('/').at(-2))).size).toBe(3);
+    expect(new Set(orders.map((order) => order.bip21_uri.split('?')[0])).size).toBe(3);
+    expect((await send('GET', `/api/v1/orgs/${org.handle}/pay-links`, org.key)).json().data[0]).toMatchObject({
+      uses_held: 3,
+      uses_paid: 0,
+    });
+
+    const paid = await pay(payer.json().order_number);
+    expect(paid.answer.statusCode).toBe(200);
+    expect(await read(payer.json().order_number)).toMatchObject({ status: 'paid', flags: [] });
+    for (const other of [idle.json(), late]) expect(await read(other.order_number)).toMatchObject({ status: 'cancelled', flags: [] });
+    expectError(await openFrom(id, '198.51.100.4'), 410, 'pay_link_closed');
+    expect((await send('GET', `/api/v1/pay-links/${id}`)).json().status).toBe('used_up');
+    expect((await send('GET', `/api/v1/orgs/${org.handle}/pay-links`, org.key)).json().data[0]).toMatchObject({
+      uses_held: 0,
+      uses_paid: 1,
+    });
+
+    // The idle payer comes back and pays by BIP270: refused, and nothing reaches the chain.
+    const refusedTx = await stack.paying(idleRequest.outputs);
+    const refused = await gateway.app.inject({
+      method: 'POST',
+      url: idleRequest.url,
+      payload: { transaction: refusedTx.toHex(), merchantData: idleRequest.merchantData },
+    });
+    expectError(refused, 409, 'failed_precondition');
+    expect(refused.json().error.message).toMatch(/cancelled/);
+    expect(await stack.onChain(refusedTx.id('hex'))).toBe(false);
+
+    // A wallet that paid the cancelled order's address anyway: staff record it, kept and flagged for a refund, no second use.
+    const direct = await broadcastPaying([{ script: lateRequest.outputs[0].script, satoshis: late.satoshis }]);
+    const confirmed = await send('POST', `/api/pos/orders/${late.order_number}/confirm`, org.key, {
+      org_handle: org.handle,
+      txid: direct.id('hex'),
+    });
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.json()).toMatchObject({
+      status: 'cancelled',
+      paid_satoshis: late.satoshis,
+      flags: ['refund_due'],
+      payments: [{ txid: direct.id('hex'), via: 'staff' }],
+    });
+    expect((await send('GET', `/api/v1/orgs/${org.handle}/pay-links`, org.key)).json().data[0]).toMatchObject({ uses_paid: 1 });
+  });
+
+  it('one client address holds at most 2 unpaid opens of a one-use link: the third is 429 with a retry hint; another address still opens', async () => {
+    const org = await merchant('Greedy Cafe');
+    const link = (await createLink(org, oneUse)).json();
+    for (let i = 0; i < 2; i++) expect((await openFrom(link.terms.id, '203.0.113.50')).statusCode).toBe(201);
+    const third = await openFrom(link.terms.id, '203.0.113.50');
+    expectError(third, 429, 'rate_limited');
+    expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
+    expect(third.json().error.message).toMatch(/2/);
+    expect((await openFrom(link.terms.id, '203.0.113.51')).statusCode).toBe(201);
+  });
+
+  it('20 concurrent payments of 20 different open orders of one one-use link: exactly one takes the use, the others are refused and never broadcast', async () => {
+    const org = await merchant('Crowd Cafe');
+    const link = (await createLink(org, oneUse)).json();
+    const orders = [];
+    for (let i = 0; i < 20; i++) {
+      const opened = await openFrom(link.terms.id, `192.0.2.${i + 1}`);
+      expect(opened.statusCode).toBe(201);
+      orders.push(opened.json());
+    }
+    const payments = await Promise.all(
+      orders.map(async (order) => {
+        const { url, merchantData, outputs } = await toPay(order.order_number);
+        return { url, merchantData, tx: await stack.paying(outputs) };
+      }),
+    );
+    const answers = await Promise.all(
+      payments.map(({ url, merchantData, tx }) =>
+        gateway.app.inject({ method: 'POST', url, payload: { transaction: tx.toHex(), merchantData } }),
+      ),
+    );
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, ...Array<number>(19).fill(409)]);
+    for (const refused of answers.filter((answer) => answer.statusCode !== 200)) expectError(refused, 409, 'failed_precondition');
+    const winner = answers.findIndex((answer) => answer.statusCode === 200);
+    const onChain = await Promise.all(payments.map(({ tx }) => stack.onChain(tx.id('hex'))));
+    expect(onChain.filter(Boolean)).toHaveLength(1);
+    expect(onChain[winner]).toBe(true);
+    const states = await Promise.all(orders.map((order) => read(order.order_number)));
+    expect(states.map((order) => order.status).sort()).toEqual([...Array<string>(19).fill('cancelled'), 'paid']);
+    expect((await send('GET', `/api/v1/orgs/${org.handle}/pay-links`, org.key)).json().data[0]).toMatchObject({
+      uses_paid: 1,
+      uses_held: 0,
+    });
+    expectError(await openFrom(link.terms.id, '192.0.2.99'), 410, 'pay_link_closed');
   });
 });

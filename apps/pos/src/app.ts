@@ -59,6 +59,7 @@ export const service = defineService<
       links: createPayLinkRepository(prisma),
       signingKey: keptKey(prisma.signingKey, 'pay_link_hmac', config.POS_PAY_LINK_KEY),
       openings: oneAtATime(),
+      opensPerClient: config.POS_PAY_LINK_OPENS_PER_CLIENT,
     };
     const cards: CardContext = {
       orders,

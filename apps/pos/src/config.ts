@@ -66,6 +66,11 @@ export const configSchema = z.object({
   /** How long past expiry a payment to the address still counts (paid late). */
   POS_LATE_PAYMENT_SECONDS: seconds(3600, 7 * 86_400),
   /**
+   * How many unpaid orders (open, unexpired) of one limited pay link (max_uses) one client address may hold at
+   * once (decision 0024); one more is 429 rate_limited until one is paid or expires.
+   */
+  POS_PAY_LINK_OPENS_PER_CLIENT: z.coerce.number().int().min(1).max(100).default(2),
+  /**
    * The key pos signs pay links' terms with, hex (at least 32 bytes). Unset: pos makes one on first use and
    * keeps it in its database. Changing it invalidates every link signed before (they refuse new orders).
    */

@@ -3,6 +3,7 @@ import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import type { CreatePayLinkRequest, Order, PayLink } from '@ctk/proto/ctk/pos/v1/pos';
 import { eventually } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { watchOnce } from '../src/orders/order-watcher.js';
 import { failure, fundedCustomer, paying, PUBLIC_URL, startOrderStack, walletOrg, type OrderStack } from './order-stack.js';
 
 let stack: OrderStack;
@@ -32,8 +33,8 @@ const createLink = async (org: OrgRef, fields: Partial<CreatePayLinkRequest> = {
     })
   ).payLink!;
 const getLink = async (link: PayLink) => (await stack.client.getPayLink({ id: link.terms!.id, publicUrl: PUBLIC_URL })).payLink!;
-const open = (org: OrgRef, link: PayLink, amountMinor = 0n) =>
-  stack.client.openPayLinkOrder({ org, id: link.terms!.id, amountMinor, publicUrl: PUBLIC_URL });
+const open = (org: OrgRef, link: PayLink, amountMinor = 0n, clientAddress = '') =>
+  stack.client.openPayLinkOrder({ org, id: link.terms!.id, amountMinor, publicUrl: PUBLIC_URL, clientAddress });
 
 /** Pays the order in full by BIP270 (its output, then the receipt output). */
 async function payInFull(order: Order) {
@@ -184,13 +185,17 @@ describe('OpenPayLinkOrder', () => {
     expect((await getLink(link)).status).toBe('active');
   });
 
-  it('counts a use when the order is paid; an unpaid order holds it; a used-up link refuses with 410', async () => {
+  it('counts a use when the order is paid; an unpaid order blocks no other payer, and is cancelled by the payment that takes the use; a used-up link refuses with 410', async () => {
     const org = walletOrg();
     const link = await createLink(org, { maxUses: 1n });
     const { order } = await open(org, link);
-    expect(await failure(open(org, link))).toMatchObject({ code: 'failed_precondition', details: { reason: 'uses_held' } });
+    const { order: other } = await open(org, link);
+    expect(await getLink(link)).toMatchObject({ usesPaid: 0n, usesHeld: 2n, status: 'active' });
     await payInFull(order!);
     await eventually(async () => expect(await getLink(link)).toMatchObject({ usesPaid: 1n, usesHeld: 0n, status: 'used_up' }));
+    expect((await stack.client.getOrder({ orderNumber: other!.orderNumber, publicUrl: PUBLIC_URL })).order).toMatchObject({
+      status: 'cancelled',
+    });
     // The payment lands in the books as every order's does: payment.received with the memo's line.
     const event = await eventually(() => {
       const found = stack.events.find((candidate) => candidate.description === `Order ${order!.orderNumber}`);
@@ -202,17 +207,17 @@ describe('OpenPayLinkOrder', () => {
     expect(await failure(open(org, link))).toMatchObject({ code: 'pay_link_closed', details: { reason: 'used_up' } });
   });
 
-  it('of 50 concurrent payers at the last use, exactly one gets an order', async () => {
+  it('of 50 concurrent opens of a limited link from one client address, two get an order (POS_PAY_LINK_OPENS_PER_CLIENT) and the others 429', async () => {
     const org = walletOrg();
     const link = await createLink(org, { maxUses: 2n });
     await payInFull((await open(org, link)).order!);
-    const attempts = await Promise.allSettled(Array.from({ length: 50 }, () => open(org, link)));
+    const attempts = await Promise.allSettled(Array.from({ length: 50 }, () => open(org, link, 0n, '203.0.113.9')));
     const opened = attempts.filter((attempt) => attempt.status === 'fulfilled');
     const refused = attempts.flatMap((attempt) => (attempt.status === 'rejected' ? [attempt.reason as { code: string }] : []));
-    expect(opened).toHaveLength(1);
-    expect(new Set(refused.map((reason) => reason.code))).toEqual(new Set(['failed_precondition']));
-    expect(await getLink(link)).toMatchObject({ usesPaid: 1n, usesHeld: 1n });
-    expect(await stack.orders.prisma.order.count({ where: { payLinkId: link.terms!.id } })).toBe(2);
+    expect(opened).toHaveLength(2);
+    expect(new Set(refused.map((reason) => reason.code))).toEqual(new Set(['rate_limited']));
+    expect(await getLink(link)).toMatchObject({ usesPaid: 1n, usesHeld: 2n });
+    expect(await stack.orders.prisma.order.count({ where: { payLinkId: link.terms!.id } })).toBe(3);
   });
 
   it('50 concurrent payers of a link without a limit each get their own order', async () => {
@@ -224,6 +229,38 @@ describe('OpenPayLinkOrder', () => {
       Array.from({ length: 50 }, (_, i) => BigInt(100 + i)),
     );
     expect((await getLink(link)).usesHeld).toBe(50n);
+  });
+});
+
+describe('one-use links paid by address (decision 0024)', () => {
+  it('two orders of a one-use link both paid at their addresses: the watcher pays one, cancels the other and keeps its payment for a refund', async () => {
+    const org = walletOrg();
+    const link = await createLink(org, { maxUses: 1n });
+    const orders = [(await open(org, link, 0n, '198.51.100.20')).order!, (await open(org, link, 0n, '198.51.100.21')).order!];
+    const txids: string[] = [];
+    for (const order of orders) {
+      const { outputs } = await stack.client.getPaymentRequest({ orderNumber: order.orderNumber, publicUrl: PUBLIC_URL });
+      const tx = await paying(await fundedCustomer(stack.chain), [{ script: outputs[0]!.script, satoshis: order.dueSatoshis }]);
+      const response = await fetch(`${stack.chain.url}/v1/tx`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ rawTx: tx.toHex() }),
+      });
+      expect(response.ok).toBe(true);
+      txids.push(tx.id('hex'));
+    }
+    await watchOnce(stack.orders, new Set());
+    const after = await Promise.all(
+      orders.map(async (order) => (await stack.client.getOrder({ orderNumber: order.orderNumber, publicUrl: PUBLIC_URL })).order!),
+    );
+    const paid = after.filter((order) => order.status === 'paid');
+    const cancelled = after.filter((order) => order.status === 'cancelled');
+    expect(paid).toHaveLength(1);
+    expect(paid[0]!.flags).toEqual([]);
+    expect(cancelled).toHaveLength(1);
+    expect(cancelled[0]).toMatchObject({ paidSatoshis: cancelled[0]!.satoshis, flags: ['refund_due'] });
+    expect(cancelled[0]!.payments.map((payment) => payment.via)).toEqual(['address']);
+    expect(await getLink(link)).toMatchObject({ usesPaid: 1n, usesHeld: 0n, status: 'used_up' });
   });
 });
 
@@ -269,14 +306,18 @@ describe('DisablePayLink and ListPayLinks', () => {
 
 // These move pos's clock ahead: they run last.
 describe('expiry', () => {
-  it('an unpaid order that expires frees its use for the next payer', async () => {
+  it("a client address's unpaid orders that expire let it open again", async () => {
     const org = walletOrg();
     const link = await createLink(org, { maxUses: 1n });
-    await open(org, link);
-    expect((await failure(open(org, link))).details?.reason).toBe('uses_held');
+    await open(org, link, 0n, '203.0.113.10');
+    await open(org, link, 0n, '203.0.113.10');
+    expect(await failure(open(org, link, 0n, '203.0.113.10'))).toMatchObject({
+      code: 'rate_limited',
+      details: { held_orders: 2, max_orders: 2 },
+    });
     advance(901);
     expect(await getLink(link)).toMatchObject({ usesHeld: 0n, usesPaid: 0n, status: 'active' });
-    expect((await open(org, link)).order!.status).toBe('open');
+    expect((await open(org, link, 0n, '203.0.113.10')).order!.status).toBe('open');
   });
 
   it('an expired link refuses new orders with 410 and says when it expired', async () => {

@@ -6,11 +6,12 @@ import { orgRef } from '../routes/service-call.js';
 /**
  * A payer opens an order from a public link: pos names the link's organisation, the gateway resolves it
  * (its wallet, jurisdiction and tax setting travel with the call, as for staff's orders), and pos opens
- * the order at the link's signed terms. A link whose organisation is gone is not found.
+ * the order at the link's signed terms. A link whose organisation is gone is not found. The payer's client
+ * address goes with it: pos bounds what one address holds of a limited link (decision 0024).
  */
 export async function openPayLinkOrder(
   deps: GatewayDeps,
-  input: { id: string; amountMinor: bigint },
+  input: { id: string; amountMinor: bigint; clientAddress: string },
   options: CallOptions,
 ): Promise<Order | undefined> {
   const publicUrl = deps.config.CTK_PUBLIC_URL;
@@ -18,7 +19,7 @@ export async function openPayLinkOrder(
   const org = payLink && (await deps.credentials.orgById(payLink.organizationId));
   if (!org) throw new AppError('not_found', 'No such pay link');
   const response = await deps.services.pos.openPayLinkOrder(
-    { org: orgRef({ ...org, role: null }), id: input.id, amountMinor: input.amountMinor, publicUrl },
+    { org: orgRef({ ...org, role: null }), id: input.id, amountMinor: input.amountMinor, publicUrl, clientAddress: input.clientAddress },
     options,
   );
   return response.order;

@@ -47,7 +47,12 @@ export const payLink = named(
     status,
     max_uses: z.number().int().nullable().describe('null: no limit'),
     uses_paid: z.number().int().describe('Paid orders opened from the link'),
-    uses_held: z.number().int().describe('Open orders from the link, not yet expired: each holds a use until paid or expired'),
+    uses_held: z
+      .number()
+      .int()
+      .describe(
+        'Open orders from the link, not yet expired; they hold no use: the first paid takes it and the others are cancelled (decision 0024)',
+      ),
     page_url: z.url().describe('The public pay page'),
     qr_url: z.url().describe('The QR code of the page URL (add ?format=png for PNG)'),
     created_by: z.string().describe('The user who made the link'),

@@ -16,6 +16,7 @@ import {
 } from '../pay-links/pay-link-input.js';
 import { payLinkView, publicPayLinkView } from '../pay-links/pay-link-view.js';
 import { orgParams } from '../items/item-input.js';
+import { clientAddress } from '../plugins/rate-limits.js';
 import { pageQuery } from './pagination.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions, orgRef } from './service-call.js';
@@ -90,14 +91,18 @@ export function payLinkRoutes(deps: GatewayDeps): Record<string, RouteDefinition
       params: payLinkParams,
       body: openPayLinkOrderBody,
       bodyExample: openPayLinkOrderExample,
-      // A payer's retry with the same Idempotency-Key gets the same order, not another holding a use.
+      // A payer's retry with the same Idempotency-Key gets the same order, not another counted against what one address may hold.
       creates: true,
       status: 201,
       answer: order,
-      errors: ['not_found', 'pay_link_closed', 'failed_precondition', 'unavailable'],
+      errors: ['not_found', 'pay_link_closed', 'failed_precondition', 'rate_limited', 'unavailable'],
       handle: async ({ params, body, request }) => {
         const view = orderView(
-          await openPayLinkOrder(deps, { id: params.id, amountMinor: BigInt(body.amount_minor ?? 0) }, callOptions(request)),
+          await openPayLinkOrder(
+            deps,
+            { id: params.id, amountMinor: BigInt(body.amount_minor ?? 0), clientAddress: clientAddress(request) },
+            callOptions(request),
+          ),
         );
         // Made under CTK_PUBLIC_URL, which pos keeps; the payer's answer links to the origin they reached.
         return rebasePaymentLinks(view, publicUrl, answerOrigin(request, publicUrl));

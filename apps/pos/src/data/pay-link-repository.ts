@@ -2,7 +2,7 @@ import type { CursorPosition } from '@ctk/shared';
 import type { PayLink, Prisma, PrismaClient } from '../generated/prisma/client.js';
 
 export type { PayLink };
-/** A link with its uses now: paid orders, and open unexpired ones holding a use. */
+/** A link with its uses now: paid orders, and the open unexpired ones (they hold no use, decision 0024). */
 export type PayLinkWithUses = PayLink & { usesPaid: bigint; usesHeld: bigint };
 export type PayLinkRepository = ReturnType<typeof createPayLinkRepository>;
 
@@ -40,6 +40,21 @@ export function createPayLinkRepository(prisma: PrismaClient) {
       await prisma.payLink.updateMany({ where: { id, disabledAt: null }, data: { disabledAt: at } });
     },
 
+    /** The unpaid orders (open, unexpired) of the link a client address holds, and when the first of them expires. */
+    async heldByClient(
+      id: string,
+      clientAddress: string,
+      now: Date,
+      db: Db = prisma,
+    ): Promise<{ count: number; firstExpiry: Date | null }> {
+      const held = await db.order.aggregate({
+        where: { payLinkId: id, clientAddress, status: 'open', expiresAt: { gt: now } },
+        _count: { _all: true },
+        _min: { expiresAt: true },
+      });
+      return { count: held._count._all, firstExpiry: held._min.expiresAt };
+    },
+
     /**
      * Inside an order's insert transaction: locks the link's row (SELECT ... FOR UPDATE), so that openings
      * of one link count its uses and insert their order one after another, and answers it as it now is.
@@ -52,7 +67,7 @@ export function createPayLinkRepository(prisma: PrismaClient) {
   };
 }
 
-/** Paid orders use the link; open orders not yet expired hold a use until they are paid or expire. */
+/** Paid orders use the link; open orders not yet expired are counted as held, but hold no use (decision 0024). */
 async function usesOf(db: Db, payLinkId: string, now: Date): Promise<{ usesPaid: bigint; usesHeld: bigint }> {
   // One after the other: inside a transaction the two queries share one connection.
   const paid = await db.order.count({ where: { payLinkId, status: { in: ['paid', 'confirmed'] } } });

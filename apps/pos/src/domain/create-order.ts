@@ -62,7 +62,13 @@ export type NewOrderInput = z.input<typeof orderSchema>;
  * id; untaxed: stored value is taxed when it is spent, decision 0017), inserted after `guard` in its
  * transaction (the link's lock and use count; the card's insert).
  */
-export type OrderOpening = { payLinkId?: string; prepaidCardId?: string; guard: (tx: OrderTransaction) => Promise<void> };
+export type OrderOpening = {
+  payLinkId?: string;
+  prepaidCardId?: string;
+  /** The payer's client address, for a pay-link order (decision 0024). */
+  clientAddress?: string;
+  guard: (tx: OrderTransaction) => Promise<void>;
+};
 type ValidLine = z.output<typeof lineSchema>;
 
 /** p2p holds a destination at most this long (AllocateDestination's cap). */
@@ -201,6 +207,7 @@ async function openOrder(
       note: request.note.trim(),
       createdBy: request.createdBy,
       payLinkId: opening?.payLinkId ?? null,
+      clientAddress: opening?.clientAddress || null,
       prepaidCardId: opening?.prepaidCardId ?? null,
       loyaltyCardId,
       rewardMinor: priced.rewardMinor,

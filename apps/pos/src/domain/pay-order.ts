@@ -5,7 +5,7 @@ import type { OrderContext } from '../orders/order-context.js';
 import { receiptScriptHex } from '../orders/order-receipt.js';
 import { dueSatoshis, statusAt } from '../orders/order-state.js';
 import type { OrderWithParts } from '../data/order-repository.js';
-import { beingPaid, CLAIM_STALE_MS } from '../orders/payment-claim.js';
+import { beingPaid, CLAIM_STALE_MS, isClaimedByAnother } from '../orders/payment-claim.js';
 import { getOrder } from './get-order.js';
 import { settleOrderPayment } from './settle-order-payment.js';
 
@@ -53,6 +53,15 @@ export async function payOrder(context: OrderContext, input: z.input<typeof paym
         { reason: 'paid_elsewhere', refund_due: true },
       );
     }
+    // Cancelled while this transaction was on its way (its pay link's last use taken by a payment by
+    // address, decision 0024): it is kept for a refund, and the wallet is told.
+    if (settled.status === 'cancelled') {
+      throw new AppError(
+        'failed_precondition',
+        `Order ${order.orderNumber} was cancelled while this payment was broadcast: it is kept for the merchant to refund`,
+        { reason: 'cancelled', refund_due: true },
+      );
+    }
   } finally {
     // Recorded, the order is paid; refused, it can take another payment at once. A stale claim frees itself anyway.
     await context.orders.releasePaymentClaim(order.id, txid).catch(() => undefined);
@@ -67,7 +76,7 @@ export async function payOrder(context: OrderContext, input: z.input<typeof paym
  */
 async function claimOrder(context: OrderContext, found: OrderWithParts, txid: string): Promise<OrderWithParts | undefined> {
   const now = context.now();
-  const claimed = await context.orders.claimPayment(found.id, txid, now, new Date(now.getTime() - CLAIM_STALE_MS));
+  const claimed = await context.orders.claimPayment(found.id, txid, now, new Date(now.getTime() - CLAIM_STALE_MS), found.payLinkId);
   const order = (await context.orders.byId(found.id)) ?? found;
   if (order.payments.some((known) => known.txid === txid)) {
     if (claimed) await context.orders.releasePaymentClaim(order.id, txid);
@@ -76,8 +85,21 @@ async function claimOrder(context: OrderContext, found: OrderWithParts, txid: st
   if (claimed) return order;
   const status = statusAt(order, now);
   if (status === 'expired') throw new AppError('payment_expired', `Order ${order.orderNumber} expired at ${order.expiresAt.toISOString()}`);
+  if (status === 'cancelled' && order.payLinkId) {
+    throw new AppError(
+      'failed_precondition',
+      `Order ${order.orderNumber} is cancelled: its pay link was paid by another order, or the merchant cancelled it; it takes no payment`,
+      { reason: 'cancelled' },
+    );
+  }
   if (status !== 'open') throw new AppError('failed_precondition', `Order ${order.orderNumber} is ${status}: it takes no payment`);
-  throw beingPaid(order, 'it takes no other payment');
+  if (isClaimedByAnother(order, now, txid)) throw beingPaid(order, 'it takes no other payment');
+  // Open and unclaimed, yet not claimed: its pay link's last use is being paid by another of its orders (decision 0024).
+  throw new AppError(
+    'failed_precondition',
+    `Order ${order.orderNumber}: the last use of its pay link is being paid by another order; it takes no payment now, try again in a moment`,
+    { reason: 'pay_link_being_paid' },
+  );
 }
 
 function txidOf(hex: string): string {

@@ -1,9 +1,10 @@
 import { AppError, enqueuePaymentEvent, isUniqueViolation } from '@ctk/shared';
 import { takeFromStock } from '../data/item-repository.js';
-import type { OrderWithParts } from '../data/order-repository.js';
+import type { OrderTransaction, OrderWithParts } from '../data/order-repository.js';
 import type { OrderContext } from '../orders/order-context.js';
 import { stampPaidOrder } from '../loyalty/stamp-paid-order.js';
 import { paidOrderEvent } from '../prepaid/paid-order-event.js';
+import { releaseOrderCards } from '../prepaid/release-order-cards.js';
 
 export type SettledPayment = {
   txid: string;
@@ -23,69 +24,109 @@ export type SettledPayment = {
  * stamps the loyalty card it was created with (decision 0017), and writes `payment.received` (or, for an
  * order selling a prepaid card, activates it and writes `prepaid.issued`) to the outbox in the same
  * transaction. Payments after that only add to what is paid (and may flag it overpaid); a payment to an
- * order paid at a provider meanwhile is kept and flagged `refund_due`, and counts for nothing.
+ * order paid at a provider meanwhile, or to a cancelled one, is kept and flagged `refund_due`, and counts
+ * for nothing. An order of a pay link with a use limit is recorded with the link's row locked (decision
+ * 0024): the payment completing it takes a use, and the one taking the last cancels the link's other
+ * unpaid orders in the same transaction; one completing it after every use was taken is kept for a refund
+ * and the order cancelled, so a limited link is never paid more than its uses.
  */
 export async function recordOrderPayment(context: OrderContext, orderId: string, payment: SettledPayment): Promise<OrderWithParts> {
   let emitted = false;
+  let cancelled: string[] = [];
   const order = await context.orders
-    .locked(orderId, async (tx, order) => {
-      if (order.payments.some((known) => known.txid === payment.txid)) return order;
-      if (order.status === 'cancelled') throw new AppError('failed_precondition', `Order ${order.orderNumber} was cancelled`);
-      const now = context.now();
-      const late = now > order.expiresAt;
-      await tx.orderPayment.create({
-        data: {
-          orderId,
-          txid: payment.txid,
-          satoshis: payment.satoshis,
-          via: payment.via,
-          status: payment.status,
-          blockHeight: payment.blockHeight,
-          late,
-          receivedAt: now,
-          receiptVout: payment.receiptVout ?? null,
-        },
-      });
-      const paidSatoshis = order.paidSatoshis + payment.satoshis;
-      const flags = new Set(order.flags);
-      // Paid at a provider first (mark-order-paid-elsewhere.ts): this bitcoin is kept on the order, counts for
-      // nothing, and is flagged for the merchant to refund.
-      if (order.status === 'paid_elsewhere') flags.add('refund_due');
-      else if (paidSatoshis > order.satoshis) flags.add('overpaid');
-      const completes = (order.status === 'open' || order.status === 'expired') && paidSatoshis >= order.satoshis;
-      if (completes) {
-        flags.delete('paid_partial');
-        if (late) flags.add('paid_late');
-      }
-      const allMined = [...order.payments.map((known) => known.status), payment.status].every((status) => status === 'mined');
-      const status = completes ? (allMined ? 'confirmed' : 'paid') : order.status;
-      const updated = await tx.order.update({
-        where: { id: orderId },
-        data: {
-          paidSatoshis,
-          flags: [...flags],
-          status,
-          updatedAt: now,
-          ...(completes ? { paidAt: now, ...(status === 'confirmed' ? { confirmedAt: now } : {}) } : {}),
-        },
-        include: { lines: { orderBy: { position: 'asc' } }, payments: { orderBy: { receivedAt: 'asc' } } },
-      });
-      if (completes) {
-        await takeFromStock(tx, updated.organizationId, updated.lines);
-        await stampPaidOrder(tx, updated, now);
-        // payment.received for what prepaid cards did not pay, or prepaid.issued for an order selling a card (decision 0017).
-        const event = await paidOrderEvent(tx, updated, payment.txid, now);
-        if (event) await enqueuePaymentEvent(tx, event);
-        emitted = event !== undefined;
-      }
-      return updated;
-    })
+    .locked(
+      orderId,
+      async (tx, order) => {
+        if (order.payments.some((known) => known.txid === payment.txid)) return order;
+        const now = context.now();
+        const late = now > order.expiresAt;
+        await tx.orderPayment.create({
+          data: {
+            orderId,
+            txid: payment.txid,
+            satoshis: payment.satoshis,
+            via: payment.via,
+            status: payment.status,
+            blockHeight: payment.blockHeight,
+            late,
+            receivedAt: now,
+            receiptVout: payment.receiptVout ?? null,
+          },
+        });
+        const paidSatoshis = order.paidSatoshis + payment.satoshis;
+        const flags = new Set(order.flags);
+        // Paid at a provider first (mark-order-paid-elsewhere.ts), or cancelled (by staff, or by the payment that
+        // took its pay link's last use): this bitcoin is kept on the order, counts for nothing, and is flagged for
+        // the merchant to refund.
+        if (order.status === 'paid_elsewhere' || order.status === 'cancelled') flags.add('refund_due');
+        else if (paidSatoshis > order.satoshis) flags.add('overpaid');
+        let completes = (order.status === 'open' || order.status === 'expired') && paidSatoshis >= order.satoshis;
+        const uses = completes ? await linkUses(tx, order) : null;
+        // Every use of its link was taken before (by a late payment or staff): this one is kept for a refund.
+        const usedUp = uses !== null && uses.paid >= uses.max;
+        if (usedUp) {
+          completes = false;
+          flags.delete('paid_partial');
+          flags.add('refund_due');
+        }
+        if (completes) {
+          flags.delete('paid_partial');
+          if (late) flags.add('paid_late');
+        }
+        const allMined = [...order.payments.map((known) => known.status), payment.status].every((status) => status === 'mined');
+        const status = completes ? (allMined ? 'confirmed' : 'paid') : usedUp ? 'cancelled' : order.status;
+        const released = usedUp ? await releaseOrderCards(tx, order, now) : undefined;
+        if (released?.emitted) emitted = true;
+        const updated = await tx.order.update({
+          where: { id: orderId },
+          data: {
+            paidSatoshis,
+            flags: [...flags],
+            status,
+            updatedAt: now,
+            ...(completes ? { paidAt: now, ...(status === 'confirmed' ? { confirmedAt: now } : {}) } : {}),
+            ...(usedUp ? { cancelledAt: now, ...released?.changes } : {}),
+          },
+          include: { lines: { orderBy: { position: 'asc' } }, payments: { orderBy: { receivedAt: 'asc' } } },
+        });
+        // This payment takes the link's last use: its other unpaid orders are cancelled with it.
+        if (completes && uses && uses.paid + 1n >= uses.max && order.payLinkId) {
+          cancelled = await context.orders.cancelLinkSiblings(tx, order.payLinkId, order.id, now, async (sibling) => {
+            const release = await releaseOrderCards(tx, sibling, now);
+            if (release.emitted) emitted = true;
+            return release.changes;
+          });
+        }
+        if (completes) {
+          await takeFromStock(tx, updated.organizationId, updated.lines);
+          await stampPaidOrder(tx, updated, now);
+          // payment.received for what prepaid cards did not pay, or prepaid.issued for an order selling a card (decision 0017).
+          const event = await paidOrderEvent(tx, updated, payment.txid, now);
+          if (event) await enqueuePaymentEvent(tx, event);
+          if (event) emitted = true;
+        }
+        return updated;
+      },
+      { payLink: true },
+    )
     .catch((error: unknown) => {
       if (isUniqueViolation(error))
         throw new AppError('txid_already_used', `Transaction ${payment.txid} already paid another order`, { field: 'txid' });
       throw error;
     });
   context.notifier.changed(orderId);
+  for (const id of cancelled) context.notifier.changed(id);
   if (emitted) context.eventsCommitted();
   return order;
+}
+
+/** The use limit of the order's pay link and the uses its other orders have taken (paid); null without a limit. */
+async function linkUses(tx: OrderTransaction, order: OrderWithParts): Promise<{ max: bigint; paid: bigint } | null> {
+  if (!order.payLinkId) return null;
+  const link = await tx.payLink.findUnique({ where: { id: order.payLinkId }, select: { maxUses: true } });
+  if (!link || link.maxUses <= 0n) return null;
+  const paid = await tx.order.count({
+    where: { payLinkId: order.payLinkId, id: { not: order.id }, status: { in: ['paid', 'confirmed'] } },
+  });
+  return { max: link.maxUses, paid: BigInt(paid) };
 }

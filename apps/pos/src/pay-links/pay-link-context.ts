@@ -9,4 +9,6 @@ export type PayLinkContext = {
   signingKey(): Promise<Buffer>;
   /** Openings of one limited link, one after another in this process. */
   openings: OneAtATime;
+  /** Unpaid orders of one limited link one client address may hold at once (decision 0024). */
+  opensPerClient: number;
 };

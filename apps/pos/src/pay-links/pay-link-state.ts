@@ -12,8 +12,9 @@ export function payLinkStatus(link: PayLinkWithUses, now: Date): PayLinkStatus {
 }
 
 /**
- * Refuses a new order from a link that takes none: closed (410 `pay_link_closed`), or every use left held
- * by an open order (409: one may expire unpaid and free its use).
+ * Refuses a new order from a link that takes none: closed (410 `pay_link_closed`). Open orders hold no use
+ * (decision 0024): several payers may each have one, the first paid takes the use and the others are
+ * cancelled, so one payer who never pays blocks nobody.
  */
 export function assertOpenable(link: PayLinkWithUses, now: Date): void {
   const status = payLinkStatus(link, now);
@@ -24,11 +25,18 @@ export function assertOpenable(link: PayLinkWithUses, now: Date): void {
   if (status === 'used_up') {
     throw new AppError('pay_link_closed', `This pay link has been paid its ${link.maxUses} times`, { reason: 'used_up' });
   }
-  if (link.maxUses > 0n && link.usesPaid + link.usesHeld >= link.maxUses) {
-    throw new AppError(
-      'failed_precondition',
-      'Every use left of this pay link is held by an order being paid; try again in a few minutes, when one may expire unpaid',
-      { reason: 'uses_held' },
-    );
-  }
+}
+
+/**
+ * 429 when the client address already holds `max` unpaid orders of the limited link (decision 0024): pay one
+ * or let one expire; the retry hint is when the first of them expires.
+ */
+export function assertClientMayOpen(held: { count: number; firstExpiry: Date | null }, max: number, now: Date): void {
+  if (held.count < max) return;
+  const seconds = held.firstExpiry ? Math.max(1, Math.ceil((held.firstExpiry.getTime() - now.getTime()) / 1000)) : 60;
+  throw new AppError(
+    'rate_limited',
+    `This address holds ${held.count} unpaid orders of this pay link already; one address holds at most ${max} at once. Pay one, or retry after ${seconds} s when one expires.`,
+    { held_orders: held.count, max_orders: max, retry_after_seconds: seconds },
+  );
 }
