@@ -12,7 +12,7 @@ async function openStream(): Promise<Readable> {
     yield { order: Order.fromPartial({ orderNumber: '9VQWYC5C8T', status: 'open', currency: 'USD' }) };
     await new Promise(() => {});
   }
-  return openOrderEvents(changes(), 60_000);
+  return openOrderEvents(changes(), { keepaliveMs: 60_000 });
 }
 
 describe('open order event streams per address', () => {

@@ -79,6 +79,7 @@ describe('the loyalty program', () => {
       amount_per_stamp_minor: 0,
       stamps_for_reward: 2,
       reward: 'A free coffee',
+      reward_value_minor: 0,
       active: true,
       version: 1,
       updated_at: expect.any(String),

@@ -15,7 +15,7 @@ describe('the order event stream', () => {
       yield message('paid');
     }
     const chunks: string[] = [];
-    for await (const chunk of await openOrderEvents(changes(), 60)) chunks.push(String(chunk));
+    for await (const chunk of await openOrderEvents(changes(), { keepaliveMs: 60 })) chunks.push(String(chunk));
     expect(chunks[0]).toMatch(/^event: order\ndata: \{"order_number":"9VQWYC5C8T","status":"open"/);
     const keepalives = chunks.slice(1, -1);
     expect(keepalives.length).toBeGreaterThanOrEqual(2);
@@ -29,7 +29,7 @@ describe('the order event stream', () => {
       yield message('paid');
     }
     const chunks: string[] = [];
-    for await (const chunk of await openOrderEvents(changes(), 10_000)) chunks.push(String(chunk));
+    for await (const chunk of await openOrderEvents(changes(), { keepaliveMs: 10_000 })) chunks.push(String(chunk));
     expect(chunks).toHaveLength(2);
   });
 });

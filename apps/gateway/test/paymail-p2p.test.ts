@@ -12,7 +12,9 @@ let paymail: string;
 const keys = merchantKeys();
 
 beforeAll(async () => {
-  stack = await startPaymailStack();
+  // The rate-limit test below asks for well over the anonymous cap of destinations (decision 0022, tested in
+  // p2p's address-holds.test.ts): a wallet scanning 500 addresses ahead keeps them all answerable.
+  stack = await startPaymailStack({ p2pEnv: { P2P_GAP_LIMIT: '500' } });
   const alias = `cafe${Math.floor(Math.random() * 1e6)}`;
   merchant = await onboard(stack.gateway, uniqueName('Harbour Coffee'), { paymail_alias: alias });
   const patched = await http(

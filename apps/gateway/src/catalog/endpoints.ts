@@ -70,7 +70,6 @@ const SPEC_ROWS: Row[] = [
   ['POST', '/api/pos/loyalty-cards/:id/redeem', 'bearer', 'staff', 'loyalty', 'pos', 'Redeem a loyalty reward'],
   ['POST', '/api/pos/loyalty-cards/:id/transfer', 'bearer', 'staff', 'loyalty', 'pos', 'Transfer a loyalty card'],
   ['POST', '/api/pos/orders', 'bearer', 'staff', 'pos', 'pos', 'Create a point-of-sale order'],
-  ['POST', '/api/pos/orders/quote', 'bearer', 'staff', 'pos', 'pos', 'Price a point-of-sale order without creating it'],
   ['POST', '/api/pos/orders/:order_number/confirm', 'bearer', 'staff', 'pos', 'pos', 'Confirm a point-of-sale order'],
   // 4.6 Key-based sign-in
   ['POST', '/api/auth/challenge', 'none', null, 'keypair_identity', 'gateway', 'Ask for a sign-in challenge for a did:key'],
@@ -212,6 +211,8 @@ const SPEC_ROWS: Row[] = [
 ];
 
 const EXTRA_ROWS: Row[] = [
+  // The counter's cart priced as the order would be (decision 0023).
+  ['POST', '/api/pos/orders/quote', 'bearer', 'staff', 'pos', 'pos', 'Price a point-of-sale order without creating it'],
   [
     'GET',
     '/api/pos/shops/:shop_id/cards/address/:address',

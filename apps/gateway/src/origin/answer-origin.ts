@@ -23,8 +23,10 @@ export function answerOrigin(request: Pick<FastifyRequest, 'host' | 'protocol'>,
   const match = host.length <= 261 ? BARE_HOST.exec(host) : null;
   if (!match || (protocol !== 'http' && protocol !== 'https')) return base;
   if (match[1] !== undefined && Number(match[1]) > 65_535) return base;
-  if (host.toLowerCase() === configured.host.toLowerCase()) return base;
-  return `${protocol}://${host.toLowerCase()}${configured.pathname.replace(/\/+$/, '')}`;
+  // As a URL spells it: lower case, without the scheme's default port (localhost:80 is http://localhost).
+  const reached = new URL(`${protocol}://${host}`);
+  if (reached.host === configured.host) return base;
+  return `${reached.origin}${configured.pathname.replace(/\/+$/, '')}`;
 }
 
 /**

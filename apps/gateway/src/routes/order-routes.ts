@@ -20,7 +20,7 @@ import {
   qrQuery,
   quoteOrderExample,
 } from '../orders/order-input.js';
-import { orderMerchant } from '../orders/order-merchant.js';
+import { orderMerchant, type OrderMerchant } from '../orders/order-merchant.js';
 import { orderQuoteView, orderView, paymentRequestView } from '../orders/order-view.js';
 import { answerOrigin, rebasePaymentLinks } from '../origin/answer-origin.js';
 import { route, type RouteDefinition } from './route-definition.js';
@@ -190,14 +190,21 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
       answer: order,
       files: ORDER_EVENT_FILES,
       handle: async ({ params, request, reply }) => {
-        // Read only: the links of each event are under this caller's origin (the shop's name is the order's read).
+        // Read only: the links of each event are under this caller's origin; each event is the order as the route answers it.
         const origin = answerOrigin(request, publicUrl);
+        let merchant: OrderMerchant | undefined;
+        const view = async (watched: Order | undefined) => {
+          const shown = orderView(watched);
+          merchant ??= await orderMerchant(deps, shown.merchant_handle);
+          return { ...shown, ...merchant };
+        };
         const events = await eventStreams.openIn(clientAddress(request), () =>
           openOrderEvents(
             deps.services.pos.watchOrder(
               { orderNumber: params.order_number, publicUrl: origin },
               { ...callOptions(request), timeoutMs: EVENTS_TIMEOUT_MS },
             ),
+            { view },
           ),
         );
         reply.type('text/event-stream').header('cache-control', 'no-cache').header('x-accel-buffering', 'no');

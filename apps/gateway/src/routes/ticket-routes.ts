@@ -19,6 +19,7 @@ import { pageQuery } from './pagination.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions, orgRef } from './service-call.js';
 import { clientAddress } from '../plugins/rate-limits.js';
+import { answerOrigin, rebasePaymentLinks } from '../origin/answer-origin.js';
 
 /**
  * Tickets (decision 0020), served by commerce: admins replace the ticket catalog and read the ticket
@@ -93,11 +94,14 @@ export function ticketRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
           { org: orgRef(requireOrg(request)), lines, publicUrl, clientAddress: clientAddress(request) },
           { ...callOptions(request), timeoutMs: 15_000 },
         );
-        return ticketCheckoutView(
+        // Stored under CTK_PUBLIC_URL; the shopper's answer links to the origin their page reached, as a checkout's does.
+        const origin = answerOrigin(request, publicUrl);
+        const view = ticketCheckoutView(
           response.checkout,
-          publicUrl,
+          origin,
           body.lines.map((line) => line.ticket_type_id),
         );
+        return rebasePaymentLinks(view, publicUrl, origin);
       },
     }),
     'POST /api/v1/orgs/:handle/tickets/check-in': route({
