@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { PrivateKey, Utils } from '@bsv/sdk';
-import { api } from './instance.js';
+import { api, ROOT } from './instance.js';
 
 /**
  * Proof that a `pnpm wallet` file's key is the caller's (docs/decisions/0024-proof-holds-and-privacy.md): a
@@ -8,7 +9,15 @@ import { api } from './instance.js';
  * never leaves this process.
  */
 export async function proveWalletKey(base: string, walletFile: string): Promise<{ nonce: string; signature: string }> {
-  const key = PrivateKey.fromWif((JSON.parse(readFileSync(walletFile, 'utf8')) as { wif: string }).wif);
+  // The wallet's identity key as `pnpm wallet export` gives it (an HD wallet's m/0', or a single-key file's key).
+  const exported = execFileSync(process.execPath, [
+    join(ROOT, 'packages/wallet/bin/ctk-wallet.mjs'),
+    '--file',
+    walletFile,
+    '--json',
+    'export',
+  ]);
+  const key = PrivateKey.fromWif((JSON.parse(exported.toString()) as { wif: string }).wif);
   const did = `did:key:z${Utils.toBase58([0xe7, 0x01, ...(key.toPublicKey().toDER() as number[])])}`;
   const challenge = await api(base, 'POST', '/api/auth/challenge', undefined, { did, purpose: 'bind_card' });
   if (challenge.status !== 201) throw new Error(`challenge: ${JSON.stringify(challenge.body)}`);
