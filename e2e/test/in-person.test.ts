@@ -95,8 +95,9 @@ describe('in person, end to end through the gateway and the local chain: an orde
     ]);
     // US-CA prices exclude tax: 7.25% per line, rounded half up: 1000 -> 72.5 -> 73; 325 -> 23.56 -> 24.
     expect(order.tax_minor).toBe(97);
-    expect(order.tip_minor).toBe(142); // 10% of what the lines cost, tax included (1422), rounded half up
-    expect(order.total_minor).toBe(1000 + 325 + 97 + 142);
+    // 10% of what the lines cost before tax (1325), rounded half up: the counter's one tip rule (decision 0023).
+    expect(order.tip_minor).toBe(133);
+    expect(order.total_minor).toBe(1000 + 325 + 97 + 133);
     expect(order.exchange_rate).toMatch(/^\d+(\.\d+)?$/);
     expect(order.rate_source).toBeTruthy();
     expect(order.satoshis).toBeGreaterThan(0);
