@@ -116,7 +116,7 @@ describe('the cards a POS card shows', () => {
   it('leave out a gift card whose selling order expired (void), and show balances with the uses of expired orders restored', async () => {
     const org = await shop();
     const sam = customer();
-    const posCard = (await stack.client.createPosCard({ org, holder: holder({ address: sam.address }) })).card!;
+    await stack.client.createPosCard({ org, holder: holder({ address: sam.address }) });
     const issued = await issue(org, 1000n, holder({ address: sam.address }));
     await payInFull(issued.order!);
     const meal = await order(org, 600n);
