@@ -25,6 +25,7 @@ describe('pos config', () => {
       POS_ORDER_TTL_SECONDS: 900,
       POS_WATCH_INTERVAL_MS: 5000,
       POS_LATE_PAYMENT_SECONDS: 3600,
+      POS_PAY_LINK_OPENS_PER_CLIENT: 2,
     });
   });
 
