@@ -49,8 +49,7 @@ export async function acceptGatePayment(
   if (tx.merklePath) throw alreadyMined(txid);
   // Refused at once when the transaction paid something here before: an order's payment offered as the gate's
   // is refused, whichever output it names (its outputs do not pay the request's script either, decision 0022).
-  if (await deps.prisma.spentTxid.findFirst({ where: { txid }, select: { txid: true } }))
-    throw new AppError('txid_already_used', `Transaction ${txid} already paid for something; a transaction pays once.`, { txid });
+  if (await deps.prisma.spentTxid.findFirst({ where: { txid }, select: { txid: true } })) throw txidUsed(txid);
   const { target, resource, price } =
     offered.payeeKey !== undefined
       ? brc42Target(account, offered, forResource)
@@ -104,8 +103,7 @@ export async function acceptGatePayment(
   } catch (error) {
     if (nonce)
       await deps.prisma.gatePaymentRequest.updateMany({ where: { nonce, claimedTxid: txid, paidTxid: null }, data: { claimedTxid: null } });
-    if (isUniqueViolation(error))
-      throw new AppError('txid_already_used', `Transaction ${txid} already paid for something; a transaction pays once.`, { txid });
+    if (isUniqueViolation(error)) throw txidUsed(txid);
     throw error;
   }
   deps.eventsCommitted();
@@ -201,6 +199,11 @@ function checkFreshness(deps: GateDeps, offered: OfferedPayment): void {
     );
 }
 
+/** The refusal of a transaction that already paid for something here. */
+function txidUsed(txid: string): AppError {
+  return new AppError('txid_already_used', `Transaction ${txid} already paid for something; a transaction pays once.`, { txid });
+}
+
 /** Marks the request as being paid by this transaction: another transaction for it is refused until this one settles or goes stale. */
 async function claim(deps: GateDeps, nonce: string, txid: string): Promise<void> {
   const claimed = await deps.prisma.gatePaymentRequest.updateMany({
@@ -211,8 +214,13 @@ async function claim(deps: GateDeps, nonce: string, txid: string): Promise<void>
     },
     data: { claimedTxid: txid, claimedAt: new Date() },
   });
-  if (claimed.count === 0)
-    throw new AppError('conflict', 'Another transaction is paying this payment request right now: ask again for a new one.');
+  if (claimed.count > 0) return;
+  // Refused: said as the record would say it, when the request is already paid (by this very transaction, offered twice at once, or another).
+  const request = await deps.prisma.gatePaymentRequest.findUnique({ where: { nonce }, select: { paidTxid: true } });
+  if (request?.paidTxid === txid) throw txidUsed(txid);
+  if (request?.paidTxid)
+    throw new AppError('payment_expired', 'This payment request was already paid by another transaction: ask again for a new one.');
+  throw new AppError('conflict', 'Another transaction is paying this payment request right now: ask again for a new one.');
 }
 
 /** The credential of a payment: what it pays for, signed with the gate's key. */
