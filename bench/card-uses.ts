@@ -19,6 +19,7 @@ import { HD, LockingScript, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
 import { mineBlocks, requestFaucet } from '@ctk/chain/local';
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import type { PrepaidCard } from '@ctk/proto/ctk/pos/v1/cards';
+import { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { PosServiceDefinition } from '@ctk/proto/ctk/pos/v1/pos';
 import { createGrpcClient, grpcUrlVariable } from '@ctk/shared';
 import { freshDatabase, percentile, startServiceStack } from './support.js';
@@ -41,7 +42,11 @@ async function runStack(): Promise<void> {
   };
   process.once('SIGTERM', stop);
   process.once('disconnect', stop);
-  process.send?.({ posUrl: stack.addresses[grpcUrlVariable('pos')], chainUrl: stack.chain.url });
+  process.send?.({
+    posUrl: stack.addresses[grpcUrlVariable('pos')],
+    p2pUrl: stack.addresses[grpcUrlVariable('p2p')],
+    chainUrl: stack.chain.url,
+  });
 }
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
@@ -78,21 +83,17 @@ async function runBench(): Promise<void> {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   try {
-    const { posUrl, chainUrl } = await new Promise<{ posUrl: string; chainUrl: string }>((ready, fail) => {
-      stack.once('message', (message) => ready(message as { posUrl: string; chainUrl: string }));
+    const { posUrl, p2pUrl, chainUrl } = await new Promise<{ posUrl: string; p2pUrl: string; chainUrl: string }>((ready, fail) => {
+      stack.once('message', (message) => ready(message as { posUrl: string; p2pUrl: string; chainUrl: string }));
       stack.once('exit', (code) => fail(new Error(`the stack exited with ${code}`)));
     });
     const pos = createGrpcClient(PosServiceDefinition, posUrl);
     const id = randomUUID();
-    const org: OrgRef = {
-      id,
-      handle: `card-bench-${id.slice(0, 8)}`,
-      jurisdiction: '',
-      receivingAddress: '',
-      pricesIncludeTax: false,
-      walletXpub: HD.fromRandom().derive("m/44'/236'/0'").toPublic().toString(),
-      identityPublicKey: '',
-    };
+    const org: OrgRef = { id, handle: `card-bench-${id.slice(0, 8)}` };
+    // The wallet is p2p's to keep (decision 0028): registered there, as the gateway's PATCH does.
+    const p2p = createGrpcClient(P2pServiceDefinition, p2pUrl);
+    await p2p.setWallet({ org, walletXpub: HD.fromRandom().derive("m/44'/236'/0'").toPublic().toString() });
+    p2p.close();
     const CARDS = Number(args.cards);
     console.log(`Prepaid card uses through pos (${args.postgres ? 'PostgreSQL' : 'PGlite'}): ${1 + CARDS} cards issued and paid...`);
 

@@ -1,4 +1,4 @@
-// The payment gate's middleware on the path that matters for throughput (@ctk/paygate, issue 12): a request
+// The payment gate's middleware on the path that matters for throughput (@ctk/paygate, decision 0021): a request
 // carrying a valid credential, checked locally (signature once, then a cache lookup, exp, revocations,
 // method and path) with no network hop. At --connections (50) for --seconds (8) a scenario, --rounds (5)
 // rounds (medians), autocannon measures (1) a bare fastify JSON route and (2) the same route behind the

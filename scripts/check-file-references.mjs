@@ -2,7 +2,9 @@
 // that cites `docs/decisions/0002-migrations.md` or `packages/shared/src/errors.ts`, a markdown link
 // `](../architecture.md)`. Placeholders (`apps/<app>/...`, `apps/{books,pos}`) and globs are skipped, and
 // so are paths git ignores (generated code such as proto/gen exists only after `pnpm generate`).
-// Prints each broken reference as file:line and exits 1 if there is any.
+// The same comments and docs cite no issue by its number (the word issue and a number, or a GitHub-style
+// hash and a number): a reader of the repository cannot open one.
+// Prints each broken reference and each citation as file:line and exits 1 if there is any.
 //
 //   node scripts/check-file-references.mjs
 import { execFileSync } from 'node:child_process';
@@ -31,7 +33,11 @@ const isHashCommented = (file) =>
   file === '.ci/run';
 const isDoc = (file) => extname(file) === '.md' && (file.startsWith('docs/') || /(^|\/)README\.md$/i.test(file));
 
+/** The word issue and a number (a hash between them or not), or a hash and digits after a space or a bracket (not PKCS#7). */
+const ISSUE_CITATION = /\b[Ii]ssues? #?\d+\b|(?:^|[\s([])#\d+\b/g;
+
 const broken = [];
+const citations = [];
 for (const file of files) {
   if (!existing.has(file)) continue;
   const generated = /(^|\/)(gen|generated|dist)\//.test(file);
@@ -42,6 +48,7 @@ for (const file of files) {
   else if (isHashCommented(file)) texts = hashComments(readFileSync(join(ROOT, file), 'utf8'));
   else continue;
   for (const { text, line, markdown } of texts) {
+    for (const match of text.matchAll(ISSUE_CITATION)) citations.push(`${file}:${line + lineOf(text, match.index)}: ${match[0].trim()}`);
     for (const ref of references(text, markdown)) {
       let resolved = ref.relative
         ? normalize(join(dirname(file), ref.path))
@@ -64,9 +71,15 @@ for (const file of files) {
 if (broken.length) {
   console.error(`${broken.length} file reference(s) name nothing in the repository:`);
   for (const entry of broken) console.error(`  ${entry}`);
-  process.exit(1);
 }
-console.log(`file references: every path named in comments, READMEs and docs/ exists (${files.length} files read)`);
+if (citations.length) {
+  console.error(`${citations.length} comment(s) or doc(s) cite an issue; say what it asked instead:`);
+  for (const entry of citations) console.error(`  ${entry}`);
+}
+if (broken.length || citations.length) process.exit(1);
+console.log(
+  `file references: every path named in comments, READMEs and docs/ exists, and none cites an issue (${files.length} files read)`,
+);
 
 /** Listed by git and still on disk (a file deleted but not yet committed is gone). */
 function exists(file) {

@@ -27,7 +27,7 @@ function contrast(a: string, b: string): number {
   return (hi! + 0.05) / (lo! + 0.05);
 }
 
-describe.skipIf(!hasChromium)('the counter serves one customer at a time, and its rough edges are gone (issue 19, point 11)', () => {
+describe.skipIf(!hasChromium)('the counter serves one customer at a time, and its rough edges are gone', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ctk-e2e-one-customer-'));
   let instance: Instance;
   let browser: BrowserContext | undefined;

@@ -69,7 +69,7 @@ const INCLUDING_TAX: Cart[] = [
   { name: 'a large latte, 5% off, no tip', picks: [{ item: 'latte', modifiers: ['Large'] }], discount: { percent: '5' }, tip: 'none' },
 ];
 
-describe.skipIf(!hasChromium)('the counter shows the total it charges, in headless Chromium (issue 19, points 9 and 10)', () => {
+describe.skipIf(!hasChromium)('the counter shows the total it charges, in headless Chromium (decision 0023)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ctk-e2e-counter-pricing-'));
   let instance: Instance;
   let browser: BrowserContext | undefined;

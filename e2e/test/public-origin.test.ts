@@ -49,7 +49,7 @@ function watch(page: Page, label: string): string[] {
 
 /**
  * The service is started as the README says: CTK_PUBLIC_URL unset, so http://localhost:<port>. Every page
- * here is loaded from http://127.0.0.1:<port>, the same service under another name (issue 19, point 12).
+ * here is loaded from http://127.0.0.1:<port>, the same service under another name.
  */
 describe.skipIf(!hasChromium)('pages loaded from 127.0.0.1 while CTK_PUBLIC_URL says localhost, in headless Chromium', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ctk-e2e-public-origin-'));

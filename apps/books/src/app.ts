@@ -5,6 +5,7 @@ import { createBalanceRepository } from './data/balance-repository.js';
 import { createJournalRepository } from './data/journal-repository.js';
 import { createParkedEventRepository } from './data/parked-event-repository.js';
 import { createReportRepository } from './data/report-repository.js';
+import { createTaxSettingsRepository } from './data/tax-settings-repository.js';
 import { consumePaymentEvents } from './events/consume-payment-events.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { booksService } from './grpc/books-service.js';
@@ -25,6 +26,7 @@ export const service = defineService({
       parked: createParkedEventRepository(prisma),
       reports: createReportRepository(prisma),
       balances: createBalanceRepository(prisma),
+      taxSettings: createTaxSettingsRepository(prisma),
       maxExportEntries: config.BOOKS_EXPORT_MAX_ENTRIES,
       logger,
     };

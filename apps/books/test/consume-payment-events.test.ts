@@ -3,8 +3,8 @@ import { PaymentEvent } from '@ctk/proto/ctk/events/v1/payment_event';
 import { BOOKS_CONSUMER, createLogger, inProcessTransport, type EventMessage, type EventTransport } from '@ctk/shared';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eventually } from '@ctk/shared/testing';
-import { consumePaymentEvents, type PostPaymentEvent } from '../src/events/consume-payment-events.js';
-import { postPaymentEvent } from '../src/domain/post-payment-event.js';
+import type { PostingDeps } from '../src/domain/post-payment-event.js';
+import { consumePaymentEvents } from '../src/events/consume-payment-events.js';
 import { deliveryWatch } from './fixtures/delivery-watch.js';
 import { newEvent, openTestJournal } from './support.js';
 
@@ -30,7 +30,7 @@ describe('the books consumer of payment events', () => {
   });
   afterEach(() => transport.close());
 
-  const consume = (post?: PostPaymentEvent) => consumePaymentEvents(watch.wrap(transport), books.deps, { post });
+  const consume = (deps: PostingDeps = books.deps) => consumePaymentEvents(watch.wrap(transport), deps);
 
   it('subscribes as the books durable consumer', async () => {
     const consumeSpy = vi.spyOn(transport, 'consume');
@@ -95,12 +95,16 @@ describe('the books consumer of payment events', () => {
   it('lets the transport deliver again when posting fails, as when the database is unavailable, and then posts once', async () => {
     const event = newEvent(randomUUID());
     let calls = 0;
-    const post: PostPaymentEvent = async (deps, e) => {
-      calls += 1;
-      if (calls === 1) throw new Error("Can't reach database server at 127.0.0.1:5432");
-      return postPaymentEvent(deps, e);
+    const journal = books.deps.journal;
+    const unreachableOnce: PostingDeps['journal'] = {
+      ...journal,
+      post: async (entry, chart) => {
+        calls += 1;
+        if (calls === 1) throw new Error("Can't reach database server at 127.0.0.1:5432");
+        return journal.post(entry, chart);
+      },
     };
-    await consume(post);
+    await consume({ ...books.deps, journal: unreachableOnce });
     await transport.publish(messageOf(event));
     await eventually(() => expect(watch.handled).toContain(event.id));
     expect(watch.deliveries.get(event.id)).toBe(2);

@@ -66,6 +66,8 @@ describe('ExportJournal: the ledger as a file, streamed by books', () => {
     );
     const { messages, body, error } = await exportOf(books, { org: big, format: 'hledger' });
     expect(error).toBeUndefined();
+    // Every message but the last is full (64 KiB), so the file takes exactly as many messages as it has 64 KiB pieces.
+    expect(messages).toHaveLength(Math.ceil(Buffer.byteLength(body) / (64 * 1024)));
     expect(messages.length).toBeGreaterThan(1);
     expect(messages.slice(0, -1).every((m) => m.chunk.length === 64 * 1024)).toBe(true);
     expect(body.match(/^2026-05-01 \* Order \d+ x+ ☕$/gm)).toHaveLength(40);

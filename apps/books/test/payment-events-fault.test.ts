@@ -1,6 +1,6 @@
-// The fault test of the outbox issue: a backlog of payment events drains into the ledger while books is
+// The outbox under faults: a backlog of payment events drains into the ledger while books is
 // restarted and the NATS connection drops. CTK_FAULT_EVENTS sets the number of events: 2,000 by default
-// (about a minute in CI), 10000 for the issue's full size.
+// (about a minute in CI), 10000 for the full size.
 import { randomUUID } from 'node:crypto';
 import { connectNatsTransport, createLogger, type EventTransport } from '@ctk/shared';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';

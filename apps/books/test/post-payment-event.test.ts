@@ -268,7 +268,10 @@ describe('posting payment events to the journal', () => {
         books.prisma.journalLine.findFirst({ where: { entry: { organizationId } }, orderBy: { lineNo: 'asc' } }),
       ),
     );
-    expect(a?.accountId).toBeDefined();
+    // Each sale's first line is on its own organisation's 1010 BSV wallet.
+    const accountOf = (line: typeof a) => books.prisma.account.findUnique({ where: { id: line?.accountId ?? '' } });
+    expect(await accountOf(a)).toMatchObject({ organizationId: first, code: '1010' });
+    expect(await accountOf(b)).toMatchObject({ organizationId: second, code: '1010' });
     expect(a?.accountId).not.toBe(b?.accountId);
     expect(await books.prisma.account.count({ where: { organizationId: { in: [first, second] } } })).toBe(2 * CHART_OF_ACCOUNTS.length);
   });

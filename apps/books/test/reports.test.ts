@@ -19,6 +19,8 @@ type Books = Awaited<ReturnType<typeof startFedBooks>>;
 type Sales = [string, string, number, number, number, number, number, number, number, number];
 const zero = (period: string, currency: string): Sales => [period, currency, 0, 0, 0, 0, 0, 0, 0, 0];
 
+// One books for the file. `org`'s entries (fixtures/report-events.ts) are posted once, before every test, and
+// only read; a test that posts makes an organisation of its own, so no test depends on another's order.
 describe('reports from the journal, over gRPC', () => {
   let books: Books;
   let org: OrgRef;
@@ -380,9 +382,28 @@ describe('reports from the journal, over gRPC', () => {
       await expect(call()).rejects.toMatchObject({ code: 'validation_failed', details: { field } });
     });
 
-    it('accepts 366 days by day and 3660 by month', async () => {
-      await expect(books.client.getSalesReport({ org, from: '2025-01-01', to: '2026-01-01' })).resolves.toBeDefined();
-      await expect(books.client.getSalesReport({ org, from: '2016-01-01', to: '2026-01-06', period: 'month' })).resolves.toBeDefined();
+    it('accepts 366 days by day and 3660 by month, answering every period of them', async () => {
+      // 2025-04-30 to 2026-04-30 is 366 days: a row per day and currency, the fixture's sales among them.
+      const byDay = await sales({ from: '2025-04-30', to: '2026-04-30' });
+      expect(byDay).toHaveLength(366 * 2);
+      expect(byDay[0]).toEqual(zero('2025-04-30', 'JPY'));
+      expect(byDay.at(-1)).toEqual(zero('2026-04-30', 'USD'));
+      const grossOf = (rows: Sales[], currency: string) => rows.filter((row) => row[1] === currency).reduce((sum, row) => sum + row[3], 0);
+      expect([grossOf(byDay, 'JPY'), grossOf(byDay, 'USD')]).toEqual([1500, 4150 + 900]);
+      // 2016-04-23 to 2026-04-30 is 3660 days: 121 months per currency, the last two as the month report gives them.
+      const byMonth = await sales({ from: '2016-04-23', to: '2026-04-30', period: 'month' });
+      expect(byMonth).toHaveLength(121 * 2);
+      expect(byMonth[0]).toEqual(zero('2016-04', 'JPY'));
+      expect(byMonth.slice(-4)).toEqual([
+        ['2026-03', 'JPY', 1, 1500, 0, 1500, 0, 0, 1500, 0],
+        ['2026-03', 'USD', 3, 4150, 290, 3860, 375, 25, 3510, 5000],
+        zero('2026-04', 'JPY'),
+        ['2026-04', 'USD', 2, 900, 40, 860, 100, 0, 760, 0],
+      ]);
+      await expect(books.client.getSalesReport({ org, from: '2016-04-22', to: '2026-04-30', period: 'month' })).rejects.toMatchObject({
+        code: 'validation_failed',
+        details: { field: 'from' },
+      });
     });
 
     it('rejects a report that names no organisation as a bad request', async () => {

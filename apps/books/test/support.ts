@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { BooksServiceDefinition } from '@ctk/proto/ctk/books/v1/books';
 import { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { PaymentEvent, PaymentEventType, Settlement } from '@ctk/proto/ctk/events/v1/payment_event';
-import { createGrpcClient, createLogger, loadConfig, openPrisma, startService, type EventTransport, type Logger } from '@ctk/shared';
-import { createTestDatabase, paymentEventFeed, TEST_DATA_DIR } from '@ctk/shared/testing';
+import { createLogger, loadConfig, openPrisma, startService, type EventTransport, type Logger } from '@ctk/shared';
+import { createTestDatabase, paymentEventFeed, TEST_DATA_DIR, createTestClient } from '@ctk/shared/testing';
 import { vi, type MockInstance } from 'vitest';
 import { configSchema, service as books } from '../src/app.js';
 import { createJournalRepository, type ListedEntry } from '../src/data/journal-repository.js';
@@ -45,7 +45,7 @@ export async function startTestBooks(options: TestBooksOptions = {}) {
   const env = options.env ?? (await testBooksDatabase()).env;
   const config = loadConfig(configSchema, { GRPC_PORT: '0', LOG_LEVEL: 'silent', ...env, ...options.config });
   const service = await startService(books, config, { logger: options.logger, transport: options.transport });
-  const client = createGrpcClient(BooksServiceDefinition, `127.0.0.1:${service.port}`);
+  const client = createTestClient(BooksServiceDefinition, `127.0.0.1:${service.port}`);
   return {
     port: service.port,
     client,

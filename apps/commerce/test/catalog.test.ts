@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { failure, startCommerceStack, walletOrg, type CommerceStack } from './commerce-stack.js';
+import { failure, startCommerceStack, type CommerceStack } from './commerce-stack.js';
 
 let stack: CommerceStack;
 beforeAll(async () => {
@@ -9,7 +9,7 @@ afterAll(() => stack?.close());
 
 describe('the catalog, read from pos', () => {
   it('without a menu: the available items by category (the uncategorised last), public fields only', async () => {
-    const org = walletOrg();
+    const org = await stack.walletOrg();
     const scone = await stack.item(org, { name: 'Scone', priceCents: 325n, category: 'Bakery', sku: 'SC-1', inventory: 0n });
     const latte = await stack.item(org, {
       name: 'Latte',
@@ -39,7 +39,7 @@ describe('the catalog, read from pos', () => {
       category: 'Coffee',
       priceType: 'fixed',
       soldOut: false,
-      modifiers: [{ id: latte.modifiers[0]!.id, name: 'Oat milk', priceMinor: 50n, group: '' }],
+      modifiers: [{ id: latte.modifiers[0]!.id, name: 'Oat milk', priceMinor: 50n, group: undefined }],
     });
     // Tracked stock at 0 shows as sold out; the count, the sku and the tax treatment are not shown.
     expect(catalog?.items[0]?.soldOut).toBe(true);
@@ -50,7 +50,7 @@ describe('the catalog, read from pos', () => {
   });
 
   it('with a saved menu: its sections in order, an item in two sections listed once, items off the menu not for sale', async () => {
-    const org = walletOrg();
+    const org = await stack.walletOrg();
     const tea = await stack.item(org, { name: 'Tea', priceCents: 300n });
     const cake = await stack.item(org, { name: 'Cake', priceCents: 500n, currency: 'EUR' });
     const off = await stack.item(org, { name: 'Off menu', priceCents: 700n });
@@ -75,8 +75,8 @@ describe('the catalog, read from pos', () => {
   });
 
   it("never lists another organisation's item", async () => {
-    const org = walletOrg();
-    const other = walletOrg();
+    const org = await stack.walletOrg();
+    const other = await stack.walletOrg();
     const theirs = await stack.item(other, { name: 'Theirs', priceCents: 100n });
     expect((await stack.client.getCatalog({ org })).catalog).toEqual({ sections: [], items: [] });
     expect((await failure(stack.client.getCatalogItem({ org, id: theirs.id }))).code).toBe('not_found');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eventually } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { failure, PUBLIC_URL, startCommerceStack, walletOrg, type CommerceStack } from './commerce-stack.js';
+import { failure, PUBLIC_URL, startCommerceStack, type CommerceStack } from './commerce-stack.js';
 
 let stack: CommerceStack;
 beforeAll(async () => {
@@ -11,7 +11,7 @@ afterAll(() => stack?.close());
 
 /** A shop with a latte (with an oat-milk choice) and a scone. */
 async function shop(fields = {}) {
-  const org = walletOrg(fields);
+  const org = await stack.walletOrg(fields);
   const latte = await stack.item(org, {
     name: 'Latte',
     priceCents: 450n,
@@ -83,6 +83,8 @@ describe('checkouts', () => {
     ['no lines', [], 'lines'],
     ['a quantity of 0', [{ quantity: 0n }], 'lines.0.quantity'],
     ['a quantity above 10000', [{ quantity: 10_001n }], 'lines.0.quantity'],
+    ['101 lines', Array.from({ length: 101 }, () => ({})), 'lines'],
+    ['21 modifiers on a line', [{ modifierIds: Array.from({ length: 21 }, (_, i) => `m${i}`) }], 'lines.0.modifier_ids'],
     ['an item id that is not a UUID', [{ itemId: 'latte' }], 'lines.0.item_id'],
   ])('refuse %s as validation_failed', async (_, lines, field) => {
     const { org, scone } = await shop();
@@ -143,7 +145,7 @@ describe('a checkout read by its public token', () => {
   it('is not found by another organisation, nor by a token that is not one', async () => {
     const { org, scone } = await shop();
     const created = (await stack.client.createCheckout({ org, lines: [line(scone.id)], publicUrl: PUBLIC_URL })).checkout!;
-    const other = walletOrg();
+    const other = await stack.walletOrg();
     expect((await failure(stack.client.getCheckout({ org: other, publicToken: created.publicToken, publicUrl: PUBLIC_URL }))).code).toBe(
       'not_found',
     );

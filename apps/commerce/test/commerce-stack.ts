@@ -3,13 +3,14 @@ import { HD, LockingScript, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
 import { configSchema as booksConfigSchema, service as books } from '@ctk/books';
 import { mineBlocks, requestFaucet, startLocalChain } from '@ctk/chain/local';
 import { BooksServiceDefinition } from '@ctk/proto/ctk/books/v1/books';
+import { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { CommerceServiceDefinition } from '@ctk/proto/ctk/commerce/v1/commerce';
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { PosServiceDefinition, type CreateItemRequest } from '@ctk/proto/ctk/pos/v1/pos';
 import { configSchema as p2pConfigSchema, service as p2p } from '@ctk/p2p';
 import { configSchema as posConfigSchema, service as pos } from '@ctk/pos';
-import { createGrpcClient, inProcessTransport, loadConfig, startService, type EventTransport } from '@ctk/shared';
-import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
+import { inProcessTransport, loadConfig, startService, type EventTransport, type GrpcClient } from '@ctk/shared';
+import { createTestDatabase, TEST_DATA_DIR, createTestClient } from '@ctk/shared/testing';
 import { configSchema, service as commerce } from '../src/app.js';
 
 export const PUBLIC_URL = 'https://pay.example.com';
@@ -67,9 +68,10 @@ export async function startCommerceStack(env: Record<string, string> = {}) {
     // Commerce relays provider payments' events to books (decision 0019); its clock moves with pos's.
     { transport, now: () => new Date(Date.now() + offsetMs) },
   );
-  const booksClient = createGrpcClient(BooksServiceDefinition, `127.0.0.1:${booksService.port}`);
-  const client = createGrpcClient(CommerceServiceDefinition, `127.0.0.1:${commerceService.port}`);
-  const posClient = createGrpcClient(PosServiceDefinition, posUrl);
+  const booksClient = createTestClient(BooksServiceDefinition, `127.0.0.1:${booksService.port}`);
+  const p2pClient = createTestClient(P2pServiceDefinition, `127.0.0.1:${p2pService.port}`);
+  const client = createTestClient(CommerceServiceDefinition, `127.0.0.1:${commerceService.port}`);
+  const posClient = createTestClient(PosServiceDefinition, posUrl);
 
   /** Creates an item in pos (available, USD, fixed price unless the fields say otherwise). */
   async function item(org: OrgRef, fields: Partial<CreateItemRequest>) {
@@ -127,6 +129,8 @@ export async function startCommerceStack(env: Record<string, string> = {}) {
   return {
     client,
     pos: posClient,
+    /** A new organisation set up with p2p and books (registerOrg). */
+    walletOrg: (setup: OrgSetup = {}) => registerOrg({ p2p: p2pClient, books: booksClient }, setup),
     /** The events between the services (pos's payment events reach books and commerce on it). */
     transport,
     /** Whether this durable consumer has handled (acknowledged) the message with this id. */
@@ -145,6 +149,7 @@ export async function startCommerceStack(env: Record<string, string> = {}) {
       client.close();
       posClient.close();
       booksClient.close();
+      p2pClient.close();
       await commerceService.close();
       await posService.close();
       await booksService.close();
@@ -157,19 +162,25 @@ export async function startCommerceStack(env: Record<string, string> = {}) {
 
 export type CommerceStack = Awaited<ReturnType<typeof startCommerceStack>>;
 
-/** An organisation with a wallet (an xpub: each order gets its own address). */
-export function walletOrg(fields: Partial<OrgRef> = {}): OrgRef {
+/** What a test organisation is set up with: its wallet (p2p's) and tax settings (books'). */
+export type OrgSetup = { jurisdiction?: string; pricesIncludeTax?: boolean; walletXpub?: string; receivingAddress?: string };
+
+/**
+ * An organisation with a wallet (an xpub: each order gets its own address, unless an empty `walletXpub`
+ * says otherwise) and, when given, a jurisdiction: registered with p2p and books, their owners, as the
+ * gateway does (decision 0028).
+ */
+async function registerOrg(
+  clients: { p2p: GrpcClient<typeof P2pServiceDefinition>; books: GrpcClient<typeof BooksServiceDefinition> },
+  setup: OrgSetup,
+): Promise<OrgRef> {
   const id = randomUUID();
-  return {
-    id,
-    handle: `shop-${id.slice(0, 8)}`,
-    jurisdiction: '',
-    receivingAddress: '',
-    pricesIncludeTax: false,
-    walletXpub: HD.fromRandom().derive("m/44'/236'/0'").toPublic().toString(),
-    identityPublicKey: '',
-    ...fields,
-  };
+  const org = { id, handle: `shop-${id.slice(0, 8)}` };
+  const walletXpub = setup.walletXpub ?? HD.fromRandom().derive("m/44'/236'/0'").toPublic().toString();
+  await clients.p2p.setWallet({ org, walletXpub: walletXpub || undefined, receivingAddress: setup.receivingAddress });
+  if (setup.jurisdiction || setup.pricesIncludeTax !== undefined)
+    await clients.books.setTaxSettings({ org, jurisdiction: setup.jurisdiction || undefined, pricesIncludeTax: setup.pricesIncludeTax });
+  return org;
 }
 
 export { failure } from '@ctk/shared/testing';

@@ -1,13 +1,13 @@
-import { grpcHealthStatus } from '@ctk/shared/testing';
+import { grpcHealthStatus, createTestClient } from '@ctk/shared/testing';
 import { randomUUID } from 'node:crypto';
 import { CommerceServiceDefinition } from '@ctk/proto/ctk/commerce/v1/commerce';
-import { createGrpcClient, loadConfig, startService, type GrpcClient, type RunningService } from '@ctk/shared';
+import { loadConfig, startService, type GrpcClient, type RunningService } from '@ctk/shared';
 import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema, service as commerce } from '../src/app.js';
 
 describe('commerce service', () => {
-  let service: RunningService<object>;
+  let service: RunningService;
   let client: GrpcClient<typeof CommerceServiceDefinition>;
   beforeAll(async () => {
     const url = await createTestDatabase('commerce');
@@ -17,7 +17,7 @@ describe('commerce service', () => {
       commerce,
       loadConfig(configSchema, { GRPC_PORT: '0', LOG_LEVEL: 'silent', POS_GRPC_URL: '127.0.0.1:1', ...database }),
     );
-    client = createGrpcClient(CommerceServiceDefinition, `127.0.0.1:${service.port}`);
+    client = createTestClient(CommerceServiceDefinition, `127.0.0.1:${service.port}`);
   });
   afterAll(async () => {
     client.close();

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { eventually } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signPayload } from '../src/providers/webhook-signature.js';
-import { failure, PUBLIC_URL, startCommerceStack, walletOrg, type CommerceStack } from './commerce-stack.js';
+import { signPayload } from './sign-payload.js';
+import { failure, PUBLIC_URL, startCommerceStack, type CommerceStack } from './commerce-stack.js';
 
 let stack: CommerceStack;
 beforeAll(async () => {
@@ -16,7 +16,7 @@ const WALLET_SECRET = 'wps_blue_bottle_wallet_5e0a91c7d3';
 
 /** A shop with its provider secrets set and a checkout of two lattes taxed at 10%: 900 + 90 tax = 990. */
 async function paidShop(cardSecret = CARD_SECRET) {
-  const org = walletOrg();
+  const org = await stack.walletOrg();
   await stack.client.setProviderSecret({ org, provider: 'card-provider', webhookSecret: cardSecret });
   await stack.client.setProviderSecret({ org, provider: 'wallet-provider', webhookSecret: WALLET_SECRET });
   const latte = await stack.item(org, { name: 'Latte', priceCents: 450n, taxTreatment: 'reduced', taxRate: '0.1' });
@@ -272,7 +272,7 @@ describe('card provider events', () => {
   });
 
   it('refuse events while no secret is set, naming the route that sets it', async () => {
-    const org = walletOrg();
+    const org = await stack.walletOrg();
     const refused = await failure(deliver(org, sessionCompleted('cko_x')));
     expect(refused.code).toBe('failed_precondition');
     expect(refused.message).toContain(`PUT /api/v1/orgs/${org.handle}/payment-providers/card-provider`);
@@ -281,7 +281,7 @@ describe('card provider events', () => {
 
 describe('provider secrets', () => {
   it('are never answered: the last 4 characters only', async () => {
-    const org = walletOrg();
+    const org = await stack.walletOrg();
     const { account } = await stack.client.setProviderSecret({ org, provider: 'card-provider', webhookSecret: CARD_SECRET });
     expect(account).toMatchObject({ provider: 'card-provider', secretLast4: CARD_SECRET.slice(-4), previousValidUntil: '' });
     expect(JSON.stringify(account)).not.toContain(CARD_SECRET);
@@ -297,7 +297,7 @@ describe('provider secrets', () => {
   });
 
   it('refuse a short secret or an unknown provider with a named field', async () => {
-    const org = walletOrg();
+    const org = await stack.walletOrg();
     expect((await failure(stack.client.setProviderSecret({ org, provider: 'card-provider', webhookSecret: 'short' }))).code).toBe(
       'validation_failed',
     );

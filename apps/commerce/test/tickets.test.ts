@@ -5,7 +5,7 @@ import { PaymentEvent } from '@ctk/proto/ctk/events/v1/payment_event';
 import { COMMERCE_CONSUMER, type EventMessage } from '@ctk/shared';
 import { eventually } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { failure, PUBLIC_URL, startCommerceStack, walletOrg, type CommerceStack } from './commerce-stack.js';
+import { failure, PUBLIC_URL, startCommerceStack, type CommerceStack } from './commerce-stack.js';
 
 let stack: CommerceStack;
 beforeAll(async () => {
@@ -33,7 +33,7 @@ function concert(standing = 10, fields: Partial<TicketEventInput> = {}): TicketE
 }
 
 async function ticketShop(standing = 10) {
-  const org = walletOrg();
+  const org = await stack.walletOrg();
   const { events } = await stack.client.replaceTicketCatalog({ org, events: [concert(standing)] });
   const [standingType, seatedType] = events[0]!.ticketTypes;
   return { org, events, standing: standingType!, seated: seatedType! };
@@ -85,8 +85,43 @@ describe('the ticket catalog', () => {
     ],
     ['an id not of the catalog', { id: randomUUID() }, 'events.0.id'],
     ['a name on two lines', { name: 'Jazz\nnight' }, 'events.0.name'],
+    [
+      'a currency without a satoshi rate',
+      {
+        ticketTypes: [
+          { id: '', name: 'Standing', priceMinor: 2500n, currency: 'USD', capacity: 1 },
+          { id: '', name: 'Mystery', priceMinor: 2500n, currency: 'XXX', capacity: 1 },
+        ],
+      },
+      'events.0.ticket_types.1.currency',
+    ],
+    // The catalog's bounds, which the gateway passes on rather than restating.
+    ['no name', { name: '' }, 'events.0.name'],
+    ['a name of 101 characters', { name: 'n'.repeat(101) }, 'events.0.name'],
+    ['a venue of 201 characters', { venue: 'v'.repeat(201) }, 'events.0.venue'],
+    ['no ticket type', { ticketTypes: [] }, 'events.0.ticket_types'],
+    [
+      '21 ticket types',
+      { ticketTypes: Array.from({ length: 21 }, (_, i) => ({ id: '', name: `T${i}`, priceMinor: 1n, currency: 'USD', capacity: 1 })) },
+      'events.0.ticket_types',
+    ],
+    [
+      'a type name of 61 characters',
+      { ticketTypes: [{ id: '', name: 't'.repeat(61), priceMinor: 1n, currency: 'USD', capacity: 1 }] },
+      'events.0.ticket_types.0.name',
+    ],
+    [
+      'a price above 10^12',
+      { ticketTypes: [{ id: '', name: 'A', priceMinor: 10n ** 12n + 1n, currency: 'USD', capacity: 1 }] },
+      'events.0.ticket_types.0.price_minor',
+    ],
+    [
+      'a capacity above a million',
+      { ticketTypes: [{ id: '', name: 'A', priceMinor: 1n, currency: 'USD', capacity: 1_000_001 }] },
+      'events.0.ticket_types.0.capacity',
+    ],
   ])('refuses %s as validation_failed naming the place', async (_, fields, field) => {
-    const org = walletOrg();
+    const org = await stack.walletOrg();
     const refused = await failure(stack.client.replaceTicketCatalog({ org, events: [concert(10, fields as Partial<TicketEventInput>)] }));
     expect(refused).toMatchObject({ code: 'validation_failed', details: { field } });
   });
@@ -117,14 +152,14 @@ describe('the ticket catalog', () => {
     expect(await available(org, standing.id)).toBe(0);
     expect(await failure(buy(org, standing.id))).toMatchObject({ code: 'sold_out', details: { available: 0 } });
     // Another organisation's type is not this catalog's.
-    const other = walletOrg();
+    const other = await stack.walletOrg();
     expect(
       await failure(stack.client.replaceTicketCatalog({ org: other, events: [{ ...concert(), ticketTypes: [keepSeated] }] })),
     ).toMatchObject({ code: 'validation_failed', details: { field: 'events.0.ticket_types.0.id' } });
   });
 
   it('refuses control characters and bidirectional overrides in names and venue (the one text rule of @ctk/shared)', async () => {
-    const org = walletOrg();
+    const org = await stack.walletOrg();
     for (const [field, value] of [
       ['events.0.name', { name: 'Spring\u0000concert' }],
       ['events.0.name', { name: 'Spring \u202econcert' }],
@@ -138,7 +173,7 @@ describe('the ticket catalog', () => {
   });
 
   it('lists only events still to end', async () => {
-    const org = walletOrg();
+    const org = await stack.walletOrg();
     await stack.client.replaceTicketCatalog({
       org,
       events: [concert(5, { name: 'Last week', startsAt: inDays(-7), endsAt: inDays(-6.9) }), concert(5)],
@@ -170,6 +205,22 @@ describe('a ticket checkout', () => {
     expect(await available(org, seated.id)).toBe(19);
   });
 
+  it('bounds a checkout: 1 to 20 lines, 1 to 100 tickets a line, naming the field', async () => {
+    const { org, standing } = await ticketShop();
+    const lines = (count: number, quantity = 1n) => Array.from({ length: count }, () => ({ ticketTypeId: standing.id, quantity }));
+    for (const [request, field] of [
+      [lines(0), 'lines'],
+      [lines(21), 'lines'],
+      [lines(1, 0n), 'lines.0.quantity'],
+      [lines(1, 101n), 'lines.0.quantity'],
+    ] as const)
+      expect(await failure(stack.client.createTicketCheckout({ org, lines: [...request], publicUrl: PUBLIC_URL }))).toMatchObject({
+        code: 'validation_failed',
+        details: { field },
+      });
+    expect(await available(org, standing.id)).toBe(10);
+  });
+
   it('refuses more than is left (sold_out naming the line), unknown types, one type twice, two currencies', async () => {
     const { org, standing, seated } = await ticketShop(3);
     expect(await failure(buy(org, standing.id, 4n))).toMatchObject({
@@ -188,7 +239,7 @@ describe('a ticket checkout', () => {
       publicUrl: PUBLIC_URL,
     });
     expect(await failure(twice)).toMatchObject({ code: 'validation_failed', details: { field: 'lines[1].ticket_type_id' } });
-    const mixed = walletOrg();
+    const mixed = await stack.walletOrg();
     const { events } = await stack.client.replaceTicketCatalog({
       org: mixed,
       events: [concert(5, { ticketTypes: [concert().ticketTypes[0]!, { ...concert().ticketTypes[1]!, currency: 'EUR' }] })],
@@ -274,7 +325,9 @@ describe('paid tickets', () => {
       code: 'already_checked_in',
       details: { checked_in_at: admitted.checkedInAt },
     });
-    expect((await failure(stack.client.checkInTicket({ org: walletOrg(), code: paid.tickets[1]!.code }))).code).toBe('not_found');
+    expect((await failure(stack.client.checkInTicket({ org: await stack.walletOrg(), code: paid.tickets[1]!.code }))).code).toBe(
+      'not_found',
+    );
     for (const unknown of ['', 'ABC', '0'.repeat(20)])
       expect((await failure(stack.client.checkInTicket({ org, code: unknown }))).code).toBe('not_found');
 
@@ -398,6 +451,6 @@ describe('paid tickets', () => {
     expect(second.orders.map((o) => o.orderNumber)).toEqual([made[0]]);
     expect(second.nextCursor).toBe('');
     // Item checkouts are not ticket orders; another organisation sees none of these.
-    expect((await stack.client.listTicketOrders({ org: walletOrg(), limit: 10, cursor: '' })).orders).toEqual([]);
+    expect((await stack.client.listTicketOrders({ org: await stack.walletOrg(), limit: 10, cursor: '' })).orders).toEqual([]);
   });
 });

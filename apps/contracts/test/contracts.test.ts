@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema, service as contracts } from '../src/app.js';
 
 describe('contracts service', () => {
-  let service: RunningService<object>;
+  let service: RunningService;
   let client: GrpcClient<typeof ContractsServiceDefinition>;
   beforeAll(async () => {
     service = await startService(contracts, loadConfig(configSchema, { GRPC_PORT: '0', LOG_LEVEL: 'silent' }));

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema, service as federation } from '../src/app.js';
 
 describe('federation service', () => {
-  let service: RunningService<object>;
+  let service: RunningService;
   let client: GrpcClient<typeof FederationServiceDefinition>;
   beforeAll(async () => {
     service = await startService(federation, loadConfig(configSchema, { GRPC_PORT: '0', LOG_LEVEL: 'silent' }));

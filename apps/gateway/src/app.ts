@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { closeServiceClients, createServiceClients, defineService, type Logger, type RunningService } from '@ctk/shared';
+import { closeServiceClients, createServiceClients, defineService, type Logger, type ServiceContext, type ServiceParts } from '@ctk/shared';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { startMovingOwnerFacts } from './identity/move-owner-facts.js';
 import { Credentials } from './auth/credentials.js';
 import { webhookVerifier } from './auth/webhook-signature.js';
 import { configSchema, type Config } from './config.js';
@@ -48,10 +49,7 @@ import { signInRoutes } from './routes/sign-in-routes.js';
 import { taxRoutes } from './routes/tax-routes.js';
 import { walletRoutes } from './routes/wallet-routes.js';
 
-/** A running gateway: the Fastify app (tests call it with `inject`), its dependencies, its port and close(). */
 export { configSchema, type Config } from './config.js';
-
-export type Gateway = RunningService<{ app: FastifyInstance; deps: GatewayDeps }>;
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 const ANONYMOUS = Object.freeze({ kind: 'anonymous' as const });
@@ -60,27 +58,39 @@ const ANONYMOUS = Object.freeze({ kind: 'anonymous' as const });
  * The gateway, started by the one bootstrap like every app: its identity database, a gRPC client per
  * service, and the HTTP API on PORT (0: any free port).
  */
-export const service = defineService<Config, PrismaClient, object, { app: FastifyInstance; deps: GatewayDeps }>({
+export const service = defineService<Config, PrismaClient>({
   name: 'gateway',
   configSchema,
   database: { prismaDir: fileURLToPath(new URL('../prisma', import.meta.url)), createClient: (adapter) => new PrismaClient({ adapter }) },
-  async build({ config, prisma, logger }) {
-    const services = createServiceClients(config);
-    const deps: GatewayDeps = { config, prisma, services, credentials: new Credentials(prisma, config.CTK_AUTH_CACHE_SECONDS) };
-    const app = await buildApp(deps, logger);
-    return {
-      http: {
-        async listen() {
-          await app.listen({ port: config.PORT, host: config.HOST });
-          return (app.server.address() as AddressInfo).port;
-        },
-        close: () => app.close(),
-      },
-      close: async () => closeServiceClients(services),
-      expose: { app, deps },
-    };
-  },
+  build: async (context) => (await buildGateway(context)).parts,
 });
+
+/** The Fastify app on its dependencies, and the parts the bootstrap serves and closes (tests build it too, to `inject`). */
+export async function buildGateway({
+  config,
+  prisma,
+  logger,
+}: ServiceContext<Config, PrismaClient>): Promise<{ app: FastifyInstance; deps: GatewayDeps; parts: ServiceParts }> {
+  const services = createServiceClients(config);
+  const deps: GatewayDeps = { config, prisma, services, credentials: new Credentials(prisma, config.CTK_AUTH_CACHE_SECONDS) };
+  const app = await buildApp(deps, logger);
+  // What the gateway once kept of p2p's and books' facts goes to them (decision 0028).
+  const moving = startMovingOwnerFacts(deps, logger);
+  const parts: ServiceParts = {
+    http: {
+      async listen() {
+        await app.listen({ port: config.PORT, host: config.HOST });
+        return (app.server.address() as AddressInfo).port;
+      },
+      close: () => app.close(),
+    },
+    close: async () => {
+      await moving.stop();
+      closeServiceClients(services);
+    },
+  };
+  return { app, deps, parts };
+}
 
 /** The Fastify app: plugins, and every catalog route with its handler (or 501). */
 async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInstance> {

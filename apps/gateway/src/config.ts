@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { configFields, loadConfig, serviceAddressFields, unsetIfEmpty } from '@ctk/shared';
+import { configFields, serviceAddressFields, unsetIfEmpty } from '@ctk/shared';
 import { z } from 'zod';
 
 export const configSchema = z
@@ -82,10 +82,6 @@ export const configSchema = z
   .transform(({ CTK_PUBLIC_URL, ...config }) => ({ ...config, CTK_PUBLIC_URL: CTK_PUBLIC_URL ?? `http://localhost:${config.PORT}` }));
 
 export type Config = z.infer<typeof configSchema>;
-
-export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  return loadConfig(configSchema, env);
-}
 
 /** "10.0.0.1", "10.1.0.0/16", "fd00::/8". */
 function isAddressOrBlock(entry: string): boolean {

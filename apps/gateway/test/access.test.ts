@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { PrivateKey } from '@bsv/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gateway } from '../src/app.js';
-import { addMember, bearer, onboard, startTestGateway } from './harness.js';
+import { addMember, bearer, onboard, startTestGateway, type Gateway } from './harness.js';
+import { startOwnersStack } from './owners-harness.js';
 import { errorShapeProblems, expectError, SERVICES_DOWN, uniqueName } from './support.js';
 
 let gateway: Gateway;
 
 beforeAll(async () => {
-  gateway = await startTestGateway(SERVICES_DOWN);
+  gateway = await startOwnersStack();
 });
 afterAll(async () => {
   await gateway?.close();

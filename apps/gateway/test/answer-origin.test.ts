@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gateway } from '../src/app.js';
-import { startTestGateway } from './harness.js';
+import { startTestGateway, type Gateway } from './harness.js';
 import { SERVICES_DOWN } from './support.js';
 
-// Issue 19, point 12: the URLs of an answer follow the origin the caller reached (a page loaded from
+// The URLs of an answer follow the origin the caller reached (a page loaded from
 // 127.0.0.1 while CTK_PUBLIC_URL says localhost), yet no Host header can make them point anywhere odd.
 
 let gateway: Gateway;

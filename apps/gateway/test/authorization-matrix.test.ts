@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gateway } from '../src/app.js';
 import { ENDPOINTS, type Endpoint } from '../src/catalog/endpoints.js';
-import { addMember, bearer, onboard, startTestGateway, type Onboarded } from './harness.js';
+import { addMember, bearer, onboard, startTestGateway, type Onboarded, type Gateway } from './harness.js';
 import {
   bsvaliasErrorShapeProblems,
   concreteUrl,

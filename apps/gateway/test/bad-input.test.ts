@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { PrivateKey } from '@bsv/sdk';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gateway } from '../src/app.js';
-import { didKeyFromPublicKey } from '../src/auth/did-key.js';
+import { didKeyFromPublicKey } from './did-key.js';
 import { ENDPOINTS } from '../src/catalog/endpoints.js';
-import { addMember, bearer, onboard, startTestGateway, type Onboarded } from './harness.js';
+import { addMember, bearer, onboard, startTestGateway, type Onboarded, type Gateway } from './harness.js';
 import { errorShapeProblems, expectError, SERVICES_DOWN, tableCounts, uniqueName } from './support.js';
 
 const BODY_LIMIT = 2048;

@@ -4,7 +4,7 @@ import { startLedgerStack } from './ledger-harness.js';
 import { concreteUrl, uniqueName } from './support.js';
 
 /**
- * Issue 19, point 15: the capability descriptors tell the truth, derived here from what the routes answer
+ * The capability descriptors tell the truth, derived here from what the routes answer
  * rather than from a list. A capability is built when one of its endpoints answers something other than
  * 501; one whose every endpoint answers 501, or that has no endpoint at all, says in its note that it is not
  * built, unless its note names routes of this API that answer (how it is used without an endpoint of its own).

@@ -1,8 +1,7 @@
 import { PrivateKey } from '@bsv/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gateway } from '../src/app.js';
-import { didKeyFromPublicKey } from '../src/auth/did-key.js';
-import { bearer, onboard, type Onboarded } from './harness.js';
+import { didKeyFromPublicKey } from './did-key.js';
+import { bearer, onboard, type Onboarded, type Gateway } from './harness.js';
 import { startPosStack } from './pos-harness.js';
 import { expectError, uniqueName } from './support.js';
 

@@ -1,10 +1,10 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Script, createContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gateway } from '../src/app.js';
-import { EMBED_DIR, subresourceIntegrity } from '../src/pages/serve-checkout-script.js';
-import { startTestGateway } from './harness.js';
+import { EMBED_DIR } from '../src/pages/serve-checkout-script.js';
+import { startTestGateway, type Gateway } from './harness.js';
 import { SERVICES_DOWN } from './support.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
@@ -51,6 +51,9 @@ describe('checkout.js, the Buy button merchants embed', () => {
     new Script(source, { filename: 'checkout.js' }).runInContext(context);
     expect(Object.keys(context)).toEqual([]);
   });
+
+  /** The `integrity` attribute of a script tag for these bytes: sha384, base64. */
+  const subresourceIntegrity = (body: Buffer) => `sha384-${createHash('sha384').update(body).digest('base64')}`;
 
   it('has the SRI hash the README, decision 0018 and the demo shop quote', () => {
     const integrity = subresourceIntegrity(readFileSync(FILE));

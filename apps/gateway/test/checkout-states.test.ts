@@ -7,7 +7,7 @@ import { startOrderStack } from './order-harness.js';
 import { expectError, uniqueName } from './support.js';
 
 /*
- * Checkout states that say what happened (issue 19, point 17; decisions 0019 and 0020): a checkout paid at
+ * Checkout states that say what happened (decisions 0019 and 0020): a checkout paid at
  * the card provider leaves its pos order `paid_elsewhere` (not cancelled), a refund in full shows `refunded`
  * and gives a ticket checkout's seats back, a parked event can be applied by an admin, and a bitcoin payment
  * and a card payment of one checkout are never both counted, whether they race or pos cannot be asked.

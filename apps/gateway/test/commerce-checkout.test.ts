@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { eventually } from '@ctk/shared/testing';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -217,6 +218,12 @@ describe('a checkout', () => {
       ['no body fields', {}, 'lines'],
       ['a quantity of 0', { lines: [{ item_id: cafe.scone.id, quantity: 0 }] }, 'lines.0.quantity'],
       ['a quantity above 10000', { lines: [{ item_id: cafe.scone.id, quantity: 10_001 }] }, 'lines.0.quantity'],
+      ['101 lines', { lines: Array.from({ length: 101 }, () => ({ item_id: cafe.scone.id })) }, 'lines'],
+      [
+        '21 modifiers on a line',
+        { lines: [{ item_id: cafe.scone.id, modifier_ids: Array.from({ length: 21 }, () => randomUUID()) }] },
+        'lines.0.modifier_ids',
+      ],
       ['a fractional quantity', { lines: [{ item_id: cafe.scone.id, quantity: 1.5 }] }, 'lines.0.quantity'],
       ['a quantity as text', { lines: [{ item_id: cafe.scone.id, quantity: '2' }] }, 'lines.0.quantity'],
       ['a bell in the item id', { lines: [{ item_id: `${cafe.scone.id}\u0007` }] }, 'lines.0.item_id'],

@@ -1,8 +1,11 @@
-import { grpcUrlVariable, SERVICE_NAMES, SERVICES } from '@ctk/shared';
+import { grpcUrlVariable, loadConfig, SERVICE_NAMES, SERVICES } from '@ctk/shared';
 import { describe, expect, it } from 'vitest';
-import { readConfig } from '../src/config.js';
+import { configSchema } from '../src/config.js';
 
-describe('readConfig', () => {
+/** The gateway's configuration as the bootstrap reads it from the environment. */
+const readConfig = (env: Record<string, string>) => loadConfig(configSchema, env);
+
+describe('the gateway configuration', () => {
   it('fills in the defaults when nothing is set', () => {
     const config = readConfig({});
     expect(config).toMatchObject({

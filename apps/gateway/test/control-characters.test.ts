@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Gateway } from '../src/app.js';
-import { addMember, bearer, onboard, startTestGateway, type Onboarded } from './harness.js';
+import { addMember, bearer, onboard, startTestGateway, type Onboarded, type Gateway } from './harness.js';
 import { expectError, SERVICES_DOWN, tableCounts, uniqueName } from './support.js';
 
 let gateway: Gateway;

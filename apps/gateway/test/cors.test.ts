@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gateway } from '../src/app.js';
 import { ENDPOINTS } from '../src/catalog/endpoints.js';
-import { onboard, startTestGateway } from './harness.js';
+import { onboard, startTestGateway, type Gateway } from './harness.js';
 import { concreteUrl, SERVICES_DOWN, uniqueName } from './support.js';
 
 /**

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gateway } from '../src/app.js';
 import { ENDPOINTS } from '../src/catalog/endpoints.js';
-import { startTestGateway } from './harness.js';
+import { startTestGateway, type Gateway } from './harness.js';
 import { concreteUrl, SERVICES_DOWN } from './support.js';
 
 /* ---------- The spec, parsed here from the markdown (never from the gateway's catalog) ---------- */

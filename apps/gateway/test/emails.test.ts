@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gateway } from '../src/app.js';
-import { bearer, onboard, startTestGateway } from './harness.js';
+import { bearer, onboard, startTestGateway, type Gateway } from './harness.js';
 import { expectError, SERVICES_DOWN, uniqueName } from './support.js';
 
 let gateway: Gateway;

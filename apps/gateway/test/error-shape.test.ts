@@ -1,12 +1,11 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gateway } from '../src/app.js';
 import { ENDPOINTS } from '../src/catalog/endpoints.js';
-import { onboard, startTestGateway, type Onboarded } from './harness.js';
+import { onboard, startTestGateway, type Onboarded, type Gateway } from './harness.js';
 import { concreteUrl, SERVICES_DOWN, uniqueName } from './support.js';
 
 /**
- * Issue 19, point 16: every refusal, the framework's and Node's own included, answers the documented
+ * Every refusal (decision 0025), the framework's and Node's own included, answers the documented
  * `{"error": {"code", "message", "request_id"}}`; credentials come once; unknown query parameters are
  * refused alike on every built route. Everything here goes over a real socket, as a client would send it.
  */

@@ -1,7 +1,12 @@
-import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
-import { startService } from '@ctk/shared';
-import { service, type Gateway } from '../src/app.js';
-import { readConfig } from '../src/config.js';
+import { loadConfig, type RunningService } from '@ctk/shared';
+import { createTestDatabase, startBuiltService, TEST_DATA_DIR } from '@ctk/shared/testing';
+import type { FastifyInstance } from 'fastify';
+import { buildGateway, service } from '../src/app.js';
+import { configSchema } from '../src/config.js';
+import type { GatewayDeps } from '../src/deps.js';
+
+/** A running gateway: its port and close(), the Fastify app (called with `inject`) and its dependencies. */
+export type Gateway = RunningService & { app: FastifyInstance; deps: GatewayDeps };
 
 /**
  * A gateway on a fresh database (PostgreSQL when CTK_TEST_POSTGRES_URL is set, else in-memory PGlite),
@@ -10,7 +15,7 @@ import { readConfig } from '../src/config.js';
  */
 export async function startTestGateway(env: Record<string, string> = {}): Promise<Gateway> {
   const databaseUrl = await createTestDatabase('gateway');
-  const config = readConfig({
+  const config = loadConfig(configSchema, {
     LOG_LEVEL: 'silent',
     PORT: '0',
     CTK_DATA_DIR: TEST_DATA_DIR,
@@ -19,7 +24,7 @@ export async function startTestGateway(env: Record<string, string> = {}): Promis
     CTK_SIGNUP_RATE_LIMIT_PER_MINUTE: '100000',
     ...env,
   });
-  return startService(service, config);
+  return startBuiltService(service, buildGateway, config);
 }
 
 export type Onboarded = { key: string; handle: string; userId: string; orgId: string };

@@ -1,10 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gateway } from '../src/app.js';
 import { itemDrafts } from '../src/items/analyze-answers.js';
 import { analyzeItemsExample, MAX_ANALYZE_IMAGE_BYTES } from '../src/items/analyze-input.js';
 import { exampleOf } from '../src/routes/answer-schema.js';
-import { bearer, onboard, startTestGateway } from './harness.js';
+import { bearer, onboard, startTestGateway, type Gateway } from './harness.js';
 import { startPosStack } from './pos-harness.js';
 import { expectError, SERVICES_DOWN, uniqueName } from './support.js';
 

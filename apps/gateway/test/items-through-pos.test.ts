@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gateway } from '../src/app.js';
-import { addMember, bearer, onboard, startTestGateway } from './harness.js';
+import { addMember, bearer, onboard, startTestGateway, type Gateway } from './harness.js';
 import { startPosStack } from './pos-harness.js';
 import { expectError, SERVICES_DOWN, uniqueName } from './support.js';
 

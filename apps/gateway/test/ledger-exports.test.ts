@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gateway } from '../src/app.js';
-import { onboard, type Onboarded } from './harness.js';
+import { onboard, type Onboarded, type Gateway } from './harness.js';
 import { runTool } from '@ctk/shared/testing';
 import { everyKindOfEvent, getLedger, post, startLedgerStack } from './ledger-harness.js';
 import { expectError, uniqueName } from './support.js';

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gateway } from '../src/app.js';
 import { exactInteger } from '../src/ledger/minor-units.js';
-import { onboard, type Onboarded } from './harness.js';
+import { onboard, type Onboarded, type Gateway } from './harness.js';
 import { runTool } from '@ctk/shared/testing';
 import { getLedger, paymentEvent, post, startLedgerStack } from './ledger-harness.js';
 import { uniqueName } from './support.js';

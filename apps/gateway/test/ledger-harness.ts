@@ -3,8 +3,7 @@ import { configSchema as booksConfigSchema, service as booksService } from '@ctk
 import { PaymentEvent, PaymentEventType, Settlement } from '@ctk/proto/ctk/events/v1/payment_event';
 import { loadConfig, startService } from '@ctk/shared';
 import { createTestDatabase, paymentEventFeed, TEST_DATA_DIR } from '@ctk/shared/testing';
-import type { Gateway } from '../src/app.js';
-import { bearer, startTestGateway, type Onboarded } from './harness.js';
+import { bearer, startTestGateway, type Onboarded, type Gateway } from './harness.js';
 import { SERVICES_DOWN } from './support.js';
 
 /** Where each stack's books consumes payment events from, by its gateway (see post). */

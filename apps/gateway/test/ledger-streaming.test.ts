@@ -3,8 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { BooksServiceDefinition, type BooksServiceImplementation, type ExportJournalRequest } from '@ctk/proto/ctk/books/v1/books';
 import { AppError, createLogger, startGrpcServer, type GrpcServer } from '@ctk/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Gateway } from '../src/app.js';
-import { onboard, startTestGateway, type Onboarded } from './harness.js';
+import { onboard, startTestGateway, type Onboarded, type Gateway } from './harness.js';
 import { getLedger } from './ledger-harness.js';
 import { expectError, SERVICES_DOWN, uniqueName } from './support.js';
 
@@ -26,6 +25,8 @@ function standInBooks(): BooksServiceImplementation {
     getTopItems: notUsed,
     getBusyHours: notUsed,
     getTrialBalance: notUsed,
+    getTaxSettings: notUsed,
+    setTaxSettings: notUsed,
     async *exportJournal(request, context) {
       seen.request = request;
       seen.cancelled = false;

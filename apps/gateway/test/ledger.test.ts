@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gateway } from '../src/app.js';
-import { addMember, onboard, startTestGateway, type Onboarded } from './harness.js';
+import { addMember, onboard, startTestGateway, type Onboarded, type Gateway } from './harness.js';
 import { everyKindOfEvent, getLedger, post, startLedgerStack } from './ledger-harness.js';
 import { expectError, SERVICES_DOWN, uniqueName } from './support.js';
 
@@ -148,6 +147,7 @@ describe('the ledger as JSON, through the gateway and the books service over gRP
     const cases: Array<[string, string]> = [
       ['?format=pdf', 'format'],
       ['?from=2026-03-05&to=2026-03-04', 'from'],
+      ['?format=csv&from=2026-03-05&to=2026-03-04', 'from'],
       ['?from=2026-02-30', 'from'],
       ['?to=yesterday', 'to'],
       ['?limit=0', 'limit'],

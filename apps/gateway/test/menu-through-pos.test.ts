@@ -1,7 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gateway } from '../src/app.js';
-import { addMember, bearer, onboard, type Onboarded } from './harness.js';
+import { addMember, bearer, onboard, type Onboarded, type Gateway } from './harness.js';
 import { startPosStack } from './pos-harness.js';
 import { expectError, uniqueName } from './support.js';
 

@@ -9,7 +9,7 @@ import { createPaygateKey } from './paygate-harness.js';
 import { expectError } from './support.js';
 
 /*
- * Issue 19, points 1, 2 and 4, from outside (decision 0022): an organisation with an xpub makes 25 unpaid
+ * One address, one purpose, from outside (decision 0022): an organisation with an xpub makes 25 unpaid
  * 402 checks, 25 anonymous pay-link orders and 5 counter orders, and no address is handed to two of them;
  * past the anonymous cap a 402 offers the resource's open payment request again (one payment pays it),
  * the pay-link orders are refused clearly, and every counter order is made. A customer's
@@ -194,5 +194,54 @@ describe('one address, one purpose, from outside', () => {
       422,
       'payment_wrong_output',
     );
+  }, 120_000);
+});
+
+describe('an order settled otherwise gives its address back (decision 0022)', () => {
+  it('more than 20 counter orders paid wholly by a gift card or cancelled, one after another, and counter orders still get addresses no open order holds', async () => {
+    const shop = await stack.walletOrg('Corner Bakery');
+    const post = (url: string, payload: object, key: string | null = shop.key) =>
+      inject({ method: 'POST', url, ...(key ? { headers: bearer(key) } : {}), payload });
+    const counterOrder = async () => {
+      const created = await post('/api/pos/orders', {
+        org_handle: shop.handle,
+        lines: [{ name: 'Espresso', quantity: 1, unit_price_minor: 300 }],
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      return created.json() as { order_number: string; address: string };
+    };
+    // A gift card the shop sold, its order paid by BIP270: 3,600 buys twelve espressos.
+    const issued = await post('/api/pos/prepaid-cards', { org_handle: shop.handle, amount_minor: 3600, currency: 'USD' });
+    expect(issued.statusCode, issued.body).toBe(201);
+    const { card, order: cardOrder } = issued.json();
+    const request = (await inject({ method: 'GET', url: `/api/pos/orders/${cardOrder.order_number}/payment-request` })).json();
+    const tx = await stack.paying(
+      request.outputs.map((output: { script: string; amount: number }) => ({ script: output.script, satoshis: output.amount })),
+    );
+    const ack = await post(
+      `/api/pos/orders/${cardOrder.order_number}/payment`,
+      { transaction: tx.toHex(), merchantData: request.merchantData },
+      null,
+    );
+    expect(ack.json()).toMatchObject({ error: 0 });
+
+    // 24 orders, each settled before the next: by the gift card in full, or cancelled. Each held its address
+    // for its expiry and the late window (75 minutes) before: the 21st was refused, 409, no address free.
+    for (let i = 0; i < 24; i++) {
+      const order = await counterOrder();
+      const settled =
+        i % 2 === 0
+          ? await post(`/api/pos/prepaid-cards/${card.id}/use`, {
+              org_handle: shop.handle,
+              identifier: card.identifier,
+              order_number: order.order_number,
+            })
+          : await post(`/api/pos/orders/${order.order_number}/cancel`, { org_handle: shop.handle });
+      expect(settled.statusCode, settled.body).toBe(200);
+    }
+    // Open orders after them: each gets an address no other open order holds.
+    const open = [];
+    for (let i = 0; i < 5; i++) open.push(await counterOrder());
+    expect(new Set(open.map((order) => order.address)).size).toBe(open.length);
   }, 120_000);
 });

@@ -5,11 +5,10 @@ import { configSchema as booksConfigSchema, service as books } from '@ctk/books'
 import { configSchema as commerceConfigSchema, service as commerce } from '@ctk/commerce';
 import { mineBlocks, requestFaucet, startLocalChain } from '@ctk/chain/local';
 import { configSchema as p2pConfigSchema, service as p2p } from '@ctk/p2p';
-import { configSchema as posConfigSchema, service as pos } from '@ctk/pos';
+import { buildPos, configSchema as posConfigSchema, service as pos } from '@ctk/pos';
 import { inProcessTransport, loadConfig, startService } from '@ctk/shared';
-import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
-import type { Gateway } from '../src/app.js';
-import { bearer, onboard, startTestGateway, type Onboarded } from './harness.js';
+import { createTestDatabase, startBuiltService, TEST_DATA_DIR } from '@ctk/shared/testing';
+import { bearer, onboard, startTestGateway, type Onboarded, type Gateway } from './harness.js';
 import { SERVICES_DOWN, uniqueName } from './support.js';
 
 async function database(prefix: string) {
@@ -43,8 +42,9 @@ export async function startOrderStack(
   );
   const addresses = { BOOKS_GRPC_URL: `127.0.0.1:${booksService.port}`, P2P_GRPC_URL: `127.0.0.1:${p2pService.port}` };
   let offsetMs = 0;
-  const posService = await startService(
+  const posService = await startBuiltService(
     pos,
+    buildPos,
     loadConfig(posConfigSchema, {
       ...env,
       ...addresses,

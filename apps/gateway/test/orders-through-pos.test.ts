@@ -9,7 +9,8 @@ import { expectError, uniqueName } from './support.js';
 let stack: Awaited<ReturnType<typeof startOrderStack>>;
 beforeAll(async () => {
   stack = await startOrderStack();
-}, 60_000);
+  // The services and a chain starting beside other test runs on a loaded machine can take over a minute.
+}, 180_000);
 afterAll(() => stack?.close());
 
 const inject = (options: InjectOptions) => stack.gateway.app.inject(options);
@@ -166,6 +167,22 @@ describe('orders through the gateway and pos', () => {
   ])('refuses an order with %s as 422, creating nothing', async (_, payload) => {
     const body = JSON.parse(JSON.stringify(payload).replaceAll('HANDLE', cafe.handle));
     expectError(await createOrder(staffKey, body), 422, 'validation_failed');
+  });
+
+  it.each([
+    ['101 lines', { lines: Array.from({ length: 101 }, () => LINE) }, 'lines'],
+    ['a quantity of 10,001', { lines: [{ ...LINE, quantity: 10_001 }] }, 'lines.0.quantity'],
+    [
+      '21 modifiers on a line',
+      { lines: [{ ...LINE, modifiers: Array.from({ length: 21 }, (_, i) => ({ modifier_id: `m${i}` })) }] },
+      'lines.0.modifiers',
+    ],
+    ['a tip of 10,001 basis points', { lines: [LINE], tip_basis_points: 10_001 }, 'tip_basis_points'],
+    ['a discount of 2^31 basis points', { lines: [LINE], discount_basis_points: 2 ** 31 }, 'discount_basis_points'],
+  ])('refuses an order with %s as 422 naming the field', async (_, fields, field) => {
+    const refused = await createOrder(staffKey, { org_handle: cafe.handle, ...fields });
+    expectError(refused, 422, 'validation_failed');
+    expect(refused.json().error.details.field).toBe(field);
   });
 
   it('refuses malformed order numbers, formats and payments as 422, and an unknown number as 404', async () => {

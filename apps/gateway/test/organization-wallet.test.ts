@@ -1,12 +1,12 @@
 import { HD, PrivateKey } from '@bsv/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gateway } from '../src/app.js';
-import { bearer, onboard, startTestGateway } from './harness.js';
-import { expectError, SERVICES_DOWN, uniqueName } from './support.js';
+import { bearer, onboard, type Gateway } from './harness.js';
+import { startOwnersStack } from './owners-harness.js';
+import { expectError, uniqueName } from './support.js';
 
 let gateway: Gateway;
 beforeAll(async () => {
-  gateway = await startTestGateway(SERVICES_DOWN);
+  gateway = await startOwnersStack();
 });
 afterAll(() => gateway.close());
 

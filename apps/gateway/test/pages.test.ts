@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gateway } from '../src/app.js';
 import { PAGES_DIR } from '../src/pages/serve-pages.js';
-import { startTestGateway } from './harness.js';
+import { startTestGateway, type Gateway } from './harness.js';
 import { SERVICES_DOWN } from './support.js';
 
 let gateway: Gateway;

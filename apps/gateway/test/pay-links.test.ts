@@ -2,8 +2,7 @@ import { LockingScript, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
 import { createChainClient } from '@ctk/chain';
 import { requestFaucet } from '@ctk/chain/local';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gateway } from '../src/app.js';
-import { addMember, bearer, onboard, startTestGateway, type Onboarded } from './harness.js';
+import { addMember, bearer, onboard, startTestGateway, type Onboarded, type Gateway } from './harness.js';
 import { startOrderStack } from './order-harness.js';
 import { expectError, SERVICES_DOWN, uniqueName } from './support.js';
 

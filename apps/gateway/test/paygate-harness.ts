@@ -1,8 +1,7 @@
 import { LockingScript, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
 import { mineBlocks, requestFaucet } from '@ctk/chain/local';
 import { expect } from 'vitest';
-import type { Gateway } from '../src/app.js';
-import { bearer, type Onboarded } from './harness.js';
+import { bearer, type Onboarded, type Gateway } from './harness.js';
 import type { PaymailStack } from './paymail-harness.js';
 
 /** A new payment-gate key of the organisation (its owner's API key makes it). */

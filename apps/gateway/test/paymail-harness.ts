@@ -5,8 +5,7 @@ import { startLocalChain, type RunningLocalChain } from '@ctk/chain/local';
 import { configSchema as p2pConfigSchema, service as p2p } from '@ctk/p2p';
 import { inProcessTransport, loadConfig, startService, type EventTransport } from '@ctk/shared';
 import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
-import type { Gateway } from '../src/app.js';
-import { startTestGateway } from './harness.js';
+import { startTestGateway, type Gateway } from './harness.js';
 import { SERVICES_DOWN } from './support.js';
 
 export type PaymailStack = {

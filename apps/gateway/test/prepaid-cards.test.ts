@@ -169,7 +169,7 @@ describe('using and transferring prepaid cards', () => {
       order_number: order.order_number,
     });
     expectError(empty, 409, 'insufficient_balance');
-    // Money in error details is an integer, as everywhere else (issue 19, point 5).
+    // Money in error details is an integer, as everywhere else.
     expect(empty.json().error.details).toEqual({ balance_minor: 0 });
   });
 

@@ -1,12 +1,11 @@
 import { HD } from '@bsv/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gateway } from '../src/app.js';
-import { bearer, onboard, type Onboarded } from './harness.js';
+import { bearer, onboard, type Onboarded, type Gateway } from './harness.js';
 import { startPosStack } from './pos-harness.js';
 import { expectError, uniqueName } from './support.js';
 
 /**
- * Issue 19, point 5: only currencies with a satoshi rate are priced in, refused when the item, pay link or
+ * Only currencies with a satoshi rate are priced in, refused when the item, pay link or
  * card is made (pos's default rates name USD, EUR, GBP, AUD, CAD and JPY); a top-up says what it charged.
  */
 

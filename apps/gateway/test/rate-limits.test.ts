@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Gateway } from '../src/app.js';
-import { bearer, onboard, startTestGateway } from './harness.js';
+import { bearer, onboard, startTestGateway, type Gateway } from './harness.js';
 import { expectError, SERVICES_DOWN, uniqueName } from './support.js';
 
 const LIMIT = 5;

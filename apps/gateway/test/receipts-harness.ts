@@ -1,8 +1,7 @@
 import { configSchema as p2pConfigSchema, service as p2pService } from '@ctk/p2p';
 import { loadConfig, startService } from '@ctk/shared';
 import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
-import type { Gateway } from '../src/app.js';
-import { startTestGateway } from './harness.js';
+import { startTestGateway, type Gateway } from './harness.js';
 import { SERVICES_DOWN } from './support.js';
 
 export type ReceiptInstance = { app: Gateway['app']; close(): Promise<void> };

@@ -1,7 +1,6 @@
 import { PaymentEventType, Settlement, type LineItem } from '@ctk/proto/ctk/events/v1/payment_event';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gateway } from '../src/app.js';
-import { addMember, bearer, onboard, type Onboarded } from './harness.js';
+import { addMember, bearer, onboard, type Onboarded, type Gateway } from './harness.js';
 import { paymentEvent, post, startLedgerStack } from './ledger-harness.js';
 import { expectError, uniqueName } from './support.js';
 

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gateway } from '../src/app.js';
-import { bearer, onboard, startTestGateway, type Onboarded } from './harness.js';
+import { bearer, onboard, startTestGateway, type Onboarded, type Gateway } from './harness.js';
 import { SERVICES_DOWN, uniqueName } from './support.js';
 
 let gateway: Gateway;

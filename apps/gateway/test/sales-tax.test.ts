@@ -1,12 +1,11 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase } from '@ctk/shared';
 import { createTestDatabase } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gateway } from '../src/app.js';
-import { bearer, onboard, startTestGateway } from './harness.js';
+import { bearer, onboard, startTestGateway, type Gateway } from './harness.js';
 import { startLedgerStack } from './ledger-harness.js';
 import { expectError, SERVICES_DOWN, tableCounts, uniqueName } from './support.js';
 
@@ -235,10 +234,11 @@ describe('organisations that chose a jurisdiction before books answered the defa
   it('keep their default after the upgrade: exclusive in the US and Canada, inclusive elsewhere, and a choice stays', async () => {
     const work = await mkdtemp(join(tmpdir(), 'ctk-backfill-'));
     try {
-      // The database as it was before the migration: every migration up to it.
+      // The database as it was before the migration: every migration before it.
       const before = join(work, 'prisma');
       await cp(PRISMA, before, { recursive: true });
-      await rm(join(before, 'migrations', BACKFILL), { recursive: true });
+      for (const migration of await readdir(join(before, 'migrations')))
+        if (migration >= BACKFILL) await rm(join(before, 'migrations', migration), { recursive: true, force: true });
       const options = { service: 'gateway', databaseUrl: await createTestDatabase('backfill'), dataDir: join(work, 'data') };
       const old = await openDatabase({ ...options, prismaDir: before });
       const oldConnection = await old.adapter.connect();
@@ -251,7 +251,13 @@ describe('organisations that chose a jurisdiction before books answered the defa
       await oldConnection.dispose();
       await old.close();
 
-      const upgraded = await openDatabase({ ...options, prismaDir: PRISMA });
+      // The upgrade as it was then: every migration up to the backfill (a later one drops the column it filled,
+      // once books keeps the tax settings, decision 0028).
+      const then = join(work, 'prisma-then');
+      await cp(PRISMA, then, { recursive: true });
+      for (const migration of await readdir(join(then, 'migrations')))
+        if (migration > BACKFILL) await rm(join(then, 'migrations', migration), { recursive: true, force: true });
+      const upgraded = await openDatabase({ ...options, prismaDir: then });
       const connection = await upgraded.adapter.connect();
       const { rows } = await connection.queryRaw({
         sql: 'SELECT "handle", "jurisdiction_prices_include_tax" FROM "organizations" ORDER BY "handle"',

@@ -1,7 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gateway } from '../src/app.js';
-import { startTestGateway } from './harness.js';
+import { startTestGateway, type Gateway } from './harness.js';
 import { SERVICES_DOWN } from './support.js';
 
 describe('a request that never finishes sending its body', () => {

@@ -1,8 +1,7 @@
 import { PrivateKey, Utils } from '@bsv/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gateway } from '../src/app.js';
-import { didKeyFromPublicKey } from '../src/auth/did-key.js';
-import { bearer, startTestGateway } from './harness.js';
+import { didKeyFromPublicKey } from './did-key.js';
+import { bearer, startTestGateway, type Gateway } from './harness.js';
 import { expectError, SERVICES_DOWN, tableCounts } from './support.js';
 
 const PUBLIC_URL = 'https://pay.example.org';

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { grpcUrlVariable, SERVICE_NAMES } from '@ctk/shared';
 import { expect } from 'vitest';
-import type { Gateway } from '../src/app.js';
+import type { Gateway } from './harness.js';
 import type { Endpoint } from '../src/catalog/endpoints.js';
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { failure, fundedCustomer, merchantWallet, orgRef, payOutputs, startStack, type TestStack } from './support.js';
+import { failure, fundedCustomer, merchantWallet, payOutputs, startStack, type TestStack } from './support.js';
 
 // Decision 0022: one address, one purpose. Every receiving output of an xpub (paymail and P2P destinations,
 // the 402 gate's payment requests, orders) comes from one allocator, which never hands out a child still held
@@ -13,8 +13,9 @@ const RESERVED = 5;
 let stack: TestStack;
 beforeAll(async () => {
   stack = await startStack({ P2P_GAP_LIMIT: String(GAP_LIMIT), P2P_STAFF_RESERVED_ADDRESSES: String(RESERVED) });
-});
-afterAll(() => stack.close());
+  // A stack starting beside other test runs on a loaded machine takes longer than a hook's default 30 s.
+}, 120_000);
+afterAll(() => stack?.close());
 afterEach(() => {
   vi.useRealTimers();
 });
@@ -34,7 +35,7 @@ describe('one address, one purpose: a child held for something payable is never 
     '100 allocations at once, anonymous and staff, never share a child: the anonymous ones past the cap and the staff ones past the window are refused',
     { timeout: 90_000 },
     async () => {
-      const org = orgRef(merchantWallet());
+      const org = await stack.orgRef(merchantWallet());
       const settled = await Promise.allSettled(
         Array.from({ length: 100 }, (_, i) =>
           i % 4 === 0
@@ -64,7 +65,7 @@ describe('one address, one purpose: a child held for something payable is never 
   );
 
   it('refuses anonymous opens past the cap with 503 unavailable naming when a hold ends, while staff still get the reserved children; then 409 when none is free', async () => {
-    const org = orgRef(merchantWallet());
+    const org = await stack.orgRef(merchantWallet());
     const anonymous: string[] = [];
     for (let i = 0; i < GAP_LIMIT - RESERVED; i++) anonymous.push((await p2pDestination(org)).outputs[0]!.script);
     expect(new Set(anonymous).size).toBe(GAP_LIMIT - RESERVED);
@@ -89,7 +90,7 @@ describe('one address, one purpose: a child held for something payable is never 
   });
 
   it('hands out a child again only once its hold has ended, a fresh one first, and never past the gap limit', async () => {
-    const org = orgRef(merchantWallet());
+    const org = await stack.orgRef(merchantWallet());
     const start = Date.now();
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(start);
@@ -108,9 +109,49 @@ describe('one address, one purpose: a child held for something payable is never 
   });
 });
 
+describe('a hold released when what it was for can only refund a payment', () => {
+  const release = (org: OrgRef, derivationIndex: number, expiresAt: string, purpose = 'pos.order') =>
+    stack.client.releaseDestination({ org, derivationIndex, expiresAt, purpose });
+
+  it('frees the child for another order at once, after every child free longer, and only the hold it names', async () => {
+    const org = await stack.orgRef(merchantWallet());
+    const start = Date.now();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(start);
+    // 20 counter orders fill the window, held 75 minutes (expiry and late window); each is then settled
+    // otherwise (a gift card, a provider, a cancel) and releases its hold, and 21 more orders still get a child.
+    const expiresAt = inMinutes(75);
+    const held = [];
+    for (let i = 0; i < GAP_LIMIT; i++)
+      held.push((await stack.client.allocateDestination({ org, expiresAt, staff: true, purpose: 'pos.order' }, patient)).derivationIndex!);
+    expect((await failure(staffOrder(org))).code).toBe('failed_precondition');
+    // A release naming another hold (another end, another purpose) ends nothing.
+    expect((await release(org, held[0]!, inMinutes(74))).released).toBe(false);
+    expect((await release(org, held[0]!, expiresAt, 'paygate')).released).toBe(false);
+    expect((await failure(staffOrder(org))).code).toBe('failed_precondition');
+    for (const [n, index] of held.entries()) {
+      vi.setSystemTime(start + n * 1000);
+      expect((await release(org, index, expiresAt)).released).toBe(true);
+    }
+    // Again: already released.
+    expect((await release(org, held[0]!, expiresAt)).released).toBe(false);
+    vi.setSystemTime(start + GAP_LIMIT * 1000);
+    // The child released first goes first; one handed out again is not freed by its old order's release.
+    const next = await staffOrder(org);
+    expect(next.derivationIndex).toBe(held[0]);
+    expect((await release(org, held[0]!, expiresAt)).released).toBe(false);
+    const rest = [];
+    for (let i = 1; i < GAP_LIMIT; i++) rest.push((await staffOrder(org)).derivationIndex!);
+    expect(rest).toEqual(held.slice(1));
+    expect(Math.max(...rest)).toBeLessThan(GAP_LIMIT);
+    // All 20 held again, by open orders: the next is refused, nothing is shared.
+    expect((await failure(staffOrder(org))).code).toBe('failed_precondition');
+  });
+});
+
 describe('each output pays at most one claim', () => {
   it('a transaction paying two orders’ outputs pays both, each by its own output; the same output for a third claim is 409 txid_already_used', async () => {
-    const org = orgRef(merchantWallet());
+    const org = await stack.orgRef(merchantWallet());
     const [one, two] = [await staffOrder(org), await staffOrder(org)];
     const tx = await payOutputs(await fundedCustomer(stack.chain, 50_000), [
       { script: one!.script, satoshis: 1_000 },

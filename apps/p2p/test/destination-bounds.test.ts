@@ -5,7 +5,7 @@ import { HD, P2PKH } from '@bsv/sdk';
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { createTestDatabase } from '@ctk/shared/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { failure, fundedCustomer, merchantWallet, orgRef, payOutputs, startStack, type TestStack } from './support.js';
+import { failure, fundedCustomer, merchantWallet, payOutputs, startStack, type TestStack } from './support.js';
 
 // What an anonymous caller can make a merchant's wallet lose: a wallet restored from its seed scans the
 // xpub's addresses in order and stops after 20 unused ones in a row (BIP44's gap limit). These tests ask
@@ -41,7 +41,7 @@ const basic = (org: OrgRef) => stack.client.getPaymentDestination({ target: targ
 describe('destinations anyone can ask for stay within the gap limit of the merchant’s wallet', () => {
   it('answers a hundred requests at once on one paymail from the first 20 addresses only, each address once; the rest wait for a hold to end', async () => {
     const wallet = merchantWallet();
-    const org = orgRef(wallet);
+    const org = await stack.orgRef(wallet);
     const indexOf = indexer(wallet.xpub);
     const patient = { timeoutMs: 60_000 };
     const settled = await Promise.allSettled(
@@ -63,7 +63,7 @@ describe('destinations anyone can ask for stay within the gap limit of the merch
 
   it('refuses past the anonymous cap rather than share an address, and a payment moves the window: fresh addresses again past it', async () => {
     const wallet = merchantWallet();
-    const org = orgRef(wallet);
+    const org = await stack.orgRef(wallet);
     const indexOf = indexer(wallet.xpub);
     const first: Awaited<ReturnType<typeof p2p>>[] = [];
     for (let i = 0; i < 15; i++) first.push(await p2p(org));
@@ -84,7 +84,7 @@ describe('destinations anyone can ask for stay within the gap limit of the merch
 
   it('frees the address of an expired unpaid destination: handed out again once its hold ended, after the fresh ones', async () => {
     const wallet = merchantWallet();
-    const org = orgRef(wallet);
+    const org = await stack.orgRef(wallet);
     const indexOf = indexer(wallet.xpub);
     const start = Date.now();
     vi.useFakeTimers({ toFake: ['Date'] });
@@ -105,7 +105,7 @@ describe('destinations anyone can ask for stay within the gap limit of the merch
     const small = await startStack({ P2P_GAP_LIMIT: '3', P2P_STAFF_RESERVED_ADDRESSES: '1' });
     try {
       const wallet = merchantWallet();
-      const org = orgRef(wallet);
+      const org = await small.orgRef(wallet);
       const indexOf = indexer(wallet.xpub);
       const indexes: number[] = [];
       for (let i = 0; i < 2; i++) indexes.push(indexOf((await small.client.getPaymentDestination({ target: target(org) })).output));
@@ -124,10 +124,12 @@ describe('destinations anyone can ask for stay within the gap limit of the merch
     const dir = mkdtempSync(join(tmpdir(), 'ctk-p2p-gap-'));
     const database: Record<string, string> = url ? { DATABASE_URL: url } : { CTK_DATA_DIR: dir };
     const wallet = merchantWallet();
-    const org = orgRef(wallet);
+    let org!: OrgRef;
     try {
       const before = await startStack(database);
       try {
+        // The wallet is registered in the database both starts share.
+        org = await before.orgRef(wallet);
         for (let i = 0; i < 10; i++) await before.client.getPaymentDestination({ target: target(org) });
       } finally {
         await before.close();

@@ -15,7 +15,7 @@ import { mineBlocks } from '@ctk/chain/local';
 import { PaymentEvent, PaymentEventType } from '@ctk/proto/ctk/events/v1/payment_event';
 import type { CheckGateRequestResponse, GateAccount } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { failure, fundedCustomer, merchantWallet, orgRef, startStack, eventFor, type TestStack } from './support.js';
+import { failure, fundedCustomer, merchantWallet, startStack, eventFor, type TestStack } from './support.js';
 
 let stack: TestStack;
 const received: PaymentEvent[] = [];
@@ -27,9 +27,9 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-function newAccount(): { account: GateAccount; wallet: ReturnType<typeof merchantWallet> } {
+async function newAccount(): Promise<{ account: GateAccount; wallet: ReturnType<typeof merchantWallet> }> {
   const wallet = merchantWallet();
-  return { account: { org: orgRef(wallet), accountId: randomUUID() }, wallet };
+  return { account: { org: await stack.orgRef(wallet), accountId: randomUUID() }, wallet };
 }
 
 async function priced(account: GateAccount, fields: { path?: string; price?: bigint; calls?: number; seconds?: number } = {}) {
@@ -98,7 +98,7 @@ const check = (account: GateAccount, headers: Record<string, string> = {}, url =
 
 describe('priced resources', () => {
   it('are created, listed newest first, refused twice for one method and path, and removed only by their account', async () => {
-    const { account } = newAccount();
+    const { account } = await newAccount();
     const setup = async () =>
       (await stack.client.getSetup({ org: account.org })).capabilities.find((c) => c.capabilityId === 'paygate_402');
     expect(await setup()).toMatchObject({ setUp: false });
@@ -110,7 +110,7 @@ describe('priced resources', () => {
     expect(listed.resources.map((resource) => resource.id)).toEqual([news.id, weather.id]);
     expect(await failure(priced(account))).toMatchObject({ code: 'already_exists' });
 
-    const other = newAccount().account;
+    const other = (await newAccount()).account;
     expect(await failure(stack.client.deleteGateResource({ account: other, id: weather.id }))).toMatchObject({ code: 'not_found' });
     await stack.client.deleteGateResource({ account, id: weather.id });
     expect((await stack.client.listGateResources({ account })).resources.map((resource) => resource.id)).toEqual([news.id]);
@@ -118,7 +118,7 @@ describe('priced resources', () => {
   });
 
   it('refuses a bad method, path, price or grant, naming the field', async () => {
-    const { account } = newAccount();
+    const { account } = await newAccount();
     const base = {
       account,
       method: 'GET',
@@ -134,6 +134,19 @@ describe('priced resources', () => {
       [{ path: 'weather' }, 'path'],
       [{ path: '/a*b' }, 'path'],
       [{ path: '/a\u0000' }, 'path'],
+      [{ path: `/${'w'.repeat(512)}` }, 'path'],
+      [{ path: '/weather?city=oakland' }, 'path'],
+      [{ path: '/weather/*/today' }, 'path'],
+      // Shown to people in lists, a path must not display as another: no C1 control, no bidirectional override, even escaped.
+      [{ path: '/weather/\u202etxt.exe' }, 'path'],
+      [{ path: '/weather/\u2067x' }, 'path'],
+      [{ path: '/weather\u0085' }, 'path'],
+      [{ path: '/weather/%E2%80%AEtxt.exe' }, 'path'],
+      [{ priceSatoshis: 2_100_000_000_000_001n }, 'price_satoshis'],
+      [{ grantCalls: 1_000_001 }, 'grant.calls'],
+      [{ grantKind: 'window', grantSeconds: 31_536_001 }, 'grant.seconds'],
+      [{ description: 'w'.repeat(501) }, 'description'],
+      [{ description: 'Ten \u202estsacerof' }, 'description'],
       [{ priceSatoshis: 0n }, 'price_satoshis'],
       [{ grantCalls: 0 }, 'grant.calls'],
       [{ grantKind: 'window', grantSeconds: 0 }, 'grant.seconds'],
@@ -148,7 +161,7 @@ describe('priced resources', () => {
 
 describe('check and verify', () => {
   it('lets an unpriced URL through and answers a priced one with a fresh payment request in both protocols', async () => {
-    const { account, wallet } = newAccount();
+    const { account, wallet } = await newAccount();
     await priced(account);
     expect(await check(account, {}, 'https://api.example.com/free')).toMatchObject({ outcome: 'free', status: 200 });
     const first = await check(account);
@@ -165,7 +178,7 @@ describe('check and verify', () => {
   });
 
   it('accepts one satoshi over x402, emits payment.received, and counts the calls bought on the credential', async () => {
-    const { account } = newAccount();
+    const { account } = await newAccount();
     const resource = await priced(account, { calls: 3 });
     const offer = offerOf(await check(account));
     const { tx, beef } = await paying(offer.lockingScript, 1);
@@ -197,7 +210,7 @@ describe('check and verify', () => {
   });
 
   it('keeps what an overpayment paid and flags it, as orders do: the price and overpaid travel with the payment', async () => {
-    const { account } = newAccount();
+    const { account } = await newAccount();
     await priced(account, { price: 5n });
     const exact = offerOf(await check(account));
     const paidExactly = await check(account, { 'payment-signature': x402Header(exact, (await paying(exact.lockingScript, 5)).beef) });
@@ -211,7 +224,7 @@ describe('check and verify', () => {
   });
 
   it('refuses a replayed transaction, a stale nonce, an underpayment and a payment to the wrong output, clearly', async () => {
-    const { account } = newAccount();
+    const { account } = await newAccount();
     await priced(account, { price: 10n });
     const offer = offerOf(await check(account));
     const { beef } = await paying(offer.lockingScript, 10);
@@ -253,7 +266,7 @@ describe('check and verify', () => {
   });
 
   it('accepts BRC-121 headers paying the x-bsv-server key within 30 s, and refuses a stale time', async () => {
-    const { account } = newAccount();
+    const { account } = await newAccount();
     await priced(account, { seconds: 60 });
     const answer = await check(account);
     const script = new P2PKH().lock(PrivateKey.fromRandom().toPublicKey().toHash() as number[]).toHex();
@@ -271,7 +284,7 @@ describe('check and verify', () => {
   });
 
   it('accepts a payment made as @bsv/402-pay makes it, to the BRC-42 key the merchant derives with its own identity key', async () => {
-    const { account } = newAccount();
+    const { account } = await newAccount();
     await priced(account, { calls: 2, price: 3n });
     const merchantIdentity = PrivateKey.fromRandom();
     const BRC29: WalletProtocol = [2, '3241645161d8'];
@@ -315,7 +328,7 @@ describe('check and verify', () => {
   });
 
   it('of 50 concurrent checks offering one payment, exactly one is paid', { timeout: 90_000 }, async () => {
-    const { account } = newAccount();
+    const { account } = await newAccount();
     await priced(account);
     const offer = offerOf(await check(account));
     const { beef } = await paying(offer.lockingScript, 1);
@@ -345,12 +358,12 @@ describe('check and verify', () => {
   });
 
   it('revokes the credentials of a removed resource in the published document, and another account cannot use them', async () => {
-    const { account } = newAccount();
+    const { account } = await newAccount();
     const resource = await priced(account, { seconds: 3600 });
     const offer = offerOf(await check(account));
     const { beef } = await paying(offer.lockingScript, 1);
     const paid = await check(account, { 'payment-signature': x402Header(offer, beef) });
-    const other = newAccount().account;
+    const other = (await newAccount()).account;
     await priced(other, { seconds: 3600 });
     expect(await check(other, { 'x-ctk-credential': paid.credential!.token })).toMatchObject({ outcome: 'payment_required' });
 

@@ -4,7 +4,7 @@ import { mineBlocks } from '@ctk/chain/local';
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import type { SettlePaymentRequest } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { failure, fundedCustomer, merchantWallet, orgRef, payOutputs, startStack, type TestStack } from './support.js';
+import { failure, fundedCustomer, merchantWallet, payOutputs, startStack, type TestStack } from './support.js';
 
 const GAP_LIMIT = 3;
 let stack: TestStack;
@@ -31,7 +31,7 @@ function settle(org: OrgRef, fields: Partial<SettlePaymentRequest>) {
 describe('AllocateDestination: a receiving output for an order, under the gap limit', () => {
   it('hands out fresh children up to the gap limit, then none while all are held (decision 0022); a settlement paying a child moves the window', async () => {
     const wallet = merchantWallet();
-    const org = orgRef(wallet);
+    const org = await stack.orgRef(wallet);
     const first = await Promise.all(Array.from({ length: GAP_LIMIT }, () => allocate(org)));
     expect(first.map((answer) => answer.derivationIndex).sort()).toEqual([0, 1, 2]);
     for (const answer of first) {
@@ -51,8 +51,11 @@ describe('AllocateDestination: a receiving output for an order, under the gap li
 
   it('answers the single receiving address without an xpub, and says how to register a wallet without either', async () => {
     const address = PrivateKey.fromRandom().toAddress('testnet');
-    expect(await allocate(orgRef({ receivingAddress: address }))).toEqual({ address, script: new P2PKH().lock(address).toHex() });
-    const refused = await failure(allocate(orgRef()));
+    expect(await allocate(await stack.orgRef({ receivingAddress: address }))).toEqual({
+      address,
+      script: new P2PKH().lock(address).toHex(),
+    });
+    const refused = await failure(allocate(await stack.orgRef()));
     expect(refused.code).toBe('failed_precondition');
     expect(refused.message).toMatch(/wallet_xpub .* receiving_address with PATCH \/api\/v1\/organizations\//);
   });
@@ -63,14 +66,14 @@ describe('AllocateDestination: a receiving output for an order, under the gap li
     ['in the past', inMinutes(-1)],
     ['more than 7 days ahead', inMinutes(7 * 24 * 60 + 5)],
   ])('refuses expires_at %s', async (_, expiresAt) => {
-    const refused = await failure(stack.client.allocateDestination({ org: orgRef(merchantWallet()), expiresAt }));
+    const refused = await failure(stack.client.allocateDestination({ org: await stack.orgRef(merchantWallet()), expiresAt }));
     expect(refused).toMatchObject({ code: 'validation_failed', details: { field: 'expires_at' } });
   });
 });
 
 describe('SettlePayment: a transaction pays one claim', () => {
   it('verifies, broadcasts and records a submitted transaction, with the satoshis paid to each expected output', async () => {
-    const org = orgRef(merchantWallet());
+    const org = await stack.orgRef(merchantWallet());
     const destination = await allocate(org);
     const receipt = randomScript();
     // Two outputs to the order's script: both count.
@@ -95,7 +98,7 @@ describe('SettlePayment: a transaction pays one claim', () => {
   });
 
   it('settles a transaction named by txid once the chain has it, and a retry answers the same, already recorded', async () => {
-    const org = orgRef(merchantWallet());
+    const org = await stack.orgRef(merchantWallet());
     const destination = await allocate(org);
     const tx = await paying([{ script: destination.script, satoshis: 4_000 }]);
     await stack.chainClient.broadcast(tx);
@@ -110,7 +113,7 @@ describe('SettlePayment: a transaction pays one claim', () => {
     const other = await failure(settle(org, { ...request, claim: order() }));
     expect(other).toMatchObject({ code: 'txid_already_used', details: { txid: tx.id('hex') } });
     // Another organisation's claim with the same purpose and id is another claim.
-    expect(await failure(settle(orgRef(merchantWallet()), request))).toMatchObject({ code: 'txid_already_used' });
+    expect(await failure(settle(await stack.orgRef(merchantWallet()), request))).toMatchObject({ code: 'txid_already_used' });
     expect(await stack.client.getTransactionStatus({ txid: tx.id('hex') })).toEqual({
       txid: tx.id('hex'),
       status: 'mined',
@@ -120,7 +123,7 @@ describe('SettlePayment: a transaction pays one claim', () => {
   });
 
   it('records a transaction broadcast before a crash when the settlement is retried', async () => {
-    const org = orgRef(merchantWallet());
+    const org = await stack.orgRef(merchantWallet());
     const destination = await allocate(org);
     const tx = await paying([{ script: destination.script, satoshis: 2_000 }]);
     await stack.chainClient.broadcast(tx); // broadcast, then the process died before recording
@@ -130,7 +133,7 @@ describe('SettlePayment: a transaction pays one claim', () => {
   });
 
   it('refuses an underpaid or wrong transaction and broadcasts nothing', async () => {
-    const org = orgRef(merchantWallet());
+    const org = await stack.orgRef(merchantWallet());
     const destination = await allocate(org);
     const tx = await paying([{ script: destination.script, satoshis: 5_000 }]);
     const underpaid = await failure(
@@ -155,7 +158,7 @@ describe('SettlePayment: a transaction pays one claim', () => {
   });
 
   it('lets exactly one of 20 concurrent claims on one transaction win', async () => {
-    const org = orgRef(merchantWallet());
+    const org = await stack.orgRef(merchantWallet());
     const destination = await allocate(org);
     const tx = await paying([{ script: destination.script, satoshis: 1_500 }]);
     const expected = [{ script: destination.script, minSatoshis: 1_500n }];
@@ -174,7 +177,7 @@ describe('SettlePayment: a transaction pays one claim', () => {
 
   it('refuses a transaction that already paid a paymail reference', async () => {
     const wallet = merchantWallet();
-    const org = orgRef(wallet);
+    const org = await stack.orgRef(wallet);
     const target = { org, paymail: 'cafe@shop.example' };
     const destination = await stack.client.createP2pDestination({ target, satoshis: 1_000n });
     const tx = await paying(destination.outputs.map((output) => ({ script: output.script, satoshis: Number(output.satoshis) })));
@@ -201,13 +204,16 @@ describe('SettlePayment: a transaction pays one claim', () => {
     ['a source id of 201 characters', { claim: { purpose: 'pos.order', sourceId: 'x'.repeat(201) } }, 'claim.source_id'],
   ])('refuses %s', async (_, fields, field) => {
     const request = { expected: [{ script: randomScript(), minSatoshis: 1n }], txid: 'a'.repeat(64), ...fields };
-    expect(await failure(settle(orgRef(merchantWallet()), request))).toMatchObject({ code: 'validation_failed', details: { field } });
+    expect(await failure(settle(await stack.orgRef(merchantWallet()), request))).toMatchObject({
+      code: 'validation_failed',
+      details: { field },
+    });
   });
 });
 
 describe('FindPayments and GetTransactionStatus: chain reads for the watcher', () => {
   it('finds a payment to an allocated address, and its height once mined', async () => {
-    const org = orgRef(merchantWallet());
+    const org = await stack.orgRef(merchantWallet());
     const [paid, unpaid] = [await allocate(org), await allocate(org)];
     const tx = await paying([{ script: paid.script, satoshis: 1_200 }]);
     await stack.chainClient.broadcast(tx);

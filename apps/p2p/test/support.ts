@@ -4,9 +4,10 @@ import { createChainClient, type ChainClient } from '@ctk/chain';
 import { requestFaucet, startLocalChain, type RunningLocalChain } from '@ctk/chain/local';
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
-import { createGrpcClient, inProcessTransport, loadConfig, startService, type EventTransport, type GrpcClient } from '@ctk/shared';
-import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
+import { inProcessTransport, loadConfig, type EventTransport, type GrpcClient } from '@ctk/shared';
+import { createTestDatabase, startBuiltService, TEST_DATA_DIR, createTestClient } from '@ctk/shared/testing';
 import { configSchema, service } from '../src/app.js';
+import type { PrismaClient } from '../src/generated/prisma/client.js';
 
 export type TestStack = {
   port: number;
@@ -14,6 +15,10 @@ export type TestStack = {
   chainClient: ChainClient;
   transport: EventTransport;
   client: GrpcClient<typeof P2pServiceDefinition>;
+  /** p2p's own Prisma client, for a test that must put a row in a state no call reaches (a reference past its expiry). */
+  prisma: PrismaClient;
+  /** A new organisation with this wallet registered (registeredOrg). */
+  orgRef(wallet?: Parameters<typeof registeredOrg>[1]): Promise<OrgRef>;
   close(): Promise<void>;
 };
 
@@ -32,14 +37,21 @@ export async function startStack(env: Record<string, string> = {}): Promise<Test
     CHAIN_RETRIES: '1',
     ...env,
   });
-  const p2p = await startService(service, config, { transport });
-  const client = createGrpcClient(P2pServiceDefinition, `127.0.0.1:${p2p.port}`);
+  const p2p = await startBuiltService(
+    service,
+    async (context, options) => ({ parts: await service.build(context, options), prisma: context.prisma }),
+    config,
+    { transport },
+  );
+  const client = createTestClient(P2pServiceDefinition, `127.0.0.1:${p2p.port}`);
   return {
     port: p2p.port,
     chain,
     chainClient: createChainClient({ network: 'local', localUrl: chain.url, retries: 1, retryBaseMs: 20 }),
     transport,
     client,
+    prisma: p2p.prisma,
+    orgRef: (wallet) => registeredOrg(client, wallet),
     async close() {
       client.close();
       await p2p.close();
@@ -56,16 +68,19 @@ export function merchantWallet() {
   return { account, xpub: account.toPublic().toString(), identity };
 }
 
-export function orgRef(wallet: { xpub?: string; receivingAddress?: string; identity?: PrivateKey } = {}): OrgRef {
-  return {
-    id: randomUUID(),
-    handle: `cafe-${randomUUID().slice(0, 8)}`,
-    jurisdiction: '',
-    receivingAddress: wallet.receivingAddress ?? '',
-    pricesIncludeTax: false,
-    walletXpub: wallet.xpub ?? '',
-    identityPublicKey: wallet.identity?.toPublicKey().toString() ?? '',
-  };
+/** A new organisation, with the public side of its wallet registered with p2p (SetWallet) as the gateway does. */
+export async function registeredOrg(
+  client: GrpcClient<typeof P2pServiceDefinition>,
+  wallet: { xpub?: string; receivingAddress?: string; identity?: PrivateKey } = {},
+): Promise<OrgRef> {
+  const org = { id: randomUUID(), handle: `cafe-${randomUUID().slice(0, 8)}` };
+  await client.setWallet({
+    org,
+    receivingAddress: wallet.receivingAddress,
+    walletXpub: wallet.xpub,
+    identityPublicKey: wallet.identity?.toPublicKey().toString(),
+  });
+  return org;
 }
 
 /** A customer with coins from the faucet, as one output to spend. */

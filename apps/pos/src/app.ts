@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { BooksServiceDefinition } from '@ctk/proto/ctk/books/v1/books';
 import { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
-import { createGrpcClient, defineService, keptKey } from '@ctk/shared';
+import { createGrpcClient, defineService, keptKey, type ServiceContext, type ServiceParts } from '@ctk/shared';
 import { configSchema, type Config } from './config.js';
 import type { CardContext } from './cards/card-context.js';
 import { createOcrReader } from './analyze/ocr-reader.js';
@@ -28,65 +28,68 @@ export { configSchema, type Config } from './config.js';
  * payment events, calling books (tax rates) and p2p (payment outputs, settlement, chain reads), and
  * watching open orders' addresses while it runs. A test may give the clock.
  */
-export const service = defineService<
-  Config,
-  PrismaClient,
-  { now: () => Date },
-  { orders: OrderContext; payLinks: PayLinkContext; cards: CardContext }
->({
+export const service = defineService<Config, PrismaClient, PosOptions>({
   name: 'pos',
   configSchema,
   database: { prismaDir: fileURLToPath(new URL('../prisma', import.meta.url)), createClient: (adapter) => new PrismaClient({ adapter }) },
   emits: true,
-  build: ({ config, prisma, logger, eventsCommitted }, options) => {
-    const books = createGrpcClient(BooksServiceDefinition, config.BOOKS_GRPC_URL);
-    const p2p = createGrpcClient(P2pServiceDefinition, config.P2P_GRPC_URL);
-    const orders: OrderContext = {
-      prisma,
-      orders: createOrderRepository(prisma),
-      books,
-      p2p,
-      prices: priceSource(config),
-      notifier: createOrderNotifier(),
-      eventsCommitted,
-      logger,
-      ttlSeconds: config.POS_ORDER_TTL_SECONDS,
-      latePaymentSeconds: config.POS_LATE_PAYMENT_SECONDS,
-      now: options.now ?? (() => new Date()),
-    };
-    const payLinks: PayLinkContext = {
-      orders,
-      links: createPayLinkRepository(prisma),
-      signingKey: keptKey(prisma.signingKey, 'pay_link_hmac', config.POS_PAY_LINK_KEY),
-      openings: oneAtATime(),
-      opensPerClient: config.POS_PAY_LINK_OPENS_PER_CLIENT,
-    };
-    const cards: CardContext = {
-      orders,
-      cardKey: keptKey(prisma.signingKey, 'card_identifier', config.POS_CARD_KEY),
-      network: config.CHAIN_NETWORK,
-      posCards: createPosCardRepository(prisma),
-      passes: createPassMaker(config, logger),
-    };
-    const watcher = config.POS_WATCH_INTERVAL_MS > 0 ? startOrderWatcher(orders, config.POS_WATCH_INTERVAL_MS) : undefined;
-    const ocr = createOcrReader({ timeoutMs: config.POS_OCR_TIMEOUT_MS, maxWaiting: config.POS_OCR_MAX_WAITING, logger });
-    return {
-      grpc: posService({
-        items: createItemRepository(prisma, { firstPageTtlMs: config.POS_ITEMS_CACHE_MS }),
-        menus: createMenuRepository(prisma),
-        orders,
-        ocr,
-        payLinks,
-        cards,
-      }),
-      async close() {
-        await watcher?.stop();
-        books.close();
-        p2p.close();
-        // The OCR worker thread would keep the process alive.
-        await ocr.close();
-      },
-      expose: { orders, payLinks, cards },
-    };
-  },
+  build: (context, options) => buildPos(context, options).parts,
 });
+
+export type PosOptions = { now: () => Date };
+
+/** The contexts pos's features run in, and the parts the bootstrap serves and closes (tests build it too, to look inside). */
+export function buildPos(
+  { config, prisma, logger, eventsCommitted }: ServiceContext<Config, PrismaClient>,
+  options: Partial<PosOptions>,
+): { orders: OrderContext; payLinks: PayLinkContext; cards: CardContext; parts: ServiceParts } {
+  const books = createGrpcClient(BooksServiceDefinition, config.BOOKS_GRPC_URL);
+  const p2p = createGrpcClient(P2pServiceDefinition, config.P2P_GRPC_URL);
+  const orders: OrderContext = {
+    prisma,
+    orders: createOrderRepository(prisma),
+    books,
+    p2p,
+    prices: priceSource(config),
+    notifier: createOrderNotifier(),
+    eventsCommitted,
+    logger,
+    ttlSeconds: config.POS_ORDER_TTL_SECONDS,
+    latePaymentSeconds: config.POS_LATE_PAYMENT_SECONDS,
+    now: options.now ?? (() => new Date()),
+  };
+  const payLinks: PayLinkContext = {
+    orders,
+    links: createPayLinkRepository(prisma),
+    signingKey: keptKey(prisma.signingKey, 'pay_link_hmac', config.POS_PAY_LINK_KEY),
+    openings: oneAtATime(),
+    opensPerClient: config.POS_PAY_LINK_OPENS_PER_CLIENT,
+  };
+  const cards: CardContext = {
+    orders,
+    cardKey: keptKey(prisma.signingKey, 'card_identifier', config.POS_CARD_KEY),
+    network: config.CHAIN_NETWORK,
+    posCards: createPosCardRepository(prisma),
+    passes: createPassMaker(config, logger),
+  };
+  const watcher = config.POS_WATCH_INTERVAL_MS > 0 ? startOrderWatcher(orders, config.POS_WATCH_INTERVAL_MS) : undefined;
+  const ocr = createOcrReader({ timeoutMs: config.POS_OCR_TIMEOUT_MS, maxWaiting: config.POS_OCR_MAX_WAITING, logger });
+  const parts: ServiceParts = {
+    grpc: posService({
+      items: createItemRepository(prisma, { firstPageTtlMs: config.POS_ITEMS_CACHE_MS }),
+      menus: createMenuRepository(prisma),
+      orders,
+      ocr,
+      payLinks,
+      cards,
+    }),
+    async close() {
+      await watcher?.stop();
+      books.close();
+      p2p.close();
+      // The OCR worker thread would keep the process alive.
+      await ocr.close();
+    },
+  };
+  return { orders, payLinks, cards, parts };
+}

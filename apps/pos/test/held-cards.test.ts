@@ -3,7 +3,7 @@ import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { LoyaltyCard, PrepaidCard, type CardHolder, type LoyaltyProgram } from '@ctk/proto/ctk/pos/v1/cards';
 import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fundedCustomer, orderRequest, paying, PUBLIC_URL, startOrderStack, walletOrg, type OrderStack } from './order-stack.js';
+import { fundedCustomer, orderRequest, paying, PUBLIC_URL, startOrderStack, type OrderStack } from './order-stack.js';
 
 let stack: OrderStack;
 beforeAll(async () => {
@@ -16,7 +16,7 @@ const holder = (fields: Partial<CardHolder>): CardHolder => ({ address: '', publ
 
 /** A shop with a wallet and a loyalty program (a free coffee for 3 visits). */
 async function shop(): Promise<OrgRef> {
-  const org = walletOrg();
+  const org = await stack.walletOrg();
   await stack.client.replaceLoyaltyProgram({ org, program: coffee });
   return org;
 }
@@ -103,7 +103,7 @@ describe('the cards a POS card shows', () => {
     ]);
     // Nothing that spends or names the holder: no identifier, holder, ledger, selling order or organisation.
     for (const card of [...atShop.prepaidCards, ...atShop.loyaltyCards]) {
-      expect(card).toMatchObject({ identifier: '', holder: undefined, activities: [], organizationId: '' });
+      expect(card).toMatchObject({ identifier: undefined, holder: undefined, activities: [], organizationId: '' });
     }
     // A stranger who knows the address or the POS card's id sees the POS cards, and no balance or stamp anywhere.
     expect(await stack.client.getPosCard({ id: posCard.id })).toEqual({ cards: [{ ...expected, prepaidCards: [], loyaltyCards: [] }] });

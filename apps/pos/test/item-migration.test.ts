@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PosServiceDefinition } from '@ctk/proto/ctk/pos/v1/pos';
-import { createGrpcClient, loadConfig, openDatabase, startService } from '@ctk/shared';
-import { createTestDatabase } from '@ctk/shared/testing';
+import { loadConfig, openDatabase, startService } from '@ctk/shared';
+import { createTestDatabase, createTestClient } from '@ctk/shared/testing';
 import { afterAll, expect, it } from 'vitest';
 import { configSchema, service as pos } from '../src/app.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
@@ -45,7 +45,7 @@ it('makes the items a database already holds standard-rated, fixed-price, untrac
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     }),
   );
-  const client = createGrpcClient(PosServiceDefinition, `127.0.0.1:${service.port}`);
+  const client = createTestClient(PosServiceDefinition, `127.0.0.1:${service.port}`);
   try {
     const { items } = await client.listItems({ org });
     expect(items).toHaveLength(1);
@@ -54,7 +54,7 @@ it('makes the items a database already holds standard-rated, fixed-price, untrac
       name: 'Drip coffee',
       priceCents: 300n,
       taxTreatment: 'standard',
-      taxRate: '',
+      taxRate: undefined,
       priceType: 'fixed',
       modifiers: [],
     });

@@ -15,7 +15,7 @@ describe('pos item options', () => {
 
   it('makes an item standard-rated, fixed-price, untracked and without modifiers when none of them is given', async () => {
     const { item } = await create({});
-    expect(item).toMatchObject({ taxTreatment: 'standard', taxRate: '', priceType: 'fixed', modifiers: [] });
+    expect(item).toMatchObject({ taxTreatment: 'standard', taxRate: undefined, priceType: 'fixed', modifiers: [] });
     expect(item?.inventory).toBeUndefined();
   });
 
@@ -40,7 +40,7 @@ describe('pos item options', () => {
     expect(item?.modifiers.map(({ name, priceCents, group }) => ({ name, priceCents, group }))).toEqual([
       { name: 'Small', priceCents: 0n, group: 'Size' },
       { name: 'Large', priceCents: 75n, group: 'Size' },
-      { name: 'Extra shot', priceCents: 90n, group: '' },
+      { name: 'Extra shot', priceCents: 90n, group: undefined },
     ]);
     const ids = item?.modifiers.map((m) => m.id) ?? [];
     expect(ids.every((id) => /^[0-9a-f-]{36}$/.test(id))).toBe(true);
@@ -59,7 +59,7 @@ describe('pos item options', () => {
         { id: '', name: 'Oat', priceCents: 0n, group: 'Topping' },
       ],
     });
-    expect(item).toMatchObject({ taxTreatment: 'exempt', taxRate: '', priceType: 'top_up', inventory: 0n });
+    expect(item).toMatchObject({ taxTreatment: 'exempt', taxRate: undefined, priceType: 'top_up', inventory: 0n });
     expect(item?.modifiers).toHaveLength(2);
   });
 

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PosServiceDefinition } from '@ctk/proto/ctk/pos/v1/pos';
-import { createGrpcClient, loadConfig, openDatabase, startService } from '@ctk/shared';
-import { createTestDatabase } from '@ctk/shared/testing';
+import { loadConfig, openDatabase, startService } from '@ctk/shared';
+import { createTestDatabase, createTestClient } from '@ctk/shared/testing';
 import { afterAll, expect, it } from 'vitest';
 import { configSchema, service as pos } from '../src/app.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
@@ -42,7 +42,7 @@ it('gives a menu saved before the tip choices the default ones, keeps its versio
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     }),
   );
-  const client = createGrpcClient(PosServiceDefinition, `127.0.0.1:${service.port}`);
+  const client = createTestClient(PosServiceDefinition, `127.0.0.1:${service.port}`);
   try {
     expect((await client.getMenu({ org })).menu).toMatchObject({ version: 3n, tipBasisPoints: [1000, 1500, 2000] });
   } finally {

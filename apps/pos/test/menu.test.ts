@@ -19,7 +19,7 @@ describe('pos menu', () => {
     pos.client.replaceMenu({ org, expectedVersion, sections, tipBasisPoints } satisfies Partial<ReplaceMenuRequest>);
   /** 10%, 15%, 20%: the tip choices of a menu never saved, or saved without any. */
   const DEFAULT_TIPS = [1000, 1500, 2000];
-  const UNSAVED = { version: 0n, sections: [], updatedAt: '', tipBasisPoints: DEFAULT_TIPS };
+  const UNSAVED = { version: 0n, sections: [], updatedAt: undefined, tipBasisPoints: DEFAULT_TIPS };
   type Refusal = { code: string; message: string; details: Record<string, unknown> };
   const refusal = (org: OrgRef, expectedVersion: bigint, sections: MenuSection[], tipBasisPoints: number[] = []): Promise<Refusal> =>
     replace(org, expectedVersion, sections, tipBasisPoints).then(
@@ -44,7 +44,7 @@ describe('pos menu', () => {
     const [latte, espresso, croissant] = [await itemOf(org, 'Latte'), await itemOf(org, 'Espresso'), await itemOf(org, 'Croissant')];
     const first = (await replace(org, 0n, [section('Coffee', [espresso.id, latte.id]), section('Bakery', [croissant.id])])).menu!;
     expect(first.version).toBe(1n);
-    expect(new Date(first.updatedAt).toISOString()).toBe(first.updatedAt);
+    expect(new Date(first.updatedAt!).toISOString()).toBe(first.updatedAt);
     expect(first.sections.map((s) => ({ name: s.name, itemIds: s.itemIds, names: s.items.map((i) => i.name) }))).toEqual([
       { name: 'Coffee', itemIds: [espresso.id, latte.id], names: ['Espresso', 'Latte'] },
       { name: 'Bakery', itemIds: [croissant.id], names: ['Croissant'] },

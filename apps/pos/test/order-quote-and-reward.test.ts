@@ -5,7 +5,7 @@ import type { CreateOrderRequest, Order } from '@ctk/proto/ctk/pos/v1/pos';
 import { eventually } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newItem } from './support.js';
-import { failure, fundedCustomer, orderRequest, paying, PUBLIC_URL, startOrderStack, walletOrg, type OrderStack } from './order-stack.js';
+import { failure, fundedCustomer, orderRequest, paying, PUBLIC_URL, startOrderStack, type OrderStack } from './order-stack.js';
 
 let stack: OrderStack;
 beforeAll(async () => {
@@ -71,7 +71,10 @@ const priceOf = (priced: {
 
 describe('QuoteOrder: the price the order will have, nothing created (decision 0023)', () => {
   it('answers exactly what CreateOrder then charges, for menu items with modifiers, a discount and every kind of tip, taxed both ways', async () => {
-    for (const taxed of [walletOrg({ jurisdiction: 'US-CA' }), walletOrg({ jurisdiction: 'GB', pricesIncludeTax: true })]) {
+    for (const taxed of [
+      await stack.walletOrg({ jurisdiction: 'US-CA' }),
+      await stack.walletOrg({ jurisdiction: 'GB', pricesIncludeTax: true }),
+    ]) {
       const latte = (
         await stack.client.createItem(
           newItem(taxed, {
@@ -110,7 +113,7 @@ describe('QuoteOrder: the price the order will have, nothing created (decision 0
   });
 
   it('refuses what CreateOrder refuses, with the same code and field', async () => {
-    const org = walletOrg();
+    const org = await stack.walletOrg();
     for (const fields of [{ discountMinor: 10_000n }, { loyaltyCardId: 'card-1' }, { lines: [] }] satisfies Fields[]) {
       const quoted = await failure(stack.client.quoteOrder({ order: orderRequest(org, fields) }));
       const created = await failure(stack.client.createOrder(orderRequest(org, fields)));
@@ -121,7 +124,7 @@ describe('QuoteOrder: the price the order will have, nothing created (decision 0
 
 describe('an order that redeems a loyalty reward (decision 0023)', () => {
   it('takes the reward off before tax as a discount the order, its quote and its payment event carry; the stamps are spent with the order', async () => {
-    const org = walletOrg({ jurisdiction: 'US-CA' });
+    const org = await stack.walletOrg({ jurisdiction: 'US-CA' });
     await saveProgram(org);
     const card = await cardWithStamps(org, 2);
     const fields = {
@@ -151,7 +154,7 @@ describe('an order that redeems a loyalty reward (decision 0023)', () => {
   });
 
   it('caps the reward at what the discount leaves of the order', async () => {
-    const org = walletOrg();
+    const org = await stack.walletOrg();
     await saveProgram(org, { rewardValueMinor: 10_000n });
     const card = await cardWithStamps(org, 2);
     const order = await create(org, {
@@ -165,7 +168,7 @@ describe('an order that redeems a loyalty reward (decision 0023)', () => {
   });
 
   it('refuses without the card, with another identifier, without a value or without the stamps, and spends nothing', async () => {
-    const org = walletOrg();
+    const org = await stack.walletOrg();
     await saveProgram(org, { rewardValueMinor: 0n });
     const card = await cardWithStamps(org, 2);
     const other = (await stack.client.createLoyaltyCard({ org, holder: { address: '', publicKey: '', userId: randomUUID() } })).card!;
@@ -182,7 +185,7 @@ describe('an order that redeems a loyalty reward (decision 0023)', () => {
   });
 
   it('of 50 concurrent orders redeeming the one reward a card holds, exactly one gets it', async () => {
-    const org = walletOrg();
+    const org = await stack.walletOrg();
     await saveProgram(org);
     const card = await cardWithStamps(org, 3);
     const fields = {
@@ -196,6 +199,28 @@ describe('an order that redeems a loyalty reward (decision 0023)', () => {
     expect(created[0]).toMatchObject({ rewardMinor: 450n, totalMinor: 450n });
     const refusals = attempts.flatMap((attempt) => (attempt.status === 'rejected' ? [attempt.reason as { code: string }] : []));
     expect(new Set(refusals.map((refusal) => refusal.code))).toEqual(new Set(['not_enough_stamps']));
+    expect(await read(card)).toMatchObject({ stamps: 1, rewardsRedeemed: 1 });
+  });
+
+  it('gives the stamps back to the card when its order is cancelled, once, however many cancels come and at once', async () => {
+    const org = await stack.walletOrg();
+    await saveProgram(org);
+    const card = await cardWithStamps(org, 3);
+    const fields = {
+      lines: [{ name: 'Flat white', quantity: 2n, unitPriceMinor: 450n } as never],
+      loyaltyCardId: card.id,
+      redeemRewardIdentifier: card.identifier!,
+    };
+    const order = await create(org, fields);
+    expect(await read(card)).toMatchObject({ stamps: 1, rewardsRedeemed: 1 });
+    const cancel = () => stack.client.cancelOrder({ org, orderNumber: order.orderNumber, publicUrl: PUBLIC_URL });
+    const cancels = await Promise.all(Array.from({ length: 10 }, cancel));
+    expect(cancels.map((answer) => answer.order!.status)).toEqual(Array(10).fill('cancelled'));
+    expect((await cancel()).order!.status).toBe('cancelled');
+    // The 2 stamps back once: 3, not 1 (none) nor 5 or more (twice).
+    expect(await read(card)).toMatchObject({ stamps: 3, rewardsRedeemed: 0 });
+    // And the card redeems its reward again.
+    expect((await create(org, fields)).rewardMinor).toBe(450n);
     expect(await read(card)).toMatchObject({ stamps: 1, rewardsRedeemed: 1 });
   });
 });

@@ -5,11 +5,12 @@ import { requestFaucet, startLocalChain, type RunningLocalChain } from '@ctk/cha
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { BooksServiceDefinition } from '@ctk/proto/ctk/books/v1/books';
 import { PaymentEvent } from '@ctk/proto/ctk/events/v1/payment_event';
+import { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { PosServiceDefinition, type CreateOrderRequest } from '@ctk/proto/ctk/pos/v1/pos';
 import { configSchema as p2pConfigSchema, service as p2p } from '@ctk/p2p';
-import { createGrpcClient, inProcessTransport, loadConfig, startService } from '@ctk/shared';
-import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
-import { configSchema, service as pos } from '../src/app.js';
+import { inProcessTransport, loadConfig, startService, type GrpcClient } from '@ctk/shared';
+import { createTestDatabase, startBuiltService, TEST_DATA_DIR, createTestClient } from '@ctk/shared/testing';
+import { buildPos, configSchema, service as pos } from '../src/app.js';
 
 export const PUBLIC_URL = 'https://pay.example.com';
 
@@ -37,8 +38,9 @@ export async function startOrderStack(env: Record<string, string> = {}) {
     { transport },
   );
   let offsetMs = 0;
-  const posService = await startService(
+  const posService = await startBuiltService(
     pos,
+    buildPos,
     loadConfig(configSchema, {
       GRPC_PORT: '0',
       LOG_LEVEL: process.env.POS_TEST_LOG_LEVEL ?? 'silent',
@@ -55,13 +57,17 @@ export async function startOrderStack(env: Record<string, string> = {}) {
   const subscription = await transport.consume('pos-test', async (message) => {
     events.push(PaymentEvent.decode(message.data));
   });
-  const client = createGrpcClient(PosServiceDefinition, `127.0.0.1:${posService.port}`);
-  const booksClient = createGrpcClient(BooksServiceDefinition, `127.0.0.1:${booksService.port}`);
+  const client = createTestClient(PosServiceDefinition, `127.0.0.1:${posService.port}`);
+  const booksClient = createTestClient(BooksServiceDefinition, `127.0.0.1:${booksService.port}`);
+  const p2pClient = createTestClient(P2pServiceDefinition, `127.0.0.1:${p2pService.port}`);
   return {
     chain,
     client,
     books: booksClient,
+    p2p: p2pClient,
     events,
+    /** A new organisation set up with p2p and books (registerOrg). */
+    walletOrg: (setup?: OrgSetup) => registerOrg({ p2p: p2pClient, books: booksClient }, setup),
     orders: posService.orders,
     /** Moves pos's clock this many seconds ahead of the real one. */
     advance(seconds: number) {
@@ -70,6 +76,7 @@ export async function startOrderStack(env: Record<string, string> = {}) {
     async close() {
       client.close();
       booksClient.close();
+      p2pClient.close();
       await subscription.stop();
       await posService.close();
       await booksService.close();
@@ -82,19 +89,25 @@ export async function startOrderStack(env: Record<string, string> = {}) {
 
 export type OrderStack = Awaited<ReturnType<typeof startOrderStack>>;
 
-/** An organisation with a wallet (an xpub: each order gets its own address) and, when given, a jurisdiction. */
-export function walletOrg(fields: Partial<OrgRef> = {}): OrgRef {
+/** What a test organisation is set up with: its wallet (p2p's) and tax settings (books'). */
+export type OrgSetup = { jurisdiction?: string; pricesIncludeTax?: boolean; walletXpub?: string; receivingAddress?: string };
+
+/**
+ * An organisation with a wallet (an xpub: each order gets its own address unless `receivingAddress` or an
+ * empty `walletXpub` says otherwise) and, when given, a jurisdiction: registered with p2p and books, their
+ * owners, as the gateway does.
+ */
+export async function registerOrg(
+  clients: { p2p: GrpcClient<typeof P2pServiceDefinition>; books: GrpcClient<typeof BooksServiceDefinition> },
+  setup: OrgSetup = {},
+): Promise<OrgRef> {
   const id = randomUUID();
-  return {
-    id,
-    handle: `cafe-${id.slice(0, 8)}`,
-    jurisdiction: '',
-    receivingAddress: '',
-    pricesIncludeTax: false,
-    walletXpub: HD.fromRandom().derive("m/44'/236'/0'").toPublic().toString(),
-    identityPublicKey: '',
-    ...fields,
-  };
+  const org = { id, handle: `cafe-${id.slice(0, 8)}` };
+  const walletXpub = setup.walletXpub ?? HD.fromRandom().derive("m/44'/236'/0'").toPublic().toString();
+  await clients.p2p.setWallet({ org, walletXpub: walletXpub || undefined, receivingAddress: setup.receivingAddress });
+  if (setup.jurisdiction || setup.pricesIncludeTax !== undefined)
+    await clients.books.setTaxSettings({ org, jurisdiction: setup.jurisdiction || undefined, pricesIncludeTax: setup.pricesIncludeTax });
+  return org;
 }
 
 export function orderRequest(org: OrgRef, fields: Partial<CreateOrderRequest> = {}): Partial<CreateOrderRequest> {

@@ -34,7 +34,7 @@ describe('CreatePosCard', () => {
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       shopId: org.handle,
       address,
-      publicKey: '',
+      publicKey: undefined,
       label: 'Sam, oat flat white',
       createdAt: expect.any(String),
       prepaidCards: [],

@@ -7,7 +7,7 @@ import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
 import { eventually } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { watchOnce } from '../src/orders/order-watcher.js';
-import { failure, fundedCustomer, orderRequest, paying, PUBLIC_URL, startOrderStack, walletOrg, type OrderStack } from './order-stack.js';
+import { failure, fundedCustomer, orderRequest, paying, PUBLIC_URL, startOrderStack, type OrderStack } from './order-stack.js';
 
 let stack: OrderStack;
 beforeAll(async () => {
@@ -44,12 +44,12 @@ async function payInFull(unpaid: Order) {
 async function activeCard(org: OrgRef, amountMinor = 1000n, holder?: CardHolder) {
   const issued = await issue(org, amountMinor, holder ? { holder } : {});
   await payInFull(issued.order!);
-  return { card: await read(issued.card!), identifier: issued.card!.identifier, sellingOrder: issued.order! };
+  return { card: await read(issued.card!), identifier: issued.card!.identifier!, sellingOrder: issued.order! };
 }
 
 describe('IssuePrepaidCard', () => {
   it('makes a pending card, its identifier answered once, and the order that sells it: one untaxed Gift card line', async () => {
-    const org = walletOrg({ jurisdiction: 'US-CA' });
+    const org = await stack.walletOrg({ jurisdiction: 'US-CA' });
     const { card, order: selling } = await issue(org, 2500n);
     expect(card).toMatchObject({
       merchantHandle: org.handle,
@@ -58,12 +58,12 @@ describe('IssuePrepaidCard', () => {
       balanceMinor: 0n,
       initialMinor: 2500n,
       orderNumber: selling!.orderNumber,
-      activatedAt: '',
+      activatedAt: undefined,
       organizationId: org.id,
       activities: [],
     });
-    expect(card!.identifier).toMatch(IDENTIFIER);
-    expect(card!.identifierLast4).toBe(card!.identifier.slice(-4));
+    expect(card!.identifier!).toMatch(IDENTIFIER);
+    expect(card!.identifierLast4).toBe(card!.identifier!.slice(-4));
     expect(selling).toMatchObject({
       status: 'open',
       prepaidCardId: card!.id,
@@ -78,14 +78,14 @@ describe('IssuePrepaidCard', () => {
       ['Gift card', 1n, 'exempt', 0n, 2500n],
     ]);
     // Read back, by id or by the identifier as a person types it: never with the identifier.
-    const typed = card!.identifier.toLowerCase().replace(/-/g, ' ').replace(/0/g, 'o').replace(/1/g, 'l');
+    const typed = card!.identifier!.toLowerCase().replace(/-/g, ' ').replace(/0/g, 'o').replace(/1/g, 'l');
     for (const found of [await read(card!), (await stack.client.getPrepaidCard({ identifier: typed })).card!]) {
-      expect(found).toMatchObject({ id: card!.id, status: 'pending', identifier: '', identifierLast4: card!.identifierLast4 });
+      expect(found).toMatchObject({ id: card!.id, status: 'pending', identifier: undefined, identifierLast4: card!.identifierLast4 });
     }
   });
 
   it('sets prepaid cards up for the organisation that issued one', async () => {
-    const org = walletOrg();
+    const org = await stack.walletOrg();
     const setup = async () => (await stack.client.getSetup({ org })).capabilities.find((c) => c.capabilityId === 'prepaid_cards');
     expect((await setup())?.nextStep).toMatch(/^Sell a gift card with POST \/api\/pos\/prepaid-cards /);
     await issue(org);
@@ -93,7 +93,7 @@ describe('IssuePrepaidCard', () => {
   });
 
   it("takes the organisation's currency when none is named: its items', else its jurisdiction's", async () => {
-    const german = walletOrg({ jurisdiction: 'DE' });
+    const german = await stack.walletOrg({ jurisdiction: 'DE' });
     expect((await issue(german)).card!.currency).toBe('EUR');
     await stack.client.createItem({ org: german, name: 'Espresso', priceCents: 250n, currency: 'USD', available: true });
     expect((await issue(german)).card!.currency).toBe('USD');
@@ -101,13 +101,13 @@ describe('IssuePrepaidCard', () => {
   });
 
   it('keeps a holder: an address, or a public key with its address', async () => {
-    const org = walletOrg();
+    const org = await stack.walletOrg();
     const key = PrivateKey.fromRandom();
     const address = key.toAddress('testnet');
     const publicKey = key.toPublicKey().toString();
     expect((await issue(org, 1000n, { holder: { address, publicKey: '', userId: '' } })).card!.holder).toEqual({
       address,
-      publicKey: '',
+      publicKey: undefined,
       userId: '',
     });
     const userId = randomUUID();
@@ -115,7 +115,7 @@ describe('IssuePrepaidCard', () => {
   });
 
   it('refuses amounts, currencies and holders that cannot be, writing nothing', async () => {
-    const org = walletOrg();
+    const org = await stack.walletOrg();
     const cases: [Parameters<typeof stack.client.issuePrepaidCard>[0], string][] = [
       [{ amountMinor: 0n }, 'amount_minor'],
       [{ amountMinor: -5n }, 'amount_minor'],
@@ -139,7 +139,7 @@ describe('IssuePrepaidCard', () => {
 
 describe('the selling order paid', () => {
   it('makes the card active at its value (activity issue) and emits prepaid.issued, not payment.received', async () => {
-    const org = walletOrg();
+    const org = await stack.walletOrg();
     const { card, sellingOrder } = await activeCard(org, 1500n);
     expect(card).toMatchObject({ status: 'active', balanceMinor: 1500n, initialMinor: 1500n });
     expect(card.activatedAt).not.toBe('');
@@ -165,7 +165,7 @@ describe('the selling order paid', () => {
 
 describe('UsePrepaidCard', () => {
   it('draws a card down to zero across orders; a use covering what is due pays the order, no payment.received for nothing', async () => {
-    const org = walletOrg();
+    const org = await stack.walletOrg();
     const { card, identifier } = await activeCard(org, 1000n);
     const lunch = await order(org, 450n);
     const first = await use(org, card, identifier, lunch.orderNumber);
@@ -176,7 +176,7 @@ describe('UsePrepaidCard', () => {
       balanceAfterMinor: 550n,
       orderNumber: lunch.orderNumber,
     });
-    expect(first.card).toMatchObject({ status: 'active', balanceMinor: 550n, identifier: '' });
+    expect(first.card).toMatchObject({ status: 'active', balanceMinor: 550n, identifier: undefined });
     // Nothing was to be paid on the chain: the order is final at once.
     expect(first.order).toMatchObject({ status: 'confirmed', cardPaidMinor: 450n, satoshis: 0n, dueSatoshis: 0n, paidSatoshis: 0n });
 
@@ -211,7 +211,7 @@ describe('UsePrepaidCard', () => {
   });
 
   it("shares the order's tax and tip in proportion, the last payment taking what remains, so they add up exactly", async () => {
-    const org = walletOrg({ jurisdiction: 'US-CA' });
+    const org = await stack.walletOrg({ jurisdiction: 'US-CA' });
     const { card, identifier } = await activeCard(org, 5000n);
     const meal = await order(org, 1999n, { tipBasisPoints: 1500 });
     const { taxMinor, tipMinor, totalMinor } = meal;
@@ -237,7 +237,7 @@ describe('UsePrepaidCard', () => {
   });
 
   it('a card paying the rest of an order paid in part in satoshis pays it; payment.received carries what the satoshis paid', async () => {
-    const org = walletOrg();
+    const org = await stack.walletOrg();
     const { card, identifier } = await activeCard(org, 5000n);
     const meal = await order(org, 1000n, { tipMinor: 100n });
     const { outputs } = await stack.client.getPaymentRequest({ orderNumber: meal.orderNumber, publicUrl: PUBLIC_URL });
@@ -268,7 +268,7 @@ describe('UsePrepaidCard', () => {
   });
 
   it('takes an amount up to the balance (insufficient_balance) and up to what is due (validation_failed)', async () => {
-    const org = walletOrg();
+    const org = await stack.walletOrg();
     const { card, identifier } = await activeCard(org, 1000n);
     const big = await order(org, 5000n);
     expect(await failure(use(org, card, identifier, big.orderNumber, 1001n))).toMatchObject({
@@ -285,11 +285,11 @@ describe('UsePrepaidCard', () => {
   });
 
   it('refuses a use without the identifier, with another, on a card or order of another organisation, or that cannot be', async () => {
-    const org = walletOrg();
+    const org = await stack.walletOrg();
     const { card, identifier } = await activeCard(org, 1000n);
     const other = await activeCard(org, 1000n);
     const open = await order(org, 500n);
-    const stranger = walletOrg();
+    const stranger = await stack.walletOrg();
     const strangers = await order(stranger, 500n);
     const pending = (await issue(org)).card!;
     const euros = await order(org, 500n, { currency: 'EUR' });
@@ -321,16 +321,16 @@ describe('UsePrepaidCard', () => {
   });
 
   it('refuses a pending card as card_not_active', async () => {
-    const org = walletOrg();
+    const org = await stack.walletOrg();
     const { card } = await issue(org);
-    expect(await failure(use(org, card!, card!.identifier, (await order(org, 100n)).orderNumber))).toMatchObject({
+    expect(await failure(use(org, card!, card!.identifier!, (await order(org, 100n)).orderNumber))).toMatchObject({
       code: 'card_not_active',
       details: { status: 'pending' },
     });
   });
 
   it('waits while a BIP270 payment of the order is being broadcast (409), drawing nothing; the claim ended, the use pays', async () => {
-    const org = walletOrg();
+    const org = await stack.walletOrg();
     const { card, identifier } = await activeCard(org, 1000n);
     const unpaid = await order(org, 400n);
     const { id } = (await stack.orders.orders.byNumber(unpaid.orderNumber))!;
@@ -344,7 +344,7 @@ describe('UsePrepaidCard', () => {
   });
 
   it('of 100 concurrent uses of one card, the balance never goes below zero and the uses that succeed add up to its drop exactly', async () => {
-    const org = walletOrg();
+    const org = await stack.walletOrg();
     const { card, identifier } = await activeCard(org, 1000n);
     const orders = await Promise.all(Array.from({ length: 10 }, () => order(org, 5000n)));
     const outcomes = await Promise.allSettled(
@@ -372,7 +372,7 @@ describe('UsePrepaidCard', () => {
 
 describe('TransferPrepaidCard', () => {
   it('gives the card a new holder and identifier, answered once: the old identifier stops working, the balance stays', async () => {
-    const org = walletOrg();
+    const org = await stack.walletOrg();
     const userId = randomUUID();
     const { card, identifier } = await activeCard(org, 800n, { address: '', publicKey: '', userId });
     const to = PrivateKey.fromRandom().toAddress('testnet');
@@ -381,20 +381,25 @@ describe('TransferPrepaidCard', () => {
       id: card.id,
       to: { address: to, publicKey: '', userId: randomUUID() },
     });
-    expect(moved).toMatchObject({ id: card.id, balanceMinor: 800n, status: 'active', holder: { address: to, publicKey: '', userId: '' } });
+    expect(moved).toMatchObject({
+      id: card.id,
+      balanceMinor: 800n,
+      status: 'active',
+      holder: { address: to, publicKey: undefined, userId: '' },
+    });
     expect(moved!.identifier).toMatch(IDENTIFIER);
     expect(moved!.identifier).not.toBe(identifier);
     expect(moved!.activities.at(-1)).toMatchObject({ kind: 'transfer', amountMinor: 0n, balanceAfterMinor: 800n });
     expect((await failure(stack.client.getPrepaidCard({ identifier }))).code).toBe('not_found');
     expect((await stack.client.getPrepaidCard({ identifier: moved!.identifier })).card!.id).toBe(card.id);
     expect((await failure(use(org, card, identifier, (await order(org, 100n)).orderNumber))).code).toBe('not_found');
-    expect((await use(org, card, moved!.identifier, (await order(org, 100n)).orderNumber)).card!.balanceMinor).toBe(700n);
+    expect((await use(org, card, moved!.identifier!, (await order(org, 100n)).orderNumber)).card!.balanceMinor).toBe(700n);
     // The one who held it no longer has it in their wallet.
     expect((await stack.client.listHeldPrepaidCards({ userId })).cards).toEqual([]);
   });
 
   it("refuses a transfer without a new holder, and another organisation's card as unknown", async () => {
-    const org = walletOrg();
+    const org = await stack.walletOrg();
     const { card } = await activeCard(org);
     const address = PrivateKey.fromRandom().toAddress('testnet');
     expect(await failure(stack.client.transferPrepaidCard({ org, id: card.id }))).toMatchObject({
@@ -402,7 +407,11 @@ describe('TransferPrepaidCard', () => {
       details: { field: 'to.address' },
     });
     expect(
-      (await failure(stack.client.transferPrepaidCard({ org: walletOrg(), id: card.id, to: { address, publicKey: '', userId: '' } }))).code,
+      (
+        await failure(
+          stack.client.transferPrepaidCard({ org: await stack.walletOrg(), id: card.id, to: { address, publicKey: '', userId: '' } }),
+        )
+      ).code,
     ).toBe('not_found');
     expect((await read(card)).activities).toHaveLength(1);
   });
@@ -410,7 +419,7 @@ describe('TransferPrepaidCard', () => {
 
 describe('ListHeldPrepaidCards', () => {
   it("lists the user's own cards, newest first with their identifiers and activities, a page at a time", async () => {
-    const org = walletOrg();
+    const org = await stack.walletOrg();
     const userId = randomUUID();
     const holder = { address: '', publicKey: '', userId };
     const older = await activeCard(org, 1000n, holder);
@@ -433,9 +442,9 @@ describe('ListHeldPrepaidCards', () => {
 
 describe('GetPrepaidCard', () => {
   it('takes exactly one of id and identifier; a malformed identifier is a 422 and an unknown one a 404', async () => {
-    const { card } = await issue(walletOrg());
+    const { card } = await issue(await stack.walletOrg());
     expect((await failure(stack.client.getPrepaidCard({}))).code).toBe('validation_failed');
-    expect((await failure(stack.client.getPrepaidCard({ id: card!.id, identifier: card!.identifier }))).code).toBe('validation_failed');
+    expect((await failure(stack.client.getPrepaidCard({ id: card!.id, identifier: card!.identifier! }))).code).toBe('validation_failed');
     expect((await failure(stack.client.getPrepaidCard({ identifier: 'ABCD' }))).details?.field).toBe('identifier');
     expect((await failure(stack.client.getPrepaidCard({ identifier: 'ZZZZ-ZZZZ-ZZZZ-ZZZZ' }))).code).toBe('not_found');
     for (const id of [randomUUID(), 'not-an-id']) expect((await failure(stack.client.getPrepaidCard({ id }))).code).toBe('not_found');
@@ -444,7 +453,7 @@ describe('GetPrepaidCard', () => {
 
 describe('restores', () => {
   it('restores each use once when its order is cancelled, with prepaid.restored, and the order asks its whole price again', async () => {
-    const org = walletOrg();
+    const org = await stack.walletOrg();
     const { card, identifier } = await activeCard(org, 1000n);
     const other = await activeCard(org, 1000n);
     const meal = await order(org, 900n);
@@ -475,7 +484,7 @@ describe('restores', () => {
   });
 
   it('restores the uses of an order that expired once, whether a read of the card or the watcher comes first; a sold card whose order expired is void', async () => {
-    const org = walletOrg();
+    const org = await stack.walletOrg();
     const { card, identifier } = await activeCard(org, 1000n);
     const meal = await order(org, 600n);
     await use(org, card, identifier, meal.orderNumber, 250n);
@@ -493,7 +502,7 @@ describe('restores', () => {
         cardPaidMinor: 0n,
         satoshis: 60_000n,
       });
-      expect(await failure(use(org, unsold, unsold.identifier, (await order(org, 100n)).orderNumber))).toMatchObject({
+      expect(await failure(use(org, unsold, unsold.identifier ?? '', (await order(org, 100n)).orderNumber))).toMatchObject({
         code: 'card_not_active',
       });
     } finally {
@@ -504,7 +513,7 @@ describe('restores', () => {
 
 describe('the books', () => {
   it('hold in 2300 Gift card liability the sum of the live balances at every step', async () => {
-    const org = walletOrg({ jurisdiction: 'US-CA' });
+    const org = await stack.walletOrg({ jurisdiction: 'US-CA' });
     const cards: PrepaidCard[] = [];
     const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
     const liabilityMatches = () =>
@@ -543,7 +552,7 @@ describe('the books', () => {
 
 describe('the database', () => {
   it('keeps the ledger append-only and a balance within zero and the value sold, whatever the code does', async () => {
-    const org = walletOrg();
+    const org = await stack.walletOrg();
     const { card } = await activeCard(org, 1000n);
     const prisma = stack.orders.prisma;
     await expect(prisma.prepaidCardActivity.updateMany({ where: { cardId: card.id }, data: { amountMinor: 5000n } })).rejects.toThrow(

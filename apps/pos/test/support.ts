@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { PosServiceDefinition, type CreateItemRequest } from '@ctk/proto/ctk/pos/v1/pos';
-import { createGrpcClient, loadConfig, startService } from '@ctk/shared';
-import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
-import { configSchema, service as pos } from '../src/app.js';
+import { loadConfig } from '@ctk/shared';
+import { createTestDatabase, startBuiltService, TEST_DATA_DIR, createTestClient } from '@ctk/shared/testing';
+import { buildPos, configSchema, service as pos } from '../src/app.js';
 
 /** pos on a free port with its own database (PostgreSQL when CTK_TEST_POSTGRES_URL is set), and a client. */
 export async function startTestPos() {
@@ -13,8 +13,8 @@ export async function startTestPos() {
     DATABASE_URL: await createTestDatabase('pos'),
     CTK_DATA_DIR: TEST_DATA_DIR,
   });
-  const service = await startService(pos, config);
-  const client = createGrpcClient(PosServiceDefinition, `127.0.0.1:${service.port}`);
+  const service = await startBuiltService(pos, buildPos, config);
+  const client = createTestClient(PosServiceDefinition, `127.0.0.1:${service.port}`);
   return {
     port: service.port,
     client,

@@ -25,3 +25,5 @@ export { isTimeZone } from './time-zone.js';
 export { calendarDate } from './calendar-date.js';
 export { freeText, lineOfText } from './text-fields.js';
 export { comparablePath, coversMethod, coversPath, hasDotSegment, pathMatcher, pricingResource, specificity } from './paygate-path.js';
+export { MAX_SATOSHIS, MAX_SATOSHIS_BIGINT } from './satoshis.js';
+export { ORDER_LIMITS } from './order-limits.js';

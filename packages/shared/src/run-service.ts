@@ -43,7 +43,7 @@ export async function runProcess<S extends z.ZodType<{ LOG_LEVEL: string }>>(
 }
 
 /** An app's own process (its dist/server.js): its definition started through the one bootstrap, stopped on a signal. */
-export function runService<C extends BaseConfig, P, O, E>(definition: ServiceDefinition<C, P, O, E>): Promise<void> {
+export function runService<C extends BaseConfig, P, O>(definition: ServiceDefinition<C, P, O>): Promise<void> {
   return runProcess(definition.name, definition.configSchema as z.ZodType<C>, (config, logger) =>
     startService(definition, config, { logger } as StartOptions<O>),
   );

@@ -12,6 +12,7 @@ import type { EventMessage, EventTransport } from '../src/events/transport.js';
 import { defineService } from '../src/service/define-service.js';
 import { startService } from '../src/service/start-service.js';
 import { grpcHealthStatus } from '../src/testing/grpc-health.js';
+import { startBuiltService } from '../src/testing/start-built-service.js';
 import { createTestDatabase, TEST_DATA_DIR } from '../src/testing/test-database.js';
 import { PrismaClient } from './fixtures/outbox/generated/client.js';
 
@@ -30,7 +31,7 @@ async function config(extra: Record<string, unknown> = {}) {
 
 /** A service on the outbox fixture's database that records what happens to it, in order. */
 function recordingService(events: string[], options: { emits?: boolean; failBuild?: boolean } = {}) {
-  return defineService({
+  return defineService<{ LOG_LEVEL: string }, PrismaClient>({
     name: 'federation',
     configSchema: undefined as never,
     database: {
@@ -43,7 +44,7 @@ function recordingService(events: string[], options: { emits?: boolean; failBuil
       },
     },
     emits: options.emits,
-    build: ({ prisma, eventsCommitted }) => {
+    build: () => {
       if (options.failBuild) throw new Error('build failed');
       return {
         grpc: federation,
@@ -52,7 +53,6 @@ function recordingService(events: string[], options: { emits?: boolean; failBuil
           return { stop: async () => void events.push('consumer stopped') };
         },
         close: async () => void events.push('app closed'),
-        expose: { prisma, eventsCommitted },
       };
     },
   });
@@ -92,7 +92,14 @@ describe('startService, the one bootstrap', () => {
     const events: string[] = [];
     const transport = watchedTransport();
     cleanups.push(() => transport.close());
-    const running = await startService(recordingService(events, { emits: true }), await config(), { logger: silent, transport });
+    const service = recordingService(events, { emits: true });
+    // The test keeps the Prisma client and eventsCommitted its build step was given.
+    const running = await startBuiltService(
+      service,
+      async (context, options) => ({ parts: await service.build(context, options), ...context }),
+      await config(),
+      { logger: silent, transport },
+    );
     const event = PaymentEvent.fromPartial({
       type: PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED,
       id: `evt-${randomUUID()}`,

@@ -4,7 +4,8 @@ import type { DateRange, JournalRepository, RangeSummary } from '../data/journal
 import type { JournalSummary } from '../exports/export-context.js';
 import { EXPORT_FORMAT_NAMES, EXPORT_FORMATS, exportFileName } from '../exports/export-formats.js';
 import { toJournalEntryMessage } from '../grpc/journal-entry-message.js';
-import { journalRange, journalRangeFields, refineJournalRange } from './journal-range.js';
+import { journalRange, journalRangeFields } from './journal-range.js';
+import { checkFromNotAfterTo } from './from-not-after-to.js';
 
 /** The most entries one export holds: beyond it the caller narrows the date range (BOOKS_EXPORT_MAX_ENTRIES). */
 export const DEFAULT_MAX_EXPORT_ENTRIES = 50_000;
@@ -19,7 +20,9 @@ const requestSchema = z
     format: z.enum(EXPORT_FORMAT_NAMES, { error: `format must be one of ${EXPORT_FORMAT_NAMES.join(', ')}` }),
     xeroTaxRate: z.string().trim().max(60, 'xero_tax_rate must be at most 60 characters'),
   })
-  .superRefine(refineJournalRange);
+  .superRefine((range, context) => {
+    checkFromNotAfterTo(range, context);
+  });
 
 export type JournalExport = { mediaType: string; fileName: string; chunks: AsyncIterable<Buffer> };
 

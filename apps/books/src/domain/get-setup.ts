@@ -1,6 +1,7 @@
 import { type Org } from '@ctk/shared';
 import type { CapabilitySetup } from '@ctk/proto/ctk/common/v1/common';
 import type { JournalRepository } from '../data/journal-repository.js';
+import type { TaxSettingsRepository } from '../data/tax-settings-repository.js';
 import { findJurisdiction } from '../tax/rate-in-force.js';
 
 /** The next step for each capability books owns, shown while it is not set up. */
@@ -20,11 +21,11 @@ type Capability = keyof typeof NEXT_STEPS;
  * The ledger and the reports are set up once the organisation has its first journal entry, sales tax
  * once it has chosen a jurisdiction of the tax table; receipts with its first payment, whose transaction carries one.
  */
-export async function getSetup(journal: JournalRepository, org: Org): Promise<CapabilitySetup[]> {
-  const hasEntries = await journal.hasAny(org.id);
+export async function getSetup(journal: JournalRepository, taxSettings: TaxSettingsRepository, org: Org): Promise<CapabilitySetup[]> {
+  const [hasEntries, tax] = await Promise.all([journal.hasAny(org.id), taxSettings.find(org.id)]);
   const setUp: Record<Capability, boolean> = {
     ledger: hasEntries,
-    sales_tax: org.jurisdiction !== null && findJurisdiction(org.jurisdiction) !== undefined,
+    sales_tax: tax.jurisdiction !== null && findJurisdiction(tax.jurisdiction) !== undefined,
     receipts: hasEntries,
     reports: hasEntries,
   };

@@ -11,7 +11,7 @@ export function getTaxRate(input: { jurisdiction: string; at: string }): TaxRate
 }
 
 /** Names the code format and where the list is; a country taxed by state or province gets an example of its own. */
-function unknownCodeMessage(code: string): string {
+export function unknownCodeMessage(code: string): string {
   const subdivision = JURISDICTIONS.find((j) => j.country === code && j.code !== code);
   if (subdivision) {
     return `"${code}" is taxed by state or province: use a code such as "${subdivision.code}"; GET /api/v1/tax/jurisdictions?country=${code} lists them.`;

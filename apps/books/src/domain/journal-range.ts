@@ -13,15 +13,9 @@ const bound = (field: string) => z.union([z.literal(''), calendarDate(field)]);
 
 /**
  * The journal's date range as the ledger and its exports take it: UTC calendar dates `from` and `to`,
- * both included, either one empty for an open end; `from` after `to` is named on `from`.
+ * both included, either one empty for an open end; `from` after `to` is refused (`checkFromNotAfterTo`).
  */
 export const journalRangeFields = { from: bound('from'), to: bound('to') };
-
-export function refineJournalRange(range: { from: string; to: string }, context: z.RefinementCtx): void {
-  if (range.from && range.to && range.from > range.to) {
-    context.addIssue({ code: 'custom', message: 'from must not be after to', path: ['from'] });
-  }
-}
 
 /** The instants the dates cover: from midnight UTC of `from` up to (not including) the midnight after `to`. */
 export function journalRange(range: { from: string; to: string }): DateRange {

@@ -1,7 +1,8 @@
 import { cursorPosition, type Org, pageLimit, takePage, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { JournalRepository, ListedEntry } from '../data/journal-repository.js';
-import { journalRange, journalRangeFields, refineJournalRange } from './journal-range.js';
+import { journalRange, journalRangeFields } from './journal-range.js';
+import { checkFromNotAfterTo } from './from-not-after-to.js';
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 100;
@@ -12,7 +13,9 @@ const querySchema = z
     limit: pageLimit(DEFAULT_LIMIT, MAX_LIMIT),
     cursor: z.string(),
   })
-  .superRefine(refineJournalRange);
+  .superRefine((range, context) => {
+    checkFromNotAfterTo(range, context);
+  });
 
 export type JournalPage = { entries: ListedEntry[]; nextCursor: string };
 

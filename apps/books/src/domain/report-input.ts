@@ -1,5 +1,6 @@
 import { calendarDate, isTimeZone } from '@ctk/shared';
 import { z } from 'zod';
+import { checkFromNotAfterTo } from './from-not-after-to.js';
 
 /** The calendar date (YYYY-MM-DD) it is now, or at `instant`, in the time zone. */
 export function localDateIn(timeZone: string, instant = new Date()): string {
@@ -27,9 +28,8 @@ export type ReportRange = { from: string; to: string; timeZone: string };
 
 /** Adds the range's problems: `from` after `to`, or a span of more than `maxDays` days (named on `from`). */
 export function checkRange(range: ReportRange, maxDays: number, context: z.RefinementCtx): void {
-  if (range.from > range.to) {
-    context.addIssue({ code: 'custom', message: 'from must not be after to', path: ['from'] });
-  } else if (daysBetween(range.from, range.to) > maxDays) {
+  if (!checkFromNotAfterTo(range, context)) return;
+  if (daysBetween(range.from, range.to) > maxDays) {
     context.addIssue({ code: 'custom', message: `the range may span at most ${maxDays} days: narrow from and to`, path: ['from'] });
   }
 }

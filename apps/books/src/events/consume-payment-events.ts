@@ -3,36 +3,25 @@ import { PaymentEvent } from '@ctk/proto/ctk/events/v1/payment_event';
 import { BOOKS_CONSUMER, type EventHandler, type EventMessage, type EventTransport, type Subscription } from '@ctk/shared';
 import { postPaymentEvent, type PostingDeps, type PostOutcome } from '../domain/post-payment-event.js';
 
-export type PostPaymentEvent = (deps: PostingDeps, event: PaymentEvent) => Promise<PostOutcome>;
-
-export type PaymentEventConsumerOptions = {
-  /** The posting use case; tests wrap it to inject failures. */
-  post?: PostPaymentEvent | undefined;
-};
-
 /**
  * Posts each payment event the transport delivers to the books durable consumer. Returning acks the
  * message: it was posted, was a duplicate, or was parked. Throwing (the database is unavailable, say)
  * leaves it to the transport to deliver again later, so nothing is lost and the unique event id keeps a
  * redelivery from posting twice.
  */
-export function consumePaymentEvents(
-  transport: EventTransport,
-  deps: PostingDeps,
-  options: PaymentEventConsumerOptions = {},
-): Promise<Subscription> {
-  return transport.consume(BOOKS_CONSUMER, paymentEventHandler(deps, options.post));
+export function consumePaymentEvents(transport: EventTransport, deps: PostingDeps): Promise<Subscription> {
+  return transport.consume(BOOKS_CONSUMER, paymentEventHandler(deps));
 }
 
 /** The handler on its own: decode, then post; what cannot be decoded is parked and acked, never retried. */
-export function paymentEventHandler(deps: PostingDeps, post: PostPaymentEvent = postPaymentEvent): EventHandler {
+function paymentEventHandler(deps: PostingDeps): EventHandler {
   return async (message) => {
     const event = decode(message);
     if ('reason' in event) {
       await parkUndecodable(deps, message, event.reason);
       return;
     }
-    const outcome = await post(deps, event);
+    const outcome: PostOutcome = await postPaymentEvent(deps, event);
     if (message.deliveryCount && message.deliveryCount > 1) {
       deps.logger.info(
         { eventId: event.id, messageId: message.id, deliveryCount: message.deliveryCount, outcome },

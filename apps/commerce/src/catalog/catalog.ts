@@ -17,14 +17,14 @@ export function catalogItemOf(item: Item): CatalogItem {
     description: item.description,
     priceMinor: item.priceCents,
     currency: item.currency,
-    category: item.category,
+    category: item.category || undefined,
     priceType: item.priceType || 'fixed',
     soldOut: item.inventory !== undefined && item.inventory <= 0n,
     modifiers: item.modifiers.map((modifier) => ({
       id: modifier.id,
       name: modifier.name,
       priceMinor: modifier.priceCents,
-      group: modifier.group,
+      group: modifier.group || undefined,
     })),
   };
 }
@@ -46,7 +46,7 @@ export function catalogFromMenu(menu: Menu): Catalog {
 export function catalogFromItems(all: readonly Item[]): Catalog {
   const byCategory = new Map<string, Item[]>();
   for (const item of all.filter(forSale)) {
-    const category = item.category.trim() || UNCATEGORISED;
+    const category = item.category?.trim() || UNCATEGORISED;
     byCategory.set(category, [...(byCategory.get(category) ?? []), item]);
   }
   const names = [...byCategory.keys()].sort((a, b) => order(a) - order(b) || a.localeCompare(b));

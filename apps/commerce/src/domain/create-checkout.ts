@@ -1,16 +1,16 @@
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
-import { AppError, orgOf, validate } from '@ctk/shared';
+import { AppError, ORDER_LIMITS, orgOf, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { CheckoutContext } from '../checkouts/checkout-context.js';
 import { newPublicToken } from '../checkouts/public-token.js';
 import type { Checkout } from '../data/checkout-repository.js';
 import type { TicketWithNames } from '../data/ticket-repository.js';
 
-/** pos's bounds of an order: 100 lines, 10,000 units a line, 20 modifiers a line. */
-const MAX_LINES = 100;
-const MAX_QUANTITY = 10_000n;
-const MAX_MODIFIERS = 20;
+// pos's bounds of an order, checked here too: a checkout's lines are read against the catalog before pos sees them,
+// and a refusal names this API's fields (modifier_ids).
+const { lines: MAX_LINES, modifiersPerLine: MAX_MODIFIERS } = ORDER_LIMITS;
+const MAX_QUANTITY = BigInt(ORDER_LIMITS.quantity);
 /** On the order, for the merchant's records and the receipt: this order came from the web shop. */
 export const ONLINE_NOTE = 'Online checkout';
 

@@ -53,4 +53,4 @@ export async function followOrder(context: CheckoutContext, found: Checkout, ord
   return { checkout, order, tickets: await settleTicketCheckout(context, checkout) };
 }
 
-const timeOrNull = (text: string) => (text ? new Date(text) : null);
+const timeOrNull = (text: string | undefined) => (text ? new Date(text) : null);

@@ -2,6 +2,7 @@ import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { AppError, lineOfText, orgOf, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { CatalogEventInput, EventWithTypes, SeatCounts } from '../data/ticket-repository.js';
+import type { PosClient } from '../pos-client.js';
 import type { TicketContext } from '../tickets/ticket-context.js';
 
 export const MAX_EVENTS = 50;
@@ -61,6 +62,25 @@ const catalogSchema = z
   });
 
 /**
+ * Each currency of the catalog has a satoshi rate at pos, the rule items, pay links and cards are made by:
+ * a type in a currency without one is refused now, naming the first such type, rather than at every checkout.
+ */
+async function requireRates(pos: PosClient, events: readonly z.output<typeof eventSchema>[]): Promise<void> {
+  const firstOf = new Map<string, string>();
+  events.forEach((event, i) =>
+    event.ticketTypes.forEach((type, j) => {
+      if (!firstOf.has(type.currency)) firstOf.set(type.currency, `events.${i}.ticket_types.${j}.currency`);
+    }),
+  );
+  for (const [currency, field] of firstOf) {
+    await pos.checkCurrencyRate({ currency }).catch((error: unknown) => {
+      if (AppError.is(error) && error.code === 'validation_failed') throw new AppError('validation_failed', error.message, { field });
+      throw error;
+    });
+  }
+}
+
+/**
  * Replaces the organisation's ticket catalog as a whole (decision 0020). Events and types keep their ids
  * when they are sent back with them; one left out is removed. A type with tickets sold or seats held
  * cannot be removed, nor its capacity lowered below them: `failed_precondition` naming the place, and
@@ -73,6 +93,7 @@ export async function replaceTicketCatalog(
 ): Promise<{ events: EventWithTypes[]; counts: Map<string, SeatCounts> }> {
   const org = orgOf(orgRef);
   const { events } = validate(catalogSchema, input);
+  await requireRates(context.pos, events);
   const now = context.now();
   const check = (current: EventWithTypes[], counts: Map<string, SeatCounts>) => {
     const currentEvents = new Map(current.map((event) => [event.id, event]));

@@ -19,8 +19,9 @@ export function toProviderEventMessage(event: ProviderEvent): EventMessage {
     eventId: event.eventId,
     eventType: event.eventType,
     outcome: event.outcome,
-    reason: event.reason,
-    checkoutToken: event.checkoutToken,
+    // None is unset (null in the JSON), not ''.
+    reason: event.reason || undefined,
+    checkoutToken: event.checkoutToken || undefined,
     receivedAt: event.receivedAt.toISOString(),
   };
 }

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signPayload, verifySignature } from './webhook-signature.js';
+import { signPayload } from '../../test/sign-payload.js';
+import { verifySignature } from './webhook-signature.js';
 
 const SECRET = 'whsec_test_5b1f0c2a9d8e7f6a5b4c3d2e1f0a9b8c';
 const NOW = new Date('2026-11-23T12:00:00Z');

@@ -33,13 +33,6 @@ export function expectedSignature(secret: string, timestamp: number, rawBody: Ui
   return createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest();
 }
 
-/** A header as a provider sends it, for tests and the documentation: one v1 per secret. */
-export function signPayload(secrets: string | string[], rawBody: Uint8Array | string, timestamp = Math.floor(Date.now() / 1000)): string {
-  const body = typeof rawBody === 'string' ? Buffer.from(rawBody) : rawBody;
-  const v1 = [secrets].flat().map((secret) => `v1=${expectedSignature(secret, timestamp, body).toString('hex')}`);
-  return [`t=${timestamp}`, ...v1].join(',');
-}
-
 /**
  * Checks the header against the raw body: the timestamp within `toleranceSeconds` of now (either way),
  * and some v1 equal, in constant time, to the HMAC under one of the secrets. Throws invalid_signature;

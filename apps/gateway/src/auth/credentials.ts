@@ -3,7 +3,6 @@ import { hashSecret, KEY_PREFIX } from './secrets.js';
 import { TtlCache } from './ttl-cache.js';
 import type { OrgContext } from './types.js';
 import type { Role } from '../catalog/endpoints.js';
-import { pricesIncludeTax } from '../identity/tax-settings.js';
 
 type UserKey = { userId: string; apiKeyId: string };
 type PaygateKey = { accountId: string; keyId: string; organizationId: string };
@@ -103,12 +102,6 @@ type OrgRow = {
   id: string;
   handle: string;
   name: string;
-  jurisdiction: string | null;
-  pricesIncludeTax: boolean | null;
-  jurisdictionPricesIncludeTax: boolean;
-  receivingAddress: string | null;
-  walletXpub: string | null;
-  identityPublicKey: string | null;
 };
 
 function toOrg(row: OrgRow | null): Org | null {
@@ -117,11 +110,6 @@ function toOrg(row: OrgRow | null): Org | null {
       id: row.id,
       handle: row.handle,
       name: row.name,
-      jurisdiction: row.jurisdiction,
-      pricesIncludeTax: pricesIncludeTax(row),
-      receivingAddress: row.receivingAddress,
-      walletXpub: row.walletXpub,
-      identityPublicKey: row.identityPublicKey,
     }
   );
 }

@@ -2,12 +2,7 @@ import { PublicKey, Utils } from '@bsv/sdk';
 import { AppError } from '@ctk/shared';
 
 /** Multicodec prefix of a secp256k1 public key (0xe7, as an unsigned varint). */
-const SECP256K1_PUB = [0xe7, 0x01];
-
-/** `did:key:zQ3s...` for a secp256k1 public key (its 33-byte compressed form, base58btc multibase). */
-export function didKeyFromPublicKey(publicKey: PublicKey): string {
-  return `did:key:z${Utils.toBase58([...SECP256K1_PUB, ...(publicKey.toDER() as number[])])}`;
-}
+export const SECP256K1_PUB = [0xe7, 0x01];
 
 /** The public key inside a secp256k1 did:key, or a 422 naming what is wrong with it. */
 export function publicKeyFromDidKey(did: string): PublicKey {

@@ -15,13 +15,6 @@ export type OrgContext = {
   id: string;
   handle: string;
   name: string;
-  jurisdiction: string | null;
-  /** The organisation's choice, else the default for its jurisdiction. */
-  pricesIncludeTax: boolean;
-  receivingAddress: string | null;
-  /** The public side of its wallet (decision 0007): an xpub for fresh addresses, and the paymail identity key. */
-  walletXpub: string | null;
-  identityPublicKey: string | null;
   role: Role | null;
 };
 

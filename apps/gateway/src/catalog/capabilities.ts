@@ -220,5 +220,3 @@ export const RUNGS: Rung[] = [
 ];
 
 export type CapabilityId = (typeof RUNGS)[number]['capabilities'][number]['id'];
-
-export const CAPABILITY_IDS: ReadonlySet<string> = new Set(RUNGS.flatMap((r) => r.capabilities.map((c) => c.id)));

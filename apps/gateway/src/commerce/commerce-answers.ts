@@ -47,57 +47,6 @@ export const merchantProfile = named(
   },
 );
 
-const catalogItemShape = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  description: z.string(),
-  price_minor: minorUnits.describe('Minor units of its currency, as the merchant states prices (see prices_include_tax)'),
-  currency: z.string(),
-  category: z.string().nullable(),
-  price_type: z.enum(['fixed', 'minimum', 'top_up']).describe('Online every item sells at price_minor'),
-  sold_out: z.boolean().describe('Stock is tracked and none is left'),
-  modifiers: z.array(
-    z.object({
-      id: z.uuid(),
-      name: z.string(),
-      price_minor: minorUnits.describe("Added to the item's price"),
-      group: z.string().nullable().describe('Choices of one group exclude each other on a line; null: combinable'),
-    }),
-  ),
-});
-
-const LATTE = {
-  id: LATTE_ID,
-  name: 'Oat milk latte',
-  description: 'Double shot, steamed oat milk',
-  price_minor: 575,
-  currency: 'USD',
-  category: 'Coffee',
-  price_type: 'fixed' as const,
-  sold_out: false,
-  modifiers: [{ id: LARGE_ID, name: 'Large', price_minor: 50, group: 'Size' }],
-};
-const SCONE = { ...LATTE, id: SCONE_ID, name: 'Blueberry scone', description: '', price_minor: 425, category: 'Bakery', modifiers: [] };
-
-export const catalogItem = named('CommerceCatalogItem', catalogItemShape, LATTE);
-
-export const catalog = named(
-  'CommerceCatalog',
-  z.object({
-    sections: z
-      .array(z.object({ name: z.string(), item_ids: z.array(z.uuid()) }))
-      .describe("The merchant's menu sections in order, or one per category while no menu is saved"),
-    items: z.array(catalogItemShape).describe('Each item for sale once, in the order of the sections (at most 1,000)'),
-  }),
-  {
-    sections: [
-      { name: 'Coffee', item_ids: [LATTE_ID] },
-      { name: 'Bakery', item_ids: [SCONE_ID] },
-    ],
-    items: [LATTE, SCONE],
-  },
-);
-
 const checkoutLine = z.object({
   item_id: z.uuid(),
   name: z.string(),

@@ -19,17 +19,16 @@ export const checkoutStatusParams = merchantParams.extend({
 const checkoutLine = z
   .object({
     item_id: z.uuid('must be an item id (a UUID)').describe('An item of the catalog'),
-    quantity: z.number().int().min(1).max(10_000).default(1),
+    quantity: z.number().int().default(1).describe('Units, 1 to 10,000'),
     modifier_ids: z
       .array(z.uuid('must be a modifier id (a UUID)'))
-      .max(20)
       .optional()
-      .describe("The item's modifiers chosen, by id (one per group)"),
+      .describe("The item's modifiers chosen, by id (one per group), at most 20"),
   })
   .strict();
 
-/** Lines only: no price, total or tax is read from the browser (an unknown field is refused). */
-export const newCheckout = z.object({ lines: z.array(checkoutLine).min(1).max(100) }).strict();
+/** Lines only: no price, total or tax is read from the browser (an unknown field is refused). Commerce bounds them as pos bounds an order. */
+export const newCheckout = z.object({ lines: z.array(checkoutLine).describe('1 to 100 lines') }).strict();
 
 export const newCheckoutExample: z.input<typeof newCheckout> = {
   lines: [

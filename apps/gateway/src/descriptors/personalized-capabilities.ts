@@ -42,17 +42,6 @@ async function gatewayFacts(deps: GatewayDeps, org: OrgContext): Promise<Map<str
   const fact = (done: boolean, step: string): Setup => ({ set_up: done, next_step: done ? null : step });
   return new Map([
     [
-      'receiving_address',
-      fact(
-        row.receivingAddress !== null,
-        `Register your wallet's receiving address: PATCH /api/v1/organizations/${org.handle} with receiving_address.`,
-      ),
-    ],
-    [
-      'sales_tax',
-      fact(row.jurisdiction !== null, `Choose your tax jurisdiction: PATCH /api/v1/organizations/${org.handle} with jurisdiction.`),
-    ],
-    [
       'commerce_api',
       fact(
         row.commercePublicKey !== null,

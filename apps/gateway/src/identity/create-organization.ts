@@ -3,15 +3,17 @@ import type { Prisma } from '../generated/prisma/client.js';
 import { handleFromName, organizationData, type OrganizationFields } from './organization-fields.js';
 
 /**
- * Creates an organisation with the user as its owner, inside the caller's transaction. Without a
+ * Creates an organisation (its id chosen by the caller, who has had the owners check their facts of it)
+ * with the user as its owner, inside the caller's transaction. Without a
  * handle, one is derived from the name and made unique; a handle asked for and taken is a 409.
  */
-export async function createOrganization(tx: Prisma.TransactionClient, userId: string, fields: OrganizationFields) {
+export async function createOrganization(tx: Prisma.TransactionClient, userId: string, fields: OrganizationFields, id: string) {
   const handle = fields.handle ?? (await freeHandle(tx, handleFromName(fields.name)));
   try {
     return await tx.organization.create({
       data: {
         ...organizationData(fields),
+        id,
         name: fields.name,
         handle,
         memberships: { create: { userId, role: 'owner' } },

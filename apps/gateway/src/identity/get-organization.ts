@@ -1,11 +1,16 @@
+import type { CallOptions } from '@ctk/shared';
 import type { OrgContext } from '../auth/types.js';
 import type { Role } from '../catalog/endpoints.js';
 import type { GatewayDeps } from '../deps.js';
 import { organizationView } from './organization-view.js';
+import { readOwnerFacts } from './owner-facts.js';
 import { paymailDomain } from '../paymail/paymail-domain.js';
 
 /** The organisation the request resolved, as its members see it, with the caller's role. */
-export async function getOrganization(deps: GatewayDeps, org: OrgContext & { role: Role }) {
-  const row = await deps.prisma.organization.findUniqueOrThrow({ where: { id: org.id } });
-  return { ...organizationView(row, paymailDomain(deps.config)), role: org.role };
+export async function getOrganization(deps: GatewayDeps, org: OrgContext & { role: Role }, options: CallOptions) {
+  const [row, [facts]] = await Promise.all([
+    deps.prisma.organization.findUniqueOrThrow({ where: { id: org.id } }),
+    readOwnerFacts(deps, [org.id], options),
+  ]);
+  return { ...organizationView(row, paymailDomain(deps.config), facts!), role: org.role };
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { CallOptions } from '@ctk/shared';
 import type { GatewayDeps } from '../deps.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { createOrganization } from './create-organization.js';
@@ -6,29 +7,40 @@ import { issueApiKey } from '../access/issue-api-key.js';
 import type { OrganizationFields } from './organization-fields.js';
 import { organizationView } from './organization-view.js';
 import { paymailDomain } from '../paymail/paymail-domain.js';
+import { checkWithOwners, noFacts, writeToOwners } from './owner-facts.js';
 
 export type NewUser = { name?: string | undefined; email?: string | undefined };
 
 /**
  * One call to start: without a key it creates the user, the organisation, the owner membership and
  * the user's first API key (returned this once); with a key it adds an organisation to the caller.
- * All in one transaction: nothing is half-created.
+ * All in one transaction, with the facts p2p and books own checked by them first and written to them
+ * last inside it: nothing is half-created.
  */
-export async function onboard(deps: GatewayDeps, callerUserId: string | undefined, fields: OrganizationFields, user: NewUser = {}) {
-  const result = await deps.prisma.$transaction(async (tx) => {
-    if (callerUserId) {
-      const org = await createOrganization(tx, callerUserId, fields);
-      return { org, userId: callerUserId, apiKey: undefined };
-    }
-    const created = await createUserKeepingEmailsPrivate(tx, user);
-    const org = await createOrganization(tx, created.id, fields);
-    const apiKey = await issueApiKey(tx, created.id, 'onboarding');
-    return { org, userId: created.id, apiKey };
-  });
+export async function onboard(
+  deps: GatewayDeps,
+  callerUserId: string | undefined,
+  fields: OrganizationFields,
+  options: CallOptions,
+  user: NewUser = {},
+) {
+  const id = randomUUID();
+  await checkWithOwners(deps, { id, handle: fields.handle ?? '' }, fields, options);
+  const result = await deps.prisma.$transaction(
+    async (tx) => {
+      const userId = callerUserId ?? (await createUserKeepingEmailsPrivate(tx, user)).id;
+      const org = await createOrganization(tx, userId, fields, id);
+      const apiKey = callerUserId ? undefined : await issueApiKey(tx, userId, 'onboarding');
+      // Last, so that a refusal above (a handle or alias taken) reaches no owner.
+      const facts = await writeToOwners(deps, { id, handle: org.handle }, fields, options, noFacts(id));
+      return { org, userId, apiKey, facts };
+    },
+    { maxWait: 20_000, timeout: 20_000 },
+  );
   deps.credentials.forget();
   return {
     user: { id: result.userId },
-    organization: organizationView(result.org, paymailDomain(deps.config)),
+    organization: organizationView(result.org, paymailDomain(deps.config), result.facts),
     role: 'owner' as const,
     ...(result.apiKey ? { api_key: result.apiKey } : {}),
   };

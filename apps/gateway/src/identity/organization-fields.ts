@@ -1,44 +1,13 @@
-import { HD, Utils } from '@bsv/sdk';
-import { AppError } from '@ctk/shared';
 import { z } from 'zod';
 import { nameField } from '../routes/text-fields.js';
-
-const P2PKH_PREFIXES = new Set([0x00, 0x6f]); // mainnet, testnet (and the local chain)
-
-/** A P2PKH address on mainnet or testnet, checked by its base58check checksum. */
-export const bsvAddress = z.string().refine((value) => {
-  try {
-    const { prefix, data } = Utils.fromBase58Check(value);
-    return prefix.length === 1 && P2PKH_PREFIXES.has(prefix[0] as number) && data.length === 20;
-  } catch {
-    return false;
-  }
-}, 'not a valid BSV P2PKH address');
-
-/** A BIP32 extended public key (xpub/tpub): the public side of the wallet; an extended private key is refused. */
-export const walletXpubField = z
-  .string()
-  .trim()
-  .max(200)
-  .refine((value) => {
-    try {
-      const hd = HD.fromString(value);
-      return !value.slice(1, 4).startsWith('prv') && hd.privKey === undefined;
-    } catch {
-      return false;
-    }
-  }, 'not an extended public key (xpub or tpub); never send an extended private key');
-
-/** A compressed secp256k1 public key in hex (66 characters). */
-export const publicKeyField = z
-  .string()
-  .regex(/^0[23][0-9a-fA-F]{64}$/, 'a compressed public key: 66 hex characters starting with 02 or 03')
-  .transform((value) => value.toLowerCase());
 
 const HANDLE = /^[a-z0-9](?:[a-z0-9-]{1,38}[a-z0-9])$/;
 const HANDLE_RULE = 'use 3 to 40 lower-case letters, digits and inner hyphens';
 
 export const handleField = z.string().regex(HANDLE, HANDLE_RULE);
+
+/** The path of every route under an organisation: `/api/v1/orgs/:handle/...`. */
+export const orgParams = z.object({ handle: handleField });
 
 /** Why this text cannot be an organisation's handle, or null when it can: checked before any lookup by handle. */
 export function handleProblem(text: string): string | null {
@@ -50,16 +19,17 @@ export const organizationFields = z
   .object({
     name: nameField(120),
     handle: handleField.optional(),
-    /** A code of books' tax table: books checks it (checkJurisdiction) and says what a code looks like. */
+    /** A code of books' tax table: books checks it and says what a code looks like (owner-facts.ts). */
     jurisdiction: z.string().optional(),
     prices_include_tax: z.boolean().optional(),
-    receiving_address: bsvAddress.optional(),
+    /** The wallet's facts are p2p's, which checks them (owner-facts.ts): here only their shape. */
+    receiving_address: z.string().optional(),
     paymail_alias: z
       .string()
       .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'use lower-case letters, digits, ".", "_" and "-"')
       .optional(),
-    wallet_xpub: walletXpubField.optional(),
-    identity_public_key: publicKeyField.optional(),
+    wallet_xpub: z.string().trim().max(200).optional(),
+    identity_public_key: z.string().optional(),
     avatar_url: z
       .url({ protocol: /^https?$/ })
       .max(500)
@@ -70,39 +40,34 @@ export const organizationFields = z
   })
   .strict();
 
-/**
- * What books answered about the jurisdiction given (checkJurisdiction), stored beside it: whether shelf
- * prices include tax there. Never from the request.
- */
-export type JurisdictionDefault = { jurisdictionPricesIncludeTax?: boolean };
-
-export type OrganizationFields = z.infer<typeof organizationFields> & JurisdictionDefault;
+export type OrganizationFields = z.infer<typeof organizationFields>;
 
 /** What PATCH changes: any field but the handle; `prices_include_tax: null` goes back to the jurisdiction's default. */
 export const organizationUpdate = organizationFields.omit({ handle: true }).partial().extend({
   prices_include_tax: z.boolean().nullable().optional(),
 });
 
-export type OrganizationUpdate = z.infer<typeof organizationUpdate> & JurisdictionDefault;
+export type OrganizationUpdate = z.infer<typeof organizationUpdate>;
 
-/** Prisma data from the API's snake_case fields. */
+/**
+ * Prisma data of the gateway's own fields from the API's snake_case fields. A fact another service owns
+ * that the change names empties the gateway's old copy of it (kept only until it is moved to its owner,
+ * move-owner-facts.ts), so the move never writes an older value over the change.
+ */
 export function organizationData(fields: OrganizationUpdate) {
-  // A jurisdiction is stored only with books' default for it: one written without would keep a stale one.
-  if (fields.jurisdiction !== undefined && fields.jurisdictionPricesIncludeTax === undefined)
-    throw new AppError('internal', 'a jurisdiction reached the database without being checked with books');
+  const emptied = (given: unknown) => (given === undefined ? undefined : null);
   return {
     name: fields.name,
-    jurisdiction: fields.jurisdiction,
-    pricesIncludeTax: fields.prices_include_tax,
-    jurisdictionPricesIncludeTax: fields.jurisdictionPricesIncludeTax,
-    receivingAddress: fields.receiving_address,
     paymailAlias: fields.paymail_alias,
-    walletXpub: fields.wallet_xpub,
-    identityPublicKey: fields.identity_public_key,
     avatarUrl: fields.avatar_url,
     category: fields.category,
     latitude: fields.latitude,
     longitude: fields.longitude,
+    jurisdiction: emptied(fields.jurisdiction),
+    pricesIncludeTax: emptied(fields.prices_include_tax),
+    receivingAddress: emptied(fields.receiving_address),
+    walletXpub: emptied(fields.wallet_xpub),
+    identityPublicKey: emptied(fields.identity_public_key),
   };
 }
 

@@ -1,20 +1,21 @@
 import type { Organization } from '../generated/prisma/client.js';
 import type { OrganizationAnswer } from './identity-answers.js';
-import { pricesIncludeTax } from './tax-settings.js';
+import type { OwnerFacts } from './owner-facts.js';
 
-/** An organisation as the API shows it to its members. */
-export function organizationView(org: Organization, paymailDomain: string): OrganizationAnswer {
+/** An organisation as the API shows it to its members: the gateway's fields, with p2p's wallet and books' tax settings. */
+export function organizationView(org: Organization, paymailDomain: string, facts: OwnerFacts): OrganizationAnswer {
+  const { wallet, tax } = facts;
   return {
     id: org.id,
     handle: org.handle,
     name: org.name,
-    jurisdiction: org.jurisdiction,
-    prices_include_tax: pricesIncludeTax(org),
-    receiving_address: org.receivingAddress,
+    jurisdiction: tax.jurisdiction || null,
+    prices_include_tax: tax.pricesIncludeTax,
+    receiving_address: wallet.receivingAddress || null,
     paymail: org.paymailAlias ? `${org.paymailAlias}@${paymailDomain}` : null,
     commerce_public_key: org.commercePublicKey,
-    wallet_xpub: org.walletXpub,
-    identity_public_key: org.identityPublicKey,
+    wallet_xpub: wallet.walletXpub || null,
+    identity_public_key: wallet.identityPublicKey || null,
     avatar_url: org.avatarUrl,
     category: org.category,
     location: org.latitude !== null && org.longitude !== null ? { latitude: org.latitude, longitude: org.longitude } : null,

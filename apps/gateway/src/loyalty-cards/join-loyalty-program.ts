@@ -1,10 +1,37 @@
 import type { LoyaltyCard } from '@ctk/proto/ctk/pos/v1/cards';
 import { AppError } from '@ctk/shared';
 import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { requireUser } from '../auth/authenticate.js';
 import type { GatewayDeps } from '../deps.js';
+import { handleField } from '../identity/organization-fields.js';
 import { callOptions, orgRef } from '../routes/service-call.js';
 import { spendKeyChallenge } from '../sign-in/key-challenge.js';
+
+/** A signed challenge (POST /api/auth/challenge with "purpose": "bind_card"): proof that the caller holds a key. */
+const keyProof = z
+  .object({
+    nonce: z.string().regex(/^[0-9a-f]{32}$/, 'the nonce of the challenge'),
+    signature: z.string().regex(/^[0-9a-f]{16,200}$/i, 'a DER-encoded ECDSA signature of the challenge message, in hex'),
+  })
+  .strict()
+  .describe(
+    'Proof that you hold the key: ask POST /api/auth/challenge {"did": "did:key:<your key>", "purpose": "bind_card"}, sign its message (ECDSA over SHA-256, DER hex); used once',
+  );
+
+/** The body of POST /api/v1/loyalty-cards: the gateway's own, as it checks the proof before pos makes the card. */
+export const joinLoyaltyProgramBody = z
+  .object({
+    org_handle: handleField.describe('The shop whose loyalty program you join'),
+    address: z.string().max(100).optional().describe('Your own P2PKH address: needs `proof` of its key (decision 0024)'),
+    public_key: z.string().max(132).optional().describe('Or your compressed public key: needs `proof`'),
+    proof: keyProof
+      .optional()
+      .describe(
+        'Your signed bind_card challenge: the card is bound to its key and address; absent, the card is held by you (your user) alone',
+      ),
+  })
+  .strict();
 
 /** Where pos names a holder's field, and the field of this route's body it stands for. */
 const FIELDS: Record<string, string> = { 'holder.address': 'address', 'holder.public_key': 'address', 'holder.user_id': 'org_handle' };
@@ -20,12 +47,7 @@ const FIELDS: Record<string, string> = { 'holder.address': 'address', 'holder.pu
 export async function joinLoyaltyProgram(
   deps: GatewayDeps,
   request: FastifyRequest,
-  body: {
-    org_handle: string;
-    address?: string | undefined;
-    public_key?: string | undefined;
-    proof?: { nonce: string; signature: string } | undefined;
-  },
+  body: z.infer<typeof joinLoyaltyProgramBody>,
 ): Promise<LoyaltyCard | undefined> {
   const { userId } = requireUser(request);
   if ((body.address || body.public_key) && !body.proof) {
@@ -44,7 +66,7 @@ export async function joinLoyaltyProgram(
   }
   try {
     const response = await deps.services.pos.createLoyaltyCard(
-      { org: orgRef({ ...org, role: null }), holder: { userId, address: body.address ?? '', publicKey: proven } },
+      { org: orgRef({ ...org, role: null }), holder: { userId, address: body.address, publicKey: proven || undefined } },
       callOptions(request),
     );
     return response.card;

@@ -1,13 +1,12 @@
 import type { GatewayDeps } from '../deps.js';
 import { paymailDomain } from '../paymail/paymail-domain.js';
-import type { OrderAnswer } from './order-answers.js';
 
-export type OrderMerchant = Pick<OrderAnswer, 'merchant_name' | 'merchant_paymail'>;
+export type OrderMerchant = { merchant_name?: string; merchant_paymail?: string | null };
 
 /**
- * How the customer's page and the receipt name the shop (issue 19, point 12): its name, and its paymail
- * as the gateway answers paymail (decision 0007: the alias it chose at the host of CTK_PUBLIC_URL), or
- * none without an alias. Not `receipt_merchant`: that is the identifier the on-chain receipt committed to.
+ * How the customer's page and the receipt name the shop: its name, and its paymail as the gateway answers
+ * paymail (decision 0007: the alias it chose at the host of CTK_PUBLIC_URL), or none without an alias.
+ * Not `receipt_merchant`: that is the identifier the on-chain receipt committed to.
  */
 export async function orderMerchant(deps: Pick<GatewayDeps, 'prisma' | 'config'>, handle: string): Promise<OrderMerchant> {
   const org = await deps.prisma.organization.findUnique({ where: { handle }, select: { name: true, paymailAlias: true } });

@@ -5,7 +5,7 @@ const BARE_HOST =
   /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]{2,45}\])(?::(\d{1,5}))?$/i;
 
 /**
- * The base URL the links of an answer to this request use (issue 19, point 12): the origin the caller
+ * The base URL the links of an answer to this request use: the origin the caller
  * reached the service by, so that a page loaded from http://127.0.0.1:8080 gets QR images, event streams
  * and payment requests it may load under its CSP and CORS, even when CTK_PUBLIC_URL says localhost.
  *

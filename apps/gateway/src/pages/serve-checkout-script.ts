@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
@@ -14,11 +13,6 @@ export const EMBED_DIR = fileURLToPath(new URL('../../embed', import.meta.url));
 
 export function checkoutScriptPath(version: (typeof CHECKOUT_SCRIPT_VERSIONS)[number]): string {
   return `/checkout/${version}/checkout.js`;
-}
-
-/** The `integrity` attribute of a script tag for these bytes: sha384, base64. */
-export function subresourceIntegrity(body: Buffer | string): string {
-  return `sha384-${createHash('sha384').update(body).digest('base64')}`;
 }
 
 export function serveCheckoutScript(app: FastifyInstance, dir = EMBED_DIR): void {

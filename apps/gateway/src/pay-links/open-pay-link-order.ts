@@ -5,8 +5,8 @@ import { orgRef } from '../routes/service-call.js';
 
 /**
  * A payer opens an order from a public link: pos names the link's organisation, the gateway resolves it
- * (its wallet, jurisdiction and tax setting travel with the call, as for staff's orders), and pos opens
- * the order at the link's signed terms. A link whose organisation is gone is not found. The payer's client
+ * to its id and handle (pos asks p2p for its wallet and books for its tax settings, as for staff's orders,
+ * decision 0028), and pos opens the order at the link's signed terms. A link whose organisation is gone is not found. The payer's client
  * address goes with it: pos bounds what one address holds of a limited link (decision 0024).
  */
 export async function openPayLinkOrder(

@@ -1,10 +1,10 @@
-import { lineOfText, freeText } from '@ctk/shared';
 import { z } from 'zod';
 import { PAYMENT_BEEF_BASE64 } from './paygate-answers.js';
 
 /**
- * Only the shapes of the payment gate's requests (decision 0021): p2p owns the rules (one price per method
- * and path, the payments, the nonces). The BEEF-carrying routes take a larger body than the gateway's.
+ * Only the shapes of the payment gate's requests (decision 0021): p2p owns the rules (what a priced path may
+ * hold, the price and grant bounds, one price per method and path, the payments, the nonces) and names the
+ * field it refuses. The BEEF-carrying routes take a larger body than the gateway's.
  */
 
 /**
@@ -16,17 +16,16 @@ export const PAYGATE_BODY_LIMIT = 4_000_000;
 /** The method of a priced resource: one, or `*` for any. */
 export const resourceMethod = z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', '*'], 'must be GET, POST, PUT, PATCH, DELETE or *');
 
-const PATH_RULE = 'path must start with "/" and hold no whitespace';
+/** The contract's int32, a type's bound: a number beyond it would fail the protobuf encoding rather than be refused by p2p. */
+const int32 = z.number().int().min(-2_147_483_648).max(2_147_483_647);
 
 /** A URL path pattern: "/weather/today" exactly, or "/weather/*" for that prefix and below; no query or fragment. */
 const resourcePath = z
   .string()
-  .max(512, 'path must be at most 512 characters')
-  .regex(/^\/\S*$/, PATH_RULE)
-  .pipe(lineOfText('path', 512))
-  .refine((path) => !/[?#]/.test(path), 'path is matched without query or fragment: no "?" or "#"')
-  .refine((path) => !path.slice(0, path.endsWith('/*') ? -2 : undefined).includes('*'), '"*" may only end the path, as "/*"')
-  .describe('"/weather/today" matches that path exactly; "/weather/*" matches "/weather" and everything below it');
+  .describe(
+    '"/weather/today" matches that path exactly; "/weather/*" matches "/weather" and everything below it. ' +
+      'At most 512 characters, from "/", without query, fragment, spaces, control characters or dot segments',
+  );
 
 /** What one payment buys: a number of calls, or a time window of access. */
 const grant = z
@@ -36,13 +35,13 @@ const grant = z
       z
         .object({
           kind: z.literal('calls'),
-          calls: z.number().int().min(1).max(1_000_000).describe('Calls one payment pays for (1 is a single call)'),
+          calls: int32.describe('Calls one payment pays for (1 is a single call), at most 1,000,000'),
         })
         .strict(),
       z
         .object({
           kind: z.literal('window'),
-          seconds: z.number().int().min(1).max(31_536_000).describe('Seconds of access from the payment, at most a year'),
+          seconds: int32.describe('Seconds of access from the payment, at most a year (31,536,000)'),
         })
         .strict(),
     ],
@@ -54,9 +53,9 @@ export const newResource = z
   .object({
     method: resourceMethod,
     path: resourcePath,
-    price_satoshis: z.number().int().min(1).max(2_100_000_000_000_000).describe('The price of one payment, in satoshis'),
+    price_satoshis: z.number().int().describe('The price of one payment, in satoshis: at least 1, at most all bitcoin'),
     grant,
-    description: freeText('description', 500).default('').describe('Shown to the payer in the 402 answer'),
+    description: z.string().default('').describe('Shown to the payer in the 402 answer; at most 500 characters'),
   })
   .strict();
 

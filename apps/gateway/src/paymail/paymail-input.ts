@@ -11,7 +11,8 @@ export const senderRequest = z.object({
   purpose: text(500),
   signature: text(200),
 });
-export const p2pDestinationBody = z.object({ satoshis: z.number().int().min(1).max(2_100_000_000_000_000) });
+// p2p bounds the amount (1 to all bitcoin) and names the field.
+export const p2pDestinationBody = z.object({ satoshis: z.number().int() });
 export const metadata = z.object({ sender: text(320), pubkey: text(200), signature: text(200), note: text(500) }).optional();
 export const beefBody = z.object({ beef: z.string().min(2).max(2_000_000), metadata, reference: z.string().min(1).max(100) });
 export const receiveBody = z.object({ hex: z.string().min(2).max(2_000_000), metadata, reference: z.string().min(1).max(100) });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTime, named, pageOf } from '../routes/answer-schema.js';
+import { isoTime, named } from '../routes/answer-schema.js';
 
 /** What provider payments answer (decision 0019), with Blue Bottle Cafe's Stripe account as the example. */
 
@@ -44,41 +44,3 @@ export const webhookReceipt = named(
     reason: null,
   },
 );
-
-export const providerEvent = named(
-  'PaymentProviderEvent',
-  z.object({
-    id: z.uuid(),
-    provider: z.enum(['card-provider', 'wallet-provider']),
-    event_id: z.string(),
-    event_type: z.string(),
-    outcome,
-    reason: z.string().nullable(),
-    checkout_token: z.string().nullable().describe('The checkout the event named (metadata.ctk_checkout), found or not'),
-    received_at: isoTime,
-  }),
-  {
-    id: '4c1f8e2a-7b3d-4e9a-8f6c-1d2e3f4a5b6c',
-    provider: 'card-provider',
-    event_id: 'evt_1QbLueBottleCafe0002',
-    event_type: 'checkout.session.completed',
-    outcome: 'parked',
-    reason: 'no checkout cko_Qmx1ZUJvdHRsZS1jaGVja291dC0wMDAy in this organisation',
-    checkout_token: 'cko_Qmx1ZUJvdHRsZS1jaGVja291dC0wMDAy',
-    received_at: '2026-11-23T12:05:00.000Z',
-  },
-);
-
-export const providerEventPage = pageOf('PaymentProviderEvent', providerEvent);
-
-/** A parked event an admin applied once its checkout existed (or pos answered again). */
-export const appliedProviderEvent = named('PaymentProviderEventApplied', providerEvent.clone(), {
-  id: '4c1f8e2a-7b3d-4e9a-8f6c-1d2e3f4a5b6c',
-  provider: 'card-provider',
-  event_id: 'evt_1QbLueBottleCafe0002',
-  event_type: 'checkout.session.completed',
-  outcome: 'applied',
-  reason: null,
-  checkout_token: 'cko_Qmx1ZUJvdHRsZS1jaGVja291dC0wMDAy',
-  received_at: '2026-11-23T12:05:00.000Z',
-});

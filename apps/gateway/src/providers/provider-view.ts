@@ -1,7 +1,7 @@
-import type { ProviderAccount, ProviderEvent, ReceiveProviderEventResponse } from '@ctk/proto/ctk/commerce/v1/commerce';
+import type { ProviderAccount, ReceiveProviderEventResponse } from '@ctk/proto/ctk/commerce/v1/commerce';
 import { AppError } from '@ctk/shared';
 import type { z } from 'zod';
-import type { providerAccount, providerEvent, webhookReceipt } from './provider-answers.js';
+import type { providerAccount, webhookReceipt } from './provider-answers.js';
 
 type Provider = 'card-provider' | 'wallet-provider';
 type Outcome = 'applied' | 'parked' | 'ignored';
@@ -25,18 +25,5 @@ export function webhookReceiptView(received: ReceiveProviderEventResponse): z.ou
     outcome: received.outcome as Outcome,
     duplicate: received.duplicate,
     reason: received.reason || null,
-  };
-}
-
-export function providerEventView(event: ProviderEvent): z.output<typeof providerEvent> {
-  return {
-    id: event.id,
-    provider: event.provider as Provider,
-    event_id: event.eventId,
-    event_type: event.eventType,
-    outcome: event.outcome as Outcome,
-    reason: event.reason || null,
-    checkout_token: event.checkoutToken || null,
-    received_at: event.receivedAt,
   };
 }

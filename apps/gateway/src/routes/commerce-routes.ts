@@ -1,9 +1,9 @@
 import { requireOrg } from '../auth/authenticate.js';
-import { catalogItemView, catalogView } from '../commerce/catalog-view.js';
 import { checkoutStatusView, checkoutView } from '../commerce/checkout-view.js';
-import { catalog, catalogItem, checkout, checkoutStatus, merchantProfile } from '../commerce/commerce-answers.js';
+import { checkout, checkoutStatus, merchantProfile } from '../commerce/commerce-answers.js';
 import { catalogItemParams, checkoutStatusParams, merchantParams, newCheckout, newCheckoutExample } from '../commerce/commerce-input.js';
 import { getMerchantProfile } from '../commerce/get-merchant-profile.js';
+import { rpcRoute } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
 import { answerOrigin, rebasePaymentLinks } from '../origin/answer-origin.js';
 import { route, type RouteDefinition } from './route-definition.js';
@@ -23,18 +23,16 @@ export function commerceRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
       answer: merchantProfile,
       handle: ({ request }) => getMerchantProfile(deps, requireOrg(request), callOptions(request)),
     }),
-    'GET /api/v1/commerce/:merchant_handle/catalog': route({
+    'GET /api/v1/commerce/:merchant_handle/catalog': rpcRoute(deps.services, {
+      rpc: ['commerce', 'getCatalog'],
       params: merchantParams,
-      answer: catalog,
-      handle: async ({ request }) =>
-        catalogView((await commerce.getCatalog({ org: orgRef(requireOrg(request)) }, callOptions(request))).catalog),
+      answer: 'catalog',
     }),
-    'GET /api/v1/commerce/:merchant_handle/catalog/:id': route({
+    'GET /api/v1/commerce/:merchant_handle/catalog/:id': rpcRoute(deps.services, {
+      rpc: ['commerce', 'getCatalogItem'],
       params: catalogItemParams,
-      answer: catalogItem,
+      answer: 'item',
       errors: ['not_found'],
-      handle: async ({ params, request }) =>
-        catalogItemView((await commerce.getCatalogItem({ org: orgRef(requireOrg(request)), id: params.id }, callOptions(request))).item),
     }),
     'POST /api/v1/commerce/:merchant_handle/checkout': route({
       // Each checkout takes a rate and holds a receiving output of the merchant's wallet until it expires.

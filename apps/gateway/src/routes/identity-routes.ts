@@ -14,7 +14,6 @@ import {
   onboardBody,
   handleParams,
 } from '../identity/identity-input.js';
-import { checkJurisdiction } from '../identity/check-jurisdiction.js';
 import { updateOrganization } from '../identity/update-organization.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions } from './service-call.js';
@@ -34,7 +33,7 @@ export function identityRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
       handle: async ({ body, request }) => {
         const { user, ...fields } = body;
         const callerId = request.caller.kind === 'user' ? request.caller.userId : undefined;
-        return onboard(deps, callerId, await checkJurisdiction(deps, fields, callOptions(request)), user);
+        return onboard(deps, callerId, fields, callOptions(request), user);
       },
     }),
     'POST /api/v1/organizations': route({
@@ -47,18 +46,18 @@ export function identityRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
       errors: ['already_exists', 'unavailable'],
       handle: async ({ body, request }) => {
         const { userId } = requireUser(request);
-        return onboard(deps, userId, await checkJurisdiction(deps, body, callOptions(request)));
+        return onboard(deps, userId, body, callOptions(request));
       },
     }),
     'GET /api/v1/organizations': route({
       query: pageQuery,
       answer: memberOrganizationPage,
-      handle: ({ query, request }) => listOrganizations(deps, requireUser(request).userId, query),
+      handle: ({ query, request }) => listOrganizations(deps, requireUser(request).userId, query, callOptions(request)),
     }),
     'GET /api/v1/organizations/:handle': route({
       params: handleParams,
       answer: memberOrganization,
-      handle: ({ request }) => getOrganization(deps, requireMembership(request)),
+      handle: ({ request }) => getOrganization(deps, requireMembership(request), callOptions(request)),
     }),
     'PATCH /api/v1/organizations/:handle': route({
       params: handleParams,
@@ -66,10 +65,7 @@ export function identityRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
       bodyExample: organizationUpdateExample,
       answer: memberOrganization,
       errors: ['already_exists', 'unavailable'],
-      handle: async ({ body, request }) => {
-        const fields = await checkJurisdiction(deps, body, callOptions(request));
-        return updateOrganization(deps, requireMembership(request), fields);
-      },
+      handle: ({ body, request }) => updateOrganization(deps, requireMembership(request), body, callOptions(request)),
     }),
     'GET /api/v1/me': route({
       answer: me,

@@ -1,81 +1,43 @@
-import type { FastifyRequest } from 'fastify';
-import { authorizeRole, requireOrg, requireUser } from '../auth/authenticate.js';
+import type { z } from 'zod';
+import { authorizeRole, requireUser } from '../auth/authenticate.js';
+import { rpcRoute } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
+import { handleField, orgParams } from '../identity/organization-fields.js';
 import { soleOrganizationHandle } from '../identity/sole-organization.js';
-import { itemPage, item as itemAnswer } from '../items/item-answers.js';
-import { newCallerItem, newCallerItemExample, newItem, newItemExample, orgParams, type NewItemBody } from '../items/item-input.js';
-import { itemView } from '../items/item-view.js';
 import { pageQuery } from './pagination.js';
-import { callOptions, orgRef } from './service-call.js';
-import { route, type RouteDefinition } from './route-definition.js';
+import type { RouteDefinition } from './route-definition.js';
 
 /** The organisation's items, served by the pos service. */
 export function itemRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
-  /** Creates the item in the organisation resolved for the request, which the caller is staff of. */
-  const createItem = async (request: FastifyRequest, body: NewItemBody) => {
-    const response = await deps.services.pos.createItem(
-      {
-        org: orgRef(requireOrg(request)),
-        name: body.name,
-        description: body.description ?? '',
-        priceCents: BigInt(body.price_cents),
-        currency: body.currency ?? '',
-        category: body.category ?? '',
-        sku: body.sku ?? '',
-        available: body.available,
-        taxTreatment: body.tax_treatment ?? '',
-        taxRate: body.tax_rate ?? '',
-        priceType: body.price_type ?? '',
-        ...(body.inventory === undefined || body.inventory === null ? {} : { inventory: BigInt(body.inventory) }),
-        modifiers: (body.modifiers ?? []).map((modifier) => ({
-          id: '',
-          name: modifier.name,
-          priceCents: BigInt(modifier.price_cents),
-          group: modifier.group ?? '',
-        })),
-      },
-      callOptions(request),
-    );
-    return itemView(response.item);
-  };
-
+  const createItem = { rpc: ['pos', 'createItem'], body: true, answer: 'item', creates: true, status: 201 } as const;
+  const callerItem = rpcRoute(deps.services, { ...createItem, errors: ['forbidden', 'not_found', 'already_exists'] });
   return {
-    'POST /api/v1/orgs/:handle/items': route({
-      params: orgParams,
-      body: newItem,
-      bodyExample: newItemExample,
-      creates: true,
-      status: 201,
-      answer: itemAnswer,
-      errors: ['already_exists'],
-      handle: ({ body, request }) => createItem(request, body),
-    }),
-    'GET /api/v1/orgs/:handle/items': route({
+    'POST /api/v1/orgs/:handle/items': rpcRoute(deps.services, { ...createItem, params: orgParams, errors: ['already_exists'] }),
+    'GET /api/v1/orgs/:handle/items': rpcRoute(deps.services, {
+      rpc: ['pos', 'listItems'],
       params: orgParams,
       query: pageQuery,
-      answer: itemPage,
-      handle: async ({ query, request }) => {
-        const response = await deps.services.pos.listItems(
-          { org: orgRef(requireOrg(request)), limit: query.limit, cursor: query.cursor ?? '' },
-          callOptions(request),
-        );
-        return { data: response.items.map(itemView), next_cursor: response.nextCursor || null };
-      },
+      answer: { page: 'items' },
     }),
     // The same item, for a caller who need not name the organisation when they have only one.
-    'POST /api/v1/items': route({
+    'POST /api/v1/items': {
+      ...callerItem,
       user: true,
-      body: newCallerItem,
-      bodyExample: newCallerItemExample,
-      creates: true,
-      status: 201,
-      answer: itemAnswer,
-      errors: ['forbidden', 'not_found', 'already_exists'],
-      handle: async ({ body: { org_handle, ...item }, request }) => {
-        const handle = org_handle ?? (await soleOrganizationHandle(deps, requireUser(request).userId));
-        await authorizeRole(request, 'staff', deps.credentials, handle);
-        return createItem(request, item);
+      body: callerItemBody(callerItem),
+      bodyExample: { org_handle: 'blue-bottle-cafe', ...(callerItem.bodyExample as object) },
+      handle: async (input) => {
+        const { org_handle, ...item } = input.body as { org_handle?: string };
+        const handle = org_handle ?? (await soleOrganizationHandle(deps, requireUser(input.request).userId));
+        await authorizeRole(input.request, 'staff', deps.credentials, handle);
+        return callerItem.handle({ ...input, body: item });
       },
-    }),
+    },
   };
+}
+
+/** POST /api/v1/items: the item's fields and the organisation it is for, named unless the caller has only one. */
+function callerItemBody(route: RouteDefinition) {
+  return (route.body as z.ZodObject).extend({
+    org_handle: handleField.optional().describe('The organisation the item is for; required when the caller belongs to several'),
+  });
 }

@@ -1,47 +1,32 @@
-import { requireOrg, requireUser } from '../auth/authenticate.js';
+import { z } from 'zod';
+import { requireUser } from '../auth/authenticate.js';
+import { messageDesc } from '../contract/contract-registry.js';
+import { toJson } from '../contract/json-mapping.js';
+import { messageSchema } from '../contract/message-schema.js';
+import { rpcRoute } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
-import {
-  heldLoyaltyCard,
-  heldLoyaltyCardPage,
-  issuedLoyaltyCard,
-  loyaltyCardChange,
-  loyaltyStampVerification,
-  publicLoyaltyCard,
-} from '../loyalty-cards/loyalty-card-answers.js';
-import {
-  identifierParams,
-  joinLoyaltyProgramBody,
-  joinLoyaltyProgramExample,
-  loyaltyCardParams,
-  newLoyaltyCard,
-  newLoyaltyCardExample,
-  redeemBody,
-  redeemExample,
-  stampBody,
-  stampExample,
-  stampTxidParams,
-  transferBody,
-  transferExample,
-} from '../loyalty-cards/loyalty-card-input.js';
-import {
-  heldLoyaltyCardView,
-  issuedLoyaltyCardView,
-  loyaltyActivityView,
-  loyaltyCardView,
-  publicLoyaltyCardView,
-  stampVerificationView,
-} from '../loyalty-cards/loyalty-card-view.js';
-import { joinLoyaltyProgram } from '../loyalty-cards/join-loyalty-program.js';
+import { joinLoyaltyProgram, joinLoyaltyProgramBody } from '../loyalty-cards/join-loyalty-program.js';
 import { pageQuery } from './pagination.js';
 import { route, type RouteDefinition } from './route-definition.js';
-import { callOptions, orgRef } from './service-call.js';
 
-/** A holder as pos takes it: an address or a public key (a staff route never names a user). */
-const holderOf = (holder: { address?: string | undefined; public_key?: string | undefined } | undefined) => ({
-  address: holder?.address ?? '',
-  publicKey: holder?.public_key ?? '',
-  userId: '',
+const cardParams = z.object({ id: z.uuid('must be a loyalty card id (a UUID)').describe('The loyalty card id') });
+const identifierParams = z.object({
+  identifier: z
+    .string()
+    .min(1)
+    .max(40)
+    .describe("The card's identifier as printed or scanned, XXXX-XXXX-XXXX-XXXX (dashes, spaces and case ignored)"),
 });
+const txidParams = z.object({
+  txid: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters')
+    .describe('The transaction that paid the stamped order'),
+});
+const ORG = 'The organisation whose card this is';
+/** The stamps change with each visit: a public read is never from a shared cache. */
+const noStore = (_: unknown, { reply }: { reply: { header(name: string, value: string): unknown } }) =>
+  reply.header('cache-control', 'no-store');
 
 /**
  * Loyalty cards, served by pos (decision 0017, "Loyalty"): staff issue, stamp, redeem and transfer the
@@ -49,115 +34,82 @@ const holderOf = (holder: { address?: string | undefined; public_key?: string | 
  * anyone reads a card's standing by id or identifier, and verifies a stamp from the txid that paid its
  * order, each public route under its own per-address limit. The create routes do not take Idempotency-Key:
  * their answer carries the card's identifier, which the gateway does not keep; a card per holder is unique anyway.
+ * pos answers the whole card; each route shows the view of it its reader may see (cards.proto, "Views").
  */
 export function loyaltyCardRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
-  const publicLimit = deps.config.CTK_CARD_LOOKUP_RATE_LIMIT_PER_MINUTE;
-  const pos = deps.services.pos;
+  const services = deps.services;
+  const publicRead = { rateLimitPerMinute: deps.config.CTK_CARD_LOOKUP_RATE_LIMIT_PER_MINUTE };
+  const publicCard = {
+    ...publicRead,
+    rpc: ['pos', 'getLoyaltyCard'] as const,
+    answer: 'card',
+    view: 'ctk.pos.v1.PublicLoyaltyCard',
+    after: noStore,
+    errors: ['not_found' as const],
+  };
+  const held = messageDesc('ctk.pos.v1.HeldLoyaltyCard');
   return {
-    'POST /api/pos/loyalty-cards': route({
-      body: newLoyaltyCard,
-      bodyExample: newLoyaltyCardExample,
+    'POST /api/pos/loyalty-cards': rpcRoute(services, {
+      rpc: ['pos', 'createLoyaltyCard'],
+      body: true,
+      orgHandle: 'The organisation that issues the card',
       status: 201,
-      answer: issuedLoyaltyCard,
+      answer: 'card',
+      view: 'ctk.pos.v1.IssuedLoyaltyCard',
       errors: ['failed_precondition', 'already_exists'],
-      handle: async ({ body, request }) => {
-        const response = await pos.createLoyaltyCard(
-          { org: orgRef(requireOrg(request)), holder: holderOf(body.holder) },
-          callOptions(request),
-        );
-        return issuedLoyaltyCardView(response.card);
-      },
     }),
-    'GET /api/pos/loyalty-cards/lookup/:identifier': route({
-      rateLimitPerMinute: publicLimit,
-      params: identifierParams,
-      answer: publicLoyaltyCard,
-      errors: ['not_found'],
-      handle: async ({ params, request, reply }) => {
-        // The stamps change with each visit.
-        reply.header('cache-control', 'no-store');
-        return publicLoyaltyCardView((await pos.getLoyaltyCard({ id: '', identifier: params.identifier }, callOptions(request))).card);
-      },
-    }),
-    'GET /api/pos/loyalty-cards/:id': route({
-      rateLimitPerMinute: publicLimit,
-      params: loyaltyCardParams,
-      answer: publicLoyaltyCard,
-      errors: ['not_found'],
-      handle: async ({ params, request, reply }) => {
-        reply.header('cache-control', 'no-store');
-        return publicLoyaltyCardView((await pos.getLoyaltyCard({ id: params.id, identifier: '' }, callOptions(request))).card);
-      },
-    }),
-    'POST /api/pos/loyalty-cards/:id/stamp': route({
-      params: loyaltyCardParams,
-      body: stampBody,
-      bodyExample: stampExample,
-      answer: loyaltyCardChange,
+    'GET /api/pos/loyalty-cards/lookup/:identifier': rpcRoute(services, { ...publicCard, params: identifierParams }),
+    'GET /api/pos/loyalty-cards/:id': rpcRoute(services, { ...publicCard, params: cardParams }),
+    'POST /api/pos/loyalty-cards/:id/stamp': rpcRoute(services, {
+      rpc: ['pos', 'stampLoyaltyCard'],
+      params: cardParams,
+      body: true,
+      orgHandle: ORG,
+      view: 'ctk.pos.v1.LoyaltyCardChange',
       errors: ['not_found', 'failed_precondition', 'already_stamped'],
-      handle: async ({ params, body, request }) => {
-        const response = await pos.stampLoyaltyCard(
-          { org: orgRef(requireOrg(request)), id: params.id, orderNumber: body.order_number },
-          callOptions(request),
-        );
-        return { card: loyaltyCardView(response.card), activity: loyaltyActivityView(response.activity) };
-      },
     }),
-    'POST /api/pos/loyalty-cards/:id/redeem': route({
-      params: loyaltyCardParams,
-      body: redeemBody,
-      bodyExample: redeemExample,
-      answer: loyaltyCardChange,
+    'POST /api/pos/loyalty-cards/:id/redeem': rpcRoute(services, {
+      rpc: ['pos', 'redeemLoyaltyCard'],
+      params: cardParams,
+      body: true,
+      orgHandle: ORG,
+      view: 'ctk.pos.v1.LoyaltyCardChange',
       errors: ['not_found', 'not_enough_stamps'],
-      handle: async ({ params, body, request }) => {
-        const response = await pos.redeemLoyaltyCard(
-          { org: orgRef(requireOrg(request)), id: params.id, identifier: body.identifier },
-          callOptions(request),
-        );
-        return { card: loyaltyCardView(response.card), activity: loyaltyActivityView(response.activity) };
-      },
     }),
-    'POST /api/pos/loyalty-cards/:id/transfer': route({
-      params: loyaltyCardParams,
-      body: transferBody,
-      bodyExample: transferExample,
-      answer: issuedLoyaltyCard,
+    'POST /api/pos/loyalty-cards/:id/transfer': rpcRoute(services, {
+      rpc: ['pos', 'transferLoyaltyCard'],
+      params: cardParams,
+      body: true,
+      orgHandle: ORG,
+      answer: 'card',
+      view: 'ctk.pos.v1.IssuedLoyaltyCard',
       errors: ['not_found', 'already_exists'],
-      handle: async ({ params, body, request }) => {
-        const to = body.to ? holderOf(body.to) : undefined;
-        const response = await pos.transferLoyaltyCard({ org: orgRef(requireOrg(request)), id: params.id, to }, callOptions(request));
-        return issuedLoyaltyCardView(response.card);
-      },
     }),
-    'GET /api/v1/wallet/loyalty-cards': route({
+    'GET /api/v1/wallet/loyalty-cards': rpcRoute(services, {
+      rpc: ['pos', 'listHeldLoyaltyCards'],
       user: true,
       query: pageQuery,
-      answer: heldLoyaltyCardPage,
-      handle: async ({ query, request }) => {
-        const response = await pos.listHeldLoyaltyCards(
-          { userId: requireUser(request).userId, limit: query.limit, cursor: query.cursor ?? '' },
-          callOptions(request),
-        );
-        return { data: response.cards.map(heldLoyaltyCardView), next_cursor: response.nextCursor || null };
-      },
+      fill: { fields: ['user_id'], from: ({ request }) => ({ userId: requireUser(request).userId }) },
+      answer: { page: 'cards' },
+      view: held.typeName,
     }),
+    // By hand: the gateway checks the caller's proof of a key (decision 0024) before pos makes the card.
     'POST /api/v1/loyalty-cards': route({
       user: true,
       body: joinLoyaltyProgramBody,
-      bodyExample: joinLoyaltyProgramExample,
+      bodyExample: { org_handle: 'blue-bottle-cafe' },
       status: 201,
-      answer: heldLoyaltyCard,
+      answer: messageSchema(held, 'answer'),
       errors: ['not_found', 'failed_precondition', 'already_exists'],
-      handle: async ({ body, request }) => heldLoyaltyCardView(await joinLoyaltyProgram(deps, request, body)),
+      handle: async ({ body, request }) => toJson(held, (await joinLoyaltyProgram(deps, request, body)) as never),
     }),
-    'GET /api/pos/loyalty-stamps/:txid': route({
-      rateLimitPerMinute: publicLimit,
-      params: stampTxidParams,
-      answer: loyaltyStampVerification,
+    'GET /api/pos/loyalty-stamps/:txid': rpcRoute(services, {
+      ...publicRead,
+      rpc: ['pos', 'verifyStamp'],
+      params: txidParams,
       errors: ['not_found', 'chain_unavailable'],
-      handle: async ({ params, request }) =>
-        // Reading the chain may take a few seconds.
-        stampVerificationView(await pos.verifyStamp({ txid: params.txid }, { ...callOptions(request), timeoutMs: 30_000 })),
+      // Reading the chain may take a few seconds.
+      timeoutMs: 30_000,
     }),
   };
 }

@@ -1,10 +1,11 @@
 import { AppError } from '@ctk/shared';
 import { requireOrg } from '../auth/authenticate.js';
+import { messageDesc } from '../contract/contract-registry.js';
+import { toJson } from '../contract/json-mapping.js';
+import { messageSchema } from '../contract/message-schema.js';
+import { rpcRoute } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
-import { orgParams } from '../items/item-input.js';
-import { loyaltyProgram } from '../loyalty-cards/loyalty-card-answers.js';
-import { loyaltyProgramBody, loyaltyProgramExample } from '../loyalty-cards/loyalty-card-input.js';
-import { loyaltyProgramView } from '../loyalty-cards/loyalty-card-view.js';
+import { orgParams } from '../identity/organization-fields.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions, orgRef } from './service-call.js';
 
@@ -13,10 +14,12 @@ import { callOptions, orgRef } from './service-call.js';
  * it, admins replace it as a whole. pos owns its rules.
  */
 export function loyaltyProgramRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
+  const program = messageDesc('ctk.pos.v1.LoyaltyProgram');
   return {
+    // By hand: none yet is 404 saying how to make one, where pos answers no program.
     'GET /api/v1/orgs/:handle/loyalty-program': route({
       params: orgParams,
-      answer: loyaltyProgram,
+      answer: messageSchema(program, 'answer'),
       handle: async ({ request }) => {
         const org = requireOrg(request);
         const response = await deps.services.pos.getLoyaltyProgram({ org: orgRef(org) }, callOptions(request));
@@ -26,28 +29,14 @@ export function loyaltyProgramRoutes(deps: GatewayDeps): Record<string, RouteDef
             `${org.handle} has no loyalty program yet: an admin makes one with PUT /api/v1/orgs/${org.handle}/loyalty-program`,
           );
         }
-        return loyaltyProgramView(response.program);
+        return toJson(program, response.program as never);
       },
     }),
-    'PUT /api/v1/orgs/:handle/loyalty-program': route({
+    'PUT /api/v1/orgs/:handle/loyalty-program': rpcRoute(deps.services, {
+      rpc: ['pos', 'replaceLoyaltyProgram'],
       params: orgParams,
-      body: loyaltyProgramBody,
-      bodyExample: loyaltyProgramExample,
-      answer: loyaltyProgram,
-      handle: async ({ body, request }) => {
-        const program = {
-          stampRule: body.stamp_rule,
-          amountPerStampMinor: BigInt(body.amount_per_stamp_minor ?? 0),
-          stampsForReward: body.stamps_for_reward,
-          reward: body.reward,
-          rewardValueMinor: BigInt(body.reward_value_minor ?? 0),
-          active: body.active,
-          version: 0n,
-          updatedAt: '',
-        };
-        const response = await deps.services.pos.replaceLoyaltyProgram({ org: orgRef(requireOrg(request)), program }, callOptions(request));
-        return loyaltyProgramView(response.program);
-      },
+      body: 'program',
+      answer: 'program',
     }),
   };
 }

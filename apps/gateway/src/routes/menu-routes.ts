@@ -1,11 +1,10 @@
-import { requireOrg } from '../auth/authenticate.js';
+import { rpcRoute } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
-import { menu as menuAnswer } from '../items/item-answers.js';
-import { menuReplacement, menuReplacementExample, orgParams } from '../items/item-input.js';
+import { orgParams } from '../identity/organization-fields.js';
 import { etagOf, ifMatchRefused, ifMatchVersion } from '../items/menu-version.js';
-import { menuView } from '../items/menu-view.js';
+import { requireOrg } from '../auth/authenticate.js';
 import { callOptions, orgRef } from './service-call.js';
-import { route, type HeaderDoc, type RouteDefinition } from './route-definition.js';
+import type { HeaderDoc, RouteDefinition } from './route-definition.js';
 
 const ETAG: HeaderDoc = {
   description: "The menu's version in double quotes: send it back as If-Match to replace the menu",
@@ -14,22 +13,19 @@ const ETAG: HeaderDoc = {
 
 /** The organisation's menu, read and replaced as a whole (decision 0015), served by the pos service. */
 export function menuRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
+  const menu = {
+    params: orgParams,
+    answer: 'menu',
+    answerHeaders: { ETag: ETAG },
+    after: (answer: Record<string, unknown>, { reply }: { reply: { header(name: string, value: string): unknown } }) =>
+      reply.header('etag', etagOf(answer.version as number)),
+  } as const;
   return {
-    'GET /api/v1/orgs/:handle/menu': route({
-      params: orgParams,
-      answer: menuAnswer,
-      answerHeaders: { ETag: ETAG },
-      handle: async ({ request, reply }) => {
-        const { menu } = await deps.services.pos.getMenu({ org: orgRef(requireOrg(request)) }, callOptions(request));
-        const view = menuView(menu);
-        reply.header('etag', etagOf(view.version));
-        return view;
-      },
-    }),
-    'PUT /api/v1/orgs/:handle/menu': route({
-      params: orgParams,
-      body: menuReplacement,
-      bodyExample: menuReplacementExample,
+    'GET /api/v1/orgs/:handle/menu': rpcRoute(deps.services, { ...menu, rpc: ['pos', 'getMenu'] }),
+    'PUT /api/v1/orgs/:handle/menu': rpcRoute(deps.services, {
+      ...menu,
+      rpc: ['pos', 'replaceMenu'],
+      body: true,
       headers: {
         'If-Match': {
           description: 'The ETag of the menu the change was made to; missing or stale: 412 precondition_failed, and nothing changes',
@@ -37,29 +33,16 @@ export function menuRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
           required: true,
         },
       },
-      answer: menuAnswer,
-      answerHeaders: { ETag: ETAG },
       errors: ['precondition_failed'],
-      handle: async ({ body, request, reply }) => {
-        const org = orgRef(requireOrg(request));
-        const header = request.headers['if-match'];
-        const expectedVersion = ifMatchVersion(header);
-        if (expectedVersion === null) {
-          const { menu } = await deps.services.pos.getMenu({ org }, callOptions(request));
-          throw ifMatchRefused(header, menu?.version ?? 0n);
-        }
-        const { menu } = await deps.services.pos.replaceMenu(
-          {
-            org,
-            expectedVersion,
-            sections: body.sections.map((section) => ({ name: section.name, itemIds: section.item_ids, items: [] })),
-            tipBasisPoints: body.tip_basis_points ?? [],
-          },
-          callOptions(request),
-        );
-        const view = menuView(menu);
-        reply.header('etag', etagOf(view.version));
-        return view;
+      fill: {
+        fields: ['expected_version'],
+        from: async ({ request }) => {
+          const header = request.headers['if-match'];
+          const expectedVersion = ifMatchVersion(header);
+          if (expectedVersion !== null) return { expectedVersion };
+          const { menu: current } = await deps.services.pos.getMenu({ org: orgRef(requireOrg(request)) }, callOptions(request));
+          throw ifMatchRefused(header, current?.version ?? 0n);
+        },
       },
     }),
   };

@@ -1,140 +1,121 @@
-import { requireOrg } from '../auth/authenticate.js';
-import type { GatewayDeps } from '../deps.js';
-import type { CreateOrderRequest, Order } from '@ctk/proto/ctk/pos/v1/pos';
+import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { order, orderQuote, ORDER_EVENT_FILES, ORDER_QR_FILES, paymentAck, paymentRequest } from '../orders/order-answers.js';
-import { openOrderEvents } from '../orders/order-events.js';
+import { requireOrg } from '../auth/authenticate.js';
+import { exampleOf, messageDesc } from '../contract/contract-registry.js';
+import { fromJson, toJson } from '../contract/json-mapping.js';
+import { messageSchema } from '../contract/message-schema.js';
+import { rpcRoute, type RpcRouteOptions } from '../contract/rpc-route.js';
+import type { GatewayDeps } from '../deps.js';
+import { handleField } from '../identity/organization-fields.js';
+import { order, ORDER_EVENT_FILES, ORDER_QR_FILES, paymentAck, paymentRequest } from '../orders/order-answers.js';
 import { EventStreamSlots } from '../orders/event-stream-slots.js';
-import { clientAddress } from '../plugins/rate-limits.js';
-import {
-  bip270Payment,
-  bip270PaymentExample,
-  cancelOrderBody,
-  cancelOrderExample,
-  confirmOrderBody,
-  confirmOrderExample,
-  newOrder,
-  newOrderExample,
-  orderParams,
-  qrQuery,
-  quoteOrderExample,
-} from '../orders/order-input.js';
+import { openOrderEvents } from '../orders/order-events.js';
+import { bip270Payment, bip270PaymentExample, orderParams, qrQuery } from '../orders/order-input.js';
 import { orderMerchant, type OrderMerchant } from '../orders/order-merchant.js';
-import { orderQuoteView, orderView, paymentRequestView } from '../orders/order-view.js';
+import { orderView, paymentRequestView, type OrderJson } from '../orders/order-view.js';
 import { answerOrigin, rebasePaymentLinks } from '../origin/answer-origin.js';
+import { clientAddress } from '../plugins/rate-limits.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions, orgRef } from './service-call.js';
-
-/** The contract's CreateOrderRequest from the JSON body of an order (or its quote). */
-function createOrderRequest(body: z.output<typeof newOrder>, request: FastifyRequest, publicUrl: string): CreateOrderRequest {
-  return {
-    org: orgRef(requireOrg(request)),
-    lines: body.lines.map((line) => ({
-      itemId: line.item_id ?? '',
-      quantity: BigInt(line.quantity),
-      modifiers: (line.modifiers ?? []).map((modifier) => ({ modifierId: modifier.modifier_id })),
-      name: line.name ?? '',
-      unitPriceMinor: BigInt(line.unit_price_minor ?? 0),
-      ...(line.chosen_price_minor === undefined ? {} : { chosenPriceMinor: BigInt(line.chosen_price_minor) }),
-    })),
-    discountBasisPoints: body.discount_basis_points ?? 0,
-    discountMinor: BigInt(body.discount_minor ?? 0),
-    tipBasisPoints: body.tip_basis_points ?? 0,
-    tipMinor: BigInt(body.tip_minor ?? 0),
-    currency: body.currency ?? '',
-    publicUrl,
-    createdBy: request.caller.kind === 'user' ? request.caller.userId : '',
-    note: body.note ?? '',
-    loyaltyCardId: body.loyalty_card_id ?? '',
-    redeemRewardIdentifier: body.redeem_reward_identifier ?? '',
-    // A counter order, created with a key: it may use the addresses kept for staff (decision 0022).
-    staff: true,
-  };
-}
 
 /** How long an order's event stream may stay open: its time to pay and then some; the page reconnects after. */
 const EVENTS_TIMEOUT_MS = 30 * 60_000;
 
+/** The staff routes name the organisation in the body (`org_handle`), beside the contract's fields. */
+const withOrgHandle = (body: z.ZodType, describe: string) => (body as z.ZodObject).extend({ org_handle: handleField.describe(describe) });
+
 /**
  * Orders at the counter, served by pos (decision 0015): staff create, confirm and cancel them (the
  * organisation is `org_handle` in the body); the customer's side (the order, its BIP270 request and
- * payment, its QR and its events) is public by order number.
+ * payment, its QR and its events) is public by order number. The order's JSON is the contract's
+ * (decision 0026); BIP270's messages, the QR and the event stream are written out here.
  */
 export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
   const publicUrl = deps.config.CTK_PUBLIC_URL;
   const eventStreams = new EventStreamSlots(deps.config.CTK_ORDER_EVENT_STREAMS_PER_ADDRESS);
+
   /**
-   * The order as this caller sees it: with the shop's name and paymail, and its links under the origin the
-   * caller reached (answerOrigin). pos made them under CTK_PUBLIC_URL, which is what it keeps.
+   * The base URL pos makes the order's links under: CTK_PUBLIC_URL, which pos keeps, for what changes the
+   * order; the caller's origin (answerOrigin) for a read, which pos uses at once.
    */
-  const answer = async (request: FastifyRequest, order: Order | undefined, madeUnder = publicUrl) => {
-    const view = rebasePaymentLinks(orderView(order), madeUnder, answerOrigin(request, publicUrl));
+  const linksBase = (request: FastifyRequest, readOnly: boolean) => (readOnly ? answerOrigin(request, publicUrl) : publicUrl);
+  /** The order as this caller sees it: with the shop's name and paymail, and its links under the origin the caller reached. */
+  const shown = async (request: FastifyRequest, json: OrderJson, madeUnder: string) => {
+    const view = rebasePaymentLinks(json, madeUnder, answerOrigin(request, publicUrl));
     return { ...view, ...(await orderMerchant(deps, view.merchant_handle)) };
   };
-  return {
-    'POST /api/pos/orders': route({
-      body: newOrder,
-      bodyExample: newOrderExample,
-      creates: true,
-      status: 201,
-      answer: order,
-      // failed_precondition: no wallet registered, or every receiving address awaits a payment (decision 0022).
-      errors: ['failed_precondition'],
-      handle: async ({ body, request }) => {
-        const response = await deps.services.pos.createOrder(createOrderRequest(body, request, publicUrl), callOptions(request));
-        return answer(request, response.order);
+  /** A route that is one RPC answering pos's Order, as `shown` gives it. */
+  const orderRoute = (options: RpcRouteOptions<'pos'>, readOnly = false): RouteDefinition => {
+    const filled = options.fill;
+    const base = rpcRoute(deps.services, {
+      ...options,
+      answer: 'order',
+      fill: {
+        fields: ['public_url', ...(filled?.fields ?? [])],
+        from: async (input) => ({ publicUrl: linksBase(input.request, readOnly), ...(await filled?.from(input)) }),
       },
-    }),
+    });
+    return {
+      ...base,
+      answer: order,
+      handle: async (input) => shown(input.request, (await base.handle(input)) as OrderJson, linksBase(input.request, readOnly)),
+    };
+  };
+
+  /** Who creates a counter order, for the merchant's records; created with a key, it may use the addresses kept for staff (decision 0022). */
+  const counterOrder = ({ request }: { request: FastifyRequest }) => ({
+    createdBy: request.caller.kind === 'user' ? request.caller.userId : '',
+    staff: true,
+  });
+  const create = orderRoute({
+    rpc: ['pos', 'createOrder'],
+    body: true,
+    creates: true,
+    status: 201,
+    // failed_precondition: no wallet registered, or every receiving address awaits a payment (decision 0022).
+    errors: ['failed_precondition'],
+    fill: { fields: ['created_by', 'staff'], from: counterOrder },
+  });
+  const newOrder = withOrgHandle(create.body!, 'The organisation the order is for');
+  const withHandle = (bodyExample: unknown) => ({ org_handle: 'blue-bottle-cafe', ...(bodyExample as object) });
+  const staffAction = (rpc: 'confirmOrder' | 'cancelOrder', extra: Partial<RpcRouteOptions<'pos'>> = {}): RouteDefinition => {
+    const action = orderRoute({ rpc: ['pos', rpc], params: orderParams, body: true, ...extra });
+    return {
+      ...action,
+      body: withOrgHandle(action.body!, 'The organisation the order is of'),
+      bodyExample: withHandle(action.bodyExample),
+    };
+  };
+  const CREATE = messageDesc('ctk.pos.v1.CreateOrderRequest');
+  const QUOTE = messageDesc('ctk.pos.v1.OrderQuote');
+  const quoteExample = exampleOf(messageDesc('ctk.pos.v1.QuoteOrderRequest')) as { order: object };
+
+  return {
+    'POST /api/pos/orders': { ...create, body: newOrder, bodyExample: withHandle(create.bodyExample) },
     // The counter's cart, priced as the order would be (decision 0023): it creates nothing, so it takes no Idempotency-Key.
     'POST /api/pos/orders/quote': route({
       body: newOrder,
-      bodyExample: quoteOrderExample,
-      answer: orderQuote,
+      bodyExample: withHandle(quoteExample.order),
+      answer: messageSchema(QUOTE, 'answer'),
       handle: async ({ body, request }) => {
-        const response = await deps.services.pos.quoteOrder({ order: createOrderRequest(body, request, publicUrl) }, callOptions(request));
-        return orderQuoteView(response.quote);
+        const orderRequest = { ...fromJson(CREATE, body), org: orgRef(requireOrg(request)), publicUrl, ...counterOrder({ request }) };
+        const response = await deps.services.pos.quoteOrder({ order: orderRequest as never }, callOptions(request));
+        return toJson(QUOTE, response.quote as Record<string, unknown> | undefined);
       },
     }),
-    'GET /api/pos/orders/:order_number': route({
-      params: orderParams,
-      answer: order,
-      handle: async ({ params, request, reply }) => {
+    'GET /api/pos/orders/:order_number': orderRoute(
+      {
+        rpc: ['pos', 'getOrder'],
+        params: orderParams,
         // The order changes as it is paid: never from a shared cache.
-        reply.header('cache-control', 'no-store');
-        // Read only: pos makes the links under this caller's origin at once.
-        const origin = answerOrigin(request, publicUrl);
-        const read = await deps.services.pos.getOrder({ orderNumber: params.order_number, publicUrl: origin }, callOptions(request));
-        return answer(request, read.order, origin);
+        after: (_, { reply }) => reply.header('cache-control', 'no-store'),
       },
-    }),
-    'POST /api/pos/orders/:order_number/confirm': route({
-      params: orderParams,
-      body: confirmOrderBody,
-      bodyExample: confirmOrderExample,
-      answer: order,
-      handle: async ({ params, body, request }) => {
-        const response = await deps.services.pos.confirmOrder(
-          { org: orgRef(requireOrg(request)), orderNumber: params.order_number, txid: body.txid, publicUrl },
-          // Finding the transaction on the chain may take a few seconds.
-          { ...callOptions(request), timeoutMs: 30_000 },
-        );
-        return answer(request, response.order);
-      },
-    }),
-    'POST /api/pos/orders/:order_number/cancel': route({
-      params: orderParams,
-      body: cancelOrderBody,
-      bodyExample: cancelOrderExample,
-      answer: order,
-      handle: async ({ params, request }) => {
-        const response = await deps.services.pos.cancelOrder(
-          { org: orgRef(requireOrg(request)), orderNumber: params.order_number, publicUrl },
-          callOptions(request),
-        );
-        return answer(request, response.order);
-      },
-    }),
+      true,
+    ),
+    // Finding the transaction on the chain may take a few seconds.
+    'POST /api/pos/orders/:order_number/confirm': staffAction('confirmOrder', { timeoutMs: 30_000 }),
+    'POST /api/pos/orders/:order_number/cancel': staffAction('cancelOrder'),
     'GET /api/pos/orders/:order_number/payment-request': route({
       params: orderParams,
       answer: paymentRequest,
@@ -194,9 +175,9 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
         const origin = answerOrigin(request, publicUrl);
         let merchant: OrderMerchant | undefined;
         const view = async (watched: Order | undefined) => {
-          const shown = orderView(watched);
-          merchant ??= await orderMerchant(deps, shown.merchant_handle);
-          return { ...shown, ...merchant };
+          const json = orderView(watched);
+          merchant ??= await orderMerchant(deps, json.merchant_handle);
+          return { ...json, ...merchant };
         };
         const events = await eventStreams.openIn(clientAddress(request), () =>
           openOrderEvents(

@@ -1,25 +1,17 @@
-import { requireOrg } from '../auth/authenticate.js';
+import { rpcRoute } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
 import { answerOrigin, rebasePaymentLinks } from '../origin/answer-origin.js';
 import { order } from '../orders/order-answers.js';
 import { qrQuery } from '../orders/order-input.js';
 import { orderView } from '../orders/order-view.js';
 import { openPayLinkOrder } from '../pay-links/open-pay-link-order.js';
-import { PAY_LINK_QR_FILES, payLink, payLinkPage, publicPayLink } from '../pay-links/pay-link-answers.js';
-import {
-  newPayLink,
-  newPayLinkExample,
-  openPayLinkOrderBody,
-  openPayLinkOrderExample,
-  orgPayLinkParams,
-  payLinkParams,
-} from '../pay-links/pay-link-input.js';
-import { payLinkView, publicPayLinkView } from '../pay-links/pay-link-view.js';
-import { orgParams } from '../items/item-input.js';
+import { PAY_LINK_QR_FILES, publicPayLink, publicPayLinkJson } from '../pay-links/pay-link-answers.js';
+import { openPayLinkOrderBody, openPayLinkOrderExample, orgPayLinkParams, payLinkParams } from '../pay-links/pay-link-input.js';
+import { orgParams } from '../identity/organization-fields.js';
 import { clientAddress } from '../plugins/rate-limits.js';
 import { pageQuery } from './pagination.js';
 import { route, type RouteDefinition } from './route-definition.js';
-import { callOptions, orgRef } from './service-call.js';
+import { callOptions } from './service-call.js';
 
 /**
  * Pay links, served by pos (decision 0015, "Pay links"): staff make, list and disable them; anyone with
@@ -29,62 +21,39 @@ import { callOptions, orgRef } from './service-call.js';
 export function payLinkRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
   const publicUrl = deps.config.CTK_PUBLIC_URL;
   const publicLimit = deps.config.CTK_PAY_LINK_RATE_LIMIT_PER_MINUTE;
+  const withPublicUrl = { fields: ['public_url'], from: () => ({ publicUrl }) };
   return {
-    'POST /api/v1/orgs/:handle/pay-links': route({
+    'POST /api/v1/orgs/:handle/pay-links': rpcRoute(deps.services, {
+      rpc: ['pos', 'createPayLink'],
       params: orgParams,
-      body: newPayLink,
-      bodyExample: newPayLinkExample,
+      body: true,
+      fill: {
+        fields: ['public_url', 'created_by'],
+        from: ({ request }) => ({ publicUrl, createdBy: request.caller.kind === 'user' ? request.caller.userId : '' }),
+      },
       creates: true,
       status: 201,
-      answer: payLink,
-      handle: async ({ body, request }) => {
-        const response = await deps.services.pos.createPayLink(
-          {
-            org: orgRef(requireOrg(request)),
-            currency: body.currency,
-            amountMinor: BigInt(body.amount_minor ?? 0),
-            minMinor: BigInt(body.min_minor ?? 0),
-            maxMinor: BigInt(body.max_minor ?? 0),
-            memo: body.memo,
-            maxUses: BigInt(body.max_uses ?? 0),
-            expiresAt: body.expires_at ?? '',
-            publicUrl,
-            createdBy: request.caller.kind === 'user' ? request.caller.userId : '',
-          },
-          callOptions(request),
-        );
-        return payLinkView(response.payLink, publicUrl);
-      },
+      answer: 'pay_link',
     }),
-    'GET /api/v1/orgs/:handle/pay-links': route({
+    'GET /api/v1/orgs/:handle/pay-links': rpcRoute(deps.services, {
+      rpc: ['pos', 'listPayLinks'],
       params: orgParams,
       query: pageQuery,
-      answer: payLinkPage,
-      handle: async ({ query, request }) => {
-        const response = await deps.services.pos.listPayLinks(
-          { org: orgRef(requireOrg(request)), limit: query.limit, cursor: query.cursor ?? '', publicUrl },
-          callOptions(request),
-        );
-        return { data: response.payLinks.map((link) => payLinkView(link, publicUrl)), next_cursor: response.nextCursor || null };
-      },
+      fill: withPublicUrl,
+      answer: { page: 'pay_links' },
     }),
-    'POST /api/v1/orgs/:handle/pay-links/:id/disable': route({
+    'POST /api/v1/orgs/:handle/pay-links/:id/disable': rpcRoute(deps.services, {
+      rpc: ['pos', 'disablePayLink'],
       params: orgPayLinkParams,
-      answer: payLink,
-      handle: async ({ params, request }) => {
-        const response = await deps.services.pos.disablePayLink(
-          { org: orgRef(requireOrg(request)), id: params.id, publicUrl },
-          callOptions(request),
-        );
-        return payLinkView(response.payLink, publicUrl);
-      },
+      fill: withPublicUrl,
+      answer: 'pay_link',
     }),
     'GET /api/v1/pay-links/:id': route({
       rateLimitPerMinute: publicLimit,
       params: payLinkParams,
       answer: publicPayLink,
       handle: async ({ params, request }) =>
-        publicPayLinkView((await deps.services.pos.getPayLink({ id: params.id, publicUrl }, callOptions(request))).payLink, publicUrl),
+        publicPayLinkJson((await deps.services.pos.getPayLink({ id: params.id, publicUrl }, callOptions(request))).payLink),
     }),
     'POST /api/v1/pay-links/:id/orders': route({
       rateLimitPerMinute: publicLimit,

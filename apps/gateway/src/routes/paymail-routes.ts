@@ -43,9 +43,9 @@ const RECEIVE_ERRORS: ErrorCode[] = [
 
 /**
  * Paymail (bsvalias): the capability document, the spec's five routes and the P2P capabilities, in the
- * shapes of the bsvalias specifications, errors as `{"code", "message"}`. The identity routes (pki,
- * public profile, verifypubkey) answer from the organisation's registration here; destinations and
- * payments are p2p's (decision 0007).
+ * shapes of the bsvalias specifications, errors as `{"code", "message"}`. The alias is the gateway's (it
+ * names the organisation); the identity key (pki, verifypubkey), destinations and payments are p2p's
+ * (decisions 0007 and 0028); the public profile is the organisation's own.
  */
 export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
   const domain = paymailDomain(deps.config);
@@ -79,10 +79,11 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
       params: paymailParams,
       answer: paymailPki,
       errors: ['not_found'],
-      handle: async ({ params }) => {
+      handle: async ({ params, request }) => {
         const { paymail, org } = await target(params.paymail);
-        if (!org.identityPublicKey) throw new AppError('not_found', `${paymail} has no identity key registered.`);
-        return { bsvalias: '1.0' as const, handle: paymail, pubkey: org.identityPublicKey };
+        const pubkey = await identityKeyOf(org.id, request);
+        if (!pubkey) throw new AppError('not_found', `${paymail} has no identity key registered.`);
+        return { bsvalias: '1.0' as const, handle: paymail, pubkey };
       },
     }),
     'GET /api/v1/bsvalias/address/:paymail': route({
@@ -138,9 +139,10 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
       params: verifyParams,
       answer: verifiedPubkey,
       errors: ['not_found'],
-      handle: async ({ params }) => {
+      handle: async ({ params, request }) => {
         const { paymail, org } = await target(params.paymail);
-        const match = Boolean(org.identityPublicKey) && org.identityPublicKey === params.pubkey.toLowerCase();
+        const identityKey = await identityKeyOf(org.id, request);
+        const match = Boolean(identityKey) && identityKey === params.pubkey.toLowerCase();
         return { bsvalias: '1.0' as const, handle: paymail, pubkey: params.pubkey, match };
       },
     }),
@@ -184,6 +186,12 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
       handle: async ({ params, body, request }) => receive(await target(params.paymail), { beef: body.beef }, body, request),
     }),
   };
+
+  /** The organisation's identity key as p2p keeps it with its wallet (decision 0028); empty when none is registered. */
+  async function identityKeyOf(organizationId: string, request: Parameters<typeof callOptions>[0]): Promise<string> {
+    const { wallets } = await deps.services.p2p.getWallets({ organizationIds: [organizationId] }, callOptions(request));
+    return wallets[0]?.identityPublicKey ?? '';
+  }
 
   async function receive(
     resolved: PaymailTarget,

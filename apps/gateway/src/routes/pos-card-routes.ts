@@ -1,76 +1,79 @@
+import { z } from 'zod';
 import { requireOrg } from '../auth/authenticate.js';
+import { messageDesc } from '../contract/contract-registry.js';
+import { toJson } from '../contract/json-mapping.js';
+import { messageSchema } from '../contract/message-schema.js';
+import { rpcRoute } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
-import { createdPosCard, posCardPage, posCardsOfAddress, publicPosCard, shopAddressCards } from '../pos-cards/pos-card-answers.js';
-import { addressParams, newPosCard, newPosCardExample, posCardParams, shopAddressParams, shopParams } from '../pos-cards/pos-card-input.js';
-import { posCardView, publicPosCardView, shopAddressCardsView } from '../pos-cards/pos-card-view.js';
+import { handleField } from '../identity/organization-fields.js';
 import { pageQuery } from './pagination.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions, orgRef } from './service-call.js';
+
+const cardParams = z.object({ card_id: z.uuid('must be a POS card id (a UUID)').describe('The POS card id') });
+const addressParams = z.object({
+  address: z.string().max(100).describe("The customer's P2PKH address on this chain's network, or the compressed public key it came from"),
+});
+const shopParams = z.object({ shop_id: handleField.describe("The shop: its organisation's handle") });
 
 /**
  * POS cards, served by pos (docs/decisions/0017-customer-cards.md, "Shops" and "POS cards"): staff make a
  * customer's card at their shop from the customer's address (the same address again answers the same
  * card) and list the shop's cards, and see what an address holds at their shop (with or without its POS
  * card); anyone reads a card by id, or an address's cards, without the label and without what it holds
- * (docs/decisions/0024-proof-holds-and-privacy.md).
+ * (docs/decisions/0024-proof-holds-and-privacy.md). Each route shows the view of the card its reader may see (cards.proto, "Views").
  * The shop is the organisation: `org_handle` in the body, or `:shop_id` (its handle) in the path.
  */
 export function posCardRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
+  const pos = deps.services.pos;
+  const [publicCard, ofAddress, atShop] = ['PublicPosCard', 'PosCardsOfAddress', 'ShopAddressCards'].map((name) =>
+    messageDesc(`ctk.pos.v1.${name}`),
+  ) as [ReturnType<typeof messageDesc>, ReturnType<typeof messageDesc>, ReturnType<typeof messageDesc>];
+  const made = rpcRoute(deps.services, {
+    rpc: ['pos', 'createPosCard'],
+    body: true,
+    orgHandle: 'The shop the card is at',
+    creates: true,
+    status: 201,
+    alsoStatus: 200,
+    answer: 'card',
+    view: 'ctk.pos.v1.CreatedPosCard',
+    // The card with whether it is new: the one the address already had is 200.
+    after: (json, { reply }, response) => {
+      json.created = response.created;
+      if (!response.created) reply.code(200);
+    },
+  });
   return {
-    'POST /api/pos/cards': route({
-      body: newPosCard,
-      bodyExample: newPosCardExample,
-      creates: true,
-      status: 201,
-      alsoStatus: 200,
-      answer: createdPosCard,
-      handle: async ({ body, request, reply }) => {
-        const response = await deps.services.pos.createPosCard(
-          {
-            org: orgRef(requireOrg(request)),
-            holder: { address: body.holder.address ?? '', publicKey: body.holder.public_key ?? '', userId: '' },
-            label: body.label ?? '',
-          },
-          callOptions(request),
-        );
-        if (!response.created) reply.code(200);
-        return { ...posCardView(response.card), created: response.created };
-      },
-    }),
+    'POST /api/pos/cards': made,
+    // By hand below: the answers are a card of a list, the list under another name, and the shop the gateway resolved.
     'GET /api/pos/cards/:card_id': route({
-      params: posCardParams,
-      answer: publicPosCard,
+      params: cardParams,
+      answer: messageSchema(publicCard, 'answer'),
       handle: async ({ params, request }) =>
-        publicPosCardView((await deps.services.pos.getPosCard({ id: params.card_id, address: '' }, callOptions(request))).cards[0]),
+        toJson(publicCard, (await pos.getPosCard({ id: params.card_id, address: '' }, callOptions(request))).cards[0] as never),
     }),
     'GET /api/pos/cards/address/:address': route({
       params: addressParams,
-      answer: posCardsOfAddress,
-      handle: async ({ params, request }) => {
-        const { cards } = await deps.services.pos.getPosCard({ id: '', address: params.address }, callOptions(request));
-        return { data: cards.map(publicPosCardView) };
-      },
+      answer: messageSchema(ofAddress, 'answer'),
+      handle: async ({ params, request }) =>
+        toJson(ofAddress, { data: (await pos.getPosCard({ id: '', address: params.address }, callOptions(request))).cards }),
     }),
     'GET /api/pos/shops/:shop_id/cards/address/:address': route({
-      params: shopAddressParams,
-      answer: shopAddressCards,
+      params: shopParams.extend(addressParams.shape),
+      answer: messageSchema(atShop, 'answer'),
       handle: async ({ params, request }) => {
         const org = requireOrg(request);
-        const response = await deps.services.pos.getShopAddressCards({ org: orgRef(org), address: params.address }, callOptions(request));
-        return shopAddressCardsView(org.handle, response);
+        const response = await pos.getShopAddressCards({ org: orgRef(org), address: params.address }, callOptions(request));
+        return toJson(atShop, { ...response, shopId: org.handle });
       },
     }),
-    'GET /api/pos/shops/:shop_id/cards': route({
+    'GET /api/pos/shops/:shop_id/cards': rpcRoute(deps.services, {
+      rpc: ['pos', 'listShopCards'],
       params: shopParams,
       query: pageQuery,
-      answer: posCardPage,
-      handle: async ({ query, request }) => {
-        const response = await deps.services.pos.listShopCards(
-          { org: orgRef(requireOrg(request)), limit: query.limit, cursor: query.cursor ?? '' },
-          callOptions(request),
-        );
-        return { data: response.cards.map(posCardView), next_cursor: response.nextCursor || null };
-      },
+      answer: { page: 'cards' },
+      view: 'ctk.pos.v1.StaffPosCard',
     }),
   };
 }

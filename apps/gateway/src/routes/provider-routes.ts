@@ -1,10 +1,13 @@
 import { AppError } from '@ctk/shared';
-import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import { requireOrg } from '../auth/authenticate.js';
 import type { WebhookProvider } from '../auth/types.js';
 import type { GatewayDeps } from '../deps.js';
-import { appliedProviderEvent, providerAccount, providerEventPage, webhookReceipt } from '../providers/provider-answers.js';
+import { messageDesc } from '../contract/contract-registry.js';
+import { toJson } from '../contract/json-mapping.js';
+import { messageSchema } from '../contract/message-schema.js';
+import { rpcRoute } from '../contract/rpc-route.js';
+import { providerAccount, webhookReceipt } from '../providers/provider-answers.js';
 import {
   cardProviderEvent,
   cardProviderEventExample,
@@ -17,7 +20,8 @@ import {
   walletProviderEventExample,
   webhookQuery,
 } from '../providers/provider-input.js';
-import { providerAccountView, providerEventView, webhookReceiptView } from '../providers/provider-view.js';
+import { providerAccountView, webhookReceiptView } from '../providers/provider-view.js';
+import { pageOf } from './answer-schema.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions, orgRef } from './service-call.js';
 
@@ -26,6 +30,8 @@ import { callOptions, orgRef } from './service-call.js';
  * organisation's secret over the raw body passed on here, and the admin's routes that set that secret and
  * list the events received (parked ones among them).
  */
+const PROVIDER_EVENT = messageDesc('ctk.commerce.v1.ProviderEvent');
+
 export function providerRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
   const publicUrl = deps.config.CTK_PUBLIC_URL;
   const commerce = deps.services.commerce;
@@ -86,29 +92,24 @@ export function providerRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
     }),
     'GET /api/v1/orgs/:handle/payment-providers/events': route({
       query: providerEventsQuery,
-      answer: providerEventPage,
+      answer: pageOf('ProviderEvent', messageSchema(PROVIDER_EVENT, 'answer')),
       handle: async ({ query, request }) => {
         const { events } = await commerce.listProviderEvents(
           { org: orgRef(requireOrg(request)), outcome: query.outcome ?? '', limit: query.limit, before: query.cursor ?? '' },
           callOptions(request),
         );
+        // The page's cursor is a time (events received before it), not a service's cursor.
         const full = events.length === query.limit;
-        return { data: events.map(providerEventView), next_cursor: full ? events.at(-1)!.receivedAt : null };
+        return { data: events.map((event) => toJson(PROVIDER_EVENT, { ...event })), next_cursor: full ? events.at(-1)!.receivedAt : null };
       },
     }),
-    'POST /api/v1/orgs/:handle/payment-providers/events/:id/apply': route({
+    'POST /api/v1/orgs/:handle/payment-providers/events/:id/apply': rpcRoute(deps.services, {
+      rpc: ['commerce', 'applyProviderEvent'],
       params: providerEventParams,
-      body: z.object({}).strict(),
-      bodyExample: {},
-      answer: appliedProviderEvent,
+      body: true,
+      fill: { fields: ['public_url'], from: () => ({ publicUrl }) },
+      answer: 'event',
       errors: ['not_found', 'unavailable'],
-      handle: async ({ params, request }) => {
-        const { event } = await commerce.applyProviderEvent(
-          { org: orgRef(requireOrg(request)), id: params.id, publicUrl },
-          callOptions(request),
-        );
-        return providerEventView(event!);
-      },
     }),
   };
 }

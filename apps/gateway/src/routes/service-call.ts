@@ -2,17 +2,12 @@ import type { CallOptions } from '@ctk/shared';
 import type { FastifyRequest } from 'fastify';
 import type { OrgContext } from '../auth/types.js';
 
-/** The organisation's facts a service needs, passed in the call (services trust the gateway). */
-export function orgRef(org: OrgContext) {
-  return {
-    id: org.id,
-    handle: org.handle,
-    jurisdiction: org.jurisdiction ?? '',
-    receivingAddress: org.receivingAddress ?? '',
-    pricesIncludeTax: org.pricesIncludeTax,
-    walletXpub: org.walletXpub ?? '',
-    identityPublicKey: org.identityPublicKey ?? '',
-  };
+/**
+ * Who a call is for: the organisation's id and handle, nothing of its settings. Each service keeps its own
+ * facts about an organisation (p2p its wallet, books its tax settings; decision 0028).
+ */
+export function orgRef(org: Pick<OrgContext, 'id' | 'handle'> & Partial<OrgContext>) {
+  return { id: org.id, handle: org.handle };
 }
 
 /** The request id and the caller travel with every call, for the services' logs. */

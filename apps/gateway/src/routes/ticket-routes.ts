@@ -1,20 +1,19 @@
 import { AppError } from '@ctk/shared';
 import { requireOrg } from '../auth/authenticate.js';
+import { rpcRoute } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
-import { orgParams } from '../items/item-input.js';
-import { checkedInTicket, ticketCatalog, ticketCheckout, ticketList, ticketOrderPage, TICKET_QR_FILES } from '../tickets/ticket-answers.js';
+import { orgParams } from '../identity/organization-fields.js';
+import { checkedInTicket, ticketCheckout, ticketList, ticketOrderPage, TICKET_QR_FILES } from '../tickets/ticket-answers.js';
 import {
   checkInBody,
   checkInExample,
   merchantParams,
   newTicketCheckout,
   newTicketCheckoutExample,
-  ticketCatalogBody,
-  ticketCatalogExample,
   ticketQrParams,
   ticketQrQuery,
 } from '../tickets/ticket-input.js';
-import { issuedTicketView, ticketCatalogView, ticketCheckoutView, ticketListView, ticketOrderView } from '../tickets/ticket-view.js';
+import { issuedTicketView, ticketCheckoutView, ticketListView, ticketOrderView } from '../tickets/ticket-view.js';
 import { pageQuery } from './pagination.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions, orgRef } from './service-call.js';
@@ -30,34 +29,13 @@ export function ticketRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
   const publicUrl = deps.config.CTK_PUBLIC_URL;
   const commerce = deps.services.commerce;
   return {
-    'PUT /api/v1/orgs/:handle/tickets/catalog': route({
+    'PUT /api/v1/orgs/:handle/tickets/catalog': rpcRoute(deps.services, {
+      rpc: ['commerce', 'replaceTicketCatalog'],
       params: orgParams,
-      body: ticketCatalogBody,
-      bodyExample: ticketCatalogExample,
-      answer: ticketCatalog,
+      body: true,
       errors: ['failed_precondition'],
-      handle: async ({ body, request }) => {
-        const events = body.events.map((event) => ({
-          id: event.id ?? '',
-          name: event.name,
-          startsAt: event.starts_at,
-          endsAt: event.ends_at,
-          venue: event.venue,
-          ticketTypes: event.ticket_types.map((type) => ({
-            id: type.id ?? '',
-            name: type.name,
-            priceMinor: BigInt(type.price_minor),
-            currency: type.currency,
-            capacity: type.capacity,
-          })),
-        }));
-        // Replacements of one catalog run one after another in commerce: one may wait for several before it.
-        const response = await commerce.replaceTicketCatalog(
-          { org: orgRef(requireOrg(request)), events },
-          { ...callOptions(request), timeoutMs: 30_000 },
-        );
-        return ticketCatalogView(response.events);
-      },
+      // Replacements of one catalog run one after another in commerce: one may wait for several before it.
+      timeoutMs: 30_000,
     }),
     'GET /api/v1/orgs/:handle/tickets/orders': route({
       params: orgParams,

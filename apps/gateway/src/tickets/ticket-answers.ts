@@ -5,8 +5,6 @@ import { JAZZ_NIGHT_ID, SEATED_ID, STANDING_ID } from './ticket-input.js';
 
 /** What the ticket routes answer (decision 0020), with Blue Bottle Cafe's jazz night as the example. */
 
-const WORKSHOP_ID = '5a7c9e1b-3d5f-4a2c-8e6b-1f3d5a7c9e02';
-const PLACE_ID = '7c9e1b3d-5f7a-4c2e-9b8d-3a5c7e9b1d04';
 const VENUE = 'Blue Bottle Cafe, back room, 300 Webster St, Oakland';
 
 const eventFields = {
@@ -16,52 +14,6 @@ const eventFields = {
   ends_at: isoTime,
   venue: z.string(),
 };
-
-export const ticketCatalog = named(
-  'TicketCatalog',
-  z.object({
-    events: z.array(
-      z.object({
-        ...eventFields,
-        ticket_types: z.array(
-          z.object({
-            id: z.uuid(),
-            name: z.string(),
-            price_minor: minorUnits,
-            currency: z.string(),
-            capacity: z.number().int(),
-            sold: z.number().int().describe('Tickets paid for'),
-            held: z.number().int().describe('Seats held by checkouts not yet paid nor expired'),
-            available: z.number().int().describe('capacity - sold - held'),
-          }),
-        ),
-      }),
-    ),
-  }),
-  {
-    events: [
-      {
-        id: JAZZ_NIGHT_ID,
-        name: 'Jazz night',
-        starts_at: '2026-06-12T19:00:00.000Z',
-        ends_at: '2026-06-12T23:00:00.000Z',
-        venue: VENUE,
-        ticket_types: [
-          { id: STANDING_ID, name: 'Standing', price_minor: 2500, currency: 'USD', capacity: 80, sold: 31, held: 4, available: 45 },
-          { id: SEATED_ID, name: 'Seated', price_minor: 4000, currency: 'USD', capacity: 20, sold: 20, held: 0, available: 0 },
-        ],
-      },
-      {
-        id: WORKSHOP_ID,
-        name: 'Latte art workshop',
-        starts_at: '2026-06-20T10:00:00.000Z',
-        ends_at: '2026-06-20T12:00:00.000Z',
-        venue: 'Blue Bottle Cafe',
-        ticket_types: [{ id: PLACE_ID, name: 'Place', price_minor: 3500, currency: 'USD', capacity: 12, sold: 0, held: 0, available: 12 }],
-      },
-    ],
-  },
-);
 
 export const ticketList = named(
   'CommerceTicketList',

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { checkoutView } from '../commerce/checkout-view.js';
 import type { issuedTicket } from '../commerce/commerce-answers.js';
 import { minorUnitsOf } from '../routes/answer-schema.js';
-import type { ticketCatalog, ticketCheckout, ticketList, ticketOrder } from './ticket-answers.js';
+import type { ticketCheckout, ticketList, ticketOrder } from './ticket-answers.js';
 
 const minor = minorUnitsOf;
 
@@ -27,25 +27,6 @@ const eventFields = (event: TicketEvent) => ({
   ends_at: event.endsAt,
   venue: event.venue,
 });
-
-/** The catalog for its admin: every type with what it has sold, held and left. */
-export function ticketCatalogView(events: TicketEvent[]): z.output<typeof ticketCatalog> {
-  return {
-    events: events.map((event) => ({
-      ...eventFields(event),
-      ticket_types: event.ticketTypes.map((type) => ({
-        id: type.id,
-        name: type.name,
-        price_minor: minor(type.priceMinor),
-        currency: type.currency,
-        capacity: type.capacity,
-        sold: type.sold,
-        held: type.held,
-        available: type.available,
-      })),
-    })),
-  };
-}
 
 /** The list for a shopper: what is left to buy, not the capacity nor the sales. */
 export function ticketListView(events: TicketEvent[]): z.output<typeof ticketList> {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { bsvAddress } from '../identity/organization-fields.js';
 
-export const utxosQuery = z.object({ address: bsvAddress });
+/** An address of the wallet API: p2p, which owns the wallet API, checks it is a P2PKH address. */
+export const utxosQuery = z.object({ address: z.string().max(100) });
 export const broadcastBody = z
   .object({
     transaction: z

@@ -37,20 +37,21 @@ const TAKE_FRESH = `WITH advanced AS (
   SELECT $1::uuid, $2, index, $3::timestamp(3), $4, $5 FROM advanced
   RETURNING derivation_index AS index`;
 
-// The lowest child within the window whose hold has ended: nothing will settle a payment to it any more.
+// The child within the window free longest (its hold ended first): nothing will settle a payment to it any
+// more, and one released early (ReleaseDestination), whose payer may still pay it late, is taken last.
 const TAKE_ENDED = `UPDATE derived_addresses SET held_until = $4::timestamp(3), purpose = $6, anonymous = $7
   WHERE (organization_id, xpub, derivation_index) = (
     SELECT organization_id, xpub, derivation_index FROM derived_addresses
     WHERE organization_id = $1::uuid AND xpub = $2 AND derivation_index > $3 AND derivation_index <= $3 + $5
       AND held_until <= $8::timestamp(3)
-    ORDER BY derivation_index LIMIT 1)
+    ORDER BY held_until, derivation_index LIMIT 1)
   RETURNING derivation_index AS index`;
 
 /**
  * The child index of the xpub for a new destination, in the caller's transaction (decision 0022). Never a
  * child still held for something that may be paid: a fresh one while it is at most `gapLimit` past the
  * highest paid index (a wallet restored from its seed, which stops after that many unused addresses in a
- * row, finds every payment), else one within that window whose hold has ended. Anonymous opens hold at
+ * row, finds every payment), else the one within that window whose hold ended first. Anonymous opens hold at
  * most `gapLimit - staffReserved` children at once, so staff are never starved; past that they are
  * `unavailable`, with when the earliest of their holds ends. A staff open with no child free is
  * `failed_precondition`, saying how many payments are awaited.

@@ -1,17 +1,18 @@
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { AppError, orgOf, type Org } from '@ctk/shared';
+import { findWallet, type WalletFacts } from '../data/wallet-repository.js';
+import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 
-/** The organisation of a call, with the public side of its wallet as the gateway registered it. */
-export type WalletOrg = Org & { walletXpub: string | null; receivingAddress: string | null; identityPublicKey: string | null };
+/** The organisation of a call, with the public side of its wallet as p2p keeps it (decision 0028). */
+export type WalletOrg = Org & WalletFacts;
 
-export function walletOrgOf(ref: OrgRef | undefined): WalletOrg {
-  const org = orgOf(ref);
-  return {
-    ...org,
-    walletXpub: ref?.walletXpub || null,
-    receivingAddress: ref?.receivingAddress || null,
-    identityPublicKey: ref?.identityPublicKey || null,
-  };
+/** The organisation a call names, with its wallet read from p2p's own table (one read by primary key). */
+export async function walletOrgOf(db: PrismaClient | Prisma.TransactionClient, ref: OrgRef | undefined): Promise<WalletOrg> {
+  return walletOf(db, orgOf(ref));
+}
+
+export async function walletOf(db: PrismaClient | Prisma.TransactionClient, org: Org): Promise<WalletOrg> {
+  return { ...org, ...(await findWallet(db, org.id)) };
 }
 
 /** The paymail a call is about, `alias@domain`, as the gateway resolved it. */

@@ -3,6 +3,8 @@ import { keptKey } from '@ctk/shared';
 import type { P2pServiceImplementation } from '@ctk/proto/ctk/p2p/v1/p2p';
 import type { Config } from '../config.js';
 import { getSetup } from '../domain/get-setup.js';
+import { getWallets } from '../wallet-facts/get-wallets.js';
+import { setWallet } from '../wallet-facts/set-wallet.js';
 import { walletOrgOf } from '../domain/org-wallet.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { createP2pDestination } from '../paymail/create-p2p-destination.js';
@@ -20,6 +22,7 @@ import { acceptGatePayment } from '../paygate/accept-gate-payment.js';
 import { gatePaymentMessage } from '../paygate/gate-messages.js';
 import { receiveP2pTransaction } from '../paymail/receive-p2p-transaction.js';
 import { allocateDestination } from '../settlement/allocate-destination.js';
+import { releaseDestination } from '../settlement/release-destination.js';
 import { settlePayment } from '../settlement/settle-payment.js';
 import { verifyReceipt } from '../receipts/verify-receipt.js';
 import { broadcastTransaction } from '../wallet/broadcast-transaction.js';
@@ -49,8 +52,10 @@ export function p2pService({ prisma, chain, config, eventsCommitted }: P2pDeps):
   // Every receiving output of an xpub comes from this one window (decision 0022).
   const window = { gapLimit: config.P2P_GAP_LIMIT, staffReserved: config.P2P_STAFF_RESERVED_ADDRESSES };
   return {
+    getWallets: async (request) => ({ wallets: await getWallets(prisma, request) }),
+    setWallet: async (request) => ({ wallet: await setWallet(prisma, request) }),
     async getSetup(request) {
-      return { capabilities: await getSetup(prisma, walletOrgOf(request.org)) };
+      return { capabilities: await getSetup(prisma, await walletOrgOf(prisma, request.org)) };
     },
     getPaymentDestination: (request) =>
       getPaymentDestination(
@@ -70,6 +75,7 @@ export function p2pService({ prisma, chain, config, eventsCommitted }: P2pDeps):
     chainPassthrough: (request) => chainPassthrough({ chain, config }, request),
     verifyReceipt: (request) => verifyReceipt(chain, request),
     allocateDestination: (request) => allocateDestination({ prisma, window, network: chain.network }, request),
+    releaseDestination: (request) => releaseDestination(prisma, request),
     settlePayment: (request) => settlePayment({ prisma, chain }, request),
     findPayments: (request) => findPayments(chain, request.addresses),
     getTransactionStatus: (request) => transactionStatus(chain, request.txid),

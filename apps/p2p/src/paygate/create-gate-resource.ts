@@ -1,5 +1,5 @@
 import type { CreateGateResourceRequest, CreateGateResourceResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
-import { AppError, comparablePath, freeText, hasDotSegment, validate } from '@ctk/shared';
+import { AppError, comparablePath, freeText, hasDotSegment, MAX_SATOSHIS_BIGINT, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { accountOf } from './gate-account.js';
@@ -8,6 +8,9 @@ import { gateResourceMessage } from './gate-messages.js';
 /** How many live priced resources one account may have: every /check reads them all. */
 export const MAX_RESOURCES = 200;
 
+// C0 and C1 controls, and the bidirectional overrides that make a path display as another (as text fields refuse them).
+const CONTROL = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
+
 const resourceSchema = z
   .object({
     method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', '*'], { error: 'method must be GET, POST, PUT, PATCH, DELETE or *' }),
@@ -15,11 +18,11 @@ const resourceSchema = z
       .string()
       .max(512, 'path must be at most 512 characters')
       .regex(
-        /^\/[^?#*\s\u0000-\u001f\u007f]*(\/\*)?$/,
+        /^\/[^?#*\s\p{Cc}\u202a-\u202e\u2066-\u2069]*(\/\*)?$/u,
         'path must start with "/", without query, fragment, spaces or control characters; "*" only as a trailing "/*"',
       )
       // Requests are compared with escapes decoded (comparablePath), and one with a dot segment is refused: such a path never matches.
-      .refine((path) => !/[\u0000-\u001f\u007f]/.test(comparablePath(path)), 'path must not hold control characters, even percent-encoded')
+      .refine((path) => !CONTROL.test(comparablePath(path)), 'path must not hold control characters, even percent-encoded')
       .refine(
         (path) => !hasDotSegment(path),
         'path must not hold "." or ".." segments (in any spelling) or a backslash: no request path does',
@@ -27,7 +30,7 @@ const resourceSchema = z
     priceSatoshis: z
       .bigint()
       .min(1n, 'price_satoshis must be at least 1')
-      .max(2_100_000_000_000_000n, 'price_satoshis is more than all bitcoin'),
+      .max(MAX_SATOSHIS_BIGINT, 'price_satoshis is more than all bitcoin'),
     grantKind: z.enum(['calls', 'window'], { error: 'grant.kind must be calls or window' }),
     grantCalls: z.number().int(),
     grantSeconds: z.number().int(),

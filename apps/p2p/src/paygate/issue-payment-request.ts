@@ -4,6 +4,7 @@ import { addressOfScript } from '@ctk/chain';
 import { AppError } from '@ctk/shared';
 import type { GateResource } from '../generated/prisma/client.js';
 import { deriveOutput } from '../paymail/derive-output.js';
+import { walletOf, type WalletOrg } from '../domain/org-wallet.js';
 import type { Account } from './gate-account.js';
 import type { GateDeps } from './gate-deps.js';
 import type { Offer } from './payment-required.js';
@@ -25,13 +26,13 @@ const SHARED_OFFER_MIN_MS = 30_000;
  * pays it and the others are refused with their coins unmoved, and ask again.
  */
 export async function issuePaymentRequest(deps: GateDeps, account: Account, resource: GateResource, url: string): Promise<Offer> {
-  const { org } = account;
+  const org = await walletOf(deps.prisma, account.org);
   if (!org.walletXpub)
     throw new AppError(
       'failed_precondition',
       `${org.handle} has no wallet xpub for the payment gate to derive a fresh output per payment from: an owner or admin sets wallet_xpub with PATCH /api/v1/organizations/${org.handle}.`,
     );
-  const request = await newRequest(deps, account, resource).catch(async (error: unknown) => {
+  const request = await newRequest(deps, account, org, resource).catch(async (error: unknown) => {
     if (!(error instanceof AppError) || error.code !== 'unavailable') throw error;
     const open = await openRequestOf(deps, account, resource, org.walletXpub!);
     if (!open) throw error;
@@ -52,8 +53,7 @@ export async function issuePaymentRequest(deps: GateDeps, account: Account, reso
 type IssuedRequest = { nonce: string; script: string; derivationIndex: number | null; expiresAt: Date };
 
 /** A request on a child of the xpub allocated for it alone, held until it expires. */
-async function newRequest(deps: GateDeps, account: Account, resource: GateResource): Promise<IssuedRequest> {
-  const { org } = account;
+async function newRequest(deps: GateDeps, account: Account, org: WalletOrg, resource: GateResource): Promise<IssuedRequest> {
   const nonce = randomBytes(16).toString('base64url');
   const expiresAt = new Date(Date.now() + deps.config.P2P_GATE_REQUEST_TTL_SECONDS * 1000);
   return deps.prisma.$transaction(

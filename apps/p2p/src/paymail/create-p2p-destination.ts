@@ -1,14 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { CreateP2pDestinationRequest, CreateP2pDestinationResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
-import { AppError } from '@ctk/shared';
+import { AppError, MAX_SATOSHIS_BIGINT } from '@ctk/shared';
 import { paymailOf, walletOrgOf } from '../domain/org-wallet.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { deriveOutput, type AddressWindow } from './derive-output.js';
 import { receiptOutput } from './receipt-output.js';
 
 export type P2pDestinationDeps = { prisma: PrismaClient; referenceTtlSeconds: number; window: AddressWindow };
-
-const MAX_SATOSHIS = 21_000_000n * 100_000_000n;
 
 /** What a reference this service issues looks like: 128 random bits, lowercase hex. */
 export const ISSUED_REFERENCE = /^[0-9a-f]{32}$/;
@@ -23,10 +21,12 @@ export async function createP2pDestination(
   deps: P2pDestinationDeps,
   request: CreateP2pDestinationRequest,
 ): Promise<CreateP2pDestinationResponse> {
-  const org = walletOrgOf(request.target?.org);
+  const org = await walletOrgOf(deps.prisma, request.target?.org);
   const paymail = paymailOf(request.target?.paymail ?? '');
-  if (request.satoshis < 1n || request.satoshis > MAX_SATOSHIS) {
-    throw new AppError('validation_failed', 'satoshis must be a whole number from 1 to 2,100,000,000,000,000.', { field: 'satoshis' });
+  if (request.satoshis < 1n || request.satoshis > MAX_SATOSHIS_BIGINT) {
+    throw new AppError('validation_failed', `satoshis must be a whole number from 1 to ${MAX_SATOSHIS_BIGINT.toLocaleString('en-US')}.`, {
+      field: 'satoshis',
+    });
   }
   const reference = randomBytes(16).toString('hex');
   const expiresAt = new Date(Date.now() + deps.referenceTtlSeconds * 1000);

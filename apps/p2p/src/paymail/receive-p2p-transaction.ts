@@ -1,7 +1,7 @@
 import { decodeTransaction, hexToBytes, verifyPayment, type ChainClient, type ExpectedOutput } from '@ctk/chain';
 import type { ReceiveP2pTransactionRequest, ReceiveP2pTransactionResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
-import { AppError, isUniqueViolation } from '@ctk/shared';
-import { paymailOf, walletOrgOf } from '../domain/org-wallet.js';
+import { AppError, isUniqueViolation, orgOf } from '@ctk/shared';
+import { paymailOf } from '../domain/org-wallet.js';
 import type { PaymailReference, Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { ISSUED_REFERENCE } from './create-p2p-destination.js';
 import { recordPaymailPayment } from './record-paymail-payment.js';
@@ -28,7 +28,7 @@ export async function receiveP2pTransaction(
   deps: ReceiveDeps,
   request: ReceiveP2pTransactionRequest,
 ): Promise<ReceiveP2pTransactionResponse> {
-  const org = walletOrgOf(request.target?.org);
+  const org = orgOf(request.target?.org);
   const paymail = paymailOf(request.target?.paymail ?? '');
   const submitted = submittedTransaction(request);
   checkSender(request, submitted.txid);

@@ -1,12 +1,11 @@
 import type { VerifiedPayment } from '@ctk/chain';
 import { PaymentEvent, PaymentEventType, Settlement } from '@ctk/proto/ctk/events/v1/payment_event';
-import { enqueuePaymentEvent } from '@ctk/shared';
+import { enqueuePaymentEvent, type Org } from '@ctk/shared';
 import { recordPaidDerivationIndex } from '../data/record-paid-derivation-index.js';
-import type { WalletOrg } from '../domain/org-wallet.js';
 import type { PaymailReference, Prisma } from '../generated/prisma/client.js';
 
 type Payment = {
-  org: WalletOrg;
+  org: Org;
   issued: PaymailReference;
   verified: VerifiedPayment;
   sender: string | null;

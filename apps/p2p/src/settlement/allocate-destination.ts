@@ -18,7 +18,7 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d
  * recorded by its script so that the settlement paying it moves the gap window (settle-payment.ts).
  */
 export async function allocateDestination(deps: AllocateDeps, request: AllocateDestinationRequest): Promise<AllocateDestinationResponse> {
-  const org = walletOrgOf(request.org);
+  const org = await walletOrgOf(deps.prisma, request.org);
   const expiresAt = holdUntil(request.expiresAt);
   const derived = await deps.prisma.$transaction(
     async (tx) => {
@@ -54,7 +54,7 @@ export async function allocateDestination(deps: AllocateDeps, request: AllocateD
 const PURPOSE = /^[a-z][a-z0-9_]{0,31}(\.[a-z][a-z0-9_]{0,31}){0,3}$/;
 
 /** What the hold is for, as the caller names it ("pos.order"); "destination" when not named. */
-function purposeOf(purpose: string): string {
+export function purposeOf(purpose: string): string {
   if (!purpose) return 'destination';
   if (!PURPOSE.test(purpose))
     throw new AppError('validation_failed', `purpose ${JSON.stringify(purpose.slice(0, 40))} must name what is paid, e.g. "pos.order".`, {

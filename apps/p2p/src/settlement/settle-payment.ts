@@ -1,8 +1,8 @@
 import { verifyPayment, type ChainClient, type PaymentSource } from '@ctk/chain';
 import type { SettlePaymentRequest, SettlePaymentResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
+import { orgOf } from '@ctk/shared';
 import { recordSettlement } from '../data/record-settlement.js';
 import { claimsOn, isSameClaim, outputsPaying } from '../data/spent-outputs.js';
-import { walletOrgOf } from '../domain/org-wallet.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { settlementOf } from './settlement-input.js';
 
@@ -19,7 +19,7 @@ export type SettleDeps = { prisma: PrismaClient; chain: ChainClient };
  * own outbox, with what it knows of the sale.
  */
 export async function settlePayment(deps: SettleDeps, request: SettlePaymentRequest): Promise<SettlePaymentResponse> {
-  const org = walletOrgOf(request.org);
+  const org = orgOf(request.org);
   const settlement = settlementOf(request);
   const { txid } = settlement;
   const claim = { organizationId: org.id, ...settlement.claim };

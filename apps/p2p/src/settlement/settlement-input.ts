@@ -1,6 +1,6 @@
 import { decodeTransaction, hexToBytes, type ExpectedOutput } from '@ctk/chain';
 import type { SettlePaymentRequest } from '@ctk/proto/ctk/p2p/v1/p2p';
-import { AppError } from '@ctk/shared';
+import { AppError, MAX_SATOSHIS_BIGINT } from '@ctk/shared';
 
 /** What a settlement pays for, as `spent_txids` records it. */
 export type Claim = { purpose: string; sourceId: string };
@@ -19,7 +19,6 @@ const SOURCE_ID = /^[A-Za-z0-9._:-]{1,200}$/;
 const TXID = /^[0-9a-fA-F]{64}$/;
 const SCRIPT = /^(?:[0-9a-fA-F]{2}){1,10000}$/;
 const MAX_EXPECTED = 10;
-const MAX_SATOSHIS = 21_000_000n * 100_000_000n;
 
 /** The request checked, nothing looked up yet: every refusal here is a 422 naming its field. */
 export function settlementOf(request: SettlePaymentRequest): Settlement {
@@ -64,8 +63,11 @@ function expectedOf(request: SettlePaymentRequest): ExpectedOutput[] {
   return request.expected.map((output, index) => {
     if (!SCRIPT.test(output.script))
       throw invalid(`expected[${index}].script`, `expected[${index}].script is not a locking script in hex.`);
-    if (output.minSatoshis < 0n || output.minSatoshis > MAX_SATOSHIS)
-      throw invalid(`expected[${index}].min_satoshis`, `expected[${index}].min_satoshis must be from 0 to 2,100,000,000,000,000.`);
+    if (output.minSatoshis < 0n || output.minSatoshis > MAX_SATOSHIS_BIGINT)
+      throw invalid(
+        `expected[${index}].min_satoshis`,
+        `expected[${index}].min_satoshis must be from 0 to ${MAX_SATOSHIS_BIGINT.toLocaleString('en-US')}.`,
+      );
     // At most 2.1e15: exact as a number.
     return { script: output.script.toLowerCase(), satoshis: Number(output.minSatoshis) };
   });

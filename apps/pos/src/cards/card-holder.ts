@@ -28,7 +28,7 @@ export function readCardHolder(holder: CardHolder | undefined, network: ChainNet
   return { address, publicKey, userId };
 }
 
-/** The holder as the proto answers it (the gateway hides it from public reads). */
+/** The holder as the proto answers it (the gateway hides it from public reads): an address or key it has not, unset. */
 export function holderMessage(holder: Holder): CardHolder {
-  return { address: holder.address ?? '', publicKey: holder.publicKey ?? '', userId: holder.userId ?? '' };
+  return { address: holder.address ?? undefined, publicKey: holder.publicKey ?? undefined, userId: holder.userId ?? '' };
 }

@@ -157,12 +157,17 @@ export function createOrderRepository(prisma: PrismaClient) {
     /** Orders whose address the watcher asks about: open, expired or cancelled within the late window, and not fully paid. */
     watched(lateSince: Date, take: number): Promise<OrderWithParts[]> {
       return prisma.order.findMany({
-        // Cancelled ones too, when their output is a child held for them alone (decision 0022): a payment to
-        // one anyway is kept for a refund (record-order-payment.ts). One on the single receiving address is
-        // left out, so that it never makes the address look shared and an open order there blind.
+        // Those settled otherwise too (cancelled, paid at a provider or wholly by prepaid cards), when their
+        // output is a child of the xpub (decision 0022): a payment to one anyway is kept for a refund
+        // (record-order-payment.ts). One on the single receiving address is left out, so that it never makes
+        // the address look shared and an open order there blind.
         where: {
           expiresAt: { gt: lateSince },
-          OR: [{ status: { in: ['open', 'expired'] } }, { status: 'cancelled', derivationIndex: { not: null } }],
+          OR: [
+            { status: { in: ['open', 'expired'] } },
+            { status: { in: ['cancelled', 'paid_elsewhere'] }, derivationIndex: { not: null } },
+            { status: { in: ['paid', 'confirmed'] }, paidSatoshis: 0, cardPaidMinor: { gt: 0 }, derivationIndex: { not: null } },
+          ],
         },
         include: withParts,
         orderBy: { expiresAt: 'asc' },

@@ -1,13 +1,17 @@
 import { AppError, type Org } from '@ctk/shared';
 import type { OrderWithParts } from '../data/order-repository.js';
 import type { OrderContext } from '../orders/order-context.js';
+import { releaseOrderHold } from '../orders/order-hold.js';
 import { beingPaid, isClaimedByAnother } from '../orders/payment-claim.js';
+import { restoreReward } from '../loyalty/order-reward.js';
 import { releaseOrderCards } from '../prepaid/release-order-cards.js';
 import { getOrgOrder } from './get-order.js';
 
 /**
  * Staff: an open order that will not be paid. Nothing may have been paid; cancelling twice answers the
- * cancelled order. Prepaid card uses on it are restored, and a card it sells is void (decision 0017).
+ * cancelled order. Prepaid card uses on it are restored, and a card it sells is void (decision 0017); the
+ * stamps a loyalty reward on it spent go back to the card (decision 0023), in the same transaction, so once.
+ * Its output's hold then ends (decision 0022): a payment to it could only be refunded.
  */
 export async function cancelOrder(context: OrderContext, org: Org, orderNumber: string): Promise<OrderWithParts> {
   const found = await getOrgOrder(context, org, orderNumber);
@@ -28,6 +32,7 @@ export async function cancelOrder(context: OrderContext, org: Org, orderNumber: 
     if (isClaimedByAnother(order, now)) throw beingPaid(order, 'it cannot be cancelled now');
     const released = await releaseOrderCards(tx, order, now);
     emitted = released.emitted;
+    await restoreReward(tx, order, now);
     return tx.order.update({
       where: { id: order.id },
       data: { status: 'cancelled', cancelledAt: now, updatedAt: now, ...released.changes },
@@ -36,5 +41,6 @@ export async function cancelOrder(context: OrderContext, org: Org, orderNumber: 
   });
   context.notifier.changed(order.id);
   if (emitted) context.eventsCommitted();
+  await releaseOrderHold(context, order);
   return order;
 }

@@ -11,7 +11,10 @@ export const TAX_TREATMENTS = ['standard', 'reduced', 'exempt'] as const;
 export const PRICE_TYPES = ['fixed', 'minimum', 'top_up'] as const;
 const DEFAULT_CURRENCY = 'USD';
 
-const optionalText = (field: string, max: number) => lineOfText(field, max).transform((value) => value || null);
+const optionalText = (field: string, max: number) =>
+  lineOfText(field, max)
+    .optional()
+    .transform((value) => value || null);
 
 /** An empty string (proto3's "not set") becomes the default, then must be one of the values. */
 const oneOf = <T extends readonly [string, ...string[]]>(field: string, values: T, fallback: T[number]) =>
@@ -27,7 +30,7 @@ const priceCents = z
 
 const modifierSchema = z
   .object({
-    id: z.string().max(0, 'pos gives each modifier its id: send none'),
+    id: z.string().max(0, 'pos gives each modifier its id: send none').optional(),
     name: lineOfText('name', 60).pipe(z.string().min(1, 'name is required')),
     priceCents,
     group: optionalText('group', 60),
@@ -45,7 +48,7 @@ const newItemSchema = z
       .pipe(z.string().regex(/^[A-Z]{3}$/, 'currency must be an ISO 4217 code of three upper-case letters, such as USD')),
     category: optionalText('category', 60),
     sku: optionalText('sku', 64),
-    available: z.boolean(),
+    available: z.boolean().default(true),
     taxTreatment: oneOf('tax_treatment', TAX_TREATMENTS, 'standard'),
     taxRate: z.string().max(20, 'tax_rate must be a decimal string such as "0.05"'),
     priceType: oneOf('price_type', PRICE_TYPES, 'fixed'),

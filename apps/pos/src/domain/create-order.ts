@@ -1,31 +1,32 @@
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
-import { AppError, lineOfText, type Org, validate } from '@ctk/shared';
+import { AppError, lineOfText, MAX_SATOSHIS_BIGINT, ORDER_LIMITS, type Org, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { OrderTransaction, OrderWithParts } from '../data/order-repository.js';
 import { satoshisFor } from '../rates/exchange-rate.js';
 import type { OrderContext } from '../orders/order-context.js';
 import { readOrderItems, type OrderItem } from '../orders/order-items.js';
+import { orderHold } from '../orders/order-hold.js';
 import { newOrderNumber } from '../orders/order-number.js';
+import { orderTaxOf, type OrderTax } from '../orders/order-tax.js';
 import { linesHashOf, receiptMerchant } from '../orders/order-receipt.js';
 import { priceOrder, type LineToPrice, type PricedOrder } from '../orders/price-order.js';
 import { MAX_PRICE_CENTS } from './create-item.js';
 import { orderLoyaltyCard } from '../loyalty/order-loyalty-card.js';
 import { oneRedemptionAtATime, rewardToRedeem, spendReward, type RewardToRedeem } from '../loyalty/order-reward.js';
 
-const MAX_LINES = 100;
-/** Every satoshi there will ever be: no order can ask for more, and the ledger's int64 columns hold it. */
-const MAX_ORDER_SATOSHIS = 21_000_000n * 100_000_000n;
-const MAX_QUANTITY = 10_000n;
+const { lines: MAX_LINES, modifiersPerLine: MAX_MODIFIERS, basisPoints: MAX_BASIS_POINTS } = ORDER_LIMITS;
+const MAX_QUANTITY = BigInt(ORDER_LIMITS.quantity);
 const KEYPAD_NAME = 'Custom amount';
 const minor = (field: string) =>
   z.bigint().min(0n, `${field} must not be negative`).max(MAX_PRICE_CENTS, `${field} must be at most ${MAX_PRICE_CENTS}`);
 const basisPoints = (field: string) =>
-  z.number().int().min(0, `${field} must not be negative`).max(10_000, `${field} must be at most 10000 (100%)`);
+  z.number().int().min(0, `${field} must not be negative`).max(MAX_BASIS_POINTS, `${field} must be at most ${MAX_BASIS_POINTS} (100%)`);
 
 const lineSchema = z.object({
   itemId: z.union([z.literal(''), z.guid('item_id must be an item id (a UUID)')]),
-  quantity: z.bigint().min(1n, 'quantity must be at least 1').max(MAX_QUANTITY, `quantity must be at most ${MAX_QUANTITY}`),
-  modifiers: z.array(z.object({ modifierId: z.string().max(100) })).max(20, 'a line takes at most 20 modifiers'),
+  // Absent: one of it.
+  quantity: z.bigint().min(1n, 'quantity must be at least 1').max(MAX_QUANTITY, `quantity must be at most ${MAX_QUANTITY}`).default(1n),
+  modifiers: z.array(z.object({ modifierId: z.string().max(100) })).max(MAX_MODIFIERS, `a line takes at most ${MAX_MODIFIERS} modifiers`),
   name: lineOfText('name', 200),
   unitPriceMinor: minor('unit_price_minor'),
   chosenPriceMinor: minor('chosen_price_minor').optional(),
@@ -68,19 +69,13 @@ export type OrderOpening = {
   /** The payer's client address, for a pay-link order (decision 0024). */
   clientAddress?: string;
   guard: (tx: OrderTransaction) => Promise<void>;
+  /** Whether the amount already includes tax, whatever the organisation's setting (a pay link's amount is what the payer pays). */
+  pricesIncludeTax?: boolean;
 };
+
+/** How an order is priced beyond its request: untaxed (a prepaid card's value), or with tax in its prices whatever the setting. */
+export type PricingRules = { untaxed?: boolean; pricesIncludeTax?: boolean };
 type ValidLine = z.output<typeof lineSchema>;
-
-/** p2p holds a destination at most this long (AllocateDestination's cap). */
-const MAX_HOLD_MS = 7 * 86_400_000;
-
-/**
- * Until when the order's output is held for it alone (decision 0022): while the watcher would still settle a
- * payment to it, its expiry plus the late-payment window, within p2p's cap of 7 days.
- */
-function holdUntil(createdAt: Date, expiresAt: Date, latePaymentSeconds: number): Date {
-  return new Date(Math.min(expiresAt.getTime() + latePaymentSeconds * 1000, createdAt.getTime() + MAX_HOLD_MS));
-}
 
 /** An order priced as it would be created now (decision 0023): what the counter's cart shows, and what createOrder records. */
 export type PricedNewOrder = {
@@ -89,6 +84,7 @@ export type PricedNewOrder = {
   reward: RewardToRedeem | null;
   currency: string;
   standardRate: { jurisdiction: string; rate: string };
+  pricesIncludeTax: boolean;
   priced: PricedOrder;
 };
 
@@ -96,15 +92,21 @@ export type PricedNewOrder = {
  * Prices an order request exactly as createOrder does, and creates nothing: the counter's quote
  * (`POST /api/pos/orders/quote`) and createOrder share this, so the total shown is the total charged.
  */
-export async function priceNewOrder(context: OrderContext, org: Org, input: NewOrderInput, untaxed = false): Promise<PricedNewOrder> {
+export async function priceNewOrder(
+  context: OrderContext,
+  org: Org,
+  input: NewOrderInput,
+  rules: PricingRules = {},
+): Promise<PricedNewOrder> {
+  const { untaxed = false } = rules;
   const request = validate(orderSchema, input);
   const loyaltyCardId = await orderLoyaltyCard(context.prisma, org, request.loyaltyCardId);
   const reward = await rewardToRedeem(context.prisma, org, loyaltyCardId, request.redeemRewardIdentifier);
   const items = await readOrderItems(context.prisma, org.id, request.lines.map((line) => line.itemId).filter(Boolean));
   const currency = orderCurrency(request.currency, request.lines, items);
-  const standardRate = untaxed
-    ? { jurisdiction: org.jurisdiction ?? '', rate: '' }
-    : await standardRateOf(context, org, request.lines, items);
+  const tax = await orderTaxOf(context, org);
+  const pricesIncludeTax = rules.pricesIncludeTax ?? tax.pricesIncludeTax;
+  const standardRate = untaxed ? { jurisdiction: tax.jurisdiction, rate: '' } : standardRateOf(tax, request.lines, items);
   const lines = request.lines
     .map((line, index) => lineToPrice(line, index, items, standardRate))
     .map((line): LineToPrice => (untaxed ? { ...line, taxTreatment: 'exempt', taxRate: '0' } : line));
@@ -112,7 +114,7 @@ export async function priceNewOrder(context: OrderContext, org: Org, input: NewO
     lines,
     { basisPoints: request.discountBasisPoints, minor: request.discountMinor },
     { basisPoints: request.tipBasisPoints, minor: request.tipMinor },
-    org.pricesIncludeTax,
+    pricesIncludeTax,
     reward?.valueMinor ?? 0n,
   );
   if (priced.totalMinor <= 0n)
@@ -127,7 +129,7 @@ export async function priceNewOrder(context: OrderContext, org: Org, input: NewO
         field: 'lines',
       },
     );
-  return { request, loyaltyCardId, reward, currency, standardRate, priced };
+  return { request, loyaltyCardId, reward, currency, standardRate, pricesIncludeTax, priced };
 }
 
 /**
@@ -159,27 +161,25 @@ async function openOrder(
 ): Promise<OrderWithParts> {
   if (opening && input.redeemRewardIdentifier)
     throw new AppError('validation_failed', 'Only an order at the counter redeems a reward', { field: 'redeem_reward_identifier' });
-  const { request, loyaltyCardId, reward, currency, standardRate, priced } = await priceNewOrder(
-    context,
-    org,
-    input,
-    Boolean(opening?.prepaidCardId),
-  );
+  const { request, loyaltyCardId, reward, currency, standardRate, pricesIncludeTax, priced } = await priceNewOrder(context, org, input, {
+    untaxed: Boolean(opening?.prepaidCardId),
+    pricesIncludeTax: opening?.pricesIncludeTax,
+  });
   const rate = await context.prices.rateFor(currency);
   const satoshis = satoshisFor(priced.totalMinor, rate.rate);
-  if (satoshis > MAX_ORDER_SATOSHIS)
+  // No order asks for more than every satoshi there is (nor could the ledger's int64 columns hold much more).
+  if (satoshis > MAX_SATOSHIS_BIGINT)
     throw new AppError(
       'validation_failed',
-      `The order comes to ${satoshis} satoshis at the rate ${rate.rate}, more than all ${MAX_ORDER_SATOSHIS} there are`,
+      `The order comes to ${satoshis} satoshis at the rate ${rate.rate}, more than all ${MAX_SATOSHIS_BIGINT} there are`,
       { field: 'lines' },
     );
   const createdAt = context.now();
   const expiresAt = new Date(createdAt.getTime() + context.ttlSeconds * 1000);
   const destination = await context.p2p.allocateDestination({
     org: orgRef,
-    expiresAt: holdUntil(createdAt, expiresAt, context.latePaymentSeconds).toISOString(),
+    ...orderHold(context, createdAt, expiresAt),
     staff: request.staff,
-    purpose: 'pos.order',
   });
 
   const order = await context.orders.create(
@@ -192,7 +192,7 @@ async function openOrder(
       taxMinor: priced.taxMinor,
       tipMinor: priced.tipMinor,
       totalMinor: priced.totalMinor,
-      pricesIncludeTax: org.pricesIncludeTax,
+      pricesIncludeTax,
       taxJurisdiction: standardRate.jurisdiction,
       standardTaxRate: standardRate.rate,
       exchangeRate: rate.rate,
@@ -212,6 +212,7 @@ async function openOrder(
       loyaltyCardId,
       rewardMinor: priced.rewardMinor,
       reward: reward?.reward ?? '',
+      rewardStamps: reward?.stamps ?? 0,
       createdAt,
       updatedAt: createdAt,
       expiresAt,
@@ -252,19 +253,13 @@ function orderCurrency(named: string, lines: readonly ValidLine[], items: Map<st
   return currency;
 }
 
-/** The jurisdiction's standard rate today, asked of books only when a line is standard-rated; 0 without a jurisdiction. */
-async function standardRateOf(
-  context: OrderContext,
-  org: Org,
-  lines: readonly ValidLine[],
-  items: Map<string, OrderItem>,
-): Promise<{ jurisdiction: string; rate: string }> {
+/** The jurisdiction's standard rate today when a line is standard-rated; 0 without a jurisdiction. */
+function standardRateOf(tax: OrderTax, lines: readonly ValidLine[], items: Map<string, OrderItem>): { jurisdiction: string; rate: string } {
   const needed = lines.some((line) => !line.itemId || items.get(line.itemId)?.taxTreatment === 'standard');
-  if (!org.jurisdiction) return { jurisdiction: '', rate: needed ? '0' : '' };
-  if (!needed) return { jurisdiction: org.jurisdiction, rate: '' };
-  const { jurisdiction } = await context.books.getTaxRate({ jurisdiction: org.jurisdiction, at: '' });
-  if (!jurisdiction) throw new AppError('unavailable', `books answered no rate for ${org.jurisdiction}`);
-  return { jurisdiction: jurisdiction.code, rate: jurisdiction.rate };
+  if (!tax.jurisdiction) return { jurisdiction: '', rate: needed ? '0' : '' };
+  if (!needed) return { jurisdiction: tax.jurisdiction, rate: '' };
+  if (!tax.standardRate) throw new AppError('unavailable', `books answered no rate for ${tax.jurisdiction}`);
+  return { jurisdiction: tax.standardRate.code, rate: tax.standardRate.rate };
 }
 
 function lineToPrice(line: ValidLine, index: number, items: Map<string, OrderItem>, standard: { rate: string }): LineToPrice {

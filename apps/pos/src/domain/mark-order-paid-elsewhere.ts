@@ -2,6 +2,7 @@ import { AppError, type Org } from '@ctk/shared';
 import { takeFromStock } from '../data/item-repository.js';
 import type { OrderWithParts } from '../data/order-repository.js';
 import type { OrderContext } from '../orders/order-context.js';
+import { releaseOrderHold } from '../orders/order-hold.js';
 import { getOrgOrder } from './get-order.js';
 
 const PROVIDERS = new Set(['card-provider', 'wallet-provider']);
@@ -13,7 +14,8 @@ const PROVIDERS = new Set(['card-provider', 'wallet-provider']);
  * in full) is refused, and once `paid_elsewhere` the order takes no bitcoin payment (one arriving anyway is
  * kept and flagged `refund_due`, record-order-payment.ts). The same call again answers the order as it is.
  * No payment event: commerce posts the provider's payment (the books must not see the sale twice); the
- * tracked items' stock is taken as for any sale, and the receiving output is no longer watched.
+ * tracked items' stock is taken as for any sale. Its output's hold ends (decision 0022); the watcher still
+ * sees a bitcoin payment to it through the late window and keeps it flagged `refund_due`.
  */
 export async function markOrderPaidElsewhere(
   context: OrderContext,
@@ -53,5 +55,6 @@ export async function markOrderPaidElsewhere(
     return updated;
   });
   context.notifier.changed(order.id);
+  await releaseOrderHold(context, order);
   return order;
 }

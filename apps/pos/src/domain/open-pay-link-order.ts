@@ -65,7 +65,7 @@ function openOrder(
   return createOrder(
     context.orders,
     orgRef,
-    { ...org, pricesIncludeTax: true },
+    org,
     {
       lines: [{ itemId: '', quantity: 1n, modifiers: [], name: link.memo, unitPriceMinor: amount }],
       discountBasisPoints: 0,
@@ -77,7 +77,7 @@ function openOrder(
       createdBy: '',
       note: '',
     },
-    { payLinkId: link.id, clientAddress, guard },
+    { payLinkId: link.id, clientAddress, guard, pricesIncludeTax: true },
   );
 }
 

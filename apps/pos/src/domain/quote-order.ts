@@ -9,7 +9,7 @@ import { priceNewOrder, type NewOrderInput } from './create-order.js';
  * charged; a request createOrder would refuse is refused here the same way.
  */
 export async function quoteOrder(context: OrderContext, org: Org, input: NewOrderInput): Promise<OrderQuote> {
-  const { currency, priced, reward, standardRate } = await priceNewOrder(context, org, input);
+  const { currency, priced, reward, standardRate, pricesIncludeTax } = await priceNewOrder(context, org, input);
   return {
     currency,
     lines: priced.lines.map((line) => ({
@@ -29,7 +29,7 @@ export async function quoteOrder(context: OrderContext, org: Org, input: NewOrde
     taxMinor: priced.taxMinor,
     tipMinor: priced.tipMinor,
     totalMinor: priced.totalMinor,
-    pricesIncludeTax: org.pricesIncludeTax,
+    pricesIncludeTax,
     taxJurisdiction: standardRate.jurisdiction,
     rewardMinor: priced.rewardMinor,
     reward: reward?.reward ?? '',

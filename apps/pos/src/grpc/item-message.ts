@@ -8,12 +8,12 @@ export function toItemMessage(item: Item): ItemMessage {
     description: item.description,
     priceCents: item.priceCents,
     currency: item.currency,
-    category: item.category ?? '',
+    category: item.category ?? undefined,
     available: item.available,
-    sku: item.sku ?? '',
+    sku: item.sku ?? undefined,
     createdAt: item.createdAt.toISOString(),
     taxTreatment: item.taxTreatment,
-    taxRate: item.taxRate ?? '',
+    taxRate: item.taxRate ?? undefined,
     priceType: item.priceType,
     // Absent, not 0, when stock is not tracked.
     ...(item.inventory === null ? {} : { inventory: item.inventory }),
@@ -21,7 +21,7 @@ export function toItemMessage(item: Item): ItemMessage {
       id: modifier.id,
       name: modifier.name,
       priceCents: modifier.priceCents,
-      group: modifier.group ?? '',
+      group: modifier.group ?? undefined,
     })),
   };
 }

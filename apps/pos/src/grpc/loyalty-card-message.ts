@@ -38,7 +38,7 @@ export function toLoyaltyCardMessage({ card, program, identifier, activities }: 
     reward: program.reward,
     rewardsRedeemed: card.rewardsRedeemed,
     identifierLast4: card.identifierLast4,
-    identifier: identifier ?? '',
+    identifier: identifier || undefined,
     createdAt: card.createdAt.toISOString(),
     activities: (activities ?? []).map(toLoyaltyActivityMessage),
     holder: holderMessage({ address: card.holderAddress, publicKey: card.holderPublicKey, userId: card.holderUserId }),
@@ -61,7 +61,7 @@ export function toLoyaltyActivityMessage(activity: LoyaltyActivity): LoyaltyActi
     kind: activity.kind,
     stamps: activity.stamps,
     stampsAfter: activity.stampsAfter,
-    orderNumber: activity.order?.orderNumber ?? '',
+    orderNumber: activity.order?.orderNumber,
     receipt: activity.receiptTxid !== null ? { txid: activity.receiptTxid, vout: activity.receiptVout ?? 0 } : undefined,
     occurredAt: activity.occurredAt.toISOString(),
   };

@@ -64,10 +64,11 @@ export function loyaltyCardRpcs(cards: CardContext): LoyaltyCardRpcs {
         orderNumber: stamp.order.orderNumber,
         stamp: toLoyaltyActivityMessage(stamp),
         verified,
-        receiptMerchant: receipt?.merchant ?? '',
-        receiptReference: receipt?.reference ?? '',
-        blockHeight: receipt?.blockHeight ?? 0n,
-        problem,
+        // Unset where the receipt does not say (or the transaction is not mined), and no problem when it verified.
+        receiptMerchant: receipt?.merchant || undefined,
+        receiptReference: receipt?.reference || undefined,
+        blockHeight: receipt?.blockHeight || undefined,
+        problem: problem || undefined,
       };
     },
   };

@@ -6,7 +6,7 @@ import { toItemMessage } from './item-message.js';
 export function toMenuMessage(menu: Menu): MenuMessage {
   return {
     version: menu.version,
-    updatedAt: menu.updatedAt?.toISOString() ?? '',
+    updatedAt: menu.updatedAt?.toISOString(),
     sections: menu.sections.map((section) => ({
       name: section.name,
       itemIds: section.items.map((item) => item.id),

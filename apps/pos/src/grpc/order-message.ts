@@ -12,7 +12,8 @@ type StoredModifier = { modifier_id: string; name: string; price_minor: string }
 export function toOrderMessage(order: OrderWithParts, publicUrl: string, now: Date): OrderMessage {
   const due = dueSatoshis(order, now);
   const uris = paymentUris(order, due, publicUrl);
-  const iso = (date: Date | null) => date?.toISOString() ?? '';
+  // Absent, not '', where the order has none: the contract's optional fields are null in the JSON.
+  const iso = (date: Date | null) => date?.toISOString();
   return {
     orderNumber: order.orderNumber,
     status: statusAt(order, now),
@@ -72,8 +73,8 @@ export function toOrderMessage(order: OrderWithParts, publicUrl: string, now: Da
     // Customer cards (decision 0017). The loyalty card is staff only: the gateway's public order view leaves it out.
     cardPaidMinor: order.cardPaidMinor,
     loyaltyCardId: order.loyaltyCardId ?? '',
-    prepaidCardId: order.prepaidCardId ?? '',
-    paidElsewhereBy: order.paidElsewhereBy ?? '',
+    prepaidCardId: order.prepaidCardId ?? undefined,
+    paidElsewhereBy: order.paidElsewhereBy ?? undefined,
     rewardMinor: order.rewardMinor,
     reward: order.reward,
   };

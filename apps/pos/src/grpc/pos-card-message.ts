@@ -11,7 +11,7 @@ export function toPosCardMessage(card: PosCard, held: HeldCards): PosCardMessage
     id: card.id,
     shopId: card.shopId,
     address: card.address,
-    publicKey: card.publicKey ?? '',
+    publicKey: card.publicKey ?? undefined,
     label: card.label,
     createdAt: card.createdAt.toISOString(),
     prepaidCards: held.prepaid,

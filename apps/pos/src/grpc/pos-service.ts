@@ -11,6 +11,7 @@ import { markOrderPaidElsewhere } from '../domain/mark-order-paid-elsewhere.js';
 import { createItem } from '../domain/create-item.js';
 import { createOrder } from '../domain/create-order.js';
 import { quoteOrder } from '../domain/quote-order.js';
+import { checkCurrencyRate } from '../rates/require-rate.js';
 import { getMenu } from '../domain/get-menu.js';
 import { createPayLink } from '../domain/create-pay-link.js';
 import { disablePayLink } from '../domain/disable-pay-link.js';
@@ -81,6 +82,10 @@ export function posService({
     async quoteOrder(request) {
       const { org: orgRef, ...input } = CreateOrderRequest.fromPartial(request.order ?? {});
       return { quote: await quoteOrder(orders, orgOf(orgRef), input) };
+    },
+    async checkCurrencyRate(request) {
+      await checkCurrencyRate(orders.prices, request.currency);
+      return {};
     },
     async getOrder(request) {
       return { order: toOrderMessage(await getOrder(orders, request.orderNumber), request.publicUrl, orders.now()) };

@@ -16,10 +16,10 @@ export function toPrepaidCardMessage(card: PrepaidCardRow, identifier = ''): Pre
     balanceMinor: card.balanceMinor,
     initialMinor: card.initialMinor,
     identifierLast4: card.identifierLast4,
-    identifier,
+    identifier: identifier || undefined,
     orderNumber: card.sellingOrder?.orderNumber ?? '',
     createdAt: card.createdAt.toISOString(),
-    activatedAt: card.activatedAt?.toISOString() ?? '',
+    activatedAt: card.activatedAt?.toISOString(),
     holder: holderMessage({ address: card.holderAddress, publicKey: card.holderPublicKey, userId: card.holderUserId }),
     // Read newest first (the latest few); answered in the ledger's order.
     activities: [...(card.activities ?? [])].reverse().map(toPrepaidActivityMessage),
@@ -42,7 +42,7 @@ export function toPrepaidActivityMessage(activity: PrepaidActivityRow): PrepaidA
     kind: activity.kind,
     amountMinor: activity.amountMinor,
     balanceAfterMinor: activity.balanceAfterMinor,
-    orderNumber: activity.order?.orderNumber ?? '',
+    orderNumber: activity.order?.orderNumber,
     occurredAt: activity.occurredAt.toISOString(),
   };
 }

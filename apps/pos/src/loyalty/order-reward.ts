@@ -97,6 +97,33 @@ export async function spendReward(tx: OrderTransaction, reward: RewardToRedeem, 
   });
 }
 
+/**
+ * Gives the stamps a reward order spent back to its card, in the transaction that cancels the order with its
+ * row locked: that transaction moves the order to cancelled once, so the stamps come back once however often,
+ * or however many at once, it is cancelled. The reward no longer counts as redeemed; the card's ledger shows
+ * a `restore` row.
+ */
+export async function restoreReward(tx: OrderTransaction, order: { loyaltyCardId: string | null; rewardStamps: number }, at: Date) {
+  if (!order.loyaltyCardId || order.rewardStamps <= 0) return;
+  const [card] = await tx.$queryRaw<{ stamps: number; activity_count: number }[]>`
+    UPDATE loyalty_cards
+    SET stamps = stamps + ${order.rewardStamps}, rewards_redeemed = GREATEST(rewards_redeemed - 1, 0), activity_count = activity_count + 1
+    WHERE id = ${order.loyaltyCardId}::uuid
+    RETURNING stamps, activity_count`;
+  if (!card) return;
+  await tx.loyaltyCardActivity.create({
+    data: {
+      id: randomUUID(),
+      cardId: order.loyaltyCardId,
+      sequence: Number(card.activity_count),
+      kind: 'restore',
+      stamps: order.rewardStamps,
+      stampsAfter: Number(card.stamps),
+      occurredAt: at,
+    },
+  });
+}
+
 function notEnoughStamps(stamps: number, needed: number, reward: string): AppError {
   return new AppError('not_enough_stamps', `The card has ${stamps} stamps; a reward (${reward}) takes ${needed}`, {
     stamps,

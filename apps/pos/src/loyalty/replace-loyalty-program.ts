@@ -55,7 +55,8 @@ export async function replaceLoyaltyProgram(
     stampsForReward: program.stampsForReward,
     reward: program.reward,
     rewardValueMinor: program.rewardValueMinor,
-    active: program.active,
+    // Absent: a program is active from its first save.
+    active: program.active ?? true,
   });
   return saveLoyaltyProgram(cards.orders.prisma, org.id, fields, cards.orders.now());
 }

@@ -2,7 +2,7 @@ import { AppError, isUniqueViolation, type Org } from '@ctk/shared';
 import type { CardContext } from '../cards/card-context.js';
 import { appendStamp, loyaltyCardById, stampOfOrder, type LoyaltyActivity } from '../data/loyalty-card-repository.js';
 import { getOrgOrder } from '../domain/get-order.js';
-import { statusAt } from '../orders/order-state.js';
+import { checkedOrderNumber, statusAt } from '../orders/order-state.js';
 import { getOrgLoyaltyCard } from './get-loyalty-card.js';
 import { activeLoyaltyProgram } from './get-loyalty-program.js';
 import type { LoyaltyCardView } from './loyalty-card-view.js';
@@ -18,6 +18,7 @@ export async function stampLoyaltyCard(
   org: Org,
   input: { id: string; orderNumber: string },
 ): Promise<LoyaltyCardView & { activity: LoyaltyActivity }> {
+  checkedOrderNumber(input.orderNumber);
   const card = await getOrgLoyaltyCard(cards, org, input.id);
   const program = await activeLoyaltyProgram(cards, org);
   const order = await getOrgOrder(cards.orders, org, input.orderNumber);

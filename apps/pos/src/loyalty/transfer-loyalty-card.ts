@@ -1,5 +1,5 @@
 import type { CardHolder } from '@ctk/proto/ctk/pos/v1/cards';
-import { isUniqueViolation, type Org } from '@ctk/shared';
+import { AppError, isUniqueViolation, type Org } from '@ctk/shared';
 import type { CardContext } from '../cards/card-context.js';
 import { readCardHolder } from '../cards/card-holder.js';
 import { newCardIdentifier, sealIdentifier } from '../cards/card-identifier.js';
@@ -18,7 +18,12 @@ export async function transferLoyaltyCard(
   org: Org,
   input: { id: string; to?: CardHolder | undefined },
 ): Promise<LoyaltyCardView> {
-  const to = input.to?.address || input.to?.publicKey ? readCardHolder({ ...input.to, userId: '' }, cards.network, 'to') : null;
+  if (input.to && !input.to.address && !input.to.publicKey) {
+    throw new AppError('validation_failed', 'name the new holder by to.address or to.public_key, or leave "to" out to re-key only', {
+      field: 'to',
+    });
+  }
+  const to = input.to ? readCardHolder({ ...input.to, userId: '' }, cards.network, 'to') : null;
   const card = await getOrgLoyaltyCard(cards, org, input.id);
   const { program } = await withProgram(cards, card);
   if (to) await refuseSecondCard(cards, org, to, 'to', card.id);

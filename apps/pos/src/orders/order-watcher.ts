@@ -17,8 +17,9 @@ const FINAL_REFUSALS = new Set(['txid_already_used', 'payment_wrong_output', 'pa
  * window) are asked of p2p's FindPayments, and each new txid is settled with SettlePayment (any amount to
  * the order's output counts); paid orders' payments are asked of GetTransactionStatus until mined. With an
  * xpub no two open orders share an address (p2p holds each order's child for it alone until its late window
- * ends, decision 0022). An address two watched orders share (an organisation with a single receiving address)
- * is not watched: a payment to it could be either's, so those orders are paid by BIP270 or confirmed by staff.
+ * ends, or until the order is settled otherwise and releases it, decision 0022): a child two watched orders
+ * have had is watched for the newer. An address two watched orders share on a single receiving address is
+ * not watched: a payment to it could be either's, so those orders are paid by BIP270 or confirmed by staff.
  */
 export function startOrderWatcher(context: OrderContext, intervalMs: number): { stop(): Promise<void> } {
   const refused = new Set<string>();
@@ -52,6 +53,13 @@ export async function watchOnce(context: OrderContext, refused: Set<string>): Pr
   const watched = await context.orders.watched(new Date(now.getTime() - context.latePaymentSeconds * 1000), ORDERS_PER_ROUND);
   const byAddress = new Map<string, OrderWithParts[]>();
   for (const order of watched) byAddress.set(order.address, [...(byAddress.get(order.address) ?? []), order]);
+  // A child of the xpub is held for one order at a time: several orders on one were each given it after the
+  // one before was settled otherwise and released it (p2p hands out the child free longest first), so it is
+  // the newest order's alone. Orders sharing the single receiving address stay unwatched.
+  for (const [address, orders] of byAddress) {
+    if (orders.length > 1 && orders.every((order) => order.derivationIndex !== null))
+      byAddress.set(address, [orders.reduce((newest, order) => (order.createdAt > newest.createdAt ? order : newest))]);
+  }
   const single = [...byAddress.entries()].filter(([, orders]) => orders.length === 1).map(([address]) => address);
   for (let start = 0; start < single.length; start += ADDRESSES_PER_CALL) {
     const { payments } = await context.p2p.findPayments({ addresses: single.slice(start, start + ADDRESSES_PER_CALL) });

@@ -35,7 +35,7 @@ export type IssuedCard = { card: PrepaidCardRow; identifier: string; order: Orde
 export async function issuePrepaidCard(cards: CardContext, orgRef: Partial<OrgRef>, org: Org, input: IssueInput): Promise<IssuedCard> {
   const request = validate(issueSchema, input);
   const holder = readCardHolder(input.holder, cards.network, 'holder');
-  const currency = request.currency || (await cardCurrency(cards.orders.prisma, org));
+  const currency = request.currency || (await cardCurrency(cards.orders, org));
   const id = randomUUID();
   const identifier = newCardIdentifier();
   const sealed = sealIdentifier(await cards.cardKey(), id, identifier.identifier);

@@ -17,6 +17,7 @@ import {
   type PrepaidCardRow,
 } from '../data/prepaid-card-repository.js';
 import { orderPaidEvent, wholeOf } from '../orders/order-event.js';
+import { releaseOrderHold } from '../orders/order-hold.js';
 import { checkedOrderNumber, statusAt } from '../orders/order-state.js';
 import { beingPaid, isClaimedByAnother } from '../orders/payment-claim.js';
 import { parseDecimal, satoshisFor } from '../rates/exchange-rate.js';
@@ -47,7 +48,7 @@ const WAIT = { maxWait: 20_000, timeout: 20_000 };
  * then the card's; the balance is drawn with a conditional update that never goes below zero; the `redeem`
  * activity, the order's card_paid_minor and its satoshis for the rest (at the order's own rate, rounded
  * up), and `prepaid.redeemed` with the use's share of the tax and tip are written in one transaction. A use
- * that covers what is due makes the order paid at once.
+ * that covers what is due makes the order paid at once, and ends its output's hold.
  */
 export async function usePrepaidCard(cards: CardContext, org: Org, input: UseInput): Promise<CardUse> {
   const request = validate(useSchema, input);
@@ -93,6 +94,8 @@ export async function usePrepaidCard(cards: CardContext, org: Org, input: UseInp
   }, WAIT);
   context.notifier.changed(orderId);
   context.eventsCommitted();
+  // Paid by this use: a payment to its output could only be refunded now, so its hold ends (decision 0022).
+  if (result.order.status === 'paid' || result.order.status === 'confirmed') await releaseOrderHold(context, result.order);
   return { ...result, card: (await cardById(context.prisma, known.id, true))! };
 }
 

@@ -13,3 +13,10 @@ export async function requireRate(prices: PriceSource, currency: string): Promis
     if (AppError.is(error) && error.code === 'validation_failed') throw error;
   }
 }
+
+/** The same rule asked by another service (commerce's ticket catalog): a code of three capitals, then a rate for it. */
+export async function checkCurrencyRate(prices: PriceSource, currency: string): Promise<void> {
+  if (!/^[A-Z]{3}$/.test(currency))
+    throw new AppError('validation_failed', 'currency must be an ISO 4217 code such as "USD"', { field: 'currency' });
+  await requireRate(prices, currency);
+}

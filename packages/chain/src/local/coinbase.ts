@@ -1,8 +1,9 @@
 import { Transaction, UnlockingScript, Utils, type LockingScript } from '@bsv/sdk';
+import { MAX_SATOSHIS } from '@ctk/shared';
 import { NULL_TXID } from './chain-state.js';
 
-/** What the genesis block pays the faucet: 21 million coins, within Number's safe integers. */
-export const GENESIS_SATOSHIS = 21_000_000 * 100_000_000;
+/** What the genesis block pays the faucet: every satoshi there can be. */
+export const GENESIS_SATOSHIS = MAX_SATOSHIS;
 
 const TAG = Utils.toArray('ctk local chain', 'utf8') as number[];
 

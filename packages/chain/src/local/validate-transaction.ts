@@ -1,7 +1,7 @@
 import type { Transaction } from '@bsv/sdk';
+import { MAX_SATOSHIS } from '@ctk/shared';
 import { checkInputScripts, type ScriptChecks } from '../verify/check-input-scripts.js';
 import { NULL_TXID, type ChainState, type Coin } from './chain-state.js';
-import { GENESIS_SATOSHIS } from './coinbase.js';
 import { reject, type Rejection } from './rejection.js';
 
 export type Policy = {
@@ -12,8 +12,6 @@ export type Policy = {
 };
 
 const FINAL_SEQUENCE = 0xffffffff;
-/** Every satoshi there can be (a node's MAX_MONEY): no output pays more (nor can outputs together, being at most the inputs). */
-const MAX_SATOSHIS = GENESIS_SATOSHIS;
 const LOCKTIME_THRESHOLD = 500_000_000;
 
 /**
@@ -77,6 +75,7 @@ function checkFinal(tx: Transaction, nextHeight: number, now: number): string | 
 
 function checkAmounts(tx: Transaction, coins: Coin[], txid: string, size: number, policy: Policy): number | Rejection {
   const inputs = coins.reduce((sum, coin) => sum + coin.satoshis, 0);
+  // No output pays more than there is (a node's MAX_MONEY); outputs together cannot either, being at most the inputs.
   const outOfRange = tx.outputs.findIndex(
     (output) => !Number.isSafeInteger(output.satoshis) || output.satoshis! < 0 || output.satoshis! > MAX_SATOSHIS,
   );

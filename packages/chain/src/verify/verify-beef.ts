@@ -1,5 +1,5 @@
 import { Beef, type BeefTx, type ChainTracker, type MerklePath, type Transaction } from '@bsv/sdk';
-import { AppError } from '@ctk/shared';
+import { AppError, MAX_SATOSHIS } from '@ctk/shared';
 import { BoundedReader } from './bounded-reader.js';
 import { checkInputScripts, type ScriptChecks, type SpentCoin } from './check-input-scripts.js';
 
@@ -12,8 +12,6 @@ export type VerifiedBeef = {
 };
 
 type Proof = { height: number; root: string; txid: string };
-
-const MAX_SATOSHIS = 21_000_000 * 100_000_000;
 
 /**
  * SPV for a submitted BEEF (BRC-62, or Atomic BEEF, BRC-95): the subject proves itself down to transactions

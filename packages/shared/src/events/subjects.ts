@@ -13,7 +13,7 @@ export const BOOKS_CONSUMER = 'books';
  */
 export const COMMERCE_CONSUMER = 'commerce';
 
-/** `<entity>.<past-tense>` name of each event type (ARCHITECTURE 4). */
+/** `<entity>.<past-tense>` name of each event type (docs/architecture.md, "Events"). */
 export const PAYMENT_EVENT_NAMES = {
   [PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED]: 'payment.received',
   [PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_REFUNDED]: 'payment.refunded',

@@ -15,7 +15,7 @@ export type Subscription = {
 };
 
 /**
- * How events move between services (CONVENTIONS 10): NATS JetStream in production, in-process delivery
+ * How events move between services: NATS JetStream in production, in-process delivery
  * in the embedded default. Same semantics in both.
  */
 export interface EventTransport {

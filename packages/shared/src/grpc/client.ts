@@ -51,11 +51,13 @@ const DEFAULT_TIMEOUT_MS = 5_000;
 export function createGrpcClient<D extends ServiceDefinition>(
   definition: D,
   address: string,
-  options: { connections?: number } = {},
+  /** `timeoutMs`: the deadline of a call that names none (5 s). */
+  options: { connections?: number; timeoutMs?: number } = {},
 ): GrpcClient<D> {
   // A few real connections, used in turn, spread HTTP/2 framing work better than one (decision 0009).
   const channels = Array.from({ length: options.connections ?? 2 }, () => new Http2Channel(address));
   let turn = 0;
+  const defaultTimeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const client: Record<string, unknown> = { close: () => channels.forEach((channel) => channel.close()) };
   for (const [key, method] of Object.entries(definition.methods)) {
     const path = `/${definition.fullName}/${method.name}`;
@@ -65,7 +67,7 @@ export function createGrpcClient<D extends ServiceDefinition>(
       if (options.callerId) headers[CALLER_ID_KEY] = options.callerId;
       const channel = channels[turn++ % channels.length] as Http2Channel;
       const message = method.requestType.encode(method.requestType.fromPartial(request)).finish();
-      return { channel, message, headers, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS };
+      return { channel, message, headers, timeoutMs: options.timeoutMs ?? defaultTimeoutMs };
     };
     if (method.requestStream) {
       client[key] = () => {

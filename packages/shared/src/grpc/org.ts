@@ -3,24 +3,16 @@ import { z } from 'zod';
 import { AppError } from '../errors.js';
 
 /**
- * The organisation a call acts for, as the gateway resolved it from the request path: its tax
- * jurisdiction (null when none is chosen) and whether its prices include tax.
+ * The organisation a call acts for, as the gateway resolved it from the request path: who it is, and
+ * nothing of its settings (each service keeps its own: p2p the wallet, books the tax settings).
  */
-export type Org = { id: string; handle: string; jurisdiction: string | null; pricesIncludeTax: boolean };
+export type Org = { id: string; handle: string };
 
-const orgSchema = z.object({
-  id: z.guid(),
-  handle: z.string(),
-  jurisdiction: z
-    .string()
-    .optional()
-    .transform((code) => code || null),
-  pricesIncludeTax: z.boolean().optional().transform(Boolean),
-});
+const orgSchema = z.object({ id: z.guid(), handle: z.string() });
 
 /** The organisation in a service call; a call without one is the gateway's bug, not the user's. */
 export function orgOf(org: OrgRef | undefined): Org {
   const parsed = orgSchema.safeParse(org);
   if (!parsed.success) throw new AppError('bad_request', 'The call must name an organisation by its UUID', { field: 'org.id' });
-  return parsed.data;
+  return { id: parsed.data.id, handle: parsed.data.handle };
 }

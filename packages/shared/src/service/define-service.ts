@@ -25,7 +25,7 @@ export type ServiceContext<C, P> = {
 };
 
 /** What an app serves and holds, as its build step returns it; the bootstrap starts and closes it in order. */
-export type ServiceParts<E> = {
+export type ServiceParts = {
   /**
    * The implementation of the service's proto service (its registry row names which), served with
    * grpc.health.v1 beside it: every service but the gateway.
@@ -37,26 +37,24 @@ export type ServiceParts<E> = {
   consume?(transport: EventTransport): Promise<{ stop(): Promise<void> }>;
   /** Anything else the app holds, released after the server and the events, before the database. */
   close?(): Promise<void>;
-  /** What the caller gets besides port and close (a test's handle on the app). */
-  expose?: E;
 };
 
-export type ServiceDefinition<C extends BaseConfig, P, O, E> = {
+export type ServiceDefinition<C extends BaseConfig, P, O> = {
   name: AppName;
   configSchema: z.ZodType<C>;
   /** Its own database: the folder holding its Prisma schema and migrations, and how to make its client. */
   database?: { prismaDir: string; createClient(adapter: SqlMigrationAwareDriverAdapterFactory): P };
   /** It writes events to its outbox (@ctk/shared's outbox model): the bootstrap relays them to the transport. */
   emits?: boolean;
-  build(context: ServiceContext<C, P>, options: Partial<O>): ServiceParts<E> | Promise<ServiceParts<E>>;
+  build(context: ServiceContext<C, P>, options: Partial<O>): ServiceParts | Promise<ServiceParts>;
 };
 
 /**
  * Declares an app for the one bootstrap (startService, runService): `P` is its Prisma client (`undefined`
- * without a database), `O` the options a caller may pass (a test's chain client), `E` what it exposes.
+ * without a database), `O` the options a caller may pass (a test's chain client).
  */
-export function defineService<C extends BaseConfig, P = undefined, O = object, E = object>(
-  definition: ServiceDefinition<C, P, O, E>,
-): ServiceDefinition<C, P, O, E> {
+export function defineService<C extends BaseConfig, P = undefined, O = object>(
+  definition: ServiceDefinition<C, P, O>,
+): ServiceDefinition<C, P, O> {
   return definition;
 }

@@ -16,7 +16,7 @@ export type StartOptions<O> = Partial<O> & {
   transport?: EventTransport;
 };
 
-export type RunningService<E> = E & {
+export type RunningService = {
   /** Where it listens: the gRPC port, or the gateway's HTTP port. */
   port: number;
   /** Stops taking calls, stops consuming, publishes what its outbox holds, releases the rest, closes the database. */
@@ -30,11 +30,11 @@ type Closer = () => Promise<void>;
  * that emits), subscribes its consumer (an app that consumes), serves gRPC with health (or the gateway's
  * HTTP), and closes all of it in the reverse order. A failure part-way closes what had started.
  */
-export async function startService<C extends BaseConfig, P, O, E>(
-  definition: ServiceDefinition<C, P, O, E>,
+export async function startService<C extends BaseConfig, P, O>(
+  definition: ServiceDefinition<C, P, O>,
   config: C,
   options: StartOptions<O> = {},
-): Promise<RunningService<E>> {
+): Promise<RunningService> {
   const { logger = createLogger(definition.name, config.LOG_LEVEL as never), transport, ...appOptions } = options;
   const closers: Closer[] = [];
   const closeAll = async () => {
@@ -47,7 +47,7 @@ export async function startService<C extends BaseConfig, P, O, E>(
     if (parts.close) closers.push(parts.close);
     notify = await startEvents(definition, parts, { config, logger, transport, prisma }, closers);
     const port = await serve(definition.name, parts, config, logger, closers);
-    return { ...(parts.expose as E), port, close: closeAll };
+    return { port, close: closeAll };
   } catch (error) {
     await closeAll().catch((closeError: unknown) =>
       logger.error({ err: closeError }, `${definition.name} did not close after failing to start`),
@@ -57,7 +57,7 @@ export async function startService<C extends BaseConfig, P, O, E>(
 }
 
 async function openDatabase<C extends BaseConfig, P>(
-  definition: Pick<ServiceDefinition<C, P, unknown, unknown>, 'name' | 'database'>,
+  definition: Pick<ServiceDefinition<C, P, unknown>, 'name' | 'database'>,
   config: C,
   closers: Closer[],
 ): Promise<P> {
@@ -77,8 +77,8 @@ async function openDatabase<C extends BaseConfig, P>(
 
 /** The relay of an emitting app and the consumer of a consuming one, on the given transport, else NATS_URL, else none. */
 async function startEvents<C extends BaseConfig, P>(
-  definition: Pick<ServiceDefinition<C, P, unknown, unknown>, 'name' | 'emits'>,
-  parts: ServiceParts<unknown>,
+  definition: Pick<ServiceDefinition<C, P, unknown>, 'name' | 'emits'>,
+  parts: ServiceParts,
   context: { config: C; logger: Logger; transport: EventTransport | undefined; prisma: P },
   closers: Closer[],
 ): Promise<() => void> {
@@ -105,7 +105,7 @@ async function startEvents<C extends BaseConfig, P>(
 
 async function serve<C extends BaseConfig>(
   name: AppName,
-  parts: ServiceParts<unknown>,
+  parts: ServiceParts,
   config: C,
   logger: Logger,
   closers: Closer[],

@@ -5,3 +5,5 @@ export * from './nats.js';
 export * from './payment-event-feed.js';
 export * from './accounting-tools.js';
 export * from './failure.js';
+export * from './test-client.js';
+export * from './start-built-service.js';

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "organizations" DROP COLUMN "jurisdiction_prices_include_tax";

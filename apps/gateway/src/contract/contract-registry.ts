@@ -1,0 +1,92 @@
+import {
+  createFileRegistry,
+  fromBinary,
+  getOption,
+  hasOption,
+  type DescField,
+  type DescMessage,
+  type DescMethod,
+} from '@bufbuild/protobuf';
+import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
+import { descriptorSet, examples } from '@ctk/proto/contract';
+
+/**
+ * The contracts as the gateway reads them: every message and RPC of `proto/`, with their comments, the
+ * API options of ctk/api/v1/annotations.proto and the examples written beside each contract. Read once
+ * at start from the descriptor set the proto package embeds (docs/decisions/0026-the-contract-written-once.md).
+ */
+const registry = createFileRegistry(fromBinary(FileDescriptorSetSchema, Buffer.from(descriptorSet, 'base64')));
+
+function extension(name: string) {
+  const found = registry.getExtension(`ctk.api.v1.${name}`);
+  if (!found) throw new Error(`the contract has no option ctk.api.v1.${name}`);
+  return found;
+}
+const REQUIRED = extension('required');
+const VALUES = extension('values');
+const FORMAT = extension('format');
+const INTERNAL = extension('internal');
+const OUTPUT_ONLY = extension('output_only');
+
+/** A message of the contracts, by its full name (e.g. `ctk.pos.v1.Item`). */
+export function messageDesc(typeName: string): DescMessage {
+  const found = registry.getMessage(typeName);
+  if (!found) throw new Error(`the contracts have no message ${typeName}`);
+  return found;
+}
+
+/** An RPC of the contracts by its service's full name and its method's local name (e.g. `createItem`). */
+export function methodDesc(serviceName: string, localName: string): DescMethod {
+  const method = registry.getService(serviceName)?.methods.find((m) => m.localName === localName);
+  if (!method) throw new Error(`the contracts have no RPC ${serviceName}.${localName}`);
+  return method;
+}
+
+export type FieldOptions = {
+  required: boolean;
+  values: string[] | undefined;
+  format: string | undefined;
+  internal: boolean;
+  outputOnly: boolean;
+};
+const optionsOf = new WeakMap<DescField, FieldOptions>();
+
+/** What ctk/api/v1/annotations.proto says of a field. */
+export function fieldOptions(field: DescField): FieldOptions {
+  let options = optionsOf.get(field);
+  if (!options) optionsOf.set(field, (options = readOptions(field)));
+  return options;
+}
+
+function readOptions(field: DescField): FieldOptions {
+  return {
+    required: hasOption(field, REQUIRED) && (getOption(field, REQUIRED) as boolean),
+    values: hasOption(field, VALUES) ? (getOption(field, VALUES) as string[]) : undefined,
+    format: hasOption(field, FORMAT) ? (getOption(field, FORMAT) as string) : undefined,
+    internal: hasOption(field, INTERNAL) && (getOption(field, INTERNAL) as boolean),
+    outputOnly: hasOption(field, OUTPUT_ONLY) && (getOption(field, OUTPUT_ONLY) as boolean),
+  };
+}
+
+/** The example written beside the contract for a message, in its JSON form. */
+export function exampleOf(desc: DescMessage): unknown {
+  return examples[desc.typeName];
+}
+
+/** The leading comment of a message or a field in its .proto file, as one line of prose. */
+export function commentOf(desc: DescMessage | DescField): string | undefined {
+  const path = sourcePath(desc);
+  const file = desc.kind === 'message' ? desc.file : desc.parent.file;
+  const location = file.proto.sourceCodeInfo?.location.find(
+    (l) => l.path.length === path.length && l.path.every((step, i) => step === path[i]),
+  );
+  const text = (location?.leadingComments ?? location?.trailingComments ?? '').trim();
+  return text ? text.replace(/\s*\n\s*/g, ' ') : undefined;
+}
+
+/** Where a message or field is in its file's descriptor (FileDescriptorProto's field numbers: 4 messages, 3 nested, 2 fields). */
+function sourcePath(desc: DescMessage | DescField): number[] {
+  if (desc.kind === 'field') return [...sourcePath(desc.parent), 2, desc.parent.proto.field.indexOf(desc.proto)];
+  if (desc.parent) return [...sourcePath(desc.parent), 3, desc.parent.proto.nestedType.indexOf(desc.proto)];
+  return [4, desc.file.proto.messageType.indexOf(desc.proto)];
+}

@@ -1,0 +1,102 @@
+import { ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf';
+import { AppError } from '@ctk/shared';
+import { fieldOptions } from './contract-registry.js';
+
+/**
+ * The one rule between the public JSON and the contracts' messages as ts-proto generates them
+ * (docs/decisions/0026-the-contract-written-once.md):
+ * - a JSON key is the proto field's name (`unit_price_minor`), the message key its camelCase local name;
+ * - 64-bit integers (bigint in the messages) are JSON integers, which the schemas keep within the safe range;
+ * - a field with explicit presence (`optional`) or a message field is `null` when absent;
+ * - timestamps (google.protobuf.Timestamp, a Date in the messages) are ISO 8601 strings;
+ * - fields marked `internal` are never in the JSON.
+ * Validating the JSON's shape is the schemas' (message-schema.ts): these functions assume it was done.
+ * Each message's mapping is worked out once, on first use, as a list of fields with their converters.
+ */
+export function toJson(desc: DescMessage, message: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (!message) throw new AppError('internal', `a service answered without its ${desc.name}`);
+  const json: Record<string, unknown> = {};
+  for (const field of plan(desc)) {
+    const value = message[field.localName];
+    json[field.name] = value === undefined || value === null ? field.absent : field.toJson(value);
+  }
+  return json;
+}
+
+/** The message of a JSON object (already validated by its schema): only the keys it has. */
+export function fromJson(desc: DescMessage, json: Record<string, unknown>): Record<string, unknown> {
+  const message: Record<string, unknown> = {};
+  for (const field of plan(desc)) {
+    const value = json[field.name];
+    if (value !== undefined && value !== null) message[field.localName] = field.fromJson(value);
+  }
+  return message;
+}
+
+type Convert = (value: unknown) => unknown;
+type FieldPlan = { name: string; localName: string; absent: unknown; toJson: Convert; fromJson: Convert };
+
+const plans = new WeakMap<DescMessage, FieldPlan[]>();
+
+function plan(desc: DescMessage): FieldPlan[] {
+  let fields = plans.get(desc);
+  if (!fields) {
+    fields = desc.fields.filter((field) => !fieldOptions(field).internal).map(fieldPlan);
+    plans.set(desc, fields);
+  }
+  return fields;
+}
+
+function fieldPlan(field: DescField): FieldPlan {
+  const base = { name: field.name, localName: field.localName };
+  switch (field.fieldKind) {
+    case 'scalar':
+      return { ...base, absent: null, ...scalar(field.scalar) };
+    case 'message':
+      return { ...base, absent: null, ...message(field.message) };
+    case 'list': {
+      const element =
+        field.listKind === 'scalar' ? scalar(field.scalar) : field.listKind === 'message' ? message(field.message) : unsupported(field);
+      return {
+        ...base,
+        absent: [],
+        toJson: (value) => (value as unknown[]).map(element.toJson),
+        fromJson: (value) => (value as unknown[]).map(element.fromJson),
+      };
+    }
+    default:
+      return unsupported(field);
+  }
+}
+
+function message(desc: DescMessage): { toJson: Convert; fromJson: Convert } {
+  if (desc.typeName === 'google.protobuf.Timestamp')
+    return { toJson: (value) => (value as Date).toISOString(), fromJson: (value) => new Date(value as string) };
+  return {
+    toJson: (value) => toJson(desc, value as Record<string, unknown>),
+    fromJson: (value) => fromJson(desc, value as Record<string, unknown>),
+  };
+}
+
+const same: Convert = (value) => value;
+const INT64 = new Set([ScalarType.INT64, ScalarType.UINT64, ScalarType.SINT64, ScalarType.FIXED64, ScalarType.SFIXED64]);
+
+function scalar(type: ScalarType): { toJson: Convert; fromJson: Convert } {
+  if (INT64.has(type)) return { toJson: int64ToJson, fromJson: (value) => BigInt(value as number) };
+  if (type === ScalarType.BYTES)
+    return {
+      toJson: (value) => Buffer.from(value as Uint8Array).toString('base64'),
+      fromJson: (value) => Buffer.from(value as string, 'base64'),
+    };
+  return { toJson: same, fromJson: same };
+}
+
+function int64ToJson(value: unknown): number {
+  const number = Number(value as bigint);
+  if (!Number.isSafeInteger(number)) throw new AppError('internal', `a service answered ${String(value)}, beyond a JSON integer`);
+  return number;
+}
+
+function unsupported(field: DescField): never {
+  throw new Error(`${field.parent.typeName}.${field.name}: a ${field.fieldKind} of this kind is not in the public JSON yet`);
+}

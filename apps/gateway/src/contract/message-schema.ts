@@ -1,0 +1,107 @@
+import { ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf';
+import { FeatureSet_FieldPresence } from '@bufbuild/protobuf/wkt';
+import { z } from 'zod';
+import { isoTime } from '../routes/answer-schema.js';
+import { commentOf, exampleOf, fieldOptions } from './contract-registry.js';
+
+/**
+ * The schemas of a message's JSON form (json-mapping.ts), derived from the contract: the request's, which
+ * checks shape only (types, required fields, no unknown keys; the owning service checks its rules), and the
+ * answer's, which the OpenAPI document shows with the example written beside the contract.
+ */
+
+const INT32 = { min: -2_147_483_648, max: 2_147_483_647 };
+const UINT32 = { min: 0, max: 4_294_967_295 };
+
+function scalarSchema(field: DescField & { scalar: ScalarType }, direction: 'request' | 'answer'): z.ZodType {
+  const { values, format } = fieldOptions(field);
+  switch (field.scalar) {
+    case ScalarType.STRING:
+      // A request's values and formats are the owner's rules, documented here and checked there.
+      if (direction === 'request') return values ? z.string().meta({ enum: values }) : z.string();
+      if (values) return z.enum(values as [string, ...string[]]);
+      return format === 'uuid' ? z.uuid() : format === 'date-time' ? isoTime : z.string();
+    case ScalarType.BOOL:
+      return z.boolean();
+    case ScalarType.DOUBLE:
+    case ScalarType.FLOAT:
+      return z.number();
+    case ScalarType.INT32:
+    case ScalarType.SINT32:
+    case ScalarType.SFIXED32:
+      // Bounded so that the protobuf encoding cannot wrap a huge number into a valid one.
+      return z.number().int().min(INT32.min).max(INT32.max);
+    case ScalarType.UINT32:
+    case ScalarType.FIXED32:
+      return z.number().int().min(UINT32.min).max(UINT32.max);
+    case ScalarType.BYTES:
+      return z.base64();
+    default:
+      // 64-bit integers: JSON integers within the exact range; the owner's caps are narrower.
+      return z.int();
+  }
+}
+
+function valueSchema(field: DescField, direction: 'request' | 'answer'): z.ZodType {
+  switch (field.fieldKind) {
+    case 'scalar':
+      return scalarSchema(field, direction);
+    case 'message':
+      return messageSchema(field.message, direction);
+    case 'list':
+      return z.array(
+        field.listKind === 'scalar'
+          ? scalarSchema(field, direction)
+          : field.listKind === 'message'
+            ? messageSchema(field.message, direction)
+            : unsupported(field),
+      );
+    default:
+      return unsupported(field);
+  }
+}
+
+function fieldSchema(field: DescField, direction: 'request' | 'answer'): z.ZodType {
+  let schema = valueSchema(field, direction);
+  const nullable = field.fieldKind === 'message' || (field.fieldKind === 'scalar' && field.presence === FeatureSet_FieldPresence.EXPLICIT);
+  const { required } = fieldOptions(field);
+  if (direction === 'answer') {
+    if (nullable && !required) schema = schema.nullable();
+  } else if (!required) {
+    schema = nullable ? schema.nullable().optional() : schema.optional();
+  }
+  const comment = commentOf(field);
+  return comment ? schema.describe(comment) : schema;
+}
+
+const cache = { request: new Map<string, z.ZodType>(), answer: new Map<string, z.ZodType>() };
+
+/**
+ * The schema of a message's JSON: a request's refuses unknown keys, an answer's is a named component of
+ * the document with its example. `omit` leaves out fields the route fills itself (path parameters).
+ */
+export function messageSchema(desc: DescMessage, direction: 'request' | 'answer', omit: readonly string[] = []): z.ZodType {
+  if (desc.typeName === 'google.protobuf.Timestamp') return isoTime;
+  const key = `${desc.typeName}:${omit.join(',')}`;
+  const cached = cache[direction].get(key);
+  if (cached) return cached;
+  const shape: Record<string, z.ZodType> = {};
+  for (const field of desc.fields) {
+    const { internal, outputOnly } = fieldOptions(field);
+    if (internal || (outputOnly && direction === 'request') || omit.includes(field.name)) continue;
+    shape[field.name] = fieldSchema(field, direction);
+  }
+  let schema: z.ZodType = direction === 'request' ? z.object(shape).strict() : z.object(shape);
+  const comment = commentOf(desc);
+  if (comment) schema = schema.describe(comment);
+  if (direction === 'answer') {
+    const example = exampleOf(desc);
+    schema = schema.meta({ id: desc.name, ...(example === undefined ? {} : { examples: [example] }) });
+  }
+  cache[direction].set(key, schema);
+  return schema;
+}
+
+function unsupported(field: DescField): never {
+  throw new Error(`${field.parent.typeName}.${field.name}: a ${field.fieldKind} of this kind is not in the public JSON yet`);
+}

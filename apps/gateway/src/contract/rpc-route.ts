@@ -1,0 +1,122 @@
+import type { DescMessage } from '@bufbuild/protobuf';
+import { SERVICES, type ServiceClients, type ServiceName } from '@ctk/shared';
+import { z } from 'zod';
+import { requireOrg } from '../auth/authenticate.js';
+import { handleField } from '../identity/organization-fields.js';
+import { exampleOf as namedExample } from '../routes/answer-schema.js';
+import { route, type HandlerInput, type RouteDefinition } from '../routes/route-definition.js';
+import { callOptions, orgRef } from '../routes/service-call.js';
+import { exampleOf, messageDesc, methodDesc } from './contract-registry.js';
+import { fromJson, toJson } from './json-mapping.js';
+import { messageSchema } from './message-schema.js';
+
+type Input = HandlerInput<Record<string, unknown>, Record<string, unknown>, Record<string, unknown>>;
+type Json = Record<string, unknown>;
+
+/** The options of a route that are not its input, answer and handler (route-definition.ts). */
+type RouteOptions = Omit<RouteDefinition, 'body' | 'query' | 'params' | 'answer' | 'handle' | 'bodyExample' | 'noContent'>;
+
+export type RpcRouteOptions<N extends ServiceName> = RouteOptions & {
+  /** The service and its method (the generated client's name, e.g. `['pos', 'createItem']`). */
+  rpc: readonly [service: N, method: keyof ServiceClients[N] & string];
+  /** Path and query parameters; those named as request fields go into the request. */
+  params?: z.ZodType;
+  query?: z.ZodType;
+  /**
+   * The request's other fields come as the JSON body (less `org` and the fields `fill` gives); or, named,
+   * the body is that one message field of the request (e.g. a program replaced as a whole).
+   */
+  body?: boolean | string;
+  /** The body also names the organisation as `org_handle` (which auth resolves): its description. */
+  orgHandle?: string;
+  /** Request fields the route gives itself from the request (a header, the caller): left out of the body. */
+  fill?: { fields: readonly string[]; from: (input: Input) => Json | Promise<Json> };
+  /** One field of the response, a page of one (`{"data", "next_cursor"}`), or (absent) the whole response. */
+  answer?: string | { page: string };
+  /**
+   * The message (full name) the answer is shown as, in place of the answer's own: its fields are taken
+   * from the answer by name, so a reader sees only what that view of it holds (a public card).
+   */
+  view?: string;
+  /** Runs on the answer before it is sent (e.g. to set a header from it), with the response it was taken from. */
+  after?: (answer: Json, input: Input, response: Json) => void;
+  /** How long the call may take, where the service's work is slower than usual (reading the chain). */
+  timeoutMs?: number;
+};
+
+/**
+ * A route that is one RPC. Its request is the path's, query's and body's fields by the contract's names
+ * (and `org`, the organisation the request resolved); its answer is the response, or a field or page of
+ * it. Schemas, examples and the JSON mapping come from the contract (docs/decisions/0026-the-contract-written-once.md).
+ */
+export function rpcRoute<N extends ServiceName>(services: ServiceClients, options: RpcRouteOptions<N>): RouteDefinition {
+  const { rpc, params, query, body, orgHandle, fill, answer, view, after, timeoutMs, ...rest } = options;
+  const method = methodDesc(SERVICES[rpc[0]].definition.fullName, rpc[1]);
+  const input = method.input;
+  const takesOrg = input.fields.some((f) => f.name === 'org' && f.message?.typeName === 'ctk.common.v1.OrgRef');
+  const notInBody = [...(takesOrg ? ['org'] : []), ...keysOf(params), ...keysOf(query), ...(fill?.fields ?? [])];
+  const bodyField = typeof body === 'string' ? input.fields.find((f) => f.name === body) : undefined;
+  if (typeof body === 'string' && !bodyField?.message) throw new Error(`${input.typeName} has no message field ${body}`);
+  const bodyDesc = bodyField?.message ?? input;
+  let bodySchema = body ? messageSchema(bodyDesc, 'request', bodyField ? [] : notInBody) : undefined;
+  if (bodySchema && orgHandle) bodySchema = (bodySchema as z.ZodObject).extend({ org_handle: handleField.describe(orgHandle) });
+  const shown = answerOf(method.output, answer, view ? messageDesc(view) : undefined);
+  const client = services[rpc[0]] as unknown as Record<string, (request: unknown, options: unknown) => Promise<Json>>;
+
+  return route({
+    ...rest,
+    ...(params ? { params } : {}),
+    ...(query ? { query } : {}),
+    ...(bodySchema ? { body: bodySchema, bodyExample: bodyExample(bodyDesc, bodySchema) as never } : {}),
+    ...(shown ? { answer: shown.schema } : { noContent: true }),
+    handle: async (handlerInput: Input) => {
+      const fields = bodyField ? {} : (handlerInput.body ?? {});
+      const request = fromJson(input, { ...handlerInput.params, ...handlerInput.query, ...fields });
+      if (bodyField) request[bodyField.localName] = fromJson(bodyDesc, handlerInput.body ?? {});
+      if (takesOrg) request.org = orgRef(requireOrg(handlerInput.request));
+      if (fill) Object.assign(request, await fill.from(handlerInput));
+      const call = callOptions(handlerInput.request);
+      const response = await client[rpc[1]]!(request, timeoutMs ? { ...call, timeoutMs } : call);
+      if (!shown) return undefined as never;
+      const json = shown.view(response);
+      after?.(json, handlerInput, response);
+      return json as never;
+    },
+  } as never);
+}
+
+/** The example written beside the body's message, less what its schema does not take (an id the service gives). */
+function bodyExample(desc: DescMessage, schema: z.ZodType): unknown {
+  const example = exampleOf(desc) as Json | undefined;
+  const keys = keysOf(schema);
+  return example && Object.fromEntries(Object.entries(example).filter(([key]) => keys.includes(key)));
+}
+
+function keysOf(schema: z.ZodType | undefined): string[] {
+  return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
+}
+
+/** The answer's schema and how to take it from the response (shown as `view` when given). */
+function answerOf(output: DescMessage, answer: string | { page: string } | undefined, view: DescMessage | undefined) {
+  if (answer === undefined) {
+    if (output.fields.length === 0) return undefined;
+    const shown = view ?? output;
+    return { schema: messageSchema(shown, 'answer'), view: (response: Json) => toJson(shown, response) };
+  }
+  const name = typeof answer === 'string' ? answer : answer.page;
+  const field = output.fields.find((f) => f.name === name);
+  if (!field?.message) throw new Error(`${output.typeName} has no message field ${name}`);
+  const element = view ?? field.message;
+  const schema = messageSchema(element, 'answer');
+  if (typeof answer === 'string') return { schema, view: (response: Json) => toJson(element, response[field.localName] as Json) };
+  const cursor = output.fields.find((f) => f.name === 'next_cursor');
+  if (!cursor) throw new Error(`${output.typeName} has no next_cursor`);
+  const page = z.object({ data: z.array(schema), next_cursor: z.string().nullable() });
+  return {
+    schema: page.meta({ id: `${element.name}Page`, examples: [{ data: [namedExample(schema)], next_cursor: null }] }),
+    view: (response: Json) => ({
+      data: (response[field.localName] as Json[]).map((item) => toJson(element, item)),
+      next_cursor: (response[cursor.localName] as string) || null,
+    }),
+  };
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { exampleOf, messageDesc } from '../src/contract/contract-registry.js';
+import { fromJson, toJson } from '../src/contract/json-mapping.js';
+import { messageSchema } from '../src/contract/message-schema.js';
+
+// The one rule between the public JSON and the contracts' messages (decision 0026), on pos's Item.
+const item = messageDesc('ctk.pos.v1.Item');
+const createItem = messageDesc('ctk.pos.v1.CreateItemRequest');
+
+const message = {
+  id: '1b7e3c9a-5d2f-4a8e-9c6b-0e4a2f8d6c31',
+  name: 'Latte',
+  description: '',
+  priceCents: 575n,
+  currency: 'USD',
+  category: undefined,
+  available: true,
+  sku: 'LAT-12',
+  createdAt: '2026-03-02T09:30:00.000Z',
+  taxTreatment: 'standard',
+  taxRate: undefined,
+  priceType: 'fixed',
+  inventory: 0n,
+  modifiers: [{ id: '8d3f6a1c-2e4b-4f7a-9c5d-1b0e7a3c6f92', name: 'Large', priceCents: 75n, group: undefined }],
+};
+
+describe('the JSON of a contract message', () => {
+  it('keys by proto field name, answers int64 as integers, an unset optional as null and a 0 as 0', () => {
+    expect(toJson(item, message)).toEqual({
+      id: '1b7e3c9a-5d2f-4a8e-9c6b-0e4a2f8d6c31',
+      name: 'Latte',
+      description: '',
+      price_cents: 575,
+      currency: 'USD',
+      category: null,
+      available: true,
+      sku: 'LAT-12',
+      created_at: '2026-03-02T09:30:00.000Z',
+      tax_treatment: 'standard',
+      tax_rate: null,
+      price_type: 'fixed',
+      inventory: 0,
+      modifiers: [{ id: '8d3f6a1c-2e4b-4f7a-9c5d-1b0e7a3c6f92', name: 'Large', price_cents: 75, group: null }],
+    });
+  });
+
+  it('refuses to answer an int64 beyond a JSON integer as a number that is not the one the service meant', () => {
+    expect(() => toJson(item, { ...message, priceCents: 2n ** 60n })).toThrow(/beyond a JSON integer/);
+  });
+
+  it('maps a request body back to the message, int64 as bigint, leaving out what was not sent or sent as null', () => {
+    expect(
+      fromJson(createItem, { name: 'Latte', price_cents: 575, inventory: null, modifiers: [{ name: 'Large', price_cents: 75 }] }),
+    ).toEqual({
+      name: 'Latte',
+      priceCents: 575n,
+      modifiers: [{ name: 'Large', priceCents: 75n }],
+    });
+  });
+});
+
+describe('the schemas derived from a contract message', () => {
+  const body = messageSchema(createItem, 'request', ['org']);
+
+  it('takes the documented example, and refuses an unknown key, a missing required field and a wrong type', () => {
+    expect(body.safeParse(exampleOf(createItem)).success).toBe(true);
+    const issues = (value: unknown) => body.safeParse(value).error?.issues.map((i) => [i.path.join('.'), i.code]);
+    expect(issues({ name: 'Latte', price_cents: 575, colour: 'red' })).toEqual([['', 'unrecognized_keys']]);
+    expect(issues({ price_cents: 575 })).toEqual([['name', 'invalid_type']]);
+    expect(issues({ name: 'Latte', price_cents: '575' })).toEqual([['price_cents', 'invalid_type']]);
+    expect(issues({ name: 'Latte', price_cents: 5.5 })).toEqual([['price_cents', 'invalid_type']]);
+  });
+
+  it('refuses an id the service gives (output_only) in a request, and the org the gateway fills', () => {
+    const withId = { name: 'Latte', price_cents: 575, modifiers: [{ id: 'x', name: 'Large', price_cents: 75 }] };
+    expect(body.safeParse(withId).error?.issues[0]).toMatchObject({ code: 'unrecognized_keys', keys: ['id'] });
+    expect(body.safeParse({ name: 'Latte', price_cents: 575, org: { id: 'x' } }).error?.issues[0]).toMatchObject({ keys: ['org'] });
+  });
+
+  it("answers with the contract's values and formats, and its example validates", () => {
+    const answer = messageSchema(item, 'answer');
+    expect(answer.safeParse(exampleOf(item)).success).toBe(true);
+    expect(answer.safeParse({ ...(exampleOf(item) as object), tax_treatment: 'zero' }).success).toBe(false);
+    expect(answer.safeParse({ ...(exampleOf(item) as object), id: 'not-a-uuid' }).success).toBe(false);
+  });
+});

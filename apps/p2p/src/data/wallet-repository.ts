@@ -1,0 +1,26 @@
+import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
+
+type Db = PrismaClient | Prisma.TransactionClient;
+
+/** The public side of an organisation's wallet; null fields: not registered. */
+export type WalletFacts = { receivingAddress: string | null; walletXpub: string | null; identityPublicKey: string | null };
+
+export const NO_WALLET: WalletFacts = { receivingAddress: null, walletXpub: null, identityPublicKey: null };
+
+const FACTS = { organizationId: true, receivingAddress: true, walletXpub: true, identityPublicKey: true } as const;
+
+export async function findWallet(db: Db, organizationId: string): Promise<WalletFacts> {
+  return (await db.organizationWallet.findUnique({ where: { organizationId }, select: FACTS })) ?? NO_WALLET;
+}
+
+/** The wallets of several organisations, one per id in order (NO_WALLET for one that registered nothing). */
+export async function findWallets(db: Db, organizationIds: readonly string[]): Promise<WalletFacts[]> {
+  const rows = await db.organizationWallet.findMany({ where: { organizationId: { in: [...organizationIds] } }, select: FACTS });
+  const byId = new Map(rows.map((row) => [row.organizationId, row]));
+  return organizationIds.map((id) => byId.get(id) ?? NO_WALLET);
+}
+
+/** Stores the fields given (undefined: left as it is) and answers the wallet as stored. */
+export async function saveWallet(db: Db, organizationId: string, fields: Partial<WalletFacts>): Promise<WalletFacts> {
+  return db.organizationWallet.upsert({ where: { organizationId }, create: { organizationId, ...fields }, update: fields, select: FACTS });
+}
