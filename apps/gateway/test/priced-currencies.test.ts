@@ -17,7 +17,7 @@ const send = (method: 'GET' | 'POST', url: string, payload?: object) =>
   gateway.app.inject({ method, url, headers: bearer(cafe.key), ...(payload ? { payload } : {}) });
 
 beforeAll(async () => {
-  stack = await startPosStack({ p2p: true });
+  stack = await startPosStack({ orders: true });
   gateway = stack.gateway;
   cafe = await onboard(gateway, uniqueName('Blue Bottle Cafe'));
   const xpub = HD.fromRandom().derive("m/44'/236'/0'").toPublic().toString();
