@@ -111,3 +111,8 @@ export async function newestItemCurrency(prisma: PrismaClient, organizationId: s
   const item = await prisma.item.findFirst({ where: { organizationId }, orderBy: { createdAt: 'desc' }, select: { currency: true } });
   return item?.currency;
 }
+
+/** The organisation's items among `ids`, with their modifiers; another organisation's id is not among them. */
+export function itemsByIds(prisma: PrismaClient, organizationId: string, ids: readonly string[]): Promise<Item[]> {
+  return prisma.item.findMany({ where: { organizationId, id: { in: [...new Set(ids)] } }, include: WITH_MODIFIERS });
+}

@@ -126,42 +126,77 @@ export async function appendStamp(tx: Prisma.TransactionClient, stamp: NewStamp)
   });
 }
 
+export type StampsToTake = { cardId: string; organizationId: string; identifierHash: string; stamps: number; at: Date };
+
 /**
  * Takes `stamps` from the card with one conditional update (`... WHERE stamps >= n`), matched by id,
- * organisation and identifier, and writes the ledger row in the same transaction. Of concurrent
- * redemptions only those the stamps cover update the row (each waits for the one before and sees its
- * stamps); the others match nothing and are answered null.
+ * organisation and identifier, and writes the `redeem` row of its ledger, inside the caller's transaction.
+ * Of concurrent redemptions only those the stamps cover update the row (each waits for the one before and
+ * sees its stamps); the others match nothing and are answered the card as it stands, with no activity.
  */
+export async function takeStampsIn(
+  tx: Prisma.TransactionClient,
+  take: StampsToTake,
+): Promise<{ card: LoyaltyCard; activity: LoyaltyActivity | null }> {
+  const taken = await tx.$executeRaw`
+    UPDATE loyalty_cards
+    SET stamps = stamps - ${take.stamps}, rewards_redeemed = rewards_redeemed + 1, activity_count = activity_count + 1
+    WHERE id = ${take.cardId}::uuid AND organization_id = ${take.organizationId}::uuid
+      AND identifier_hash = ${take.identifierHash} AND stamps >= ${take.stamps}`;
+  const card = await tx.loyaltyCard.findUniqueOrThrow({ where: { id: take.cardId } });
+  if (taken === 0) return { card, activity: null };
+  const activity = await tx.loyaltyCardActivity.create({
+    data: {
+      id: randomUUID(),
+      cardId: card.id,
+      sequence: card.activityCount,
+      kind: 'redeem',
+      stamps: -take.stamps,
+      stampsAfter: card.stamps,
+      occurredAt: take.at,
+    },
+    include: WITH_ORDER_NUMBER,
+  });
+  return { card, activity };
+}
+
+/** takeStampsIn in a transaction of its own: null when the stamps did not cover it. */
 export async function takeStamps(
   prisma: PrismaClient,
-  take: { cardId: string; organizationId: string; identifierHash: string; stamps: number; at: Date },
+  take: StampsToTake,
 ): Promise<{ card: LoyaltyCard; activity: LoyaltyActivity } | null> {
   return prisma.$transaction(
     async (tx) => {
-      const taken = await tx.$executeRaw`
-        UPDATE loyalty_cards
-        SET stamps = stamps - ${take.stamps}, rewards_redeemed = rewards_redeemed + 1, activity_count = activity_count + 1
-        WHERE id = ${take.cardId}::uuid AND organization_id = ${take.organizationId}::uuid
-          AND identifier_hash = ${take.identifierHash} AND stamps >= ${take.stamps}`;
-      if (taken === 0) return null;
-      const card = await tx.loyaltyCard.findUniqueOrThrow({ where: { id: take.cardId } });
-      const activity = await tx.loyaltyCardActivity.create({
-        data: {
-          id: randomUUID(),
-          cardId: card.id,
-          sequence: card.activityCount,
-          kind: 'redeem',
-          stamps: -take.stamps,
-          stampsAfter: card.stamps,
-          occurredAt: take.at,
-        },
-        include: WITH_ORDER_NUMBER,
-      });
-      return { card, activity };
+      const { card, activity } = await takeStampsIn(tx, take);
+      return activity ? { card, activity } : null;
     },
     // Redemptions of one card wait for each other's row lock: give them longer than Prisma's 2 s to start.
     { maxWait: 20_000, timeout: 20_000 },
   );
+}
+
+/**
+ * Gives `stamps` back to the card (a reward order cancelled) and writes the `restore` row, inside the
+ * caller's transaction; the reward no longer counts as redeemed. Nothing when the card is gone.
+ */
+export async function restoreStamps(tx: Prisma.TransactionClient, restore: { cardId: string; stamps: number; at: Date }): Promise<void> {
+  const [card] = await tx.$queryRaw<{ stamps: number; activity_count: number }[]>`
+    UPDATE loyalty_cards
+    SET stamps = stamps + ${restore.stamps}, rewards_redeemed = GREATEST(rewards_redeemed - 1, 0), activity_count = activity_count + 1
+    WHERE id = ${restore.cardId}::uuid
+    RETURNING stamps, activity_count`;
+  if (!card) return;
+  await tx.loyaltyCardActivity.create({
+    data: {
+      id: randomUUID(),
+      cardId: restore.cardId,
+      sequence: Number(card.activity_count),
+      kind: 'restore',
+      stamps: restore.stamps,
+      stampsAfter: Number(card.stamps),
+      occurredAt: restore.at,
+    },
+  });
 }
 
 /**

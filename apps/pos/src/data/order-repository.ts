@@ -194,3 +194,34 @@ export function createOrderRepository(prisma: PrismaClient) {
     },
   };
 }
+
+/** Changes the order's row inside the caller's transaction (its row locked by `locked`). */
+export async function updateOrder(tx: OrderTransaction, id: string, changes: Prisma.OrderUncheckedUpdateInput): Promise<void> {
+  await tx.order.update({ where: { id }, data: changes, select: { id: true } });
+}
+
+/** updateOrder, answering the order as it now is, with its lines and payments. */
+export function updateOrderWithParts(tx: OrderTransaction, id: string, changes: Prisma.OrderUncheckedUpdateInput): Promise<OrderWithParts> {
+  return tx.order.update({ where: { id }, data: changes, include: withParts });
+}
+
+/** A payment of the order, recorded in its transaction; a txid another order has is a unique violation. */
+export async function insertOrderPayment(tx: OrderTransaction, payment: Prisma.OrderPaymentUncheckedCreateInput): Promise<void> {
+  await tx.orderPayment.create({ data: payment, select: { orderId: true } });
+}
+
+/** What the chain now says of one of the order's payments. */
+export async function setOrderPaymentState(
+  tx: OrderTransaction,
+  orderId: string,
+  txid: string,
+  state: { status: string; blockHeight: number | null },
+): Promise<void> {
+  await tx.orderPayment.update({ where: { orderId_txid: { orderId, txid } }, data: state, select: { orderId: true } });
+}
+
+/** How many of the pay link's orders other than `orderId` are paid: the uses they took. */
+export async function paidOrdersOfLink(tx: OrderTransaction, payLinkId: string, orderId: string): Promise<bigint> {
+  const paid = await tx.order.count({ where: { payLinkId, id: { not: orderId }, status: { in: ['paid', 'confirmed'] } } });
+  return BigInt(paid);
+}

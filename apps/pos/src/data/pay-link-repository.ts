@@ -74,3 +74,9 @@ async function usesOf(db: Db, payLinkId: string, now: Date): Promise<{ usesPaid:
   const held = await db.order.count({ where: { payLinkId, status: 'open', expiresAt: { gt: now } } });
   return { usesPaid: BigInt(paid), usesHeld: BigInt(held) };
 }
+
+/** The link's use limit (0: none), read in the paying order's transaction; null when the link is gone. */
+export async function payLinkMaxUses(tx: Prisma.TransactionClient, id: string): Promise<bigint | null> {
+  const link = await tx.payLink.findUnique({ where: { id }, select: { maxUses: true } });
+  return link?.maxUses ?? null;
+}

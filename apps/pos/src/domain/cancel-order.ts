@@ -1,5 +1,5 @@
 import { AppError, type Org } from '@ctk/shared';
-import type { OrderWithParts } from '../data/order-repository.js';
+import { updateOrderWithParts, type OrderWithParts } from '../data/order-repository.js';
 import type { OrderContext } from '../orders/order-context.js';
 import { releaseOrderHold } from '../orders/order-hold.js';
 import { beingPaid, isClaimedByAnother } from '../orders/payment-claim.js';
@@ -33,11 +33,7 @@ export async function cancelOrder(context: OrderContext, org: Org, orderNumber: 
     const released = await releaseOrderCards(tx, order, now);
     emitted = released.emitted;
     await restoreReward(tx, order, now);
-    return tx.order.update({
-      where: { id: order.id },
-      data: { status: 'cancelled', cancelledAt: now, updatedAt: now, ...released.changes },
-      include: { lines: { orderBy: { position: 'asc' } }, payments: { orderBy: { receivedAt: 'asc' } } },
-    });
+    return updateOrderWithParts(tx, order.id, { status: 'cancelled', cancelledAt: now, updatedAt: now, ...released.changes });
   });
   context.notifier.changed(order.id);
   if (emitted) context.eventsCommitted();

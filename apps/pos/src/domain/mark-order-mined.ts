@@ -1,3 +1,4 @@
+import { setOrderPaymentState, updateOrder } from '../data/order-repository.js';
 import type { OrderContext } from '../orders/order-context.js';
 
 /**
@@ -15,12 +16,11 @@ export async function markOrderMined(context: OrderContext, orderId: string): Pr
   }
   if (states.size === 0) return;
   await context.orders.locked(orderId, async (tx, locked) => {
-    for (const [txid, state] of states) await tx.orderPayment.update({ where: { orderId_txid: { orderId, txid } }, data: state });
+    for (const [txid, state] of states) await setOrderPaymentState(tx, orderId, txid, state);
     const allMined = locked.payments.every((payment) => (states.get(payment.txid)?.status ?? payment.status) === 'mined');
     const now = context.now();
-    if (allMined && locked.status === 'paid')
-      await tx.order.update({ where: { id: orderId }, data: { status: 'confirmed', confirmedAt: now, updatedAt: now } });
-    else await tx.order.update({ where: { id: orderId }, data: { updatedAt: now } });
+    if (allMined && locked.status === 'paid') await updateOrder(tx, orderId, { status: 'confirmed', confirmedAt: now, updatedAt: now });
+    else await updateOrder(tx, orderId, { updatedAt: now });
   });
   context.notifier.changed(orderId);
 }

@@ -1,6 +1,6 @@
 import { AppError, type Org } from '@ctk/shared';
 import { takeFromStock } from '../data/item-repository.js';
-import type { OrderWithParts } from '../data/order-repository.js';
+import { updateOrderWithParts, type OrderWithParts } from '../data/order-repository.js';
 import type { OrderContext } from '../orders/order-context.js';
 import { releaseOrderHold } from '../orders/order-hold.js';
 import { getOrgOrder } from './get-order.js';
@@ -46,10 +46,12 @@ export async function markOrderPaidElsewhere(
       );
     }
     const now = context.now();
-    const updated = await tx.order.update({
-      where: { id: order.id },
-      data: { status: 'paid_elsewhere', paidElsewhereBy: input.provider, paidElsewhereRef: input.paymentRef, paidAt: now, updatedAt: now },
-      include: { lines: { orderBy: { position: 'asc' } }, payments: { orderBy: { receivedAt: 'asc' } } },
+    const updated = await updateOrderWithParts(tx, order.id, {
+      status: 'paid_elsewhere',
+      paidElsewhereBy: input.provider,
+      paidElsewhereRef: input.paymentRef,
+      paidAt: now,
+      updatedAt: now,
     });
     await takeFromStock(tx, updated.organizationId, updated.lines);
     return updated;

@@ -1,6 +1,13 @@
 import { AppError, enqueuePaymentEvent, isUniqueViolation } from '@ctk/shared';
 import { takeFromStock } from '../data/item-repository.js';
-import type { OrderTransaction, OrderWithParts } from '../data/order-repository.js';
+import {
+  insertOrderPayment,
+  paidOrdersOfLink,
+  updateOrderWithParts,
+  type OrderTransaction,
+  type OrderWithParts,
+} from '../data/order-repository.js';
+import { payLinkMaxUses } from '../data/pay-link-repository.js';
 import type { OrderContext } from '../orders/order-context.js';
 import { stampPaidOrder } from '../loyalty/stamp-paid-order.js';
 import { paidOrderEvent } from '../prepaid/paid-order-event.js';
@@ -40,18 +47,16 @@ export async function recordOrderPayment(context: OrderContext, orderId: string,
         if (order.payments.some((known) => known.txid === payment.txid)) return order;
         const now = context.now();
         const late = now > order.expiresAt;
-        await tx.orderPayment.create({
-          data: {
-            orderId,
-            txid: payment.txid,
-            satoshis: payment.satoshis,
-            via: payment.via,
-            status: payment.status,
-            blockHeight: payment.blockHeight,
-            late,
-            receivedAt: now,
-            receiptVout: payment.receiptVout ?? null,
-          },
+        await insertOrderPayment(tx, {
+          orderId,
+          txid: payment.txid,
+          satoshis: payment.satoshis,
+          via: payment.via,
+          status: payment.status,
+          blockHeight: payment.blockHeight,
+          late,
+          receivedAt: now,
+          receiptVout: payment.receiptVout ?? null,
         });
         const paidSatoshis = order.paidSatoshis + payment.satoshis;
         const flags = new Set(order.flags);
@@ -77,17 +82,13 @@ export async function recordOrderPayment(context: OrderContext, orderId: string,
         const status = completes ? (allMined ? 'confirmed' : 'paid') : usedUp ? 'cancelled' : order.status;
         const released = usedUp ? await releaseOrderCards(tx, order, now) : undefined;
         if (released?.emitted) emitted = true;
-        const updated = await tx.order.update({
-          where: { id: orderId },
-          data: {
-            paidSatoshis,
-            flags: [...flags],
-            status,
-            updatedAt: now,
-            ...(completes ? { paidAt: now, ...(status === 'confirmed' ? { confirmedAt: now } : {}) } : {}),
-            ...(usedUp ? { cancelledAt: now, ...released?.changes } : {}),
-          },
-          include: { lines: { orderBy: { position: 'asc' } }, payments: { orderBy: { receivedAt: 'asc' } } },
+        const updated = await updateOrderWithParts(tx, orderId, {
+          paidSatoshis,
+          flags: [...flags],
+          status,
+          updatedAt: now,
+          ...(completes ? { paidAt: now, ...(status === 'confirmed' ? { confirmedAt: now } : {}) } : {}),
+          ...(usedUp ? { cancelledAt: now, ...released?.changes } : {}),
         });
         // This payment takes the link's last use: its other unpaid orders are cancelled with it.
         if (completes && uses && uses.paid + 1n >= uses.max && order.payLinkId) {
@@ -123,10 +124,7 @@ export async function recordOrderPayment(context: OrderContext, orderId: string,
 /** The use limit of the order's pay link and the uses its other orders have taken (paid); null without a limit. */
 async function linkUses(tx: OrderTransaction, order: OrderWithParts): Promise<{ max: bigint; paid: bigint } | null> {
   if (!order.payLinkId) return null;
-  const link = await tx.payLink.findUnique({ where: { id: order.payLinkId }, select: { maxUses: true } });
-  if (!link || link.maxUses <= 0n) return null;
-  const paid = await tx.order.count({
-    where: { payLinkId: order.payLinkId, id: { not: order.id }, status: { in: ['paid', 'confirmed'] } },
-  });
-  return { max: link.maxUses, paid: BigInt(paid) };
+  const max = await payLinkMaxUses(tx, order.payLinkId);
+  if (max === null || max <= 0n) return null;
+  return { max, paid: await paidOrdersOfLink(tx, order.payLinkId, order.id) };
 }

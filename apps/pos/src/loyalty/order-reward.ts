@@ -1,7 +1,7 @@
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { AppError, type Org } from '@ctk/shared';
 import { readCardIdentifier } from '../cards/card-identifier.js';
-import { loyaltyCardById } from '../data/loyalty-card-repository.js';
+import { loyaltyCardById, restoreStamps, takeStampsIn } from '../data/loyalty-card-repository.js';
 import { findLoyaltyProgram } from '../data/loyalty-program-repository.js';
 import type { OrderTransaction } from '../data/order-repository.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
@@ -77,24 +77,8 @@ export async function rewardToRedeem(
  * their transaction, the order's insert with it, rolls back.
  */
 export async function spendReward(tx: OrderTransaction, reward: RewardToRedeem, at: Date): Promise<void> {
-  const taken = await tx.$executeRaw`
-    UPDATE loyalty_cards
-    SET stamps = stamps - ${reward.stamps}, rewards_redeemed = rewards_redeemed + 1, activity_count = activity_count + 1
-    WHERE id = ${reward.cardId}::uuid AND organization_id = ${reward.organizationId}::uuid
-      AND identifier_hash = ${reward.identifierHash} AND stamps >= ${reward.stamps}`;
-  const card = await tx.loyaltyCard.findUniqueOrThrow({ where: { id: reward.cardId } });
-  if (taken === 0) throw notEnoughStamps(card.stamps, reward.stamps, reward.reward);
-  await tx.loyaltyCardActivity.create({
-    data: {
-      id: randomUUID(),
-      cardId: card.id,
-      sequence: card.activityCount,
-      kind: 'redeem',
-      stamps: -reward.stamps,
-      stampsAfter: card.stamps,
-      occurredAt: at,
-    },
-  });
+  const { card, activity } = await takeStampsIn(tx, { ...reward, at });
+  if (!activity) throw notEnoughStamps(card.stamps, reward.stamps, reward.reward);
 }
 
 /**
@@ -105,23 +89,7 @@ export async function spendReward(tx: OrderTransaction, reward: RewardToRedeem, 
  */
 export async function restoreReward(tx: OrderTransaction, order: { loyaltyCardId: string | null; rewardStamps: number }, at: Date) {
   if (!order.loyaltyCardId || order.rewardStamps <= 0) return;
-  const [card] = await tx.$queryRaw<{ stamps: number; activity_count: number }[]>`
-    UPDATE loyalty_cards
-    SET stamps = stamps + ${order.rewardStamps}, rewards_redeemed = GREATEST(rewards_redeemed - 1, 0), activity_count = activity_count + 1
-    WHERE id = ${order.loyaltyCardId}::uuid
-    RETURNING stamps, activity_count`;
-  if (!card) return;
-  await tx.loyaltyCardActivity.create({
-    data: {
-      id: randomUUID(),
-      cardId: order.loyaltyCardId,
-      sequence: Number(card.activity_count),
-      kind: 'restore',
-      stamps: order.rewardStamps,
-      stampsAfter: Number(card.stamps),
-      occurredAt: at,
-    },
-  });
+  await restoreStamps(tx, { cardId: order.loyaltyCardId, stamps: order.rewardStamps, at });
 }
 
 function notEnoughStamps(stamps: number, needed: number, reward: string): AppError {

@@ -1,4 +1,4 @@
-import { WITH_MODIFIERS } from '../data/item-repository.js';
+import { itemsByIds } from '../data/item-repository.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { TaxTreatment } from './price-order.js';
 
@@ -30,7 +30,7 @@ export async function readOrderItems(
   ids: readonly string[],
 ): Promise<Map<string, OrderItem>> {
   if (ids.length === 0) return new Map();
-  const rows = await prisma.item.findMany({ where: { organizationId, id: { in: [...new Set(ids)] } }, include: WITH_MODIFIERS });
+  const rows = await itemsByIds(prisma, organizationId, ids);
   return new Map(
     rows.map((row): [string, OrderItem] => [
       row.id,

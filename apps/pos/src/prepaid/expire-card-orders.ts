@@ -1,3 +1,4 @@
+import { updateOrder } from '../data/order-repository.js';
 import { expiredCardOrders } from '../data/prepaid-card-repository.js';
 import type { OrderContext } from '../orders/order-context.js';
 import { releaseOrderCards } from './release-order-cards.js';
@@ -31,7 +32,7 @@ async function expireCardOrder(context: OrderContext, id: string, now: Date): Pr
     const released = await releaseOrderCards(tx, order, now);
     emitted = released.emitted;
     const flags = order.paidSatoshis > 0n ? [...new Set([...order.flags, 'paid_partial'])] : order.flags;
-    await tx.order.update({ where: { id }, data: { status: 'expired', flags, updatedAt: now, ...released.changes } });
+    await updateOrder(tx, id, { status: 'expired', flags, updatedAt: now, ...released.changes });
     return true;
   });
   if (emitted) context.eventsCommitted();

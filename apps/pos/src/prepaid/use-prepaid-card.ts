@@ -4,7 +4,7 @@ import type { CardContext } from '../cards/card-context.js';
 import { readCardIdentifier } from '../cards/card-identifier.js';
 import { takeFromStock } from '../data/item-repository.js';
 import { stampPaidOrder } from '../loyalty/stamp-paid-order.js';
-import type { OrderTransaction, OrderWithParts } from '../data/order-repository.js';
+import { updateOrder, type OrderTransaction, type OrderWithParts } from '../data/order-repository.js';
 import {
   appendActivity,
   cardById,
@@ -174,7 +174,7 @@ async function payOrderPart(
     updatedAt: now,
     ...(completes ? { status, flags: [...flags], paidAt: now, ...(status === 'confirmed' ? { confirmedAt: now } : {}) } : {}),
   };
-  await tx.order.update({ where: { id: order.id }, data: changes, select: { id: true } });
+  await updateOrder(tx, order.id, changes);
   // The row is locked: the order is what was read, with these changes.
   const updated: OrderWithParts = { ...order, ...changes };
   if (completes) {
