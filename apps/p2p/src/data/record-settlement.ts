@@ -41,6 +41,15 @@ export async function recordSettlement(prisma: PrismaClient, record: SettlementR
   );
 }
 
+/** Whether this claim already recorded `txid` (a retry of a settlement). */
+export async function isSettlementRecorded(
+  prisma: PrismaClient,
+  txid: string,
+  claim: { organizationId: string; purpose: string; sourceId: string },
+) {
+  return (await prisma.spentTxid.count({ where: { txid, ...claim } })) > 0;
+}
+
 export function txidAlreadyUsed(txid: string): AppError {
   return new AppError('txid_already_used', `Transaction ${txid} already paid for something else with this output; an output pays once.`, {
     txid,

@@ -1,6 +1,7 @@
 import { addressOfScript, type ChainNetwork } from '@ctk/chain';
 import type { AllocateDestinationRequest, AllocateDestinationResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { AppError } from '@ctk/shared';
+import { holdAllocatedDestination } from '../data/hold-allocated-destination.js';
 import { walletOrgOf } from '../domain/org-wallet.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { deriveOutput, type AddressWindow } from '../paymail/derive-output.js';
@@ -29,16 +30,8 @@ export async function allocateDestination(deps: AllocateDeps, request: AllocateD
         anonymous: !request.staff,
       });
       if (output.xpub !== null && output.derivationIndex !== null) {
-        const key = { organizationId: org.id, script: output.script };
-        const child = { xpub: output.xpub, derivationIndex: output.derivationIndex };
-        // A child handed out again (its window full) keeps one row, held until the later expiry.
-        const current = await tx.allocatedDestination.findUnique({ where: { organizationId_script: key } });
-        const latest = current && current.expiresAt > expiresAt ? current.expiresAt : expiresAt;
-        await tx.allocatedDestination.upsert({
-          where: { organizationId_script: key },
-          create: { ...key, ...child, expiresAt },
-          update: { ...child, expiresAt: latest },
-        });
+        const child = { organizationId: org.id, script: output.script, xpub: output.xpub, derivationIndex: output.derivationIndex };
+        await holdAllocatedDestination(tx, child, expiresAt);
       }
       return output;
     },

@@ -1,7 +1,7 @@
 import { verifyPayment, type ChainClient, type PaymentSource } from '@ctk/chain';
 import type { SettlePaymentRequest, SettlePaymentResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { orgOf } from '@ctk/shared';
-import { recordSettlement } from '../data/record-settlement.js';
+import { isSettlementRecorded, recordSettlement } from '../data/record-settlement.js';
 import { claimsOn, isSameClaim, outputsPaying } from '../data/spent-outputs.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { settlementOf } from './settlement-input.js';
@@ -26,7 +26,7 @@ export async function settlePayment(deps: SettleDeps, request: SettlePaymentRequ
 
   const scripts = settlement.expected.map((output) => output.script);
 
-  const retry = (await deps.prisma.spentTxid.count({ where: { txid, ...claim } })) > 0;
+  const retry = await isSettlementRecorded(deps.prisma, txid, claim);
   const payment: PaymentSource = retry || !settlement.transaction ? { txid } : { transaction: settlement.transaction };
   const verified = await verifyPayment({
     payment,
