@@ -53,7 +53,7 @@ describe("wallet API: an address's spendable outputs and broadcasting what the c
     const customer = await fundedCustomer(stack.chain, 50_000);
     const address = customer.key.toAddress('testnet');
     const { utxos } = await stack.client.listUtxos({ address });
-    expect(utxos).toEqual([{ txid: customer.source.id('hex'), vout: customer.vout, satoshis: 50_000n, height: 0 }]);
+    expect(utxos).toEqual([{ txid: customer.source.id('hex'), vout: customer.vout, satoshis: 50_000n, height: undefined }]);
     const tx = await payOutputs(customer, [
       { script: new P2PKH().lock(PrivateKey.fromRandom().toAddress('testnet')).toHex(), satoshis: 10_000 },
     ]);
