@@ -75,6 +75,13 @@ describe("wallet API: an address's spendable outputs and broadcasting what the c
       code: 'validation_failed',
       details: { field: 'transaction' },
     });
+    // The wallet API's transaction is whole hex bytes, nothing around them, at most 2,000,000 characters.
+    for (const transaction of ['', 'xyz', 'abc', ` ${first.toHex()}`, 'ab'.repeat(1_000_001)]) {
+      expect(await failure(stack.client.broadcastTransaction({ transaction }))).toMatchObject({
+        code: 'validation_failed',
+        details: { field: 'transaction' },
+      });
+    }
     expect(await failure(stack.client.listUtxos({ address: 'not-an-address' }))).toMatchObject({ code: 'validation_failed' });
   });
 });
