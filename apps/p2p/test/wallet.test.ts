@@ -53,7 +53,7 @@ describe("wallet API: an address's spendable outputs and broadcasting what the c
     const customer = await fundedCustomer(stack.chain, 50_000);
     const address = customer.key.toAddress('testnet');
     const { utxos } = await stack.client.listUtxos({ address });
-    expect(utxos).toEqual([{ txid: customer.source.id('hex'), vout: customer.vout, satoshis: 50_000n, height: 0 }]);
+    expect(utxos).toEqual([{ txid: customer.source.id('hex'), vout: customer.vout, satoshis: 50_000n, height: undefined }]);
     const tx = await payOutputs(customer, [
       { script: new P2PKH().lock(PrivateKey.fromRandom().toAddress('testnet')).toHex(), satoshis: 10_000 },
     ]);
@@ -75,6 +75,13 @@ describe("wallet API: an address's spendable outputs and broadcasting what the c
       code: 'validation_failed',
       details: { field: 'transaction' },
     });
+    // The wallet API's transaction is whole hex bytes, nothing around them, at most 2,000,000 characters.
+    for (const transaction of ['', 'xyz', 'abc', ` ${first.toHex()}`, 'ab'.repeat(1_000_001)]) {
+      expect(await failure(stack.client.broadcastTransaction({ transaction }))).toMatchObject({
+        code: 'validation_failed',
+        details: { field: 'transaction' },
+      });
+    }
     expect(await failure(stack.client.listUtxos({ address: 'not-an-address' }))).toMatchObject({ code: 'validation_failed' });
   });
 });

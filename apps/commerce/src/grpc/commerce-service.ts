@@ -75,7 +75,9 @@ export function commerceService(context: CheckoutContext, providers: ProviderCon
       return { account: toProviderAccountMessage(account) };
     },
     async receiveProviderEvent(request) {
-      return receiveProviderEvent(providers, request.org, request);
+      const received = await receiveProviderEvent(providers, request.org, request);
+      // No reason (applied) is an absent one.
+      return { ...received, reason: received.reason || undefined };
     },
     async listProviderEvents(request) {
       return { events: (await listProviderEvents(providers, request.org, request)).map(toProviderEventMessage) };

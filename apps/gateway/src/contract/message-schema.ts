@@ -20,7 +20,7 @@ function scalarSchema(field: DescField & { scalar: ScalarType }, direction: 'req
       // A request's values and formats are the owner's rules, documented here and checked there.
       if (direction === 'request') return values ? z.string().meta({ enum: values }) : z.string();
       if (values) return z.enum(values as [string, ...string[]]);
-      return format === 'uuid' ? z.uuid() : format === 'date-time' ? isoTime : z.string();
+      return format === 'uuid' ? z.uuid() : format === 'date-time' ? isoTime : format === 'uri' ? z.url() : z.string();
     case ScalarType.BOOL:
       return z.boolean();
     case ScalarType.DOUBLE:

@@ -14,19 +14,6 @@ export const providerEventParams = z.object({
   id: z.uuid('must be a provider event id (a UUID)').describe('The event, as the events list answers its id'),
 });
 
-export const providerSecret = z
-  .object({
-    webhook_secret: z
-      .string()
-      .min(16)
-      .max(255)
-      .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
-      .describe("The provider's signing secret of the endpoint (Stripe: whsec_...). Never answered back."),
-  })
-  .strict();
-
-export const providerSecretExample: z.input<typeof providerSecret> = { webhook_secret: 'whsec_8Jf2kQz1Lm0pX7rT4vB9nC3dE6gH5aY2' };
-
 export const webhookQuery = z.object({
   org: handleField.describe('The organisation whose provider account sends to this URL: its handle (e.g. ?org=blue-bottle-cafe)'),
 });

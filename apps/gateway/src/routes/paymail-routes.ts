@@ -4,15 +4,10 @@ import type { GatewayDeps } from '../deps.js';
 import { paymailDomain } from '../paymail/paymail-domain.js';
 import { getPublicProfile } from '../paymail/get-public-profile.js';
 import { resolvePaymail, type PaymailTarget } from '../paymail/paymail-target.js';
-import {
-  bsvaliasCapabilities,
-  p2pDestination,
-  paymailPki,
-  paymentDestination,
-  publicProfile,
-  receivedTransaction,
-  verifiedPubkey,
-} from '../paymail/paymail-answers.js';
+import { bsvaliasCapabilities, paymailPki, publicProfile, verifiedPubkey } from '../paymail/paymail-answers.js';
+import { messageDesc } from '../contract/contract-registry.js';
+import { toJson } from '../contract/json-mapping.js';
+import { messageSchema } from '../contract/message-schema.js';
 import { callOptions, orgRef } from './service-call.js';
 import {
   beefBody,
@@ -40,6 +35,11 @@ const RECEIVE_ERRORS: ErrorCode[] = [
   'conflict',
   'invalid_signature',
 ];
+
+/** p2p's answers, in the contract's JSON (decision 0026). */
+const DESTINATION = messageDesc('ctk.p2p.v1.GetPaymentDestinationResponse');
+const P2P_DESTINATION = messageDesc('ctk.p2p.v1.CreateP2pDestinationResponse');
+const RECEIVED = messageDesc('ctk.p2p.v1.ReceiveP2pTransactionResponse');
 
 /**
  * Paymail (bsvalias): the capability document, the spec's five routes and the P2P capabilities, in the
@@ -90,12 +90,12 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
       bsvalias: true,
       rateLimitPerMinute: destinationRateLimit,
       params: paymailParams,
-      answer: paymentDestination,
+      answer: messageSchema(DESTINATION, 'answer'),
       errors: ['not_found', 'unavailable'],
       handle: async ({ params, request }) => {
         const resolved = await target(params.paymail);
         const answer = await deps.services.p2p.getPaymentDestination({ target: forP2p(resolved) }, callOptions(request));
-        return { output: answer.output };
+        return toJson(DESTINATION, { ...answer });
       },
     }),
     'POST /api/v1/bsvalias/address/:paymail': route({
@@ -104,7 +104,7 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
       params: paymailParams,
       body: senderRequest,
       bodyExample: senderRequestExample,
-      answer: paymentDestination,
+      answer: messageSchema(DESTINATION, 'answer'),
       errors: ['not_found', 'invalid_signature', 'unavailable'],
       handle: async ({ params, body, request }) => {
         const resolved = await target(params.paymail);
@@ -121,7 +121,7 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
           },
           callOptions(request),
         );
-        return { output: answer.output };
+        return toJson(DESTINATION, { ...answer });
       },
     }),
     'GET /api/v1/bsvalias/public-profile/:paymail': route({
@@ -152,7 +152,7 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
       params: paymailParams,
       body: p2pDestinationBody,
       bodyExample: p2pDestinationExample,
-      answer: p2pDestination,
+      answer: messageSchema(P2P_DESTINATION, 'answer'),
       errors: ['not_found', 'unavailable'],
       handle: async ({ params, body, request }) => {
         const resolved = await target(params.paymail);
@@ -160,11 +160,7 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
           { target: forP2p(resolved), satoshis: BigInt(body.satoshis) },
           callOptions(request),
         );
-        return {
-          outputs: answer.outputs.map((output) => ({ script: output.script, satoshis: Number(output.satoshis) })),
-          reference: answer.reference,
-          expires_at: answer.expiresAt,
-        };
+        return toJson(P2P_DESTINATION, { ...answer });
       },
     }),
     'POST /api/v1/bsvalias/receive-transaction/:paymail': route({
@@ -172,7 +168,7 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
       params: paymailParams,
       body: receiveBody,
       bodyExample: receiveTransactionExample,
-      answer: receivedTransaction,
+      answer: messageSchema(RECEIVED, 'answer'),
       errors: RECEIVE_ERRORS,
       handle: async ({ params, body, request }) => receive(await target(params.paymail), { hex: body.hex }, body, request),
     }),
@@ -181,7 +177,7 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
       params: paymailParams,
       body: beefBody,
       bodyExample: receiveBeefExample,
-      answer: receivedTransaction,
+      answer: messageSchema(RECEIVED, 'answer'),
       errors: RECEIVE_ERRORS,
       handle: async ({ params, body, request }) => receive(await target(params.paymail), { beef: body.beef }, body, request),
     }),
@@ -211,6 +207,6 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
       },
       callOptions(request),
     );
-    return { txid: answer.txid, note: answer.note };
+    return toJson(RECEIVED, { ...answer });
   }
 }

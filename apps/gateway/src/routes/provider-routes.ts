@@ -1,37 +1,44 @@
 import { AppError } from '@ctk/shared';
 import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { requireOrg } from '../auth/authenticate.js';
 import type { WebhookProvider } from '../auth/types.js';
 import type { GatewayDeps } from '../deps.js';
-import { messageDesc } from '../contract/contract-registry.js';
-import { toJson } from '../contract/json-mapping.js';
+import { exampleOf, messageDesc } from '../contract/contract-registry.js';
+import { fromJson, toJson } from '../contract/json-mapping.js';
 import { messageSchema } from '../contract/message-schema.js';
 import { rpcRoute } from '../contract/rpc-route.js';
-import { providerAccount, webhookReceipt } from '../providers/provider-answers.js';
 import {
   cardProviderEvent,
   cardProviderEventExample,
   providerEventParams,
   providerEventsQuery,
   providerParams,
-  providerSecret,
-  providerSecretExample,
   walletProviderEvent,
   walletProviderEventExample,
   webhookQuery,
 } from '../providers/provider-input.js';
-import { providerAccountView, webhookReceiptView } from '../providers/provider-view.js';
-import { pageOf } from './answer-schema.js';
+import { named, pageOf } from './answer-schema.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions, orgRef } from './service-call.js';
+
+const PROVIDER_EVENT = messageDesc('ctk.commerce.v1.ProviderEvent');
+const SET_SECRET = messageDesc('ctk.commerce.v1.SetProviderSecretRequest');
+const ACCOUNT = messageDesc('ctk.commerce.v1.PaymentProviderAccount');
+const RECEIVED = messageDesc('ctk.commerce.v1.ReceiveProviderEventResponse');
+
+/** commerce's answer to an event, in the contract's JSON, said to be received. */
+const webhookReceipt = named(
+  'WebhookReceipt',
+  z.object({ received: z.literal(true) }).extend((messageSchema(RECEIVED, 'answer') as z.ZodObject).shape),
+  { received: true, ...(exampleOf(RECEIVED) as object) } as never,
+);
 
 /**
  * Provider payments (decision 0019): the two webhooks (spec 4.2), whose signature commerce verifies with the
  * organisation's secret over the raw body passed on here, and the admin's routes that set that secret and
  * list the events received (parked ones among them).
  */
-const PROVIDER_EVENT = messageDesc('ctk.commerce.v1.ProviderEvent');
-
 export function providerRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
   const publicUrl = deps.config.CTK_PUBLIC_URL;
   const commerce = deps.services.commerce;
@@ -50,7 +57,7 @@ export function providerRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
       },
       callOptions(request),
     );
-    return webhookReceiptView(received);
+    return { received: true, ...toJson(RECEIVED, { ...received }) } as never;
   };
   const signatureHeader = (name: string, example: string) => ({ [name]: { description: signatureDoc(name), example, required: true } });
 
@@ -78,16 +85,23 @@ export function providerRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
     }),
     'PUT /api/v1/orgs/:handle/payment-providers/:provider': route({
       params: providerParams,
-      body: providerSecret,
-      bodyExample: providerSecretExample,
-      answer: providerAccount,
+      body: messageSchema(SET_SECRET, 'request', ['org', 'provider']),
+      bodyExample: exampleOf(SET_SECRET) as never,
+      answer: messageSchema(ACCOUNT, 'answer'),
       handle: async ({ params, body, request }) => {
         const org = requireOrg(request);
+        const secret = fromJson(SET_SECRET, body as Record<string, unknown>);
         const { account } = await commerce.setProviderSecret(
-          { org: orgRef(org), provider: params.provider, webhookSecret: body.webhook_secret },
+          { ...secret, org: orgRef(org), provider: params.provider },
           callOptions(request),
         );
-        return providerAccountView(account, webhookUrl(params.provider, org.handle));
+        if (!account) throw new AppError('internal', 'commerce answered without the account');
+        const shown = {
+          ...account,
+          webhookUrl: webhookUrl(params.provider, org.handle),
+          previousSecretValidUntil: account.previousValidUntil || undefined,
+        };
+        return toJson(ACCOUNT, shown) as never;
       },
     }),
     'GET /api/v1/orgs/:handle/payment-providers/events': route({

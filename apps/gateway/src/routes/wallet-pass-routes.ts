@@ -1,9 +1,18 @@
+import { AppError } from '@ctk/shared';
+import { z } from 'zod';
+import { messageDesc } from '../contract/contract-registry.js';
+import { toJson } from '../contract/json-mapping.js';
+import { messageSchema } from '../contract/message-schema.js';
 import type { GatewayDeps } from '../deps.js';
 import { getWalletPass } from '../wallet-passes/get-wallet-pass.js';
-import { APPLE_PASS_FILES, APPLE_PASS_HEADERS, googleWalletPass, PKPASS_MEDIA_TYPE } from '../wallet-passes/wallet-pass-answers.js';
-import { walletPassParams } from '../wallet-passes/wallet-pass-input.js';
-import { applePassView, googlePassView } from '../wallet-passes/wallet-pass-view.js';
+import { APPLE_PASS_FILES, APPLE_PASS_HEADERS, PKPASS_MEDIA_TYPE } from '../wallet-passes/wallet-pass-answers.js';
 import { route, type RouteDefinition } from './route-definition.js';
+
+/** Only the shape of a wallet pass request (decision 0017, "Wallet passes"): which card, by its id. */
+const walletPassParams = z.object({
+  card_id: z.uuid('must be a loyalty card id (a UUID)').describe('The loyalty card id'),
+});
+const GOOGLE_PASS = messageDesc('ctk.pos.v1.GoogleWalletPass');
 
 /**
  * Wallet passes of loyalty cards, made by pos (decision 0017, "Wallet passes"): the card's holder or its
@@ -21,22 +30,24 @@ export function walletPassRoutes(deps: GatewayDeps): Record<string, RouteDefinit
       errors: ['not_found'],
       handle: async ({ params, request, reply }) => {
         const { pass, handle } = await getWalletPass(deps, request, params.card_id, 'apple');
+        if (pass.body.length === 0) throw new AppError('internal', 'pos answered an Apple pass without its file');
         reply
           .type(PKPASS_MEDIA_TYPE)
           .header('content-disposition', `attachment; filename="${handle}-loyalty-card.pkpass"`)
           .header('cache-control', 'no-store');
-        return applePassView(pass);
+        return Buffer.from(pass.body);
       },
     }),
     'GET /api/v1/passes/coffee/:card_id/google': route({
       user: true,
       params: walletPassParams,
-      answer: googleWalletPass,
+      answer: messageSchema(GOOGLE_PASS, 'answer'),
       errors: ['not_found'],
       handle: async ({ params, request, reply }) => {
         const { pass } = await getWalletPass(deps, request, params.card_id, 'google');
+        if (!pass.saveUrl || !pass.jwt) throw new AppError('internal', 'pos answered a Google pass without its save link');
         reply.header('cache-control', 'no-store');
-        return googlePassView(pass);
+        return toJson(GOOGLE_PASS, { ...pass }) as never;
       },
     }),
   };

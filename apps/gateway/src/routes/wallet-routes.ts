@@ -1,8 +1,14 @@
+import { z } from 'zod';
+import { toJson } from '../contract/json-mapping.js';
+import { rpcRoute } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
-import { broadcastResult, CHAIN_API_FILES, chainApiAnswer, utxoList } from '../wallet/wallet-answers.js';
-import { broadcastExample, utxosQuery, broadcastBody, passthroughParams } from '../wallet/wallet-input.js';
+import { CHAIN_API_FILES, chainApiAnswer, UTXO, utxoList } from '../wallet/wallet-answers.js';
 import { callOptions } from './service-call.js';
 import { route, type RouteDefinition } from './route-definition.js';
+
+/** An address of the wallet API: p2p, which owns the wallet API, checks it is a P2PKH address. */
+const utxosQuery = z.object({ address: z.string().max(100) });
+const passthroughParams = z.object({ '*': z.string().max(300) });
 
 /**
  * The wallet API (spend what you hold, keys stay with the caller) and the chain passthrough, served by p2p.
@@ -37,21 +43,13 @@ export function walletRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
       answer: utxoList,
       handle: async ({ query, request }) => {
         const { utxos } = await deps.services.p2p.listUtxos({ address: query.address }, callOptions(request));
-        return {
-          address: query.address,
-          data: utxos.map((utxo) => ({ txid: utxo.txid, vout: utxo.vout, satoshis: Number(utxo.satoshis), height: utxo.height || null })),
-        };
+        return { address: query.address, data: utxos.map((utxo) => toJson(UTXO, { ...utxo })) } as never;
       },
     }),
-    'POST /api/v1/wallet/broadcast': route({
-      body: broadcastBody,
-      bodyExample: broadcastExample,
-      answer: broadcastResult,
+    'POST /api/v1/wallet/broadcast': rpcRoute(deps.services, {
+      rpc: ['p2p', 'broadcastTransaction'],
+      body: true,
       errors: ['chain_rejected'],
-      handle: async ({ body, request }) => {
-        const answer = await deps.services.p2p.broadcastTransaction({ transaction: body.transaction }, callOptions(request));
-        return { txid: answer.txid, state: answer.state, arc_status: answer.arcStatus || null };
-      },
     }),
     'GET /api/v1/bsv/*path': passthrough,
     'POST /api/v1/bsv/*path': passthrough,

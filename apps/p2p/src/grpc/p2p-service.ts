@@ -25,7 +25,7 @@ import { allocateDestination } from '../settlement/allocate-destination.js';
 import { releaseDestination } from '../settlement/release-destination.js';
 import { settlePayment } from '../settlement/settle-payment.js';
 import { verifyReceipt } from '../receipts/verify-receipt.js';
-import { broadcastTransaction } from '../wallet/broadcast-transaction.js';
+import { broadcastSigned } from '../wallet/broadcast-transaction.js';
 import { chainPassthrough } from '../wallet/chain-passthrough.js';
 import { findPayments } from '../wallet/find-payments.js';
 import { listUtxos } from '../wallet/list-utxos.js';
@@ -71,7 +71,7 @@ export function p2pService({ prisma, chain, config, eventsCommitted }: P2pDeps):
       createP2pDestination({ prisma, referenceTtlSeconds: config.P2P_REFERENCE_TTL_SECONDS, window }, request),
     receiveP2pTransaction: (request) => receiveP2pTransaction({ prisma, chain, eventsCommitted }, request),
     listUtxos: (request) => listUtxos(chain, request.address),
-    broadcastTransaction: (request) => broadcastTransaction(chain, request.transaction),
+    broadcastTransaction: (request) => broadcastSigned(chain, request.transaction),
     chainPassthrough: (request) => chainPassthrough({ chain, config }, request),
     verifyReceipt: (request) => verifyReceipt(chain, request),
     allocateDestination: (request) => allocateDestination({ prisma, window, network: chain.network }, request),

@@ -1,6 +1,20 @@
 import { decodeTransaction, hexToBytes, type ChainClient } from '@ctk/chain';
 import type { BroadcastTransactionResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
-import { AppError } from '@ctk/shared';
+import { AppError, validate } from '@ctk/shared';
+import { z } from 'zod';
+
+/** The wallet API's transaction: hex exactly (whole bytes, no spaces), at most 2,000,000 characters. */
+const walletTransaction = z.object({
+  transaction: z
+    .string()
+    .regex(/^([0-9a-fA-F]{2})+$/, 'a raw, EF or BEEF transaction in hex')
+    .max(2_000_000),
+});
+
+/** The wallet API's broadcast: its transaction's shape checked first, naming `transaction`. */
+export function broadcastSigned(chain: ChainClient, transaction: string): Promise<BroadcastTransactionResponse> {
+  return broadcastTransaction(chain, validate(walletTransaction, { transaction }).transaction);
+}
 
 /**
  * Broadcasts a transaction the caller signed (raw, EF or BEEF, hex). It is parsed first, so that what is
@@ -22,5 +36,5 @@ export async function broadcastTransaction(
     );
   }
   const status = await chain.broadcast(hex);
-  return { txid: status.txid, state: status.state, arcStatus: status.arcStatus ?? '' };
+  return { txid: status.txid, state: status.state, arcStatus: status.arcStatus || undefined };
 }

@@ -7,11 +7,13 @@ import { bsvAddress } from '../wallet-facts/wallet-fields.js';
 const utxosInput = z.object({ address: bsvAddress });
 
 /**
- * An address's spendable outputs, as the chain's lookup API knows them (unconfirmed ones with height 0).
+ * An address's spendable outputs, as the chain's lookup API knows them (unconfirmed ones without a height).
  * Not a P2PKH address is validation_failed on `address`, before the chain is asked.
  */
 export async function listUtxos(chain: ChainClient, input: string): Promise<ListUtxosResponse> {
   const { address } = validate(utxosInput, { address: input });
   const utxos = await chain.listUnspent(address);
-  return { utxos: utxos.map((utxo) => ({ txid: utxo.txid, vout: utxo.vout, satoshis: BigInt(utxo.satoshis), height: utxo.height ?? 0 })) };
+  return {
+    utxos: utxos.map((utxo) => ({ txid: utxo.txid, vout: utxo.vout, satoshis: BigInt(utxo.satoshis), height: utxo.height || undefined })),
+  };
 }
