@@ -45,9 +45,23 @@ describe('books over gRPC', () => {
         taxJurisdiction: 'US-CA',
         taxRate: '0.0725',
         lines: [
-          { accountCode: '1020', accountName: 'Provider clearing', accountType: 'asset', debitMinor: 1075n, creditMinor: 0n, memo: '' },
-          { accountCode: '4000', accountName: 'Revenue', accountType: 'income', debitMinor: 0n, creditMinor: 1000n, memo: '' },
-          { accountCode: '2100', accountName: 'Sales tax payable', accountType: 'liability', debitMinor: 0n, creditMinor: 75n, memo: '' },
+          {
+            accountCode: '1020',
+            accountName: 'Provider clearing',
+            accountType: 'asset',
+            debitMinor: 1075n,
+            creditMinor: 0n,
+            memo: undefined,
+          },
+          { accountCode: '4000', accountName: 'Revenue', accountType: 'income', debitMinor: 0n, creditMinor: 1000n, memo: undefined },
+          {
+            accountCode: '2100',
+            accountName: 'Sales tax payable',
+            accountType: 'liability',
+            debitMinor: 0n,
+            creditMinor: 75n,
+            memo: undefined,
+          },
         ],
       },
     ]);

@@ -120,6 +120,7 @@ describe('ExportJournal: the ledger as a file, streamed by books', () => {
     [{ format: 'csv', from: '2026-03-02', to: '2026-03-01' }, 'from'],
     [{ format: 'csv', to: '2026-02-30' }, 'to'],
     [{ format: 'xero', xeroTaxRate: 'x'.repeat(61) }, 'xero_tax_rate'],
+    [{ format: 'xero', xeroTaxRate: '   ' }, 'xero_tax_rate'],
   ])('refuses %j as validation_failed naming %s', async (request, field) => {
     const { messages, error } = await exportOf(books, { org, ...request });
     expect(messages).toEqual([]);

@@ -114,25 +114,25 @@ describe('reports from the journal, over gRPC', () => {
 
     it("ranks items by what they brought in, net of refunded lines, by item id or an ad hoc line's name, per currency", async () => {
       expect(await topItems({ from: '2026-03-01', to: '2026-03-31' })).toEqual([
-        ['JPY', 1, '', 'Matcha', 3, 1500, 0, 0, 0],
+        ['JPY', 1, undefined, 'Matcha', 3, 1500, 0, 0, 0],
         ['USD', 1, 'itm-coffee', 'Flat white', 5, 1875, 125, 1, 375],
         ['USD', 2, 'itm-tea', 'Tea', 3, 1575, 115, 0, 0],
-        ['USD', 3, '', 'Muffin', 1, 325, 25, 0, 0],
+        ['USD', 3, undefined, 'Muffin', 1, 325, 25, 0, 0],
       ]);
     });
 
     it('keeps to the limit per currency and to local dates', async () => {
       expect(await topItems({ from: '2026-03-01', to: '2026-03-31', limit: 1 })).toEqual([
-        ['JPY', 1, '', 'Matcha', 3, 1500, 0, 0, 0],
+        ['JPY', 1, undefined, 'Matcha', 3, 1500, 0, 0, 0],
         ['USD', 1, 'itm-coffee', 'Flat white', 5, 1875, 125, 1, 375],
       ]);
       // In New York the April 1st (UTC) muffin was sold on 31 March: the two ad hoc muffins add up.
       expect(await topItems({ from: '2026-03-31', to: '2026-03-31', timeZone: 'America/New_York' })).toEqual([
-        ['USD', 1, '', 'Muffin', 1, 300, 0, 0, 0],
+        ['USD', 1, undefined, 'Muffin', 1, 300, 0, 0, 0],
       ]);
       expect(
         (await topItems({ from: '2026-03-01', to: '2026-03-31', timeZone: 'America/New_York' })).find((i) => i[3] === 'Muffin'),
-      ).toEqual(['USD', 3, '', 'Muffin', 2, 625, 25, 0, 0]);
+      ).toEqual(['USD', 3, undefined, 'Muffin', 2, 625, 25, 0, 0]);
     });
   });
 

@@ -48,6 +48,20 @@ describe('the JSON of a contract message', () => {
     expect(() => toJson(item, { ...message, priceCents: 2n ** 60n })).toThrow(/beyond a JSON integer/);
   });
 
+  it('answers an unbounded int64 (a sum) as a JSON integer while exact, and as its digits past 2^53', () => {
+    const line = messageDesc('ctk.books.v1.JournalLine');
+    const sum = { accountCode: '4000', accountName: 'Revenue', accountType: 'income', debitMinor: 0n, creditMinor: 2n ** 60n };
+    expect(toJson(line, sum)).toEqual({
+      account_code: '4000',
+      account_name: 'Revenue',
+      account_type: 'income',
+      debit_minor: 0,
+      credit_minor: '1152921504606846976',
+      memo: null,
+    });
+    expect(messageSchema(line, 'answer').safeParse(toJson(line, sum)).success).toBe(true);
+  });
+
   it('maps a request body back to the message, int64 as bigint, leaving out what was not sent or sent as null', () => {
     expect(
       fromJson(createItem, { name: 'Latte', price_cents: 575, inventory: null, modifiers: [{ name: 'Large', price_cents: 75 }] }),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exactInteger } from '../src/ledger/minor-units.js';
+import { minorUnitsOf } from '../src/routes/answer-schema.js';
 import { onboard, type Onboarded, type Gateway } from './harness.js';
 import { runTool } from '@ctk/shared/testing';
 import { getLedger, paymentEvent, post, startLedgerStack } from './ledger-harness.js';
@@ -9,9 +9,9 @@ import { uniqueName } from './support.js';
 
 describe('amounts in the JSON listing', () => {
   it('are JSON numbers while exact, and strings of the integer beyond 2^53', () => {
-    expect(exactInteger(1234n)).toBe(1234);
-    expect(exactInteger(BigInt(Number.MAX_SAFE_INTEGER))).toBe(Number.MAX_SAFE_INTEGER);
-    expect(exactInteger(BigInt(Number.MAX_SAFE_INTEGER) + 2n)).toBe('9007199254740993');
+    expect(minorUnitsOf(1234n)).toBe(1234);
+    expect(minorUnitsOf(BigInt(Number.MAX_SAFE_INTEGER))).toBe(Number.MAX_SAFE_INTEGER);
+    expect(minorUnitsOf(BigInt(Number.MAX_SAFE_INTEGER) + 2n)).toBe('9007199254740993');
   });
 });
 

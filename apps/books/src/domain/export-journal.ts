@@ -18,7 +18,12 @@ const requestSchema = z
   .object({
     ...journalRangeFields,
     format: z.enum(EXPORT_FORMAT_NAMES, { error: `format must be one of ${EXPORT_FORMAT_NAMES.join(', ')}` }),
-    xeroTaxRate: z.string().trim().max(60, 'xero_tax_rate must be at most 60 characters'),
+    // Empty means the default; only spaces is a mistake, not the default.
+    xeroTaxRate: z
+      .string()
+      .refine((name) => name === '' || name.trim() !== '', 'xero_tax_rate must not be blank: leave it out for "Tax Exempt"')
+      .trim()
+      .max(60, 'xero_tax_rate must be at most 60 characters'),
   })
   .superRefine((range, context) => {
     checkFromNotAfterTo(range, context);

@@ -24,7 +24,7 @@ export async function getTopItems(reports: ReportRepository, org: Org, input: z.
   return rows.map((row) => ({
     currency: row.currency,
     rank: row.rank,
-    itemId: row.itemId,
+    itemId: row.itemId || undefined,
     name: row.name,
     quantity: row.quantity,
     grossMinor: row.gross,

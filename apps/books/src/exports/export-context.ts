@@ -27,7 +27,7 @@ export function rangeText(context: Pick<ExportContext, 'from' | 'to'>): string {
 
 /** "pos:0b7c..." or "" when the entry names no source. */
 export function sourceReference(entry: JournalEntry): string {
-  return entry.sourceService || entry.sourceId ? `${entry.sourceService}:${entry.sourceId}` : '';
+  return entry.sourceService || entry.sourceId ? `${entry.sourceService ?? ''}:${entry.sourceId ?? ''}` : '';
 }
 
 /** The entry's description, or its event type when it has none. */
@@ -42,7 +42,7 @@ export function referencesOf(entry: JournalEntry): Array<[string, string]> {
     ['event_id', entry.eventId],
     ['event_type', entry.eventType],
     ['source', sourceReference(entry)],
-    ['txid', entry.txid],
+    ['txid', entry.txid ?? ''],
     ['satoshis', entry.satoshis ? entry.satoshis.toString() : ''],
   ];
   return pairs.filter(([, value]) => value !== '');

@@ -27,6 +27,7 @@ const VALUES = extension('values');
 const FORMAT = extension('format');
 const INTERNAL = extension('internal');
 const OUTPUT_ONLY = extension('output_only');
+const UNBOUNDED = extension('unbounded');
 
 /** A message of the contracts, by its full name (e.g. `ctk.pos.v1.Item`). */
 export function messageDesc(typeName: string): DescMessage {
@@ -48,6 +49,7 @@ export type FieldOptions = {
   format: string | undefined;
   internal: boolean;
   outputOnly: boolean;
+  unbounded: boolean;
 };
 const optionsOf = new WeakMap<DescField, FieldOptions>();
 
@@ -65,6 +67,7 @@ function readOptions(field: DescField): FieldOptions {
     format: hasOption(field, FORMAT) ? (getOption(field, FORMAT) as string) : undefined,
     internal: hasOption(field, INTERNAL) && (getOption(field, INTERNAL) as boolean),
     outputOnly: hasOption(field, OUTPUT_ONLY) && (getOption(field, OUTPUT_ONLY) as boolean),
+    unbounded: hasOption(field, UNBOUNDED) && (getOption(field, UNBOUNDED) as boolean),
   };
 }
 

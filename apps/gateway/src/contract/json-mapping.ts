@@ -1,5 +1,6 @@
 import { ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf';
 import { AppError } from '@ctk/shared';
+import { minorUnitsOf } from '../routes/answer-schema.js';
 import { fieldOptions } from './contract-registry.js';
 
 /**
@@ -7,6 +8,7 @@ import { fieldOptions } from './contract-registry.js';
  * (docs/decisions/0026-the-contract-written-once.md):
  * - a JSON key is the proto field's name (`unit_price_minor`), the message key its camelCase local name;
  * - 64-bit integers (bigint in the messages) are JSON integers, which the schemas keep within the safe range;
+ *   one marked `unbounded` (a sum) is its digits as a string past 2^53, where a number would not be exact;
  * - a field with explicit presence (`optional`) or a message field is `null` when absent;
  * - timestamps (google.protobuf.Timestamp, a Date in the messages) are ISO 8601 strings;
  * - fields marked `internal` are never in the JSON.
@@ -51,12 +53,12 @@ function fieldPlan(field: DescField): FieldPlan {
   const base = { name: field.name, localName: field.localName };
   switch (field.fieldKind) {
     case 'scalar':
-      return { ...base, absent: null, ...scalar(field.scalar) };
+      return { ...base, absent: null, ...scalar(field) };
     case 'message':
       return { ...base, absent: null, ...message(field.message) };
     case 'list': {
       const element =
-        field.listKind === 'scalar' ? scalar(field.scalar) : field.listKind === 'message' ? message(field.message) : unsupported(field);
+        field.listKind === 'scalar' ? scalar(field) : field.listKind === 'message' ? message(field.message) : unsupported(field);
       return {
         ...base,
         absent: [],
@@ -81,8 +83,13 @@ function message(desc: DescMessage): { toJson: Convert; fromJson: Convert } {
 const same: Convert = (value) => value;
 const INT64 = new Set([ScalarType.INT64, ScalarType.UINT64, ScalarType.SINT64, ScalarType.FIXED64, ScalarType.SFIXED64]);
 
-function scalar(type: ScalarType): { toJson: Convert; fromJson: Convert } {
-  if (INT64.has(type)) return { toJson: int64ToJson, fromJson: (value) => BigInt(value as number) };
+function scalar(field: DescField & { scalar: ScalarType }): { toJson: Convert; fromJson: Convert } {
+  const type = field.scalar;
+  if (INT64.has(type))
+    return {
+      toJson: fieldOptions(field).unbounded ? (value) => minorUnitsOf(value as bigint) : int64ToJson,
+      fromJson: (value) => BigInt(value as number | string),
+    };
   if (type === ScalarType.BYTES)
     return {
       toJson: (value) => Buffer.from(value as Uint8Array).toString('base64'),

@@ -1,7 +1,7 @@
 import { ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf';
 import { FeatureSet_FieldPresence } from '@bufbuild/protobuf/wkt';
 import { z } from 'zod';
-import { isoTime } from '../routes/answer-schema.js';
+import { isoTime, minorUnits } from '../routes/answer-schema.js';
 import { commentOf, exampleOf, fieldOptions } from './contract-registry.js';
 
 /**
@@ -14,7 +14,7 @@ const INT32 = { min: -2_147_483_648, max: 2_147_483_647 };
 const UINT32 = { min: 0, max: 4_294_967_295 };
 
 function scalarSchema(field: DescField & { scalar: ScalarType }, direction: 'request' | 'answer'): z.ZodType {
-  const { values, format } = fieldOptions(field);
+  const { values, format, unbounded } = fieldOptions(field);
   switch (field.scalar) {
     case ScalarType.STRING:
       // A request's values and formats are the owner's rules, documented here and checked there.
@@ -37,8 +37,9 @@ function scalarSchema(field: DescField & { scalar: ScalarType }, direction: 'req
     case ScalarType.BYTES:
       return z.base64();
     default:
-      // 64-bit integers: JSON integers within the exact range; the owner's caps are narrower.
-      return z.int();
+      // 64-bit integers: JSON integers within the exact range; the owner's caps are narrower. An
+      // unbounded one (a sum) answers its digits as a string past that range.
+      return unbounded && direction === 'answer' ? minorUnits : z.int();
   }
 }
 

@@ -31,7 +31,10 @@ export type RpcRouteOptions<N extends ServiceName> = RouteOptions & {
   orgHandle?: string;
   /** Request fields the route gives itself from the request (a header, the caller): left out of the body. */
   fill?: { fields: readonly string[]; from: (input: Input) => Json | Promise<Json> };
-  /** One field of the response, a page of one (`{"data", "next_cursor"}`), or (absent) the whole response. */
+  /**
+   * One field of the response, a page of one (`{"data", "next_cursor"}`, null when the response has no
+   * next_cursor: the whole list), or (absent) the whole response.
+   */
   answer?: string | { page: string };
   /**
    * The message (full name) the answer is shown as, in place of the answer's own: its fields are taken
@@ -109,14 +112,14 @@ function answerOf(output: DescMessage, answer: string | { page: string } | undef
   const element = view ?? field.message;
   const schema = messageSchema(element, 'answer');
   if (typeof answer === 'string') return { schema, view: (response: Json) => toJson(element, response[field.localName] as Json) };
+  // A list the service answers whole (no next_cursor) is one page.
   const cursor = output.fields.find((f) => f.name === 'next_cursor');
-  if (!cursor) throw new Error(`${output.typeName} has no next_cursor`);
   const page = z.object({ data: z.array(schema), next_cursor: z.string().nullable() });
   return {
     schema: page.meta({ id: `${element.name}Page`, examples: [{ data: [namedExample(schema)], next_cursor: null }] }),
     view: (response: Json) => ({
       data: (response[field.localName] as Json[]).map((item) => toJson(element, item)),
-      next_cursor: (response[cursor.localName] as string) || null,
+      next_cursor: (cursor && (response[cursor.localName] as string)) || null,
     }),
   };
 }

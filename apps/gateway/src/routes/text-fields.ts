@@ -23,3 +23,9 @@ export const emailField = z
   .max(254)
   .pipe(z.email())
   .transform((email) => email.toLowerCase());
+
+/**
+ * A query parameter that is given has a value: proto3 has no absent string, so an empty one would reach
+ * the service as "not given" (an open end of a range, today, UTC). The service checks what the value says.
+ */
+export const queryValue = z.string().min(1, 'must have a value: leave the parameter out instead');

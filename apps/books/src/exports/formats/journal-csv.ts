@@ -27,12 +27,12 @@ function rows(entry: JournalEntry): string {
   // 50,000 entries otherwise makes (and V8 must collect) hundreds of MiB of short-lived strings.
   const first = [entry.id, isoDate(entry.occurredAt), entry.eventType].map(csvField).join(',');
   const last = [entry.currency, text(entry.description)].map(csvField).join(',');
-  const references = [sourceReference(entry), entry.txid].map(csvField).join(',');
+  const references = [sourceReference(entry), entry.txid ?? ''].map(csvField).join(',');
   let out = '';
   for (const line of entry.lines) {
     out += `${first},${csvField(line.accountCode)},${csvField(text(line.accountName))},${
       line.debitMinor ? csvField(formatMinor(line.debitMinor, entry.currency)) : ''
-    },${line.creditMinor ? csvField(formatMinor(line.creditMinor, entry.currency)) : ''},${last},${csvField(text(line.memo))},${references}\r\n`;
+    },${line.creditMinor ? csvField(formatMinor(line.creditMinor, entry.currency)) : ''},${last},${csvField(text(line.memo ?? ''))},${references}\r\n`;
   }
   return out;
 }
