@@ -4,7 +4,8 @@ import { PaymentRequiredV2Schema } from '@x402/core/schemas';
 import { P2PKH } from '@bsv/sdk';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gateCredential, gateKeys } from '../src/paygate/paygate-answers.js';
+import { exampleOf as contractExample, messageDesc } from '../src/contract/contract-registry.js';
+import { gateKeys } from '../src/paygate/paygate-answers.js';
 import { exampleOf } from '../src/routes/answer-schema.js';
 import { bearer, onboard, startTestGateway, type Onboarded, type Gateway } from './harness.js';
 import { createPaygateKey, minedCoins, paying } from './paygate-harness.js';
@@ -270,11 +271,19 @@ function signedBy(token: string, keys: Array<{ kid: string; x: string }>): boole
   return verifySignature(null, Buffer.from(`${header}.${claims}`), publicKey, Buffer.from(signature, 'base64url'));
 }
 
+/** The credential the contract documents, alone and in a verified payment. */
+const documentedCredentials = () => [
+  contractExample(messageDesc('ctk.p2p.v1.GateCredential')) as { token: string },
+  (contractExample(messageDesc('ctk.p2p.v1.VerifyGatePaymentResponse')) as { credential: { token: string } }).credential,
+];
+
 it('the documented credential is signed with the documented published key', () => {
-  expect(signedBy(exampleOf(gateCredential).token, exampleOf(gateKeys).keys)).toBe(true);
-  expect(
-    signedBy(exampleOf(gateCredential).token.replace(/\.[^.]+$/, `.${Buffer.alloc(64).toString('base64url')}`), exampleOf(gateKeys).keys),
-  ).toBe(false);
+  for (const credential of documentedCredentials()) {
+    expect(signedBy(credential.token, exampleOf(gateKeys).keys)).toBe(true);
+    expect(signedBy(credential.token.replace(/\.[^.]+$/, `.${Buffer.alloc(64).toString('base64url')}`), exampleOf(gateKeys).keys)).toBe(
+      false,
+    );
+  }
 });
 
 describe('the payment gate, with p2p and a local chain', () => {
