@@ -116,31 +116,3 @@ export const gateCheck = named(
     body: PAYMENT_REQUIRED_EXAMPLE,
   },
 );
-
-export const gateKeys = named(
-  'PaygateKeys',
-  z.object({
-    issuer: z.string().describe('This instance (its public URL)'),
-    keys: z
-      .array(
-        z.object({
-          kid: z.string(),
-          alg: z.literal('EdDSA'),
-          crv: z.literal('Ed25519'),
-          x: z.string().describe('The raw 32-byte public key, base64url'),
-        }),
-      )
-      .describe('The keys credentials are signed with: a credential names its key by kid'),
-    revoked: z.object({
-      resources: z.array(z.string()).describe('Removed resources: every credential for them is void'),
-      credentials: z.array(z.string()).describe('Single credentials by jti'),
-    }),
-    max_age_seconds: z.number().int().describe('Read this document again after this many seconds'),
-  }),
-  {
-    issuer: 'https://pay.example.com',
-    keys: [{ kid: 'e37e82104fc9a5b9', alg: 'EdDSA', crv: 'Ed25519', x: 'fuk2j1EaX59VYOh0cBpq5h88CjiZo924N2KmfkG-lWI' }],
-    revoked: { resources: ['0d4e6f8a-1b3c-4d5e-9f7a-2b4c6d8e0f1a'], credentials: ['e7f9a1b3-5c7d-4e9f-8b1d-3f5a7c9e1b3d'] },
-    max_age_seconds: 30,
-  },
-);

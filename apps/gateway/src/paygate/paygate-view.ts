@@ -1,9 +1,9 @@
-import type { CheckGateRequestResponse, GateResource, GetGateKeysResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
+import type { CheckGateRequestResponse, GateResource } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { AppError } from '@ctk/shared';
 import type { z } from 'zod';
 import { messageDesc } from '../contract/contract-registry.js';
 import { toJson } from '../contract/json-mapping.js';
-import type { gateCheck, gateKeys, gateResource } from './paygate-answers.js';
+import type { gateCheck, gateResource } from './paygate-answers.js';
 
 type Method = z.output<typeof gateResource>['method'];
 
@@ -31,16 +31,6 @@ export function gateCheckView(check: CheckGateRequestResponse): z.output<typeof 
     ...(check.refusal ? { refusal: { code: check.refusal.code, message: check.refusal.message } } : {}),
     ...(check.credential ? { credential: toJson(messageDesc('ctk.p2p.v1.GateCredential'), check.credential as never) } : {}),
     ...(check.payment ? { payment: toJson(messageDesc('ctk.p2p.v1.GatePayment'), check.payment as never) } : {}),
-  };
-}
-
-/** `/.well-known/ctk-paygate.json`: the keys as JWKs (OKP, Ed25519), under this instance's name. */
-export function gateKeysView(keys: GetGateKeysResponse, issuer: string): z.output<typeof gateKeys> {
-  return {
-    issuer,
-    keys: keys.keys.map((key) => ({ kid: key.kid, alg: 'EdDSA' as const, crv: 'Ed25519' as const, x: key.x })),
-    revoked: { resources: keys.revokedResources, credentials: keys.revokedCredentials },
-    max_age_seconds: keys.maxAgeSeconds,
   };
 }
 

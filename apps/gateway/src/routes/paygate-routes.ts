@@ -5,7 +5,7 @@ import { toJson } from '../contract/json-mapping.js';
 import { messageSchema } from '../contract/message-schema.js';
 import { rpcRoute } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
-import { gateCheck, gateKeys, gateResource, gateResourcePage } from '../paygate/paygate-answers.js';
+import { gateCheck, gateResource, gateResourcePage } from '../paygate/paygate-answers.js';
 import {
   gateCheck as gateCheckBody,
   gatePayment as gatePaymentBody,
@@ -14,7 +14,7 @@ import {
   PAYGATE_BODY_LIMIT,
   resourceParams,
 } from '../paygate/paygate-input.js';
-import { gateCheckView, gateKeysView, gateResourceView } from '../paygate/paygate-view.js';
+import { gateCheckView, gateResourceView } from '../paygate/paygate-view.js';
 import { resolveGateAccount } from '../paygate/resolve-gate-account.js';
 import { pageQuery } from './pagination.js';
 import { route, type RouteDefinition } from './route-definition.js';
@@ -36,6 +36,7 @@ const PAYMENT_ERRORS: ErrorCode[] = [
 const PAYMENT_CALL_TIMEOUT_MS = 30_000;
 
 const verified = messageDesc('ctk.p2p.v1.VerifyGatePaymentResponse');
+const published = messageDesc('ctk.p2p.v1.PaygateKeys');
 
 /**
  * The payment gate (spec 4.7, decision 0021), served by p2p: a merchant's resource server, with its
@@ -145,17 +146,23 @@ export function paygateRoutes(deps: GatewayDeps): Record<string, RouteDefinition
       answer: { page: 'payments' },
     }),
     'GET /.well-known/ctk-paygate.json': route({
-      answer: gateKeys,
+      answer: messageSchema(published, 'answer'),
       answerHeaders: {
         'cache-control': {
           description: 'public, max-age=<max_age_seconds>: shared caches may keep it as long',
           example: 'public, max-age=30',
         },
       },
+      // The keys as JWKs (OKP, Ed25519), under this instance's name.
       handle: async ({ request, reply }) => {
-        const keys = gateKeysView(await p2p.getGateKeys({}, callOptions(request)), issuer);
-        reply.header('cache-control', `public, max-age=${keys.max_age_seconds}`);
-        return keys;
+        const keys = await p2p.getGateKeys({}, callOptions(request));
+        reply.header('cache-control', `public, max-age=${keys.maxAgeSeconds}`);
+        return toJson(published, {
+          issuer,
+          keys: keys.keys.map((key) => ({ ...key, alg: 'EdDSA', crv: 'Ed25519' })),
+          revoked: { resources: keys.revokedResources, credentials: keys.revokedCredentials },
+          maxAgeSeconds: keys.maxAgeSeconds,
+        }) as never;
       },
     }),
   };
