@@ -4,8 +4,7 @@ import { PaymentRequiredV2Schema } from '@x402/core/schemas';
 import { P2PKH } from '@bsv/sdk';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gateCredential, gateKeys } from '../src/paygate/paygate-answers.js';
-import { exampleOf } from '../src/routes/answer-schema.js';
+import { exampleOf, messageDesc } from '../src/contract/contract-registry.js';
 import { bearer, onboard, startTestGateway, type Onboarded, type Gateway } from './harness.js';
 import { createPaygateKey, minedCoins, paying } from './paygate-harness.js';
 import { merchantKeys, startPaymailStack, type PaymailStack } from './paymail-harness.js';
@@ -270,11 +269,20 @@ function signedBy(token: string, keys: Array<{ kid: string; x: string }>): boole
   return verifySignature(null, Buffer.from(`${header}.${claims}`), publicKey, Buffer.from(signature, 'base64url'));
 }
 
+/** The published keys the contract documents. */
+const publishedKeys = () => (exampleOf(messageDesc('ctk.p2p.v1.PaygateKeys')) as { keys: Array<{ kid: string; x: string }> }).keys;
+
+/** The credential the contract documents, alone and in a verified payment. */
+const documentedCredentials = () => [
+  exampleOf(messageDesc('ctk.p2p.v1.GateCredential')) as { token: string },
+  (exampleOf(messageDesc('ctk.p2p.v1.VerifyGatePaymentResponse')) as { credential: { token: string } }).credential,
+];
+
 it('the documented credential is signed with the documented published key', () => {
-  expect(signedBy(exampleOf(gateCredential).token, exampleOf(gateKeys).keys)).toBe(true);
-  expect(
-    signedBy(exampleOf(gateCredential).token.replace(/\.[^.]+$/, `.${Buffer.alloc(64).toString('base64url')}`), exampleOf(gateKeys).keys),
-  ).toBe(false);
+  for (const credential of documentedCredentials()) {
+    expect(signedBy(credential.token, publishedKeys())).toBe(true);
+    expect(signedBy(credential.token.replace(/\.[^.]+$/, `.${Buffer.alloc(64).toString('base64url')}`), publishedKeys())).toBe(false);
+  }
 });
 
 describe('the payment gate, with p2p and a local chain', () => {

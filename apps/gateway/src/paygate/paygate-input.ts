@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { PAYMENT_BEEF_BASE64 } from './paygate-answers.js';
 
 /**
  * Only the shapes of the payment gate's requests (decision 0021): p2p owns the rules (what a priced path may
@@ -109,12 +108,6 @@ export const gateCheck = z
   })
   .strict();
 
-export const gateCheckExample: z.input<typeof gateCheck> = {
-  method: 'GET',
-  url: 'https://api.bluebottle.example/weather/today?city=oakland',
-  headers: {},
-};
-
 const BASE64_RULE = 'transaction must be the BEEF in base64 (standard alphabet, padded)';
 
 export const gatePayment = z
@@ -151,12 +144,6 @@ export const gatePayment = z
     if (payment.nonce === undefined && payment.sender === undefined && payment.time === undefined)
       context.addIssue({ code: 'custom', path: ['nonce'], message: 'give the nonce (x402), or sender and time (BRC-121)' });
   });
-
-export const gatePaymentExample: z.input<typeof gatePayment> = {
-  transaction: PAYMENT_BEEF_BASE64,
-  vout: 0,
-  nonce: 'q7Lh0V3pX9cJ2mR8tY4wKA',
-};
 
 /** A compressed public key in hex, as p2p compares it: lower case. */
 function compressedKey(field: string) {

@@ -1,7 +1,9 @@
-import type { CheckGateRequestResponse, GateCredential, GatePayment, GateResource, GetGateKeysResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
+import type { CheckGateRequestResponse, GateResource } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { AppError } from '@ctk/shared';
 import type { z } from 'zod';
-import type { gateCheck, gateCredential, gateKeys, gatePayment, gateResource } from './paygate-answers.js';
+import { messageDesc } from '../contract/contract-registry.js';
+import { toJson } from '../contract/json-mapping.js';
+import type { gateCheck, gateResource } from './paygate-answers.js';
 
 type Method = z.output<typeof gateResource>['method'];
 
@@ -19,37 +21,6 @@ export function gateResourceView(resource: GateResource | undefined): z.output<t
   };
 }
 
-export function gatePaymentView(payment: GatePayment | undefined): z.output<typeof gatePayment> {
-  if (!payment) throw new AppError('internal', 'p2p answered without the payment');
-  return {
-    id: payment.id,
-    resource_id: payment.resourceId,
-    method: payment.method as Method,
-    path: payment.path,
-    txid: payment.txid,
-    vout: payment.vout,
-    satoshis: Number(payment.satoshis),
-    protocol: payment.protocol as 'x402' | 'brc121',
-    payer: payment.payer || null,
-    // A time window's payment counts no calls: p2p sends 0 for "none".
-    calls: payment.calls || null,
-    calls_used: payment.callsUsed,
-    expires_at: payment.expiresAt,
-    created_at: payment.createdAt,
-    pay_to: payment.payTo || null,
-    derivation_index: payment.derivationIndex >= 0 ? payment.derivationIndex : null,
-    derivation_prefix: payment.derivationPrefix || null,
-    derivation_suffix: payment.derivationSuffix || null,
-    price_satoshis: Number(payment.priceSatoshis),
-    overpaid: payment.overpaid,
-  };
-}
-
-export function gateCredentialView(credential: GateCredential | undefined): z.output<typeof gateCredential> {
-  if (!credential) throw new AppError('internal', 'p2p answered without the credential');
-  return { token: credential.token, calls: credential.calls || null, expires_at: credential.expiresAt };
-}
-
 /** The answer to /check: what the resource server does, with the x402 document parsed for a 402. */
 export function gateCheckView(check: CheckGateRequestResponse): z.output<typeof gateCheck> {
   return {
@@ -58,18 +29,8 @@ export function gateCheckView(check: CheckGateRequestResponse): z.output<typeof 
     headers: check.headers,
     ...(check.bodyJson ? { body: parseDocument(check.bodyJson) } : {}),
     ...(check.refusal ? { refusal: { code: check.refusal.code, message: check.refusal.message } } : {}),
-    ...(check.credential ? { credential: gateCredentialView(check.credential) } : {}),
-    ...(check.payment ? { payment: gatePaymentView(check.payment) } : {}),
-  };
-}
-
-/** `/.well-known/ctk-paygate.json`: the keys as JWKs (OKP, Ed25519), under this instance's name. */
-export function gateKeysView(keys: GetGateKeysResponse, issuer: string): z.output<typeof gateKeys> {
-  return {
-    issuer,
-    keys: keys.keys.map((key) => ({ kid: key.kid, alg: 'EdDSA' as const, crv: 'Ed25519' as const, x: key.x })),
-    revoked: { resources: keys.revokedResources, credentials: keys.revokedCredentials },
-    max_age_seconds: keys.maxAgeSeconds,
+    ...(check.credential ? { credential: toJson(messageDesc('ctk.p2p.v1.GateCredential'), check.credential as never) } : {}),
+    ...(check.payment ? { payment: toJson(messageDesc('ctk.p2p.v1.GatePayment'), check.payment as never) } : {}),
   };
 }
 

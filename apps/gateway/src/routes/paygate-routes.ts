@@ -1,17 +1,20 @@
 import type { ErrorCode } from '@ctk/shared';
+import type { FastifyRequest } from 'fastify';
+import { exampleOf, messageDesc } from '../contract/contract-registry.js';
+import { toJson } from '../contract/json-mapping.js';
+import { messageSchema } from '../contract/message-schema.js';
+import { rpcRoute } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
-import { gateCheck, gateKeys, gatePaymentPage, gateResource, gateResourcePage, gateVerified } from '../paygate/paygate-answers.js';
+import { gateCheck, gateResource, gateResourcePage } from '../paygate/paygate-answers.js';
 import {
   gateCheck as gateCheckBody,
-  gateCheckExample,
   gatePayment as gatePaymentBody,
-  gatePaymentExample,
   newResource,
   newResourceExample,
   PAYGATE_BODY_LIMIT,
   resourceParams,
 } from '../paygate/paygate-input.js';
-import { gateCheckView, gateCredentialView, gateKeysView, gatePaymentView, gateResourceView } from '../paygate/paygate-view.js';
+import { gateCheckView, gateResourceView } from '../paygate/paygate-view.js';
 import { resolveGateAccount } from '../paygate/resolve-gate-account.js';
 import { pageQuery } from './pagination.js';
 import { route, type RouteDefinition } from './route-definition.js';
@@ -32,6 +35,9 @@ const PAYMENT_ERRORS: ErrorCode[] = [
 /** Verifying a payment broadcasts it, which may take the chain a few seconds. */
 const PAYMENT_CALL_TIMEOUT_MS = 30_000;
 
+const verified = messageDesc('ctk.p2p.v1.VerifyGatePaymentResponse');
+const published = messageDesc('ctk.p2p.v1.PaygateKeys');
+
 /**
  * The payment gate (spec 4.7, decision 0021), served by p2p: a merchant's resource server, with its
  * payment-gate key, prices URLs, asks whether each request it receives is paid, verifies payments and
@@ -41,7 +47,12 @@ const PAYMENT_CALL_TIMEOUT_MS = 30_000;
 export function paygateRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
   const p2p = deps.services.p2p;
   const issuer = deps.config.CTK_PUBLIC_URL.replace(/\/$/, '');
-  const account = (request: Parameters<typeof resolveGateAccount>[1]) => resolveGateAccount(deps.credentials, request);
+  const account = (request: FastifyRequest) => resolveGateAccount(deps.credentials, request);
+  // The payment-gate account is the key's, never the body's.
+  const keyAccount = {
+    fields: ['account'],
+    from: async ({ request }: { request: FastifyRequest }) => ({ account: await account(request) }),
+  };
   return {
     'GET /api/v1/402/resources': route({
       query: pageQuery,
@@ -78,17 +89,15 @@ export function paygateRoutes(deps: GatewayDeps): Record<string, RouteDefinition
         return gateResourceView(response.resource);
       },
     }),
-    'DELETE /api/v1/402/resources/:id': route({
+    'DELETE /api/v1/402/resources/:id': rpcRoute(deps.services, {
+      rpc: ['p2p', 'deleteGateResource'],
       params: resourceParams,
-      noContent: true,
+      fill: keyAccount,
       errors: ['not_found'],
-      handle: async ({ params, request }) => {
-        await p2p.deleteGateResource({ account: await account(request), id: params.id }, callOptions(request));
-      },
     }),
     'POST /api/v1/402/check': route({
       body: gateCheckBody,
-      bodyExample: gateCheckExample,
+      bodyExample: exampleOf(messageDesc('ctk.p2p.v1.CheckGateRequestRequest')) as never,
       bodyLimit: PAYGATE_BODY_LIMIT,
       answer: gateCheck,
       // A payment refused is a 402 with its refusal; what fails the check itself is the gate's or the chain's.
@@ -108,11 +117,12 @@ export function paygateRoutes(deps: GatewayDeps): Record<string, RouteDefinition
         return gateCheckView(response);
       },
     }),
+    // The payment's shape rules are the gateway's to refuse before p2p is asked; its answer is the contract's.
     'POST /api/v1/402/verify': route({
       body: gatePaymentBody,
-      bodyExample: gatePaymentExample,
+      bodyExample: exampleOf(messageDesc('ctk.p2p.v1.VerifyGatePaymentRequest')) as never,
       bodyLimit: PAYGATE_BODY_LIMIT,
-      answer: gateVerified,
+      answer: messageSchema(verified, 'answer'),
       errors: [...PAYMENT_ERRORS, 'failed_precondition'],
       handle: async ({ body, request }) => {
         const response = await p2p.verifyGatePayment(
@@ -126,32 +136,33 @@ export function paygateRoutes(deps: GatewayDeps): Record<string, RouteDefinition
           },
           { ...callOptions(request), timeoutMs: PAYMENT_CALL_TIMEOUT_MS },
         );
-        return { payment: gatePaymentView(response.payment), credential: gateCredentialView(response.credential) };
+        return toJson(verified, response as never) as never;
       },
     }),
-    'GET /api/v1/402/payments': route({
+    'GET /api/v1/402/payments': rpcRoute(deps.services, {
+      rpc: ['p2p', 'listGatePayments'],
       query: pageQuery,
-      answer: gatePaymentPage,
-      handle: async ({ query, request }) => {
-        const response = await p2p.listGatePayments(
-          { account: await account(request), limit: query.limit, cursor: query.cursor ?? '' },
-          callOptions(request),
-        );
-        return { data: response.payments.map(gatePaymentView), next_cursor: response.nextCursor || null };
-      },
+      fill: keyAccount,
+      answer: { page: 'payments' },
     }),
     'GET /.well-known/ctk-paygate.json': route({
-      answer: gateKeys,
+      answer: messageSchema(published, 'answer'),
       answerHeaders: {
         'cache-control': {
           description: 'public, max-age=<max_age_seconds>: shared caches may keep it as long',
           example: 'public, max-age=30',
         },
       },
+      // The keys as JWKs (OKP, Ed25519), under this instance's name.
       handle: async ({ request, reply }) => {
-        const keys = gateKeysView(await p2p.getGateKeys({}, callOptions(request)), issuer);
-        reply.header('cache-control', `public, max-age=${keys.max_age_seconds}`);
-        return keys;
+        const keys = await p2p.getGateKeys({}, callOptions(request));
+        reply.header('cache-control', `public, max-age=${keys.maxAgeSeconds}`);
+        return toJson(published, {
+          issuer,
+          keys: keys.keys.map((key) => ({ ...key, alg: 'EdDSA', crv: 'Ed25519' })),
+          revoked: { resources: keys.revokedResources, credentials: keys.revokedCredentials },
+          maxAgeSeconds: keys.maxAgeSeconds,
+        }) as never;
       },
     }),
   };

@@ -92,7 +92,7 @@ export function p2pService({ prisma, chain, config, eventsCommitted }: P2pDeps):
         sender: request.sender || undefined,
         time: request.time || undefined,
       });
-      return { payment: gatePaymentMessage(payment, addressOfScript(payment.script, chain.network) ?? ''), credential };
+      return { payment: gatePaymentMessage(payment, addressOfScript(payment.script, chain.network)), credential };
     },
     listGatePayments: (request) => listGatePayments(gate, request),
     getGateKeys: () => getGateKeys(gate),

@@ -236,5 +236,5 @@ export async function credentialFor(deps: GateDeps, payment: GatePayment): Promi
     iat: Math.floor(payment.createdAt.getTime() / 1000),
     exp: Math.floor(payment.expiresAt.getTime() / 1000),
   });
-  return { token, calls: payment.calls ?? 0, expiresAt: payment.expiresAt.toISOString() };
+  return { token, calls: payment.calls ?? undefined, expiresAt: payment.expiresAt.toISOString() };
 }

@@ -78,5 +78,5 @@ export async function checkGateRequest(deps: GateDeps, request: CheckGateRequest
 }
 
 function paymentOf(deps: GateDeps, payment: Parameters<typeof gatePaymentMessage>[0]) {
-  return gatePaymentMessage(payment, addressOfScript(payment.script, deps.chain.network) ?? '');
+  return gatePaymentMessage(payment, addressOfScript(payment.script, deps.chain.network));
 }

@@ -15,7 +15,8 @@ export function gateResourceMessage(resource: GateResource): GateResourceMessage
   };
 }
 
-export function gatePaymentMessage(payment: GatePayment, payTo: string): GatePaymentMessage {
+/** A payment as the contract gives it: what it does not have is absent (the API's null), not '' or -1. */
+export function gatePaymentMessage(payment: GatePayment, payTo: string | undefined): GatePaymentMessage {
   return {
     id: payment.id,
     resourceId: payment.resourceId,
@@ -25,15 +26,15 @@ export function gatePaymentMessage(payment: GatePayment, payTo: string): GatePay
     vout: payment.vout,
     satoshis: payment.satoshis,
     protocol: payment.protocol,
-    payer: payment.payer,
-    calls: payment.calls ?? 0,
+    payer: payment.payer || undefined,
+    calls: payment.calls ?? undefined,
     callsUsed: payment.callsUsed,
     expiresAt: payment.expiresAt.toISOString(),
     createdAt: payment.createdAt.toISOString(),
-    payTo,
-    derivationIndex: payment.derivationIndex ?? -1,
-    derivationPrefix: payment.derivationPrefix ?? '',
-    derivationSuffix: payment.derivationSuffix ?? '',
+    payTo: payTo || undefined,
+    derivationIndex: payment.derivationIndex ?? undefined,
+    derivationPrefix: payment.derivationPrefix ?? undefined,
+    derivationSuffix: payment.derivationSuffix ?? undefined,
     priceSatoshis: payment.priceSatoshis,
     overpaid: payment.satoshis > payment.priceSatoshis,
   };

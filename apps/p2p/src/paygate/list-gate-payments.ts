@@ -21,5 +21,5 @@ export async function listGatePayments(deps: GateDeps, request: ListGatePayments
     take: limit + 1,
   });
   const { page, nextCursor } = takePage(rows, limit, (row) => ({ at: row.createdAt, id: row.id }));
-  return { payments: page.map((row) => gatePaymentMessage(row, addressOfScript(row.script, deps.chain.network) ?? '')), nextCursor };
+  return { payments: page.map((row) => gatePaymentMessage(row, addressOfScript(row.script, deps.chain.network))), nextCursor };
 }
