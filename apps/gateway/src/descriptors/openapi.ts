@@ -152,9 +152,17 @@ function successResponse(definition: RouteDefinition, components: Record<string,
 
 function jsonAnswer(answer: z.ZodType, components: Record<string, unknown>) {
   const { $defs, $schema: _, ...schema } = z.toJSONSchema(answer, { io: 'output', unrepresentable: 'any' });
-  for (const [id, component] of Object.entries($defs ?? {})) components[id] = toComponentRefs(component);
+  for (const [id, component] of Object.entries($defs ?? {})) addComponent(components, id, toComponentRefs(component));
   const example = (z.globalRegistry.get(answer)?.examples as unknown[] | undefined)?.[0];
   return { schema: toComponentRefs(schema), ...(example === undefined ? {} : { example }) };
+}
+
+/** One schema per name: a second, different schema under a name already taken would silently replace the first. */
+function addComponent(components: Record<string, unknown>, id: string, component: unknown) {
+  const known = components[id];
+  if (known !== undefined && JSON.stringify(known) !== JSON.stringify(component))
+    throw new Error(`Two different answer schemas are named ${id}: give one of them another name`);
+  components[id] = component;
 }
 
 /** zod writes references to named schemas as `#/$defs/<id>`; in the document they are components. */
