@@ -299,7 +299,12 @@ describe('paid tickets', () => {
     expect(paid.status).toBe('paid');
     expect(paid.tickets).toHaveLength(2);
     for (const ticket of paid.tickets) {
-      expect(ticket).toMatchObject({ eventName: 'Jazz night', ticketTypeId: standing.id, ticketTypeName: 'Standing', checkedInAt: undefined });
+      expect(ticket).toMatchObject({
+        eventName: 'Jazz night',
+        ticketTypeId: standing.id,
+        ticketTypeName: 'Standing',
+        checkedInAt: undefined,
+      });
       expect(ticket.code).toMatch(/^[0-9A-HJKMNP-TV-Z]{20}$/);
     }
     // Read again: the same tickets, none issued twice.

@@ -9,7 +9,12 @@ import { toJson } from '../contract/json-mapping.js';
  * with the order's QR code and event stream under `origin`, the origin the browser reached. `lines`
  * stand for the order's where the route knows more of them (a ticket checkout's ticket types).
  */
-export function checkoutAnswer(view: DescMessage, checkout: Checkout | undefined, origin: string, lines?: object[]): Record<string, unknown> {
+export function checkoutAnswer(
+  view: DescMessage,
+  checkout: Checkout | undefined,
+  origin: string,
+  lines?: object[],
+): Record<string, unknown> {
   if (!checkout?.order) throw new AppError('internal', 'commerce answered without the checkout or its order');
   const { order, ...fields } = checkout;
   const orderUrl = `${origin}/api/pos/orders/${order.orderNumber}`;

@@ -54,7 +54,7 @@ export function commerceRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
       params: merchantParams,
       answer: messageSchema(MERCHANT, 'answer'),
       handle: async ({ request }) =>
-        toJson(MERCHANT, await getMerchantProfile(deps, requireOrg(request), callOptions(request)) as unknown as Record<string, unknown>),
+        toJson(MERCHANT, (await getMerchantProfile(deps, requireOrg(request), callOptions(request))) as unknown as Record<string, unknown>),
     }),
     'GET /api/v1/commerce/:merchant_handle/catalog': rpcRoute(deps.services, {
       rpc: ['commerce', 'getCatalog'],
