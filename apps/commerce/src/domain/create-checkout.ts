@@ -16,7 +16,7 @@ export const ONLINE_NOTE = 'Online checkout';
 
 const lineSchema = z.object({
   itemId: z.guid('item_id must be an item id (a UUID)'),
-  quantity: z.bigint().min(1n, 'quantity must be at least 1').max(MAX_QUANTITY, `quantity must be at most ${MAX_QUANTITY}`),
+  quantity: z.bigint().min(1n, 'quantity must be at least 1').max(MAX_QUANTITY, `quantity must be at most ${MAX_QUANTITY}`).default(1n),
   modifierIds: z.array(z.string().min(1).max(100)).max(MAX_MODIFIERS, `a line takes at most ${MAX_MODIFIERS} modifiers`),
 });
 

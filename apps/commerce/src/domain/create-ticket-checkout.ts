@@ -16,7 +16,11 @@ const ticketCheckoutSchema = z.object({
     .array(
       z.object({
         ticketTypeId: z.guid('ticket_type_id must be a ticket type id (a UUID)'),
-        quantity: z.bigint().min(1n, 'quantity must be at least 1').max(MAX_QUANTITY, `quantity must be at most ${MAX_QUANTITY}`),
+        quantity: z
+          .bigint()
+          .min(1n, 'quantity must be at least 1')
+          .max(MAX_QUANTITY, `quantity must be at most ${MAX_QUANTITY}`)
+          .default(1n),
       }),
     )
     .min(1, 'a checkout needs at least one line')

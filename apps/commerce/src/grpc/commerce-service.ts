@@ -38,10 +38,12 @@ export function commerceService(context: CheckoutContext, providers: ProviderCon
     },
     async createCheckout(request) {
       const lines = request.lines.map((line) => ({ itemId: line.itemId, quantity: line.quantity, modifierIds: line.modifierIds }));
-      return { checkout: toCheckoutMessage(await createCheckout(context, request.org, { lines, publicUrl: request.publicUrl })) };
+      return {
+        checkout: toCheckoutMessage(await createCheckout(context, request.org, { lines, publicUrl: request.publicUrl }), request.publicUrl),
+      };
     },
     async getCheckout(request) {
-      return { checkout: toCheckoutMessage(await getCheckout(context, request.org, request)) };
+      return { checkout: toCheckoutMessage(await getCheckout(context, request.org, request), request.publicUrl) };
     },
     async replaceTicketCatalog(request) {
       const stored = await replaceTicketCatalog(context, request.org, { events: request.events });
@@ -56,16 +58,17 @@ export function commerceService(context: CheckoutContext, providers: ProviderCon
       return {
         checkout: toCheckoutMessage(
           await createTicketCheckout(context, request.org, { lines, publicUrl: request.publicUrl, clientAddress: request.clientAddress }),
+          request.publicUrl,
         ),
       };
     },
     async listTicketOrders(request) {
       const { page, nextCursor } = await listTicketOrders(context, request.org, { limit: request.limit, cursor: request.cursor });
       const now = context.now();
-      return { orders: page.map((row) => toTicketOrderMessage(row, now)), nextCursor };
+      return { orders: page.map((row) => toTicketOrderMessage(row, now, request.publicUrl)), nextCursor };
     },
     async checkInTicket(request) {
-      return { ticket: toIssuedTicketMessage(await checkInTicket(context, request.org, request.code)) };
+      return { ticket: toIssuedTicketMessage(await checkInTicket(context, request.org, request.code), request.publicUrl) };
     },
     async getTicketQr(request) {
       return getTicketQr(context.tickets, request.code, request.format);

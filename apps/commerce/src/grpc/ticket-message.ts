@@ -11,6 +11,7 @@ export function toTicketEventMessages(events: EventWithTypes[], counts: Map<stri
     venue: event.venue,
     ticketTypes: event.ticketTypes.map((type) => {
       const { sold, held } = counts.get(type.id) ?? { sold: 0, held: 0 };
+      const available = Math.max(0, type.capacity - sold - held);
       return {
         id: type.id,
         name: type.name,
@@ -19,25 +20,28 @@ export function toTicketEventMessages(events: EventWithTypes[], counts: Map<stri
         capacity: type.capacity,
         sold,
         held,
-        available: Math.max(0, type.capacity - sold - held),
+        available,
+        soldOut: available === 0,
       };
     }),
   }));
 }
 
-export function toIssuedTicketMessage(ticket: TicketWithNames): IssuedTicket {
+/** A ticket, with its QR code's URL under `publicUrl` (the gateway's base URL for this answer). */
+export function toIssuedTicketMessage(ticket: TicketWithNames, publicUrl: string): IssuedTicket {
   return {
     code: ticket.code,
     eventId: ticket.ticketType.eventId,
     eventName: ticket.ticketType.event.name,
     ticketTypeId: ticket.ticketTypeId,
     ticketTypeName: ticket.ticketType.name,
-    checkedInAt: ticket.checkedInAt?.toISOString() ?? '',
+    qrUrl: `${publicUrl.replace(/\/+$/, '')}/api/v1/tickets/${ticket.code}/qr`,
+    checkedInAt: ticket.checkedInAt?.toISOString(),
   };
 }
 
 /** A ticket checkout for the merchant: its hold summarised (refunded, sold, unfulfilled, held while unexpired, else released). */
-export function toTicketOrderMessage(row: TicketOrderRow, now: Date): TicketOrder {
+export function toTicketOrderMessage(row: TicketOrderRow, now: Date, publicUrl: string): TicketOrder {
   const states = new Set(row.ticketHolds.map((hold) => hold.state));
   const held = row.ticketHolds.some((hold) => hold.state === 'held' && hold.expiresAt > now);
   const hold = states.has('refunded')
@@ -63,9 +67,9 @@ export function toTicketOrderMessage(row: TicketOrderRow, now: Date): TicketOrde
       quantity: BigInt(h.quantity),
       unitPriceMinor: h.unitPriceMinor,
     })),
-    tickets: row.tickets.map(toIssuedTicketMessage),
+    tickets: row.tickets.map((ticket) => toIssuedTicketMessage(ticket, publicUrl)),
     createdAt: row.createdAt.toISOString(),
     expiresAt: row.expiresAt.toISOString(),
-    paidAt: row.paidAt?.toISOString() ?? '',
+    paidAt: row.paidAt?.toISOString(),
   };
 }

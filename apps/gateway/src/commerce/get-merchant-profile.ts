@@ -1,22 +1,21 @@
+import type { CommerceMerchant } from '@ctk/proto/ctk/commerce/v1/commerce';
 import type { CallOptions } from '@ctk/shared';
-import type { z } from 'zod';
 import type { OrgContext } from '../auth/types.js';
 import type { GatewayDeps } from '../deps.js';
 import { paymailDomain } from '../paymail/paymail-domain.js';
 import { readOwnerFacts } from '../identity/owner-facts.js';
 import { orgRef } from '../routes/service-call.js';
-import type { merchantProfile } from './commerce-answers.js';
 
 /**
  * The merchant as a shopper's page shows it: the gateway's public facts about the organisation, whether
  * its prices include tax (books') and it can be paid (p2p's wallet), and commerce's storefront (the
- * catalog's currencies and size).
+ * catalog's currencies and size): the contract's CommerceMerchant, which no one service answers.
  */
 export async function getMerchantProfile(
   deps: Pick<GatewayDeps, 'prisma' | 'services' | 'config'>,
   org: OrgContext,
   options: CallOptions,
-): Promise<z.output<typeof merchantProfile>> {
+): Promise<CommerceMerchant> {
   const [row, storefront, [facts]] = await Promise.all([
     deps.prisma.organization.findUniqueOrThrow({
       where: { id: org.id },
@@ -29,13 +28,13 @@ export async function getMerchantProfile(
   return {
     handle: org.handle,
     name: org.name,
-    avatar_url: row.avatarUrl,
-    category: row.category,
-    paymail: row.paymailAlias ? `${row.paymailAlias}@${paymailDomain(deps.config)}` : null,
-    currency: storefront.currencies[0] ?? null,
+    avatarUrl: row.avatarUrl ?? undefined,
+    category: row.category ?? undefined,
+    paymail: row.paymailAlias ? `${row.paymailAlias}@${paymailDomain(deps.config)}` : undefined,
+    currency: storefront.currencies[0],
     currencies: storefront.currencies,
-    items_for_sale: storefront.itemsForSale,
-    prices_include_tax: tax.pricesIncludeTax,
-    accepts_payments: Boolean(wallet.walletXpub || wallet.receivingAddress),
+    itemsForSale: storefront.itemsForSale,
+    pricesIncludeTax: tax.pricesIncludeTax,
+    acceptsPayments: Boolean(wallet.walletXpub || wallet.receivingAddress),
   };
 }

@@ -28,6 +28,7 @@ const FORMAT = extension('format');
 const INTERNAL = extension('internal');
 const OUTPUT_ONLY = extension('output_only');
 const UNBOUNDED = extension('unbounded');
+const NOT_NULL = extension('not_null');
 
 /** A message of the contracts, by its full name (e.g. `ctk.pos.v1.Item`). */
 export function messageDesc(typeName: string): DescMessage {
@@ -50,6 +51,7 @@ export type FieldOptions = {
   internal: boolean;
   outputOnly: boolean;
   unbounded: boolean;
+  notNull: boolean;
 };
 const optionsOf = new WeakMap<DescField, FieldOptions>();
 
@@ -68,6 +70,7 @@ function readOptions(field: DescField): FieldOptions {
     internal: hasOption(field, INTERNAL) && (getOption(field, INTERNAL) as boolean),
     outputOnly: hasOption(field, OUTPUT_ONLY) && (getOption(field, OUTPUT_ONLY) as boolean),
     unbounded: hasOption(field, UNBOUNDED) && (getOption(field, UNBOUNDED) as boolean),
+    notNull: hasOption(field, NOT_NULL) && (getOption(field, NOT_NULL) as boolean),
   };
 }
 

@@ -65,11 +65,11 @@ function valueSchema(field: DescField, direction: 'request' | 'answer'): z.ZodTy
 function fieldSchema(field: DescField, direction: 'request' | 'answer'): z.ZodType {
   let schema = valueSchema(field, direction);
   const nullable = field.fieldKind === 'message' || (field.fieldKind === 'scalar' && field.presence === FeatureSet_FieldPresence.EXPLICIT);
-  const { required } = fieldOptions(field);
+  const { required, notNull } = fieldOptions(field);
   if (direction === 'answer') {
     if (nullable && !required) schema = schema.nullable();
   } else if (!required) {
-    schema = nullable ? schema.nullable().optional() : schema.optional();
+    schema = nullable && !notNull ? schema.nullable().optional() : schema.optional();
   }
   const comment = commentOf(field);
   return comment ? schema.describe(comment) : schema;

@@ -1,18 +1,50 @@
+import { z } from 'zod';
 import { requireOrg } from '../auth/authenticate.js';
-import { checkoutStatusView, checkoutView } from '../commerce/checkout-view.js';
-import { checkout, checkoutStatus, merchantProfile } from '../commerce/commerce-answers.js';
-import { catalogItemParams, checkoutStatusParams, merchantParams, newCheckout, newCheckoutExample } from '../commerce/commerce-input.js';
+import { checkoutAnswer } from '../commerce/checkout-answer.js';
 import { getMerchantProfile } from '../commerce/get-merchant-profile.js';
+import { commentOf, exampleOf, messageDesc } from '../contract/contract-registry.js';
+import { fromJson, toJson } from '../contract/json-mapping.js';
+import { messageSchema } from '../contract/message-schema.js';
 import { rpcRoute } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
+import { handleField } from '../identity/organization-fields.js';
 import { answerOrigin, rebasePaymentLinks } from '../origin/answer-origin.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions, orgRef } from './service-call.js';
 
+/** The path of every Commerce API route: the merchant the commerce key is of. */
+export const merchantParams = z.object({
+  merchant_handle: handleField.describe("The merchant's handle; the commerce key must be its own"),
+});
+
+const catalogItemParams = merchantParams.extend({ id: z.uuid('must be an item id (a UUID)').describe('An item of the catalog') });
+
+const checkoutStatusParams = merchantParams.extend({
+  public_token: z
+    .string()
+    .regex(/^cko_[A-Za-z0-9_-]{32}$/, 'must be a checkout public token: cko_ and 32 characters')
+    .describe('The public token the checkout answered'),
+});
+
+const MERCHANT = messageDesc('ctk.commerce.v1.CommerceMerchant');
+const CREATE = messageDesc('ctk.commerce.v1.CreateCheckoutRequest');
+const CHECKOUT = messageDesc('ctk.commerce.v1.CommerceCheckout');
+const STATUS = messageDesc('ctk.commerce.v1.CommerceCheckoutStatus');
+
+/** The status's schema: `tickets` only for a ticket checkout, so an item checkout's status has no such key. */
+const statusSchema = (() => {
+  const status = messageSchema(STATUS, 'answer') as z.ZodObject;
+  return status
+    .extend({ tickets: status.shape.tickets!.optional() })
+    .describe(commentOf(STATUS)!)
+    .meta({ id: STATUS.name, examples: [exampleOf(STATUS)] });
+})();
+
 /**
  * The Commerce API (spec 4.13, decision 0018), behind the merchant's commerce key (the gateway resolved
  * its organisation and checked it is the path's): the profile, the catalog and checkouts, served by
- * commerce. The ticket routes are in ticket-routes.ts (decision 0020).
+ * commerce. The ticket routes are in ticket-routes.ts (decision 0020). A checkout's answer is the
+ * contract's view of the checkout and its order side by side (commerce/checkout-answer.ts).
  */
 export function commerceRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
   const publicUrl = deps.config.CTK_PUBLIC_URL;
@@ -20,8 +52,9 @@ export function commerceRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
   return {
     'GET /api/v1/commerce/:merchant_handle': route({
       params: merchantParams,
-      answer: merchantProfile,
-      handle: ({ request }) => getMerchantProfile(deps, requireOrg(request), callOptions(request)),
+      answer: messageSchema(MERCHANT, 'answer'),
+      handle: async ({ request }) =>
+        toJson(MERCHANT, (await getMerchantProfile(deps, requireOrg(request), callOptions(request))) as unknown as Record<string, unknown>),
     }),
     'GET /api/v1/commerce/:merchant_handle/catalog': rpcRoute(deps.services, {
       rpc: ['commerce', 'getCatalog'],
@@ -38,39 +71,37 @@ export function commerceRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
       // Each checkout takes a rate and holds a receiving output of the merchant's wallet until it expires.
       rateLimitPerMinute: deps.config.CTK_CHECKOUT_RATE_LIMIT_PER_MINUTE,
       params: merchantParams,
-      body: newCheckout,
-      bodyExample: newCheckoutExample,
+      body: messageSchema(CREATE, 'request', ['org']),
+      bodyExample: exampleOf(CREATE) as never,
       // A shopper's retry with the same Idempotency-Key gets the same checkout, not a second held output.
       creates: true,
       status: 201,
-      answer: checkout,
+      answer: messageSchema(CHECKOUT, 'answer'),
       errors: ['failed_precondition', 'unavailable'],
       handle: async ({ body, request }) => {
-        const lines = body.lines.map((line) => ({
-          itemId: line.item_id,
-          quantity: BigInt(line.quantity),
-          modifierIds: line.modifier_ids ?? [],
-        }));
         const response = await commerce.createCheckout(
-          { org: orgRef(requireOrg(request)), lines, publicUrl },
+          { ...fromJson(CREATE, body as Record<string, unknown>), org: orgRef(requireOrg(request)), publicUrl },
           // pos prices the order, takes the rate and has p2p hold an output: a few calls behind this one.
           { ...callOptions(request), timeoutMs: 15_000 },
         );
         // Stored under CTK_PUBLIC_URL; the shopper's answer links to the origin their page reached (answerOrigin).
         const origin = answerOrigin(request, publicUrl);
-        return rebasePaymentLinks(checkoutView(response.checkout, origin), publicUrl, origin);
+        return rebasePaymentLinks(checkoutAnswer(CHECKOUT, response.checkout, origin) as never, publicUrl, origin);
       },
     }),
     'GET /api/v1/commerce/:merchant_handle/checkout/:public_token/status': route({
       params: checkoutStatusParams,
-      answer: checkoutStatus,
+      answer: statusSchema,
       errors: ['not_found'],
       handle: async ({ params, request }) => {
-        const response = await commerce.getCheckout(
-          { org: orgRef(requireOrg(request)), publicToken: params.public_token, publicUrl },
+        // A read: the links of the answer (a ticket's QR code) are under the origin the browser reached.
+        const origin = answerOrigin(request, publicUrl);
+        const { checkout } = await commerce.getCheckout(
+          { org: orgRef(requireOrg(request)), publicToken: params.public_token, publicUrl: origin },
           callOptions(request),
         );
-        return checkoutStatusView(response.checkout, answerOrigin(request, publicUrl));
+        const { tickets, ...status } = checkoutAnswer(STATUS, checkout, origin);
+        return checkout!.kind === 'tickets' ? { ...status, tickets } : status;
       },
     }),
   };
