@@ -1,7 +1,8 @@
 import type { Transaction } from '@bsv/sdk';
-import type { Prisma } from '../generated/prisma/client.js';
+import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 
 type Sql = Pick<Prisma.TransactionClient, '$queryRawUnsafe'>;
+type Db = PrismaClient | Prisma.TransactionClient;
 
 /** What an output paid for: the organisation, and the claim's purpose and source. */
 export type ClaimRow = { organizationId: string; purpose: string; sourceId: string };
@@ -47,4 +48,14 @@ export async function claimOutputs(
 /** Whether a spent output's row is this claim's: the same organisation, purpose and source. */
 export function isSameClaim(spent: ClaimRow, claim: ClaimRow): boolean {
   return spent.organizationId === claim.organizationId && spent.purpose === claim.purpose && spent.sourceId === claim.sourceId;
+}
+
+/** Whether any output of the transaction (or all of it) paid something here. */
+export async function isTxidSpent(db: Db, txid: string): Promise<boolean> {
+  return (await db.spentTxid.findFirst({ where: { txid }, select: { txid: true } })) !== null;
+}
+
+/** In the caller's transaction: each output as paying `claim`; an output already claimed is a unique violation. */
+export async function recordSpentOutputs(db: Db, txid: string, vouts: readonly number[], claim: ClaimRow): Promise<void> {
+  await db.spentTxid.createMany({ data: vouts.map((vout) => ({ txid, vout, ...claim })) });
 }

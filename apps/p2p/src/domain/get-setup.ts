@@ -1,4 +1,5 @@
 import type { CapabilitySetup } from '@ctk/proto/ctk/common/v1/common';
+import { hasLiveResource } from '../data/gate-resource-repository.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { WalletOrg } from './org-wallet.js';
 
@@ -10,7 +11,7 @@ import type { WalletOrg } from './org-wallet.js';
  */
 export async function getSetup(prisma: PrismaClient, org: WalletOrg): Promise<CapabilitySetup[]> {
   const wallet = Boolean(org.walletXpub || org.receivingAddress);
-  const priced = org.walletXpub ? (await prisma.gateResource.count({ where: { organizationId: org.id, deletedAt: null } })) > 0 : false;
+  const priced = org.walletXpub ? await hasLiveResource(prisma, org.id) : false;
   return [
     {
       capabilityId: 'paygate_402',

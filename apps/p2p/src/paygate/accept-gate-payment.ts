@@ -2,6 +2,10 @@ import { P2PKH, PublicKey } from '@bsv/sdk';
 import { verifyBeef } from '@ctk/chain';
 import type { GateCredential } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { AppError, isUniqueViolation } from '@ctk/shared';
+import { isPaymentNonceUsed } from '../data/gate-payment-repository.js';
+import { claimPaymentRequest, findRequestPayment, releasePaymentRequestClaim } from '../data/gate-payment-request-repository.js';
+import { findGateResource } from '../data/gate-resource-repository.js';
+import { isTxidSpent } from '../data/spent-outputs.js';
 import type { GatePayment, GateResource } from '../generated/prisma/client.js';
 import { signCredential } from './credential.js';
 import type { Account } from './gate-account.js';
@@ -49,7 +53,7 @@ export async function acceptGatePayment(
   if (tx.merklePath) throw alreadyMined(txid);
   // Refused at once when the transaction paid something here before: an order's payment offered as the gate's
   // is refused, whichever output it names (its outputs do not pay the request's script either, decision 0022).
-  if (await deps.prisma.spentTxid.findFirst({ where: { txid }, select: { txid: true } })) throw txidUsed(txid);
+  if (await isTxidSpent(deps.prisma, txid)) throw txidUsed(txid);
   const { target, resource, price } =
     offered.payeeKey !== undefined
       ? brc42Target(account, offered, forResource)
@@ -73,10 +77,7 @@ export async function acceptGatePayment(
   const nonce = target.kind === 'request' ? target.request.nonce : undefined;
   if (nonce) await claim(deps, nonce, txid);
   // A BRC-42 payment's sender, nonce and time pay once: a second transaction for them is refused before it is broadcast.
-  else if (
-    target.kind === 'brc42' &&
-    (await deps.prisma.gatePayment.findUnique({ where: { nonce: brc42Nonce(target) }, select: { id: true } }))
-  )
+  else if (target.kind === 'brc42' && (await isPaymentNonceUsed(deps.prisma, brc42Nonce(target))))
     throw new AppError(
       'payment_expired',
       'A payment with this x-bsv-sender, x-bsv-nonce and x-bsv-time was already made: pay with a new nonce.',
@@ -101,8 +102,7 @@ export async function acceptGatePayment(
       expiresAt: new Date(Date.now() + lifetime * 1000),
     });
   } catch (error) {
-    if (nonce)
-      await deps.prisma.gatePaymentRequest.updateMany({ where: { nonce, claimedTxid: txid, paidTxid: null }, data: { claimedTxid: null } });
+    if (nonce) await releasePaymentRequestClaim(deps.prisma, nonce, txid);
     if (isUniqueViolation(error)) throw txidUsed(txid);
     throw error;
   }
@@ -146,7 +146,7 @@ async function requestTarget(
         field: 'nonce',
       },
     );
-  const resource = forResource ?? (await deps.prisma.gateResource.findUnique({ where: { id: request.resourceId } }));
+  const resource = forResource ?? (await findGateResource(deps.prisma, request.resourceId));
   if (!resource || resource.deletedAt)
     throw new AppError('payment_expired', 'The resource this payment request priced was removed: ask again.', { field: 'nonce' });
   return { target: { kind: 'request', request }, resource, price: request.satoshis };
@@ -206,17 +206,9 @@ function txidUsed(txid: string): AppError {
 
 /** Marks the request as being paid by this transaction: another transaction for it is refused until this one settles or goes stale. */
 async function claim(deps: GateDeps, nonce: string, txid: string): Promise<void> {
-  const claimed = await deps.prisma.gatePaymentRequest.updateMany({
-    where: {
-      nonce,
-      paidTxid: null,
-      OR: [{ claimedTxid: null }, { claimedTxid: txid }, { claimedAt: { lt: new Date(Date.now() - CLAIM_MS) } }],
-    },
-    data: { claimedTxid: txid, claimedAt: new Date() },
-  });
-  if (claimed.count > 0) return;
+  if (await claimPaymentRequest(deps.prisma, nonce, txid, new Date(Date.now() - CLAIM_MS))) return;
   // Refused: said as the record would say it, when the request is already paid (by this very transaction, offered twice at once, or another).
-  const request = await deps.prisma.gatePaymentRequest.findUnique({ where: { nonce }, select: { paidTxid: true } });
+  const request = await findRequestPayment(deps.prisma, nonce);
   if (request?.paidTxid === txid) throw txidUsed(txid);
   if (request?.paidTxid)
     throw new AppError('payment_expired', 'This payment request was already paid by another transaction: ask again for a new one.');

@@ -1,6 +1,7 @@
 import { addressOfScript } from '@ctk/chain';
 import type { CheckGateRequestRequest, CheckGateRequestResponse, GateRefusal } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { AppError, pricingResource } from '@ctk/shared';
+import { findLiveResources } from '../data/gate-resource-repository.js';
 import { acceptGatePayment } from './accept-gate-payment.js';
 import { accountOf } from './gate-account.js';
 import type { GateDeps } from './gate-deps.js';
@@ -33,7 +34,7 @@ export async function checkGateRequest(deps: GateDeps, request: CheckGateRequest
   const account = accountOf(request.account);
   const path = pathOfUrl(request.url);
   // The same choice as the merchant's middleware makes for a credential it checks itself.
-  const resources = await deps.prisma.gateResource.findMany({ where: { accountId: account.id, deletedAt: null } });
+  const resources = await findLiveResources(deps.prisma, account.id);
   const resource = pricingResource(resources, request.method, path);
   if (!resource) return { outcome: 'free', status: 200, headers: {}, bodyJson: '' };
 

@@ -1,6 +1,7 @@
 import type { CreateGateResourceRequest, CreateGateResourceResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { AppError, comparablePath, freeText, hasDotSegment, MAX_SATOSHIS_BIGINT, validate } from '@ctk/shared';
 import { z } from 'zod';
+import { addGateResource, findLiveResourcePaths } from '../data/gate-resource-repository.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { accountOf } from './gate-account.js';
 import { gateResourceMessage } from './gate-messages.js';
@@ -51,10 +52,7 @@ export async function createGateResource(prisma: PrismaClient, request: CreateGa
   const account = accountOf(request.account);
   const { account: _account, ...fields } = request;
   const resource = validate(resourceSchema, fields, 'priced resource');
-  const live = await prisma.gateResource.findMany({
-    where: { accountId: account.id, deletedAt: null },
-    select: { method: true, path: true },
-  });
+  const live = await findLiveResourcePaths(prisma, account.id);
   // Two spellings of one path (case, escapes, slashes) price the same requests: one price for them.
   const path = comparablePath(resource.path);
   if (live.some((other) => other.method === resource.method && comparablePath(other.path) === path))
@@ -65,18 +63,16 @@ export async function createGateResource(prisma: PrismaClient, request: CreateGa
     );
   if (live.length >= MAX_RESOURCES)
     throw new AppError('failed_precondition', `An account has at most ${MAX_RESOURCES} priced resources; remove one first.`);
-  const created = await prisma.gateResource.create({
-    data: {
-      accountId: account.id,
-      organizationId: account.org.id,
-      method: resource.method,
-      path: resource.path,
-      priceSatoshis: resource.priceSatoshis,
-      grantKind: resource.grantKind,
-      grantCalls: resource.grantKind === 'calls' ? resource.grantCalls : null,
-      grantSeconds: resource.grantKind === 'window' ? resource.grantSeconds : null,
-      description: resource.description,
-    },
+  const created = await addGateResource(prisma, {
+    accountId: account.id,
+    organizationId: account.org.id,
+    method: resource.method,
+    path: resource.path,
+    priceSatoshis: resource.priceSatoshis,
+    grantKind: resource.grantKind,
+    grantCalls: resource.grantKind === 'calls' ? resource.grantCalls : null,
+    grantSeconds: resource.grantKind === 'window' ? resource.grantSeconds : null,
+    description: resource.description,
   });
   return { resource: gateResourceMessage(created) };
 }

@@ -1,5 +1,7 @@
 import type { DeleteGateResourceRequest, DeleteGateResourceResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { AppError } from '@ctk/shared';
+import { revokeResourceCredentials } from '../data/gate-payment-repository.js';
+import { markResourceRemoved } from '../data/gate-resource-repository.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { accountOf, UUID } from './gate-account.js';
 
@@ -14,15 +16,8 @@ export async function deleteGateResource(prisma: PrismaClient, request: DeleteGa
   if (!UUID.test(request.id)) throw notFound;
   const now = new Date();
   await prisma.$transaction(async (tx) => {
-    const removed = await tx.gateResource.updateMany({
-      where: { id: request.id, accountId: account.id, deletedAt: null },
-      data: { deletedAt: now },
-    });
-    if (removed.count === 0) throw notFound;
-    await tx.gatePayment.updateMany({
-      where: { resourceId: request.id, revokedAt: null, expiresAt: { gt: now } },
-      data: { revokedAt: now },
-    });
+    if (!(await markResourceRemoved(tx, { id: request.id, accountId: account.id }, now))) throw notFound;
+    await revokeResourceCredentials(tx, request.id, now);
   });
   return {};
 }

@@ -1,4 +1,5 @@
 import { AppError } from '@ctk/shared';
+import { findPaymentRequestByNonce, findRequestForScript } from '../data/gate-payment-request-repository.js';
 import type { GatePaymentRequest, PrismaClient } from '../generated/prisma/client.js';
 import type { Account } from './gate-account.js';
 
@@ -17,16 +18,8 @@ export async function findPaymentRequest(
 ): Promise<GatePaymentRequest> {
   const request =
     'nonce' in key
-      ? await prisma.gatePaymentRequest.findUnique({ where: { nonce: key.nonce } })
-      : await prisma.gatePaymentRequest.findFirst({
-          where: {
-            accountId: account.id,
-            script: key.script,
-            ...(key.resourceId ? { resourceId: key.resourceId } : {}),
-            OR: [{ paidTxid: null }, { paidTxid: txid }],
-          },
-          orderBy: { createdAt: 'desc' },
-        });
+      ? await findPaymentRequestByNonce(prisma, key.nonce)
+      : await findRequestForScript(prisma, { accountId: account.id, script: key.script, resourceId: key.resourceId }, txid);
   if (!request || request.accountId !== account.id) {
     throw 'nonce' in key
       ? new AppError(

@@ -2,6 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { HD } from '@bsv/sdk';
 import { addressOfScript } from '@ctk/chain';
 import { AppError } from '@ctk/shared';
+import {
+  addPaymentRequest,
+  deleteExpiredRequests,
+  findSharedOpenRequest,
+  type OfferedRequest,
+} from '../data/gate-payment-request-repository.js';
 import type { GateResource } from '../generated/prisma/client.js';
 import { deriveOutput } from '../paymail/derive-output.js';
 import { walletOf, type WalletOrg } from '../domain/org-wallet.js';
@@ -50,10 +56,8 @@ export async function issuePaymentRequest(deps: GateDeps, account: Account, reso
   };
 }
 
-type IssuedRequest = { nonce: string; script: string; derivationIndex: number | null; expiresAt: Date };
-
 /** A request on a child of the xpub allocated for it alone, held until it expires. */
-async function newRequest(deps: GateDeps, account: Account, org: WalletOrg, resource: GateResource): Promise<IssuedRequest> {
+async function newRequest(deps: GateDeps, account: Account, org: WalletOrg, resource: GateResource): Promise<OfferedRequest> {
   const nonce = randomBytes(16).toString('base64url');
   const expiresAt = new Date(Date.now() + deps.config.P2P_GATE_REQUEST_TTL_SECONDS * 1000);
   return deps.prisma.$transaction(
@@ -66,22 +70,18 @@ async function newRequest(deps: GateDeps, account: Account, org: WalletOrg, reso
         // Anyone may ask for a 402 (decision 0022): bounded with the other anonymous opens.
         anonymous: true,
       });
-      await tx.gatePaymentRequest.create({
-        data: {
-          nonce,
-          accountId: account.id,
-          organizationId: org.id,
-          resourceId: resource.id,
-          script: output.script,
-          satoshis: resource.priceSatoshis,
-          xpub: output.xpub,
-          derivationIndex: output.derivationIndex,
-          expiresAt,
-        },
+      await addPaymentRequest(tx, {
+        nonce,
+        accountId: account.id,
+        organizationId: org.id,
+        resourceId: resource.id,
+        script: output.script,
+        satoshis: resource.priceSatoshis,
+        xpub: output.xpub,
+        derivationIndex: output.derivationIndex,
+        expiresAt,
       });
-      await tx.gatePaymentRequest.deleteMany({
-        where: { accountId: account.id, paidTxid: null, expiresAt: { lt: new Date(Date.now() - KEEP_EXPIRED_MS) } },
-      });
+      await deleteExpiredRequests(tx, account.id, new Date(Date.now() - KEEP_EXPIRED_MS));
       return { nonce, script: output.script, derivationIndex: output.derivationIndex, expiresAt };
     },
     { maxWait: 20_000, timeout: 20_000 },
@@ -89,19 +89,10 @@ async function newRequest(deps: GateDeps, account: Account, org: WalletOrg, reso
 }
 
 /** The resource's unpaid, unclaimed request on the current xpub with the most time left, if it leaves enough. */
-async function openRequestOf(deps: GateDeps, account: Account, resource: GateResource, xpub: string): Promise<IssuedRequest | null> {
-  return deps.prisma.gatePaymentRequest.findFirst({
-    where: {
-      accountId: account.id,
-      resourceId: resource.id,
-      xpub,
-      satoshis: resource.priceSatoshis,
-      paidTxid: null,
-      claimedTxid: null,
-      derivationIndex: { not: null },
-      expiresAt: { gt: new Date(Date.now() + SHARED_OFFER_MIN_MS) },
-    },
-    orderBy: { expiresAt: 'desc' },
-    select: { nonce: true, script: true, derivationIndex: true, expiresAt: true },
-  });
+async function openRequestOf(deps: GateDeps, account: Account, resource: GateResource, xpub: string): Promise<OfferedRequest | null> {
+  return findSharedOpenRequest(
+    deps.prisma,
+    { accountId: account.id, resourceId: resource.id, xpub, satoshis: resource.priceSatoshis },
+    new Date(Date.now() + SHARED_OFFER_MIN_MS),
+  );
 }

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { PaymentEvent, PaymentEventType, Settlement } from '@ctk/proto/ctk/events/v1/payment_event';
 import { AppError, enqueuePaymentEvent } from '@ctk/shared';
+import { addGatePayment } from '../data/gate-payment-repository.js';
+import { findRequestPayment, markPaymentRequestPaid } from '../data/gate-payment-request-repository.js';
 import { recordPaidDerivationIndex } from '../data/record-paid-derivation-index.js';
 import { txidAlreadyUsed } from '../data/record-settlement.js';
 import { claimOutputs } from '../data/spent-outputs.js';
@@ -37,39 +39,33 @@ export async function recordGatePayment(prisma: PrismaClient, accepted: Accepted
   return prisma.$transaction(
     async (tx) => {
       if (request) {
-        const paid = await tx.gatePaymentRequest.updateMany({
-          where: { nonce: request.nonce, paidTxid: null },
-          data: { paidTxid: accepted.txid },
-        });
-        if (paid.count === 0) {
+        if (!(await markPaymentRequestPaid(tx, request.nonce, accepted.txid))) {
           // Paid meanwhile: by this very transaction (the same payment offered twice at once), or by another.
-          const now = await tx.gatePaymentRequest.findUnique({ where: { nonce: request.nonce }, select: { paidTxid: true } });
+          const now = await findRequestPayment(tx, request.nonce);
           if (now?.paidTxid === accepted.txid) throw txidAlreadyUsed(accepted.txid);
           throw new AppError('payment_expired', 'This payment request was already paid by another transaction: ask again for a new one.');
         }
       }
-      const payment = await tx.gatePayment.create({
-        data: {
-          accountId: owner.accountId,
-          organizationId: owner.organizationId,
-          resourceId: resource.id,
-          method: resource.method,
-          path: resource.path,
-          // A BRC-42 payment has no request: its sender, nonce and time name it, once.
-          nonce: request?.nonce ?? brc42Nonce(owner as Extract<PaidTarget, { kind: 'brc42' }>),
-          txid: accepted.txid,
-          vout: accepted.vout,
-          satoshis: accepted.satoshis,
-          priceSatoshis: accepted.price,
-          protocol: accepted.protocol,
-          payer: accepted.payer,
-          script: owner.script,
-          derivationIndex: request?.derivationIndex ?? null,
-          derivationPrefix: target.kind === 'brc42' ? target.prefix : null,
-          derivationSuffix: target.kind === 'brc42' ? target.suffix : null,
-          calls: resource.grantKind === 'calls' ? resource.grantCalls : null,
-          expiresAt: accepted.expiresAt,
-        },
+      const payment = await addGatePayment(tx, {
+        accountId: owner.accountId,
+        organizationId: owner.organizationId,
+        resourceId: resource.id,
+        method: resource.method,
+        path: resource.path,
+        // A BRC-42 payment has no request: its sender, nonce and time name it, once.
+        nonce: request?.nonce ?? brc42Nonce(owner as Extract<PaidTarget, { kind: 'brc42' }>),
+        txid: accepted.txid,
+        vout: accepted.vout,
+        satoshis: accepted.satoshis,
+        priceSatoshis: accepted.price,
+        protocol: accepted.protocol,
+        payer: accepted.payer,
+        script: owner.script,
+        derivationIndex: request?.derivationIndex ?? null,
+        derivationPrefix: target.kind === 'brc42' ? target.prefix : null,
+        derivationSuffix: target.kind === 'brc42' ? target.suffix : null,
+        calls: resource.grantKind === 'calls' ? resource.grantCalls : null,
+        expiresAt: accepted.expiresAt,
       });
       // The output it paid, as spent (decision 0022): another output of the transaction may pay an order.
       const claimed = await claimOutputs(tx, accepted.txid, [accepted.vout], {

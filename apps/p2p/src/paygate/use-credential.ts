@@ -1,3 +1,4 @@
+import { findUsableCredential, takeCredentialCall } from '../data/gate-payment-repository.js';
 import type { GatePayment, GateResource } from '../generated/prisma/client.js';
 import { readCredential } from './credential.js';
 import type { Account } from './gate-account.js';
@@ -17,14 +18,9 @@ export async function useCredential(deps: GateDeps, account: Account, resource: 
   if (claims.res !== resource.id) return { refused: `The credential pays for another resource than ${resource.method} ${resource.path}.` };
   if (claims.exp * 1000 <= Date.now())
     return { refused: `The credential expired at ${new Date(claims.exp * 1000).toISOString()}: pay again.` };
-  const where = { id: claims.jti, revokedAt: null, expiresAt: { gt: new Date() } };
-  if (claims.calls !== undefined) {
-    const used = await deps.prisma.gatePayment.updateMany({
-      where: { ...where, callsUsed: { lt: claims.calls } },
-      data: { callsUsed: { increment: 1 } },
-    });
-    if (used.count === 0) return { refused: `The credential's ${claims.calls} call(s) are used up, or it was revoked: pay again.` };
-  }
-  const payment = await deps.prisma.gatePayment.findFirst({ where });
+  const now = new Date();
+  if (claims.calls !== undefined && !(await takeCredentialCall(deps.prisma, claims.jti, claims.calls, now)))
+    return { refused: `The credential's ${claims.calls} call(s) are used up, or it was revoked: pay again.` };
+  const payment = await findUsableCredential(deps.prisma, claims.jti, now);
   return payment ? { payment } : { refused: 'The credential was revoked: pay again.' };
 }

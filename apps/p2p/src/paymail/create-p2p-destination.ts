@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CreateP2pDestinationRequest, CreateP2pDestinationResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { AppError, MAX_SATOSHIS_BIGINT } from '@ctk/shared';
+import { addPaymailReference } from '../data/paymail-reference-repository.js';
 import { paymailOf, walletOrgOf } from '../domain/org-wallet.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { deriveOutput, type AddressWindow } from './derive-output.js';
@@ -34,17 +35,15 @@ export async function createP2pDestination(
     async (tx) => {
       const derived = await deriveOutput(tx, org, { ...deps.window, holdUntil: expiresAt, purpose: 'paymail', anonymous: true });
       const issued = [{ script: derived.script, satoshis: Number(request.satoshis) }, receiptOutput(paymail, reference)];
-      await tx.paymailReference.create({
-        data: {
-          reference,
-          organizationId: org.id,
-          paymail,
-          satoshis: request.satoshis,
-          outputs: issued,
-          derivationIndex: derived.derivationIndex,
-          xpub: derived.xpub,
-          expiresAt,
-        },
+      await addPaymailReference(tx, {
+        reference,
+        organizationId: org.id,
+        paymail,
+        satoshis: request.satoshis,
+        outputs: issued,
+        derivationIndex: derived.derivationIndex,
+        xpub: derived.xpub,
+        expiresAt,
       });
       return issued;
     },

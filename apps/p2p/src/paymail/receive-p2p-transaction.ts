@@ -1,8 +1,10 @@
 import { decodeTransaction, hexToBytes, verifyPayment, type ChainClient, type ExpectedOutput } from '@ctk/chain';
 import type { ReceiveP2pTransactionRequest, ReceiveP2pTransactionResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { AppError, isUniqueViolation, orgOf } from '@ctk/shared';
+import { claimPaymailReference, lockPaymailReference, releasePaymailReferenceClaim } from '../data/paymail-reference-repository.js';
+import { isTxidSpent } from '../data/spent-outputs.js';
 import { paymailOf } from '../domain/org-wallet.js';
-import type { PaymailReference, Prisma, PrismaClient } from '../generated/prisma/client.js';
+import type { PaymailReference, PrismaClient } from '../generated/prisma/client.js';
 import { ISSUED_REFERENCE } from './create-p2p-destination.js';
 import { recordPaymailPayment } from './record-paymail-payment.js';
 import { verifySenderSignature } from './sender-signature.js';
@@ -43,11 +45,11 @@ export async function receiveP2pTransaction(
       payment: { transaction: submitted.bytes },
       expected: issued.outputs as ExpectedOutput[],
       chain: deps.chain,
-      isTxidUsed: async (txid) => (await deps.prisma.spentTxid.count({ where: { txid } })) > 0,
+      isTxidUsed: (txid) => isTxidSpent(deps.prisma, txid),
     });
     const recorded = await deps.prisma.$transaction(
       async (tx) => {
-        const current = await lockReference(tx, claim.reference);
+        const current = await lockPaymailReference(tx, claim.reference);
         if (current?.paidTxid === submitted.txid) return false; // the same transaction, submitted twice at once
         if (current?.paidTxid) throw alreadyPaid(current.reference, current.paidTxid);
         try {
@@ -74,7 +76,7 @@ export async function receiveP2pTransaction(
     );
     if (recorded) deps.eventsCommitted();
   } catch (error) {
-    await releaseClaim(deps.prisma, claim).catch(() => undefined); // a stale claim frees itself anyway
+    await releasePaymailReferenceClaim(deps.prisma, claim.reference, claim.txid).catch(() => undefined); // a stale claim frees itself anyway
     throw error;
   }
   return { txid: submitted.txid, note: NOTE };
@@ -86,7 +88,7 @@ type Claim = { reference: string; paymail: string; organizationId: string; txid:
 async function claimReference(prisma: PrismaClient, claim: Claim): Promise<PaymailReference> {
   return prisma.$transaction(
     async (tx) => {
-      const issued = await lockReference(tx, claim.reference);
+      const issued = await lockPaymailReference(tx, claim.reference);
       if (!issued || issued.organizationId !== claim.organizationId || issued.paymail !== claim.paymail)
         throw unknownReference(claim.reference, claim.paymail);
       if (issued.paidTxid === claim.txid) return issued;
@@ -107,25 +109,10 @@ async function claimReference(prisma: PrismaClient, claim: Claim): Promise<Payma
           { claimed_txid: issued.claimedTxid },
         );
       }
-      return tx.paymailReference.update({
-        where: { reference: issued.reference },
-        data: { claimedTxid: claim.txid, claimedAt: new Date() },
-      });
+      return claimPaymailReference(tx, issued.reference, claim.txid);
     },
     { maxWait: 10_000 },
   );
-}
-
-async function releaseClaim(prisma: PrismaClient, claim: Claim): Promise<void> {
-  await prisma.paymailReference.updateMany({
-    where: { reference: claim.reference, claimedTxid: claim.txid, paidTxid: null },
-    data: { claimedTxid: null, claimedAt: null },
-  });
-}
-
-async function lockReference(tx: Prisma.TransactionClient, reference: string): Promise<PaymailReference | null> {
-  await tx.$queryRawUnsafe('SELECT reference FROM paymail_references WHERE reference = $1 FOR UPDATE', reference);
-  return tx.paymailReference.findUnique({ where: { reference } });
 }
 
 function alreadyPaid(reference: string, paidTxid: string): AppError {

@@ -1,7 +1,9 @@
 import type { VerifiedPayment } from '@ctk/chain';
 import { PaymentEvent, PaymentEventType, Settlement } from '@ctk/proto/ctk/events/v1/payment_event';
 import { enqueuePaymentEvent, type Org } from '@ctk/shared';
+import { markPaymailReferencePaid } from '../data/paymail-reference-repository.js';
 import { recordPaidDerivationIndex } from '../data/record-paid-derivation-index.js';
+import { recordSpentOutputs } from '../data/spent-outputs.js';
 import type { PaymailReference, Prisma } from '../generated/prisma/client.js';
 
 type Payment = {
@@ -23,24 +25,18 @@ export async function recordPaymailPayment(tx: Prisma.TransactionClient, payment
   const { org, issued, verified } = payment;
   const paidAt = new Date();
   // The outputs it pays to the reference, as spent (decision 0022: an output pays one claim).
-  await tx.spentTxid.createMany({
-    data: verified.paid.map((output) => ({
-      txid: verified.txid,
-      vout: output.vout,
-      organizationId: org.id,
-      purpose: 'paymail',
-      sourceId: issued.reference,
-    })),
-  });
-  await tx.paymailReference.update({
-    where: { reference: issued.reference },
-    data: {
-      paidTxid: verified.txid,
-      paidAt,
-      senderHandle: storable(payment.sender, 320),
-      senderPubkey: storable(payment.senderPubkey, 200),
-      note: storable(payment.note, 500),
-    },
+  await recordSpentOutputs(
+    tx,
+    verified.txid,
+    verified.paid.map((output) => output.vout),
+    { organizationId: org.id, purpose: 'paymail', sourceId: issued.reference },
+  );
+  await markPaymailReferencePaid(tx, issued.reference, {
+    paidTxid: verified.txid,
+    paidAt,
+    senderHandle: storable(payment.sender, 320),
+    senderPubkey: storable(payment.senderPubkey, 200),
+    note: storable(payment.note, 500),
   });
   if (issued.xpub && issued.derivationIndex !== null)
     await recordPaidDerivationIndex(tx, { organizationId: org.id, xpub: issued.xpub, derivationIndex: issued.derivationIndex });
