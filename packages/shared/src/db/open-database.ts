@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { applyMigrations } from './migrate.js';
+import { keepTemplate, loadTemplate, templateOf } from './pglite-template.js';
 
 export type DatabaseOptions = {
   /** The service's name: the embedded database lives in `<dataDir>/<service>`. */
@@ -27,6 +28,7 @@ export type Database = {
 
 /** Opens the service's database (PostgreSQL when a URL is configured, PGlite otherwise) and migrates it. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (!options.databaseUrl && options.dataDir === ':memory:') return openMemoryCopy(options.prismaDir);
   const database = options.databaseUrl ? openPostgres(options.databaseUrl) : await openPGlite(options);
   try {
     database.appliedMigrations = options.databaseUrl
@@ -37,6 +39,30 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     throw error;
   }
   return database;
+}
+
+/**
+ * An in-memory database (tests): a copy of the schema's migrated template when one is kept, else a fresh
+ * one migrated and then kept as the template (pglite-template.ts). Its applied migrations are those the
+ * template was made with: a fresh database had them all applied, either way.
+ */
+async function openMemoryCopy(prismaDir: string): Promise<Database> {
+  const template = await templateOf(prismaDir);
+  const kept = await loadTemplate(template);
+  const pglite = new PGlite(kept ? { loadDataDir: kept.dataDir } : {});
+  try {
+    await pglite.waitReady;
+    const database = pgliteDatabase(pglite);
+    if (kept) database.appliedMigrations = kept.applied;
+    else {
+      database.appliedMigrations = await applyMigrations(database.adapter, prismaDir);
+      await keepTemplate(template, pglite, database.appliedMigrations);
+    }
+    return database;
+  } catch (error) {
+    await pglite.close().catch(() => undefined);
+    throw error;
+  }
 }
 
 /**
@@ -59,15 +85,14 @@ function openPostgres(url: string): Database {
 }
 
 async function openPGlite(options: DatabaseOptions): Promise<Database> {
-  let pglite: PGlite;
-  if (options.dataDir === ':memory:') {
-    pglite = new PGlite();
-  } else {
-    const dir = resolve(join(options.dataDir, options.service));
-    await mkdir(dir, { recursive: true });
-    pglite = new PGlite(dir);
-  }
+  const dir = resolve(join(options.dataDir, options.service));
+  await mkdir(dir, { recursive: true });
+  const pglite = new PGlite(dir);
   await pglite.waitReady;
+  return pgliteDatabase(pglite);
+}
+
+function pgliteDatabase(pglite: PGlite): Database {
   const adapter = awaitScripts(new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory, pglite);
   return { adapter, kind: 'pglite', appliedMigrations: [], close: () => pglite.close() };
 }

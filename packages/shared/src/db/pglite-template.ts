@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
+
+/**
+ * A migrated in-memory database, kept to be copied. Tests open hundreds of in-memory databases of a few
+ * schemas: making one (PGlite's initdb, then every migration) takes seconds of CPU, loading a copy of a
+ * migrated one under one. The first in-memory open of a schema keeps its migrated data dir in the machine's
+ * temp folder, named by the hash of its migrations and PGlite's version; later opens, in any process,
+ * load that copy. A changed or added migration is another name, so a copy is never stale.
+ */
+export type PGliteTemplate = { key: string; dir: string };
+
+const PGLITE_VERSION = versionOf('@electric-sql/pglite');
+
+/** The template of the schema whose migrations are in `<prismaDir>/migrations`. */
+export async function templateOf(prismaDir: string): Promise<PGliteTemplate> {
+  const hash = createHash('sha256').update(PGLITE_VERSION);
+  const migrations = join(prismaDir, 'migrations');
+  // No migrations folder: a schema with nothing to apply.
+  for (const name of (await readdir(migrations).catch(() => [])).sort()) {
+    hash.update(`\0${name}\0`);
+    if (name.endsWith('.toml')) continue;
+    hash.update(await readFile(join(migrations, name, 'migration.sql')).catch(() => ''));
+  }
+  return { key: hash.digest('hex').slice(0, 32), dir: join(tmpdir(), 'ctk-pglite-templates') };
+}
+
+/** The kept copy and the migrations it holds, or null when there is none yet (or it cannot be read). */
+export async function loadTemplate(template: PGliteTemplate): Promise<{ dataDir: Blob; applied: string[] } | null> {
+  try {
+    const [data, applied] = await Promise.all([
+      readFile(join(template.dir, `${template.key}.tar`)),
+      readFile(join(template.dir, `${template.key}.json`), 'utf8'),
+    ]);
+    return { dataDir: new Blob([data]), applied: JSON.parse(applied) as string[] };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Keeps a copy of a database just migrated. Written under a temporary name and renamed, so a concurrent
+ * reader sees the whole copy or none; two processes keeping one schema's copy at once write the same bytes.
+ */
+export async function keepTemplate(template: PGliteTemplate, pglite: PGlite, applied: string[]): Promise<void> {
+  const tar = join(template.dir, `${template.key}.tar`);
+  const partial = `${tar}.${process.pid}.${Date.now()}`;
+  try {
+    await mkdir(template.dir, { recursive: true });
+    await writeFile(join(template.dir, `${template.key}.json`), JSON.stringify(applied));
+    await writeFile(partial, Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer()));
+    await rename(partial, tar);
+  } catch {
+    // Only a saving: the next open migrates a fresh database again.
+    await rm(partial, { force: true });
+  }
+}
+
+/** The installed version of a package that does not export its package.json: read from its folder. */
+function versionOf(name: string): string {
+  let dir = dirname(createRequire(import.meta.url).resolve(name));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version?: string }).version ?? '';
+}
