@@ -39,15 +39,18 @@ export function prepaidStatusText(card) {
   }
 }
 
-/** "7 of 10 stamps", and what they pay for. */
+/**
+ * "7 of 10 stamps", and what they pay for; with rewards to take, those first, then the stamps the card
+ * has toward the next (never "21 of 10 stamps").
+ */
 export function stampsText(card) {
-  const stamps = `${card.stamps} of ${card.stamps_for_reward} stamps`;
   if (card.rewards_available > 0) {
     const rewards = card.rewards_available === 1 ? '1 reward' : `${card.rewards_available} rewards`;
-    return `${stamps}: ${rewards} available (${card.reward})`;
+    const toward = card.stamps - card.rewards_available * card.stamps_for_reward;
+    return `${rewards} available (${card.reward}); ${toward} of ${card.stamps_for_reward} stamps toward the next`;
   }
   const more = card.stamps_for_reward - card.stamps;
-  return `${stamps}: ${more} more for ${card.reward}`;
+  return `${card.stamps} of ${card.stamps_for_reward} stamps: ${more} more for ${card.reward}`;
 }
 
 /**

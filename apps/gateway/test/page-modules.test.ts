@@ -216,8 +216,12 @@ describe('cards at the counter: what was scanned, and what is said about a card'
   it('says how many stamps a loyalty card has and what they pay for', () => {
     const card = { stamps: 7, stamps_for_reward: 10, rewards_available: 0, reward: 'A free coffee' };
     expect(stampsText(card)).toBe('7 of 10 stamps: 3 more for A free coffee');
-    expect(stampsText({ ...card, stamps: 10, rewards_available: 1 })).toBe('10 of 10 stamps: 1 reward available (A free coffee)');
-    expect(stampsText({ ...card, stamps: 21, rewards_available: 2 })).toBe('21 of 10 stamps: 2 rewards available (A free coffee)');
+    expect(stampsText({ ...card, stamps: 10, rewards_available: 1 })).toBe(
+      '1 reward available (A free coffee); 0 of 10 stamps toward the next',
+    );
+    expect(stampsText({ ...card, stamps: 21, rewards_available: 2 })).toBe(
+      '2 rewards available (A free coffee); 1 of 10 stamps toward the next',
+    );
   });
 
   it('says why a card was refused in words a clerk acts on, the balance in money', () => {
