@@ -9,11 +9,13 @@
 // `pnpm test` builds first and then runs this; run on its own, it needs `pnpm build` first (tests import the
 // packages they depend on from their dist, and e2e starts the built apps).
 //
-//   node scripts/run-tests.mjs [--db=pglite|postgres|both] [--list] [package ...] [-- test script arguments]
+//   node scripts/run-tests.mjs [--db=pglite|postgres|both] [--repeat-concurrency=N] [--list] [package ...] [-- test script arguments]
 //
 // --db=pglite (the default): every package on the embedded default (PGlite).
 // --db=postgres (the default when CTK_TEST_POSTGRES_URL is set): the database packages, against that server.
 // --db=both: one queue of both, as CI runs it (CTK_TEST_POSTGRES_URL names the server).
+// --repeat-concurrency=N: only the tests tagged `concurrency` (many callers at once on one resource), each run
+// N more times in a row in the stack its file started (@ctk/shared/test-tags), in the packages that have them.
 // --list: prints which packages have a PostgreSQL variant and the order the jobs start in; runs nothing.
 // A package is its name (@ctk/books), its name without the scope (books) or its folder (apps/books).
 // What follows -- goes to each package's test script (e.g. one file: -- test/config.test.ts).
@@ -27,6 +29,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SKIP_DIRS = new Set(['node_modules', 'dist', 'generated', 'artifacts']);
 const TEST_FILE = /\.test\.[cm]?[jt]s$/;
 const USES_DATABASE = /CTK_TEST_POSTGRES_URL|createTestDatabase/;
+const HAS_CONCURRENCY_TESTS = /tags: \['concurrency'\]/;
 // Packages whose tests must not run beside each other: wallet's tests rebuild its dist
 // (packages/wallet/test/build-once.ts), which e2e's tests run as the developer wallet.
 const NOT_TOGETHER = [['@ctk/wallet', '@ctk/e2e']];
@@ -39,6 +42,9 @@ const postgresUrl = process.env.CTK_TEST_POSTGRES_URL;
 const db = option('db') ?? (postgresUrl ? 'postgres' : 'pglite');
 if (!['pglite', 'postgres', 'both'].includes(db)) fail(`--db is pglite, postgres or both, not ${db}`);
 if (db !== 'pglite' && !postgresUrl) fail(`--db=${db} needs CTK_TEST_POSTGRES_URL (e.g. postgresql://postgres@127.0.0.1:5432/postgres)`);
+const repeatConcurrency = option('repeat-concurrency');
+if (repeatConcurrency !== undefined && !/^\d+$/.test(repeatConcurrency))
+  fail(`--repeat-concurrency is a whole number (how many more runs of each concurrency test), not ${repeatConcurrency}`);
 const wanted = args.filter((arg) => !arg.startsWith('--'));
 const jobLimit = Number(process.env.CTK_TEST_JOBS || availableParallelism());
 if (!Number.isInteger(jobLimit) || jobLimit < 1) fail(`CTK_TEST_JOBS is a whole number of at least 1, not ${process.env.CTK_TEST_JOBS}`);
@@ -72,6 +78,7 @@ function testPackages() {
         dir,
         short: name.replace(/^@[^/]+\//, ''),
         usesDatabase: sources.some((file) => USES_DATABASE.test(readFileSync(file, 'utf8'))),
+        hasConcurrencyTests: sources.some((file) => HAS_CONCURRENCY_TESTS.test(readFileSync(file, 'utf8'))),
         weight: sources.filter((file) => TEST_FILE.test(file)).reduce((sum, file) => sum + statSync(file).size, 0),
       };
     });
@@ -80,7 +87,10 @@ function testPackages() {
 const all = testPackages();
 const unknown = wanted.filter((want) => !all.some((p) => [p.name, p.short, p.dir].includes(want.replace(/\/$/, ''))));
 if (unknown.length) fail(`no package with tests named ${unknown.join(', ')} (there are: ${all.map((p) => p.short).join(', ')})`);
-const chosen = wanted.length ? all.filter((p) => wanted.some((want) => [p.name, p.short, p.dir].includes(want.replace(/\/$/, '')))) : all;
+const chosen = (
+  wanted.length ? all.filter((p) => wanted.some((want) => [p.name, p.short, p.dir].includes(want.replace(/\/$/, '')))) : all
+).filter((p) => repeatConcurrency === undefined || p.hasConcurrencyTests);
+const testArguments = repeatConcurrency === undefined ? passOn : ['--tagsFilter=concurrency', ...passOn];
 
 const jobs = chosen
   .flatMap((p) => [
@@ -107,9 +117,10 @@ function run(job) {
   const env = { ...process.env };
   if (job.database === 'postgres') env.CTK_TEST_POSTGRES_URL = postgresUrl;
   else delete env.CTK_TEST_POSTGRES_URL;
+  if (repeatConcurrency !== undefined) env.CTK_REPEAT_CONCURRENCY = repeatConcurrency;
   const started = Date.now();
   const output = [];
-  const child = spawn('pnpm', ['run', 'test', ...passOn], { cwd: join(ROOT, job.dir), env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('pnpm', ['run', 'test', ...testArguments], { cwd: join(ROOT, job.dir), env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.on('data', (chunk) => output.push(chunk));
   child.stderr.on('data', (chunk) => output.push(chunk));
   return new Promise((done) => {

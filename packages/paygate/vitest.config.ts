@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
+import { testTags } from '@ctk/shared/test-tags';
 
 export default defineConfig({
-  test: { testTimeout: 30_000, hookTimeout: 30_000 },
+  test: { testTimeout: 30_000, hookTimeout: 30_000, tags: testTags },
 });

@@ -240,7 +240,7 @@ describe('posting payment events to the journal', () => {
     expect(await books.entriesOf(organizationId)).toHaveLength(1);
   });
 
-  it('posts exactly one entry when the same event is delivered 20 times at once', async () => {
+  it('posts exactly one entry when the same event is delivered 20 times at once', { tags: ['concurrency'] }, async () => {
     const organizationId = randomUUID();
     const event = newEvent(organizationId);
     const outcomes = await Promise.all(Array.from({ length: 20 }, () => books.post(event)));
@@ -250,14 +250,18 @@ describe('posting payment events to the journal', () => {
     expect(await books.prisma.journalLine.count({ where: { entry: { organizationId } } })).toBe(3);
   });
 
-  it('creates the chart of accounts once when two first events of a new organisation arrive at once', async () => {
-    const organizationId = randomUUID();
-    const outcomes = await Promise.all([books.post(newEvent(organizationId)), books.post(newEvent(organizationId))]);
-    expect(outcomes).toEqual(['posted', 'posted']);
-    const accounts = await books.prisma.account.findMany({ where: { organizationId }, orderBy: { code: 'asc' } });
-    expect(accounts.map(({ code, name, type }) => ({ code, name, type }))).toEqual(CHART_OF_ACCOUNTS);
-    expect(await books.entriesOf(organizationId)).toHaveLength(2);
-  });
+  it(
+    'creates the chart of accounts once when two first events of a new organisation arrive at once',
+    { tags: ['concurrency'] },
+    async () => {
+      const organizationId = randomUUID();
+      const outcomes = await Promise.all([books.post(newEvent(organizationId)), books.post(newEvent(organizationId))]);
+      expect(outcomes).toEqual(['posted', 'posted']);
+      const accounts = await books.prisma.account.findMany({ where: { organizationId }, orderBy: { code: 'asc' } });
+      expect(accounts.map(({ code, name, type }) => ({ code, name, type }))).toEqual(CHART_OF_ACCOUNTS);
+      expect(await books.entriesOf(organizationId)).toHaveLength(2);
+    },
+  );
 
   it('gives each organisation a chart of its own', async () => {
     const [first, second] = [randomUUID(), randomUUID()];

@@ -164,7 +164,7 @@ describe('card provider events', () => {
     expect(replay).toMatchObject({ code: 'invalid_signature', message: expect.stringContaining('replay') });
   });
 
-  it('deliver concurrently once: of ten deliveries of one event, one applies it', async () => {
+  it('deliver concurrently once: of ten deliveries of one event, one applies it', { tags: ['concurrency'] }, async () => {
     const { org, checkout } = await paidShop();
     const body = sessionCompleted(checkout.publicToken);
     // Each attempt signed anew, as a provider signs its retries.

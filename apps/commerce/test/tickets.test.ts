@@ -258,17 +258,21 @@ describe('a ticket checkout', () => {
     expect(await available(org, standing.id)).toBe(3);
   });
 
-  it('never oversells: 50 checkouts at once for the last 10 seats, exactly 10 held', async () => {
-    const { org, standing } = await ticketShop(10);
-    const results = await Promise.allSettled(Array.from({ length: 50 }, () => buy(org, standing.id)));
-    const held = results.filter((r) => r.status === 'fulfilled');
-    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-    expect(held).toHaveLength(10);
-    expect(new Set(refused.map((r) => (r.reason as { code: string }).code))).toEqual(new Set(['sold_out']));
-    expect(await available(org, standing.id)).toBe(0);
-    const list = (await stack.client.getTicketList({ org })).events[0]!.ticketTypes[0]!;
-    expect(list).toMatchObject({ held: 10, sold: 0, available: 0 });
-  }, 120_000);
+  it(
+    'never oversells: 50 checkouts at once for the last 10 seats, exactly 10 held',
+    { tags: ['concurrency'], timeout: 120_000 },
+    async () => {
+      const { org, standing } = await ticketShop(10);
+      const results = await Promise.allSettled(Array.from({ length: 50 }, () => buy(org, standing.id)));
+      const held = results.filter((r) => r.status === 'fulfilled');
+      const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+      expect(held).toHaveLength(10);
+      expect(new Set(refused.map((r) => (r.reason as { code: string }).code))).toEqual(new Set(['sold_out']));
+      expect(await available(org, standing.id)).toBe(0);
+      const list = (await stack.client.getTicketList({ org })).events[0]!.ticketTypes[0]!;
+      expect(list).toMatchObject({ held: 10, sold: 0, available: 0 });
+    },
+  );
 
   it('gives its seats back when it expires, and when staff cancel its order', async () => {
     const { org, standing } = await ticketShop(2);

@@ -327,14 +327,14 @@ describe('checkout bodies', () => {
     expect(list.events[0].ticket_types[0].available).toBe(3);
   });
 
-  it('100 checkouts at once for the last seat: exactly one made', async () => {
+  it('100 checkouts at once for the last seat: exactly one made', { tags: ['concurrency'], timeout: 120_000 }, async () => {
     const seat = await shop('Last seat', 1);
     const answers = await Promise.all(
       Array.from({ length: 100 }, () => buyTickets(seat, { lines: [{ ticket_type_id: seat.standing, quantity: 1 }] })),
     );
     expect(answers.filter((a) => a.statusCode === 201)).toHaveLength(1);
     for (const answer of answers.filter((a) => a.statusCode !== 201)) expectRefused('seat', answer);
-  }, 120_000);
+  });
 });
 
 describe('ticket catalog bodies', () => {
@@ -580,7 +580,7 @@ describe('wallet passes', () => {
 });
 
 describe('races and odd requests on one resource', () => {
-  it('20 rotations of the commerce key at once leave exactly one working key', async () => {
+  it('20 rotations of the commerce key at once leave exactly one working key', { tags: ['concurrency'] }, async () => {
     const rotating = await shop('Rotating keys');
     const rotations = await Promise.all(
       Array.from({ length: 20 }, () =>
@@ -595,7 +595,7 @@ describe('races and odd requests on one resource', () => {
     expect(working).toBe(1);
   });
 
-  it('20 identical catalog replacements at once leave one event, not twenty', async () => {
+  it('20 identical catalog replacements at once leave one event, not twenty', { tags: ['concurrency'] }, async () => {
     const venue = await shop('Race venue');
     const puts = await Promise.all(
       Array.from({ length: 20 }, () =>
@@ -872,7 +872,7 @@ describe('idempotency keys of shoppers', () => {
     expect(elsewhere.body).not.toContain(first.json().public_token);
   });
 
-  it('20 identical checkouts at once with one key make one checkout', async () => {
+  it('20 identical checkouts at once with one key make one checkout', { tags: ['concurrency'] }, async () => {
     const headers = { 'idempotency-key': `race-${randomBytes(6).toString('hex')}` };
     const remoteAddress = '203.0.113.78';
     const answers = await Promise.all(

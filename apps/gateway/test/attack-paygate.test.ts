@@ -1,4 +1,4 @@
-import { createHmac, generateKeyPairSync, sign } from 'node:crypto';
+import { createHmac, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { MerklePath, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
 import { mineBlocks } from '@ctk/chain/local';
 import type { LightMyRequestResponse } from 'fastify';
@@ -388,30 +388,43 @@ describe('credentials at /check', () => {
     expect(answer.json().refusal.message).toMatch(/expired/);
   });
 
-  it('a calls credential used 100 times at once through /check: exactly `calls` uses in all, the paid request being the first', async () => {
-    await price(cafe, '/burst/*', { grant: { kind: 'calls', calls: 10 } });
-    const { token, answer } = await pay(cafe, '/burst/0');
-    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => check(cafe, `/burst/${i + 1}`, { 'x-ctk-credential': token })));
-    for (const response of answers) expect(response.statusCode, response.body).toBe(200);
-    expect(answers.filter((response) => response.json().outcome === 'paid')).toHaveLength(9);
-    const row = (await payments(cafe)).find((payment) => payment.id === answer.payment.id);
-    expect(row).toMatchObject({ calls: 10, calls_used: 10 });
-  });
+  it(
+    'a calls credential used 100 times at once through /check: exactly `calls` uses in all, the paid request being the first',
+    { tags: ['concurrency'] },
+    async () => {
+      // A path of its own each run: the test is repeated (decision 0030) and a path has one price.
+      const burst = `/burst-${randomBytes(4).toString('hex')}`;
+      await price(cafe, `${burst}/*`, { grant: { kind: 'calls', calls: 10 } });
+      const { token, answer } = await pay(cafe, `${burst}/0`);
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => check(cafe, `${burst}/${i + 1}`, { 'x-ctk-credential': token })),
+      );
+      for (const response of answers) expect(response.statusCode, response.body).toBe(200);
+      expect(answers.filter((response) => response.json().outcome === 'paid')).toHaveLength(9);
+      const row = (await payments(cafe)).find((payment) => payment.id === answer.payment.id);
+      expect(row).toMatchObject({ calls: 10, calls_used: 10 });
+    },
+  );
 });
 
 describe('payments that do not pay what they claim', () => {
-  it('the same BEEF at 50 concurrent /verify calls: exactly one accepted, one payment, one broadcast', async () => {
-    await price(cafe, '/rush/*', { price_satoshis: 7 });
-    const offer = await offerFor(cafe, '/rush/a');
-    const tx = await paying(coin(), offer.extra.lockingScript, 7);
-    const body = { transaction: base64(tx), vout: 0, nonce: offer.extra.nonce };
-    const answers = await Promise.all(Array.from({ length: 50 }, () => verify(cafe, body)));
-    expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(1);
-    // Each copy is told what happened to it: this transaction already paid (not "another transaction", not a 500).
-    for (const answer of answers.filter((response) => response.statusCode !== 200)) expectError(answer, 409, 'txid_already_used');
-    expect((await payments(cafe)).filter((payment) => payment.txid === tx.id('hex'))).toHaveLength(1);
-    expect(await onChain(tx)).toBe(true);
-  });
+  it(
+    'the same BEEF at 50 concurrent /verify calls: exactly one accepted, one payment, one broadcast',
+    { tags: ['concurrency'] },
+    async () => {
+      const rush = `/rush-${randomBytes(4).toString('hex')}`;
+      await price(cafe, `${rush}/*`, { price_satoshis: 7 });
+      const offer = await offerFor(cafe, `${rush}/a`);
+      const tx = await paying(coin(), offer.extra.lockingScript, 7);
+      const body = { transaction: base64(tx), vout: 0, nonce: offer.extra.nonce };
+      const answers = await Promise.all(Array.from({ length: 50 }, () => verify(cafe, body)));
+      expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(1);
+      // Each copy is told what happened to it: this transaction already paid (not "another transaction", not a 500).
+      for (const answer of answers.filter((response) => response.statusCode !== 200)) expectError(answer, 409, 'txid_already_used');
+      expect((await payments(cafe)).filter((payment) => payment.txid === tx.id('hex'))).toHaveLength(1);
+      expect(await onChain(tx)).toBe(true);
+    },
+  );
 
   it('a BEEF whose subject is not the paying transaction pays nothing, and nothing is broadcast', async () => {
     await price(cafe, '/subject/*', { price_satoshis: 6 });

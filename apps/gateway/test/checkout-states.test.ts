@@ -305,35 +305,39 @@ describe('a card payment while pos cannot be asked', () => {
 });
 
 describe('a bitcoin payment and a card payment of one checkout at the same instant', () => {
-  it('are never both counted: one counts, the other is refused before it is taken or flagged for refund', async () => {
-    const RUNS = 8;
-    const shops: { cafe: Shop; created: Created; txid: string }[] = [];
-    for (let run = 0; run < RUNS; run++) {
-      const cafe = await shop(`Race Cafe ${run}`);
-      const created = await itemCheckout(cafe);
-      const bitcoin = await bitcoinPayment(created);
-      const [paid, card] = await Promise.all([bitcoin.send(), deliver(cafe, cardPaid(created))]);
-      expect(card.statusCode, card.body).toBe(200);
-      const now = await order(created);
-      const answered = await status(cafe, created);
-      if (card.json().outcome === 'applied') {
-        // The card counted: the order is paid there; the bitcoin payment was refused, or taken and flagged for refund.
-        expect(now.status).toBe('paid_elsewhere');
-        expect(answered).toMatchObject({ status: 'paid', provider: 'card-provider' });
-        if (paid.statusCode === 200) throw new Error(`both counted: ${paid.body}`);
-        expectError(paid, 409, 'failed_precondition');
-        if (now.paid_satoshis > 0) expect(now.flags).toContain('refund_due');
-      } else {
-        // The bitcoin payment counted: the card payment is parked for the merchant to refund.
-        expect(paid.json().error, paid.body).toBe(0);
-        expect(['paid', 'confirmed']).toContain(now.status);
-        expect(card.json()).toMatchObject({ outcome: 'parked' });
-        expect(card.json().reason).toMatch(/refund/);
-        expect(answered).toMatchObject({ status: 'paid', provider: null });
+  it(
+    'are never both counted: one counts, the other is refused before it is taken or flagged for refund',
+    { tags: ['concurrency'], timeout: 180_000 },
+    async () => {
+      const RUNS = 8;
+      const shops: { cafe: Shop; created: Created; txid: string }[] = [];
+      for (let run = 0; run < RUNS; run++) {
+        const cafe = await shop(`Race Cafe ${run}`);
+        const created = await itemCheckout(cafe);
+        const bitcoin = await bitcoinPayment(created);
+        const [paid, card] = await Promise.all([bitcoin.send(), deliver(cafe, cardPaid(created))]);
+        expect(card.statusCode, card.body).toBe(200);
+        const now = await order(created);
+        const answered = await status(cafe, created);
+        if (card.json().outcome === 'applied') {
+          // The card counted: the order is paid there; the bitcoin payment was refused, or taken and flagged for refund.
+          expect(now.status).toBe('paid_elsewhere');
+          expect(answered).toMatchObject({ status: 'paid', provider: 'card-provider' });
+          if (paid.statusCode === 200) throw new Error(`both counted: ${paid.body}`);
+          expectError(paid, 409, 'failed_precondition');
+          if (now.paid_satoshis > 0) expect(now.flags).toContain('refund_due');
+        } else {
+          // The bitcoin payment counted: the card payment is parked for the merchant to refund.
+          expect(paid.json().error, paid.body).toBe(0);
+          expect(['paid', 'confirmed']).toContain(now.status);
+          expect(card.json()).toMatchObject({ outcome: 'parked' });
+          expect(card.json().reason).toMatch(/refund/);
+          expect(answered).toMatchObject({ status: 'paid', provider: null });
+        }
+        shops.push({ cafe, created, txid: bitcoin.txid });
       }
-      shops.push({ cafe, created, txid: bitcoin.txid });
-    }
-    for (const { cafe } of shops) await eventually(async () => expect(sales(await ledger(cafe)).length).toBeGreaterThan(0));
-    for (const { cafe } of shops) expect(sales(await ledger(cafe))).toHaveLength(1);
-  }, 180_000);
+      for (const { cafe } of shops) await eventually(async () => expect(sales(await ledger(cafe)).length).toBeGreaterThan(0));
+      for (const { cafe } of shops) expect(sales(await ledger(cafe))).toHaveLength(1);
+    },
+  );
 });

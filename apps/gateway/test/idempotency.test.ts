@@ -52,19 +52,23 @@ describe('Idempotency-Key on POST /api/v1/onboard', () => {
     expect(await orgsNamed(`${name} two`)).toBe(0);
   });
 
-  it('answers two concurrent identical requests with at most one 201 body and creates exactly one organisation', async () => {
-    const key = randomUUID();
-    const name = uniqueName('Race Cafe');
-    const responses = await Promise.all([onboardWith(key, { name }), onboardWith(key, { name })]);
+  it(
+    'answers two concurrent identical requests with at most one 201 body and creates exactly one organisation',
+    { tags: ['concurrency'] },
+    async () => {
+      const key = randomUUID();
+      const name = uniqueName('Race Cafe');
+      const responses = await Promise.all([onboardWith(key, { name }), onboardWith(key, { name })]);
 
-    const created = responses.filter((r) => r.statusCode === 201 && r.headers['idempotent-replayed'] === undefined);
-    const replayed = responses.filter((r) => r.statusCode === 201 && r.headers['idempotent-replayed'] === 'true');
-    const inProgress = responses.filter((r) => r.statusCode === 409 && r.json().error.code === 'idempotency_in_progress');
-    expect(created).toHaveLength(1);
-    expect(replayed.length + inProgress.length).toBe(1);
-    for (const replay of replayed) expect(replay.json()).toEqual(created[0]?.json());
-    expect(await orgsNamed(name)).toBe(1);
-  });
+      const created = responses.filter((r) => r.statusCode === 201 && r.headers['idempotent-replayed'] === undefined);
+      const replayed = responses.filter((r) => r.statusCode === 201 && r.headers['idempotent-replayed'] === 'true');
+      const inProgress = responses.filter((r) => r.statusCode === 409 && r.json().error.code === 'idempotency_in_progress');
+      expect(created).toHaveLength(1);
+      expect(replayed.length + inProgress.length).toBe(1);
+      for (const replay of replayed) expect(replay.json()).toEqual(created[0]?.json());
+      expect(await orgsNamed(name)).toBe(1);
+    },
+  );
 
   it('scopes keys per caller: two users sending the same key and body each get their own organisation', async () => {
     const alice = await onboard(gateway, uniqueName('Alice'));

@@ -129,7 +129,7 @@ describe('the menu through the gateway and the pos service: ETag and If-Match', 
     expect((await getMenu(owner.key, owner.handle)).json()).toMatchObject({ version: 1, sections: [] });
   });
 
-  it('lets one of ten concurrent replacements from the same ETag win; the rest are 412', async () => {
+  it('lets one of ten concurrent replacements from the same ETag win; the rest are 412', { tags: ['concurrency'] }, async () => {
     const owner = await onboard(gateway, uniqueName('Busy Cafe'));
     const item = await addItem(owner, 'Latte');
     const responses = await Promise.all(

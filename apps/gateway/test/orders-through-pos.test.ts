@@ -230,27 +230,33 @@ describe('one BIP270 payment per order', () => {
     return { order, url: new URL(request.paymentUrl).pathname, merchantData: request.merchantData as string, outputs };
   }
 
-  it('20 different valid payments of one order at once: one is accepted and broadcast, the other 19 are 409 and never reach the chain', async () => {
-    const { order, url, merchantData, outputs } = await orderToPay();
-    const txs = await Promise.all(Array.from({ length: 20 }, () => stack.paying(outputs)));
-    const answers = await Promise.all(txs.map((tx) => inject({ method: 'POST', url, payload: { transaction: tx.toHex(), merchantData } })));
-    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, ...Array<number>(19).fill(409)]);
-    for (const refused of answers.filter((answer) => answer.statusCode !== 200)) expectError(refused, 409, 'failed_precondition');
-    const winner = txs[answers.findIndex((answer) => answer.statusCode === 200)]!;
-    const onChain = await Promise.all(txs.map((tx) => stack.onChain(tx.id('hex'))));
-    expect(txs.filter((_, index) => onChain[index]).map((tx) => tx.id('hex'))).toEqual([winner.id('hex')]);
-    expect((await inject({ method: 'GET', url: `/api/pos/orders/${order.order_number}` })).json()).toMatchObject({
-      status: 'paid',
-      paid_satoshis: order.satoshis,
-      flags: [],
-      payments: [{ txid: winner.id('hex'), via: 'payment_request' }],
-    });
-    // A second payment afterwards gets the same answer as the racing ones; the wallet's retry of the winner is acknowledged.
-    const loser = txs.find((tx) => tx !== winner)!;
-    expectError(await inject({ method: 'POST', url, payload: { transaction: loser.toHex(), merchantData } }), 409, 'failed_precondition');
-    expect((await inject({ method: 'POST', url, payload: { transaction: winner.toHex(), merchantData } })).statusCode).toBe(200);
-    expect(await stack.onChain(loser.id('hex'))).toBe(false);
-  });
+  it(
+    '20 different valid payments of one order at once: one is accepted and broadcast, the other 19 are 409 and never reach the chain',
+    { tags: ['concurrency'] },
+    async () => {
+      const { order, url, merchantData, outputs } = await orderToPay();
+      const txs = await Promise.all(Array.from({ length: 20 }, () => stack.paying(outputs)));
+      const answers = await Promise.all(
+        txs.map((tx) => inject({ method: 'POST', url, payload: { transaction: tx.toHex(), merchantData } })),
+      );
+      expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, ...Array<number>(19).fill(409)]);
+      for (const refused of answers.filter((answer) => answer.statusCode !== 200)) expectError(refused, 409, 'failed_precondition');
+      const winner = txs[answers.findIndex((answer) => answer.statusCode === 200)]!;
+      const onChain = await Promise.all(txs.map((tx) => stack.onChain(tx.id('hex'))));
+      expect(txs.filter((_, index) => onChain[index]).map((tx) => tx.id('hex'))).toEqual([winner.id('hex')]);
+      expect((await inject({ method: 'GET', url: `/api/pos/orders/${order.order_number}` })).json()).toMatchObject({
+        status: 'paid',
+        paid_satoshis: order.satoshis,
+        flags: [],
+        payments: [{ txid: winner.id('hex'), via: 'payment_request' }],
+      });
+      // A second payment afterwards gets the same answer as the racing ones; the wallet's retry of the winner is acknowledged.
+      const loser = txs.find((tx) => tx !== winner)!;
+      expectError(await inject({ method: 'POST', url, payload: { transaction: loser.toHex(), merchantData } }), 409, 'failed_precondition');
+      expect((await inject({ method: 'POST', url, payload: { transaction: winner.toHex(), merchantData } })).statusCode).toBe(200);
+      expect(await stack.onChain(loser.id('hex'))).toBe(false);
+    },
+  );
 
   it('a refused payment leaves the order payable: an underpaying transaction is 422, the next valid one pays', async () => {
     const { order, url, merchantData, outputs } = await orderToPay();

@@ -314,38 +314,42 @@ describe('one-use links: opens do not block, the first payment takes the use (de
     expect((await openFrom(link.terms.id, '203.0.113.51')).statusCode).toBe(201);
   });
 
-  it('20 concurrent payments of 20 different open orders of one one-use link: exactly one takes the use, the others are refused and never broadcast', async () => {
-    const org = await merchant('Crowd Cafe');
-    const link = (await createLink(org, oneUse)).json();
-    const orders = [];
-    for (let i = 0; i < 20; i++) {
-      const opened = await openFrom(link.terms.id, `192.0.2.${i + 1}`);
-      expect(opened.statusCode).toBe(201);
-      orders.push(opened.json());
-    }
-    const payments = await Promise.all(
-      orders.map(async (order) => {
-        const { url, merchantData, outputs } = await toPay(order.order_number);
-        return { url, merchantData, tx: await stack.paying(outputs) };
-      }),
-    );
-    const answers = await Promise.all(
-      payments.map(({ url, merchantData, tx }) =>
-        gateway.app.inject({ method: 'POST', url, payload: { transaction: tx.toHex(), merchantData } }),
-      ),
-    );
-    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, ...Array<number>(19).fill(409)]);
-    for (const refused of answers.filter((answer) => answer.statusCode !== 200)) expectError(refused, 409, 'failed_precondition');
-    const winner = answers.findIndex((answer) => answer.statusCode === 200);
-    const onChain = await Promise.all(payments.map(({ tx }) => stack.onChain(tx.id('hex'))));
-    expect(onChain.filter(Boolean)).toHaveLength(1);
-    expect(onChain[winner]).toBe(true);
-    const states = await Promise.all(orders.map((order) => read(order.order_number)));
-    expect(states.map((order) => order.status).sort()).toEqual([...Array<string>(19).fill('cancelled'), 'paid']);
-    expect((await send('GET', `/api/v1/orgs/${org.handle}/pay-links`, org.key)).json().data[0]).toMatchObject({
-      uses_paid: 1,
-      uses_held: 0,
-    });
-    expectError(await openFrom(link.terms.id, '192.0.2.99'), 410, 'pay_link_closed');
-  });
+  it(
+    '20 concurrent payments of 20 different open orders of one one-use link: exactly one takes the use, the others are refused and never broadcast',
+    { tags: ['concurrency'] },
+    async () => {
+      const org = await merchant('Crowd Cafe');
+      const link = (await createLink(org, oneUse)).json();
+      const orders = [];
+      for (let i = 0; i < 20; i++) {
+        const opened = await openFrom(link.terms.id, `192.0.2.${i + 1}`);
+        expect(opened.statusCode).toBe(201);
+        orders.push(opened.json());
+      }
+      const payments = await Promise.all(
+        orders.map(async (order) => {
+          const { url, merchantData, outputs } = await toPay(order.order_number);
+          return { url, merchantData, tx: await stack.paying(outputs) };
+        }),
+      );
+      const answers = await Promise.all(
+        payments.map(({ url, merchantData, tx }) =>
+          gateway.app.inject({ method: 'POST', url, payload: { transaction: tx.toHex(), merchantData } }),
+        ),
+      );
+      expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, ...Array<number>(19).fill(409)]);
+      for (const refused of answers.filter((answer) => answer.statusCode !== 200)) expectError(refused, 409, 'failed_precondition');
+      const winner = answers.findIndex((answer) => answer.statusCode === 200);
+      const onChain = await Promise.all(payments.map(({ tx }) => stack.onChain(tx.id('hex'))));
+      expect(onChain.filter(Boolean)).toHaveLength(1);
+      expect(onChain[winner]).toBe(true);
+      const states = await Promise.all(orders.map((order) => read(order.order_number)));
+      expect(states.map((order) => order.status).sort()).toEqual([...Array<string>(19).fill('cancelled'), 'paid']);
+      expect((await send('GET', `/api/v1/orgs/${org.handle}/pay-links`, org.key)).json().data[0]).toMatchObject({
+        uses_paid: 1,
+        uses_held: 0,
+      });
+      expectError(await openFrom(link.terms.id, '192.0.2.99'), 410, 'pay_link_closed');
+    },
+  );
 });

@@ -114,7 +114,7 @@ describe('POS cards for staff', () => {
     expect((await listCards(org)).json().data).toEqual([]);
   });
 
-  it('makes one card of 20 concurrent creations for one address: one 201, nineteen 200, one id', async () => {
+  it('makes one card of 20 concurrent creations for one address: one 201, nineteen 200, one id', { tags: ['concurrency'] }, async () => {
     const org = await onboard(gateway, uniqueName('Busy Cafe'));
     const { address } = customer();
     const answers = await Promise.all(Array.from({ length: 20 }, () => createCard(org, { holder: { address } })));

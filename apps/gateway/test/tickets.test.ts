@@ -182,19 +182,23 @@ describe('a ticket checkout', () => {
     expect(await statusOf(club, body.public_token)).toMatchObject({ status: 'pending', tickets: [] });
   });
 
-  it('never oversells: 50 checkouts at once for the last 10 places, exactly 10 made (201), the others 409 sold_out', async () => {
-    const hall = await shop('Full hall', 10);
-    // Fifty shoppers, each from their own address (one address may hold only so many seats, decision 0024).
-    const answers = await Promise.all(
-      Array.from({ length: 50 }, (_, n) => buyFrom(`198.51.100.${n + 1}`, hall, [{ ticket_type_id: hall.standing, quantity: 1 }])),
-    );
-    expect(answers.filter((a) => a.statusCode === 201)).toHaveLength(10);
-    const refused = answers.filter((a) => a.statusCode !== 201);
-    for (const answer of refused) expectError(answer, 409, 'sold_out');
-    expect(await available(hall, hall.standing)).toBe(0);
-    // The checkout rate limit per address (60 a minute) is not what refused them: each refusal says no seat was left.
-    expect(refused[0]!.json().error.details).toMatchObject({ field: 'lines[0].ticket_type_id', available: 0 });
-  }, 120_000);
+  it(
+    'never oversells: 50 checkouts at once for the last 10 places, exactly 10 made (201), the others 409 sold_out',
+    { tags: ['concurrency'], timeout: 120_000 },
+    async () => {
+      const hall = await shop('Full hall', 10);
+      // Fifty shoppers, each from their own address (one address may hold only so many seats, decision 0024).
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, (_, n) => buyFrom(`198.51.100.${n + 1}`, hall, [{ ticket_type_id: hall.standing, quantity: 1 }])),
+      );
+      expect(answers.filter((a) => a.statusCode === 201)).toHaveLength(10);
+      const refused = answers.filter((a) => a.statusCode !== 201);
+      for (const answer of refused) expectError(answer, 409, 'sold_out');
+      expect(await available(hall, hall.standing)).toBe(0);
+      // The checkout rate limit per address (60 a minute) is not what refused them: each refusal says no seat was left.
+      expect(refused[0]!.json().error.details).toMatchObject({ field: 'lines[0].ticket_type_id', available: 0 });
+    },
+  );
 
   it('gives its places back once it expires', async () => {
     const room = await shop('Tiny room', 2);
@@ -237,17 +241,21 @@ describe('anonymous holds are bounded (decision 0024)', () => {
     }
   });
 
-  it('holds six seats of twenty concurrent checkouts from one address, whatever the types: the count is taken under a lock', async () => {
-    const hall = await shop('Busy hall', 30);
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, n) =>
-        buyFrom('203.0.113.9', hall, [{ ticket_type_id: n % 2 === 0 ? hall.standing : hall.seated, quantity: 1 }]),
-      ),
-    );
-    expect(answers.filter((a) => a.statusCode === 201)).toHaveLength(6);
-    for (const answer of answers.filter((a) => a.statusCode !== 201)) expectError(answer, 429, 'rate_limited');
-    expect((await available(hall, hall.standing)) + (await available(hall, hall.seated))).toBe(30 + 20 - 6);
-  });
+  it(
+    'holds six seats of twenty concurrent checkouts from one address, whatever the types: the count is taken under a lock',
+    { tags: ['concurrency'] },
+    async () => {
+      const hall = await shop('Busy hall', 30);
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, n) =>
+          buyFrom('203.0.113.9', hall, [{ ticket_type_id: n % 2 === 0 ? hall.standing : hall.seated, quantity: 1 }]),
+        ),
+      );
+      expect(answers.filter((a) => a.statusCode === 201)).toHaveLength(6);
+      for (const answer of answers.filter((a) => a.statusCode !== 201)) expectError(answer, 429, 'rate_limited');
+      expect((await available(hall, hall.standing)) + (await available(hall, hall.seated))).toBe(30 + 20 - 6);
+    },
+  );
 });
 
 describe('paid tickets', () => {

@@ -33,7 +33,7 @@ const p2pDestination = (org: OrgRef) => stack.client.createP2pDestination({ targ
 describe('one address, one purpose: a child held for something payable is never handed out again', () => {
   it(
     '100 allocations at once, anonymous and staff, never share a child: the anonymous ones past the cap and the staff ones past the window are refused',
-    { timeout: 90_000 },
+    { tags: ['concurrency'], timeout: 90_000 },
     async () => {
       const org = await stack.orgRef(merchantWallet());
       const settled = await Promise.allSettled(

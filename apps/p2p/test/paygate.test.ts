@@ -329,7 +329,7 @@ describe('check and verify', () => {
     expect(replay).toMatchObject({ outcome: 'payment_required', refusal: { code: 'txid_already_used' } });
   });
 
-  it('of 50 concurrent checks offering one payment, exactly one is paid', { timeout: 90_000 }, async () => {
+  it('of 50 concurrent checks offering one payment, exactly one is paid', { tags: ['concurrency'], timeout: 90_000 }, async () => {
     const { account } = await newAccount();
     await priced(account);
     const offer = offerOf(await check(account));

@@ -25,16 +25,20 @@ const childScript = (xpub: string, index: number) =>
 const bsm = (message: string, key: PrivateKey) => BSM.sign(Utils.toArray(message, 'utf8'), key) as string;
 
 describe('paymentDestination: a fresh output of the organisation per request', () => {
-  it('derives the next child of the xpub each time, 0/0, 0/1, ..., never the same twice even at once', async () => {
-    const wallet = merchantWallet();
-    const org = await stack.orgRef(wallet);
-    const first = await stack.client.getPaymentDestination({ target: target(org) });
-    expect(first.output).toBe(childScript(wallet.xpub, 0));
-    const many = await Promise.all(Array.from({ length: 8 }, () => stack.client.getPaymentDestination({ target: target(org) })));
-    const scripts = new Set(many.map((answer) => answer.output));
-    expect(scripts.size).toBe(8);
-    expect(scripts).toEqual(new Set(Array.from({ length: 8 }, (_, i) => childScript(wallet.xpub, i + 1))));
-  });
+  it(
+    'derives the next child of the xpub each time, 0/0, 0/1, ..., never the same twice even at once',
+    { tags: ['concurrency'] },
+    async () => {
+      const wallet = merchantWallet();
+      const org = await stack.orgRef(wallet);
+      const first = await stack.client.getPaymentDestination({ target: target(org) });
+      expect(first.output).toBe(childScript(wallet.xpub, 0));
+      const many = await Promise.all(Array.from({ length: 8 }, () => stack.client.getPaymentDestination({ target: target(org) })));
+      const scripts = new Set(many.map((answer) => answer.output));
+      expect(scripts.size).toBe(8);
+      expect(scripts).toEqual(new Set(Array.from({ length: 8 }, (_, i) => childScript(wallet.xpub, i + 1))));
+    },
+  );
 
   it('pays a single receiving address when the organisation registered no xpub, and refuses when it registered nothing', async () => {
     const address = PrivateKey.fromRandom().toAddress('testnet');
@@ -254,7 +258,7 @@ describe('P2P payment destination and receive transaction', () => {
     ).toMatchObject({ code: 'conflict', details: { paid_txid: tx.id('hex') } });
   });
 
-  it('lets only one of two transactions sent at once for one reference pay it', async () => {
+  it('lets only one of two transactions sent at once for one reference pay it', { tags: ['concurrency'] }, async () => {
     const org = await stack.orgRef(merchantWallet());
     const destination = await stack.client.createP2pDestination({ target: target(org), satoshis: 2_000n });
     const [a, b] = await Promise.all([fundedCustomer(stack.chain), fundedCustomer(stack.chain)]);
@@ -268,30 +272,36 @@ describe('P2P payment destination and receive transaction', () => {
     expect((results.find((result) => result.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({ code: 'conflict' });
   });
 
-  it('lets one transaction paying two references at once pay only one of them, and takes the same transaction sent five times at once as one payment', async () => {
-    const org = await stack.orgRef(merchantWallet());
-    const [first, second] = await Promise.all(
-      [1, 2].map(() => stack.client.createP2pDestination({ target: target(org), satoshis: 1_000n })),
-    );
-    const both = await payOutputs(await fundedCustomer(stack.chain), [...first!.outputs, ...second!.outputs]);
-    const results = await Promise.allSettled(
-      [first!, second!].map((d) => stack.client.receiveP2pTransaction({ target: target(org), reference: d.reference, hex: both.toHex() })),
-    );
-    expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
-    expect((results.find((result) => result.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({
-      code: 'txid_already_used',
-    });
+  it(
+    'lets one transaction paying two references at once pay only one of them, and takes the same transaction sent five times at once as one payment',
+    { tags: ['concurrency'] },
+    async () => {
+      const org = await stack.orgRef(merchantWallet());
+      const [first, second] = await Promise.all(
+        [1, 2].map(() => stack.client.createP2pDestination({ target: target(org), satoshis: 1_000n })),
+      );
+      const both = await payOutputs(await fundedCustomer(stack.chain), [...first!.outputs, ...second!.outputs]);
+      const results = await Promise.allSettled(
+        [first!, second!].map((d) =>
+          stack.client.receiveP2pTransaction({ target: target(org), reference: d.reference, hex: both.toHex() }),
+        ),
+      );
+      expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+      expect((results.find((result) => result.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({
+        code: 'txid_already_used',
+      });
 
-    const again = await stack.client.createP2pDestination({ target: target(org), satoshis: 1_000n });
-    const tx = await payOutputs(await fundedCustomer(stack.chain), again.outputs);
-    const answers = await Promise.all(
-      [1, 2, 3, 4, 5].map(() => stack.client.receiveP2pTransaction({ target: target(org), reference: again.reference, hex: tx.toHex() })),
-    );
-    expect(new Set(answers.map((answer) => answer.txid))).toEqual(new Set([tx.id('hex')]));
-    await eventFor(received, again.reference);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(received.filter((event) => event.sourceId === again.reference)).toHaveLength(1);
-  });
+      const again = await stack.client.createP2pDestination({ target: target(org), satoshis: 1_000n });
+      const tx = await payOutputs(await fundedCustomer(stack.chain), again.outputs);
+      const answers = await Promise.all(
+        [1, 2, 3, 4, 5].map(() => stack.client.receiveP2pTransaction({ target: target(org), reference: again.reference, hex: tx.toHex() })),
+      );
+      expect(new Set(answers.map((answer) => answer.txid))).toEqual(new Set([tx.id('hex')]));
+      await eventFor(received, again.reference);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(received.filter((event) => event.sourceId === again.reference)).toHaveLength(1);
+    },
+  );
 
   it('records a payment whose sender, key or note holds a NUL character (which the database cannot store) rather than fail after broadcasting it', async () => {
     const org = await stack.orgRef(merchantWallet());

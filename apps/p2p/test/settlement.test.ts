@@ -157,7 +157,7 @@ describe('SettlePayment: a transaction pays one claim', () => {
     });
   });
 
-  it('lets exactly one of 20 concurrent claims on one transaction win', async () => {
+  it('lets exactly one of 20 concurrent claims on one transaction win', { tags: ['concurrency'] }, async () => {
     const org = await stack.orgRef(merchantWallet());
     const destination = await allocate(org);
     const tx = await paying([{ script: destination.script, satoshis: 1_500 }]);

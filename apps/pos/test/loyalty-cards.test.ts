@@ -70,7 +70,7 @@ describe('the loyalty program', () => {
     expect((await stack.client.getLoyaltyProgram({ org: await stack.walletOrg() })).program).toBeUndefined();
   });
 
-  it('counts every one of 10 concurrent saves', async () => {
+  it('counts every one of 10 concurrent saves', { tags: ['concurrency'] }, async () => {
     const org = await stack.walletOrg();
     await Promise.all(Array.from({ length: 10 }, (_, i) => saveProgram(org, { reward: `Reward ${i}` })));
     expect((await stack.client.getLoyaltyProgram({ org })).program!.version).toBe(10n);
@@ -192,23 +192,27 @@ describe('stamps', () => {
     expect(await read(card)).toMatchObject({ stamps: 3, rewardsAvailable: 1 });
   });
 
-  it('an order stamps once: again on the same card, or on another, is already_stamped, and 10 at once stamp one card', async () => {
-    const org = await shop();
-    const [card, other] = [await issue(org), await issue(org)];
-    const order = await paidOrder(org);
-    await stamp(org, card, order);
-    expect((await failure(stamp(org, card, order))).code).toBe('already_stamped');
-    expect((await failure(stamp(org, other, order))).code).toBe('already_stamped');
-    expect((await read(other)).stamps).toBe(0);
+  it(
+    'an order stamps once: again on the same card, or on another, is already_stamped, and 10 at once stamp one card',
+    { tags: ['concurrency'] },
+    async () => {
+      const org = await shop();
+      const [card, other] = [await issue(org), await issue(org)];
+      const order = await paidOrder(org);
+      await stamp(org, card, order);
+      expect((await failure(stamp(org, card, order))).code).toBe('already_stamped');
+      expect((await failure(stamp(org, other, order))).code).toBe('already_stamped');
+      expect((await read(other)).stamps).toBe(0);
 
-    const cards = await Promise.all(Array.from({ length: 10 }, () => issue(org)));
-    const next = await paidOrder(org);
-    const attempts = await Promise.allSettled(cards.map((each) => stamp(org, each, next)));
-    expect(attempts.filter((attempt) => attempt.status === 'fulfilled')).toHaveLength(1);
-    const refusals = attempts.flatMap((attempt) => (attempt.status === 'rejected' ? [(attempt.reason as { code: string }).code] : []));
-    expect(new Set(refusals)).toEqual(new Set(['already_stamped']));
-    expect((await Promise.all(cards.map(read))).reduce((sum, each) => sum + each.stamps, 0)).toBe(1);
-  });
+      const cards = await Promise.all(Array.from({ length: 10 }, () => issue(org)));
+      const next = await paidOrder(org);
+      const attempts = await Promise.allSettled(cards.map((each) => stamp(org, each, next)));
+      expect(attempts.filter((attempt) => attempt.status === 'fulfilled')).toHaveLength(1);
+      const refusals = attempts.flatMap((attempt) => (attempt.status === 'rejected' ? [(attempt.reason as { code: string }).code] : []));
+      expect(new Set(refusals)).toEqual(new Set(['already_stamped']));
+      expect((await Promise.all(cards.map(read))).reduce((sum, each) => sum + each.stamps, 0)).toBe(1);
+    },
+  );
 
   it("refuses an unpaid order, another organisation's order or card, and stamps while the program is paused", async () => {
     const org = await shop();
@@ -295,7 +299,7 @@ describe('an order created with a loyalty card', () => {
 });
 
 describe('redeeming a reward', () => {
-  it('of 50 concurrent redemptions of a card holding one reward, exactly one succeeds', async () => {
+  it('of 50 concurrent redemptions of a card holding one reward, exactly one succeeds', { tags: ['concurrency'] }, async () => {
     const org = await shop({ ...coffee, stampsForReward: 2 });
     const card = await issue(org, { userId: randomUUID() });
     for (let i = 0; i < 3; i++) await stamp(org, card, await paidOrder(org));

@@ -184,7 +184,7 @@ describe('an order that redeems a loyalty reward (decision 0023)', () => {
     expect((await read(card)).stamps).toBe(2);
   });
 
-  it('of 50 concurrent orders redeeming the one reward a card holds, exactly one gets it', async () => {
+  it('of 50 concurrent orders redeeming the one reward a card holds, exactly one gets it', { tags: ['concurrency'] }, async () => {
     const org = await stack.walletOrg();
     await saveProgram(org);
     const card = await cardWithStamps(org, 3);
@@ -202,25 +202,29 @@ describe('an order that redeems a loyalty reward (decision 0023)', () => {
     expect(await read(card)).toMatchObject({ stamps: 1, rewardsRedeemed: 1 });
   });
 
-  it('gives the stamps back to the card when its order is cancelled, once, however many cancels come and at once', async () => {
-    const org = await stack.walletOrg();
-    await saveProgram(org);
-    const card = await cardWithStamps(org, 3);
-    const fields = {
-      lines: [{ name: 'Flat white', quantity: 2n, unitPriceMinor: 450n } as never],
-      loyaltyCardId: card.id,
-      redeemRewardIdentifier: card.identifier!,
-    };
-    const order = await create(org, fields);
-    expect(await read(card)).toMatchObject({ stamps: 1, rewardsRedeemed: 1 });
-    const cancel = () => stack.client.cancelOrder({ org, orderNumber: order.orderNumber, publicUrl: PUBLIC_URL });
-    const cancels = await Promise.all(Array.from({ length: 10 }, cancel));
-    expect(cancels.map((answer) => answer.order!.status)).toEqual(Array(10).fill('cancelled'));
-    expect((await cancel()).order!.status).toBe('cancelled');
-    // The 2 stamps back once: 3, not 1 (none) nor 5 or more (twice).
-    expect(await read(card)).toMatchObject({ stamps: 3, rewardsRedeemed: 0 });
-    // And the card redeems its reward again.
-    expect((await create(org, fields)).rewardMinor).toBe(450n);
-    expect(await read(card)).toMatchObject({ stamps: 1, rewardsRedeemed: 1 });
-  });
+  it(
+    'gives the stamps back to the card when its order is cancelled, once, however many cancels come and at once',
+    { tags: ['concurrency'] },
+    async () => {
+      const org = await stack.walletOrg();
+      await saveProgram(org);
+      const card = await cardWithStamps(org, 3);
+      const fields = {
+        lines: [{ name: 'Flat white', quantity: 2n, unitPriceMinor: 450n } as never],
+        loyaltyCardId: card.id,
+        redeemRewardIdentifier: card.identifier!,
+      };
+      const order = await create(org, fields);
+      expect(await read(card)).toMatchObject({ stamps: 1, rewardsRedeemed: 1 });
+      const cancel = () => stack.client.cancelOrder({ org, orderNumber: order.orderNumber, publicUrl: PUBLIC_URL });
+      const cancels = await Promise.all(Array.from({ length: 10 }, cancel));
+      expect(cancels.map((answer) => answer.order!.status)).toEqual(Array(10).fill('cancelled'));
+      expect((await cancel()).order!.status).toBe('cancelled');
+      // The 2 stamps back once: 3, not 1 (none) nor 5 or more (twice).
+      expect(await read(card)).toMatchObject({ stamps: 3, rewardsRedeemed: 0 });
+      // And the card redeems its reward again.
+      expect((await create(org, fields)).rewardMinor).toBe(450n);
+      expect(await read(card)).toMatchObject({ stamps: 1, rewardsRedeemed: 1 });
+    },
+  );
 });

@@ -195,7 +195,7 @@ describe('paying an order', () => {
     expect(await get(order)).toMatchObject({ status: 'paid', paidSatoshis: order.satoshis + 1_000n, flags: ['overpaid'] });
   });
 
-  it('20 concurrent payments and confirmations of one transaction pay the order once', async () => {
+  it('20 concurrent payments and confirmations of one transaction pay the order once', { tags: ['concurrency'] }, async () => {
     const org = await stack.walletOrg();
     const order = await create(org);
     const tx = await payment(order, order.dueSatoshis);
@@ -213,27 +213,31 @@ describe('paying an order', () => {
     await eventually(() => expect(eventsOf(order)).toHaveLength(1));
   });
 
-  it('one transaction paying two orders pays both, each by its own output, offered to both at once (decision 0022)', async () => {
-    const org = await stack.walletOrg();
-    const [first, second] = [await create(org), await create(org)];
-    const [firstOutput] = await scriptOf(first);
-    const [secondOutput] = await scriptOf(second);
-    const tx = await paying(await fundedCustomer(stack.chain), [
-      { script: firstOutput!.script, satoshis: first.dueSatoshis },
-      { script: secondOutput!.script, satoshis: second.dueSatoshis },
-    ]);
-    await broadcast(tx.toHex());
-    const confirm = (order: Order) =>
-      stack.client.confirmOrder({ org, orderNumber: order.orderNumber, txid: tx.id('hex'), publicUrl: PUBLIC_URL });
-    // Each order twice at once: a confirmation again of the same payment records nothing more.
-    const attempts = await Promise.allSettled([confirm(first), confirm(second), confirm(first), confirm(second)]);
-    expect(attempts.filter((attempt) => attempt.status === 'rejected')).toEqual([]);
-    const states = [await get(first), await get(second)].map((order) => [order.status, order.payments.length, order.dueSatoshis]);
-    expect(states).toEqual([
-      ['paid', 1, 0n],
-      ['paid', 1, 0n],
-    ]);
-  });
+  it(
+    'one transaction paying two orders pays both, each by its own output, offered to both at once (decision 0022)',
+    { tags: ['concurrency'] },
+    async () => {
+      const org = await stack.walletOrg();
+      const [first, second] = [await create(org), await create(org)];
+      const [firstOutput] = await scriptOf(first);
+      const [secondOutput] = await scriptOf(second);
+      const tx = await paying(await fundedCustomer(stack.chain), [
+        { script: firstOutput!.script, satoshis: first.dueSatoshis },
+        { script: secondOutput!.script, satoshis: second.dueSatoshis },
+      ]);
+      await broadcast(tx.toHex());
+      const confirm = (order: Order) =>
+        stack.client.confirmOrder({ org, orderNumber: order.orderNumber, txid: tx.id('hex'), publicUrl: PUBLIC_URL });
+      // Each order twice at once: a confirmation again of the same payment records nothing more.
+      const attempts = await Promise.allSettled([confirm(first), confirm(second), confirm(first), confirm(second)]);
+      expect(attempts.filter((attempt) => attempt.status === 'rejected')).toEqual([]);
+      const states = [await get(first), await get(second)].map((order) => [order.status, order.payments.length, order.dueSatoshis]);
+      expect(states).toEqual([
+        ['paid', 1, 0n],
+        ['paid', 1, 0n],
+      ]);
+    },
+  );
 
   it('the watcher settles payments seen at the address: a partial one leaves the rest due, the next completes it; mined, it is confirmed', async () => {
     const order = await create(await stack.walletOrg());

@@ -208,20 +208,24 @@ describe('OpenPayLinkOrder', () => {
     expect(await failure(open(org, link))).toMatchObject({ code: 'pay_link_closed', details: { reason: 'used_up' } });
   });
 
-  it('of 50 concurrent opens of a limited link from one client address, two get an order (POS_PAY_LINK_OPENS_PER_CLIENT) and the others 429', async () => {
-    const org = await stack.walletOrg();
-    const link = await createLink(org, { maxUses: 2n });
-    await payInFull((await open(org, link)).order!);
-    const attempts = await Promise.allSettled(Array.from({ length: 50 }, () => open(org, link, 0n, '203.0.113.9')));
-    const opened = attempts.filter((attempt) => attempt.status === 'fulfilled');
-    const refused = attempts.flatMap((attempt) => (attempt.status === 'rejected' ? [attempt.reason as { code: string }] : []));
-    expect(opened).toHaveLength(2);
-    expect(new Set(refused.map((reason) => reason.code))).toEqual(new Set(['rate_limited']));
-    expect(await getLink(link)).toMatchObject({ usesPaid: 1n, usesHeld: 2n });
-    expect(await stack.orders.prisma.order.count({ where: { payLinkId: link.terms!.id } })).toBe(3);
-  });
+  it(
+    'of 50 concurrent opens of a limited link from one client address, two get an order (POS_PAY_LINK_OPENS_PER_CLIENT) and the others 429',
+    { tags: ['concurrency'] },
+    async () => {
+      const org = await stack.walletOrg();
+      const link = await createLink(org, { maxUses: 2n });
+      await payInFull((await open(org, link)).order!);
+      const attempts = await Promise.allSettled(Array.from({ length: 50 }, () => open(org, link, 0n, '203.0.113.9')));
+      const opened = attempts.filter((attempt) => attempt.status === 'fulfilled');
+      const refused = attempts.flatMap((attempt) => (attempt.status === 'rejected' ? [attempt.reason as { code: string }] : []));
+      expect(opened).toHaveLength(2);
+      expect(new Set(refused.map((reason) => reason.code))).toEqual(new Set(['rate_limited']));
+      expect(await getLink(link)).toMatchObject({ usesPaid: 1n, usesHeld: 2n });
+      expect(await stack.orders.prisma.order.count({ where: { payLinkId: link.terms!.id } })).toBe(3);
+    },
+  );
 
-  it('50 concurrent payers of a link without a limit each get their own order', async () => {
+  it('50 concurrent payers of a link without a limit each get their own order', { tags: ['concurrency'] }, async () => {
     const org = await stack.walletOrg({ walletXpub: '', receivingAddress: PrivateKey.fromRandom().toAddress('testnet') });
     const link = await createLink(org, { amountMinor: 0n, minMinor: 100n, maxMinor: 10_000n });
     const orders = await Promise.all(Array.from({ length: 50 }, (_, i) => open(org, link, BigInt(100 + i))));

@@ -68,7 +68,7 @@ describe('CreatePosCard', () => {
     expect(atB).toMatchObject({ shopId: b.handle, organizationId: b.id, address });
   });
 
-  it('makes one card of 20 concurrent creations for one address; each answers it, one as created', async () => {
+  it('makes one card of 20 concurrent creations for one address; each answers it, one as created', { tags: ['concurrency'] }, async () => {
     const org = newOrg();
     const { address } = customer();
     const answers = await Promise.all(Array.from({ length: 20 }, () => create(org, { holder: { address } })));

@@ -343,31 +343,35 @@ describe('UsePrepaidCard', () => {
     expect((await use(org, card, identifier, unpaid.orderNumber)).order!.status).toBe('confirmed');
   });
 
-  it('of 100 concurrent uses of one card, the balance never goes below zero and the uses that succeed add up to its drop exactly', async () => {
-    const org = await stack.walletOrg();
-    const { card, identifier } = await activeCard(org, 1000n);
-    const orders = await Promise.all(Array.from({ length: 10 }, () => order(org, 5000n)));
-    const outcomes = await Promise.allSettled(
-      Array.from({ length: 100 }, (_, i) => use(org, card, identifier, orders[i % 10]!.orderNumber, i % 10 === 9 ? 0n : 37n)),
-    );
-    const used = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [-outcome.value.activity!.amountMinor] : []));
-    const refusals = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [(outcome.reason as { code: string }).code] : []));
-    expect(new Set(refusals)).toEqual(new Set(['insufficient_balance']));
-    expect(used.length).toBeGreaterThan(1);
-    const after = await read(card);
-    expect(after.balanceMinor).toBeGreaterThanOrEqual(0n);
-    expect(used.reduce((sum, amount) => sum + amount, 0n)).toBe(1000n - after.balanceMinor);
-    // Each use written once, one after another: the ledger runs from the issue down without a gap.
-    const redeems = after.activities.filter((activity) => activity.kind === 'redeem');
-    expect(redeems).toHaveLength(used.length);
-    expect(after.activities.map((activity) => activity.sequence)).toEqual(after.activities.map((_, i) => BigInt(i + 1)));
-    let balance = 1000n;
-    for (const redeem of redeems) expect(redeem.balanceAfterMinor).toBe((balance += redeem.amountMinor));
-    const cardPaid = await Promise.all(
-      orders.map(async (o) => (await stack.client.getOrder({ orderNumber: o.orderNumber })).order!.cardPaidMinor),
-    );
-    expect(cardPaid.reduce((sum, paid) => sum + paid, 0n)).toBe(1000n - after.balanceMinor);
-  }, 60_000);
+  it(
+    'of 100 concurrent uses of one card, the balance never goes below zero and the uses that succeed add up to its drop exactly',
+    { tags: ['concurrency'], timeout: 60_000 },
+    async () => {
+      const org = await stack.walletOrg();
+      const { card, identifier } = await activeCard(org, 1000n);
+      const orders = await Promise.all(Array.from({ length: 10 }, () => order(org, 5000n)));
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 100 }, (_, i) => use(org, card, identifier, orders[i % 10]!.orderNumber, i % 10 === 9 ? 0n : 37n)),
+      );
+      const used = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [-outcome.value.activity!.amountMinor] : []));
+      const refusals = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [(outcome.reason as { code: string }).code] : []));
+      expect(new Set(refusals)).toEqual(new Set(['insufficient_balance']));
+      expect(used.length).toBeGreaterThan(1);
+      const after = await read(card);
+      expect(after.balanceMinor).toBeGreaterThanOrEqual(0n);
+      expect(used.reduce((sum, amount) => sum + amount, 0n)).toBe(1000n - after.balanceMinor);
+      // Each use written once, one after another: the ledger runs from the issue down without a gap.
+      const redeems = after.activities.filter((activity) => activity.kind === 'redeem');
+      expect(redeems).toHaveLength(used.length);
+      expect(after.activities.map((activity) => activity.sequence)).toEqual(after.activities.map((_, i) => BigInt(i + 1)));
+      let balance = 1000n;
+      for (const redeem of redeems) expect(redeem.balanceAfterMinor).toBe((balance += redeem.amountMinor));
+      const cardPaid = await Promise.all(
+        orders.map(async (o) => (await stack.client.getOrder({ orderNumber: o.orderNumber })).order!.cardPaidMinor),
+      );
+      expect(cardPaid.reduce((sum, paid) => sum + paid, 0n)).toBe(1000n - after.balanceMinor);
+    },
+  );
 });
 
 describe('TransferPrepaidCard', () => {

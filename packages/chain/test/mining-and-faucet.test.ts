@@ -22,7 +22,7 @@ describe('mining on an interval and the faucet under load', () => {
     });
   });
 
-  it('pays concurrent faucet requests from distinct coins', async () => {
+  it('pays concurrent faucet requests from distinct coins', { tags: ['concurrency'] }, async () => {
     chain = await startTestChain();
     const wallets = Array.from({ length: 6 }, () => newWallet());
     const paid = await Promise.all(wallets.map((wallet, i) => requestFaucet(chain!.running.url, wallet.address, 1_000 + i)));

@@ -99,7 +99,7 @@ describe('OutboxRelay with the in-process transport', () => {
     expect(logger.info).toHaveBeenCalledWith(expect.anything(), 'outbox relay is publishing again');
   });
 
-  it('lets two relays on the same database publish every event exactly once between them', async () => {
+  it('lets two relays on the same database publish every event exactly once between them', { tags: ['concurrency'] }, async () => {
     const t = transport();
     const [a, b] = [spyTransport(t, { delayMs: 1 }), spyTransport(t, { delayMs: 1 })];
     const ids = await db.prisma.$transaction(async (tx) =>
