@@ -4,7 +4,7 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, bearer, onboard, type Onboarded } from './harness.js';
 import { startOrderStack } from './order-harness.js';
-import { expectError, expectRefused, uniqueName } from './support.js';
+import { expectError, expectRefused, uniqueClientAddress, uniqueName } from './support.js';
 
 /*
  * An attacker's pass over the Commerce API, tickets, provider webhooks and wallet passes, through the real gateway and
@@ -81,7 +81,7 @@ function jazzNight(standing: number) {
 /** A shopper's browser, each request from an address of its own (the checkout rate limit is per address). */
 const browser = (shop: Pick<Shop, 'commerceKey'>, options: InjectOptions) =>
   inject({
-    remoteAddress: `198.18.${randomBytes(1)[0]}.${randomBytes(1)[0]}`,
+    remoteAddress: uniqueClientAddress(),
     ...options,
     headers: { origin: ORIGIN, 'x-commerce-key': shop.commerceKey, ...options.headers },
   });
@@ -874,7 +874,7 @@ describe('idempotency keys of shoppers', () => {
 
   it('20 identical checkouts at once with one key make one checkout', { tags: ['concurrency'] }, async () => {
     const headers = { 'idempotency-key': `race-${randomBytes(6).toString('hex')}` };
-    const remoteAddress = '203.0.113.78';
+    const remoteAddress = uniqueClientAddress();
     const answers = await Promise.all(
       Array.from({ length: 20 }, () =>
         browser(cafe, {

@@ -92,9 +92,9 @@ function x402(offer: Offer, tx: Transaction | string, vout?: number): string {
 }
 
 /** A payment of a 402 through /check, as the middleware passes one on: the answer and the transaction. */
-async function pay(of: Merchant, url: string) {
+async function pay(of: Merchant, url: string, spend: Coin = coin()) {
   const offer = await offerFor(of, url);
-  const tx = await paying(coin(), offer.extra.lockingScript, Number(offer.amount));
+  const tx = await paying(spend, offer.extra.lockingScript, Number(offer.amount));
   const answer = await check(of, url, { 'payment-signature': x402(offer, tx) });
   expect(answer.json(), answer.body).toMatchObject({ outcome: 'paid' });
   return { answer: answer.json(), tx, token: answer.json().credential.token as string };
@@ -392,10 +392,10 @@ describe('credentials at /check', () => {
     'a calls credential used 100 times at once through /check: exactly `calls` uses in all, the paid request being the first',
     { tags: ['concurrency'] },
     async () => {
-      // A path of its own each run: the test is repeated (decision 0030) and a path has one price.
+      // A path and a coin of its own each run: the test is repeated (decision 0030) and a path has one price.
       const burst = `/burst-${randomBytes(4).toString('hex')}`;
       await price(cafe, `${burst}/*`, { grant: { kind: 'calls', calls: 10 } });
-      const { token, answer } = await pay(cafe, `${burst}/0`);
+      const { token, answer } = await pay(cafe, `${burst}/0`, (await minedCoins(stack, 1))[0]);
       const answers = await Promise.all(
         Array.from({ length: 100 }, (_, i) => check(cafe, `${burst}/${i + 1}`, { 'x-ctk-credential': token })),
       );
@@ -415,7 +415,7 @@ describe('payments that do not pay what they claim', () => {
       const rush = `/rush-${randomBytes(4).toString('hex')}`;
       await price(cafe, `${rush}/*`, { price_satoshis: 7 });
       const offer = await offerFor(cafe, `${rush}/a`);
-      const tx = await paying(coin(), offer.extra.lockingScript, 7);
+      const tx = await paying((await minedCoins(stack, 1))[0]!, offer.extra.lockingScript, 7);
       const body = { transaction: base64(tx), vout: 0, nonce: offer.extra.nonce };
       const answers = await Promise.all(Array.from({ length: 50 }, () => verify(cafe, body)));
       expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(1);

@@ -4,7 +4,7 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, bearer, type Onboarded } from './harness.js';
 import { startOrderStack } from './order-harness.js';
-import { expectError, uniqueName } from './support.js';
+import { expectError, uniqueClientAddress, uniqueName } from './support.js';
 
 /*
  * Checkout states that say what happened (decisions 0019 and 0020): a checkout paid at
@@ -74,7 +74,7 @@ type Created = { public_token: string; order_number: string; total_minor: number
 
 const browser = (shop: Shop, options: InjectOptions) =>
   inject({
-    remoteAddress: `198.18.${randomBytes(1)[0]}.${randomBytes(1)[0]}`,
+    remoteAddress: uniqueClientAddress(),
     ...options,
     headers: { 'x-commerce-key': shop.commerceKey },
   });

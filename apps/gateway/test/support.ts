@@ -19,6 +19,15 @@ export function uniqueName(label: string): string {
 }
 
 /**
+ * A client address (in 198.18.0.0/15, kept for tests) that no other test or run is likely to use, so what the
+ * gateway or a service bounds per address starts empty for it: a repeated test (decision 0030) is a new client.
+ */
+export function uniqueClientAddress(): string {
+  const [a, b] = randomBytes(2);
+  return `198.18.${a}.${b}`;
+}
+
+/**
  * The built routes that forward to a service (pos items, menu, pay links, POS, loyalty and prepaid cards, the books ledger, tax table
  * and reports, p2p's receipts and payment gate, commerce's catalog and checkouts): services are down in these tests.
  */

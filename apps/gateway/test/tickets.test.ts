@@ -2,7 +2,7 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, bearer, type Onboarded } from './harness.js';
 import { startOrderStack } from './order-harness.js';
-import { expectError } from './support.js';
+import { expectError, uniqueClientAddress } from './support.js';
 
 /*
  * Tickets through the gateway, commerce, pos, p2p and books on a local chain (decision 0020): the admin's
@@ -246,9 +246,10 @@ describe('anonymous holds are bounded (decision 0024)', () => {
     { tags: ['concurrency'] },
     async () => {
       const hall = await shop('Busy hall', 30);
+      const client = uniqueClientAddress();
       const answers = await Promise.all(
         Array.from({ length: 20 }, (_, n) =>
-          buyFrom('203.0.113.9', hall, [{ ticket_type_id: n % 2 === 0 ? hall.standing : hall.seated, quantity: 1 }]),
+          buyFrom(client, hall, [{ ticket_type_id: n % 2 === 0 ? hall.standing : hall.seated, quantity: 1 }]),
         ),
       );
       expect(answers.filter((a) => a.statusCode === 201)).toHaveLength(6);

@@ -356,9 +356,11 @@ describe('UsePrepaidCard', () => {
       const used = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [-outcome.value.activity!.amountMinor] : []));
       const refusals = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [(outcome.reason as { code: string }).code] : []));
       expect(new Set(refusals)).toEqual(new Set(['insufficient_balance']));
-      expect(used.length).toBeGreaterThan(1);
       const after = await read(card);
       expect(after.balanceMinor).toBeGreaterThanOrEqual(0n);
+      // No use was refused while the card could pay it: a refused 37 leaves less than 37 (which uses win first,
+      // 37s or a "what is due" that takes it all, is the race's to decide).
+      expect(after.balanceMinor).toBeLessThan(37n);
       expect(used.reduce((sum, amount) => sum + amount, 0n)).toBe(1000n - after.balanceMinor);
       // Each use written once, one after another: the ledger runs from the issue down without a gap.
       const redeems = after.activities.filter((activity) => activity.kind === 'redeem');
