@@ -205,6 +205,9 @@ describe("the README's newcomer path, command by command", () => {
       const fetched = paid.find((step) => step.command.startsWith('pnpm wallet fetch')) as { out: string; err: string };
       expect(JSON.parse(fetched.out)).toMatchObject({ city: 'lisbon' });
       expect(fetched.err).toMatch(/^Paid 100 satoshis for GET http:\/\/127\.0\.0\.1:\d+\/weather\/lisbon/);
+      // The next call is one of the ten bought: served on the credential, nothing paid.
+      const again = paid.filter((step) => step.command.startsWith('pnpm wallet fetch'))[1] as { out: string };
+      expect(JSON.parse(again.out)).toMatchObject({ status: 200, paid: null, body: { city: 'porto' } });
 
       // The merchant's wallet finds both payments on children m/0/n of the xpub it registered.
       const balance = (paid.at(-1) as { command: string; out: string }).out.trim().split('\n');
