@@ -1,0 +1,114 @@
+import type { CheckGateRequestResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
+import { AppError } from '@ctk/shared';
+import { z } from 'zod';
+import { messageDesc } from '../contract/contract-registry.js';
+import { toJson } from '../contract/json-mapping.js';
+import { messageSchema } from '../contract/message-schema.js';
+import { named } from '../routes/answer-schema.js';
+
+/**
+ * The answer to /check, by hand: it carries x402's PaymentRequired document (camelCase, x402's own names)
+ * parsed from p2p's JSON, and leaves out what a check did not produce rather than answering null.
+ */
+
+const CREDENTIAL = messageDesc('ctk.p2p.v1.GateCredential');
+const PAYMENT = messageDesc('ctk.p2p.v1.GatePayment');
+const REFUSAL = messageDesc('ctk.p2p.v1.GateRefusal');
+
+const paymentRequiredDocument = z
+  .looseObject({
+    x402Version: z.literal(2),
+    error: z.string(),
+    resource: z.looseObject({ url: z.string(), description: z.string(), mimeType: z.string() }),
+    accepts: z.array(
+      z.looseObject({
+        scheme: z.string(),
+        network: z.string().describe('bsv:mainnet, bsv:testnet or bsv:local'),
+        amount: z.string().describe('Satoshis, as digits'),
+        asset: z.string(),
+        payTo: z.string().describe('The P2PKH address of a fresh child of the organisation’s xpub'),
+        maxTimeoutSeconds: z.number().int(),
+        extra: z.looseObject({
+          nonce: z.string(),
+          lockingScript: z.string(),
+          serverKey: z.string().describe('The fresh child’s public key: BRC-121’s x-bsv-server'),
+        }),
+      }),
+    ),
+  })
+  .describe('The x402 (version 2) PaymentRequired document: answer it as the 402 body');
+
+/** Blue Bottle Cafe's paid weather API: ten forecasts for 50 satoshis, asked of a client without a payment. */
+const PAYMENT_REQUIRED_EXAMPLE: z.output<typeof paymentRequiredDocument> = {
+  x402Version: 2,
+  error: 'Payment required',
+  resource: {
+    url: 'https://api.bluebottle.example/weather/today?city=oakland',
+    description: "Blue Bottle Cafe's street-level weather: ten forecasts for 50 satoshis",
+    mimeType: '',
+  },
+  accepts: [
+    {
+      scheme: 'exact',
+      network: 'bsv:mainnet',
+      amount: '50',
+      asset: 'BSV',
+      payTo: '1N9p79UrrUjEHLy4AdcG6394VzC4f7XpET',
+      maxTimeoutSeconds: 300,
+      extra: {
+        nonce: 'q7Lh0V3pX9cJ2mR8tY4wKA',
+        lockingScript: '76a914e8054a8e7937dba2c4be6c6c4537924dde9bcebc88ac',
+        serverKey: '038a466bf6418efe6adbc533a5c6d31a235ca5cf072ee56caa08a82e369c5e4d9b',
+        grant: { kind: 'calls', calls: 10 },
+      },
+    },
+  ],
+};
+
+export const gateCheck = named(
+  'PaygateCheck',
+  z.object({
+    outcome: z
+      .enum(['free', 'payment_required', 'paid'])
+      .describe('free: no price on it, pass it on; payment_required: answer 402 with headers and body; paid: pass it on, adding headers'),
+    status: z.union([z.literal(200), z.literal(402)]).describe('The status the resource server answers with'),
+    headers: z.record(z.string(), z.string()).describe('Headers to add to the answer'),
+    body: paymentRequiredDocument.optional(),
+    refusal: messageSchema(REFUSAL, 'answer').optional().describe('A payment or credential that was offered and refused (a 402 only)'),
+    credential: messageSchema(CREDENTIAL, 'answer').optional().describe('A credential issued for a payment this request carried'),
+    payment: messageSchema(PAYMENT, 'answer').optional().describe('The payment that paid this request'),
+  }),
+  {
+    outcome: 'payment_required',
+    status: 402,
+    headers: {
+      'x-bsv-sats': '50',
+      'x-bsv-server': PAYMENT_REQUIRED_EXAMPLE.accepts[0]!.extra.serverKey,
+      'payment-required': Buffer.from(JSON.stringify(PAYMENT_REQUIRED_EXAMPLE)).toString('base64'),
+    },
+    body: PAYMENT_REQUIRED_EXAMPLE,
+  },
+);
+
+type GateCheck = z.output<typeof gateCheck>;
+
+/** What the resource server does, with the x402 document parsed for a 402. */
+export function gateCheckView(check: CheckGateRequestResponse): GateCheck {
+  return {
+    outcome: check.outcome as GateCheck['outcome'],
+    status: check.status as GateCheck['status'],
+    headers: check.headers,
+    ...(check.bodyJson ? { body: parseDocument(check.bodyJson) } : {}),
+    ...(check.refusal ? { refusal: toJson(REFUSAL, check.refusal as never) as GateCheck['refusal'] } : {}),
+    ...(check.credential ? { credential: toJson(CREDENTIAL, check.credential as never) } : {}),
+    ...(check.payment ? { payment: toJson(PAYMENT, check.payment as never) } : {}),
+  };
+}
+
+function parseDocument(json: string): GateCheck['body'] {
+  try {
+    return JSON.parse(json) as GateCheck['body'];
+  } catch {
+    throw new AppError('internal', 'p2p answered a 402 document that is not JSON');
+  }
+}
