@@ -1,5 +1,4 @@
 import type { CheckGateRequestResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
-import { AppError } from '@ctk/shared';
 import { z } from 'zod';
 import { messageDesc } from '../contract/contract-registry.js';
 import { toJson } from '../contract/json-mapping.js';
@@ -98,17 +97,10 @@ export function gateCheckView(check: CheckGateRequestResponse): GateCheck {
     outcome: check.outcome as GateCheck['outcome'],
     status: check.status as GateCheck['status'],
     headers: check.headers,
-    ...(check.bodyJson ? { body: parseDocument(check.bodyJson) } : {}),
+    // p2p writes the document; one that is not JSON is its fault, answered 500 like any.
+    ...(check.bodyJson ? { body: JSON.parse(check.bodyJson) as GateCheck['body'] } : {}),
     ...(check.refusal ? { refusal: toJson(REFUSAL, check.refusal as never) as GateCheck['refusal'] } : {}),
     ...(check.credential ? { credential: toJson(CREDENTIAL, check.credential as never) } : {}),
     ...(check.payment ? { payment: toJson(PAYMENT, check.payment as never) } : {}),
   };
-}
-
-function parseDocument(json: string): GateCheck['body'] {
-  try {
-    return JSON.parse(json) as GateCheck['body'];
-  } catch {
-    throw new AppError('internal', 'p2p answered a 402 document that is not JSON');
-  }
 }

@@ -1,4 +1,3 @@
-import type { ErrorCode } from '@ctk/shared';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { exampleOf, messageDesc } from '../contract/contract-registry.js';
@@ -11,18 +10,6 @@ import { resolveGateAccount } from '../paygate/resolve-gate-account.js';
 import { pageQuery } from './pagination.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions } from './service-call.js';
-
-/** What a payment can be refused with (docs/decisions/0007-p2p-paymail.md's verifier, and the gate's own). */
-const PAYMENT_ERRORS: ErrorCode[] = [
-  'txid_already_used',
-  'payment_underpaid',
-  'payment_wrong_output',
-  'payment_expired',
-  'payment_invalid',
-  'chain_rejected',
-  'chain_unavailable',
-  'conflict',
-];
 
 /**
  * /check and /verify carry a transaction as base64 BEEF, a few MB at most; the gRPC message to p2p (4 MiB at
@@ -96,7 +83,18 @@ export function paygateRoutes(deps: GatewayDeps): Record<string, RouteDefinition
       fill: keyAccount,
       bodyLimit: PAYGATE_BODY_LIMIT,
       timeoutMs: PAYMENT_CALL_TIMEOUT_MS,
-      errors: [...PAYMENT_ERRORS, 'failed_precondition'],
+      // What a payment can be refused with (docs/decisions/0007-p2p-paymail.md's verifier, and the gate's own).
+      errors: [
+        'txid_already_used',
+        'payment_underpaid',
+        'payment_wrong_output',
+        'payment_expired',
+        'payment_invalid',
+        'chain_rejected',
+        'chain_unavailable',
+        'conflict',
+        'failed_precondition',
+      ],
     }),
     'GET /api/v1/402/payments': rpcRoute(deps.services, {
       rpc: ['p2p', 'listGatePayments'],
