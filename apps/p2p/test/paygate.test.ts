@@ -165,6 +165,39 @@ describe('priced resources', () => {
 });
 
 describe('check and verify', () => {
+  it('refuses a check or a payment breaking a rule, naming the field', async () => {
+    const { account } = await newAccount();
+    const request = { account, method: 'GET', url: '/weather/today', headers: {}, payeeKey: '' };
+    for (const [fields, field] of [
+      [{ method: 'get' }, 'method'],
+      [{ url: 'weather/today' }, 'url'],
+      [{ url: '//evil.example/weather' }, 'url'],
+      [{ url: '/weather today' }, 'url'],
+      [{ headers: { 'x-forwarded-for': '203.0.113.7' } }, 'headers.x-forwarded-for'],
+      [{ headers: { 'x-bsv-nonce': 'n'.repeat(8_193) } }, 'headers.x-bsv-nonce'],
+      [{ payeeKey: `04${'ab'.repeat(64)}` }, 'payee_key'],
+    ] as const)
+      expect(await failure(stack.client.checkGateRequest({ ...request, ...fields }))).toMatchObject({
+        code: 'validation_failed',
+        details: { field },
+      });
+    const payment = { account, transaction: Buffer.from('beef'), vout: 0, nonce: 'q7Lh0V3pX9cJ2mR8tY4wKA', sender: '', time: '' };
+    const sender = `02${'ab'.repeat(32)}`;
+    for (const [fields, field] of [
+      [{ transaction: Buffer.alloc(0) }, 'transaction'],
+      [{ vout: 100_001 }, 'vout'],
+      [{ nonce: 'q7Lh0V3p+9cJ2mR8tY4wKA' }, 'nonce'],
+      [{ nonce: '', sender }, 'time'],
+      [{ nonce: '', time: '1795511100000' }, 'sender'],
+      [{ nonce: '', sender, time: '2026-11-24' }, 'time'],
+      [{ nonce: '' }, 'nonce'],
+    ] as const)
+      expect(await failure(stack.client.verifyGatePayment({ ...payment, ...fields }))).toMatchObject({
+        code: 'validation_failed',
+        details: { field },
+      });
+  });
+
   it('lets an unpriced URL through and answers a priced one with a fresh payment request in both protocols', async () => {
     const { account, wallet } = await newAccount();
     await priced(account);
