@@ -98,3 +98,35 @@ describe('the schemas derived from a contract message', () => {
     expect(answer.safeParse({ ...(exampleOf(item) as object), id: 'not-a-uuid' }).success).toBe(false);
   });
 });
+
+describe('a oneof of messages and a map, on the payment gate', () => {
+  const grant = messageDesc('ctk.p2p.v1.GateGrant');
+  const check = messageDesc('ctk.p2p.v1.CheckGateRequestRequest');
+
+  it('answers the chosen member by name beside its fields, and maps it back', () => {
+    const window = { kind: { $case: 'window', value: { seconds: 3600 } } };
+    expect(toJson(grant, window)).toEqual({ kind: 'window', seconds: 3600 });
+    expect(fromJson(grant, { kind: 'window', seconds: 3600 })).toEqual(window);
+    expect(toJson(grant, { kind: { $case: 'calls', value: { calls: 10 } } })).toEqual({ kind: 'calls', calls: 10 });
+    expect(() => toJson(grant, {})).toThrow(/GateGrant.kind/);
+  });
+
+  it("refuses another kind, the other kind's field and a kind without its field, naming them", () => {
+    const schema = messageSchema(grant, 'request');
+    expect(schema.safeParse({ kind: 'calls', calls: 10 }).success).toBe(true);
+    const paths = (value: unknown) => schema.safeParse(value).error?.issues.map((issue) => [issue.code, issue.path.join('.')]);
+    expect(paths({ kind: 'forever' })).toEqual([['invalid_union', 'kind']]);
+    expect(paths({ kind: 'window', seconds: 60, calls: 3 })).toEqual([['unrecognized_keys', '']]);
+    expect(paths({ kind: 'calls' })).toEqual([['invalid_type', 'calls']]);
+    expect(messageSchema(grant, 'answer').safeParse(exampleOf(grant)).success).toBe(true);
+  });
+
+  it('takes a map of strings as an object, and refuses a value that is not a string', () => {
+    const schema = messageSchema(check, 'request', ['account']);
+    const body = { method: 'GET', url: '/weather', headers: { 'x-bsv-vout': '0' } };
+    expect(schema.safeParse(body).success).toBe(true);
+    expect(fromJson(check, body)).toEqual({ method: 'GET', url: '/weather', headers: { 'x-bsv-vout': '0' } });
+    expect(schema.safeParse({ ...body, headers: { 'x-bsv-vout': 0 } }).error?.issues[0]?.path).toEqual(['headers', 'x-bsv-vout']);
+    expect(toJson(messageDesc('ctk.p2p.v1.CheckGateRequestResponse'), { outcome: 'free', status: 200, bodyJson: '' }).headers).toEqual({});
+  });
+});

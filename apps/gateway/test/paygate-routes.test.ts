@@ -12,9 +12,9 @@ import { expectError, SERVICES_DOWN, uniqueName } from './support.js';
 
 /*
  * The payment gate's routes (spec 4.7) as the gateway serves them: who may call them, and the request
- * shapes it refuses itself, before p2p is asked (p2p is down for these, so a request the gateway passes on
- * is answered 503 `unavailable`: that is how they see it was passed on); then the gate itself, with p2p,
- * books and a local chain running.
+ * shapes (the contract's) it refuses itself, before p2p is asked (p2p is down for these, so a request the
+ * gateway passes on is answered 503 `unavailable`: that is how they see it was passed on); then the gate
+ * itself, with p2p, books and a local chain running, and p2p's rules, refused by p2p naming the field.
  */
 
 type Method = 'GET' | 'POST' | 'DELETE';
@@ -124,8 +124,6 @@ const without = (field: string, payload: Record<string, unknown>) =>
 
 const BAD_INPUT: BadInput[] = [
   // A priced resource.
-  { label: 'a lower-case method', call: resource({ method: 'get' }), field: 'method' },
-  { label: 'a method the gate does not price', call: resource({ method: 'HEAD' }), field: 'method' },
   { label: 'no method', call: { method: 'POST', url: '/api/v1/402/resources', payload: without('method', RESOURCE) }, field: 'method' },
   { label: 'a NUL in the path', call: resource({ path: '/weather\u0000/*' }), field: 'path' },
   { label: 'a fractional price', call: resource({ price_satoshis: 1.5 }), field: 'price_satoshis' },
@@ -142,48 +140,25 @@ const BAD_INPUT: BadInput[] = [
   { label: 'a NUL in the description', call: resource({ description: 'Ten forecasts\u0000' }), field: 'description' },
   { label: 'an unknown field', call: resource({ currency: 'USD' }), field: 'currency' },
   // A request to check.
-  { label: 'a lower-case request method', call: check({ method: 'get' }), field: 'method' },
-  { label: 'a URL that is neither absolute nor from "/"', call: check({ url: 'weather/today' }), field: 'url' },
-  { label: 'a URL of another scheme', call: check({ url: 'ftp://api.bluebottle.example/weather' }), field: 'url' },
-  { label: 'a URL from "//" (another host)', call: check({ url: '//evil.example/weather' }), field: 'url' },
-  { label: 'a URL of 4097 characters', call: check({ url: `/${'w'.repeat(4096)}` }), field: 'url' },
-  { label: 'a URL with a space', call: check({ url: '/weather today' }), field: 'url' },
-  {
-    label: 'a header that is not a payment header',
-    call: check({ headers: { 'x-forwarded-for': '203.0.113.7' } }),
-    field: 'headers.x-forwarded-for',
-  },
-  { label: 'an authorization header', call: check({ headers: { authorization: 'Bearer secret' } }), field: 'headers.authorization' },
-  { label: 'a payment header not in lower case', call: check({ headers: { 'X-BSV-BEEF': 'AQC+7w==' } }), field: 'headers.X-BSV-BEEF' },
   { label: 'a header value that is not a string', call: check({ headers: { 'x-bsv-vout': 0 } }), field: 'headers.x-bsv-vout' },
   { label: 'headers that are not an object', call: check({ headers: ['x-bsv-beef'] }), field: 'headers' },
   { label: 'an unknown field in a check', call: check({ body: 'hello' }), field: 'body' },
-  { label: 'a payee key that is not a compressed key', call: check({ payee_key: `04${'ab'.repeat(64)}` }), field: 'payee_key' },
   // A payment to verify.
   { label: 'a transaction that is not base64', call: verify({ transaction: 'not base64!' }), field: 'transaction' },
   { label: 'a transaction in base64url', call: verify({ transaction: 'AQC-7w_4' }), field: 'transaction' },
-  { label: 'an empty transaction', call: verify({ transaction: '' }), field: 'transaction' },
   {
     label: 'no transaction',
     call: { method: 'POST', url: '/api/v1/402/verify', payload: without('transaction', PAYMENT) },
     field: 'transaction',
   },
-  { label: 'a negative vout', call: verify({ vout: -1 }), field: 'vout' },
-  { label: 'a vout above 100000', call: verify({ vout: 100_001 }), field: 'vout' },
   { label: 'a fractional vout', call: verify({ vout: 0.5 }), field: 'vout' },
-  { label: 'a nonce with "+"', call: verify({ nonce: 'q7Lh0V3p+9cJ2mR8tY4wKA' }), field: 'nonce' },
-  { label: 'a nonce of 129 characters', call: verify({ nonce: 'n'.repeat(129) }), field: 'nonce' },
-  { label: 'an uncompressed sender key', call: verify({ sender: `04${'ab'.repeat(64)}`, time: '1795511100000' }), field: 'sender' },
-  { label: 'a sender without a time', call: verify({ sender: SENDER }), field: 'time' },
-  { label: 'a time that is not digits', call: verify({ sender: SENDER, time: '2026-11-24T09:05:00Z' }), field: 'time' },
-  { label: 'neither a nonce nor a sender and time', call: verify({ nonce: undefined }), field: 'nonce' },
   // Path and query.
   { label: 'a resource id that is not a UUID', call: { method: 'DELETE', url: '/api/v1/402/resources/weather' }, field: 'id' },
   { label: 'a page of 0 resources', call: { method: 'GET', url: '/api/v1/402/resources?limit=0' }, field: 'limit' },
   { label: 'a page of 101 payments', call: { method: 'GET', url: '/api/v1/402/payments?limit=101' }, field: 'limit' },
 ];
 
-/** A priced resource breaking one of p2p's rules: the gateway passes it on, and p2p names the field (with the stack, below). */
+/** A request of the right shape breaking one of p2p's rules: the gateway passes it on, and p2p names the field (with the stack, below). */
 const P2P_RULES: BadInput[] = [
   { label: 'a path not from "/"', call: resource({ path: 'weather/*' }), field: 'path' },
   { label: 'a path with a query', call: resource({ path: '/weather?city=oakland' }), field: 'path' },
@@ -206,6 +181,33 @@ const P2P_RULES: BadInput[] = [
   { label: 'a description of 501 characters', call: resource({ description: 'w'.repeat(501) }), field: 'description' },
   { label: 'a bell in the description', call: resource({ description: 'Ten forecasts\u0007' }), field: 'description' },
   { label: 'a right-to-left override in the description', call: resource({ description: 'Ten \u202estsacerof' }), field: 'description' },
+  { label: 'a lower-case method', call: resource({ method: 'get' }), field: 'method' },
+  { label: 'a method the gate does not price', call: resource({ method: 'HEAD' }), field: 'method' },
+  // A request to check.
+  { label: 'a lower-case request method', call: check({ method: 'get' }), field: 'method' },
+  { label: 'a URL that is neither absolute nor from "/"', call: check({ url: 'weather/today' }), field: 'url' },
+  { label: 'a URL of another scheme', call: check({ url: 'ftp://api.bluebottle.example/weather' }), field: 'url' },
+  { label: 'a URL from "//" (another host)', call: check({ url: '//evil.example/weather' }), field: 'url' },
+  { label: 'a URL of 4097 characters', call: check({ url: `/${'w'.repeat(4096)}` }), field: 'url' },
+  { label: 'a URL with a space', call: check({ url: '/weather today' }), field: 'url' },
+  {
+    label: 'a header that is not a payment header',
+    call: check({ headers: { 'x-forwarded-for': '203.0.113.7' } }),
+    field: 'headers.x-forwarded-for',
+  },
+  { label: 'an authorization header', call: check({ headers: { authorization: 'Bearer secret' } }), field: 'headers.authorization' },
+  { label: 'a payment header not in lower case', call: check({ headers: { 'X-BSV-BEEF': 'AQC+7w==' } }), field: 'headers.X-BSV-BEEF' },
+  { label: 'a payee key that is not a compressed key', call: check({ payee_key: `04${'ab'.repeat(64)}` }), field: 'payee_key' },
+  // A payment to verify.
+  { label: 'an empty transaction', call: verify({ transaction: '' }), field: 'transaction' },
+  { label: 'a negative vout', call: verify({ vout: -1 }), field: 'vout' },
+  { label: 'a vout above 100000', call: verify({ vout: 100_001 }), field: 'vout' },
+  { label: 'a nonce with "+"', call: verify({ nonce: 'q7Lh0V3p+9cJ2mR8tY4wKA' }), field: 'nonce' },
+  { label: 'a nonce of 129 characters', call: verify({ nonce: 'n'.repeat(129) }), field: 'nonce' },
+  { label: 'an uncompressed sender key', call: verify({ sender: `04${'ab'.repeat(64)}`, time: '1795511100000' }), field: 'sender' },
+  { label: 'a sender without a time', call: verify({ sender: SENDER }), field: 'time' },
+  { label: 'a time that is not digits', call: verify({ sender: SENDER, time: '2026-11-24T09:05:00Z' }), field: 'time' },
+  { label: 'neither a nonce nor a sender and time', call: verify({ nonce: undefined }), field: 'nonce' },
 ];
 
 describe('request shapes the gateway refuses before asking p2p', () => {

@@ -13,7 +13,7 @@ import {
 } from '@bsv/sdk';
 import { mineBlocks } from '@ctk/chain/local';
 import { PaymentEvent, PaymentEventType } from '@ctk/proto/ctk/events/v1/payment_event';
-import type { CheckGateRequestResponse, GateAccount } from '@ctk/proto/ctk/p2p/v1/p2p';
+import type { CheckGateRequestResponse, GateAccount, GateGrant } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failure, fundedCustomer, merchantWallet, startStack, eventFor, type TestStack } from './support.js';
 
@@ -38,12 +38,19 @@ async function priced(account: GateAccount, fields: { path?: string; price?: big
     method: 'GET',
     path: fields.path ?? '/weather/*',
     priceSatoshis: fields.price ?? 1n,
-    grantKind: fields.seconds ? 'window' : 'calls',
-    grantCalls: fields.calls ?? 1,
-    grantSeconds: fields.seconds ?? 0,
+    grant: grant(fields),
     description: 'Weather',
   });
   return resource!;
+}
+
+/** What one payment buys: `seconds` of access, else `calls` calls. */
+function grant(fields: { calls?: number; seconds?: number }): GateGrant {
+  return {
+    kind: fields.seconds
+      ? { $case: 'window', value: { seconds: fields.seconds } }
+      : { $case: 'calls', value: { calls: fields.calls ?? 1 } },
+  };
 }
 
 /** A customer's coin, mined, so its transaction carries a merkle path into the BEEF. */
@@ -105,7 +112,7 @@ describe('priced resources', () => {
     const weather = await priced(account);
     expect(await setup()).toEqual({ capabilityId: 'paygate_402', setUp: true, nextStep: '' });
     const news = await priced(account, { path: '/news', seconds: 3600, price: 5n });
-    expect(news).toMatchObject({ grantKind: 'window', grantSeconds: 3600, priceSatoshis: 5n });
+    expect(news).toMatchObject({ grant: { kind: { $case: 'window', value: { seconds: 3600 } } }, priceSatoshis: 5n });
     const listed = await stack.client.listGateResources({ account });
     expect(listed.resources.map((resource) => resource.id)).toEqual([news.id, weather.id]);
     expect(await failure(priced(account))).toMatchObject({ code: 'already_exists' });
@@ -124,9 +131,7 @@ describe('priced resources', () => {
       method: 'GET',
       path: '/a',
       priceSatoshis: 1n,
-      grantKind: 'calls',
-      grantCalls: 1,
-      grantSeconds: 0,
+      grant: grant({ calls: 1 }),
       description: '',
     };
     for (const [fields, field] of [
@@ -143,13 +148,13 @@ describe('priced resources', () => {
       [{ path: '/weather\u0085' }, 'path'],
       [{ path: '/weather/%E2%80%AEtxt.exe' }, 'path'],
       [{ priceSatoshis: 2_100_000_000_000_001n }, 'price_satoshis'],
-      [{ grantCalls: 1_000_001 }, 'grant.calls'],
-      [{ grantKind: 'window', grantSeconds: 31_536_001 }, 'grant.seconds'],
+      [{ grant: grant({ calls: 1_000_001 }) }, 'grant.calls'],
+      [{ grant: grant({ seconds: 31_536_001 }) }, 'grant.seconds'],
       [{ description: 'w'.repeat(501) }, 'description'],
       [{ description: 'Ten \u202estsacerof' }, 'description'],
       [{ priceSatoshis: 0n }, 'price_satoshis'],
-      [{ grantCalls: 0 }, 'grant.calls'],
-      [{ grantKind: 'window', grantSeconds: 0 }, 'grant.seconds'],
+      [{ grant: { kind: { $case: 'calls', value: { calls: 0 } } } }, 'grant.calls'],
+      [{ grant: { kind: { $case: 'window', value: { seconds: 0 } } } }, 'grant.seconds'],
       [{ description: 'x\u0007' }, 'description'],
     ] as const)
       expect(await failure(stack.client.createGateResource({ ...base, ...fields }))).toMatchObject({
@@ -160,6 +165,39 @@ describe('priced resources', () => {
 });
 
 describe('check and verify', () => {
+  it('refuses a check or a payment breaking a rule, naming the field', async () => {
+    const { account } = await newAccount();
+    const request = { account, method: 'GET', url: '/weather/today', headers: {}, payeeKey: '' };
+    for (const [fields, field] of [
+      [{ method: 'get' }, 'method'],
+      [{ url: 'weather/today' }, 'url'],
+      [{ url: '//evil.example/weather' }, 'url'],
+      [{ url: '/weather today' }, 'url'],
+      [{ headers: { 'x-forwarded-for': '203.0.113.7' } }, 'headers.x-forwarded-for'],
+      [{ headers: { 'x-bsv-nonce': 'n'.repeat(8_193) } }, 'headers.x-bsv-nonce'],
+      [{ payeeKey: `04${'ab'.repeat(64)}` }, 'payee_key'],
+    ] as const)
+      expect(await failure(stack.client.checkGateRequest({ ...request, ...fields }))).toMatchObject({
+        code: 'validation_failed',
+        details: { field },
+      });
+    const payment = { account, transaction: Buffer.from('beef'), vout: 0, nonce: 'q7Lh0V3pX9cJ2mR8tY4wKA', sender: '', time: '' };
+    const sender = `02${'ab'.repeat(32)}`;
+    for (const [fields, field] of [
+      [{ transaction: Buffer.alloc(0) }, 'transaction'],
+      [{ vout: 100_001 }, 'vout'],
+      [{ nonce: 'q7Lh0V3p+9cJ2mR8tY4wKA' }, 'nonce'],
+      [{ nonce: '', sender }, 'time'],
+      [{ nonce: '', time: '1795511100000' }, 'sender'],
+      [{ nonce: '', sender, time: '2026-11-24' }, 'time'],
+      [{ nonce: '' }, 'nonce'],
+    ] as const)
+      expect(await failure(stack.client.verifyGatePayment({ ...payment, ...fields }))).toMatchObject({
+        code: 'validation_failed',
+        details: { field },
+      });
+  });
+
   it('lets an unpriced URL through and answers a priced one with a fresh payment request in both protocols', async () => {
     const { account, wallet } = await newAccount();
     await priced(account);

@@ -1,4 +1,4 @@
-import { ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf';
+import { ScalarType, type DescField, type DescMessage, type DescOneof } from '@bufbuild/protobuf';
 import { AppError } from '@ctk/shared';
 import { minorUnitsOf } from '../routes/answer-schema.js';
 import { fieldOptions } from './contract-registry.js';
@@ -11,7 +11,10 @@ import { fieldOptions } from './contract-registry.js';
  *   one marked `unbounded` (a sum) is its digits as a string past 2^53, where a number would not be exact;
  * - a field with explicit presence (`optional`) or a message field is `null` when absent;
  * - timestamps (google.protobuf.Timestamp, a Date in the messages) are ISO 8601 strings;
- * - fields marked `internal` are never in the JSON.
+ * - fields marked `internal` are never in the JSON;
+ * - a map with string keys is a JSON object;
+ * - a oneof of messages (ts-proto's `{ $case, value }`, option oneof=unions-value) is a tagged union: the
+ *   oneof's name holds the member's name, beside the member's fields (`{"kind": "calls", "calls": 10}`).
  * Validating the JSON's shape is the schemas' (message-schema.ts): these functions assume it was done.
  * Each message's mapping is worked out once, on first use, as a list of fields with their converters.
  */
@@ -22,6 +25,7 @@ export function toJson(desc: DescMessage, message: Record<string, unknown> | und
     const value = message[field.localName];
     json[field.name] = value === undefined || value === null ? field.absent : field.toJson(value);
   }
+  for (const oneof of desc.oneofs) Object.assign(json, oneofToJson(oneof, message[oneof.localName] as Chosen | undefined));
   return json;
 }
 
@@ -32,7 +36,19 @@ export function fromJson(desc: DescMessage, json: Record<string, unknown>): Reco
     const value = json[field.name];
     if (value !== undefined && value !== null) message[field.localName] = field.fromJson(value);
   }
+  for (const oneof of desc.oneofs) {
+    const member = oneof.fields.find((f) => f.name === json[oneof.name]);
+    if (member?.message) message[oneof.localName] = { $case: member.localName, value: fromJson(member.message, json) };
+  }
   return message;
+}
+
+type Chosen = { $case: string; value: Record<string, unknown> };
+
+function oneofToJson(oneof: DescOneof, chosen: Chosen | undefined): Record<string, unknown> {
+  const member = oneof.fields.find((f) => f.localName === chosen?.$case);
+  if (!chosen || !member?.message) throw new AppError('internal', `a service answered without its ${oneof.parent.name}.${oneof.name}`);
+  return { [oneof.name]: member.name, ...toJson(member.message, chosen.value) };
 }
 
 type Convert = (value: unknown) => unknown;
@@ -43,7 +59,7 @@ const plans = new WeakMap<DescMessage, FieldPlan[]>();
 function plan(desc: DescMessage): FieldPlan[] {
   let fields = plans.get(desc);
   if (!fields) {
-    fields = desc.fields.filter((field) => !fieldOptions(field).internal).map(fieldPlan);
+    fields = desc.fields.filter((field) => !field.oneof && !fieldOptions(field).internal).map(fieldPlan);
     plans.set(desc, fields);
   }
   return fields;
@@ -65,6 +81,12 @@ function fieldPlan(field: DescField): FieldPlan {
         toJson: (value) => (value as unknown[]).map(element.toJson),
         fromJson: (value) => (value as unknown[]).map(element.fromJson),
       };
+    }
+    case 'map': {
+      const value = field.mapKind === 'scalar' ? scalar(field) : field.mapKind === 'message' ? message(field.message) : unsupported(field);
+      const entries = (convert: Convert) => (map: unknown) =>
+        Object.fromEntries(Object.entries(map as Record<string, unknown>).map(([key, inner]) => [key, convert(inner)]));
+      return { ...base, absent: {}, toJson: entries(value.toJson), fromJson: entries(value.fromJson) };
     }
     default:
       return unsupported(field);

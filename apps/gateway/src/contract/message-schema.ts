@@ -1,4 +1,4 @@
-import { ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf';
+import { ScalarType, type DescField, type DescMessage, type DescOneof } from '@bufbuild/protobuf';
 import { FeatureSet_FieldPresence } from '@bufbuild/protobuf/wkt';
 import { z } from 'zod';
 import { isoTime, minorUnits } from '../routes/answer-schema.js';
@@ -57,6 +57,17 @@ function valueSchema(field: DescField, direction: 'request' | 'answer'): z.ZodTy
             ? messageSchema(field.message, direction)
             : unsupported(field),
       );
+    case 'map':
+      // A JSON object: its keys are strings, whatever the map's key type says.
+      if (field.mapKey !== ScalarType.STRING) return unsupported(field);
+      return z.record(
+        z.string(),
+        field.mapKind === 'scalar'
+          ? scalarSchema(field, direction)
+          : field.mapKind === 'message'
+            ? messageSchema(field.message, direction)
+            : unsupported(field),
+      );
     default:
       return unsupported(field);
   }
@@ -86,13 +97,10 @@ export function messageSchema(desc: DescMessage, direction: 'request' | 'answer'
   const key = `${desc.typeName}:${omit.join(',')}`;
   const cached = cache[direction].get(key);
   if (cached) return cached;
-  const shape: Record<string, z.ZodType> = {};
-  for (const field of desc.fields) {
-    const { internal, outputOnly } = fieldOptions(field);
-    if (internal || (outputOnly && direction === 'request') || omit.includes(field.name)) continue;
-    shape[field.name] = fieldSchema(field, direction);
-  }
-  let schema: z.ZodType = direction === 'request' ? z.object(shape).strict() : z.object(shape);
+  const shape = shapeOf(desc, direction, omit);
+  const [oneof, ...more] = desc.oneofs;
+  if (more.length > 0) throw new Error(`${desc.typeName}: one oneof per message is in the public JSON, not ${desc.oneofs.length}`);
+  let schema: z.ZodType = oneof ? taggedUnion(oneof, shape, direction) : objectOf(shape, direction);
   const comment = commentOf(desc);
   if (comment) schema = schema.describe(comment);
   if (direction === 'answer') {
@@ -101,6 +109,29 @@ export function messageSchema(desc: DescMessage, direction: 'request' | 'answer'
   }
   cache[direction].set(key, schema);
   return schema;
+}
+
+function shapeOf(desc: DescMessage, direction: 'request' | 'answer', omit: readonly string[] = []): Record<string, z.ZodType> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const field of desc.fields) {
+    const { internal, outputOnly } = fieldOptions(field);
+    if (field.oneof || internal || (outputOnly && direction === 'request') || omit.includes(field.name)) continue;
+    shape[field.name] = fieldSchema(field, direction);
+  }
+  return shape;
+}
+
+const objectOf = (shape: Record<string, z.ZodType>, direction: 'request' | 'answer') =>
+  direction === 'request' ? z.strictObject(shape) : z.object(shape);
+
+/** A oneof of messages (json-mapping.ts): the oneof's name holds the member's name, beside the member's own fields. */
+function taggedUnion(oneof: DescOneof, shape: Record<string, z.ZodType>, direction: 'request' | 'answer'): z.ZodType {
+  const members = oneof.fields.map((member) =>
+    member.fieldKind === 'message'
+      ? objectOf({ ...shape, [oneof.name]: z.literal(member.name), ...shapeOf(member.message, direction) }, direction)
+      : unsupported(member),
+  );
+  return z.discriminatedUnion(oneof.name, members as [z.ZodObject, ...z.ZodObject[]]);
 }
 
 function unsupported(field: DescField): never {

@@ -1,4 +1,4 @@
-import { addressOfScript, type ChainClient } from '@ctk/chain';
+import type { ChainClient } from '@ctk/chain';
 import { keptKey } from '@ctk/shared';
 import type { P2pServiceImplementation } from '@ctk/proto/ctk/p2p/v1/p2p';
 import type { Config } from '../config.js';
@@ -13,13 +13,12 @@ import { checkGateRequest } from '../paygate/check-gate-request.js';
 import { createGateResource } from '../paygate/create-gate-resource.js';
 import { signingKeyOf } from '../paygate/credential.js';
 import { deleteGateResource } from '../paygate/delete-gate-resource.js';
-import { accountOf, x402Network } from '../paygate/gate-account.js';
+import { x402Network } from '../paygate/gate-account.js';
 import type { GateDeps } from '../paygate/gate-deps.js';
 import { getGateKeys } from '../paygate/get-gate-keys.js';
 import { listGatePayments } from '../paygate/list-gate-payments.js';
 import { listGateResources } from '../paygate/list-gate-resources.js';
-import { acceptGatePayment } from '../paygate/accept-gate-payment.js';
-import { gatePaymentMessage } from '../paygate/gate-messages.js';
+import { verifyGatePayment } from '../paygate/verify-gate-payment.js';
 import { receiveP2pTransaction } from '../paymail/receive-p2p-transaction.js';
 import { allocateDestination } from '../settlement/allocate-destination.js';
 import { releaseDestination } from '../settlement/release-destination.js';
@@ -83,17 +82,7 @@ export function p2pService({ prisma, chain, config, eventsCommitted }: P2pDeps):
     createGateResource: (request) => createGateResource(prisma, request),
     deleteGateResource: (request) => deleteGateResource(prisma, request),
     checkGateRequest: (request) => checkGateRequest(gate, request),
-    async verifyGatePayment(request) {
-      const { payment, credential } = await acceptGatePayment(gate, accountOf(request.account), {
-        protocol: request.nonce ? 'x402' : 'brc121',
-        transaction: request.transaction,
-        vout: request.vout,
-        nonce: request.nonce || undefined,
-        sender: request.sender || undefined,
-        time: request.time || undefined,
-      });
-      return { payment: gatePaymentMessage(payment, addressOfScript(payment.script, chain.network)), credential };
-    },
+    verifyGatePayment: (request) => verifyGatePayment(gate, request),
     listGatePayments: (request) => listGatePayments(gate, request),
     getGateKeys: () => getGateKeys(gate),
   };

@@ -1,11 +1,13 @@
 import { addressOfScript } from '@ctk/chain';
 import type { CheckGateRequestRequest, CheckGateRequestResponse, GateRefusal } from '@ctk/proto/ctk/p2p/v1/p2p';
-import { AppError, pricingResource } from '@ctk/shared';
+import { AppError, pricingResource, validate } from '@ctk/shared';
+import { z } from 'zod';
 import { findLiveResources } from '../data/gate-resource-repository.js';
 import { acceptGatePayment } from './accept-gate-payment.js';
 import { accountOf } from './gate-account.js';
 import type { GateDeps } from './gate-deps.js';
 import { gatePaymentMessage, gateResourceMessage } from './gate-messages.js';
+import { compressedKeyOrNone } from './gate-request-fields.js';
 import { issuePaymentRequest } from './issue-payment-request.js';
 import { offeredPayment } from './offered-payment.js';
 import { paymentRequired } from './payment-required.js';
@@ -24,6 +26,23 @@ const PAYER_ERRORS = new Set([
   'conflict',
 ]);
 
+const URL_RULE = 'url must be the URL the request was sent to: absolute http(s), or a path from "/"';
+const header = z.string().max(8_192).optional();
+/** The payment headers a resource server passes on, lower-case: any other is refused, so nothing else leaks to the gate. */
+const PAYMENT_HEADERS = ['x-bsv-beef', 'x-bsv-sender', 'x-bsv-nonce', 'x-bsv-time', 'x-bsv-vout', 'payment-signature', 'x-ctk-credential'];
+
+const checkSchema = z.object({
+  method: z.string().regex(/^[A-Z]{1,20}$/, 'method must be the request method in upper case (GET, POST, ...)'),
+  url: z.string().max(4096, 'url must be at most 4096 characters').refine(isRequestUrl, URL_RULE),
+  // A BEEF is as long as the message to p2p may be; the other headers are short.
+  headers: z.strictObject(
+    Object.fromEntries(
+      PAYMENT_HEADERS.map((name) => [name, name === 'x-bsv-beef' || name === 'payment-signature' ? z.string().optional() : header]),
+    ),
+  ),
+  payeeKey: compressedKeyOrNone('payee_key'),
+});
+
 /**
  * Whether a request a resource server received is paid: `free` when no priced resource matches its method
  * and path; `paid` with a valid credential (one call counted) or a valid payment (verified, broadcast,
@@ -32,6 +51,8 @@ const PAYER_ERRORS = new Set([
  */
 export async function checkGateRequest(deps: GateDeps, request: CheckGateRequestRequest): Promise<CheckGateRequestResponse> {
   const account = accountOf(request.account);
+  const { account: _account, ...fields } = request;
+  const { payeeKey } = validate(checkSchema, fields, 'check');
   const path = pathOfUrl(request.url);
   // The same choice as the merchant's middleware makes for a credential it checks itself.
   const resources = await findLiveResources(deps.prisma, account.id);
@@ -56,7 +77,7 @@ export async function checkGateRequest(deps: GateDeps, request: CheckGateRequest
   try {
     const offered = offeredPayment(request.headers);
     if (offered) {
-      if (offered.protocol === 'brc121' && request.payeeKey) offered.payeeKey = request.payeeKey;
+      if (offered.protocol === 'brc121' && payeeKey) offered.payeeKey = payeeKey;
       const { payment, credential } = await acceptGatePayment(deps, account, offered, resource);
       const response = { success: true, transaction: payment.txid, network: deps.network, payer: payment.payer || undefined };
       return {
@@ -80,4 +101,16 @@ export async function checkGateRequest(deps: GateDeps, request: CheckGateRequest
 
 function paymentOf(deps: GateDeps, payment: Parameters<typeof gatePaymentMessage>[0]) {
   return gatePaymentMessage(payment, addressOfScript(payment.script, deps.chain.network));
+}
+
+/** A request target: an absolute http(s) URL, or a path from "/" (not "//", which names a host); no spaces or controls. */
+function isRequestUrl(url: string): boolean {
+  if (/[\s\p{Cc}]/u.test(url)) return false;
+  if (url.startsWith('/')) return !url.startsWith('//');
+  try {
+    const { protocol } = new URL(url);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
 }

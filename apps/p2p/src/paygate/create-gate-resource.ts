@@ -1,4 +1,4 @@
-import type { CreateGateResourceRequest, CreateGateResourceResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
+import type { CreateGateResourceRequest, CreateGateResourceResponse, GateGrant } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { AppError, comparablePath, freeText, hasDotSegment, MAX_SATOSHIS_BIGINT, validate } from '@ctk/shared';
 import { z } from 'zod';
 import { addGateResource, findLiveResourcePaths } from '../data/gate-resource-repository.js';
@@ -12,37 +12,52 @@ export const MAX_RESOURCES = 200;
 // C0 and C1 controls, and the bidirectional overrides that make a path display as another (as text fields refuse them).
 const CONTROL = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
 
-const resourceSchema = z
-  .object({
-    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', '*'], { error: 'method must be GET, POST, PUT, PATCH, DELETE or *' }),
-    path: z
-      .string()
-      .max(512, 'path must be at most 512 characters')
-      .regex(
-        /^\/[^?#*\s\p{Cc}\u202a-\u202e\u2066-\u2069]*(\/\*)?$/u,
-        'path must start with "/", without query, fragment, spaces or control characters; "*" only as a trailing "/*"',
-      )
-      // Requests are compared with escapes decoded (comparablePath), and one with a dot segment is refused: such a path never matches.
-      .refine((path) => !CONTROL.test(comparablePath(path)), 'path must not hold control characters, even percent-encoded')
-      .refine(
-        (path) => !hasDotSegment(path),
-        'path must not hold "." or ".." segments (in any spelling) or a backslash: no request path does',
-      ),
-    priceSatoshis: z
-      .bigint()
-      .min(1n, 'price_satoshis must be at least 1')
-      .max(MAX_SATOSHIS_BIGINT, 'price_satoshis is more than all bitcoin'),
-    grantKind: z.enum(['calls', 'window'], { error: 'grant.kind must be calls or window' }),
-    grantCalls: z.number().int(),
-    grantSeconds: z.number().int(),
-    description: freeText('description', 500),
-  })
-  .superRefine((resource, ctx) => {
-    if (resource.grantKind === 'calls' && (resource.grantCalls < 1 || resource.grantCalls > 1_000_000))
-      ctx.addIssue({ code: 'custom', path: ['grant', 'calls'], message: 'grant.calls must be a whole number from 1 to 1,000,000' });
-    if (resource.grantKind === 'window' && (resource.grantSeconds < 1 || resource.grantSeconds > 31_536_000))
-      ctx.addIssue({ code: 'custom', path: ['grant', 'seconds'], message: 'grant.seconds must be from 1 to 31,536,000 (a year)' });
-  });
+const CALLS_RULE = 'grant.calls must be a whole number from 1 to 1,000,000';
+const SECONDS_RULE = 'grant.seconds must be from 1 to 31,536,000 (a year)';
+
+const resourceSchema = z.object({
+  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', '*'], { error: 'method must be GET, POST, PUT, PATCH, DELETE or *' }),
+  path: z
+    .string()
+    .max(512, 'path must be at most 512 characters')
+    .regex(
+      /^\/[^?#*\s\p{Cc}\u202a-\u202e\u2066-\u2069]*(\/\*)?$/u,
+      'path must start with "/", without query, fragment, spaces or control characters; "*" only as a trailing "/*"',
+    )
+    // Requests are compared with escapes decoded (comparablePath), and one with a dot segment is refused: such a path never matches.
+    .refine((path) => !CONTROL.test(comparablePath(path)), 'path must not hold control characters, even percent-encoded')
+    .refine(
+      (path) => !hasDotSegment(path),
+      'path must not hold "." or ".." segments (in any spelling) or a backslash: no request path does',
+    ),
+  priceSatoshis: z
+    .bigint()
+    .min(1n, 'price_satoshis must be at least 1')
+    .max(MAX_SATOSHIS_BIGINT, 'price_satoshis is more than all bitcoin'),
+  grant: z.discriminatedUnion(
+    'kind',
+    [
+      z.object({
+        kind: z.literal('calls'),
+        calls: z.number().int().min(1, CALLS_RULE).max(1_000_000, CALLS_RULE),
+      }),
+      z.object({
+        kind: z.literal('window'),
+        seconds: z.number().int().min(1, SECONDS_RULE).max(31_536_000, SECONDS_RULE),
+      }),
+    ],
+    { error: 'grant.kind must be calls or window' },
+  ),
+  description: freeText('description', 500),
+});
+
+/** The grant as the API spells it ({kind: "calls", calls} or {kind: "window", seconds}), so a refusal names its field. */
+function grantOf(grant: GateGrant | undefined) {
+  const kind = grant?.kind;
+  if (kind?.$case === 'calls') return { kind: kind.$case, calls: kind.value.calls };
+  if (kind?.$case === 'window') return { kind: kind.$case, seconds: kind.value.seconds };
+  return { kind: '' };
+}
 
 /**
  * A price on a URL pattern and method for the account, and what one payment buys. One live price per
@@ -50,8 +65,8 @@ const resourceSchema = z
  */
 export async function createGateResource(prisma: PrismaClient, request: CreateGateResourceRequest): Promise<CreateGateResourceResponse> {
   const account = accountOf(request.account);
-  const { account: _account, ...fields } = request;
-  const resource = validate(resourceSchema, fields, 'priced resource');
+  const { account: _account, grant, ...fields } = request;
+  const resource = validate(resourceSchema, { ...fields, grant: grantOf(grant) }, 'priced resource');
   const live = await findLiveResourcePaths(prisma, account.id);
   // Two spellings of one path (case, escapes, slashes) price the same requests: one price for them.
   const path = comparablePath(resource.path);
@@ -69,9 +84,9 @@ export async function createGateResource(prisma: PrismaClient, request: CreateGa
     method: resource.method,
     path: resource.path,
     priceSatoshis: resource.priceSatoshis,
-    grantKind: resource.grantKind,
-    grantCalls: resource.grantKind === 'calls' ? resource.grantCalls : null,
-    grantSeconds: resource.grantKind === 'window' ? resource.grantSeconds : null,
+    grantKind: resource.grant.kind,
+    grantCalls: resource.grant.kind === 'calls' ? resource.grant.calls : null,
+    grantSeconds: resource.grant.kind === 'window' ? resource.grant.seconds : null,
     description: resource.description,
   });
   return { resource: gateResourceMessage(created) };

@@ -7,9 +7,12 @@ export function gateResourceMessage(resource: GateResource): GateResourceMessage
     method: resource.method,
     path: resource.path,
     priceSatoshis: resource.priceSatoshis,
-    grantKind: resource.grantKind,
-    grantCalls: resource.grantCalls ?? 0,
-    grantSeconds: resource.grantSeconds ?? 0,
+    grant: {
+      kind:
+        resource.grantKind === 'window'
+          ? { $case: 'window', value: { seconds: resource.grantSeconds ?? 0 } }
+          : { $case: 'calls', value: { calls: resource.grantCalls ?? 0 } },
+    },
     description: resource.description,
     createdAt: resource.createdAt.toISOString(),
   };

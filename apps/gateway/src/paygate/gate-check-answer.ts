@@ -1,47 +1,18 @@
+import type { CheckGateRequestResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { z } from 'zod';
 import { messageDesc } from '../contract/contract-registry.js';
+import { toJson } from '../contract/json-mapping.js';
 import { messageSchema } from '../contract/message-schema.js';
-import { isoTime, named, pageOf } from '../routes/answer-schema.js';
+import { named } from '../routes/answer-schema.js';
 
 /**
- * What the payment gate answers (decision 0021), with Blue Bottle Cafe's paid weather API as the example:
- * ten forecasts for 50 satoshis, paid by a client that got a 402.
+ * The answer to /check, by hand: it carries x402's PaymentRequired document (camelCase, x402's own names)
+ * parsed from p2p's JSON, and leaves out what a check did not produce rather than answering null.
  */
 
-const RESOURCE_ID = '6f1d2c3b-4a59-4e8f-9b7a-0c1d2e3f4a5b';
-const SERVER_KEY = '038a466bf6418efe6adbc533a5c6d31a235ca5cf072ee56caa08a82e369c5e4d9b';
-const PAY_TO = '1N9p79UrrUjEHLy4AdcG6394VzC4f7XpET';
-const LOCKING_SCRIPT = '76a914e8054a8e7937dba2c4be6c6c4537924dde9bcebc88ac';
-const NONCE = 'q7Lh0V3pX9cJ2mR8tY4wKA';
-const methodAnswer = z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', '*']);
-const grantAnswer = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('calls'), calls: z.number().int() }),
-  z.object({ kind: z.literal('window'), seconds: z.number().int() }),
-]);
-
-export const gateResource = named(
-  'PaygateResource',
-  z.object({
-    id: z.uuid(),
-    method: methodAnswer,
-    path: z.string().describe('An exact path, or a prefix ending in "/*"'),
-    price_satoshis: z.number().int(),
-    grant: grantAnswer,
-    description: z.string(),
-    created_at: isoTime,
-  }),
-  {
-    id: RESOURCE_ID,
-    method: 'GET',
-    path: '/weather/*',
-    price_satoshis: 50,
-    grant: { kind: 'calls', calls: 10 },
-    description: "Blue Bottle Cafe's street-level weather: ten forecasts for 50 satoshis",
-    created_at: '2026-11-24T09:00:00.000Z',
-  },
-);
-
-export const gateResourcePage = pageOf('PaygateResource', gateResource);
+const CREDENTIAL = messageDesc('ctk.p2p.v1.GateCredential');
+const PAYMENT = messageDesc('ctk.p2p.v1.GatePayment');
+const REFUSAL = messageDesc('ctk.p2p.v1.GateRefusal');
 
 const paymentRequiredDocument = z
   .looseObject({
@@ -66,6 +37,7 @@ const paymentRequiredDocument = z
   })
   .describe('The x402 (version 2) PaymentRequired document: answer it as the 402 body');
 
+/** Blue Bottle Cafe's paid weather API: ten forecasts for 50 satoshis, asked of a client without a payment. */
 const PAYMENT_REQUIRED_EXAMPLE: z.output<typeof paymentRequiredDocument> = {
   x402Version: 2,
   error: 'Payment required',
@@ -80,9 +52,14 @@ const PAYMENT_REQUIRED_EXAMPLE: z.output<typeof paymentRequiredDocument> = {
       network: 'bsv:mainnet',
       amount: '50',
       asset: 'BSV',
-      payTo: PAY_TO,
+      payTo: '1N9p79UrrUjEHLy4AdcG6394VzC4f7XpET',
       maxTimeoutSeconds: 300,
-      extra: { nonce: NONCE, lockingScript: LOCKING_SCRIPT, serverKey: SERVER_KEY, grant: { kind: 'calls', calls: 10 } },
+      extra: {
+        nonce: 'q7Lh0V3pX9cJ2mR8tY4wKA',
+        lockingScript: '76a914e8054a8e7937dba2c4be6c6c4537924dde9bcebc88ac',
+        serverKey: '038a466bf6418efe6adbc533a5c6d31a235ca5cf072ee56caa08a82e369c5e4d9b',
+        grant: { kind: 'calls', calls: 10 },
+      },
     },
   ],
 };
@@ -96,23 +73,34 @@ export const gateCheck = named(
     status: z.union([z.literal(200), z.literal(402)]).describe('The status the resource server answers with'),
     headers: z.record(z.string(), z.string()).describe('Headers to add to the answer'),
     body: paymentRequiredDocument.optional(),
-    refusal: z
-      .object({ code: z.string(), message: z.string() })
-      .optional()
-      .describe('A payment or credential that was offered and refused (a 402 only)'),
-    credential: messageSchema(messageDesc('ctk.p2p.v1.GateCredential'), 'answer')
-      .optional()
-      .describe('A credential issued for a payment this request carried'),
-    payment: messageSchema(messageDesc('ctk.p2p.v1.GatePayment'), 'answer').optional().describe('The payment that paid this request'),
+    refusal: messageSchema(REFUSAL, 'answer').optional().describe('A payment or credential that was offered and refused (a 402 only)'),
+    credential: messageSchema(CREDENTIAL, 'answer').optional().describe('A credential issued for a payment this request carried'),
+    payment: messageSchema(PAYMENT, 'answer').optional().describe('The payment that paid this request'),
   }),
   {
     outcome: 'payment_required',
     status: 402,
     headers: {
       'x-bsv-sats': '50',
-      'x-bsv-server': SERVER_KEY,
+      'x-bsv-server': PAYMENT_REQUIRED_EXAMPLE.accepts[0]!.extra.serverKey,
       'payment-required': Buffer.from(JSON.stringify(PAYMENT_REQUIRED_EXAMPLE)).toString('base64'),
     },
     body: PAYMENT_REQUIRED_EXAMPLE,
   },
 );
+
+type GateCheck = z.output<typeof gateCheck>;
+
+/** What the resource server does, with the x402 document parsed for a 402. */
+export function gateCheckView(check: CheckGateRequestResponse): GateCheck {
+  return {
+    outcome: check.outcome as GateCheck['outcome'],
+    status: check.status as GateCheck['status'],
+    headers: check.headers,
+    // p2p writes the document; one that is not JSON is its fault, answered 500 like any.
+    ...(check.bodyJson ? { body: JSON.parse(check.bodyJson) as GateCheck['body'] } : {}),
+    ...(check.refusal ? { refusal: toJson(REFUSAL, check.refusal as never) as GateCheck['refusal'] } : {}),
+    ...(check.credential ? { credential: toJson(CREDENTIAL, check.credential as never) } : {}),
+    ...(check.payment ? { payment: toJson(PAYMENT, check.payment as never) } : {}),
+  };
+}
