@@ -80,14 +80,6 @@ export const paymentAck = named(
   },
 );
 
-export const ORDER_QR_FILES = {
-  'image/svg+xml': {
-    description: 'The QR code of the order’s BIP21 URI as SVG',
-    example: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 41 41" shape-rendering="crispEdges">…</svg>',
-  },
-  'image/png': { description: 'The same QR code as a PNG image (512 pixels)', example: '(PNG bytes)' },
-};
-
 export const ORDER_EVENT_FILES = {
   'text/event-stream': {
     description: 'Server-Sent Events: event `order`, data the order as JSON, at each change until it is final',

@@ -5,17 +5,19 @@ import { requireOrg } from '../auth/authenticate.js';
 import { exampleOf, messageDesc } from '../contract/contract-registry.js';
 import { fromJson, toJson } from '../contract/json-mapping.js';
 import { messageSchema } from '../contract/message-schema.js';
+import { rpcParams } from '../contract/request-params.js';
 import { rpcRoute, type RpcRouteOptions } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
 import { handleField } from '../identity/organization-fields.js';
-import { order, ORDER_EVENT_FILES, ORDER_QR_FILES, paymentAck, paymentRequest } from '../orders/order-answers.js';
+import { order, ORDER_EVENT_FILES, paymentAck, paymentRequest } from '../orders/order-answers.js';
 import { EventStreamSlots } from '../orders/event-stream-slots.js';
 import { openOrderEvents } from '../orders/order-events.js';
-import { bip270Payment, bip270PaymentExample, orderParams, qrQuery } from '../orders/order-input.js';
+import { bip270Payment, bip270PaymentExample } from '../orders/order-input.js';
 import { orderMerchant, type OrderMerchant } from '../orders/order-merchant.js';
 import { orderView, paymentRequestView, type OrderJson } from '../orders/order-view.js';
 import { answerOrigin, rebasePaymentLinks } from '../origin/answer-origin.js';
 import { clientAddress } from '../plugins/rate-limits.js';
+import { qrAnswer, qrFiles } from './qr-answer.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions, orgRef } from './service-call.js';
 
@@ -80,7 +82,7 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
   const newOrder = withOrgHandle(create.body!, 'The organisation the order is for');
   const withHandle = (bodyExample: unknown) => ({ org_handle: 'blue-bottle-cafe', ...(bodyExample as object) });
   const staffAction = (rpc: 'confirmOrder' | 'cancelOrder', extra: Partial<RpcRouteOptions<'pos'>> = {}): RouteDefinition => {
-    const action = orderRoute({ rpc: ['pos', rpc], params: orderParams, body: true, ...extra });
+    const action = orderRoute({ rpc: ['pos', rpc], params: ['order_number'], body: true, ...extra });
     return {
       ...action,
       body: withOrgHandle(action.body!, 'The organisation the order is of'),
@@ -107,7 +109,7 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
     'GET /api/pos/orders/:order_number': orderRoute(
       {
         rpc: ['pos', 'getOrder'],
-        params: orderParams,
+        params: ['order_number'],
         // The order changes as it is paid: never from a shared cache.
         after: (_, { reply }) => reply.header('cache-control', 'no-store'),
       },
@@ -117,7 +119,7 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
     'POST /api/pos/orders/:order_number/confirm': staffAction('confirmOrder', { timeoutMs: 30_000 }),
     'POST /api/pos/orders/:order_number/cancel': staffAction('cancelOrder'),
     'GET /api/pos/orders/:order_number/payment-request': route({
-      params: orderParams,
+      params: rpcParams(['pos', 'getPaymentRequest'], ['order_number'], 'path'),
       answer: paymentRequest,
       handle: async ({ params, request, reply }) => {
         // What is due changes with each payment.
@@ -131,7 +133,7 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
       },
     }),
     'POST /api/pos/orders/:order_number/payment': route({
-      params: orderParams,
+      params: rpcParams(['pos', 'payOrder'], ['order_number'], 'path'),
       body: bip270Payment,
       bodyExample: bip270PaymentExample,
       // BIP270's own media types; application/json works too.
@@ -153,21 +155,17 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
       },
     }),
     'GET /api/pos/orders/:order_number/qr': route({
-      params: orderParams,
-      query: qrQuery,
+      params: rpcParams(['pos', 'getOrderQr'], ['order_number'], 'path'),
+      query: rpcParams(['pos', 'getOrderQr'], ['format'], 'query'),
       answer: order,
-      files: ORDER_QR_FILES,
+      files: qrFiles('the order’s BIP21 URI', 41),
       handle: async ({ params, query, request, reply }) => {
-        const qr = await deps.services.pos.getOrderQr(
-          { orderNumber: params.order_number, publicUrl: answerOrigin(request, publicUrl), format: query.format },
-          callOptions(request),
-        );
-        reply.type(qr.contentType);
-        return qr.contentType.startsWith('image/svg') ? Buffer.from(qr.body).toString('utf8') : (qr.body as never);
+        const qr = { orderNumber: params.order_number, publicUrl: answerOrigin(request, publicUrl), format: query.format ?? '' };
+        return qrAnswer(reply, await deps.services.pos.getOrderQr(qr, callOptions(request)));
       },
     }),
     'GET /api/pos/orders/:order_number/events': route({
-      params: orderParams,
+      params: rpcParams(['pos', 'watchOrder'], ['order_number'], 'path'),
       answer: order,
       files: ORDER_EVENT_FILES,
       handle: async ({ params, request, reply }) => {

@@ -8,12 +8,11 @@ import { bsvaliasCapabilities, paymailPki, publicProfile, verifiedPubkey } from 
 import { messageDesc } from '../contract/contract-registry.js';
 import { toJson } from '../contract/json-mapping.js';
 import { messageSchema } from '../contract/message-schema.js';
+import { rpcRoute } from '../contract/rpc-route.js';
 import { callOptions, orgRef } from './service-call.js';
 import {
   beefBody,
   metadata,
-  p2pDestinationBody,
-  p2pDestinationExample,
   paymailParams,
   receiveBeefExample,
   receiveBody,
@@ -38,7 +37,6 @@ const RECEIVE_ERRORS: ErrorCode[] = [
 
 /** p2p's answers, in the contract's JSON (decision 0026). */
 const DESTINATION = messageDesc('ctk.p2p.v1.GetPaymentDestinationResponse');
-const P2P_DESTINATION = messageDesc('ctk.p2p.v1.CreateP2pDestinationResponse');
 const RECEIVED = messageDesc('ctk.p2p.v1.ReceiveP2pTransactionResponse');
 
 /**
@@ -55,6 +53,15 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
   // Anyone may ask for destinations; p2p keeps them within the merchant's gap limit whatever the rate
   // (decision 0007), and this bounds the rows and work one client address can cause.
   const destinationRateLimit = deps.config.CTK_PAYMAIL_DESTINATION_RATE_LIMIT_PER_MINUTE;
+  /** A route that is one RPC of p2p for the paymail in the path. */
+  const toP2p = {
+    bsvalias: true,
+    params: paymailParams,
+    fill: {
+      fields: ['target'],
+      from: async ({ params }: { params: Record<string, unknown> }) => ({ target: forP2p(await target(params.paymail as string)) }),
+    },
+  };
   return {
     'GET /.well-known/bsvalias': route({
       bsvalias: true,
@@ -86,17 +93,11 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
         return { bsvalias: '1.0' as const, handle: paymail, pubkey };
       },
     }),
-    'GET /api/v1/bsvalias/address/:paymail': route({
-      bsvalias: true,
+    'GET /api/v1/bsvalias/address/:paymail': rpcRoute(deps.services, {
+      rpc: ['p2p', 'getPaymentDestination'],
+      ...toP2p,
       rateLimitPerMinute: destinationRateLimit,
-      params: paymailParams,
-      answer: messageSchema(DESTINATION, 'answer'),
       errors: ['not_found', 'unavailable'],
-      handle: async ({ params, request }) => {
-        const resolved = await target(params.paymail);
-        const answer = await deps.services.p2p.getPaymentDestination({ target: forP2p(resolved) }, callOptions(request));
-        return toJson(DESTINATION, { ...answer });
-      },
     }),
     'POST /api/v1/bsvalias/address/:paymail': route({
       bsvalias: true,
@@ -146,22 +147,12 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
         return { bsvalias: '1.0' as const, handle: paymail, pubkey: params.pubkey, match };
       },
     }),
-    'POST /api/v1/bsvalias/p2p-payment-destination/:paymail': route({
-      bsvalias: true,
+    'POST /api/v1/bsvalias/p2p-payment-destination/:paymail': rpcRoute(deps.services, {
+      rpc: ['p2p', 'createP2pDestination'],
+      ...toP2p,
+      body: true,
       rateLimitPerMinute: destinationRateLimit,
-      params: paymailParams,
-      body: p2pDestinationBody,
-      bodyExample: p2pDestinationExample,
-      answer: messageSchema(P2P_DESTINATION, 'answer'),
       errors: ['not_found', 'unavailable'],
-      handle: async ({ params, body, request }) => {
-        const resolved = await target(params.paymail);
-        const answer = await deps.services.p2p.createP2pDestination(
-          { target: forP2p(resolved), satoshis: BigInt(body.satoshis) },
-          callOptions(request),
-        );
-        return toJson(P2P_DESTINATION, { ...answer });
-      },
     }),
     'POST /api/v1/bsvalias/receive-transaction/:paymail': route({
       bsvalias: true,
