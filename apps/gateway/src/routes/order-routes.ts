@@ -9,12 +9,12 @@ import { rpcParams } from '../contract/request-params.js';
 import { rpcRoute, type RpcRouteOptions } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
 import { handleField } from '../identity/organization-fields.js';
-import { order, ORDER_EVENT_FILES, paymentAck, paymentRequest } from '../orders/order-answers.js';
+import { order, ORDER_EVENT_FILES, paymentAck } from '../orders/order-answers.js';
 import { EventStreamSlots } from '../orders/event-stream-slots.js';
 import { openOrderEvents } from '../orders/order-events.js';
 import { bip270Payment, bip270PaymentExample } from '../orders/order-input.js';
 import { orderMerchant, type OrderMerchant } from '../orders/order-merchant.js';
-import { orderView, paymentRequestView, type OrderJson } from '../orders/order-view.js';
+import { orderView, type OrderJson } from '../orders/order-view.js';
 import { answerOrigin, rebasePaymentLinks } from '../origin/answer-origin.js';
 import { clientAddress } from '../plugins/rate-limits.js';
 import { qrAnswer, qrFiles } from './qr-answer.js';
@@ -118,19 +118,13 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
     // Finding the transaction on the chain may take a few seconds.
     'POST /api/pos/orders/:order_number/confirm': staffAction('confirmOrder', { timeoutMs: 30_000 }),
     'POST /api/pos/orders/:order_number/cancel': staffAction('cancelOrder'),
-    'GET /api/pos/orders/:order_number/payment-request': route({
-      params: rpcParams(['pos', 'getPaymentRequest'], ['order_number'], 'path'),
-      answer: paymentRequest,
-      handle: async ({ params, request, reply }) => {
-        // What is due changes with each payment.
-        reply.header('cache-control', 'no-store');
-        return paymentRequestView(
-          await deps.services.pos.getPaymentRequest(
-            { orderNumber: params.order_number, publicUrl: answerOrigin(request, publicUrl) },
-            callOptions(request),
-          ),
-        );
-      },
+    'GET /api/pos/orders/:order_number/payment-request': rpcRoute(deps.services, {
+      rpc: ['pos', 'getPaymentRequest'],
+      params: ['order_number'],
+      fill: { fields: ['public_url'], from: ({ request }) => ({ publicUrl: answerOrigin(request, publicUrl) }) },
+      view: 'ctk.pos.v1.Bip270PaymentRequest',
+      // What is due changes with each payment.
+      after: (_, { reply }) => reply.header('cache-control', 'no-store'),
     }),
     'POST /api/pos/orders/:order_number/payment': route({
       params: rpcParams(['pos', 'payOrder'], ['order_number'], 'path'),
