@@ -30,18 +30,12 @@ export function requestParams(request: DescMessage, params: Params, where: 'path
 }
 
 /** The parameters of a route that calls the RPC itself (a file, a stream), as `requestParams` gives them. */
-export function rpcParams<N extends ServiceName, K extends string>(
+export function rpcParams<N extends ServiceName, K extends string, W extends 'path' | 'query'>(
   rpc: readonly [service: N, method: keyof ServiceClients[N] & string],
-  names: readonly (K | z.ZodObject)[],
-  where: 'path',
-): z.ZodType<Record<K, string>>;
-export function rpcParams<N extends ServiceName, K extends string>(
-  rpc: readonly [service: N, method: keyof ServiceClients[N] & string],
-  names: readonly (K | z.ZodObject)[],
-  where: 'query',
-): z.ZodType<Partial<Record<K, string>>>;
-export function rpcParams(rpc: readonly [ServiceName, string], params: Params, where: 'path' | 'query'): z.ZodType {
-  return requestParams(methodDesc(SERVICES[rpc[0]].definition.fullName, rpc[1]).input, params, where);
+  params: readonly (K | z.ZodObject)[],
+  where: W,
+): z.ZodType<W extends 'path' ? Record<K, string> : Partial<Record<K, string>>> {
+  return requestParams(methodDesc(SERVICES[rpc[0]].definition.fullName, rpc[1]).input, params, where) as never;
 }
 
 function paramSchema(field: DescField): z.ZodType {

@@ -1,6 +1,5 @@
 import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
 import type { FastifyRequest } from 'fastify';
-import type { z } from 'zod';
 import { requireOrg } from '../auth/authenticate.js';
 import { exampleOf, messageDesc } from '../contract/contract-registry.js';
 import { fromJson, toJson } from '../contract/json-mapping.js';
@@ -8,7 +7,6 @@ import { messageSchema } from '../contract/message-schema.js';
 import { rpcParams } from '../contract/request-params.js';
 import { rpcRoute, type RpcRouteOptions } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
-import { handleField } from '../identity/organization-fields.js';
 import { order, ORDER_EVENT_FILES, paymentAck } from '../orders/order-answers.js';
 import { EventStreamSlots } from '../orders/event-stream-slots.js';
 import { openOrderEvents } from '../orders/order-events.js';
@@ -23,9 +21,6 @@ import { callOptions, orgRef } from './service-call.js';
 
 /** How long an order's event stream may stay open: its time to pay and then some; the page reconnects after. */
 const EVENTS_TIMEOUT_MS = 30 * 60_000;
-
-/** The staff routes name the organisation in the body (`org_handle`), beside the contract's fields. */
-const withOrgHandle = (body: z.ZodType, describe: string) => (body as z.ZodObject).extend({ org_handle: handleField.describe(describe) });
 
 /**
  * Orders at the counter, served by pos (decision 0015): staff create, confirm and cancel them (the
@@ -73,35 +68,32 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
   const create = orderRoute({
     rpc: ['pos', 'createOrder'],
     body: true,
+    orgHandle: 'The organisation the order is for',
     creates: true,
     status: 201,
     // failed_precondition: no wallet registered, or every receiving address awaits a payment (decision 0022).
     errors: ['failed_precondition'],
     fill: { fields: ['created_by', 'staff'], from: counterOrder },
   });
-  const newOrder = withOrgHandle(create.body!, 'The organisation the order is for');
-  const withHandle = (bodyExample: unknown) => ({ org_handle: 'blue-bottle-cafe', ...(bodyExample as object) });
-  const staffAction = (rpc: 'confirmOrder' | 'cancelOrder', extra: Partial<RpcRouteOptions<'pos'>> = {}): RouteDefinition => {
-    const action = orderRoute({ rpc: ['pos', rpc], params: ['order_number'], body: true, ...extra });
-    return {
-      ...action,
-      body: withOrgHandle(action.body!, 'The organisation the order is of'),
-      bodyExample: withHandle(action.bodyExample),
-    };
-  };
+  const staffAction = (rpc: 'confirmOrder' | 'cancelOrder', extra: Partial<RpcRouteOptions<'pos'>> = {}): RouteDefinition =>
+    orderRoute({ rpc: ['pos', rpc], params: ['order_number'], body: true, orgHandle: 'The organisation the order is of', ...extra });
   const CREATE = messageDesc('ctk.pos.v1.CreateOrderRequest');
   const QUOTE = messageDesc('ctk.pos.v1.OrderQuote');
-  const quoteExample = exampleOf(messageDesc('ctk.pos.v1.QuoteOrderRequest')) as { order: object };
 
   return {
-    'POST /api/pos/orders': { ...create, body: newOrder, bodyExample: withHandle(create.bodyExample) },
+    'POST /api/pos/orders': create,
     // The counter's cart, priced as the order would be (decision 0023): it creates nothing, so it takes no Idempotency-Key.
     'POST /api/pos/orders/quote': route({
-      body: newOrder,
-      bodyExample: withHandle(quoteExample.order),
+      body: create.body,
+      bodyExample: (exampleOf(messageDesc('ctk.pos.v1.QuoteOrderRequest')) as { order: object }).order,
       answer: messageSchema(QUOTE, 'answer'),
       handle: async ({ body, request }) => {
-        const orderRequest = { ...fromJson(CREATE, body), org: orgRef(requireOrg(request)), publicUrl, ...counterOrder({ request }) };
+        const orderRequest = {
+          ...fromJson(CREATE, body as Record<string, unknown>),
+          org: orgRef(requireOrg(request)),
+          publicUrl,
+          ...counterOrder({ request }),
+        };
         const response = await deps.services.pos.quoteOrder({ order: orderRequest as never }, callOptions(request));
         return toJson(QUOTE, response.quote as Record<string, unknown> | undefined);
       },
