@@ -29,6 +29,7 @@ const INTERNAL = extension('internal');
 const OUTPUT_ONLY = extension('output_only');
 const UNBOUNDED = extension('unbounded');
 const NOT_NULL = extension('not_null');
+const PATTERN = extension('pattern');
 
 /** A message of the contracts, by its full name (e.g. `ctk.pos.v1.Item`). */
 export function messageDesc(typeName: string): DescMessage {
@@ -52,6 +53,7 @@ export type FieldOptions = {
   outputOnly: boolean;
   unbounded: boolean;
   notNull: boolean;
+  pattern: string | undefined;
 };
 const optionsOf = new WeakMap<DescField, FieldOptions>();
 
@@ -71,6 +73,7 @@ function readOptions(field: DescField): FieldOptions {
     outputOnly: hasOption(field, OUTPUT_ONLY) && (getOption(field, OUTPUT_ONLY) as boolean),
     unbounded: hasOption(field, UNBOUNDED) && (getOption(field, UNBOUNDED) as boolean),
     notNull: hasOption(field, NOT_NULL) && (getOption(field, NOT_NULL) as boolean),
+    pattern: hasOption(field, PATTERN) ? (getOption(field, PATTERN) as string) : undefined,
   };
 }
 

@@ -9,6 +9,7 @@ import { callOptions, orgRef } from '../routes/service-call.js';
 import { exampleOf, messageDesc, methodDesc } from './contract-registry.js';
 import { fromJson, toJson } from './json-mapping.js';
 import { messageSchema } from './message-schema.js';
+import { requestParams, type Params } from './request-params.js';
 
 type Input = HandlerInput<Record<string, unknown>, Record<string, unknown>, Record<string, unknown>>;
 type Json = Record<string, unknown>;
@@ -19,9 +20,12 @@ type RouteOptions = Omit<RouteDefinition, 'body' | 'query' | 'params' | 'answer'
 export type RpcRouteOptions<N extends ServiceName> = RouteOptions & {
   /** The service and its method (the generated client's name, e.g. `['pos', 'createItem']`). */
   rpc: readonly [service: N, method: keyof ServiceClients[N] & string];
-  /** Path and query parameters; those named as request fields go into the request. */
-  params?: z.ZodType;
-  query?: z.ZodType;
+  /**
+   * Path and query parameters; those named as request fields go into the request. A list names request
+   * fields, whose schemas the contract gives (request-params.ts), beside schemas of the others.
+   */
+  params?: z.ZodType | Params;
+  query?: z.ZodType | Params;
   /**
    * The request's other fields come as the JSON body (less `org` and the fields `fill` gives); or, named,
    * the body is that one message field of the request (e.g. a program replaced as a whole).
@@ -53,9 +57,11 @@ export type RpcRouteOptions<N extends ServiceName> = RouteOptions & {
  * it. Schemas, examples and the JSON mapping come from the contract (docs/decisions/0026-the-contract-written-once.md).
  */
 export function rpcRoute<N extends ServiceName>(services: ServiceClients, options: RpcRouteOptions<N>): RouteDefinition {
-  const { rpc, params, query, body, orgHandle, fill, answer, view, after, timeoutMs, ...rest } = options;
+  const { rpc, body, orgHandle, fill, answer, view, after, timeoutMs, ...rest } = options;
   const method = methodDesc(SERVICES[rpc[0]].definition.fullName, rpc[1]);
   const input = method.input;
+  const params = isParams(options.params) ? requestParams(input, options.params, 'path') : options.params;
+  const query = isParams(options.query) ? requestParams(input, options.query, 'query') : options.query;
   const takesOrg = input.fields.some((f) => f.name === 'org' && f.message?.typeName === 'ctk.common.v1.OrgRef');
   const notInBody = [...(takesOrg ? ['org'] : []), ...keysOf(params), ...keysOf(query), ...(fill?.fields ?? [])];
   const bodyField = typeof body === 'string' ? input.fields.find((f) => f.name === body) : undefined;
@@ -63,6 +69,8 @@ export function rpcRoute<N extends ServiceName>(services: ServiceClients, option
   const bodyDesc = bodyField?.message ?? input;
   let bodySchema = body ? messageSchema(bodyDesc, 'request', bodyField ? [] : notInBody) : undefined;
   if (bodySchema && orgHandle) bodySchema = (bodySchema as z.ZodObject).extend({ org_handle: handleField.describe(orgHandle) });
+  // Paymail clients follow the paymail rules, not this API's: what they send beside the spec's fields is left out, not refused.
+  if (bodySchema && rest.bsvalias) bodySchema = (bodySchema as z.ZodObject).strip();
   const shown = answerOf(method.output, answer, view ? messageDesc(view) : undefined);
   const client = services[rpc[0]] as unknown as Record<string, (request: unknown, options: unknown) => Promise<Json>>;
 
@@ -93,6 +101,10 @@ function bodyExample(desc: DescMessage, schema: z.ZodType): unknown {
   const example = exampleOf(desc) as Json | undefined;
   const keys = keysOf(schema);
   return example && Object.fromEntries(Object.entries(example).filter(([key]) => keys.includes(key)));
+}
+
+function isParams(params: z.ZodType | Params | undefined): params is Params {
+  return Array.isArray(params);
 }
 
 function keysOf(schema: z.ZodType | undefined): string[] {

@@ -24,42 +24,6 @@ export const order = named(
   { ...(exampleOf(ORDER) as object), merchant_name: 'Blue Bottle Cafe', merchant_paymail: 'cafe@pay.example.com' },
 );
 
-/** BIP270's PaymentRequest, in its own field names (not the contract's). */
-export const paymentRequest = named(
-  'Bip270PaymentRequest',
-  z.object({
-    network: z.string(),
-    outputs: z.array(z.object({ script: z.string(), amount: z.number().int(), description: z.string() })),
-    creationTimestamp: z.number().int(),
-    expirationTimestamp: z.number().int(),
-    memo: z.string(),
-    paymentUrl: z.string(),
-    merchantData: z.string(),
-  }),
-  {
-    network: 'bitcoin-sv',
-    outputs: [
-      {
-        script: '76a914751e76e8199196d454941c45d1b3a323f1433bd688ac',
-        amount: 37_220_000,
-        description: `Order ${ORDER_NUMBER} at blue-bottle-cafe`,
-      },
-      {
-        script:
-          '006a0b63746b2e72656365697074013125626c75652d626f74746c652d636166654070' +
-          '61792e6578616d706c652e636f6d0a3751324d394b345831432059f1c6ad0f0b1f3e7a2c4d8e9b0a1f2e3d4c5b6a79887766554433221100ffeedd',
-        amount: 0,
-        description: 'Receipt',
-      },
-    ],
-    creationTimestamp: 1_772_443_800,
-    expirationTimestamp: 1_772_444_700,
-    memo: `Order ${ORDER_NUMBER} at blue-bottle-cafe`,
-    paymentUrl: `https://pay.example.com/api/pos/orders/${ORDER_NUMBER}/payment`,
-    merchantData: `{"order_number":"${ORDER_NUMBER}"}`,
-  },
-);
-
 /** BIP270's PaymentACK: the Payment echoed, a memo, error 0. */
 export const paymentAck = named(
   'Bip270PaymentAck',
@@ -79,14 +43,6 @@ export const paymentAck = named(
     error: 0,
   },
 );
-
-export const ORDER_QR_FILES = {
-  'image/svg+xml': {
-    description: 'The QR code of the order’s BIP21 URI as SVG',
-    example: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 41 41" shape-rendering="crispEdges">…</svg>',
-  },
-  'image/png': { description: 'The same QR code as a PNG image (512 pixels)', example: '(PNG bytes)' },
-};
 
 export const ORDER_EVENT_FILES = {
   'text/event-stream': {

@@ -1,16 +1,5 @@
 import { z } from 'zod';
 
-/** The order routes' path and query, and BIP270's Payment (its own field names, not the contract's). */
-
-export const orderParams = z.object({
-  order_number: z
-    .string()
-    .regex(/^[0-9A-Za-z]{10}$/, 'must be a 10-character order number such as 7Q2M9K4X1C')
-    .describe('The order number (Crockford base32)'),
-});
-
-export const qrQuery = z.object({ format: z.enum(['svg', 'png']).default('svg') }).strict();
-
 /** BIP270's Payment, in its own field names. */
 export const bip270Payment = z
   .object({

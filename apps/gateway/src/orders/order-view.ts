@@ -1,7 +1,6 @@
-import type { GetPaymentRequestResponse, Order } from '@ctk/proto/ctk/pos/v1/pos';
-import type { z } from 'zod';
+import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
 import { toJson } from '../contract/json-mapping.js';
-import { ORDER, type paymentRequest } from './order-answers.js';
+import { ORDER } from './order-answers.js';
 
 /** An order's JSON (the contract's mapping), with the fields the gateway reads of it typed. */
 export type OrderJson = Record<string, unknown> & {
@@ -14,17 +13,4 @@ export type OrderJson = Record<string, unknown> & {
 /** An order as pos answers it, as the API shows it: the contract's Order by its one JSON mapping. */
 export function orderView(order: Order | undefined): OrderJson {
   return toJson(ORDER, order as Record<string, unknown> | undefined) as OrderJson;
-}
-
-/** pos's BIP270 PaymentRequest in BIP270's own field names. */
-export function paymentRequestView(request: GetPaymentRequestResponse): z.output<typeof paymentRequest> {
-  return {
-    network: request.network,
-    outputs: request.outputs.map((output) => ({ script: output.script, amount: Number(output.amount), description: output.description })),
-    creationTimestamp: Number(request.creationTimestamp),
-    expirationTimestamp: Number(request.expirationTimestamp),
-    memo: request.memo,
-    paymentUrl: request.paymentUrl,
-    merchantData: request.merchantData,
-  };
 }

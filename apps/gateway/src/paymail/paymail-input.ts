@@ -11,8 +11,6 @@ export const senderRequest = z.object({
   purpose: text(500),
   signature: text(200),
 });
-// p2p bounds the amount (1 to all bitcoin) and names the field.
-export const p2pDestinationBody = z.object({ satoshis: z.number().int() });
 export const metadata = z.object({ sender: text(320), pubkey: text(200), signature: text(200), note: text(500) }).optional();
 export const beefBody = z.object({ beef: z.string().min(2).max(2_000_000), metadata, reference: z.string().min(1).max(100) });
 export const receiveBody = z.object({ hex: z.string().min(2).max(2_000_000), metadata, reference: z.string().min(1).max(100) });
@@ -29,7 +27,6 @@ export const senderRequestExample = {
   purpose: 'Two lattes',
   signature: 'INZ7ilMypAfkwWyX3/9l4Ad6hz7vr7nl7c64ZerZzgM7EwNM4vyThK/jAcgVj29zhZjBtJw5FE8Vlq37UgY8Cho=',
 };
-export const p2pDestinationExample = { satoshis: 25_000 };
 export const receiveTransactionExample = { hex: TX_HEX, reference: REFERENCE, metadata: SENDER };
 export const receiveBeefExample = {
   beef: BEEF_HEX,

@@ -5,6 +5,7 @@ import { getMerchantProfile } from '../commerce/get-merchant-profile.js';
 import { commentOf, exampleOf, messageDesc } from '../contract/contract-registry.js';
 import { fromJson, toJson } from '../contract/json-mapping.js';
 import { messageSchema } from '../contract/message-schema.js';
+import { rpcParams } from '../contract/request-params.js';
 import { rpcRoute } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
 import { handleField } from '../identity/organization-fields.js';
@@ -15,15 +16,6 @@ import { callOptions, orgRef } from './service-call.js';
 /** The path of every Commerce API route: the merchant the commerce key is of. */
 export const merchantParams = z.object({
   merchant_handle: handleField.describe("The merchant's handle; the commerce key must be its own"),
-});
-
-const catalogItemParams = merchantParams.extend({ id: z.uuid('must be an item id (a UUID)').describe('An item of the catalog') });
-
-const checkoutStatusParams = merchantParams.extend({
-  public_token: z
-    .string()
-    .regex(/^cko_[A-Za-z0-9_-]{32}$/, 'must be a checkout public token: cko_ and 32 characters')
-    .describe('The public token the checkout answered'),
 });
 
 const MERCHANT = messageDesc('ctk.commerce.v1.CommerceMerchant');
@@ -63,7 +55,7 @@ export function commerceRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
     }),
     'GET /api/v1/commerce/:merchant_handle/catalog/:id': rpcRoute(deps.services, {
       rpc: ['commerce', 'getCatalogItem'],
-      params: catalogItemParams,
+      params: [merchantParams, 'id'],
       answer: 'item',
       errors: ['not_found'],
     }),
@@ -90,7 +82,7 @@ export function commerceRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
       },
     }),
     'GET /api/v1/commerce/:merchant_handle/checkout/:public_token/status': route({
-      params: checkoutStatusParams,
+      params: rpcParams(['commerce', 'getCheckout'], [merchantParams, 'public_token'], 'path'),
       answer: statusSchema,
       errors: ['not_found'],
       handle: async ({ params, request }) => {

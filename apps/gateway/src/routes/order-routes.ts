@@ -1,29 +1,26 @@
 import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
 import type { FastifyRequest } from 'fastify';
-import type { z } from 'zod';
 import { requireOrg } from '../auth/authenticate.js';
 import { exampleOf, messageDesc } from '../contract/contract-registry.js';
 import { fromJson, toJson } from '../contract/json-mapping.js';
 import { messageSchema } from '../contract/message-schema.js';
+import { rpcParams } from '../contract/request-params.js';
 import { rpcRoute, type RpcRouteOptions } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
-import { handleField } from '../identity/organization-fields.js';
-import { order, ORDER_EVENT_FILES, ORDER_QR_FILES, paymentAck, paymentRequest } from '../orders/order-answers.js';
+import { order, ORDER_EVENT_FILES, paymentAck } from '../orders/order-answers.js';
 import { EventStreamSlots } from '../orders/event-stream-slots.js';
 import { openOrderEvents } from '../orders/order-events.js';
-import { bip270Payment, bip270PaymentExample, orderParams, qrQuery } from '../orders/order-input.js';
+import { bip270Payment, bip270PaymentExample } from '../orders/order-input.js';
 import { orderMerchant, type OrderMerchant } from '../orders/order-merchant.js';
-import { orderView, paymentRequestView, type OrderJson } from '../orders/order-view.js';
+import { orderView, type OrderJson } from '../orders/order-view.js';
 import { answerOrigin, rebasePaymentLinks } from '../origin/answer-origin.js';
 import { clientAddress } from '../plugins/rate-limits.js';
+import { qrAnswer, qrFiles } from './qr-answer.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions, orgRef } from './service-call.js';
 
 /** How long an order's event stream may stay open: its time to pay and then some; the page reconnects after. */
 const EVENTS_TIMEOUT_MS = 30 * 60_000;
-
-/** The staff routes name the organisation in the body (`org_handle`), beside the contract's fields. */
-const withOrgHandle = (body: z.ZodType, describe: string) => (body as z.ZodObject).extend({ org_handle: handleField.describe(describe) });
 
 /**
  * Orders at the counter, served by pos (decision 0015): staff create, confirm and cancel them (the
@@ -71,35 +68,32 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
   const create = orderRoute({
     rpc: ['pos', 'createOrder'],
     body: true,
+    orgHandle: 'The organisation the order is for',
     creates: true,
     status: 201,
     // failed_precondition: no wallet registered, or every receiving address awaits a payment (decision 0022).
     errors: ['failed_precondition'],
     fill: { fields: ['created_by', 'staff'], from: counterOrder },
   });
-  const newOrder = withOrgHandle(create.body!, 'The organisation the order is for');
-  const withHandle = (bodyExample: unknown) => ({ org_handle: 'blue-bottle-cafe', ...(bodyExample as object) });
-  const staffAction = (rpc: 'confirmOrder' | 'cancelOrder', extra: Partial<RpcRouteOptions<'pos'>> = {}): RouteDefinition => {
-    const action = orderRoute({ rpc: ['pos', rpc], params: orderParams, body: true, ...extra });
-    return {
-      ...action,
-      body: withOrgHandle(action.body!, 'The organisation the order is of'),
-      bodyExample: withHandle(action.bodyExample),
-    };
-  };
+  const staffAction = (rpc: 'confirmOrder' | 'cancelOrder', extra: Partial<RpcRouteOptions<'pos'>> = {}): RouteDefinition =>
+    orderRoute({ rpc: ['pos', rpc], params: ['order_number'], body: true, orgHandle: 'The organisation the order is of', ...extra });
   const CREATE = messageDesc('ctk.pos.v1.CreateOrderRequest');
   const QUOTE = messageDesc('ctk.pos.v1.OrderQuote');
-  const quoteExample = exampleOf(messageDesc('ctk.pos.v1.QuoteOrderRequest')) as { order: object };
 
   return {
-    'POST /api/pos/orders': { ...create, body: newOrder, bodyExample: withHandle(create.bodyExample) },
+    'POST /api/pos/orders': create,
     // The counter's cart, priced as the order would be (decision 0023): it creates nothing, so it takes no Idempotency-Key.
     'POST /api/pos/orders/quote': route({
-      body: newOrder,
-      bodyExample: withHandle(quoteExample.order),
+      body: create.body,
+      bodyExample: (exampleOf(messageDesc('ctk.pos.v1.QuoteOrderRequest')) as { order: object }).order,
       answer: messageSchema(QUOTE, 'answer'),
       handle: async ({ body, request }) => {
-        const orderRequest = { ...fromJson(CREATE, body), org: orgRef(requireOrg(request)), publicUrl, ...counterOrder({ request }) };
+        const orderRequest = {
+          ...fromJson(CREATE, body as Record<string, unknown>),
+          org: orgRef(requireOrg(request)),
+          publicUrl,
+          ...counterOrder({ request }),
+        };
         const response = await deps.services.pos.quoteOrder({ order: orderRequest as never }, callOptions(request));
         return toJson(QUOTE, response.quote as Record<string, unknown> | undefined);
       },
@@ -107,7 +101,7 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
     'GET /api/pos/orders/:order_number': orderRoute(
       {
         rpc: ['pos', 'getOrder'],
-        params: orderParams,
+        params: ['order_number'],
         // The order changes as it is paid: never from a shared cache.
         after: (_, { reply }) => reply.header('cache-control', 'no-store'),
       },
@@ -116,22 +110,16 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
     // Finding the transaction on the chain may take a few seconds.
     'POST /api/pos/orders/:order_number/confirm': staffAction('confirmOrder', { timeoutMs: 30_000 }),
     'POST /api/pos/orders/:order_number/cancel': staffAction('cancelOrder'),
-    'GET /api/pos/orders/:order_number/payment-request': route({
-      params: orderParams,
-      answer: paymentRequest,
-      handle: async ({ params, request, reply }) => {
-        // What is due changes with each payment.
-        reply.header('cache-control', 'no-store');
-        return paymentRequestView(
-          await deps.services.pos.getPaymentRequest(
-            { orderNumber: params.order_number, publicUrl: answerOrigin(request, publicUrl) },
-            callOptions(request),
-          ),
-        );
-      },
+    'GET /api/pos/orders/:order_number/payment-request': rpcRoute(deps.services, {
+      rpc: ['pos', 'getPaymentRequest'],
+      params: ['order_number'],
+      fill: { fields: ['public_url'], from: ({ request }) => ({ publicUrl: answerOrigin(request, publicUrl) }) },
+      view: 'ctk.pos.v1.Bip270PaymentRequest',
+      // What is due changes with each payment.
+      after: (_, { reply }) => reply.header('cache-control', 'no-store'),
     }),
     'POST /api/pos/orders/:order_number/payment': route({
-      params: orderParams,
+      params: rpcParams(['pos', 'payOrder'], ['order_number'], 'path'),
       body: bip270Payment,
       bodyExample: bip270PaymentExample,
       // BIP270's own media types; application/json works too.
@@ -153,21 +141,17 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
       },
     }),
     'GET /api/pos/orders/:order_number/qr': route({
-      params: orderParams,
-      query: qrQuery,
+      params: rpcParams(['pos', 'getOrderQr'], ['order_number'], 'path'),
+      query: rpcParams(['pos', 'getOrderQr'], ['format'], 'query'),
       answer: order,
-      files: ORDER_QR_FILES,
+      files: qrFiles('the order’s BIP21 URI', 41),
       handle: async ({ params, query, request, reply }) => {
-        const qr = await deps.services.pos.getOrderQr(
-          { orderNumber: params.order_number, publicUrl: answerOrigin(request, publicUrl), format: query.format },
-          callOptions(request),
-        );
-        reply.type(qr.contentType);
-        return qr.contentType.startsWith('image/svg') ? Buffer.from(qr.body).toString('utf8') : (qr.body as never);
+        const qr = { orderNumber: params.order_number, publicUrl: answerOrigin(request, publicUrl), format: query.format ?? '' };
+        return qrAnswer(reply, await deps.services.pos.getOrderQr(qr, callOptions(request)));
       },
     }),
     'GET /api/pos/orders/:order_number/events': route({
-      params: orderParams,
+      params: rpcParams(['pos', 'watchOrder'], ['order_number'], 'path'),
       answer: order,
       files: ORDER_EVENT_FILES,
       handle: async ({ params, request, reply }) => {

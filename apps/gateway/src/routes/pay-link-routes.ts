@@ -1,17 +1,21 @@
+import { exampleOf, messageDesc } from '../contract/contract-registry.js';
+import { messageSchema } from '../contract/message-schema.js';
+import { rpcParams } from '../contract/request-params.js';
 import { rpcRoute } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
 import { answerOrigin, rebasePaymentLinks } from '../origin/answer-origin.js';
 import { order } from '../orders/order-answers.js';
-import { qrQuery } from '../orders/order-input.js';
 import { orderView } from '../orders/order-view.js';
 import { openPayLinkOrder } from '../pay-links/open-pay-link-order.js';
-import { PAY_LINK_QR_FILES, publicPayLink, publicPayLinkJson } from '../pay-links/pay-link-answers.js';
-import { openPayLinkOrderBody, openPayLinkOrderExample, orgPayLinkParams, payLinkParams } from '../pay-links/pay-link-input.js';
 import { orgParams } from '../identity/organization-fields.js';
 import { clientAddress } from '../plugins/rate-limits.js';
 import { pageQuery } from './pagination.js';
+import { qrAnswer, qrFiles } from './qr-answer.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions } from './service-call.js';
+
+const PUBLIC_PAY_LINK = messageDesc('ctk.pos.v1.PublicPayLink');
+const OPEN = messageDesc('ctk.pos.v1.OpenPayLinkOrderRequest');
 
 /**
  * Pay links, served by pos (decision 0015, "Pay links"): staff make, list and disable them; anyone with
@@ -44,50 +48,50 @@ export function payLinkRoutes(deps: GatewayDeps): Record<string, RouteDefinition
     }),
     'POST /api/v1/orgs/:handle/pay-links/:id/disable': rpcRoute(deps.services, {
       rpc: ['pos', 'disablePayLink'],
-      params: orgPayLinkParams,
+      params: [orgParams, 'id'],
       fill: withPublicUrl,
       answer: 'pay_link',
     }),
-    'GET /api/v1/pay-links/:id': route({
+    'GET /api/v1/pay-links/:id': rpcRoute(deps.services, {
+      rpc: ['pos', 'getPayLink'],
       rateLimitPerMinute: publicLimit,
-      params: payLinkParams,
-      answer: publicPayLink,
-      handle: async ({ params, request }) =>
-        publicPayLinkJson((await deps.services.pos.getPayLink({ id: params.id, publicUrl }, callOptions(request))).payLink),
+      params: ['id'],
+      fill: withPublicUrl,
+      answer: 'pay_link',
+      view: PUBLIC_PAY_LINK.typeName,
     }),
     'POST /api/v1/pay-links/:id/orders': route({
       rateLimitPerMinute: publicLimit,
-      params: payLinkParams,
-      body: openPayLinkOrderBody,
-      bodyExample: openPayLinkOrderExample,
+      params: rpcParams(['pos', 'openPayLinkOrder'], ['id'], 'path'),
+      body: messageSchema(OPEN, 'request', ['org', 'id', 'public_url', 'client_address']),
+      bodyExample: exampleOf(OPEN) as never,
       // A payer's retry with the same Idempotency-Key gets the same order, not another counted against what one address may hold.
       creates: true,
       status: 201,
       answer: order,
       errors: ['not_found', 'pay_link_closed', 'failed_precondition', 'rate_limited', 'unavailable'],
       handle: async ({ params, body, request }) => {
-        const view = orderView(
-          await openPayLinkOrder(
-            deps,
-            { id: params.id, amountMinor: BigInt(body.amount_minor ?? 0), clientAddress: clientAddress(request) },
-            callOptions(request),
-          ),
+        const amountMinor = BigInt((body as { amount_minor?: number }).amount_minor ?? 0);
+        const opened = await openPayLinkOrder(
+          deps,
+          { id: params.id, amountMinor, clientAddress: clientAddress(request) },
+          callOptions(request),
         );
         // Made under CTK_PUBLIC_URL, which pos keeps; the payer's answer links to the origin they reached.
-        return rebasePaymentLinks(view, publicUrl, answerOrigin(request, publicUrl));
+        return rebasePaymentLinks(orderView(opened), publicUrl, answerOrigin(request, publicUrl));
       },
     }),
     'GET /api/v1/pay-links/:id/qr': route({
       rateLimitPerMinute: publicLimit,
-      params: payLinkParams,
-      query: qrQuery,
-      answer: publicPayLink,
-      files: PAY_LINK_QR_FILES,
-      handle: async ({ params, query, request, reply }) => {
-        const qr = await deps.services.pos.getPayLinkQr({ id: params.id, publicUrl, format: query.format }, callOptions(request));
-        reply.type(qr.contentType);
-        return qr.contentType.startsWith('image/svg') ? Buffer.from(qr.body).toString('utf8') : (qr.body as never);
-      },
+      params: rpcParams(['pos', 'getPayLinkQr'], ['id'], 'path'),
+      query: rpcParams(['pos', 'getPayLinkQr'], ['format'], 'query'),
+      answer: messageSchema(PUBLIC_PAY_LINK, 'answer'),
+      files: qrFiles('the link’s public page URL', 45),
+      handle: async ({ params, query, request, reply }) =>
+        qrAnswer(
+          reply,
+          await deps.services.pos.getPayLinkQr({ id: params.id, publicUrl, format: query.format ?? '' }, callOptions(request)),
+        ),
     }),
   };
 }

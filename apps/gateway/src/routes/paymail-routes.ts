@@ -6,14 +6,11 @@ import { getPublicProfile } from '../paymail/get-public-profile.js';
 import { resolvePaymail, type PaymailTarget } from '../paymail/paymail-target.js';
 import { bsvaliasCapabilities, paymailPki, publicProfile, verifiedPubkey } from '../paymail/paymail-answers.js';
 import { messageDesc } from '../contract/contract-registry.js';
-import { toJson } from '../contract/json-mapping.js';
-import { messageSchema } from '../contract/message-schema.js';
+import { fromJson } from '../contract/json-mapping.js';
+import { rpcRoute, type RpcRouteOptions } from '../contract/rpc-route.js';
 import { callOptions, orgRef } from './service-call.js';
 import {
   beefBody,
-  metadata,
-  p2pDestinationBody,
-  p2pDestinationExample,
   paymailParams,
   receiveBeefExample,
   receiveBody,
@@ -36,10 +33,11 @@ const RECEIVE_ERRORS: ErrorCode[] = [
   'invalid_signature',
 ];
 
-/** p2p's answers, in the contract's JSON (decision 0026). */
-const DESTINATION = messageDesc('ctk.p2p.v1.GetPaymentDestinationResponse');
-const P2P_DESTINATION = messageDesc('ctk.p2p.v1.CreateP2pDestinationResponse');
-const RECEIVED = messageDesc('ctk.p2p.v1.ReceiveP2pTransactionResponse');
+const RECEIVE = messageDesc('ctk.p2p.v1.ReceiveP2pTransactionRequest');
+
+type Json = Record<string, unknown>;
+/** A bsvalias body: its schema and example, and the request fields it gives (besides those named as in the request). */
+type SpecBody = { schema: z.ZodType; example: object; fields: string[]; from: (body: Json) => Json };
 
 /**
  * Paymail (bsvalias): the capability document, the spec's five routes and the P2P capabilities, in the
@@ -55,6 +53,33 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
   // Anyone may ask for destinations; p2p keeps them within the merchant's gap limit whatever the rate
   // (decision 0007), and this bounds the rows and work one client address can cause.
   const destinationRateLimit = deps.config.CTK_PAYMAIL_DESTINATION_RATE_LIMIT_PER_MINUTE;
+  /**
+   * A route that is one RPC of p2p for the paymail in the path. A body in the bsvalias spec's own names
+   * (camelCase, a nested metadata) has its schema written out, and gives the request's other fields.
+   */
+  const p2pRoute = (options: RpcRouteOptions<'p2p'>, spec?: SpecBody): RouteDefinition => {
+    const declared = rpcRoute(deps.services, {
+      bsvalias: true,
+      params: paymailParams,
+      ...options,
+      fill: {
+        fields: ['target', ...(spec?.fields ?? [])],
+        from: async ({ params, body }) => ({ target: forP2p(await target(params.paymail as string)), ...spec?.from(body) }),
+      },
+    });
+    return spec ? { ...declared, body: spec.schema, bodyExample: spec.example } : declared;
+  };
+  const received = (schema: z.ZodType, example: object) =>
+    p2pRoute(
+      { rpc: ['p2p', 'receiveP2pTransaction'], errors: RECEIVE_ERRORS },
+      // hex or beef, and reference, are the request's own names; the metadata's are too, one level down.
+      {
+        schema,
+        example,
+        fields: ['sender', 'pubkey', 'signature', 'note'],
+        from: (body) => fromJson(RECEIVE, (body.metadata ?? {}) as Json),
+      },
+    );
   return {
     'GET /.well-known/bsvalias': route({
       bsvalias: true,
@@ -86,44 +111,24 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
         return { bsvalias: '1.0' as const, handle: paymail, pubkey };
       },
     }),
-    'GET /api/v1/bsvalias/address/:paymail': route({
-      bsvalias: true,
+    'GET /api/v1/bsvalias/address/:paymail': p2pRoute({
+      rpc: ['p2p', 'getPaymentDestination'],
       rateLimitPerMinute: destinationRateLimit,
-      params: paymailParams,
-      answer: messageSchema(DESTINATION, 'answer'),
       errors: ['not_found', 'unavailable'],
-      handle: async ({ params, request }) => {
-        const resolved = await target(params.paymail);
-        const answer = await deps.services.p2p.getPaymentDestination({ target: forP2p(resolved) }, callOptions(request));
-        return toJson(DESTINATION, { ...answer });
-      },
     }),
-    'POST /api/v1/bsvalias/address/:paymail': route({
-      bsvalias: true,
-      rateLimitPerMinute: destinationRateLimit,
-      params: paymailParams,
-      body: senderRequest,
-      bodyExample: senderRequestExample,
-      answer: messageSchema(DESTINATION, 'answer'),
-      errors: ['not_found', 'invalid_signature', 'unavailable'],
-      handle: async ({ params, body, request }) => {
-        const resolved = await target(params.paymail);
-        const answer = await deps.services.p2p.getPaymentDestination(
-          {
-            target: forP2p(resolved),
-            senderRequest: true,
-            senderName: body.senderName ?? '',
-            senderHandle: body.senderHandle ?? '',
-            dt: body.dt ?? '',
-            amount: body.amount === undefined ? '' : String(body.amount),
-            purpose: body.purpose ?? '',
-            signature: body.signature ?? '',
-          },
-          callOptions(request),
-        );
-        return toJson(DESTINATION, { ...answer });
+    'POST /api/v1/bsvalias/address/:paymail': p2pRoute(
+      {
+        rpc: ['p2p', 'getPaymentDestination'],
+        rateLimitPerMinute: destinationRateLimit,
+        errors: ['not_found', 'invalid_signature', 'unavailable'],
       },
-    }),
+      {
+        schema: senderRequest,
+        example: senderRequestExample,
+        fields: ['sender_request', 'sender_name', 'sender_handle', 'dt', 'amount', 'purpose', 'signature'],
+        from: ({ amount, ...sender }) => ({ ...sender, senderRequest: true, amount: amount === undefined ? '' : String(amount) }),
+      },
+    ),
     'GET /api/v1/bsvalias/public-profile/:paymail': route({
       bsvalias: true,
       params: paymailParams,
@@ -146,67 +151,19 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
         return { bsvalias: '1.0' as const, handle: paymail, pubkey: params.pubkey, match };
       },
     }),
-    'POST /api/v1/bsvalias/p2p-payment-destination/:paymail': route({
-      bsvalias: true,
+    'POST /api/v1/bsvalias/p2p-payment-destination/:paymail': p2pRoute({
+      rpc: ['p2p', 'createP2pDestination'],
+      body: true,
       rateLimitPerMinute: destinationRateLimit,
-      params: paymailParams,
-      body: p2pDestinationBody,
-      bodyExample: p2pDestinationExample,
-      answer: messageSchema(P2P_DESTINATION, 'answer'),
       errors: ['not_found', 'unavailable'],
-      handle: async ({ params, body, request }) => {
-        const resolved = await target(params.paymail);
-        const answer = await deps.services.p2p.createP2pDestination(
-          { target: forP2p(resolved), satoshis: BigInt(body.satoshis) },
-          callOptions(request),
-        );
-        return toJson(P2P_DESTINATION, { ...answer });
-      },
     }),
-    'POST /api/v1/bsvalias/receive-transaction/:paymail': route({
-      bsvalias: true,
-      params: paymailParams,
-      body: receiveBody,
-      bodyExample: receiveTransactionExample,
-      answer: messageSchema(RECEIVED, 'answer'),
-      errors: RECEIVE_ERRORS,
-      handle: async ({ params, body, request }) => receive(await target(params.paymail), { hex: body.hex }, body, request),
-    }),
-    'POST /api/v1/bsvalias/beef/:paymail': route({
-      bsvalias: true,
-      params: paymailParams,
-      body: beefBody,
-      bodyExample: receiveBeefExample,
-      answer: messageSchema(RECEIVED, 'answer'),
-      errors: RECEIVE_ERRORS,
-      handle: async ({ params, body, request }) => receive(await target(params.paymail), { beef: body.beef }, body, request),
-    }),
+    'POST /api/v1/bsvalias/receive-transaction/:paymail': received(receiveBody, receiveTransactionExample),
+    'POST /api/v1/bsvalias/beef/:paymail': received(beefBody, receiveBeefExample),
   };
 
   /** The organisation's identity key as p2p keeps it with its wallet (decision 0028); empty when none is registered. */
   async function identityKeyOf(organizationId: string, request: Parameters<typeof callOptions>[0]): Promise<string> {
     const { wallets } = await deps.services.p2p.getWallets({ organizationIds: [organizationId] }, callOptions(request));
     return wallets[0]?.identityPublicKey ?? '';
-  }
-
-  async function receive(
-    resolved: PaymailTarget,
-    transaction: { hex?: string; beef?: string },
-    body: { reference: string; metadata?: z.infer<typeof metadata> },
-    request: Parameters<typeof callOptions>[0],
-  ) {
-    const answer = await deps.services.p2p.receiveP2pTransaction(
-      {
-        target: forP2p(resolved),
-        reference: body.reference,
-        ...transaction,
-        sender: body.metadata?.sender ?? '',
-        pubkey: body.metadata?.pubkey ?? '',
-        signature: body.metadata?.signature ?? '',
-        note: body.metadata?.note ?? '',
-      },
-      callOptions(request),
-    );
-    return toJson(RECEIVED, { ...answer });
   }
 }

@@ -5,6 +5,7 @@ import { checkoutAnswer } from '../commerce/checkout-answer.js';
 import { exampleOf, messageDesc } from '../contract/contract-registry.js';
 import { fromJson } from '../contract/json-mapping.js';
 import { messageSchema } from '../contract/message-schema.js';
+import { rpcParams } from '../contract/request-params.js';
 import { rpcRoute } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
 import { orgParams } from '../identity/organization-fields.js';
@@ -12,6 +13,7 @@ import { answerOrigin, rebasePaymentLinks } from '../origin/answer-origin.js';
 import { clientAddress } from '../plugins/rate-limits.js';
 import { merchantParams } from './commerce-routes.js';
 import { pageQuery } from './pagination.js';
+import { qrAnswer } from './qr-answer.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions, orgRef } from './service-call.js';
 
@@ -107,13 +109,13 @@ export function ticketRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
     'POST /api/v1/orgs/:handle/tickets/check-in': { ...checkIn, body: z.object({ code: ticketCodeField }).strict() },
     'GET /api/v1/tickets/:code/qr': route({
       params: z.object({ code: ticketCodeField }),
-      query: z.object({ format: z.enum(['svg', 'png']).default('svg') }).strict(),
+      query: rpcParams(['commerce', 'getTicketQr'], ['format'], 'query'),
       files: TICKET_QR_FILES,
       errors: ['not_found'],
       handle: async ({ params, query, request, reply }) => {
-        const qr = await commerce.getTicketQr({ code: params.code, format: query.format }, callOptions(request));
-        reply.type(qr.contentType).header('cache-control', 'private, max-age=3600');
-        return qr.contentType.startsWith('image/svg') ? Buffer.from(qr.body).toString('utf8') : (qr.body as never);
+        const qr = await commerce.getTicketQr({ code: params.code, format: query.format ?? '' }, callOptions(request));
+        reply.header('cache-control', 'private, max-age=3600');
+        return qrAnswer(reply, qr);
       },
     }),
   };

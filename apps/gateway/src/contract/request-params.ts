@@ -1,0 +1,53 @@
+import { ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf';
+import { SERVICES, type ServiceClients, type ServiceName } from '@ctk/shared';
+import { z } from 'zod';
+import { commentOf, fieldOptions, methodDesc } from './contract-registry.js';
+
+/**
+ * Path or query parameters: request fields by name, whose schemas the contract gives, and schemas of
+ * those that are not request fields (`orgParams`: the organisation's handle, which auth resolves).
+ */
+export type Params = readonly (string | z.ZodObject)[];
+
+/**
+ * The schema of a route's path or query parameters (decision 0026). A request field's is a string
+ * described by its comment, with its `format` (uuid), `pattern` or `values` checked here: a path's key
+ * that cannot name anything is 422 naming it, not a lookup for the service. In a query a field is
+ * optional unless `required`, and unknown keys are refused.
+ */
+export function requestParams(request: DescMessage, params: Params, where: 'path' | 'query'): z.ZodObject {
+  const shape: Record<string, z.ZodType> = {};
+  for (const part of params) {
+    if (typeof part !== 'string') Object.assign(shape, part.shape);
+    else {
+      const field = request.fields.find((f) => f.name === part);
+      if (field?.fieldKind !== 'scalar' || field.scalar !== ScalarType.STRING)
+        throw new Error(`${request.typeName} has no string field ${part}`);
+      shape[part] = where === 'query' && !fieldOptions(field).required ? paramSchema(field).optional() : paramSchema(field);
+    }
+  }
+  return where === 'query' ? z.object(shape).strict() : z.object(shape);
+}
+
+/** The parameters of a route that calls the RPC itself (a file, a stream), as `requestParams` gives them. */
+export function rpcParams<N extends ServiceName, K extends string, W extends 'path' | 'query'>(
+  rpc: readonly [service: N, method: keyof ServiceClients[N] & string],
+  params: readonly (K | z.ZodObject)[],
+  where: W,
+): z.ZodType<W extends 'path' ? Record<K, string> : Partial<Record<K, string>>> {
+  return requestParams(methodDesc(SERVICES[rpc[0]].definition.fullName, rpc[1]).input, params, where) as never;
+}
+
+function paramSchema(field: DescField): z.ZodType {
+  const { format, pattern, values } = fieldOptions(field);
+  let schema: z.ZodType = values
+    ? z.enum(values as [string, ...string[]])
+    : format === 'uuid'
+      ? z.uuid('must be a UUID')
+      : pattern
+        ? z.string().regex(new RegExp(pattern), `must match ${pattern}`)
+        : z.string();
+  const comment = commentOf(field);
+  if (comment) schema = schema.describe(comment);
+  return schema;
+}
