@@ -4,7 +4,7 @@ import type { GatewayDeps } from '../deps.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../access/api-keys.js';
 import { addMember, changeMemberRole, listMembers, removeMember } from '../access/members.js';
 import { createPaygateKey, listPaygateKeys, revokePaygateKey, rotateCommerceKey } from '../access/org-keys.js';
-import { handleField } from '../identity/organization-fields.js';
+import { handleField, orgParams } from '../identity/organization-fields.js';
 import { messageAnswer } from '../contract/message-answer.js';
 import { pageQuery } from './pagination.js';
 import {
@@ -14,7 +14,6 @@ import {
   paygateKeyNameExample,
   role,
   keyName,
-  orgParams,
   idParams,
   memberParams,
   newMember,

@@ -4,16 +4,10 @@ import { onboard } from '../identity/onboard.js';
 import { describeCaller } from '../identity/describe-caller.js';
 import { getOrganization } from '../identity/get-organization.js';
 import { listOrganizations } from '../identity/list-organizations.js';
-import { organizationFields, organizationUpdate } from '../identity/organization-fields.js';
+import { organizationFields, organizationUpdate, orgParams } from '../identity/organization-fields.js';
 import { messageAnswer } from '../contract/message-answer.js';
 import { pageQuery } from './pagination.js';
-import {
-  newOrganizationExample,
-  onboardExample,
-  organizationUpdateExample,
-  onboardBody,
-  handleParams,
-} from '../identity/identity-input.js';
+import { newOrganizationExample, onboardExample, organizationUpdateExample, onboardBody } from '../identity/identity-input.js';
 import { updateOrganization } from '../identity/update-organization.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions } from './service-call.js';
@@ -61,13 +55,13 @@ export function identityRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
         MEMBER_ORGANIZATION.pageJson(await listOrganizations(deps, requireUser(request).userId, query, callOptions(request))),
     }),
     'GET /api/v1/organizations/:handle': route({
-      params: handleParams,
+      params: orgParams,
       answer: MEMBER_ORGANIZATION.schema,
       handle: async ({ request }) =>
         MEMBER_ORGANIZATION.json(await getOrganization(deps, requireMembership(request), callOptions(request))),
     }),
     'PATCH /api/v1/organizations/:handle': route({
-      params: handleParams,
+      params: orgParams,
       body: organizationUpdate,
       bodyExample: organizationUpdateExample,
       answer: MEMBER_ORGANIZATION.schema,
