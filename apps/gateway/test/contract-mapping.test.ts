@@ -62,6 +62,23 @@ describe('the JSON of a contract message', () => {
     expect(messageSchema(line, 'answer').safeParse(toJson(line, sum)).success).toBe(true);
   });
 
+  it('reads a row by field name, a Date as ISO 8601, and leaves out an unset field marked omit_unset rather than null', () => {
+    const added = messageDesc('ctk.gateway.v1.AddedMember');
+    const row = { userId: '5e9d1c7b-2a4f-4c8e-b6d3-0f8a2e5c7b91', name: 'Ben', email: null, did: null, role: 'staff', hash: 'secret' };
+    const json = toJson(added, { member: { ...row, createdAt: new Date('2026-03-02T09:00:12.000Z') } });
+    expect(json).toEqual({
+      member: { user_id: row.userId, name: 'Ben', email: null, did: null, role: 'staff', created_at: '2026-03-02T09:00:12.000Z' },
+    });
+    expect(messageSchema(added, 'answer').parse(json)).toEqual(json);
+  });
+
+  it('answers a bool of one value (values: "true") as that value only', () => {
+    const revoked = messageSchema(messageDesc('ctk.gateway.v1.Revoked'), 'answer');
+    const id = 'c4a8e2f6-1b3d-4e5a-8f7c-9d0b2a6e4c13';
+    expect(revoked.safeParse({ id, revoked: true }).success).toBe(true);
+    expect(revoked.safeParse({ id, revoked: false }).success).toBe(false);
+  });
+
   it('maps a request body back to the message, int64 as bigint, leaving out what was not sent or sent as null', () => {
     expect(
       fromJson(createItem, { name: 'Latte', price_cents: 575, inventory: null, modifiers: [{ name: 'Large', price_cents: 75 }] }),

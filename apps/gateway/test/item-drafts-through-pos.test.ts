@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { itemDrafts } from '../src/items/analyze-answers.js';
+import { exampleOf, messageDesc } from '../src/contract/contract-registry.js';
 import { analyzeItemsExample, MAX_ANALYZE_IMAGE_BYTES } from '../src/items/analyze-input.js';
-import { exampleOf } from '../src/routes/answer-schema.js';
 import { bearer, onboard, startTestGateway, type Gateway } from './harness.js';
 import { startPosStack } from './pos-harness.js';
 import { expectError, SERVICES_DOWN, uniqueName } from './support.js';
@@ -37,7 +36,7 @@ describe('item drafts through the gateway and the pos service over gRPC', () => 
   it('answers an anonymous pasted list with the drafts the document shows for it', async () => {
     const answer = await analyze(analyzeItemsExample);
     expect(answer.statusCode).toBe(200);
-    expect(answer.json()).toEqual(exampleOf(itemDrafts));
+    expect(answer.json()).toEqual(exampleOf(messageDesc('ctk.pos.v1.ItemDrafts')));
     expect(answer.headers['cache-control']).toBe('no-store');
   });
 

@@ -4,7 +4,6 @@ import { emailField, nameField } from '../routes/text-fields.js';
 
 export const role = z.enum(['owner', 'admin', 'staff']);
 export const keyName = z.object({ name: nameField(100).default('API key') }).strict();
-export const orgParams = z.object({ handle: handleField });
 export const idParams = z.object({ id: z.uuid() });
 export const memberParams = z.object({ handle: handleField, user_id: z.uuid() });
 export const newMember = z.union([

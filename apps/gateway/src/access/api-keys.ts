@@ -1,5 +1,4 @@
 import { AppError } from '@ctk/shared';
-import type { ApiKeyAnswer } from './access-answers.js';
 import type { GatewayDeps } from '../deps.js';
 import { issueApiKey } from './issue-api-key.js';
 import { afterCursor, NEWEST_FIRST, toPage, type PageQuery } from '../routes/pagination.js';
@@ -9,19 +8,14 @@ export function createApiKey(deps: GatewayDeps, userId: string, name: string) {
   return deps.prisma.$transaction((tx) => issueApiKey(tx, userId, name));
 }
 
+/** The keys' rows: the contract's ApiKey shows none of their hashes. */
 export async function listApiKeys(deps: GatewayDeps, userId: string, page: PageQuery) {
   const rows = await deps.prisma.apiKey.findMany({
     where: { userId, ...afterCursor(page.cursor) },
     orderBy: NEWEST_FIRST,
     take: page.limit + 1,
   });
-  return toPage(rows, page.limit, (key): ApiKeyAnswer => ({
-    id: key.id,
-    name: key.name,
-    prefix: key.prefix,
-    created_at: key.createdAt.toISOString(),
-    revoked_at: key.revokedAt?.toISOString() ?? null,
-  }));
+  return toPage(rows, page.limit, (key) => key);
 }
 
 export async function revokeApiKey(deps: GatewayDeps, userId: string, keyId: string) {
@@ -31,5 +25,5 @@ export async function revokeApiKey(deps: GatewayDeps, userId: string, keyId: str
   });
   if (revoked.count === 0) throw new AppError('not_found', 'No active API key of yours with this id.');
   deps.credentials.forget();
-  return { id: keyId, revoked: true as const };
+  return { id: keyId, revoked: true };
 }

@@ -1,9 +1,8 @@
 import { AppError, isUniqueViolation } from '@ctk/shared';
-import type { MemberAnswer } from './access-answers.js';
 import type { Role } from '../catalog/endpoints.js';
 import type { OrgContext } from '../auth/types.js';
 import type { GatewayDeps } from '../deps.js';
-import type { Prisma } from '../generated/prisma/client.js';
+import type { Membership, Prisma, User } from '../generated/prisma/client.js';
 import { issueApiKey } from './issue-api-key.js';
 import { afterCursor, NEWEST_FIRST, toPage, type PageQuery } from '../routes/pagination.js';
 
@@ -36,7 +35,7 @@ export async function addMember(deps: GatewayDeps, org: OrgContext, input: NewMe
         data: { userId, organizationId: org.id, role: input.role },
         include: { user: true },
       });
-      return { member: memberView(membership), ...(apiKey ? { api_key: apiKey } : {}) };
+      return { member: memberOf(membership), apiKey };
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError('already_exists', 'This user is already a member; change their role instead.');
       throw error;
@@ -53,7 +52,7 @@ export async function listMembers(deps: GatewayDeps, org: OrgContext, page: Page
     take: page.limit + 1,
     include: { user: true },
   });
-  return toPage(rows, page.limit, memberView);
+  return toPage(rows, page.limit, memberOf);
 }
 
 export async function changeMemberRole(deps: GatewayDeps, org: OrgContext, userId: string, role: Role) {
@@ -64,7 +63,7 @@ export async function changeMemberRole(deps: GatewayDeps, org: OrgContext, userI
       assertMayAssign(org, role);
       if (membership.role === 'owner' && role !== 'owner') await assertNotLastOwner(tx, org);
       const updated = await tx.membership.update({ where: { id: membership.id }, data: { role }, include: { user: true } });
-      return { member: memberView(updated) };
+      return { member: memberOf(updated) };
     },
     { isolationLevel: 'Serializable' },
   );
@@ -83,7 +82,7 @@ export async function removeMember(deps: GatewayDeps, org: OrgContext, userId: s
     { isolationLevel: 'Serializable' },
   );
   deps.credentials.forget();
-  return { user_id: userId, removed: true as const };
+  return { userId, removed: true };
 }
 
 function assertMayAssign(org: OrgContext, role: Role) {
@@ -102,18 +101,7 @@ async function assertNotLastOwner(tx: Prisma.TransactionClient, org: OrgContext)
   if (owners <= 1) throw new AppError('failed_precondition', 'An organisation keeps at least one owner: make someone else owner first.');
 }
 
-function memberView(m: {
-  userId: string;
-  role: Role;
-  createdAt: Date;
-  user: { name: string | null; email: string | null; did: string | null };
-}): MemberAnswer {
-  return {
-    user_id: m.userId,
-    name: m.user.name,
-    email: m.user.email,
-    did: m.user.did,
-    role: m.role,
-    created_at: m.createdAt.toISOString(),
-  };
+/** A membership as the contract's Member: the user's name, email and did beside the membership's role and date. */
+function memberOf(membership: Membership & { user: User }) {
+  return { ...membership.user, ...membership };
 }

@@ -1,7 +1,6 @@
 import { AppError } from '@ctk/shared';
 import { displayPrefix, hashSecret, KEY_PREFIX, newSecret } from '../auth/secrets.js';
 import type { OrgContext } from '../auth/types.js';
-import type { PaygateKeyAnswer } from './access-answers.js';
 import type { GatewayDeps } from '../deps.js';
 import { afterCursor, NEWEST_FIRST, toPage, type PageQuery } from '../routes/pagination.js';
 
@@ -10,7 +9,7 @@ export async function rotateCommerceKey(deps: GatewayDeps, org: OrgContext) {
   const key = newSecret(KEY_PREFIX.commerce);
   await deps.prisma.organization.update({ where: { id: org.id }, data: { commercePublicKey: key } });
   deps.credentials.forget();
-  return { commerce_public_key: key };
+  return { commercePublicKey: key };
 }
 
 /** Payment-gate account keys: stored hashed, shown once; one account per organisation, made on first use. */
@@ -22,7 +21,7 @@ export async function createPaygateKey(deps: GatewayDeps, org: OrgContext, name:
       (await tx.paygateAccount.create({ data: { organizationId: org.id, name } }));
     return tx.paygateKey.create({ data: { accountId: account.id, prefix: displayPrefix(secret), hash: hashSecret(secret) } });
   });
-  return { ...paygateKeyView(key), key: secret };
+  return { ...key, key: secret };
 }
 
 export async function listPaygateKeys(deps: GatewayDeps, org: OrgContext, page: PageQuery) {
@@ -31,7 +30,7 @@ export async function listPaygateKeys(deps: GatewayDeps, org: OrgContext, page: 
     orderBy: NEWEST_FIRST,
     take: page.limit + 1,
   });
-  return toPage(rows, page.limit, paygateKeyView);
+  return toPage(rows, page.limit, (key) => key);
 }
 
 export async function revokePaygateKey(deps: GatewayDeps, org: OrgContext, keyId: string) {
@@ -41,15 +40,5 @@ export async function revokePaygateKey(deps: GatewayDeps, org: OrgContext, keyId
   });
   if (revoked.count === 0) throw new AppError('not_found', 'No active payment-gate key with this id in this organisation.');
   deps.credentials.forget();
-  return { id: keyId, revoked: true as const };
-}
-
-function paygateKeyView(key: { id: string; accountId: string; prefix: string; createdAt: Date; revokedAt: Date | null }): PaygateKeyAnswer {
-  return {
-    id: key.id,
-    account_id: key.accountId,
-    prefix: key.prefix,
-    created_at: key.createdAt.toISOString(),
-    revoked_at: key.revokedAt?.toISOString() ?? null,
-  };
+  return { id: keyId, revoked: true };
 }

@@ -30,6 +30,7 @@ const OUTPUT_ONLY = extension('output_only');
 const UNBOUNDED = extension('unbounded');
 const NOT_NULL = extension('not_null');
 const PATTERN = extension('pattern');
+const OMIT_UNSET = extension('omit_unset');
 
 /** A message of the contracts, by its full name (e.g. `ctk.pos.v1.Item`). */
 export function messageDesc(typeName: string): DescMessage {
@@ -54,6 +55,7 @@ export type FieldOptions = {
   unbounded: boolean;
   notNull: boolean;
   pattern: string | undefined;
+  omitUnset: boolean;
 };
 const optionsOf = new WeakMap<DescField, FieldOptions>();
 
@@ -74,6 +76,7 @@ function readOptions(field: DescField): FieldOptions {
     unbounded: hasOption(field, UNBOUNDED) && (getOption(field, UNBOUNDED) as boolean),
     notNull: hasOption(field, NOT_NULL) && (getOption(field, NOT_NULL) as boolean),
     pattern: hasOption(field, PATTERN) ? (getOption(field, PATTERN) as string) : undefined,
+    omitUnset: hasOption(field, OMIT_UNSET) && (getOption(field, OMIT_UNSET) as boolean),
   };
 }
 

@@ -9,7 +9,8 @@ import { fieldOptions } from './contract-registry.js';
  * - a JSON key is the proto field's name (`unit_price_minor`), the message key its camelCase local name;
  * - 64-bit integers (bigint in the messages) are JSON integers, which the schemas keep within the safe range;
  *   one marked `unbounded` (a sum) is its digits as a string past 2^53, where a number would not be exact;
- * - a field with explicit presence (`optional`) or a message field is `null` when absent;
+ * - a field with explicit presence (`optional`) or a message field is `null` when absent (left out where
+ *   marked `omit_unset`);
  * - timestamps (google.protobuf.Timestamp, a Date in the messages) are ISO 8601 strings;
  * - fields marked `internal` are never in the JSON;
  * - a map with string keys is a JSON object;
@@ -23,7 +24,8 @@ export function toJson(desc: DescMessage, message: Record<string, unknown> | und
   const json: Record<string, unknown> = {};
   for (const field of plan(desc)) {
     const value = message[field.localName];
-    json[field.name] = value === undefined || value === null ? field.absent : field.toJson(value);
+    if (value !== undefined && value !== null) json[field.name] = field.toJson(value);
+    else if (!field.omitUnset) json[field.name] = field.absent;
   }
   for (const oneof of desc.oneofs) Object.assign(json, oneofToJson(oneof, message[oneof.localName] as Chosen | undefined));
   return json;
@@ -52,7 +54,7 @@ function oneofToJson(oneof: DescOneof, chosen: Chosen | undefined): Record<strin
 }
 
 type Convert = (value: unknown) => unknown;
-type FieldPlan = { name: string; localName: string; absent: unknown; toJson: Convert; fromJson: Convert };
+type FieldPlan = { name: string; localName: string; absent: unknown; omitUnset: boolean; toJson: Convert; fromJson: Convert };
 
 const plans = new WeakMap<DescMessage, FieldPlan[]>();
 
@@ -66,7 +68,7 @@ function plan(desc: DescMessage): FieldPlan[] {
 }
 
 function fieldPlan(field: DescField): FieldPlan {
-  const base = { name: field.name, localName: field.localName };
+  const base = { name: field.name, localName: field.localName, omitUnset: fieldOptions(field).omitUnset };
   switch (field.fieldKind) {
     case 'scalar':
       return { ...base, absent: null, ...scalar(field) };

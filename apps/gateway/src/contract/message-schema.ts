@@ -22,7 +22,8 @@ function scalarSchema(field: DescField & { scalar: ScalarType }, direction: 'req
       if (values) return z.enum(values as [string, ...string[]]);
       return format === 'uuid' ? z.uuid() : format === 'date-time' ? isoTime : format === 'uri' ? z.url() : z.string();
     case ScalarType.BOOL:
-      return z.boolean();
+      // A bool with one value (`values: "true"`) says only that something happened (a key revoked).
+      return values && direction === 'answer' ? z.literal(values[0] === 'true') : z.boolean();
     case ScalarType.DOUBLE:
     case ScalarType.FLOAT:
       return z.number();
@@ -76,9 +77,10 @@ function valueSchema(field: DescField, direction: 'request' | 'answer'): z.ZodTy
 function fieldSchema(field: DescField, direction: 'request' | 'answer'): z.ZodType {
   let schema = valueSchema(field, direction);
   const nullable = field.fieldKind === 'message' || (field.fieldKind === 'scalar' && field.presence === FeatureSet_FieldPresence.EXPLICIT);
-  const { required, notNull } = fieldOptions(field);
+  const { required, notNull, omitUnset } = fieldOptions(field);
   if (direction === 'answer') {
-    if (nullable && !required) schema = schema.nullable();
+    if (omitUnset) schema = schema.optional();
+    else if (nullable && !required) schema = schema.nullable();
   } else if (!required) {
     schema = nullable && !notNull ? schema.nullable().optional() : schema.optional();
   }

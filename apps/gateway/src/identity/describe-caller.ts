@@ -1,6 +1,6 @@
 import type { GatewayDeps } from '../deps.js';
 
-/** Who the caller is: the user, the key they called with (never its secret) and their organisations. */
+/** Who the caller is (the contract's Me): the user, the key they called with (never its secret) and their organisations. */
 export async function describeCaller(deps: GatewayDeps, caller: { userId: string; apiKeyId: string }) {
   const [user, key] = await Promise.all([
     deps.prisma.user.findUniqueOrThrow({
@@ -10,12 +10,8 @@ export async function describeCaller(deps: GatewayDeps, caller: { userId: string
     deps.prisma.apiKey.findUniqueOrThrow({ where: { id: caller.apiKeyId } }),
   ]);
   return {
-    id: user.id,
-    name: user.name,
-    email: user.email,
-    did: user.did,
-    created_at: user.createdAt.toISOString(),
-    api_key: { id: key.id, name: key.name, prefix: key.prefix },
-    organizations: user.memberships.map((m) => ({ handle: m.organization.handle, name: m.organization.name, role: m.role })),
+    ...user,
+    apiKey: key,
+    organizations: user.memberships.map((m) => ({ ...m.organization, role: m.role })),
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { handleField, organizationFields } from './organization-fields.js';
+import { organizationFields } from './organization-fields.js';
 import { emailField, nameField } from '../routes/text-fields.js';
 
 export const onboardBody = organizationFields.extend({
@@ -8,7 +8,6 @@ export const onboardBody = organizationFields.extend({
     .strict()
     .optional(),
 });
-export const handleParams = z.object({ handle: handleField });
 
 /** Request examples of onboarding and the organisation routes. */
 

@@ -41,8 +41,8 @@ export async function onboard(
   return {
     user: { id: result.userId },
     organization: organizationView(result.org, paymailDomain(deps.config), result.facts),
-    role: 'owner' as const,
-    ...(result.apiKey ? { api_key: result.apiKey } : {}),
+    role: 'owner',
+    apiKey: result.apiKey,
   };
 }
 

@@ -1,15 +1,15 @@
 import { z } from 'zod';
+import { messageDesc } from '../contract/contract-registry.js';
+import { messageSchema } from '../contract/message-schema.js';
 import { named } from '../routes/answer-schema.js';
 
 /**
- * What the paymail (bsvalias) routes answer that p2p's contract does not say (the capability document, the
- * identity key and the public profile), in the shapes of the bsvalias specifications (camelCase where they
- * say so); destinations and payments are p2p's messages (decision 0026). The example is a customer's
+ * What the paymail (bsvalias) routes answer that p2p's contract does not say, in the shapes of the bsvalias
+ * specifications: the capability document here; the identity key, the public profile and a key's match are
+ * the gateway contract's; destinations and payments are p2p's messages (decision 0026). The example is a customer's
  * wallet paying cafe@example.com 25,000 satoshis.
  */
 
-const PAYMAIL = 'cafe@example.com';
-const MERCHANT_KEY = '0244b85467f6a0495e5c9d48748a2dafedee882b1f167cecdb76596ae6179ade54';
 export const REFERENCE = '9f2c4e6a8b0d1f3e';
 export const TX_HEX =
   '010000000195822f0cd823696d6f48a8aa57be7b247817178eceec476e0085618b8115e866000000006a473044022043552395694a071d139e5e976934fb1b6da0db622c927da7c4b02c7491f9c818022052616f4f076fdc0402afba5746851b015e02c5046c61a6c296361821847e9508412102741919ff11144a7a2efe037ec2dec4a69bd3191210f85ed140531ef9e024c2eaffffffff03a8610000000000001976a914ee556d99a810480b1058828e7298643c2ff0a2e788ac000000000000000053006a0b63746b2e7265636569707401311063616665406578616d706c652e636f6d1039663263346536613862306431663365205ea44c3961f16643e614435496b16115aa6d75458b5cc3fd5398aae291f3126bb8221e00000000001976a9146e0a97c9f65aa45b4fd37c7dc1ab03208fc8e63f88ac00000000';
@@ -47,19 +47,8 @@ export const bsvaliasCapabilities = named(
   },
 );
 
-export const paymailPki = named('PaymailPki', z.object({ bsvalias: z.literal('1.0'), handle: z.string(), pubkey: z.string() }), {
-  bsvalias: '1.0',
-  handle: PAYMAIL,
-  pubkey: MERCHANT_KEY,
-});
-
-export const publicProfile = named('PaymailPublicProfile', z.object({ name: z.string(), avatar: z.string() }), {
-  name: 'Blue Bottle Cafe',
-  avatar: 'https://bluebottle.example/logo.png',
-});
-
-export const verifiedPubkey = named(
-  'PaymailPubkeyMatch',
-  z.object({ bsvalias: z.literal('1.0'), handle: z.string(), pubkey: z.string(), match: z.boolean() }),
-  { bsvalias: '1.0', handle: PAYMAIL, pubkey: MERCHANT_KEY, match: true },
-);
+/** The identity key, the public profile and a key's match: the gateway contract's messages (proto/ctk/gateway/v1/paymail.proto). */
+const answer = (name: string) => messageSchema(messageDesc(`ctk.gateway.v1.${name}`), 'answer');
+export const paymailPki = answer('PaymailPki');
+export const publicProfile = answer('PaymailPublicProfile');
+export const verifiedPubkey = answer('PaymailPubkeyMatch');

@@ -4,20 +4,9 @@ import type { GatewayDeps } from '../deps.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../access/api-keys.js';
 import { addMember, changeMemberRole, listMembers, removeMember } from '../access/members.js';
 import { createPaygateKey, listPaygateKeys, revokePaygateKey, rotateCommerceKey } from '../access/org-keys.js';
-import { handleField } from '../identity/organization-fields.js';
+import { handleField, orgParams } from '../identity/organization-fields.js';
+import { messageAnswer } from '../contract/message-answer.js';
 import { pageQuery } from './pagination.js';
-import {
-  addedMember,
-  apiKeyPage,
-  changedMember,
-  commerceKey,
-  issuedApiKey,
-  memberPage,
-  newPaygateKey,
-  paygateKeyPage,
-  removedMember,
-  revoked,
-} from '../access/access-answers.js';
 import {
   keyNameExample,
   memberRoleExample,
@@ -25,20 +14,31 @@ import {
   paygateKeyNameExample,
   role,
   keyName,
-  orgParams,
   idParams,
   memberParams,
   newMember,
 } from '../access/access-input.js';
 import { route, type RouteDefinition } from './route-definition.js';
 
+/** The answers: messages of the gateway's contract (proto/ctk/gateway/v1/access.proto), from its rows. */
+const API_KEY = messageAnswer('ctk.gateway.v1.ApiKey');
+const ISSUED_API_KEY = messageAnswer('ctk.gateway.v1.IssuedApiKey');
+const REVOKED = messageAnswer('ctk.gateway.v1.Revoked');
+const MEMBER = messageAnswer('ctk.gateway.v1.Member');
+const ADDED_MEMBER = messageAnswer('ctk.gateway.v1.AddedMember');
+const CHANGED_MEMBER = messageAnswer('ctk.gateway.v1.ChangedMember');
+const REMOVED_MEMBER = messageAnswer('ctk.gateway.v1.RemovedMember');
+const COMMERCE_KEY = messageAnswer('ctk.gateway.v1.CommerceKey');
+const PAYGATE_KEY = messageAnswer('ctk.gateway.v1.PaygateKey');
+const NEW_PAYGATE_KEY = messageAnswer('ctk.gateway.v1.NewPaygateKey');
+
 /** What the spec's settings page would do: a user's API keys, members and roles, the organisation's keys. */
 export function accessRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
   return {
     'GET /api/v1/me/api-keys': route({
       query: pageQuery,
-      answer: apiKeyPage,
-      handle: ({ query, request }) => listApiKeys(deps, requireUser(request).userId, query),
+      answer: API_KEY.page,
+      handle: async ({ query, request }) => API_KEY.pageJson(await listApiKeys(deps, requireUser(request).userId, query)),
     }),
     'POST /api/v1/me/api-keys': route({
       secrets: [{ path: ['key'], kind: 'api_key' }],
@@ -46,20 +46,20 @@ export function accessRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
       creates: true,
       status: 201,
       bodyExample: keyNameExample,
-      answer: issuedApiKey,
-      handle: ({ body, request }) => createApiKey(deps, requireUser(request).userId, body.name),
+      answer: ISSUED_API_KEY.schema,
+      handle: async ({ body, request }) => ISSUED_API_KEY.json(await createApiKey(deps, requireUser(request).userId, body.name)),
     }),
     'DELETE /api/v1/me/api-keys/:id': route({
       params: idParams,
-      answer: revoked,
+      answer: REVOKED.schema,
       errors: ['not_found'],
-      handle: ({ params, request }) => revokeApiKey(deps, requireUser(request).userId, params.id),
+      handle: async ({ params, request }) => REVOKED.json(await revokeApiKey(deps, requireUser(request).userId, params.id)),
     }),
     'GET /api/v1/orgs/:handle/members': route({
       params: orgParams,
       query: pageQuery,
-      answer: memberPage,
-      handle: ({ query, request }) => listMembers(deps, requireOrg(request), query),
+      answer: MEMBER.page,
+      handle: async ({ query, request }) => MEMBER.pageJson(await listMembers(deps, requireOrg(request), query)),
     }),
     'POST /api/v1/orgs/:handle/members': route({
       secrets: [{ path: ['api_key', 'key'], kind: 'api_key' }],
@@ -68,23 +68,24 @@ export function accessRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
       creates: true,
       status: 201,
       bodyExample: newMemberExample,
-      answer: addedMember,
+      answer: ADDED_MEMBER.schema,
       errors: ['already_exists'],
-      handle: ({ body, request }) => addMember(deps, requireOrg(request), body),
+      handle: async ({ body, request }) => ADDED_MEMBER.json(await addMember(deps, requireOrg(request), body)),
     }),
     'PATCH /api/v1/orgs/:handle/members/:user_id': route({
       params: memberParams,
       body: z.object({ role }).strict(),
       bodyExample: memberRoleExample,
-      answer: changedMember,
+      answer: CHANGED_MEMBER.schema,
       errors: ['failed_precondition'],
-      handle: ({ params, body, request }) => changeMemberRole(deps, requireOrg(request), params.user_id, body.role),
+      handle: async ({ params, body, request }) =>
+        CHANGED_MEMBER.json(await changeMemberRole(deps, requireOrg(request), params.user_id, body.role)),
     }),
     'DELETE /api/v1/orgs/:handle/members/:user_id': route({
       params: memberParams,
-      answer: removedMember,
+      answer: REMOVED_MEMBER.schema,
       errors: ['failed_precondition'],
-      handle: ({ params, request }) => removeMember(deps, requireOrg(request), params.user_id),
+      handle: async ({ params, request }) => REMOVED_MEMBER.json(await removeMember(deps, requireOrg(request), params.user_id)),
     }),
     'POST /api/v1/orgs/:handle/commerce-key': route({
       secrets: [{ path: ['commerce_public_key'], kind: 'commerce_key' }],
@@ -93,14 +94,14 @@ export function accessRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
       creates: true,
       status: 201,
       bodyExample: {},
-      answer: commerceKey,
-      handle: ({ request }) => rotateCommerceKey(deps, requireOrg(request)),
+      answer: COMMERCE_KEY.schema,
+      handle: async ({ request }) => COMMERCE_KEY.json(await rotateCommerceKey(deps, requireOrg(request))),
     }),
     'GET /api/v1/orgs/:handle/paygate-keys': route({
       params: orgParams,
       query: pageQuery,
-      answer: paygateKeyPage,
-      handle: ({ query, request }) => listPaygateKeys(deps, requireOrg(request), query),
+      answer: PAYGATE_KEY.page,
+      handle: async ({ query, request }) => PAYGATE_KEY.pageJson(await listPaygateKeys(deps, requireOrg(request), query)),
     }),
     'POST /api/v1/orgs/:handle/paygate-keys': route({
       secrets: [{ path: ['key'], kind: 'paygate_key' }],
@@ -109,14 +110,14 @@ export function accessRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
       creates: true,
       status: 201,
       bodyExample: paygateKeyNameExample,
-      answer: newPaygateKey,
-      handle: ({ body, request }) => createPaygateKey(deps, requireOrg(request), body.name),
+      answer: NEW_PAYGATE_KEY.schema,
+      handle: async ({ body, request }) => NEW_PAYGATE_KEY.json(await createPaygateKey(deps, requireOrg(request), body.name)),
     }),
     'DELETE /api/v1/orgs/:handle/paygate-keys/:id': route({
       params: z.object({ handle: handleField, id: z.uuid() }),
-      answer: revoked,
+      answer: REVOKED.schema,
       errors: ['not_found'],
-      handle: ({ params, request }) => revokePaygateKey(deps, requireOrg(request), params.id),
+      handle: async ({ params, request }) => REVOKED.json(await revokePaygateKey(deps, requireOrg(request), params.id)),
     }),
   };
 }

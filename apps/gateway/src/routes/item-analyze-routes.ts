@@ -1,6 +1,8 @@
 import { AppError } from '@ctk/shared';
 import type { GatewayDeps } from '../deps.js';
-import { itemDrafts } from '../items/analyze-answers.js';
+import { messageDesc } from '../contract/contract-registry.js';
+import { toJson } from '../contract/json-mapping.js';
+import { messageSchema } from '../contract/message-schema.js';
 import {
   ANALYZE_BODY_LIMIT,
   analyzeItemsBody,
@@ -9,7 +11,6 @@ import {
   MAX_ANALYZE_IMAGE_BYTES,
   MAX_ANALYZE_TEXT,
 } from '../items/analyze-input.js';
-import { itemDraftsView } from '../items/item-drafts-view.js';
 import { callOptions } from './service-call.js';
 import { route, type RouteDefinition } from './route-definition.js';
 
@@ -18,6 +19,8 @@ import { route, type RouteDefinition } from './route-definition.js';
  * POS_OCR_MAX_WAITING): the call waits for that queue rather than the usual 5 s.
  */
 const PHOTO_CALL_TIMEOUT_MS = 70_000;
+/** pos's AnalyzeItemsResponse as the API shows it (decision 0027). */
+const ITEM_DRAFTS = messageDesc('ctk.pos.v1.ItemDrafts');
 
 /** Item drafts from a merchant's text, CSV or menu photo (decision 0016), served by pos; open to anyone, at a strict rate per address. */
 export function itemAnalyzeRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
@@ -27,7 +30,7 @@ export function itemAnalyzeRoutes(deps: GatewayDeps): Record<string, RouteDefini
       bodyExample: analyzeItemsExample,
       bodyLimit: ANALYZE_BODY_LIMIT,
       rateLimitPerMinute: deps.config.CTK_ANALYZE_RATE_LIMIT_PER_MINUTE,
-      answer: itemDrafts,
+      answer: messageSchema(ITEM_DRAFTS, 'answer'),
       handle: async ({ body, request }) => {
         for (const field of ['text', 'csv'] as const) {
           const length = body[field]?.length ?? 0;
@@ -60,7 +63,7 @@ export function itemAnalyzeRoutes(deps: GatewayDeps): Record<string, RouteDefini
           },
           { ...callOptions(request), ...(body.image ? { timeoutMs: PHOTO_CALL_TIMEOUT_MS } : {}) },
         );
-        return itemDraftsView(response);
+        return toJson(ITEM_DRAFTS, { ...response });
       },
     }),
   };

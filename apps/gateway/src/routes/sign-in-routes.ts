@@ -3,9 +3,13 @@ import type { GatewayDeps } from '../deps.js';
 import { createSignInChallenge } from '../sign-in/create-sign-in-challenge.js';
 import { CHALLENGE_PURPOSES } from '../sign-in/key-challenge.js';
 import { verifySignIn } from '../sign-in/verify-sign-in.js';
-import { signedIn, signInChallenge } from '../sign-in/sign-in-answers.js';
+import { messageAnswer } from '../contract/message-answer.js';
 import { challengeExample, verifyExample } from '../sign-in/sign-in-input.js';
 import { route, type RouteDefinition } from './route-definition.js';
+
+/** The answers: messages of the gateway's contract (proto/ctk/gateway/v1/sign_in.proto). */
+const CHALLENGE = messageAnswer('ctk.gateway.v1.SignInChallenge');
+const SIGNED_IN = messageAnswer('ctk.gateway.v1.SignedIn');
 
 /** Key-based sign-in with a did:key (secp256k1): challenge, then verify. */
 export function signInRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
@@ -25,8 +29,8 @@ export function signInRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
         .strict(),
       bodyExample: challengeExample,
       status: 201,
-      answer: signInChallenge,
-      handle: ({ body }) => createSignInChallenge(deps, body.did, body.purpose),
+      answer: CHALLENGE.schema,
+      handle: async ({ body }) => CHALLENGE.json(await createSignInChallenge(deps, body.did, body.purpose)),
     }),
     'POST /api/auth/verify': route({
       secrets: [{ path: ['api_key', 'key'], kind: 'api_key' }],
@@ -40,9 +44,9 @@ export function signInRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
       bodyExample: verifyExample,
       creates: true,
       status: 201,
-      answer: signedIn,
+      answer: SIGNED_IN.schema,
       errors: ['invalid_signature'],
-      handle: ({ body }) => verifySignIn(deps, body),
+      handle: async ({ body }) => SIGNED_IN.json(await verifySignIn(deps, body)),
     }),
   };
 }

@@ -5,14 +5,15 @@ import { toJson } from '../contract/json-mapping.js';
 import { messageSchema } from '../contract/message-schema.js';
 import type { GatewayDeps } from '../deps.js';
 import { getWalletPass } from '../wallet-passes/get-wallet-pass.js';
-import { APPLE_PASS_FILES, APPLE_PASS_HEADERS, PKPASS_MEDIA_TYPE } from '../wallet-passes/wallet-pass-answers.js';
 import { route, type RouteDefinition } from './route-definition.js';
 
 /** Only the shape of a wallet pass request (decision 0017, "Wallet passes"): which card, by its id. */
 const walletPassParams = z.object({
   card_id: z.uuid('must be a loyalty card id (a UUID)').describe('The loyalty card id'),
 });
+/** The Google pass is cards.proto's GoogleWalletPass; the Apple pass a file, described here. */
 const GOOGLE_PASS = messageDesc('ctk.pos.v1.GoogleWalletPass');
+const PKPASS = 'application/vnd.apple.pkpass';
 
 /**
  * Wallet passes of loyalty cards, made by pos (decision 0017, "Wallet passes"): the card's holder or its
@@ -25,14 +26,27 @@ export function walletPassRoutes(deps: GatewayDeps): Record<string, RouteDefinit
     'GET /api/v1/passes/coffee/:card_id/apple': route({
       user: true,
       params: walletPassParams,
-      files: APPLE_PASS_FILES,
-      answerHeaders: APPLE_PASS_HEADERS,
+      files: {
+        [PKPASS]: {
+          description:
+            'The .pkpass (a zip): pass.json (a store card: the stamps out of stamps_for_reward, the reward, the rewards ready, and a QR of ' +
+            "the card's identifier), icon and logo images, manifest.json (each file's SHA-1) and signature (a detached PKCS#7 of the " +
+            'manifest by the pass certificate). Open it on an iPhone or a Mac to add it to Apple Wallet.',
+          binary: true,
+        },
+      },
+      answerHeaders: {
+        'content-disposition': {
+          description: "An attachment named after the shop's handle",
+          example: 'attachment; filename="blue-bottle-cafe-loyalty-card.pkpass"',
+        },
+      },
       errors: ['not_found'],
       handle: async ({ params, request, reply }) => {
         const { pass, handle } = await getWalletPass(deps, request, params.card_id, 'apple');
         if (pass.body.length === 0) throw new AppError('internal', 'pos answered an Apple pass without its file');
         reply
-          .type(PKPASS_MEDIA_TYPE)
+          .type(PKPASS)
           .header('content-disposition', `attachment; filename="${handle}-loyalty-card.pkpass"`)
           .header('cache-control', 'no-store');
         return Buffer.from(pass.body);

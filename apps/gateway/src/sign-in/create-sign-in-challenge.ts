@@ -26,6 +26,5 @@ export async function createSignInChallenge(deps: GatewayDeps, did: string, purp
     `Issued At: ${issuedAt.toISOString()}`,
     `Expiration Time: ${expiresAt.toISOString()}`,
   ].join('\n');
-  await deps.prisma.signInChallenge.create({ data: { did, nonce, message, expiresAt } });
-  return { did, nonce, message, expires_at: expiresAt.toISOString() };
+  return deps.prisma.signInChallenge.create({ data: { did, nonce, message, expiresAt } });
 }

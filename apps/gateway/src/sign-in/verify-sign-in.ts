@@ -12,6 +12,6 @@ export async function verifySignIn(deps: GatewayDeps, input: { nonce: string; si
   return deps.prisma.$transaction(async (tx) => {
     const user = await tx.user.upsert({ where: { did }, create: { did }, update: {} });
     const apiKey = await issueApiKey(tx, user.id, 'did:key sign-in');
-    return { user: { id: user.id, did: user.did }, api_key: apiKey };
+    return { user, apiKey };
   });
 }
