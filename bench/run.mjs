@@ -81,11 +81,18 @@ async function startGateway(name, port, posAddress, dataDir, menu) {
   const authorization = `Bearer ${onboarded.api_key.key}`;
   const url = `${base}/api/v1/orgs/${onboarded.organization.handle}/items`;
   for (const [item, price] of menu) {
-    const created = await fetch(url, {
-      method: 'POST',
-      headers: { authorization, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: item, price_cents: price }),
-    });
+    const create = () =>
+      fetch(url, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: item, price_cents: price }),
+      });
+    // pos is started without waiting for it (its data dir's first migration takes a few seconds): 503 until it is up.
+    let created = await create();
+    for (let tries = 0; created.status === 503 && tries < 120; tries++) {
+      await new Promise((r) => setTimeout(r, 500));
+      created = await create();
+    }
     if (created.status !== 201) throw new Error(`creating an item failed: ${created.status} ${await created.text()}`);
   }
   return { url, headers: { authorization } };
