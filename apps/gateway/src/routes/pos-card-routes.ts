@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { requireOrg } from '../auth/authenticate.js';
 import { messageDesc } from '../contract/contract-registry.js';
 import { toJson } from '../contract/json-mapping.js';
 import { messageSchema } from '../contract/message-schema.js';
@@ -8,7 +7,7 @@ import type { GatewayDeps } from '../deps.js';
 import { handleField } from '../identity/organization-fields.js';
 import { pageQuery } from './pagination.js';
 import { route, type RouteDefinition } from './route-definition.js';
-import { callOptions, orgRef } from './service-call.js';
+import { callOptions } from './service-call.js';
 
 const cardParams = z.object({ card_id: z.uuid('must be a POS card id (a UUID)').describe('The POS card id') });
 const addressParams = z.object({
@@ -26,9 +25,10 @@ const shopParams = z.object({ shop_id: handleField.describe("The shop: its organ
  */
 export function posCardRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
   const pos = deps.services.pos;
-  const [publicCard, ofAddress, atShop] = ['PublicPosCard', 'PosCardsOfAddress', 'ShopAddressCards'].map((name) =>
-    messageDesc(`ctk.pos.v1.${name}`),
-  ) as [ReturnType<typeof messageDesc>, ReturnType<typeof messageDesc>, ReturnType<typeof messageDesc>];
+  const [publicCard, ofAddress] = ['PublicPosCard', 'PosCardsOfAddress'].map((name) => messageDesc(`ctk.pos.v1.${name}`)) as [
+    ReturnType<typeof messageDesc>,
+    ReturnType<typeof messageDesc>,
+  ];
   const made = rpcRoute(deps.services, {
     rpc: ['pos', 'createPosCard'],
     body: true,
@@ -46,7 +46,7 @@ export function posCardRoutes(deps: GatewayDeps): Record<string, RouteDefinition
   });
   return {
     'POST /api/pos/cards': made,
-    // By hand below: the answers are a card of a list, the list under another name, and the shop the gateway resolved.
+    // By hand: the answers are a card of a list, and the list under another name.
     'GET /api/pos/cards/:card_id': route({
       params: cardParams,
       answer: messageSchema(publicCard, 'answer'),
@@ -59,14 +59,10 @@ export function posCardRoutes(deps: GatewayDeps): Record<string, RouteDefinition
       handle: async ({ params, request }) =>
         toJson(ofAddress, { data: (await pos.getPosCard({ id: '', address: params.address }, callOptions(request))).cards }),
     }),
-    'GET /api/pos/shops/:shop_id/cards/address/:address': route({
+    'GET /api/pos/shops/:shop_id/cards/address/:address': rpcRoute(deps.services, {
+      rpc: ['pos', 'getShopAddressCards'],
       params: shopParams.extend(addressParams.shape),
-      answer: messageSchema(atShop, 'answer'),
-      handle: async ({ params, request }) => {
-        const org = requireOrg(request);
-        const response = await pos.getShopAddressCards({ org: orgRef(org), address: params.address }, callOptions(request));
-        return toJson(atShop, { ...response, shopId: org.handle });
-      },
+      view: 'ctk.pos.v1.ShopAddressCards',
     }),
     'GET /api/pos/shops/:shop_id/cards': rpcRoute(deps.services, {
       rpc: ['pos', 'listShopCards'],
