@@ -24,11 +24,7 @@ const shopParams = z.object({ shop_id: handleField.describe("The shop: its organ
  * The shop is the organisation: `org_handle` in the body, or `:shop_id` (its handle) in the path.
  */
 export function posCardRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
-  const pos = deps.services.pos;
-  const [publicCard, ofAddress] = ['PublicPosCard', 'PosCardsOfAddress'].map((name) => messageDesc(`ctk.pos.v1.${name}`)) as [
-    ReturnType<typeof messageDesc>,
-    ReturnType<typeof messageDesc>,
-  ];
+  const publicCard = messageDesc('ctk.pos.v1.PublicPosCard');
   const made = rpcRoute(deps.services, {
     rpc: ['pos', 'createPosCard'],
     body: true,
@@ -46,18 +42,20 @@ export function posCardRoutes(deps: GatewayDeps): Record<string, RouteDefinition
   });
   return {
     'POST /api/pos/cards': made,
-    // By hand: the answers are a card of a list, and the list under another name.
+    // By hand: the answer is the one card of pos's list.
     'GET /api/pos/cards/:card_id': route({
       params: cardParams,
       answer: messageSchema(publicCard, 'answer'),
       handle: async ({ params, request }) =>
-        toJson(publicCard, (await pos.getPosCard({ id: params.card_id, address: '' }, callOptions(request))).cards[0] as never),
+        toJson(
+          publicCard,
+          (await deps.services.pos.getPosCard({ id: params.card_id, address: '' }, callOptions(request))).cards[0] as never,
+        ),
     }),
-    'GET /api/pos/cards/address/:address': route({
+    'GET /api/pos/cards/address/:address': rpcRoute(deps.services, {
+      rpc: ['pos', 'getPosCard'],
       params: addressParams,
-      answer: messageSchema(ofAddress, 'answer'),
-      handle: async ({ params, request }) =>
-        toJson(ofAddress, { data: (await pos.getPosCard({ id: '', address: params.address }, callOptions(request))).cards }),
+      view: 'ctk.pos.v1.PosCardsOfAddress',
     }),
     'GET /api/pos/shops/:shop_id/cards/address/:address': rpcRoute(deps.services, {
       rpc: ['pos', 'getShopAddressCards'],
