@@ -79,6 +79,20 @@ describe('the JSON of a contract message', () => {
     expect(revoked.safeParse({ id, revoked: false }).success).toBe(false);
   });
 
+  it("shows a view's field marked view_of from the answer's field of that name", () => {
+    const account = { code: '1010', name: 'BSV wallet', type: 'asset', normalBalance: 'debit', debitsMinor: 900n, creditsMinor: 250n };
+    const balances = { ...account, debitBalanceMinor: 650n, creditBalanceMinor: 0n, balanceMinor: 650n };
+    expect(toJson(messageDesc('ctk.books.v1.TrialBalanceAccount'), balances)).toEqual({
+      code: '1010',
+      name: 'BSV wallet',
+      type: 'asset',
+      normal_balance: 'debit',
+      debit_minor: 650,
+      credit_minor: 0,
+      balance_minor: 650,
+    });
+  });
+
   it('maps a request body back to the message, int64 as bigint, leaving out what was not sent or sent as null', () => {
     expect(
       fromJson(createItem, { name: 'Latte', price_cents: 575, inventory: null, modifiers: [{ name: 'Large', price_cents: 75 }] }),

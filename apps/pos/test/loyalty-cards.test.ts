@@ -52,9 +52,9 @@ const stamp = (org: OrgRef, card: LoyaltyCard, order: Order) =>
 const redeem = (org: OrgRef, card: LoyaltyCard, identifier: string) => stack.client.redeemLoyaltyCard({ org, id: card.id, identifier });
 
 describe('the loyalty program', () => {
-  it('is unset before the first save; each replacement is whole and counts in the version', async () => {
+  it('is not found before the first save; each replacement is whole and counts in the version', async () => {
     const org = await stack.walletOrg();
-    expect((await stack.client.getLoyaltyProgram({ org })).program).toBeUndefined();
+    expect(await failure(stack.client.getLoyaltyProgram({ org }))).toMatchObject({ code: 'not_found' });
     const first = await saveProgram(org);
     expect(first).toMatchObject({ stampRule: 'visit', amountPerStampMinor: 0n, stampsForReward: 3, reward: 'A free coffee', active: true });
     expect(first.version).toBe(1n);
@@ -67,7 +67,7 @@ describe('the loyalty program', () => {
     expect(second).toMatchObject({ stampRule: 'amount', amountPerStampMinor: 500n, version: 2n });
     expect((await stack.client.getLoyaltyProgram({ org })).program).toEqual(second);
     // Another organisation has none.
-    expect((await stack.client.getLoyaltyProgram({ org: await stack.walletOrg() })).program).toBeUndefined();
+    expect(await failure(stack.client.getLoyaltyProgram({ org: await stack.walletOrg() }))).toMatchObject({ code: 'not_found' });
   });
 
   it('counts every one of 10 concurrent saves', { tags: ['concurrency'] }, async () => {

@@ -1,4 +1,4 @@
-import type { SalesReportRow } from '@ctk/proto/ctk/books/v1/books';
+import type { GetSalesReportResponse } from '@ctk/proto/ctk/books/v1/books';
 import { type Org, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { ReportRepository } from '../data/report-repository.js';
@@ -18,25 +18,36 @@ const querySchema = z
 
 /**
  * Sales per local day or month of the range and currency (see report-definitions.ts): every period,
- * zero rows included, for each currency with entries in the range.
+ * zero rows included, for each currency with entries in the range; with the query as read, defaults applied.
  */
-export async function getSalesReport(reports: ReportRepository, org: Org, input: z.input<typeof querySchema>): Promise<SalesReportRow[]> {
+export async function getSalesReport(
+  reports: ReportRepository,
+  org: Org,
+  input: z.input<typeof querySchema>,
+): Promise<GetSalesReportResponse> {
   const query = validate(querySchema, input);
   const rows = await reports.sales(org.id, query, query.period);
-  return rows.map((row) => {
-    const net = row.gross - row.tax;
-    return {
-      period: row.period,
-      currency: row.currency,
-      orders: row.orders,
-      grossMinor: row.gross,
-      taxMinor: row.tax,
-      netMinor: net,
-      refundsMinor: row.refunds,
-      refundsTaxMinor: row.refundsTax,
-      netAfterRefundsMinor: net - (row.refunds - row.refundsTax),
-      giftCardsSoldMinor: row.giftCardsSold,
-      tipsMinor: row.tips,
-    };
-  });
+  const { from, to, timeZone, period } = query;
+  return {
+    from,
+    to,
+    timeZone,
+    period,
+    rows: rows.map((row) => {
+      const net = row.gross - row.tax;
+      return {
+        period: row.period,
+        currency: row.currency,
+        orders: row.orders,
+        grossMinor: row.gross,
+        taxMinor: row.tax,
+        netMinor: net,
+        refundsMinor: row.refunds,
+        refundsTaxMinor: row.refundsTax,
+        netAfterRefundsMinor: net - (row.refunds - row.refundsTax),
+        giftCardsSoldMinor: row.giftCardsSold,
+        tipsMinor: row.tips,
+      };
+    }),
+  };
 }

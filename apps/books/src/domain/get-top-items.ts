@@ -1,4 +1,4 @@
-import type { TopItem } from '@ctk/proto/ctk/books/v1/books';
+import type { GetTopItemsResponse } from '@ctk/proto/ctk/books/v1/books';
 import { type Org, pageLimit, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { ReportRepository } from '../data/report-repository.js';
@@ -16,12 +16,14 @@ const querySchema = z
 
 /**
  * The best sellers of the range per currency, by what they brought in (tax included) net of refunded
- * lines of them. Items are told apart by item id; ad hoc lines, which have none, by name.
+ * lines of them. Items are told apart by item id; ad hoc lines, which have none, by name. With the query
+ * as read, defaults applied.
  */
-export async function getTopItems(reports: ReportRepository, org: Org, input: z.input<typeof querySchema>): Promise<TopItem[]> {
+export async function getTopItems(reports: ReportRepository, org: Org, input: z.input<typeof querySchema>): Promise<GetTopItemsResponse> {
   const query = validate(querySchema, input);
   const rows = await reports.topItems(org.id, query, query.limit);
-  return rows.map((row) => ({
+  const { from, to, timeZone, limit } = query;
+  const items = rows.map((row) => ({
     currency: row.currency,
     rank: row.rank,
     itemId: row.itemId || undefined,
@@ -32,4 +34,5 @@ export async function getTopItems(reports: ReportRepository, org: Org, input: z.
     refundedQuantity: row.refundedQuantity,
     refundedMinor: row.refunded,
   }));
+  return { from, to, timeZone, limit, items };
 }

@@ -26,6 +26,7 @@ export async function getTrialBalance(
   const currencies = [...new Set(rows.map((row) => row.currency))];
   return {
     at: query.at,
+    timeZone: query.timeZone,
     endsBefore: endsBefore.toISOString(),
     balances: currencies.map((currency) =>
       trialBalance(

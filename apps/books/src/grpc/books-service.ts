@@ -56,13 +56,13 @@ export function booksService(deps: BooksDeps): BooksServiceImplementation {
       return { jurisdiction: getTaxRate(request) };
     },
     async getSalesReport(request) {
-      return { rows: await getSalesReport(deps.reports, orgOf(request.org), request) };
+      return getSalesReport(deps.reports, orgOf(request.org), request);
     },
     async getTopItems(request) {
-      return { items: await getTopItems(deps.reports, orgOf(request.org), request) };
+      return getTopItems(deps.reports, orgOf(request.org), request);
     },
     async getBusyHours(request) {
-      return { hours: await getBusyHours(deps.reports, orgOf(request.org), request) };
+      return getBusyHours(deps.reports, orgOf(request.org), request);
     },
     async getTrialBalance(request) {
       return getTrialBalance(deps.balances, orgOf(request.org), request);

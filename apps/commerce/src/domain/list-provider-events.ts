@@ -10,13 +10,21 @@ const input = z.object({
   before: z.union([z.literal(''), z.iso.datetime({ offset: true, error: 'before must be an RFC 3339 time' })]),
 });
 
-/** The organisation's provider events, newest first: where parked events are found (decision 0019). */
-export function listProviderEvents(
+/**
+ * The organisation's provider events, newest first: where parked events are found (decision 0019). A full
+ * page's next cursor is its last event's time (the next page is received before it); the last page has none.
+ */
+export async function listProviderEvents(
   context: Pick<ProviderContext, 'payments'>,
   orgRef: OrgRef | undefined,
   request: { outcome: string; limit: number; before: string },
-): Promise<ProviderEvent[]> {
+): Promise<{ events: ProviderEvent[]; nextCursor: string }> {
   const org = orgOf(orgRef);
   const { outcome, limit, before } = validate(input, { ...request, limit: request.limit || 50 });
-  return context.payments.list(org.id, { ...(outcome ? { outcome } : {}), ...(before ? { before: new Date(before) } : {}), limit });
+  const events = await context.payments.list(org.id, {
+    ...(outcome ? { outcome } : {}),
+    ...(before ? { before: new Date(before) } : {}),
+    limit,
+  });
+  return { events, nextCursor: events.length === limit ? events.at(-1)!.receivedAt.toISOString() : '' };
 }

@@ -83,7 +83,8 @@ export function commerceService(context: CheckoutContext, providers: ProviderCon
       return { ...received, reason: received.reason || undefined };
     },
     async listProviderEvents(request) {
-      return { events: (await listProviderEvents(providers, request.org, request)).map(toProviderEventMessage) };
+      const page = await listProviderEvents(providers, request.org, request);
+      return { events: page.events.map(toProviderEventMessage), nextCursor: page.nextCursor };
     },
     async applyProviderEvent(request) {
       return { event: toProviderEventMessage(await applyProviderEvent(providers, request.org, request)) };

@@ -8,7 +8,7 @@ export function toProviderAccountMessage(account: ProviderAccount): AccountMessa
     provider: account.provider,
     secretLast4: account.secretLast4,
     updatedAt: account.updatedAt.toISOString(),
-    previousValidUntil: account.previousValidUntil?.toISOString() ?? '',
+    previousValidUntil: account.previousValidUntil?.toISOString(),
   };
 }
 

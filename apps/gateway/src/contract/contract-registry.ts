@@ -31,6 +31,7 @@ const UNBOUNDED = extension('unbounded');
 const NOT_NULL = extension('not_null');
 const PATTERN = extension('pattern');
 const OMIT_UNSET = extension('omit_unset');
+const VIEW_OF = extension('view_of');
 
 /** A message of the contracts, by its full name (e.g. `ctk.pos.v1.Item`). */
 export function messageDesc(typeName: string): DescMessage {
@@ -56,6 +57,7 @@ export type FieldOptions = {
   notNull: boolean;
   pattern: string | undefined;
   omitUnset: boolean;
+  viewOf: string | undefined;
 };
 const optionsOf = new WeakMap<DescField, FieldOptions>();
 
@@ -77,6 +79,7 @@ function readOptions(field: DescField): FieldOptions {
     notNull: hasOption(field, NOT_NULL) && (getOption(field, NOT_NULL) as boolean),
     pattern: hasOption(field, PATTERN) ? (getOption(field, PATTERN) as string) : undefined,
     omitUnset: hasOption(field, OMIT_UNSET) && (getOption(field, OMIT_UNSET) as boolean),
+    viewOf: hasOption(field, VIEW_OF) ? (getOption(field, VIEW_OF) as string) : undefined,
   };
 }
 

@@ -14,6 +14,7 @@ import { fieldOptions } from './contract-registry.js';
  * - timestamps (google.protobuf.Timestamp, a Date in the messages) are ISO 8601 strings;
  * - fields marked `internal` are never in the JSON;
  * - a map with string keys is a JSON object;
+ * - a view's field marked `view_of` shows the message's field of that name (books' `rows` as a report's `data`);
  * - a oneof of messages (ts-proto's `{ $case, value }`, option oneof=unions-value) is a tagged union: the
  *   oneof's name holds the member's name, beside the member's fields (`{"kind": "calls", "calls": 10}`).
  * Validating the JSON's shape is the schemas' (message-schema.ts): these functions assume it was done.
@@ -23,7 +24,7 @@ export function toJson(desc: DescMessage, message: Record<string, unknown> | und
   if (!message) throw new AppError('internal', `a service answered without its ${desc.name}`);
   const json: Record<string, unknown> = {};
   for (const field of plan(desc)) {
-    const value = message[field.localName];
+    const value = message[field.source];
     if (value !== undefined && value !== null) json[field.name] = field.toJson(value);
     else if (!field.omitUnset) json[field.name] = field.absent;
   }
@@ -54,7 +55,16 @@ function oneofToJson(oneof: DescOneof, chosen: Chosen | undefined): Record<strin
 }
 
 type Convert = (value: unknown) => unknown;
-type FieldPlan = { name: string; localName: string; absent: unknown; omitUnset: boolean; toJson: Convert; fromJson: Convert };
+/** `source` is the message key an answer's field is read from: its own, or the one its `view_of` names. */
+type FieldPlan = {
+  name: string;
+  localName: string;
+  source: string;
+  absent: unknown;
+  omitUnset: boolean;
+  toJson: Convert;
+  fromJson: Convert;
+};
 
 const plans = new WeakMap<DescMessage, FieldPlan[]>();
 
@@ -68,7 +78,8 @@ function plan(desc: DescMessage): FieldPlan[] {
 }
 
 function fieldPlan(field: DescField): FieldPlan {
-  const base = { name: field.name, localName: field.localName, omitUnset: fieldOptions(field).omitUnset };
+  const { omitUnset, viewOf } = fieldOptions(field);
+  const base = { name: field.name, localName: field.localName, source: viewOf ? camelCase(viewOf) : field.localName, omitUnset };
   switch (field.fieldKind) {
     case 'scalar':
       return { ...base, absent: null, ...scalar(field) };
@@ -126,6 +137,11 @@ function int64ToJson(value: unknown): number {
   const number = Number(value as bigint);
   if (!Number.isSafeInteger(number)) throw new AppError('internal', `a service answered ${String(value)}, beyond a JSON integer`);
   return number;
+}
+
+/** A proto field name as the generated messages spell it (`debit_balance_minor`, `debitBalanceMinor`). */
+function camelCase(name: string): string {
+  return name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
 }
 
 function unsupported(field: DescField): never {

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { requireOrg } from '../auth/authenticate.js';
 import { messageDesc } from '../contract/contract-registry.js';
 import { toJson } from '../contract/json-mapping.js';
 import { messageSchema } from '../contract/message-schema.js';
@@ -8,7 +7,7 @@ import type { GatewayDeps } from '../deps.js';
 import { handleField } from '../identity/organization-fields.js';
 import { pageQuery } from './pagination.js';
 import { route, type RouteDefinition } from './route-definition.js';
-import { callOptions, orgRef } from './service-call.js';
+import { callOptions } from './service-call.js';
 
 const cardParams = z.object({ card_id: z.uuid('must be a POS card id (a UUID)').describe('The POS card id') });
 const addressParams = z.object({
@@ -25,10 +24,7 @@ const shopParams = z.object({ shop_id: handleField.describe("The shop: its organ
  * The shop is the organisation: `org_handle` in the body, or `:shop_id` (its handle) in the path.
  */
 export function posCardRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
-  const pos = deps.services.pos;
-  const [publicCard, ofAddress, atShop] = ['PublicPosCard', 'PosCardsOfAddress', 'ShopAddressCards'].map((name) =>
-    messageDesc(`ctk.pos.v1.${name}`),
-  ) as [ReturnType<typeof messageDesc>, ReturnType<typeof messageDesc>, ReturnType<typeof messageDesc>];
+  const publicCard = messageDesc('ctk.pos.v1.PublicPosCard');
   const made = rpcRoute(deps.services, {
     rpc: ['pos', 'createPosCard'],
     body: true,
@@ -46,27 +42,25 @@ export function posCardRoutes(deps: GatewayDeps): Record<string, RouteDefinition
   });
   return {
     'POST /api/pos/cards': made,
-    // By hand below: the answers are a card of a list, the list under another name, and the shop the gateway resolved.
+    // By hand: the answer is the one card of pos's list.
     'GET /api/pos/cards/:card_id': route({
       params: cardParams,
       answer: messageSchema(publicCard, 'answer'),
       handle: async ({ params, request }) =>
-        toJson(publicCard, (await pos.getPosCard({ id: params.card_id, address: '' }, callOptions(request))).cards[0] as never),
+        toJson(
+          publicCard,
+          (await deps.services.pos.getPosCard({ id: params.card_id, address: '' }, callOptions(request))).cards[0] as never,
+        ),
     }),
-    'GET /api/pos/cards/address/:address': route({
+    'GET /api/pos/cards/address/:address': rpcRoute(deps.services, {
+      rpc: ['pos', 'getPosCard'],
       params: addressParams,
-      answer: messageSchema(ofAddress, 'answer'),
-      handle: async ({ params, request }) =>
-        toJson(ofAddress, { data: (await pos.getPosCard({ id: '', address: params.address }, callOptions(request))).cards }),
+      view: 'ctk.pos.v1.PosCardsOfAddress',
     }),
-    'GET /api/pos/shops/:shop_id/cards/address/:address': route({
+    'GET /api/pos/shops/:shop_id/cards/address/:address': rpcRoute(deps.services, {
+      rpc: ['pos', 'getShopAddressCards'],
       params: shopParams.extend(addressParams.shape),
-      answer: messageSchema(atShop, 'answer'),
-      handle: async ({ params, request }) => {
-        const org = requireOrg(request);
-        const response = await pos.getShopAddressCards({ org: orgRef(org), address: params.address }, callOptions(request));
-        return toJson(atShop, { ...response, shopId: org.handle });
-      },
+      view: 'ctk.pos.v1.ShopAddressCards',
     }),
     'GET /api/pos/shops/:shop_id/cards': rpcRoute(deps.services, {
       rpc: ['pos', 'listShopCards'],

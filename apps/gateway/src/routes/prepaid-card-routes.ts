@@ -1,18 +1,14 @@
 import { z } from 'zod';
-import { requireOrg, requireUser } from '../auth/authenticate.js';
-import { exampleOf as contractExample, messageDesc } from '../contract/contract-registry.js';
-import { fromJson, toJson } from '../contract/json-mapping.js';
+import { requireUser } from '../auth/authenticate.js';
+import { messageDesc } from '../contract/contract-registry.js';
+import { toJson } from '../contract/json-mapping.js';
 import { messageSchema } from '../contract/message-schema.js';
 import { rpcRoute } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
-import { handleField } from '../identity/organization-fields.js';
-import { order } from '../orders/order-answers.js';
-import { orderView } from '../orders/order-view.js';
 import { purchasePrepaidCard, purchasePrepaidCardBody } from '../prepaid-cards/purchase-prepaid-card.js';
-import { exampleOf, named } from './answer-schema.js';
 import { pageQuery } from './pagination.js';
 import { route, type AnswerSecret, type RouteDefinition } from './route-definition.js';
-import { callOptions, orgRef } from './service-call.js';
+import { callOptions } from './service-call.js';
 
 /** The identifier an answer carries in full: sealed in idempotent replays, never cached. */
 const IDENTIFIER: AnswerSecret[] = [{ path: ['card', 'identifier'], kind: 'card_identifier' }];
@@ -27,34 +23,6 @@ const identifierParams = z.object({
 const noStore = (_: unknown, { reply }: { reply: { header(name: string, value: string): unknown } }) =>
   reply.header('cache-control', 'no-store');
 const ORG = 'The organisation whose card this is';
-
-const prepaidCard = messageDesc('ctk.pos.v1.PrepaidCard');
-const card = messageSchema(prepaidCard, 'answer') as z.ZodType<Record<string, unknown>>;
-const activity = messageDesc('ctk.pos.v1.PrepaidActivity');
-/** The answers that carry an order: the order is the orders routes' JSON (orders/order-view.ts). */
-const issuedPrepaidCard = named(
-  'IssuedPrepaidCard',
-  z.object({ card, order: order.describe('The order that sells the card: pay it and the card is active') }),
-  {
-    card: { ...exampleOf(card), status: 'pending', balance_minor: 0, activated_at: null, activities: [] },
-    order: { ...exampleOf(order), order_number: 'H3D8K2M9PQ' },
-  },
-);
-const prepaidCardUse = named(
-  'PrepaidCardUse',
-  z.object({
-    card,
-    order: order.describe('The order after the use: its satoshis due are for the rest; paid when the card covered it'),
-    activity: (messageSchema(activity, 'answer') as z.ZodType<Record<string, unknown>>).describe(
-      'The use, as the card’s ledger records it',
-    ),
-  }),
-  {
-    card: { ...exampleOf(card), identifier: null },
-    order: { ...exampleOf(order), card_paid_minor: 650 },
-    activity: contractExample(activity) as Record<string, unknown>,
-  },
-);
 
 /**
  * Prepaid and gift cards, served by pos (decision 0017): staff issue, use and transfer them (the
@@ -74,36 +42,23 @@ export function prepaidCardRoutes(deps: GatewayDeps): Record<string, RouteDefini
     after: noStore,
     errors: ['not_found' as const],
   };
-  // By hand where the answer carries an order (the orders routes' JSON); the requests are the contract's.
-  const [issue, use] = ['IssuePrepaidCardRequest', 'UsePrepaidCardRequest'].map((name) => messageDesc(`ctk.pos.v1.${name}`)) as [
-    ReturnType<typeof messageDesc>,
-    ReturnType<typeof messageDesc>,
-  ];
-  const body = (desc: typeof issue, description: string) =>
-    (messageSchema(desc, 'request', ['org', 'id']) as z.ZodObject).extend({ org_handle: handleField.describe(description) });
+  const issued = messageDesc('ctk.pos.v1.IssuedPrepaidCard');
   return {
-    'POST /api/pos/prepaid-cards': route({
-      body: body(issue, 'The organisation issuing the card'),
-      bodyExample: contractExample(issue) as never,
+    'POST /api/pos/prepaid-cards': rpcRoute(services, {
+      rpc: ['pos', 'issuePrepaidCard'],
+      body: true,
+      orgHandle: 'The organisation issuing the card',
+      // Staff issue it: its order may use the addresses kept for staff (decision 0022).
+      fill: {
+        fields: [],
+        from: ({ request }) => ({ publicUrl, createdBy: request.caller.kind === 'user' ? request.caller.userId : '', staff: true }),
+      },
       creates: true,
       status: 201,
       secrets: IDENTIFIER,
-      answer: issuedPrepaidCard,
-      handle: async ({ body: json, request }) => {
-        const response = await services.pos.issuePrepaidCard(
-          {
-            ...fromJson(issue, json),
-            org: orgRef(requireOrg(request)),
-            publicUrl,
-            createdBy: request.caller.kind === 'user' ? request.caller.userId : '',
-            // Staff issue it: its order may use the addresses kept for staff (decision 0022).
-            staff: true,
-          } as never,
-          callOptions(request),
-        );
-        return { card: toJson(prepaidCard, response.card as never), order: orderView(response.order) };
-      },
+      view: issued.typeName,
     }),
+    // By hand: the gateway decides who holds a bought card (the caller, or for a gift `to` or nobody).
     'POST /api/v1/prepaid-cards/purchase': route({
       user: true,
       body: purchasePrepaidCardBody,
@@ -111,32 +66,21 @@ export function prepaidCardRoutes(deps: GatewayDeps): Record<string, RouteDefini
       creates: true,
       status: 201,
       secrets: IDENTIFIER,
-      answer: issuedPrepaidCard,
+      answer: messageSchema(issued, 'answer'),
       errors: ['not_found'],
-      handle: async ({ body, request }) => {
-        const response = await purchasePrepaidCard(deps, body, requireUser(request).userId, callOptions(request));
-        return { card: toJson(prepaidCard, response.card as never), order: orderView(response.order) };
-      },
+      handle: async ({ body, request }) =>
+        toJson(issued, (await purchasePrepaidCard(deps, body, requireUser(request).userId, callOptions(request))) as never),
     }),
     'GET /api/pos/prepaid-cards/lookup/:identifier': rpcRoute(services, { ...publicCard, params: identifierParams }),
     'GET /api/pos/prepaid-cards/:id': rpcRoute(services, { ...publicCard, params: cardParams }),
-    'POST /api/pos/prepaid-cards/:id/use': route({
+    'POST /api/pos/prepaid-cards/:id/use': rpcRoute(services, {
+      rpc: ['pos', 'usePrepaidCard'],
       params: cardParams,
-      body: body(use, 'The organisation whose card and order these are'),
-      bodyExample: contractExample(use) as never,
-      answer: prepaidCardUse,
+      body: true,
+      orgHandle: 'The organisation whose card and order these are',
+      fill: { fields: [], from: () => ({ publicUrl }) },
+      view: 'ctk.pos.v1.PrepaidCardUse',
       errors: ['not_found', 'card_not_active', 'insufficient_balance', 'failed_precondition'],
-      handle: async ({ params, body: json, request }) => {
-        const response = await services.pos.usePrepaidCard(
-          { ...fromJson(use, json), org: orgRef(requireOrg(request)), id: params.id, publicUrl } as never,
-          callOptions(request),
-        );
-        return {
-          card: toJson(prepaidCard, response.card as never),
-          order: orderView(response.order),
-          activity: toJson(activity, response.activity as never),
-        };
-      },
     }),
     'POST /api/pos/prepaid-cards/:id/transfer': rpcRoute(services, {
       rpc: ['pos', 'transferPrepaidCard'],

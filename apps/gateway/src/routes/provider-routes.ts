@@ -5,7 +5,7 @@ import { requireOrg } from '../auth/authenticate.js';
 import type { WebhookProvider } from '../auth/types.js';
 import type { GatewayDeps } from '../deps.js';
 import { exampleOf, messageDesc } from '../contract/contract-registry.js';
-import { fromJson, toJson } from '../contract/json-mapping.js';
+import { toJson } from '../contract/json-mapping.js';
 import { messageSchema } from '../contract/message-schema.js';
 import { rpcRoute } from '../contract/rpc-route.js';
 import {
@@ -18,13 +18,10 @@ import {
   walletProviderEventExample,
   webhookQuery,
 } from '../providers/provider-input.js';
-import { named, pageOf } from './answer-schema.js';
+import { named } from './answer-schema.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions, orgRef } from './service-call.js';
 
-const PROVIDER_EVENT = messageDesc('ctk.commerce.v1.ProviderEvent');
-const SET_SECRET = messageDesc('ctk.commerce.v1.SetProviderSecretRequest');
-const ACCOUNT = messageDesc('ctk.commerce.v1.PaymentProviderAccount');
 const RECEIVED = messageDesc('ctk.commerce.v1.ReceiveProviderEventResponse');
 
 /** commerce's answer to an event, in the contract's JSON, said to be received. */
@@ -83,39 +80,23 @@ export function providerRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
       errors: ['failed_precondition', 'not_found', 'unavailable'],
       handle: ({ request }) => receive('wallet-provider')(request),
     }),
-    'PUT /api/v1/orgs/:handle/payment-providers/:provider': route({
+    'PUT /api/v1/orgs/:handle/payment-providers/:provider': rpcRoute(deps.services, {
+      rpc: ['commerce', 'setProviderSecret'],
       params: providerParams,
-      body: messageSchema(SET_SECRET, 'request', ['org', 'provider']),
-      bodyExample: exampleOf(SET_SECRET) as never,
-      answer: messageSchema(ACCOUNT, 'answer'),
-      handle: async ({ params, body, request }) => {
-        const org = requireOrg(request);
-        const secret = fromJson(SET_SECRET, body as Record<string, unknown>);
-        const { account } = await commerce.setProviderSecret(
-          { ...secret, org: orgRef(org), provider: params.provider },
-          callOptions(request),
-        );
-        if (!account) throw new AppError('internal', 'commerce answered without the account');
-        const shown = {
-          ...account,
-          webhookUrl: webhookUrl(params.provider, org.handle),
-          previousSecretValidUntil: account.previousValidUntil || undefined,
-        };
-        return toJson(ACCOUNT, shown) as never;
+      body: true,
+      answer: 'account',
+      view: 'ctk.commerce.v1.PaymentProviderAccount',
+      // Where the provider sends events: this gateway's webhook route.
+      after: (account, { request }) => {
+        account.webhook_url = webhookUrl(account.provider as string, requireOrg(request).handle);
       },
     }),
-    'GET /api/v1/orgs/:handle/payment-providers/events': route({
+    'GET /api/v1/orgs/:handle/payment-providers/events': rpcRoute(deps.services, {
+      rpc: ['commerce', 'listProviderEvents'],
       query: providerEventsQuery,
-      answer: pageOf('ProviderEvent', messageSchema(PROVIDER_EVENT, 'answer')),
-      handle: async ({ query, request }) => {
-        const { events } = await commerce.listProviderEvents(
-          { org: orgRef(requireOrg(request)), outcome: query.outcome ?? '', limit: query.limit, before: query.cursor ?? '' },
-          callOptions(request),
-        );
-        // The page's cursor is a time (events received before it), not a service's cursor.
-        const full = events.length === query.limit;
-        return { data: events.map((event) => toJson(PROVIDER_EVENT, { ...event })), next_cursor: full ? events.at(-1)!.receivedAt : null };
-      },
+      // The page's cursor is a time: the events received before it.
+      fill: { fields: [], from: ({ query }) => ({ before: (query.cursor as string | undefined) ?? '' }) },
+      answer: { page: 'events' },
     }),
     'POST /api/v1/orgs/:handle/payment-providers/events/:id/apply': rpcRoute(deps.services, {
       rpc: ['commerce', 'applyProviderEvent'],

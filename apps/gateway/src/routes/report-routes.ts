@@ -1,107 +1,40 @@
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { requireOrg } from '../auth/authenticate.js';
-import { messageDesc } from '../contract/contract-registry.js';
-import { toJson } from '../contract/json-mapping.js';
-import { messageSchema } from '../contract/message-schema.js';
+import { rpcRoute } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
 import { orgParams } from '../identity/organization-fields.js';
 import { limitField } from './pagination.js';
-import { route, type RouteDefinition } from './route-definition.js';
-import { callOptions, orgRef } from './service-call.js';
+import type { RouteDefinition } from './route-definition.js';
 import { queryValue } from './text-fields.js';
-
-/** The reports as the API answers them: books.proto's views, each echoing the query it answers. */
-const view = (name: string) => messageDesc(`ctk.books.v1.${name}`);
-const sales = view('SalesReport');
-const topItems = view('TopItemsReport');
-const busyHours = view('BusyHoursReport');
-const trialBalance = view('TrialBalanceReport');
-const accountBalances = view('AccountBalancesReport');
 
 /**
  * Local calendar dates in `time_zone` (UTC by default), both included. Shape only: books owns the range's
- * rules (the dates, the time zone, `from` not after `to`, how many days a report spans, the period) and
- * names the field it refuses. The defaults are those books applies, for the echo. An unknown parameter
- * is a 422, as a misspelt one would otherwise go unnoticed.
+ * rules (the dates, the time zone, `from` not after `to`, how many days a report spans, the period), applies
+ * the defaults and echoes them, and names the field it refuses. An unknown parameter is a 422, as a misspelt
+ * one would otherwise go unnoticed.
  */
-const timeZone = queryValue.default('UTC').describe('An IANA time zone name, such as Europe/London or America/New_York');
+const timeZone = queryValue.optional().describe('An IANA time zone name, such as Europe/London or America/New_York; UTC by default');
 const range = {
   from: queryValue.optional().describe('The first local date, YYYY-MM-DD (required)'),
   to: queryValue.optional().describe('The last local date, YYYY-MM-DD (required)'),
   time_zone: timeZone,
 };
-const salesQuery = z.object({ ...range, period: queryValue.default('day').describe('day or month') }).strict();
-const topItemsQuery = z.object({ ...range, limit: limitField.default(10) }).strict();
-const busyHoursQuery = z.object(range).strict();
+const salesQuery = z.object({ ...range, period: queryValue.optional().describe('day (the default) or month') }).strict();
+const topItemsQuery = z.object({ ...range, limit: limitField.optional().describe('Items per currency, 10 by default') }).strict();
 /** The end of `at` (today in the time zone by default). */
 const balancesQuery = z.object({ at: queryValue.optional().describe('A local date, YYYY-MM-DD'), time_zone: timeZone }).strict();
 
-type Range = { from?: string | undefined; to?: string | undefined; time_zone: string };
-
 /**
  * Reports from the organisation's journal, computed by the books service: sales by local day or month,
- * top items, busy hours, the trial balance and account balances. By hand: the answer echoes the query
- * beside books' rows.
+ * top items, busy hours, the trial balance and account balances. Each answers books.proto's view of it.
  */
 export function reportRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
-  const books = deps.services.books;
-  const org = (request: FastifyRequest) => ({ org: orgRef(requireOrg(request)) });
-  const echo = ({ from = '', to = '', time_zone }: Range) => ({ from, to, timeZone: time_zone });
-
-  const balances = async (request: FastifyRequest, query: { at?: string | undefined; time_zone: string }) =>
-    books.getTrialBalance({ ...org(request), at: query.at ?? '', timeZone: query.time_zone }, callOptions(request));
-
+  const report = (rpc: 'getSalesReport' | 'getTopItems' | 'getBusyHours' | 'getTrialBalance', query: z.ZodType, view: string) =>
+    rpcRoute(deps.services, { rpc: ['books', rpc], params: orgParams, query, view: `ctk.books.v1.${view}` });
   return {
-    'GET /api/v1/orgs/:handle/reports/sales': route({
-      params: orgParams,
-      query: salesQuery,
-      answer: messageSchema(sales, 'answer'),
-      handle: async ({ query, request }) => {
-        const { rows } = await books.getSalesReport({ ...org(request), ...echo(query), period: query.period }, callOptions(request));
-        return toJson(sales, { ...echo(query), period: query.period, data: rows });
-      },
-    }),
-    'GET /api/v1/orgs/:handle/reports/top-items': route({
-      params: orgParams,
-      query: topItemsQuery,
-      answer: messageSchema(topItems, 'answer'),
-      handle: async ({ query, request }) => {
-        const { items } = await books.getTopItems({ ...org(request), ...echo(query), limit: query.limit }, callOptions(request));
-        return toJson(topItems, { ...echo(query), limit: query.limit, data: items });
-      },
-    }),
-    'GET /api/v1/orgs/:handle/reports/busy-hours': route({
-      params: orgParams,
-      query: busyHoursQuery,
-      answer: messageSchema(busyHours, 'answer'),
-      handle: async ({ query, request }) => {
-        const { hours } = await books.getBusyHours({ ...org(request), ...echo(query) }, callOptions(request));
-        return toJson(busyHours, { ...echo(query), data: hours });
-      },
-    }),
-    'GET /api/v1/orgs/:handle/reports/trial-balance': route({
-      params: orgParams,
-      query: balancesQuery,
-      answer: messageSchema(trialBalance, 'answer'),
-      handle: async ({ query, request }) => {
-        const response = await balances(request, query);
-        // Each account's balance in the debit or the credit column: AccountBalance's *_balance_minor.
-        const data = response.balances.map((balance) => ({
-          ...balance,
-          accounts: balance.accounts.map((a) => ({ ...a, debitMinor: a.debitBalanceMinor, creditMinor: a.creditBalanceMinor })),
-        }));
-        return toJson(trialBalance, { ...response, timeZone: query.time_zone, data });
-      },
-    }),
-    'GET /api/v1/orgs/:handle/reports/account-balances': route({
-      params: orgParams,
-      query: balancesQuery,
-      answer: messageSchema(accountBalances, 'answer'),
-      handle: async ({ query, request }) => {
-        const response = await balances(request, query);
-        return toJson(accountBalances, { ...response, timeZone: query.time_zone, data: response.balances });
-      },
-    }),
+    'GET /api/v1/orgs/:handle/reports/sales': report('getSalesReport', salesQuery, 'SalesReport'),
+    'GET /api/v1/orgs/:handle/reports/top-items': report('getTopItems', topItemsQuery, 'TopItemsReport'),
+    'GET /api/v1/orgs/:handle/reports/busy-hours': report('getBusyHours', z.object(range).strict(), 'BusyHoursReport'),
+    'GET /api/v1/orgs/:handle/reports/trial-balance': report('getTrialBalance', balancesQuery, 'TrialBalanceReport'),
+    'GET /api/v1/orgs/:handle/reports/account-balances': report('getTrialBalance', balancesQuery, 'AccountBalancesReport'),
   };
 }

@@ -1,13 +1,14 @@
 import { z } from 'zod';
-import { toJson } from '../contract/json-mapping.js';
+import { messageDesc } from '../contract/contract-registry.js';
+import { messageSchema } from '../contract/message-schema.js';
 import { rpcRoute } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
-import { CHAIN_API_FILES, chainApiAnswer, UTXO, utxoList } from '../wallet/wallet-answers.js';
+import { CHAIN_API_FILES, chainApiAnswer } from '../wallet/wallet-answers.js';
 import { callOptions } from './service-call.js';
 import { route, type RouteDefinition } from './route-definition.js';
 
-/** An address of the wallet API: p2p, which owns the wallet API, checks it is a P2PKH address. */
-const utxosQuery = z.object({ address: z.string().max(100) });
+/** The request's fields, shape only: p2p checks the address. Other parameters are ignored, as they always were. */
+const utxosQuery = z.object((messageSchema(messageDesc('ctk.p2p.v1.ListUtxosRequest'), 'request') as z.ZodObject).shape);
 const passthroughParams = z.object({ '*': z.string().max(300) });
 
 /**
@@ -38,14 +39,7 @@ export function walletRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
     },
   });
   return {
-    'GET /api/v1/wallet/utxos': route({
-      query: utxosQuery,
-      answer: utxoList,
-      handle: async ({ query, request }) => {
-        const { utxos } = await deps.services.p2p.listUtxos({ address: query.address }, callOptions(request));
-        return { address: query.address, data: utxos.map((utxo) => toJson(UTXO, { ...utxo })) } as never;
-      },
-    }),
+    'GET /api/v1/wallet/utxos': rpcRoute(deps.services, { rpc: ['p2p', 'listUtxos'], query: utxosQuery, view: 'ctk.p2p.v1.UtxoList' }),
     'POST /api/v1/wallet/broadcast': rpcRoute(deps.services, {
       rpc: ['p2p', 'broadcastTransaction'],
       body: true,

@@ -1,19 +1,10 @@
 import { z } from 'zod';
-import { exampleOf, messageDesc } from '../contract/contract-registry.js';
-import { messageSchema } from '../contract/message-schema.js';
 import { named } from '../routes/answer-schema.js';
 import type { FileAnswer } from '../routes/route-definition.js';
 
-/** What the wallet API's outputs and the chain passthrough answer. */
+/** What the chain passthrough answers. */
 
 const TXID = 'b256360aa2c864e558e8064808f27b1ef4190f07c8402ae6ae3d512a6b992c9e';
-
-/** An address's outputs: the address asked, and p2p's outputs in the contract's JSON (decision 0026). */
-export const UTXO = messageDesc('ctk.p2p.v1.Utxo');
-export const utxoList = named('UtxoList', z.object({ address: z.string(), data: z.array(messageSchema(UTXO, 'answer')) }), {
-  address: '1B2r27RRmPE1VoS3fU63996rX5cbNuAWuo',
-  data: [exampleOf(UTXO) as never],
-});
 
 /** The chain API's own answer, passed on with its status and media type: JSON for most routes. */
 export const chainApiAnswer = named('ChainApiAnswer', z.unknown(), {

@@ -14,6 +14,7 @@ export async function listUtxos(chain: ChainClient, input: string): Promise<List
   const { address } = validate(utxosInput, { address: input });
   const utxos = await chain.listUnspent(address);
   return {
+    address,
     utxos: utxos.map((utxo) => ({ txid: utxo.txid, vout: utxo.vout, satoshis: BigInt(utxo.satoshis), height: utxo.height || undefined })),
   };
 }

@@ -29,8 +29,7 @@ type LoyaltyCardRpcs = Pick<
 export function loyaltyCardRpcs(cards: CardContext): LoyaltyCardRpcs {
   return {
     async getLoyaltyProgram(request) {
-      const program = await getLoyaltyProgram(cards, orgOf(request.org));
-      return { program: program ? toLoyaltyProgramMessage(program) : undefined };
+      return { program: toLoyaltyProgramMessage(await getLoyaltyProgram(cards, orgOf(request.org))) };
     },
     async replaceLoyaltyProgram(request) {
       return { program: toLoyaltyProgramMessage(await replaceLoyaltyProgram(cards, orgOf(request.org), request.program)) };

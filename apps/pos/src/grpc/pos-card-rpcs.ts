@@ -32,8 +32,10 @@ export function posCardRpcs(cards: CardContext): PosCardRpcs {
       return { cards: found.map((card) => toPosCardMessage(card, { prepaid: [], loyalty: [] })) };
     },
     async getShopAddressCards(request) {
-      const { address, posCard, held } = await getShopAddressCards(cards, orgOf(request.org), { address: request.address });
+      const org = orgOf(request.org);
+      const { address, posCard, held } = await getShopAddressCards(cards, org, { address: request.address });
       return {
+        shopId: org.handle,
         address,
         posCard: posCard ? toPosCardMessage(posCard, held) : undefined,
         prepaidCards: held.prepaid,
