@@ -46,6 +46,24 @@ describe('API keys', () => {
     expect(list.body).not.toContain(owner.key);
   });
 
+  it('payment-gate keys keep the names they were made with, each its own; the list shows no secret', async () => {
+    const owner = await onboard(gateway, uniqueName('Gate keys'));
+    const url = `/api/v1/orgs/${owner.handle}/paygate-keys`;
+    const weather = await send('POST', url, owner.key, { name: 'Weather API' });
+    const maps = await send('POST', url, owner.key, { name: 'Maps API' });
+    expect(weather.statusCode, weather.body).toBe(201);
+    expect(weather.json()).toMatchObject({ name: 'Weather API', key: expect.stringMatching(/^ctk_pg_/) });
+    expect(maps.json()).toMatchObject({ name: 'Maps API', account_id: weather.json().account_id });
+    const listed = (await get(url, owner.key)).json().data;
+    expect(listed.map((k: { id: string; name: string }) => [k.id, k.name])).toEqual([
+      [maps.json().id, 'Maps API'],
+      [weather.json().id, 'Weather API'],
+    ]);
+    for (const entry of listed)
+      expect(Object.keys(entry).sort()).toEqual(['account_id', 'created_at', 'id', 'name', 'prefix', 'revoked_at']);
+    expect(JSON.stringify(listed)).not.toContain(weather.json().key);
+  });
+
   it('a revoked key is refused with 401 at once, and shows as revoked', async () => {
     const owner = await onboard(gateway, uniqueName('Revoke'));
     const created = (await send('POST', '/api/v1/me/api-keys', owner.key, { name: 'old phone' })).json();

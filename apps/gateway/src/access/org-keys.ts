@@ -12,14 +12,14 @@ export async function rotateCommerceKey(deps: GatewayDeps, org: OrgContext) {
   return { commercePublicKey: key };
 }
 
-/** Payment-gate account keys: stored hashed, shown once; one account per organisation, made on first use. */
+/** Payment-gate account keys: stored hashed, shown once, each with its name; one account per organisation, made on first use. */
 export async function createPaygateKey(deps: GatewayDeps, org: OrgContext, name: string) {
   const secret = newSecret(KEY_PREFIX.paygate);
   const key = await deps.prisma.$transaction(async (tx) => {
     const account =
       (await tx.paygateAccount.findFirst({ where: { organizationId: org.id } })) ??
       (await tx.paygateAccount.create({ data: { organizationId: org.id, name } }));
-    return tx.paygateKey.create({ data: { accountId: account.id, prefix: displayPrefix(secret), hash: hashSecret(secret) } });
+    return tx.paygateKey.create({ data: { accountId: account.id, name, prefix: displayPrefix(secret), hash: hashSecret(secret) } });
   });
   return { ...key, key: secret };
 }
