@@ -4,7 +4,7 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, onboard, type Onboarded } from './harness.js';
 import { startOrderStack } from './order-harness.js';
-import { expectError, uniqueName } from './support.js';
+import { expectError, uniqueClientAddress, uniqueName } from './support.js';
 
 /*
  * The Commerce API through the gateway, commerce, pos, p2p and books on a local chain (decision 0018):
@@ -47,7 +47,8 @@ async function shop(label: string, extra: Record<string, unknown> = {}): Promise
 const browser = (shop: Pick<Shop, 'commerceKey'>, options: InjectOptions & { remoteAddress?: string }) =>
   inject({ ...options, headers: { origin: ORIGIN, 'x-commerce-key': shop.commerceKey, ...options.headers } });
 const base = (shop: Pick<Shop, 'handle'>) => `/api/v1/commerce/${shop.handle}`;
-const checkout = (shop: Shop, payload: unknown, headers: Record<string, string> = {}, remoteAddress?: string) =>
+/** A checkout by a shopper of its own (`remoteAddress`, else a new client): one client holds only so many addresses (decision 0022). */
+const checkout = (shop: Shop, payload: unknown, headers: Record<string, string> = {}, remoteAddress = uniqueClientAddress()) =>
   browser(shop, { method: 'POST', url: `${base(shop)}/checkout`, payload: payload as object, headers, remoteAddress });
 const statusOf = (shop: Shop, token: string) => browser(shop, { method: 'GET', url: `${base(shop)}/checkout/${token}/status` });
 

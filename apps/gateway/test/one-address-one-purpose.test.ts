@@ -1,12 +1,12 @@
 import { LockingScript, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
-import { createChainClient } from '@ctk/chain';
+import { addressOfScript, createChainClient } from '@ctk/chain';
 import { mineBlocks, requestFaucet } from '@ctk/chain/local';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, bearer, type Onboarded } from './harness.js';
 import { startOrderStack } from './order-harness.js';
 import { createPaygateKey } from './paygate-harness.js';
-import { expectError } from './support.js';
+import { expectError, uniqueClientAddress } from './support.js';
 
 /*
  * One address, one purpose, from outside (decision 0022): an organisation with an xpub makes 25 unpaid
@@ -19,7 +19,7 @@ import { expectError } from './support.js';
 
 let stack: Awaited<ReturnType<typeof startOrderStack>>;
 beforeAll(async () => {
-  stack = await startOrderStack();
+  stack = await startOrderStack({ commerce: true });
 }, 180_000);
 afterAll(() => stack?.close());
 
@@ -243,5 +243,93 @@ describe('an order settled otherwise gives its address back (decision 0022)', ()
     const open = [];
     for (let i = 0; i < 5; i++) open.push(await counterOrder());
     expect(new Set(open.map((order) => order.address)).size).toBe(open.length);
+  }, 120_000);
+});
+
+describe('one caller cannot block online sales (decision 0022)', () => {
+  it('one client address holds at most 5 addresses: its pay-link orders and checkouts past that are 429 with Retry-After, its paymail destinations share one of its own, and other shoppers and staff still buy', async () => {
+    const alias = `corner${Math.floor(Math.random() * 1e6)}`;
+    const shop = await stack.walletOrg('Corner Store', { paymail_alias: alias });
+    const staffKey = (await addMember(stack.gateway, shop, 'staff')).key;
+    const link = await inject({
+      method: 'POST',
+      url: `/api/v1/orgs/${shop.handle}/pay-links`,
+      headers: bearer(shop.key),
+      payload: { currency: 'USD', amount_minor: 500, memo: 'Donation', max_uses: 0 },
+    });
+    expect(link.statusCode, link.body).toBe(201);
+    const item = await inject({
+      method: 'POST',
+      url: `/api/v1/orgs/${shop.handle}/items`,
+      headers: bearer(shop.key),
+      payload: { name: 'Loaf', price_cents: 600 },
+    });
+    expect(item.statusCode, item.body).toBe(201);
+    const commerceKey = (
+      await inject({ method: 'POST', url: `/api/v1/orgs/${shop.handle}/commerce-key`, headers: bearer(shop.key) })
+    ).json().commerce_public_key;
+
+    const payLinkOrder = (remoteAddress: string) =>
+      inject({ method: 'POST', url: `/api/v1/pay-links/${link.json().terms.id}/orders`, payload: {}, remoteAddress });
+    const checkout = (remoteAddress: string) =>
+      inject({
+        method: 'POST',
+        url: `/api/v1/commerce/${shop.handle}/checkout`,
+        headers: { 'x-commerce-key': commerceKey },
+        payload: { lines: [{ item_id: item.json().id }] },
+        remoteAddress,
+      });
+    const p2pDestination = (remoteAddress: string) =>
+      inject({
+        method: 'POST',
+        url: `/api/v1/bsvalias/p2p-payment-destination/${alias}@localhost`,
+        payload: { satoshis: 1_000 },
+        remoteAddress,
+      });
+
+    // The greedy client takes its five: three pay-link orders, two checkouts.
+    const greedy = uniqueClientAddress();
+    const held: string[] = [];
+    for (const open of [payLinkOrder, payLinkOrder, payLinkOrder, checkout, checkout]) {
+      const answer = await open(greedy);
+      expect(answer.statusCode, answer.body).toBe(201);
+      held.push(answer.json().address);
+    }
+    expect(new Set(held).size).toBe(5);
+    for (const refused of [await payLinkOrder(greedy), await checkout(greedy)]) {
+      expectError(refused, 429, 'rate_limited');
+      expect(refused.json().error.message).toMatch(/already holds 5 of the merchant's receiving addresses/);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(refused.json().error.details).toMatchObject({ held: 5, per_client: 5, retry_after_seconds: expect.any(Number) });
+    }
+
+    // A paymail server asking past its share: its destinations share one of its own, each told apart by its reference.
+    const server = uniqueClientAddress();
+    const destinations = [];
+    for (let i = 0; i < 7; i++) {
+      const answer = await p2pDestination(server);
+      expect(answer.statusCode, answer.body).toBe(200);
+      destinations.push(answer.json());
+    }
+    const scripts = destinations.map((destination) => destination.outputs[0].script);
+    expect(new Set(scripts).size).toBe(5);
+    expect(new Set(destinations.map((destination) => destination.reference)).size).toBe(7);
+
+    // Everyone else still buys, and staff still sell at the counter; no address is given twice.
+    const others = [
+      await payLinkOrder(uniqueClientAddress()),
+      await checkout(uniqueClientAddress()),
+      await inject({
+        method: 'POST',
+        url: '/api/pos/orders',
+        headers: bearer(staffKey),
+        payload: { org_handle: shop.handle, lines: [LINE] },
+      }),
+    ];
+    for (const answer of others) expect(answer.statusCode, answer.body).toBe(201);
+    const addresses = [...held, ...others.map((answer) => answer.json().address)];
+    expect(new Set(addresses).size).toBe(addresses.length);
+    const paymailAddresses = new Set(scripts.map((script) => addressOfScript(script, 'local')));
+    for (const address of addresses) expect(paymailAddresses.has(address)).toBe(false);
   }, 120_000);
 });

@@ -21,6 +21,12 @@ export const configSchema = z.object({
    * At most P2P_GAP_LIMIT - 1 is kept, so that anonymous opens always have one child.
    */
   P2P_STAFF_RESERVED_ADDRESSES: z.coerce.number().int().min(0).max(1_000).default(5),
+  /**
+   * How many children of that window one anonymous client (by its network address) may hold at once, so
+   * that one caller cannot take every address anonymous opens may use. Past it a paymail destination
+   * shares a child the client already holds for paymail; anything else is 429 until its earliest hold ends.
+   */
+  P2P_ANONYMOUS_HOLDS_PER_CLIENT: z.coerce.number().int().min(1).max(1_000).default(5),
   /** How far a paymail sender's `dt` may be from now, either way. */
   P2P_DT_TOLERANCE_SECONDS: z.coerce.number().int().min(10).max(3_600).default(300),
   /** The payment gate: how long a 402's payment request may be paid. */

@@ -186,3 +186,108 @@ describe('each output pays at most one claim', () => {
     expect(third.code).toBe('txid_already_used');
   });
 });
+
+describe('one client holds at most P2P_ANONYMOUS_HOLDS_PER_CLIENT of the addresses anonymous opens may use', () => {
+  const PER_CLIENT = 5; // the default
+  let client = 0;
+  // A client address of its own per test and per repeat (decision 0030), in 198.18.0.0/15.
+  const newClient = () => `198.18.7.${++client}`;
+  const clientOrder = (org: OrgRef, clientAddress: string) =>
+    stack.client.allocateDestination({ org, expiresAt: inMinutes(75), staff: false, purpose: 'pos.order', clientAddress }, patient);
+  const clientP2p = (org: OrgRef, clientAddress: string) =>
+    stack.client.createP2pDestination({ target: target(org), satoshis: 1_000n, clientAddress }, patient);
+
+  it('refuses a client past its share with 429 rate_limited naming when its earliest hold ends, while other clients and staff still get addresses', async () => {
+    const org = await stack.orgRef(merchantWallet());
+    const [greedy, other] = [newClient(), newClient()];
+    const held = [];
+    for (let i = 0; i < PER_CLIENT; i++) held.push((await clientOrder(org, greedy)).script);
+    expect(new Set(held).size).toBe(PER_CLIENT);
+
+    const refused = await failure(clientOrder(org, greedy));
+    expect(refused.code).toBe('rate_limited');
+    expect(refused.message).toMatch(/already holds 5 of the merchant's receiving addresses .*\(at most 5 at once/);
+    expect(refused.details).toMatchObject({ held: PER_CLIENT, per_client: PER_CLIENT, retry_after_seconds: expect.any(Number) });
+    // Its earliest hold ends 75 minutes from now.
+    expect(Number(refused.details!.retry_after_seconds)).toBeGreaterThan(74 * 60);
+
+    const others = [(await clientOrder(org, other)).script, (await staffOrder(org)).script, (await onlineOrder(org)).script];
+    expect(new Set([...held, ...others]).size).toBe(held.length + others.length);
+  });
+
+  it('a hold that ended no longer counts against its client', async () => {
+    const org = await stack.orgRef(merchantWallet());
+    const greedy = newClient();
+    for (let i = 0; i < PER_CLIENT; i++)
+      await stack.client.allocateDestination(
+        { org, expiresAt: inMinutes(1), staff: false, purpose: 'pos.order', clientAddress: greedy },
+        patient,
+      );
+    expect((await failure(clientOrder(org, greedy))).code).toBe('rate_limited');
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 2 * 60_000 });
+    await expect(clientOrder(org, greedy)).resolves.toMatchObject({ script: expect.any(String) });
+  });
+
+  it("past its share a client's paymail destinations share one of its own paymail children, each with its own reference; its orders are refused", async () => {
+    const org = await stack.orgRef(merchantWallet());
+    const [server, stranger] = [newClient(), newClient()];
+    const own = [];
+    for (let i = 0; i < PER_CLIENT; i++) own.push(await clientP2p(org, server));
+    const ownScripts = own.map((destination) => destination.outputs[0]!.script);
+    expect(new Set(ownScripts).size).toBe(PER_CLIENT);
+
+    const more = [await clientP2p(org, server), await clientP2p(org, server)];
+    for (const destination of more) expect(ownScripts).toContain(destination.outputs[0]!.script);
+    expect(new Set([...own, ...more].map((destination) => destination.reference)).size).toBe(PER_CLIENT + 2);
+    // A plain paymail destination of that client shares one too; another client's is its own.
+    const plain = await stack.client.getPaymentDestination({ target: target(org), clientAddress: server });
+    expect(ownScripts).toContain(plain.output);
+    const strangers = await clientP2p(org, stranger);
+    expect(ownScripts).not.toContain(strangers.outputs[0]!.script);
+    // Nothing but paymail shares: an order of that client is refused.
+    expect((await failure(clientOrder(org, server))).code).toBe('rate_limited');
+
+    // Each reference is paid by its own transaction to the shared output.
+    const shared = more[0]!;
+    const payFor = async (destination: typeof shared) => {
+      const tx = await payOutputs(
+        await fundedCustomer(stack.chain, 50_000),
+        destination.outputs.map((output) => ({ script: output.script, satoshis: Number(output.satoshis) })),
+      );
+      return stack.client.receiveP2pTransaction({ target: target(org), reference: destination.reference, hex: tx.toHex() });
+    };
+    const sameOutput = own.find((destination) => destination.outputs[0]!.script === shared.outputs[0]!.script)!;
+    await expect(payFor(shared)).resolves.toMatchObject({ txid: expect.any(String) });
+    await expect(payFor(sameOutput)).resolves.toMatchObject({ txid: expect.any(String) });
+  });
+
+  it('when anonymous opens hold every address they may, a client asking for paymail again shares its own child rather than being refused', async () => {
+    const org = await stack.orgRef(merchantWallet());
+    const server = newClient();
+    const first = await clientP2p(org, server);
+    // Other clients fill the rest of what anonymous opens may hold.
+    for (let i = 1; i < GAP_LIMIT - RESERVED; i++) await clientOrder(org, newClient());
+    expect((await failure(clientOrder(org, newClient()))).code).toBe('unavailable');
+    expect((await clientP2p(org, server)).outputs[0]!.script).toBe(first.outputs[0]!.script);
+  });
+
+  it(
+    '20 orders of one client at once: exactly its share get addresses, the rest 429, none shared',
+    { tags: ['concurrency'], timeout: 90_000 },
+    async () => {
+      const org = await stack.orgRef(merchantWallet());
+      const greedy = newClient();
+      const settled = await Promise.allSettled(Array.from({ length: 20 }, () => clientOrder(org, greedy)));
+      const given = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value.script] : []));
+      expect(given.length).toBe(PER_CLIENT);
+      expect(new Set(given).size).toBe(PER_CLIENT);
+      for (const result of settled) if (result.status === 'rejected') expect(result.reason.code).toBe('rate_limited');
+    },
+  );
+
+  it('refuses a client address that is not a network address', async () => {
+    const org = await stack.orgRef(merchantWallet());
+    const refused = await failure(clientOrder(org, 'evil\u0000client'));
+    expect(refused).toMatchObject({ code: 'validation_failed', details: { field: 'client_address' } });
+  });
+});

@@ -23,6 +23,8 @@ const lineSchema = z.object({
 const checkoutSchema = z.object({
   lines: z.array(lineSchema).min(1, 'a checkout needs at least one line').max(MAX_LINES, `a checkout takes at most ${MAX_LINES} lines`),
   publicUrl: z.url({ protocol: /^https?$/, error: 'public_url must be an http(s) URL' }),
+  /** The shopper's client address: p2p bounds the receiving addresses one client holds (decision 0022). */
+  clientAddress: z.string().max(100).default(''),
 });
 
 /** `tickets`: a ticket checkout's tickets, once paid (decision 0020). */
@@ -63,6 +65,7 @@ export async function createCheckout(
       })),
       publicUrl: request.publicUrl,
       note: ONLINE_NOTE,
+      clientAddress: request.clientAddress,
     },
     // pos takes the rate, asks books for the tax rate and p2p for an output.
     { timeoutMs: 10_000 },

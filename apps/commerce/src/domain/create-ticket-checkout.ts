@@ -95,6 +95,7 @@ export async function createTicketCheckout(
         currency,
         publicUrl: request.publicUrl,
         note: TICKETS_NOTE,
+        clientAddress: request.clientAddress,
       },
       { timeoutMs: 10_000 },
     ));

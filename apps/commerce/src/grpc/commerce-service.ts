@@ -39,7 +39,10 @@ export function commerceService(context: CheckoutContext, providers: ProviderCon
     async createCheckout(request) {
       const lines = request.lines.map((line) => ({ itemId: line.itemId, quantity: line.quantity, modifierIds: line.modifierIds }));
       return {
-        checkout: toCheckoutMessage(await createCheckout(context, request.org, { lines, publicUrl: request.publicUrl }), request.publicUrl),
+        checkout: toCheckoutMessage(
+          await createCheckout(context, request.org, { lines, publicUrl: request.publicUrl, clientAddress: request.clientAddress }),
+          request.publicUrl,
+        ),
       };
     },
     async getCheckout(request) {

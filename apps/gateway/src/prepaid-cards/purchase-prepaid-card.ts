@@ -36,9 +36,10 @@ export const purchasePrepaidCardBody = z
 export async function purchasePrepaidCard(
   deps: GatewayDeps,
   purchase: z.infer<typeof purchasePrepaidCardBody>,
-  userId: string,
+  buyer: { userId: string; clientAddress: string },
   options: CallOptions,
 ): Promise<IssuePrepaidCardResponse> {
+  const { userId } = buyer;
   const org = await deps.credentials.org(purchase.org_handle);
   if (!org) throw new AppError('not_found', `No organisation with handle "${purchase.org_handle}".`);
   const holder = purchase.gift ? { address: purchase.to?.address, publicKey: purchase.to?.public_key, userId: '' } : { userId };
@@ -51,6 +52,7 @@ export async function purchasePrepaidCard(
       publicUrl: deps.config.CTK_PUBLIC_URL,
       createdBy: userId,
       staff: false,
+      clientAddress: buyer.clientAddress,
     },
     options,
   );

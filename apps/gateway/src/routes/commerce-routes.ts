@@ -10,6 +10,7 @@ import { rpcRoute } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
 import { handleField } from '../identity/organization-fields.js';
 import { answerOrigin, rebasePaymentLinks } from '../origin/answer-origin.js';
+import { clientAddress } from '../plugins/rate-limits.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions, orgRef } from './service-call.js';
 
@@ -72,7 +73,12 @@ export function commerceRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
       errors: ['failed_precondition', 'unavailable'],
       handle: async ({ body, request }) => {
         const response = await commerce.createCheckout(
-          { ...fromJson(CREATE, body as Record<string, unknown>), org: orgRef(requireOrg(request)), publicUrl },
+          {
+            ...fromJson(CREATE, body as Record<string, unknown>),
+            org: orgRef(requireOrg(request)),
+            publicUrl,
+            clientAddress: clientAddress(request),
+          },
           // pos prices the order, takes the rate and has p2p hold an output: a few calls behind this one.
           { ...callOptions(request), timeoutMs: 15_000 },
         );

@@ -8,6 +8,7 @@ import { bsvaliasCapabilities, paymailPki, publicProfile, verifiedPubkey } from 
 import { messageDesc } from '../contract/contract-registry.js';
 import { fromJson } from '../contract/json-mapping.js';
 import { rpcRoute, type RpcRouteOptions } from '../contract/rpc-route.js';
+import { clientAddress } from '../plugins/rate-limits.js';
 import { callOptions, orgRef } from './service-call.js';
 import {
   beefBody,
@@ -64,7 +65,12 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
       ...options,
       fill: {
         fields: ['target', ...(spec?.fields ?? [])],
-        from: async ({ params, body }) => ({ target: forP2p(await target(params.paymail as string)), ...spec?.from(body) }),
+        from: async ({ params, body, request }) => ({
+          target: forP2p(await target(params.paymail as string)),
+          // Who asks for a destination: past its share of the merchant's addresses, p2p gives it one it holds (decision 0022).
+          ...(options.rpc[1] === 'receiveP2pTransaction' ? {} : { clientAddress: clientAddress(request) }),
+          ...spec?.from(body),
+        }),
       },
     });
     return spec ? { ...declared, body: spec.schema, bodyExample: spec.example } : declared;

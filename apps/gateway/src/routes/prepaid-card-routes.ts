@@ -5,6 +5,7 @@ import { toJson } from '../contract/json-mapping.js';
 import { messageSchema } from '../contract/message-schema.js';
 import { rpcRoute } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
+import { clientAddress } from '../plugins/rate-limits.js';
 import { purchasePrepaidCard, purchasePrepaidCardBody } from '../prepaid-cards/purchase-prepaid-card.js';
 import { pageQuery } from './pagination.js';
 import { route, type AnswerSecret, type RouteDefinition } from './route-definition.js';
@@ -69,7 +70,15 @@ export function prepaidCardRoutes(deps: GatewayDeps): Record<string, RouteDefini
       answer: messageSchema(issued, 'answer'),
       errors: ['not_found'],
       handle: async ({ body, request }) =>
-        toJson(issued, (await purchasePrepaidCard(deps, body, requireUser(request).userId, callOptions(request))) as never),
+        toJson(
+          issued,
+          (await purchasePrepaidCard(
+            deps,
+            body,
+            { userId: requireUser(request).userId, clientAddress: clientAddress(request) },
+            callOptions(request),
+          )) as never,
+        ),
     }),
     'GET /api/pos/prepaid-cards/lookup/:identifier': rpcRoute(services, { ...publicCard, params: identifierParams }),
     'GET /api/pos/prepaid-cards/:id': rpcRoute(services, { ...publicCard, params: cardParams }),

@@ -10,13 +10,23 @@ export type DerivationWindow = {
   gapLimit: number;
   /** How many children of the window anonymous opens may never hold (kept for staff). */
   staffReserved: number;
+  /** How many children of the window one anonymous client may hold at once. */
+  perClient: number;
   /** Until when what the child is handed out for may be paid: it is held, and handed out to nothing else, until then. */
   holdUntil: Date;
   /** What holds it: "paymail", "paygate", "pos.order", ... */
   purpose: string;
   /** Whether an anonymous caller opened it (a paymail or P2P destination, a 402, a pay-link order, a checkout). */
   anonymous: boolean;
+  /** The anonymous caller's client address ('' when unknown or staff): bounded by `perClient`. */
+  client: string;
 };
+
+/**
+ * Paymail destinations are told apart by their reference (P2P) or settled by nothing here (a plain
+ * destination): past its share, a client's paymail destinations share a child it holds for paymail already.
+ */
+const SHARED_PURPOSE = 'paymail';
 
 // Locks the xpub's counter row (the upsert takes the row lock), so everything below runs one request at
 // a time per xpub: a hundred at once cannot pass the limit, or take one child twice, between a read and a write.
@@ -25,21 +35,31 @@ const LOCK_COUNTER = `INSERT INTO derivation_counters (organization_id, xpub, ne
   ON CONFLICT (organization_id, xpub) DO UPDATE SET updated_at = now()
   RETURNING next_index, highest_paid_index`;
 
-// The holds within the window still running, and the earliest end of one (of the anonymous ones alone with $5).
+// The holds within the window still running, and the earliest end of one: of the anonymous ones alone with
+// $5, of one client's alone with $6.
 const HOLDS = `SELECT COUNT(*)::int AS held, MIN(held_until) AS earliest FROM derived_addresses
   WHERE organization_id = $1::uuid AND xpub = $2 AND derivation_index > $3 AND held_until > $4::timestamp(3)
-    AND ($5::boolean IS FALSE OR anonymous)`;
+    AND ($5::boolean IS FALSE OR anonymous) AND ($6::text = '' OR (anonymous AND client = $6))`;
 
 const TAKE_FRESH = `WITH advanced AS (
     UPDATE derivation_counters SET next_index = next_index + 1
     WHERE organization_id = $1::uuid AND xpub = $2 RETURNING next_index - 1 AS index)
-  INSERT INTO derived_addresses (organization_id, xpub, derivation_index, held_until, purpose, anonymous)
-  SELECT $1::uuid, $2, index, $3::timestamp(3), $4, $5 FROM advanced
+  INSERT INTO derived_addresses (organization_id, xpub, derivation_index, held_until, purpose, anonymous, client)
+  SELECT $1::uuid, $2, index, $3::timestamp(3), $4, $5, $6 FROM advanced
+  RETURNING derivation_index AS index`;
+
+// The client's own child held for the same purpose the longest: held on until the later of the two ends.
+const SHARE_OWN = `UPDATE derived_addresses SET held_until = GREATEST(held_until, $4::timestamp(3))
+  WHERE (organization_id, xpub, derivation_index) = (
+    SELECT organization_id, xpub, derivation_index FROM derived_addresses
+    WHERE organization_id = $1::uuid AND xpub = $2 AND derivation_index > $3 AND held_until > $5::timestamp(3)
+      AND anonymous AND client = $6 AND purpose = $7
+    ORDER BY held_until DESC, derivation_index DESC LIMIT 1)
   RETURNING derivation_index AS index`;
 
 // The child within the window free longest (its hold ended first): nothing will settle a payment to it any
 // more, and one released early (ReleaseDestination), whose payer may still pay it late, is taken last.
-const TAKE_ENDED = `UPDATE derived_addresses SET held_until = $4::timestamp(3), purpose = $6, anonymous = $7
+const TAKE_ENDED = `UPDATE derived_addresses SET held_until = $4::timestamp(3), purpose = $6, anonymous = $7, client = $9
   WHERE (organization_id, xpub, derivation_index) = (
     SELECT organization_id, xpub, derivation_index FROM derived_addresses
     WHERE organization_id = $1::uuid AND xpub = $2 AND derivation_index > $3 AND derivation_index <= $3 + $5
@@ -53,8 +73,10 @@ const TAKE_ENDED = `UPDATE derived_addresses SET held_until = $4::timestamp(3), 
  * highest paid index (a wallet restored from its seed, which stops after that many unused addresses in a
  * row, finds every payment), else the one within that window whose hold ended first. Anonymous opens hold at
  * most `gapLimit - staffReserved` children at once, so staff are never starved; past that they are
- * `unavailable`, with when the earliest of their holds ends. A staff open with no child free is
- * `failed_precondition`, saying how many payments are awaited.
+ * `unavailable`, with when the earliest of their holds ends. One anonymous client holds at most `perClient`
+ * of them, so no one caller takes them all; past that it is `rate_limited` until its earliest hold ends. A
+ * paymail destination past either bound shares a child its client holds for paymail, if it holds one. A
+ * staff open with no child free is `failed_precondition`, saying how many payments are awaited.
  */
 export async function allocateDerivationIndex(sql: Sql, window: DerivationWindow): Promise<number> {
   const { organizationId, xpub, gapLimit } = window;
@@ -63,8 +85,14 @@ export async function allocateDerivationIndex(sql: Sql, window: DerivationWindow
   const highestPaid = Number(counter!.highest_paid_index);
   // Compared in the process's clock, as the hold was set: one clock decides when a hold ends.
   const now = new Date();
-  const anonymous = window.anonymous ? await holds(sql, window, highestPaid, now, true) : null;
-  if (anonymous && anonymous.held >= anonymousCap(window)) throw anonymousFull(anonymous, window, now);
+  const anonymous = window.anonymous ? await holds(sql, window, highestPaid, now, { anonymous: true }) : null;
+  const own = anonymous && window.client ? await holds(sql, window, highestPaid, now, { client: window.client }) : null;
+  const ownFull = own !== null && own.held >= window.perClient;
+  if (ownFull || (anonymous && anonymous.held >= anonymousCap(window))) {
+    const shared = await shareOwnChild(sql, window, highestPaid, now);
+    if (shared !== null) return shared;
+    throw ownFull ? clientFull(own, window, now) : anonymousFull(anonymous!, window, now);
+  }
   if (next <= highestPaid + gapLimit) return takeFresh(sql, window);
   const [ended] = await sql.$queryRawUnsafe<{ index: number }[]>(
     TAKE_ENDED,
@@ -76,11 +104,16 @@ export async function allocateDerivationIndex(sql: Sql, window: DerivationWindow
     window.purpose,
     window.anonymous,
     now,
+    window.client,
   );
   if (ended) return Number(ended.index);
-  const all = await holds(sql, window, highestPaid, now, false);
+  const all = await holds(sql, window, highestPaid, now);
   // Staff's orders hold the rest of the window: the anonymous caller waits for the earliest hold of any.
-  if (anonymous) throw anonymousFull({ held: anonymous.held, earliest: all.earliest }, window, now);
+  if (anonymous) {
+    const shared = await shareOwnChild(sql, window, highestPaid, now);
+    if (shared !== null) return shared;
+    throw anonymousFull({ held: anonymous.held, earliest: all.earliest }, window, now);
+  }
   throw new AppError(
     'failed_precondition',
     `All ${gapLimit} receiving addresses the merchant's wallet watches (its gap limit) are awaiting a payment (${all.held} open ` +
@@ -97,14 +130,22 @@ export function anonymousCap(window: Pick<DerivationWindow, 'gapLimit' | 'staffR
 
 type Holds = { held: number; earliest: Date | null };
 
-async function holds(sql: Sql, window: DerivationWindow, highestPaid: number, now: Date, anonymousOnly: boolean): Promise<Holds> {
+/** The holds running in the window: all, the anonymous ones, or one client's. */
+async function holds(
+  sql: Sql,
+  window: DerivationWindow,
+  highestPaid: number,
+  now: Date,
+  of: { anonymous?: boolean; client?: string } = {},
+): Promise<Holds> {
   const [row] = await sql.$queryRawUnsafe<{ held: number; earliest: Date | null }[]>(
     HOLDS,
     window.organizationId,
     window.xpub,
     highestPaid,
     now,
-    anonymousOnly,
+    of.anonymous ?? false,
+    of.client ?? '',
   );
   return { held: Number(row?.held ?? 0), earliest: row?.earliest ? new Date(row.earliest) : null };
 }
@@ -120,7 +161,36 @@ function anonymousFull(holds: Holds, window: DerivationWindow, now: Date): AppEr
   );
 }
 
-async function takeFresh(sql: Sql, { organizationId, xpub, holdUntil, purpose, anonymous }: DerivationWindow): Promise<number> {
-  const [row] = await sql.$queryRawUnsafe<{ index: number }[]>(TAKE_FRESH, organizationId, xpub, holdUntil, purpose, anonymous);
+function clientFull(own: Holds, window: DerivationWindow, now: Date): AppError {
+  const retryAt = own.earliest ?? window.holdUntil;
+  const seconds = Math.max(1, Math.ceil((retryAt.getTime() - now.getTime()) / 1000));
+  return new AppError(
+    'rate_limited',
+    `This client already holds ${own.held} of the merchant's receiving addresses for payments not yet made (at most ` +
+      `${window.perClient} at once, so that no one caller holds them all): pay one of them, or try again after ${retryAt.toISOString()} ` +
+      `(in ${seconds} s), when the earliest of those holds ends.`,
+    { retry_after_seconds: seconds, retry_at: retryAt.toISOString(), held: own.held, per_client: window.perClient },
+  );
+}
+
+/** For a paymail destination of a known client, a child that client holds for paymail already, held on; else null. */
+async function shareOwnChild(sql: Sql, window: DerivationWindow, highestPaid: number, now: Date): Promise<number | null> {
+  if (!window.client || window.purpose !== SHARED_PURPOSE) return null;
+  const { organizationId, xpub, holdUntil, client, purpose } = window;
+  const [row] = await sql.$queryRawUnsafe<{ index: number }[]>(
+    SHARE_OWN,
+    organizationId,
+    xpub,
+    highestPaid,
+    holdUntil,
+    now,
+    client,
+    purpose,
+  );
+  return row ? Number(row.index) : null;
+}
+
+async function takeFresh(sql: Sql, { organizationId, xpub, holdUntil, purpose, anonymous, client }: DerivationWindow): Promise<number> {
+  const [row] = await sql.$queryRawUnsafe<{ index: number }[]>(TAKE_FRESH, organizationId, xpub, holdUntil, purpose, anonymous, client);
   return Number(row!.index);
 }

@@ -49,7 +49,11 @@ export function p2pService({ prisma, chain, config, eventsCommitted }: P2pDeps):
     signingKey: memo(async () => signingKeyOf(await seed())),
   };
   // Every receiving output of an xpub comes from this one window (decision 0022).
-  const window = { gapLimit: config.P2P_GAP_LIMIT, staffReserved: config.P2P_STAFF_RESERVED_ADDRESSES };
+  const window = {
+    gapLimit: config.P2P_GAP_LIMIT,
+    staffReserved: config.P2P_STAFF_RESERVED_ADDRESSES,
+    perClient: config.P2P_ANONYMOUS_HOLDS_PER_CLIENT,
+  };
   return {
     getWallets: async (request) => ({ wallets: await getWallets(prisma, request) }),
     setWallet: async (request) => ({ wallet: await setWallet(prisma, request) }),

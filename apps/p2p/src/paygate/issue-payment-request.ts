@@ -65,10 +65,13 @@ async function newRequest(deps: GateDeps, account: Account, org: WalletOrg, reso
       const output = await deriveOutput(tx, org, {
         gapLimit: deps.config.P2P_GAP_LIMIT,
         staffReserved: deps.config.P2P_STAFF_RESERVED_ADDRESSES,
+        perClient: deps.config.P2P_ANONYMOUS_HOLDS_PER_CLIENT,
         holdUntil: expiresAt,
         purpose: 'paygate',
-        // Anyone may ask for a 402 (decision 0022): bounded with the other anonymous opens.
+        // Anyone may ask for a 402 (decision 0022): bounded with the other anonymous opens. The gate is asked
+        // by the merchant's resource server, which does not say who its client is: no per-client bound.
         anonymous: true,
+        client: '',
       });
       await addPaymentRequest(tx, {
         nonce,

@@ -5,6 +5,7 @@ import { addPaymailReference } from '../data/paymail-reference-repository.js';
 import { paymailOf, walletOrgOf } from '../domain/org-wallet.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { deriveOutput, type AddressWindow } from './derive-output.js';
+import { clientOf } from '../settlement/allocate-destination.js';
 import { receiptOutput } from './receipt-output.js';
 
 export type P2pDestinationDeps = { prisma: PrismaClient; referenceTtlSeconds: number; window: AddressWindow };
@@ -33,7 +34,8 @@ export async function createP2pDestination(
   const expiresAt = new Date(Date.now() + deps.referenceTtlSeconds * 1000);
   const outputs = await deps.prisma.$transaction(
     async (tx) => {
-      const derived = await deriveOutput(tx, org, { ...deps.window, holdUntil: expiresAt, purpose: 'paymail', anonymous: true });
+      const client = clientOf(request.clientAddress);
+      const derived = await deriveOutput(tx, org, { ...deps.window, holdUntil: expiresAt, purpose: 'paymail', anonymous: true, client });
       const issued = [{ script: derived.script, satoshis: Number(request.satoshis) }, receiptOutput(paymail, reference)];
       await addPaymailReference(tx, {
         reference,

@@ -6,14 +6,18 @@ import type { Prisma } from '../generated/prisma/client.js';
 
 export type DerivedOutput = { script: string; derivationIndex: number | null; xpub: string | null };
 
-/** The window children of the xpub are handed out from: `gapLimit` past the highest paid one, `staffReserved` of it kept for staff. */
-export type AddressWindow = { gapLimit: number; staffReserved: number };
+/**
+ * The window children of the xpub are handed out from: `gapLimit` past the highest paid one, `staffReserved`
+ * of it kept for staff, at most `perClient` held by one anonymous client.
+ */
+export type AddressWindow = { gapLimit: number; staffReserved: number; perClient: number };
 
 /**
  * How a child is handed out (decision 0022): within the window, held until `holdUntil` for `purpose` and
- * for nothing else, and bounded with the other anonymous opens when `anonymous`.
+ * for nothing else, and bounded with the other anonymous opens when `anonymous`, and with the client's own
+ * when its `client` address is known.
  */
-export type DerivationRules = AddressWindow & { holdUntil: Date; purpose: string; anonymous: boolean };
+export type DerivationRules = AddressWindow & { holdUntil: Date; purpose: string; anonymous: boolean; client: string };
 
 /**
  * A receiving script for the organisation, in the caller's transaction: from its xpub, a child on the

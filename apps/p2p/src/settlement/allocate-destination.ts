@@ -28,6 +28,7 @@ export async function allocateDestination(deps: AllocateDeps, request: AllocateD
         holdUntil: expiresAt,
         purpose: purposeOf(request.purpose),
         anonymous: !request.staff,
+        client: request.staff ? '' : clientOf(request.clientAddress),
       });
       if (output.xpub !== null && output.derivationIndex !== null) {
         const child = { organizationId: org.id, script: output.script, xpub: output.xpub, derivationIndex: output.derivationIndex };
@@ -54,6 +55,15 @@ export function purposeOf(purpose: string): string {
       field: 'purpose',
     });
   return purpose;
+}
+
+/** The anonymous payer's client address, as the gateway gave it (an IP address, at most 100 characters). */
+export function clientOf(address: string): string {
+  if (address.length > 100 || /[^0-9A-Za-z.:_-]/.test(address))
+    throw new AppError('validation_failed', 'client_address must be a network address as the gateway saw it (at most 100 characters).', {
+      field: 'client_address',
+    });
+  return address;
 }
 
 /** `expires_at` as a date: RFC 3339, in the future, at most 7 days ahead. */

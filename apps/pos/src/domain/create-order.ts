@@ -47,6 +47,8 @@ const orderSchema = z
     redeemRewardIdentifier: z.string().max(200).default(''),
     /** Staff create it (a counter order): its output may come from the addresses p2p keeps for staff (decision 0022). */
     staff: z.boolean().default(false),
+    /** An anonymous buyer's client address: p2p bounds the receiving addresses one client holds (decision 0022). */
+    clientAddress: z.string().max(100).default(''),
   })
   .refine((order) => !(order.discountBasisPoints && order.discountMinor), {
     message: 'give discount_basis_points or discount_minor, not both',
@@ -180,6 +182,7 @@ async function openOrder(
     org: orgRef,
     ...orderHold(context, createdAt, expiresAt),
     staff: request.staff,
+    clientAddress: request.staff ? '' : request.clientAddress || opening?.clientAddress || '',
   });
 
   const order = await context.orders.create(

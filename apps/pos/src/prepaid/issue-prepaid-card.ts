@@ -21,6 +21,7 @@ const issueSchema = z.object({
   publicUrl: z.string(),
   createdBy: z.string().max(200),
   staff: z.boolean().default(false),
+  clientAddress: z.string().max(100).default(''),
 });
 
 export type IssueInput = z.input<typeof issueSchema> & { holder?: CardHolder | undefined };
@@ -54,6 +55,7 @@ export async function issuePrepaidCard(cards: CardContext, orgRef: Partial<OrgRe
       createdBy: request.createdBy,
       note: '',
       staff: request.staff,
+      clientAddress: request.clientAddress,
     },
     {
       prepaidCardId: id,
