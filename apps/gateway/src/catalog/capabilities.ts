@@ -1,9 +1,3 @@
-/**
- * The six rungs and 24 capabilities of the spec (section 1), with the spec's maturities.
- * The endpoints of each capability come from the endpoint catalog (endpoints.ts).
- */
-export type Maturity = 'live' | 'testnet' | 'preview';
-
 /** What the service does, in one sentence: the descriptor, the OpenAPI document and llms.txt open with it. */
 export const SERVICE_DESCRIPTION =
   'Commerce Toolkit: take payments straight into your own BSV wallet, keep books an accountant can import, sell at the counter and online, run loyalty and gift cards, charge per request with HTTP 402, and be found across a federation of instances.';
@@ -11,24 +5,20 @@ export const SERVICE_DESCRIPTION =
 export type Capability = {
   id: string;
   title: string;
-  maturity: Maturity;
-  for_you: string;
+  maturity: 'live' | 'testnet' | 'preview';
+  forYou: string;
   /**
    * For a capability built without an endpoint of its own: how it is used, naming the routes that serve it.
    * A capability with no endpoint and no such sentence is not built, and its descriptor says so.
    */
-  used_through?: string;
+  usedThrough?: string;
 };
 
-export type Rung = {
-  id: string;
-  title: string;
-  step: number;
-  promise: string;
-  capabilities: Capability[];
-};
-
-export const RUNGS: Rung[] = [
+/**
+ * The six rungs and 24 capabilities of the spec (section 1), with the spec's maturities.
+ * The endpoints of each capability come from the endpoint catalog (endpoints.ts).
+ */
+export const RUNGS: { id: string; title: string; step: number; promise: string; capabilities: Capability[] }[] = [
   {
     id: 'books',
     title: 'Books',
@@ -39,25 +29,25 @@ export const RUNGS: Rung[] = [
         id: 'ledger',
         title: 'Ledger',
         maturity: 'live',
-        for_you:
+        forYou:
           'Each paid order becomes a balanced journal entry (money in, revenue, sales tax owed) that you can export for your accounting software.',
       },
       {
         id: 'sales_tax',
         title: 'Sales tax',
         maturity: 'live',
-        for_you: 'Pick your jurisdiction once; every order carries the matching rate and the tax you collect is tracked as a liability.',
-        used_through:
+        forYou: 'Pick your jurisdiction once; every order carries the matching rate and the tax you collect is tracked as a liability.',
+        usedThrough:
           'No endpoint of its own: choose a jurisdiction with PATCH /api/v1/organizations/:handle (GET /api/v1/tax/jurisdictions lists them), and every order carries its tax.',
       },
       {
         id: 'receipts',
         title: 'Receipts',
         maturity: 'live',
-        for_you:
+        forYou:
           'A receipt is written to the chain with the payment, so anyone can verify a purchase from its transaction id on any instance.',
       },
-      { id: 'reports', title: 'Reports', maturity: 'live', for_you: 'Daily and monthly sales, your top items and your busy hours.' },
+      { id: 'reports', title: 'Reports', maturity: 'live', forYou: 'Daily and monthly sales, your top items and your busy hours.' },
     ],
   },
   {
@@ -70,25 +60,25 @@ export const RUNGS: Rung[] = [
         id: 'receiving_address',
         title: 'Receiving address',
         maturity: 'live',
-        for_you: 'Payments go straight to your own wallet. The service never holds your money or your keys.',
+        forYou: 'Payments go straight to your own wallet. The service never holds your money or your keys.',
       },
       {
         id: 'pos',
         title: 'Point of sale',
         maturity: 'live',
-        for_you: 'A menu, a cart and a QR code: the customer scans and pays, and your staff see the payment arrive.',
+        forYou: 'A menu, a cart and a QR code: the customer scans and pays, and your staff see the payment arrive.',
       },
       {
         id: 'pay_links',
         title: 'Pay links',
         maturity: 'live',
-        for_you: 'A link or QR code anyone can pay, for a fixed amount or an amount the payer chooses.',
+        forYou: 'A link or QR code anyone can pay, for a fixed amount or an amount the payer chooses.',
       },
       {
         id: 'cards_and_wallets',
         title: 'Cards and wallets',
         maturity: 'live',
-        for_you:
+        forYou:
           'Connect a card payment provider and a wallet provider so customers without bitcoin can pay too; their payments land in the same books.',
       },
     ],
@@ -103,20 +93,20 @@ export const RUNGS: Rung[] = [
         id: 'commerce_api',
         title: 'Commerce API',
         maturity: 'live',
-        for_you: 'An embeddable checkout for your own website: a Buy button, an inline QR code and a confirmation, with no redirect.',
+        forYou: 'An embeddable checkout for your own website: a Buy button, an inline QR code and a confirmation, with no redirect.',
       },
       {
         id: 'site_builder',
         title: 'Site builder',
         maturity: 'live',
-        for_you: 'An editable website generated for you and published to a static site host.',
+        forYou: 'An editable website generated for you and published to a static site host.',
       },
-      { id: 'open_sign', title: 'Open sign', maturity: 'live', for_you: 'Tell customers your shop is open right now.' },
+      { id: 'open_sign', title: 'Open sign', maturity: 'live', forYou: 'Tell customers your shop is open right now.' },
       {
         id: 'federated_marketplace',
         title: 'Federated marketplace',
         maturity: 'live',
-        for_you: 'Your catalog is an open feed that other instances can list, so customers find you across the federation.',
+        forYou: 'Your catalog is an open feed that other instances can list, so customers find you across the federation.',
       },
     ],
   },
@@ -130,25 +120,25 @@ export const RUNGS: Rung[] = [
         id: 'loyalty',
         title: 'Loyalty',
         maturity: 'live',
-        for_you: 'Stamp cards your customers keep in their wallet, optionally as on-chain stamps.',
+        forYou: 'Stamp cards your customers keep in their wallet, optionally as on-chain stamps.',
       },
       {
         id: 'prepaid_cards',
         title: 'Prepaid cards',
         maturity: 'live',
-        for_you: 'Stored-value and gift cards; redemptions draw down a liability in your books.',
+        forYou: 'Stored-value and gift cards; redemptions draw down a liability in your books.',
       },
       {
         id: 'stable_value',
         title: 'Stable value',
         maturity: 'testnet',
-        for_you: 'Price and settle in a dollar stablecoin on the same chain.',
+        forYou: 'Price and settle in a dollar stablecoin on the same chain.',
       },
       {
         id: 'tokens',
         title: 'Tokens',
         maturity: 'preview',
-        for_you: 'Mint a fungible token for memberships, credits or a community currency.',
+        forYou: 'Mint a fungible token for memberships, credits or a community currency.',
       },
     ],
   },
@@ -162,26 +152,26 @@ export const RUNGS: Rung[] = [
         id: 'paygate_402',
         title: 'Payment gate (HTTP 402)',
         maturity: 'live',
-        for_you:
+        forYou:
           'Put a price on a URL: a request without payment gets HTTP 402 and a payment request; a paid request passes. A few satoshis work.',
       },
       {
         id: 'paymail',
         title: 'Paymail',
         maturity: 'live',
-        for_you: 'A payment name, like an email address, that resolves to a fresh payment address of yours.',
+        forYou: 'A payment name, like an email address, that resolves to a fresh payment address of yours.',
       },
       {
         id: 'keypair_identity',
         title: 'Key-pair identity',
         maturity: 'live',
-        for_you: 'Your identity is a key you hold (did:key): sign in by signing a challenge, with no password.',
+        forYou: 'Your identity is a key you hold (did:key): sign in by signing a challenge, with no password.',
       },
       {
         id: 'wallet_api',
         title: 'Wallet API',
         maturity: 'live',
-        for_you: 'List spendable coins and broadcast transactions you signed yourself; your signing key never leaves you.',
+        forYou: 'List spendable coins and broadcast transactions you signed yourself; your signing key never leaves you.',
       },
     ],
   },
@@ -195,28 +185,26 @@ export const RUNGS: Rung[] = [
         id: 'escrow',
         title: 'Escrow',
         maturity: 'testnet',
-        for_you: 'Buyer, seller and arbiter share a 2-of-3 lock; any two of them agreeing moves the money.',
+        forYou: 'Buyer, seller and arbiter share a 2-of-3 lock; any two of them agreeing moves the money.',
       },
       {
         id: 'timelocked_refund',
         title: 'Time-locked refund',
         maturity: 'testnet',
-        for_you: 'A refund is signed before the funds move and unlocks on a date.',
+        forYou: 'A refund is signed before the funds move and unlocks on a date.',
       },
       {
         id: 'referral_covenant',
         title: 'Referral covenant',
         maturity: 'preview',
-        for_you: 'A referrer is paid automatically when their link sells, enforced by the script.',
+        forYou: 'A referrer is paid automatically when their link sells, enforced by the script.',
       },
       {
         id: 'psbt',
         title: 'Partially signed transactions',
         maturity: 'testnet',
-        for_you: "A transaction is built on the service, signed in your own wallet, and combined with your partners' signatures.",
+        forYou: "A transaction is built on the service, signed in your own wallet, and combined with your partners' signatures.",
       },
     ],
   },
 ];
-
-export type CapabilityId = (typeof RUNGS)[number]['capabilities'][number]['id'];

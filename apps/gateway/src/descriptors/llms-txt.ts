@@ -1,6 +1,6 @@
 import { RUNGS, SERVICE_DESCRIPTION } from '../catalog/capabilities.js';
 import { ENDPOINTS, endpointKey, type Endpoint } from '../catalog/endpoints.js';
-import { capabilityNote } from './capability-descriptor.js';
+import { capabilityNote, endpointsOf } from './capability-descriptor.js';
 import { AUTH_SCHEMES } from './service-descriptor.js';
 
 /** A plain-text guide to the API for people and language models (llmstxt.org layout), from the catalog. */
@@ -31,10 +31,10 @@ export function llmsTxt(implemented: ReadonlySet<string>, baseUrl: string): stri
   for (const rung of RUNGS) {
     out.push('', `## Step ${rung.step}: ${rung.title}. ${rung.promise}`);
     for (const capability of rung.capabilities) {
-      const endpoints = ENDPOINTS.filter((e) => e.capability === capability.id);
+      const endpoints = endpointsOf(capability);
       out.push(
         `### ${capability.title} (${capability.id}, ${capability.maturity})`,
-        capability.for_you,
+        capability.forYou,
         ...[capabilityNote(capability, implemented)].filter((note) => note !== undefined),
         ...(endpoints.length ? endpoints.map(line) : ['- No API endpoint.']),
       );

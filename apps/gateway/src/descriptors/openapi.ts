@@ -86,7 +86,7 @@ export function openApiDocument(handlers: ReadonlyMap<string, RouteDefinition>, 
     servers: [{ url: serverUrl }],
     tags: [
       { name: 'service', description: 'Service information and access' },
-      ...RUNGS.flatMap((r) => r.capabilities.map((c) => ({ name: c.id, description: c.for_you }))),
+      ...RUNGS.flatMap((r) => r.capabilities.map((c) => ({ name: c.id, description: c.forYou }))),
     ],
     components: {
       securitySchemes: {

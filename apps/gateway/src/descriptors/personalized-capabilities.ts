@@ -5,12 +5,14 @@ import type { GatewayDeps } from '../deps.js';
 import { callOptions, orgRef } from '../routes/service-call.js';
 import { capabilityDescriptor, NOT_BUILT } from './capability-descriptor.js';
 
-type Setup = { set_up: boolean | null; next_step: string | null };
+type Setup = { setUp: boolean | null; nextStep: string | null };
+const setup = (done: boolean, step: string | null): Setup => ({ setUp: done, nextStep: done ? null : step });
 
 /**
- * `GET /api/v1/orgs/:handle/capabilities`: the capability map marked with what this organisation has
- * set up (the gateway's own facts, and each service's answer to GetSetup, asked in parallel) and the
- * next thing to do. A service that does not answer leaves its capabilities `set_up: null`.
+ * `GET /api/v1/orgs/:handle/capabilities`, as the contract's PersonalizedCapabilities takes it: the
+ * capability map marked with what this organisation has set up (the gateway's own facts, and each
+ * service's answer to GetSetup, asked in parallel) and the next thing to do. A service that does not
+ * answer leaves its capabilities `set_up: null`.
  */
 export async function personalizedCapabilities(
   deps: GatewayDeps,
@@ -28,9 +30,9 @@ export async function personalizedCapabilities(
     })),
   }));
   // The next step is the first one in step order that can be taken on this instance (no "not built" note).
-  const todo = rungs.flatMap((rung) => rung.capabilities).filter((c) => c.set_up === false && c.next_step);
-  const first = todo.find((c) => !('note' in c && c.note?.startsWith(NOT_BUILT))) ?? todo[0];
-  const next = first ? { capability: first.id, next_step: first.next_step } : null;
+  const todo = rungs.flatMap((rung) => rung.capabilities).filter((c) => c.setUp === false && c.nextStep);
+  const first = todo.find((c) => !c.note?.startsWith(NOT_BUILT)) ?? todo[0];
+  const next = first ? { capability: first.id, nextStep: first.nextStep } : null;
   return { organization: org.handle, ...descriptor, rungs, next };
 }
 
@@ -39,21 +41,20 @@ async function gatewayFacts(deps: GatewayDeps, org: OrgContext): Promise<Map<str
     where: { id: org.id },
     include: { paygateAccounts: { select: { id: true } }, memberships: { where: { user: { did: { not: null } } }, select: { id: true } } },
   });
-  const fact = (done: boolean, step: string): Setup => ({ set_up: done, next_step: done ? null : step });
   return new Map([
     [
       'commerce_api',
-      fact(
+      setup(
         row.commercePublicKey !== null,
         `Create your commerce public key for the Buy button: POST /api/v1/orgs/${org.handle}/commerce-key.`,
       ),
     ],
-    ['paymail', fact(row.paymailAlias !== null, `Choose a paymail alias: PATCH /api/v1/organizations/${org.handle} with paymail_alias.`)],
+    ['paymail', setup(row.paymailAlias !== null, `Choose a paymail alias: PATCH /api/v1/organizations/${org.handle} with paymail_alias.`)],
     [
       'keypair_identity',
-      fact(row.memberships.length > 0, 'Sign in with a key you hold (did:key): POST /api/auth/challenge, then POST /api/auth/verify.'),
+      setup(row.memberships.length > 0, 'Sign in with a key you hold (did:key): POST /api/auth/challenge, then POST /api/auth/verify.'),
     ],
-    ['paygate_402', fact(row.paygateAccounts.length > 0, `Create a payment-gate key: POST /api/v1/orgs/${org.handle}/paygate-keys.`)],
+    ['paygate_402', setup(row.paygateAccounts.length > 0, `Create a payment-gate key: POST /api/v1/orgs/${org.handle}/paygate-keys.`)],
   ]);
 }
 
@@ -64,16 +65,13 @@ async function askServices(deps: GatewayDeps, request: FastifyRequest, org: OrgC
   const setups = new Map<string, Setup>();
   for (const answer of answers) {
     if (answer.status !== 'fulfilled') continue;
-    for (const c of answer.value.capabilities as CapabilitySetup[]) {
-      setups.set(c.capabilityId, { set_up: c.setUp, next_step: c.setUp ? null : c.nextStep || null });
-    }
+    for (const c of answer.value.capabilities as CapabilitySetup[]) setups.set(c.capabilityId, setup(c.setUp, c.nextStep || null));
   }
   return setups;
 }
 
 /** Both must be done; the gateway's step (a prerequisite) comes first. Unknown when no one answered. */
 function merge(gateway: Setup | undefined, service: Setup | undefined): Setup {
-  if (!gateway && !service) return { set_up: null, next_step: null };
-  if (gateway?.set_up === false) return gateway;
-  return service ?? gateway ?? { set_up: null, next_step: null };
+  if (gateway?.setUp === false) return gateway;
+  return service ?? gateway ?? { setUp: null, nextStep: null };
 }

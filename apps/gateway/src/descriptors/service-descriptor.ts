@@ -1,6 +1,6 @@
 import { ROLES_SATISFYING } from '../auth/types.js';
 import { SERVICE_DESCRIPTION } from '../catalog/capabilities.js';
-import { ENDPOINTS, type AuthScheme, type Endpoint } from '../catalog/endpoints.js';
+import { ENDPOINTS, type AuthScheme } from '../catalog/endpoints.js';
 
 export const AUTH_SCHEMES: Record<AuthScheme, string> = {
   none: 'No credentials.',
@@ -12,12 +12,7 @@ export const AUTH_SCHEMES: Record<AuthScheme, string> = {
   paygate_key: 'A payment-gate account key: Authorization: Bearer <PAYGATE_API_KEY>. Not a user API key.',
 };
 
-/** An endpoint entry of the spec (2.2): path, auth, method, role. */
-export function endpointEntry(endpoint: Endpoint) {
-  return { path: endpoint.path, auth: endpoint.auth, method: endpoint.method, role: endpoint.role };
-}
-
-/** `GET /api/v1` (spec 2.3). */
+/** `GET /api/v1` (spec 2.3), as the contract's ServiceDescriptor takes it (proto/ctk/gateway/v1/descriptors.proto). */
 export function serviceDescriptor() {
   return {
     name: 'Commerce Toolkit',
@@ -25,7 +20,7 @@ export function serviceDescriptor() {
     whoami: 'GET /api/v1/me',
     auth: AUTH_SCHEMES,
     description: SERVICE_DESCRIPTION,
-    endpoints: ENDPOINTS.map(endpointEntry),
+    endpoints: ENDPOINTS,
     roles: ROLES_SATISFYING,
   };
 }

@@ -6,13 +6,12 @@ import { messageSchema } from '../contract/message-schema.js';
 import { named } from '../routes/answer-schema.js';
 
 /**
- * The answer to /check, by hand: it carries x402's PaymentRequired document (camelCase, x402's own names)
- * parsed from p2p's JSON, and leaves out what a check did not produce rather than answering null.
+ * The answer to /check: p2p's CheckGateRequestResponse as the contract gives it (what a check did not
+ * produce is left out), with x402's PaymentRequired document (camelCase, x402's own names) parsed from
+ * p2p's JSON text. Only that document is written here.
  */
 
-const CREDENTIAL = messageDesc('ctk.p2p.v1.GateCredential');
-const PAYMENT = messageDesc('ctk.p2p.v1.GatePayment');
-const REFUSAL = messageDesc('ctk.p2p.v1.GateRefusal');
+const CHECKED = messageDesc('ctk.p2p.v1.CheckGateRequestResponse');
 
 const paymentRequiredDocument = z
   .looseObject({
@@ -66,16 +65,9 @@ const PAYMENT_REQUIRED_EXAMPLE: z.output<typeof paymentRequiredDocument> = {
 
 export const gateCheck = named(
   'PaygateCheck',
-  z.object({
-    outcome: z
-      .enum(['free', 'payment_required', 'paid'])
-      .describe('free: no price on it, pass it on; payment_required: answer 402 with headers and body; paid: pass it on, adding headers'),
+  (messageSchema(CHECKED, 'answer') as z.ZodObject).extend({
     status: z.union([z.literal(200), z.literal(402)]).describe('The status the resource server answers with'),
-    headers: z.record(z.string(), z.string()).describe('Headers to add to the answer'),
     body: paymentRequiredDocument.optional(),
-    refusal: messageSchema(REFUSAL, 'answer').optional().describe('A payment or credential that was offered and refused (a 402 only)'),
-    credential: messageSchema(CREDENTIAL, 'answer').optional().describe('A credential issued for a payment this request carried'),
-    payment: messageSchema(PAYMENT, 'answer').optional().describe('The payment that paid this request'),
   }),
   {
     outcome: 'payment_required',
@@ -89,18 +81,8 @@ export const gateCheck = named(
   },
 );
 
-type GateCheck = z.output<typeof gateCheck>;
-
 /** What the resource server does, with the x402 document parsed for a 402. */
-export function gateCheckView(check: CheckGateRequestResponse): GateCheck {
-  return {
-    outcome: check.outcome as GateCheck['outcome'],
-    status: check.status as GateCheck['status'],
-    headers: check.headers,
-    // p2p writes the document; one that is not JSON is its fault, answered 500 like any.
-    ...(check.bodyJson ? { body: JSON.parse(check.bodyJson) as GateCheck['body'] } : {}),
-    ...(check.refusal ? { refusal: toJson(REFUSAL, check.refusal as never) as GateCheck['refusal'] } : {}),
-    ...(check.credential ? { credential: toJson(CREDENTIAL, check.credential as never) } : {}),
-    ...(check.payment ? { payment: toJson(PAYMENT, check.payment as never) } : {}),
-  };
+export function gateCheckView(check: CheckGateRequestResponse) {
+  // p2p writes the document; one that is not JSON is its fault, answered 500 like any.
+  return { ...toJson(CHECKED, check as never), ...(check.bodyJson ? { body: JSON.parse(check.bodyJson) as unknown } : {}) };
 }

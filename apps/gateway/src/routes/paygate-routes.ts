@@ -62,7 +62,7 @@ export function paygateRoutes(deps: GatewayDeps): Record<string, RouteDefinition
       fill: keyAccount,
       errors: ['not_found'],
     }),
-    // By hand: the answer carries x402's own document (gate-check-answer.ts).
+    // By hand: p2p's answer, with x402's own document parsed into it (gate-check-answer.ts).
     'POST /api/v1/402/check': route({
       body: messageSchema(CHECK, 'request', ['account']),
       bodyExample: exampleOf(CHECK) as never,
