@@ -1,7 +1,7 @@
 import { AppError } from '@ctk/shared';
 import type { GatewayDeps } from '../deps.js';
 import { issueApiKey } from './issue-api-key.js';
-import { afterCursor, NEWEST_FIRST, toPage, type PageQuery } from '../routes/pagination.js';
+import { newestFirst, toPage, type PageQuery } from '../routes/pagination.js';
 
 /** A user's own API keys: create (secret shown once), list (never the secret), revoke. */
 export function createApiKey(deps: GatewayDeps, userId: string, name: string) {
@@ -10,12 +10,7 @@ export function createApiKey(deps: GatewayDeps, userId: string, name: string) {
 
 /** The keys' rows: the contract's ApiKey shows none of their hashes. */
 export async function listApiKeys(deps: GatewayDeps, userId: string, page: PageQuery) {
-  const rows = await deps.prisma.apiKey.findMany({
-    where: { userId, ...afterCursor(page.cursor) },
-    orderBy: NEWEST_FIRST,
-    take: page.limit + 1,
-  });
-  return toPage(rows, page.limit, (key) => key);
+  return toPage(await deps.prisma.apiKey.findMany(newestFirst(page, { userId })), page.limit, (key) => key);
 }
 
 export async function revokeApiKey(deps: GatewayDeps, userId: string, keyId: string) {

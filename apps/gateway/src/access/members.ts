@@ -4,7 +4,7 @@ import type { OrgContext } from '../auth/types.js';
 import type { GatewayDeps } from '../deps.js';
 import type { Membership, Prisma, User } from '../generated/prisma/client.js';
 import { issueApiKey } from './issue-api-key.js';
-import { afterCursor, NEWEST_FIRST, toPage, type PageQuery } from '../routes/pagination.js';
+import { newestFirst, toPage, type PageQuery } from '../routes/pagination.js';
 
 export type NewMember = { role: Role } & ({ user_id: string } | { name: string; email?: string | undefined });
 
@@ -46,12 +46,7 @@ export async function addMember(deps: GatewayDeps, org: OrgContext, input: NewMe
 }
 
 export async function listMembers(deps: GatewayDeps, org: OrgContext, page: PageQuery) {
-  const rows = await deps.prisma.membership.findMany({
-    where: { organizationId: org.id, ...afterCursor(page.cursor) },
-    orderBy: NEWEST_FIRST,
-    take: page.limit + 1,
-    include: { user: true },
-  });
+  const rows = await deps.prisma.membership.findMany({ ...newestFirst(page, { organizationId: org.id }), include: { user: true } });
   return toPage(rows, page.limit, memberOf);
 }
 

@@ -2,7 +2,7 @@ import { AppError } from '@ctk/shared';
 import { displayPrefix, hashSecret, KEY_PREFIX, newSecret } from '../auth/secrets.js';
 import type { OrgContext } from '../auth/types.js';
 import type { GatewayDeps } from '../deps.js';
-import { afterCursor, NEWEST_FIRST, toPage, type PageQuery } from '../routes/pagination.js';
+import { newestFirst, toPage, type PageQuery } from '../routes/pagination.js';
 
 /** The commerce public key is publishable (it goes into the merchant's web page); rotating it retires the old one at once. */
 export async function rotateCommerceKey(deps: GatewayDeps, org: OrgContext) {
@@ -25,11 +25,7 @@ export async function createPaygateKey(deps: GatewayDeps, org: OrgContext, name:
 }
 
 export async function listPaygateKeys(deps: GatewayDeps, org: OrgContext, page: PageQuery) {
-  const rows = await deps.prisma.paygateKey.findMany({
-    where: { account: { organizationId: org.id }, ...afterCursor(page.cursor) },
-    orderBy: NEWEST_FIRST,
-    take: page.limit + 1,
-  });
+  const rows = await deps.prisma.paygateKey.findMany(newestFirst(page, { account: { organizationId: org.id } }));
   return toPage(rows, page.limit, (key) => key);
 }
 

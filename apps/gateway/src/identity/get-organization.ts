@@ -4,7 +4,6 @@ import type { Role } from '../catalog/endpoints.js';
 import type { GatewayDeps } from '../deps.js';
 import { organizationView } from './organization-view.js';
 import { readOwnerFacts } from './owner-facts.js';
-import { paymailDomain } from '../paymail/paymail-domain.js';
 
 /** The organisation the request resolved, as its members see it, with the caller's role. */
 export async function getOrganization(deps: GatewayDeps, org: OrgContext & { role: Role }, options: CallOptions) {
@@ -12,5 +11,5 @@ export async function getOrganization(deps: GatewayDeps, org: OrgContext & { rol
     deps.prisma.organization.findUniqueOrThrow({ where: { id: org.id } }),
     readOwnerFacts(deps, [org.id], options),
   ]);
-  return { ...organizationView(row, paymailDomain(deps.config), facts!), role: org.role };
+  return { ...organizationView(deps.config, row, facts!), role: org.role };
 }

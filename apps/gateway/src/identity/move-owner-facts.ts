@@ -4,14 +4,10 @@ import type { GatewayDeps } from '../deps.js';
 type Deps = Pick<GatewayDeps, 'prisma' | 'services'>;
 
 const LEGACY = { jurisdiction: true, pricesIncludeTax: true, receivingAddress: true, walletXpub: true, identityPublicKey: true } as const;
-const HELD = [
-  { jurisdiction: { not: null } },
-  { pricesIncludeTax: { not: null } },
-  { receivingAddress: { not: null } },
-  { walletXpub: { not: null } },
-  { identityPublicKey: { not: null } },
-];
-const EMPTIED = { jurisdiction: null, pricesIncludeTax: null, receivingAddress: null, walletXpub: null, identityPublicKey: null };
+const COLUMNS = Object.keys(LEGACY) as (keyof typeof LEGACY)[];
+/** An organisation whose row still holds any of them, and the row with none. */
+const HELD = COLUMNS.map((column) => ({ [column]: { not: null } }));
+const EMPTIED = Object.fromEntries(COLUMNS.map((column) => [column, null]));
 
 /**
  * Moves what the gateway once kept of other services' facts to their owners (decision 0028): each

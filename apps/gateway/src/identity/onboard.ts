@@ -6,7 +6,6 @@ import { createOrganization } from './create-organization.js';
 import { issueApiKey } from '../access/issue-api-key.js';
 import type { OrganizationFields } from './organization-fields.js';
 import { organizationView } from './organization-view.js';
-import { paymailDomain } from '../paymail/paymail-domain.js';
 import { checkWithOwners, noFacts, writeToOwners } from './owner-facts.js';
 
 export type NewUser = { name?: string | undefined; email?: string | undefined };
@@ -40,7 +39,7 @@ export async function onboard(
   deps.credentials.forget();
   return {
     user: { id: result.userId },
-    organization: organizationView(result.org, paymailDomain(deps.config), result.facts),
+    organization: organizationView(deps.config, result.org, result.facts),
     role: 'owner',
     apiKey: result.apiKey,
   };

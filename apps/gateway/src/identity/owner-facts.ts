@@ -66,12 +66,6 @@ function ownersChange(fields: OrganizationUpdate) {
   };
 }
 
-/** Whether a change names any fact another service owns. */
-export function changesOwnerFacts(fields: OrganizationUpdate): boolean {
-  const change = ownersChange(fields);
-  return change.wallet !== null || change.tax !== null;
-}
-
 /**
  * Has each owner check its part of a change, storing nothing (both at once): a refusal comes before the
  * gateway or any owner writes, as a 422 on the field named, in the words of the owner's rule. An owner

@@ -6,7 +6,6 @@ import { orgRef } from '../routes/service-call.js';
 import { organizationData, type OrganizationUpdate } from './organization-fields.js';
 import { organizationView } from './organization-view.js';
 import { checkWithOwners, readOwnerFacts, writeToOwners } from './owner-facts.js';
-import { paymailDomain } from '../paymail/paymail-domain.js';
 
 /**
  * Changes the organisation's settings: the gateway's own fields here, its wallet at p2p and its tax
@@ -31,7 +30,7 @@ export async function updateOrganization(
       { maxWait: 20_000, timeout: 20_000 },
     );
     deps.credentials.forget();
-    return { ...organizationView(row, paymailDomain(deps.config), facts), role: org.role };
+    return { ...organizationView(deps.config, row, facts), role: org.role };
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError('already_exists', `The paymail alias "${fields.paymail_alias}" is taken.`);
     throw error;

@@ -24,7 +24,24 @@ export const SENDER = {
   note: 'Two lattes, thanks!',
 };
 
-const capabilityUrl = (path: string) => `https://example.com/api/v1/bsvalias/${path}/{alias}@{domain.tld}`;
+/** The capability document of an instance at `base` (its public URL): each BRFC's URL template, or a flag. */
+export function capabilities(base: string) {
+  const url = (path: string) => `${base}/api/v1/bsvalias/${path}/{alias}@{domain.tld}`;
+  return {
+    bsvalias: '1.0' as const,
+    capabilities: {
+      pki: url('id'),
+      paymentDestination: url('address'),
+      f12f968c92d6: url('public-profile'),
+      a9f510c16bde: `${url('verifypubkey')}/{pubkey}`,
+      '2a40af698840': url('p2p-payment-destination'),
+      '5f1323cddf31': url('receive-transaction'),
+      '5c55a7fdb7bb': url('beef'),
+      // Sender validation: senders may sign, and a signature sent is checked, but none is required.
+      '6745385c3fc0': false,
+    },
+  };
+}
 
 export const bsvaliasCapabilities = named(
   'BsvaliasCapabilities',
@@ -32,19 +49,7 @@ export const bsvaliasCapabilities = named(
     bsvalias: z.literal('1.0'),
     capabilities: z.record(z.string(), z.union([z.string(), z.boolean()])).describe('BRFC id or name: the URL template, or a flag'),
   }),
-  {
-    bsvalias: '1.0',
-    capabilities: {
-      pki: capabilityUrl('id'),
-      paymentDestination: capabilityUrl('address'),
-      f12f968c92d6: capabilityUrl('public-profile'),
-      a9f510c16bde: `${capabilityUrl('verifypubkey')}/{pubkey}`,
-      '2a40af698840': capabilityUrl('p2p-payment-destination'),
-      '5f1323cddf31': capabilityUrl('receive-transaction'),
-      '5c55a7fdb7bb': capabilityUrl('beef'),
-      '6745385c3fc0': false,
-    },
-  },
+  capabilities('https://example.com'),
 );
 
 /** The identity key, the public profile and a key's match: the gateway contract's messages (proto/ctk/gateway/v1/paymail.proto). */

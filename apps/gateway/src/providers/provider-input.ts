@@ -4,22 +4,12 @@ import { limitField } from '../routes/pagination.js';
 
 /** Only the shape of provider payments' requests: commerce verifies signatures and applies events (decision 0019). */
 
-export const providerParams = z.object({
-  handle: handleField,
-  provider: z.enum(['card-provider', 'wallet-provider'], 'must be card-provider or wallet-provider').describe('The payment provider'),
-});
-
-export const providerEventParams = z.object({
-  handle: handleField,
-  id: z.uuid('must be a provider event id (a UUID)').describe('The event, as the events list answers its id'),
-});
-
 export const webhookQuery = z.object({
   org: handleField.describe('The organisation whose provider account sends to this URL: its handle (e.g. ?org=blue-bottle-cafe)'),
 });
 
-export const providerEventsQuery = z.object({
-  outcome: z.enum(['applied', 'parked', 'ignored']).optional().describe('Only events of this outcome (parked: kept, not applied)'),
+/** The events list's page: the contract's `outcome`, and a cursor that is a time (the request's `before`). */
+export const providerEventsPage = z.object({
   limit: limitField.default(50),
   cursor: z.iso.datetime({ offset: true, error: 'must be the next_cursor of the previous page' }).optional(),
 });

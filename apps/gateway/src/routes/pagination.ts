@@ -17,16 +17,12 @@ export const pageQuery = z.object({
 });
 export type PageQuery = z.infer<typeof pageQuery>;
 
-/** Prisma `where` for rows after the cursor, newest first (created_at desc, id desc). */
-export function afterCursor(cursor: string | undefined) {
-  const position = cursorPosition(cursor);
-  if (!position) return {};
-  return {
-    OR: [{ createdAt: { lt: position.at } }, { createdAt: position.at, id: { lt: position.id } }],
-  };
+/** Prisma arguments of a page of the rows `where` selects: newest first (created_at desc, id desc), after the cursor, one more than the page (for toPage). */
+export function newestFirst<W extends object>(page: PageQuery, where: W) {
+  const position = cursorPosition(page.cursor);
+  const after = position ? { OR: [{ createdAt: { lt: position.at } }, { createdAt: position.at, id: { lt: position.id } }] } : {};
+  return { where: { ...where, ...after }, orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }], take: page.limit + 1 };
 }
-
-export const NEWEST_FIRST = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
 
 /** Takes `limit + 1` rows fetched newest first and returns the page and the cursor of the next one. */
 export function toPage<T extends { createdAt: Date; id: string }, V>(rows: T[], limit: number, view: (row: T) => V) {

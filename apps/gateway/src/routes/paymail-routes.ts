@@ -4,7 +4,7 @@ import type { GatewayDeps } from '../deps.js';
 import { paymailDomain } from '../paymail/paymail-domain.js';
 import { getPublicProfile } from '../paymail/get-public-profile.js';
 import { resolvePaymail, type PaymailTarget } from '../paymail/paymail-target.js';
-import { bsvaliasCapabilities, paymailPki, publicProfile, verifiedPubkey } from '../paymail/paymail-answers.js';
+import { bsvaliasCapabilities, capabilities, paymailPki, publicProfile, verifiedPubkey } from '../paymail/paymail-answers.js';
 import { messageDesc } from '../contract/contract-registry.js';
 import { fromJson } from '../contract/json-mapping.js';
 import { rpcRoute, type RpcRouteOptions } from '../contract/rpc-route.js';
@@ -90,20 +90,7 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
     'GET /.well-known/bsvalias': route({
       bsvalias: true,
       answer: bsvaliasCapabilities,
-      handle: async () => ({
-        bsvalias: '1.0' as const,
-        capabilities: {
-          pki: `${base}/api/v1/bsvalias/id/{alias}@{domain.tld}`,
-          paymentDestination: `${base}/api/v1/bsvalias/address/{alias}@{domain.tld}`,
-          f12f968c92d6: `${base}/api/v1/bsvalias/public-profile/{alias}@{domain.tld}`,
-          a9f510c16bde: `${base}/api/v1/bsvalias/verifypubkey/{alias}@{domain.tld}/{pubkey}`,
-          '2a40af698840': `${base}/api/v1/bsvalias/p2p-payment-destination/{alias}@{domain.tld}`,
-          '5f1323cddf31': `${base}/api/v1/bsvalias/receive-transaction/{alias}@{domain.tld}`,
-          '5c55a7fdb7bb': `${base}/api/v1/bsvalias/beef/{alias}@{domain.tld}`,
-          // Sender validation: senders may sign, and a signature sent is checked, but none is required.
-          '6745385c3fc0': false,
-        },
-      }),
+      handle: async () => capabilities(base),
     }),
     'GET /api/v1/bsvalias/id/:paymail': route({
       bsvalias: true,

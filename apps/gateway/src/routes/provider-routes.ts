@@ -8,12 +8,11 @@ import { exampleOf, messageDesc } from '../contract/contract-registry.js';
 import { toJson } from '../contract/json-mapping.js';
 import { messageSchema } from '../contract/message-schema.js';
 import { rpcRoute } from '../contract/rpc-route.js';
+import { orgParams } from '../identity/organization-fields.js';
 import {
   cardProviderEvent,
   cardProviderEventExample,
-  providerEventParams,
-  providerEventsQuery,
-  providerParams,
+  providerEventsPage,
   walletProviderEvent,
   walletProviderEventExample,
   webhookQuery,
@@ -82,7 +81,7 @@ export function providerRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
     }),
     'PUT /api/v1/orgs/:handle/payment-providers/:provider': rpcRoute(deps.services, {
       rpc: ['commerce', 'setProviderSecret'],
-      params: providerParams,
+      params: [orgParams, 'provider'],
       body: true,
       answer: 'account',
       view: 'ctk.commerce.v1.PaymentProviderAccount',
@@ -93,14 +92,14 @@ export function providerRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
     }),
     'GET /api/v1/orgs/:handle/payment-providers/events': rpcRoute(deps.services, {
       rpc: ['commerce', 'listProviderEvents'],
-      query: providerEventsQuery,
+      query: ['outcome', providerEventsPage],
       // The page's cursor is a time: the events received before it.
       fill: { fields: [], from: ({ query }) => ({ before: (query.cursor as string | undefined) ?? '' }) },
       answer: { page: 'events' },
     }),
     'POST /api/v1/orgs/:handle/payment-providers/events/:id/apply': rpcRoute(deps.services, {
       rpc: ['commerce', 'applyProviderEvent'],
-      params: providerEventParams,
+      params: [orgParams, 'id'],
       body: true,
       fill: { fields: ['public_url'], from: () => ({ publicUrl }) },
       answer: 'event',
