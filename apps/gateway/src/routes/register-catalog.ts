@@ -6,7 +6,7 @@ import type { PrismaClient } from '../data/prisma.js';
 import { bsvaliasErrorBody, errorHandler } from '../plugins/errors.js';
 import { beginIdempotent } from '../plugins/idempotency.js';
 import { allowance, clientAddress, type Allowance } from '../plugins/rate-limits.js';
-import { refuseUnknownQuery } from '../plugins/request-refusals.js';
+import { unknownQuery } from '../plugins/request-refusals.js';
 import { parseInput, successStatus, type RouteDefinition } from './route-definition.js';
 
 /**
@@ -17,6 +17,8 @@ export function registerCatalog(
   app: FastifyInstance,
   options: {
     handlers: Map<string, RouteDefinition>;
+    /** The media types other than JSON that some route reads as JSON (`jsonAlso`): the others refuse them. */
+    jsonAlso: ReadonlySet<string>;
     auth: AuthDeps;
     prisma: PrismaClient;
     /** The allowance every request spends: its credential's, else its address's (plugins/rate-limits.ts). */
@@ -24,7 +26,6 @@ export function registerCatalog(
     signupRateLimit: number;
   },
 ): void {
-  const jsonAlso = new Set([...options.handlers.values()].flatMap((definition) => (definition.jsonAlso ? [definition.jsonAlso.body] : [])));
   const signup = allowance(app, options.signupRateLimit, (request) => `signup:${clientAddress(request)}`);
   for (const endpoint of ENDPOINTS) {
     const definition = options.handlers.get(endpointKey(endpoint));
@@ -51,14 +52,8 @@ export function registerCatalog(
       // malformed body is; the paymail routes answer paymail clients by the paymail rules, and an unbuilt route answers 501.
       ...(definition && !definition.bsvalias
         ? {
-            preValidation: (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
-              try {
-                refuseUnknownQuery(definition.query, request.query);
-                done();
-              } catch (error) {
-                done(error as Error);
-              }
-            },
+            preValidation: (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) =>
+              done(unknownQuery(definition.query, request.query)),
           }
         : {}),
       preHandler: async (request, reply) => {
@@ -72,7 +67,7 @@ export function registerCatalog(
         if (definition?.user) requireUser(request);
         if (definition?.creates && (await beginIdempotent(options.prisma, request, reply, definition.secrets))) return reply;
       },
-      handler: definition ? implemented(definition, jsonAlso) : notImplemented(endpoint),
+      handler: definition ? implemented(definition, options.jsonAlso) : notImplemented(endpoint),
     });
   }
 }
@@ -81,7 +76,7 @@ export function toFastifyPath(path: string): string {
   return path.replace(/\*\w+$/, '*');
 }
 
-function implemented(definition: RouteDefinition, jsonAlso: Set<string>) {
+function implemented(definition: RouteDefinition, jsonAlso: ReadonlySet<string>) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const media = mediaTypeOf(request.headers['content-type']);
     // The gateway reads another route's JSON media type (BIP270's Payment) as JSON; this route does not take it.
