@@ -20,7 +20,7 @@ import { registerCors } from './plugins/cors.js';
 import { answerClientError, answerRouterError, registerErrorHandling } from './plugins/errors.js';
 import { refuseContentEncoding } from './plugins/request-refusals.js';
 import { finishIdempotent } from './plugins/idempotency.js';
-import { allowance, callerAllowance, clientAddress, rateLimited } from './plugins/rate-limits.js';
+import { clientAddress, rateLimited } from './plugins/rate-limits.js';
 import { accessRoutes } from './routes/access-routes.js';
 import { commerceRoutes } from './routes/commerce-routes.js';
 import { ticketRoutes } from './routes/ticket-routes.js';
@@ -132,11 +132,9 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     keyGenerator: clientAddress,
     errorResponseBuilder: (_request, context) => rateLimited(context.max, Math.ceil(context.ttl / 1000)),
   });
-  const lookupAllowance = allowance(app, config.CTK_RATE_LIMIT_PER_MINUTE, (request) => `lookup:${clientAddress(request)}`);
 
-  const handlers = new Map<string, RouteDefinition>();
   const implemented = new Set<string>();
-  const groups = [
+  const groups: Record<string, RouteDefinition>[] = [
     identityRoutes(deps),
     signInRoutes(deps),
     accessRoutes(deps),
@@ -162,21 +160,14 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     walletRoutes(deps),
     serviceInfoRoutes(deps, implemented),
   ];
-  for (const group of groups) for (const [key, definition] of Object.entries(group)) handlers.set(key, definition);
+  const handlers = new Map(groups.flatMap((group) => Object.entries(group)));
   for (const key of handlers.keys()) implemented.add(key);
   registerCors(app, handlers);
   // JSON in another media type (BIP270's Payment), for the routes that declare it (routes/register-catalog.ts refuses it elsewhere).
   const jsonAlso = new Set([...handlers.values()].flatMap((definition) => (definition.jsonAlso ? [definition.jsonAlso.body] : [])));
   readJsonBodies(app, jsonAlso);
 
-  registerCatalog(app, {
-    handlers,
-    jsonAlso,
-    prisma,
-    auth: { credentials: deps.credentials, lookups: lookupAllowance },
-    callerAllowance: callerAllowance(app, config),
-    signupRateLimit: config.CTK_SIGNUP_RATE_LIMIT_PER_MINUTE,
-  });
+  registerCatalog(app, deps, handlers, jsonAlso);
   app.addHook('onSend', (request, reply, payload, done) => {
     if (!request.idempotency) return done(null, payload);
     finishIdempotent(prisma, request, reply.statusCode, payload).then(() => done(null, payload), done);
