@@ -8,7 +8,6 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { startMovingOwnerFacts } from './identity/move-owner-facts.js';
 import { Credentials } from './auth/credentials.js';
-import { webhookVerifier } from './auth/webhook-signature.js';
 import { configSchema, type Config } from './config.js';
 import { PrismaClient } from './data/prisma.js';
 import type { GatewayDeps } from './deps.js';
@@ -21,7 +20,7 @@ import { registerCors } from './plugins/cors.js';
 import { answerClientError, answerRouterError, registerErrorHandling } from './plugins/errors.js';
 import { refuseContentEncoding } from './plugins/request-refusals.js';
 import { finishIdempotent } from './plugins/idempotency.js';
-import { allowance, perCallerAllowance, clientAddress, commerceKeyAllowance, rateLimited } from './plugins/rate-limits.js';
+import { clientAddress, rateLimited } from './plugins/rate-limits.js';
 import { accessRoutes } from './routes/access-routes.js';
 import { commerceRoutes } from './routes/commerce-routes.js';
 import { ticketRoutes } from './routes/ticket-routes.js';
@@ -124,7 +123,6 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     reply.header('x-content-type-options', 'nosniff');
     done(refuseContentEncoding(request));
   });
-  keepRawJsonBody(app);
   registerErrorHandling(app);
   // Routes outside the catalog (docs, health, unknown paths) are limited per client address here;
   // catalog routes spend their caller's allowance after authentication (routes/register-catalog.ts).
@@ -134,18 +132,9 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     keyGenerator: clientAddress,
     errorResponseBuilder: (_request, context) => rateLimited(context.max, Math.ceil(context.ttl / 1000)),
   });
-  const perMinute = config.CTK_RATE_LIMIT_PER_MINUTE;
-  const byCaller = perCallerAllowance(app, perMinute, config.CTK_PAYGATE_KEY_RATE_LIMIT_PER_MINUTE);
-  const byCommerceKey = commerceKeyAllowance(app, config.CTK_COMMERCE_KEY_RATE_LIMIT_PER_MINUTE);
-  const callerAllowance = async (request: FastifyRequest) => {
-    await byCaller(request);
-    await byCommerceKey(request);
-  };
-  const lookupAllowance = allowance(app, perMinute, (request) => `lookup:${clientAddress(request)}`);
 
-  const handlers = new Map<string, RouteDefinition>();
   const implemented = new Set<string>();
-  const groups = [
+  const groups: Record<string, RouteDefinition>[] = [
     identityRoutes(deps),
     signInRoutes(deps),
     accessRoutes(deps),
@@ -171,24 +160,14 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     walletRoutes(deps),
     serviceInfoRoutes(deps, implemented),
   ];
-  for (const group of groups) for (const [key, definition] of Object.entries(group)) handlers.set(key, definition);
+  const handlers = new Map(groups.flatMap((group) => Object.entries(group)));
   for (const key of handlers.keys()) implemented.add(key);
   registerCors(app, handlers);
   // JSON in another media type (BIP270's Payment), for the routes that declare it (routes/register-catalog.ts refuses it elsewhere).
-  const jsonAlso = [...new Set([...handlers.values()].flatMap((definition) => (definition.jsonAlso ? [definition.jsonAlso.body] : [])))];
-  if (jsonAlso.length > 0) readJsonAs(app, jsonAlso);
+  const jsonAlso = new Set([...handlers.values()].flatMap((definition) => (definition.jsonAlso ? [definition.jsonAlso.body] : [])));
+  readJsonBodies(app, jsonAlso);
 
-  registerCatalog(app, {
-    handlers,
-    prisma,
-    auth: {
-      credentials: deps.credentials,
-      lookups: lookupAllowance,
-      webhooks: webhookVerifier({ credentials: deps.credentials }),
-    },
-    callerAllowance,
-    signupRateLimit: config.CTK_SIGNUP_RATE_LIMIT_PER_MINUTE,
-  });
+  registerCatalog(app, deps, handlers, jsonAlso);
   app.addHook('onSend', (request, reply, payload, done) => {
     if (!request.idempotency) return done(null, payload);
     finishIdempotent(prisma, request, reply.statusCode, payload).then(() => done(null, payload), done);
@@ -229,18 +208,13 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
 }
 
 /**
- * The raw JSON body is kept: webhook signatures are over the exact bytes received (kept as bytes, so that
- * no decoding can change them), idempotency hashes over their text.
+ * Reads JSON bodies (and those of the `also` media types) keeping the raw body: webhook signatures are over
+ * the exact bytes received (kept as bytes, so that no decoding can change them), idempotency hashes over their text.
  */
-function keepRawJsonBody(app: FastifyInstance) {
+function readJsonBodies(app: FastifyInstance, also: ReadonlySet<string>) {
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  readJsonAs(app, 'application/json');
-}
-
-/** Reads a body of these media types as JSON, keeping its raw bytes and text. */
-function readJsonAs(app: FastifyInstance, media: string | string[]) {
   const parse = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser(media, { parseAs: 'buffer' }, (request, body, done) => {
+  app.addContentTypeParser(['application/json', ...also], { parseAs: 'buffer' }, (request, body, done) => {
     request.rawBodyBytes = body as Buffer;
     request.rawBody = (body as Buffer).toString('utf8');
     parse(request, request.rawBody, done);

@@ -5,13 +5,12 @@ import { handleProblem } from '../identity/organization-fields.js';
 import type { BeforeLookup, Credentials } from './credentials.js';
 import { refuseRepeatedCredentials } from '../plugins/request-refusals.js';
 import { ROLES_SATISFYING, type OrgContext } from './types.js';
-import type { WebhookVerifier } from './webhook-signature.js';
+import { verifyWebhook } from './webhook-signature.js';
 
 export type AuthDeps = {
   credentials: Credentials;
-  webhooks: WebhookVerifier;
   /** Spends one of the client address's credential lookups (a key not in memory): 429 when they are used up. */
-  lookups?: (request: FastifyRequest) => Promise<void>;
+  lookups: (request: FastifyRequest) => Promise<void>;
 };
 
 /**
@@ -20,6 +19,7 @@ export type AuthDeps = {
  */
 export async function authenticate(request: FastifyRequest, endpoint: Endpoint, deps: AuthDeps): Promise<void> {
   refuseRepeatedCredentials(request);
+  const beforeLookup = () => deps.lookups(request);
   switch (endpoint.auth) {
     case 'none':
       break;
@@ -31,7 +31,7 @@ export async function authenticate(request: FastifyRequest, endpoint: Endpoint, 
           throw new AppError('unauthenticated', 'This endpoint needs an API key: send Authorization: Bearer <API_KEY>.');
         break;
       }
-      const key = await deps.credentials.userKey(token, lookupGuard(request, deps));
+      const key = await deps.credentials.userKey(token, beforeLookup);
       if (!key) throw new AppError('invalid_api_key', 'The API key is not valid or has been revoked.');
       request.caller = { kind: 'user', ...key };
       break;
@@ -40,7 +40,7 @@ export async function authenticate(request: FastifyRequest, endpoint: Endpoint, 
       const token = bearerToken(request);
       if (token === undefined)
         throw new AppError('unauthenticated', 'This endpoint needs a payment-gate key: send Authorization: Bearer <PAYGATE_API_KEY>.');
-      const key = await deps.credentials.paygateKey(token, lookupGuard(request, deps));
+      const key = await deps.credentials.paygateKey(token, beforeLookup);
       if (!key)
         throw new AppError(
           'invalid_api_key',
@@ -50,11 +50,11 @@ export async function authenticate(request: FastifyRequest, endpoint: Endpoint, 
       break;
     }
     case 'commerce_key':
-      await authenticateCommerceKey(request, deps.credentials, lookupGuard(request, deps));
+      await authenticateCommerceKey(request, deps.credentials, beforeLookup);
       break;
     case 'webhook': {
       // The organisation is the URL's (?org=<handle>); commerce checks the signature with its secret (decision 0019).
-      const delivery = await deps.webhooks.verify(request);
+      const delivery = await verifyWebhook(request, deps.credentials);
       request.caller = { kind: 'webhook', provider: delivery.provider, organizationId: delivery.org.id, signature: delivery.signature };
       request.org = { ...delivery.org, role: null };
       break;
@@ -89,10 +89,6 @@ function bearerToken(request: FastifyRequest): string | undefined {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw new AppError('invalid_api_key', 'Malformed Authorization header: expected "Bearer <key>".');
   return match[1];
-}
-
-function lookupGuard(request: FastifyRequest, deps: AuthDeps): BeforeLookup {
-  return deps.lookups ? () => deps.lookups!(request) : () => Promise.resolve();
 }
 
 async function authenticateCommerceKey(request: FastifyRequest, credentials: Credentials, beforeLookup: BeforeLookup) {

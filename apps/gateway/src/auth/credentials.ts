@@ -10,8 +10,8 @@ type Org = Omit<OrgContext, 'role'>;
 
 /** Runs before a credential is looked up in the database (not when it is served from memory): may refuse with 429. */
 export type BeforeLookup = () => Promise<void>;
-
-const NO_GUARD: BeforeLookup = () => Promise.resolve();
+/** What a request knows of an organisation it resolved (its settings are each service's: decision 0028). */
+const ORG: { [field in keyof Org]: true } = { id: true, handle: true, name: true };
 
 /**
  * Resolves credentials and memberships, each from one indexed lookup by hash, kept briefly in memory
@@ -38,7 +38,7 @@ export class Credentials {
     this.roles = new TtlCache(ttl);
   }
 
-  userKey(secret: string, beforeLookup = NO_GUARD): Promise<UserKey | null> {
+  userKey(secret: string, beforeLookup: BeforeLookup): Promise<UserKey | null> {
     if (!secret.startsWith(KEY_PREFIX.user)) return Promise.resolve(null);
     const hash = hashSecret(secret);
     return this.userKeys.get(hash, async () => {
@@ -48,7 +48,7 @@ export class Credentials {
     });
   }
 
-  paygateKey(secret: string, beforeLookup = NO_GUARD): Promise<PaygateKey | null> {
+  paygateKey(secret: string, beforeLookup: BeforeLookup): Promise<PaygateKey | null> {
     if (!secret.startsWith(KEY_PREFIX.paygate)) return Promise.resolve(null);
     const hash = hashSecret(secret);
     return this.paygateKeys.get(hash, async () => {
@@ -58,28 +58,26 @@ export class Credentials {
     });
   }
 
-  commerceKey(key: string, beforeLookup = NO_GUARD): Promise<Org | null> {
+  commerceKey(key: string, beforeLookup: BeforeLookup): Promise<Org | null> {
     if (!key.startsWith(KEY_PREFIX.commerce)) return Promise.resolve(null);
     return this.commerceKeys.get(key, async () => {
       await beforeLookup();
-      return toOrg(await this.prisma.organization.findUnique({ where: { commercePublicKey: key } }));
+      return this.prisma.organization.findUnique({ where: { commercePublicKey: key }, select: ORG });
     });
   }
 
   org(handle: string): Promise<Org | null> {
-    return this.orgs.get(handle, async () => toOrg(await this.prisma.organization.findUnique({ where: { handle } })));
+    return this.orgs.get(handle, () => this.prisma.organization.findUnique({ where: { handle }, select: ORG }));
   }
 
   /** The organisation of an id another service answered (a pay link's): public routes that know no handle. */
   orgById(id: string): Promise<Org | null> {
-    return this.orgs.get(`id:${id}`, async () => toOrg(await this.prisma.organization.findUnique({ where: { id } })));
+    return this.orgs.get(`id:${id}`, () => this.prisma.organization.findUnique({ where: { id }, select: ORG }));
   }
 
   /** The organisation whose paymail alias this is (the part before the @). */
   orgByPaymailAlias(alias: string): Promise<Org | null> {
-    return this.orgs.get(`paymail:${alias}`, async () =>
-      toOrg(await this.prisma.organization.findUnique({ where: { paymailAlias: alias } })),
-    );
+    return this.orgs.get(`paymail:${alias}`, () => this.prisma.organization.findUnique({ where: { paymailAlias: alias }, select: ORG }));
   }
 
   role(userId: string, organizationId: string): Promise<Role | null> {
@@ -96,20 +94,4 @@ export class Credentials {
   forget(): void {
     for (const cache of [this.userKeys, this.paygateKeys, this.commerceKeys, this.orgs, this.roles]) cache.clear();
   }
-}
-
-type OrgRow = {
-  id: string;
-  handle: string;
-  name: string;
-};
-
-function toOrg(row: OrgRow | null): Org | null {
-  return (
-    row && {
-      id: row.id,
-      handle: row.handle,
-      name: row.name,
-    }
-  );
 }

@@ -18,8 +18,6 @@ export type OrgContext = {
   role: Role | null;
 };
 
-export const ROLE_RANK: Record<Role, number> = { staff: 1, admin: 2, owner: 3 };
-
 /** The spec's table: which roles satisfy a required role. */
 export const ROLES_SATISFYING: Record<Role, Role[]> = {
   owner: ['owner'],

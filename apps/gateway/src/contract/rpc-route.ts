@@ -3,7 +3,7 @@ import { SERVICES, type ServiceClients, type ServiceName } from '@ctk/shared';
 import { z } from 'zod';
 import { requireOrg } from '../auth/authenticate.js';
 import { handleField } from '../identity/organization-fields.js';
-import { exampleOf as namedExample } from '../routes/answer-schema.js';
+import { pageOf } from '../routes/answer-schema.js';
 import { route, type HandlerInput, type RouteDefinition } from '../routes/route-definition.js';
 import { callOptions, orgRef } from '../routes/service-call.js';
 import { exampleOf, messageDesc, methodDesc } from './contract-registry.js';
@@ -126,9 +126,8 @@ function answerOf(output: DescMessage, answer: string | { page: string } | undef
   if (typeof answer === 'string') return { schema, view: (response: Json) => toJson(element, response[field.localName] as Json) };
   // A list the service answers whole (no next_cursor) is one page.
   const cursor = output.fields.find((f) => f.name === 'next_cursor');
-  const page = z.object({ data: z.array(schema), next_cursor: z.string().nullable() });
   return {
-    schema: page.meta({ id: `${element.name}Page`, examples: [{ data: [namedExample(schema)], next_cursor: null }] }),
+    schema: pageOf(element.name, schema),
     view: (response: Json) => ({
       data: (response[field.localName] as Json[]).map((item) => toJson(element, item)),
       next_cursor: (cursor && (response[cursor.localName] as string)) || null,

@@ -5,7 +5,7 @@ import { AppError } from '@ctk/shared';
 /** A file name safe inside a quoted content-disposition (books builds it from the handle and the dates). */
 const SAFE_FILE_NAME = /^[A-Za-z0-9._-]{1,200}$/;
 
-export type ExportFile = { mediaType: string; fileName: string; body: Readable };
+type ExportFile = { mediaType: string; fileName: string; body: Readable };
 
 /**
  * Waits for an export's first message, which names the file, so that every refusal of books (it comes

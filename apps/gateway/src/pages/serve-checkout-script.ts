@@ -8,17 +8,13 @@ import type { FastifyInstance } from 'fastify';
  * changes: merchants pin it with an SRI hash, so it is cached for a year, immutable, and readable by any
  * origin (`crossorigin="anonymous"` is what lets the browser check the hash).
  */
-export const CHECKOUT_SCRIPT_VERSIONS = ['v1'] as const;
+const CHECKOUT_SCRIPT_VERSIONS = ['v1'];
 export const EMBED_DIR = fileURLToPath(new URL('../../embed', import.meta.url));
 
-export function checkoutScriptPath(version: (typeof CHECKOUT_SCRIPT_VERSIONS)[number]): string {
-  return `/checkout/${version}/checkout.js`;
-}
-
-export function serveCheckoutScript(app: FastifyInstance, dir = EMBED_DIR): void {
+export function serveCheckoutScript(app: FastifyInstance): void {
   for (const version of CHECKOUT_SCRIPT_VERSIONS) {
-    const body = readFileSync(`${dir}/${version}/checkout.js`);
-    app.get(checkoutScriptPath(version), async (_request, reply) =>
+    const body = readFileSync(`${EMBED_DIR}/${version}/checkout.js`);
+    app.get(`/checkout/${version}/checkout.js`, async (_request, reply) =>
       reply
         .header('cache-control', 'public, max-age=31536000, immutable')
         .header('access-control-allow-origin', '*')

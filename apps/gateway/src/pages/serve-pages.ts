@@ -23,7 +23,7 @@ const CONTENT_TYPES: Record<string, string> = {
  * No inline script or style, nothing from another origin: a page that holds an API key runs only the
  * gateway's own modules, and may not be framed (clickjacking a Confirm or Cancel button).
  */
-export const PAGE_CSP = [
+const PAGE_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
@@ -43,20 +43,20 @@ const PAY_LINK_ID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4
 type Asset = { body: Buffer; type: string };
 
 /** Registers the pages and their assets; assets live under `/ui/<version>/`, the version a hash of them all. */
-export function servePages(app: FastifyInstance, dir = PAGES_DIR): { version: string } {
+export function servePages(app: FastifyInstance): void {
   const assets = new Map<string, Asset>();
   const hash = createHash('sha256');
-  for (const name of readdirSync(dir).sort()) {
+  for (const name of readdirSync(PAGES_DIR).sort()) {
     const type = CONTENT_TYPES[extname(name)];
     if (!type) continue;
-    const body = readFileSync(join(dir, name));
+    const body = readFileSync(join(PAGES_DIR, name));
     hash.update(name).update('\0').update(body);
     assets.set(name, { body, type });
   }
   const version = hash.digest('hex').slice(0, 12);
   const page = (name: string) => {
     const asset = assets.get(name);
-    if (!asset) throw new Error(`${join(dir, name)} is missing: the pages folder is incomplete`);
+    if (!asset) throw new Error(`${join(PAGES_DIR, name)} is missing: the pages folder is incomplete`);
     // Asset URLs carry the version, so a new release is fetched at once and an old one may be cached for a year.
     return asset.body.toString('utf8').replaceAll('%ASSETS%', `/ui/${version}`);
   };
@@ -84,7 +84,6 @@ export function servePages(app: FastifyInstance, dir = PAGES_DIR): { version: st
     const cache = asked === version ? 'public, max-age=31536000, immutable' : 'no-cache';
     return secure(reply).header('cache-control', cache).type(asset.type).send(asset.body);
   });
-  return { version };
 }
 
 function secure(reply: FastifyReply): FastifyReply {

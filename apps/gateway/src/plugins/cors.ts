@@ -13,7 +13,7 @@ const ALLOW_HEADERS = 'authorization, content-type, idempotency-key, x-commerce-
  * so needs the key (`user: true`: the wallet passes, POST /api/v1/items, POST /api/v1/organizations;
  * docs/decisions/0024-proof-holds-and-privacy.md).
  */
-export function isCorsOpen(endpoint: Endpoint, definition: Pick<RouteDefinition, 'user'> | undefined): boolean {
+function isCorsOpen(endpoint: Endpoint, definition: Pick<RouteDefinition, 'user'> | undefined): boolean {
   if (definition?.user) return false;
   return endpoint.auth === 'commerce_key' || endpoint.auth === 'none' || endpoint.auth === 'bearer_optional';
 }

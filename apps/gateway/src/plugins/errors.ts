@@ -5,10 +5,8 @@ import { AppError } from '@ctk/shared';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** The error body of every failed request: `{"error": {"code", "message", "request_id", "details"?}}`. */
-export function errorBody(error: AppError, requestId: string) {
-  return {
-    error: { code: error.code, message: error.message, request_id: requestId, ...(error.details ? { details: error.details } : {}) },
-  };
+function errorBody(error: AppError, requestId: string) {
+  return { error: bsvaliasErrorBody(error, requestId) };
 }
 
 /**

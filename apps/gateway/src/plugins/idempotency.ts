@@ -3,10 +3,10 @@ import { AppError, isUniqueViolation } from '@ctk/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PrismaClient } from '../data/prisma.js';
 import { secretIsLive } from '../access/secret-is-live.js';
+import { hashSecret } from '../auth/secrets.js';
 import type { AnswerSecret } from '../routes/route-definition.js';
 import { openSecrets, sealSecrets, type SealedSecret } from './sealed-secrets.js';
 
-export const IDEMPOTENCY_HEADER = 'idempotency-key';
 /** A first request that has not finished after this long is taken as abandoned (its process died). */
 const ABANDONED_AFTER_MS = 60_000;
 /** Keys are remembered this long, like Stripe's; an older record is replaced by a new request. */
@@ -29,13 +29,13 @@ export async function beginIdempotent(
   reply: FastifyReply,
   secrets: readonly AnswerSecret[] = [],
 ): Promise<boolean> {
-  const key = request.headers[IDEMPOTENCY_HEADER];
+  const key = request.headers['idempotency-key'];
   if (key === undefined) return false;
   if (typeof key !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(key)) {
     throw new AppError('bad_request', 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
   }
   const scope = scopeOf(request);
-  const keyHash = sha256(key);
+  const keyHash = hashSecret(key);
   const requestHash = createHash('sha256')
     .update(`${request.method} ${request.url}\n`)
     .update(request.rawBody ?? '')
@@ -129,10 +129,6 @@ function parentOf(answer: unknown, path: readonly string[]): Record<string, unkn
   let at: unknown = answer;
   for (const name of path.slice(0, -1)) at = typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[name] : undefined;
   return typeof at === 'object' && at !== null ? (at as Record<string, unknown>) : undefined;
-}
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }
 
 function scopeOf(request: FastifyRequest): string {

@@ -1,6 +1,7 @@
 import { AppError } from '@ctk/shared';
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
 
 /** Spends one request of an allowance, or throws 429 `rate_limited` when it is used up. */
 export type Allowance = (request: FastifyRequest) => Promise<void>;
@@ -15,12 +16,25 @@ export function clientAddress(request: FastifyRequest): string {
 }
 
 /**
- * The allowance a request spends (decision 0011): its credential's when it authenticated (a user's
- * or payment gate's key by id, however the header spelled it; a webhook by its provider), else its
- * client address. A commerce key is publishable and sent by every shopper's browser, so those
- * requests count by address too.
+ * The allowance a request spends by its caller, after authentication (decision 0011): its credential's
+ * (a user's or payment gate's key by id, however the header spelled it; a webhook by its provider), else
+ * its client address. A commerce key is publishable and sent by every shopper's browser, so those requests
+ * count by address too, and spend the whole shop's allowance besides (decision 0018). A payment-gate key's
+ * allowance is the larger one, since a merchant's resource server asks the gate about each request it receives.
  */
-export function allowanceKey(request: FastifyRequest): string {
+export function callerAllowance(app: FastifyInstance, config: Config): Allowance {
+  const byCaller = allowance(app, config.CTK_RATE_LIMIT_PER_MINUTE, allowanceKey);
+  const byPaygateKey = allowance(app, config.CTK_PAYGATE_KEY_RATE_LIMIT_PER_MINUTE, allowanceKey);
+  const byShop = allowance(app, config.CTK_COMMERCE_KEY_RATE_LIMIT_PER_MINUTE, (request) =>
+    request.caller.kind === 'commerce' ? `commerce:${request.caller.organizationId}` : '',
+  );
+  return async (request) => {
+    await (request.caller.kind === 'paygate' ? byPaygateKey : byCaller)(request);
+    if (request.caller.kind === 'commerce') await byShop(request);
+  };
+}
+
+function allowanceKey(request: FastifyRequest): string {
   const caller = request.caller;
   switch (caller.kind) {
     case 'user':
@@ -33,26 +47,6 @@ export function allowanceKey(request: FastifyRequest): string {
     case 'anonymous':
       return `address:${clientAddress(request)}`;
   }
-}
-
-/**
- * The allowance a request spends by its caller (`allowanceKey`): a payment-gate key's is the larger
- * `paygateMax`, since a merchant's resource server asks the gate about each request it receives; every
- * other caller's is `max`.
- */
-export function perCallerAllowance(app: FastifyInstance, max: number, paygateMax: number): Allowance {
-  const byCaller = allowance(app, max, allowanceKey);
-  const byPaygateKey = allowance(app, paygateMax, allowanceKey);
-  return (request) => (request.caller.kind === 'paygate' ? byPaygateKey(request) : byCaller(request));
-}
-
-/**
- * The allowance of the commerce key a request authenticated with (decision 0018): the whole shop's, spent
- * besides its address's. Other requests spend nothing here.
- */
-export function commerceKeyAllowance(app: FastifyInstance, max: number): Allowance {
-  const spend = allowance(app, max, (request) => (request.caller.kind === 'commerce' ? `commerce:${request.caller.organizationId}` : ''));
-  return (request) => (request.caller.kind === 'commerce' ? spend(request) : Promise.resolve());
 }
 
 /** An allowance of `max` requests a minute per key, on @fastify/rate-limit's store. */

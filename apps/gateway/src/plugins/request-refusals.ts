@@ -33,11 +33,11 @@ export function refuseContentEncoding(request: FastifyRequest): AppError | undef
  * The one rule for query strings (README, "API conventions"): a parameter the route does not take is a 422
  * naming it, as a misspelt `from` must not list a whole journal. The names a route takes are its query schema's.
  */
-export function refuseUnknownQuery(schema: z.ZodType | undefined, query: unknown): void {
+export function unknownQuery(schema: z.ZodType | undefined, query: unknown): AppError | undefined {
   const known = schema instanceof z.ZodObject ? new Set(Object.keys(schema.shape)) : new Set<string>();
   const unknown = Object.keys((query ?? {}) as Record<string, unknown>).filter((name) => !known.has(name));
-  if (unknown.length === 0) return;
-  throw invalidInput(
+  if (unknown.length === 0) return undefined;
+  return invalidInput(
     unknown.map((name) => ({ field: name.slice(0, 100), message: `Unknown parameter "${name.slice(0, 100)}"` })),
     'query',
   );

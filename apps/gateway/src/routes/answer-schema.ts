@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ROLES } from '../catalog/endpoints.js';
 
 /**
  * An answer schema as a named component of the OpenAPI document (e.g. `Organization`), with a
@@ -8,26 +9,18 @@ export function named<S extends z.ZodType>(id: string, schema: S, example: z.out
   return schema.meta({ id, examples: [example] });
 }
 
-/** The example a named schema was given. */
-export function exampleOf<S extends z.ZodType>(schema: S): z.output<S> {
-  const example = (z.globalRegistry.get(schema)?.examples as unknown[] | undefined)?.[0];
-  if (example === undefined) throw new Error('this answer schema has no example: declare it with named()');
-  return example as z.output<S>;
-}
-
-/** Every list answers one page shape: `{"data": [...], "next_cursor"}`, null on the last page. */
+/** Every list answers one page shape: `{"data": [...], "next_cursor"}`, null on the last page; its example holds the item's. */
 export function pageOf<S extends z.ZodType>(id: string, item: S, nextCursor: string | null = null) {
-  const page = z.object({
-    data: z.array(item),
-    next_cursor: z.string().nullable(),
-  });
-  return named(`${id}Page`, page, { data: [exampleOf(item)], next_cursor: nextCursor } as z.output<typeof page>);
+  const example = (z.globalRegistry.get(item)?.examples as unknown[] | undefined)?.[0];
+  if (example === undefined) throw new Error(`${id} has no example: declare it with named()`);
+  const page = z.object({ data: z.array(item), next_cursor: z.string().nullable() });
+  return named(`${id}Page`, page, { data: [example], next_cursor: nextCursor } as z.output<typeof page>);
 }
 
 /* Fields that many answers share. */
 
 export const isoTime = z.iso.datetime();
-export const roleAnswer = z.enum(['owner', 'admin', 'staff']);
+export const roleAnswer = z.enum(ROLES);
 /** Minor units of a currency: a JSON integer, or the integer as a string past 2^53 where a number would not be exact. */
 export const minorUnits = z.union([z.number().int(), z.string().regex(/^-?\d+$/)]);
 /** Minor units as `minorUnits` answers them: a number while exact, else the digits as a string. */

@@ -1,39 +1,37 @@
 import { AppError } from '@ctk/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { authenticate, requireUser, type AuthDeps } from '../auth/authenticate.js';
+import { authenticate, requireUser } from '../auth/authenticate.js';
 import { ENDPOINTS, endpointKey, type Endpoint } from '../catalog/endpoints.js';
-import type { PrismaClient } from '../data/prisma.js';
+import type { GatewayDeps } from '../deps.js';
 import { bsvaliasErrorBody, errorHandler } from '../plugins/errors.js';
 import { beginIdempotent } from '../plugins/idempotency.js';
-import { allowance, clientAddress, type Allowance } from '../plugins/rate-limits.js';
-import { refuseUnknownQuery } from '../plugins/request-refusals.js';
+import { allowance, callerAllowance, clientAddress } from '../plugins/rate-limits.js';
+import { unknownQuery } from '../plugins/request-refusals.js';
 import { parseInput, successStatus, type RouteDefinition } from './route-definition.js';
 
 /**
  * Registers every catalog endpoint: a route's own per-address limits, auth and role, the caller's
- * allowance, then Idempotency-Key, then the handler with validated input. An endpoint without a handler answers 501 `not_implemented` naming its capability.
+ * allowance, then Idempotency-Key, then the handler with validated input. An endpoint without a handler
+ * answers 501 `not_implemented` naming its capability. `jsonAlso`: the media types other than JSON that
+ * some route reads as JSON (its `jsonAlso`), which the other routes refuse.
  */
 export function registerCatalog(
   app: FastifyInstance,
-  options: {
-    handlers: Map<string, RouteDefinition>;
-    auth: AuthDeps;
-    prisma: PrismaClient;
-    /** The allowance every request spends: its credential's, else its address's (plugins/rate-limits.ts). */
-    callerAllowance: Allowance;
-    signupRateLimit: number;
-  },
+  { config, prisma, credentials }: GatewayDeps,
+  handlers: ReadonlyMap<string, RouteDefinition>,
+  jsonAlso: ReadonlySet<string>,
 ): void {
-  const jsonAlso = new Set([...options.handlers.values()].flatMap((definition) => (definition.jsonAlso ? [definition.jsonAlso.body] : [])));
-  const signup = allowance(app, options.signupRateLimit, (request) => `signup:${clientAddress(request)}`);
+  const perAddress = (max: number, name: string) => allowance(app, max, (request) => `${name}:${clientAddress(request)}`);
+  // A key not in memory costs its sender's address one lookup (auth/credentials.ts).
+  const auth = { credentials, lookups: perAddress(config.CTK_RATE_LIMIT_PER_MINUTE, 'lookup') };
+  const signup = perAddress(config.CTK_SIGNUP_RATE_LIMIT_PER_MINUTE, 'signup');
+  const spendCallers = callerAllowance(app, config);
   for (const endpoint of ENDPOINTS) {
-    const definition = options.handlers.get(endpointKey(endpoint));
+    const definition = handlers.get(endpointKey(endpoint));
     // Stricter per-address limits of a route, spent before authentication.
     const routeAllowances = [
       ...(definition?.signup ? [signup] : []),
-      ...(definition?.rateLimitPerMinute
-        ? [allowance(app, definition.rateLimitPerMinute, (request) => `${endpoint.path}:${clientAddress(request)}`)]
-        : []),
+      ...(definition?.rateLimitPerMinute ? [perAddress(definition.rateLimitPerMinute, endpoint.path)] : []),
     ];
     app.route({
       method: endpoint.method,
@@ -51,26 +49,20 @@ export function registerCatalog(
       // malformed body is; the paymail routes answer paymail clients by the paymail rules, and an unbuilt route answers 501.
       ...(definition && !definition.bsvalias
         ? {
-            preValidation: (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
-              try {
-                refuseUnknownQuery(definition.query, request.query);
-                done();
-              } catch (error) {
-                done(error as Error);
-              }
-            },
+            preValidation: (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) =>
+              done(unknownQuery(definition.query, request.query)),
           }
         : {}),
       preHandler: async (request, reply) => {
         for (const spend of routeAllowances) await spend(request);
         try {
-          await authenticate(request, endpoint, options.auth);
+          await authenticate(request, endpoint, auth);
         } finally {
           // Refused credentials spend the address's allowance: a fresh junk key buys nothing.
-          await options.callerAllowance(request);
+          await spendCallers(request);
         }
         if (definition?.user) requireUser(request);
-        if (definition?.creates && (await beginIdempotent(options.prisma, request, reply, definition.secrets))) return reply;
+        if (definition?.creates && (await beginIdempotent(prisma, request, reply, definition.secrets))) return reply;
       },
       handler: definition ? implemented(definition, jsonAlso) : notImplemented(endpoint),
     });
@@ -81,7 +73,7 @@ export function toFastifyPath(path: string): string {
   return path.replace(/\*\w+$/, '*');
 }
 
-function implemented(definition: RouteDefinition, jsonAlso: Set<string>) {
+function implemented(definition: RouteDefinition, jsonAlso: ReadonlySet<string>) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const media = mediaTypeOf(request.headers['content-type']);
     // The gateway reads another route's JSON media type (BIP270's Payment) as JSON; this route does not take it.

@@ -1,15 +1,17 @@
 import { z } from 'zod';
-import { messageDesc } from '../contract/contract-registry.js';
-import { messageSchema } from '../contract/message-schema.js';
 import { rpcRoute } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
-import { CHAIN_API_FILES, chainApiAnswer } from '../wallet/wallet-answers.js';
+import { named } from './answer-schema.js';
 import { callOptions } from './service-call.js';
 import { route, type RouteDefinition } from './route-definition.js';
 
-/** The request's fields, shape only: p2p checks the address. Other parameters are ignored, as they always were. */
-const utxosQuery = z.object((messageSchema(messageDesc('ctk.p2p.v1.ListUtxosRequest'), 'request') as z.ZodObject).shape);
-const passthroughParams = z.object({ '*': z.string().max(300) });
+/** The chain API's own answer, passed on with its status and media type: JSON for most routes. */
+const chainApiAnswer = named('ChainApiAnswer', z.unknown(), {
+  chain: 'main',
+  blocks: 938_412,
+  headers: 938_412,
+  bestblockhash: '000000000000000003a1f5c7e9b2d4f6a8c0e1b3d5f7a9c2e4b6d8f0a1c3e5b7',
+});
 
 /**
  * The wallet API (spend what you hold, keys stay with the caller) and the chain passthrough, served by p2p.
@@ -17,10 +19,15 @@ const passthroughParams = z.object({ '*': z.string().max(300) });
  */
 export function walletRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
   const passthrough = route({
-    params: passthroughParams,
+    params: z.object({ '*': z.string().max(300) }),
     rateLimitPerMinute: deps.config.CTK_PASSTHROUGH_RATE_LIMIT_PER_MINUTE,
     answer: chainApiAnswer,
-    files: CHAIN_API_FILES,
+    files: {
+      'text/plain': {
+        description: 'tx/<txid>/hex and a broadcast: the transaction in hex, or its txid',
+        example: 'b256360aa2c864e558e8064808f27b1ef4190f07c8402ae6ae3d512a6b992c9e',
+      },
+    },
     errors: ['not_found'],
     handle: async ({ params, request, reply }) => {
       const answer = await deps.services.p2p.chainPassthrough(
@@ -39,7 +46,7 @@ export function walletRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
     },
   });
   return {
-    'GET /api/v1/wallet/utxos': rpcRoute(deps.services, { rpc: ['p2p', 'listUtxos'], query: utxosQuery, view: 'ctk.p2p.v1.UtxoList' }),
+    'GET /api/v1/wallet/utxos': rpcRoute(deps.services, { rpc: ['p2p', 'listUtxos'], query: ['address'], view: 'ctk.p2p.v1.UtxoList' }),
     'POST /api/v1/wallet/broadcast': rpcRoute(deps.services, {
       rpc: ['p2p', 'broadcastTransaction'],
       body: true,

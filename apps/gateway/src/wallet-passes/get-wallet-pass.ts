@@ -31,7 +31,7 @@ export async function getWalletPass(
       cardId,
       platform,
       publicUrl: deps.config.CTK_PUBLIC_URL,
-      org: orgRef({ ...org, role: null }),
+      org: orgRef(org),
       merchantName: org.name,
       holderUserId: staff ? '' : userId,
     },
