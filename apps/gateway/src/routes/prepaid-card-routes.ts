@@ -63,7 +63,7 @@ export function prepaidCardRoutes(deps: GatewayDeps): Record<string, RouteDefini
     'POST /api/v1/prepaid-cards/purchase': route({
       user: true,
       body: purchasePrepaidCardBody,
-      bodyExample: { org_handle: 'blue-bottle-cafe', amount_minor: 5000, gift: true },
+      bodyExample: { org_handle: 'blue-bottle-cafe', amount_minor: 5000, gift: true } as never,
       creates: true,
       status: 201,
       secrets: IDENTIFIER,
