@@ -32,6 +32,7 @@ const NOT_NULL = extension('not_null');
 const PATTERN = extension('pattern');
 const OMIT_UNSET = extension('omit_unset');
 const VIEW_OF = extension('view_of');
+const NULL_WHEN_EMPTY = extension('null_when_empty');
 
 /** A message of the contracts, by its full name (e.g. `ctk.pos.v1.Item`). */
 export function messageDesc(typeName: string): DescMessage {
@@ -58,6 +59,7 @@ export type FieldOptions = {
   pattern: string | undefined;
   omitUnset: boolean;
   viewOf: string | undefined;
+  nullWhenEmpty: boolean;
 };
 const optionsOf = new WeakMap<DescField, FieldOptions>();
 
@@ -80,6 +82,7 @@ function readOptions(field: DescField): FieldOptions {
     pattern: hasOption(field, PATTERN) ? (getOption(field, PATTERN) as string) : undefined,
     omitUnset: hasOption(field, OMIT_UNSET) && (getOption(field, OMIT_UNSET) as boolean),
     viewOf: hasOption(field, VIEW_OF) ? (getOption(field, VIEW_OF) as string) : undefined,
+    nullWhenEmpty: hasOption(field, NULL_WHEN_EMPTY) && (getOption(field, NULL_WHEN_EMPTY) as boolean),
   };
 }
 

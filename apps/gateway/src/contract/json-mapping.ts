@@ -10,7 +10,7 @@ import { fieldOptions } from './contract-registry.js';
  * - 64-bit integers (bigint in the messages) are JSON integers, which the schemas keep within the safe range;
  *   one marked `unbounded` (a sum) is its digits as a string past 2^53, where a number would not be exact;
  * - a field with explicit presence (`optional`) or a message field is `null` when absent (left out where
- *   marked `omit_unset`);
+ *   marked `omit_unset`), as is a list marked `null_when_empty` when it is empty;
  * - timestamps (google.protobuf.Timestamp, a Date in the messages) are ISO 8601 strings;
  * - fields marked `internal` are never in the JSON;
  * - a map with string keys is a JSON object;
@@ -88,10 +88,12 @@ function fieldPlan(field: DescField): FieldPlan {
     case 'list': {
       const element =
         field.listKind === 'scalar' ? scalar(field) : field.listKind === 'message' ? message(field.message) : unsupported(field);
+      const toList: Convert = (value) => (value as unknown[]).map(element.toJson);
+      const nullWhenEmpty = fieldOptions(field).nullWhenEmpty;
       return {
         ...base,
-        absent: [],
-        toJson: (value) => (value as unknown[]).map(element.toJson),
+        absent: nullWhenEmpty ? null : [],
+        toJson: nullWhenEmpty ? (value) => ((value as unknown[]).length > 0 ? toList(value) : null) : toList,
         fromJson: (value) => (value as unknown[]).map(element.fromJson),
       };
     }

@@ -76,8 +76,11 @@ function valueSchema(field: DescField, direction: 'request' | 'answer'): z.ZodTy
 
 function fieldSchema(field: DescField, direction: 'request' | 'answer'): z.ZodType {
   let schema = valueSchema(field, direction);
-  const nullable = field.fieldKind === 'message' || (field.fieldKind === 'scalar' && field.presence === FeatureSet_FieldPresence.EXPLICIT);
-  const { required, notNull, omitUnset } = fieldOptions(field);
+  const { required, notNull, omitUnset, nullWhenEmpty } = fieldOptions(field);
+  const nullable =
+    field.fieldKind === 'message' ||
+    (field.fieldKind === 'scalar' && field.presence === FeatureSet_FieldPresence.EXPLICIT) ||
+    (field.fieldKind === 'list' && nullWhenEmpty);
   if (direction === 'answer') {
     if (omitUnset) schema = schema.optional();
     else if (nullable && !required) schema = schema.nullable();

@@ -1,5 +1,7 @@
+import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
 import { z } from 'zod';
 import { exampleOf, messageDesc } from '../contract/contract-registry.js';
+import { toJson } from '../contract/json-mapping.js';
 import { messageSchema } from '../contract/message-schema.js';
 import { named } from '../routes/answer-schema.js';
 
@@ -8,8 +10,20 @@ import { named } from '../routes/answer-schema.js';
  * (decision 0015), and how the order routes name the shop, which only the gateway knows.
  */
 
-export const ORDER = messageDesc('ctk.pos.v1.Order');
-const ORDER_NUMBER = '7Q2M9K4X1C';
+const ORDER = messageDesc('ctk.pos.v1.Order');
+
+/** An order's JSON (the contract's mapping), with the fields the gateway reads of it typed. */
+export type OrderJson = Record<string, unknown> & {
+  merchant_handle: string;
+  bip21_uri: string;
+  pay_uri: string;
+  payment_request_url: string;
+};
+
+/** An order as pos answers it, as the API shows it: the contract's Order by its one JSON mapping. */
+export function orderView(order: Order | undefined): OrderJson {
+  return toJson(ORDER, order as Record<string, unknown> | undefined) as OrderJson;
+}
 
 export const order = named(
   'PosOrder',
@@ -24,29 +38,9 @@ export const order = named(
   { ...(exampleOf(ORDER) as object), merchant_name: 'Blue Bottle Cafe', merchant_paymail: 'cafe@pay.example.com' },
 );
 
-/** BIP270's PaymentACK: the Payment echoed, a memo, error 0. */
-export const paymentAck = named(
-  'Bip270PaymentAck',
-  z.object({
-    payment: z.object({
-      transaction: z.string(),
-      merchantData: z.string().optional(),
-      memo: z.string().optional(),
-      refundTo: z.string().optional(),
-    }),
-    memo: z.string(),
-    error: z.number().int(),
-  }),
-  {
-    payment: { transaction: '0100000001ab…', merchantData: `{"order_number":"${ORDER_NUMBER}"}` },
-    memo: `Order ${ORDER_NUMBER} is paid. Thank you.`,
-    error: 0,
-  },
-);
-
 export const ORDER_EVENT_FILES = {
   'text/event-stream': {
     description: 'Server-Sent Events: event `order`, data the order as JSON, at each change until it is final',
-    example: `event: order\ndata: {"order_number":"${ORDER_NUMBER}","status":"paid", …}\n\n`,
+    example: 'event: order\ndata: {"order_number":"7Q2M9K4X1C","status":"paid", …}\n\n',
   },
 };

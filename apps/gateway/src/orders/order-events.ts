@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Order, WatchOrderResponse } from '@ctk/proto/ctk/pos/v1/pos';
-import { orderView } from './order-view.js';
+import { orderView } from './order-answers.js';
 
 /** A comment line this often while nothing changes, so that proxies and phones keep an idle stream open. */
 export const KEEPALIVE_MS = 15_000;

@@ -1,30 +1,30 @@
 import type { IssuePrepaidCardResponse } from '@ctk/proto/ctk/pos/v1/pos';
 import { AppError, type CallOptions } from '@ctk/shared';
 import { z } from 'zod';
+import { messageDesc } from '../contract/contract-registry.js';
+import { fromJson } from '../contract/json-mapping.js';
+import { messageSchema } from '../contract/message-schema.js';
 import type { GatewayDeps } from '../deps.js';
 import { handleField } from '../identity/organization-fields.js';
 import { orgRef } from '../routes/service-call.js';
 
-const holder = z
-  .object({
-    address: z.string().max(100).optional().describe("The customer's P2PKH address"),
-    public_key: z.string().max(132).optional().describe('Or their compressed public key, hex (its address is kept beside it)'),
-  })
-  .strict();
+const ISSUE = messageDesc('ctk.pos.v1.IssuePrepaidCardRequest');
+const HOLDER = messageDesc('ctk.pos.v1.CardHolder');
 
-/** The body of a purchase: the gateway's own, as it decides who holds the card (the caller, or for a gift `to` or nobody). */
-export const purchasePrepaidCardBody = z
-  .object({
+/**
+ * The body of a purchase: the card's value and currency as pos takes them, and the gateway's own fields, as
+ * it decides who holds the card (the caller, or for a gift `to` or nobody).
+ */
+export const purchasePrepaidCardBody = (messageSchema(ISSUE, 'request') as z.ZodObject)
+  .pick({ amount_minor: true, currency: true })
+  .extend({
     org_handle: handleField.describe('The shop whose card this is'),
-    amount_minor: z.number().int().describe('The card value in minor units of its currency (1 to 100,000,000)'),
-    currency: z.string().max(3).optional().describe("ISO 4217; absent: the organisation's (its items', else its jurisdiction's)"),
     gift: z
       .boolean()
       .optional()
       .describe('A gift: the caller does not hold it (the holder is `to`, or whoever they hand the identifier to)'),
-    to: holder.optional().describe('For a gift: who holds it'),
+    to: (messageSchema(HOLDER, 'request') as z.ZodObject).optional().describe('For a gift: who holds it'),
   })
-  .strict()
   .refine((body) => !body.to || body.gift === true, { message: 'to names the holder of a gift: send "gift": true with it', path: ['to'] });
 
 /**
@@ -42,12 +42,13 @@ export async function purchasePrepaidCard(
   const { userId } = buyer;
   const org = await deps.credentials.org(purchase.org_handle);
   if (!org) throw new AppError('not_found', `No organisation with handle "${purchase.org_handle}".`);
-  const holder = purchase.gift ? { address: purchase.to?.address, publicKey: purchase.to?.public_key, userId: '' } : { userId };
+  const holder = purchase.gift ? { ...fromJson(HOLDER, purchase.to ?? {}), userId: '' } : { userId };
+  const { amountMinor, currency } = fromJson(ISSUE, purchase) as { amountMinor: bigint; currency?: string };
   return deps.services.pos.issuePrepaidCard(
     {
       org: orgRef({ ...org, role: null }),
-      amountMinor: BigInt(purchase.amount_minor),
-      currency: purchase.currency ?? '',
+      amountMinor,
+      currency: currency ?? '',
       holder,
       publicUrl: deps.config.CTK_PUBLIC_URL,
       createdBy: userId,

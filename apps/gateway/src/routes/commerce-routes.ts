@@ -3,7 +3,8 @@ import { requireOrg } from '../auth/authenticate.js';
 import { checkoutAnswer } from '../commerce/checkout-answer.js';
 import { getMerchantProfile } from '../commerce/get-merchant-profile.js';
 import { commentOf, exampleOf, messageDesc } from '../contract/contract-registry.js';
-import { fromJson, toJson } from '../contract/json-mapping.js';
+import { fromJson } from '../contract/json-mapping.js';
+import { messageAnswer } from '../contract/message-answer.js';
 import { messageSchema } from '../contract/message-schema.js';
 import { rpcParams } from '../contract/request-params.js';
 import { rpcRoute } from '../contract/rpc-route.js';
@@ -19,7 +20,7 @@ export const merchantParams = z.object({
   merchant_handle: handleField.describe("The merchant's handle; the commerce key must be its own"),
 });
 
-const MERCHANT = messageDesc('ctk.commerce.v1.CommerceMerchant');
+const MERCHANT = messageAnswer('ctk.commerce.v1.CommerceMerchant');
 const CREATE = messageDesc('ctk.commerce.v1.CreateCheckoutRequest');
 const CHECKOUT = messageDesc('ctk.commerce.v1.CommerceCheckout');
 const STATUS = messageDesc('ctk.commerce.v1.CommerceCheckoutStatus');
@@ -45,9 +46,8 @@ export function commerceRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
   return {
     'GET /api/v1/commerce/:merchant_handle': route({
       params: merchantParams,
-      answer: messageSchema(MERCHANT, 'answer'),
-      handle: async ({ request }) =>
-        toJson(MERCHANT, (await getMerchantProfile(deps, requireOrg(request), callOptions(request))) as unknown as Record<string, unknown>),
+      answer: MERCHANT.schema,
+      handle: async ({ request }) => MERCHANT.json(await getMerchantProfile(deps, requireOrg(request), callOptions(request))),
     }),
     'GET /api/v1/commerce/:merchant_handle/catalog': rpcRoute(deps.services, {
       rpc: ['commerce', 'getCatalog'],

@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { requireUser } from '../auth/authenticate.js';
-import { messageDesc } from '../contract/contract-registry.js';
-import { toJson } from '../contract/json-mapping.js';
-import { messageSchema } from '../contract/message-schema.js';
+import { messageAnswer } from '../contract/message-answer.js';
 import { rpcRoute } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
 import { joinLoyaltyProgram, joinLoyaltyProgramBody } from '../loyalty-cards/join-loyalty-program.js';
@@ -47,7 +45,7 @@ export function loyaltyCardRoutes(deps: GatewayDeps): Record<string, RouteDefini
     after: noStore,
     errors: ['not_found' as const],
   };
-  const held = messageDesc('ctk.pos.v1.HeldLoyaltyCard');
+  const held = messageAnswer('ctk.pos.v1.HeldLoyaltyCard');
   return {
     'POST /api/pos/loyalty-cards': rpcRoute(services, {
       rpc: ['pos', 'createLoyaltyCard'],
@@ -91,7 +89,7 @@ export function loyaltyCardRoutes(deps: GatewayDeps): Record<string, RouteDefini
       query: pageQuery,
       fill: { fields: ['user_id'], from: ({ request }) => ({ userId: requireUser(request).userId }) },
       answer: { page: 'cards' },
-      view: held.typeName,
+      view: 'ctk.pos.v1.HeldLoyaltyCard',
     }),
     // By hand: the gateway checks the caller's proof of a key (decision 0024) before pos makes the card.
     'POST /api/v1/loyalty-cards': route({
@@ -99,9 +97,9 @@ export function loyaltyCardRoutes(deps: GatewayDeps): Record<string, RouteDefini
       body: joinLoyaltyProgramBody,
       bodyExample: { org_handle: 'blue-bottle-cafe' },
       status: 201,
-      answer: messageSchema(held, 'answer'),
+      answer: held.schema,
       errors: ['not_found', 'failed_precondition', 'already_exists'],
-      handle: async ({ body, request }) => toJson(held, (await joinLoyaltyProgram(deps, request, body)) as never),
+      handle: async ({ body, request }) => held.json((await joinLoyaltyProgram(deps, request, body))!),
     }),
     'GET /api/pos/loyalty-stamps/:txid': rpcRoute(services, {
       ...publicRead,

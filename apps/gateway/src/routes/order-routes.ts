@@ -7,17 +7,20 @@ import { messageSchema } from '../contract/message-schema.js';
 import { rpcParams } from '../contract/request-params.js';
 import { rpcRoute, type RpcRouteOptions } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
-import { order, ORDER_EVENT_FILES, paymentAck } from '../orders/order-answers.js';
 import { EventStreamSlots } from '../orders/event-stream-slots.js';
 import { openOrderEvents } from '../orders/order-events.js';
-import { bip270Payment, bip270PaymentExample } from '../orders/order-input.js';
 import { orderMerchant, type OrderMerchant } from '../orders/order-merchant.js';
-import { orderView, type OrderJson } from '../orders/order-view.js';
+import { order, ORDER_EVENT_FILES, orderView, type OrderJson } from '../orders/order-answers.js';
 import { answerOrigin, rebasePaymentLinks } from '../origin/answer-origin.js';
 import { clientAddress } from '../plugins/rate-limits.js';
 import { qrAnswer, qrFiles } from './qr-answer.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions, orgRef } from './service-call.js';
+
+const CREATE = messageDesc('ctk.pos.v1.CreateOrderRequest');
+const QUOTE = messageDesc('ctk.pos.v1.OrderQuote');
+const PAYMENT = messageDesc('ctk.pos.v1.Bip270Payment');
+const PAYMENT_ACK = messageDesc('ctk.pos.v1.Bip270PaymentAck');
 
 /** How long an order's event stream may stay open: its time to pay and then some; the page reconnects after. */
 const EVENTS_TIMEOUT_MS = 30 * 60_000;
@@ -33,31 +36,20 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
   const eventStreams = new EventStreamSlots(deps.config.CTK_ORDER_EVENT_STREAMS_PER_ADDRESS);
 
   /**
-   * The base URL pos makes the order's links under: CTK_PUBLIC_URL, which pos keeps, for what changes the
-   * order; the caller's origin (answerOrigin) for a read, which pos uses at once.
+   * A route that is one RPC answering pos's Order. pos makes its links under CTK_PUBLIC_URL (and keeps it on
+   * a new order); the caller sees them under the origin it reached, with the shop's name and paymail.
    */
-  const linksBase = (request: FastifyRequest, readOnly: boolean) => (readOnly ? answerOrigin(request, publicUrl) : publicUrl);
-  /** The order as this caller sees it: with the shop's name and paymail, and its links under the origin the caller reached. */
-  const shown = async (request: FastifyRequest, json: OrderJson, madeUnder: string) => {
-    const view = rebasePaymentLinks(json, madeUnder, answerOrigin(request, publicUrl));
-    return { ...view, ...(await orderMerchant(deps, view.merchant_handle)) };
-  };
-  /** A route that is one RPC answering pos's Order, as `shown` gives it. */
-  const orderRoute = (options: RpcRouteOptions<'pos'>, readOnly = false): RouteDefinition => {
-    const filled = options.fill;
+  const orderRoute = (options: RpcRouteOptions<'pos'>): RouteDefinition => {
     const base = rpcRoute(deps.services, {
       ...options,
       answer: 'order',
-      fill: {
-        fields: ['public_url', ...(filled?.fields ?? [])],
-        from: async (input) => ({ publicUrl: linksBase(input.request, readOnly), ...(await filled?.from(input)) }),
-      },
+      fill: { fields: options.fill?.fields ?? [], from: async (input) => ({ publicUrl, ...(await options.fill?.from(input)) }) },
     });
-    return {
-      ...base,
-      answer: order,
-      handle: async (input) => shown(input.request, (await base.handle(input)) as OrderJson, linksBase(input.request, readOnly)),
-    };
+    const shown = async (request: FastifyRequest, json: OrderJson) => ({
+      ...rebasePaymentLinks(json, publicUrl, answerOrigin(request, publicUrl)),
+      ...(await orderMerchant(deps, json.merchant_handle)),
+    });
+    return { ...base, answer: order, handle: async (input) => shown(input.request, (await base.handle(input)) as OrderJson) };
   };
 
   /** Who creates a counter order, for the merchant's records; created with a key, it may use the addresses kept for staff (decision 0022). */
@@ -77,8 +69,6 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
   });
   const staffAction = (rpc: 'confirmOrder' | 'cancelOrder', extra: Partial<RpcRouteOptions<'pos'>> = {}): RouteDefinition =>
     orderRoute({ rpc: ['pos', rpc], params: ['order_number'], body: true, orgHandle: 'The organisation the order is of', ...extra });
-  const CREATE = messageDesc('ctk.pos.v1.CreateOrderRequest');
-  const QUOTE = messageDesc('ctk.pos.v1.OrderQuote');
 
   return {
     'POST /api/pos/orders': create,
@@ -98,15 +88,12 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
         return toJson(QUOTE, response.quote as Record<string, unknown> | undefined);
       },
     }),
-    'GET /api/pos/orders/:order_number': orderRoute(
-      {
-        rpc: ['pos', 'getOrder'],
-        params: ['order_number'],
-        // The order changes as it is paid: never from a shared cache.
-        after: (_, { reply }) => reply.header('cache-control', 'no-store'),
-      },
-      true,
-    ),
+    'GET /api/pos/orders/:order_number': orderRoute({
+      rpc: ['pos', 'getOrder'],
+      params: ['order_number'],
+      // The order changes as it is paid: never from a shared cache.
+      after: (_, { reply }) => reply.header('cache-control', 'no-store'),
+    }),
     // Finding the transaction on the chain may take a few seconds.
     'POST /api/pos/orders/:order_number/confirm': staffAction('confirmOrder', { timeoutMs: 30_000 }),
     'POST /api/pos/orders/:order_number/cancel': staffAction('cancelOrder'),
@@ -120,24 +107,17 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
     }),
     'POST /api/pos/orders/:order_number/payment': route({
       params: rpcParams(['pos', 'payOrder'], ['order_number'], 'path'),
-      body: bip270Payment,
-      bodyExample: bip270PaymentExample,
+      body: messageSchema(PAYMENT, 'request'),
+      bodyExample: exampleOf(PAYMENT) as never,
       // BIP270's own media types; application/json works too.
       jsonAlso: { body: 'application/bitcoinsv-payment', answer: 'application/bitcoinsv-paymentack' },
-      answer: paymentAck,
+      answer: messageSchema(PAYMENT_ACK, 'answer'),
       handle: async ({ params, body, request }) => {
-        const ack = await deps.services.pos.payOrder(
-          {
-            orderNumber: params.order_number,
-            transaction: body.transaction,
-            merchantData: body.merchantData ?? '',
-            memo: body.memo ?? '',
-            refundTo: body.refundTo ?? '',
-          },
-          // Verifying and broadcasting the transaction may take a few seconds.
-          { ...callOptions(request), timeoutMs: 30_000 },
-        );
-        return { payment: body, memo: ack.memo, error: ack.error };
+        const payment = fromJson(PAYMENT, body as Record<string, unknown>);
+        // Verifying and broadcasting the transaction may take a few seconds.
+        const call = { ...callOptions(request), timeoutMs: 30_000 };
+        const ack = await deps.services.pos.payOrder({ orderNumber: params.order_number, ...payment }, call);
+        return toJson(PAYMENT_ACK, { payment, memo: ack.memo, error: ack.error });
       },
     }),
     'GET /api/pos/orders/:order_number/qr': route({

@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { requireUser } from '../auth/authenticate.js';
-import { messageDesc } from '../contract/contract-registry.js';
-import { toJson } from '../contract/json-mapping.js';
-import { messageSchema } from '../contract/message-schema.js';
+import { messageAnswer } from '../contract/message-answer.js';
 import { rpcRoute } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
 import { clientAddress } from '../plugins/rate-limits.js';
@@ -24,6 +22,7 @@ const identifierParams = z.object({
 const noStore = (_: unknown, { reply }: { reply: { header(name: string, value: string): unknown } }) =>
   reply.header('cache-control', 'no-store');
 const ORG = 'The organisation whose card this is';
+const ISSUED = messageAnswer('ctk.pos.v1.IssuedPrepaidCard');
 
 /**
  * Prepaid and gift cards, served by pos (decision 0017): staff issue, use and transfer them (the
@@ -43,7 +42,6 @@ export function prepaidCardRoutes(deps: GatewayDeps): Record<string, RouteDefini
     after: noStore,
     errors: ['not_found' as const],
   };
-  const issued = messageDesc('ctk.pos.v1.IssuedPrepaidCard');
   return {
     'POST /api/pos/prepaid-cards': rpcRoute(services, {
       rpc: ['pos', 'issuePrepaidCard'],
@@ -57,27 +55,26 @@ export function prepaidCardRoutes(deps: GatewayDeps): Record<string, RouteDefini
       creates: true,
       status: 201,
       secrets: IDENTIFIER,
-      view: issued.typeName,
+      view: 'ctk.pos.v1.IssuedPrepaidCard',
     }),
     // By hand: the gateway decides who holds a bought card (the caller, or for a gift `to` or nobody).
     'POST /api/v1/prepaid-cards/purchase': route({
       user: true,
       body: purchasePrepaidCardBody,
-      bodyExample: { org_handle: 'blue-bottle-cafe', amount_minor: 5000, gift: true },
+      bodyExample: { org_handle: 'blue-bottle-cafe', amount_minor: 5000, gift: true } as never,
       creates: true,
       status: 201,
       secrets: IDENTIFIER,
-      answer: messageSchema(issued, 'answer'),
+      answer: ISSUED.schema,
       errors: ['not_found'],
       handle: async ({ body, request }) =>
-        toJson(
-          issued,
-          (await purchasePrepaidCard(
+        ISSUED.json(
+          await purchasePrepaidCard(
             deps,
             body,
             { userId: requireUser(request).userId, clientAddress: clientAddress(request) },
             callOptions(request),
-          )) as never,
+          ),
         ),
     }),
     'GET /api/pos/prepaid-cards/lookup/:identifier': rpcRoute(services, { ...publicCard, params: identifierParams }),

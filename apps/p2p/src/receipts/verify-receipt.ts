@@ -54,6 +54,8 @@ export async function verifyReceipt(chain: ChainClient, request: VerifyReceiptRe
     merkleProof,
     linesStatus,
     ...judge(status, merkleProof, linesStatus),
+    // The lines checked are the ones the caller sent.
+    lines: { status: linesStatus, items: lines ? request.lines : [] },
   };
 }
 

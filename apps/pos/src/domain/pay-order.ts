@@ -19,6 +19,9 @@ const paymentSchema = z.object({
     .min(1, 'transaction is required: the payment transaction in hex')
     .max(MAX_TRANSACTION_HEX, 'transaction is too large'),
   memo: z.string().max(1000),
+  // Echoed in the PaymentACK, never kept.
+  merchantData: z.string().max(10_000),
+  refundTo: z.string().max(1000),
 });
 
 export type PaymentAck = { transaction: string; memo: string; error: number };
