@@ -5,7 +5,8 @@
 // file) has a PostgreSQL variant; the others' tests are the same on either database and run once.
 // Jobs start heaviest first (by the size of the package's *.test.* files), CTK_TEST_JOBS at a time (default:
 // the machine's cores); a package never runs two jobs at once (its PGlite and PostgreSQL runs share its
-// folder). Each job's output is printed as one block when it ends, each line prefixed with the job.
+// folder). Each job's output is printed as one block when it ends, each line prefixed with the job; a failed job's
+// failures are printed again after the table of times, where the tail of a log shows them.
 // `pnpm test` builds first and then runs this; run on its own, it needs `pnpm build` first (tests import the
 // packages they depend on from their dist, and e2e starts the built apps).
 //
@@ -134,9 +135,18 @@ function run(job) {
       const lines = text.replace(/\n$/, '').split('\n');
       console.log(`\n== ${job.label}: ${ok ? 'ok' : `FAILED (${signal ?? `exit ${code}`})`} in ${seconds.toFixed(0)} s`);
       console.log(lines.map((line) => prefix + line).join('\n'));
-      done({ ...job, seconds, ...counts, ok });
+      done({ ...job, seconds, ...counts, ok, failures: ok ? [] : failureLines(text) });
     });
   });
+}
+
+/** What a failed job says of its failures: vitest's "Failed Tests" section, node's "not ok" lines, or its last lines. */
+function failureLines(text) {
+  const lines = text.replace(/\x1b\[[0-9;]*m/g, '').split('\n');
+  const section = lines.findIndex((line) => /Failed Tests \d+/.test(line));
+  if (section >= 0) return lines.slice(section, section + 80);
+  const notOk = lines.filter((line) => /^\s*not ok \d+/.test(line));
+  return notOk.length ? notOk : lines.slice(-40);
 }
 
 /** vitest's "Tests  N passed | M failed" and node's "# pass N" / "# fail N" lines, added up. */
@@ -213,4 +223,6 @@ console.log(
 );
 console.log(`(the jobs' own times add up to ${sum('seconds').toFixed(0)} s)`);
 if (failedJobs.length) console.log(`Failed: ${failedJobs.map((r) => r.label).join(', ')}`);
+// Again at the end, where a log's tail shows it: what each failed job said of its failures.
+for (const r of failedJobs) console.log(`\n== ${r.label} failures\n${r.failures.join('\n')}`);
 process.exit(failedJobs.length ? 1 : 0);
