@@ -178,6 +178,21 @@ describe('openDatabase on PGlite', () => {
     }
   });
 
+  it('starts a new data dir as a copy of the migrated template: the same migration record, not a new one', async () => {
+    const dir = await prismaDir([[INIT, INIT_SQL]]);
+    const recordIn = async (dataDir: string) => {
+      const db = await openDatabase({ service: 'shared', dataDir, prismaDir: dir });
+      try {
+        expect(db.appliedMigrations).toEqual([INIT]);
+        return await query(db, 'SELECT id, started_at FROM _prisma_migrations');
+      } finally {
+        await db.close();
+      }
+    };
+    const first = await recordIn(await tempDir());
+    expect(await recordIn(await tempDir())).toEqual(first);
+  });
+
   it('keeps each service in its own folder of the data dir', async () => {
     const dir = await prismaDir([[INIT, INIT_SQL]]);
     const dataDir = await tempDir();

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -23,6 +24,8 @@ export type Database = {
   adapter: SqlMigrationAwareDriverAdapterFactory;
   kind: 'postgres' | 'pglite';
   appliedMigrations: string[];
+  /** Set on a new embedded database with no template to copy: keeps it, once migrated, as the template. */
+  keepAsTemplate?: () => Promise<void>;
   close(): Promise<void>;
 };
 
@@ -31,9 +34,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (!options.databaseUrl && options.dataDir === ':memory:') return openMemoryCopy(options.prismaDir);
   const database = options.databaseUrl ? openPostgres(options.databaseUrl) : await openPGlite(options);
   try {
-    database.appliedMigrations = options.databaseUrl
+    const applied = options.databaseUrl
       ? await migratePostgres(options.databaseUrl, options.prismaDir)
       : await applyMigrations(database.adapter, options.prismaDir);
+    database.appliedMigrations = [...database.appliedMigrations, ...applied];
+    await database.keepAsTemplate?.();
   } catch (error) {
     await database.close().catch(() => undefined);
     throw error;
@@ -84,12 +89,28 @@ function openPostgres(url: string): Database {
   return { adapter: new PrismaPg(pool), kind: 'postgres', appliedMigrations: [], close: () => pool.end() };
 }
 
+/**
+ * The service's database in its folder. A new one starts as a copy of the schema's migrated template when
+ * one is kept (pglite-template.ts), as an in-memory one does: a first start, or each test instance, then
+ * skips initdb and the migrations it would apply.
+ */
 async function openPGlite(options: DatabaseOptions): Promise<Database> {
   const dir = resolve(join(options.dataDir, options.service));
   await mkdir(dir, { recursive: true });
-  const pglite = new PGlite(dir);
-  await pglite.waitReady;
-  return pgliteDatabase(pglite);
+  const template = existsSync(join(dir, 'PG_VERSION')) ? undefined : await templateOf(options.prismaDir);
+  const kept = template && (await loadTemplate(template));
+  const pglite = new PGlite(dir, kept ? { loadDataDir: kept.dataDir } : {});
+  try {
+    await pglite.waitReady;
+  } catch (error) {
+    await pglite.close().catch(() => undefined);
+    throw error;
+  }
+  const database = pgliteDatabase(pglite);
+  if (kept) database.appliedMigrations = kept.applied;
+  // A new database migrated from scratch is the template the next new one copies.
+  else if (template) database.keepAsTemplate = () => keepTemplate(template, pglite, database.appliedMigrations);
+  return database;
 }
 
 function pgliteDatabase(pglite: PGlite): Database {
