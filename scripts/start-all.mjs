@@ -78,7 +78,9 @@ try {
     addresses[grpcUrlVariable(name)] = `127.0.0.1:${app.port}`;
   }
   const gateway = await load('apps/gateway/dist/app.js');
-  const config = loadConfig(gateway.configSchema, envOf('gateway', { PORT: port, ...addresses }));
+  // The gateway serves the back office the build made (apps/back-office/dist).
+  const backOffice = process.env.CTK_BACK_OFFICE_DIR ?? resolve(root, 'apps/back-office/dist');
+  const config = loadConfig(gateway.configSchema, envOf('gateway', { PORT: port, CTK_BACK_OFFICE_DIR: backOffice, ...addresses }));
   running.push(await startService(gateway.service, config, { logger: createLogger('gateway', logLevel) }));
 
   process.once('SIGINT', () => stop(0));
@@ -86,6 +88,7 @@ try {
   const base = config.CTK_PUBLIC_URL.replace(/\/$/, '');
   console.log(`
 Commerce Toolkit is running at ${base} (data in ${dataDir}; payment events ${transport ? 'in process' : `on NATS at ${process.env.NATS_URL}`}).
+  Back office:   ${base}/ (open your shop, or sign in)
   Docs:          ${base}/docs
   Counter:       ${base}/pos (sign in with the API key; the customer's page is ${base}/pay/<order_number>)
   API map:       ${base}/api/v1/capabilities

@@ -15,6 +15,7 @@ import { llmsTxt } from './descriptors/llms-txt.js';
 import { answerOrigin } from './origin/answer-origin.js';
 import { openApiDocument } from './descriptors/openapi.js';
 import { serveCheckoutScript } from './pages/serve-checkout-script.js';
+import { serveBackOffice } from './pages/serve-back-office.js';
 import { servePages } from './pages/serve-pages.js';
 import { registerCors } from './plugins/cors.js';
 import { answerClientError, answerRouterError, registerErrorHandling } from './plugins/errors.js';
@@ -197,7 +198,9 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
   servePages(app);
   // The Buy button merchants embed: a versioned script, cached for good and pinned by its SRI hash.
   serveCheckoutScript(app);
-  app.get('/', async (_request, reply) => reply.redirect('/docs'));
+  // The merchant's back office when it is built beside the gateway (the embedded default), else the docs.
+  if (config.CTK_BACK_OFFICE_DIR) serveBackOffice(app, config.CTK_BACK_OFFICE_DIR);
+  else app.get('/', async (_request, reply) => reply.redirect('/docs'));
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async () => {
     await prisma.$queryRaw`SELECT 1`;

@@ -15,6 +15,12 @@ export const configSchema = z
      * at itself.
      */
     CTK_PUBLIC_URL: unsetIfEmpty(z.url().optional()),
+    /**
+     * The built back office (apps/back-office/dist), served at `/`, its pages and `/app/`: the embedded
+     * default sets it (scripts/start-all.mjs). Unset, `/` is the API's documentation; in production the back
+     * office is its own static image.
+     */
+    CTK_BACK_OFFICE_DIR: unsetIfEmpty(z.string().optional()),
     /** Where each service answers: BOOKS_GRPC_URL, POS_GRPC_URL, ... (@ctk/shared's service registry). */
     ...serviceAddressFields(),
     CTK_BODY_LIMIT_BYTES: z.coerce

@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
  */
 export const PAGES_DIR = fileURLToPath(new URL('../../pages', import.meta.url));
 
-const CONTENT_TYPES: Record<string, string> = {
+export const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -86,6 +86,6 @@ export function servePages(app: FastifyInstance): void {
   });
 }
 
-function secure(reply: FastifyReply): FastifyReply {
+export function secure(reply: FastifyReply): FastifyReply {
   return reply.header('content-security-policy', PAGE_CSP).header('referrer-policy', 'no-referrer');
 }

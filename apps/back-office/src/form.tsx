@@ -1,0 +1,54 @@
+import { useState } from 'preact/hooks';
+import type { InputHTMLAttributes } from 'preact';
+import { ApiError } from './api.js';
+
+type FieldProps = InputHTMLAttributes & { type?: string; label: string; name: string; hint?: string };
+
+/** A labelled input with its hint, read by screen readers with the field. */
+export function Field({ label, name, hint, ...input }: FieldProps) {
+  const hintId = hint ? `${name}-hint` : undefined;
+  return (
+    <label class="field">
+      <span>{label}</span>
+      <input name={name} aria-describedby={hintId} {...input} />
+      {hint && (
+        <small id={hintId} class="hint">
+          {hint}
+        </small>
+      )}
+    </label>
+  );
+}
+
+/** What went wrong, in the API's words, announced as it appears. */
+export function Problem({ problem }: { problem: string | null }) {
+  return (
+    <p class="problem" role="alert">
+      {problem ?? ''}
+    </p>
+  );
+}
+
+/** A form's submit: busy while it runs, and the API's refusal (or any failure) as one sentence. */
+export function useSubmit(action: (form: FormData) => Promise<void>) {
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setProblem(null);
+    try {
+      await action(new FormData(event.currentTarget as HTMLFormElement));
+    } catch (error) {
+      setProblem(describe(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { submit, busy, problem };
+}
+
+export function describe(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  return 'Something went wrong on this page. Reload it and try again.';
+}

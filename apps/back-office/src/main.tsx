@@ -1,0 +1,52 @@
+import { render } from 'preact';
+import { LocationProvider, Route, Router, useLocation } from 'preact-iso/router';
+import { session } from './session.js';
+import { NotFound } from './pages/not-found.js';
+import { Settings } from './pages/settings.js';
+import { Start } from './pages/start.js';
+
+/** The merchant's back office: the start page (onboarding, sign-in, the dashboard) and settings. */
+function App() {
+  return (
+    <LocationProvider>
+      <Header />
+      <main id="main">
+        <Router>
+          <Route path="/" component={Start} />
+          <Route path="/settings" component={Settings} />
+          <Route default component={NotFound} />
+        </Router>
+      </main>
+    </LocationProvider>
+  );
+}
+
+function Header() {
+  const { route } = useLocation();
+  return (
+    <header class="bar">
+      <a class="brand" href="/">
+        Commerce Toolkit
+      </a>
+      {session.signedIn() && (
+        <nav aria-label="Back office">
+          <a href="/">Dashboard</a>
+          <a href="/settings">Settings</a>
+          <a href="/pos">Counter</a>
+          <button
+            type="button"
+            class="link"
+            onClick={() => {
+              session.end();
+              route('/');
+            }}
+          >
+            Sign out
+          </button>
+        </nav>
+      )}
+    </header>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

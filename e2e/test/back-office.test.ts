@@ -1,0 +1,153 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumInstalled, openChromium } from './browser.js';
+import { api, freePort, ROOT, startInstance, stopInstance, wallet, type Instance } from './instance.js';
+import { pageProblems } from './page-checks.js';
+
+/** Screenshots of each step at phone and desktop size, kept after the run (git ignores the folder). */
+const ARTIFACTS = join(ROOT, 'e2e/artifacts/back-office');
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
+
+const hasChromium = chromiumInstalled('back-office.test.ts');
+
+describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone size', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ctk-e2e-back-office-'));
+  let instance: Instance;
+  let browser: BrowserContext;
+  let page: Page;
+  let chainPort = 0;
+  // Script errors and failed requests any page reported; each step expects none.
+  const errors: string[] = [];
+  let step = 0;
+  const snap = async (name: string) => {
+    step++;
+    await page.screenshot({ path: join(ARTIFACTS, `${String(step).padStart(2, '0')}-${name}-phone.png`), fullPage: true });
+  };
+
+  beforeAll(async () => {
+    rmSync(ARTIFACTS, { recursive: true, force: true });
+    mkdirSync(ARTIFACTS, { recursive: true });
+    chainPort = await freePort();
+    instance = await startInstance({ port: await freePort(), dataDir: join(dir, 'data'), chainPort });
+    browser = await openChromium(dir, PHONE);
+    page = await browser.newPage();
+    page.on('pageerror', (error) => errors.push(`script error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (instance) await stopInstance(instance);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  let ownerKey = '';
+
+  it('opens a shop from the start page: the form, a wallet made with pnpm wallet, and the key shown once', async () => {
+    const walletFile = join(dir, 'cafe-wallet.json');
+    await wallet(chainPort, walletFile, 'create');
+    const { xpub } = (await wallet(chainPort, walletFile, 'xpub')) as { xpub: string };
+
+    await page.goto(`${instance.base}/`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Open your shop' }).isVisible()).toBe(true);
+    // The jurisdictions come from books' table.
+    await expect.poll(() => page.locator('select[name=jurisdiction] option').count()).toBeGreaterThan(1);
+    expect(await pageProblems(page)).toEqual([]);
+    await snap('start');
+
+    await page.getByLabel('Business name').fill('Corner Cafe');
+    await page.getByLabel('Your name').fill('Ann Lee');
+    await page.getByLabel('Where you sell (sales tax)').selectOption('US-CA');
+    await page.getByLabel('Your wallet').fill(xpub);
+    await page.getByLabel('Paymail alias').fill('corner');
+    await page.getByRole('button', { name: 'Open my shop' }).click();
+
+    const shown = page.getByLabel('The new key');
+    await expect.poll(() => shown.isVisible(), { timeout: 15_000 }).toBe(true);
+    ownerKey = (await shown.textContent())!.trim();
+    expect(await pageProblems(page)).toEqual([]);
+    await snap('shop-opened');
+
+    // The key works from outside, as curl would use it, and the organisation has what the form said.
+    const me = await api(instance.base, 'GET', '/api/v1/me', ownerKey);
+    expect(me.status).toBe(200);
+    const [org] = me.body.organizations as { handle: string; name: string; role: string }[];
+    expect(org).toMatchObject({ name: 'Corner Cafe', role: 'owner' });
+    const details = await api(instance.base, 'GET', `/api/v1/organizations/${org!.handle}`, ownerKey);
+    expect(details.body).toMatchObject({ jurisdiction: 'US-CA', wallet_xpub: xpub, paymail: expect.stringMatching(/^corner@/) });
+
+    await page.getByRole('button', { name: 'I have kept it' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Welcome, Ann Lee' }).isVisible()).toBe(true);
+    expect(await page.getByRole('heading', { name: 'Corner Cafe' }).isVisible()).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  it('makes an API key on /settings that works with the API, and revoking it there makes the next call 401', async () => {
+    await page.getByRole('navigation').getByRole('link', { name: 'Settings' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'API keys' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('this session').isVisible()).toBe(true);
+    expect(await pageProblems(page)).toEqual([]);
+
+    await page.getByLabel("New key's name").fill('Accountant');
+    await page.getByRole('button', { name: 'Make a key' }).click();
+    const shown = page.getByLabel('The new key');
+    await expect.poll(() => shown.isVisible()).toBe(true);
+    const made = (await shown.textContent())!.trim();
+    expect(made).not.toBe(ownerKey);
+    await expect.poll(() => page.getByRole('button', { name: 'Revoke Accountant' }).isVisible()).toBe(true);
+    expect(await pageProblems(page)).toEqual([]);
+    await snap('settings-key-made');
+    expect((await api(instance.base, 'GET', '/api/v1/me', made)).status).toBe(200);
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Revoke Accountant' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Revoke Accountant' }).count()).toBe(0);
+    expect((await api(instance.base, 'GET', '/api/v1/me', made)).status).toBe(401);
+    // The session's own key still works.
+    expect((await api(instance.base, 'GET', '/api/v1/me', ownerKey)).status).toBe(200);
+    await snap('settings-key-revoked');
+    expect(errors).toEqual([]);
+  });
+
+  it('signs out, refuses a wrong key in words, and signs back in with the key', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Sign in' }).isVisible()).toBe(true);
+    // Signed out, settings asks to sign in: nothing of the shop is shown.
+    await page.goto(`${instance.base}/settings`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Sign in first' }).isVisible()).toBe(true);
+    expect(await page.getByText('Accountant').count()).toBe(0);
+
+    await page.goto(`${instance.base}/`);
+    await page.getByLabel('API key').fill('ctk_sk_not-a-real-key');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').first().textContent()).toMatch(/key/i);
+    expect(await page.getByRole('heading', { name: 'Open your shop' }).isVisible()).toBe(true);
+    // The refused key's 401 is the one failed request this step expects.
+    errors.length = 0;
+
+    await page.getByLabel('API key').fill(ownerKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Corner Cafe' }).isVisible()).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  it('reads as well on a desktop screen', async () => {
+    await page.setViewportSize(DESKTOP);
+    for (const [path, name] of [
+      ['/', 'dashboard'],
+      ['/settings', 'settings'],
+    ] as const) {
+      await page.goto(`${instance.base}${path}`);
+      await page.waitForLoadState('networkidle');
+      expect(await pageProblems(page)).toEqual([]);
+      await page.screenshot({ path: join(ARTIFACTS, `${name}-desktop.png`), fullPage: true });
+    }
+    expect(errors).toEqual([]);
+  });
+});
