@@ -137,6 +137,48 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
     expect(errors).toEqual([]);
   });
 
+  it('has a page for every capability of the descriptor, each clear at phone size: what it is, how far this shop is, what to do next', async () => {
+    const me = await api(instance.base, 'GET', '/api/v1/me', ownerKey);
+    const handle = me.body.organizations[0].handle as string;
+    const descriptor = await api(instance.base, 'GET', '/api/v1/capabilities');
+    const capabilities = (descriptor.body.rungs as { capabilities: { id: string; title: string; path: string }[] }[]).flatMap(
+      (r) => r.capabilities,
+    );
+    expect(capabilities.length).toBe(24);
+    for (const capability of capabilities) {
+      expect(capability.path, capability.id).toMatch(/^\/o\/:handle\//);
+      await page.goto(`${instance.base}${capability.path.replace(':handle', handle)}`);
+      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toContain(capability.title);
+      expect(await page.getByRole('heading', { name: 'What it does for you' }).isVisible()).toBe(true);
+      expect(await pageProblems(page), capability.id).toEqual([]);
+    }
+    // The shop chose a paymail alias in the form: that capability is set up; the commerce key is its next step.
+    await page.goto(`${instance.base}/o/${handle}/paymail`);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toContain('Set up');
+    await snap('capability-paymail');
+    await page.goto(`${instance.base}/o/${handle}/commerce-api`);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toContain('To set up');
+    expect(await page.getByText(`POST /api/v1/orgs/${handle}/commerce-key`).first().isVisible()).toBe(true);
+    await snap('capability-commerce-api');
+    expect(errors).toEqual([]);
+  });
+
+  it("never shows another organisation's pages to a member of one", async () => {
+    const other = await api(instance.base, 'POST', '/api/v1/onboard', undefined, { name: 'Rival Bakery', paymail_alias: 'rival' });
+    expect(other.status).toBe(201);
+    const rival = other.body.organization.handle as string;
+    await page.goto(`${instance.base}/o/${rival}/paymail`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Not available' }).isVisible()).toBe(true);
+    expect(await page.getByText('Rival Bakery').count()).toBe(0);
+    expect(await page.getByText(/rival@/).count()).toBe(0);
+    // The dashboard lists only the member's own shop.
+    await page.goto(`${instance.base}/`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Corner Cafe' }).isVisible()).toBe(true);
+    expect(await page.getByText('Rival Bakery').count()).toBe(0);
+    // The refusal's 403 or 404 is the failed request this step expects.
+    errors.length = 0;
+  });
+
   it('reads as well on a desktop screen', async () => {
     await page.setViewportSize(DESKTOP);
     for (const [path, name] of [

@@ -1,11 +1,12 @@
 import { render } from 'preact';
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso/router';
 import { session } from './session.js';
+import { CapabilityPage } from './pages/capability.js';
 import { NotFound } from './pages/not-found.js';
 import { Settings } from './pages/settings.js';
 import { Start } from './pages/start.js';
 
-/** The merchant's back office: the start page (onboarding, sign-in, the dashboard) and settings. */
+/** The merchant's back office: the start page (onboarding, sign-in, the dashboard), settings, and a page per capability. */
 function App() {
   return (
     <LocationProvider>
@@ -14,6 +15,7 @@ function App() {
         <Router>
           <Route path="/" component={Start} />
           <Route path="/settings" component={Settings} />
+          <Route path="/o/:handle/:page" component={CapabilityPage} />
           <Route default component={NotFound} />
         </Router>
       </main>

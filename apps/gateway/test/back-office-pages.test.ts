@@ -39,6 +39,18 @@ describe('the back office, served from its build (CTK_BACK_OFFICE_DIR)', () => {
     expect(response.body).toContain('/app/assets/index-AbC123.js');
   });
 
+  it('serves the page of every capability of the descriptor, at its path for an organisation', async () => {
+    const descriptor = (await get('/api/v1/capabilities')).json() as { rungs: { capabilities: { id: string; path: string }[] }[] };
+    const capabilities = descriptor.rungs.flatMap((rung) => rung.capabilities);
+    expect(capabilities).toHaveLength(24);
+    for (const { id, path } of capabilities) {
+      expect(path, id).toBe(`/o/:handle/${id.replaceAll('_', '-')}`);
+      const page = await get(path.replace(':handle', 'corner-cafe'));
+      expect(page.statusCode, path).toBe(200);
+      expect(page.body).toContain('/app/assets/index-AbC123.js');
+    }
+  });
+
   it('serves its hashed assets with their types, cached for a year', async () => {
     const script = await get('/app/assets/index-AbC123.js');
     expect(script.statusCode).toBe(200);
@@ -51,6 +63,8 @@ describe('the back office, served from its build (CTK_BACK_OFFICE_DIR)', () => {
     ['an asset that is not there', '/app/assets/secrets.js'],
     ['a climb out of the folder', '/app/assets/..%2Findex.html'],
     ['a page it does not have', '/dashboard-of-someone-else'],
+    ['a capability it does not have', '/o/corner-cafe/mining'],
+    ['a handle that cannot be one', '/o/Corner%00Cafe/ledger'],
   ])('%s is 404 in the API’s error body', async (_label, url) => {
     const response = await get(url);
     expect(response.statusCode).toBe(404);

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
+import { capabilityMap, pageOf, standing, type CapabilityMap } from '../capabilities.js';
 import { describe } from '../form.js';
 import { SecretOnce } from '../secret-once.js';
 
@@ -33,22 +34,57 @@ export function Dashboard({ newKey, onKeptKey }: { newKey: string | null; onKept
         </p>
       )}
       {me?.organizations.length === 0 && <p>You are not a member of any organisation yet.</p>}
-      <ul class="cards">
-        {me?.organizations.map((org) => (
-          <li class="card" key={org.handle}>
-            <h2>{org.name}</h2>
-            <p class="muted">
-              @{org.handle} · {org.role}
-            </p>
-            <p class="actions">
-              <a class="button" href="/pos">
-                Open the counter
-              </a>
-              <a href="/settings">Settings</a>
-            </p>
-          </li>
-        ))}
-      </ul>
+      {me?.organizations.map((org) => (
+        <Organization key={org.handle} org={org} />
+      ))}
     </>
+  );
+}
+
+/** One organisation: where to sell, its next step, and each capability's page with how far it is. */
+function Organization({ org }: { org: Me['organizations'][number] }) {
+  const [map, setMap] = useState<CapabilityMap | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    capabilityMap(org.handle).then(setMap, (error) => setProblem(describe(error)));
+  }, [org.handle]);
+  const next = map?.rungs.flatMap((rung) => rung.capabilities).find((c) => c.id === map.next?.capability);
+  return (
+    <section class="card" aria-labelledby={`org-${org.handle}`}>
+      <h2 id={`org-${org.handle}`}>{org.name}</h2>
+      <p class="muted">
+        @{org.handle} · {org.role}
+      </p>
+      <p class="actions">
+        <a class="button" href="/pos">
+          Open the counter
+        </a>
+        <a href="/settings">Settings</a>
+      </p>
+      {problem && (
+        <p class="problem" role="alert">
+          {problem}
+        </p>
+      )}
+      {next && map?.next?.next_step && (
+        <p class="next">
+          <strong>Next:</strong> <a href={pageOf(next, org.handle)}>{next.title}</a>. {map.next.next_step}
+        </p>
+      )}
+      {map?.rungs.map((rung) => (
+        <details key={rung.id} open={rung.step === 1}>
+          <summary>
+            {rung.step}. {rung.title}
+          </summary>
+          <ul class="capabilities">
+            {rung.capabilities.map((capability) => (
+              <li key={capability.id}>
+                <a href={pageOf(capability, org.handle)}>{capability.title}</a> <span class="tag">{standing(capability)}</span>
+              </li>
+            ))}
+          </ul>
+        </details>
+      ))}
+    </section>
   );
 }

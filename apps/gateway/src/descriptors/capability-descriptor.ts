@@ -4,6 +4,12 @@ import { ENDPOINTS, endpointKey } from '../catalog/endpoints.js';
 /** How a note that a capability (or part of it) is not built on this instance begins. */
 export const NOT_BUILT = 'Not built yet on this instance';
 
+/**
+ * The back office's page of a capability: `/o/:handle/<its id, dashes for underscores>` (apps/back-office
+ * shows each; the gateway serves them, serve-back-office.ts).
+ */
+export const capabilityPath = (capability: Pick<Capability, 'id'>) => `/o/:handle/${capability.id.replaceAll('_', '-')}`;
+
 /** The catalog's endpoints of a capability. */
 export const endpointsOf = (capability: Capability) => ENDPOINTS.filter((e) => e.capability === capability.id);
 
@@ -18,6 +24,7 @@ export function capabilityDescriptor(implemented: ReadonlySet<string>) {
       ...rung,
       capabilities: rung.capabilities.map((capability) => ({
         ...capability,
+        path: capabilityPath(capability),
         endpoints: endpointsOf(capability),
         note: capabilityNote(capability, implemented),
       })),

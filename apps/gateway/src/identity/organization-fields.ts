@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { nameField } from '../routes/text-fields.js';
 
-const HANDLE = /^[a-z0-9](?:[a-z0-9-]{1,38}[a-z0-9])$/;
+export const HANDLE = /^[a-z0-9](?:[a-z0-9-]{1,38}[a-z0-9])$/;
 const HANDLE_RULE = 'use 3 to 40 lower-case letters, digits and inner hyphens';
 
 export const handleField = z.string().regex(HANDLE, HANDLE_RULE);

@@ -1,11 +1,16 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { AppError } from '@ctk/shared';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { RUNGS } from '../catalog/capabilities.js';
+import { capabilityPath } from '../descriptors/capability-descriptor.js';
+import { HANDLE } from '../identity/organization-fields.js';
 import { CONTENT_TYPES, secure } from './serve-pages.js';
 
 /** The back office's pages: each answers its index.html, whose script shows the page the path names. */
-export const BACK_OFFICE_PAGES = ['/', '/settings'] as const;
+const PAGES = ['/', '/settings'];
+/** Each capability's page of an organisation (its `path` in the capability descriptor). */
+const CAPABILITY_PAGES = new Set(RUNGS.flatMap((rung) => rung.capabilities.map((c) => capabilityPath(c).split('/').at(-1)!)));
 
 /**
  * The built back office (apps/back-office: `vite build` into dist/), read once at start: index.html at each
@@ -22,8 +27,13 @@ export function serveBackOffice(app: FastifyInstance, dir: string): void {
     const type = CONTENT_TYPES[extname(name)];
     if (type) assets.set(name, { body: readFileSync(join(root, 'assets', name)), type });
   }
-  for (const page of BACK_OFFICE_PAGES)
-    app.get(page, async (_request, reply) => secure(reply).header('cache-control', 'no-cache').type(CONTENT_TYPES['.html']!).send(index));
+  const sendIndex = (reply: FastifyReply) => secure(reply).header('cache-control', 'no-cache').type(CONTENT_TYPES['.html']!).send(index);
+  for (const page of PAGES) app.get(page, async (_request, reply) => sendIndex(reply));
+  app.get<{ Params: { handle: string; page: string } }>('/o/:handle/:page', async (request, reply) => {
+    const { handle, page } = request.params;
+    if (!HANDLE.test(handle) || !CAPABILITY_PAGES.has(page)) throw new AppError('not_found', 'No such back office page.');
+    return sendIndex(reply);
+  });
   app.get<{ Params: { file: string } }>('/app/assets/:file', async (request, reply) => {
     const asset = assets.get(request.params.file);
     if (!asset) throw new AppError('not_found', `No back office asset ${request.params.file}.`);

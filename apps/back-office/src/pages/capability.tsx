@@ -1,0 +1,85 @@
+import { useEffect, useState } from 'preact/hooks';
+import { useRoute } from 'preact-iso/router';
+import { capabilityMap, notBuilt, pageOf, standing, type Capability, type Rung } from '../capabilities.js';
+import { describe } from '../form.js';
+import { session } from '../session.js';
+import { SignInFirst } from './sign-in-first.js';
+
+/**
+ * `/o/:handle/:page`: one capability of the organisation, as its map says it: what it does, whether this
+ * organisation has set it up and what to do next, and the API routes that serve it today.
+ */
+export function CapabilityPage() {
+  const { params } = useRoute();
+  const handle = params.handle!;
+  const [found, setFound] = useState<{ capability: Capability; rung: Rung } | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    if (!session.signedIn()) return;
+    setFound(null);
+    setProblem(null);
+    capabilityMap(handle).then(
+      (map) => {
+        for (const rung of map.rungs)
+          for (const capability of rung.capabilities)
+            if (pageOf(capability, handle) === `/o/${handle}/${params.page}`) return setFound({ capability, rung });
+        setProblem('This organisation has no such page.');
+      },
+      (error) => setProblem(describe(error)),
+    );
+  }, [handle, params.page]);
+
+  if (!session.signedIn()) return <SignInFirst />;
+  if (problem)
+    return (
+      <section class="card">
+        <h1>Not available</h1>
+        <p class="problem" role="alert">
+          {problem}
+        </p>
+        <p>
+          <a href="/">Back to your shops</a>
+        </p>
+      </section>
+    );
+  if (!found) return <p aria-busy="true">Loading…</p>;
+  const { capability, rung } = found;
+  return (
+    <>
+      <p class="muted">
+        <a href="/">{handle}</a> · Step {rung.step}: {rung.title}
+      </p>
+      <h1>
+        {capability.title} <span class="tag">{standing(capability)}</span>
+      </h1>
+      <section class="card" aria-labelledby="what">
+        <h2 id="what">What it does for you</h2>
+        <p>{capability.for_you}</p>
+        {capability.maturity !== 'live' && <p class="muted">Maturity: {capability.maturity}.</p>}
+      </section>
+      <section class="card" aria-labelledby="next">
+        <h2 id="next">{notBuilt(capability) ? 'Not built yet' : capability.set_up === false ? 'What to do next' : 'Using it'}</h2>
+        {capability.next_step && <p>{capability.next_step}</p>}
+        {capability.note && <p>{capability.note}</p>}
+        {!capability.next_step && !capability.note && <p>It is ready: nothing is missing for this organisation.</p>}
+        {capability.endpoints.length > 0 && (
+          <>
+            <p>For now, through the API:</p>
+            <ul class="endpoints">
+              {capability.endpoints.map((e) => (
+                <li key={`${e.method} ${e.path}`}>
+                  <code>
+                    {e.method} {e.path.replace(':handle', handle)}
+                  </code>
+                </li>
+              ))}
+            </ul>
+            <p>
+              <a href="/docs">Open the API documentation</a>
+            </p>
+          </>
+        )}
+      </section>
+    </>
+  );
+}
