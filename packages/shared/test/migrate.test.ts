@@ -1,4 +1,4 @@
-import { access, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { access, chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -191,6 +191,29 @@ describe('openDatabase on PGlite', () => {
     };
     const first = await recordIn(await tempDir());
     expect(await recordIn(await tempDir())).toEqual(first);
+  });
+
+  it('copies no template from a folder others may write in: a new data dir is migrated afresh', async () => {
+    const dir = await prismaDir([[INIT, INIT_SQL]]);
+    const temp = await tempDir();
+    const tmp = process.env.TMPDIR;
+    process.env.TMPDIR = temp;
+    try {
+      const first = await openDatabase({ service: 'shared', dataDir: await tempDir(), prismaDir: dir });
+      const kept = await query(first, 'SELECT id FROM _prisma_migrations');
+      await first.close();
+      await chmod(join(temp, 'ctk-pglite-templates'), 0o777);
+      const second = await openDatabase({ service: 'shared', dataDir: await tempDir(), prismaDir: dir });
+      try {
+        expect(second.appliedMigrations).toEqual([INIT]);
+        expect(await query(second, 'SELECT id FROM _prisma_migrations')).not.toEqual(kept);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      if (tmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmp;
+    }
   });
 
   it('keeps each service in its own folder of the data dir', async () => {

@@ -1,17 +1,19 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 
 /**
- * A migrated in-memory database, kept to be copied. Tests open hundreds of in-memory databases of a few
- * schemas: making one (PGlite's initdb, then every migration) takes seconds of CPU, loading a copy of a
- * migrated one under one. The first in-memory open of a schema keeps its migrated data dir in the machine's
- * temp folder, named by the hash of its migrations and PGlite's version; later opens, in any process,
- * load that copy. A changed or added migration is another name, so a copy is never stale.
+ * A migrated database, kept to be copied. Tests open hundreds of new databases of a few schemas, and each
+ * e2e instance a new data dir: making one (PGlite's initdb, then every migration) takes seconds of CPU,
+ * loading a copy of a migrated one under one. The first new database of a schema keeps its migrated data
+ * dir in the machine's temp folder, named by the hash of its migrations and PGlite's version; later new
+ * ones, in memory or on disk and in any process, load that copy. A changed or added migration is another
+ * name, so a copy is never stale. The folder is used only while it is the user's own and no one else may
+ * write in it.
  */
 export type PGliteTemplate = { key: string; dir: string };
 
@@ -33,6 +35,7 @@ export async function templateOf(prismaDir: string): Promise<PGliteTemplate> {
 /** The kept copy and the migrations it holds, or null when there is none yet (or it cannot be read). */
 export async function loadTemplate(template: PGliteTemplate): Promise<{ dataDir: Blob; applied: string[] } | null> {
   try {
+    if (!(await ownFolder(template.dir))) return null;
     const [data, applied] = await Promise.all([
       readFile(join(template.dir, `${template.key}.tar`)),
       readFile(join(template.dir, `${template.key}.json`), 'utf8'),
@@ -51,7 +54,8 @@ export async function keepTemplate(template: PGliteTemplate, pglite: PGlite, app
   const tar = join(template.dir, `${template.key}.tar`);
   const partial = `${tar}.${process.pid}.${Date.now()}`;
   try {
-    await mkdir(template.dir, { recursive: true });
+    await mkdir(template.dir, { recursive: true, mode: 0o700 });
+    if (!(await ownFolder(template.dir))) return;
     await writeFile(join(template.dir, `${template.key}.json`), JSON.stringify(applied));
     await writeFile(partial, Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer()));
     await rename(partial, tar);
@@ -59,6 +63,15 @@ export async function keepTemplate(template: PGliteTemplate, pglite: PGlite, app
     // Only a saving: the next open migrates a fresh database again.
     await rm(partial, { force: true });
   }
+}
+
+/**
+ * Whether the folder is this user's and no one else may write in it: the temp folder is shared, and a copy
+ * another account left there must never become a merchant's database.
+ */
+async function ownFolder(dir: string): Promise<boolean> {
+  const info = await stat(dir);
+  return info.isDirectory() && (process.getuid === undefined || info.uid === process.getuid()) && (info.mode & 0o022) === 0;
 }
 
 /** The installed version of a package that does not export its package.json: read from its folder. */
