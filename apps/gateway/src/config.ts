@@ -83,6 +83,13 @@ export const configSchema = z
     CTK_ORDER_EVENT_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
     CTK_SIGN_IN_CHALLENGE_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
     /** How long a resolved API key or membership may be served from memory. */
+    /** How long the API key a key-based sign-in answers works (a browser's session): 12 hours by default. */
+    CTK_SIGN_IN_KEY_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 90)
+      .default(12),
     CTK_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   })
   .transform(({ CTK_PUBLIC_URL, ...config }) => ({ ...config, CTK_PUBLIC_URL: CTK_PUBLIC_URL ?? `http://localhost:${config.PORT}` }));

@@ -41,7 +41,11 @@ describe('API keys', () => {
         .data.map((k: { name: string }) => k.name)
         .sort(),
     ).toEqual(['laptop', 'onboarding']);
-    for (const entry of list.json().data) expect(Object.keys(entry).sort()).toEqual(['created_at', 'id', 'name', 'prefix', 'revoked_at']);
+    for (const entry of list.json().data) {
+      expect(Object.keys(entry).sort()).toEqual(['created_at', 'expires_at', 'id', 'name', 'prefix', 'revoked_at']);
+      // Keys made here or at onboarding work until revoked; only a sign-in's key is a session.
+      expect(entry.expires_at).toBeNull();
+    }
     expect(list.body).not.toContain(key.key);
     expect(list.body).not.toContain(owner.key);
   });

@@ -64,6 +64,34 @@ describe('key-based sign-in with a did:key', () => {
     expect(await gateway.deps.prisma.user.count({ where: { did: identity.did } })).toBe(1);
   });
 
+  it('answers a session: the key works for CTK_SIGN_IN_KEY_HOURS (12), says until when, and not after', async () => {
+    const started = Date.now();
+    const signedIn = (await signIn(newIdentity())) as { api_key: { id: string; key: string; expires_at: string } };
+    const expires = Date.parse(signedIn.api_key.expires_at);
+    expect(expires - started).toBeGreaterThanOrEqual(12 * 3_600_000 - 1_000);
+    expect(expires - started).toBeLessThanOrEqual(12 * 3_600_000 + 60_000);
+    const listed = await gateway.app.inject({ method: 'GET', url: '/api/v1/me/api-keys', headers: bearer(signedIn.api_key.key) });
+    expect(listed.json().data).toEqual([expect.objectContaining({ id: signedIn.api_key.id, expires_at: signedIn.api_key.expires_at })]);
+
+    // Past its expiry, even while the gateway still holds the key in memory, it is refused.
+    await gateway.deps.prisma.apiKey.update({ where: { id: signedIn.api_key.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    gateway.deps.credentials.forget();
+    const me = await gateway.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(signedIn.api_key.key) });
+    expectError(me, 401, 'invalid_api_key');
+    expect(me.json().error.message).toMatch(/expired/);
+  });
+
+  it('refuses a session key once its expiry passes, though the gateway still holds it in memory', async () => {
+    const signedIn = (await signIn(newIdentity())) as { api_key: { id: string; key: string } };
+    const me = () => gateway.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(signedIn.api_key.key) });
+    await gateway.deps.prisma.apiKey.update({ where: { id: signedIn.api_key.id }, data: { expiresAt: new Date(Date.now() + 1_500) } });
+    gateway.deps.credentials.forget();
+    // Read now, the key is held in memory (CTK_AUTH_CACHE_SECONDS, 10 s) with its expiry, checked at each use.
+    expect((await me()).statusCode).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expectError(await me(), 401, 'invalid_api_key');
+  });
+
   it('spends the nonce: verifying the same answer again is 401 invalid_signature', async () => {
     const identity = newIdentity();
     const { nonce, message } = await challenge(identity.did);

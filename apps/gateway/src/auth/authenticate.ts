@@ -32,7 +32,7 @@ export async function authenticate(request: FastifyRequest, endpoint: Endpoint, 
         break;
       }
       const key = await deps.credentials.userKey(token, beforeLookup);
-      if (!key) throw new AppError('invalid_api_key', 'The API key is not valid or has been revoked.');
+      if (!key) throw new AppError('invalid_api_key', 'The API key is not valid, or has been revoked or has expired.');
       request.caller = { kind: 'user', ...key };
       break;
     }

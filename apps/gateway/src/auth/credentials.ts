@@ -5,6 +5,7 @@ import type { OrgContext } from './types.js';
 import type { Role } from '../catalog/endpoints.js';
 
 type UserKey = { userId: string; apiKeyId: string };
+type KeptUserKey = UserKey & { expiresAt: Date | null };
 type PaygateKey = { accountId: string; keyId: string; organizationId: string };
 type Org = Omit<OrgContext, 'role'>;
 
@@ -20,7 +21,7 @@ const ORG: { [field in keyof Org]: true } = { id: true, handle: true, name: true
  * random keys cannot buy unbounded database lookups.
  */
 export class Credentials {
-  private readonly userKeys: TtlCache<UserKey | null>;
+  private readonly userKeys: TtlCache<KeptUserKey | null>;
   private readonly paygateKeys: TtlCache<PaygateKey | null>;
   private readonly commerceKeys: TtlCache<Org | null>;
   private readonly orgs: TtlCache<Org | null>;
@@ -38,14 +39,19 @@ export class Credentials {
     this.roles = new TtlCache(ttl);
   }
 
-  userKey(secret: string, beforeLookup: BeforeLookup): Promise<UserKey | null> {
-    if (!secret.startsWith(KEY_PREFIX.user)) return Promise.resolve(null);
+  /** The user and key of a user's API key that works: not revoked, and not past its expiry (checked at each use). */
+  async userKey(secret: string, beforeLookup: BeforeLookup): Promise<UserKey | null> {
+    if (!secret.startsWith(KEY_PREFIX.user)) return null;
     const hash = hashSecret(secret);
-    return this.userKeys.get(hash, async () => {
+    const key = await this.userKeys.get(hash, async () => {
       await beforeLookup();
-      const key = await this.prisma.apiKey.findUnique({ where: { hash }, select: { id: true, userId: true, revokedAt: true } });
-      return key && !key.revokedAt ? { userId: key.userId, apiKeyId: key.id } : null;
+      const found = await this.prisma.apiKey.findUnique({
+        where: { hash },
+        select: { id: true, userId: true, revokedAt: true, expiresAt: true },
+      });
+      return found && !found.revokedAt ? { userId: found.userId, apiKeyId: found.id, expiresAt: found.expiresAt } : null;
     });
+    return key && (!key.expiresAt || key.expiresAt > new Date()) ? { userId: key.userId, apiKeyId: key.apiKeyId } : null;
   }
 
   paygateKey(secret: string, beforeLookup: BeforeLookup): Promise<PaygateKey | null> {
