@@ -1,10 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumInstalled, openChromium } from './browser.js';
 import { api, freePort, ROOT, startInstance, stopInstance, wallet, type Instance } from './instance.js';
+import { signInWithWif } from './key-proof.js';
 import { pageProblems } from './page-checks.js';
 
 /** Screenshots of each step at phone and desktop size, kept after the run (git ignores the folder). */
@@ -47,9 +48,14 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
     rmSync(dir, { recursive: true, force: true });
   });
 
+  // The session's API key, as the page holds it for the tab (sessionStorage).
+  const sessionKey = () =>
+    page.evaluate(() => (JSON.parse(sessionStorage.getItem('ctk.session') ?? 'null') as { key: string } | null)?.key);
+  // The backup of the key the browser made, as downloaded.
+  let backupWif = '';
   let ownerKey = '';
 
-  it('opens a shop from the start page: the form, a wallet made with pnpm wallet, and the key shown once', async () => {
+  it('opens a shop from the start page with no password: the form, a wallet made with pnpm wallet, and a key backup to download', async () => {
     const walletFile = join(dir, 'cafe-wallet.json');
     await wallet(chainPort, walletFile, 'create');
     const { xpub } = (await wallet(chainPort, walletFile, 'xpub')) as { xpub: string };
@@ -62,29 +68,29 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
     await snap('start');
 
     await page.getByLabel('Business name').fill('Corner Cafe');
-    await page.getByLabel('Your name').fill('Ann Lee');
     await page.getByLabel('Where you sell (sales tax)').selectOption('US-CA');
     await page.getByLabel('Your wallet').fill(xpub);
     await page.getByLabel('Paymail alias').fill('corner');
     await page.getByRole('button', { name: 'Open my shop' }).click();
 
-    const shown = page.getByLabel('The new key');
-    await expect.poll(() => shown.isVisible(), { timeout: 15_000 }).toBe(true);
-    ownerKey = (await shown.textContent())!.trim();
+    await expect.poll(() => page.getByRole('heading', { name: /Back up your sign-in key/ }).isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await pageProblems(page)).toEqual([]);
     await snap('shop-opened');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download the backup' }).click()]);
+    const backup = readFileSync((await download.path())!, 'utf8');
+    backupWif = backup.match(/key \(WIF\): (\S+)/)![1]!;
 
-    // The key works from outside, as curl would use it, and the organisation has what the form said.
+    // The shop is the signed-in user's, with what the form said; the backup signs in as that user, from outside.
+    ownerKey = await signInWithWif(instance.base, backupWif);
     const me = await api(instance.base, 'GET', '/api/v1/me', ownerKey);
-    expect(me.status).toBe(200);
+    expect(me.body.did).toBe(backup.match(/did: (\S+)/)![1]);
     const [org] = me.body.organizations as { handle: string; name: string; role: string }[];
     expect(org).toMatchObject({ name: 'Corner Cafe', role: 'owner' });
     const details = await api(instance.base, 'GET', `/api/v1/organizations/${org!.handle}`, ownerKey);
     expect(details.body).toMatchObject({ jurisdiction: 'US-CA', wallet_xpub: xpub, paymail: expect.stringMatching(/^corner@/) });
 
-    await page.getByRole('button', { name: 'I have kept it' }).click();
-    await expect.poll(() => page.getByRole('heading', { name: 'Welcome, Ann Lee' }).isVisible()).toBe(true);
-    expect(await page.getByRole('heading', { name: 'Corner Cafe' }).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'I have backed it up' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Corner Cafe' }).isVisible()).toBe(true);
     expect(errors).toEqual([]);
   });
 
@@ -92,6 +98,7 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
     await page.getByRole('navigation').getByRole('link', { name: 'Settings' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'API keys' }).isVisible()).toBe(true);
     await expect.poll(() => page.getByText('this session').isVisible()).toBe(true);
+    expect(await page.getByRole('heading', { name: 'Sign-in key' }).isVisible()).toBe(true);
     expect(await pageProblems(page)).toEqual([]);
 
     await page.getByLabel("New key's name").fill('Accountant');
@@ -99,7 +106,6 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
     const shown = page.getByLabel('The new key');
     await expect.poll(() => shown.isVisible()).toBe(true);
     const made = (await shown.textContent())!.trim();
-    expect(made).not.toBe(ownerKey);
     await expect.poll(() => page.getByRole('button', { name: 'Revoke Accountant' }).isVisible()).toBe(true);
     expect(await pageProblems(page)).toEqual([]);
     await snap('settings-key-made');
@@ -110,31 +116,47 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
     await expect.poll(() => page.getByRole('button', { name: 'Revoke Accountant' }).count()).toBe(0);
     expect((await api(instance.base, 'GET', '/api/v1/me', made)).status).toBe(401);
     // The session's own key still works.
-    expect((await api(instance.base, 'GET', '/api/v1/me', ownerKey)).status).toBe(200);
+    expect((await api(instance.base, 'GET', '/api/v1/me', await sessionKey())).status).toBe(200);
     await snap('settings-key-revoked');
     expect(errors).toEqual([]);
   });
 
-  it('signs out, refuses a wrong key in words, and signs back in with the key', async () => {
+  it("signs out (the session's key then works nowhere), and back in with the browser's key", async () => {
+    const session = await sessionKey();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Sign in' }).isVisible()).toBe(true);
+    expect(await sessionKey()).toBeUndefined();
+    expect((await api(instance.base, 'GET', '/api/v1/me', session)).status).toBe(401);
     // Signed out, settings asks to sign in: nothing of the shop is shown.
     await page.goto(`${instance.base}/settings`);
     await expect.poll(() => page.getByRole('heading', { name: 'Sign in first' }).isVisible()).toBe(true);
     expect(await page.getByText('Accountant').count()).toBe(0);
 
     await page.goto(`${instance.base}/`);
-    await page.getByLabel('API key').fill('ctk_sk_not-a-real-key');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => page.getByRole('alert').first().textContent()).toMatch(/key/i);
-    expect(await page.getByRole('heading', { name: 'Open your shop' }).isVisible()).toBe(true);
-    // The refused key's 401 is the one failed request this step expects.
-    errors.length = 0;
-
-    await page.getByLabel('API key').fill(ownerKey);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: "Sign in with this browser's key" }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Corner Cafe' }).isVisible()).toBe(true);
     expect(errors).toEqual([]);
+  });
+
+  it('signs in on another browser from the backup, and refuses what is not a key in words', async () => {
+    const other = await openChromium(join(dir, 'second-browser'), PHONE);
+    try {
+      const second = await other.newPage();
+      await second.goto(`${instance.base}/`);
+      await expect.poll(() => second.getByRole('heading', { name: 'Sign in' }).isVisible()).toBe(true);
+      // This browser keeps no key: it offers the backup.
+      expect(await second.getByRole('button', { name: "Sign in with this browser's key" }).count()).toBe(0);
+      await second.getByLabel('Backup key (WIF)').fill('not a key');
+      await second.getByRole('button', { name: 'Sign in with the backup' }).click();
+      await expect.poll(() => second.getByRole('alert').filter({ hasText: 'not a sign-in key backup' }).isVisible()).toBe(true);
+
+      await second.getByLabel('Backup key (WIF)').fill(backupWif);
+      await second.getByRole('button', { name: 'Sign in with the backup' }).click();
+      await expect.poll(() => second.getByRole('heading', { name: 'Corner Cafe' }).isVisible()).toBe(true);
+      expect(await pageProblems(second)).toEqual([]);
+    } finally {
+      await other.close();
+    }
   });
 
   it('has a page for every capability of the descriptor, each clear at phone size: what it is, how far this shop is, what to do next', async () => {

@@ -23,3 +23,15 @@ export async function proveWalletKey(base: string, walletFile: string): Promise<
   if (challenge.status !== 201) throw new Error(`challenge: ${JSON.stringify(challenge.body)}`);
   return { nonce: challenge.body.nonce, signature: key.sign(challenge.body.message, 'utf8').toDER('hex') as string };
 }
+
+/** Signs in from outside with a key's WIF (a back office backup): the session's API key. */
+export async function signInWithWif(base: string, wif: string): Promise<string> {
+  const key = PrivateKey.fromWif(wif);
+  const did = `did:key:z${Utils.toBase58([0xe7, 0x01, ...(key.toPublicKey().toDER() as number[])])}`;
+  const challenge = await api(base, 'POST', '/api/auth/challenge', undefined, { did });
+  if (challenge.status !== 201) throw new Error(`challenge: ${JSON.stringify(challenge.body)}`);
+  const signature = key.sign(challenge.body.message, 'utf8').toDER('hex') as string;
+  const verified = await api(base, 'POST', '/api/auth/verify', undefined, { nonce: challenge.body.nonce, signature });
+  if (verified.status !== 201) throw new Error(`verify: ${JSON.stringify(verified.body)}`);
+  return verified.body.api_key.key as string;
+}

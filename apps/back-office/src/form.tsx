@@ -48,7 +48,11 @@ export function useSubmit(action: (form: FormData) => Promise<void>) {
   return { submit, busy, problem };
 }
 
+/** What the page itself refuses, in words for the person at it. */
+export class Refusal extends Error {}
+
 export function describe(error: unknown): string {
   if (error instanceof ApiError) return error.message;
+  if (error instanceof Refusal) return error.message;
   return 'Something went wrong on this page. Reload it and try again.';
 }

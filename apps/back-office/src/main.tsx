@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso/router';
 import { session } from './session.js';
+import { signOut } from './sign-in.js';
 import { CapabilityPage } from './pages/capability.js';
 import { NotFound } from './pages/not-found.js';
 import { Settings } from './pages/settings.js';
@@ -35,14 +36,7 @@ function Header() {
           <a href="/">Dashboard</a>
           <a href="/settings">Settings</a>
           <a href="/pos">Counter</a>
-          <button
-            type="button"
-            class="link"
-            onClick={() => {
-              session.end();
-              route('/');
-            }}
-          >
+          <button type="button" class="link" onClick={() => signOut().then(() => route('/'))}>
             Sign out
           </button>
         </nav>

@@ -2,7 +2,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { capabilityMap, pageOf, standing, type CapabilityMap } from '../capabilities.js';
 import { describe } from '../form.js';
-import { SecretOnce } from '../secret-once.js';
+import { KeyBackup } from '../key-backup.js';
+import type { SignInKey } from '../sign-in-key.js';
 
 type Me = {
   name: string | null;
@@ -10,8 +11,8 @@ type Me = {
   organizations: { handle: string; name: string; role: 'owner' | 'admin' | 'staff' }[];
 };
 
-/** The signed-in merchant's start: the key just issued (shown once), and each organisation with where to go next. */
-export function Dashboard({ newKey, onKeptKey }: { newKey: string | null; onKeptKey: () => void }) {
+/** The signed-in merchant's start: the new sign-in key to back up, and each organisation with where to go next. */
+export function Dashboard({ backup, onBackedUp }: { backup: SignInKey | null; onBackedUp: () => void }) {
   const [me, setMe] = useState<Me | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => {
@@ -20,13 +21,20 @@ export function Dashboard({ newKey, onKeptKey }: { newKey: string | null; onKept
   return (
     <>
       <h1>{me?.name ? `Welcome, ${me.name}` : 'Your shops'}</h1>
-      {newKey && (
-        <SecretOnce
-          title="Your shop is open. Keep this API key"
-          secret={newKey}
-          note="It is how you sign in here and call the API. It is shown only now: save it in your password manager."
-          onDone={onKeptKey}
-        />
+      {backup && (
+        <section class="card secret" aria-labelledby="backup-title">
+          <h2 id="backup-title">Your shop is open. Back up your sign-in key</h2>
+          <p>
+            This browser keeps the key you sign in with. Download a backup to sign in on another device, or if this browser&rsquo;s data is
+            cleared: without it, the shop cannot be reached from here again.
+          </p>
+          <KeyBackup signInKey={backup} name={me?.organizations[0]?.handle ?? 'shop'} />
+          <p>
+            <button type="button" class="link" onClick={onBackedUp}>
+              I have backed it up
+            </button>
+          </p>
+        </section>
       )}
       {problem && (
         <p class="problem" role="alert">

@@ -2,21 +2,58 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, type Page } from '../api.js';
 import { describe, Field, Problem, useSubmit } from '../form.js';
 import { formatDateTime } from '../format.js';
+import { KeyBackup } from '../key-backup.js';
+import { forgetKey, keptKey } from '../key-store.js';
 import { SecretOnce } from '../secret-once.js';
+import type { SignInKey } from '../sign-in-key.js';
 import { session } from '../session.js';
 import { SignInFirst } from './sign-in-first.js';
 
 type ApiKey = { id: string; name: string; prefix: string; created_at: string; revoked_at: string | null };
 type Me = { api_key: { id: string } | null };
 
-/** `/settings`: the signed-in user's API keys (made, shown once, listed, revoked). */
+/** `/settings`: this browser's sign-in key (its backup, or forgetting it) and the user's API keys (made, shown once, listed, revoked). */
 export function Settings() {
   if (!session.signedIn()) return <SignInFirst />;
   return (
     <>
       <h1>Settings</h1>
+      <BrowserKey />
       <ApiKeys />
     </>
+  );
+}
+
+function BrowserKey() {
+  const [kept, setKept] = useState<SignInKey | null | undefined>(undefined);
+  useEffect(() => {
+    keptKey().then(setKept, () => setKept(null));
+  }, []);
+  const forget = async () => {
+    if (!window.confirm('Forget the sign-in key on this browser? You will need its backup to sign in here again.')) return;
+    await forgetKey();
+    setKept(null);
+  };
+  if (kept === undefined) return null;
+  return (
+    <section class="card" aria-labelledby="browser-key">
+      <h2 id="browser-key">Sign-in key</h2>
+      {kept ? (
+        <>
+          <p>
+            This browser keeps the key you sign in with: <code class="did">{kept.did}</code>
+          </p>
+          <KeyBackup signInKey={kept} name="backup" />
+          <p>
+            <button type="button" class="danger" onClick={forget}>
+              Forget it on this browser
+            </button>
+          </p>
+        </>
+      ) : (
+        <p>This browser keeps no sign-in key. Sign out, then restore one from its backup on the start page.</p>
+      )}
+    </section>
   );
 }
 

@@ -1,13 +1,24 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Page } from '../api.js';
-import { Field, Problem, useSubmit } from '../form.js';
+import { Field, Problem, Refusal, useSubmit } from '../form.js';
+import { keepKey, keptKey } from '../key-store.js';
 import { session } from '../session.js';
+import { keySession, signInWithKey } from '../sign-in.js';
+import { fromWif, newSignInKey, type SignInKey } from '../sign-in-key.js';
 import { Dashboard } from './dashboard.js';
 
-/** `/`: what the product does, then opening a shop or signing in; signed in, the dashboard. */
+/**
+ * `/`: what the product does, then opening a shop or signing in, with no password: this browser makes and
+ * keeps a sign-in key (key-store.ts) and signs the API's challenge with it. Signed in, the dashboard.
+ */
 export function Start() {
-  const [newKey, setNewKey] = useState<string | null>(null);
-  if (session.signedIn()) return <Dashboard newKey={newKey} onKeptKey={() => setNewKey(null)} />;
+  // A key made for a new shop, to back up now (shown once on the dashboard).
+  const [backup, setBackup] = useState<SignInKey | null>(null);
+  const [kept, setKept] = useState<SignInKey | null | undefined>(undefined);
+  useEffect(() => {
+    keptKey().then(setKept, () => setKept(null));
+  }, [session.signedIn()]);
+  if (session.signedIn()) return <Dashboard backup={backup} onBackedUp={() => setBackup(null)} />;
   return (
     <>
       <section class="hero">
@@ -18,51 +29,55 @@ export function Start() {
         </p>
       </section>
       <div class="columns">
-        <Onboarding onDone={setNewKey} />
-        <SignIn />
+        <Onboarding kept={kept ?? null} onNewKey={setBackup} />
+        <SignIn kept={kept ?? null} />
       </div>
     </>
   );
 }
 
-type Jurisdiction = { code: string; name: string; rate: string; prices_include_tax: boolean };
-type Onboarded = { organization: { handle: string }; api_key: { key: string } };
+type Jurisdiction = { code: string; name: string };
 
-function Onboarding({ onDone }: { onDone: (key: string) => void }) {
+/** A new shop: signed in first with this browser's key (a new one when it keeps none), then onboarded as that user. */
+function Onboarding({ kept, onNewKey }: { kept: SignInKey | null; onNewKey: (key: SignInKey) => void }) {
   const [jurisdictions, setJurisdictions] = useState<Jurisdiction[]>([]);
   useEffect(() => {
-    api<Page<Jurisdiction>>('/api/v1/tax/jurisdictions', { key: null })
-      .then((page) => setJurisdictions(page.data))
-      .catch(() => setJurisdictions([]));
+    api<Page<Jurisdiction>>('/api/v1/tax/jurisdictions', { key: null }).then(
+      (page) => setJurisdictions(page.data),
+      () => setJurisdictions([]),
+    );
   }, []);
   const { submit, busy, problem } = useSubmit(async (form) => {
     const wallet = text(form, 'wallet');
-    const answer = await api<Onboarded>('/api/v1/onboard', {
-      method: 'POST',
-      key: null,
-      body: {
-        name: text(form, 'name'),
-        ...(text(form, 'jurisdiction') ? { jurisdiction: text(form, 'jurisdiction') } : {}),
-        prices_include_tax: form.get('prices_include_tax') === 'on',
-        // An extended public key gives each payment a fresh address; a plain address is used as it is.
-        ...(wallet ? (/^[xt]pub/.test(wallet) ? { wallet_xpub: wallet } : { receiving_address: wallet }) : {}),
-        ...(text(form, 'paymail_alias') ? { paymail_alias: text(form, 'paymail_alias') } : {}),
-        user: {
-          ...(text(form, 'your_name') ? { name: text(form, 'your_name') } : {}),
-          ...(text(form, 'email') ? { email: text(form, 'email') } : {}),
-        },
-      },
-    });
-    session.start(answer.api_key.key);
-    onDone(answer.api_key.key);
+    const fields = {
+      name: text(form, 'name'),
+      ...(text(form, 'jurisdiction') ? { jurisdiction: text(form, 'jurisdiction') } : {}),
+      prices_include_tax: form.get('prices_include_tax') === 'on',
+      // An extended public key gives each payment a fresh address; a plain address is used as it is.
+      ...(wallet ? (/^[xt]pub/.test(wallet) ? { wallet_xpub: wallet } : { receiving_address: wallet }) : {}),
+      ...(text(form, 'paymail_alias') ? { paymail_alias: text(form, 'paymail_alias') } : {}),
+    };
+    const key = kept ?? newSignInKey();
+    const signedIn = await keySession(key);
+    try {
+      await api('/api/v1/onboard', { method: 'POST', key: signedIn.key, body: fields });
+    } catch (error) {
+      // The shop was refused (a handle or alias taken): the form stays, to change and send again.
+      await api(`/api/v1/me/api-keys/${signedIn.id}`, { method: 'DELETE', key: signedIn.key }).catch(() => undefined);
+      throw error;
+    }
+    if (!kept) {
+      await keepKey(key);
+      onNewKey(key);
+    }
+    // Last: the dashboard it opens reads the shop just made.
+    session.start(signedIn.key, { signedIn: true });
   });
   return (
     <section class="card" aria-labelledby="open-shop">
       <h2 id="open-shop">Open your shop</h2>
       <form onSubmit={submit} noValidate>
         <Field label="Business name" name="name" required maxLength={200} autoComplete="organization" />
-        <Field label="Your name" name="your_name" maxLength={120} autoComplete="name" />
-        <Field label="Email" name="email" type="email" autoComplete="email" hint="Optional: for receipts of your own account." />
         <label class="field">
           <span>Where you sell (sales tax)</span>
           <select name="jurisdiction">
@@ -86,6 +101,7 @@ function Onboarding({ onDone }: { onDone: (key: string) => void }) {
           spellcheck={false}
         />
         <Field label="Paymail alias" name="paymail_alias" hint="Customers pay alias@this-site." autoComplete="off" spellcheck={false} />
+        <p class="hint">No password: this browser makes a sign-in key and keeps it. You can download a backup next.</p>
         <Problem problem={problem} />
         <button type="submit" disabled={busy}>
           {busy ? 'Opening…' : 'Open my shop'}
@@ -95,30 +111,60 @@ function Onboarding({ onDone }: { onDone: (key: string) => void }) {
   );
 }
 
-function SignIn() {
-  const { submit, busy, problem } = useSubmit(async (form) => {
+/** Signing in: with the key this browser keeps, with a key's backup, or with an API key. */
+function SignIn({ kept }: { kept: SignInKey | null }) {
+  const withKept = useSubmit(async () => signInWithKey(kept!));
+  const withBackup = useSubmit(async (form) => {
+    const key = fromWif(text(form, 'backup'));
+    if (!key) throw new Refusal('That is not a sign-in key backup: paste the WIF from your backup file (it starts with K, L or 5).');
+    await signInWithKey(key);
+    await keepKey(key);
+  });
+  const withApiKey = useSubmit(async (form) => {
     const key = text(form, 'api_key');
     // The key is checked before the session starts: a mistyped one is said here, not on the next page.
     await api('/api/v1/me', { key });
-    session.start(key);
+    session.start(key, { signedIn: false });
   });
   return (
     <section class="card" aria-labelledby="sign-in">
       <h2 id="sign-in">Sign in</h2>
-      <form onSubmit={submit} noValidate>
-        <Field
-          label="API key"
-          name="api_key"
-          type="password"
-          required
-          autoComplete="off"
-          hint="The key you were given when you opened your shop, or one made in Settings."
-        />
-        <Problem problem={problem} />
-        <button type="submit" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
-        </button>
-      </form>
+      {kept && (
+        <form onSubmit={withKept.submit} class="stack">
+          <p>This browser keeps your sign-in key.</p>
+          <Problem problem={withKept.problem} />
+          <button type="submit" disabled={withKept.busy}>
+            {withKept.busy ? 'Signing in…' : "Sign in with this browser's key"}
+          </button>
+        </form>
+      )}
+      <details open={!kept}>
+        <summary>Restore a key from its backup</summary>
+        <form onSubmit={withBackup.submit} noValidate>
+          <Field label="Backup key (WIF)" name="backup" type="password" required autoComplete="off" spellcheck={false} />
+          <Problem problem={withBackup.problem} />
+          <button type="submit" disabled={withBackup.busy}>
+            {withBackup.busy ? 'Signing in…' : 'Sign in with the backup'}
+          </button>
+        </form>
+      </details>
+      <details>
+        <summary>Use an API key instead</summary>
+        <form onSubmit={withApiKey.submit} noValidate>
+          <Field
+            label="API key"
+            name="api_key"
+            type="password"
+            required
+            autoComplete="off"
+            hint="One made in Settings, or given at onboarding through the API."
+          />
+          <Problem problem={withApiKey.problem} />
+          <button type="submit" disabled={withApiKey.busy}>
+            {withApiKey.busy ? 'Signing in…' : 'Sign in with the API key'}
+          </button>
+        </form>
+      </details>
     </section>
   );
 }
