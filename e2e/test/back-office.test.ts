@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -159,6 +160,57 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
     }
   });
 
+  it("keeps the shop's settings: its paymail, the Buy button's snippet with the script's true hash, and members with roles", async () => {
+    const me = await api(instance.base, 'GET', '/api/v1/me', ownerKey);
+    const handle = me.body.organizations[0].handle as string;
+    const latte = await api(instance.base, 'POST', `/api/v1/orgs/${handle}/items`, ownerKey, {
+      name: 'Oat latte',
+      price_cents: 575,
+      currency: 'USD',
+    });
+    expect(latte.status).toBe(201);
+    await page.goto(`${instance.base}/settings`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Wallet, paymail and tax' }).isVisible()).toBe(true);
+
+    // The paymail alias, changed on the page, is the organisation's.
+    const facts = page.getByRole('form', { name: 'Wallet, paymail and tax' });
+    await facts.getByLabel('Paymail alias').fill('corner-cafe');
+    await facts.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => facts.getByRole('status').textContent()).toBe('Saved.');
+    expect((await api(instance.base, 'GET', `/api/v1/organizations/${handle}`, ownerKey)).body.paymail).toMatch(/^corner-cafe@/);
+
+    // The Buy button: the commerce key made here, and the snippet for the latte, hashed as the script is served.
+    await page.getByRole('button', { name: 'Make the commerce key' }).click();
+    const snippet = page.getByLabel('Paste this into your page');
+    await expect.poll(() => snippet.inputValue()).toContain(latte.body.id);
+    const script = Buffer.from(await (await fetch(`${instance.base}/checkout/v1/checkout.js`)).arrayBuffer());
+    const integrity = `sha384-${createHash('sha384').update(script).digest('base64')}`;
+    const commerceKey = (await api(instance.base, 'GET', `/api/v1/organizations/${handle}`, ownerKey)).body.commerce_public_key as string;
+    expect(await snippet.inputValue()).toBe(
+      `<script src="${instance.base}/checkout/v1/checkout.js" integrity="${integrity}" crossorigin="anonymous" defer></script>\n` +
+        `<ctk-buy-button merchant="${handle}" item="${latte.body.id}" commerce-key="${commerceKey}" quantity="1">Buy now</ctk-buy-button>`,
+    );
+
+    // A member: added as staff with a key shown once, made admin, then removed.
+    const add = page.getByRole('form', { name: 'Add a member' });
+    await add.getByLabel('Name').fill('Ben Okafor');
+    await add.getByRole('button', { name: 'Add the member' }).click();
+    const shown = page.getByLabel('The new key');
+    await expect.poll(() => shown.isVisible()).toBe(true);
+    const benKey = (await shown.textContent())!.trim();
+    const role = async () =>
+      (await api(instance.base, 'GET', '/api/v1/me', benKey)).body.organizations.find((o: { handle: string }) => o.handle === handle)?.role;
+    expect(await role()).toBe('staff');
+    await page.getByRole('button', { name: 'Make admin' }).click();
+    await expect.poll(role).toBe('admin');
+    expect(await pageProblems(page)).toEqual([]);
+    await snap('settings-shop');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Remove Ben Okafor' }).click();
+    await expect.poll(role).toBeUndefined();
+    expect(errors).toEqual([]);
+  });
+
   it('has a page for every capability of the descriptor, each clear at phone size: what it is, how far this shop is, what to do next', async () => {
     const me = await api(instance.base, 'GET', '/api/v1/me', ownerKey);
     const handle = me.body.organizations[0].handle as string;
@@ -174,14 +226,14 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
       expect(await page.getByRole('heading', { name: 'What it does for you' }).isVisible()).toBe(true);
       expect(await pageProblems(page), capability.id).toEqual([]);
     }
-    // The shop chose a paymail alias in the form: that capability is set up; the commerce key is its next step.
+    // The shop chose a paymail alias in the form: that capability is set up; the 402 gate waits for a payment-gate key.
     await page.goto(`${instance.base}/o/${handle}/paymail`);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toContain('Set up');
     await snap('capability-paymail');
-    await page.goto(`${instance.base}/o/${handle}/commerce-api`);
+    await page.goto(`${instance.base}/o/${handle}/paygate-402`);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toContain('To set up');
-    expect(await page.getByText(`POST /api/v1/orgs/${handle}/commerce-key`).first().isVisible()).toBe(true);
-    await snap('capability-commerce-api');
+    expect(await page.getByText(`POST /api/v1/orgs/${handle}/paygate-keys`).first().isVisible()).toBe(true);
+    await snap('capability-paygate');
     expect(errors).toEqual([]);
   });
 

@@ -11,11 +11,15 @@ const axeSource = axe.source;
  */
 export async function pageProblems(page: Page): Promise<string[]> {
   const problems: string[] = [];
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    innerWidth: window.innerWidth,
-  }));
-  if (scrollWidth > innerWidth) problems.push(`${page.url()}: ${scrollWidth} px wide on a ${innerWidth} px screen`);
+  const { scrollWidth, innerWidth, widest } = await page.evaluate(() => {
+    // The innermost element that reaches past the screen's right edge: what to fix.
+    const past = [...document.body.querySelectorAll('*')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1);
+    const inner = past.filter((e) => !past.some((other) => other !== e && e.contains(other)));
+    const name = (e: Element) =>
+      `<${e.tagName.toLowerCase()}${e.className ? ` class="${e.className}"` : ''}> "${(e.textContent ?? '').trim().slice(0, 40)}"`;
+    return { scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, widest: inner.slice(0, 3).map(name) };
+  });
+  if (scrollWidth > innerWidth) problems.push(`${page.url()}: ${scrollWidth} px wide on a ${innerWidth} px screen (${widest.join(', ')})`);
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     const axe = (

@@ -2,3 +2,16 @@
 export function formatDateTime(iso: string): string {
   return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 }
+
+/**
+ * An amount in minor units as the reader's locale writes it in its currency: the digits are placed by the
+ * currency's own exponent from the integer, never through a float (a decimal string goes to Intl).
+ */
+export function formatMoney(minor: number, currency: string): string {
+  const format = new Intl.NumberFormat(undefined, { style: 'currency', currency });
+  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+  const size = BigInt(Math.abs(minor));
+  const unit = 10n ** BigInt(digits);
+  const decimal = `${minor < 0 ? '-' : ''}${size / unit}${digits ? `.${String(size % unit).padStart(digits, '0')}` : ''}`;
+  return format.format(decimal as `${number}`);
+}

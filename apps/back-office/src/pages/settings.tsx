@@ -5,6 +5,7 @@ import { formatDateTime } from '../format.js';
 import { KeyBackup } from '../key-backup.js';
 import { forgetKey, keptKey } from '../key-store.js';
 import { SecretOnce } from '../secret-once.js';
+import { ShopSettings } from './shop-settings.js';
 import type { SignInKey } from '../sign-in-key.js';
 import { session } from '../session.js';
 import { SignInFirst } from './sign-in-first.js';
@@ -12,14 +13,33 @@ import { SignInFirst } from './sign-in-first.js';
 type ApiKey = { id: string; name: string; prefix: string; created_at: string; revoked_at: string | null };
 type Me = { api_key: { id: string } | null };
 
-/** `/settings`: this browser's sign-in key (its backup, or forgetting it) and the user's API keys (made, shown once, listed, revoked). */
+/** `/settings`: each shop's wallet, paymail, tax, Buy button and members; this browser's sign-in key (its backup, or forgetting it) and the user's API keys (made, shown once, listed, revoked). */
 export function Settings() {
   if (!session.signedIn()) return <SignInFirst />;
   return (
     <>
       <h1>Settings</h1>
+      <Shops />
       <BrowserKey />
       <ApiKeys />
+    </>
+  );
+}
+
+/** The settings of each organisation the user keeps (admin or owner). */
+function Shops() {
+  const [orgs, setOrgs] = useState<{ handle: string; role: 'owner' | 'admin' | 'staff' }[]>([]);
+  useEffect(() => {
+    api<{ organizations: { handle: string; role: 'owner' | 'admin' | 'staff' }[] }>('/api/v1/me').then(
+      (me) => setOrgs(me.organizations),
+      () => setOrgs([]),
+    );
+  }, []);
+  return (
+    <>
+      {orgs.map((org) => (
+        <ShopSettings key={org.handle} handle={org.handle} role={org.role} />
+      ))}
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, type Page } from '../api.js';
+import { api } from '../api.js';
 import { Field, Problem, Refusal, useSubmit } from '../form.js';
+import { JurisdictionSelect } from '../jurisdiction-select.js';
 import { keepKey, keptKey } from '../key-store.js';
 import { session } from '../session.js';
 import { keySession, signInWithKey } from '../sign-in.js';
@@ -36,17 +37,8 @@ export function Start() {
   );
 }
 
-type Jurisdiction = { code: string; name: string };
-
 /** A new shop: signed in first with this browser's key (a new one when it keeps none), then onboarded as that user. */
 function Onboarding({ kept, onNewKey }: { kept: SignInKey | null; onNewKey: (key: SignInKey) => void }) {
-  const [jurisdictions, setJurisdictions] = useState<Jurisdiction[]>([]);
-  useEffect(() => {
-    api<Page<Jurisdiction>>('/api/v1/tax/jurisdictions', { key: null }).then(
-      (page) => setJurisdictions(page.data),
-      () => setJurisdictions([]),
-    );
-  }, []);
   const { submit, busy, problem } = useSubmit(async (form) => {
     const wallet = text(form, 'wallet');
     const fields = {
@@ -78,17 +70,7 @@ function Onboarding({ kept, onNewKey }: { kept: SignInKey | null; onNewKey: (key
       <h2 id="open-shop">Open your shop</h2>
       <form onSubmit={submit} noValidate>
         <Field label="Business name" name="name" required maxLength={200} autoComplete="organization" />
-        <label class="field">
-          <span>Where you sell (sales tax)</span>
-          <select name="jurisdiction">
-            <option value="">No sales tax</option>
-            {jurisdictions.map((j) => (
-              <option value={j.code} key={j.code}>
-                {j.code}: {j.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <JurisdictionSelect label="Where you sell (sales tax)" />
         <label class="check">
           <input type="checkbox" name="prices_include_tax" />
           <span>My prices already include tax</span>
