@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumInstalled, openChromium } from './browser.js';
@@ -211,6 +213,46 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
     expect(errors).toEqual([]);
   });
 
+  it('shows a paid sale in the journal and in the sales chart, and downloads the hledger export, which hledger checks', async () => {
+    const me = await api(instance.base, 'GET', '/api/v1/me', ownerKey);
+    const handle = me.body.organizations[0].handle as string;
+    const { data: items } = (await api(instance.base, 'GET', `/api/v1/orgs/${handle}/items`, ownerKey)).body as { data: { id: string }[] };
+    const order = await api(instance.base, 'POST', '/api/pos/orders', ownerKey, {
+      org_handle: handle,
+      lines: [{ item_id: items[0]!.id, quantity: 2 }],
+    });
+    expect(order.status, JSON.stringify(order.body)).toBe(201);
+    const customer = join(dir, 'customer.json');
+    await wallet(chainPort, customer, 'create');
+    await wallet(chainPort, customer, 'faucet', '100000000');
+    const paid = (await wallet(chainPort, customer, 'pay', order.body.pay_uri)) as { txid: string };
+
+    await page.goto(`${instance.base}/o/${handle}/ledger`);
+    await expect.poll(() => page.getByText(paid.txid).isVisible(), { timeout: 30_000, interval: 500 }).toBe(true);
+    // Two lattes at $5.75 and California's tax: the wallet's line is the order's total.
+    const total = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(order.body.total_minor / 100);
+    expect(await page.getByRole('cell', { name: total }).first().isVisible()).toBe(true);
+    expect(await pageProblems(page)).toEqual([]);
+    await snap('ledger');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'hledger' }).click()]);
+    expect(download.suggestedFilename()).toMatch(new RegExp(`^${handle}-\\d{4}-\\d{2}-\\d{2}-to-\\d{4}-\\d{2}-\\d{2}-hledger\\.journal$`));
+    const journal = (await download.path())!;
+    await promisify(execFile)('hledger', ['check', '--strict', '-f', journal]);
+    expect(readFileSync(journal, 'utf8')).toContain(paid.txid);
+
+    await page.goto(`${instance.base}/o/${handle}/reports`);
+    await expect.poll(() => page.getByRole('figure', { name: 'Sales by day (USD)' }).isVisible(), { timeout: 15_000 }).toBe(true);
+    // The chart's table (for screen readers, and exact amounts) has today's sales.
+    const today = new Intl.DateTimeFormat('en-CA').format(new Date());
+    const row = page.getByRole('table', { name: 'Sales by day (USD)' }).getByRole('row', { name: new RegExp(today) });
+    await expect.poll(() => row.textContent()).toContain('$');
+    expect(await page.locator('canvas').count()).toBeGreaterThanOrEqual(3);
+    expect(await pageProblems(page)).toEqual([]);
+    await snap('reports');
+    expect(errors).toEqual([]);
+  });
+
   it('has a page for every capability of the descriptor, each clear at phone size: what it is, how far this shop is, what to do next', async () => {
     const me = await api(instance.base, 'GET', '/api/v1/me', ownerKey);
     const handle = me.body.organizations[0].handle as string;
@@ -223,7 +265,9 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
       expect(capability.path, capability.id).toMatch(/^\/o\/:handle\//);
       await page.goto(`${instance.base}${capability.path.replace(':handle', handle)}`);
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toContain(capability.title);
-      expect(await page.getByRole('heading', { name: 'What it does for you' }).isVisible()).toBe(true);
+      // The ledger and the reports are pages of their own; the others say what the map says of them.
+      if (!['ledger', 'reports'].includes(capability.id))
+        expect(await page.getByRole('heading', { name: 'What it does for you' }).isVisible()).toBe(true);
       expect(await pageProblems(page), capability.id).toEqual([]);
     }
     // The shop chose a paymail alias in the form: that capability is set up; the 402 gate waits for a payment-gate key.

@@ -13,7 +13,7 @@ export async function pageProblems(page: Page): Promise<string[]> {
   const problems: string[] = [];
   const { scrollWidth, innerWidth, widest } = await page.evaluate(() => {
     // The innermost element that reaches past the screen's right edge: what to fix.
-    const past = [...document.body.querySelectorAll('*')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1);
+    const past = Array.from(document.body.querySelectorAll('*')).filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1);
     const inner = past.filter((e) => !past.some((other) => other !== e && e.contains(other)));
     const name = (e: Element) =>
       `<${e.tagName.toLowerCase()}${e.className ? ` class="${e.className}"` : ''}> "${(e.textContent ?? '').trim().slice(0, 40)}"`;

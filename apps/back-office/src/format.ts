@@ -15,3 +15,11 @@ export function formatMoney(minor: number, currency: string): string {
   const decimal = `${minor < 0 ? '-' : ''}${size / unit}${digits ? `.${String(size % unit).padStart(digits, '0')}` : ''}`;
   return format.format(decimal as `${number}`);
 }
+
+/** The reader's time zone (the device's), which reports are read in. */
+export const TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/** A calendar date, YYYY-MM-DD, `daysAgo` days before today in the time zone (UTC for the ledger's dates). */
+export function dateDaysAgo(daysAgo: number, timeZone = TIME_ZONE): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date(Date.now() - daysAgo * 86_400_000));
+}

@@ -1,15 +1,32 @@
+import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import lazy from 'preact-iso/lazy';
 import { useRoute } from 'preact-iso/router';
 import { capabilityMap, notBuilt, pageOf, standing, type Capability, type Rung } from '../capabilities.js';
 import { describe } from '../form.js';
 import { session } from '../session.js';
+import { LedgerPage } from './ledger.js';
 import { SignInFirst } from './sign-in-first.js';
 
+/** The reports' charts (Chart.js) load with their page only. */
+const ReportsPage = lazy(() => import('./reports.js').then((m) => m.ReportsPage));
+
+/** The capabilities with a working page of their own; the others show what their map says. */
+const OWN_PAGES: Record<string, (props: { handle: string }) => JSX.Element> = { ledger: LedgerPage, reports: ReportsPage };
+
 /**
- * `/o/:handle/:page`: one capability of the organisation, as its map says it: what it does, whether this
- * organisation has set it up and what to do next, and the API routes that serve it today.
+ * `/o/:handle/:page`: one capability of the organisation: its own page where it has one, else what its map
+ * says: what it does, whether this organisation has set it up and what to do next, and the API routes that
+ * serve it today.
  */
 export function CapabilityPage() {
+  const { params } = useRoute();
+  const Own = OWN_PAGES[params.page!];
+  if (Own && session.signedIn()) return <Own handle={params.handle!} />;
+  return <CapabilityMapPage />;
+}
+
+function CapabilityMapPage() {
   const { params } = useRoute();
   const handle = params.handle!;
   const [found, setFound] = useState<{ capability: Capability; rung: Rung } | null>(null);

@@ -1,0 +1,136 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../api.js';
+import { BarChart } from '../bar-chart.js';
+import { describe, Problem } from '../form.js';
+import { dateDaysAgo, formatMoney, TIME_ZONE } from '../format.js';
+
+type SalesRow = {
+  period: string;
+  currency: string;
+  orders: number;
+  gross_minor: number;
+  tax_minor: number;
+  net_after_refunds_minor: number;
+};
+type TopItem = { currency: string; rank: number; name: string; quantity: number; gross_minor: number };
+type BusyHour = { currency: string; hour: number; orders: number; gross_minor: number };
+type Account = { code: string; name: string; debit_minor: number; credit_minor: number; balance_minor: number };
+type Balances = { data: { currency: string; accounts: Account[] }[] };
+type Reports = { sales: SalesRow[]; top: TopItem[]; busy: BusyHour[]; balances: Balances['data'] };
+
+/**
+ * `/o/:handle/reports`: the books at a glance, in the reader's time zone: sales by day or month, the best
+ * sellers and the busy hours as charts (Chart.js), and the trial balance, each currency apart.
+ */
+export function ReportsPage({ handle }: { handle: string }) {
+  const [from, setFrom] = useState(dateDaysAgo(6));
+  const [to, setTo] = useState(dateDaysAgo(0));
+  const [period, setPeriod] = useState<'day' | 'month'>('day');
+  const [reports, setReports] = useState<Reports | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    const range = `from=${from}&to=${to}&time_zone=${encodeURIComponent(TIME_ZONE)}`;
+    const base = `/api/v1/orgs/${handle}/reports`;
+    Promise.all([
+      api<{ data: SalesRow[] }>(`${base}/sales?${range}&period=${period}`),
+      api<{ data: TopItem[] }>(`${base}/top-items?${range}`),
+      api<{ data: BusyHour[] }>(`${base}/busy-hours?${range}`),
+      api<Balances>(`${base}/trial-balance?at=${to}&time_zone=${encodeURIComponent(TIME_ZONE)}`),
+    ]).then(
+      ([sales, top, busy, balances]) => {
+        setReports({ sales: sales.data, top: top.data, busy: busy.data, balances: balances.data });
+        setProblem(null);
+      },
+      (error) => setProblem(describe(error)),
+    );
+  }, [handle, from, to, period]);
+
+  const currencies = [...new Set([...(reports?.sales ?? []), ...(reports?.top ?? [])].map((row) => row.currency))];
+  return (
+    <>
+      <h1>Reports</h1>
+      <section class="card" aria-labelledby="report-range">
+        <h2 id="report-range">Dates ({TIME_ZONE})</h2>
+        <div class="range">
+          <label class="field">
+            <span>From</span>
+            <input type="date" value={from} max={to} onChange={(event) => setFrom((event.target as HTMLInputElement).value)} />
+          </label>
+          <label class="field">
+            <span>To</span>
+            <input type="date" value={to} min={from} onChange={(event) => setTo((event.target as HTMLInputElement).value)} />
+          </label>
+          <label class="field">
+            <span>Sales by</span>
+            <select value={period} onChange={(event) => setPeriod((event.target as HTMLSelectElement).value as 'day' | 'month')}>
+              <option value="day">Day</option>
+              <option value="month">Month</option>
+            </select>
+          </label>
+        </div>
+        <Problem problem={problem} />
+      </section>
+      {reports && currencies.length === 0 && <p>No sales in these dates yet.</p>}
+      {reports &&
+        currencies.map((currency) => {
+          const money = (minor: number) => formatMoney(minor, currency);
+          const sales = reports.sales.filter((row) => row.currency === currency);
+          const top = reports.top.filter((row) => row.currency === currency);
+          const busy = reports.busy.filter((row) => row.currency === currency);
+          return (
+            <section class="card" key={currency} aria-label={`Sales in ${currency}`}>
+              <BarChart
+                title={`Sales by ${period} (${currency})`}
+                labels={sales.map((row) => row.period)}
+                series={[
+                  { label: 'Gross', values: sales.map((row) => row.gross_minor) },
+                  { label: 'Net of tax and refunds', values: sales.map((row) => row.net_after_refunds_minor) },
+                ]}
+                format={money}
+              />
+              <BarChart
+                title={`Top items (${currency})`}
+                labels={top.map((row) => row.name)}
+                series={[{ label: 'Gross', values: top.map((row) => row.gross_minor) }]}
+                format={money}
+                horizontal
+              />
+              <BarChart
+                title={`Busy hours (${currency}, orders by hour of the day)`}
+                labels={busy.map((row) => `${String(row.hour).padStart(2, '0')}:00`)}
+                series={[{ label: 'Orders', values: busy.map((row) => row.orders) }]}
+                format={(n) => String(n)}
+              />
+            </section>
+          );
+        })}
+      {reports?.balances.map(({ currency, accounts }) => (
+        <section class="card" key={`balances-${currency}`} aria-labelledby={`balances-${currency}`}>
+          <h2 id={`balances-${currency}`}>
+            Trial balance at {to} ({currency})
+          </h2>
+          <table class="lines">
+            <thead>
+              <tr>
+                <th scope="col">Account</th>
+                <th scope="col">Debit</th>
+                <th scope="col">Credit</th>
+              </tr>
+            </thead>
+            <tbody>
+              {accounts.map((a) => (
+                <tr key={a.code}>
+                  <td>
+                    {a.code} {a.name}
+                  </td>
+                  <td>{a.debit_minor ? formatMoney(a.debit_minor, currency) : ''}</td>
+                  <td>{a.credit_minor ? formatMoney(a.credit_minor, currency) : ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      ))}
+    </>
+  );
+}
