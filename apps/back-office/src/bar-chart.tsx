@@ -39,7 +39,12 @@ export function BarChart({
           legend: { display: series.length > 1 },
           tooltip: { callbacks: { label: (item) => `${item.dataset.label}: ${format(item.parsed[horizontal ? 'x' : 'y'] ?? 0)}` } },
         },
-        scales: { [horizontal ? 'x' : 'y']: { beginAtZero: true, ticks: { precision: 0, callback: (value: string | number) => format(Number(value)) } } },
+        scales: {
+          [horizontal ? 'x' : 'y']: {
+            beginAtZero: true,
+            ticks: { precision: 0, callback: (value: string | number) => format(Number(value)) },
+          },
+        },
       },
     });
     return () => chart.destroy();
