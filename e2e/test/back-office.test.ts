@@ -97,6 +97,39 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
     expect(errors).toEqual([]);
   });
 
+  it('builds the menu by importing a photo of the printed menu: drafts to check, with what was guessed, then saved', async () => {
+    await page.getByRole('link', { name: 'Items', exact: true }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Import your menu' }).isVisible()).toBe(true);
+    await page.getByLabel('A photo of the printed menu, or a CSV').setInputFiles(join(ROOT, 'apps/pos/test/fixtures/menu.png'));
+    await page.getByRole('button', { name: 'Read it' }).click();
+    const review = page.getByRole('form', { name: 'Review the items read' });
+    await expect.poll(() => review.isVisible(), { timeout: 90_000, interval: 500 }).toBe(true);
+    expect(await review.getByRole('checkbox').count()).toBe(5);
+    expect(await review.getByText('Espresso').isVisible()).toBe(true);
+    // What pos guessed of each draft is shown with it, as the API says it.
+    const photo = readFileSync(join(ROOT, 'apps/pos/test/fixtures/menu.png')).toString('base64');
+    const read = await api(instance.base, 'POST', '/api/v1/items/analyze', undefined, { image: photo });
+    const notes = (read.body.drafts as { notes: string[] }[]).flatMap((d) => d.notes);
+    for (const note of notes) expect(await review.getByText(note, { exact: true }).first().isVisible(), note).toBe(true);
+    expect(await pageProblems(page)).toEqual([]);
+    await snap('menu-drafts');
+
+    await review.getByRole('button', { name: 'Save 5 items' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('5 items saved.');
+    await expect.poll(() => page.getByRole('cell', { name: /Banana bread/ }).isVisible()).toBe(true);
+    const me = await api(instance.base, 'GET', '/api/v1/me', ownerKey);
+    const items = await api(instance.base, 'GET', `/api/v1/orgs/${me.body.organizations[0].handle}/items`, ownerKey);
+    expect((items.body.data as { name: string; price_cents: number }[]).map((i) => [i.name, i.price_cents]).sort()).toEqual([
+      ['Banana bread', 395],
+      ['Cappuccino', 475],
+      ['Croissant', 325],
+      ['Espresso', 300],
+      ['Flat white', 450],
+    ]);
+    await snap('menu-saved');
+    expect(errors).toEqual([]);
+  });
+
   it('makes an API key on /settings that works with the API, and revoking it there makes the next call 401', async () => {
     await page.getByRole('navigation').getByRole('link', { name: 'Settings' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'API keys' }).isVisible()).toBe(true);
@@ -184,6 +217,8 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
     // The Buy button: the commerce key made here, and the snippet for the latte, hashed as the script is served.
     await page.getByRole('button', { name: 'Make the commerce key' }).click();
     const snippet = page.getByLabel('Paste this into your page');
+    await expect.poll(() => snippet.isVisible()).toBe(true);
+    await page.getByLabel('Item', { exact: true }).selectOption(latte.body.id);
     await expect.poll(() => snippet.inputValue()).toContain(latte.body.id);
     const script = Buffer.from(await (await fetch(`${instance.base}/checkout/v1/checkout.js`)).arrayBuffer());
     const integrity = `sha384-${createHash('sha384').update(script).digest('base64')}`;
@@ -265,8 +300,8 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
       expect(capability.path, capability.id).toMatch(/^\/o\/:handle\//);
       await page.goto(`${instance.base}${capability.path.replace(':handle', handle)}`);
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toContain(capability.title);
-      // The ledger and the reports are pages of their own; the others say what the map says of them.
-      if (!['ledger', 'reports'].includes(capability.id))
+      // The items, the ledger and the reports are pages of their own; the others say what the map says of them.
+      if (!['pos', 'ledger', 'reports'].includes(capability.id))
         expect(await page.getByRole('heading', { name: 'What it does for you' }).isVisible()).toBe(true);
       expect(await pageProblems(page), capability.id).toEqual([]);
     }

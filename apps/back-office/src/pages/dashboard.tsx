@@ -67,6 +67,9 @@ function Organization({ org }: { org: Me['organizations'][number] }) {
         <a class="button" href="/pos">
           Open the counter
         </a>
+        <a href={`/o/${org.handle}/pos`}>Items</a>
+        <a href={`/o/${org.handle}/ledger`}>Ledger</a>
+        <a href={`/o/${org.handle}/reports`}>Reports</a>
         <a href="/settings">Settings</a>
       </p>
       {problem && (

@@ -135,16 +135,16 @@ function BuyButton({ org, onKeyMade }: { org: Organization; onKeyMade: () => voi
         <p>Add items to your catalog first: each button sells one item.</p>
       ) : (
         <>
-          <label class="field">
-            <span>Item</span>
-            <select value={item} onChange={(event) => setItem((event.target as HTMLSelectElement).value)}>
+          <div class="field">
+            <label for={`buy-item-${org.handle}`}>Item</label>
+            <select id={`buy-item-${org.handle}`} value={item} onChange={(event) => setItem((event.target as HTMLSelectElement).value)}>
               {items.map((i) => (
                 <option value={i.id} key={i.id}>
                   {i.name}, {formatMoney(i.price_minor, i.currency)}
                 </option>
               ))}
             </select>
-          </label>
+          </div>
           <label class="field">
             <span>Paste this into your page</span>
             <textarea readOnly rows={6} value={snippet} class="snippet" />
