@@ -23,7 +23,7 @@ export function serveBackOffice(app: FastifyInstance, dir: string): void {
   if (!existsSync(indexFile)) throw new Error(`CTK_BACK_OFFICE_DIR=${dir} has no index.html: build the back office first (pnpm build)`);
   const index = readFileSync(indexFile);
   const assets = new Map<string, { body: Buffer; type: string }>();
-  for (const name of readdirSync(join(root, 'assets'))) {
+  for (const name of existsSync(join(root, 'assets')) ? readdirSync(join(root, 'assets')) : []) {
     const type = CONTENT_TYPES[extname(name)];
     if (type) assets.set(name, { body: readFileSync(join(root, 'assets', name)), type });
   }
