@@ -40,7 +40,7 @@ async function signIn(identity: ReturnType<typeof newIdentity>) {
   const { nonce, message } = await challenge(identity.did);
   const response = await verify(nonce, sign(identity.privateKey, message));
   expect(response.statusCode).toBe(201);
-  return response.json() as { user: { id: string; did: string }; api_key: { key: string } };
+  return response.json() as { user: { id: string; did: string }; api_key: { id: string; key: string; expires_at: string } };
 }
 
 describe('key-based sign-in with a did:key', () => {
@@ -66,7 +66,7 @@ describe('key-based sign-in with a did:key', () => {
 
   it('answers a session: the key works for CTK_SIGN_IN_KEY_HOURS (12), says until when, and not after', async () => {
     const started = Date.now();
-    const signedIn = (await signIn(newIdentity())) as { api_key: { id: string; key: string; expires_at: string } };
+    const signedIn = await signIn(newIdentity());
     const expires = Date.parse(signedIn.api_key.expires_at);
     expect(expires - started).toBeGreaterThanOrEqual(12 * 3_600_000 - 1_000);
     expect(expires - started).toBeLessThanOrEqual(12 * 3_600_000 + 60_000);
@@ -82,7 +82,7 @@ describe('key-based sign-in with a did:key', () => {
   });
 
   it('refuses a session key once its expiry passes, though the gateway still holds it in memory', async () => {
-    const signedIn = (await signIn(newIdentity())) as { api_key: { id: string; key: string } };
+    const signedIn = await signIn(newIdentity());
     const me = () => gateway.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(signedIn.api_key.key) });
     await gateway.deps.prisma.apiKey.update({ where: { id: signedIn.api_key.id }, data: { expiresAt: new Date(Date.now() + 1_500) } });
     gateway.deps.credentials.forget();
