@@ -52,8 +52,7 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
   });
 
   // The session's API key, as the page holds it for the tab (sessionStorage).
-  const sessionKey = () =>
-    page.evaluate(() => (JSON.parse(sessionStorage.getItem('ctk.session') ?? 'null') as { key: string } | null)?.key);
+  const sessionKey = () => page.evaluate(() => sessionStorage.getItem('ctk.apiKey') ?? undefined);
   // The backup of the key the browser made, as downloaded.
   let backupWif = '';
   let ownerKey = '';
@@ -93,6 +92,13 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
     expect(details.body).toMatchObject({ jurisdiction: 'US-CA', wallet_xpub: xpub, paymail: expect.stringMatching(/^corner@/) });
 
     await page.getByRole('button', { name: 'I have backed it up' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Corner Cafe' }).isVisible()).toBe(true);
+
+    // The counter opens signed in, in this tab, at this shop.
+    await page.getByRole('link', { name: 'Open the counter' }).click();
+    await expect.poll(() => page.locator('#sell-view').isVisible()).toBe(true);
+    expect(await page.locator('#org-select option:checked').textContent()).toBe('Corner Cafe');
+    await page.goBack();
     await expect.poll(() => page.getByRole('heading', { name: 'Corner Cafe' }).isVisible()).toBe(true);
     expect(errors).toEqual([]);
   });

@@ -7,10 +7,13 @@ import { NotFound } from './pages/not-found.js';
 import { Settings } from './pages/settings.js';
 import { Start } from './pages/start.js';
 
+/** The back office's own paths, routed in the page; a link elsewhere (the counter, the docs) loads its page. */
+const BACK_OFFICE = /^\/(?:$|settings$|o\/)/;
+
 /** The merchant's back office: the start page (onboarding, sign-in, the dashboard), settings, and a page per capability. */
 function App() {
   return (
-    <LocationProvider>
+    <LocationProvider scope={BACK_OFFICE}>
       <Header />
       <main id="main">
         <Router>
