@@ -294,6 +294,47 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
     expect(errors).toEqual([]);
   });
 
+  it('makes pay links on their page: one pnpm wallet pays (the page counts the use), one for the payer to choose, disabled there', async () => {
+    const me = await api(instance.base, 'GET', '/api/v1/me', ownerKey);
+    const handle = me.body.organizations[0].handle as string;
+    await page.goto(`${instance.base}/o/${handle}/pay-links`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Make a link' }).isVisible()).toBe(true);
+    await page.getByLabel('What it is for').fill('Invoice 1042');
+    await page.getByLabel('Amount').fill('12.50');
+    await page.getByLabel('Payments it takes').fill('1');
+    await page.getByRole('button', { name: 'Make the link' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: /Invoice 1042/ }).isVisible()).toBe(true);
+    expect(await page.getByText('$12.50 · paid 0 of 1 times').isVisible()).toBe(true);
+    expect(await pageProblems(page)).toEqual([]);
+
+    // The payer's side, as the link's page does it: an order for the link's amount, paid by the wallet.
+    const [link] = (await api(instance.base, 'GET', `/api/v1/orgs/${handle}/pay-links`, ownerKey)).body.data as { terms: { id: string } }[];
+    const order = await api(instance.base, 'POST', `/api/v1/pay-links/${link!.terms.id}/orders`, undefined, {});
+    expect(order.status, JSON.stringify(order.body)).toBe(201);
+    expect(order.body.total_minor).toBe(1250);
+    await wallet(chainPort, join(dir, 'customer.json'), 'pay', order.body.pay_uri);
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return page.getByText('$12.50 · paid 1 of 1 time').isVisible();
+        },
+        { timeout: 30_000, interval: 1_000 },
+      )
+      .toBe(true);
+
+    await page.getByLabel('What it is for').fill('Tips jar');
+    await page.getByLabel('At least', { exact: true }).fill('1');
+    await page.getByLabel('At most', { exact: true }).fill('20');
+    await page.getByRole('button', { name: 'Make the link' }).click();
+    await expect.poll(() => page.getByText("$1.00 to $20.00, the payer's choice").isVisible()).toBe(true);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Disable Tips jar' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: /Tips jar/ }).textContent()).toContain('disabled');
+    await snap('pay-links');
+    expect(errors).toEqual([]);
+  });
+
   it('has a page for every capability of the descriptor, each clear at phone size: what it is, how far this shop is, what to do next', async () => {
     const me = await api(instance.base, 'GET', '/api/v1/me', ownerKey);
     const handle = me.body.organizations[0].handle as string;
@@ -306,8 +347,8 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
       expect(capability.path, capability.id).toMatch(/^\/o\/:handle\//);
       await page.goto(`${instance.base}${capability.path.replace(':handle', handle)}`);
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toContain(capability.title);
-      // The items, the ledger and the reports are pages of their own; the others say what the map says of them.
-      if (!['pos', 'ledger', 'reports'].includes(capability.id))
+      // The items, pay links, the ledger and the reports are pages of their own; the others say what the map says of them.
+      if (!['pos', 'pay_links', 'ledger', 'reports'].includes(capability.id))
         expect(await page.getByRole('heading', { name: 'What it does for you' }).isVisible()).toBe(true);
       expect(await pageProblems(page), capability.id).toEqual([]);
     }

@@ -1,3 +1,5 @@
+import { Refusal } from './form.js';
+
 /** A moment as the reader's locale writes it, with the date and the time of day. */
 export function formatDateTime(iso: string): string {
   return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
@@ -22,4 +24,11 @@ export const TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 /** A calendar date, YYYY-MM-DD, `daysAgo` days before today in the time zone (UTC for the ledger's dates). */
 export function dateDaysAgo(daysAgo: number, timeZone = TIME_ZONE): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date(Date.now() - daysAgo * 86_400_000));
+}
+
+/** An amount as typed ("4.50", "4,50", "4"), in cents, by its digits: never through a float. */
+export function minorUnits(text: string): number {
+  const match = /^\s*(\d{1,9})(?:[.,](\d{1,2}))?\s*$/.exec(text);
+  if (!match) throw new Refusal(`"${text}" is not an amount: write it as 4.50.`);
+  return Number(match[1]) * 100 + Number((match[2] ?? '0').padEnd(2, '0'));
 }

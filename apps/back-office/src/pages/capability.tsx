@@ -7,13 +7,19 @@ import { describe } from '../form.js';
 import { session } from '../session.js';
 import { ItemsPage } from './items.js';
 import { LedgerPage } from './ledger.js';
+import { PayLinksPage } from './pay-links.js';
 import { SignInFirst } from './sign-in-first.js';
 
 /** The reports' charts (Chart.js) load with their page only. */
 const ReportsPage = lazy(() => import('./reports.js').then((m) => m.ReportsPage));
 
 /** The capabilities with a working page of their own; the others show what their map says. */
-const OWN_PAGES: Record<string, (props: { handle: string }) => JSX.Element> = { pos: ItemsPage, ledger: LedgerPage, reports: ReportsPage };
+const OWN_PAGES: Record<string, (props: { handle: string }) => JSX.Element> = {
+  pos: ItemsPage,
+  'pay-links': PayLinksPage,
+  ledger: LedgerPage,
+  reports: ReportsPage,
+};
 
 /**
  * `/o/:handle/:page`: one capability of the organisation: its own page where it has one, else what its map

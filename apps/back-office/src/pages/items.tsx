@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Page } from '../api.js';
 import { describe, Field, Problem, Refusal, useSubmit } from '../form.js';
-import { formatMoney } from '../format.js';
+import { formatMoney, minorUnits } from '../format.js';
 
 type Item = { id: string; name: string; price_cents: number; currency: string; category: string | null };
 type Draft = { name: string; price_cents: number; currency: string; category: string; notes: string[] };
@@ -62,13 +62,6 @@ export function ItemsPage({ handle }: { handle: string }) {
   );
 }
 
-/** A price as typed ("4.50", "4,50", "4"), in cents, by its digits: never through a float. */
-function cents(text: string): number {
-  const match = /^\s*(\d{1,9})(?:[.,](\d{1,2}))?\s*$/.exec(text);
-  if (!match) throw new Refusal(`"${text}" is not a price: write it as 4.50.`);
-  return Number(match[1]) * 100 + Number((match[2] ?? '0').padEnd(2, '0'));
-}
-
 function AddItem({ handle, onSaved }: { handle: string; onSaved: () => void }) {
   const { submit, busy, problem } = useSubmit(async (form) => {
     const category = String(form.get('category') ?? '').trim();
@@ -76,7 +69,7 @@ function AddItem({ handle, onSaved }: { handle: string; onSaved: () => void }) {
       method: 'POST',
       body: {
         name: String(form.get('name') ?? '').trim(),
-        price_cents: cents(String(form.get('price') ?? '')),
+        price_cents: minorUnits(String(form.get('price') ?? '')),
         ...(category ? { category } : {}),
       },
     });
