@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, type Page } from '../api.js';
+import { DateRange } from '../date-range.js';
 import { describe, Problem } from '../form.js';
 import { dateDaysAgo, formatDateTime, formatMoney } from '../format.js';
 import { session } from '../session.js';
@@ -64,16 +65,7 @@ export function LedgerPage({ handle }: { handle: string }) {
       <h1>Ledger</h1>
       <section class="card" aria-labelledby="range">
         <h2 id="range">Dates (UTC)</h2>
-        <div class="range">
-          <label class="field">
-            <span>From</span>
-            <input type="date" value={from} max={to} onChange={(event) => setFrom((event.target as HTMLInputElement).value)} />
-          </label>
-          <label class="field">
-            <span>To</span>
-            <input type="date" value={to} min={from} onChange={(event) => setTo((event.target as HTMLInputElement).value)} />
-          </label>
-        </div>
+        <DateRange from={from} to={to} onFrom={setFrom} onTo={setTo} />
         <h3>Download for your accountant</h3>
         <p class="actions">
           {EXPORTS.map(([format, label]) => (

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { BarChart } from '../bar-chart.js';
+import { DateRange } from '../date-range.js';
 import { describe, Problem } from '../form.js';
 import { dateDaysAgo, formatMoney, TIME_ZONE } from '../format.js';
 
@@ -51,15 +52,7 @@ export function ReportsPage({ handle }: { handle: string }) {
       <h1>Reports</h1>
       <section class="card" aria-labelledby="report-range">
         <h2 id="report-range">Dates ({TIME_ZONE})</h2>
-        <div class="range">
-          <label class="field">
-            <span>From</span>
-            <input type="date" value={from} max={to} onChange={(event) => setFrom((event.target as HTMLInputElement).value)} />
-          </label>
-          <label class="field">
-            <span>To</span>
-            <input type="date" value={to} min={from} onChange={(event) => setTo((event.target as HTMLInputElement).value)} />
-          </label>
+        <DateRange from={from} to={to} onFrom={setFrom} onTo={setTo}>
           <label class="field">
             <span>Sales by</span>
             <select value={period} onChange={(event) => setPeriod((event.target as HTMLSelectElement).value as 'day' | 'month')}>
@@ -67,7 +60,7 @@ export function ReportsPage({ handle }: { handle: string }) {
               <option value="month">Month</option>
             </select>
           </label>
-        </div>
+        </DateRange>
         <Problem problem={problem} />
       </section>
       {reports && currencies.length === 0 && <p>No sales in these dates yet.</p>}
