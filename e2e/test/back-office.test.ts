@@ -335,6 +335,38 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
     expect(errors).toEqual([]);
   });
 
+  it('sets the loyalty program on its page: the program pos keeps, and the capability set up', async () => {
+    const me = await api(instance.base, 'GET', '/api/v1/me', ownerKey);
+    const handle = me.body.organizations[0].handle as string;
+    await page.goto(`${instance.base}/o/${handle}/loyalty`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Start a program' }).isVisible()).toBe(true);
+    // No program yet is pos's 404, the one failed request this step expects.
+    errors.length = 0;
+    await page.getByLabel('Stamps for the reward').fill('5');
+    await page.getByLabel('The reward', { exact: true }).fill('A free coffee');
+    await page.getByLabel('What the reward takes off the order').fill('3.00');
+    await page.getByRole('button', { name: 'Save the program' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('Saved.');
+    expect((await api(instance.base, 'GET', `/api/v1/orgs/${handle}/loyalty-program`, ownerKey)).body).toMatchObject({
+      stamp_rule: 'visit',
+      stamps_for_reward: 5,
+      reward: 'A free coffee',
+      reward_value_minor: 300,
+      active: true,
+    });
+    // Read again, the page shows the program as saved.
+    await page.reload();
+    await expect.poll(() => page.getByRole('heading', { name: 'Your program' }).isVisible()).toBe(true);
+    expect(await page.getByLabel('What the reward takes off the order').inputValue()).toBe('3.00');
+    expect(await pageProblems(page)).toEqual([]);
+    const map = await api(instance.base, 'GET', `/api/v1/orgs/${handle}/capabilities`, ownerKey);
+    const loyalty = (map.body.rungs as { capabilities: { id: string; set_up: boolean | null }[] }[])
+      .flatMap((r) => r.capabilities)
+      .find((c) => c.id === 'loyalty');
+    expect(loyalty?.set_up).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
   it('has a page for every capability of the descriptor, each clear at phone size: what it is, how far this shop is, what to do next', async () => {
     const me = await api(instance.base, 'GET', '/api/v1/me', ownerKey);
     const handle = me.body.organizations[0].handle as string;
@@ -347,8 +379,8 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
       expect(capability.path, capability.id).toMatch(/^\/o\/:handle\//);
       await page.goto(`${instance.base}${capability.path.replace(':handle', handle)}`);
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toContain(capability.title);
-      // The items, pay links, the ledger and the reports are pages of their own; the others say what the map says of them.
-      if (!['pos', 'pay_links', 'ledger', 'reports'].includes(capability.id))
+      // The items, pay links, loyalty, the ledger and the reports are pages of their own; the others say what the map says of them.
+      if (!['pos', 'pay_links', 'loyalty', 'ledger', 'reports'].includes(capability.id))
         expect(await page.getByRole('heading', { name: 'What it does for you' }).isVisible()).toBe(true);
       expect(await pageProblems(page), capability.id).toEqual([]);
     }

@@ -32,3 +32,8 @@ export function minorUnits(text: string): number {
   if (!match) throw new Refusal(`"${text}" is not an amount: write it as 4.50.`);
   return Number(match[1]) * 100 + Number((match[2] ?? '0').padEnd(2, '0'));
 }
+
+/** Cents as an amount to type back ("5.75"), by their digits. */
+export function decimalOf(minor: number): string {
+  return `${Math.trunc(minor / 100)}.${String(minor % 100).padStart(2, '0')}`;
+}

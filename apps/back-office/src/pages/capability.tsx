@@ -7,6 +7,7 @@ import { describe } from '../form.js';
 import { session } from '../session.js';
 import { ItemsPage } from './items.js';
 import { LedgerPage } from './ledger.js';
+import { LoyaltyPage } from './loyalty.js';
 import { PayLinksPage } from './pay-links.js';
 import { SignInFirst } from './sign-in-first.js';
 
@@ -17,6 +18,7 @@ const ReportsPage = lazy(() => import('./reports.js').then((m) => m.ReportsPage)
 const OWN_PAGES: Record<string, (props: { handle: string }) => JSX.Element> = {
   pos: ItemsPage,
   'pay-links': PayLinksPage,
+  loyalty: LoyaltyPage,
   ledger: LedgerPage,
   reports: ReportsPage,
 };
