@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, type Page } from '../api.js';
 import { DateRange } from '../date-range.js';
+import { DebitsAndCredits } from '../debits-and-credits.js';
 import { describe, Problem } from '../form.js';
-import { dateDaysAgo, formatDateTime, formatMoney } from '../format.js';
+import { dateDaysAgo, formatDateTime } from '../format.js';
 import { session } from '../session.js';
 
 type Line = { account_code: string; account_name: string; debit_minor: number; credit_minor: number };
@@ -90,27 +91,11 @@ export function LedgerPage({ handle }: { handle: string }) {
                   Transaction <code>{entry.txid}</code>
                 </p>
               )}
-              <table class="lines">
-                <caption class="visually-hidden">Lines of the entry</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Account</th>
-                    <th scope="col">Debit</th>
-                    <th scope="col">Credit</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {entry.lines.map((line, i) => (
-                    <tr key={i}>
-                      <td>
-                        {line.account_code} {line.account_name}
-                      </td>
-                      <td>{line.debit_minor ? formatMoney(line.debit_minor, entry.currency) : ''}</td>
-                      <td>{line.credit_minor ? formatMoney(line.credit_minor, entry.currency) : ''}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <DebitsAndCredits
+                caption="Lines of the entry"
+                currency={entry.currency}
+                rows={entry.lines.map((line) => ({ ...line, code: line.account_code, name: line.account_name }))}
+              />
             </li>
           ))}
         </ul>

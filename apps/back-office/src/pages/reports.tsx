@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { BarChart } from '../bar-chart.js';
 import { DateRange } from '../date-range.js';
+import { DebitsAndCredits } from '../debits-and-credits.js';
 import { describe, Problem } from '../form.js';
 import { dateDaysAgo, formatMoney, TIME_ZONE } from '../format.js';
 
@@ -102,26 +103,7 @@ export function ReportsPage({ handle }: { handle: string }) {
           <h2 id={`balances-${currency}`}>
             Trial balance at {to} ({currency})
           </h2>
-          <table class="lines">
-            <thead>
-              <tr>
-                <th scope="col">Account</th>
-                <th scope="col">Debit</th>
-                <th scope="col">Credit</th>
-              </tr>
-            </thead>
-            <tbody>
-              {accounts.map((a) => (
-                <tr key={a.code}>
-                  <td>
-                    {a.code} {a.name}
-                  </td>
-                  <td>{a.debit_minor ? formatMoney(a.debit_minor, currency) : ''}</td>
-                  <td>{a.credit_minor ? formatMoney(a.credit_minor, currency) : ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DebitsAndCredits caption={`Trial balance at ${to} (${currency})`} currency={currency} rows={accounts} />
         </section>
       ))}
     </>
