@@ -337,8 +337,12 @@ describe('paid tickets', () => {
     expect((await failure(stack.client.checkInTicket({ org: await stack.walletOrg(), code: paid.tickets[1]!.code }))).code).toBe(
       'not_found',
     );
-    for (const unknown of ['', 'ABC', '0'.repeat(20)])
-      expect((await failure(stack.client.checkInTicket({ org, code: unknown }))).code).toBe('not_found');
+    for (const malformed of ['', 'ABC', 'O'.repeat(20), `${code}\u0000`])
+      expect(await failure(stack.client.checkInTicket({ org, code: malformed }))).toMatchObject({
+        code: 'validation_failed',
+        details: { field: 'code' },
+      });
+    expect((await failure(stack.client.checkInTicket({ org, code: '0'.repeat(20) }))).code).toBe('not_found');
 
     // The code as a QR, for the buyer's page: public, but only for a code that is a ticket.
     const qr = await stack.client.getTicketQr({ code, format: '' });

@@ -22,6 +22,7 @@ import { answerClientError, answerRouterError, registerErrorHandling } from './p
 import { refuseContentEncoding } from './plugins/request-refusals.js';
 import { finishIdempotent } from './plugins/idempotency.js';
 import { clientAddress, rateLimited } from './plugins/rate-limits.js';
+import { contractRoutes } from './contract/contract-routes.js';
 import { accessRoutes } from './routes/access-routes.js';
 import { commerceRoutes } from './routes/commerce-routes.js';
 import { ticketRoutes } from './routes/ticket-routes.js';
@@ -29,24 +30,19 @@ import { providerRoutes } from './routes/provider-routes.js';
 import { identityRoutes } from './routes/identity-routes.js';
 import { itemAnalyzeRoutes } from './routes/item-analyze-routes.js';
 import { itemRoutes } from './routes/item-routes.js';
-import { menuRoutes } from './routes/menu-routes.js';
 import { ledgerRoutes } from './routes/ledger-routes.js';
 import { loyaltyCardRoutes } from './routes/loyalty-card-routes.js';
 import { walletPassRoutes } from './routes/wallet-pass-routes.js';
-import { loyaltyProgramRoutes } from './routes/loyalty-program-routes.js';
 import { orderRoutes } from './routes/order-routes.js';
 import { payLinkRoutes } from './routes/pay-link-routes.js';
 import { posCardRoutes } from './routes/pos-card-routes.js';
 import { prepaidCardRoutes } from './routes/prepaid-card-routes.js';
-import { receiptRoutes } from './routes/receipt-routes.js';
 import { paygateRoutes } from './routes/paygate-routes.js';
 import { paymailRoutes } from './routes/paymail-routes.js';
 import { registerCatalog } from './routes/register-catalog.js';
-import { reportRoutes } from './routes/report-routes.js';
 import type { RouteDefinition } from './routes/route-definition.js';
 import { serviceInfoRoutes } from './routes/service-info-routes.js';
 import { signInRoutes } from './routes/sign-in-routes.js';
-import { taxRoutes } from './routes/tax-routes.js';
 import { walletRoutes } from './routes/wallet-routes.js';
 
 export { configSchema, type Config } from './config.js';
@@ -140,7 +136,6 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     signInRoutes(deps),
     accessRoutes(deps),
     itemRoutes(deps),
-    menuRoutes(deps),
     itemAnalyzeRoutes(deps),
     ledgerRoutes(deps),
     orderRoutes(deps),
@@ -149,19 +144,16 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     ticketRoutes(deps),
     providerRoutes(deps),
     posCardRoutes(deps),
-    loyaltyProgramRoutes(deps),
     loyaltyCardRoutes(deps),
     walletPassRoutes(deps),
     prepaidCardRoutes(deps),
-    reportRoutes(deps),
-    taxRoutes(deps),
-    receiptRoutes(deps),
     paymailRoutes(deps),
     paygateRoutes(deps),
     walletRoutes(deps),
     serviceInfoRoutes(deps, implemented),
   ];
-  const handlers = new Map(groups.flatMap((group) => Object.entries(group)));
+  const handwritten = new Map(groups.flatMap((group) => Object.entries(group)));
+  const handlers = new Map([...handwritten, ...contractRoutes(deps, handwritten)]);
   for (const key of handlers.keys()) implemented.add(key);
   registerCors(app, handlers);
   // JSON in another media type (BIP270's Payment), for the routes that declare it (routes/register-catalog.ts refuses it elsewhere).

@@ -35,13 +35,16 @@ const input = (params: object) =>
 
 describe('rpcRoute views', () => {
   it("shows the answer as the view's message: only its fields, by name, never the rest of what the service answered", async () => {
-    const route = rpcRoute(services, {
-      rpc: ['pos', 'getLoyaltyCard'],
-      params: z.object({ id: z.string() }),
-      answer: 'card',
-      view: 'ctk.pos.v1.PublicLoyaltyCard',
-      timeoutMs: 30_000,
-    });
+    const route = rpcRoute(
+      { services: services, config: {} as never, credentials: {} as never },
+      {
+        rpc: ['pos', 'getLoyaltyCard'],
+        params: z.object({ id: z.string() }),
+        answer: 'card',
+        view: 'ctk.pos.v1.PublicLoyaltyCard',
+        timeoutMs: 30_000,
+      },
+    );
     const json = (await route.handle(input({ id: CARD.id }))) as Record<string, unknown>;
     expect(json).toEqual({
       id: CARD.id,
@@ -58,7 +61,10 @@ describe('rpcRoute views', () => {
   });
 
   it('shows nested messages by the view too, and the holder with null for what it has not, never its user', async () => {
-    const route = rpcRoute(services, { rpc: ['pos', 'getLoyaltyCard'], answer: 'card', view: 'ctk.pos.v1.StaffLoyaltyCard' });
+    const route = rpcRoute(
+      { services: services, config: {} as never, credentials: {} as never },
+      { rpc: ['pos', 'getLoyaltyCard'], answer: 'card', view: 'ctk.pos.v1.StaffLoyaltyCard' },
+    );
     const json = (await route.handle(input({}))) as Record<string, unknown>;
     expect(json.holder).toEqual({ address: CARD.holder.address, public_key: null });
     expect(JSON.stringify(json)).not.toContain(CARD.identifier);
@@ -67,8 +73,11 @@ describe('rpcRoute views', () => {
   });
 
   it('refuses at start a view the contracts do not have', () => {
-    expect(() => rpcRoute(services, { rpc: ['pos', 'getLoyaltyCard'], answer: 'card', view: 'ctk.pos.v1.NoSuchView' })).toThrow(
-      /NoSuchView/,
-    );
+    expect(() =>
+      rpcRoute(
+        { services: services, config: {} as never, credentials: {} as never },
+        { rpc: ['pos', 'getLoyaltyCard'], answer: 'card', view: 'ctk.pos.v1.NoSuchView' },
+      ),
+    ).toThrow(/NoSuchView/);
   });
 });

@@ -31,13 +31,19 @@ function recordingServices() {
 describe('rpcRoute', () => {
   it("passes a route's deadline with the call, and only the caller's facts without one", async () => {
     const withDeadline = recordingServices();
-    const route = rpcRoute(withDeadline.services, { rpc: ['commerce', 'replaceTicketCatalog'], body: true, timeoutMs: 30_000 });
+    const route = rpcRoute(
+      { services: withDeadline.services, config: {} as never, credentials: {} as never },
+      { rpc: ['commerce', 'replaceTicketCatalog'], body: true, timeoutMs: 30_000 },
+    );
     const input = { body: { events: [] }, query: {}, params: {}, request, reply: {} as FastifyReply };
     expect(await route.handle(input)).toEqual({ events: [] });
     expect(withDeadline.calls).toEqual([{ requestId: 'req-1', callerId: 'api_key', timeoutMs: 30_000 }]);
 
     const withoutDeadline = recordingServices();
-    await rpcRoute(withoutDeadline.services, { rpc: ['commerce', 'replaceTicketCatalog'], body: true }).handle(input);
+    await rpcRoute(
+      { services: withoutDeadline.services, config: {} as never, credentials: {} as never },
+      { rpc: ['commerce', 'replaceTicketCatalog'], body: true },
+    ).handle(input);
     expect(withoutDeadline.calls).toEqual([{ requestId: 'req-1', callerId: 'api_key' }]);
   });
 });

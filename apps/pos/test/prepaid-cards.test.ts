@@ -153,13 +153,14 @@ describe('the selling order paid', () => {
         occurredAt: card.activatedAt,
       },
     ]);
-    const sellingId = stack.events.find((event) => event.description.includes(card.id))?.sourceId ?? '';
+    // The event is emitted after the payment commits: look for it (and so for the selling order's id) until it comes.
+    const sellingEvents = () => eventsOf(stack.events.find((event) => event.description.includes(card.id))?.sourceId ?? '');
     await eventually(() =>
-      expect(eventsOf(sellingId).map((event) => [event.type, event.amountMinor, event.taxMinor])).toEqual([
+      expect(sellingEvents().map((event) => [event.type, event.amountMinor, event.taxMinor])).toEqual([
         [PAYMENT_EVENT_TYPE_PREPAID_ISSUED, 1500n, 0n],
       ]),
     );
-    expect(eventsOf(sellingId)[0]!.id).toBe(`pos.order.${sellingId}`);
+    expect(sellingEvents()[0]!.id).toBe(`pos.order.${sellingEvents()[0]!.sourceId}`);
   });
 });
 

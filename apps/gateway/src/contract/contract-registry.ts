@@ -9,6 +9,7 @@ import {
 } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
 import { descriptorSet, examples } from '@ctk/proto/contract';
+import { SERVICE_NAMES, SERVICES, type ServiceName } from '@ctk/shared';
 
 /**
  * The contracts as the gateway reads them: every message and RPC of `proto/`, with their comments, the
@@ -33,6 +34,40 @@ const PATTERN = extension('pattern');
 const OMIT_UNSET = extension('omit_unset');
 const VIEW_OF = extension('view_of');
 const NULL_WHEN_EMPTY = extension('null_when_empty');
+const HTTP = extension('http');
+
+/** An HTTP route of an RPC, as ctk/api/v1/annotations.proto's `HttpRoute` declares it (unset fields empty). */
+export type HttpRoute = {
+  route: string;
+  access: string;
+  capability: string;
+  summary: string;
+  extra: boolean;
+  body: string;
+  query: string[];
+  answer: string;
+  page: boolean;
+  view: string;
+  status: number;
+  creates: boolean;
+  errors: string[];
+  timeoutMs: number;
+  orgHandle: string;
+  user: boolean;
+  rateLimit: string;
+  hooks: string[];
+  byHand: boolean;
+};
+export type HttpBinding = { service: ServiceName; method: DescMethod; http: HttpRoute };
+
+/** Every HTTP route the services' RPCs declare, in the order of the services and their methods. */
+export function httpBindings(): HttpBinding[] {
+  return SERVICE_NAMES.flatMap((service) =>
+    (registry.getService(SERVICES[service].definition.fullName)?.methods ?? []).flatMap((method) =>
+      hasOption(method, HTTP) ? (getOption(method, HTTP) as HttpRoute[]).map((http) => ({ service, method, http })) : [],
+    ),
+  );
+}
 
 /** A message of the contracts, by its full name (e.g. `ctk.pos.v1.Item`). */
 export function messageDesc(typeName: string): DescMessage {

@@ -1,6 +1,8 @@
 import { ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf';
 import { SERVICES, type ServiceClients, type ServiceName } from '@ctk/shared';
 import { z } from 'zod';
+import { limitField } from '../routes/pagination.js';
+import { queryValue } from '../routes/text-fields.js';
 import { commentOf, fieldOptions, methodDesc } from './contract-registry.js';
 
 /**
@@ -13,7 +15,8 @@ export type Params = readonly (string | z.ZodObject)[];
  * The schema of a route's path or query parameters (decision 0026). A request field's is a string
  * described by its comment, with its `format` (uuid), `pattern` or `values` checked here: a path's key
  * that cannot name anything is 422 naming it, not a lookup for the service. In a query a field is
- * optional unless `required`, and unknown keys are refused.
+ * optional unless `required`, has a value when given, and unknown keys are refused; an integer field is a
+ * count of items (1 to 100).
  */
 export function requestParams(request: DescMessage, params: Params, where: 'path' | 'query'): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
@@ -21,9 +24,11 @@ export function requestParams(request: DescMessage, params: Params, where: 'path
     if (typeof part !== 'string') Object.assign(shape, part.shape);
     else {
       const field = request.fields.find((f) => f.name === part);
-      if (field?.fieldKind !== 'scalar' || field.scalar !== ScalarType.STRING)
+      const count = where === 'query' && field?.fieldKind === 'scalar' && field.scalar === ScalarType.INT32;
+      if (field?.fieldKind !== 'scalar' || (field.scalar !== ScalarType.STRING && !count))
         throw new Error(`${request.typeName} has no string field ${part}`);
-      shape[part] = where === 'query' && !fieldOptions(field).required ? paramSchema(field).optional() : paramSchema(field);
+      const schema = count ? described(limitField, field) : paramSchema(field, where);
+      shape[part] = where === 'query' && !fieldOptions(field).required ? schema.optional() : schema;
     }
   }
   return where === 'query' ? z.object(shape).strict() : z.object(shape);
@@ -38,16 +43,21 @@ export function rpcParams<N extends ServiceName, K extends string, W extends 'pa
   return requestParams(methodDesc(SERVICES[rpc[0]].definition.fullName, rpc[1]).input, params, where) as never;
 }
 
-function paramSchema(field: DescField): z.ZodType {
+function paramSchema(field: DescField, where: 'path' | 'query'): z.ZodType {
   const { format, pattern, values } = fieldOptions(field);
-  let schema: z.ZodType = values
+  const schema: z.ZodType = values
     ? z.enum(values as [string, ...string[]])
     : format === 'uuid'
       ? z.uuid('must be a UUID')
       : pattern
         ? z.string().regex(new RegExp(pattern), `must match ${pattern}`)
-        : z.string();
+        : where === 'query'
+          ? queryValue
+          : z.string();
+  return described(schema, field);
+}
+
+function described(schema: z.ZodType, field: DescField): z.ZodType {
   const comment = commentOf(field);
-  if (comment) schema = schema.describe(comment);
-  return schema;
+  return comment ? schema.describe(comment) : schema;
 }

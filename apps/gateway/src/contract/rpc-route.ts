@@ -1,8 +1,10 @@
 import type { DescMessage } from '@bufbuild/protobuf';
 import { SERVICES, type ServiceClients, type ServiceName } from '@ctk/shared';
 import { z } from 'zod';
-import { requireOrg } from '../auth/authenticate.js';
+import { requireOrg, requireUser } from '../auth/authenticate.js';
+import type { GatewayDeps } from '../deps.js';
 import { handleField } from '../identity/organization-fields.js';
+import { resolveGateAccount } from '../paygate/resolve-gate-account.js';
 import { pageOf } from '../routes/answer-schema.js';
 import { route, type HandlerInput, type RouteDefinition } from '../routes/route-definition.js';
 import { callOptions, orgRef } from '../routes/service-call.js';
@@ -13,6 +15,20 @@ import { requestParams, type Params } from './request-params.js';
 
 type Input = HandlerInput<Record<string, unknown>, Record<string, unknown>, Record<string, unknown>>;
 type Json = Record<string, unknown>;
+export type RouteDeps = Pick<GatewayDeps, 'services' | 'config' | 'credentials'>;
+
+/**
+ * Request fields that are the request's context, never the caller's to send: left out of the body and
+ * filled by name (this instance's public URL, who made it, whether staff made it, the caller's user, the
+ * payment-gate account of the key). `fill` may give them otherwise (the origin the caller reached).
+ */
+const CONTEXT: Record<string, (input: Input, deps: RouteDeps) => unknown> = {
+  public_url: (_, deps) => deps.config.CTK_PUBLIC_URL,
+  created_by: ({ request }) => (request.caller.kind === 'user' ? request.caller.userId : ''),
+  staff: ({ request }) => Boolean(request.routeOptions.config.endpoint?.role),
+  user_id: ({ request }) => requireUser(request).userId,
+  account: ({ request }, deps) => resolveGateAccount(deps.credentials, request),
+};
 
 /** The options of a route that are not its input, answer and handler (route-definition.ts). */
 type RouteOptions = Omit<RouteDefinition, 'body' | 'query' | 'params' | 'answer' | 'handle' | 'bodyExample' | 'noContent'>;
@@ -56,14 +72,21 @@ export type RpcRouteOptions<N extends ServiceName> = RouteOptions & {
  * (and `org`, the organisation the request resolved); its answer is the response, or a field or page of
  * it. Schemas, examples and the JSON mapping come from the contract (docs/decisions/0026-the-contract-written-once.md).
  */
-export function rpcRoute<N extends ServiceName>(services: ServiceClients, options: RpcRouteOptions<N>): RouteDefinition {
+export function rpcRoute<N extends ServiceName>(deps: RouteDeps, options: RpcRouteOptions<N>): RouteDefinition {
   const { rpc, body, orgHandle, fill, answer, view, after, timeoutMs, ...rest } = options;
   const method = methodDesc(SERVICES[rpc[0]].definition.fullName, rpc[1]);
   const input = method.input;
   const params = isParams(options.params) ? requestParams(input, options.params, 'path') : options.params;
   const query = isParams(options.query) ? requestParams(input, options.query, 'query') : options.query;
   const takesOrg = input.fields.some((f) => f.name === 'org' && f.message?.typeName === 'ctk.common.v1.OrgRef');
-  const notInBody = [...(takesOrg ? ['org'] : []), ...keysOf(params), ...keysOf(query), ...(fill?.fields ?? [])];
+  const context = input.fields.filter((f) => CONTEXT[f.name]);
+  const notInBody = [
+    ...(takesOrg ? ['org'] : []),
+    ...context.map((f) => f.name),
+    ...keysOf(params),
+    ...keysOf(query),
+    ...(fill?.fields ?? []),
+  ];
   const bodyField = typeof body === 'string' ? input.fields.find((f) => f.name === body) : undefined;
   if (typeof body === 'string' && !bodyField?.message) throw new Error(`${input.typeName} has no message field ${body}`);
   const bodyDesc = bodyField?.message ?? input;
@@ -72,7 +95,7 @@ export function rpcRoute<N extends ServiceName>(services: ServiceClients, option
   // Paymail clients follow the paymail rules, not this API's: what they send beside the spec's fields is left out, not refused.
   if (bodySchema && rest.bsvalias) bodySchema = (bodySchema as z.ZodObject).strip();
   const shown = answerOf(method.output, answer, view ? messageDesc(view) : undefined);
-  const client = services[rpc[0]] as unknown as Record<string, (request: unknown, options: unknown) => Promise<Json>>;
+  const client = deps.services[rpc[0]] as unknown as Record<string, (request: unknown, options: unknown) => Promise<Json>>;
 
   return route({
     ...rest,
@@ -85,6 +108,7 @@ export function rpcRoute<N extends ServiceName>(services: ServiceClients, option
       const request = fromJson(input, { ...handlerInput.params, ...handlerInput.query, ...fields });
       if (bodyField) request[bodyField.localName] = fromJson(bodyDesc, handlerInput.body ?? {});
       if (takesOrg) request.org = orgRef(requireOrg(handlerInput.request));
+      for (const field of context) request[field.localName] = await CONTEXT[field.name]!(handlerInput, deps);
       if (fill) Object.assign(request, await fill.from(handlerInput));
       const call = callOptions(handlerInput.request);
       const response = await client[rpc[1]]!(request, timeoutMs ? { ...call, timeoutMs } : call);

@@ -8,6 +8,12 @@ export const handleField = z.string().regex(HANDLE, HANDLE_RULE);
 
 /** The path of every route under an organisation: `/api/v1/orgs/:handle/...`. */
 export const orgParams = z.object({ handle: handleField });
+/** The path of every Commerce API route: the merchant the commerce key is of. */
+export const merchantParams = z.object({
+  merchant_handle: handleField.describe("The merchant's handle; the commerce key must be its own"),
+});
+/** The path of a shop's routes: the shop is the organisation. */
+export const shopParams = z.object({ shop_id: handleField.describe("The shop: its organisation's handle") });
 
 /** Why this text cannot be an organisation's handle, or null when it can: checked before any lookup by handle. */
 export function handleProblem(text: string): string | null {

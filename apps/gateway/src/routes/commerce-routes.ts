@@ -7,18 +7,12 @@ import { fromJson } from '../contract/json-mapping.js';
 import { messageAnswer } from '../contract/message-answer.js';
 import { messageSchema } from '../contract/message-schema.js';
 import { rpcParams } from '../contract/request-params.js';
-import { rpcRoute } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
-import { handleField } from '../identity/organization-fields.js';
+import { merchantParams } from '../identity/organization-fields.js';
 import { answerOrigin, rebasePaymentLinks } from '../origin/answer-origin.js';
 import { clientAddress } from '../plugins/rate-limits.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions, orgRef } from './service-call.js';
-
-/** The path of every Commerce API route: the merchant the commerce key is of. */
-export const merchantParams = z.object({
-  merchant_handle: handleField.describe("The merchant's handle; the commerce key must be its own"),
-});
 
 const MERCHANT = messageAnswer('ctk.commerce.v1.CommerceMerchant');
 const CREATE = messageDesc('ctk.commerce.v1.CreateCheckoutRequest');
@@ -36,9 +30,9 @@ const statusSchema = (() => {
 
 /**
  * The Commerce API (spec 4.13, decision 0018), behind the merchant's commerce key (the gateway resolved
- * its organisation and checked it is the path's): the profile, the catalog and checkouts, served by
- * commerce. The ticket routes are in ticket-routes.ts (decision 0020). A checkout's answer is the
- * contract's view of the checkout and its order side by side (commerce/checkout-answer.ts).
+ * its organisation and checked it is the path's), by hand: the profile (with the gateway's facts) and
+ * checkouts, whose answer is the contract's view of the checkout and its order side by side
+ * (commerce/checkout-answer.ts), under the origin the shopper reached. The catalog is declared in the contract.
  */
 export function commerceRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
   const publicUrl = deps.config.CTK_PUBLIC_URL;
@@ -48,17 +42,6 @@ export function commerceRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
       params: merchantParams,
       answer: MERCHANT.schema,
       handle: async ({ request }) => MERCHANT.json(await getMerchantProfile(deps, requireOrg(request), callOptions(request))),
-    }),
-    'GET /api/v1/commerce/:merchant_handle/catalog': rpcRoute(deps.services, {
-      rpc: ['commerce', 'getCatalog'],
-      params: merchantParams,
-      answer: 'catalog',
-    }),
-    'GET /api/v1/commerce/:merchant_handle/catalog/:id': rpcRoute(deps.services, {
-      rpc: ['commerce', 'getCatalogItem'],
-      params: [merchantParams, 'id'],
-      answer: 'item',
-      errors: ['not_found'],
     }),
     'POST /api/v1/commerce/:merchant_handle/checkout': route({
       // Each checkout takes a rate and holds a receiving output of the merchant's wallet until it expires.

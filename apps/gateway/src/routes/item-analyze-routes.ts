@@ -16,7 +16,7 @@ const PHOTO_CALL_TIMEOUT_MS = 70_000;
  */
 export function itemAnalyzeRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
   const declare = (timeoutMs?: number) =>
-    rpcRoute(deps.services, {
+    rpcRoute(deps, {
       rpc: ['pos', 'analyzeItems'],
       body: true,
       // pos's AnalyzeItemsResponse as the API shows it (decision 0027).

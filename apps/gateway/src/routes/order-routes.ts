@@ -1,17 +1,16 @@
 import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
-import type { FastifyRequest } from 'fastify';
 import { requireOrg } from '../auth/authenticate.js';
 import { exampleOf, messageDesc } from '../contract/contract-registry.js';
 import { fromJson, toJson } from '../contract/json-mapping.js';
 import { messageSchema } from '../contract/message-schema.js';
 import { rpcParams } from '../contract/request-params.js';
-import { rpcRoute, type RpcRouteOptions } from '../contract/rpc-route.js';
+import { rpcRoute } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
 import { EventStreamSlots } from '../orders/event-stream-slots.js';
 import { openOrderEvents } from '../orders/order-events.js';
 import { orderMerchant, type OrderMerchant } from '../orders/order-merchant.js';
-import { order, ORDER_EVENT_FILES, orderView, type OrderJson } from '../orders/order-answers.js';
-import { answerOrigin, rebasePaymentLinks } from '../origin/answer-origin.js';
+import { order, ORDER_EVENT_FILES, orderView } from '../orders/order-answers.js';
+import { answerOrigin } from '../origin/answer-origin.js';
 import { clientAddress } from '../plugins/rate-limits.js';
 import { qrAnswer, qrFiles } from './qr-answer.js';
 import { route, type RouteDefinition } from './route-definition.js';
@@ -26,55 +25,20 @@ const PAYMENT_ACK = messageDesc('ctk.pos.v1.Bip270PaymentAck');
 const EVENTS_TIMEOUT_MS = 30 * 60_000;
 
 /**
- * Orders at the counter, served by pos (decision 0015): staff create, confirm and cancel them (the
- * organisation is `org_handle` in the body); the customer's side (the order, its BIP270 request and
- * payment, its QR and its events) is public by order number. The order's JSON is the contract's
- * (decision 0026); BIP270's messages, the QR and the event stream are written out here.
+ * Orders at the counter, served by pos (decision 0015), by hand: the counter's quote, and the customer's
+ * BIP270 payment, QR and event stream (public by order number). Creating, reading, confirming and cancelling
+ * an order are declared in the contract.
  */
 export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
   const publicUrl = deps.config.CTK_PUBLIC_URL;
   const eventStreams = new EventStreamSlots(deps.config.CTK_ORDER_EVENT_STREAMS_PER_ADDRESS);
-
-  /**
-   * A route that is one RPC answering pos's Order. pos makes its links under CTK_PUBLIC_URL (and keeps it on
-   * a new order); the caller sees them under the origin it reached, with the shop's name and paymail.
-   */
-  const orderRoute = (options: RpcRouteOptions<'pos'>): RouteDefinition => {
-    const base = rpcRoute(deps.services, {
-      ...options,
-      answer: 'order',
-      fill: { fields: options.fill?.fields ?? [], from: async (input) => ({ publicUrl, ...(await options.fill?.from(input)) }) },
-    });
-    const shown = async (request: FastifyRequest, json: OrderJson) => ({
-      ...rebasePaymentLinks(json, publicUrl, answerOrigin(request, publicUrl)),
-      ...(await orderMerchant(deps, json.merchant_handle)),
-    });
-    return { ...base, answer: order, handle: async (input) => shown(input.request, (await base.handle(input)) as OrderJson) };
-  };
-
-  /** Who creates a counter order, for the merchant's records; created with a key, it may use the addresses kept for staff (decision 0022). */
-  const counterOrder = ({ request }: { request: FastifyRequest }) => ({
-    createdBy: request.caller.kind === 'user' ? request.caller.userId : '',
-    staff: true,
-  });
-  const create = orderRoute({
-    rpc: ['pos', 'createOrder'],
-    body: true,
-    orgHandle: 'The organisation the order is for',
-    creates: true,
-    status: 201,
-    // failed_precondition: no wallet registered, or every receiving address awaits a payment (decision 0022).
-    errors: ['failed_precondition'],
-    fill: { fields: ['created_by', 'staff'], from: counterOrder },
-  });
-  const staffAction = (rpc: 'confirmOrder' | 'cancelOrder', extra: Partial<RpcRouteOptions<'pos'>> = {}): RouteDefinition =>
-    orderRoute({ rpc: ['pos', rpc], params: ['order_number'], body: true, orgHandle: 'The organisation the order is of', ...extra });
+  // The cart is the order's body, as POST /api/pos/orders takes it.
+  const createBody = rpcRoute(deps, { rpc: ['pos', 'createOrder'], body: true, orgHandle: 'The organisation the order is for' }).body;
 
   return {
-    'POST /api/pos/orders': create,
     // The counter's cart, priced as the order would be (decision 0023): it creates nothing, so it takes no Idempotency-Key.
     'POST /api/pos/orders/quote': route({
-      body: create.body,
+      body: createBody,
       bodyExample: (exampleOf(messageDesc('ctk.pos.v1.QuoteOrderRequest')) as { order: object }).order,
       answer: messageSchema(QUOTE, 'answer'),
       handle: async ({ body, request }) => {
@@ -82,28 +46,13 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
           ...fromJson(CREATE, body as Record<string, unknown>),
           org: orgRef(requireOrg(request)),
           publicUrl,
-          ...counterOrder({ request }),
+          // Who creates a counter order, for the merchant's records; with a key, it may use the addresses kept for staff (decision 0022).
+          createdBy: request.caller.kind === 'user' ? request.caller.userId : '',
+          staff: true,
         };
         const response = await deps.services.pos.quoteOrder({ order: orderRequest as never }, callOptions(request));
         return toJson(QUOTE, response.quote as Record<string, unknown> | undefined);
       },
-    }),
-    'GET /api/pos/orders/:order_number': orderRoute({
-      rpc: ['pos', 'getOrder'],
-      params: ['order_number'],
-      // The order changes as it is paid: never from a shared cache.
-      after: (_, { reply }) => reply.header('cache-control', 'no-store'),
-    }),
-    // Finding the transaction on the chain may take a few seconds.
-    'POST /api/pos/orders/:order_number/confirm': staffAction('confirmOrder', { timeoutMs: 30_000 }),
-    'POST /api/pos/orders/:order_number/cancel': staffAction('cancelOrder'),
-    'GET /api/pos/orders/:order_number/payment-request': rpcRoute(deps.services, {
-      rpc: ['pos', 'getPaymentRequest'],
-      params: ['order_number'],
-      fill: { fields: ['public_url'], from: ({ request }) => ({ publicUrl: answerOrigin(request, publicUrl) }) },
-      view: 'ctk.pos.v1.Bip270PaymentRequest',
-      // What is due changes with each payment.
-      after: (_, { reply }) => reply.header('cache-control', 'no-store'),
     }),
     'POST /api/pos/orders/:order_number/payment': route({
       params: rpcParams(['pos', 'payOrder'], ['order_number'], 'path'),

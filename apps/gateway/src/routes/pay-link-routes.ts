@@ -1,14 +1,11 @@
 import { exampleOf, messageDesc } from '../contract/contract-registry.js';
 import { messageSchema } from '../contract/message-schema.js';
 import { rpcParams } from '../contract/request-params.js';
-import { rpcRoute } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
 import { answerOrigin, rebasePaymentLinks } from '../origin/answer-origin.js';
 import { order, orderView } from '../orders/order-answers.js';
 import { openPayLinkOrder } from '../pay-links/open-pay-link-order.js';
-import { orgParams } from '../identity/organization-fields.js';
 import { clientAddress } from '../plugins/rate-limits.js';
-import { pageQuery } from './pagination.js';
 import { qrAnswer, qrFiles } from './qr-answer.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions } from './service-call.js';
@@ -17,48 +14,14 @@ const PUBLIC_PAY_LINK = messageDesc('ctk.pos.v1.PublicPayLink');
 const OPEN = messageDesc('ctk.pos.v1.OpenPayLinkOrderRequest');
 
 /**
- * Pay links, served by pos (decision 0015, "Pay links"): staff make, list and disable them; anyone with
- * the link reads its signed terms, its QR, and opens an order for it, each public route under its own
- * per-address limit (an opening takes a rate and holds a receiving output of the merchant's wallet).
+ * Pay links, served by pos (decision 0015, "Pay links"), by hand: anyone with the link opens an order for
+ * it (an order as the order routes answer it) or reads its QR, each under the links' per-address limit (an
+ * opening takes a rate and holds a receiving output of the merchant's wallet). The others are declared in the contract.
  */
 export function payLinkRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
   const publicUrl = deps.config.CTK_PUBLIC_URL;
   const publicLimit = deps.config.CTK_PAY_LINK_RATE_LIMIT_PER_MINUTE;
-  const withPublicUrl = { fields: ['public_url'], from: () => ({ publicUrl }) };
   return {
-    'POST /api/v1/orgs/:handle/pay-links': rpcRoute(deps.services, {
-      rpc: ['pos', 'createPayLink'],
-      params: orgParams,
-      body: true,
-      fill: {
-        fields: ['public_url', 'created_by'],
-        from: ({ request }) => ({ publicUrl, createdBy: request.caller.kind === 'user' ? request.caller.userId : '' }),
-      },
-      creates: true,
-      status: 201,
-      answer: 'pay_link',
-    }),
-    'GET /api/v1/orgs/:handle/pay-links': rpcRoute(deps.services, {
-      rpc: ['pos', 'listPayLinks'],
-      params: orgParams,
-      query: pageQuery,
-      fill: withPublicUrl,
-      answer: { page: 'pay_links' },
-    }),
-    'POST /api/v1/orgs/:handle/pay-links/:id/disable': rpcRoute(deps.services, {
-      rpc: ['pos', 'disablePayLink'],
-      params: [orgParams, 'id'],
-      fill: withPublicUrl,
-      answer: 'pay_link',
-    }),
-    'GET /api/v1/pay-links/:id': rpcRoute(deps.services, {
-      rpc: ['pos', 'getPayLink'],
-      rateLimitPerMinute: publicLimit,
-      params: ['id'],
-      fill: withPublicUrl,
-      answer: 'pay_link',
-      view: PUBLIC_PAY_LINK.typeName,
-    }),
     'POST /api/v1/pay-links/:id/orders': route({
       rateLimitPerMinute: publicLimit,
       params: rpcParams(['pos', 'openPayLinkOrder'], ['id'], 'path'),

@@ -59,7 +59,7 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
    * (camelCase, a nested metadata) has its schema written out, and gives the request's other fields.
    */
   const p2pRoute = (options: RpcRouteOptions<'p2p'>, spec?: SpecBody): RouteDefinition => {
-    const declared = rpcRoute(deps.services, {
+    const declared = rpcRoute(deps, {
       bsvalias: true,
       params: paymailParams,
       ...options,

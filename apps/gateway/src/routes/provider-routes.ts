@@ -8,7 +8,6 @@ import { exampleOf, messageDesc } from '../contract/contract-registry.js';
 import { toJson } from '../contract/json-mapping.js';
 import { messageSchema } from '../contract/message-schema.js';
 import { rpcRoute } from '../contract/rpc-route.js';
-import { orgParams } from '../identity/organization-fields.js';
 import {
   cardProviderEvent,
   cardProviderEventExample,
@@ -31,14 +30,13 @@ const webhookReceipt = named(
 );
 
 /**
- * Provider payments (decision 0019): the two webhooks (spec 4.2), whose signature commerce verifies with the
- * organisation's secret over the raw body passed on here, and the admin's routes that set that secret and
- * list the events received (parked ones among them).
+ * Provider payments (decision 0019), by hand: the two webhooks (spec 4.2), whose signature commerce verifies
+ * with the organisation's secret over the raw body passed on here, and the events received (parked ones
+ * among them), paged by time. Setting the secret and applying a parked event are declared in the contract.
  */
 export function providerRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
   const publicUrl = deps.config.CTK_PUBLIC_URL;
   const commerce = deps.services.commerce;
-  const webhookUrl = (provider: string, handle: string) => `${publicUrl}/api/webhooks/${provider}?org=${handle}`;
 
   const receive = (provider: WebhookProvider) => async (request: FastifyRequest) => {
     const caller = request.caller;
@@ -79,31 +77,12 @@ export function providerRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
       errors: ['failed_precondition', 'not_found', 'unavailable'],
       handle: ({ request }) => receive('wallet-provider')(request),
     }),
-    'PUT /api/v1/orgs/:handle/payment-providers/:provider': rpcRoute(deps.services, {
-      rpc: ['commerce', 'setProviderSecret'],
-      params: [orgParams, 'provider'],
-      body: true,
-      answer: 'account',
-      view: 'ctk.commerce.v1.PaymentProviderAccount',
-      // Where the provider sends events: this gateway's webhook route.
-      after: (account, { request }) => {
-        account.webhook_url = webhookUrl(account.provider as string, requireOrg(request).handle);
-      },
-    }),
-    'GET /api/v1/orgs/:handle/payment-providers/events': rpcRoute(deps.services, {
+    'GET /api/v1/orgs/:handle/payment-providers/events': rpcRoute(deps, {
       rpc: ['commerce', 'listProviderEvents'],
       query: ['outcome', providerEventsPage],
       // The page's cursor is a time: the events received before it.
       fill: { fields: [], from: ({ query }) => ({ before: (query.cursor as string | undefined) ?? '' }) },
       answer: { page: 'events' },
-    }),
-    'POST /api/v1/orgs/:handle/payment-providers/events/:id/apply': rpcRoute(deps.services, {
-      rpc: ['commerce', 'applyProviderEvent'],
-      params: [orgParams, 'id'],
-      body: true,
-      fill: { fields: ['public_url'], from: () => ({ publicUrl }) },
-      answer: 'event',
-      errors: ['not_found', 'unavailable'],
     }),
   };
 }

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { AppError } from '@ctk/shared';
 import { requireOrg } from '../auth/authenticate.js';
 import { checkoutAnswer } from '../commerce/checkout-answer.js';
@@ -6,24 +5,13 @@ import { exampleOf, messageDesc } from '../contract/contract-registry.js';
 import { fromJson } from '../contract/json-mapping.js';
 import { messageSchema } from '../contract/message-schema.js';
 import { rpcParams } from '../contract/request-params.js';
-import { rpcRoute } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
-import { orgParams } from '../identity/organization-fields.js';
+import { merchantParams } from '../identity/organization-fields.js';
 import { answerOrigin, rebasePaymentLinks } from '../origin/answer-origin.js';
 import { clientAddress } from '../plugins/rate-limits.js';
-import { merchantParams } from './commerce-routes.js';
-import { pageQuery } from './pagination.js';
 import { qrAnswer } from './qr-answer.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions, orgRef } from './service-call.js';
-
-/** A ticket's code in a path or a check-in, in any case: what its QR code shows. */
-const ticketCodeField = z
-  .string()
-  .trim()
-  .toUpperCase()
-  .regex(/^[0-9A-HJKMNP-TV-Z]{20}$/, 'must be a ticket code: 20 characters of Crockford base32')
-  .describe('The code the ticket answered, as its QR code shows it (any case)');
 
 /** The ticket's QR code: bytes only (no JSON), like a wallet pass. */
 const TICKET_QR_FILES = {
@@ -35,45 +23,14 @@ const CREATE = messageDesc('ctk.commerce.v1.CreateTicketCheckoutRequest');
 const CHECKOUT = messageDesc('ctk.commerce.v1.CommerceTicketCheckout');
 
 /**
- * Tickets (decision 0020), served by commerce: admins replace the ticket catalog and read the ticket
- * orders, a shopper's browser lists the tickets and checks out with the commerce key, staff check a
- * ticket in at the door, and a ticket's code is a public QR code.
+ * Tickets (decision 0020), served by commerce, by hand: a shopper's checkout with the commerce key (each
+ * line's ticket type beside pos's order), and a ticket's code (in any case) as a public QR code. The
+ * catalog, the orders, the list and the check-in are declared in the contract.
  */
 export function ticketRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
   const publicUrl = deps.config.CTK_PUBLIC_URL;
   const commerce = deps.services.commerce;
-  /** The tickets' QR codes are under CTK_PUBLIC_URL in the staff's answers. */
-  const withPublicUrl = { fields: ['public_url'], from: () => ({ publicUrl }) };
-  const checkIn = rpcRoute(deps.services, {
-    rpc: ['commerce', 'checkInTicket'],
-    params: orgParams,
-    body: true,
-    fill: withPublicUrl,
-    answer: 'ticket',
-    errors: ['not_found', 'already_checked_in', 'failed_precondition'],
-  });
   return {
-    'PUT /api/v1/orgs/:handle/tickets/catalog': rpcRoute(deps.services, {
-      rpc: ['commerce', 'replaceTicketCatalog'],
-      params: orgParams,
-      body: true,
-      errors: ['failed_precondition'],
-      // Replacements of one catalog run one after another in commerce: one may wait for several before it.
-      timeoutMs: 30_000,
-    }),
-    'GET /api/v1/orgs/:handle/tickets/orders': rpcRoute(deps.services, {
-      rpc: ['commerce', 'listTicketOrders'],
-      params: orgParams,
-      query: pageQuery,
-      fill: withPublicUrl,
-      answer: { page: 'orders' },
-    }),
-    'GET /api/v1/commerce/:merchant_handle/tickets': rpcRoute(deps.services, {
-      rpc: ['commerce', 'getTicketList'],
-      params: merchantParams,
-      // What is left to buy, not the capacity nor the sales.
-      view: 'ctk.commerce.v1.CommerceTicketList',
-    }),
     'POST /api/v1/commerce/:merchant_handle/tickets/checkout': route({
       // As a checkout: it takes a rate and holds a receiving output, and seats, until it expires.
       rateLimitPerMinute: deps.config.CTK_CHECKOUT_RATE_LIMIT_PER_MINUTE,
@@ -105,10 +62,8 @@ export function ticketRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
         return rebasePaymentLinks(checkoutAnswer(CHECKOUT, checkout, origin, typed) as never, publicUrl, origin);
       },
     }),
-    // The code in any case, as staff may type it.
-    'POST /api/v1/orgs/:handle/tickets/check-in': { ...checkIn, body: z.object({ code: ticketCodeField }).strict() },
     'GET /api/v1/tickets/:code/qr': route({
-      params: z.object({ code: ticketCodeField }),
+      params: rpcParams(['commerce', 'getTicketQr'], ['code'], 'path'),
       query: rpcParams(['commerce', 'getTicketQr'], ['format'], 'query'),
       files: TICKET_QR_FILES,
       errors: ['not_found'],

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { rpcRoute } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
 import { named } from './answer-schema.js';
 import { callOptions } from './service-call.js';
@@ -14,8 +13,8 @@ const chainApiAnswer = named('ChainApiAnswer', z.unknown(), {
 });
 
 /**
- * The wallet API (spend what you hold, keys stay with the caller) and the chain passthrough, served by p2p.
- * The passthrough answers with the chain API's own status and body, at a stricter rate per client address.
+ * The chain passthrough, served by p2p: the chain API's own status and body, at a stricter rate per client
+ * address. (The wallet API's other routes are declared in the contract.)
  */
 export function walletRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
   const passthrough = route({
@@ -45,14 +44,5 @@ export function walletRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
         .send(answer.body);
     },
   });
-  return {
-    'GET /api/v1/wallet/utxos': rpcRoute(deps.services, { rpc: ['p2p', 'listUtxos'], query: ['address'], view: 'ctk.p2p.v1.UtxoList' }),
-    'POST /api/v1/wallet/broadcast': rpcRoute(deps.services, {
-      rpc: ['p2p', 'broadcastTransaction'],
-      body: true,
-      errors: ['chain_rejected'],
-    }),
-    'GET /api/v1/bsv/*path': passthrough,
-    'POST /api/v1/bsv/*path': passthrough,
-  };
+  return { 'GET /api/v1/bsv/*path': passthrough, 'POST /api/v1/bsv/*path': passthrough };
 }

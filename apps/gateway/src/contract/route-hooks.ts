@@ -1,0 +1,121 @@
+import type { ServiceName } from '@ctk/shared';
+import { requireOrg } from '../auth/authenticate.js';
+import { etagOf, ifMatchRefused, ifMatchVersion } from '../items/menu-version.js';
+import { orderMerchant } from '../orders/order-merchant.js';
+import { order, type OrderJson } from '../orders/order-answers.js';
+import { answerOrigin, rebasePaymentLinks } from '../origin/answer-origin.js';
+import type { RouteDefinition } from '../routes/route-definition.js';
+import { callOptions, orgRef } from '../routes/service-call.js';
+import type { GatewayDeps } from '../deps.js';
+import type { RpcRouteOptions } from './rpc-route.js';
+
+type Options = RpcRouteOptions<ServiceName>;
+type Input = Parameters<NonNullable<Options['after']>>[1];
+type Json = Record<string, unknown>;
+
+/**
+ * A step of the gateway around an RPC that its route names in the contract (`hooks` of ctk.api.v1.http):
+ * what only the gateway knows or sets. `options` adds to the route's declaration before it is made;
+ * `route` wraps the route made.
+ */
+export type RouteHook = { options?: (options: Options) => Options; route?: (route: RouteDefinition) => RouteDefinition };
+
+/** Runs `step` on the answer after what the route already runs on it. */
+const after =
+  (step: NonNullable<Options['after']>) =>
+  (options: Options): Options => ({
+    ...options,
+    after: (json, input, response) => {
+      options.after?.(json, input, response);
+      step(json, input, response);
+    },
+  });
+
+/** Gives request fields from the request, beside what the route already fills. */
+const fill =
+  (fields: string[], from: (input: Input) => Json | Promise<Json>) =>
+  (options: Options): Options => ({
+    ...options,
+    fill: {
+      fields: [...(options.fill?.fields ?? []), ...fields],
+      from: async (input) => ({ ...(await options.fill?.from(input)), ...(await from(input)) }),
+    },
+  });
+
+const header = (name: string, value: (json: Json) => string) => after((json, { reply }) => void reply.header(name, value(json)));
+
+export function routeHooks(deps: GatewayDeps): Record<string, RouteHook> {
+  const publicUrl = deps.config.CTK_PUBLIC_URL;
+  return {
+    // What changes as it is paid or used (an order, a card's balance): never from a shared cache.
+    no_store: { options: header('cache-control', () => 'no-store') },
+    // The menu's version as its ETag, and a replacement only of the version read (If-Match).
+    etag: {
+      options: (options) => ({
+        ...header('etag', (json) => etagOf(json.version as number))(options),
+        answerHeaders: {
+          ETag: { description: "The menu's version in double quotes: send it back as If-Match to replace the menu", example: '"4"' },
+        },
+      }),
+    },
+    if_match: {
+      options: (options) => ({
+        ...fill(['expected_version'], async ({ request }) => {
+          const sent = request.headers['if-match'];
+          const expectedVersion = ifMatchVersion(sent);
+          if (expectedVersion !== null) return { expectedVersion };
+          const { menu } = await deps.services.pos.getMenu({ org: orgRef(requireOrg(request)) }, callOptions(request));
+          throw ifMatchRefused(sent, menu?.version ?? 0n);
+        })(options),
+        headers: {
+          'If-Match': {
+            description: 'The ETag of the menu the change was made to; missing or stale: 412 precondition_failed, and nothing changes',
+            example: '"4"',
+            required: true,
+          },
+        },
+        errors: [...(options.errors ?? []), 'precondition_failed'],
+      }),
+    },
+    // pos's Order under the origin the caller reached (pos makes its links under CTK_PUBLIC_URL), with the shop's name and paymail.
+    order: {
+      options: (options) => ({ ...options, answer: 'order' }),
+      route: (route) => ({
+        ...route,
+        answer: order,
+        handle: async (input) => {
+          const json = (await route.handle(input)) as OrderJson;
+          const shown = rebasePaymentLinks(json, publicUrl, answerOrigin(input.request, publicUrl));
+          return { ...shown, ...(await orderMerchant(deps, json.merchant_handle)) };
+        },
+      }),
+    },
+    // Links in the answer under the origin the caller reached (a BIP270 request's URLs).
+    origin_public_url: { options: fill(['public_url'], ({ request }) => ({ publicUrl: answerOrigin(request, publicUrl) })) },
+    // A POS card, and whether it is new: the one the address already had is 200.
+    created: {
+      options: (options) => ({
+        ...after((json, { reply }, response) => {
+          json.created = response.created;
+          if (!response.created) reply.code(200);
+        })(options),
+        alsoStatus: 200,
+      }),
+    },
+    // The card's identifier in full, in the answer: sealed in idempotent replays, never cached.
+    card_identifier: { options: (options) => ({ ...options, secrets: [{ path: ['card', 'identifier'], kind: 'card_identifier' }] }) },
+    identifier: { options: (options) => ({ ...options, secrets: [{ path: ['identifier'], kind: 'card_identifier' }] }) },
+    // Where the provider sends events: this gateway's webhook route.
+    webhook_url: {
+      options: after((account, { request }) => {
+        account.webhook_url = `${publicUrl}/api/webhooks/${account.provider as string}?org=${requireOrg(request).handle}`;
+      }),
+    },
+    // A transaction as base64 BEEF, a few MB at most; the gRPC message to p2p (4 MiB at most) still fits.
+    paygate_body: { options: (options) => ({ ...options, bodyLimit: PAYGATE_BODY_LIMIT }) },
+    // POST checks the order lines the caller has against the receipt's hash.
+    check_lines: { options: fill([], () => ({ checkLines: true })) },
+  };
+}
+
+export const PAYGATE_BODY_LIMIT = 4_000_000;
