@@ -83,8 +83,8 @@ async function paying(script: string, satoshis: number, coin?: Awaited<ReturnTyp
 type Offer = { nonce: string; lockingScript: string; payTo: string; serverKey: string };
 
 function offerOf(answer: CheckGateRequestResponse): Offer {
-  const body = JSON.parse(answer.bodyJson) as { accepts: { payTo: string; extra: Omit<Offer, 'payTo'> }[] };
-  return { ...body.accepts[0]!.extra, payTo: body.accepts[0]!.payTo };
+  const body = answer.body!;
+  return { ...body.accepts[0]!.extra!, payTo: body.accepts[0]!.payTo };
 }
 
 function x402Header(offer: Offer, beef: string, vout = 0) {
@@ -211,7 +211,7 @@ describe('check and verify', () => {
     expect(offer.lockingScript).toBe(new P2PKH().lock(wallet.account.derive('m/0/0').pubKey.toHash() as number[]).toHex());
     expect(offerOf(second).lockingScript).not.toBe(offer.lockingScript);
     const document = JSON.parse(Buffer.from(first.headers['payment-required']!, 'base64').toString('utf8'));
-    expect(document).toEqual(JSON.parse(first.bodyJson));
+    expect(document).toEqual(first.body);
     expect(document).toMatchObject({ x402Version: 2, accepts: [{ scheme: 'exact', network: 'bsv:local', amount: '1', asset: 'BSV' }] });
   });
 
@@ -270,7 +270,7 @@ describe('check and verify', () => {
 
     const replay = await check(account, { 'payment-signature': x402Header(offerOf(await check(account)), beef) });
     expect(replay).toMatchObject({ outcome: 'payment_required', status: 402, refusal: { code: 'txid_already_used' } });
-    expect(JSON.parse(replay.bodyJson).error).toMatch(/^txid_already_used: .*pays once/);
+    expect(replay.body!.error).toMatch(/^txid_already_used: .*pays once/);
 
     const stale = await paying(offer.lockingScript, 10);
     expect(await check(account, { 'payment-signature': x402Header(offer, stale.beef) })).toMatchObject({

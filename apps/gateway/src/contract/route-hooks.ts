@@ -118,4 +118,4 @@ export function routeHooks(deps: GatewayDeps): Record<string, RouteHook> {
   };
 }
 
-export const PAYGATE_BODY_LIMIT = 4_000_000;
+const PAYGATE_BODY_LIMIT = 4_000_000;

@@ -57,7 +57,7 @@ export async function checkGateRequest(deps: GateDeps, request: CheckGateRequest
   // The same choice as the merchant's middleware makes for a credential it checks itself.
   const resources = await findLiveResources(deps.prisma, account.id);
   const resource = pricingResource(resources, request.method, path);
-  if (!resource) return { outcome: 'free', status: 200, headers: {}, bodyJson: '' };
+  if (!resource) return { outcome: 'free', status: 200, headers: {} };
 
   let refusal: GateRefusal | undefined;
   const token = request.headers['x-ctk-credential'];
@@ -68,7 +68,6 @@ export async function checkGateRequest(deps: GateDeps, request: CheckGateRequest
         outcome: 'paid',
         status: 200,
         headers: {},
-        bodyJson: '',
         payment: paymentOf(deps, use.payment),
         resource: gateResourceMessage(resource),
       };
@@ -84,7 +83,6 @@ export async function checkGateRequest(deps: GateDeps, request: CheckGateRequest
         outcome: 'paid',
         status: 200,
         headers: { 'payment-response': Buffer.from(JSON.stringify(response)).toString('base64'), 'x-ctk-credential': credential.token },
-        bodyJson: '',
         credential,
         payment: paymentOf(deps, payment),
         resource: gateResourceMessage(resource),
@@ -96,7 +94,7 @@ export async function checkGateRequest(deps: GateDeps, request: CheckGateRequest
   }
   const offer = await issuePaymentRequest(deps, account, resource, request.url);
   const { headers, body } = paymentRequired(offer, refusal ? `${refusal.code}: ${refusal.message}` : 'Payment required');
-  return { outcome: 'payment_required', status: 402, headers, bodyJson: body, refusal, resource: gateResourceMessage(resource) };
+  return { outcome: 'payment_required', status: 402, headers, body, refusal, resource: gateResourceMessage(resource) };
 }
 
 function paymentOf(deps: GateDeps, payment: Parameters<typeof gatePaymentMessage>[0]) {

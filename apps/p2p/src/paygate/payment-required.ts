@@ -1,3 +1,4 @@
+import type { X402Grant, X402PaymentRequired } from '@ctk/proto/ctk/p2p/v1/x402';
 import type { GateResource } from '../generated/prisma/client.js';
 
 /** What a 402 offers: one payment request's output, nonce and expiry. */
@@ -17,9 +18,9 @@ export type Offer = {
  * The 402 answer speaking both protocols: x402 v2's PaymentRequired (scheme `exact`; as the body and,
  * base64, the PAYMENT-REQUIRED header) and BRC-121's x-bsv-sats and x-bsv-server.
  */
-export function paymentRequired(offer: Offer, error: string): { headers: Record<string, string>; body: string } {
+export function paymentRequired(offer: Offer, error: string): { headers: Record<string, string>; body: X402PaymentRequired } {
   const price = offer.resource.priceSatoshis.toString();
-  const document = {
+  const document: X402PaymentRequired = {
     x402Version: 2,
     error,
     resource: {
@@ -39,20 +40,19 @@ export function paymentRequired(offer: Offer, error: string): { headers: Record<
       },
     ],
   };
-  const body = JSON.stringify(document);
   return {
     headers: {
       'x-bsv-sats': price,
       'x-bsv-server': offer.serverKey,
-      'payment-required': Buffer.from(body).toString('base64'),
+      'payment-required': Buffer.from(JSON.stringify(document)).toString('base64'),
     },
-    body,
+    body: document,
   };
 }
 
 /** What one payment buys, as the 402 tells the payer before it pays. */
-function grantOf(resource: GateResource) {
+function grantOf(resource: GateResource): X402Grant {
   return resource.grantKind === 'calls'
-    ? { kind: 'calls', calls: resource.grantCalls }
-    : { kind: 'window', seconds: resource.grantSeconds };
+    ? { kind: 'calls', calls: resource.grantCalls ?? undefined }
+    : { kind: 'window', seconds: resource.grantSeconds ?? undefined };
 }
