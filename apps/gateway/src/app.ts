@@ -37,7 +37,6 @@ import { orderRoutes } from './routes/order-routes.js';
 import { payLinkRoutes } from './routes/pay-link-routes.js';
 import { posCardRoutes } from './routes/pos-card-routes.js';
 import { prepaidCardRoutes } from './routes/prepaid-card-routes.js';
-import { paygateRoutes } from './routes/paygate-routes.js';
 import { paymailRoutes } from './routes/paymail-routes.js';
 import { registerCatalog } from './routes/register-catalog.js';
 import type { RouteDefinition } from './routes/route-definition.js';
@@ -148,7 +147,6 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     walletPassRoutes(deps),
     prepaidCardRoutes(deps),
     paymailRoutes(deps),
-    paygateRoutes(deps),
     walletRoutes(deps),
     serviceInfoRoutes(deps, implemented),
   ];

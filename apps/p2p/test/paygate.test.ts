@@ -407,11 +407,13 @@ describe('check and verify', () => {
     await priced(other, { seconds: 3600 });
     expect(await check(other, { 'x-ctk-credential': paid.credential!.token })).toMatchObject({ outcome: 'payment_required' });
 
-    const before = await stack.client.getGateKeys({});
-    expect(before.keys).toHaveLength(1);
-    expect(before.revokedResources).not.toContain(resource.id);
+    const published = async () => (await stack.client.getGateKeys({ publicUrl: 'https://pay.example.com/' })).published!;
+    const before = await published();
+    expect(before).toMatchObject({ issuer: 'https://pay.example.com', maxAgeSeconds: 30 });
+    expect(before.keys).toEqual([{ kid: expect.any(String), alg: 'EdDSA', crv: 'Ed25519', x: expect.stringMatching(/^[\w-]{43}$/) }]);
+    expect(before.revoked!.resources).not.toContain(resource.id);
     await stack.client.deleteGateResource({ account, id: resource.id });
-    expect((await stack.client.getGateKeys({})).revokedResources).toContain(resource.id);
+    expect((await published()).revoked!.resources).toContain(resource.id);
     expect(await check(account, { 'x-ctk-credential': paid.credential!.token })).toMatchObject({ outcome: 'free' });
   });
 });

@@ -113,6 +113,18 @@ export function routeHooks(deps: GatewayDeps): Record<string, RouteHook> {
     },
     // A transaction as base64 BEEF, a few MB at most; the gRPC message to p2p (4 MiB at most) still fits.
     paygate_body: { options: (options) => ({ ...options, bodyLimit: PAYGATE_BODY_LIMIT }) },
+    // What shared caches may keep as long as the answer says (the payment gate's published keys).
+    public_max_age: {
+      options: (options) => ({
+        ...header('cache-control', (json) => `public, max-age=${json.max_age_seconds as number}`)(options),
+        answerHeaders: {
+          'cache-control': {
+            description: 'public, max-age=<max_age_seconds>: shared caches may keep it as long',
+            example: 'public, max-age=30',
+          },
+        },
+      }),
+    },
     // POST checks the order lines the caller has against the receipt's hash.
     check_lines: { options: fill([], () => ({ checkLines: true })) },
   };

@@ -88,7 +88,7 @@ export function p2pService({ prisma, chain, config, eventsCommitted }: P2pDeps):
     checkGateRequest: (request) => checkGateRequest(gate, request),
     verifyGatePayment: (request) => verifyGatePayment(gate, request),
     listGatePayments: (request) => listGatePayments(gate, request),
-    getGateKeys: () => getGateKeys(gate),
+    getGateKeys: (request) => getGateKeys(gate, request.publicUrl),
   };
 }
 
