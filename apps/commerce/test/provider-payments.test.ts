@@ -184,13 +184,13 @@ describe('card provider events', () => {
     expect(answer.reason).toContain(unknown);
     const noMetadata = await deliver(org, sessionCompleted('', { metadata: {} }));
     expect(noMetadata.outcome).toBe('parked');
-    const { events } = await stack.client.listProviderEvents({ org, outcome: 'parked', limit: 0, before: '' });
+    const { events } = await stack.client.listProviderEvents({ org, outcome: 'parked', limit: 0, cursor: '' });
     expect(events.map((event) => event.eventId).sort()).toEqual([answer.eventId, noMetadata.eventId].sort());
     expect(events.find((event) => event.eventId === answer.eventId)?.checkoutToken).toBe(unknown);
     // A full page names the next (the events received before its last one); the last page none.
-    const first = await stack.client.listProviderEvents({ org, outcome: 'parked', limit: 1, before: '' });
+    const first = await stack.client.listProviderEvents({ org, outcome: 'parked', limit: 1, cursor: '' });
     expect(first.nextCursor).toBe(first.events[0]!.receivedAt);
-    expect((await stack.client.listProviderEvents({ org, outcome: 'parked', limit: 0, before: '' })).nextCursor).toBe('');
+    expect((await stack.client.listProviderEvents({ org, outcome: 'parked', limit: 0, cursor: '' })).nextCursor).toBe('');
     expect(await entries(org)).toEqual([]);
   });
 
@@ -246,7 +246,7 @@ describe('card provider events', () => {
     expect(early.outcome).toBe('parked');
     expect((await deliver(org, sessionCompleted(checkout.publicToken))).outcome).toBe('applied');
     await eventually(async () => expect(await balances(org)).toMatchObject({ '1020': 495n, '4000': 900n, '4100': 450n, '2100': 45n }));
-    const { events } = await stack.client.listProviderEvents({ org, outcome: '', limit: 0, before: '' });
+    const { events } = await stack.client.listProviderEvents({ org, outcome: '', limit: 0, cursor: '' });
     expect(events.find((event) => event.eventId === early.eventId)?.outcome).toBe('applied');
     // The provider's retry of it (signed anew) is a duplicate of an applied event now.
     const retry = await deliver(org, chargeRefunded(495, early.eventId), { timestamp: Math.floor(Date.now() / 1000) - 2 });
@@ -272,7 +272,7 @@ describe('card provider events', () => {
     expect(tampered.code).toBe('invalid_signature');
     expect((await failure(deliver(org, body, { signature: '' }))).code).toBe('invalid_signature');
     expect((await failure(deliver(org, body, { secret: WALLET_SECRET }))).code).toBe('invalid_signature');
-    expect((await stack.client.listProviderEvents({ org, outcome: '', limit: 0, before: '' })).events).toEqual([]);
+    expect((await stack.client.listProviderEvents({ org, outcome: '', limit: 0, cursor: '' })).events).toEqual([]);
   });
 
   it('refuse events while no secret is set, naming the route that sets it', async () => {

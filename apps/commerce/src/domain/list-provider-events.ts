@@ -7,7 +7,7 @@ import type { ProviderContext } from '../providers/provider-context.js';
 const input = z.object({
   outcome: z.enum(['', 'applied', 'parked', 'ignored'], 'outcome must be applied, parked or ignored'),
   limit: z.number().int().min(1).max(100),
-  before: z.union([z.literal(''), z.iso.datetime({ offset: true, error: 'before must be an RFC 3339 time' })]),
+  cursor: z.union([z.literal(''), z.iso.datetime({ offset: true, error: 'cursor must be the next_cursor of the previous page' })]),
 });
 
 /**
@@ -17,13 +17,13 @@ const input = z.object({
 export async function listProviderEvents(
   context: Pick<ProviderContext, 'payments'>,
   orgRef: OrgRef | undefined,
-  request: { outcome: string; limit: number; before: string },
+  request: { outcome: string; limit: number; cursor: string },
 ): Promise<{ events: ProviderEvent[]; nextCursor: string }> {
   const org = orgOf(orgRef);
-  const { outcome, limit, before } = validate(input, { ...request, limit: request.limit || 50 });
+  const { outcome, limit, cursor } = validate(input, { ...request, limit: request.limit || 50 });
   const events = await context.payments.list(org.id, {
     ...(outcome ? { outcome } : {}),
-    ...(before ? { before: new Date(before) } : {}),
+    ...(cursor ? { before: new Date(cursor) } : {}),
     limit,
   });
   return { events, nextCursor: events.length === limit ? events.at(-1)!.receivedAt.toISOString() : '' };

@@ -8,6 +8,7 @@ import {
   type DescMethod,
 } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
+import type { HttpRoute } from '@ctk/proto/ctk/api/v1/annotations';
 import { descriptorSet, examples } from '@ctk/proto/contract';
 import { SERVICE_NAMES, SERVICES, type ServiceName } from '@ctk/shared';
 
@@ -36,28 +37,6 @@ const VIEW_OF = extension('view_of');
 const NULL_WHEN_EMPTY = extension('null_when_empty');
 const HTTP = extension('http');
 
-/** An HTTP route of an RPC, as ctk/api/v1/annotations.proto's `HttpRoute` declares it (unset fields empty). */
-export type HttpRoute = {
-  route: string;
-  access: string;
-  capability: string;
-  summary: string;
-  extra: boolean;
-  body: string;
-  query: string[];
-  answer: string;
-  page: boolean;
-  view: string;
-  status: number;
-  creates: boolean;
-  errors: string[];
-  timeoutMs: number;
-  orgHandle: string;
-  user: boolean;
-  rateLimit: string;
-  hooks: string[];
-  byHand: boolean;
-};
 export type HttpBinding = { service: ServiceName; method: DescMethod; http: HttpRoute };
 
 /** Every HTTP route the services' RPCs declare, in the order of the services and their methods. */

@@ -1,17 +1,10 @@
 import { z } from 'zod';
 import { handleField } from '../identity/organization-fields.js';
-import { limitField } from '../routes/pagination.js';
 
 /** Only the shape of provider payments' requests: commerce verifies signatures and applies events (decision 0019). */
 
 export const webhookQuery = z.object({
   org: handleField.describe('The organisation whose provider account sends to this URL: its handle (e.g. ?org=blue-bottle-cafe)'),
-});
-
-/** The events list's page: the contract's `outcome`, and a cursor that is a time (the request's `before`). */
-export const providerEventsPage = z.object({
-  limit: limitField.default(50),
-  cursor: z.iso.datetime({ offset: true, error: 'must be the next_cursor of the previous page' }).optional(),
 });
 
 /**

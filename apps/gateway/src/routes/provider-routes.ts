@@ -7,11 +7,9 @@ import type { GatewayDeps } from '../deps.js';
 import { exampleOf, messageDesc } from '../contract/contract-registry.js';
 import { toJson } from '../contract/json-mapping.js';
 import { messageSchema } from '../contract/message-schema.js';
-import { rpcRoute } from '../contract/rpc-route.js';
 import {
   cardProviderEvent,
   cardProviderEventExample,
-  providerEventsPage,
   walletProviderEvent,
   walletProviderEventExample,
   webhookQuery,
@@ -31,8 +29,8 @@ const webhookReceipt = named(
 
 /**
  * Provider payments (decision 0019), by hand: the two webhooks (spec 4.2), whose signature commerce verifies
- * with the organisation's secret over the raw body passed on here, and the events received (parked ones
- * among them), paged by time. Setting the secret and applying a parked event are declared in the contract.
+ * with the organisation's secret over the raw body passed on here. Setting the secret, the events received
+ * and applying a parked one are declared in the contract.
  */
 export function providerRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
   const publicUrl = deps.config.CTK_PUBLIC_URL;
@@ -76,13 +74,6 @@ export function providerRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
       answer: webhookReceipt,
       errors: ['failed_precondition', 'not_found', 'unavailable'],
       handle: ({ request }) => receive('wallet-provider')(request),
-    }),
-    'GET /api/v1/orgs/:handle/payment-providers/events': rpcRoute(deps, {
-      rpc: ['commerce', 'listProviderEvents'],
-      query: ['outcome', providerEventsPage],
-      // The page's cursor is a time: the events received before it.
-      fill: { fields: [], from: ({ query }) => ({ before: (query.cursor as string | undefined) ?? '' }) },
-      answer: { page: 'events' },
     }),
   };
 }
