@@ -1,7 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exampleOf, messageDesc } from '../src/contract/contract-registry.js';
-import { analyzeItemsExample, MAX_ANALYZE_IMAGE_BYTES } from '../src/items/analyze-input.js';
+import { MAX_ANALYZE_IMAGE_BYTES } from '../src/items/analyze-input.js';
+
+/** The documented request: a pasted list of a cafe's menu (pos.examples.json). */
+const analyzeItemsExample = exampleOf(messageDesc('ctk.pos.v1.AnalyzeItemsRequest')) as object;
 import { bearer, onboard, startTestGateway, type Gateway } from './harness.js';
 import { startPosStack } from './pos-harness.js';
 import { expectError, SERVICES_DOWN, uniqueName } from './support.js';

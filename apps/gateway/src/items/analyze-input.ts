@@ -1,6 +1,5 @@
 import { AppError } from '@ctk/shared';
 import { z } from 'zod';
-import { exampleOf, messageDesc } from '../contract/contract-registry.js';
 
 /**
  * pos's bounds on what it analyses (apps/pos/src/analyze): a photo's bytes, which the route's body limit
@@ -41,6 +40,3 @@ export function refuseLongText(body: { text?: string; csv?: string }): void {
       });
   }
 }
-
-/** Request example: a pasted list of a cafe's menu (pos.examples.json). */
-export const analyzeItemsExample = exampleOf(messageDesc('ctk.pos.v1.AnalyzeItemsRequest')) as object;

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { ROLES } from '../catalog/endpoints.js';
 
 /**
  * An answer schema as a named component of the OpenAPI document (e.g. `Organization`), with a
@@ -20,7 +19,6 @@ export function pageOf<S extends z.ZodType>(id: string, item: S, nextCursor: str
 /* Fields that many answers share. */
 
 export const isoTime = z.iso.datetime();
-export const roleAnswer = z.enum(ROLES);
 /** Minor units of a currency: a JSON integer, or the integer as a string past 2^53 where a number would not be exact. */
 export const minorUnits = z.union([z.number().int(), z.string().regex(/^-?\d+$/)]);
 /** Minor units as `minorUnits` answers them: a number while exact, else the digits as a string. */

@@ -1,3 +1,6 @@
+import type { DescMessage } from '@bufbuild/protobuf';
+import type { Checkout } from '@ctk/proto/ctk/commerce/v1/commerce';
+import type { CallOptions, ErrorCode } from '@ctk/shared';
 import { z } from 'zod';
 import { requireOrg } from '../auth/authenticate.js';
 import { checkoutAnswer } from '../commerce/checkout-answer.js';
@@ -43,33 +46,13 @@ export function commerceRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
       answer: MERCHANT.schema,
       handle: async ({ request }) => MERCHANT.json(await getMerchantProfile(deps, requireOrg(request), callOptions(request))),
     }),
-    'POST /api/v1/commerce/:merchant_handle/checkout': route({
-      // Each checkout takes a rate and holds a receiving output of the merchant's wallet until it expires.
-      rateLimitPerMinute: deps.config.CTK_CHECKOUT_RATE_LIMIT_PER_MINUTE,
-      params: merchantParams,
-      body: messageSchema(CREATE, 'request', ['org']),
-      bodyExample: exampleOf(CREATE) as never,
-      // A shopper's retry with the same Idempotency-Key gets the same checkout, not a second held output.
-      creates: true,
-      status: 201,
-      answer: messageSchema(CHECKOUT, 'answer'),
-      errors: ['failed_precondition', 'unavailable'],
-      handle: async ({ body, request }) => {
-        const response = await commerce.createCheckout(
-          {
-            ...fromJson(CREATE, body as Record<string, unknown>),
-            org: orgRef(requireOrg(request)),
-            publicUrl,
-            clientAddress: clientAddress(request),
-          },
-          // pos prices the order, takes the rate and has p2p hold an output: a few calls behind this one.
-          { ...callOptions(request), timeoutMs: 15_000 },
-        );
-        // Stored under CTK_PUBLIC_URL; the shopper's answer links to the origin their page reached (answerOrigin).
-        const origin = answerOrigin(request, publicUrl);
-        return rebasePaymentLinks(checkoutAnswer(CHECKOUT, response.checkout, origin) as never, publicUrl, origin);
-      },
-    }),
+    'POST /api/v1/commerce/:merchant_handle/checkout': shopperCheckout(
+      deps,
+      CREATE,
+      CHECKOUT,
+      ['failed_precondition', 'unavailable'],
+      (request, options) => commerce.createCheckout(request, options),
+    ),
     'GET /api/v1/commerce/:merchant_handle/checkout/:public_token/status': route({
       params: rpcParams(['commerce', 'getCheckout'], [merchantParams, 'public_token'], 'path'),
       answer: statusSchema,
@@ -86,4 +69,41 @@ export function commerceRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
       },
     }),
   };
+}
+
+/**
+ * A shopper's checkout (of items, or tickets) as `view` shows it: commerce prices it with pos, takes a rate
+ * and has p2p hold an output until it expires (a few calls behind this one), and the client address bounds
+ * what one shopper holds (decision 0024). A retry with the same Idempotency-Key gets the same checkout, not a
+ * second held output. Stored under CTK_PUBLIC_URL, the answer links to the origin the shopper's page reached.
+ * `lines` stand for the order's where the route knows more of them.
+ */
+export function shopperCheckout(
+  deps: GatewayDeps,
+  create: DescMessage,
+  view: DescMessage,
+  errors: ErrorCode[],
+  call: (request: never, options: CallOptions) => Promise<{ checkout?: Checkout | undefined }>,
+  lines: (body: Record<string, unknown>, checkout: Checkout | undefined) => object[] | undefined = () => undefined,
+): RouteDefinition {
+  const publicUrl = deps.config.CTK_PUBLIC_URL;
+  return route({
+    rateLimitPerMinute: deps.config.CTK_CHECKOUT_RATE_LIMIT_PER_MINUTE,
+    params: merchantParams,
+    body: messageSchema(create, 'request', ['org']),
+    bodyExample: exampleOf(create) as never,
+    creates: true,
+    status: 201,
+    answer: messageSchema(view, 'answer'),
+    errors,
+    handle: async ({ body, request }) => {
+      const fields = { ...fromJson(create, body as Record<string, unknown>), org: orgRef(requireOrg(request)), publicUrl };
+      const { checkout } = await call({ ...fields, clientAddress: clientAddress(request) } as never, {
+        ...callOptions(request),
+        timeoutMs: 15_000,
+      });
+      const origin = answerOrigin(request, publicUrl);
+      return rebasePaymentLinks(checkoutAnswer(view, checkout, origin, lines(body as never, checkout)) as never, publicUrl, origin);
+    },
+  });
 }
