@@ -134,6 +134,21 @@ describe('issuing and reading prepaid cards', () => {
   });
 });
 
+describe("the organisation's list", () => {
+  it("shows staff their organisation's cards with balances and ledgers, never an identifier, and nobody else's", async () => {
+    const { id, identifier } = await activeCard(otherShop);
+    const list = await get(`/api/v1/orgs/${otherShop.handle}/prepaid-cards?limit=100`, otherShop.key);
+    expect(list.statusCode).toBe(200);
+    const card = (list.json().data as { id: string }[]).find((listed) => listed.id === id);
+    expect(card).toMatchObject({ status: 'active', balance_minor: 2500, identifier: null, identifier_last4: identifier.slice(-4) });
+    expect(JSON.stringify(list.json())).not.toContain(identifier);
+    expect((card as unknown as { activities: { kind: string }[] }).activities.map((activity) => activity.kind)).toEqual(['issue']);
+    expectError(await get(`/api/v1/orgs/${otherShop.handle}/prepaid-cards`, staffKey), 403, 'forbidden');
+    expectError(await get(`/api/v1/orgs/${otherShop.handle}/prepaid-cards`), 401, 'unauthenticated');
+    expectError(await get(`/api/v1/orgs/${otherShop.handle}/prepaid-cards?limit=0`, otherShop.key), 422, 'validation_failed');
+  });
+});
+
 describe('using and transferring prepaid cards', () => {
   it('staff take a card for part of an order: the staff view, the order with the rest due, and the ledger entry', async () => {
     const { id, identifier } = await activeCard(cafe);

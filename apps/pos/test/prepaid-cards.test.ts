@@ -447,6 +447,31 @@ describe('ListHeldPrepaidCards', () => {
   });
 });
 
+describe('ListPrepaidCards', () => {
+  it("lists the organisation's cards for its staff, newest first with balances and ledgers, never an identifier, a page at a time", async () => {
+    const org = await stack.walletOrg();
+    const older = await activeCard(org, 1500n);
+    const newer = (await issue(org, 2500n)).card!;
+    await issue(await stack.walletOrg(), 999n);
+    const first = await stack.client.listPrepaidCards({ org, limit: 1 });
+    expect(first.cards.map((card) => [card.id, card.status, card.balanceMinor, card.identifier])).toEqual([
+      [newer.id, 'pending', 0n, undefined],
+    ]);
+    const second = await stack.client.listPrepaidCards({ org, limit: 1, cursor: first.nextCursor });
+    expect(second.cards.map((card) => [card.id, card.status, card.balanceMinor, card.identifierLast4, card.identifier])).toEqual([
+      [older.card.id, 'active', 1500n, older.identifier.slice(-4), undefined],
+    ]);
+    expect(second.cards[0]!.activities.map((activity) => [activity.kind, activity.amountMinor])).toEqual([['issue', 1500n]]);
+    expect(second.nextCursor).toBe('');
+    expect((await stack.client.listPrepaidCards({ org: await stack.walletOrg() })).cards).toEqual([]);
+    for (const [input, field] of [
+      [{ org, limit: 101 }, 'limit'],
+      [{ org, cursor: 'x' }, 'cursor'],
+    ] as const)
+      expect((await failure(stack.client.listPrepaidCards(input))).details?.field).toBe(field);
+  });
+});
+
 describe('GetPrepaidCard', () => {
   it('takes exactly one of id and identifier; a malformed identifier is a 422 and an unknown one a 404', async () => {
     const { card } = await issue(await stack.walletOrg());

@@ -42,11 +42,16 @@ export function cardByIdentifierHash(db: Db, identifierHash: string): Promise<Pr
   return db.prepaidCard.findUnique({ where: { identifierHash }, include: { sellingOrder } });
 }
 
-/** The user's cards, newest first, after `after` when given, each with its latest activities. */
-export function cardsHeldBy(db: Db, userId: string, take: number, after?: { at: Date; id: string }): Promise<PrepaidCardRow[]> {
+/** A user's cards, or an organisation's, newest first, after `after` when given, each with its latest activities. */
+export function listCards(
+  db: Db,
+  of: { holderUserId: string } | { organizationId: string },
+  take: number,
+  after?: { at: Date; id: string },
+): Promise<PrepaidCardRow[]> {
   const afterWhere = after && { OR: [{ createdAt: { lt: after.at } }, { createdAt: after.at, id: { lt: after.id } }] };
   return db.prepaidCard.findMany({
-    where: { holderUserId: userId, ...afterWhere },
+    where: { ...of, ...afterWhere },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take,
     include: withActivities,

@@ -4,6 +4,7 @@ import type { CardContext } from '../cards/card-context.js';
 import { getPrepaidCard } from '../prepaid/get-prepaid-card.js';
 import { issuePrepaidCard } from '../prepaid/issue-prepaid-card.js';
 import { listHeldPrepaidCards } from '../prepaid/list-held-prepaid-cards.js';
+import { listPrepaidCards } from '../prepaid/list-prepaid-cards.js';
 import { transferPrepaidCard } from '../prepaid/transfer-prepaid-card.js';
 import { usePrepaidCard } from '../prepaid/use-prepaid-card.js';
 import { toOrderMessage } from './order-message.js';
@@ -11,7 +12,7 @@ import { toPrepaidActivityMessage, toPrepaidCardMessage } from './prepaid-card-m
 
 type PrepaidCardRpcs = Pick<
   PosServiceImplementation,
-  'issuePrepaidCard' | 'getPrepaidCard' | 'usePrepaidCard' | 'transferPrepaidCard' | 'listHeldPrepaidCards'
+  'issuePrepaidCard' | 'getPrepaidCard' | 'usePrepaidCard' | 'transferPrepaidCard' | 'listHeldPrepaidCards' | 'listPrepaidCards'
 >;
 
 /** Prepaid and gift cards (docs/decisions/0017-customer-cards.md). */
@@ -37,6 +38,10 @@ export function prepaidCardRpcs(cards: CardContext): PrepaidCardRpcs {
     async transferPrepaidCard(request) {
       const transferred = await transferPrepaidCard(cards, orgOf(request.org), request);
       return { card: toPrepaidCardMessage(transferred.card, transferred.identifier) };
+    },
+    async listPrepaidCards(request) {
+      const page = await listPrepaidCards(cards, orgOf(request.org), request);
+      return { cards: page.cards.map((card) => toPrepaidCardMessage(card)), nextCursor: page.nextCursor };
     },
     async listHeldPrepaidCards(request) {
       const page = await listHeldPrepaidCards(cards, request);

@@ -2,7 +2,7 @@ import { cursorPosition, pageLimit, takePage, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { CardContext } from '../cards/card-context.js';
 import { openIdentifier } from '../cards/card-identifier.js';
-import { cardsHeldBy, type PrepaidCardRow } from '../data/prepaid-card-repository.js';
+import { listCards, type PrepaidCardRow } from '../data/prepaid-card-repository.js';
 import { expireCardOrders } from './expire-card-orders.js';
 
 const DEFAULT_LIMIT = 50;
@@ -27,7 +27,7 @@ export async function listHeldPrepaidCards(
 ): Promise<{ cards: HeldCard[]; nextCursor: string }> {
   const { userId, limit, cursor } = validate(heldSchema, input);
   const after = cursorPosition(cursor);
-  const read = () => cardsHeldBy(cards.orders.prisma, userId, limit + 1, after);
+  const read = () => listCards(cards.orders.prisma, { holderUserId: userId }, limit + 1, after);
   let rows = await read();
   const restored = await expireCardOrders(
     cards.orders,
