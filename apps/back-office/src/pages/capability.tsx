@@ -9,6 +9,7 @@ import { ItemsPage } from './items.js';
 import { LedgerPage } from './ledger.js';
 import { LoyaltyPage } from './loyalty.js';
 import { PayLinksPage } from './pay-links.js';
+import { PrepaidCardsPage } from './prepaid-cards.js';
 import { SignInFirst } from './sign-in-first.js';
 
 /** The reports' charts (Chart.js) load with their page only. */
@@ -18,6 +19,7 @@ const ReportsPage = lazy(() => import('./reports.js').then((m) => m.ReportsPage)
 const OWN_PAGES: Record<string, (props: { handle: string }) => JSX.Element> = {
   pos: ItemsPage,
   'pay-links': PayLinksPage,
+  'prepaid-cards': PrepaidCardsPage,
   loyalty: LoyaltyPage,
   ledger: LedgerPage,
   reports: ReportsPage,
