@@ -27,6 +27,21 @@ describe('orders through the gateway and pos', () => {
     staffKey = (await addMember(stack.gateway, cafe, 'staff')).key;
   });
 
+  it("lists the organisation's orders to its staff, by status or number typed, and to nobody else", async () => {
+    const shop = await stack.walletOrg('Listed Cafe');
+    const made = (await createOrder(shop.key, { org_handle: shop.handle, lines: [LINE] })).json();
+    const list = (query: string, key = shop.key) =>
+      inject({ method: 'GET', url: `/api/v1/orgs/${shop.handle}/orders${query}`, headers: bearer(key) });
+    const all = await list('');
+    expect(all.statusCode).toBe(200);
+    expect(all.json()).toMatchObject({ data: [{ order_number: made.order_number, status: 'open', total_minor: 900 }], next_cursor: null });
+    expect((await list(`?search=${made.order_number.slice(0, 4).toLowerCase()}&status=open`)).json().data).toHaveLength(1);
+    expect((await list('?status=paid')).json().data).toEqual([]);
+    expectError(await list('?status=refunded'), 422, 'validation_failed');
+    expectError(await list('?limit=1000'), 422, 'validation_failed');
+    expectError(await list('', staffKey), 403, 'forbidden');
+  });
+
   it('staff create an order; anyone reads it by number, and it shows nothing private', async () => {
     const created = await createOrder(staffKey, { org_handle: cafe.handle, lines: [LINE], tip_minor: 100, note: 'Table 4' });
     expect(created.statusCode).toBe(201);

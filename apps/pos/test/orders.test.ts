@@ -371,6 +371,39 @@ describe('expiry, staff and cancellation', () => {
   });
 });
 
+describe('ListOrders', () => {
+  it("lists the organisation's orders for its staff, newest first, by status or the start of a number, a page at a time", async () => {
+    const org = await stack.walletOrg();
+    const [first, second, third] = [await create(org), await create(org), await create(org)];
+    await create(await stack.walletOrg());
+    await stack.client.cancelOrder({ org, orderNumber: second.orderNumber, publicUrl: PUBLIC_URL });
+    const list = (fields: Partial<Parameters<typeof stack.client.listOrders>[0]> = {}) =>
+      stack.client.listOrders({ org, publicUrl: PUBLIC_URL, ...fields });
+    expect((await list()).orders.map((order) => [order.orderNumber, order.status])).toEqual([
+      [third.orderNumber, 'open'],
+      [second.orderNumber, 'cancelled'],
+      [first.orderNumber, 'open'],
+    ]);
+    expect((await list({ status: 'cancelled' })).orders.map((order) => order.orderNumber)).toEqual([second.orderNumber]);
+    const typed = first.orderNumber.slice(0, 6).toLowerCase();
+    expect((await list({ search: typed })).orders.map((order) => order.orderNumber)).toContain(first.orderNumber);
+    // The whole order, as GetOrder answers it: its lines and links.
+    expect((await list({ search: third.orderNumber })).orders).toEqual([await get(third)]);
+    const page = await list({ limit: 2 });
+    expect(page.orders).toHaveLength(2);
+    const rest = await list({ limit: 2, cursor: page.nextCursor });
+    expect([rest.orders.map((order) => order.orderNumber), rest.nextCursor]).toEqual([[first.orderNumber], '']);
+    for (const [fields, field] of [
+      [{ status: 'refunded' }, 'status'],
+      [{ search: 'not a number' }, 'search'],
+      [{ search: 'ILOU' }, 'search'],
+      [{ limit: 101 }, 'limit'],
+      [{ cursor: 'x' }, 'cursor'],
+    ] as const)
+      expect((await failure(list(fields))).details?.field).toBe(field);
+  });
+});
+
 describe('WatchOrder and the QR', () => {
   it('streams the order now and again when it is paid', async () => {
     const order = await create(await stack.walletOrg());

@@ -48,6 +48,27 @@ export function createOrderRepository(prisma: PrismaClient) {
       return prisma.order.findUnique({ where: { id }, include: withParts });
     },
 
+    /** An organisation's orders, newest first, after `after` when given: in one status, or numbered from a prefix, when given. */
+    list(
+      organizationId: string,
+      filter: { status: string; search: string },
+      take: number,
+      after?: { at: Date; id: string },
+    ): Promise<OrderWithParts[]> {
+      const afterWhere = after && { OR: [{ createdAt: { lt: after.at } }, { createdAt: after.at, id: { lt: after.id } }] };
+      return prisma.order.findMany({
+        where: {
+          organizationId,
+          ...(filter.status ? { status: filter.status } : {}),
+          ...(filter.search ? { orderNumber: { startsWith: filter.search } } : {}),
+          ...afterWhere,
+        },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        take,
+        include: withParts,
+      });
+    },
+
     /**
      * Runs `change` on the order with its row locked (SELECT ... FOR UPDATE), so that payments, a cancel
      * and the watcher's moves on one order happen one after another; answers the order as it then is.

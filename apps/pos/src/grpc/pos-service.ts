@@ -21,6 +21,7 @@ import { listPayLinks } from '../domain/list-pay-links.js';
 import { openPayLinkOrder } from '../domain/open-pay-link-order.js';
 import { getOrderQr } from '../domain/get-order-qr.js';
 import { getOrder } from '../domain/get-order.js';
+import { listOrders } from '../domain/list-orders.js';
 import { getPaymentRequest } from '../domain/get-payment-request.js';
 import { getSetup } from '../domain/get-setup.js';
 import { listItems } from '../domain/list-items.js';
@@ -89,6 +90,11 @@ export function posService({
     },
     async getOrder(request) {
       return { order: toOrderMessage(await getOrder(orders, request.orderNumber), request.publicUrl, orders.now()) };
+    },
+    async listOrders(request) {
+      const page = await listOrders(orders, orgOf(request.org), request);
+      const now = orders.now();
+      return { orders: page.orders.map((order) => toOrderMessage(order, request.publicUrl, now)), nextCursor: page.nextCursor };
     },
     async *watchOrder(request, context) {
       const render = (order: Parameters<typeof toOrderMessage>[0], now: Date) => ({ order: toOrderMessage(order, request.publicUrl, now) });
