@@ -38,6 +38,8 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
   };
   // The whole path of a new merchant, from the start page to the hledger export, must take under 3 minutes.
   let pathStarted = 0;
+  // The counter's sale, for the orders page.
+  const sold = { orderNumber: '', txid: '' };
 
   beforeAll(async () => {
     rmSync(ARTIFACTS, { recursive: true, force: true });
@@ -167,6 +169,7 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
     await wallet(chainPort, customer, 'create');
     await wallet(chainPort, customer, 'faucet', '100000000');
     const paid = (await wallet(chainPort, customer, 'pay', order.pay_uri)) as { txid: string };
+    Object.assign(sold, { orderNumber, txid: paid.txid });
     await page.locator('#order-status').filter({ hasText: /^Paid/ }).waitFor({ timeout: 30_000 });
     await snap('counter-paid');
 
@@ -197,6 +200,45 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
     const minutes = (Date.now() - pathStarted) / 60_000;
     console.log(`the new merchant's whole path took ${minutes.toFixed(2)} minutes`);
     expect(minutes).toBeLessThan(3);
+    expect(errors).toEqual([]);
+  });
+
+  it('finds the sale on the orders page with its lines and payment, verifies its receipt, and cancels an open order there', async () => {
+    const me = await api(instance.base, 'GET', '/api/v1/me', ownerKey);
+    const handle = me.body.organizations[0].handle as string;
+    const open = await api(instance.base, 'POST', '/api/pos/orders', ownerKey, {
+      org_handle: handle,
+      lines: [{ name: 'Scone', quantity: 1, unit_price_minor: 350 }],
+    });
+    expect(open.status).toBe(201);
+    await page.goto(`${instance.base}/`);
+    await page.getByRole('link', { name: 'Orders', exact: true }).click();
+    const saleCard = page
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { name: new RegExp(`Order ${sold.orderNumber} (paid|confirmed)`) }) });
+    await expect.poll(() => saleCard.isVisible()).toBe(true);
+    await saleCard.getByText('Lines and payments').click();
+    expect(await saleCard.getByRole('cell', { name: '2 × Espresso' }).isVisible()).toBe(true);
+    expect(await saleCard.getByText(sold.txid).isVisible()).toBe(true);
+    await saleCard.getByRole('button', { name: 'Verify the receipt' }).click();
+    await expect
+      .poll(() => saleCard.getByRole('status').textContent())
+      .toMatch(new RegExp(`^Receipt on chain for .+, order ${sold.orderNumber}: `));
+    expect(await pageProblems(page)).toEqual([]);
+    await snap('orders');
+
+    // The open order, found by the start of its number, cancelled after the page asks.
+    await page.getByLabel('Order number').fill(open.body.order_number.slice(0, 5).toLowerCase());
+    await page.getByRole('button', { name: 'Show' }).click();
+    const openCard = page
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { name: `Order ${open.body.order_number} open` }) });
+    await expect.poll(() => openCard.isVisible()).toBe(true);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await openCard.getByRole('button', { name: 'Cancel order' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: `Order ${open.body.order_number} cancelled` }).isVisible()).toBe(true);
+    expect((await api(instance.base, 'GET', `/api/pos/orders/${open.body.order_number}`)).body.status).toBe('cancelled');
+    await snap('order-cancelled');
     expect(errors).toEqual([]);
   });
 

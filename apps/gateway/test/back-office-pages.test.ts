@@ -49,6 +49,8 @@ describe('the back office, served from its build (CTK_BACK_OFFICE_DIR)', () => {
       expect(page.statusCode, path).toBe(200);
       expect(page.body).toContain('/app/assets/index-AbC123.js');
     }
+    // And the organisation's orders, the point of sale's.
+    expect((await get('/o/corner-cafe/orders')).statusCode).toBe(200);
   });
 
   it('serves its hashed assets with their types, cached for a year', async () => {

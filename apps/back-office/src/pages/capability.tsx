@@ -8,6 +8,7 @@ import { session } from '../session.js';
 import { ItemsPage } from './items.js';
 import { LedgerPage } from './ledger.js';
 import { LoyaltyPage } from './loyalty.js';
+import { OrdersPage } from './orders.js';
 import { PayLinksPage } from './pay-links.js';
 import { PrepaidCardsPage } from './prepaid-cards.js';
 import { SignInFirst } from './sign-in-first.js';
@@ -15,9 +16,10 @@ import { SignInFirst } from './sign-in-first.js';
 /** The reports' charts (Chart.js) load with their page only. */
 const ReportsPage = lazy(() => import('./reports.js').then((m) => m.ReportsPage));
 
-/** The capabilities with a working page of their own; the others show what their map says. */
+/** The capabilities with a working page of their own (and the orders, the point of sale's); the others show what their map says. */
 const OWN_PAGES: Record<string, (props: { handle: string }) => JSX.Element> = {
   pos: ItemsPage,
+  orders: OrdersPage,
   'pay-links': PayLinksPage,
   'prepaid-cards': PrepaidCardsPage,
   loyalty: LoyaltyPage,

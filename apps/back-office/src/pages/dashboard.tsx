@@ -68,6 +68,7 @@ function Organization({ org }: { org: Me['organizations'][number] }) {
           Open the counter
         </a>
         <a href={`/o/${org.handle}/pos`}>Items</a>
+        <a href={`/o/${org.handle}/orders`}>Orders</a>
         <a href={`/o/${org.handle}/ledger`}>Ledger</a>
         <a href={`/o/${org.handle}/reports`}>Reports</a>
         <a href="/settings">Settings</a>

@@ -9,8 +9,11 @@ import { CONTENT_TYPES, secure } from './serve-pages.js';
 
 /** The back office's pages: each answers its index.html, whose script shows the page the path names. */
 const PAGES = ['/', '/settings'];
-/** Each capability's page of an organisation (its `path` in the capability descriptor). */
-const CAPABILITY_PAGES = new Set(RUNGS.flatMap((rung) => rung.capabilities.map((c) => capabilityPath(c).split('/').at(-1)!)));
+/** Each capability's page of an organisation (its `path` in the capability descriptor), and its orders. */
+const ORGANIZATION_PAGES = new Set([
+  ...RUNGS.flatMap((rung) => rung.capabilities.map((c) => capabilityPath(c).split('/').at(-1)!)),
+  'orders',
+]);
 
 /**
  * The built back office (apps/back-office: `vite build` into dist/), read once at start: index.html at each
@@ -31,7 +34,7 @@ export function serveBackOffice(app: FastifyInstance, dir: string): void {
   for (const page of PAGES) app.get(page, async (_request, reply) => sendIndex(reply));
   app.get<{ Params: { handle: string; page: string } }>('/o/:handle/:page', async (request, reply) => {
     const { handle, page } = request.params;
-    if (!HANDLE.test(handle) || !CAPABILITY_PAGES.has(page)) throw new AppError('not_found', 'No such back office page.');
+    if (!HANDLE.test(handle) || !ORGANIZATION_PAGES.has(page)) throw new AppError('not_found', 'No such back office page.');
     return sendIndex(reply);
   });
   app.get<{ Params: { file: string } }>('/app/assets/:file', async (request, reply) => {
