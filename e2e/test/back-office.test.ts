@@ -195,6 +195,10 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
     const row = page.getByRole('table', { name: 'Sales by day (USD)' }).getByRole('row', { name: new RegExp(today) });
     await expect.poll(() => row.textContent()).toContain('$');
     expect(await page.locator('canvas').count()).toBeGreaterThanOrEqual(3);
+    // The busy hours' heat map (its table, 7 days by 24 hours) counts the one sale so far.
+    const heat = page.getByRole('table', { name: 'Busy hours (USD, orders by day and hour)' });
+    expect(await heat.locator('td').count()).toBe(7 * 24);
+    expect((await heat.locator('td').allTextContents()).map(Number).reduce((sum, n) => sum + n, 0)).toBe(1);
     expect(await pageProblems(page)).toEqual([]);
     await snap('reports');
     const minutes = (Date.now() - pathStarted) / 60_000;

@@ -138,10 +138,21 @@ describe('reports from the journal, over gRPC', () => {
 
   describe('busy hours', () => {
     const busy = async (timeZone: string) => {
-      const { hours } = await books.client.getBusyHours({ org, from: '2026-03-01', to: '2026-04-30', timeZone });
+      const { hours, weekHours } = await books.client.getBusyHours({ org, from: '2026-03-01', to: '2026-04-30', timeZone });
       expect(hours.map((h) => [h.currency, h.hour])).toEqual(
         ['JPY', 'USD'].flatMap((c) => Array.from({ length: 24 }, (_, hour) => [c, hour])),
       );
+      // By day of the week too: 7 x 24 cells per currency, whose sums are the hours'.
+      expect(weekHours.map((h) => [h.currency, h.weekday, h.hour])).toEqual(
+        ['JPY', 'USD'].flatMap((c) => Array.from({ length: 168 }, (_, cell) => [c, Math.floor(cell / 24) + 1, cell % 24])),
+      );
+      for (const hour of hours) {
+        const cells = weekHours.filter((h) => h.currency === hour.currency && h.hour === hour.hour);
+        expect([cells.reduce((sum, h) => sum + h.orders, 0n), cells.reduce((sum, h) => sum + h.grossMinor, 0n)]).toEqual([
+          hour.orders,
+          hour.grossMinor,
+        ]);
+      }
       return hours.filter((h) => h.orders > 0n).map((h) => [h.currency, h.hour, Number(h.orders), Number(h.grossMinor)]);
     };
 
@@ -274,10 +285,15 @@ describe('reports from the journal, over gRPC', () => {
         netAfterRefundsMinor: 2000n,
         tipsMinor: 200n,
       });
-      const { hours } = await books.client.getBusyHours({ org: tipped, from: '2026-06-01', to: '2026-06-01' });
+      const { hours, weekHours } = await books.client.getBusyHours({ org: tipped, from: '2026-06-01', to: '2026-06-01' });
       expect(hours.filter((h) => h.orders > 0n).map((h) => [h.hour, Number(h.grossMinor)])).toEqual([
         [9, 1075],
         [10, 1075],
+      ]);
+      // 1 June 2026 is a Monday.
+      expect(weekHours.filter((h) => h.orders > 0n).map((h) => [h.weekday, h.hour, Number(h.grossMinor)])).toEqual([
+        [1, 9, 1075],
+        [1, 10, 1075],
       ]);
     });
 

@@ -4,6 +4,7 @@ import { BarChart } from '../bar-chart.js';
 import { DateRange } from '../date-range.js';
 import { DebitsAndCredits } from '../debits-and-credits.js';
 import { describe, Problem } from '../form.js';
+import { HeatMap, type WeekHour } from '../heat-map.js';
 import { dateDaysAgo, formatMoney, TIME_ZONE } from '../format.js';
 
 type SalesRow = {
@@ -15,14 +16,14 @@ type SalesRow = {
   net_after_refunds_minor: number;
 };
 type TopItem = { currency: string; rank: number; name: string; quantity: number; gross_minor: number };
-type BusyHour = { currency: string; hour: number; orders: number; gross_minor: number };
+type BusyCell = WeekHour & { currency: string };
 type Account = { code: string; name: string; debit_minor: number; credit_minor: number; balance_minor: number };
 type Balances = { data: { currency: string; accounts: Account[] }[] };
-type Reports = { sales: SalesRow[]; top: TopItem[]; busy: BusyHour[]; balances: Balances['data'] };
+type Reports = { sales: SalesRow[]; top: TopItem[]; busy: BusyCell[]; balances: Balances['data'] };
 
 /**
  * `/o/:handle/reports`: the books at a glance, in the reader's time zone: sales by day or month, the best
- * sellers and the busy hours as charts (Chart.js), and the trial balance, each currency apart.
+ * sellers and the busy hours (a heat map by day and hour) as charts (Chart.js), and the trial balance, each currency apart.
  */
 export function ReportsPage({ handle }: { handle: string }) {
   const [from, setFrom] = useState(dateDaysAgo(6));
@@ -36,11 +37,11 @@ export function ReportsPage({ handle }: { handle: string }) {
     Promise.all([
       api<{ data: SalesRow[] }>(`${base}/sales?${range}&period=${period}`),
       api<{ data: TopItem[] }>(`${base}/top-items?${range}`),
-      api<{ data: BusyHour[] }>(`${base}/busy-hours?${range}`),
+      api<{ by_weekday: BusyCell[] }>(`${base}/busy-hours?${range}`),
       api<Balances>(`${base}/trial-balance?at=${to}&time_zone=${encodeURIComponent(TIME_ZONE)}`),
     ]).then(
       ([sales, top, busy, balances]) => {
-        setReports({ sales: sales.data, top: top.data, busy: busy.data, balances: balances.data });
+        setReports({ sales: sales.data, top: top.data, busy: busy.by_weekday, balances: balances.data });
         setProblem(null);
       },
       (error) => setProblem(describe(error)),
@@ -89,12 +90,7 @@ export function ReportsPage({ handle }: { handle: string }) {
                 format={money}
                 horizontal
               />
-              <BarChart
-                title={`Busy hours (${currency}, orders by hour of the day)`}
-                labels={busy.map((row) => `${String(row.hour).padStart(2, '0')}:00`)}
-                series={[{ label: 'Orders', values: busy.map((row) => row.orders) }]}
-                format={(n) => String(n)}
-              />
+              <HeatMap title={`Busy hours (${currency}, orders by day and hour)`} cells={busy} />
             </section>
           );
         })}

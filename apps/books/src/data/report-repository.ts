@@ -26,7 +26,7 @@ export type ItemRow = {
   refundedQuantity: bigint;
   refunded: bigint;
 };
-export type HourRow = { currency: string; hour: number; orders: bigint; gross: bigint };
+export type HourRow = { currency: string; weekday: number; hour: number; orders: bigint; gross: bigint };
 
 const list = (types: readonly string[]) => types.map((type) => `'${type}'`).join(', ');
 const IS_SALE = `e.event_type IN (${list(SALES)})`;
@@ -97,15 +97,16 @@ FROM ranked WHERE rank <= $5 ORDER BY currency, rank`;
 /** Sales per local hour of the day and currency, 24 hours for each currency seen. */
 const BUSY_HOURS_SQL = `
 WITH ${BOUNDS}, totals AS (
-  SELECT e.currency, extract(hour FROM ${local('e.occurred_at')})::int AS hour, count(DISTINCT ${ORDER}) AS orders, sum(e.amount_minor - e.tip_minor) AS gross
+  SELECT e.currency, extract(isodow FROM ${local('e.occurred_at')})::int AS weekday, extract(hour FROM ${local('e.occurred_at')})::int AS hour,
+    count(DISTINCT ${ORDER}) AS orders, sum(e.amount_minor - e.tip_minor) AS gross
   FROM journal_entries e CROSS JOIN bounds b
   WHERE ${IN_RANGE('e')} AND ${IS_SALE}
-  GROUP BY 1, 2
+  GROUP BY 1, 2, 3
 )
-SELECT c.currency, h.hour, coalesce(t.orders, 0)::bigint AS orders, coalesce(t.gross, 0)::bigint AS gross
-FROM (SELECT DISTINCT currency FROM totals) c CROSS JOIN generate_series(0, 23) AS h(hour)
-LEFT JOIN totals t ON t.currency = c.currency AND t.hour = h.hour
-ORDER BY c.currency, h.hour`;
+SELECT c.currency, d.weekday, h.hour, coalesce(t.orders, 0)::bigint AS orders, coalesce(t.gross, 0)::bigint AS gross
+FROM (SELECT DISTINCT currency FROM totals) c CROSS JOIN generate_series(1, 7) AS d(weekday) CROSS JOIN generate_series(0, 23) AS h(hour)
+LEFT JOIN totals t ON t.currency = c.currency AND t.weekday = d.weekday AND t.hour = h.hour
+ORDER BY c.currency, d.weekday, h.hour`;
 
 /** Reads for the reports: each aggregates in one statement, by local time in the range's time zone. */
 export function createReportRepository(db: RawQueryable) {
