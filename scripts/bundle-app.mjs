@@ -4,7 +4,7 @@
 //
 //   node scripts/bundle-app.mjs <app> <empty or missing folder>
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -31,6 +31,12 @@ export function bundleApp(app, dir) {
   // link would dangle, and here it would let the bundle reach into the repository.
   rmSync(join(target, 'node_modules', '.pnpm', 'node_modules', '@ctk', app), { force: true });
   pruneOtherDatabases(target);
+  // The gateway serves the back office's built pages (CTK_BACK_OFFICE_DIR=/app/back-office in its manifest).
+  if (app === 'gateway') {
+    const pages = join(ROOT, 'apps', 'back-office', 'dist');
+    if (!existsSync(join(pages, 'index.html'))) throw new Error('apps/back-office/dist is missing: run pnpm build first');
+    cpSync(pages, join(target, 'back-office'), { recursive: true });
+  }
   return sizeOf(target);
 }
 

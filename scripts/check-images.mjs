@@ -57,7 +57,7 @@ async function runAndProbe(app, bundle, work) {
     // Nothing listens there: starting must not need the chain.
     CHAIN_LOCAL_URL: `http://127.0.0.1:${await freePort()}`,
     ...(app === 'gateway'
-      ? { HOST: '127.0.0.1', PORT: String(port), ...(await serviceUrls()) }
+      ? { HOST: '127.0.0.1', PORT: String(port), CTK_BACK_OFFICE_DIR: join(bundle, 'back-office'), ...(await serviceUrls()) }
       : { GRPC_HOST: '127.0.0.1', GRPC_PORT: String(port) }),
   };
   const child = spawn(process.execPath, ['dist/server.js'], { cwd: bundle, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -89,16 +89,18 @@ async function runAndProbe(app, bundle, work) {
 
 /**
  * 'ok' when the app answers what its manifest probes: the gateway /healthz and /readyz (and /pos, the
- * counter screen, whose files the bundle must carry), a service grpc.health.v1.
+ * counter screen, and /, the back office, whose files the bundle must carry), a service grpc.health.v1.
  */
 async function probe(app, port) {
   if (app !== 'gateway') {
     const status = await grpcHealthStatus(`127.0.0.1:${port}`);
     return status === 'SERVING' ? 'ok' : `health ${status}`;
   }
-  for (const path of ['/healthz', '/readyz', '/pos']) {
+  for (const path of ['/healthz', '/readyz', '/pos', '/']) {
     const response = await fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(5000) });
     if (response.status !== 200) return `${path} answered ${response.status}`;
+    // The start page is the back office's (its built script), not the API's documentation.
+    if (path === '/' && !(await response.text()).includes('/app/assets/')) return '/ is not the back office';
   }
   return 'ok';
 }

@@ -186,6 +186,8 @@ for (const overlay of skip ? [] : OVERLAYS) {
       assert.equal(c.ports.find((p) => p.name === 'http')?.containerPort, 8080);
       assert.equal(c.readinessProbe?.httpGet?.path, '/readyz');
       assert.equal(c.livenessProbe?.httpGet?.path, '/healthz');
+      // The back office's pages, in the folder the image carries them (scripts/bundle-app.mjs).
+      assert.equal(envVar(c, 'CTK_BACK_OFFICE_DIR')?.value, '/app/back-office');
       assert.deepEqual(
         named(objs, 'Service', 'gateway').spec.ports.map((p) => [p.port, p.targetPort]),
         [[80, 'http']],
