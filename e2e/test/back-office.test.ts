@@ -361,6 +361,28 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Remove Ben Okafor' }).click();
     await expect.poll(role).toBeUndefined();
+    await page.getByRole('button', { name: 'I have kept it' }).click();
+
+    // The card provider's signing secret, and the webhook URL to give the provider.
+    await page.getByLabel('Card payments (Stripe): signing secret').fill('whsec_corner_cafe_0123456789abcdef');
+    await page.getByRole('form', { name: 'Card payments (Stripe)' }).getByRole('button', { name: 'Save the secret' }).click();
+    const savedSecret = page.getByRole('form', { name: 'Card payments (Stripe)' }).getByRole('status');
+    await expect.poll(() => savedSecret.textContent()).toContain(`/api/webhooks/card-provider?org=${handle}`);
+    expect(await savedSecret.textContent()).toContain('ends cdef');
+    expect(await page.getByText('whsec_corner_cafe_0123456789abcdef').count()).toBe(0);
+
+    // A payment-gate key made here works on the 402 API, until it is revoked here.
+    await page.getByLabel("Payment-gate key's name").fill('Weather API');
+    await page.getByRole('button', { name: 'Make a payment-gate key' }).click();
+    const gateKey = page.getByLabel('The new key');
+    await expect.poll(() => gateKey.isVisible()).toBe(true);
+    const paygateKey = (await gateKey.textContent())!.trim();
+    expect((await api(instance.base, 'GET', '/api/v1/402/resources', paygateKey)).status).toBe(200);
+    expect(await pageProblems(page)).toEqual([]);
+    await snap('settings-integrations');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Revoke Weather API' }).click();
+    await expect.poll(async () => (await api(instance.base, 'GET', '/api/v1/402/resources', paygateKey)).status).toBe(401);
     expect(errors).toEqual([]);
   });
 

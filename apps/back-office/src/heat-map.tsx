@@ -50,7 +50,7 @@ export function HeatMap({ title, cells }: { title: string; cells: WeekHour[] }) 
         },
         scales: {
           x: { type: 'category', labels: HOURS, offset: true, grid: { display: false }, ticks: { autoSkip: true, maxRotation: 0 } },
-          y: { type: 'category', labels: WEEKDAYS, offset: true, grid: { display: false } },
+          y: { type: 'category', labels: WEEKDAYS, offset: true, reverse: false, grid: { display: false } },
         },
       },
     });

@@ -1,11 +1,12 @@
-import { useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 
 /** A secret the API shows once (a new key): to copy now, with what it is for, until the reader says it is kept. */
 export function SecretOnce({ title, secret, note, onDone }: { title: string; secret: string; note: string; onDone: () => void }) {
   const [copied, setCopied] = useState(false);
+  const titleId = useId();
   return (
-    <section class="card secret" aria-labelledby="secret-title">
-      <h2 id="secret-title">{title}</h2>
+    <section class="card secret" aria-labelledby={titleId}>
+      <h2 id={titleId}>{title}</h2>
       <p>{note}</p>
       <output class="secret-value" aria-label="The new key">
         {secret}

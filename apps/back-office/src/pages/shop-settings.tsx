@@ -4,6 +4,7 @@ import { describe, Field, Problem, useSubmit } from '../form.js';
 import { formatMoney } from '../format.js';
 import { JurisdictionSelect } from '../jurisdiction-select.js';
 import { SecretOnce } from '../secret-once.js';
+import { PaygateKeys, ProviderSecrets } from './shop-integrations.js';
 
 type Organization = {
   handle: string;
@@ -18,7 +19,7 @@ type Organization = {
 type Member = { user_id: string; name: string | null; email: string | null; did: string | null; role: Role };
 type Role = 'owner' | 'admin' | 'staff';
 
-/** An organisation's settings an admin keeps: its wallet, paymail and tax, the Buy button, and its members. */
+/** An organisation's settings an admin keeps: its wallet, paymail and tax, the Buy button, its members, its providers' secrets and its payment-gate keys. */
 export function ShopSettings({ handle, role }: { handle: string; role: Role }) {
   const [org, setOrg] = useState<Organization | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -32,6 +33,8 @@ export function ShopSettings({ handle, role }: { handle: string; role: Role }) {
       {org && <ShopFacts org={org} onSaved={setOrg} />}
       {org && <BuyButton org={org} onKeyMade={load} />}
       <Members handle={handle} />
+      <ProviderSecrets handle={handle} />
+      <PaygateKeys handle={handle} />
     </section>
   );
 }
