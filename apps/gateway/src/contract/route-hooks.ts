@@ -4,7 +4,7 @@ import { etagOf, ifMatchRefused, ifMatchVersion } from '../items/menu-version.js
 import { orderMerchant } from '../orders/order-merchant.js';
 import { order, type OrderJson } from '../orders/order-answers.js';
 import { answerOrigin, rebasePaymentLinks } from '../origin/answer-origin.js';
-import type { RouteDefinition } from '../routes/route-definition.js';
+import type { AnswerSecret, RouteDefinition } from '../routes/route-definition.js';
 import { callOptions, orgRef } from '../routes/service-call.js';
 import type { GatewayDeps } from '../deps.js';
 import type { RpcRouteOptions } from './rpc-route.js';
@@ -103,7 +103,7 @@ export function routeHooks(deps: GatewayDeps): Record<string, RouteHook> {
       }),
     },
     // The card's identifier in full, in the answer: sealed in idempotent replays, never cached.
-    card_identifier: { options: (options) => ({ ...options, secrets: [{ path: ['card', 'identifier'], kind: 'card_identifier' }] }) },
+    card_identifier: { options: (options) => ({ ...options, secrets: CARD_IDENTIFIER }) },
     identifier: { options: (options) => ({ ...options, secrets: [{ path: ['identifier'], kind: 'card_identifier' }] }) },
     // Where the provider sends events: this gateway's webhook route.
     webhook_url: {
@@ -131,3 +131,6 @@ export function routeHooks(deps: GatewayDeps): Record<string, RouteHook> {
 }
 
 const PAYGATE_BODY_LIMIT = 4_000_000;
+
+/** A new prepaid card's identifier in full, in an answer of the card and its order. */
+export const CARD_IDENTIFIER: AnswerSecret[] = [{ path: ['card', 'identifier'], kind: 'card_identifier' }];

@@ -1,5 +1,6 @@
 import { requireUser } from '../auth/authenticate.js';
 import { messageAnswer } from '../contract/message-answer.js';
+import { CARD_IDENTIFIER } from '../contract/route-hooks.js';
 import type { GatewayDeps } from '../deps.js';
 import { clientAddress } from '../plugins/rate-limits.js';
 import { purchasePrepaidCard, purchasePrepaidCardBody } from '../prepaid-cards/purchase-prepaid-card.js';
@@ -21,7 +22,7 @@ export function prepaidCardRoutes(deps: GatewayDeps): Record<string, RouteDefini
       creates: true,
       status: 201,
       // The identifier in full: sealed in idempotent replays, never cached.
-      secrets: [{ path: ['card', 'identifier'], kind: 'card_identifier' }],
+      secrets: CARD_IDENTIFIER,
       answer: ISSUED.schema,
       errors: ['not_found'],
       handle: async ({ body, request }) =>
