@@ -13,7 +13,13 @@ const querySchema = z.object(rangeFields).superRefine((query, context) => checkR
 export async function getBusyHours(reports: ReportRepository, org: Org, input: z.input<typeof querySchema>): Promise<GetBusyHoursResponse> {
   const query = validate(querySchema, input);
   const rows = await reports.busyHours(org.id, query);
-  const weekHours = rows.map((row) => ({ currency: row.currency, weekday: row.weekday, hour: row.hour, orders: row.orders, grossMinor: row.gross }));
+  const weekHours = rows.map((row) => ({
+    currency: row.currency,
+    weekday: row.weekday,
+    hour: row.hour,
+    orders: row.orders,
+    grossMinor: row.gross,
+  }));
   const hours = new Map<string, { currency: string; hour: number; orders: bigint; grossMinor: bigint }>();
   for (const row of weekHours) {
     const key = `${row.currency} ${row.hour}`;
