@@ -1,5 +1,6 @@
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip } from 'chart.js';
 import { useEffect, useRef } from 'preact/hooks';
+import { ChartFigure } from './chart-figure.js';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);
 
@@ -50,37 +51,12 @@ export function BarChart({
     return () => chart.destroy();
   }, [labels.join('\0'), JSON.stringify(series)]);
   return (
-    <figure class="chart">
-      <figcaption>{title}</figcaption>
-      <div class="chart-canvas" aria-hidden="true">
-        <canvas ref={canvas} />
-      </div>
-      <div class="visually-hidden">
-        <table>
-          <caption>{title}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Period</th>
-              {series.map((s) => (
-                <th scope="col" key={s.label}>
-                  {s.label}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {labels.map((label, row) => (
-              <tr key={label}>
-                <th scope="row">{label}</th>
-                {series.map((s) => (
-                  <td key={s.label}>{format(s.values[row] ?? 0)}</td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </figure>
+    <ChartFigure
+      title={title}
+      canvas={canvas}
+      head={['Period', ...series.map((s) => s.label)]}
+      rows={labels.map((label, row) => [label, series.map((s) => format(s.values[row] ?? 0))])}
+    />
   );
 }
 

@@ -1,6 +1,7 @@
 import { CategoryScale, Chart, Tooltip } from 'chart.js';
 import { MatrixController, MatrixElement } from 'chartjs-chart-matrix';
 import { useEffect, useRef } from 'preact/hooks';
+import { ChartFigure } from './chart-figure.js';
 
 Chart.register(MatrixController, MatrixElement, CategoryScale, Tooltip);
 
@@ -58,36 +59,11 @@ export function HeatMap({ title, cells }: { title: string; cells: WeekHour[] }) 
   }, [JSON.stringify(cells)]);
   const count = (weekday: number, hour: number) => cells.find((cell) => cell.weekday === weekday && cell.hour === hour)?.orders ?? 0;
   return (
-    <figure class="chart">
-      <figcaption>{title}</figcaption>
-      <div class="chart-canvas" aria-hidden="true">
-        <canvas ref={canvas} />
-      </div>
-      <div class="visually-hidden">
-        <table>
-          <caption>{title}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              {HOURS.map((hour) => (
-                <th scope="col" key={hour}>
-                  {hour}:00
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {WEEKDAYS.map((day, index) => (
-              <tr key={day}>
-                <th scope="row">{day}</th>
-                {HOURS.map((_, hour) => (
-                  <td key={hour}>{count(index + 1, hour)}</td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </figure>
+    <ChartFigure
+      title={title}
+      canvas={canvas}
+      head={['Day', ...HOURS.map((hour) => `${hour}:00`)]}
+      rows={WEEKDAYS.map((day, index) => [day, HOURS.map((_, hour) => String(count(index + 1, hour)))])}
+    />
   );
 }
