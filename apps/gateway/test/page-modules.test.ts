@@ -110,6 +110,48 @@ describe('the cart', () => {
     expect(shown).toEqual([{ total_minor: 2 }]);
   });
 
+  it('a busy service is asked again before the problem is shown; a refused cart is asked again at its next change', async () => {
+    const outcomes: Array<{ status: number } | { total_minor: number }> = [
+      { status: 503 },
+      { status: 0 },
+      { total_minor: 7 },
+      { status: 422 },
+    ];
+    let asked = 0;
+    const shown: unknown[] = [];
+    const problems: unknown[] = [];
+    const quoter = cartQuoter({
+      send: async () => {
+        const outcome = outcomes[asked++]!;
+        if ('status' in outcome) throw outcome;
+        return outcome;
+      },
+      onQuote: (quote) => shown.push(quote),
+      onError: (error) => problems.push(error),
+      onPending: () => {},
+      delayMs: 0,
+      retryDelaysMs: [1, 1, 1],
+    });
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
+    quoter.request({ lines: [1] });
+    await tick();
+    // 503, then no answer, then the price: the counter shows it and no problem.
+    expect(asked).toBe(3);
+    expect(shown).toEqual([{ total_minor: 7 }]);
+    expect(problems).toEqual([]);
+    // A refusal (4xx) is shown at once, not asked again by itself.
+    quoter.request({ lines: [1, 2] });
+    await tick();
+    expect(asked).toBe(4);
+    expect(problems).toEqual([{ status: 422 }]);
+    // The same cart again, after its failure, is asked again.
+    outcomes.push({ total_minor: 9 });
+    quoter.request({ lines: [1, 2] });
+    await tick();
+    expect(asked).toBe(5);
+    expect(shown).toEqual([{ total_minor: 7 }, { total_minor: 9 }]);
+  });
+
   it('other choices are another line, and a line at quantity 0 leaves the cart', () => {
     const cart = emptyCart();
     addItem(cart, latte, []);
