@@ -23,7 +23,6 @@ import { refuseContentEncoding } from './plugins/request-refusals.js';
 import { finishIdempotent } from './plugins/idempotency.js';
 import { clientAddress, rateLimited } from './plugins/rate-limits.js';
 import { contractRoutes } from './contract/contract-routes.js';
-import { accessRoutes } from './routes/access-routes.js';
 import { commerceRoutes } from './routes/commerce-routes.js';
 import { ticketRoutes } from './routes/ticket-routes.js';
 import { providerRoutes } from './routes/provider-routes.js';
@@ -41,7 +40,6 @@ import { paymailRoutes } from './routes/paymail-routes.js';
 import { registerCatalog } from './routes/register-catalog.js';
 import type { RouteDefinition } from './routes/route-definition.js';
 import { serviceInfoRoutes } from './routes/service-info-routes.js';
-import { signInRoutes } from './routes/sign-in-routes.js';
 import { walletRoutes } from './routes/wallet-routes.js';
 
 export { configSchema, type Config } from './config.js';
@@ -132,8 +130,6 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
   const implemented = new Set<string>();
   const groups: Record<string, RouteDefinition>[] = [
     identityRoutes(deps),
-    signInRoutes(deps),
-    accessRoutes(deps),
     itemRoutes(deps),
     itemAnalyzeRoutes(deps),
     ledgerRoutes(deps),

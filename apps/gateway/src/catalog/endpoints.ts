@@ -1,5 +1,6 @@
 import type { AppName } from '@ctk/shared';
 import { httpBindings } from '../contract/contract-registry.js';
+import { isOwnService } from '../contract/own-services.js';
 
 /**
  * The endpoint catalog: every route of the API, with the method, path, auth scheme and role of the
@@ -49,9 +50,6 @@ const SPEC_ROWS: Row[] = [
   ['GET /api/v1/bsvalias/id/:paymail', 'none', 'paymail', 'gateway', 'Paymail public key infrastructure (pki)'],
   ['GET /api/v1/bsvalias/public-profile/:paymail', 'none', 'paymail', 'gateway', 'Paymail public profile'],
   ['GET /api/v1/bsvalias/verifypubkey/:paymail/:pubkey', 'none', 'paymail', 'gateway', 'Paymail public key verification'],
-  // 4.6 Key-based sign-in
-  ['POST /api/auth/challenge', 'none', 'keypair_identity', 'gateway', 'Ask for a sign-in challenge for a did:key'],
-  ['POST /api/auth/verify', 'none', 'keypair_identity', 'gateway', 'Answer the challenge with a signature; returns an API key'],
   // 4.8 User wallet
   ['GET /api/v1/organizations', 'bearer', 'receiving_address', 'gateway', "The caller's organisations"],
   // 4.9 Onboarding and organisations
@@ -100,9 +98,6 @@ const SPEC_ROWS: Row[] = [
 
 /** The gateway's rows not in the spec: access management the spec leaves to a settings page, and the paymail capability document. */
 const EXTRA_ROWS: Row[] = [
-  ['GET /api/v1/me/api-keys', 'bearer', null, 'gateway', "The caller's API keys (never the secrets)"],
-  ['POST /api/v1/me/api-keys', 'bearer', null, 'gateway', 'Create an API key; the key is returned once'],
-  ['DELETE /api/v1/me/api-keys/:id', 'bearer', null, 'gateway', "Revoke one of the caller's API keys"],
   [
     'PATCH /api/v1/organizations/:handle',
     'admin',
@@ -110,20 +105,6 @@ const EXTRA_ROWS: Row[] = [
     'gateway',
     'Update an organisation: name, receiving address, tax jurisdiction, whether prices include tax, paymail alias, location, category',
   ],
-  ['GET /api/v1/orgs/:handle/members', 'staff', null, 'gateway', 'Members of an organisation and their roles'],
-  ['POST /api/v1/orgs/:handle/members', 'admin', null, 'gateway', 'Add a member with a role'],
-  ['PATCH /api/v1/orgs/:handle/members/:user_id', 'admin', null, 'gateway', "Change a member's role"],
-  ['DELETE /api/v1/orgs/:handle/members/:user_id', 'admin', null, 'gateway', 'Remove a member'],
-  ['POST /api/v1/orgs/:handle/commerce-key', 'admin', 'commerce_api', 'gateway', 'Create or rotate the commerce public key'],
-  ['GET /api/v1/orgs/:handle/paygate-keys', 'admin', 'paygate_402', 'gateway', 'Payment-gate account keys (never the secrets)'],
-  [
-    'POST /api/v1/orgs/:handle/paygate-keys',
-    'admin',
-    'paygate_402',
-    'gateway',
-    'Create a payment-gate account key; the key is returned once',
-  ],
-  ['DELETE /api/v1/orgs/:handle/paygate-keys/:id', 'admin', 'paygate_402', 'gateway', 'Revoke a payment-gate account key'],
   // Paymail beyond the spec's five routes (decision 0007): the capability document.
   [
     'GET /.well-known/bsvalias',
@@ -145,8 +126,12 @@ function toEndpoint([route, access, capability, service, summary]: Row, extra: b
 export const ENDPOINTS: readonly Endpoint[] = [
   ...SPEC_ROWS.map((row) => toEndpoint(row, false)),
   ...EXTRA_ROWS.map((row) => toEndpoint(row, true)),
+  // The gateway's own services (access, sign-in) are served by the gateway itself.
   ...httpBindings().map(({ service, http }) =>
-    toEndpoint([http.route as Row[0], http.access as Row[1], http.capability || null, service, http.summary], http.extra),
+    toEndpoint(
+      [http.route as Row[0], http.access as Row[1], http.capability || null, isOwnService(service) ? 'gateway' : service, http.summary],
+      http.extra,
+    ),
   ),
 ];
 

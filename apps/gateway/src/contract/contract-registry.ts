@@ -9,8 +9,10 @@ import {
 } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
 import type { HttpRoute } from '@ctk/proto/ctk/api/v1/annotations';
+import type { AnswerSecret } from '../routes/route-definition.js';
 import { descriptorSet, examples } from '@ctk/proto/contract';
-import { SERVICE_NAMES, SERVICES, type ServiceName } from '@ctk/shared';
+import { SERVICE_NAMES } from '@ctk/shared';
+import { OWN_SERVICE_NAMES, serviceFullName, type AnyServiceName } from './own-services.js';
 
 /**
  * The contracts as the gateway reads them: every message and RPC of `proto/`, with their comments, the
@@ -35,14 +37,15 @@ const PATTERN = extension('pattern');
 const OMIT_UNSET = extension('omit_unset');
 const VIEW_OF = extension('view_of');
 const NULL_WHEN_EMPTY = extension('null_when_empty');
+const SECRET = extension('secret');
 const HTTP = extension('http');
 
-export type HttpBinding = { service: ServiceName; method: DescMethod; http: HttpRoute };
+export type HttpBinding = { service: AnyServiceName; method: DescMethod; http: HttpRoute };
 
-/** Every HTTP route the services' RPCs declare, in the order of the services and their methods. */
+/** Every HTTP route the services' RPCs declare (the gateway's own services' too), in the order of the services and their methods. */
 export function httpBindings(): HttpBinding[] {
-  return SERVICE_NAMES.flatMap((service) =>
-    (registry.getService(SERVICES[service].definition.fullName)?.methods ?? []).flatMap((method) =>
+  return [...OWN_SERVICE_NAMES, ...SERVICE_NAMES].flatMap((service) =>
+    (registry.getService(serviceFullName(service))?.methods ?? []).flatMap((method) =>
       hasOption(method, HTTP) ? (getOption(method, HTTP) as HttpRoute[]).map((http) => ({ service, method, http })) : [],
     ),
   );
@@ -74,6 +77,7 @@ export type FieldOptions = {
   omitUnset: boolean;
   viewOf: string | undefined;
   nullWhenEmpty: boolean;
+  secret: string | undefined;
 };
 const optionsOf = new WeakMap<DescField, FieldOptions>();
 
@@ -97,7 +101,19 @@ function readOptions(field: DescField): FieldOptions {
     omitUnset: hasOption(field, OMIT_UNSET) && (getOption(field, OMIT_UNSET) as boolean),
     viewOf: hasOption(field, VIEW_OF) ? (getOption(field, VIEW_OF) as string) : undefined,
     nullWhenEmpty: hasOption(field, NULL_WHEN_EMPTY) && (getOption(field, NULL_WHEN_EMPTY) as boolean),
+    secret: hasOption(field, SECRET) ? (getOption(field, SECRET) as string) : undefined,
   };
+}
+
+/** Where an answer of this message holds a secret (`secret`, in it or in its messages), by its JSON path. */
+export function secretsOf(desc: DescMessage, path: string[] = [], seen = new Set<string>()): AnswerSecret[] {
+  if (seen.has(desc.typeName)) return [];
+  seen.add(desc.typeName);
+  return desc.fields.flatMap((field) => {
+    const kind = fieldOptions(field).secret;
+    if (kind) return [{ path: [...path, field.name], kind: kind as AnswerSecret['kind'] }];
+    return field.fieldKind === 'message' ? secretsOf(field.message, [...path, field.name], new Set(seen)) : [];
+  });
 }
 
 /** The example written beside the contract for a message, in its JSON form. */

@@ -1,5 +1,5 @@
 import type { DescMethod } from '@bufbuild/protobuf';
-import type { ErrorCode, ServiceName, ServiceClients } from '@ctk/shared';
+import type { ErrorCode } from '@ctk/shared';
 import type { Config } from '../config.js';
 import type { GatewayDeps } from '../deps.js';
 import { merchantParams, orgParams, shopParams } from '../identity/organization-fields.js';
@@ -9,7 +9,8 @@ import type { HttpRoute } from '@ctk/proto/ctk/api/v1/annotations';
 import { httpBindings } from './contract-registry.js';
 import type { Params } from './request-params.js';
 import { routeHooks, type RouteHook } from './route-hooks.js';
-import { rpcRoute, type RpcRouteOptions } from './rpc-route.js';
+import { ownServices, type AnyServiceClients, type AnyServiceName } from './own-services.js';
+import { rpcRoute, type RouteDeps, type RpcRouteOptions } from './rpc-route.js';
 
 /** Path parameters that name the organisation, which auth resolves into the request's `org`. */
 const ORG_PARAMS: Record<string, Params[number]> = { handle: orgParams, merchant_handle: merchantParams, shop_id: shopParams };
@@ -20,19 +21,20 @@ const ORG_PARAMS: Record<string, Params[number]> = { handle: orgParams, merchant
  */
 export function contractRoutes(deps: GatewayDeps, handwritten: ReadonlyMap<string, RouteDefinition>): Map<string, RouteDefinition> {
   const hooks = routeHooks(deps);
+  const routeDeps: RouteDeps = { ...deps, own: ownServices(deps) };
   const routes = new Map<string, RouteDefinition>();
   for (const { service, method, http } of httpBindings()) {
     if (http.byHand !== handwritten.has(http.route))
       throw new Error(`${http.route}: the contract says it is ${http.byHand ? '' : 'not '}written by hand, and the gateway does not agree`);
-    if (!http.byHand) routes.set(http.route, declaredRoute(deps, service, method, http, hooks));
+    if (!http.byHand) routes.set(http.route, declaredRoute(routeDeps, service, method, http, hooks));
   }
   return routes;
 }
 
-function declaredRoute(deps: GatewayDeps, service: ServiceName, method: DescMethod, http: HttpRoute, hooks: Record<string, RouteHook>) {
+function declaredRoute(deps: RouteDeps, service: AnyServiceName, method: DescMethod, http: HttpRoute, hooks: Record<string, RouteHook>) {
   const names = [...http.route.matchAll(/:(\w+)/g)].map((match) => match[1]!);
-  let options: RpcRouteOptions<ServiceName> = {
-    rpc: [service, method.localName as keyof ServiceClients[ServiceName] & string],
+  let options: RpcRouteOptions<AnyServiceName> = {
+    rpc: [service, method.localName as keyof AnyServiceClients[AnyServiceName] & string],
     ...(names.length ? { params: names.map((name) => ORG_PARAMS[name] ?? name) } : {}),
     ...(http.query.length ? { query: http.query.map((name) => (name === 'page' ? pageQuery : name)) } : {}),
     ...(http.body ? { body: http.body === '*' ? true : http.body } : {}),

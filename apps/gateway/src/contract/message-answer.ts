@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { pageOf } from '../routes/answer-schema.js';
-import { messageDesc } from './contract-registry.js';
+import { messageDesc, secretsOf } from './contract-registry.js';
 import { toJson } from './json-mapping.js';
 import { messageSchema } from './message-schema.js';
 
@@ -19,6 +19,8 @@ export function messageAnswer(typeName: string) {
   return {
     schema,
     json,
+    /** Where it holds a secret: a route answering it declares them (`secrets`). */
+    secrets: secretsOf(desc),
     /** `{"data": [...], "next_cursor"}` of the message. */
     page: pageOf(desc.name, schema as z.ZodType<object>),
     pageJson: (page: Page) => ({ data: page.data.map(json), next_cursor: page.next_cursor }),

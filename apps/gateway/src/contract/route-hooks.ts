@@ -1,15 +1,15 @@
-import type { ServiceName } from '@ctk/shared';
 import { requireOrg } from '../auth/authenticate.js';
 import { etagOf, ifMatchRefused, ifMatchVersion } from '../items/menu-version.js';
 import { orderMerchant } from '../orders/order-merchant.js';
 import { order, type OrderJson } from '../orders/order-answers.js';
 import { answerOrigin, rebasePaymentLinks } from '../origin/answer-origin.js';
-import type { AnswerSecret, RouteDefinition } from '../routes/route-definition.js';
+import type { RouteDefinition } from '../routes/route-definition.js';
 import { callOptions, orgRef } from '../routes/service-call.js';
 import type { GatewayDeps } from '../deps.js';
+import type { AnyServiceName } from './own-services.js';
 import type { RpcRouteOptions } from './rpc-route.js';
 
-type Options = RpcRouteOptions<ServiceName>;
+type Options = RpcRouteOptions<AnyServiceName>;
 type Input = Parameters<NonNullable<Options['after']>>[1];
 type Json = Record<string, unknown>;
 
@@ -49,6 +49,8 @@ export function routeHooks(deps: GatewayDeps): Record<string, RouteHook> {
   return {
     // What changes as it is paid or used (an order, a card's balance): never from a shared cache.
     no_store: { options: header('cache-control', () => 'no-store') },
+    // Makes identities without a key (sign-in): the signup per-address limit, shared with onboarding.
+    signup: { options: (options) => ({ ...options, signup: true }) },
     // The menu's version as its ETag, and a replacement only of the version read (If-Match).
     etag: {
       options: (options) => ({
@@ -102,9 +104,6 @@ export function routeHooks(deps: GatewayDeps): Record<string, RouteHook> {
         alsoStatus: 200,
       }),
     },
-    // The card's identifier in full, in the answer: sealed in idempotent replays, never cached.
-    card_identifier: { options: (options) => ({ ...options, secrets: CARD_IDENTIFIER }) },
-    identifier: { options: (options) => ({ ...options, secrets: [{ path: ['identifier'], kind: 'card_identifier' }] }) },
     // Where the provider sends events: this gateway's webhook route.
     webhook_url: {
       options: after((account, { request }) => {
@@ -131,6 +130,3 @@ export function routeHooks(deps: GatewayDeps): Record<string, RouteHook> {
 }
 
 const PAYGATE_BODY_LIMIT = 4_000_000;
-
-/** A new prepaid card's identifier in full, in an answer of the card and its order. */
-export const CARD_IDENTIFIER: AnswerSecret[] = [{ path: ['card', 'identifier'], kind: 'card_identifier' }];

@@ -1,5 +1,4 @@
 import type { DescMessage } from '@bufbuild/protobuf';
-import { SERVICES, type ServiceClients, type ServiceName } from '@ctk/shared';
 import { z } from 'zod';
 import { requireOrg, requireUser } from '../auth/authenticate.js';
 import type { GatewayDeps } from '../deps.js';
@@ -8,19 +7,22 @@ import { resolveGateAccount } from '../paygate/resolve-gate-account.js';
 import { pageOf } from '../routes/answer-schema.js';
 import { route, type HandlerInput, type RouteDefinition } from '../routes/route-definition.js';
 import { callOptions, orgRef } from '../routes/service-call.js';
-import { exampleOf, messageDesc, methodDesc } from './contract-registry.js';
+import { exampleOf, fieldOptions, messageDesc, methodDesc, secretsOf } from './contract-registry.js';
 import { fromJson, toJson } from './json-mapping.js';
+import { isOwnService, serviceFullName, type AnyServiceClients, type AnyServiceName, type OwnServices } from './own-services.js';
 import { messageSchema } from './message-schema.js';
 import { requestParams, type Params } from './request-params.js';
 
 type Input = HandlerInput<Record<string, unknown>, Record<string, unknown>, Record<string, unknown>>;
 type Json = Record<string, unknown>;
-export type RouteDeps = Pick<GatewayDeps, 'services' | 'config' | 'credentials'>;
+/** What a route needs: the services' clients, and the gateway's own services where it calls one of them. */
+export type RouteDeps = Pick<GatewayDeps, 'services' | 'config' | 'credentials'> & { own?: OwnServices };
 
 /**
- * Request fields that are the request's context, never the caller's to send: left out of the body and
- * filled by name (this instance's public URL, who made it, whether staff made it, the caller's user, the
- * payment-gate account of the key). `fill` may give them otherwise (the origin the caller reached).
+ * Request fields that are the request's context, never the caller's to send: `internal` fields filled by
+ * name (this instance's public URL, who made it, whether staff made it, the caller's user, the payment-gate
+ * account of the key, the caller's role in the organisation). `fill` may give them otherwise (the origin the
+ * caller reached).
  */
 const CONTEXT: Record<string, (input: Input, deps: RouteDeps) => unknown> = {
   public_url: (_, deps) => deps.config.CTK_PUBLIC_URL,
@@ -28,14 +30,15 @@ const CONTEXT: Record<string, (input: Input, deps: RouteDeps) => unknown> = {
   staff: ({ request }) => Boolean(request.routeOptions.config.endpoint?.role),
   user_id: ({ request }) => requireUser(request).userId,
   account: ({ request }, deps) => resolveGateAccount(deps.credentials, request),
+  caller_role: ({ request }) => requireOrg(request).role ?? '',
 };
 
 /** The options of a route that are not its input, answer and handler (route-definition.ts). */
 type RouteOptions = Omit<RouteDefinition, 'body' | 'query' | 'params' | 'answer' | 'handle' | 'bodyExample' | 'noContent'>;
 
-export type RpcRouteOptions<N extends ServiceName> = RouteOptions & {
+export type RpcRouteOptions<N extends AnyServiceName> = RouteOptions & {
   /** The service and its method (the generated client's name, e.g. `['pos', 'createItem']`). */
-  rpc: readonly [service: N, method: keyof ServiceClients[N] & string];
+  rpc: readonly [service: N, method: keyof AnyServiceClients[N] & string];
   /**
    * Path and query parameters; those named as request fields go into the request. A list names request
    * fields, whose schemas the contract gives (request-params.ts), beside schemas of the others.
@@ -72,14 +75,14 @@ export type RpcRouteOptions<N extends ServiceName> = RouteOptions & {
  * (and `org`, the organisation the request resolved); its answer is the response, or a field or page of
  * it. Schemas, examples and the JSON mapping come from the contract (docs/decisions/0026-the-contract-written-once.md).
  */
-export function rpcRoute<N extends ServiceName>(deps: RouteDeps, options: RpcRouteOptions<N>): RouteDefinition {
+export function rpcRoute<N extends AnyServiceName>(deps: RouteDeps, options: RpcRouteOptions<N>): RouteDefinition {
   const { rpc, body, orgHandle, fill, answer, view, after, timeoutMs, ...rest } = options;
-  const method = methodDesc(SERVICES[rpc[0]].definition.fullName, rpc[1]);
+  const method = methodDesc(serviceFullName(rpc[0]), rpc[1]);
   const input = method.input;
   const params = isParams(options.params) ? requestParams(input, options.params, 'path') : options.params;
   const query = isParams(options.query) ? requestParams(input, options.query, 'query') : options.query;
   const takesOrg = input.fields.some((f) => f.name === 'org' && f.message?.typeName === 'ctk.common.v1.OrgRef');
-  const context = input.fields.filter((f) => CONTEXT[f.name]);
+  const context = input.fields.filter((f) => CONTEXT[f.name] && fieldOptions(f).internal);
   const notInBody = [
     ...(takesOrg ? ['org'] : []),
     ...context.map((f) => f.name),
@@ -95,7 +98,11 @@ export function rpcRoute<N extends ServiceName>(deps: RouteDeps, options: RpcRou
   // Paymail clients follow the paymail rules, not this API's: what they send beside the spec's fields is left out, not refused.
   if (bodySchema && rest.bsvalias) bodySchema = (bodySchema as z.ZodObject).strip();
   const shown = answerOf(method.output, answer, view ? messageDesc(view) : undefined);
-  const client = deps.services[rpc[0]] as unknown as Record<string, (request: unknown, options: unknown) => Promise<Json>>;
+  const client = (isOwnService(rpc[0]) ? deps.own! : deps.services)[rpc[0] as never] as Record<
+    string,
+    (request: unknown, options: unknown) => Promise<Json>
+  >;
+  const secrets = shown?.desc ? secretsOf(shown.desc) : [];
 
   return route({
     ...rest,
@@ -103,6 +110,7 @@ export function rpcRoute<N extends ServiceName>(deps: RouteDeps, options: RpcRou
     ...(query ? { query } : {}),
     ...(bodySchema ? { body: bodySchema, bodyExample: bodyExample(bodyDesc, bodySchema) as never } : {}),
     ...(shown ? { answer: shown.schema } : { noContent: true }),
+    ...(secrets.length && !rest.secrets ? { secrets } : {}),
     handle: async (handlerInput: Input) => {
       const fields = bodyField ? {} : (handlerInput.body ?? {});
       const request = fromJson(input, { ...handlerInput.params, ...handlerInput.query, ...fields });
@@ -140,14 +148,15 @@ function answerOf(output: DescMessage, answer: string | { page: string } | undef
   if (answer === undefined) {
     if (output.fields.length === 0) return undefined;
     const shown = view ?? output;
-    return { schema: messageSchema(shown, 'answer'), view: (response: Json) => toJson(shown, response) };
+    return { desc: shown, schema: messageSchema(shown, 'answer'), view: (response: Json) => toJson(shown, response) };
   }
   const name = typeof answer === 'string' ? answer : answer.page;
   const field = output.fields.find((f) => f.name === name);
   if (!field?.message) throw new Error(`${output.typeName} has no message field ${name}`);
   const element = view ?? field.message;
   const schema = messageSchema(element, 'answer');
-  if (typeof answer === 'string') return { schema, view: (response: Json) => toJson(element, response[field.localName] as Json) };
+  if (typeof answer === 'string')
+    return { desc: element, schema, view: (response: Json) => toJson(element, response[field.localName] as Json) };
   // A list the service answers whole (no next_cursor) is one page.
   const cursor = output.fields.find((f) => f.name === 'next_cursor');
   return {

@@ -21,7 +21,7 @@ const ME = messageAnswer('ctk.gateway.v1.Me');
 export function identityRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
   return {
     'POST /api/v1/onboard': route({
-      secrets: [{ path: ['api_key', 'key'], kind: 'api_key' }],
+      secrets: ONBOARDED.secrets,
       signup: true,
       body: onboardBody,
       bodyExample: onboardExample,

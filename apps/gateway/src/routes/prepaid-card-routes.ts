@@ -1,6 +1,5 @@
 import { requireUser } from '../auth/authenticate.js';
 import { messageAnswer } from '../contract/message-answer.js';
-import { CARD_IDENTIFIER } from '../contract/route-hooks.js';
 import type { GatewayDeps } from '../deps.js';
 import { clientAddress } from '../plugins/rate-limits.js';
 import { purchasePrepaidCard, purchasePrepaidCardBody } from '../prepaid-cards/purchase-prepaid-card.js';
@@ -22,7 +21,7 @@ export function prepaidCardRoutes(deps: GatewayDeps): Record<string, RouteDefini
       creates: true,
       status: 201,
       // The identifier in full: sealed in idempotent replays, never cached.
-      secrets: CARD_IDENTIFIER,
+      secrets: ISSUED.secrets,
       answer: ISSUED.schema,
       errors: ['not_found'],
       handle: async ({ body, request }) =>
