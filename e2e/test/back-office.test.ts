@@ -174,7 +174,8 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
     await snap('counter-paid');
 
     await page.goto(`${instance.base}/`);
-    await page.getByRole('link', { name: 'Ledger', exact: true }).click();
+    // The shop's own links come first; the capability map below lists the Ledger too once it is read.
+    await page.getByRole('link', { name: 'Ledger', exact: true }).first().click();
     await expect.poll(() => page.getByText(paid.txid).isVisible(), { timeout: 30_000, interval: 500 }).toBe(true);
     // Two espressos at $3.00 and California's tax: the wallet's line is the order's total.
     const total = usd(order.total_minor);
@@ -520,6 +521,63 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
     expect(errors).toEqual([]);
   });
 
+  it('sells tickets from the Commerce API page: an event added there, a ticket bought with the commerce key and paid with pnpm wallet, checked in there once', async () => {
+    const me = await api(instance.base, 'GET', '/api/v1/me', ownerKey);
+    const handle = me.body.organizations[0].handle as string;
+    await page.goto(`${instance.base}/o/${handle}/commerce-api`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Add an event' }).isVisible()).toBe(true);
+    await page.getByRole('textbox', { name: /^Event/ }).fill('Jazz night');
+    await page.getByLabel('Starts').fill('2027-06-12T19:00');
+    await page.getByLabel('Ends').fill('2027-06-12T23:00');
+    await page.getByLabel('Venue').fill('The back room');
+    await page.getByLabel('Ticket type').fill('Standing');
+    await page.getByLabel('Price').fill('2.50');
+    await page.getByLabel('Tickets for sale').fill('80');
+    await page.getByRole('button', { name: 'Add the event' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Jazz night' }).isVisible()).toBe(true);
+    expect(await page.getByRole('row', { name: /Standing/ }).textContent()).toContain('80 of 80');
+
+    // The buyer's browser on the merchant's site, with the commerce key: two tickets, paid by the wallet.
+    const catalog = await api(instance.base, 'GET', `/api/v1/orgs/${handle}/tickets/catalog`, ownerKey);
+    const standing = catalog.body.events[0].ticket_types[0].id as string;
+    const commerceKey = (await api(instance.base, 'POST', `/api/v1/orgs/${handle}/commerce-key`, ownerKey)).body.commerce_public_key;
+    const checkout = await fetch(`${instance.base}/api/v1/commerce/${handle}/tickets/checkout`, {
+      method: 'POST',
+      headers: { 'x-commerce-key': commerceKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ lines: [{ ticket_type_id: standing, quantity: 2 }] }),
+    }).then(async (response) => ({ status: response.status, body: await response.json() }));
+    expect(checkout.status, JSON.stringify(checkout.body)).toBe(201);
+    const buyer = join(dir, 'ticket-buyer.json');
+    await wallet(chainPort, buyer, 'create');
+    await wallet(chainPort, buyer, 'faucet', '100000000');
+    await wallet(chainPort, buyer, 'pay', checkout.body.pay_uri);
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return page.getByText('not checked in').count();
+        },
+        { timeout: 30_000, interval: 1_000 },
+      )
+      .toBe(2);
+    expect(await page.getByRole('row', { name: /Standing/ }).textContent()).toContain('78 of 80');
+
+    // At the door: the code as typed (any case), once.
+    const orders = await api(instance.base, 'GET', `/api/v1/orgs/${handle}/tickets/orders`, ownerKey);
+    const code = orders.body.data[0].tickets[0].code as string;
+    await page.getByLabel('Ticket code').fill(code.toLowerCase());
+    await page.getByRole('button', { name: 'Check in' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('Checked in: Standing, Jazz night.');
+    await expect.poll(() => page.getByText('not checked in').count()).toBe(1);
+    await page.getByLabel('Ticket code').fill(code);
+    await page.getByRole('button', { name: 'Check in' }).click();
+    await expect.poll(() => page.locator('#check-in').getByRole('alert').textContent()).toMatch(/^This ticket was checked in at /);
+    expect(await pageProblems(page)).toEqual([]);
+    await snap('tickets');
+    // The second check-in's 409 is the failed request this step expects.
+    errors.length = 0;
+  });
+
   it('has a page for every capability of the descriptor, each clear at phone size: what it is, how far this shop is, what to do next', async () => {
     const me = await api(instance.base, 'GET', '/api/v1/me', ownerKey);
     const handle = me.body.organizations[0].handle as string;
@@ -532,8 +590,8 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
       expect(capability.path, capability.id).toMatch(/^\/o\/:handle\//);
       await page.goto(`${instance.base}${capability.path.replace(':handle', handle)}`);
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toContain(capability.title);
-      // The items, pay links, prepaid cards, loyalty, the ledger and the reports are pages of their own; the others say what the map says of them.
-      if (!['pos', 'pay_links', 'prepaid_cards', 'loyalty', 'ledger', 'reports'].includes(capability.id))
+      // The items, pay links, prepaid cards, loyalty, the ledger, the reports and the Commerce API are pages of their own; the others say what the map says of them.
+      if (!['pos', 'pay_links', 'prepaid_cards', 'loyalty', 'ledger', 'reports', 'commerce_api'].includes(capability.id))
         expect(await page.getByRole('heading', { name: 'What it does for you' }).isVisible()).toBe(true);
       expect(await pageProblems(page), capability.id).toEqual([]);
     }

@@ -180,6 +180,24 @@ describe('the ticket catalog', () => {
     });
     expect((await stack.client.getTicketList({ org })).events.map((e) => e.name)).toEqual(['Jazz night']);
   });
+
+  it('is read whole by its admin, ended events too, each type with what it has sold, held and left', async () => {
+    const org = await stack.walletOrg();
+    const { events } = await stack.client.replaceTicketCatalog({
+      org,
+      events: [concert(5, { name: 'Last week', startsAt: inDays(-7), endsAt: inDays(-6.9) }), concert(5)],
+    });
+    const standing = events[1]!.ticketTypes[0]!;
+    await buy(org, standing.id, 2n);
+    const catalog = await stack.client.getTicketCatalog({ org });
+    expect(catalog.events.map((e) => e.name)).toEqual(['Last week', 'Jazz night']);
+    expect(catalog.events[1]!.ticketTypes[0]).toMatchObject({ id: standing.id, capacity: 5, sold: 0, held: 2, available: 3 });
+    // Sent back as it is read, the catalog keeps every event and type.
+    const again = await stack.client.replaceTicketCatalog({ org, events: catalog.events });
+    expect(again.events.flatMap((e) => e.ticketTypes.map((t) => t.id))).toEqual(
+      catalog.events.flatMap((e) => e.ticketTypes.map((t) => t.id)),
+    );
+  });
 });
 
 describe('a ticket checkout', () => {

@@ -12,6 +12,7 @@ import { OrdersPage } from './orders.js';
 import { PayLinksPage } from './pay-links.js';
 import { PrepaidCardsPage } from './prepaid-cards.js';
 import { SignInFirst } from './sign-in-first.js';
+import { TicketsPage } from './tickets.js';
 
 /** The reports' charts (Chart.js) load with their page only. */
 const ReportsPage = lazy(() => import('./reports.js').then((m) => m.ReportsPage));
@@ -22,6 +23,7 @@ const OWN_PAGES: Record<string, (props: { handle: string }) => JSX.Element> = {
   orders: OrdersPage,
   'pay-links': PayLinksPage,
   'prepaid-cards': PrepaidCardsPage,
+  'commerce-api': TicketsPage,
   loyalty: LoyaltyPage,
   ledger: LedgerPage,
   reports: ReportsPage,

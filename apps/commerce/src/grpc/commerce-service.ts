@@ -8,6 +8,7 @@ import { getSetup } from '../domain/get-setup.js';
 import { getStorefront } from '../domain/get-storefront.js';
 import { checkInTicket } from '../domain/check-in-ticket.js';
 import { createTicketCheckout } from '../domain/create-ticket-checkout.js';
+import { getTicketCatalog } from '../domain/get-ticket-catalog.js';
 import { getTicketList } from '../domain/get-ticket-list.js';
 import { listTicketOrders } from '../domain/list-ticket-orders.js';
 import { replaceTicketCatalog } from '../domain/replace-ticket-catalog.js';
@@ -51,6 +52,10 @@ export function commerceService(context: CheckoutContext, providers: ProviderCon
     async replaceTicketCatalog(request) {
       const stored = await replaceTicketCatalog(context, request.org, { events: request.events });
       return { events: toTicketEventMessages(stored.events, stored.counts) };
+    },
+    async getTicketCatalog(request) {
+      const catalog = await getTicketCatalog(context, request.org);
+      return { events: toTicketEventMessages(catalog.events, catalog.counts) };
     },
     async getTicketList(request) {
       const list = await getTicketList(context, request.org);
