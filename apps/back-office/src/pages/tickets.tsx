@@ -62,7 +62,7 @@ export function TicketsPage({ handle }: { handle: string }) {
                 {formatDateTime(event.starts_at)} to {formatDateTime(event.ends_at)}
                 {event.venue && ` · ${event.venue}`}
               </p>
-              <table>
+              <table class="lines">
                 <caption class="visually-hidden">Ticket types of {event.name}</caption>
                 <thead>
                   <tr>
