@@ -219,6 +219,31 @@ describe.skipIf(!hasChromium)('the counter serves one customer at a time, and it
     expect(contrast(colours.ink, colours.back), JSON.stringify(colours)).toBeGreaterThanOrEqual(4.5);
   });
 
+  it('the answer to a cancel that arrives after "New sale" (the order\'s stream told first) leaves the next cart priced', async () => {
+    await keypad('3.00');
+    await counter.getByRole('button', { name: 'Create order' }).click();
+    await counter.locator('#order-status').filter({ hasText: 'Waiting for payment' }).waitFor();
+    // A slow network: pos cancels the order and its stream says so at once; the cancel's own answer comes late.
+    let release = () => {};
+    const released = new Promise<void>((done) => (release = done));
+    await counter.route(/\/api\/pos\/orders\/[0-9A-Z]+\/cancel$/, async (route) => {
+      const response = await route.fetch();
+      await released;
+      await route.fulfill({ response }).catch(() => undefined);
+    });
+    counter.once('dialog', (dialog) => dialog.accept());
+    await counter.getByRole('button', { name: 'Cancel order' }).click();
+    await counter.locator('#order-status').filter({ hasText: 'Cancelled' }).waitFor();
+    await counter.getByRole('button', { name: 'New sale' }).click();
+    release();
+    await counter.waitForTimeout(1500);
+    await counter.unroute(/\/api\/pos\/orders\/[0-9A-Z]+\/cancel$/);
+    await keypad('4.00');
+    await expect.poll(() => counter.locator('#cart-totals').getAttribute('aria-busy'), { timeout: 15_000 }).toBe('false');
+    expect(await counter.locator('#sum-total').textContent()).toMatch(/^\$\d/);
+    await counter.getByRole('button', { name: 'Clear' }).click();
+  });
+
   it('the receipt fits a 375 px phone without sideways scrolling', async () => {
     await counter.setViewportSize({ width: 375, height: 800 });
     await keypad('12.34');

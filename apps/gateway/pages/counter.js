@@ -492,6 +492,8 @@ function openOrder(order) {
 }
 
 function renderOrder(order) {
+  // An answer about an order the counter has moved on from (New sale came first) changes nothing on the screen.
+  if (state.order?.order_number !== order.order_number) return;
   state.order = order;
   // The headline is what the customer still pays: after a gift card paid part, the rest, not the total.
   const partPaid = order.status === 'open' && order.card_paid_minor > 0;
