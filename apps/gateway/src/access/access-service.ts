@@ -13,7 +13,7 @@ import type {
   RotateCommerceKeyRequest,
 } from '@ctk/proto/ctk/gateway/v1/access';
 import { z } from 'zod';
-import type { OrgContext } from '../auth/types.js';
+import type { AccessOrg } from '../auth/types.js';
 import type { Role } from '../catalog/endpoints.js';
 import type { GatewayDeps } from '../deps.js';
 import { emailField, nameField } from '../routes/text-fields.js';
@@ -32,8 +32,11 @@ const newMember = z.union([
 const given = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 
 /** The organisation of a request, with the caller's role in it (only an owner grants the owner role). */
-const orgOf = (request: { org?: { id: string; handle: string } | undefined; callerRole?: string }) =>
-  ({ id: request.org!.id, handle: request.org!.handle, name: '', role: (request.callerRole || null) as Role | null }) satisfies OrgContext;
+const orgOf = (request: { org?: { id: string; handle: string } | undefined; callerRole?: string }): AccessOrg => ({
+  id: request.org!.id,
+  handle: request.org!.handle,
+  role: (request.callerRole || null) as Role | null,
+});
 
 /** A page of rows as a list response: the list's field and the next page's cursor. */
 const listed = <K extends string, T>(field: K, page: { data: T[]; next_cursor: string | null }) =>

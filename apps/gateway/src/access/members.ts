@@ -1,6 +1,6 @@
 import { AppError, isUniqueViolation } from '@ctk/shared';
 import type { Role } from '../catalog/endpoints.js';
-import type { OrgContext } from '../auth/types.js';
+import type { AccessOrg } from '../auth/types.js';
 import type { GatewayDeps } from '../deps.js';
 import type { Membership, Prisma, User } from '../generated/prisma/client.js';
 import { issueApiKey } from './issue-api-key.js';
@@ -12,7 +12,7 @@ export type NewMember = { role: Role } & ({ user_id: string } | { name: string; 
  * Members and roles. Admins manage staff and admins; only an owner grants, changes or removes the
  * owner role; the last owner can be neither demoted nor removed.
  */
-export async function addMember(deps: GatewayDeps, org: OrgContext, input: NewMember) {
+export async function addMember(deps: GatewayDeps, org: AccessOrg, input: NewMember) {
   assertMayAssign(org, input.role);
   const result = await deps.prisma.$transaction(async (tx) => {
     let userId: string;
@@ -45,12 +45,12 @@ export async function addMember(deps: GatewayDeps, org: OrgContext, input: NewMe
   return result;
 }
 
-export async function listMembers(deps: GatewayDeps, org: OrgContext, page: PageQuery) {
+export async function listMembers(deps: GatewayDeps, org: AccessOrg, page: PageQuery) {
   const rows = await deps.prisma.membership.findMany({ ...newestFirst(page, { organizationId: org.id }), include: { user: true } });
   return toPage(rows, page.limit, memberOf);
 }
 
-export async function changeMemberRole(deps: GatewayDeps, org: OrgContext, userId: string, role: Role) {
+export async function changeMemberRole(deps: GatewayDeps, org: AccessOrg, userId: string, role: Role) {
   const result = await deps.prisma.$transaction(
     async (tx) => {
       const membership = await findMembership(tx, org, userId);
@@ -66,7 +66,7 @@ export async function changeMemberRole(deps: GatewayDeps, org: OrgContext, userI
   return result;
 }
 
-export async function removeMember(deps: GatewayDeps, org: OrgContext, userId: string) {
+export async function removeMember(deps: GatewayDeps, org: AccessOrg, userId: string) {
   await deps.prisma.$transaction(
     async (tx) => {
       const membership = await findMembership(tx, org, userId);
@@ -80,18 +80,18 @@ export async function removeMember(deps: GatewayDeps, org: OrgContext, userId: s
   return { userId, removed: true };
 }
 
-function assertMayAssign(org: OrgContext, role: Role) {
+function assertMayAssign(org: AccessOrg, role: Role) {
   if (role === 'owner' && org.role !== 'owner')
     throw new AppError('forbidden', 'Only an owner can grant, change or remove the owner role.');
 }
 
-async function findMembership(tx: Prisma.TransactionClient, org: OrgContext, userId: string) {
+async function findMembership(tx: Prisma.TransactionClient, org: AccessOrg, userId: string) {
   const membership = await tx.membership.findUnique({ where: { userId_organizationId: { userId, organizationId: org.id } } });
   if (!membership) throw new AppError('not_found', `This user is not a member of "${org.handle}".`);
   return membership;
 }
 
-async function assertNotLastOwner(tx: Prisma.TransactionClient, org: OrgContext) {
+async function assertNotLastOwner(tx: Prisma.TransactionClient, org: AccessOrg) {
   const owners = await tx.membership.count({ where: { organizationId: org.id, role: 'owner' } });
   if (owners <= 1) throw new AppError('failed_precondition', 'An organisation keeps at least one owner: make someone else owner first.');
 }

@@ -18,6 +18,9 @@ export type OrgContext = {
   role: Role | null;
 };
 
+/** What access to an organisation's members and keys needs of it: which one, and the caller's role in it. */
+export type AccessOrg = Pick<OrgContext, 'id' | 'handle' | 'role'>;
+
 /** The spec's table: which roles satisfy a required role. */
 export const ROLES_SATISFYING: Record<Role, Role[]> = {
   owner: ['owner'],

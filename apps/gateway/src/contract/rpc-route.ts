@@ -98,6 +98,7 @@ export function rpcRoute<N extends AnyServiceName>(deps: RouteDeps, options: Rpc
   // Paymail clients follow the paymail rules, not this API's: what they send beside the spec's fields is left out, not refused.
   if (bodySchema && rest.bsvalias) bodySchema = (bodySchema as z.ZodObject).strip();
   const shown = answerOf(method.output, answer, view ? messageDesc(view) : undefined);
+  if (isOwnService(rpc[0]) && !deps.own) throw new Error(`${rpc.join('.')}: the gateway's own services are not given (deps.own)`);
   const client = (isOwnService(rpc[0]) ? deps.own! : deps.services)[rpc[0] as never] as Record<
     string,
     (request: unknown, options: unknown) => Promise<Json>
