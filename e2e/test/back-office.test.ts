@@ -489,7 +489,7 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
     expect(errors).toEqual([]);
   });
 
-  it('sets the loyalty program on its page: the program pos keeps, and the capability set up', async () => {
+  it('sets the loyalty program on its page, gives the customer a card there, and the next order paid at the counter stamps it', async () => {
     const me = await api(instance.base, 'GET', '/api/v1/me', ownerKey);
     const handle = me.body.organizations[0].handle as string;
     await page.goto(`${instance.base}/o/${handle}/loyalty`);
@@ -518,6 +518,42 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
       .flatMap((r) => r.capabilities)
       .find((c) => c.id === 'loyalty');
     expect(loyalty?.set_up).toBe(true);
+
+    // The customer who paid at the counter takes a card for their wallet's address; its number is shown once.
+    const customer = join(dir, 'customer.json');
+    const { address } = (await wallet(chainPort, customer, 'address')) as { address: string };
+    await page.getByLabel("The customer's wallet address").fill(address);
+    await page.getByRole('button', { name: 'Give the card' }).click();
+    const number = page.getByRole('status', { name: 'Loyalty card number' });
+    await expect.poll(() => number.isVisible()).toBe(true);
+    const identifier = (await number.textContent()) ?? '';
+    expect(identifier).toMatch(/^[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){3}$/);
+    expect(await pageProblems(page)).toEqual([]);
+    await snap('loyalty-card-given');
+    await page.getByRole('button', { name: 'The customer has it' }).click();
+
+    // At the counter: an espresso, the customer's address scanned, their card attached; the wallet pays the order.
+    await page.getByRole('navigation').getByRole('link', { name: 'Counter' }).click();
+    await page.getByRole('button', { name: /Espresso/ }).click();
+    await page.getByLabel('Card or address').fill(address);
+    await page.getByRole('button', { name: 'Look up' }).click();
+    await page.getByRole('button', { name: 'Attach to the order' }).click();
+    await page.getByRole('button', { name: 'Create order' }).click();
+    await page.locator('#order-status').filter({ hasText: 'Waiting for payment' }).waitFor();
+    const orderNumber = ((await page.locator('#order-title').textContent()) ?? '').replace('Order ', '');
+    const order = (await api(instance.base, 'GET', `/api/pos/orders/${orderNumber}`)).body as { pay_uri: string };
+    await wallet(chainPort, customer, 'pay', order.pay_uri);
+    await page.locator('#order-status').filter({ hasText: /^Paid/ }).waitFor({ timeout: 30_000 });
+
+    // Back on the loyalty page, the card looked up by its number has the order's stamp.
+    await page.goto(`${instance.base}/o/${handle}/loyalty`);
+    await page.getByLabel('Card number').fill(identifier.toLowerCase());
+    await page.getByRole('button', { name: 'Look up' }).click();
+    await expect
+      .poll(() => page.getByRole('status', { name: 'The card' }).textContent())
+      .toBe(`Card ending ${identifier.slice(-4)}: 1 of 5 stamps (A free coffee).`);
+    expect(await pageProblems(page)).toEqual([]);
+    await snap('loyalty-card-stamped');
     expect(errors).toEqual([]);
   });
 

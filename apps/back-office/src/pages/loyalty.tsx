@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from '../api.js';
 import { describe, Field, Problem, useSubmit } from '../form.js';
 import { decimalOf, minorUnits } from '../format.js';
+import { LoyaltyCards } from './loyalty-cards.js';
 
 type Program = {
   stamp_rule: 'visit' | 'amount';
@@ -16,6 +17,7 @@ type Program = {
 /**
  * `/o/:handle/loyalty`: the shop's loyalty program, replaced as a whole: a stamp per visit or per amount spent,
  * how many stamps earn the reward, what the reward is and what it takes off an order; paused or running.
+ * Once there is a program, its cards: given to a customer, and looked up (loyalty-cards.tsx).
  */
 export function LoyaltyPage({ handle }: { handle: string }) {
   const [program, setProgram] = useState<Program | null | undefined>(undefined);
@@ -122,6 +124,7 @@ export function LoyaltyPage({ handle }: { handle: string }) {
           </p>
         </form>
       </section>
+      {program && <LoyaltyCards handle={handle} />}
     </>
   );
 }
