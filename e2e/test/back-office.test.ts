@@ -1,12 +1,13 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumInstalled, openChromium } from './browser.js';
+import { startShop, stopShop } from './demo-shop.js';
 import { api, freePort, ROOT, startInstance, stopInstance, wallet, type Instance } from './instance.js';
 import { signInWithWif } from './key-proof.js';
 import { pageProblems } from './page-checks.js';
@@ -312,7 +313,7 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
     }
   });
 
-  it("keeps the shop's settings: its paymail, the Buy button's snippet with the script's true hash, and members with roles", async () => {
+  it("keeps the shop's settings: its paymail, the Buy button's snippet with the script's true hash (pasted into the demo shop, it sells), and members with roles", async () => {
     const me = await api(instance.base, 'GET', '/api/v1/me', ownerKey);
     const handle = me.body.organizations[0].handle as string;
     const latte = await api(instance.base, 'POST', `/api/v1/orgs/${handle}/items`, ownerKey, {
@@ -344,6 +345,27 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
       `<script src="${instance.base}/checkout/v1/checkout.js" integrity="${integrity}" crossorigin="anonymous" defer></script>\n` +
         `<ctk-buy-button merchant="${handle}" item="${latte.body.id}" commerce-key="${commerceKey}" quantity="1">Buy now</ctk-buy-button>`,
     );
+
+    // The snippet, pasted into the demo shop (another origin), sells the latte: the customer's wallet pays the dialog's request.
+    const snippetFile = join(dir, 'snippet.html');
+    writeFileSync(snippetFile, await snippet.inputValue());
+    const shop = await startShop({ DEMO_SNIPPET_FILE: snippetFile });
+    const shopPage = await browser.newPage();
+    try {
+      shopPage.on('pageerror', (error) => errors.push(`shop: ${error.message}`));
+      await shopPage.goto(shop.url);
+      await shopPage.getByRole('heading', { name: 'Oat latte' }).waitFor();
+      await shopPage.locator('ctk-buy-button').getByRole('button', { name: 'Buy now' }).click();
+      const dialog = shopPage.getByRole('dialog', { name: /^Pay / });
+      await dialog.getByText('Waiting for payment').waitFor();
+      const payUri = (await dialog.getByRole('link', { name: /pay: link/ }).getAttribute('href')) ?? '';
+      await wallet(chainPort, join(dir, 'customer.json'), 'pay', payUri);
+      await dialog.getByText('Paid. Thank you!').waitFor({ timeout: 30_000 });
+      await shopPage.screenshot({ path: join(ARTIFACTS, `${String(++step).padStart(2, '0')}-snippet-on-the-demo-shop-phone.png`) });
+    } finally {
+      await shopPage.close();
+      await stopShop(shop);
+    }
 
     // A member: added as staff with a key shown once, made admin, then removed.
     const add = page.getByRole('form', { name: 'Add a member' });

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import { HD } from '@bsv/sdk';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumInstalled, openChromium } from './browser.js';
+import { startShop, stopShop, type Shop } from './demo-shop.js';
 import { api, freePort, ROOT, startInstance, stopInstance, wallet, type Instance } from './instance.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -22,36 +22,6 @@ const usd = (minor: number) =>
   new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(
     `${Math.trunc(minor / 100)}.${String(minor % 100).padStart(2, '0')}` as unknown as number,
   );
-
-type Shop = { process: ChildProcess; url: string };
-
-/** `node examples/demo-shop/serve.mjs`, as the README runs it, on its own origin (127.0.0.1, another port). */
-async function startShop(env: Record<string, string>): Promise<Shop> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [join(ROOT, 'examples/demo-shop/serve.mjs')], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, DEMO_PORT: String(port), DEMO_HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  await new Promise<void>((ready, fail) => {
-    const onData = (chunk: Buffer) => {
-      output.push(chunk.toString());
-      if (chunk.toString().includes('Demo shop at')) ready();
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => fail(new Error(`the demo shop exited with ${code}:\n${output.join('')}`)));
-  });
-  return { process: child, url: `http://127.0.0.1:${port}/` };
-}
-
-async function stopShop(shop: Shop | undefined) {
-  if (!shop || shop.process.exitCode !== null) return;
-  const exited = new Promise((done) => shop.process.once('exit', done));
-  shop.process.kill('SIGTERM');
-  await exited;
-}
 
 /** A merchant that sells online: onboarded with an xpub and a tax jurisdiction, one item, a commerce key. */
 async function merchant(base: string) {
