@@ -579,6 +579,50 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
     expect(errors).toEqual([]);
   });
 
+  it("makes a POS card for the customer's address on its page, which shows the loyalty card the address holds; prices a URL of the paid API on its page, and removes it there", async () => {
+    const me = await api(instance.base, 'GET', '/api/v1/me', ownerKey);
+    const handle = me.body.organizations[0].handle as string;
+    const { address } = (await wallet(chainPort, join(dir, 'customer.json'), 'address')) as { address: string };
+    await page.goto(`${instance.base}/o/${handle}/cards-and-wallets`);
+    await expect.poll(() => page.getByText('No cards yet.').isVisible()).toBe(true);
+    await page.getByLabel("The customer's wallet address").fill(address);
+    await page.getByLabel('What you call them').fill('Sam, oat flat white');
+    await page.getByRole('button', { name: 'Make the card' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('The card is made: scan the address at the counter.');
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Sam, oat flat white' }) });
+    await expect.poll(() => card.textContent()).toContain('1 of 5 stamps');
+    expect(await card.textContent()).toContain(address);
+    // The same address again is the card it has.
+    await page.getByLabel("The customer's wallet address").fill(address);
+    await page.getByRole('button', { name: 'Make the card' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('That address already has a card here: it is the one below.');
+    expect(await page.getByRole('heading', { name: 'Sam, oat flat white' }).count()).toBe(1);
+    expect(await pageProblems(page)).toEqual([]);
+    await snap('pos-cards');
+
+    // The payment-gate account the settings' key made: a URL priced on the page is the gate's.
+    await page.goto(`${instance.base}/o/${handle}/paygate-402`);
+    await expect.poll(() => page.getByText('No priced URLs yet.').isVisible()).toBe(true);
+    await page.getByLabel('Path').fill('/weather/*');
+    await page.getByLabel('Price in satoshis').fill('50');
+    await page.getByLabel('Calls', { exact: true }).fill('10');
+    await page.getByLabel('Description').fill('Ten forecasts');
+    await page.getByRole('button', { name: 'Put the price on' }).click();
+    await expect.poll(() => page.getByText('50 satoshis for 10 calls · Ten forecasts').isVisible()).toBe(true);
+    const priced = await api(instance.base, 'GET', `/api/v1/orgs/${handle}/402/resources`, ownerKey);
+    expect(priced.body.data).toEqual([
+      expect.objectContaining({ method: 'GET', path: '/weather/*', price_satoshis: 50, grant: { kind: 'calls', calls: 10 } }),
+    ]);
+    expect(await page.getByText('No payments yet.').isVisible()).toBe(true);
+    expect(await pageProblems(page)).toEqual([]);
+    await snap('paid-api');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Remove GET /weather/*' }).click();
+    await expect.poll(() => page.getByText('No priced URLs yet.').isVisible()).toBe(true);
+    expect((await api(instance.base, 'GET', `/api/v1/orgs/${handle}/402/resources`, ownerKey)).body.data).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
   it('sells tickets from the Commerce API page: an event added there, a ticket bought with the commerce key and paid with pnpm wallet, checked in there once', async () => {
     const me = await api(instance.base, 'GET', '/api/v1/me', ownerKey);
     const handle = me.body.organizations[0].handle as string;
@@ -648,19 +692,36 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
       expect(capability.path, capability.id).toMatch(/^\/o\/:handle\//);
       await page.goto(`${instance.base}${capability.path.replace(':handle', handle)}`);
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toContain(capability.title);
-      // The items, pay links, prepaid cards, loyalty, the ledger, the reports and the Commerce API are pages of their own; the others say what the map says of them.
-      if (!['pos', 'pay_links', 'prepaid_cards', 'loyalty', 'ledger', 'reports', 'commerce_api'].includes(capability.id))
+      // The items, pay links, cards, loyalty, the ledger, the reports, the Commerce API and the payment gate are pages of their own; the others say what the map says of them.
+      const ownPages = [
+        'pos',
+        'pay_links',
+        'prepaid_cards',
+        'cards_and_wallets',
+        'loyalty',
+        'ledger',
+        'reports',
+        'commerce_api',
+        'paygate_402',
+      ];
+      if (!ownPages.includes(capability.id))
         expect(await page.getByRole('heading', { name: 'What it does for you' }).isVisible()).toBe(true);
       expect(await pageProblems(page), capability.id).toEqual([]);
     }
-    // The shop chose a paymail alias in the form: that capability is set up; the 402 gate waits for a payment-gate key.
+    // The shop chose a paymail alias in the form: that capability is set up.
     await page.goto(`${instance.base}/o/${handle}/paymail`);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toContain('Set up');
     await snap('capability-paymail');
-    await page.goto(`${instance.base}/o/${handle}/paygate-402`);
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toContain('To set up');
-    expect(await page.getByText(`POST /api/v1/orgs/${handle}/paygate-keys`).first().isVisible()).toBe(true);
-    await snap('capability-paygate');
+    // The keypair identity waits for a member who signs in with a key of their own.
+    const identity = (await api(instance.base, 'GET', `/api/v1/orgs/${handle}/capabilities`, ownerKey)).body.rungs
+      .flatMap((r: { capabilities: { id: string; set_up: boolean | null; next_step: string | null }[] }) => r.capabilities)
+      .find((c: { id: string }) => c.id === 'keypair_identity');
+    await page.goto(`${instance.base}/o/${handle}/keypair-identity`);
+    await expect
+      .poll(() => page.getByRole('heading', { level: 1 }).textContent())
+      .toContain(identity.set_up ? 'Set up' : identity.set_up === false ? 'To set up' : 'Ready to use');
+    if (identity.next_step) expect(await page.getByText(identity.next_step).isVisible()).toBe(true);
+    await snap('capability-identity');
     expect(errors).toEqual([]);
   });
 

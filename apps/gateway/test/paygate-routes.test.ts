@@ -5,7 +5,7 @@ import { P2PKH } from '@bsv/sdk';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exampleOf, messageDesc } from '../src/contract/contract-registry.js';
-import { bearer, onboard, startTestGateway, type Onboarded, type Gateway } from './harness.js';
+import { addMember, bearer, onboard, startTestGateway, type Onboarded, type Gateway } from './harness.js';
 import { createPaygateKey, minedCoins, paying } from './paygate-harness.js';
 import { merchantKeys, startPaymailStack, type PaymailStack } from './paymail-harness.js';
 import { expectError, SERVICES_DOWN, uniqueName } from './support.js';
@@ -368,6 +368,44 @@ describe('the payment gate, with p2p and a local chain', () => {
     expect({ status: removed.statusCode, body: removed.body }).toEqual({ status: 204, body: '' });
     expect((await listed(key, '/api/v1/402/resources')).map((row) => row.id)).not.toContain(resource.id);
     expectError(await as(key, { method: 'DELETE', url }), 404, 'not_found');
+  });
+
+  it("is the organisation's in the back office too: its members read the resources and payments the key's account has, admins price and remove, staff may not, another organisation's members see none", async () => {
+    const orgUrl = (rest: string) => `/api/v1/orgs/${merchant.handle}/402/${rest}`;
+    const staff = await addMember(stack.gateway, merchant, 'staff');
+    const created = await as(merchant.key, { method: 'POST', url: orgUrl('resources'), payload: { ...RESOURCE, path: '/tides/*' } });
+    expect(created.statusCode).toBe(201);
+    const resource = created.json();
+    expect(resource).toMatchObject({ path: '/tides/*', price_satoshis: 50, grant: { kind: 'calls', calls: 10 } });
+    // One account: the key sees what the back office priced, and the back office what the key did.
+    expect((await listed(key, '/api/v1/402/resources')).map((row) => row.id)).toContain(resource.id);
+    const read = await as(staff.key, { method: 'GET', url: orgUrl('resources') });
+    expect(read.statusCode).toBe(200);
+    expect(read.json().data).toEqual(await listed(key, '/api/v1/402/resources'));
+    const payments = await as(staff.key, { method: 'GET', url: orgUrl('payments') });
+    expect(payments.json().data).toEqual(await listed(key, '/api/v1/402/payments'));
+
+    expectError(
+      await as(staff.key, { method: 'POST', url: orgUrl('resources'), payload: { ...RESOURCE, path: '/staff/*' } }),
+      403,
+      'forbidden',
+    );
+    expectError(await as(staff.key, { method: 'DELETE', url: orgUrl(`resources/${resource.id}`) }), 403, 'forbidden');
+    const other = await onboard(stack.gateway, uniqueName('Other Shop'));
+    expectError(await as(other.key, { method: 'GET', url: orgUrl('resources') }), 403, 'forbidden');
+    // Its own organisation has no payment-gate key yet: said in words, and nothing is made.
+    const none = await as(other.key, { method: 'GET', url: `/api/v1/orgs/${other.handle}/402/resources` });
+    expectError(none, 409, 'failed_precondition');
+    expect(none.json().error.message).toContain('make a payment-gate key first');
+    expectError(
+      await as(other.key, { method: 'DELETE', url: `/api/v1/orgs/${other.handle}/402/resources/${resource.id}` }),
+      409,
+      'failed_precondition',
+    );
+
+    const removed = await as(merchant.key, { method: 'DELETE', url: orgUrl(`resources/${resource.id}`) });
+    expect(removed.statusCode).toBe(204);
+    expect((await listed(key, '/api/v1/402/resources')).map((row) => row.id)).not.toContain(resource.id);
   });
 
   it('answers a bare request to a priced URL with the 402 to pass on: three headers and the x402 body, paying a fresh child of the xpub', async () => {

@@ -9,7 +9,9 @@ import { ItemsPage } from './items.js';
 import { LedgerPage } from './ledger.js';
 import { LoyaltyPage } from './loyalty.js';
 import { OrdersPage } from './orders.js';
+import { PaidApiPage } from './paid-api.js';
 import { PayLinksPage } from './pay-links.js';
+import { PosCardsPage } from './pos-cards.js';
 import { PrepaidCardsPage } from './prepaid-cards.js';
 import { SignInFirst } from './sign-in-first.js';
 import { TicketsPage } from './tickets.js';
@@ -25,6 +27,8 @@ const OWN_PAGES: Record<string, (props: { handle: string }) => JSX.Element> = {
   'prepaid-cards': PrepaidCardsPage,
   'commerce-api': TicketsPage,
   loyalty: LoyaltyPage,
+  'cards-and-wallets': PosCardsPage,
+  'paygate-402': PaidApiPage,
   ledger: LedgerPage,
   reports: ReportsPage,
 };

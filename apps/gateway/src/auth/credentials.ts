@@ -86,6 +86,12 @@ export class Credentials {
     return this.orgs.get(`paymail:${alias}`, () => this.prisma.organization.findUnique({ where: { paymailAlias: alias }, select: ORG }));
   }
 
+  /** The organisation's payment-gate account (one per organisation, made with its first key), if it has one. */
+  async paygateAccountId(organizationId: string): Promise<string | null> {
+    const account = await this.prisma.paygateAccount.findFirst({ where: { organizationId }, select: { id: true } });
+    return account?.id ?? null;
+  }
+
   role(userId: string, organizationId: string): Promise<Role | null> {
     return this.roles.get(`${userId}:${organizationId}`, async () => {
       const membership = await this.prisma.membership.findUnique({
