@@ -409,6 +409,100 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
     expect(errors).toEqual([]);
   });
 
+  it("adds an item with its choices, a reduced tax and its stock, orders the menu's sections, and says in words when someone else saved the menu meanwhile, keeping the edit", async () => {
+    const me = await api(instance.base, 'GET', '/api/v1/me', ownerKey);
+    const handle = me.body.organizations[0].handle as string;
+    await page.goto(`${instance.base}/o/${handle}/pos`);
+    const form = page.getByRole('region', { name: 'Add an item' });
+    await expect.poll(() => form.isVisible()).toBe(true);
+    await form.getByLabel('Name').fill('Iced tea');
+    await form.getByLabel('Price', { exact: true }).fill('3.50');
+    await form.getByRole('combobox', { name: /^Tax/ }).selectOption('reduced');
+    await form.getByLabel('Reduced rate (%)').fill('5');
+    await form.getByLabel('Stock').fill('40');
+    for (const [name, adds, group] of [
+      ['Lemon', '', ''],
+      ['Large', '0.75', 'Size'],
+    ]) {
+      await form.getByRole('button', { name: 'Add a choice' }).click();
+      const choice = form.getByRole('group', { name: `Choice ${name === 'Lemon' ? 1 : 2}` });
+      await choice.getByLabel('Choice', { exact: true }).fill(name!);
+      await choice.getByLabel('Adds').fill(adds!);
+      await choice.getByLabel('Group').fill(group!);
+    }
+    await form.getByRole('button', { name: 'Add the item' }).click();
+    await expect
+      .poll(() => page.getByRole('cell', { name: /Iced tea/ }).textContent())
+      .toBe('Iced teaLemon · Size: Large +$0.75 · tax 5% · 40 in stock');
+    const items = (await api(instance.base, 'GET', `/api/v1/orgs/${handle}/items?limit=100`, ownerKey)).body.data as {
+      id: string;
+      name: string;
+    }[];
+    expect(items.find((item) => item.name === 'Iced tea')).toMatchObject({
+      price_cents: 350,
+      tax_treatment: 'reduced',
+      tax_rate: '0.05',
+      price_type: 'fixed',
+      inventory: 40,
+      modifiers: [
+        { name: 'Lemon', price_cents: 0, group: null },
+        { name: 'Large', price_cents: 75, group: 'Size' },
+      ],
+    });
+    const idOf = (name: string) => items.find((item) => item.name === name)!.id;
+
+    // The menu: a Drinks section with the espresso and the tea, the tea moved first; then a Food section.
+    const menu = page.getByRole('region', { name: 'The menu at the counter' });
+    await menu.getByRole('button', { name: 'Add a section' }).click();
+    await menu.getByLabel('Section name').fill('Drinks');
+    await menu.getByLabel('Add an item to Drinks').selectOption({ label: 'Espresso' });
+    await menu.getByLabel('Add an item to Drinks').selectOption({ label: 'Iced tea' });
+    await menu.getByRole('button', { name: 'Move Iced tea up' }).click();
+    await menu.getByRole('button', { name: 'Add a section' }).click();
+    await menu.getByLabel('Section name').nth(1).fill('Food');
+    await menu.getByLabel('Add an item to Food').selectOption({ label: 'Croissant' });
+    await menu.getByLabel('Tip choices (%)').fill('10, 12.5, 20');
+    await menu.getByRole('button', { name: 'Save the menu' }).click();
+    await expect.poll(() => menu.getByRole('status').textContent()).toBe('Saved: version 1.');
+    const saved = await api(instance.base, 'GET', `/api/v1/orgs/${handle}/menu`, ownerKey);
+    expect(saved.body).toMatchObject({
+      version: 1,
+      sections: [
+        { name: 'Drinks', item_ids: [idOf('Iced tea'), idOf('Espresso')] },
+        { name: 'Food', item_ids: [idOf('Croissant')] },
+      ],
+      tip_basis_points: [1000, 1250, 2000],
+    });
+
+    // Another member saves the menu (Food first) while this page still edits version 1.
+    const theirs = await api(
+      instance.base,
+      'PUT',
+      `/api/v1/orgs/${handle}/menu`,
+      ownerKey,
+      { sections: [...saved.body.sections].reverse().map(({ name, item_ids }) => ({ name, item_ids })) },
+      { 'if-match': '"1"' },
+    );
+    expect(theirs.status).toBe(200);
+    await menu.getByRole('button', { name: 'Move section down' }).first().click();
+    await menu.getByLabel('Section name').nth(1).fill('Hot and iced drinks');
+    await menu.getByRole('button', { name: 'Save the menu' }).click();
+    await expect
+      .poll(() => menu.getByRole('alert').first().textContent())
+      .toContain('Someone else saved the menu while you were editing it (it is now at version 2)');
+    expect(await menu.getByLabel('Section name').nth(1).inputValue()).toBe('Hot and iced drinks');
+    // pos's 412 is the one failed request this step expects.
+    expect(errors.splice(0)).toEqual(['console: Failed to load resource: the server responded with a status of 412 (Precondition Failed)']);
+    expect(await pageProblems(page)).toEqual([]);
+    await snap('menu-stale');
+    await menu.getByRole('button', { name: 'Save mine over theirs' }).click();
+    await expect.poll(() => menu.getByRole('status').textContent()).toBe('Saved: version 3.');
+    expect(
+      (await api(instance.base, 'GET', `/api/v1/orgs/${handle}/menu`, ownerKey)).body.sections.map((s: { name: string }) => s.name),
+    ).toEqual(['Food', 'Hot and iced drinks']);
+    expect(errors).toEqual([]);
+  });
+
   it('makes pay links on their page: one pnpm wallet pays (the page counts the use), one for the payer to choose, disabled there', async () => {
     const me = await api(instance.base, 'GET', '/api/v1/me', ownerKey);
     const handle = me.body.organizations[0].handle as string;

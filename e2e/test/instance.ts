@@ -59,10 +59,10 @@ export async function stopInstance(instance: Instance): Promise<number | null> {
   return exited;
 }
 
-export async function api(base: string, method: string, path: string, key?: string, body?: unknown) {
+export async function api(base: string, method: string, path: string, key?: string, body?: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${base}${path}`, {
     method,
-    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
     body: body ? JSON.stringify(body) : undefined,
   });
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -12,15 +12,16 @@ export class ApiError extends Error {
   }
 }
 
-type Call = { method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; body?: unknown; key?: string | null };
+type Call = { method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; body?: unknown; key?: string | null; headers?: Record<string, string> };
 
 /**
- * One call to the gateway this page came from, with the signed-in key unless another is given (null: none).
+ * One call to the gateway this page came from, with the signed-in key unless another is given (null: none),
+ * and any other headers (a menu's If-Match).
  * Answers the JSON, or throws ApiError with the API's own code and message.
  */
-export async function api<T>(path: string, { method = 'GET', body, key }: Call = {}): Promise<T> {
+export async function api<T>(path: string, { method = 'GET', body, key, headers: extra }: Call = {}): Promise<T> {
   const bearer = key === undefined ? session.key() : key;
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept: 'application/json', ...extra };
   if (bearer) headers.authorization = `Bearer ${bearer}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;

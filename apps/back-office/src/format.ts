@@ -37,3 +37,24 @@ export function minorUnits(text: string): number {
 export function decimalOf(minor: number): string {
   return `${Math.trunc(minor / 100)}.${String(minor % 100).padStart(2, '0')}`;
 }
+
+/** A percentage as typed ("7.25", "5") as the decimal string pos takes for a rate ("0.0725", "0.05"), by its digits. */
+export function rateOfPercent(text: string): string {
+  const match = /^\s*(\d{1,2})(?:[.,](\d{1,4}))?\s*%?\s*$/.exec(text);
+  if (!match) throw new Refusal(`"${text}" is not a percentage: write it as 7.25.`);
+  return `0.${match[1]!.padStart(2, '0')}${match[2] ?? ''}`.replace(/0+$/, '');
+}
+
+/** A rate's decimal string ("0.0725") as a percentage to read ("7.25%"), by its digits. */
+export function percentOfRate(rate: string): string {
+  const digits = (rate.split('.')[1] ?? '').padEnd(2, '0');
+  const fraction = digits.slice(2);
+  return `${Number(digits.slice(0, 2))}${fraction ? `.${fraction}` : ''}%`;
+}
+
+/** A percentage as typed ("12.5") in basis points (1250), by its digits. */
+export function basisPointsOf(text: string): number {
+  const match = /^\s*(\d{1,3})(?:[.,](\d{1,2}))?\s*%?\s*$/.exec(text);
+  if (!match) throw new Refusal(`"${text}" is not a percentage: write it as 12.5.`);
+  return Number(match[1]) * 100 + Number((match[2] ?? '0').padEnd(2, '0'));
+}

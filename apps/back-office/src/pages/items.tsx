@@ -1,16 +1,30 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Page } from '../api.js';
-import { describe, Field, Problem, Refusal, useSubmit } from '../form.js';
-import { formatMoney, minorUnits } from '../format.js';
+import { describe, Problem, Refusal, useSubmit } from '../form.js';
+import { formatMoney, percentOfRate } from '../format.js';
+import { AddItem } from './item-form.js';
+import { MenuSections } from './menu-sections.js';
 
-type Item = { id: string; name: string; price_cents: number; currency: string; category: string | null };
+type Item = {
+  id: string;
+  name: string;
+  price_cents: number;
+  currency: string;
+  category: string | null;
+  tax_treatment: 'standard' | 'reduced' | 'exempt';
+  tax_rate: string | null;
+  price_type: 'fixed' | 'minimum' | 'top_up';
+  inventory: number | null;
+  modifiers: { id: string; name: string; price_cents: number; group: string | null }[];
+};
 type Draft = { name: string; price_cents: number; currency: string; category: string; notes: string[] };
 type Drafts = { drafts: Draft[]; skipped: string[]; source: string };
 
 /**
- * `/o/:handle/pos`: what the shop sells at the counter: its items, one added by hand, or many imported from
- * a photo of the printed menu, a CSV or pasted text (pos reads them into drafts, saving nothing), each draft
- * reviewed with what was guessed before it is saved.
+ * `/o/:handle/pos`: what the shop sells at the counter: its items, one added by hand (with its choices, tax,
+ * price type and stock: item-form.tsx), or many imported from a photo of the printed menu, a CSV or pasted
+ * text (pos reads them into drafts, saving nothing), each draft reviewed with what was guessed before it is
+ * saved; and the menu's sections in order (menu-sections.tsx).
  */
 export function ItemsPage({ handle }: { handle: string }) {
   const [items, setItems] = useState<Item[]>([]);
@@ -50,46 +64,38 @@ export function ItemsPage({ handle }: { handle: string }) {
                   <td>
                     {item.name}
                     {item.category && <span class="muted"> · {item.category}</span>}
+                    {detailsOf(item) && (
+                      <>
+                        <br />
+                        <small>{detailsOf(item)}</small>
+                      </>
+                    )}
                   </td>
-                  <td>{formatMoney(item.price_cents, item.currency)}</td>
+                  <td>
+                    {formatMoney(item.price_cents, item.currency)}
+                    {item.price_type !== 'fixed' && <small> {item.price_type === 'minimum' ? 'at least' : 'suggested'}</small>}
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
         )}
       </section>
+      <MenuSections handle={handle} items={items} />
     </>
   );
 }
 
-function AddItem({ handle, onSaved }: { handle: string; onSaved: () => void }) {
-  const { submit, busy, problem } = useSubmit(async (form) => {
-    const category = String(form.get('category') ?? '').trim();
-    await api(`/api/v1/orgs/${handle}/items`, {
-      method: 'POST',
-      body: {
-        name: String(form.get('name') ?? '').trim(),
-        price_cents: minorUnits(String(form.get('price') ?? '')),
-        ...(category ? { category } : {}),
-      },
-    });
-    (document.getElementById('add-item') as HTMLFormElement | null)?.reset();
-    onSaved();
-  });
-  return (
-    <section class="card" aria-labelledby="add-item-title">
-      <h2 id="add-item-title">Add an item</h2>
-      <form id="add-item" onSubmit={submit} noValidate>
-        <Field label="Name" name="name" required maxLength={200} autoComplete="off" />
-        <Field label="Price" name="price" required inputMode="decimal" placeholder="4.50" autoComplete="off" />
-        <Field label="Category" name="category" maxLength={60} autoComplete="off" hint="Optional, e.g. Coffee." />
-        <Problem problem={problem} />
-        <button type="submit" disabled={busy}>
-          Add the item
-        </button>
-      </form>
-    </section>
+/** An item's choices, tax and stock in a line, where any is other than plain. */
+function detailsOf(item: Item): string {
+  const choices = item.modifiers.map(
+    (choice) =>
+      `${choice.group ? `${choice.group}: ` : ''}${choice.name}${choice.price_cents ? ` +${formatMoney(choice.price_cents, item.currency)}` : ''}`,
   );
+  const tax =
+    item.tax_treatment === 'exempt' ? ['no tax'] : item.tax_treatment === 'reduced' ? [`tax ${percentOfRate(item.tax_rate ?? '0')}`] : [];
+  const stock = item.inventory === null ? [] : [`${item.inventory} in stock`];
+  return [...choices, ...tax, ...stock].join(' · ');
 }
 
 /** Import: a file (a menu photo, PNG or JPEG, or a CSV) or pasted text, read into drafts to review, then saved. */
