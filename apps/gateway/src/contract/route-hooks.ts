@@ -1,3 +1,4 @@
+import { AppError } from '@ctk/shared';
 import { requireOrg } from '../auth/authenticate.js';
 import { etagOf, ifMatchRefused, ifMatchVersion } from '../items/menu-version.js';
 import { orderMerchant } from '../orders/order-merchant.js';
@@ -121,6 +122,19 @@ export function routeHooks(deps: GatewayDeps): Record<string, RouteHook> {
             description: 'public, max-age=<max_age_seconds>: shared caches may keep it as long',
             example: 'public, max-age=30',
           },
+        },
+      }),
+    },
+    // The organisation the body names, whoever calls: any user may buy at any shop (404 for a handle none has).
+    any_org: {
+      route: (route) => ({
+        ...route,
+        handle: async (input) => {
+          const handle = (input.body as { org_handle: string }).org_handle;
+          const org = await deps.credentials.org(handle);
+          if (!org) throw new AppError('not_found', `No organisation with handle "${handle}".`);
+          input.request.org = { ...org, role: null };
+          return route.handle(input);
         },
       }),
     },

@@ -4,6 +4,7 @@ import { requireOrg, requireUser } from '../auth/authenticate.js';
 import type { GatewayDeps } from '../deps.js';
 import { handleField } from '../identity/organization-fields.js';
 import { resolveGateAccount } from '../paygate/resolve-gate-account.js';
+import { clientAddress } from '../plugins/rate-limits.js';
 import { pageOf } from '../routes/answer-schema.js';
 import { route, type HandlerInput, type RouteDefinition } from '../routes/route-definition.js';
 import { callOptions, orgRef } from '../routes/service-call.js';
@@ -20,17 +21,19 @@ export type RouteDeps = Pick<GatewayDeps, 'services' | 'config' | 'credentials'>
 
 /**
  * Request fields that are the request's context, never the caller's to send: `internal` fields filled by
- * name (this instance's public URL, who made it, whether staff made it, the caller's user, the payment-gate
- * account of the key, the caller's role in the organisation). `fill` may give them otherwise (the origin the
- * caller reached).
+ * name (this instance's public URL, who made it, whether staff made it, the caller's user and the key they
+ * called with, the payment-gate account of the key, the caller's role in the organisation, the client's
+ * address). `fill` may give them otherwise (the origin the caller reached).
  */
 const CONTEXT: Record<string, (input: Input, deps: RouteDeps) => unknown> = {
   public_url: (_, deps) => deps.config.CTK_PUBLIC_URL,
   created_by: ({ request }) => (request.caller.kind === 'user' ? request.caller.userId : ''),
   staff: ({ request }) => Boolean(request.routeOptions.config.endpoint?.role),
   user_id: ({ request }) => requireUser(request).userId,
+  api_key_id: ({ request }) => requireUser(request).apiKeyId,
   account: ({ request }, deps) => resolveGateAccount(deps.credentials, request),
   caller_role: ({ request }) => requireOrg(request).role ?? '',
+  client_address: ({ request }) => clientAddress(request),
 };
 
 /** The options of a route that are not its input, answer and handler (route-definition.ts). */
@@ -83,6 +86,8 @@ export function rpcRoute<N extends AnyServiceName>(deps: RouteDeps, options: Rpc
   const query = isParams(options.query) ? requestParams(input, options.query, 'query') : options.query;
   const takesOrg = input.fields.some((f) => f.name === 'org' && f.message?.typeName === 'ctk.common.v1.OrgRef');
   const context = input.fields.filter((f) => CONTEXT[f.name] && fieldOptions(f).internal);
+  // An `internal` bool `clear_<field>` is set when the body sent <field> as null: back to its default, which leaving it out does not say.
+  const clears = input.fields.filter((f) => f.name.startsWith('clear_') && fieldOptions(f).internal);
   const notInBody = [
     ...(takesOrg ? ['org'] : []),
     ...context.map((f) => f.name),
@@ -118,6 +123,7 @@ export function rpcRoute<N extends AnyServiceName>(deps: RouteDeps, options: Rpc
       if (bodyField) request[bodyField.localName] = fromJson(bodyDesc, handlerInput.body ?? {});
       if (takesOrg) request.org = orgRef(requireOrg(handlerInput.request));
       for (const field of context) request[field.localName] = await CONTEXT[field.name]!(handlerInput, deps);
+      for (const field of clears) request[field.localName] = (handlerInput.body as Json | undefined)?.[field.name.slice(6)] === null;
       if (fill) Object.assign(request, await fill.from(handlerInput));
       const call = callOptions(handlerInput.request);
       const response = await client[rpc[1]]!(request, timeoutMs ? { ...call, timeoutMs } : call);
