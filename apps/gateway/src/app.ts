@@ -27,7 +27,6 @@ import { commerceRoutes } from './routes/commerce-routes.js';
 import { ticketRoutes } from './routes/ticket-routes.js';
 import { providerRoutes } from './routes/provider-routes.js';
 import { itemAnalyzeRoutes } from './routes/item-analyze-routes.js';
-import { itemRoutes } from './routes/item-routes.js';
 import { ledgerRoutes } from './routes/ledger-routes.js';
 import { loyaltyCardRoutes } from './routes/loyalty-card-routes.js';
 import { walletPassRoutes } from './routes/wallet-pass-routes.js';
@@ -127,7 +126,6 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
 
   const implemented = new Set<string>();
   const groups: Record<string, RouteDefinition>[] = [
-    itemRoutes(deps),
     itemAnalyzeRoutes(deps),
     ledgerRoutes(deps),
     orderRoutes(deps),

@@ -1,5 +1,7 @@
 import { AppError } from '@ctk/shared';
-import { requireOrg } from '../auth/authenticate.js';
+import type { z } from 'zod';
+import { authorizeRole, requireOrg, requireUser } from '../auth/authenticate.js';
+import { soleOrganizationHandle } from '../identity/sole-organization.js';
 import { etagOf, ifMatchRefused, ifMatchVersion } from '../items/menu-version.js';
 import { orderMerchant } from '../orders/order-merchant.js';
 import { order, type OrderJson } from '../orders/order-answers.js';
@@ -134,6 +136,20 @@ export function routeHooks(deps: GatewayDeps): Record<string, RouteHook> {
           const org = await deps.credentials.org(handle);
           if (!org) throw new AppError('not_found', `No organisation with handle "${handle}".`);
           input.request.org = { ...org, role: null };
+          return route.handle(input);
+        },
+      }),
+    },
+    // The organisation the body names or, when it names none, the caller's only one, where the caller needs staff (an item for the caller).
+    sole_org: {
+      route: (route) => ({
+        ...route,
+        body: (route.body as z.ZodObject).partial({ org_handle: true }),
+        bodyExample: { org_handle: 'blue-bottle-cafe', ...(route.bodyExample as object) },
+        handle: async (input) => {
+          const named = (input.body as { org_handle?: string }).org_handle;
+          const handle = named ?? (await soleOrganizationHandle(deps, requireUser(input.request).userId));
+          await authorizeRole(input.request, 'staff', deps.credentials, handle);
           return route.handle(input);
         },
       }),
