@@ -28,7 +28,6 @@ import { ticketRoutes } from './routes/ticket-routes.js';
 import { providerRoutes } from './routes/provider-routes.js';
 import { itemAnalyzeRoutes } from './routes/item-analyze-routes.js';
 import { ledgerRoutes } from './routes/ledger-routes.js';
-import { loyaltyCardRoutes } from './routes/loyalty-card-routes.js';
 import { walletPassRoutes } from './routes/wallet-pass-routes.js';
 import { orderRoutes } from './routes/order-routes.js';
 import { payLinkRoutes } from './routes/pay-link-routes.js';
@@ -134,7 +133,6 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     ticketRoutes(deps),
     providerRoutes(deps),
     posCardRoutes(deps),
-    loyaltyCardRoutes(deps),
     walletPassRoutes(deps),
     paymailRoutes(deps),
     walletRoutes(deps),
