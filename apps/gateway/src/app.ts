@@ -26,16 +26,12 @@ import { contractRoutes } from './contract/contract-routes.js';
 import { commerceRoutes } from './routes/commerce-routes.js';
 import { ticketRoutes } from './routes/ticket-routes.js';
 import { providerRoutes } from './routes/provider-routes.js';
-import { identityRoutes } from './routes/identity-routes.js';
 import { itemAnalyzeRoutes } from './routes/item-analyze-routes.js';
-import { itemRoutes } from './routes/item-routes.js';
 import { ledgerRoutes } from './routes/ledger-routes.js';
-import { loyaltyCardRoutes } from './routes/loyalty-card-routes.js';
 import { walletPassRoutes } from './routes/wallet-pass-routes.js';
 import { orderRoutes } from './routes/order-routes.js';
 import { payLinkRoutes } from './routes/pay-link-routes.js';
 import { posCardRoutes } from './routes/pos-card-routes.js';
-import { prepaidCardRoutes } from './routes/prepaid-card-routes.js';
 import { paymailRoutes } from './routes/paymail-routes.js';
 import { registerCatalog } from './routes/register-catalog.js';
 import type { RouteDefinition } from './routes/route-definition.js';
@@ -129,8 +125,6 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
 
   const implemented = new Set<string>();
   const groups: Record<string, RouteDefinition>[] = [
-    identityRoutes(deps),
-    itemRoutes(deps),
     itemAnalyzeRoutes(deps),
     ledgerRoutes(deps),
     orderRoutes(deps),
@@ -139,9 +133,7 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     ticketRoutes(deps),
     providerRoutes(deps),
     posCardRoutes(deps),
-    loyaltyCardRoutes(deps),
     walletPassRoutes(deps),
-    prepaidCardRoutes(deps),
     paymailRoutes(deps),
     walletRoutes(deps),
     serviceInfoRoutes(deps, implemented),

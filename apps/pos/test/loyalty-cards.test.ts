@@ -171,6 +171,43 @@ describe('issuing and reading cards', () => {
   });
 });
 
+describe("a customer's own card", () => {
+  const join = (org: OrgRef, fields: { address?: string; publicKey?: string; provenKey?: string; userId?: string } = {}) =>
+    stack.client.joinLoyaltyProgram({ org, userId: randomUUID(), provenKey: '', ...fields });
+
+  it('is held by the user and, with a proven key, by that key and its address; a second one names the card and org_handle', async () => {
+    const org = await shop();
+    const userId = randomUUID();
+    const card = (await join(org, { userId })).card!;
+    expect(card.holder).toMatchObject({ userId, address: undefined, publicKey: undefined });
+    const refused = await failure(join(org, { userId }));
+    expect({ code: refused.code, field: refused.details?.field, card: refused.details?.card_id }).toEqual({
+      code: 'already_exists',
+      field: 'org_handle',
+      card: card.id,
+    });
+    const key = PrivateKey.fromRandom().toPublicKey();
+    const bound = (await join(org, { publicKey: key.toString().toUpperCase(), provenKey: key.toString() })).card!;
+    expect(bound.holder).toMatchObject({ address: key.toAddress('testnet'), publicKey: key.toString() });
+  });
+
+  it('binds an address or a key only with proof of its key, and only that key', async () => {
+    const org = await shop();
+    for (const fields of [{ address: address() }, { publicKey: PrivateKey.fromRandom().toPublicKey().toString() }]) {
+      const refused = await failure(join(org, fields));
+      expect({ code: refused.code, field: refused.details?.field }).toEqual({ code: 'validation_failed', field: 'proof' });
+      expect(refused.message).toContain('/api/auth/challenge');
+    }
+    const proven = PrivateKey.fromRandom().toPublicKey().toString();
+    const other = PrivateKey.fromRandom().toPublicKey().toString();
+    const mismatch = await failure(join(org, { publicKey: other, provenKey: proven }));
+    expect({ code: mismatch.code, field: mismatch.details?.field }).toEqual({ code: 'validation_failed', field: 'address' });
+    const elsewhere = await failure(join(org, { address: address(), provenKey: proven }));
+    expect({ code: elsewhere.code, field: elsewhere.details?.field }).toEqual({ code: 'validation_failed', field: 'address' });
+    expect(elsewhere.message).not.toContain('holder.');
+  });
+});
+
 describe('stamps', () => {
   it('staff stamp a card for paid orders up to a reward, each with its order and the receipt of its payment', async () => {
     const org = await shop();

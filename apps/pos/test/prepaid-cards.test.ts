@@ -137,6 +137,36 @@ describe('IssuePrepaidCard', () => {
   });
 });
 
+describe('PurchasePrepaidCard', () => {
+  const purchase = (org: OrgRef, fields: { gift?: boolean; to?: CardHolder; userId?: string } = {}) =>
+    stack.client.purchasePrepaidCard({ org, amountMinor: 2000n, publicUrl: PUBLIC_URL, userId: randomUUID(), ...fields });
+
+  it('is held by the buyer, or for a gift by `to` or nobody', async () => {
+    const org = await stack.walletOrg();
+    const userId = randomUUID();
+    const own = await purchase(org, { userId });
+    expect(own.card).toMatchObject({ status: 'pending', initialMinor: 2000n, holder: { userId } });
+    expect(own.card!.identifier!).toMatch(IDENTIFIER);
+    expect(own.order).toMatchObject({ prepaidCardId: own.card!.id, totalMinor: 2000n });
+    const address = PrivateKey.fromRandom().toAddress('testnet');
+    const gift = await purchase(org, { userId, gift: true, to: { address, publicKey: '', userId: '' } });
+    expect(gift.card!.holder).toEqual({ address, publicKey: undefined, userId: '' });
+    expect((await purchase(org, { userId, gift: true })).card!.holder).toEqual({ address: undefined, publicKey: undefined, userId: '' });
+  });
+
+  it('refuses `to` without gift, writing nothing', async () => {
+    const org = await stack.walletOrg();
+    const to = { address: PrivateKey.fromRandom().toAddress('testnet'), publicKey: '', userId: '' };
+    const refused = await failure(purchase(org, { to }));
+    expect({ code: refused.code, field: refused.details?.field, message: refused.message }).toEqual({
+      code: 'validation_failed',
+      field: 'to',
+      message: 'Invalid body: to: to names the holder of a gift: send "gift": true with it',
+    });
+    expect(await stack.orders.prisma.prepaidCard.count({ where: { organizationId: org.id } })).toBe(0);
+  });
+});
+
 describe('the selling order paid', () => {
   it('makes the card active at its value (activity issue) and emits prepaid.issued, not payment.received', async () => {
     const org = await stack.walletOrg();

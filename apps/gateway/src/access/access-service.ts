@@ -32,14 +32,14 @@ const newMember = z.union([
 const given = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 
 /** The organisation of a request, with the caller's role in it (only an owner grants the owner role). */
-const orgOf = (request: { org?: { id: string; handle: string } | undefined; callerRole?: string }): AccessOrg => ({
+export const orgOf = (request: { org?: { id: string; handle: string } | undefined; callerRole?: string }): AccessOrg => ({
   id: request.org!.id,
   handle: request.org!.handle,
   role: (request.callerRole || null) as Role | null,
 });
 
 /** A page of rows as a list response: the list's field and the next page's cursor. */
-const listed = <K extends string, T>(field: K, page: { data: T[]; next_cursor: string | null }) =>
+export const listed = <K extends string, T>(field: K, page: { data: T[]; next_cursor: string | null }) =>
   ({ [field]: page.data, nextCursor: page.next_cursor ?? '' }) as Record<K, T[]> & { nextCursor: string };
 
 /**

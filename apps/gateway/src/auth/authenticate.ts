@@ -1,6 +1,6 @@
 import { AppError, invalidInput } from '@ctk/shared';
 import type { FastifyRequest } from 'fastify';
-import type { Endpoint, Role } from '../catalog/endpoints.js';
+import type { Endpoint } from '../catalog/endpoints.js';
 import { handleProblem } from '../identity/organization-fields.js';
 import type { BeforeLookup, Credentials } from './credentials.js';
 import { refuseRepeatedCredentials } from '../plugins/request-refusals.js';
@@ -74,13 +74,6 @@ export function requireUser(request: FastifyRequest): { userId: string; apiKeyId
 export function requireOrg(request: FastifyRequest): OrgContext {
   if (!request.org) throw new AppError('internal', 'No organisation resolved for this route');
   return request.org;
-}
-
-/** The organisation of a route that requires a role, with the caller's role in it. */
-export function requireMembership(request: FastifyRequest): OrgContext & { role: Role } {
-  const org = requireOrg(request);
-  if (!org.role) throw new AppError('internal', 'No role resolved for this route');
-  return org as OrgContext & { role: Role };
 }
 
 function bearerToken(request: FastifyRequest): string | undefined {

@@ -18,7 +18,7 @@ export type OrgContext = {
   role: Role | null;
 };
 
-/** What access to an organisation's members and keys needs of it: which one, and the caller's role in it. */
+/** What the gateway's own services (access, identity) need of an organisation: which one, and the caller's role in it. */
 export type AccessOrg = Pick<OrgContext, 'id' | 'handle' | 'role'>;
 
 /** The spec's table: which roles satisfy a required role. */

@@ -45,23 +45,10 @@ const SPEC_ROWS: Row[] = [
     'gateway',
     'The capability map marked with what this organisation has set up and what to do next',
   ],
-  ['GET /api/v1/me', 'bearer', null, 'gateway', 'The caller: user, organisations and roles'],
   // 4.3 Paymail
   ['GET /api/v1/bsvalias/id/:paymail', 'none', 'paymail', 'gateway', 'Paymail public key infrastructure (pki)'],
   ['GET /api/v1/bsvalias/public-profile/:paymail', 'none', 'paymail', 'gateway', 'Paymail public profile'],
   ['GET /api/v1/bsvalias/verifypubkey/:paymail/:pubkey', 'none', 'paymail', 'gateway', 'Paymail public key verification'],
-  // 4.8 User wallet
-  ['GET /api/v1/organizations', 'bearer', 'receiving_address', 'gateway', "The caller's organisations"],
-  // 4.9 Onboarding and organisations
-  [
-    'POST /api/v1/onboard',
-    'bearer_optional',
-    'receiving_address',
-    'gateway',
-    'Onboard: a user (without a key), an organisation and the owner membership; returns the API key once',
-  ],
-  ['POST /api/v1/organizations', 'bearer_optional', 'receiving_address', 'gateway', 'Create an organisation for the caller'],
-  ['GET /api/v1/organizations/:handle', 'staff', 'receiving_address', 'gateway', 'An organisation'],
   // 4.11 Federation and feeds
   ['GET /api/v1/peers', 'none', 'federated_marketplace', 'federation', 'Known peer instances'],
   ['POST /api/v1/peers/exchange', 'none', 'federated_marketplace', 'federation', 'Exchange peer lists'],
@@ -96,15 +83,8 @@ const SPEC_ROWS: Row[] = [
   ],
 ];
 
-/** The gateway's rows not in the spec: access management the spec leaves to a settings page, and the paymail capability document. */
+/** The gateway's rows not in the spec: the paymail capability document. */
 const EXTRA_ROWS: Row[] = [
-  [
-    'PATCH /api/v1/organizations/:handle',
-    'admin',
-    'receiving_address',
-    'gateway',
-    'Update an organisation: name, receiving address, tax jurisdiction, whether prices include tax, paymail alias, location, category',
-  ],
   // Paymail beyond the spec's five routes (decision 0007): the capability document.
   [
     'GET /.well-known/bsvalias',
@@ -126,7 +106,7 @@ function toEndpoint([route, access, capability, service, summary]: Row, extra: b
 export const ENDPOINTS: readonly Endpoint[] = [
   ...SPEC_ROWS.map((row) => toEndpoint(row, false)),
   ...EXTRA_ROWS.map((row) => toEndpoint(row, true)),
-  // The gateway's own services (access, sign-in) are served by the gateway itself.
+  // The gateway's own services (identity, access, sign-in) are served by the gateway itself.
   ...httpBindings().map(({ service, http }) =>
     toEndpoint(
       [http.route as Row[0], http.access as Row[1], http.capability || null, isOwnService(service) ? 'gateway' : service, http.summary],

@@ -1,4 +1,8 @@
-import { requireOrg } from '../auth/authenticate.js';
+import { AppError, validate } from '@ctk/shared';
+import { z } from 'zod';
+import { authorizeRole, requireOrg, requireUser } from '../auth/authenticate.js';
+import { soleOrganizationHandle } from '../identity/sole-organization.js';
+import { spendKeyChallenge } from '../sign-in/key-challenge.js';
 import { etagOf, ifMatchRefused, ifMatchVersion } from '../items/menu-version.js';
 import { orderMerchant } from '../orders/order-merchant.js';
 import { order, type OrderJson } from '../orders/order-answers.js';
@@ -124,9 +128,53 @@ export function routeHooks(deps: GatewayDeps): Record<string, RouteHook> {
         },
       }),
     },
+    // The organisation the body names, whoever calls: any user may buy at any shop (404 for a handle none has).
+    any_org: {
+      route: (route) => ({
+        ...route,
+        handle: async (input) => {
+          const handle = (input.body as { org_handle: string }).org_handle;
+          const org = await deps.credentials.org(handle);
+          if (!org) throw new AppError('not_found', `No organisation with handle "${handle}".`, { field: 'org_handle' });
+          input.request.org = { ...org, role: null };
+          return route.handle(input);
+        },
+      }),
+    },
+    // The organisation the body names or, when it names none, the caller's only one, where the caller needs staff (an item for the caller).
+    sole_org: {
+      route: (route) => ({
+        ...route,
+        body: (route.body as z.ZodObject).partial({ org_handle: true }),
+        bodyExample: { org_handle: 'blue-bottle-cafe', ...(route.bodyExample as object) },
+        handle: async (input) => {
+          const named = (input.body as { org_handle?: string }).org_handle;
+          const handle = named ?? (await soleOrganizationHandle(deps, requireUser(input.request).userId));
+          await authorizeRole(input.request, 'staff', deps.credentials, handle);
+          return route.handle(input);
+        },
+      }),
+    },
+    // A key proven by a signed bind_card challenge (decision 0024), spent here: the service gets its key as proven_key.
+    key_proof: {
+      options: fill(['proven_key'], async ({ body }) => {
+        const { proof } = validate(KEY_PROOF, { proof: (body as Json).proof }, 'body');
+        return { provenKey: proof ? (await spendKeyChallenge(deps, proof, 'bind_card')).publicKey.toString() : '' };
+      }),
+    },
     // POST checks the order lines the caller has against the receipt's hash.
     check_lines: { options: fill([], () => ({ checkLines: true })) },
   };
 }
 
 const PAYGATE_BODY_LIMIT = 4_000_000;
+
+/** A signed challenge (POST /api/auth/challenge with "purpose": "bind_card"), as the gateway spends it. */
+const KEY_PROOF = z.object({
+  proof: z
+    .object({
+      nonce: z.string().regex(/^[0-9a-f]{32}$/, 'the nonce of the challenge'),
+      signature: z.string().regex(/^[0-9a-f]{16,200}$/i, 'a DER-encoded ECDSA signature of the challenge message, in hex'),
+    })
+    .optional(),
+});

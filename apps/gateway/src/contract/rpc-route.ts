@@ -1,9 +1,10 @@
-import type { DescMessage } from '@bufbuild/protobuf';
+import type { DescField, DescMessage } from '@bufbuild/protobuf';
 import { z } from 'zod';
 import { requireOrg, requireUser } from '../auth/authenticate.js';
 import type { GatewayDeps } from '../deps.js';
 import { handleField } from '../identity/organization-fields.js';
 import { resolveGateAccount } from '../paygate/resolve-gate-account.js';
+import { clientAddress } from '../plugins/rate-limits.js';
 import { pageOf } from '../routes/answer-schema.js';
 import { route, type HandlerInput, type RouteDefinition } from '../routes/route-definition.js';
 import { callOptions, orgRef } from '../routes/service-call.js';
@@ -20,17 +21,19 @@ export type RouteDeps = Pick<GatewayDeps, 'services' | 'config' | 'credentials'>
 
 /**
  * Request fields that are the request's context, never the caller's to send: `internal` fields filled by
- * name (this instance's public URL, who made it, whether staff made it, the caller's user, the payment-gate
- * account of the key, the caller's role in the organisation). `fill` may give them otherwise (the origin the
- * caller reached).
+ * name (this instance's public URL, who made it, whether staff made it, the caller's user and the key they
+ * called with, the payment-gate account of the key, the caller's role in the organisation, the client's
+ * address). `fill` may give them otherwise (the origin the caller reached).
  */
 const CONTEXT: Record<string, (input: Input, deps: RouteDeps) => unknown> = {
   public_url: (_, deps) => deps.config.CTK_PUBLIC_URL,
   created_by: ({ request }) => (request.caller.kind === 'user' ? request.caller.userId : ''),
   staff: ({ request }) => Boolean(request.routeOptions.config.endpoint?.role),
   user_id: ({ request }) => requireUser(request).userId,
+  api_key_id: ({ request }) => requireUser(request).apiKeyId,
   account: ({ request }, deps) => resolveGateAccount(deps.credentials, request),
   caller_role: ({ request }) => requireOrg(request).role ?? '',
+  client_address: ({ request }) => clientAddress(request),
 };
 
 /** The options of a route that are not its input, answer and handler (route-definition.ts). */
@@ -81,19 +84,13 @@ export function rpcRoute<N extends AnyServiceName>(deps: RouteDeps, options: Rpc
   const input = method.input;
   const params = isParams(options.params) ? requestParams(input, options.params, 'path') : options.params;
   const query = isParams(options.query) ? requestParams(input, options.query, 'query') : options.query;
-  const takesOrg = input.fields.some((f) => f.name === 'org' && f.message?.typeName === 'ctk.common.v1.OrgRef');
-  const context = input.fields.filter((f) => CONTEXT[f.name] && fieldOptions(f).internal);
-  const notInBody = [
-    ...(takesOrg ? ['org'] : []),
-    ...context.map((f) => f.name),
-    ...keysOf(params),
-    ...keysOf(query),
-    ...(fill?.fields ?? []),
-  ];
   const bodyField = typeof body === 'string' ? input.fields.find((f) => f.name === body) : undefined;
   if (typeof body === 'string' && !bodyField?.message) throw new Error(`${input.typeName} has no message field ${body}`);
   const bodyDesc = bodyField?.message ?? input;
-  let bodySchema = body ? messageSchema(bodyDesc, 'request', bodyField ? [] : notInBody) : undefined;
+  // The request's context, and the body message's where the body is one field (an order priced as a whole).
+  const [context, bodyContext] = [contextOf(input), bodyField ? contextOf(bodyDesc) : undefined];
+  const notInBody = [...context.names, ...keysOf(params), ...keysOf(query), ...(fill?.fields ?? [])];
+  let bodySchema = body ? messageSchema(bodyDesc, 'request', bodyContext?.names ?? notInBody) : undefined;
   if (bodySchema && orgHandle) bodySchema = (bodySchema as z.ZodObject).extend({ org_handle: handleField.describe(orgHandle) });
   // Paymail clients follow the paymail rules, not this API's: what they send beside the spec's fields is left out, not refused.
   if (bodySchema && rest.bsvalias) bodySchema = (bodySchema as z.ZodObject).strip();
@@ -109,15 +106,15 @@ export function rpcRoute<N extends AnyServiceName>(deps: RouteDeps, options: Rpc
     ...rest,
     ...(params ? { params } : {}),
     ...(query ? { query } : {}),
-    ...(bodySchema ? { body: bodySchema, bodyExample: bodyExample(bodyDesc, bodySchema) as never } : {}),
+    ...(bodySchema ? { body: bodySchema, bodyExample: bodyExample(input, bodyField, bodySchema) as never } : {}),
     ...(shown ? { answer: shown.schema } : { noContent: true }),
     ...(secrets.length && !rest.secrets ? { secrets } : {}),
     handle: async (handlerInput: Input) => {
       const fields = bodyField ? {} : (handlerInput.body ?? {});
       const request = fromJson(input, { ...handlerInput.params, ...handlerInput.query, ...fields });
       if (bodyField) request[bodyField.localName] = fromJson(bodyDesc, handlerInput.body ?? {});
-      if (takesOrg) request.org = orgRef(requireOrg(handlerInput.request));
-      for (const field of context) request[field.localName] = await CONTEXT[field.name]!(handlerInput, deps);
+      await context.give(request, handlerInput, deps);
+      if (bodyField) await bodyContext!.give(request[bodyField.localName] as Json, handlerInput, deps);
       if (fill) Object.assign(request, await fill.from(handlerInput));
       const call = callOptions(handlerInput.request);
       const response = await client[rpc[1]]!(request, timeoutMs ? { ...call, timeoutMs } : call);
@@ -129,9 +126,32 @@ export function rpcRoute<N extends AnyServiceName>(deps: RouteDeps, options: Rpc
   } as never);
 }
 
-/** The example written beside the body's message, less what its schema does not take (an id the service gives). */
-function bodyExample(desc: DescMessage, schema: z.ZodType): unknown {
-  const example = exampleOf(desc) as Json | undefined;
+/**
+ * What the gateway gives a message of the request: `org` (the organisation the request resolved), the
+ * context's fields by name, and each `internal` bool `clear_<field>`, set when the body sent <field> as null:
+ * back to its default, which leaving it out does not say.
+ */
+function contextOf(desc: DescMessage) {
+  const org = desc.fields.some((f) => f.name === 'org' && f.message?.typeName === 'ctk.common.v1.OrgRef');
+  const context = desc.fields.filter((f) => CONTEXT[f.name] && fieldOptions(f).internal);
+  const clears = desc.fields.filter((f) => f.name.startsWith('clear_') && fieldOptions(f).internal);
+  return {
+    names: [...(org ? ['org'] : []), ...context.map((f) => f.name)],
+    give: async (message: Json, input: Input, deps: RouteDeps) => {
+      if (org) message.org = orgRef(requireOrg(input.request));
+      for (const field of context) message[field.localName] = await CONTEXT[field.name]!(input, deps);
+      for (const field of clears) message[field.localName] = (input.body as Json | undefined)?.[field.name.slice(6)] === null;
+    },
+  };
+}
+
+/**
+ * The example written beside the body's message (for a body that is one field, the request example's field
+ * or else its message's), less what its schema does not take (an id the service gives).
+ */
+function bodyExample(input: DescMessage, field: DescField | undefined, schema: z.ZodType): unknown {
+  const request = exampleOf(input) as Json | undefined;
+  const example = (field ? (request?.[field.name] ?? exampleOf(field.message!)) : request) as Json | undefined;
   const keys = keysOf(schema);
   return example && Object.fromEntries(Object.entries(example).filter(([key]) => keys.includes(key)));
 }

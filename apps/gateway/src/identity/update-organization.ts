@@ -1,5 +1,5 @@
 import { AppError, isUniqueViolation, type CallOptions } from '@ctk/shared';
-import type { OrgContext } from '../auth/types.js';
+import type { AccessOrg } from '../auth/types.js';
 import type { Role } from '../catalog/endpoints.js';
 import type { GatewayDeps } from '../deps.js';
 import { orgRef } from '../routes/service-call.js';
@@ -15,7 +15,7 @@ import { checkWithOwners, readOwnerFacts, writeToOwners } from './owner-facts.js
  */
 export async function updateOrganization(
   deps: GatewayDeps,
-  org: OrgContext & { role: Role },
+  org: AccessOrg & { role: Role },
   fields: OrganizationUpdate,
   options: CallOptions,
 ) {

@@ -1,10 +1,8 @@
 import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
-import { requireOrg } from '../auth/authenticate.js';
 import { exampleOf, messageDesc } from '../contract/contract-registry.js';
 import { fromJson, toJson } from '../contract/json-mapping.js';
 import { messageSchema } from '../contract/message-schema.js';
 import { rpcParams } from '../contract/request-params.js';
-import { rpcRoute } from '../contract/rpc-route.js';
 import type { GatewayDeps } from '../deps.js';
 import { EventStreamSlots } from '../orders/event-stream-slots.js';
 import { openOrderEvents } from '../orders/order-events.js';
@@ -14,10 +12,8 @@ import { answerOrigin } from '../origin/answer-origin.js';
 import { clientAddress } from '../plugins/rate-limits.js';
 import { qrAnswer, qrFiles } from './qr-answer.js';
 import { route, type RouteDefinition } from './route-definition.js';
-import { callOptions, orgRef } from './service-call.js';
+import { callOptions } from './service-call.js';
 
-const CREATE = messageDesc('ctk.pos.v1.CreateOrderRequest');
-const QUOTE = messageDesc('ctk.pos.v1.OrderQuote');
 const PAYMENT = messageDesc('ctk.pos.v1.Bip270Payment');
 const PAYMENT_ACK = messageDesc('ctk.pos.v1.Bip270PaymentAck');
 
@@ -25,35 +21,15 @@ const PAYMENT_ACK = messageDesc('ctk.pos.v1.Bip270PaymentAck');
 const EVENTS_TIMEOUT_MS = 30 * 60_000;
 
 /**
- * Orders at the counter, served by pos (decision 0015), by hand: the counter's quote, and the customer's
- * BIP270 payment, QR and event stream (public by order number). Creating, reading, confirming and cancelling
- * an order are declared in the contract.
+ * Orders at the counter, served by pos (decision 0015), by hand: the customer's BIP270 payment, QR and
+ * event stream (public by order number). Creating, pricing, reading, confirming and cancelling an order are
+ * declared in the contract.
  */
 export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
   const publicUrl = deps.config.CTK_PUBLIC_URL;
   const eventStreams = new EventStreamSlots(deps.config.CTK_ORDER_EVENT_STREAMS_PER_ADDRESS);
-  // The cart is the order's body, as POST /api/pos/orders takes it.
-  const createBody = rpcRoute(deps, { rpc: ['pos', 'createOrder'], body: true, orgHandle: 'The organisation the order is for' }).body;
 
   return {
-    // The counter's cart, priced as the order would be (decision 0023): it creates nothing, so it takes no Idempotency-Key.
-    'POST /api/pos/orders/quote': route({
-      body: createBody,
-      bodyExample: (exampleOf(messageDesc('ctk.pos.v1.QuoteOrderRequest')) as { order: object }).order,
-      answer: messageSchema(QUOTE, 'answer'),
-      handle: async ({ body, request }) => {
-        const orderRequest = {
-          ...fromJson(CREATE, body as Record<string, unknown>),
-          org: orgRef(requireOrg(request)),
-          publicUrl,
-          // Who creates a counter order, for the merchant's records; with a key, it may use the addresses kept for staff (decision 0022).
-          createdBy: request.caller.kind === 'user' ? request.caller.userId : '',
-          staff: true,
-        };
-        const response = await deps.services.pos.quoteOrder({ order: orderRequest as never }, callOptions(request));
-        return toJson(QUOTE, response.quote as Record<string, unknown> | undefined);
-      },
-    }),
     'POST /api/pos/orders/:order_number/payment': route({
       params: rpcParams(['pos', 'payOrder'], ['order_number'], 'path'),
       body: messageSchema(PAYMENT, 'request'),

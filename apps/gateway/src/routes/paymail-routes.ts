@@ -8,7 +8,6 @@ import { bsvaliasCapabilities, capabilities, paymailPki, publicProfile, verified
 import { messageDesc } from '../contract/contract-registry.js';
 import { fromJson } from '../contract/json-mapping.js';
 import { rpcRoute, type RpcRouteOptions } from '../contract/rpc-route.js';
-import { clientAddress } from '../plugins/rate-limits.js';
 import { callOptions, orgRef } from './service-call.js';
 import {
   beefBody,
@@ -65,10 +64,8 @@ export function paymailRoutes(deps: GatewayDeps): Record<string, RouteDefinition
       ...options,
       fill: {
         fields: ['target', ...(spec?.fields ?? [])],
-        from: async ({ params, body, request }) => ({
+        from: async ({ params, body }) => ({
           target: forP2p(await target(params.paymail as string)),
-          // Who asks for a destination: past its share of the merchant's addresses, p2p gives it one it holds (decision 0022).
-          ...(options.rpc[1] === 'receiveP2pTransaction' ? {} : { clientAddress: clientAddress(request) }),
           ...spec?.from(body),
         }),
       },

@@ -4,6 +4,7 @@ import type { CardContext } from '../cards/card-context.js';
 import { createLoyaltyCard } from '../loyalty/create-loyalty-card.js';
 import { getLoyaltyCard } from '../loyalty/get-loyalty-card.js';
 import { getLoyaltyProgram } from '../loyalty/get-loyalty-program.js';
+import { joinLoyaltyProgram } from '../loyalty/join-loyalty-program.js';
 import { listHeldLoyaltyCards } from '../loyalty/list-held-loyalty-cards.js';
 import { redeemLoyaltyCard } from '../loyalty/redeem-loyalty-card.js';
 import { replaceLoyaltyProgram } from '../loyalty/replace-loyalty-program.js';
@@ -17,6 +18,7 @@ type LoyaltyCardRpcs = Pick<
   | 'getLoyaltyProgram'
   | 'replaceLoyaltyProgram'
   | 'createLoyaltyCard'
+  | 'joinLoyaltyProgram'
   | 'getLoyaltyCard'
   | 'stampLoyaltyCard'
   | 'redeemLoyaltyCard'
@@ -36,6 +38,9 @@ export function loyaltyCardRpcs(cards: CardContext): LoyaltyCardRpcs {
     },
     async createLoyaltyCard(request) {
       return { card: toLoyaltyCardMessage(await createLoyaltyCard(cards, orgOf(request.org), request)) };
+    },
+    async joinLoyaltyProgram(request) {
+      return { card: toLoyaltyCardMessage(await joinLoyaltyProgram(cards, orgOf(request.org), request)) };
     },
     async getLoyaltyCard(request) {
       return { card: toLoyaltyCardMessage(await getLoyaltyCard(cards, request)) };

@@ -5,6 +5,7 @@ import { getPrepaidCard } from '../prepaid/get-prepaid-card.js';
 import { issuePrepaidCard } from '../prepaid/issue-prepaid-card.js';
 import { listHeldPrepaidCards } from '../prepaid/list-held-prepaid-cards.js';
 import { listPrepaidCards } from '../prepaid/list-prepaid-cards.js';
+import { purchasePrepaidCard } from '../prepaid/purchase-prepaid-card.js';
 import { transferPrepaidCard } from '../prepaid/transfer-prepaid-card.js';
 import { usePrepaidCard } from '../prepaid/use-prepaid-card.js';
 import { toOrderMessage } from './order-message.js';
@@ -12,7 +13,13 @@ import { toPrepaidActivityMessage, toPrepaidCardMessage } from './prepaid-card-m
 
 type PrepaidCardRpcs = Pick<
   PosServiceImplementation,
-  'issuePrepaidCard' | 'getPrepaidCard' | 'usePrepaidCard' | 'transferPrepaidCard' | 'listHeldPrepaidCards' | 'listPrepaidCards'
+  | 'issuePrepaidCard'
+  | 'purchasePrepaidCard'
+  | 'getPrepaidCard'
+  | 'usePrepaidCard'
+  | 'transferPrepaidCard'
+  | 'listHeldPrepaidCards'
+  | 'listPrepaidCards'
 >;
 
 /** Prepaid and gift cards (docs/decisions/0017-customer-cards.md). */
@@ -23,6 +30,11 @@ export function prepaidCardRpcs(cards: CardContext): PrepaidCardRpcs {
       const { org: orgRef, ...input } = request;
       const issued = await issuePrepaidCard(cards, orgRef ?? {}, orgOf(orgRef), input);
       return { card: toPrepaidCardMessage(issued.card, issued.identifier), order: toOrderMessage(issued.order, request.publicUrl, now()) };
+    },
+    async purchasePrepaidCard(request) {
+      const { org: orgRef, ...purchase } = request;
+      const bought = await purchasePrepaidCard(cards, orgRef ?? {}, orgOf(orgRef), purchase);
+      return { card: toPrepaidCardMessage(bought.card, bought.identifier), order: toOrderMessage(bought.order, request.publicUrl, now()) };
     },
     async getPrepaidCard(request) {
       return { card: toPrepaidCardMessage(await getPrepaidCard(cards, request)) };
