@@ -26,7 +26,8 @@ const EVENTS_TIMEOUT_MS = 30 * 60_000;
 
 /**
  * Orders at the counter, served by pos (decision 0015), by hand: the counter's quote, and the customer's
- * BIP270 payment, QR and event stream (public by order number). Creating, reading, confirming and cancelling
+ * BIP270 payment, QR and event stream (public by order number), and the merchant's BIP270 payment of a
+ * refund (decision 0033). Creating, reading, confirming and cancelling
  * an order are declared in the contract.
  */
 export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
@@ -66,6 +67,20 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
         // Verifying and broadcasting the transaction may take a few seconds.
         const call = { ...callOptions(request), timeoutMs: 30_000 };
         const ack = await deps.services.pos.payOrder({ orderNumber: params.order_number, ...payment }, call);
+        return toJson(PAYMENT_ACK, { payment, memo: ack.memo, error: ack.error });
+      },
+    }),
+    // The merchant's wallet pays a refund (decision 0033) as a customer's pays an order: a BIP270 Payment.
+    'POST /api/pos/refunds/:refund_id/payment': route({
+      params: rpcParams(['pos', 'payRefund'], ['refund_id'], 'path'),
+      body: messageSchema(PAYMENT, 'request'),
+      bodyExample: exampleOf(PAYMENT) as never,
+      jsonAlso: { body: 'application/bitcoinsv-payment', answer: 'application/bitcoinsv-paymentack' },
+      answer: messageSchema(PAYMENT_ACK, 'answer'),
+      handle: async ({ params, body, request }) => {
+        const payment = fromJson(PAYMENT, body as Record<string, unknown>);
+        const call = { ...callOptions(request), timeoutMs: 30_000 };
+        const ack = await deps.services.pos.payRefund({ refundId: params.refund_id, ...payment }, call);
         return toJson(PAYMENT_ACK, { payment, memo: ack.memo, error: ack.error });
       },
     }),
