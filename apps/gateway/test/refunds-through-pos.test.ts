@@ -165,7 +165,7 @@ describe('refunds through the gateway and pos', () => {
     expectError(await inject({ method: 'GET', url: '/api/pos/refunds/not-a-uuid/payment-request' }), 422, 'validation_failed');
   });
 
-  it('20 refunds of one order at once through HTTP never pay back more than it took', async () => {
+  it('20 refunds of one order at once through HTTP never pay back more than it took', { tags: ['concurrency'] }, async () => {
     const order = await paidOrder(cafe);
     const answers = await Promise.all(
       Array.from({ length: 20 }, () => refund(cafe.key, order.order_number, { org_handle: cafe.handle, amount_minor: 300 })),

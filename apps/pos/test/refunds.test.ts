@@ -246,7 +246,7 @@ describe('refunds of a paid order', () => {
     ).toBe('not_found');
   });
 
-  it('never refunds more than the order took under 20 refunds at once', async () => {
+  it('never refunds more than the order took under 20 refunds at once', { tags: ['concurrency'] }, async () => {
     const org = await stack.walletOrg();
     const order = await paidOrder(org);
     // 1595 paid: 20 refunds of 300 at once, of which 5 fit (1500).
