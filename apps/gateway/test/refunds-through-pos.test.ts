@@ -114,6 +114,11 @@ describe('refunds through the gateway and pos', () => {
       refunded_paid_minor: 333,
       refunds: [{ id: body.id, status: 'paid', amount_minor: 333, txid: tx.id('hex') }],
     });
+    // Read from another origin than CTK_PUBLIC_URL, the refund's links are under the origin reached.
+    const elsewhere = (
+      await inject({ method: 'GET', url: `/api/pos/orders/${order.order_number}`, headers: { host: '127.0.0.1:9999' } })
+    ).json();
+    expect(elsewhere.refunds[0].payment_request_url).toBe(`http://127.0.0.1:9999/api/pos/refunds/${body.id}/payment-request`);
     // Paid, it takes no payment request.
     expectError(await inject({ method: 'GET', url: new URL(body.payment_request_url).pathname }), 409, 'failed_precondition');
   });

@@ -16,7 +16,7 @@ export async function cancelRefund(
   refundId: string,
 ): Promise<{ refund: OrderRefund; order: OrderWithParts }> {
   const found = await organisationRefund(context, org, refundId);
-  return context.orders.locked(
+  const done = await context.orders.locked(
     found.orderId,
     async (tx, order) => {
       const refund = order.refunds.find((known) => known.id === found.id)!;
@@ -42,4 +42,6 @@ export async function cancelRefund(
     },
     { patient: true },
   );
+  context.notifier.changed(found.orderId);
+  return done;
 }

@@ -50,7 +50,7 @@ export async function createRefund(
   refundable(found);
   const address = addressOf(context, found, request.refundTo);
   const script = scriptOfAddress(address, context.network, 'refund_to');
-  return context.orders.locked(
+  const made = await context.orders.locked(
     found.id,
     async (tx, order) => {
       refundable(order);
@@ -79,6 +79,9 @@ export async function createRefund(
     },
     { patient: true },
   );
+  // The order's watchers (its page, the back office) see the refund.
+  context.notifier.changed(made.order.id);
+  return made;
 }
 
 function askOf(request: z.output<typeof refundSchema>): RefundAsk {

@@ -29,11 +29,12 @@ CREATE TABLE "order_refunds" (
     CONSTRAINT "order_refunds_pkey" PRIMARY KEY ("id")
 );
 
--- CreateIndex
-CREATE UNIQUE INDEX "order_refunds_txid_key" ON "order_refunds"("txid");
 
 -- CreateIndex
 CREATE INDEX "order_refunds_order_id_created_at_idx" ON "order_refunds"("order_id", "created_at");
+
+-- CreateIndex
+CREATE INDEX "order_refunds_txid_idx" ON "order_refunds"("txid");
 
 -- AddForeignKey
 ALTER TABLE "order_refunds" ADD CONSTRAINT "order_refunds_order_id_fkey" FOREIGN KEY ("order_id") REFERENCES "orders"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
