@@ -8,6 +8,7 @@ import { reportEvents } from './fixtures/report-events.js';
 import { newEvent, newOrg, openTestJournal, startFedBooks } from './support.js';
 
 const {
+  PAYMENT_EVENT_TYPE_PAYMENT_REFUNDED: REFUNDED,
   PAYMENT_EVENT_TYPE_PREPAID_ISSUED: ISSUED,
   PAYMENT_EVENT_TYPE_PREPAID_REDEEMED: REDEEMED,
   PAYMENT_EVENT_TYPE_PREPAID_RESTORED: RESTORED,
@@ -295,6 +296,38 @@ describe('reports from the journal, over gRPC', () => {
         [1, 9, 1075],
         [1, 10, 1075],
       ]);
+    });
+
+    it('shows a refund of part of a paid order apart, with its tax and its share of the tip, and the books still balance', async () => {
+      const shop = newOrg();
+      const order = randomUUID();
+      const at = (hour: number) => new Date(Date.UTC(2026, 7, 3, hour));
+      await books.post([
+        newEvent(shop.id ?? '', { sourceId: order, occurredAt: at(9), amountMinor: 1275n, taxMinor: 75n, tipMinor: 200n }),
+        // A third of it refunded: 425, of which 25 tax and 66 tip (decision 0033).
+        newEvent(shop.id ?? '', { type: REFUNDED, sourceId: order, occurredAt: at(10), amountMinor: 425n, taxMinor: 25n, tipMinor: 66n }),
+      ]);
+      const [row] = (await books.client.getSalesReport({ org: shop, from: '2026-08-03', to: '2026-08-03' })).rows;
+      expect(row).toMatchObject({
+        orders: 1n,
+        grossMinor: 1075n,
+        taxMinor: 75n,
+        refundsMinor: 425n - 66n,
+        refundsTaxMinor: 25n,
+        netAfterRefundsMinor: 1075n - 75n - (359n - 25n),
+        tipsMinor: 200n,
+        refundsTipsMinor: 66n,
+      });
+      const { balances } = await books.client.getTrialBalance({ org: shop, at: '2026-08-03' });
+      const nonZero = balances[0]?.accounts.filter((a) => a.debitsMinor || a.creditsMinor);
+      expect(nonZero?.map((a) => [a.code, Number(a.debitsMinor), Number(a.creditsMinor)])).toEqual([
+        ['1010', 1275, 425],
+        ['2100', 25, 75],
+        ['2400', 66, 200],
+        ['4000', 0, 1000],
+        ['4100', 334, 0],
+      ]);
+      expect(balances[0]?.totalDebitMinor).toBe(balances[0]?.totalCreditMinor);
     });
 
     it('counts an order paid by a gift card and money once, and a gift card use undone as a refund, in reports and balances', async () => {

@@ -75,6 +75,7 @@ const zeroDay = (period: string, currency: string) => ({
   net_after_refunds_minor: 0,
   gift_cards_sold_minor: 0,
   tips_minor: 0,
+  refunds_tips_minor: 0,
 });
 
 describe('reports through the gateway and the books service over gRPC', () => {
@@ -116,6 +117,7 @@ describe('reports through the gateway and the books service over gRPC', () => {
           net_after_refunds_minor: 1150,
           gift_cards_sold_minor: 0,
           tips_minor: 0,
+          refunds_tips_minor: 0,
         },
         zeroDay('2026-03-03', 'BSV'),
         {
@@ -130,6 +132,7 @@ describe('reports through the gateway and the books service over gRPC', () => {
           net_after_refunds_minor: 534,
           gift_cards_sold_minor: 2500,
           tips_minor: 0,
+          refunds_tips_minor: 0,
         },
         {
           period: '2026-03-04',
@@ -143,6 +146,7 @@ describe('reports through the gateway and the books service over gRPC', () => {
           net_after_refunds_minor: '10000000000000000',
           gift_cards_sold_minor: 0,
           tips_minor: 0,
+          refunds_tips_minor: 0,
         },
         zeroDay('2026-03-04', 'USD'),
       ],
@@ -165,6 +169,7 @@ describe('reports through the gateway and the books service over gRPC', () => {
         net_after_refunds_minor: 1684,
         gift_cards_sold_minor: 2500,
         tips_minor: 0,
+        refunds_tips_minor: 0,
       },
     ]);
     const months = (await get('sales', '?from=2026-02-01&to=2026-03-31&period=month&time_zone=America/New_York')).json();

@@ -54,6 +54,7 @@ export function buildPos(
     notifier: createOrderNotifier(),
     eventsCommitted,
     logger,
+    network: config.CHAIN_NETWORK,
     ttlSeconds: config.POS_ORDER_TTL_SECONDS,
     latePaymentSeconds: config.POS_LATE_PAYMENT_SECONDS,
     now: options.now ?? (() => new Date()),

@@ -33,4 +33,4 @@ export {
   type ScriptFailure,
 } from './verify/check-input-scripts.js';
 export { verifyBeef, type VerifiedBeef } from './verify/verify-beef.js';
-export { addressOfScript, networkAddress, addressOfPublicKey } from './network-address.js';
+export { addressOfScript, networkAddress, addressOfPublicKey, scriptOfAddress } from './network-address.js';

@@ -52,3 +52,9 @@ export function addressOfPublicKey(publicKey: string, network: ChainNetwork, fie
     field,
   });
 }
+
+/** The P2PKH locking script (hex) of an address of the chain's network; a 422 naming `field` for anything else. */
+export function scriptOfAddress(value: string, network: ChainNetwork, field: string): string {
+  const address = networkAddress(value, network, field);
+  return `76a914${Utils.toHex(Utils.fromBase58Check(address).data as number[])}88ac`;
+}

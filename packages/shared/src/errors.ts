@@ -61,6 +61,8 @@ const ERRORS = {
   already_checked_in: { grpc: Status.ALREADY_EXISTS, http: 409 },
   /** Fewer tickets of a type are left than a checkout asks for (details: field, available). */
   sold_out: { grpc: Status.FAILED_PRECONDITION, http: 409 },
+  /** A refund would take back more than the order took (details: refundable_minor, what is left to refund). */
+  refund_exceeds_paid: { grpc: Status.FAILED_PRECONDITION, http: 409 },
   internal: { grpc: Status.INTERNAL, http: 500 },
 } as const satisfies Record<string, { grpc: Status; http: number }>;
 

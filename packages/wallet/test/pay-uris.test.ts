@@ -106,7 +106,7 @@ describe('pay pay:?r=<url> (BIP270 payment request)', () => {
     const { env } = await fundedWallet(chain, 100_000);
     const merchant = merchantAddress();
     const receipt = receiptScript({ merchant: 'cafe@shop.example', reference: 'ORD-9', linesHash: hashOrderLines(LINES) });
-    const payments: Array<{ merchantData: string; transaction: string }> = [];
+    const payments: Array<{ merchantData: string; transaction: string; refundTo?: string }> = [];
     const server = await startJsonServer(({ method, path, body }) => {
       if (method === 'GET' && path === '/r/ORD-9') {
         return {
@@ -141,6 +141,9 @@ describe('pay pay:?r=<url> (BIP270 payment request)', () => {
       });
       expect(payments).toHaveLength(1);
       expect(payments[0]?.merchantData).toBe('ORD-9');
+      // A refund goes back to the wallet's own address (BIP270's refundTo).
+      const address = (await wallet(['address', '--json'], env)).json<{ address: string }>().address;
+      expect(payments[0]?.refundTo).toBe(address);
       expect(Transaction.fromHex(payments[0]!.transaction).id('hex')).toBe(paid.txid);
       expect(await balanceOf(merchant)).toBe(900);
       expect(findReceipt((await chain.client.getTransaction(paid.txid))!.tx)?.reference).toBe('ORD-9');

@@ -14,6 +14,7 @@ export type SalesRow = {
   refundsTax: bigint;
   giftCardsSold: bigint;
   tips: bigint;
+  refundsTips: bigint;
 };
 export type ItemRow = {
   currency: string;
@@ -55,6 +56,7 @@ WITH ${BOUNDS}, totals AS (
     sum(e.tax_minor) FILTER (WHERE ${IS_SALE}) AS tax,
     sum(e.amount_minor - e.tip_minor) FILTER (WHERE ${IS_REFUND}) AS refunds,
     sum(e.tax_minor) FILTER (WHERE ${IS_REFUND}) AS refunds_tax,
+    sum(e.tip_minor) FILTER (WHERE ${IS_REFUND}) AS refunds_tips,
     sum(e.amount_minor) FILTER (WHERE e.event_type = '${GIFT_CARD_SALE}') AS gift_cards_sold
   FROM journal_entries e CROSS JOIN bounds b
   WHERE ${IN_RANGE('e')}
@@ -64,7 +66,8 @@ WITH ${BOUNDS}, totals AS (
 )
 SELECT p.period, c.currency, coalesce(t.orders, 0)::bigint AS orders, coalesce(t.gross, 0)::bigint AS gross,
   coalesce(t.tax, 0)::bigint AS tax, coalesce(t.refunds, 0)::bigint AS refunds, coalesce(t.refunds_tax, 0)::bigint AS "refundsTax",
-  coalesce(t.gift_cards_sold, 0)::bigint AS "giftCardsSold", coalesce(t.tips, 0)::bigint AS tips
+  coalesce(t.gift_cards_sold, 0)::bigint AS "giftCardsSold", coalesce(t.tips, 0)::bigint AS tips,
+  coalesce(t.refunds_tips, 0)::bigint AS "refundsTips"
 FROM periods p CROSS JOIN (SELECT DISTINCT currency FROM totals) c
 LEFT JOIN totals t ON t.period = p.period AND t.currency = c.currency
 ORDER BY p.period, c.currency`;

@@ -47,6 +47,7 @@ export async function getSalesReport(
         netAfterRefundsMinor: net - (row.refunds - row.refundsTax),
         giftCardsSoldMinor: row.giftCardsSold,
         tipsMinor: row.tips,
+        refundsTipsMinor: row.refundsTips,
       };
     }),
   };

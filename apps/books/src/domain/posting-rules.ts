@@ -50,8 +50,15 @@ export const POSTING_RULES: ReadonlyMap<PaymentEventType, PostingRule> = new Map
       eventType: 'payment.refunded',
       settlements: MONEY_MOVES,
       taxable: true,
-      tips: false,
-      lines: ({ amount, tax, moneyIn }) => [debit('4100', amount - tax), debit('2100', tax), credit(moneyIn, amount)],
+      // A refund of a paid order gives back its share of the tip too (decision 0033): no longer owed to staff.
+      // A provider's refund carries none, and posts as before.
+      tips: true,
+      lines: ({ amount, tax, tip, moneyIn }) => [
+        debit('4100', amount - tax - tip),
+        debit('2100', tax),
+        debit('2400', tip),
+        credit(moneyIn, amount),
+      ],
     },
   ],
   [

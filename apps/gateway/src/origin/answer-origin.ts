@@ -40,14 +40,24 @@ export function rebaseUrl(text: string, from: string, to: string): string {
   return plain.replaceAll(encodeURIComponent(`${a}/`), encodeURIComponent(`${b}/`));
 }
 
-type PaymentLinks = { bip21_uri: string; pay_uri: string; payment_request_url: string };
+type PaymentLinks = { bip21_uri: string; pay_uri: string; payment_request_url: string; refunds?: unknown };
+type RefundLinks = { payment_uri: string; payment_request_url: string };
 
-/** An order's or checkout's payment links (made by pos under `from`) under the caller's origin `to`. */
+/** An order's or checkout's payment links (made by pos under `from`) under the caller's origin `to`, its refunds' too. */
 export function rebasePaymentLinks<T extends PaymentLinks>(view: T, from: string, to: string): T {
   return {
     ...view,
     bip21_uri: rebaseUrl(view.bip21_uri, from, to),
     pay_uri: rebaseUrl(view.pay_uri, from, to),
     payment_request_url: rebaseUrl(view.payment_request_url, from, to),
+    ...(Array.isArray(view.refunds)
+      ? {
+          refunds: (view.refunds as RefundLinks[]).map((refund) => ({
+            ...refund,
+            payment_uri: rebaseUrl(refund.payment_uri, from, to),
+            payment_request_url: rebaseUrl(refund.payment_request_url, from, to),
+          })),
+        }
+      : {}),
   };
 }

@@ -22,29 +22,17 @@ const EVENTS_TIMEOUT_MS = 30 * 60_000;
 
 /**
  * Orders at the counter, served by pos (decision 0015), by hand: the customer's BIP270 payment, QR and
- * event stream (public by order number). Creating, pricing, reading, confirming and cancelling an order are
- * declared in the contract.
+ * event stream (public by order number), and the merchant's BIP270 payment of a refund (decision 0033).
+ * Creating, pricing, reading, confirming, cancelling and refunding an order are declared in the contract.
  */
 export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
   const publicUrl = deps.config.CTK_PUBLIC_URL;
   const eventStreams = new EventStreamSlots(deps.config.CTK_ORDER_EVENT_STREAMS_PER_ADDRESS);
 
   return {
-    'POST /api/pos/orders/:order_number/payment': route({
-      params: rpcParams(['pos', 'payOrder'], ['order_number'], 'path'),
-      body: messageSchema(PAYMENT, 'request'),
-      bodyExample: exampleOf(PAYMENT) as never,
-      // BIP270's own media types; application/json works too.
-      jsonAlso: { body: 'application/bitcoinsv-payment', answer: 'application/bitcoinsv-paymentack' },
-      answer: messageSchema(PAYMENT_ACK, 'answer'),
-      handle: async ({ params, body, request }) => {
-        const payment = fromJson(PAYMENT, body as Record<string, unknown>);
-        // Verifying and broadcasting the transaction may take a few seconds.
-        const call = { ...callOptions(request), timeoutMs: 30_000 };
-        const ack = await deps.services.pos.payOrder({ orderNumber: params.order_number, ...payment }, call);
-        return toJson(PAYMENT_ACK, { payment, memo: ack.memo, error: ack.error });
-      },
-    }),
+    'POST /api/pos/orders/:order_number/payment': bip270Payment(deps, 'payOrder', 'order_number'),
+    // The merchant's wallet pays a refund as a customer's pays an order.
+    'POST /api/pos/refunds/:refund_id/payment': bip270Payment(deps, 'payRefund', 'refund_id'),
     'GET /api/pos/orders/:order_number/qr': route({
       params: rpcParams(['pos', 'getOrderQr'], ['order_number'], 'path'),
       query: rpcParams(['pos', 'getOrderQr'], ['format'], 'query'),
@@ -82,4 +70,25 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
       },
     }),
   };
+}
+
+/** A wallet's BIP270 Payment of what pos asks to be paid, an order or a refund: BIP270's own media types, or JSON. */
+function bip270Payment(deps: GatewayDeps, method: 'payOrder' | 'payRefund', param: 'order_number' | 'refund_id'): RouteDefinition {
+  return route({
+    params: rpcParams(['pos', method], [param], 'path'),
+    body: messageSchema(PAYMENT, 'request'),
+    bodyExample: exampleOf(PAYMENT) as never,
+    jsonAlso: { body: 'application/bitcoinsv-payment', answer: 'application/bitcoinsv-paymentack' },
+    answer: messageSchema(PAYMENT_ACK, 'answer'),
+    handle: async ({ params, body, request }) => {
+      const payment = fromJson(PAYMENT, body as Record<string, unknown>);
+      // Verifying and broadcasting the transaction may take a few seconds.
+      const call = { ...callOptions(request), timeoutMs: 30_000 };
+      const id = params[param] as string;
+      const ack = await (method === 'payOrder'
+        ? deps.services.pos.payOrder({ orderNumber: id, ...payment } as never, call)
+        : deps.services.pos.payRefund({ refundId: id, ...payment } as never, call));
+      return toJson(PAYMENT_ACK, { payment, memo: ack.memo, error: ack.error });
+    },
+  });
 }

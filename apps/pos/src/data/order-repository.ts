@@ -1,15 +1,20 @@
 import { AppError, isUniqueViolation } from '@ctk/shared';
-import type { Order, OrderLine, OrderPayment, Prisma, PrismaClient } from '../generated/prisma/client.js';
+import type { Order, OrderLine, OrderPayment, OrderRefund, Prisma, PrismaClient } from '../generated/prisma/client.js';
 
-export type { Order, OrderLine, OrderPayment };
-export type OrderWithParts = Order & { lines: OrderLine[]; payments: OrderPayment[] };
+export type { Order, OrderLine, OrderPayment, OrderRefund };
+export type OrderWithParts = Order & { lines: OrderLine[]; payments: OrderPayment[]; refunds: OrderRefund[] };
 export type NewOrder = Omit<Prisma.OrderUncheckedCreateInput, 'lines' | 'payments' | 'orderNumber'> & {
   lines: Omit<Prisma.OrderLineUncheckedCreateInput, 'orderId'>[];
 };
 export type OrderRepository = ReturnType<typeof createOrderRepository>;
 export type OrderTransaction = Prisma.TransactionClient;
 
-const withParts = { lines: { orderBy: { position: 'asc' } }, payments: { orderBy: { receivedAt: 'asc' } } } as const;
+/** An order's lines, payments and refunds (decision 0033), as every read of an order answers them. */
+export const withParts = {
+  lines: { orderBy: { position: 'asc' } },
+  payments: { orderBy: { receivedAt: 'asc' } },
+  refunds: { orderBy: { createdAt: 'asc' } },
+} as const;
 
 /** Orders, their lines and payments over Prisma. */
 export function createOrderRepository(prisma: PrismaClient) {
@@ -74,12 +79,13 @@ export function createOrderRepository(prisma: PrismaClient) {
      * and the watcher's moves on one order happen one after another; answers the order as it then is.
      * With `payLink`, the row of the pay link the order was opened from is locked first (always link, then
      * order, as an opening and a claim lock it), so that payments of one link's orders are recorded one
-     * after another: the one that takes its last use cancels the others (decision 0024).
+     * after another: the one that takes its last use cancels the others (decision 0024). `patient` waits
+     * as long for the order's lock, where many callers change one order at once.
      */
     async locked<T>(
       orderId: string,
       change: (tx: OrderTransaction, order: OrderWithParts) => Promise<T>,
-      options: { payLink?: boolean } = {},
+      options: { payLink?: boolean; patient?: boolean } = {},
     ): Promise<T> {
       return prisma.$transaction(
         async (tx) => {
@@ -93,7 +99,8 @@ export function createOrderRepository(prisma: PrismaClient) {
           return change(tx, order);
         },
         // Payments of one link's orders wait for each other's lock: give them longer than Prisma's 2 s to start.
-        options.payLink ? { maxWait: 20_000, timeout: 20_000 } : undefined,
+        // So do `patient` changes that many callers make at once on one order (refunds, decision 0033).
+        options.payLink || options.patient ? { maxWait: 20_000, timeout: 20_000 } : undefined,
       );
     },
 

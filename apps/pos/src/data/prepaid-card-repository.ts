@@ -1,6 +1,6 @@
 import type { Holder } from '../cards/card-holder.js';
 import type { Prisma, PrismaClient, PrepaidCard, PrepaidCardActivity } from '../generated/prisma/client.js';
-import type { OrderWithParts } from './order-repository.js';
+import { withParts, type OrderWithParts } from './order-repository.js';
 
 export type { PrepaidCard, PrepaidCardActivity };
 export type PrepaidActivityRow = PrepaidCardActivity & { order: { orderNumber: string } | null };
@@ -86,10 +86,7 @@ export async function insertCard(tx: Prisma.TransactionClient, card: Prisma.Prep
 /** Locks the order's row (SELECT ... FOR UPDATE) until the transaction ends, and answers it as it now is. */
 export async function lockOrder(tx: Prisma.TransactionClient, id: string): Promise<OrderWithParts | null> {
   await tx.$queryRaw`SELECT id FROM orders WHERE id = ${id}::uuid FOR UPDATE`;
-  return tx.order.findUnique({
-    where: { id },
-    include: { lines: { orderBy: { position: 'asc' } }, payments: { orderBy: { receivedAt: 'asc' } } },
-  });
+  return tx.order.findUnique({ where: { id }, include: withParts });
 }
 
 /** What a change of a card checks, read with its row locked. */

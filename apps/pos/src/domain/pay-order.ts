@@ -1,4 +1,4 @@
-import { decodeTransaction, hexToBytes } from '@ctk/chain';
+import { decodeTransaction, hexToBytes, networkAddress } from '@ctk/chain';
 import { AppError, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { OrderContext } from '../orders/order-context.js';
@@ -21,6 +21,7 @@ const paymentSchema = z.object({
   memo: z.string().max(1000),
   // Echoed in the PaymentACK, never kept.
   merchantData: z.string().max(10_000),
+  // Kept when it is a P2PKH address of the chain's network: a refund of the order goes there (decision 0033).
   refundTo: z.string().max(1000),
 });
 
@@ -47,7 +48,8 @@ export async function payOrder(context: OrderContext, input: z.input<typeof paym
       { script: order.script, minSatoshis: dueSatoshis(order, context.now()) },
       { script: receiptScriptHex(order), minSatoshis: 0n },
     ];
-    const settled = await settleOrderPayment(context, order, { transaction: payment.transaction }, expected, 'payment_request');
+    const refundTo = refundAddress(context, payment.refundTo);
+    const settled = await settleOrderPayment(context, order, { transaction: payment.transaction, refundTo }, expected, 'payment_request');
     // Paid at a provider while this transaction was on its way: it is kept for a refund, and the wallet is told.
     if (settled.status === 'paid_elsewhere') {
       throw new AppError(
@@ -116,5 +118,18 @@ function txidOf(hex: string): string {
         field: 'transaction',
       },
     );
+  }
+}
+
+/**
+ * BIP270's refundTo as pos keeps it: a P2PKH address of the chain's network, else nothing (a wallet giving
+ * another form, an output list or a paymail, is not refused for it: the merchant names the address then).
+ */
+function refundAddress(context: OrderContext, refundTo: string): string | null {
+  if (!refundTo.trim()) return null;
+  try {
+    return networkAddress(refundTo.trim(), context.network, 'refundTo');
+  } catch {
+    return null;
   }
 }

@@ -22,6 +22,8 @@ export type SettledPayment = {
   blockHeight: number | null;
   /** The order's receipt output in the transaction, when pos saw the transaction carry it (BIP270). */
   receiptVout?: number | null;
+  /** The P2PKH address the payer's wallet gave as BIP270's refundTo (decision 0033). */
+  refundTo?: string | null;
 };
 
 /**
@@ -57,6 +59,7 @@ export async function recordOrderPayment(context: OrderContext, orderId: string,
           late,
           receivedAt: now,
           receiptVout: payment.receiptVout ?? null,
+          refundTo: payment.refundTo ?? null,
         });
         const paidSatoshis = order.paidSatoshis + payment.satoshis;
         const flags = new Set(order.flags);

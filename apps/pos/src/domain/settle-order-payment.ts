@@ -4,7 +4,8 @@ import type { OrderContext } from '../orders/order-context.js';
 import { receiptVoutOf } from '../orders/order-receipt.js';
 import { recordOrderPayment, type SettledPayment } from './record-order-payment.js';
 
-export type PaymentSource = { transaction: string; txid?: never } | { txid: string; transaction?: never };
+export type PaymentSource =
+  { transaction: string; txid?: never; refundTo?: string | null } | { txid: string; transaction?: never; refundTo?: never };
 
 /**
  * Has p2p verify (and, for a submitted transaction, broadcast) a payment to the order's output and record
@@ -32,5 +33,6 @@ export async function settleOrderPayment(
     status: settled.status,
     blockHeight: settled.blockHeight ?? null,
     receiptVout: source.transaction ? receiptVoutOf(source.transaction, order) : null,
+    refundTo: source.refundTo ?? null,
   });
 }

@@ -2,6 +2,8 @@ import type { Order as OrderMessage } from '@ctk/proto/ctk/pos/v1/pos';
 import type { OrderWithParts } from '../data/order-repository.js';
 import { dueSatoshis, flagsAt, statusAt } from '../orders/order-state.js';
 import { paymentUris } from '../orders/payment-uris.js';
+import { refundedMinor } from '../refunds/refund-state.js';
+import { toRefundMessage } from './refund-message.js';
 
 type StoredModifier = { modifier_id: string; name: string; price_minor: string };
 
@@ -77,5 +79,9 @@ export function toOrderMessage(order: OrderWithParts, publicUrl: string, now: Da
     paidElsewhereBy: order.paidElsewhereBy ?? undefined,
     rewardMinor: order.rewardMinor,
     reward: order.reward,
+    // Its refunds (decision 0033): what they hold of it, and what is paid back.
+    refunds: order.refunds.map((refund) => toRefundMessage(refund, order, publicUrl, now)),
+    refundedMinor: refundedMinor(order, now),
+    refundedPaidMinor: refundedMinor(order, now, true),
   };
 }

@@ -6,6 +6,10 @@ import type { ItemRepository } from '../data/item-repository.js';
 import type { MenuRepository } from '../data/menu-repository.js';
 import { hasCards } from '../data/prepaid-card-repository.js';
 import { cancelOrder } from '../domain/cancel-order.js';
+import { cancelRefund } from '../domain/cancel-refund.js';
+import { createRefund } from '../domain/create-refund.js';
+import { getRefundPaymentRequest } from '../domain/get-refund-payment-request.js';
+import { payRefund } from '../domain/pay-refund.js';
 import { confirmOrder } from '../domain/confirm-order.js';
 import { markOrderPaidElsewhere } from '../domain/mark-order-paid-elsewhere.js';
 import { createItem } from '../domain/create-item.js';
@@ -34,6 +38,7 @@ import type { PayLinkContext } from '../pay-links/pay-link-context.js';
 import { toItemMessage } from './item-message.js';
 import { toMenuMessage } from './menu-message.js';
 import { toOrderMessage } from './order-message.js';
+import { toRefundMessage } from './refund-message.js';
 import { toPayLinkMessage } from './pay-link-message.js';
 import { loyaltyCardRpcs } from './loyalty-card-rpcs.js';
 import { posCardRpcs } from './pos-card-rpcs.js';
@@ -113,6 +118,21 @@ export function posService({
     async cancelOrder(request) {
       const order = await cancelOrder(orders, orgOf(request.org), request.orderNumber);
       return { order: toOrderMessage(order, request.publicUrl, orders.now()) };
+    },
+    async createRefund(request) {
+      const { org, publicUrl, ...input } = request;
+      const { refund, order } = await createRefund(orders, orgOf(org), input);
+      return { refund: toRefundMessage(refund, order, publicUrl, orders.now()) };
+    },
+    async cancelRefund(request) {
+      const { refund, order } = await cancelRefund(orders, orgOf(request.org), request.refundId);
+      return { refund: toRefundMessage(refund, order, request.publicUrl, orders.now()) };
+    },
+    async getRefundPaymentRequest(request) {
+      return getRefundPaymentRequest(orders, request.refundId, request.publicUrl);
+    },
+    async payRefund(request) {
+      return payRefund(orders, request);
     },
     async markOrderPaidElsewhere(request) {
       const { orderNumber, provider, paymentRef } = request;

@@ -1,5 +1,6 @@
 import type { BooksServiceDefinition } from '@ctk/proto/ctk/books/v1/books';
 import type { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
+import type { ChainNetwork } from '@ctk/chain';
 import type { GrpcClient, Logger } from '@ctk/shared';
 import type { OrderRepository } from '../data/order-repository.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
@@ -17,6 +18,8 @@ export type OrderContext = {
   /** Tells the outbox relay a payment event committed. */
   eventsCommitted(): void;
   logger: Logger;
+  /** The chain's network: a customer's refund address is in its form (decision 0033). */
+  network: ChainNetwork;
   ttlSeconds: number;
   latePaymentSeconds: number;
   now(): Date;

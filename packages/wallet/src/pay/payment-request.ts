@@ -35,10 +35,11 @@ export function paymentRequestUrl(uri: string): string {
 
 /**
  * Fetches the request, checks it has not expired, and plans its outputs as given (a receipt output
- * the merchant put in is paid as is). Delivery posts the BIP270 Payment to `paymentUrl` and broadcasts
- * only once the merchant acknowledged it, so a refused payment is never on chain.
+ * the merchant put in is paid as is). Delivery posts the BIP270 Payment to `paymentUrl` with `refundTo`,
+ * the wallet's own address, where the merchant sends a refund (decision 0033), and broadcasts only once
+ * the merchant acknowledged it, so a refused payment is never on chain.
  */
-export async function planPaymentRequest(uri: string, chain: ChainClient, insecureHttp: boolean): Promise<PaymentPlan> {
+export async function planPaymentRequest(uri: string, chain: ChainClient, insecureHttp: boolean, refundTo?: string): Promise<PaymentPlan> {
   const url = checkUrl(paymentRequestUrl(uri), insecureHttp, 'payment request');
   const answer = await requestJson(url, 'payment request', { accept: 'application/bitcoinsv-paymentrequest, application/json' });
   const parsed = paymentRequestSchema.safeParse(
@@ -66,7 +67,7 @@ export async function planPaymentRequest(uri: string, chain: ChainClient, insecu
           await requestJson(paymentUrl, 'payment URL', {
             method: 'POST',
             accept: 'application/bitcoinsv-paymentack, application/json',
-            body: { merchantData: request.merchantData, transaction: tx.toHex(), memo: request.memo },
+            body: { merchantData: request.merchantData, transaction: tx.toHex(), memo: request.memo, ...(refundTo ? { refundTo } : {}) },
           }),
           `merchant at ${paymentUrl.host}`,
         );

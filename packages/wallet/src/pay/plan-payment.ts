@@ -1,6 +1,7 @@
 import { P2PKH, type PrivateKey } from '@bsv/sdk';
 import type { ChainClient, ChainNetwork } from '@ctk/chain';
 import { AppError } from '@ctk/shared';
+import { addressPrefix } from '../chain-settings.js';
 import { parseBip21 } from './bip21.js';
 import { planPaymentRequest } from './payment-request.js';
 import { isPaymail, planPaymail } from './paymail.js';
@@ -13,7 +14,8 @@ export async function planPayment(target: string, context: PlanContext): Promise
   if (/^bitcoin:/i.test(target)) return planBip21(target, context);
   if (/^pay:/i.test(target)) {
     if (context.amount !== undefined) throw new AppError('bad_request', 'A payment request sets its own amounts: drop --amount.');
-    return planPaymentRequest(target, context.chain, context.insecureHttp);
+    // A refund of the payment comes back to the wallet's address (its identity key's, where change goes).
+    return planPaymentRequest(target, context.chain, context.insecureHttp, context.key.toAddress(addressPrefix(context.network)));
   }
   if (isPaymail(target)) {
     if (context.amount === undefined) throw new AppError('bad_request', 'Paying a paymail needs --amount <satoshis>.');
