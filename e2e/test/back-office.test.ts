@@ -19,6 +19,12 @@ const DESKTOP = { width: 1280, height: 800 };
 
 const hasChromium = chromiumInstalled('back-office.test.ts');
 
+/** Minor units of USD as the pages show them (en-US), through a decimal string: no float on the way. */
+const usd = (minor: number) =>
+  new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(
+    `${Math.trunc(minor / 100)}.${String(minor % 100).padStart(2, '0')}` as unknown as number,
+  );
+
 describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone size', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ctk-e2e-back-office-'));
   let instance: Instance;
@@ -163,7 +169,6 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
     await snap('counter-order');
     const orderNumber = ((await page.locator('#order-title').textContent()) ?? '').replace('Order ', '');
     const order = (await api(instance.base, 'GET', `/api/pos/orders/${orderNumber}`)).body as { pay_uri: string; total_minor: number };
-    const usd = (minor: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(minor / 100);
     expect(await page.locator('#order-total').textContent()).toBe(usd(order.total_minor));
 
     const customer = join(dir, 'customer.json');
@@ -245,6 +250,70 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
     await expect.poll(() => page.getByRole('heading', { name: `Order ${open.body.order_number} cancelled` }).isVisible()).toBe(true);
     expect((await api(instance.base, 'GET', `/api/pos/orders/${open.body.order_number}`)).body.status).toBe('cancelled');
     await snap('order-cancelled');
+    expect(errors).toEqual([]);
+  });
+
+  it("refunds one of the two espressos on the orders page: the merchant's pnpm wallet pays it back to the customer's wallet, and the journal and the sales report show it with its tax", async () => {
+    const me = await api(instance.base, 'GET', '/api/v1/me', ownerKey);
+    const handle = me.body.organizations[0].handle as string;
+    const customer = join(dir, 'customer.json');
+    const before = ((await wallet(chainPort, customer, 'balance')) as { satoshis: number }).satoshis;
+    await page.goto(`${instance.base}/o/${handle}/orders`);
+    const saleCard = page
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { name: new RegExp(`Order ${sold.orderNumber} (paid|confirmed)`) }) });
+    await expect.poll(() => saleCard.isVisible()).toBe(true);
+    const form = saleCard.getByRole('form', { name: `Refund order ${sold.orderNumber}` });
+    await form.getByLabel('Units of Espresso (of 2)').fill('1');
+    await form.getByLabel('Reason').fill('Spilled');
+    await form.getByRole('button', { name: 'Make the refund' }).click();
+    const refunds = saleCard.getByRole('region', { name: `Refunds of order ${sold.orderNumber}` });
+    await expect.poll(() => refunds.getByRole('link', { name: 'open the refund in your wallet' }).isVisible()).toBe(true);
+    const order = (await api(instance.base, 'GET', `/api/pos/orders/${sold.orderNumber}`)).body;
+    const [refund] = order.refunds as { amount_minor: number; tax_minor: number; satoshis: number; payment_uri: string; address: string }[];
+    // Half the order (one of two espressos) with half its tax, to the address the customer's wallet gave when it paid.
+    const { address } = (await wallet(chainPort, customer, 'address')) as { address: string };
+    expect(refund).toMatchObject({ status: 'pending', address, amount_minor: order.total_minor / 2, tax_minor: order.tax_minor / 2 });
+    expect(await refunds.textContent()).toContain(`${usd(refund!.amount_minor)} (tax ${usd(refund!.tax_minor)})`);
+    expect(await refunds.getByRole('link', { name: 'open the refund in your wallet' }).getAttribute('href')).toBe(refund!.payment_uri);
+    expect(await pageProblems(page)).toEqual([]);
+    await snap('refund-made');
+
+    // The merchant's wallet pays the page's pay: link; the customer's wallet has the refund's satoshis.
+    const paid = (await wallet(chainPort, join(dir, 'cafe-wallet.json'), 'pay', refund!.payment_uri)) as { txid: string };
+    expect(((await wallet(chainPort, customer, 'balance')) as { satoshis: number }).satoshis - before).toBe(refund!.satoshis);
+    await expect.poll(async () => (await page.reload(), await refunds.getByText(paid.txid).isVisible()), { timeout: 15_000 }).toBe(true);
+    expect(await refunds.getByText('paid', { exact: true }).isVisible()).toBe(true);
+    // Half was refunded: what is left can still be, and no more.
+    expect(await saleCard.getByRole('form', { name: `Refund order ${sold.orderNumber}` }).isVisible()).toBe(true);
+    await snap('refund-paid');
+
+    // The journal has it, with its tax; the sales report's table shows today's refund.
+    await page.goto(`${instance.base}/o/${handle}/ledger`);
+    await expect.poll(() => page.getByText(paid.txid).isVisible(), { timeout: 30_000, interval: 500 }).toBe(true);
+    const entry = (
+      (await api(instance.base, 'GET', `/api/v1/orgs/${handle}/ledger`, ownerKey)).body.data as {
+        txid: string;
+        event_type: string;
+        lines: { account_code: string; debit_minor: number; credit_minor: number }[];
+      }[]
+    ).find((e) => e.txid === paid.txid)!;
+    expect(entry.event_type).toBe('payment.refunded');
+    expect(entry.lines.find((line) => line.account_code === '2100')?.debit_minor).toBe(refund!.tax_minor);
+    await page.goto(`${instance.base}/o/${handle}/reports`);
+    const today = new Intl.DateTimeFormat('en-CA').format(new Date());
+    const table = page.getByRole('table', { name: 'Sales by day (USD)' });
+    const todays = async () => {
+      const head = await table.locator('thead th').allTextContents();
+      const cells = await table
+        .getByRole('row', { name: new RegExp(today) })
+        .locator('th, td')
+        .allTextContents();
+      return { refunds: cells[head.indexOf('Refunds, tax included')], tax: cells[head.indexOf('Tax refunded')] };
+    };
+    await expect.poll(todays, { timeout: 15_000 }).toEqual({ refunds: usd(refund!.amount_minor), tax: usd(refund!.tax_minor) });
+    expect(await pageProblems(page)).toEqual([]);
+    await snap('refund-in-reports');
     expect(errors).toEqual([]);
   });
 
@@ -547,7 +616,6 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
   it('sells a gift card on its page (its number shown once), paid with pnpm wallet, then taken at the counter', async () => {
     const me = await api(instance.base, 'GET', '/api/v1/me', ownerKey);
     const handle = me.body.organizations[0].handle as string;
-    const usd = (minor: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(minor / 100);
     await page.goto(`${instance.base}/o/${handle}/prepaid-cards`);
     await page.getByLabel('Value').fill('20.00');
     await page.getByRole('button', { name: 'Issue the card' }).click();

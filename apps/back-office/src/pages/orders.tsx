@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, type Page } from '../api.js';
 import { describe, Field, Problem, useSubmit } from '../form.js';
 import { formatDateTime, formatMoney } from '../format.js';
+import { OrderRefunds, type Refund } from './order-refunds.js';
 
 type Line = { name: string; quantity: number; unit_price_minor: number; discount_minor: number };
 type Payment = { txid: string; via: string; satoshis: number; received_at: string; late: boolean };
@@ -17,16 +18,22 @@ type Order = {
   payments: Payment[];
   note: string;
   created_at: string;
+  refunds: Refund[];
+  refunded_minor: number;
 };
 type Receipt = { merchant: string; reference: string; status: string; confirmations: number };
 
 const STATUSES = ['open', 'paid', 'confirmed', 'expired', 'cancelled', 'paid_elsewhere'];
 const words = (status: string) => status.replaceAll('_', ' ');
 
+/** Paid with bitcoin: what a refund pays back (pos refuses, in words, an order a card paid). */
+const paidInBitcoin = (order: Order) => ['paid', 'confirmed'].includes(order.status) && order.payments.length > 0;
+
 /**
  * `/o/:handle/orders`: the shop's orders, newest first, by status or the number typed: each with its lines,
  * tax, tip and payments (their txids, and the receipt on chain verified on request); an open one confirmed by
- * the txid the customer shows, or cancelled. Sales are made at the counter.
+ * the txid the customer shows, or cancelled; a paid one refunded, whole, by line or by an amount
+ * (order-refunds.tsx). Sales are made at the counter.
  */
 export function OrdersPage({ handle }: { handle: string }) {
   const [filter, setFilter] = useState({ status: '', search: '' });
@@ -173,6 +180,17 @@ function OrderCard({ handle, order, onChanged }: { handle: string; order: Order;
       <p class="actions">
         <a href={`/pay/${order.order_number}`}>Customer page</a>
       </p>
+      {(order.refunds.length > 0 || paidInBitcoin(order)) && (
+        <OrderRefunds
+          handle={handle}
+          orderNumber={order.order_number}
+          currency={order.currency}
+          lines={order.lines}
+          refunds={order.refunds}
+          refundable={paidInBitcoin(order) && order.refunded_minor < order.total_minor}
+          onChanged={onChanged}
+        />
+      )}
       {order.status === 'open' && (
         <>
           <form onSubmit={confirm.submit} aria-label={`Confirm order ${order.order_number}`}>

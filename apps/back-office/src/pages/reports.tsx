@@ -14,6 +14,8 @@ type SalesRow = {
   gross_minor: number;
   tax_minor: number;
   net_after_refunds_minor: number;
+  refunds_minor: number;
+  refunds_tax_minor: number;
 };
 type TopItem = { currency: string; rank: number; name: string; quantity: number; gross_minor: number };
 type BusyCell = WeekHour & { currency: string };
@@ -80,6 +82,8 @@ export function ReportsPage({ handle }: { handle: string }) {
                 series={[
                   { label: 'Gross', values: sales.map((row) => row.gross_minor) },
                   { label: 'Net of tax and refunds', values: sales.map((row) => row.net_after_refunds_minor) },
+                  { label: 'Refunds, tax included', values: sales.map((row) => row.refunds_minor) },
+                  { label: 'Tax refunded', values: sales.map((row) => row.refunds_tax_minor) },
                 ]}
                 format={money}
               />
