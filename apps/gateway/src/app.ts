@@ -31,7 +31,6 @@ import { ledgerRoutes } from './routes/ledger-routes.js';
 import { walletPassRoutes } from './routes/wallet-pass-routes.js';
 import { orderRoutes } from './routes/order-routes.js';
 import { payLinkRoutes } from './routes/pay-link-routes.js';
-import { posCardRoutes } from './routes/pos-card-routes.js';
 import { paymailRoutes } from './routes/paymail-routes.js';
 import { registerCatalog } from './routes/register-catalog.js';
 import type { RouteDefinition } from './routes/route-definition.js';
@@ -132,7 +131,6 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     commerceRoutes(deps),
     ticketRoutes(deps),
     providerRoutes(deps),
-    posCardRoutes(deps),
     walletPassRoutes(deps),
     paymailRoutes(deps),
     walletRoutes(deps),

@@ -40,24 +40,17 @@ export function rebaseUrl(text: string, from: string, to: string): string {
   return plain.replaceAll(encodeURIComponent(`${a}/`), encodeURIComponent(`${b}/`));
 }
 
-type PaymentLinks = { bip21_uri: string; pay_uri: string; payment_request_url: string; refunds?: unknown };
-type RefundLinks = { payment_uri: string; payment_request_url: string };
-
-/** An order's or checkout's payment links (made by pos under `from`) under the caller's origin `to`, its refunds' too. */
-export function rebasePaymentLinks<T extends PaymentLinks>(view: T, from: string, to: string): T {
-  return {
-    ...view,
-    bip21_uri: rebaseUrl(view.bip21_uri, from, to),
-    pay_uri: rebaseUrl(view.pay_uri, from, to),
-    payment_request_url: rebaseUrl(view.payment_request_url, from, to),
-    ...(Array.isArray(view.refunds)
-      ? {
-          refunds: (view.refunds as RefundLinks[]).map((refund) => ({
-            ...refund,
-            payment_uri: rebaseUrl(refund.payment_uri, from, to),
-            payment_request_url: rebaseUrl(refund.payment_request_url, from, to),
-          })),
-        }
-      : {}),
-  };
+/**
+ * An answer's links made by a service under `from` (CTK_PUBLIC_URL, what pos was given to keep) under the
+ * caller's origin `to`: every `*_uri` and `*_url`, at any depth (an order's, its refunds', a checkout's).
+ * A link elsewhere (a merchant's avatar) is left as it is.
+ */
+export function rebasePaymentLinks<T>(view: T, from: string, to: string): T {
+  if (Array.isArray(view)) return view.map((item: unknown) => rebasePaymentLinks(item, from, to)) as T;
+  if (!view || typeof view !== 'object') return view;
+  const rebased = Object.entries(view).map(([key, value]) => [
+    key,
+    typeof value === 'string' && /_(uri|url)$/.test(key) ? rebaseUrl(value, from, to) : rebasePaymentLinks(value, from, to),
+  ]);
+  return Object.fromEntries(rebased) as T;
 }

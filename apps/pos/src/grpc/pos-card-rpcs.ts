@@ -12,7 +12,7 @@ import { toPosCardMessage } from './pos-card-message.js';
 
 type PosCardRpcs = Pick<
   PosServiceImplementation,
-  'createPosCard' | 'getPosCard' | 'getShopAddressCards' | 'listShopCards' | 'getLoyaltyPass'
+  'createPosCard' | 'getPosCard' | 'getPublicPosCard' | 'getShopAddressCards' | 'listShopCards' | 'getLoyaltyPass'
 >;
 
 /** POS cards and wallet passes (docs/decisions/0017-customer-cards.md). */
@@ -30,6 +30,10 @@ export function posCardRpcs(cards: CardContext): PosCardRpcs {
       // Public: the cards alone; what an address holds is its shop's staff's to read (decision 0024).
       const found = await getPosCard(cards, request);
       return { cards: found.map((card) => toPosCardMessage(card, { prepaid: [], loyalty: [] })) };
+    },
+    async getPublicPosCard(request) {
+      const [card] = await getPosCard(cards, { id: request.cardId, address: '' });
+      return { card: toPosCardMessage(card!, { prepaid: [], loyalty: [] }) };
     },
     async getShopAddressCards(request) {
       const org = orgOf(request.org);
