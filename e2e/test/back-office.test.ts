@@ -108,7 +108,14 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
     const [org] = me.body.organizations as { handle: string; name: string; role: string }[];
     expect(org).toMatchObject({ name: 'Corner Cafe', role: 'owner' });
     const details = await api(instance.base, 'GET', `/api/v1/organizations/${org!.handle}`, ownerKey);
-    expect(details.body).toMatchObject({ jurisdiction: 'US-CA', wallet_xpub: xpub, paymail: expect.stringMatching(/^corner@/) });
+    // The time zone the form offered first: this browser's.
+    const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+    expect(details.body).toMatchObject({
+      jurisdiction: 'US-CA',
+      wallet_xpub: xpub,
+      paymail: expect.stringMatching(/^corner@/),
+      time_zone: zone,
+    });
 
     await page.getByRole('button', { name: 'I have backed it up' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Corner Cafe' }).isVisible()).toBe(true);
@@ -382,7 +389,7 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
     }
   });
 
-  it("keeps the shop's settings: its paymail, the Buy button's snippet with the script's true hash (pasted into the demo shop, it sells), and members with roles", async () => {
+  it("keeps the shop's settings: its paymail, its time zone (the orders page's times are in it), the Buy button's snippet with the script's true hash (pasted into the demo shop, it sells), and members with roles", async () => {
     const me = await api(instance.base, 'GET', '/api/v1/me', ownerKey);
     const handle = me.body.organizations[0].handle as string;
     const latte = await api(instance.base, 'POST', `/api/v1/orgs/${handle}/items`, ownerKey, {
@@ -400,6 +407,29 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
     await facts.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => facts.getByRole('status').textContent()).toBe('Saved.');
     expect((await api(instance.base, 'GET', `/api/v1/organizations/${handle}`, ownerKey)).body.paymail).toMatch(/^corner-cafe@/);
+
+    // The shop's time zone, chosen here, is the one its pages show times in (the orders page), whatever the browser's.
+    const zoneBefore = (await api(instance.base, 'GET', `/api/v1/organizations/${handle}`, ownerKey)).body.time_zone as string;
+    await facts.getByRole('combobox', { name: /^Time zone/ }).selectOption('Asia/Tokyo');
+    await facts.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(async () => (await api(instance.base, 'GET', `/api/v1/organizations/${handle}`, ownerKey)).body.time_zone)
+      .toBe('Asia/Tokyo');
+    await page.goto(`${instance.base}/o/${handle}/orders`);
+    const sale = (await api(instance.base, 'GET', `/api/pos/orders/${sold.orderNumber}`)).body as { created_at: string };
+    // As the browser's Intl writes that moment in Tokyo (its spaces are ICU's own).
+    const inTokyo = await page.evaluate(
+      (iso) =>
+        new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Tokyo' }).format(new Date(iso)),
+      sale.created_at,
+    );
+    await expect.poll(() => page.getByText(inTokyo).first().isVisible()).toBe(true);
+    await page.goto(`${instance.base}/settings`);
+    await facts.getByRole('combobox', { name: /^Time zone/ }).selectOption(zoneBefore);
+    await facts.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(async () => (await api(instance.base, 'GET', `/api/v1/organizations/${handle}`, ownerKey)).body.time_zone)
+      .toBe(zoneBefore);
 
     // The Buy button: the commerce key made here, and the snippet for the latte, hashed as the script is served.
     await page.getByRole('button', { name: 'Make the commerce key' }).click();

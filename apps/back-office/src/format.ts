@@ -1,8 +1,8 @@
 import { Refusal } from './form.js';
 
-/** A moment as the reader's locale writes it, with the date and the time of day. */
+/** A moment as the reader's locale writes it, with the date and the time of day, in the shop's time zone. */
 export function formatDateTime(iso: string): string {
-  return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone: shopTimeZone }).format(new Date(iso));
 }
 
 /**
@@ -18,11 +18,18 @@ export function formatMoney(minor: number, currency: string): string {
   return format.format(decimal as `${number}`);
 }
 
-/** The reader's time zone (the device's), which reports are read in. */
+/** The reader's time zone (the device's). */
 export const TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
+/** The time zone of the shop whose page is open (capability.tsx sets it), which its times and days are in; else the device's. */
+let shopTimeZone = TIME_ZONE;
+export function setShopTimeZone(zone: string | null): void {
+  shopTimeZone = zone || TIME_ZONE;
+}
+export const shopZone = () => shopTimeZone;
+
 /** A calendar date, YYYY-MM-DD, `daysAgo` days before today in the time zone (UTC for the ledger's dates). */
-export function dateDaysAgo(daysAgo: number, timeZone = TIME_ZONE): string {
+export function dateDaysAgo(daysAgo: number, timeZone = shopTimeZone): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date(Date.now() - daysAgo * 86_400_000));
 }
 

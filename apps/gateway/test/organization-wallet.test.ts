@@ -45,3 +45,31 @@ describe('an organisation registers the public side of its wallet', () => {
     expect(org.json()).toMatchObject({ wallet_xpub: null, identity_public_key: null, avatar_url: null });
   });
 });
+
+describe("an organisation's time zone, which its books and pages show days and hours in", () => {
+  const patch = (handle: string, key: string, payload: object) =>
+    gateway.app.inject({ method: 'PATCH', url: `/api/v1/organizations/${handle}`, headers: bearer(key), payload });
+
+  it('is UTC until chosen, is taken at onboarding and changed, in its IANA spelling, and refuses what is no time zone, writing nothing', async () => {
+    const owner = await onboard(gateway, uniqueName('Zone Cafe'));
+    const read = async () =>
+      (await gateway.app.inject({ method: 'GET', url: `/api/v1/organizations/${owner.handle}`, headers: bearer(owner.key) })).json();
+    expect((await read()).time_zone).toBe('UTC');
+    const changed = await patch(owner.handle, owner.key, { time_zone: 'america/los_angeles' });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json().time_zone).toBe('America/Los_Angeles');
+    for (const time_zone of ['Mars/Olympus_Mons', 'Europe/Paris\u0000', '', 'x'.repeat(65)]) {
+      const response = await patch(owner.handle, owner.key, { time_zone });
+      expectError(response, 422, 'validation_failed');
+      expect(JSON.stringify(response.json().error.details)).toContain('time_zone');
+    }
+    expect((await read()).time_zone).toBe('America/Los_Angeles');
+    const onboarded = await onboard(gateway, uniqueName('Berlin Cafe'), { time_zone: 'Europe/Berlin' });
+    const berlin = await gateway.app.inject({
+      method: 'GET',
+      url: `/api/v1/organizations/${onboarded.handle}`,
+      headers: bearer(onboarded.key),
+    });
+    expect(berlin.json().time_zone).toBe('Europe/Berlin');
+  });
+});

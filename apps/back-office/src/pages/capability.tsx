@@ -3,7 +3,9 @@ import { useEffect, useState } from 'preact/hooks';
 import lazy from 'preact-iso/lazy';
 import { useRoute } from 'preact-iso/router';
 import { capabilityMap, notBuilt, pageOf, standing, type Capability, type Rung } from '../capabilities.js';
+import { api } from '../api.js';
 import { describe } from '../form.js';
+import { setShopTimeZone } from '../format.js';
 import { session } from '../session.js';
 import { ItemsPage } from './items.js';
 import { LedgerPage } from './ledger.js';
@@ -40,9 +42,33 @@ const OWN_PAGES: Record<string, (props: { handle: string }) => JSX.Element> = {
  */
 export function CapabilityPage() {
   const { params } = useRoute();
+  const handle = params.handle!;
   const Own = OWN_PAGES[params.page!];
-  if (Own && session.signedIn()) return <Own handle={params.handle!} />;
-  return <CapabilityMapPage />;
+  // The shop's times and days are in its own time zone: read before its page shows any (once a tab, then kept).
+  const [zoneOf, setZoneOf] = useState<string | null>(null);
+  useEffect(() => {
+    if (!session.signedIn()) return;
+    const done = (zone: string | null) => {
+      setShopTimeZone(zone);
+      if (zone) sessionStorage.setItem(`${ZONE_KEY}${handle}`, zone);
+      setZoneOf(handle);
+    };
+    api<{ time_zone: string }>(`/api/v1/organizations/${encodeURIComponent(handle)}`).then(
+      (org) => done(org.time_zone),
+      () => done(null),
+    );
+  }, [handle]);
+  if (!Own || !session.signedIn()) return <CapabilityMapPage />;
+  return zoneOf === handle || knownZone(handle) ? <Own handle={handle} /> : <p aria-busy="true">Loading…</p>;
+}
+
+const ZONE_KEY = 'ctk.timeZone.';
+
+/** Whether this tab read the shop's time zone before (a reload): then it is the pages' at once, and read again behind. */
+function knownZone(handle: string): boolean {
+  const zone = sessionStorage.getItem(`${ZONE_KEY}${handle}`);
+  if (zone) setShopTimeZone(zone);
+  return Boolean(zone);
 }
 
 function CapabilityMapPage() {

@@ -5,7 +5,7 @@ import { DateRange } from '../date-range.js';
 import { DebitsAndCredits } from '../debits-and-credits.js';
 import { describe, Problem } from '../form.js';
 import { HeatMap, type WeekHour } from '../heat-map.js';
-import { dateDaysAgo, formatMoney, TIME_ZONE } from '../format.js';
+import { dateDaysAgo, formatMoney, shopZone } from '../format.js';
 
 type SalesRow = {
   period: string;
@@ -24,7 +24,7 @@ type Balances = { data: { currency: string; accounts: Account[] }[] };
 type Reports = { sales: SalesRow[]; top: TopItem[]; busy: BusyCell[]; balances: Balances['data'] };
 
 /**
- * `/o/:handle/reports`: the books at a glance, in the reader's time zone: sales by day or month, the best
+ * `/o/:handle/reports`: the books at a glance, in the shop's time zone: sales by day or month, the best
  * sellers and the busy hours (a heat map by day and hour) as charts (Chart.js), and the trial balance, each currency apart.
  */
 export function ReportsPage({ handle }: { handle: string }) {
@@ -34,13 +34,13 @@ export function ReportsPage({ handle }: { handle: string }) {
   const [reports, setReports] = useState<Reports | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => {
-    const range = `from=${from}&to=${to}&time_zone=${encodeURIComponent(TIME_ZONE)}`;
+    const range = `from=${from}&to=${to}&time_zone=${encodeURIComponent(shopZone())}`;
     const base = `/api/v1/orgs/${handle}/reports`;
     Promise.all([
       api<{ data: SalesRow[] }>(`${base}/sales?${range}&period=${period}`),
       api<{ data: TopItem[] }>(`${base}/top-items?${range}`),
       api<{ by_weekday: BusyCell[] }>(`${base}/busy-hours?${range}`),
-      api<Balances>(`${base}/trial-balance?at=${to}&time_zone=${encodeURIComponent(TIME_ZONE)}`),
+      api<Balances>(`${base}/trial-balance?at=${to}&time_zone=${encodeURIComponent(shopZone())}`),
     ]).then(
       ([sales, top, busy, balances]) => {
         setReports({ sales: sales.data, top: top.data, busy: busy.by_weekday, balances: balances.data });
@@ -55,7 +55,7 @@ export function ReportsPage({ handle }: { handle: string }) {
     <>
       <h1>Reports</h1>
       <section class="card" aria-labelledby="report-range">
-        <h2 id="report-range">Dates ({TIME_ZONE})</h2>
+        <h2 id="report-range">Dates ({shopZone()})</h2>
         <DateRange from={from} to={to} onFrom={setFrom} onTo={setTo}>
           <label class="field">
             <span>Sales by</span>

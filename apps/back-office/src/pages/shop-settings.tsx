@@ -3,6 +3,7 @@ import { api, type Page } from '../api.js';
 import { describe, Field, Problem, useSubmit } from '../form.js';
 import { formatMoney } from '../format.js';
 import { JurisdictionSelect } from '../jurisdiction-select.js';
+import { TimeZoneSelect } from '../time-zone-select.js';
 import { SecretOnce } from '../secret-once.js';
 import { PaygateKeys, ProviderSecrets } from './shop-integrations.js';
 
@@ -10,6 +11,7 @@ type Organization = {
   handle: string;
   name: string;
   jurisdiction: string | null;
+  time_zone: string;
   prices_include_tax: boolean;
   receiving_address: string | null;
   wallet_xpub: string | null;
@@ -50,6 +52,7 @@ function ShopFacts({ org, onSaved }: { org: Organization; onSaved: (org: Organiz
       prices_include_tax: form.get('prices_include_tax') === 'on',
       ...(wallet ? (/^[xt]pub/.test(wallet) ? { wallet_xpub: wallet } : { receiving_address: wallet }) : {}),
       ...(alias ? { paymail_alias: alias } : {}),
+      time_zone: form.get('time_zone'),
     };
     onSaved(await api<Organization>(`/api/v1/organizations/${org.handle}`, { method: 'PATCH', body }));
     setSaved(true);
@@ -74,6 +77,7 @@ function ShopFacts({ org, onSaved }: { org: Organization; onSaved: (org: Organiz
         spellcheck={false}
       />
       <JurisdictionSelect label="Where you sell (sales tax)" value={org.jurisdiction} />
+      <TimeZoneSelect value={org.time_zone} />
       <label class="check">
         <input type="checkbox" name="prices_include_tax" defaultChecked={org.prices_include_tax} />
         <span>Prices include tax</span>

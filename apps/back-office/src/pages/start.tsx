@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { Field, Problem, Refusal, useSubmit } from '../form.js';
 import { JurisdictionSelect } from '../jurisdiction-select.js';
+import { TimeZoneSelect } from '../time-zone-select.js';
 import { keepKey, keptKey } from '../key-store.js';
 import { session } from '../session.js';
 import { keySession, signInWithKey } from '../sign-in.js';
@@ -48,6 +49,7 @@ function Onboarding({ kept, onNewKey }: { kept: SignInKey | null; onNewKey: (key
       // An extended public key gives each payment a fresh address; a plain address is used as it is.
       ...(wallet ? (/^[xt]pub/.test(wallet) ? { wallet_xpub: wallet } : { receiving_address: wallet }) : {}),
       ...(text(form, 'paymail_alias') ? { paymail_alias: text(form, 'paymail_alias') } : {}),
+      time_zone: text(form, 'time_zone'),
     };
     const key = kept ?? newSignInKey();
     const signedIn = await keySession(key);
@@ -71,6 +73,7 @@ function Onboarding({ kept, onNewKey }: { kept: SignInKey | null; onNewKey: (key
       <form onSubmit={submit} noValidate>
         <Field label="Business name" name="name" required maxLength={200} autoComplete="organization" />
         <JurisdictionSelect label="Where you sell (sales tax)" />
+        <TimeZoneSelect />
         <label class="check">
           <input type="checkbox" name="prices_include_tax" />
           <span>My prices already include tax</span>

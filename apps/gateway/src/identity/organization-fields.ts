@@ -43,8 +43,23 @@ export const organizationFields = z
     category: nameField(60).optional(),
     latitude: z.number().min(-90).max(90).optional(),
     longitude: z.number().min(-180).max(180).optional(),
+    time_zone: z
+      .string()
+      .max(64)
+      .refine(isTimeZone, 'use an IANA time zone, such as America/Los_Angeles')
+      .transform((zone) => new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone)
+      .optional(),
   })
   .strict();
+
+/** Whether Intl knows this IANA time zone (the one the books' days and the pages' times are in). */
+function isTimeZone(zone: string): boolean {
+  try {
+    return Boolean(new Intl.DateTimeFormat('en-US', { timeZone: zone }));
+  } catch {
+    return false;
+  }
+}
 
 export type OrganizationFields = z.infer<typeof organizationFields>;
 
@@ -69,6 +84,7 @@ export function organizationData(fields: OrganizationUpdate) {
     category: fields.category,
     latitude: fields.latitude,
     longitude: fields.longitude,
+    timeZone: fields.time_zone,
     jurisdiction: emptied(fields.jurisdiction),
     pricesIncludeTax: emptied(fields.prices_include_tax),
     receivingAddress: emptied(fields.receiving_address),

@@ -17,6 +17,7 @@ export function organizationView(config: Pick<Config, 'CTK_PUBLIC_URL'>, org: Or
     walletXpub: wallet.walletXpub || null,
     identityPublicKey: wallet.identityPublicKey || null,
     paymail: org.paymailAlias ? `${org.paymailAlias}@${paymailDomain(config)}` : null,
+    timeZone: org.timeZone ?? 'UTC',
     location: org.latitude !== null && org.longitude !== null ? { latitude: org.latitude, longitude: org.longitude } : null,
   };
 }
