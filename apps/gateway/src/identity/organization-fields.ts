@@ -1,3 +1,4 @@
+import { isTimeZone } from '@ctk/shared';
 import { z } from 'zod';
 import { nameField } from '../routes/text-fields.js';
 
@@ -51,15 +52,6 @@ export const organizationFields = z
       .optional(),
   })
   .strict();
-
-/** Whether Intl knows this IANA time zone (the one the books' days and the pages' times are in). */
-function isTimeZone(zone: string): boolean {
-  try {
-    return Boolean(new Intl.DateTimeFormat('en-US', { timeZone: zone }));
-  } catch {
-    return false;
-  }
-}
 
 export type OrganizationFields = z.infer<typeof organizationFields>;
 

@@ -13,12 +13,7 @@ import { named } from '../routes/answer-schema.js';
 const ORDER = messageDesc('ctk.pos.v1.Order');
 
 /** An order's JSON (the contract's mapping), with the fields the gateway reads of it typed. */
-export type OrderJson = Record<string, unknown> & {
-  merchant_handle: string;
-  bip21_uri: string;
-  pay_uri: string;
-  payment_request_url: string;
-};
+export type OrderJson = Record<string, unknown> & { merchant_handle: string };
 
 /** An order as pos answers it, as the API shows it: the contract's Order by its one JSON mapping. */
 export function orderView(order: Order | undefined): OrderJson {
