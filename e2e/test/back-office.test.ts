@@ -413,7 +413,10 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
     await facts.getByRole('combobox', { name: /^Time zone/ }).selectOption('Asia/Tokyo');
     await facts.getByRole('button', { name: 'Save' }).click();
     await expect
-      .poll(async () => (await api(instance.base, 'GET', `/api/v1/organizations/${handle}`, ownerKey)).body.time_zone)
+      .poll(async () => (await api(instance.base, 'GET', `/api/v1/organizations/${handle}`, ownerKey)).body.time_zone, {
+        timeout: 15_000,
+        interval: 250,
+      })
       .toBe('Asia/Tokyo');
     await page.goto(`${instance.base}/o/${handle}/orders`);
     const sale = (await api(instance.base, 'GET', `/api/pos/orders/${sold.orderNumber}`)).body as { created_at: string };
@@ -423,12 +426,15 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
         new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Tokyo' }).format(new Date(iso)),
       sale.created_at,
     );
-    await expect.poll(() => page.getByText(inTokyo).first().isVisible()).toBe(true);
+    await expect.poll(() => page.getByText(inTokyo).first().isVisible(), { timeout: 15_000, interval: 250 }).toBe(true);
     await page.goto(`${instance.base}/settings`);
     await facts.getByRole('combobox', { name: /^Time zone/ }).selectOption(zoneBefore);
     await facts.getByRole('button', { name: 'Save' }).click();
     await expect
-      .poll(async () => (await api(instance.base, 'GET', `/api/v1/organizations/${handle}`, ownerKey)).body.time_zone)
+      .poll(async () => (await api(instance.base, 'GET', `/api/v1/organizations/${handle}`, ownerKey)).body.time_zone, {
+        timeout: 15_000,
+        interval: 250,
+      })
       .toBe(zoneBefore);
 
     // The Buy button: the commerce key made here, and the snippet for the latte, hashed as the script is served.

@@ -5,7 +5,7 @@ import { useRoute } from 'preact-iso/router';
 import { capabilityMap, notBuilt, pageOf, standing, type Capability, type Rung } from '../capabilities.js';
 import { api } from '../api.js';
 import { describe } from '../form.js';
-import { setShopTimeZone } from '../format.js';
+import { setShopTimeZone, shopZone } from '../format.js';
 import { session } from '../session.js';
 import { ItemsPage } from './items.js';
 import { LedgerPage } from './ledger.js';
@@ -59,7 +59,8 @@ export function CapabilityPage() {
     );
   }, [handle]);
   if (!Own || !session.signedIn()) return <CapabilityMapPage />;
-  return zoneOf === handle || knownZone(handle) ? <Own handle={handle} /> : <p aria-busy="true">Loading…</p>;
+  // Shown in the zone this tab knew, the page is made again if the shop's own turns out another.
+  return zoneOf === handle || knownZone(handle) ? <Own key={shopZone()} handle={handle} /> : <p aria-busy="true">Loading…</p>;
 }
 
 const ZONE_KEY = 'ctk.timeZone.';
