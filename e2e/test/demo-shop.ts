@@ -4,7 +4,7 @@ import { freePort, ROOT } from './instance.js';
 
 export type Shop = { process: ChildProcess; url: string };
 
-/** `node examples/demo-shop/serve.mjs`, as the README runs it, on its own origin (127.0.0.1, another port). */
+/** `node examples/demo-shop/serve.mjs`, as the README runs it, on its own origin (127.0.0.1, another port), with `env` (the gateway, the merchant, or a pasted snippet). */
 export async function startShop(env: Record<string, string>): Promise<Shop> {
   const port = await freePort();
   const child = spawn(process.execPath, [join(ROOT, 'examples/demo-shop/serve.mjs')], {

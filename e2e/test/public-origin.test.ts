@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import { HD } from '@bsv/sdk';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumInstalled, openChromium } from './browser.js';
+import { startShop, stopShop, type Shop } from './demo-shop.js';
 import { api, freePort, ROOT, startInstance, stopInstance, wallet, type Instance } from './instance.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -13,29 +13,6 @@ type Json = Record<string, any>;
 
 const ARTIFACTS = join(ROOT, 'e2e/artifacts/public-origin');
 const hasChromium = chromiumInstalled('public-origin.test.ts');
-
-type Shop = { process: ChildProcess; url: string };
-
-/** `node examples/demo-shop/serve.mjs` on its own origin, reaching the gateway at `gateway`. */
-async function startShop(env: Record<string, string>): Promise<Shop> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [join(ROOT, 'examples/demo-shop/serve.mjs')], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, DEMO_PORT: String(port), DEMO_HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  await new Promise<void>((ready, fail) => {
-    const onData = (chunk: Buffer) => {
-      output.push(chunk.toString());
-      if (chunk.toString().includes('Demo shop at')) ready();
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => fail(new Error(`the demo shop exited with ${code}:\n${output.join('')}`)));
-  });
-  return { process: child, url: `http://127.0.0.1:${port}/` };
-}
 
 /** Uncaught errors and console errors (a CSP violation, a refused CORS request) of a page. */
 function watch(page: Page, label: string): string[] {
@@ -94,11 +71,7 @@ describe.skipIf(!hasChromium)('pages loaded from 127.0.0.1 while CTK_PUBLIC_URL 
   }, 480_000);
   afterAll(async () => {
     await browser?.close();
-    if (shop && shop.process.exitCode === null) {
-      const exited = new Promise((done) => shop!.process.once('exit', done));
-      shop.process.kill('SIGTERM');
-      await exited;
-    }
+    await stopShop(shop);
     if (instance) await stopInstance(instance);
     rmSync(dir, { recursive: true, force: true });
   });

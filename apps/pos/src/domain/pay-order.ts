@@ -1,6 +1,7 @@
-import { decodeTransaction, hexToBytes, networkAddress } from '@ctk/chain';
+import { networkAddress } from '@ctk/chain';
 import { AppError, validate } from '@ctk/shared';
 import { z } from 'zod';
+import { transactionHex, txidOf } from '../orders/bip270-transaction.js';
 import type { OrderContext } from '../orders/order-context.js';
 import { receiptScriptHex } from '../orders/order-receipt.js';
 import { dueSatoshis, statusAt } from '../orders/order-state.js';
@@ -9,15 +10,9 @@ import { beingPaid, CLAIM_STALE_MS, isClaimedByAnother } from '../orders/payment
 import { getOrder } from './get-order.js';
 import { settleOrderPayment } from './settle-order-payment.js';
 
-/** A transaction as hex: 10 MB of bytes at most. */
-const MAX_TRANSACTION_HEX = 20_000_000;
-
 const paymentSchema = z.object({
   orderNumber: z.string(),
-  transaction: z
-    .string()
-    .min(1, 'transaction is required: the payment transaction in hex')
-    .max(MAX_TRANSACTION_HEX, 'transaction is too large'),
+  transaction: transactionHex,
   memo: z.string().max(1000),
   // Echoed in the PaymentACK, never kept.
   merchantData: z.string().max(10_000),
@@ -105,20 +100,6 @@ async function claimOrder(context: OrderContext, found: OrderWithParts, txid: st
     `Order ${order.orderNumber}: the last use of its pay link is being paid by another order; it takes no payment now, try again in a moment`,
     { reason: 'pay_link_being_paid' },
   );
-}
-
-function txidOf(hex: string): string {
-  try {
-    return decodeTransaction(hexToBytes(hex)).txid;
-  } catch (error) {
-    throw new AppError(
-      'validation_failed',
-      `transaction is not a transaction in hex (raw, EF or BEEF): ${error instanceof Error ? error.message : 'unreadable'}`,
-      {
-        field: 'transaction',
-      },
-    );
-  }
 }
 
 /**

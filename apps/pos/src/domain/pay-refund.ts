@@ -1,6 +1,6 @@
-import { decodeTransaction, hexToBytes } from '@ctk/chain';
 import { AppError, enqueuePaymentEvent, validate } from '@ctk/shared';
 import { z } from 'zod';
+import { transactionHex, txidOf } from '../orders/bip270-transaction.js';
 import { claimRefund, releaseRefundClaim, updateRefund } from '../data/refund-repository.js';
 import type { OrderContext } from '../orders/order-context.js';
 import { CLAIM_STALE_MS } from '../orders/payment-claim.js';
@@ -9,15 +9,9 @@ import { isClaimed, refundStatusAt } from '../refunds/refund-state.js';
 import type { PaymentAck } from './pay-order.js';
 import { getRefund } from './get-refund.js';
 
-/** A transaction as hex: 10 MB of bytes at most. */
-const MAX_TRANSACTION_HEX = 20_000_000;
-
 const paymentSchema = z.object({
   refundId: z.string(),
-  transaction: z
-    .string()
-    .min(1, 'transaction is required: the payment transaction in hex')
-    .max(MAX_TRANSACTION_HEX, 'transaction is too large'),
+  transaction: transactionHex,
 });
 
 /**
@@ -94,16 +88,4 @@ export async function payRefund(context: OrderContext, input: z.input<typeof pay
   context.notifier.changed(found.orderId);
   context.eventsCommitted();
   return ack;
-}
-
-function txidOf(hex: string): string {
-  try {
-    return decodeTransaction(hexToBytes(hex)).txid;
-  } catch (error) {
-    throw new AppError(
-      'validation_failed',
-      `transaction is not a transaction in hex (raw, EF or BEEF): ${error instanceof Error ? error.message : 'unreadable'}`,
-      { field: 'transaction' },
-    );
-  }
 }
