@@ -5,7 +5,7 @@ import { useRoute } from 'preact-iso/router';
 import { capabilityMap, notBuilt, pageOf, standing, type Capability, type Rung } from '../capabilities.js';
 import { api } from '../api.js';
 import { describe } from '../form.js';
-import { setShopTimeZone, shopZone } from '../format.js';
+import { setShopTimeZone } from '../format.js';
 import { session } from '../session.js';
 import { ItemsPage } from './items.js';
 import { LedgerPage } from './ledger.js';
@@ -50,7 +50,7 @@ export function CapabilityPage() {
     if (!session.signedIn()) return;
     const done = (zone: string | null) => {
       setShopTimeZone(zone);
-      if (zone) sessionStorage.setItem(`${ZONE_KEY}${handle}`, zone);
+      if (zone) rememberShopTimeZone(handle, zone);
       setZoneOf(handle);
     };
     api<{ time_zone: string }>(`/api/v1/organizations/${encodeURIComponent(handle)}`).then(
@@ -59,11 +59,15 @@ export function CapabilityPage() {
     );
   }, [handle]);
   if (!Own || !session.signedIn()) return <CapabilityMapPage />;
-  // Shown in the zone this tab knew, the page is made again if the shop's own turns out another.
-  return zoneOf === handle || knownZone(handle) ? <Own key={shopZone()} handle={handle} /> : <p aria-busy="true">Loading…</p>;
+  return zoneOf === handle || knownZone(handle) ? <Own handle={handle} /> : <p aria-busy="true">Loading…</p>;
 }
 
 const ZONE_KEY = 'ctk.timeZone.';
+
+/** What this tab knows of a shop's time zone: read on its pages, or just saved in Settings. */
+export function rememberShopTimeZone(handle: string, zone: string): void {
+  sessionStorage.setItem(`${ZONE_KEY}${handle}`, zone);
+}
 
 /** Whether this tab read the shop's time zone before (a reload): then it is the pages' at once, and read again behind. */
 function knownZone(handle: string): boolean {

@@ -4,6 +4,7 @@ import { describe, Field, Problem, useSubmit } from '../form.js';
 import { formatMoney } from '../format.js';
 import { JurisdictionSelect } from '../jurisdiction-select.js';
 import { TimeZoneSelect } from '../time-zone-select.js';
+import { rememberShopTimeZone } from './capability.js';
 import { SecretOnce } from '../secret-once.js';
 import { PaygateKeys, ProviderSecrets } from './shop-integrations.js';
 
@@ -54,7 +55,9 @@ function ShopFacts({ org, onSaved }: { org: Organization; onSaved: (org: Organiz
       ...(alias ? { paymail_alias: alias } : {}),
       time_zone: form.get('time_zone'),
     };
-    onSaved(await api<Organization>(`/api/v1/organizations/${org.handle}`, { method: 'PATCH', body }));
+    const saved = await api<Organization>(`/api/v1/organizations/${org.handle}`, { method: 'PATCH', body });
+    rememberShopTimeZone(saved.handle, saved.time_zone);
+    onSaved(saved);
     setSaved(true);
   });
   return (
