@@ -11,7 +11,8 @@ import { fieldOptions } from './contract-registry.js';
  *   one marked `unbounded` (a sum) is its digits as a string past 2^53, where a number would not be exact;
  * - a field with explicit presence (`optional`) or a message field is `null` when absent (left out where
  *   marked `omit_unset`), as is a list marked `null_when_empty` when it is empty;
- * - timestamps (google.protobuf.Timestamp, a Date in the messages) are ISO 8601 strings;
+ * - timestamps (google.protobuf.Timestamp, a Date in the messages) are ISO 8601 strings; a
+ *   google.protobuf.Struct is the JSON object it holds;
  * - fields marked `internal` are never in the JSON;
  * - a map with string keys is a JSON object;
  * - a view's field marked `view_of` shows the message's field of that name (books' `rows` as a report's `data`);
@@ -111,6 +112,7 @@ function fieldPlan(field: DescField): FieldPlan {
 function message(desc: DescMessage): { toJson: Convert; fromJson: Convert } {
   if (desc.typeName === 'google.protobuf.Timestamp')
     return { toJson: (value) => (value as Date).toISOString(), fromJson: (value) => new Date(value as string) };
+  if (desc.typeName === 'google.protobuf.Struct') return { toJson: same, fromJson: same };
   return {
     toJson: (value) => toJson(desc, value as Record<string, unknown>),
     fromJson: (value) => fromJson(desc, value as Record<string, unknown>),

@@ -91,6 +91,9 @@ function fieldSchema(field: DescField, direction: 'request' | 'answer'): z.ZodTy
   return comment ? schema.describe(comment) : schema;
 }
 
+/** google.protobuf.Struct: a JSON object passed as it is (a signed document the owner checks). */
+const jsonObject = z.record(z.string(), z.unknown());
+
 const cache = { request: new Map<string, z.ZodType>(), answer: new Map<string, z.ZodType>() };
 
 /**
@@ -99,6 +102,7 @@ const cache = { request: new Map<string, z.ZodType>(), answer: new Map<string, z
  */
 export function messageSchema(desc: DescMessage, direction: 'request' | 'answer', omit: readonly string[] = []): z.ZodType {
   if (desc.typeName === 'google.protobuf.Timestamp') return isoTime;
+  if (desc.typeName === 'google.protobuf.Struct') return jsonObject;
   const key = `${desc.typeName}:${omit.join(',')}`;
   const cached = cache[direction].get(key);
   if (cached) return cached;

@@ -36,6 +36,7 @@ import type { CardContext } from '../cards/card-context.js';
 import type { OrderContext } from '../orders/order-context.js';
 import type { PayLinkContext } from '../pay-links/pay-link-context.js';
 import { toItemMessage } from './item-message.js';
+import { getFeedCatalog } from '../feed/get-feed-catalog.js';
 import { toMenuMessage } from './menu-message.js';
 import { toOrderMessage } from './order-message.js';
 import { toRefundMessage } from './refund-message.js';
@@ -88,6 +89,9 @@ export function posService({
     async quoteOrder(request) {
       const { org: orgRef, ...input } = CreateOrderRequest.fromPartial(request.order ?? {});
       return { quote: await quoteOrder(orders, orgOf(orgRef), input) };
+    },
+    async getFeedCatalog(request) {
+      return getFeedCatalog(orders.prisma, orders.prices, orgOf(request.org));
     },
     async checkCurrencyRate(request) {
       await checkCurrencyRate(orders.prices, request.currency);

@@ -20,7 +20,8 @@ export const SERVICES = {
   // A checkout is a pos order, and the catalog is pos's items and menu.
   commerce: { grpcPort: 50063, definition: CommerceServiceDefinition, calls: ['pos'] },
   p2p: { grpcPort: 50064, definition: P2pServiceDefinition, calls: [] },
-  federation: { grpcPort: 50065, definition: FederationServiceDefinition, calls: [] },
+  // A feed lists pos's items at its rates and names the merchant's identity key, which p2p keeps.
+  federation: { grpcPort: 50065, definition: FederationServiceDefinition, calls: ['pos', 'p2p'] },
   contracts: { grpcPort: 50066, definition: ContractsServiceDefinition, calls: [] },
 } as const satisfies Record<string, { grpcPort: number; definition: unknown; calls: readonly string[] }>;
 
