@@ -25,6 +25,7 @@ import { clientAddress, rateLimited } from './plugins/rate-limits.js';
 import { contractRoutes } from './contract/contract-routes.js';
 import { commerceRoutes } from './routes/commerce-routes.js';
 import { ticketRoutes } from './routes/ticket-routes.js';
+import { signRoutes } from './routes/sign-routes.js';
 import { providerRoutes } from './routes/provider-routes.js';
 import { itemAnalyzeRoutes } from './routes/item-analyze-routes.js';
 import { ledgerRoutes } from './routes/ledger-routes.js';
@@ -130,6 +131,7 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     payLinkRoutes(deps),
     commerceRoutes(deps),
     ticketRoutes(deps),
+    signRoutes(deps),
     providerRoutes(deps),
     walletPassRoutes(deps),
     paymailRoutes(deps),

@@ -58,6 +58,14 @@ export const configSchema = z
     /** Requests per minute per client address to item drafts (`POST /api/v1/items/analyze`): a photo costs pos seconds of a core. */
     CTK_ANALYZE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
     /**
+     * Federation, per client address: peer exchanges (each makes federation ask the caller's URL back),
+     * feed submissions (each verified, a peer's confirmed at its origin) and pins (anonymous ones are also
+     * bounded per day by federation).
+     */
+    CTK_PEER_EXCHANGE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+    CTK_FEEDS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+    CTK_PINS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+    /**
      * Requests per minute per client address to each public pay-link route (the link, its QR, opening an
      * order: each opening takes a rate and holds a receiving output of the merchant's wallet).
      */

@@ -1,4 +1,5 @@
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
+import { distanceFrom, inCells } from './geo-sql.js';
 
 /** What discovery shows of a feed: everything but its document. */
 export type MerchantRow = {
@@ -19,14 +20,6 @@ export type MerchantRow = {
 };
 
 const MERCHANT_COLUMNS = Prisma.sql`id, handle, name, category, latitude, longitude, origin_url, local, paymail, time_zone, hours, item_count, published_at`;
-
-/** Metres between two places on the earth (haversine, mean radius), as SQL over a row's latitude and longitude. */
-const distanceFrom = (latitude: number, longitude: number) => Prisma.sql`(12742017.6 * asin(sqrt(
-  power(sin(radians(latitude - ${latitude}) / 2), 2) +
-  cos(radians(${latitude})) * cos(radians(latitude)) * power(sin(radians(longitude - ${longitude}) / 2), 2))))`;
-
-/** Rows whose geohash starts with one of the cells: a range of the index per cell (the column is in the C collation). */
-const inCells = (cells: readonly string[]) => Prisma.join(cells.map((cell) => Prisma.sql`(geohash >= ${cell} AND geohash < ${`${cell}~`})`), ' OR ');
 
 export function createDiscoveryQueries(prisma: PrismaClient) {
   return {

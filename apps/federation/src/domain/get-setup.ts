@@ -1,12 +1,23 @@
 import type { CapabilitySetup } from '@ctk/proto/ctk/common/v1/common';
+import type { Org } from '@ctk/shared';
+import type { PrismaClient } from '../generated/prisma/client.js';
 
-/** The next step for each capability federation owns. None is built yet, so none is set up for any organisation. */
-const NEXT_STEPS = {
-  open_sign: 'The open sign becomes available in a later release; the federation service does not publish opening hours or status yet.',
-  federated_marketplace:
-    'The federated marketplace becomes available in a later release; the federation service does not publish catalog feeds or exchange peers yet.',
-};
-
-export function getSetup(): CapabilitySetup[] {
-  return Object.entries(NEXT_STEPS).map(([capabilityId, nextStep]) => ({ capabilityId, setUp: false, nextStep }));
+/** Each capability federation owns, set up or not for the organisation, with its next step. */
+export async function getSetup(prisma: PrismaClient, org: Org): Promise<CapabilitySetup[]> {
+  const [hours, feed] = await Promise.all([
+    prisma.shopHours.findUnique({ where: { organizationId: org.id }, select: { organizationId: true } }),
+    prisma.feed.findUnique({ where: { organizationId: org.id }, select: { id: true } }),
+  ]);
+  return [
+    {
+      capabilityId: 'open_sign',
+      setUp: hours !== null,
+      nextStep: hours ? '' : 'Set your opening hours (PUT /api/v1/orgs/:handle/hours) so the open sign can say when you are open.',
+    },
+    {
+      capabilityId: 'federated_marketplace',
+      setUp: feed !== null,
+      nextStep: feed ? '' : 'Publish your catalog feed (POST /api/v1/feeds with your org_handle) so customers on every instance can find you.',
+    },
+  ];
 }

@@ -26,5 +26,5 @@ export async function replaceHours(prisma: PrismaClient, org: Org, hours: Hours,
 export async function getSign(prisma: PrismaClient, org: Org, profile: ShopProfile | undefined, now: Date): Promise<GetSignResponse> {
   if (!profile) throw new AppError('internal', 'the gateway gave no shop profile');
   const state = signState(await readHours(prisma, org), profile.timeZone, now);
-  return { handle: org.handle, name: profile.name, sign: signMessage(state), svg: signBadge(state, profile.name, now) };
+  return { shopSign: { handle: org.handle, name: profile.name, sign: signMessage(state) }, svg: signBadge(state, profile.name, now) };
 }

@@ -49,29 +49,7 @@ const SPEC_ROWS: Row[] = [
   ['GET /api/v1/bsvalias/id/:paymail', 'none', 'paymail', 'gateway', 'Paymail public key infrastructure (pki)'],
   ['GET /api/v1/bsvalias/public-profile/:paymail', 'none', 'paymail', 'gateway', 'Paymail public profile'],
   ['GET /api/v1/bsvalias/verifypubkey/:paymail/:pubkey', 'none', 'paymail', 'gateway', 'Paymail public key verification'],
-  // 4.11 Federation and feeds
-  ['GET /api/v1/peers', 'none', 'federated_marketplace', 'federation', 'Known peer instances'],
-  ['POST /api/v1/peers/exchange', 'none', 'federated_marketplace', 'federation', 'Exchange peer lists'],
-  ['GET /api/v1/feeds', 'bearer_optional', 'federated_marketplace', 'federation', 'Catalog feeds'],
-  ['POST /api/v1/feeds', 'bearer_optional', 'federated_marketplace', 'federation', 'Publish or list a feed'],
-  // 4.12 Open sign
-  ['GET /api/v1/shops/:org_handle/sign', 'none', 'open_sign', 'federation', 'Whether a shop is open right now'],
-  // 4.14 Discovery
-  ['GET /api/v1/discover/nearby', 'bearer_optional', 'federated_marketplace', 'federation', 'Merchants near a place'],
-  ['GET /api/v1/discover/search', 'bearer_optional', 'federated_marketplace', 'federation', 'Search merchants'],
-  ['GET /api/v1/discover/featured', 'bearer_optional', 'federated_marketplace', 'federation', 'Featured merchants'],
-  ['GET /api/v1/discover/categories', 'bearer_optional', 'federated_marketplace', 'federation', 'Merchant categories'],
-  ['GET /api/v1/discover/categories/:category', 'bearer_optional', 'federated_marketplace', 'federation', 'Merchants in a category'],
-  [
-    'GET /api/v1/discover/merchants/:merchant_handle',
-    'bearer_optional',
-    'federated_marketplace',
-    'federation',
-    "A merchant's public profile",
-  ],
-  // 4.16 Pins and stablecoin
-  ['POST /api/v1/pins', 'bearer_optional', 'open_sign', 'federation', 'Pin a shop on the map'],
-  ['GET /api/v1/pins/nearby', 'bearer_optional', 'open_sign', 'federation', 'Pins near a place'],
+  // 4.16 Stablecoin
   ['POST /api/v1/stablecoin/intents', 'bearer_optional', 'stable_value', 'commerce', 'Create a stablecoin payment intent'],
   ['GET /api/v1/stablecoin/intents/:payment_id', 'bearer_optional', 'stable_value', 'commerce', 'A stablecoin payment intent'],
   [

@@ -10,6 +10,8 @@ import { answerOrigin, rebasePaymentLinks } from '../origin/answer-origin.js';
 import type { RouteDefinition } from '../routes/route-definition.js';
 import { callOptions, orgRef } from '../routes/service-call.js';
 import type { GatewayDeps } from '../deps.js';
+import { shopProfile } from '../federation/shop-profile.js';
+import { handleField } from '../identity/organization-fields.js';
 import type { AnyServiceName } from './own-services.js';
 import type { RpcRouteOptions } from './rpc-route.js';
 
@@ -161,6 +163,24 @@ export function routeHooks(deps: GatewayDeps): Record<string, RouteHook> {
         const { proof } = validate(KEY_PROOF, { proof: (body as Json).proof }, 'body');
         return { provenKey: proof ? (await spendKeyChallenge(deps, proof, 'bind_card')).publicKey.toString() : '' };
       }),
+    },
+    // What the shop's feed and open sign show of the organisation the request resolved (its name, time zone, place).
+    shop_profile: { options: fill(['profile'], async ({ request }) => ({ profile: await shopProfile(deps, requireOrg(request).id) })) },
+    // POST /api/v1/feeds: a body naming `org_handle` publishes that organisation's feed (its admin only); one without carries `feed`.
+    feed_publisher: {
+      route: (route) => ({
+        ...route,
+        body: (route.body as z.ZodObject).extend({ org_handle: handleField.optional() }),
+        bodyExample: { org_handle: 'blue-bottle-cafe' },
+        handle: async (input) => {
+          const handle = (input.body as { org_handle?: string }).org_handle;
+          if (handle !== undefined) await authorizeRole(input.request, 'admin', deps.credentials, handle);
+          return route.handle(input);
+        },
+      }),
+      options: fill(['publisher', 'profile'], async ({ request }) =>
+        request.org ? { publisher: orgRef(request.org), profile: await shopProfile(deps, request.org.id) } : {},
+      ),
     },
     // POST checks the order lines the caller has against the receipt's hash.
     check_lines: { options: fill([], () => ({ checkLines: true })) },
