@@ -66,13 +66,17 @@ try {
   // The services that read the chain (CHAIN_*, see packages/chain) are given the local chain.
   const chainEnv = chain ? { CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: chain.url } : {};
 
+  // Federation names this instance to its peers by the gateway's public URL.
+  const publicUrl = process.env.CTK_PUBLIC_URL || `http://localhost:${port}`;
+  const federationEnv = { FEDERATION_PUBLIC_URL: process.env.FEDERATION_PUBLIC_URL || publicUrl };
   const addresses = {};
   // Each service after the ones it calls (the registry's `calls`: pos calls books and p2p), given their addresses.
   for (const name of startOrder()) {
     const { configSchema, service } = await load(`apps/${name}/dist/app.js`);
     const grpcPort = process.env[`${name.toUpperCase()}_GRPC_PORT`] ?? '0';
     const callees = Object.fromEntries(callsOf(name).map((callee) => [grpcUrlVariable(callee), addresses[grpcUrlVariable(callee)]]));
-    const config = loadConfig(configSchema, envOf(name, { GRPC_PORT: grpcPort, ...chainEnv, ...callees }));
+    const own = name === 'federation' ? federationEnv : {};
+    const config = loadConfig(configSchema, envOf(name, { GRPC_PORT: grpcPort, ...chainEnv, ...own, ...callees }));
     const app = await startService(service, config, { logger: createLogger(name, logLevel), transport });
     running.push(app);
     addresses[grpcUrlVariable(name)] = `127.0.0.1:${app.port}`;
