@@ -14,6 +14,16 @@ export function feedId(origin: string, merchantHandle: string): string {
   return `${origin.replace(/\/$/, '')}${FEED_PATH}${merchantHandle}`;
 }
 
+// zod runs a refinement even when a bound inside failed (a latitude of 91): a refinement must not throw on such values,
+// the bound's own issue names them.
+function quietly<T>(compute: () => T): T | undefined {
+  try {
+    return compute();
+  } catch {
+    return undefined;
+  }
+}
+
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 const opaque = <T>(schema: z.ZodType<T>) =>
   schema.superRefine((value, ctx) => {
@@ -41,9 +51,10 @@ const offer = z
     inventoryLevel: z.strictObject({ '@type': z.literal('QuantitativeValue'), value: amount }).optional(),
   })
   .superRefine((o, ctx) => {
-    const exact = formatPrice(o['ctk:priceMinor'], o.priceCurrency);
-    if (o.price !== exact)
+    const exact = /^[A-Z]{3}$/.test(o.priceCurrency) ? quietly(() => formatPrice(o['ctk:priceMinor'], o.priceCurrency)) : undefined;
+    if (exact !== undefined && o.price !== exact) {
       ctx.addIssue({ code: 'custom', path: ['price'], message: `must be "${exact}", ctk:priceMinor in ${o.priceCurrency}` });
+    }
   });
 
 const item = z.strictObject({
@@ -85,13 +96,12 @@ const business = z
     'ctk:publicKey': publicKeyHex.optional(),
   })
   .superRefine((b, ctx) => {
-    const cells = b.geo ? geohashCells(b.geo.latitude, b.geo.longitude) : undefined;
-    if (b['ctk:geohash'] !== undefined && b['ctk:geohash'].join() !== cells?.join()) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['ctk:geohash'],
-        message: cells ? `must be the cells of geo: ${cells.join(', ')}` : 'needs geo',
-      });
+    const geohash = b['ctk:geohash'];
+    if (geohash === undefined) return;
+    if (b.geo === undefined) return ctx.addIssue({ code: 'custom', path: ['ctk:geohash'], message: 'needs geo' });
+    const cells = quietly(() => geohashCells(b.geo!.latitude, b.geo!.longitude));
+    if (cells !== undefined && geohash.join() !== cells.join()) {
+      ctx.addIssue({ code: 'custom', path: ['ctk:geohash'], message: `must be the cells of geo: ${cells.join(', ')}` });
     }
   });
 
