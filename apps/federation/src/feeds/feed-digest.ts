@@ -1,13 +1,18 @@
 import { Hash, Utils } from '@bsv/sdk';
 import canonicalize from 'canonicalize';
-import { AppError } from '@ctk/shared';
+import { invalidInput } from '@ctk/shared';
 import type { FeedDocument } from './feed-document.js';
 
 /** The bytes a feed's proofs sign: the RFC 8785 (JCS) canonical JSON of the document without its `proof`, UTF-8. */
 export function signedBytes(doc: FeedDocument): number[] {
   const { proof: _proof, ...unsigned } = doc;
-  const json = canonicalize(unsigned);
-  if (json === undefined) throw new AppError('internal', 'The feed has no canonical JSON form.');
+  let json: string | undefined;
+  try {
+    json = canonicalize(unsigned);
+  } catch {
+    json = undefined; // a lone surrogate or a non-finite number: no RFC 8785 form
+  }
+  if (json === undefined) throw invalidInput([{ field: 'feed', message: 'has no canonical JSON form (RFC 8785)' }], 'feed');
   return Array.from(new TextEncoder().encode(json));
 }
 

@@ -35,7 +35,7 @@ export function prose(max: number) {
 export const httpUrl = z
   .string()
   .max(2048, 'must be at most 2048 characters')
-  .refine((text) => !/[\s\p{Cc}]/u.test(text) && isHttpUrl(text), 'must be an http or https URL');
+  .refine((text) => !/[\s\p{Cc}\p{Cs}]/u.test(text) && isHttpUrl(text), 'must be an http or https URL');
 
 function isHttpUrl(text: string): boolean {
   if (!URL.canParse(text)) return false;

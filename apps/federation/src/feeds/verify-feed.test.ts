@@ -102,6 +102,10 @@ describe('signFeed and verifyFeed', () => {
     expect(() => verifyFeed({ ...doc, proof: [{ ...proof, signature: high }] })).toThrow(refusedAt('feed.proof[0].signature'));
   });
 
+  it('refuses a feed that has no canonical JSON form, naming feed', () => {
+    expect(() => verifyFeed(tampered((d) => void (d.about.name = 'Blue \ud800')))).toThrow(refusedAt('feed'));
+  });
+
   it('refuses a feed with no instance proof, or two', () => {
     const doc = signed();
     expect(() => verifyFeed(buildFeed(sampleSource()))).toThrow(refusedAt('feed.proof'));

@@ -1,0 +1,11 @@
+export * from './feed-document.js';
+export { buildFeed, type FeedItemSource, type FeedSource } from './build-feed.js';
+export { feedDigest, signedBytes } from './feed-digest.js';
+export { formatPrice, minorDigits } from './feed-price.js';
+export { feedId, MAX_OPAQUE_BYTES } from './feed-schema.js';
+export { geohashCells, FEED_PRECISIONS } from './geohash-cells.js';
+export { CLASSIFIED_LISTING, nip99Events, nostrSecretKey } from './nip99-events.js';
+export type { NostrEvent } from 'nostr-tools';
+export { parseFeed, type FeedLimits } from './parse-feed.js';
+export { addMerchantProof, signFeed } from './sign-feed.js';
+export { verifyFeed, type FeedVerification } from './verify-feed.js';
