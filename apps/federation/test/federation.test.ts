@@ -1,4 +1,4 @@
-import { grpcHealthStatus } from '@ctk/shared/testing';
+import { grpcHealthStatus, createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
 import { randomUUID } from 'node:crypto';
 import { FederationServiceDefinition } from '@ctk/proto/ctk/federation/v1/federation';
 import { createGrpcClient, loadConfig, startService, type GrpcClient, type RunningService } from '@ctk/shared';
@@ -9,7 +9,17 @@ describe('federation service', () => {
   let service: RunningService;
   let client: GrpcClient<typeof FederationServiceDefinition>;
   beforeAll(async () => {
-    service = await startService(federation, loadConfig(configSchema, { GRPC_PORT: '0', LOG_LEVEL: 'silent' }));
+    const url = await createTestDatabase('federation');
+    service = await startService(
+      federation,
+      loadConfig(configSchema, {
+        GRPC_PORT: '0',
+        LOG_LEVEL: 'silent',
+        FEDERATION_PULL_INTERVAL_MS: '0',
+        CTK_DATA_DIR: TEST_DATA_DIR,
+        ...(url ? { DATABASE_URL: url } : {}),
+      }),
+    );
     client = createGrpcClient(FederationServiceDefinition, `127.0.0.1:${service.port}`);
   });
   afterAll(async () => {
@@ -17,16 +27,14 @@ describe('federation service', () => {
     await service.close();
   });
 
-  it('reports every capability federation owns as not set up yet, each with an honest next step', async () => {
+  it('reports a new organisation without hours or a feed, each with its next step', async () => {
     const { capabilities } = await client.getSetup({ org: { id: randomUUID(), handle: 'corner-cafe' } });
-    expect(capabilities.map((c) => c.capabilityId)).toEqual(['open_sign', 'federated_marketplace']);
-    for (const capability of capabilities) {
-      expect(capability.setUp).toBe(false);
-      expect(capability.nextStep).toMatch(/the federation service does not .+ yet\.$/);
-    }
-    expect(capabilities[0]?.nextStep).toBe(
-      'The open sign becomes available in a later release; the federation service does not publish opening hours or status yet.',
-    );
+    expect(capabilities.map((c) => [c.capabilityId, c.setUp])).toEqual([
+      ['open_sign', false],
+      ['federated_marketplace', false],
+    ]);
+    expect(capabilities[0]?.nextStep).toMatch(/PUT \/api\/v1\/orgs\/:handle\/hours/);
+    expect(capabilities[1]?.nextStep).toMatch(/POST \/api\/v1\/feeds/);
   });
 
   it('answers SERVING on grpc.health.v1, for the server and for FederationService', async () => {

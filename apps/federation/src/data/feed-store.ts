@@ -21,15 +21,23 @@ export async function saveFeed(prisma: PrismaClient, feed: FeedRow, items: FeedI
             SELECT sequence, digest, origin_public_key, merchant_signed FROM feeds WHERE id = ${feed.id} FOR UPDATE`;
           if (kept) {
             if (kept.origin_public_key !== feed.originPublicKey)
-              throw new AppError('conflict', `Feed ${feed.id} is signed by another instance's key than the one this instance carries it from.`, {
-                field: 'feed',
-              });
+              throw new AppError(
+                'conflict',
+                `Feed ${feed.id} is signed by another instance's key than the one this instance carries it from.`,
+                {
+                  field: 'feed',
+                },
+              );
             const sequence = BigInt(feed.sequence as bigint);
             if (sequence < kept.sequence || (sequence === kept.sequence && kept.digest !== feed.digest))
-              throw new AppError('conflict', `Feed ${feed.id} is already carried at sequence ${kept.sequence}; this copy is older or differs under the same sequence.`, {
-                field: 'feed',
-                sequence: Number(kept.sequence),
-              });
+              throw new AppError(
+                'conflict',
+                `Feed ${feed.id} is already carried at sequence ${kept.sequence}; this copy is older or differs under the same sequence.`,
+                {
+                  field: 'feed',
+                  sequence: Number(kept.sequence),
+                },
+              );
             if (sequence === kept.sequence) {
               // The same version again; signed by its merchant too, it keeps the proofs that say so.
               if (!feed.merchantSigned || kept.merchant_signed)

@@ -34,7 +34,13 @@ export function placeOf(request: { latitude: number; longitude: number }): { lat
 export async function discoverNearby(context: DiscoveryContext, request: DiscoverNearbyRequest) {
   const { latitude, longitude } = placeOf(request);
   const radius = limitOf(request.radiusM, 2_000, 50_000, 'radius_m');
-  const rows = await context.queries.nearby(nearbyCells(latitude, longitude, radius), latitude, longitude, radius, limitOf(request.limit, 20, 100));
+  const rows = await context.queries.nearby(
+    nearbyCells(latitude, longitude, radius),
+    latitude,
+    longitude,
+    radius,
+    limitOf(request.limit, 20, 100),
+  );
   const now = context.now();
   return { merchants: rows.map((row) => toMerchantMessage(row, now)) };
 }
@@ -42,7 +48,10 @@ export async function discoverNearby(context: DiscoveryContext, request: Discove
 export async function searchCatalog(context: DiscoveryContext, request: { q: string; limit?: number }): Promise<SearchCatalogResponse> {
   const words = searchWords(request.q);
   const limit = limitOf(request.limit, 20, 100);
-  const [items, merchants] = await Promise.all([context.queries.itemsMatching(words, limit), context.queries.merchantsMatching(words, limit)]);
+  const [items, merchants] = await Promise.all([
+    context.queries.itemsMatching(words, limit),
+    context.queries.merchantsMatching(words, limit),
+  ]);
   const now = context.now();
   return { items: items.map(toFoundItem), merchants: merchants.map((row) => toMerchantMessage(row, now)) };
 }
@@ -70,7 +79,9 @@ export async function listCategoryMerchants(context: DiscoveryContext, request: 
 export async function getMerchant(context: DiscoveryContext, request: { merchantHandle: string }): Promise<GetMerchantResponse> {
   const row = await context.queries.merchant(request.merchantHandle);
   if (!row)
-    throw new AppError('not_found', `No merchant "${request.merchantHandle}" in the feeds this instance carries.`, { field: 'merchant_handle' });
+    throw new AppError('not_found', `No merchant "${request.merchantHandle}" in the feeds this instance carries.`, {
+      field: 'merchant_handle',
+    });
   const items = await context.queries.itemsOf(row.id, 1_000);
   return {
     merchant: {

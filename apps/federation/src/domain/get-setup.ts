@@ -17,7 +17,9 @@ export async function getSetup(prisma: PrismaClient, org: Org): Promise<Capabili
     {
       capabilityId: 'federated_marketplace',
       setUp: feed !== null,
-      nextStep: feed ? '' : 'Publish your catalog feed (POST /api/v1/feeds with your org_handle) so customers on every instance can find you.',
+      nextStep: feed
+        ? ''
+        : 'Publish your catalog feed (POST /api/v1/feeds with your org_handle) so customers on every instance can find you.',
     },
   ];
 }

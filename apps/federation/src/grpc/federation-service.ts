@@ -34,7 +34,7 @@ export function federationService(context: FederationContext): FederationService
       return { capabilities: await getSetup(prisma, orgOf(request.org)) };
     },
     async getHours(request) {
-      return { hours: toHoursMessage(await readHours(prisma, orgOf(request.org)), request.profile?.timeZone ?? 'UTC') };
+      return { hours: toHoursMessage(await readHours(prisma, orgOf(request.org), now()), request.profile?.timeZone ?? 'UTC') };
     },
     async replaceHours(request) {
       const org = orgOf(request.org);
@@ -56,7 +56,8 @@ export function federationService(context: FederationContext): FederationService
           field: 'feed',
         });
       if (request.publisher) return { feed: await publishFeed(context.publish, orgOf(request.publisher), request.profile) };
-      if (!request.feed) throw new AppError('validation_failed', 'Send org_handle to publish its feed, or feed to carry a signed one.', { field: 'feed' });
+      if (!request.feed)
+        throw new AppError('validation_failed', 'Send org_handle to publish its feed, or feed to carry a signed one.', { field: 'feed' });
       return { feed: await carryFeed(context.carry, request.feed) };
     },
     async getFeed(request) {

@@ -10,7 +10,11 @@ const FRESH_MS = 5 * 60_000;
 /** This instance and the peers it vouches for (at most `peersPerExchange`), signed. */
 export async function listPeers(context: PeerContext): Promise<ListPeersResponse> {
   const peers = await vouchedPeers(context.prisma, context.limits.peersPerExchange);
-  const carried = await context.prisma.feed.groupBy({ by: ['originUrl'], where: { originUrl: { in: peers.map((peer) => peer.url) } }, _count: true });
+  const carried = await context.prisma.feed.groupBy({
+    by: ['originUrl'],
+    where: { originUrl: { in: peers.map((peer) => peer.url) } },
+    _count: true,
+  });
   const feedsOf = new Map(carried.map((group) => [group.originUrl, BigInt(group._count)]));
   const list = signPeerList(
     await context.identity(),
@@ -39,17 +43,23 @@ export async function exchangePeers(context: PeerContext, request: ExchangePeers
   const self = request.self!;
   const list = { self, peers: request.peers, signedAt: request.signedAt, signature: request.signature };
   if (!normalPublicKey(self.publicKey))
-    throw new AppError('validation_failed', 'self.public_key must be a compressed secp256k1 public key in hex.', { field: 'self.public_key' });
+    throw new AppError('validation_failed', 'self.public_key must be a compressed secp256k1 public key in hex.', {
+      field: 'self.public_key',
+    });
   const signedAt = Date.parse(request.signedAt);
   if (!Number.isFinite(signedAt) || Math.abs(context.now().getTime() - signedAt) > FRESH_MS)
-    throw new AppError('validation_failed', 'signed_at must be within 5 minutes of now: sign the list when you send it.', { field: 'signed_at' });
+    throw new AppError('validation_failed', 'signed_at must be within 5 minutes of now: sign the list when you send it.', {
+      field: 'signed_at',
+    });
   if (!peerListVerifies(list))
     throw new AppError('validation_failed', 'signature does not verify with self.public_key over this list.', { field: 'signature' });
   const own = await context.identity();
   if (new URL(self.url).origin === own.url) throw new AppError('validation_failed', 'self.url is this instance.', { field: 'self.url' });
   const confirmed = await confirmPeer(context, self.url, 'self.url');
   if (confirmed !== self.publicKey)
-    throw new AppError('validation_failed', `The instance at ${self.url} signs with another key than self.public_key.`, { field: 'self.public_key' });
+    throw new AppError('validation_failed', `The instance at ${self.url} signs with another key than self.public_key.`, {
+      field: 'self.public_key',
+    });
   await learnPeers(context, request.peers);
   return listPeers(context);
 }

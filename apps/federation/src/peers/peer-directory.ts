@@ -70,9 +70,9 @@ export async function confirmPeer(context: PeerContext, url: string, field = 'ur
 /** Peers named by another instance, kept unconfirmed: at most `peersPerExchange` of a list, and `maxPeers` in all. */
 export async function learnPeers(context: PeerContext, peers: PeerEntry[]): Promise<void> {
   const own = (await context.identity()).url;
-  const origins = [
-    ...new Set(peers.slice(0, context.limits.peersPerExchange).flatMap((peer) => peerOrigin(peer.url) ?? [])),
-  ].filter((origin) => origin !== own);
+  const origins = [...new Set(peers.slice(0, context.limits.peersPerExchange).flatMap((peer) => peerOrigin(peer.url) ?? []))].filter(
+    (origin) => origin !== own,
+  );
   if (origins.length === 0) return;
   const room = context.limits.maxPeers - (await context.prisma.peer.count());
   if (room <= 0) return;

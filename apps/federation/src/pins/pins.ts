@@ -34,9 +34,14 @@ export async function createPin(context: PinContext, request: CreatePinRequest):
     const owner = anonymous ? `address:${request.clientAddress}` : `user:${request.createdBy}`;
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${owner}))`;
     if (anonymous) {
-      const today = await tx.pin.count({ where: { clientAddress: request.clientAddress, createdBy: null, createdAt: { gt: new Date(now.getTime() - DAY_MS) } } });
+      const today = await tx.pin.count({
+        where: { clientAddress: request.clientAddress, createdBy: null, createdAt: { gt: new Date(now.getTime() - DAY_MS) } },
+      });
       if (today >= context.limits.anonymousPerDay)
-        throw new AppError('rate_limited', `An anonymous caller may pin ${context.limits.anonymousPerDay} places a day; sign in with an API key to pin more.`);
+        throw new AppError(
+          'rate_limited',
+          `An anonymous caller may pin ${context.limits.anonymousPerDay} places a day; sign in with an API key to pin more.`,
+        );
     } else if ((await tx.pin.count({ where: { createdBy: request.createdBy } })) >= context.limits.perUser) {
       throw new AppError('rate_limited', `A user keeps at most ${context.limits.perUser} pins.`);
     }
@@ -86,7 +91,9 @@ export async function listNearbyPins(context: PinContext, request: ListNearbyPin
   );
 }
 
-function toPinMessage(row: Pick<PinRow, 'id' | 'latitude' | 'longitude' | 'label' | 'note' | 'category' | 'expiresAt' | 'createdAt' | 'distance_m'>): Pin {
+function toPinMessage(
+  row: Pick<PinRow, 'id' | 'latitude' | 'longitude' | 'label' | 'note' | 'category' | 'expiresAt' | 'createdAt' | 'distance_m'>,
+): Pin {
   return {
     id: row.id,
     latitude: row.latitude,

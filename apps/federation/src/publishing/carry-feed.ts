@@ -39,13 +39,16 @@ async function carryOwn(
   facts: { id: string; digest: string; merchantSigned: boolean },
 ): Promise<FeedSummary> {
   if (doc['ctk:origin'].publicKey !== own.publicKey)
-    throw new AppError('validation_failed', "The feed names this instance as its origin but another key: it was not signed here.", {
+    throw new AppError('validation_failed', 'The feed names this instance as its origin but another key: it was not signed here.', {
       field: 'feed.ctk:origin.publicKey',
     });
   const kept = await context.prisma.feed.findUnique({ where: { id: facts.id } });
-  if (!kept?.organizationId) throw new AppError('not_found', `This instance has published no feed "${facts.id}".`, { field: 'feed.identifier' });
+  if (!kept?.organizationId)
+    throw new AppError('not_found', `This instance has published no feed "${facts.id}".`, { field: 'feed.identifier' });
   if (kept.digest !== facts.digest)
-    throw new AppError('conflict', `Feed ${facts.id} was published again since: sign its current digest (${kept.digest}).`, { field: 'feed' });
+    throw new AppError('conflict', `Feed ${facts.id} was published again since: sign its current digest (${kept.digest}).`, {
+      field: 'feed',
+    });
   if (!facts.merchantSigned)
     throw new AppError('validation_failed', 'This instance signed this feed already: submit it again only with its merchant proof.', {
       field: 'feed.proof',

@@ -39,20 +39,18 @@ export function feedRecord(
     itemCount: doc.dataFeedElement.length,
     publishedAt: new Date(doc.dateModified),
   };
-  const items = doc.dataFeedElement.map(
-    (item, position): FeedItemRow => ({
-      productId: item.productID,
-      position,
-      name: item.name,
-      description: item.description,
-      category: item.category ?? null,
-      priceMinor: BigInt(item.offers['ctk:priceMinor']),
-      currency: item.offers.priceCurrency,
-      satoshis: item.offers['ctk:satoshis'] === undefined ? null : BigInt(item.offers['ctk:satoshis']),
-      available: item.offers.availability === 'https://schema.org/InStock',
-      images: item.image,
-    }),
-  );
+  const items = doc.dataFeedElement.map((item, position): FeedItemRow => ({
+    productId: item.productID,
+    position,
+    name: item.name,
+    description: item.description,
+    category: item.category ?? null,
+    priceMinor: BigInt(item.offers['ctk:priceMinor']),
+    currency: item.offers.priceCurrency,
+    satoshis: item.offers['ctk:satoshis'] === undefined ? null : BigInt(item.offers['ctk:satoshis']),
+    available: item.offers.availability === 'https://schema.org/InStock',
+    images: item.image,
+  }));
   return { feed, items };
 }
 

@@ -26,7 +26,7 @@ export type PublishContext = {
 export async function publishFeed(context: PublishContext, org: Org, profile: ShopProfile | undefined): Promise<FeedSummary> {
   if (!profile) throw new AppError('internal', 'the gateway gave no shop profile');
   const [hours, catalog, wallets, kept, identity] = await Promise.all([
-    readHours(context.prisma, org),
+    readHours(context.prisma, org, context.now()),
     context.pos.getFeedCatalog({ org }),
     context.p2p.getWallets({ organizationIds: [org.id] }),
     context.prisma.feed.findUnique({ where: { organizationId: org.id }, select: { sequence: true } }),

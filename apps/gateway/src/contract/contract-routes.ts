@@ -12,8 +12,12 @@ import { routeHooks, type RouteHook } from './route-hooks.js';
 import { ownServices, type AnyServiceClients, type AnyServiceName } from './own-services.js';
 import { rpcRoute, type RouteDeps, type RpcRouteOptions } from './rpc-route.js';
 
-/** Path parameters that name the organisation, which auth resolves into the request's `org`. */
+/**
+ * Path parameters that name the organisation, which auth resolves into the request's `org`; :merchant_handle
+ * only where a commerce key names it (discovery's merchant is any instance's, handle@host: a request field).
+ */
 const ORG_PARAMS: Record<string, Params[number]> = { handle: orgParams, merchant_handle: merchantParams, shop_id: shopParams };
+const orgParam = (name: string, access: string) => (name === 'merchant_handle' && access !== 'commerce_key' ? undefined : ORG_PARAMS[name]);
 
 /**
  * The routes the services' RPCs declare in the contract (`ctk.api.v1.http`, decision 0032), made from
@@ -35,7 +39,7 @@ function declaredRoute(deps: RouteDeps, service: AnyServiceName, method: DescMet
   const names = [...http.route.matchAll(/:(\w+)/g)].map((match) => match[1]!);
   let options: RpcRouteOptions<AnyServiceName> = {
     rpc: [service, method.localName as keyof AnyServiceClients[AnyServiceName] & string],
-    ...(names.length ? { params: names.map((name) => ORG_PARAMS[name] ?? name) } : {}),
+    ...(names.length ? { params: names.map((name) => orgParam(name, http.access) ?? name) } : {}),
     ...(http.query.length ? { query: http.query.map((name) => (name === 'page' ? pageQuery : name)) } : {}),
     ...(http.body ? { body: http.body === '*' ? true : http.body } : {}),
     ...(http.answer ? { answer: http.page ? { page: http.answer } : http.answer } : {}),

@@ -2,6 +2,9 @@ import { ScalarType, type DescField, type DescMessage, type DescOneof } from '@b
 import { FeatureSet_FieldPresence } from '@bufbuild/protobuf/wkt';
 import { z } from 'zod';
 import { isoTime, minorUnits } from '../routes/answer-schema.js';
+
+/** A `date-time` string field: ISO 8601 in UTC or with an offset (a shop's local time, 2026-11-30T07:00:00-08:00). */
+const localTime = z.iso.datetime({ offset: true });
 import { commentOf, exampleOf, fieldOptions } from './contract-registry.js';
 
 /**
@@ -20,7 +23,7 @@ function scalarSchema(field: DescField & { scalar: ScalarType }, direction: 'req
       // A request's values and formats are the owner's rules, documented here and checked there.
       if (direction === 'request') return values ? z.string().meta({ enum: values }) : z.string();
       if (values) return z.enum(values as [string, ...string[]]);
-      return format === 'uuid' ? z.uuid() : format === 'date-time' ? isoTime : format === 'uri' ? z.url() : z.string();
+      return format === 'uuid' ? z.uuid() : format === 'date-time' ? localTime : format === 'uri' ? z.url() : z.string();
     case ScalarType.BOOL:
       // A bool with one value (`values: "true"`) says only that something happened (a key revoked).
       return values && direction === 'answer' ? z.literal(values[0] === 'true') : z.boolean();

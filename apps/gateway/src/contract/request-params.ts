@@ -15,8 +15,7 @@ export type Params = readonly (string | z.ZodObject)[];
  * The schema of a route's path or query parameters (decision 0026). A request field's is a string
  * described by its comment, with its `format` (uuid), `pattern` or `values` checked here: a path's key
  * that cannot name anything is 422 naming it, not a lookup for the service. In a query a field is
- * optional unless `required`, has a value when given, and unknown keys are refused; an integer field is a
- * count of items (1 to 100).
+ * optional unless `required`, has a value when given, and unknown keys are refused; numbers as NUMBERS says.
  */
 export function requestParams(request: DescMessage, params: Params, where: 'path' | 'query'): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
@@ -24,10 +23,10 @@ export function requestParams(request: DescMessage, params: Params, where: 'path
     if (typeof part !== 'string') Object.assign(shape, part.shape);
     else {
       const field = request.fields.find((f) => f.name === part);
-      const count = where === 'query' && field?.fieldKind === 'scalar' && field.scalar === ScalarType.INT32;
-      if (field?.fieldKind !== 'scalar' || (field.scalar !== ScalarType.STRING && !count))
+      const number = where === 'query' && field?.fieldKind === 'scalar' ? NUMBERS[field.scalar] : undefined;
+      if (field?.fieldKind !== 'scalar' || (field.scalar !== ScalarType.STRING && !number))
         throw new Error(`${request.typeName} has no string field ${part}`);
-      const schema = count ? described(limitField, field) : paramSchema(field, where);
+      const schema = number ? described(part === 'limit' ? limitField : number, field) : paramSchema(field, where);
       shape[part] = where === 'query' && !fieldOptions(field).required ? schema.optional() : schema;
     }
   }
@@ -42,6 +41,21 @@ export function rpcParams<N extends ServiceName, K extends string, W extends 'pa
 ): z.ZodType<W extends 'path' ? Record<K, string> : Partial<Record<K, string>>> {
   return requestParams(methodDesc(SERVICES[rpc[0]].definition.fullName, rpc[1]).input, params, where) as never;
 }
+
+/**
+ * Numbers a query may carry: `limit`, a count of items (1 to 100); another int32, a whole number the owner
+ * bounds (a radius in metres); a double, a decimal number (a latitude).
+ */
+const NUMBERS: Partial<Record<ScalarType, z.ZodType>> = {
+  [ScalarType.INT32]: z
+    .string()
+    .regex(/^\d{1,9}$/, 'must be a whole number')
+    .transform(Number),
+  [ScalarType.DOUBLE]: z
+    .string()
+    .regex(/^-?\d{1,3}(?:\.\d{1,15})?$/, 'must be a decimal number such as -122.4172')
+    .transform(Number),
+};
 
 function paramSchema(field: DescField, where: 'path' | 'query'): z.ZodType {
   const { format, pattern, values } = fieldOptions(field);

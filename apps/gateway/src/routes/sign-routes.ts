@@ -26,13 +26,17 @@ export function signRoutes(deps: GatewayDeps): Record<string, RouteDefinition> {
       files: {
         'image/svg+xml': {
           description: 'The open sign as an SVG badge to embed (<img src=".../sign?format=svg">)',
-          example: '<svg xmlns="http://www.w3.org/2000/svg" width="220" height="40" role="img" aria-label="Blue Bottle is open until 17:00">…</svg>',
+          example:
+            '<svg xmlns="http://www.w3.org/2000/svg" width="220" height="40" role="img" aria-label="Blue Bottle is open until 17:00">…</svg>',
         },
       },
       handle: async ({ params, query, request, reply }) => {
         const org = await deps.credentials.org(params.org_handle);
         if (!org) throw new AppError('not_found', `No shop with handle "${params.org_handle}".`, { field: 'org_handle' });
-        const sign = await deps.services.federation.getSign({ org: orgRef(org), profile: await shopProfile(deps, org.id) }, callOptions(request));
+        const sign = await deps.services.federation.getSign(
+          { org: orgRef(org), profile: await shopProfile(deps, org.id) },
+          callOptions(request),
+        );
         reply.header('cache-control', `public, max-age=${MAX_AGE_SECONDS}`);
         const svg = query.format === 'svg' || (query.format === undefined && prefersSvg(request.headers.accept));
         if (!svg) return toJson(SHOP_SIGN, sign.shopSign as never) as never;

@@ -18,8 +18,7 @@ export async function getFeedCatalog(prisma: PrismaClient, prices: PriceSource, 
     take: FEED_ITEM_LIMIT,
   });
   const rates = new Map<string, ExchangeRate | null>();
-  for (const currency of new Set(rows.map((row) => row.currency)))
-    rates.set(currency, await prices.rateFor(currency).catch(() => null));
+  for (const currency of new Set(rows.map((row) => row.currency))) rates.set(currency, await prices.rateFor(currency).catch(() => null));
   const items = rows.map((row): FeedCatalogItem => {
     const rate = rates.get(row.currency);
     return {
