@@ -19,6 +19,8 @@ export type MerchantRow = {
   distance_m?: number;
 };
 
+const ITEM_COLUMNS = Prisma.sql`i.product_id, i.name, i.description, i.category, i.price_minor, i.currency, i.satoshis, i.available,
+  i.images, f.id AS merchant_id, f.name AS merchant_name, f.origin_url`;
 const MERCHANT_COLUMNS = Prisma.sql`id, handle, name, category, latitude, longitude, origin_url, local, paymail, time_zone, hours, item_count, published_at`;
 
 export function createDiscoveryQueries(prisma: PrismaClient) {
@@ -38,9 +40,7 @@ export function createDiscoveryQueries(prisma: PrismaClient) {
     /** Items whose name, description or category has every word, best first, with their merchant's name. */
     itemsMatching(query: string, limit: number) {
       return prisma.$queryRaw<ItemRow[]>`
-        SELECT i.product_id, i.name, i.description, i.category, i.price_minor, i.currency, i.satoshis, i.available, i.images,
-               f.id AS merchant_id, f.name AS merchant_name, f.origin_url
-        FROM feed_items i JOIN feeds f ON f.id = i.feed_id
+        SELECT ${ITEM_COLUMNS} FROM feed_items i JOIN feeds f ON f.id = i.feed_id
         WHERE i.search @@ to_tsquery('simple', ${query})
         ORDER BY ts_rank(i.search, to_tsquery('simple', ${query})) DESC, f.local DESC, i.feed_id, i.position LIMIT ${limit}`;
     },
@@ -69,9 +69,7 @@ export function createDiscoveryQueries(prisma: PrismaClient) {
     /** A feed's items in the order it lists them. */
     itemsOf(feedId: string, limit: number) {
       return prisma.$queryRaw<ItemRow[]>`
-        SELECT i.product_id, i.name, i.description, i.category, i.price_minor, i.currency, i.satoshis, i.available, i.images,
-               f.id AS merchant_id, f.name AS merchant_name, f.origin_url
-        FROM feed_items i JOIN feeds f ON f.id = i.feed_id WHERE i.feed_id = ${feedId} ORDER BY i.position LIMIT ${limit}`;
+        SELECT ${ITEM_COLUMNS} FROM feed_items i JOIN feeds f ON f.id = i.feed_id WHERE i.feed_id = ${feedId} ORDER BY i.position LIMIT ${limit}`;
     },
   };
 }

@@ -13,10 +13,16 @@ export function instanceIdentity(table: KeyTable, publicUrl: string, configured:
   const url = new URL(publicUrl).origin;
   let identity: Promise<InstanceIdentity> | undefined;
   return () => {
-    identity ??= secret().then((bytes) => {
-      const key = new PrivateKey(bytes.toString('hex'), 16);
-      return { url, key, publicKey: key.toPublicKey().toString() };
-    });
+    identity ??= secret().then(
+      (bytes) => {
+        const key = new PrivateKey(bytes.toString('hex'), 16);
+        return { url, key, publicKey: key.toPublicKey().toString() };
+      },
+      (error: unknown) => {
+        identity = undefined; // a failed read is tried again on the next call, as keptKey's
+        throw error;
+      },
+    );
     return identity;
   };
 }

@@ -48,6 +48,14 @@ export async function confirmPeer(context: PeerContext, url: string, field = 'ur
   const known = await context.prisma.peer.findUnique({ where: { url: origin } });
   const fresh = known?.lastSeenAt && context.now().getTime() - known.lastSeenAt.getTime() < context.limits.intervalMs;
   if (known?.verified && known.publicKey && fresh) return known.publicKey;
+  if (!known && (await context.prisma.peer.count()) >= context.limits.maxPeers)
+    throw new AppError(
+      'rate_limited',
+      `This instance keeps at most ${context.limits.maxPeers} peers and knows as many: ${origin} is not taken on.`,
+      {
+        field,
+      },
+    );
   try {
     const list = readPeerList(await context.client.getJson(`${origin}/api/v1/peers`), 'peer list');
     if (new URL(list.self.url).origin !== origin)

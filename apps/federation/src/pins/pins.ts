@@ -62,7 +62,12 @@ export async function createPin(context: PinContext, request: CreatePinRequest):
   });
 }
 
-type PinRow = Prisma.PinGetPayload<object> & { distance_m?: number };
+type PinRow = Pick<
+  Prisma.PinGetPayload<object>,
+  'id' | 'latitude' | 'longitude' | 'label' | 'note' | 'category' | 'expiresAt' | 'createdAt'
+> & {
+  distanceM?: number;
+};
 
 /** Pins within the radius of a place that have not expired, nearest first. */
 export async function listNearbyPins(context: PinContext, request: ListNearbyPinsRequest): Promise<Pin[]> {
@@ -70,30 +75,16 @@ export async function listNearbyPins(context: PinContext, request: ListNearbyPin
   const radius = limitOf(request.radiusM, 2_000, 50_000, 'radius_m');
   const limit = limitOf(request.limit, 50, 200);
   const cells = nearbyCells(latitude, longitude, radius);
-  const rows = await context.prisma.$queryRaw<Record<string, unknown>[]>`
+  const rows = await context.prisma.$queryRaw<PinRow[]>`
     SELECT * FROM (
-      SELECT id, latitude, longitude, label, note, category, expires_at, created_at,
-        ${distanceFrom(latitude, longitude)} AS distance_m
+      SELECT id, latitude, longitude, label, note, category, expires_at AS "expiresAt", created_at AS "createdAt",
+        ${distanceFrom(latitude, longitude)} AS "distanceM"
       FROM pins WHERE (${inCells(cells)}) AND (expires_at IS NULL OR expires_at > ${context.now()})) near
-    WHERE distance_m <= ${radius} ORDER BY distance_m, id LIMIT ${limit}`;
-  return rows.map((row) =>
-    toPinMessage({
-      id: row.id as string,
-      latitude: row.latitude as number,
-      longitude: row.longitude as number,
-      label: row.label as string,
-      note: row.note as string | null,
-      category: row.category as string | null,
-      expiresAt: row.expires_at as Date | null,
-      createdAt: row.created_at as Date,
-      distance_m: row.distance_m as number,
-    } as PinRow),
-  );
+    WHERE "distanceM" <= ${radius} ORDER BY "distanceM", id LIMIT ${limit}`;
+  return rows.map(toPinMessage);
 }
 
-function toPinMessage(
-  row: Pick<PinRow, 'id' | 'latitude' | 'longitude' | 'label' | 'note' | 'category' | 'expiresAt' | 'createdAt' | 'distance_m'>,
-): Pin {
+function toPinMessage(row: PinRow): Pin {
   return {
     id: row.id,
     latitude: row.latitude,
@@ -103,6 +94,6 @@ function toPinMessage(
     category: row.category ?? undefined,
     expiresAt: row.expiresAt?.toISOString(),
     createdAt: row.createdAt.toISOString(),
-    distanceM: row.distance_m === undefined ? undefined : BigInt(Math.round(row.distance_m)),
+    distanceM: row.distanceM === undefined ? undefined : BigInt(Math.round(row.distanceM)),
   };
 }
