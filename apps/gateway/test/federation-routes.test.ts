@@ -146,7 +146,9 @@ describe('federation through the gateway: hours and the open sign, a published f
   });
 
   it('publishes under concurrent requests without a server error, each answer a kept sequence, and refuses NUL anywhere', async () => {
-    const answers = await Promise.all(Array.from({ length: 20 }, () => call('POST', '/api/v1/feeds', owner.key, { org_handle: owner.handle })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => call('POST', '/api/v1/feeds', owner.key, { org_handle: owner.handle })),
+    );
     for (const answer of answers) expect([200, 409]).toContain(answer.statusCode);
     const sequences = answers.filter((answer) => answer.statusCode === 200).map((answer) => answer.json().sequence as number);
     const kept = (await call('GET', `/api/v1/feeds/${owner.handle}`)).json().summary.sequence;
@@ -159,7 +161,9 @@ describe('federation through the gateway: hours and the open sign, a published f
   it('takes pins from anyone, bounds an anonymous address per day, and refuses control characters', async () => {
     const pin = (payload: object) => gateway.app.inject({ method: 'POST', url: '/api/v1/pins', payload, remoteAddress: '203.0.113.9' });
     // Twenty at once from one address: the day's five are made, the rest refused, however they interleave.
-    const burst = await Promise.all(Array.from({ length: 20 }, (_, n) => pin({ latitude: 51.5007, longitude: -0.1246, label: `Stall ${n}` })));
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, (_, n) => pin({ latitude: 51.5007, longitude: -0.1246, label: `Stall ${n}` })),
+    );
     expect(burst.filter((answer) => answer.statusCode === 201)).toHaveLength(5);
     expect(burst.filter((answer) => answer.statusCode === 429)).toHaveLength(15);
     expect((await call('POST', '/api/v1/pins', owner.key, { latitude: 51.5007, longitude: -0.1246, label: 'bad\u0000' })).statusCode).toBe(
