@@ -6,6 +6,9 @@ import { configSchema as posConfigSchema, service as posService } from '@ctk/pos
 import { loadConfig, startService, type RunningService } from '@ctk/shared';
 import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
 import { verifyEvent } from 'nostr-tools';
+import { PrivateKey } from '@bsv/sdk';
+import { signPeerList } from '@ctk/federation/testing';
+import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, bearer, onboard, startTestGateway, type Gateway, type Onboarded } from './harness.js';
 import { SERVICES_DOWN, uniqueName } from './support.js';
@@ -175,5 +178,40 @@ describe('federation through the gateway: hours and the open sign, a published f
     const near = (await call('GET', '/api/v1/pins/nearby?latitude=51.5007&longitude=-0.1246&radius_m=100')).json().data;
     expect(near.map((p: { label: string }) => p.label)).toContain('Our market stall');
     expect(near).toHaveLength(6);
+  });
+
+  it('refuses a peer on a loopback address without the operator allowance, before any request reaches it', async () => {
+    let reached = 0;
+    const server = createServer((_request, response) => {
+      reached++;
+      response.end('{}');
+    });
+    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      const key = PrivateKey.fromRandom();
+      const list = signPeerList({ url, key, publicKey: key.toPublicKey().toString() }, [], new Date());
+      const exchanged = await call('POST', '/api/v1/peers/exchange', undefined, {
+        self: { url, public_key: list.self.publicKey },
+        peers: [],
+        signed_at: list.signedAt,
+        signature: list.signature,
+      });
+      expect(exchanged.statusCode).toBe(422);
+      expect(exchanged.json().error.message).toContain('FEDERATION_ALLOW_PRIVATE_PEERS');
+      expect(exchanged.json().error.details.field).toBe('self.url');
+      expect(reached).toBe(0);
+      // A list signed by another key than the one it names is refused before anything is asked.
+      const forged = await call('POST', '/api/v1/peers/exchange', undefined, {
+        self: { url: 'https://elsewhere.example', public_key: PrivateKey.fromRandom().toPublicKey().toString() },
+        peers: [],
+        signed_at: list.signedAt,
+        signature: list.signature,
+      });
+      expect(forged.statusCode).toBe(422);
+      expect(forged.json().error.details.field).toBe('signature');
+    } finally {
+      server.close();
+    }
   });
 });

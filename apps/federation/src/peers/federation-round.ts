@@ -88,10 +88,9 @@ async function pullFeeds(context: RoundContext, url: string, key: string): Promi
     for (const summary of page.data.data) {
       if (pulled >= context.feedsPerPull) return;
       if (digests.get(`${summary.handle}@${host}`) === summary.digest) continue;
-      const fetched = (await context.peers.client.getJson(
-        `${url}/api/v1/feeds/${encodeURIComponent(summary.handle)}`,
-        context.maxFeedBytes,
-      )) as {
+      const fetched = (await context.peers.client.getJson(`${url}/api/v1/feeds/${encodeURIComponent(summary.handle)}`, {
+        maxBytes: context.maxFeedBytes,
+      })) as {
         document?: unknown;
       };
       await carryFeed(context.carry, fetched.document, key);

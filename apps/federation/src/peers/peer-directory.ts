@@ -57,7 +57,7 @@ export async function confirmPeer(context: PeerContext, url: string, field = 'ur
       },
     );
   try {
-    const list = readPeerList(await context.client.getJson(`${origin}/api/v1/peers`), 'peer list');
+    const list = readPeerList(await context.client.getJson(`${origin}/api/v1/peers`, { field }), 'peer list');
     if (new URL(list.self.url).origin !== origin)
       throw new AppError('validation_failed', `${origin} names itself ${list.self.url}: a peer answers for its own URL only.`, { field });
     if (!normalPublicKey(list.self.publicKey) || !peerListVerifies(list))
