@@ -41,7 +41,7 @@ export const service = defineService<Config, PrismaClient, { now: () => Date }>(
       },
       now,
     };
-    const carry = { prisma, identity, peers, maxItems: config.FEDERATION_FEED_MAX_ITEMS };
+    const carry = { prisma, identity, peers, maxItems: config.FEDERATION_FEED_MAX_ITEMS, feedsPerPeer: config.FEDERATION_FEEDS_PER_PEER };
     const interval = config.FEDERATION_PULL_INTERVAL_MS;
     const rounds =
       interval > 0
@@ -59,7 +59,7 @@ export const service = defineService<Config, PrismaClient, { now: () => Date }>(
         : undefined;
     return {
       grpc: federationService({
-        publish: { prisma, pos, p2p, identity, now },
+        publish: { prisma, pos, p2p, identity, now, logger },
         carry,
         peers,
         discovery: { queries: createDiscoveryQueries(prisma), featured: config.FEDERATION_FEATURED, now },

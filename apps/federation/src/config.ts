@@ -51,6 +51,8 @@ export const configSchema = z.object({
   /** The most feeds pulled from one peer per round, and the most peers this instance keeps. */
   FEDERATION_FEEDS_PER_PULL: count(1, 10_000, 200),
   FEDERATION_MAX_PEERS: count(1, 100_000, 1_000),
+  /** The most feeds carried from one origin instance (its merchants): one peer cannot fill this instance's database. */
+  FEDERATION_FEEDS_PER_PEER: count(1, 1_000_000, 1_000),
   /** The most peers read from one exchange (the rest of a list is ignored). */
   FEDERATION_PEERS_PER_EXCHANGE: count(1, 1_000, 100),
   /** Handles of this instance's merchants to feature first, comma-separated. */

@@ -16,7 +16,7 @@ import { exchangePeers, listPeers } from '../peers/exchange-peers.js';
 import type { PeerContext } from '../peers/peer-directory.js';
 import { createPin, listNearbyPins, type PinContext } from '../pins/pins.js';
 import { carryFeed, type CarryContext } from '../publishing/carry-feed.js';
-import { publishFeed, type PublishContext } from '../publishing/publish-feed.js';
+import { publishFeed, republishIfPublished, type PublishContext } from '../publishing/publish-feed.js';
 import { getFeed, getFeedNostrEvents, listFeeds } from '../publishing/read-feeds.js';
 
 export type FederationContext = {
@@ -40,8 +40,7 @@ export function federationService(context: FederationContext): FederationService
       const org = orgOf(request.org);
       const hours = await replaceHours(prisma, org, fromHoursMessage(request.hours), now());
       // A published feed carries the hours: it is signed again with these.
-      if (await prisma.feed.findUnique({ where: { organizationId: org.id }, select: { id: true } }))
-        await publishFeed(context.publish, org, request.profile);
+      await republishIfPublished(context.publish, org, request.profile);
       return { hours: toHoursMessage(hours, request.profile?.timeZone ?? 'UTC') };
     },
     async getSign(request) {

@@ -7,7 +7,14 @@ import type { InstanceIdentity } from '../instance/instance-identity.js';
 import { confirmPeer, type PeerContext } from '../peers/peer-directory.js';
 import { carriedFeedId, feedRecord, toFeedSummary } from './feed-record.js';
 
-export type CarryContext = { prisma: PrismaClient; identity: () => Promise<InstanceIdentity>; peers: PeerContext; maxItems: number };
+export type CarryContext = {
+  prisma: PrismaClient;
+  identity: () => Promise<InstanceIdentity>;
+  peers: PeerContext;
+  maxItems: number;
+  /** The most feeds carried from one origin. */
+  feedsPerPeer: number;
+};
 
 /**
  * Carries a signed feed: read strictly, every proof verified, and its origin's key confirmed (this
@@ -28,6 +35,11 @@ export async function carryFeed(context: CarryContext, input: unknown, knownKey?
       field: 'feed.ctk:origin.publicKey',
     });
   const record = feedRecord(doc, { id, organizationId: null, digest, merchantSigned });
+  const known = await context.prisma.feed.count({ where: { id } });
+  if (!known && (await context.prisma.feed.count({ where: { originUrl: record.feed.originUrl } })) >= context.feedsPerPeer)
+    throw new AppError('rate_limited', `This instance carries at most ${context.feedsPerPeer} feeds from ${record.feed.originUrl}.`, {
+      field: 'feed',
+    });
   const { row } = await saveFeed(context.prisma, record.feed, record.items);
   return toFeedSummary(row);
 }

@@ -1,7 +1,7 @@
 import type { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
 import type { PosServiceDefinition } from '@ctk/proto/ctk/pos/v1/pos';
 import type { FeedSummary, ShopProfile } from '@ctk/proto/ctk/federation/v1/federation';
-import { AppError, type GrpcClient, type Org } from '@ctk/shared';
+import { AppError, type GrpcClient, type Logger, type Org } from '@ctk/shared';
 import { saveFeed } from '../data/feed-store.js';
 import { buildFeed, feedDigest, signFeed } from '../feeds/index.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
@@ -16,6 +16,7 @@ export type PublishContext = {
   p2p: GrpcClient<typeof P2pServiceDefinition>;
   identity: () => Promise<InstanceIdentity>;
   now: () => Date;
+  logger: Logger;
 };
 
 /**
@@ -68,4 +69,16 @@ export async function publishFeed(context: PublishContext, org: Org, profile: Sh
   const record = feedRecord(signed, { id: org.handle, organizationId: org.id, digest: feedDigest(signed), merchantSigned: false });
   const { row } = await saveFeed(context.prisma, record.feed, record.items);
   return toFeedSummary(row);
+}
+
+/**
+ * Signs an organisation's published feed again after its hours changed (nothing when it has published none).
+ * The hours are saved whatever happens here: a feed that cannot be built now (pos unreachable) keeps its
+ * last version, which its next publish replaces, and the failure is logged.
+ */
+export async function republishIfPublished(context: PublishContext, org: Org, profile: ShopProfile | undefined): Promise<void> {
+  if (!(await context.prisma.feed.findUnique({ where: { organizationId: org.id }, select: { id: true } }))) return;
+  await publishFeed(context, org, profile).catch((error: unknown) =>
+    context.logger.warn({ err: error, org: org.handle }, 'the feed was not signed again with the new hours; its next publish will be'),
+  );
 }
