@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyEvent } from 'nostr-tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, freePort, startInstance, stopInstance, type Instance } from './instance.js';
+import { api, freePort, startInstance, stopInstance, wallet, type Instance } from './instance.js';
 
 /** Every instance here may reach the others on loopback (the operator's allowance), and federates every 300 ms. */
 const FEDERATION = { FEDERATION_ALLOW_PRIVATE_PEERS: 'true', FEDERATION_PULL_INTERVAL_MS: '300' };
@@ -30,8 +30,9 @@ describe('three instances on one machine: A publishes, B and C learn of A by pee
   let b: Instance;
   let c: Instance;
   let redirecting: Server;
+  let chainPort: number;
   beforeAll(async () => {
-    const chainPort = await freePort();
+    chainPort = await freePort();
     const [portA, portB, portC] = [await freePort(), await freePort(), await freePort()];
     const start = async (port: number, name: string, seeds: string) => {
       const instance = await startInstance({
@@ -59,8 +60,12 @@ describe('three instances on one machine: A publishes, B and C learn of A by pee
   });
 
   it("finds A's item, price, place and open state on C, and refuses on B a feed changed after signing", async () => {
+    const merchantWallet = join(dir, 'merchant.json');
+    const merchant = await wallet(chainPort, merchantWallet, 'create');
     const onboarded = await api(a.base, 'POST', '/api/v1/onboard', undefined, {
       name: 'Blue Bottle',
+      receiving_address: merchant.address,
+      identity_public_key: merchant.public_key,
       category: 'Cafe',
       latitude: 37.7765,
       longitude: -122.4172,
@@ -75,6 +80,10 @@ describe('three instances on one machine: A publishes, B and C learn of A by pee
     const published = await api(a.base, 'POST', '/api/v1/feeds', key, { org_handle: handle });
     expect(published.status).toBe(200);
     expect(published.body).toMatchObject({ id: handle, item_count: 1, local: true });
+
+    // The merchant signs the same digest with its identity key in its own wallet; the instance never holds that key.
+    const signed = await wallet(chainPort, merchantWallet, 'sign-feed', `${a.base}/api/v1/feeds/${handle}`);
+    expect(signed.feed).toMatchObject({ id: handle, sequence: 1, merchant_signed: true });
 
     const hostA = new URL(a.base).host;
     const id = `${handle}@${hostA}`;
@@ -94,6 +103,16 @@ describe('three instances on one machine: A publishes, B and C learn of A by pee
     const sign = await api(a.base, 'GET', `/api/v1/shops/${handle}/sign`);
     expect(page.body.merchant.sign).toMatchObject({ open: sign.body.sign.open, reason: 'regular', time_zone: 'America/Los_Angeles' });
     expect(page.body.merchant.sign.open).toBe(true);
+
+    // C carries the feed with both proofs: the instance's and the merchant's.
+    const carried = await eventually(
+      () => api(c.base, 'GET', `/api/v1/feeds/${encodeURIComponent(id)}`),
+      (answer) => answer.body.summary?.merchant_signed === true,
+    );
+    expect(carried.body.document.proof.map((proof: { proofPurpose: string }) => proof.proofPurpose)).toEqual([
+      'ctk:instance',
+      'ctk:merchant',
+    ]);
 
     // B learnt of A by A's own exchange, and C by B's list.
     const peersOfB = await api(b.base, 'GET', '/api/v1/peers');

@@ -5,6 +5,7 @@ import { fetchResource } from './commands/fetch.js';
 import { history } from './commands/history.js';
 import { address, create, exportKey, signMessage, xpub } from './commands/key-commands.js';
 import { pay } from './commands/pay.js';
+import { signFeed } from './commands/sign-feed.js';
 import { processIo, type WalletIo } from './io.js';
 import { parseOptions } from './options.js';
 
@@ -17,6 +18,7 @@ const COMMANDS: Record<string, (context: CommandContext) => void | Promise<void>
   balance,
   pay,
   'sign-message': signMessage,
+  'sign-feed': signFeed,
   history,
   fetch: fetchResource,
 };
@@ -32,6 +34,7 @@ export const USAGE = `ctk-wallet <command> [--file path] [--json]
   pay <target> [--amount satoshis] [--reference R --lines JSON|@file [--merchant M]]
                             target: bitcoin:<address>?amount=<BSV>, pay:?r=<payment request URL>, or alias@domain
   sign-message <text>       a Bitcoin Signed Message signature (base64)
+  sign-feed <feed url>      signs the shop's published feed as its merchant (the identity key) and submits it
   history [--limit n]       the wallet's transactions, newest first
   fetch <url> [--max-sats N] [--method M] [--data text|@file] [--header "name: value"]
                             fetches a URL, paying its HTTP 402 up to N satoshis (none without --max-sats)

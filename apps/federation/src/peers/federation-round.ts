@@ -20,7 +20,7 @@ const PEERS_PER_ROUND = 20;
 const DAY_MS = 86_400_000;
 
 const feedPage = z.object({
-  data: z.array(z.object({ handle: z.string().max(40), digest: z.string().max(64), sequence: z.number() }).passthrough()).max(100),
+  data: z.array(z.object({ handle: z.string().max(40), digest: z.string().max(64), merchant_signed: z.boolean() }).passthrough()).max(100),
   next_cursor: z.string().max(200).nullable(),
 });
 
@@ -82,12 +82,14 @@ async function pullFeeds(context: RoundContext, url: string, key: string): Promi
     if (!page.success) throw new AppError('unavailable', `${url} answered its feed list in a shape this instance does not read.`);
     const kept = await context.carry.prisma.feed.findMany({
       where: { id: { in: page.data.data.map((summary) => `${summary.handle}@${host}`) } },
-      select: { id: true, digest: true },
+      select: { id: true, digest: true, merchantSigned: true },
     });
-    const digests = new Map(kept.map((row) => [row.id, row.digest]));
+    const keptRows = new Map(kept.map((row) => [row.id, row]));
     for (const summary of page.data.data) {
       if (pulled >= context.feedsPerPull) return;
-      if (digests.get(`${summary.handle}@${host}`) === summary.digest) continue;
+      // The same version is fetched again only when its merchant has signed it since.
+      const held = keptRows.get(`${summary.handle}@${host}`);
+      if (held?.digest === summary.digest && (held.merchantSigned || !summary.merchant_signed)) continue;
       const fetched = (await context.peers.client.getJson(`${url}/api/v1/feeds/${encodeURIComponent(summary.handle)}`, {
         maxBytes: context.maxFeedBytes,
       })) as {
