@@ -9,6 +9,7 @@ import { setShopTimeZone } from '../format.js';
 import { session } from '../session.js';
 import { ItemsPage } from './items.js';
 import { LedgerPage } from './ledger.js';
+import { FederatedMarketplacePage } from './federated-marketplace.js';
 import { LoyaltyPage } from './loyalty.js';
 import { OpenSignPage } from './open-sign.js';
 import { OrdersPage } from './orders.js';
@@ -35,6 +36,7 @@ const OWN_PAGES: Record<string, (props: { handle: string }) => JSX.Element> = {
   ledger: LedgerPage,
   reports: ReportsPage,
   'open-sign': OpenSignPage,
+  'federated-marketplace': FederatedMarketplacePage,
 };
 
 /**
