@@ -2,15 +2,26 @@ import { useState } from 'preact/hooks';
 import type { InputHTMLAttributes } from 'preact';
 import { ApiError } from './api.js';
 
-type FieldProps = InputHTMLAttributes & { type?: string; label: string; name: string; hint?: string };
+type FieldProps = InputHTMLAttributes & { type?: string; label: string; name: string; hint?: string; problem?: string | null };
 
-/** A labelled input with its hint, read by screen readers with the field. */
-export function Field({ label, name, hint, ...input }: FieldProps) {
+/** A labelled input with its hint, and what is wrong with it (the API's words for this field) beside it, read by screen readers with the field. */
+export function Field({ label, name, hint, problem, ...input }: FieldProps) {
   const hintId = hint ? `${name}-hint` : undefined;
+  const problemId = problem ? `${name}-problem` : undefined;
   return (
     <label class="field">
       <span>{label}</span>
-      <input name={name} aria-describedby={hintId} {...input} />
+      <input
+        name={name}
+        aria-describedby={[problemId, hintId].filter(Boolean).join(' ') || undefined}
+        aria-invalid={problem ? true : undefined}
+        {...input}
+      />
+      {problem && (
+        <small id={problemId} class="field-problem">
+          {problem}
+        </small>
+      )}
       {hint && (
         <small id={hintId} class="hint">
           {hint}

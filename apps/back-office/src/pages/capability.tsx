@@ -9,7 +9,9 @@ import { setShopTimeZone } from '../format.js';
 import { session } from '../session.js';
 import { ItemsPage } from './items.js';
 import { LedgerPage } from './ledger.js';
+import { FederatedMarketplacePage } from './federated-marketplace.js';
 import { LoyaltyPage } from './loyalty.js';
+import { OpenSignPage } from './open-sign.js';
 import { OrdersPage } from './orders.js';
 import { PaidApiPage } from './paid-api.js';
 import { PayLinksPage } from './pay-links.js';
@@ -33,6 +35,8 @@ const OWN_PAGES: Record<string, (props: { handle: string }) => JSX.Element> = {
   'paygate-402': PaidApiPage,
   ledger: LedgerPage,
   reports: ReportsPage,
+  'open-sign': OpenSignPage,
+  'federated-marketplace': FederatedMarketplacePage,
 };
 
 /**

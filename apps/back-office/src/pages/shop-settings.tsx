@@ -7,6 +7,7 @@ import { TimeZoneSelect } from '../time-zone-select.js';
 import { rememberShopTimeZone } from './capability.js';
 import { SecretOnce } from '../secret-once.js';
 import { PaygateKeys, ProviderSecrets } from './shop-integrations.js';
+import { ShopLocation } from './shop-location.js';
 
 type Organization = {
   handle: string;
@@ -18,6 +19,8 @@ type Organization = {
   wallet_xpub: string | null;
   paymail: string | null;
   commerce_public_key: string | null;
+  category: string | null;
+  location: { latitude: number; longitude: number } | null;
 };
 type Member = { user_id: string; name: string | null; email: string | null; did: string | null; role: Role };
 type Role = 'owner' | 'admin' | 'staff';
@@ -34,6 +37,7 @@ export function ShopSettings({ handle, role }: { handle: string; role: Role }) {
       <h2 id={`shop-${handle}`}>{org?.name ?? handle}</h2>
       <Problem problem={problem} />
       {org && <ShopFacts org={org} onSaved={setOrg} />}
+      {org && <ShopLocation org={org} onSaved={load} />}
       {org && <BuyButton org={org} onKeyMade={load} />}
       <Members handle={handle} />
       <ProviderSecrets handle={handle} />
