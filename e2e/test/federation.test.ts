@@ -52,7 +52,7 @@ describe('three instances on one machine: A publishes, B and C learn of A by pee
       response.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end(),
     );
     await new Promise<void>((listening) => redirecting.listen(0, '127.0.0.1', listening));
-  }, 240_000);
+  }, 600_000);
   afterAll(async () => {
     redirecting?.close();
     for (const instance of running.reverse()) await stopInstance(instance);
