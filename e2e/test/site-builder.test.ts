@@ -9,22 +9,27 @@ import { chromiumInstalled, openChromium } from './browser.js';
 import { api, freePort, ROOT, startInstance, stopInstance, wallet, type Instance } from './instance.js';
 import { serveStatic, stopStatic, type StaticSite } from './static-site.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = Record<string, any>;
-
 const ARTIFACTS = join(ROOT, 'e2e/artifacts/site-builder');
 const hasChromium = chromiumInstalled('site-builder.test.ts');
 const PHONE = { width: 390, height: 844 };
 const WHOLE_WEEK = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => ({ day, opens: '00:00', closes: '24:00' }));
 
-/** Script errors, console errors (a CSP violation, an SRI mismatch) and failed requests of a page. */
+/**
+ * Script errors, console errors (a CSP violation, an SRI mismatch) and answers of 400 or more, by URL; a
+ * request the page failed on is one too, except the order's event stream, which the dialog closes once paid.
+ */
 function watch(page: Page) {
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(error.message));
   page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(message.text());
   });
-  page.on('requestfailed', (request) => problems.push(`${request.url()}: ${request.failure()?.errorText}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`${response.url()}: ${response.status()}`);
+  });
+  page.on('requestfailed', (request) => {
+    if (!/\/api\/pos\/orders\/\w+\/events$/.test(request.url())) problems.push(`${request.url()}: ${request.failure()?.errorText}`);
+  });
   return problems;
 }
 

@@ -18,6 +18,8 @@ export type StaticSite = { server: Server; url: string };
 export async function serveStatic(dir: string): Promise<StaticSite> {
   const server = createServer(async (request, response) => {
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://site').pathname);
+    // A browser asks every host for an icon; the site has none.
+    if (path === '/favicon.ico') return void response.writeHead(204).end();
     const relative = normalize(path.endsWith('/') ? `${path}index.html` : path).replace(/^[/\\]+/, '');
     try {
       const root = await realpath(dir);

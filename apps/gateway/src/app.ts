@@ -26,7 +26,6 @@ import { contractRoutes } from './contract/contract-routes.js';
 import { commerceRoutes } from './routes/commerce-routes.js';
 import { ticketRoutes } from './routes/ticket-routes.js';
 import { signRoutes } from './routes/sign-routes.js';
-import { siteRoutes } from './routes/site-routes.js';
 import { providerRoutes } from './routes/provider-routes.js';
 import { itemAnalyzeRoutes } from './routes/item-analyze-routes.js';
 import { ledgerRoutes } from './routes/ledger-routes.js';
@@ -133,7 +132,6 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     commerceRoutes(deps),
     ticketRoutes(deps),
     signRoutes(deps),
-    siteRoutes(deps),
     providerRoutes(deps),
     walletPassRoutes(deps),
     paymailRoutes(deps),
