@@ -73,7 +73,7 @@ const SECTION_MARKUP: Record<Section, (frame: SiteFrame) => string> = {
         .map((item) => {
           const href = escapeHtml(frame.itemPaths.get(item.id)!);
           const description = item.description ? `<p class="description">${escapeHtml(item.description)}</p>` : '';
-          return `<li class="item"><h3><a href="${href}">${escapeHtml(item.name)}</a></h3><span class="price">${priceOf(item)}</span>${description}${buyMarkup(frame.source, item)}</li>`;
+          return `<li class="item"><h4><a href="${href}">${escapeHtml(item.name)}</a></h4><span class="price">${priceOf(item)}</span>${description}${buyMarkup(frame.source, item)}</li>`;
         })
         .join('\n');
       return `<h3>${escapeHtml(section.name)}</h3>\n<ul class="items">\n${list}\n</ul>`;

@@ -22,7 +22,7 @@ body {
 }
 a { color: var(--accent); text-underline-offset: 0.15em; }
 a:focus-visible, ctk-buy-button:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
-h1, h2, h3 { line-height: 1.2; margin: 0 0 0.5rem; }
+h1, h2, h3, h4 { line-height: 1.2; margin: 0 0 0.5rem; }
 h2 { color: var(--accent); font-size: 1.5rem; }
 h3 { font-size: 1.125rem; }
 .wrap { max-width: 46rem; margin: 0 auto; padding: 0 1rem; }
@@ -36,7 +36,9 @@ main section { padding: 1.75rem 0; border-bottom: 1px solid color-mix(in srgb, v
 main section:last-child { border-bottom: 0; }
 .items { list-style: none; margin: 0 0 1.5rem; padding: 0; display: grid; gap: 1rem; }
 .item { display: grid; grid-template-columns: 1fr auto; gap: 0.25rem 1rem; align-items: start; }
-.item h3, .item p { margin: 0; grid-column: 1; }
+.item h4, .item p { margin: 0; grid-column: 1; }
+.item h4 { font-size: 1.0625rem; }
+caption { text-align: left; padding: 0 0 0.5rem; }
 .item .price { font-weight: 700; grid-column: 2; grid-row: 1; }
 .item ctk-buy-button, .item .sold-out { grid-column: 2; grid-row: 2 / span 2; justify-self: end; }
 .description { color: color-mix(in srgb, var(--text) 85%, var(--background)); }
