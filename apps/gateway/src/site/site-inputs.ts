@@ -11,7 +11,9 @@ let integrity: string | undefined;
 
 /** checkout.js's `integrity`: sha384 of the file this gateway serves, read once. */
 export function checkoutScriptIntegrity(): string {
-  integrity ??= `sha384-${createHash('sha384').update(readFileSync(`${EMBED_DIR}/${SCRIPT_VERSION}/checkout.js`)).digest('base64')}`;
+  integrity ??= `sha384-${createHash('sha384')
+    .update(readFileSync(`${EMBED_DIR}/${SCRIPT_VERSION}/checkout.js`))
+    .digest('base64')}`;
   return integrity;
 }
 
