@@ -24,14 +24,18 @@ describe('commerce service', () => {
     await service.close();
   });
 
-  it('reports the Commerce API as set up, and the capabilities not built yet with an honest next step', async () => {
+  it('reports the Commerce API as set up, the site builder as a site to publish, and stable value not built yet with an honest next step', async () => {
     const { capabilities } = await client.getSetup({ org: { id: randomUUID(), handle: 'corner-cafe' } });
     expect(capabilities.map((c) => c.capabilityId)).toEqual(['commerce_api', 'site_builder', 'stable_value', 'cards_and_wallets']);
     expect(capabilities[0]).toEqual({ capabilityId: 'commerce_api', setUp: true, nextStep: '' });
-    for (const capability of capabilities.slice(1, 3)) {
-      expect(capability.setUp).toBe(false);
-      expect(capability.nextStep).toMatch(/the commerce service does not .+ yet\.$/);
-    }
+    // Set up once a site is published (site-publishing.test.ts publishes one).
+    expect(capabilities[1]).toEqual({
+      capabilityId: 'site_builder',
+      setUp: false,
+      nextStep: expect.stringContaining('POST /api/v1/orgs/corner-cafe/site/publish'),
+    });
+    expect(capabilities[2]).toMatchObject({ capabilityId: 'stable_value', setUp: false });
+    expect(capabilities[2]!.nextStep).toMatch(/the commerce service does not .+ yet\.$/);
     // Card and wallet providers are built: set up once the organisation connects one (provider-payments.test.ts).
     expect(capabilities[3]).toEqual({
       capabilityId: 'cards_and_wallets',
