@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FederationServiceDefinition } from '@ctk/proto/ctk/federation/v1/federation';
 import { PosServiceDefinition } from '@ctk/proto/ctk/pos/v1/pos';
 import { createGrpcClient, defineService, keptKey } from '@ctk/shared';
 import { createCatalogReader } from './catalog/catalog-reader.js';
@@ -6,6 +8,7 @@ import { configSchema, type Config } from './config.js';
 import { createCheckoutRepository } from './data/checkout-repository.js';
 import { createProviderAccountRepository } from './data/provider-account-repository.js';
 import { createProviderPaymentRepository } from './data/provider-payment-repository.js';
+import { createSiteRepository } from './data/site-repository.js';
 import { createTicketRepository } from './data/ticket-repository.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { commerceService } from './grpc/commerce-service.js';
@@ -18,7 +21,8 @@ export { configSchema, type Config } from './config.js';
  * catalog and the orders checkouts open (docs/decisions/0018-commerce-checkout.md), ticket catalogs with
  * their seat holds and tickets (docs/decisions/0020-tickets.md), and provider payments, relaying their
  * payment events from its outbox (docs/decisions/0019-provider-payments.md), and consuming pos's to settle
- * paid ticket checkouts (0020). A test may give the clock.
+ * paid ticket checkouts (0020); and the site builder, publishing a shop's site from its catalog and
+ * federation's hours to a folder or a bucket (docs/decisions/0035-site-builder.md). A test may give the clock.
  */
 export const service = defineService<Config, PrismaClient, { now: () => Date }>({
   name: 'commerce',
@@ -27,13 +31,17 @@ export const service = defineService<Config, PrismaClient, { now: () => Date }>(
   emits: true,
   build: ({ config, prisma, logger, eventsCommitted }, options) => {
     const pos = createGrpcClient(PosServiceDefinition, config.POS_GRPC_URL);
+    const federation = createGrpcClient(FederationServiceDefinition, config.FEDERATION_GRPC_URL);
     const checkouts = createCheckoutRepository(prisma);
     const payments = createProviderPaymentRepository(prisma);
     const tickets = createTicketRepository(prisma);
     const now = options.now ?? (() => new Date());
+    const catalogs = createCatalogReader(pos, config.COMMERCE_CATALOG_CACHE_MS);
+    // Provider webhook secrets and S3 targets' secrets are sealed with one key, each bound to its owner.
+    const secretsKey = keptKey(prisma.commerceKey, 'provider_secrets', config.COMMERCE_SECRETS_KEY);
     const checkoutContext = {
       pos,
-      catalogs: createCatalogReader(pos, config.COMMERCE_CATALOG_CACHE_MS),
+      catalogs,
       checkouts,
       tickets,
       providerPayments: payments,
@@ -46,21 +54,38 @@ export const service = defineService<Config, PrismaClient, { now: () => Date }>(
       },
     };
     return {
-      grpc: commerceService(checkoutContext, {
-        pos,
-        checkouts,
-        accounts: createProviderAccountRepository(prisma),
-        payments,
-        tickets,
-        secretsKey: keptKey(prisma.commerceKey, 'provider_secrets', config.COMMERCE_SECRETS_KEY),
-        toleranceSeconds: config.COMMERCE_WEBHOOK_TOLERANCE_SECONDS,
-        eventsCommitted,
-        logger,
-        now,
-      }),
+      grpc: commerceService(
+        checkoutContext,
+        {
+          pos,
+          checkouts,
+          accounts: createProviderAccountRepository(prisma),
+          payments,
+          tickets,
+          secretsKey,
+          toleranceSeconds: config.COMMERCE_WEBHOOK_TOLERANCE_SECONDS,
+          eventsCommitted,
+          logger,
+          now,
+        },
+        {
+          sites: createSiteRepository(prisma),
+          catalogs,
+          hours: async (org, profile) => (await federation.getHours({ org, profile }, { timeoutMs: 10_000 })).hours,
+          secretsKey,
+          sitesDir: config.COMMERCE_SITES_DIR ?? join(config.CTK_DATA_DIR, 'sites'),
+          sitesBaseUrl: config.COMMERCE_SITES_BASE_URL,
+          keepVersions: config.COMMERCE_SITES_KEEP_VERSIONS,
+          logger,
+          now,
+        },
+      ),
       // pos's payment events settle ticket checkouts whose status nobody reads (decision 0020).
       consume: (transport) => consumePaymentsForTickets(transport, checkoutContext),
-      close: async () => pos.close(),
+      close: async () => {
+        pos.close();
+        federation.close();
+      },
     };
   },
 });

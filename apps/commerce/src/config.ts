@@ -4,8 +4,9 @@ import { z } from 'zod';
 export const configSchema = z.object({
   ...serviceConfigFields('commerce'),
   ...databaseConfigFields,
-  // Commerce calls pos: the catalog is pos's items and menu, and a checkout is a pos order.
-  ...serviceAddressFields(['pos']),
+  // Commerce calls pos (the catalog is pos's items and menu, and a checkout is a pos order) and federation
+  // (a published site shows the shop's hours, docs/decisions/0035-site-builder.md).
+  ...serviceAddressFields(['pos', 'federation']),
   /** How long an organisation's catalog, as read from pos, is served from memory (0: read it every time). */
   COMMERCE_CATALOG_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   /**
@@ -29,6 +30,15 @@ export const configSchema = z.object({
   COMMERCE_TICKET_SEATS_PER_CHECKOUT: z.coerce.number().int().min(1).max(100).default(6),
   COMMERCE_TICKET_SEATS_PER_CLIENT: z.coerce.number().int().min(1).max(1000).default(6),
   COMMERCE_TICKET_HOLD_SECONDS: z.coerce.number().int().min(60).max(3600).default(300),
+  /**
+   * Where sites published to a folder go: <dir>/<handle> is the site (a link switched atomically to its
+   * version under <dir>/.versions/<handle>/). Unset: $CTK_DATA_DIR/sites. Nothing serves it; any static host can.
+   */
+  COMMERCE_SITES_DIR: unsetIfEmpty(z.string().min(1).optional()),
+  /** The URL a static host serves COMMERCE_SITES_DIR at (a site is <url>/<handle>/): the site URL a publish answers. Unset: a file: URL. */
+  COMMERCE_SITES_BASE_URL: unsetIfEmpty(z.url({ protocol: /^https?$/ }).optional()),
+  /** Versions of a folder site kept besides the current one (to go back to by hand), the older removed after a publish. */
+  COMMERCE_SITES_KEEP_VERSIONS: z.coerce.number().int().min(0).max(20).default(2),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -27,3 +27,4 @@ export { freeText, lineOfText } from './text-fields.js';
 export { comparablePath, coversMethod, coversPath, hasDotSegment, pathMatcher, pricingResource, specificity } from './paygate-path.js';
 export { MAX_SATOSHIS, MAX_SATOSHIS_BIGINT } from './satoshis.js';
 export { ORDER_LIMITS } from './order-limits.js';
+export { buyButtonElement, buyButtonSnippet, checkoutScriptTag, escapeHtml, type BuyButton, type CheckoutScript } from './buy-button-snippet.js';

@@ -1,3 +1,4 @@
+import { buyButtonSnippet } from '@ctk/shared/buy-button';
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Page } from '../api.js';
 import { describe, Field, Problem, useSubmit } from '../form.js';
@@ -131,8 +132,10 @@ function BuyButton({ org, onKeyMade }: { org: Organization; onKeyMade: () => voi
   });
   const snippet =
     key && integrity && item
-      ? `<script src="${location.origin}/checkout/v1/checkout.js" integrity="${integrity}" crossorigin="anonymous" defer></script>\n` +
-        `<ctk-buy-button merchant="${org.handle}" item="${item}" commerce-key="${key}" quantity="1">Buy now</ctk-buy-button>`
+      ? buyButtonSnippet(
+          { src: `${location.origin}/checkout/v1/checkout.js`, integrity },
+          { merchant: org.handle, item, commerceKey: key },
+        )
       : '';
   return (
     <div aria-labelledby={`buy-${org.handle}`}>

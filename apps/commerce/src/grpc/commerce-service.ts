@@ -21,12 +21,18 @@ import { receiveProviderEvent } from '../domain/receive-provider-event.js';
 import { setProviderSecret } from '../domain/set-provider-secret.js';
 import type { ProviderContext } from '../providers/provider-context.js';
 import { toProviderAccountMessage, toProviderEventMessage } from './provider-messages.js';
+import { getSite } from '../domain/get-site.js';
+import { previewSite } from '../domain/preview-site.js';
+import { publishSite } from '../domain/publish-site.js';
+import { replaceSite } from '../domain/replace-site.js';
+import type { SiteContext } from '../site/site-context.js';
+import { toSiteMessage, toSitePublicationMessage } from './site-message.js';
 
-export function commerceService(context: CheckoutContext, providers: ProviderContext): CommerceServiceImplementation {
+export function commerceService(context: CheckoutContext, providers: ProviderContext, sites: SiteContext): CommerceServiceImplementation {
   const { catalogs } = context;
   return {
     async getSetup(request) {
-      return { capabilities: await getSetup(providers.accounts, request.org) };
+      return { capabilities: await getSetup(providers.accounts, sites.sites, request.org) };
     },
     async getStorefront(request) {
       return getStorefront(catalogs, request.org);
@@ -96,6 +102,18 @@ export function commerceService(context: CheckoutContext, providers: ProviderCon
     },
     async applyProviderEvent(request) {
       return { event: toProviderEventMessage(await applyProviderEvent(providers, request.org, request)) };
+    },
+    async getSite(request) {
+      return { site: toSiteMessage(await getSite(sites, request.org)) };
+    },
+    async replaceSite(request) {
+      return { site: toSiteMessage(await replaceSite(sites, request.org, request)) };
+    },
+    async publishSite(request) {
+      return { publication: toSitePublicationMessage(await publishSite(sites, request.org, request)) };
+    },
+    async previewSite(request) {
+      return { html: await previewSite(sites, request.org, request) };
     },
   };
 }

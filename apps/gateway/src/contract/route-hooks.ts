@@ -11,6 +11,7 @@ import type { RouteDefinition } from '../routes/route-definition.js';
 import { callOptions, orgRef } from '../routes/service-call.js';
 import type { GatewayDeps } from '../deps.js';
 import { shopProfile } from '../federation/shop-profile.js';
+import { siteInputs } from '../site/site-inputs.js';
 import { handleField } from '../identity/organization-fields.js';
 import type { AnyServiceName } from './own-services.js';
 import type { RpcRouteOptions } from './rpc-route.js';
@@ -62,29 +63,19 @@ export function routeHooks(deps: GatewayDeps): Record<string, RouteHook> {
       options: (options) => ({
         ...header('etag', (json) => etagOf(json.version as number))(options),
         answerHeaders: {
-          ETag: { description: "The menu's version in double quotes: send it back as If-Match to replace the menu", example: '"4"' },
+          ETag: { description: 'Its version in double quotes: send it back as If-Match to replace it', example: '"4"' },
         },
       }),
     },
-    if_match: {
-      options: (options) => ({
-        ...fill(['expected_version'], async ({ request }) => {
-          const sent = request.headers['if-match'];
-          const expectedVersion = ifMatchVersion(sent);
-          if (expectedVersion !== null) return { expectedVersion };
-          const { menu } = await deps.services.pos.getMenu({ org: orgRef(requireOrg(request)) }, callOptions(request));
-          throw ifMatchRefused(sent, menu?.version ?? 0n);
-        })(options),
-        headers: {
-          'If-Match': {
-            description: 'The ETag of the menu the change was made to; missing or stale: 412 precondition_failed, and nothing changes',
-            example: '"4"',
-            required: true,
-          },
-        },
-        errors: [...(options.errors ?? []), 'precondition_failed'],
-      }),
-    },
+    if_match: ifMatch('menu', async (request) => {
+      const { menu } = await deps.services.pos.getMenu({ org: orgRef(requireOrg(request)) }, callOptions(request));
+      return menu?.version ?? 0n;
+    }),
+    // The site's settings are replaced only from the version read, as the menu (decision 0035).
+    site_if_match: ifMatch('site', async (request) => {
+      const { site } = await deps.services.commerce.getSite({ org: orgRef(requireOrg(request)) }, callOptions(request));
+      return site?.version ?? 0n;
+    }),
     // pos's Order under the origin the caller reached (pos makes its links under CTK_PUBLIC_URL), with the shop's name and paymail.
     order: {
       options: (options) => ({ ...options, answer: 'order' }),
@@ -182,12 +173,39 @@ export function routeHooks(deps: GatewayDeps): Record<string, RouteHook> {
         request.org ? { publisher: orgRef(request.org), profile: await shopProfile(deps, request.org.id) } : {},
       ),
     },
+    // What the site shows that only the gateway knows: the commerce key and the Buy button's script (decision 0035).
+    site_inputs: { options: fill(['inputs'], async ({ request }) => ({ inputs: await siteInputs(deps, requireOrg(request).id) })) },
     // POST checks the order lines the caller has against the receipt's hash.
     check_lines: { options: fill([], () => ({ checkLines: true })) },
   };
 }
 
 const PAYGATE_BODY_LIMIT = 4_000_000;
+
+/**
+ * A replacement only of the version read (If-Match, a strong ETag of digits): the request's
+ * `expected_version`; a missing or unusable one is 412, naming the current version `current` reads.
+ */
+function ifMatch(what: 'menu' | 'site', current: (request: Input['request']) => Promise<bigint>): RouteHook {
+  return {
+    options: (options) => ({
+      ...fill(['expected_version'], async ({ request }) => {
+        const sent = request.headers['if-match'];
+        const expectedVersion = ifMatchVersion(sent);
+        if (expectedVersion !== null) return { expectedVersion };
+        throw ifMatchRefused(sent, await current(request), what);
+      })(options),
+      headers: {
+        'If-Match': {
+          description: `The ETag of the ${what} the change was made to; missing or stale: 412 precondition_failed, and nothing changes`,
+          example: '"4"',
+          required: true,
+        },
+      },
+      errors: [...(options.errors ?? []), 'precondition_failed'],
+    }),
+  };
+}
 
 /** A signed challenge (POST /api/auth/challenge with "purpose": "bind_card"), as the gateway spends it. */
 const KEY_PROOF = z.object({

@@ -14,14 +14,14 @@ export function ifMatchVersion(header: string | string[] | undefined): bigint | 
 
 /**
  * A replacement without a usable If-Match is refused like a stale one (412), so that an editor cannot
- * overwrite a menu it did not read; the answer names the current version to read.
+ * overwrite a menu (or a site's settings) it did not read; the answer names the current version to read.
  */
-export function ifMatchRefused(header: string | string[] | undefined, current: bigint): AppError {
+export function ifMatchRefused(header: string | string[] | undefined, current: bigint, what: 'menu' | 'site' = 'menu'): AppError {
   const etag = etagOf(current);
-  const problem = header === undefined ? 'Replacing the menu needs If-Match' : 'If-Match must be the one ETag you read, such as "4"';
+  const problem = header === undefined ? `Replacing the ${what} needs If-Match` : 'If-Match must be the one ETag you read, such as "4"';
   return new AppError(
     'precondition_failed',
-    `${problem}: the menu is at version ${current} (ETag ${etag}). Read it (GET), make your change to it, and send If-Match: ${etag}.`,
+    `${problem}: the ${what} is at version ${current} (ETag ${etag}). Read it (GET), make your change to it, and send If-Match: ${etag}.`,
     { current_version: Number(current), header: 'If-Match' },
   );
 }
