@@ -132,10 +132,7 @@ function BuyButton({ org, onKeyMade }: { org: Organization; onKeyMade: () => voi
   });
   const snippet =
     key && integrity && item
-      ? buyButtonSnippet(
-          { src: `${location.origin}/checkout/v1/checkout.js`, integrity },
-          { merchant: org.handle, item, commerceKey: key },
-        )
+      ? buyButtonSnippet({ src: `${location.origin}/checkout/v1/checkout.js`, integrity }, { merchant: org.handle, item, commerceKey: key })
       : '';
   return (
     <div aria-labelledby={`buy-${org.handle}`}>
