@@ -18,6 +18,7 @@ import { PayLinksPage } from './pay-links.js';
 import { PosCardsPage } from './pos-cards.js';
 import { PrepaidCardsPage } from './prepaid-cards.js';
 import { SignInFirst } from './sign-in-first.js';
+import { SiteBuilderPage } from './site-builder.js';
 import { TicketsPage } from './tickets.js';
 
 /** The reports' charts (Chart.js) load with their page only. */
@@ -37,6 +38,7 @@ const OWN_PAGES: Record<string, (props: { handle: string }) => JSX.Element> = {
   reports: ReportsPage,
   'open-sign': OpenSignPage,
   'federated-marketplace': FederatedMarketplacePage,
+  'site-builder': SiteBuilderPage,
 };
 
 /**
