@@ -22,26 +22,43 @@ export function folderPublisher(root: string, handle: string, options: { keep: n
   return {
     kind: 'folder',
     siteUrl: options.baseUrl ? `${options.baseUrl.replace(/\/+$/, '')}/${handle}/` : pathToFileURL(join(served, 'index.html')).href,
-    async current() {
-      if (!(await servedLink(served))) return undefined;
-      return parseManifest(await readFile(join(served, MANIFEST_PATH), 'utf8').catch(() => undefined));
-    },
-    async apply(plan) {
-      const target = join(versions, plan.manifest.digest);
-      const servedDir = (await servedLink(served)) ? await realpath(served).catch(() => undefined) : undefined;
-      if (!(await isVersion(target, plan.manifest.digest))) await writeVersion(versions, target, servedDir, plan);
-      // The switch: a new link, renamed over the served one.
-      const next = join(root, `.${handle}.${randomBytes(6).toString('hex')}.link`);
-      await symlink(relative(root, target), next);
-      try {
-        await rename(next, served);
-      } catch (error) {
-        await rm(next, { force: true });
-        throw error;
-      }
-      await prune(versions, plan.manifest.digest, options.keep);
-    },
+    current: () =>
+      folderCall(root, async () => {
+        if (!(await servedLink(served))) return undefined;
+        return parseManifest(await readFile(join(served, MANIFEST_PATH), 'utf8').catch(() => undefined));
+      }),
+    apply: (plan) => folderCall(root, () => applyPlan(plan)),
   };
+
+  async function applyPlan(plan: PublishPlan) {
+    const target = join(versions, plan.manifest.digest);
+    const servedDir = (await servedLink(served)) ? await realpath(served).catch(() => undefined) : undefined;
+    if (!(await isVersion(target, plan.manifest.digest))) await writeVersion(versions, target, servedDir, plan);
+    // The switch: a new link, renamed over the served one.
+    const next = join(root, `.${handle}.${randomBytes(6).toString('hex')}.link`);
+    await symlink(relative(root, target), next);
+    try {
+      await rename(next, served);
+    } catch (error) {
+      await rm(next, { force: true });
+      throw error;
+    }
+    // Switched: old versions not removed now are removed by the next publish.
+    await prune(versions, plan.manifest.digest, options.keep).catch(() => undefined);
+  }
+}
+
+/** The folder's failures (no space, no permission, a read-only disk) as the API's: 503 naming the cause, nothing switched. */
+async function folderCall<T>(root: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const code = errorCode(error) ?? 'error';
+    throw new AppError('unavailable', `The sites folder (COMMERCE_SITES_DIR, ${root}) could not be used: ${code}. Nothing was switched.`, {
+      folder_error: code,
+    });
+  }
 }
 
 /** Whether the served path is a link this service made; a folder or file there is someone else's, refused. */
