@@ -18,8 +18,19 @@ import { PrismaClient } from './fixtures/outbox/generated/client.js';
 
 const PRISMA_DIR = fileURLToPath(new URL('./fixtures/outbox', import.meta.url));
 const silent = createLogger('test', 'silent');
-// Only GetSetup is called: the bootstrap serves whatever implementation it is given.
-const federation = { getSetup: async () => ({ capabilities: [] }) } as unknown as FederationServiceImplementation;
+// Only GetSetup is called: the bootstrap serves whatever implementation it is given, so every other method
+// answers "not built" (the server needs a function for each method of the definition).
+const federation = {
+  ...Object.fromEntries(
+    Object.keys(FederationServiceDefinition.methods).map((method) => [
+      method,
+      async () => {
+        throw new Error(`${method} is not part of this test`);
+      },
+    ]),
+  ),
+  getSetup: async () => ({ capabilities: [] }),
+} as unknown as FederationServiceImplementation;
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
