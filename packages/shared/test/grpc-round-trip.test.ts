@@ -92,6 +92,8 @@ function booksService(seen: Seen): BooksServiceImplementation {
           throw Object.assign(new Error('Transaction API error: Unable to start a transaction in the given time.'), { code: 'P2028' });
         case 'status':
           throw new ServerError(Status.NOT_FOUND, 'raw status from a handler');
+        case 'huge':
+          return { capabilities: [{ capabilityId: 'ledger', setUp: true, nextStep: 'x'.repeat(17 * 1024 * 1024) }] };
         case 'slow': {
           // Honours cancellation, as handlers should: the caller's deadline aborts context.signal.
           const done = sleep(2_000, undefined, { signal: context.signal });
@@ -200,6 +202,10 @@ describe('gRPC server and client', () => {
     expect((error as AppError).code).toBe('not_found');
   });
 
+  it('fails an answer larger than the client reads (16 MiB) with internal, never rate_limited', async () => {
+    await expect(client.getSetup({ org: { handle: 'huge' } })).rejects.toMatchObject({ code: 'internal' });
+  });
+
   it('sends the request id and caller id as metadata the handler can read', async () => {
     await client.getSetup({ org: { handle: 'metadata' } }, { requestId: 'req-123', callerId: 'gateway' });
     const context = seen.contexts.at(-1)!;
@@ -256,6 +262,11 @@ describe('gRPC server and client', () => {
       const large = await collect(exportOf('chunks:6:300000'));
       expect(large.received.map((m) => m.chunk.length)).toEqual(Array(6).fill(300_000));
       expect(bytesOf(large.received).equals(Buffer.concat(Array.from({ length: 6 }, (_, i) => Buffer.alloc(300_000, i))))).toBe(true);
+    });
+
+    it('fails a message larger than the client reads (16 MiB) with internal, never rate_limited', async () => {
+      const { error } = await collect(exportOf('chunks:1:17000000'));
+      expect(error).toMatchObject({ code: 'internal' });
     });
 
     it('ends at once for a stream without messages', async () => {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { CarryContext } from '../publishing/carry-feed.js';
 import { carryFeed } from '../publishing/carry-feed.js';
 import { failureOf } from './peer-client.js';
+import { isFeedProblem } from './peer-errors.js';
 import { confirmPeer, learnPeers, peerOrigin, readPeerList, type PeerContext } from './peer-directory.js';
 import { listPeers } from './exchange-peers.js';
 
@@ -71,11 +72,17 @@ async function visitPeer(context: RoundContext, url: string): Promise<void> {
   await pullFeeds(context, url, key);
 }
 
-/** The peer's own feeds, a page at a time, each fetched whole only where its digest differs from the one kept. */
+/**
+ * The peer's own feeds, a page at a time, each fetched whole only where its digest differs from the one kept.
+ * A feed refused (its signature, its size, an older sequence) is logged and skipped: the peer's other feeds
+ * are still pulled. Once this instance carries as many of the peer's feeds as it takes (FEDERATION_FEEDS_PER_PEER),
+ * only those it carries are pulled again. A failure of the peer itself (unreachable, too slow) ends its visit.
+ */
 async function pullFeeds(context: RoundContext, url: string, key: string): Promise<void> {
   const host = new URL(url).host;
   let cursor: string | null = null;
   let pulled = 0;
+  let carried = await context.carry.prisma.feed.count({ where: { originUrl: url } });
   do {
     const query: string = `origin=self&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
     const page = feedPage.safeParse(await context.peers.client.getJson(`${url}/api/v1/feeds?${query}`));
@@ -90,13 +97,23 @@ async function pullFeeds(context: RoundContext, url: string, key: string): Promi
       // The same version is fetched again only when its merchant has signed it since.
       const held = keptRows.get(`${summary.handle}@${host}`);
       if (held?.digest === summary.digest && (held.merchantSigned || !summary.merchant_signed)) continue;
-      const fetched = (await context.peers.client.getJson(`${url}/api/v1/feeds/${encodeURIComponent(summary.handle)}`, {
-        maxBytes: context.maxFeedBytes,
-      })) as {
-        document?: unknown;
-      };
-      await carryFeed(context.carry, fetched.document, key);
-      pulled++;
+      if (!held && carried >= context.carry.feedsPerPeer) continue;
+      try {
+        const fetched = (await context.peers.client.getJson(`${url}/api/v1/feeds/${encodeURIComponent(summary.handle)}`, {
+          maxBytes: context.maxFeedBytes,
+        })) as {
+          document?: unknown;
+        };
+        await carryFeed(context.carry, fetched.document, key);
+        pulled++;
+        if (!held) carried++;
+      } catch (error) {
+        if (!isFeedProblem(error)) throw error;
+        context.logger.warn(
+          { peer: url, feed: summary.handle, err: failureOf(error) },
+          "a peer's feed was not carried; its other feeds are",
+        );
+      }
     }
     cursor = page.data.next_cursor;
   } while (cursor);

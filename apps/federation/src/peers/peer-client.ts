@@ -19,7 +19,8 @@ export function createPeerClient(config: Config): PeerClient {
     field,
   });
   const read = (url: string, response: { status: number; body: Buffer }) => {
-    if (response.status < 200 || response.status > 299) throw peerUnavailable(url, `answered HTTP ${response.status}`);
+    if (response.status < 200 || response.status > 299)
+      throw peerUnavailable(url, `answered HTTP ${response.status}`, { status: response.status });
     try {
       return JSON.parse(response.body.toString('utf8')) as unknown;
     } catch {

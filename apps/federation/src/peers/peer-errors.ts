@@ -30,9 +30,25 @@ export function addressRefused(field: string, url: URL, literal: boolean, addres
   );
 }
 
-/** A peer that could not be used: connect or DNS failure, timeout, body too large, too many redirects (503). */
-export function peerUnavailable(url: string | URL, problem: string): AppError {
-  return new AppError('unavailable', `Peer ${describeUrl(url)} ${problem}.`);
+/**
+ * A peer that could not be used: connect or DNS failure, timeout, body too large, too many redirects (503).
+ * `details`: what the peer itself answered, when it did: max_bytes (a body too large) or status (not 2xx).
+ */
+export function peerUnavailable(url: string | URL, problem: string, details?: { max_bytes: number } | { status: number }): AppError {
+  return new AppError('unavailable', `Peer ${describeUrl(url)} ${problem}.`, details);
+}
+
+/**
+ * Whether a failure is one feed's own (refused when read or kept, too large, or answered 4xx) rather than its
+ * peer's (unreachable, slow, broken off, 5xx): a round skips the feed and goes on with the peer's others.
+ */
+export function isFeedProblem(error: unknown): boolean {
+  if (!AppError.is(error)) return false;
+  if (error.code === 'unavailable') {
+    const status = error.details?.status;
+    return error.details?.max_bytes !== undefined || (typeof status === 'number' && status < 500);
+  }
+  return error.code !== 'timeout';
 }
 
 /** A Node error's code (ENOTFOUND, ECONNREFUSED…), else its message. */

@@ -7,7 +7,7 @@ import { errorCode, peerUnavailable } from './peer-errors.js';
  */
 export function readLimitedBody(res: IncomingMessage, url: URL, maxBytes: number): Promise<Buffer> {
   const tooLarge = (size: string) =>
-    peerUnavailable(url, `sent a body larger than maxBytes (${maxBytes} bytes): ${size}; the request was aborted`);
+    peerUnavailable(url, `sent a body larger than maxBytes (${maxBytes} bytes): ${size}; the request was aborted`, { max_bytes: maxBytes });
   return new Promise((resolve, reject) => {
     const announced = Number(res.headers['content-length']);
     if (Number.isFinite(announced) && announced > maxBytes) {

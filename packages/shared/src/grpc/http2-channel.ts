@@ -60,7 +60,8 @@ export class Http2Channel {
       stream.on('trailers', (fields) => (ended = statusOf(fields) ?? ended));
       stream.on('data', (chunk: Buffer) => {
         received += chunk.length;
-        if (received > 5 + MAX_MESSAGE_BYTES) finish(new CallError(Status.RESOURCE_EXHAUSTED, 'the answer is too large'));
+        if (received > 5 + MAX_MESSAGE_BYTES)
+          finish(new CallError(Status.INTERNAL, `the service's answer is larger than ${MAX_MESSAGE_BYTES} bytes`));
         else chunks.push(chunk);
       });
       stream.on('error', (error) => finish(new CallError(Status.UNAVAILABLE, describe(error))));

@@ -12,7 +12,8 @@ export class CallError extends Error {
 }
 
 /**
- * Larger answers are refused rather than buffered without end. 16 MiB: a catalog feed of 10,000 items is
+ * Larger answers are refused rather than buffered without end: INTERNAL (a service answering more than its
+ * callers read is this system's fault, not the caller's, so never RESOURCE_EXHAUSTED, which reads as 429). 16 MiB: a catalog feed of 10,000 items is
  * about 4.7 MB (a service still refuses requests over its own 4 MiB).
  */
 export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
@@ -55,7 +56,8 @@ export class MessageReader {
       const head = this.peek(5);
       if (head[0] !== 0) throw new CallError(Status.INTERNAL, 'a compressed message, and none was asked for');
       const length = head.readUInt32BE(1);
-      if (length > MAX_MESSAGE_BYTES) throw new CallError(Status.RESOURCE_EXHAUSTED, 'the answer is too large');
+      if (length > MAX_MESSAGE_BYTES)
+        throw new CallError(Status.INTERNAL, `the service's answer is larger than ${MAX_MESSAGE_BYTES} bytes`);
       if (this.pendingBytes < 5 + length) break;
       messages.push(this.take(5 + length).subarray(5));
     }
