@@ -76,6 +76,7 @@ export const service = defineService<Config, PrismaClient, { now: () => Date }>(
           sitesDir: config.COMMERCE_SITES_DIR ?? join(config.CTK_DATA_DIR, 'sites'),
           sitesBaseUrl: config.COMMERCE_SITES_BASE_URL,
           keepVersions: config.COMMERCE_SITES_KEEP_VERSIONS,
+          allowPrivateStores: config.COMMERCE_SITE_ALLOW_PRIVATE_STORES,
           logger,
           now,
         },

@@ -1,4 +1,4 @@
-import { databaseConfigFields, serviceAddressFields, serviceConfigFields, unsetIfEmpty } from '@ctk/shared';
+import { databaseConfigFields, flagField, serviceAddressFields, serviceConfigFields, unsetIfEmpty } from '@ctk/shared';
 import { z } from 'zod';
 
 export const configSchema = z.object({
@@ -39,6 +39,11 @@ export const configSchema = z.object({
   COMMERCE_SITES_BASE_URL: unsetIfEmpty(z.url({ protocol: /^https?$/ }).optional()),
   /** Versions of a folder site kept besides the current one (to go back to by hand), the older removed after a publish. */
   COMMERCE_SITES_KEEP_VERSIONS: z.coerce.number().int().min(0).max(20).default(2),
+  /**
+   * Whether an S3 target may be on a private or loopback address (a store on this machine or network). Off:
+   * only public addresses, checked when the connection is made; link-local and metadata addresses never.
+   */
+  COMMERCE_SITE_ALLOW_PRIVATE_STORES: flagField,
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,12 +1,7 @@
-import { databaseConfigFields, serviceAddressFields, serviceConfigFields, unsetIfEmpty } from '@ctk/shared';
+import { databaseConfigFields, flagField, serviceAddressFields, serviceConfigFields, unsetIfEmpty } from '@ctk/shared';
 import { z } from 'zod';
 
 const count = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
-const flag = z
-  .enum(['true', 'false', '1', '0', ''])
-  .default('false')
-  .transform((value) => value === 'true' || value === '1');
-
 export const configSchema = z.object({
   ...serviceConfigFields('federation'),
   ...databaseConfigFields,
@@ -40,7 +35,7 @@ export const configSchema = z.object({
    * machine or a private network). Off by default: a peer URL comes from strangers. Link-local addresses
    * (cloud metadata) stay refused even then.
    */
-  FEDERATION_ALLOW_PRIVATE_PEERS: flag,
+  FEDERATION_ALLOW_PRIVATE_PEERS: flagField,
   /** How often each peer is exchanged with and its feeds pulled (0: never, only on request). */
   FEDERATION_PULL_INTERVAL_MS: count(0, 86_400_000, 300_000),
   /** Per request to a peer: the whole exchange, and the largest answer read. */

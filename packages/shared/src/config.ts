@@ -14,6 +14,12 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEn
 /** An empty variable (`PORT=` in an env file) counts as unset, so the default applies. */
 export const unsetIfEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema);
 
+/** A yes/no setting: true or 1, false, 0 or empty (the default: off). */
+export const flagField = z
+  .enum(['true', 'false', '1', '0', ''])
+  .default('false')
+  .transform((value) => value === 'true' || value === '1');
+
 const portField = (fallback: number) => unsetIfEmpty(z.coerce.number().int().min(0).max(65535).default(fallback));
 
 /** Common pieces of app config schemas. */

@@ -35,3 +35,5 @@ export {
   type BuyButton,
   type CheckoutScript,
 } from './buy-button-snippet.js';
+export { classifyAddress, isAllowedAddress, isPublicAddress, type AddressClass, type AddressVerdict } from './net/address-policy.js';
+export { AddressNotAllowed, checkedLookup, literalAddressProblem } from './net/checked-lookup.js';

@@ -69,5 +69,5 @@ async function publisherOf(context: SiteContext, organizationId: string, handle:
       'failed_precondition',
       "The S3 target's secret cannot be opened (the secrets key changed): set the target again with its secret_access_key.",
     );
-  return s3Publisher(target, secret);
+  return s3Publisher(target, secret, { allowPrivate: context.allowPrivateStores });
 }

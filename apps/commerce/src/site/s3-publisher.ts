@@ -1,5 +1,7 @@
 import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import { AppError } from '@ctk/shared';
+import http from 'node:http';
+import https from 'node:https';
+import { AddressNotAllowed, AppError, checkedLookup, literalAddressProblem, type AddressClass } from '@ctk/shared';
 import { manifestJson, MANIFEST_PATH, parseManifest } from './manifest.js';
 import type { PublishPlan, Publisher } from './publisher.js';
 import type { S3Target } from './site-settings.js';
@@ -23,19 +25,23 @@ const REFUSALS = new Set([
  * pages, then index.html, then manifest.json (what the next publish compares with); objects the new
  * version no longer has are deleted only after that.
  */
-export function s3Publisher(target: S3Target, secretAccessKey: string, client?: S3Client): Publisher {
-  const s3 =
-    client ??
-    new S3Client({
-      endpoint: target.endpoint,
-      region: target.region,
-      credentials: { accessKeyId: target.accessKeyId, secretAccessKey },
-      // Path-style addressing and checksums only where required: what every S3-compatible store reads.
-      forcePathStyle: true,
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-      maxAttempts: 3,
-    });
+export function s3Publisher(target: S3Target, secretAccessKey: string, options: { allowPrivate: boolean }): Publisher {
+  const host = new URL(target.endpoint).hostname;
+  const literal = literalAddressProblem(host, options.allowPrivate);
+  if (literal) throw addressRefused(host, 'is', literal);
+  // Every connection goes to an address checked as it is resolved (no window for DNS to change in between).
+  const lookup = checkedLookup(options.allowPrivate);
+  const s3 = new S3Client({
+    endpoint: target.endpoint,
+    region: target.region,
+    credentials: { accessKeyId: target.accessKeyId, secretAccessKey },
+    requestHandler: { httpAgent: new http.Agent({ lookup }), httpsAgent: new https.Agent({ lookup }) },
+    // Path-style addressing and checksums only where required: what every S3-compatible store reads.
+    forcePathStyle: true,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: 3,
+  });
   const key = (path: string) => `${target.prefix}${path}`;
   const put = (path: string, body: Buffer, contentType: string, cacheControl: string) =>
     storeCall(() =>
@@ -77,6 +83,19 @@ export function s3Publisher(target: S3Target, secretAccessKey: string, client?: 
   };
 }
 
+/** An S3 endpoint whose address the operator does not let the service reach (COMMERCE_SITE_ALLOW_PRIVATE_STORES). */
+function addressRefused(host: string, how: 'is' | 'resolves to', address: AddressClass): AppError {
+  const remedy =
+    address.verdict === 'private'
+      ? 'An operator can allow stores on private addresses with COMMERCE_SITE_ALLOW_PRIVATE_STORES=true.'
+      : 'Such addresses are never allowed.';
+  return new AppError(
+    'failed_precondition',
+    `The S3 endpoint's host ${host} ${how} a ${address.range} address, which is not public: nothing was sent to it. ${remedy}`,
+    { field: 'target.endpoint', range: address.range },
+  );
+}
+
 async function storeCall<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
@@ -87,7 +106,8 @@ async function storeCall<T>(call: () => Promise<T>): Promise<T> {
 
 /** The store's answer as the API's error: a refusal of the settings (409), or the store unreachable or failing (503). */
 function storeError(error: unknown): AppError {
-  if (error instanceof AppError) return error;
+  if (AppError.is(error)) return error;
+  if (error instanceof AddressNotAllowed) return addressRefused(error.hostname, 'resolves to', error.address);
   const name = error instanceof Error ? error.name : 'Error';
   if (error instanceof S3ServiceException && REFUSALS.has(name))
     return new AppError('failed_precondition', `The S3 store refused the site's target: ${name}. Check the endpoint, bucket and keys.`, {

@@ -16,6 +16,8 @@ export type SiteContext = {
   sitesDir: string;
   sitesBaseUrl: string | undefined;
   keepVersions: number;
+  /** Whether an S3 store may be on a private or loopback address (COMMERCE_SITE_ALLOW_PRIVATE_STORES). */
+  allowPrivateStores: boolean;
   logger: Logger;
   now: () => Date;
 };

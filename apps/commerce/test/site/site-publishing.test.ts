@@ -6,7 +6,8 @@ import type { SitePublication, SiteTargetInput } from '@ctk/proto/ctk/commerce/v
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_LOOK } from '../../src/site/site-settings.js';
+import { s3Publisher } from '../../src/site/s3-publisher.js';
+import { DEFAULT_LOOK, type S3Target } from '../../src/site/site-settings.js';
 import { failure, PUBLIC_URL, startCommerceStack, type CommerceStack } from '../commerce-stack.js';
 import { startFakeFederation } from './fake-federation.js';
 
@@ -34,6 +35,8 @@ beforeAll(async () => {
     FEDERATION_GRPC_URL: federation.url,
     COMMERCE_SITES_DIR: sitesDir,
     COMMERCE_SITES_KEEP_VERSIONS: '1',
+    // The test's store runs on this machine, a loopback address: allowed here, refused by default (below).
+    COMMERCE_SITE_ALLOW_PRIVATE_STORES: 'true',
   });
 }, 180_000);
 afterAll(async () => {
@@ -265,5 +268,44 @@ describe('publishing a site to S3-compatible storage', () => {
     });
     expect(await failure(publish(org))).toMatchObject({ code: 'unavailable' });
     expect((await stack.client.getSite({ org })).site?.lastPublication).toBeUndefined();
+  });
+});
+
+describe("the S3 store's address, checked as the connection is made", () => {
+  const target = (endpoint: string): S3Target => ({
+    kind: 's3',
+    endpoint,
+    bucket: 'site',
+    region: 'us-east-1',
+    prefix: 'never-published/',
+    accessKeyId: 'S3RVER',
+  });
+  const reach = async (endpoint: string, allowPrivate: boolean) =>
+    failure((async () => s3Publisher(target(endpoint), 'S3RVER', { allowPrivate }).current())());
+
+  it('refuses a store on a loopback address without the operator allowance, by address and by a name resolving to it, and sends it nothing', async () => {
+    const port = new URL(s3Url).port;
+    const sent = puts.length;
+    expect(await reach(s3Url, false)).toMatchObject({
+      code: 'failed_precondition',
+      details: { field: 'target.endpoint', range: 'loopback' },
+      message: expect.stringContaining('COMMERCE_SITE_ALLOW_PRIVATE_STORES=true'),
+    });
+    expect(await reach(`http://localhost:${port}`, false)).toMatchObject({
+      code: 'failed_precondition',
+      details: { field: 'target.endpoint', range: 'loopback' },
+      message: expect.stringContaining('localhost resolves to a loopback address'),
+    });
+    expect(puts.length).toBe(sent);
+    // The same store with the allowance: reached (this prefix has no manifest yet).
+    await expect(s3Publisher(target(`http://localhost:${port}`), 'S3RVER', { allowPrivate: true }).current()).resolves.toBeUndefined();
+  });
+
+  it('never reaches a link-local (cloud metadata) address, even with the allowance', async () => {
+    expect(await reach('https://169.254.169.254', true)).toMatchObject({
+      code: 'failed_precondition',
+      details: { field: 'target.endpoint', range: 'linkLocal' },
+      message: expect.stringContaining('never allowed'),
+    });
   });
 });

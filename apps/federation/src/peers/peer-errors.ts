@@ -1,5 +1,5 @@
 import { AppError } from '@ctk/shared';
-import type { AddressClass } from './address-policy.js';
+import type { AddressClass } from '@ctk/shared';
 import { describeUrl } from './peer-url.js';
 
 /** The setting with which an operator lets the fetcher reach private peers. */

@@ -6,7 +6,6 @@ import { crossOriginHeaders, peerRequestHeaders, withoutHeaders } from './peer-r
 import { describeUrl, parsedUrlProblem, peerUrlProblem } from './peer-url.js';
 import { type ResolvedAddress, checkedAddresses, systemResolver } from './resolve-peer-host.js';
 
-export { isPublicAddress } from './address-policy.js';
 export { peerUrlProblem } from './peer-url.js';
 
 export type PeerFetchOptions = {

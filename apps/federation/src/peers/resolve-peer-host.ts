@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { classifyAddress, isAllowedAddress } from './address-policy.js';
+import { classifyAddress, isAllowedAddress } from '@ctk/shared';
 import { untilAborted } from './deadline.js';
 import { addressRefused, errorCode, peerUnavailable } from './peer-errors.js';
 import { bareHostname } from './peer-url.js';

@@ -2,10 +2,10 @@ import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
- * How the peer fetcher treats an address:
+ * How an outgoing request (a federation peer, a site's S3 store) treats the address it connects to:
  * - `public`: a globally routable unicast address; always allowed.
  * - `private`: private (10/8, 172.16/12, 192.168/16), loopback, carrier-grade NAT (100.64/10) or IPv6 unique local
- *   (fc00::/7); refused unless the operator allows private peers (FEDERATION_ALLOW_PRIVATE_PEERS).
+ *   (fc00::/7); refused unless the operator allows private addresses (FEDERATION_ALLOW_PRIVATE_PEERS, COMMERCE_SITE_ALLOW_PRIVATE_STORES).
  * - `never`: refused even then: link-local (169.254/16, fe80::/10, where cloud metadata services live), known cloud
  *   metadata addresses, unspecified, broadcast, multicast, reserved and documentation ranges, translation and
  *   tunnelling prefixes (NAT64, 6to4, Teredo), IPv6 outside 2000::/3, and anything that is not a plain IP address.
@@ -50,7 +50,7 @@ export function isPublicAddress(address: string): boolean {
   return classifyAddress(address).verdict === 'public';
 }
 
-/** Whether the fetcher may connect to an address, given the operator's allowance for private peers. */
+/** Whether a request may connect to an address, given the operator's allowance for private ones. */
 export function isAllowedAddress(verdict: AddressVerdict, allowPrivate: boolean): boolean {
   return verdict === 'public' || (verdict === 'private' && allowPrivate);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyAddress, isAllowedAddress, isPublicAddress } from './address-policy.js';
+import { classifyAddress, isAllowedAddress, isPublicAddress } from '../src/net/address-policy.js';
 
 describe('isPublicAddress', () => {
   it.each(['8.8.8.8', '1.1.1.1', '93.184.215.14', '2606:4700:4700::1111', '[2a00:1450:4001::200e]', '::ffff:8.8.8.8'])(
