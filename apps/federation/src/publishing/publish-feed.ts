@@ -3,7 +3,7 @@ import type { PosServiceDefinition } from '@ctk/proto/ctk/pos/v1/pos';
 import type { FeedSummary, ShopProfile } from '@ctk/proto/ctk/federation/v1/federation';
 import { AppError, type GrpcClient, type Logger, type Org } from '@ctk/shared';
 import { saveFeed } from '../data/feed-store.js';
-import { buildFeed, feedDigest, signFeed } from '../feeds/index.js';
+import { buildFeed, signFeed } from '../feeds/index.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { InstanceIdentity } from '../instance/instance-identity.js';
 import { openingHoursSpecification } from '../open-sign/opening-hours-specification.js';
@@ -66,7 +66,9 @@ export async function publishFeed(context: PublishContext, org: Org, profile: Sh
     rateAt: catalog.rateAt ?? null,
   });
   const signed = signFeed(doc, identity.key, now);
-  const record = feedRecord(signed, { id: org.handle, organizationId: org.id, digest: feedDigest(signed), merchantSigned: false });
+  // The instance's proof carries the digest it signed: the feed is hashed once.
+  const digest = signed.proof![0]!.digest;
+  const record = feedRecord(signed, { id: org.handle, organizationId: org.id, digest, merchantSigned: false });
   const { row } = await saveFeed(context.prisma, record.feed, record.items);
   return toFeedSummary(row);
 }
