@@ -69,7 +69,11 @@ export async function saveFeed(prisma: PrismaClient, feed: FeedRow, items: FeedI
 async function insertItems(tx: Prisma.TransactionClient, feedId: string, items: FeedItemRow[]): Promise<void> {
   if (items.length === 0) return;
   const rows = JSON.stringify(
-    items.map((item) => ({ ...item, priceMinor: String(item.priceMinor), satoshis: item.satoshis === null ? null : String(item.satoshis) })),
+    items.map((item) => ({
+      ...item,
+      priceMinor: String(item.priceMinor),
+      satoshis: item.satoshis === null ? null : String(item.satoshis),
+    })),
   );
   await tx.$executeRaw`
     INSERT INTO feed_items (feed_id, product_id, position, name, description, category, price_minor, currency, satoshis, available, images)
