@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FederationServiceDefinition } from '@ctk/proto/ctk/federation/v1/federation';
+import { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { PosServiceDefinition } from '@ctk/proto/ctk/pos/v1/pos';
+import { chainClientOptions, createChainClient } from '@ctk/chain';
 import { createGrpcClient, defineService, keptKey } from '@ctk/shared';
 import { createCatalogReader } from './catalog/catalog-reader.js';
 import { configSchema, type Config } from './config.js';
@@ -9,6 +11,7 @@ import { createCheckoutRepository } from './data/checkout-repository.js';
 import { createProviderAccountRepository } from './data/provider-account-repository.js';
 import { createProviderPaymentRepository } from './data/provider-payment-repository.js';
 import { createSiteRepository } from './data/site-repository.js';
+import { createStablecoinRepository } from './data/stablecoin-repository.js';
 import { createTicketRepository } from './data/ticket-repository.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { commerceService } from './grpc/commerce-service.js';
@@ -22,7 +25,9 @@ export { configSchema, type Config } from './config.js';
  * their seat holds and tickets (docs/decisions/0020-tickets.md), and provider payments, relaying their
  * payment events from its outbox (docs/decisions/0019-provider-payments.md), and consuming pos's to settle
  * paid ticket checkouts (0020); and the site builder, publishing a shop's site from its catalog and
- * federation's hours to a folder or a bucket (docs/decisions/0035-site-builder.md). A test may give the clock.
+ * federation's hours to a folder or a bucket (docs/decisions/0035-site-builder.md); and stablecoin payment intents,
+ * each paying a pos order with a token transfer verified on the chain, to an address p2p holds for it alone
+ * (docs/decisions/0036-stablecoin-and-tokens.md). A test may give the clock.
  */
 export const service = defineService<Config, PrismaClient, { now: () => Date }>({
   name: 'commerce',
@@ -32,6 +37,7 @@ export const service = defineService<Config, PrismaClient, { now: () => Date }>(
   build: ({ config, prisma, logger, eventsCommitted }, options) => {
     const pos = createGrpcClient(PosServiceDefinition, config.POS_GRPC_URL);
     const federation = createGrpcClient(FederationServiceDefinition, config.FEDERATION_GRPC_URL);
+    const p2p = createGrpcClient(P2pServiceDefinition, config.P2P_GRPC_URL);
     const checkouts = createCheckoutRepository(prisma);
     const payments = createProviderPaymentRepository(prisma);
     const tickets = createTicketRepository(prisma);
@@ -80,12 +86,24 @@ export const service = defineService<Config, PrismaClient, { now: () => Date }>(
           logger,
           now,
         },
+        {
+          intents: createStablecoinRepository(prisma),
+          checkouts,
+          pos,
+          p2p,
+          chain: createChainClient(chainClientOptions(config)),
+          lateHoldMs: config.COMMERCE_STABLECOIN_LATE_HOLD_SECONDS * 1000,
+          eventsCommitted,
+          logger,
+          now,
+        },
       ),
       // pos's payment events settle ticket checkouts whose status nobody reads (decision 0020).
       consume: (transport) => consumePaymentsForTickets(transport, checkoutContext),
       close: async () => {
         pos.close();
         federation.close();
+        p2p.close();
       },
     };
   },

@@ -1,4 +1,5 @@
 import { databaseConfigFields, flagField, serviceAddressFields, serviceConfigFields, unsetIfEmpty } from '@ctk/shared';
+import { chainConfigFields } from '@ctk/chain';
 import { z } from 'zod';
 
 export const configSchema = z.object({
@@ -6,7 +7,9 @@ export const configSchema = z.object({
   ...databaseConfigFields,
   // Commerce calls pos (the catalog is pos's items and menu, and a checkout is a pos order) and federation
   // (a published site shows the shop's hours, docs/decisions/0035-site-builder.md).
-  ...serviceAddressFields(['pos', 'federation']),
+  ...serviceAddressFields(['pos', 'federation', 'p2p']),
+  // The stablecoin's facts, token transfers and broadcast (docs/decisions/0036-stablecoin-and-tokens.md).
+  ...chainConfigFields,
   /** How long an organisation's catalog, as read from pos, is served from memory (0: read it every time). */
   COMMERCE_CATALOG_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   /**
@@ -44,6 +47,8 @@ export const configSchema = z.object({
    * only public addresses, checked when the connection is made; link-local and metadata addresses never.
    */
   COMMERCE_SITE_ALLOW_PRIVATE_STORES: flagField,
+  /** How long a stablecoin intent's address stays held past its expiry: a late transfer is then refused, never taken for another payment. */
+  COMMERCE_STABLECOIN_LATE_HOLD_SECONDS: z.coerce.number().int().min(0).max(86_400).default(3_600),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -64,7 +64,15 @@ export async function startCommerceStack(env: Record<string, string> = {}) {
   const posUrl = `127.0.0.1:${posService.port}`;
   const commerceService = await startService(
     commerce,
-    loadConfig(configSchema, { ...base, ...(await database('commerce')), POS_GRPC_URL: posUrl, COMMERCE_CATALOG_CACHE_MS: '0', ...env }),
+    loadConfig(configSchema, {
+      ...base,
+      ...chainEnv,
+      ...(await database('commerce')),
+      POS_GRPC_URL: posUrl,
+      P2P_GRPC_URL: `127.0.0.1:${p2pService.port}`,
+      COMMERCE_CATALOG_CACHE_MS: '0',
+      ...env,
+    }),
     // Commerce relays provider payments' events to books (decision 0019); its clock moves with pos's.
     { transport, now: () => new Date(Date.now() + offsetMs) },
   );

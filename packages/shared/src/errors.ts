@@ -41,6 +41,12 @@ const ERRORS = {
   payment_underpaid: { grpc: Status.FAILED_PRECONDITION, http: 422 },
   /** A payment lacks an expected output (script, or the OP_RETURN carrying the reference). */
   payment_wrong_output: { grpc: Status.FAILED_PRECONDITION, http: 422 },
+  /** A token transfer to a stablecoin intent moves another token than the stablecoin (details: token_id, expected). */
+  stablecoin_wrong_token: { grpc: Status.FAILED_PRECONDITION, http: 422 },
+  /** A stablecoin transfer without its cosigner's signature: the chain would refuse it (details: input). */
+  stablecoin_not_approved: { grpc: Status.FAILED_PRECONDITION, http: 422 },
+  /** A stablecoin transfer the token's rules make void: its inputs do not hold the tokens it moves (details: reason). */
+  stablecoin_transfer_invalid: { grpc: Status.FAILED_PRECONDITION, http: 422 },
   /** The transaction already paid for something else: one txid pays once. */
   txid_already_used: { grpc: Status.ALREADY_EXISTS, http: 409 },
   /** The transaction does not prove itself: a merkle path, a script or an amount fails SPV. */

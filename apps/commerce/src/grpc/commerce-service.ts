@@ -27,8 +27,18 @@ import { publishSite } from '../domain/publish-site.js';
 import { replaceSite } from '../domain/replace-site.js';
 import type { SiteContext } from '../site/site-context.js';
 import { toSiteMessage, toSitePublicationMessage } from './site-message.js';
+import { createIntent } from '../stablecoin/create-intent.js';
+import { getIntent } from '../stablecoin/get-intent.js';
+import { toIntentMessage } from '../stablecoin/intent-message.js';
+import { settleIntent } from '../stablecoin/settle-intent.js';
+import type { StablecoinContext } from '../stablecoin/stablecoin-context.js';
 
-export function commerceService(context: CheckoutContext, providers: ProviderContext, sites: SiteContext): CommerceServiceImplementation {
+export function commerceService(
+  context: CheckoutContext,
+  providers: ProviderContext,
+  sites: SiteContext,
+  stablecoin: StablecoinContext,
+): CommerceServiceImplementation {
   const { catalogs } = context;
   return {
     async getSetup(request) {
@@ -114,6 +124,16 @@ export function commerceService(context: CheckoutContext, providers: ProviderCon
     },
     async previewSite(request) {
       return { html: await previewSite(sites, request.org, request) };
+    },
+    async createStablecoinIntent(request) {
+      const { org, ...input } = request;
+      return { intent: toIntentMessage(await createIntent(stablecoin, org, input), stablecoin.now()) };
+    },
+    async getStablecoinIntent(request) {
+      return { intent: toIntentMessage(await getIntent(stablecoin, request.paymentId), stablecoin.now()) };
+    },
+    async settleStablecoinIntent(request) {
+      return { intent: toIntentMessage(await settleIntent(stablecoin, request), stablecoin.now()) };
     },
   };
 }

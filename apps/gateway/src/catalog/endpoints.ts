@@ -49,16 +49,6 @@ const SPEC_ROWS: Row[] = [
   ['GET /api/v1/bsvalias/id/:paymail', 'none', 'paymail', 'gateway', 'Paymail public key infrastructure (pki)'],
   ['GET /api/v1/bsvalias/public-profile/:paymail', 'none', 'paymail', 'gateway', 'Paymail public profile'],
   ['GET /api/v1/bsvalias/verifypubkey/:paymail/:pubkey', 'none', 'paymail', 'gateway', 'Paymail public key verification'],
-  // 4.16 Stablecoin
-  ['POST /api/v1/stablecoin/intents', 'bearer_optional', 'stable_value', 'commerce', 'Create a stablecoin payment intent'],
-  ['GET /api/v1/stablecoin/intents/:payment_id', 'bearer_optional', 'stable_value', 'commerce', 'A stablecoin payment intent'],
-  [
-    'POST /api/v1/stablecoin/intents/:payment_id/settle',
-    'bearer_optional',
-    'stable_value',
-    'commerce',
-    'Settle a stablecoin payment intent',
-  ],
 ];
 
 /** The gateway's rows not in the spec: the paymail capability document. */

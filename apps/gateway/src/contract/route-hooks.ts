@@ -134,6 +134,21 @@ export function routeHooks(deps: GatewayDeps): Record<string, RouteHook> {
         },
       }),
     },
+    // POST /api/v1/stablecoin/intents: the shop the body names, whoever calls, with the caller's role in it when
+    // they have one; commerce decides what the caller may open (anyone: a checkout's; staff: an order's or an amount's).
+    intent_org: {
+      route: (route) => ({
+        ...route,
+        handle: async (input) => {
+          const handle = (input.body as { org_handle: string }).org_handle;
+          const org = await deps.credentials.org(handle);
+          if (!org) throw new AppError('not_found', `No organisation with handle "${handle}".`, { field: 'org_handle' });
+          const caller = input.request.caller;
+          input.request.org = { ...org, role: caller.kind === 'user' ? await deps.credentials.role(caller.userId, org.id) : null };
+          return route.handle(input);
+        },
+      }),
+    },
     // The organisation the body names or, when it names none, the caller's only one, where the caller needs staff (an item for the caller).
     sole_org: {
       route: (route) => ({

@@ -5,10 +5,11 @@ import type { OrderContext } from '../orders/order-context.js';
 import { releaseOrderHold } from '../orders/order-hold.js';
 import { getOrgOrder } from './get-order.js';
 
-const PROVIDERS = new Set(['card-provider', 'wallet-provider']);
+const PROVIDERS = new Set(['card-provider', 'wallet-provider', 'stablecoin']);
 
 /**
- * Commerce: the order of a checkout was paid at a card or wallet provider (decisions 0015, 0019). Decided
+ * Commerce: the order of a checkout was paid at a card or wallet provider (decisions 0015, 0019), or in the
+ * stablecoin through an intent (decision 0036). Decided
  * with the order's row locked, the lock every bitcoin payment takes to be recorded, so of a bitcoin payment
  * and a provider payment arriving together exactly one counts: an order with a bitcoin payment (in part or
  * in full) is refused, and once `paid_elsewhere` the order takes no bitcoin payment (one arriving anyway is

@@ -18,7 +18,8 @@ export const SERVICES = {
   // Orders take the jurisdiction's rate from books and their payment outputs and settlement from p2p.
   pos: { grpcPort: 50062, definition: PosServiceDefinition, calls: ['books', 'p2p'] },
   // A checkout is a pos order, and the catalog is pos's items and menu; a published site shows federation's hours.
-  commerce: { grpcPort: 50063, definition: CommerceServiceDefinition, calls: ['pos', 'federation'] },
+  // A stablecoin intent's address is held by p2p (decision 0036).
+  commerce: { grpcPort: 50063, definition: CommerceServiceDefinition, calls: ['pos', 'federation', 'p2p'] },
   p2p: { grpcPort: 50064, definition: P2pServiceDefinition, calls: [] },
   // A feed lists pos's items at its rates and names the merchant's identity key, which p2p keeps.
   federation: { grpcPort: 50065, definition: FederationServiceDefinition, calls: ['pos', 'p2p'] },
