@@ -34,3 +34,20 @@ export {
 } from './verify/check-input-scripts.js';
 export { verifyBeef, type VerifiedBeef } from './verify/verify-beef.js';
 export { addressOfScript, networkAddress, addressOfPublicKey, scriptOfAddress } from './network-address.js';
+export {
+  parseTokenOutput,
+  tokenLock,
+  cosignOwnerUnlock,
+  cosignInput,
+  inputSignature,
+  formatTokenUnits,
+  isTokenId,
+  BSV20_CONTENT_TYPE,
+  MAX_TOKEN_AMOUNT,
+  MAX_TOKEN_DECIMALS,
+  TOKEN_ID_PATTERN,
+  SIGHASH_ALL_FORKID,
+  type TokenInscription,
+  type TokenOp,
+  type TokenOutput,
+} from './tokens/index.js';
