@@ -53,8 +53,15 @@ describe('chain config', () => {
       CHAIN_FAUCET_MAX_SATOSHIS: 1_000_000_000,
       CHAIN_MINE_INTERVAL_MS: 10_000,
       CHAIN_SCRIPT_CHECKS: 'fast',
+      CHAIN_STABLECOIN_FAUCET_MAX_UNITS: 1_000_000_000n,
     });
     expect(localChainOptions(loadConfig(localChainConfigSchema, { CHAIN_SCRIPT_CHECKS: 'sdk' })).scriptChecks).toBe('sdk');
+    expect(
+      localChainOptions(loadConfig(localChainConfigSchema, { CHAIN_STABLECOIN_FAUCET_MAX_UNITS: '500' })).stablecoinFaucetMaxUnits,
+    ).toBe(500n);
+    expect(() => loadConfig(localChainConfigSchema, { CHAIN_STABLECOIN_FAUCET_MAX_UNITS: '0' })).toThrow(
+      /CHAIN_STABLECOIN_FAUCET_MAX_UNITS/,
+    );
     expect(() => loadConfig(localChainConfigSchema, { CHAIN_SCRIPT_CHECKS: 'native' })).toThrow(/CHAIN_SCRIPT_CHECKS/);
   });
 });

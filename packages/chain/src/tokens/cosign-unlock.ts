@@ -1,4 +1,4 @@
-import { UnlockingScript, type LockingScript, type PrivateKey, type Transaction } from '@bsv/sdk';
+import { Transaction, UnlockingScript, type LockingScript, type PrivateKey } from '@bsv/sdk';
 import { AppError } from '@ctk/shared';
 import { pushChunk } from './inscription-envelope.js';
 import { inputSignature } from './input-signature.js';
@@ -34,6 +34,8 @@ export function cosignOwnerUnlock(
  * The cosigner's part: signs input `inputIndex` (which spends a cosign-locked output with `cosignerKey`'s
  * public key) and puts the signature in front of the owner's two pushes already there. Both signatures cover
  * the same digest, so either can be made first; the transaction's id changes with its unlocking scripts.
+ * Returns a new transaction and leaves the given one as it was: @bsv/sdk keeps a transaction's bytes and id
+ * once computed, so changing an unlocking script in place would leave them behind.
  */
 export function cosignInput(input: {
   tx: Transaction;
@@ -41,7 +43,7 @@ export function cosignInput(input: {
   cosignerKey: PrivateKey;
   sourceSatoshis?: number;
   lockingScript?: LockingScript;
-}): void {
+}): Transaction {
   const { tx, inputIndex, cosignerKey } = input;
   const spent = spentOutput(tx, inputIndex, input.sourceSatoshis, input.lockingScript);
   const token = parseTokenOutput(spent.lockingScript);
@@ -55,7 +57,12 @@ export function cosignInput(input: {
       input: inputIndex,
     });
   const signature = inputSignature({ tx, inputIndex, key: cosignerKey, ...spent });
-  tx.inputs[inputIndex]!.unlockingScript = new UnlockingScript([pushChunk(signature), ...owner.chunks]);
+  const unlockingScript = new UnlockingScript([pushChunk(signature), ...owner.chunks]);
+  // Without its template, a later `sign()` cannot put the owner's two pushes back in its place.
+  const inputs = tx.inputs.map((txInput, index) =>
+    index === inputIndex ? { ...txInput, unlockingScript, unlockingScriptTemplate: undefined } : txInput,
+  );
+  return new Transaction(tx.version, inputs, tx.outputs, tx.lockTime, tx.metadata, tx.merklePath);
 }
 
 function spentOutput(

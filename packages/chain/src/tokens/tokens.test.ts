@@ -111,10 +111,11 @@ describe('cosign-locked token outputs', () => {
     expect(() => cosignInput({ tx: spend, inputIndex: 0, cosignerKey: PrivateKey.fromRandom() })).toThrow(
       /not spend an output cosign-locked to this cosigner/,
     );
-    cosignInput({ tx: spend, inputIndex: 0, cosignerKey: cosigner });
-    expect(spend.inputs[0]!.unlockingScript!.chunks).toHaveLength(3);
-    expect(checkInputScripts(spend, coins, { scriptChecks: 'sdk' })).toBeUndefined();
-    expect(checkInputScripts(spend, coins, { scriptChecks: 'fast' })).toBeUndefined();
+    const cosigned = cosignInput({ tx: spend, inputIndex: 0, cosignerKey: cosigner });
+    expect(Transaction.fromHex(cosigned.toHex()).inputs[0]!.unlockingScript!.chunks).toHaveLength(3);
+    expect(spend.inputs[0]!.unlockingScript!.chunks).toHaveLength(2);
+    expect(checkInputScripts(cosigned, coins, { scriptChecks: 'sdk' })).toBeUndefined();
+    expect(checkInputScripts(cosigned, coins, { scriptChecks: 'fast' })).toBeUndefined();
   });
 
   it("fails when the cosigner's signature covers another transaction", async () => {
@@ -129,10 +130,10 @@ describe('cosign-locked token outputs', () => {
     });
     spend.addOutput({ satoshis: 1, lockingScript: new P2PKH().lock(ownerAddress) });
     await spend.sign();
-    cosignInput({ tx: spend, inputIndex: 0, cosignerKey: cosigner });
-    spend.outputs[0]!.lockingScript = new P2PKH().lock(PrivateKey.fromRandom().toAddress('testnet'));
-    spend.inputs[0]!.unlockingScript!.chunks.splice(1, 2, ...(await cosignOwnerUnlock(owner).sign(spend, 0)).chunks);
-    expect(checkInputScripts(spend, [{ satoshis: 1, lockingScript: lock }], { scriptChecks: 'sdk' })).toMatchObject({ index: 0 });
+    const cosigned = cosignInput({ tx: spend, inputIndex: 0, cosignerKey: cosigner });
+    cosigned.outputs[0]!.lockingScript = new P2PKH().lock(PrivateKey.fromRandom().toAddress('testnet'));
+    cosigned.inputs[0]!.unlockingScript!.chunks.splice(1, 2, ...(await cosignOwnerUnlock(owner).sign(cosigned, 0)).chunks);
+    expect(checkInputScripts(cosigned, [{ satoshis: 1, lockingScript: lock }], { scriptChecks: 'sdk' })).toMatchObject({ index: 0 });
   });
 });
 
