@@ -16,14 +16,21 @@ describe('chain config', () => {
     expect(chainEndpoints(chainClientOptions(config))).toEqual({
       arc: 'http://127.0.0.1:50070',
       woc: 'http://127.0.0.1:50070/v1/bsv/local',
+      tokenIndexer: 'http://127.0.0.1:50070',
+      local: 'http://127.0.0.1:50070',
     });
   });
 
   it('points main and test at the public services unless told otherwise', () => {
-    expect(chainEndpoints({ network: 'main' })).toEqual({ arc: 'https://arc.taal.com', woc: 'https://api.whatsonchain.com/v1/bsv/main' });
-    expect(chainEndpoints({ network: 'test' })).toEqual({
+    expect(chainEndpoints({ network: 'main' })).toMatchObject({
+      arc: 'https://arc.taal.com',
+      woc: 'https://api.whatsonchain.com/v1/bsv/main',
+      tokenIndexer: 'https://ordinals.gorillapool.io',
+    });
+    expect(chainEndpoints({ network: 'test' })).toMatchObject({
       arc: 'https://arc-test.taal.com',
       woc: 'https://api.whatsonchain.com/v1/bsv/test',
+      tokenIndexer: 'https://testnet.ordinals.gorillapool.io',
     });
     const config = loadConfig(chainConfigSchema, {
       CHAIN_NETWORK: 'main',
@@ -31,11 +38,34 @@ describe('chain config', () => {
       CHAIN_WOC_URL: '',
       CHAIN_ARC_API_KEY: 'k',
     });
-    expect(chainEndpoints(chainClientOptions(config))).toEqual({
+    expect(chainEndpoints(chainClientOptions(config))).toMatchObject({
       arc: 'https://arc.example',
       woc: 'https://api.whatsonchain.com/v1/bsv/main',
     });
     expect(chainClientOptions(config).arcApiKey).toBe('k');
+  });
+
+  it('takes the stablecoin and the token indexer from configuration', () => {
+    const key = `02${'AB'.repeat(32)}`;
+    const config = loadConfig(chainConfigSchema, {
+      CHAIN_NETWORK: 'test',
+      CHAIN_TOKEN_INDEXER_URL: 'https://indexer.example/',
+      CHAIN_STABLECOIN_TOKEN_ID: `${'cd'.repeat(32)}_0`,
+      CHAIN_STABLECOIN_DECIMALS: '5',
+      CHAIN_STABLECOIN_COSIGNER_KEY: key,
+    });
+    expect(chainEndpoints(chainClientOptions(config)).tokenIndexer).toBe('https://indexer.example');
+    expect(chainClientOptions(config).stablecoin).toEqual({
+      tokenId: `${'cd'.repeat(32)}_0`,
+      decimals: 5,
+      cosignerPublicKey: key.toLowerCase(),
+      symbol: undefined,
+    });
+    expect(() => loadConfig(chainConfigSchema, { CHAIN_STABLECOIN_TOKEN_ID: 'USDX' })).toThrow(/CHAIN_STABLECOIN_TOKEN_ID/);
+    expect(() => loadConfig(chainConfigSchema, { CHAIN_STABLECOIN_COSIGNER_KEY: `04${'ab'.repeat(32)}` })).toThrow(
+      /CHAIN_STABLECOIN_COSIGNER_KEY/,
+    );
+    expect(() => loadConfig(chainConfigSchema, { CHAIN_STABLECOIN_DECIMALS: '19' })).toThrow(/CHAIN_STABLECOIN_DECIMALS/);
   });
 
   it('names what is wrong', () => {
@@ -53,8 +83,15 @@ describe('chain config', () => {
       CHAIN_FAUCET_MAX_SATOSHIS: 1_000_000_000,
       CHAIN_MINE_INTERVAL_MS: 10_000,
       CHAIN_SCRIPT_CHECKS: 'fast',
+      CHAIN_STABLECOIN_FAUCET_MAX_UNITS: 1_000_000_000n,
     });
     expect(localChainOptions(loadConfig(localChainConfigSchema, { CHAIN_SCRIPT_CHECKS: 'sdk' })).scriptChecks).toBe('sdk');
+    expect(
+      localChainOptions(loadConfig(localChainConfigSchema, { CHAIN_STABLECOIN_FAUCET_MAX_UNITS: '500' })).stablecoinFaucetMaxUnits,
+    ).toBe(500n);
+    expect(() => loadConfig(localChainConfigSchema, { CHAIN_STABLECOIN_FAUCET_MAX_UNITS: '0' })).toThrow(
+      /CHAIN_STABLECOIN_FAUCET_MAX_UNITS/,
+    );
     expect(() => loadConfig(localChainConfigSchema, { CHAIN_SCRIPT_CHECKS: 'native' })).toThrow(/CHAIN_SCRIPT_CHECKS/);
   });
 });

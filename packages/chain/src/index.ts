@@ -1,5 +1,6 @@
 export * from './client/types.js';
 export { createChainClient, chainEndpoints, DEFAULT_LOCAL_CHAIN_URL, type ChainClientOptions } from './client/create-chain-client.js';
+export { MNEE_TOKEN_ID, MNEE_DECIMALS, type StablecoinOptions } from './client/stablecoin-config.js';
 export { stateOfArcStatus } from './client/arc-adapter.js';
 export { tscToMerklePath, type TscProof } from './client/tsc-proof.js';
 export { chainConfigFields, chainConfigSchema, chainClientOptions, type ChainConfig } from './config.js';
@@ -34,3 +35,20 @@ export {
 } from './verify/check-input-scripts.js';
 export { verifyBeef, type VerifiedBeef } from './verify/verify-beef.js';
 export { addressOfScript, networkAddress, addressOfPublicKey, scriptOfAddress } from './network-address.js';
+export {
+  parseTokenOutput,
+  tokenLock,
+  cosignOwnerUnlock,
+  cosignInput,
+  inputSignature,
+  formatTokenUnits,
+  isTokenId,
+  BSV20_CONTENT_TYPE,
+  MAX_TOKEN_AMOUNT,
+  MAX_TOKEN_DECIMALS,
+  TOKEN_ID_PATTERN,
+  SIGHASH_ALL_FORKID,
+  type TokenInscription,
+  type TokenOp,
+  type TokenOutput,
+} from './tokens/index.js';

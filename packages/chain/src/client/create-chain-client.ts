@@ -1,10 +1,24 @@
 import { MerklePath, Transaction, Utils } from '@bsv/sdk';
 import { AppError } from '@ctk/shared';
+import { isTokenId } from '../tokens/token-types.js';
 import { decodeTransaction, hexToBytes } from '../tx-format.js';
 import { ArcAdapter } from './arc-adapter.js';
 import { ChainHttp } from './http.js';
+import { LocalChainAdapter } from './local-chain-adapter.js';
+import { configuredStablecoin, type StablecoinOptions } from './stablecoin-config.js';
+import { TokenIndexerAdapter } from './token-indexer-adapter.js';
 import { tscToMerklePath } from './tsc-proof.js';
-import type { BroadcastInput, ChainClient, ChainNetwork, ChainTransaction, TxStatus } from './types.js';
+import type {
+  BroadcastInput,
+  ChainClient,
+  ChainNetwork,
+  ChainTransaction,
+  StablecoinInfo,
+  TokenBalance,
+  TokenTxOutput,
+  TokenUtxo,
+  TxStatus,
+} from './types.js';
 import { WocAdapter, type WocTx } from './woc-adapter.js';
 
 export type ChainClientOptions = {
@@ -15,6 +29,10 @@ export type ChainClientOptions = {
   wocUrl?: string;
   /** Where the local chain answers, for network `local`. */
   localUrl?: string;
+  /** 1Sat's token indexer (`<url>/api/bsv20/...`); GorillaPool's for main and test, the local chain for local. */
+  tokenIndexerUrl?: string;
+  /** The stablecoin of main or test (main defaults to MNEE's id, symbol and decimals); local asks the local chain. */
+  stablecoin?: StablecoinOptions;
   /** ARC's bearer token; sent only to ARC. */
   arcApiKey?: string;
   wocApiKey?: string;
@@ -25,19 +43,33 @@ export type ChainClientOptions = {
 };
 
 export const DEFAULT_LOCAL_CHAIN_URL = 'http://127.0.0.1:50070';
+/** GorillaPool runs 1Sat's indexer for each network (its testnet one on its own host). */
 const PUBLIC_URLS = {
-  main: { arc: 'https://arc.taal.com', woc: 'https://api.whatsonchain.com/v1/bsv/main' },
-  test: { arc: 'https://arc-test.taal.com', woc: 'https://api.whatsonchain.com/v1/bsv/test' },
+  main: { arc: 'https://arc.taal.com', woc: 'https://api.whatsonchain.com/v1/bsv/main', tokenIndexer: 'https://ordinals.gorillapool.io' },
+  test: {
+    arc: 'https://arc-test.taal.com',
+    woc: 'https://api.whatsonchain.com/v1/bsv/test',
+    tokenIndexer: 'https://testnet.ordinals.gorillapool.io',
+  },
 } as const;
 
 /** The base URLs the client talks to: given ones, else the network's public services, or the local chain. */
-export function chainEndpoints(options: Pick<ChainClientOptions, 'network' | 'arcUrl' | 'wocUrl' | 'localUrl'>): {
+export function chainEndpoints(options: Pick<ChainClientOptions, 'network' | 'arcUrl' | 'wocUrl' | 'localUrl' | 'tokenIndexerUrl'>): {
   arc: string;
   woc: string;
+  tokenIndexer: string;
+  local: string;
 } {
   const local = (options.localUrl ?? DEFAULT_LOCAL_CHAIN_URL).replace(/\/$/, '');
-  const defaults = options.network === 'local' ? { arc: local, woc: `${local}/v1/bsv/local` } : PUBLIC_URLS[options.network];
-  return { arc: (options.arcUrl ?? defaults.arc).replace(/\/$/, ''), woc: (options.wocUrl ?? defaults.woc).replace(/\/$/, '') };
+  const defaults =
+    options.network === 'local' ? { arc: local, woc: `${local}/v1/bsv/local`, tokenIndexer: local } : PUBLIC_URLS[options.network];
+  const trim = (url: string) => url.replace(/\/$/, '');
+  return {
+    arc: trim(options.arcUrl ?? defaults.arc),
+    woc: trim(options.wocUrl ?? defaults.woc),
+    tokenIndexer: trim(options.tokenIndexerUrl ?? defaults.tokenIndexer),
+    local,
+  };
 }
 
 export function createChainClient(options: ChainClientOptions): ChainClient {
@@ -54,7 +86,9 @@ export function createChainClient(options: ChainClientOptions): ChainClient {
   const woc = new WocAdapter(
     new ChainHttp('WhatsOnChain', endpoints.woc, settings, options.wocApiKey ? { authorization: options.wocApiKey } : {}),
   );
-  return new HttpChainClient(options.network, arc, woc);
+  const tokens = new TokenIndexerAdapter(new ChainHttp('token indexer', endpoints.tokenIndexer, settings, {}), options.network);
+  const local = new LocalChainAdapter(new ChainHttp('local chain', endpoints.local, settings, {}));
+  return new HttpChainClient(options.network, arc, woc, tokens, local, options.stablecoin);
 }
 
 const TXID = /^[0-9a-f]{64}$/;
@@ -64,6 +98,9 @@ class HttpChainClient implements ChainClient {
     readonly network: ChainNetwork,
     private readonly arc: ArcAdapter,
     private readonly woc: WocAdapter,
+    private readonly tokens: TokenIndexerAdapter,
+    private readonly local: LocalChainAdapter,
+    private readonly stablecoinOptions: StablecoinOptions | undefined,
   ) {}
 
   get chainTracker() {
@@ -162,6 +199,50 @@ class HttpChainClient implements ChainClient {
     };
   }
 
+  async stablecoin(): Promise<StablecoinInfo> {
+    return this.network === 'local' ? this.local.stablecoin() : configuredStablecoin(this.network, this.stablecoinOptions);
+  }
+
+  async tokenBalance(address: string, tokenId: string): Promise<TokenBalance> {
+    return this.tokens.balance(checkAddress(address), checkTokenId(tokenId));
+  }
+
+  async tokenUtxos(address: string, tokenId: string): Promise<TokenUtxo[]> {
+    return this.tokens.unspent(checkAddress(address), checkTokenId(tokenId));
+  }
+
+  async tokenOutputs(txid: string): Promise<TokenTxOutput[] | null> {
+    checkTxid(txid);
+    return this.tokens.txOutputs(txid);
+  }
+
+  /**
+   * The cosigner signs inputs and changes nothing else: an answer that differs from the transaction sent in
+   * anything but unlocking scripts is not taken. The given Transaction's source transactions are kept, so the
+   * result can go as EF.
+   */
+  async cosign(input: BroadcastInput): Promise<Transaction> {
+    if (this.network !== 'local')
+      throw new AppError(
+        'not_implemented',
+        `Cosigning on ${this.network} is MNEE's cosigner service (its transfer API, which cosigns and broadcasts), which this client does not call.`,
+      );
+    const bytes = toBytes(input);
+    let sent: Transaction;
+    try {
+      sent = input instanceof Transaction ? input : decodeTransaction(bytes).tx;
+    } catch {
+      throw new AppError('validation_failed', 'Only a transaction (raw or EF) can be cosigned.', { field: 'transaction' });
+    }
+    const cosigned = await this.local.cosign(Utils.toHex(Array.from(bytes)));
+    if (!sameButUnlocking(sent, cosigned))
+      throw new AppError('chain_unavailable', 'The cosigner answered another transaction than the one sent.');
+    cosigned.inputs.forEach((txInput, index) => {
+      txInput.sourceTransaction ??= sent.inputs[index]!.sourceTransaction;
+    });
+    return cosigned;
+  }
+
   private async statusFromLookup(txid: string, details: WocTx | null): Promise<TxStatus> {
     if (!details) return { txid, state: 'unknown' };
     if (!details.blockhash || details.blockheight === undefined) return { txid, state: 'seen', confirmations: 0 };
@@ -190,6 +271,28 @@ function toBytes(input: BroadcastInput): Uint8Array {
     }
   }
   return Uint8Array.from(input);
+}
+
+function checkTokenId(tokenId: string): string {
+  if (!isTokenId(tokenId))
+    throw new AppError('validation_failed', `${JSON.stringify(tokenId)} is not a token id (<txid>_<vout>).`, { field: 'token_id' });
+  return tokenId;
+}
+
+/** Everything but the unlocking scripts: version, lock time, each input's outpoint and sequence, each output. */
+function sameButUnlocking(a: Transaction, b: Transaction): boolean {
+  const outpoints = (tx: Transaction) =>
+    tx.inputs.map(
+      (txInput) =>
+        `${txInput.sourceTXID ?? txInput.sourceTransaction?.id('hex')}:${txInput.sourceOutputIndex}:${txInput.sequence ?? 0xffffffff}`,
+    );
+  const outputs = (tx: Transaction) => tx.outputs.map((output) => `${output.satoshis}:${output.lockingScript.toHex()}`);
+  return (
+    a.version === b.version &&
+    a.lockTime === b.lockTime &&
+    outpoints(a).join() === outpoints(b).join() &&
+    outputs(a).join() === outputs(b).join()
+  );
 }
 
 function checkTxid(txid: string): void {

@@ -44,6 +44,52 @@ export type BlockHeaderInfo = {
 /** A transaction to broadcast: an @bsv/sdk Transaction (sent as EF when its inputs carry their source transactions), or raw, EF or BEEF bytes or hex. */
 export type BroadcastInput = Transaction | Uint8Array | number[] | string;
 
+/** The stablecoin the chain's services pay in: MNEE on main (configured), the local chain's USDX on local. */
+export type StablecoinInfo = {
+  /** The BSV-21 token id, `<txid>_<vout>` of its deploy+mint. */
+  tokenId: string;
+  symbol: string;
+  /** Where a wallet puts the point: 5 for MNEE and USDX, so 100,000 units are a dollar. */
+  decimals: number;
+  /** The compressed public key (hex) of the cosigner every transfer needs (MNEE's cosign template). */
+  cosignerPublicKey: string;
+};
+
+/**
+ * What an address holds of a token by the token indexer's reckoning, in whole units. `confirmed` is what the
+ * indexer counts as settled (1Sat's indexer: validated; the local chain: valid and mined), `pending` the
+ * rest (1Sat: not yet validated; the local chain: valid, in the mempool).
+ */
+export type TokenBalance = { tokenId: string; symbol?: string; decimals?: number; confirmed: bigint; pending: bigint };
+
+/** A valid, unspent token output: what a wallet spends, with its locking script (hex) read and checked. */
+export type TokenUtxo = {
+  txid: string;
+  vout: number;
+  satoshis: number;
+  tokenId: string;
+  amount: bigint;
+  /** The owner's P2PKH address, in the chain's network form. */
+  owner: string;
+  lockingScript: string;
+  /** Set when the output is cosign-locked: the cosigner's public key. */
+  cosignerPublicKey?: string;
+};
+
+/** A token output of a transaction with the indexer's verdict: `invalid` outputs hold nothing. */
+export type TokenTxOutput = {
+  txid: string;
+  vout: number;
+  tokenId: string;
+  op: 'deploy+mint' | 'transfer';
+  amount: bigint;
+  owner?: string;
+  cosignerPublicKey?: string;
+  status: 'valid' | 'invalid' | 'pending';
+  /** Why it is invalid, in the indexer's words. */
+  reason?: string;
+};
+
 /** One interface for every service: lookups through a WhatsOnChain-compatible API, broadcast and status through ARC. */
 export interface ChainClient {
   readonly network: ChainNetwork;
@@ -62,4 +108,18 @@ export interface ChainClient {
   verifyMerkleProof(txid: string, merklePath: MerklePath | string): Promise<boolean>;
   chainInfo(): Promise<ChainInfo>;
   blockHeader(heightOrHash: number | string): Promise<BlockHeaderInfo | null>;
+  /** The stablecoin: the local chain's USDX, or the configured one (MNEE on main); `failed_precondition` when none is configured. */
+  stablecoin(): Promise<StablecoinInfo>;
+  /** What an address (P2PKH) holds of a token, from the token indexer; zero when it holds none. */
+  tokenBalance(address: string, tokenId: string): Promise<TokenBalance>;
+  /** An address's valid unspent outputs of a token, from the token indexer, each script read and checked against its answer. */
+  tokenUtxos(address: string, tokenId: string): Promise<TokenUtxo[]>;
+  /** A transaction's BSV-21 token outputs with their validity; null when the indexer does not know the transaction. */
+  tokenOutputs(txid: string): Promise<TokenTxOutput[] | null>;
+  /**
+   * The stablecoin's cosigner's signature on every input it locks: the transaction back, ready to broadcast
+   * (with the given Transaction's source transactions). The local chain's cosigner only; `not_implemented`
+   * elsewhere. A refusal is `chain_rejected` with `details.reason`.
+   */
+  cosign(tx: BroadcastInput): Promise<Transaction>;
 }

@@ -1,7 +1,7 @@
 import type { AppError } from '@ctk/shared';
-import { hexToBytes } from '../tx-format.js';
 import type { LocalChain } from './local-chain.js';
 import { arcErrorBody, arcStatusOf, type Rejection } from './rejection.js';
+import { requestTransactionBytes } from './request-transaction.js';
 import type { Reply, Route } from './router.js';
 
 const TXID = /^[0-9a-f]{64}$/i;
@@ -20,7 +20,7 @@ export function arcRoutes(chain: LocalChain, minFeeSatsPerKb: number): Route[] {
       path: /^\/v1\/tx$/,
       errorReply: arcErrorReply,
       handle: ({ body, contentType }) => {
-        const bytes = transactionBytes(body, contentType);
+        const bytes = requestTransactionBytes(body, contentType, 'rawTx');
         if (!bytes) return { status: 400, json: arcErrorBody(400, 'expected a transaction as bytes, hex text or JSON {"rawTx": hex}') };
         const outcome = chain.submit(bytes);
         return outcome.ok
@@ -80,20 +80,4 @@ function rejectionReply(rejection: Rejection): Reply {
       timestamp: new Date().toISOString(),
     },
   };
-}
-
-/** ARC takes the transaction as bytes (octet-stream), as hex (text/plain) or as JSON `{"rawTx": hex}`. */
-function transactionBytes(body: Buffer, contentType: string): Uint8Array | undefined {
-  try {
-    if (contentType.startsWith('application/octet-stream')) return body.length > 0 ? new Uint8Array(body) : undefined;
-    if (contentType.startsWith('application/json')) {
-      const parsed: unknown = JSON.parse(body.toString('utf8'));
-      const hex = typeof parsed === 'string' ? parsed : (parsed as { rawTx?: unknown } | null)?.rawTx;
-      return typeof hex === 'string' && hex.length > 0 ? hexToBytes(hex) : undefined;
-    }
-    const text = body.toString('utf8').trim();
-    return text.length > 0 ? hexToBytes(text) : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,5 +1,6 @@
 import type { LockingScript, MerklePath, Transaction } from '@bsv/sdk';
 import { merkleLevels, merklePathFor, type BlockHeader } from './block.js';
+import { TokenIndex } from './token-index.js';
 
 export type Coin = {
   txid: string;
@@ -32,10 +33,12 @@ export function p2pkhHash(lockingScript: LockingScript): string | undefined {
 /**
  * Everything the local chain knows, in memory: transactions, every output and who spends it, the mempool
  * in arrival order, the blocks, and per address (P2PKH public key hash) its unspent outputs and history.
- * It records; deciding what may be recorded is `validateTransaction`'s job.
+ * It records; deciding what may be recorded is `validateTransaction`'s job. Its `tokens` index follows every
+ * transaction recorded or taken back, so a replayed chain has its tokens again.
  */
 export class ChainState {
   readonly blocks: Block[] = [];
+  readonly tokens = new TokenIndex();
   private readonly txs = new Map<string, TxRecord>();
   private readonly coins = new Map<string, Coin>();
   private readonly mempool = new Set<string>();
@@ -96,6 +99,7 @@ export class ChainState {
         this.addHistory(hash, txid);
       }
     });
+    this.tokens.add(txid, tx);
   }
 
   /**
@@ -125,6 +129,7 @@ export class ChainState {
         this.dropHistory(hash, txid);
       }
     }
+    this.tokens.remove(txid, record.tx);
     this.mempool.delete(txid);
     this.txs.delete(txid);
   }

@@ -15,6 +15,14 @@ export const localChainConfigSchema = z.object({
   CHAIN_FAUCET_MAX_SATOSHIS: unsetIfEmpty(
     z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(LOCAL_CHAIN_DEFAULTS.faucetMaxSatoshis),
   ),
+  /** The most units of the test stablecoin (USDX, 5 decimals) one stablecoin faucet request pays. */
+  CHAIN_STABLECOIN_FAUCET_MAX_UNITS: unsetIfEmpty(
+    z
+      .string()
+      .regex(/^[1-9]\d{0,17}$/, 'a whole number of units from 1 to 999999999999999999')
+      .transform(BigInt)
+      .default(LOCAL_CHAIN_DEFAULTS.stablecoinFaucetMaxUnits),
+  ),
   /** A block every this many milliseconds while the mempool holds transactions; 0 mines only on `POST /mine`. */
   CHAIN_MINE_INTERVAL_MS: unsetIfEmpty(z.coerce.number().int().min(0).default(10_000)),
   /** `fast`: libsecp256k1 for standard P2PKH inputs, the SDK's interpreter for the rest; `sdk`: the interpreter for all. */
@@ -31,6 +39,7 @@ export function localChainOptions(config: LocalChainConfig): StartLocalChainOpti
     port: config.CHAIN_PORT,
     minFeeSatsPerKb: config.CHAIN_MIN_FEE_SATS_PER_KB,
     faucetMaxSatoshis: config.CHAIN_FAUCET_MAX_SATOSHIS,
+    stablecoinFaucetMaxUnits: config.CHAIN_STABLECOIN_FAUCET_MAX_UNITS,
     mineIntervalMs: config.CHAIN_MINE_INTERVAL_MS,
     scriptChecks: config.CHAIN_SCRIPT_CHECKS,
   };

@@ -36,3 +36,10 @@ export function mineBlocks(
 ): Promise<{ height: number; blocks: Array<{ height: number; hash: string; tx_count: number }> }> {
   return post(url, '/mine', { blocks });
 }
+
+export type StablecoinFaucetReply = { txid: string; vout: number; amount: string; address: string; token_id: string; rawtx: string };
+
+/** Pays `amount` units of the local chain's test stablecoin (USDX) to a P2PKH address, cosign-locked (in the mempool until mined). */
+export function requestStablecoinFaucet(url: string, address: string, amount: bigint): Promise<StablecoinFaucetReply> {
+  return post(url, '/v1/bsv/local/stablecoin/faucet', { address, amount: amount.toString() });
+}

@@ -1,18 +1,22 @@
 import { LockingScript, P2PKH, PrivateKey, Transaction, Utils, type Beef } from '@bsv/sdk';
 import { AppError } from '@ctk/shared';
 import { decodeTransaction } from '../tx-format.js';
+import { cosignTransaction } from './cosigner.js';
 import { GENESIS_PREV_HASH, merkleLevels, merkleRootOf, mineHeader } from './block.js';
 import { ChainState, NULL_TXID, p2pkhHash, type Block, type TxRecord } from './chain-state.js';
 import { coinbaseTransaction, GENESIS_SATOSHIS } from './coinbase.js';
 import { faucetPayment } from './faucet.js';
 import { reject, type Rejection } from './rejection.js';
-import type { ChainStore, StoredBlock } from './store.js';
+import { findStablecoin, stablecoinDeploy, stablecoinPayment, type LocalStablecoin, type StablecoinKeys } from './stablecoin.js';
+import type { ChainKeyName, ChainStore, StoredBlock } from './store.js';
 import { validateTransaction, type Policy } from './validate-transaction.js';
 
 export type LocalChainOptions = Policy & {
   store: ChainStore;
   /** The most one faucet request pays. */
   faucetMaxSatoshis: number;
+  /** The most units of the stablecoin one stablecoin faucet request pays. */
+  stablecoinFaucetMaxUnits: bigint;
 };
 
 /** A transaction's status in ARC's terms. */
@@ -30,37 +34,62 @@ export type SubmitOutcome = { ok: true; status: ArcTxStatus } | { ok: false; rej
 
 export type FaucetPayment = { txid: string; vout: number; satoshis: number; rawTx: string };
 
+export type StablecoinFaucetPayment = { txid: string; vout: number; amount: bigint; tokenId: string; rawTx: string };
+
 /**
- * The local chain: validates and records transactions, mines blocks, pays from its faucet, and keeps it all
- * in its store. Synchronous where it touches state, so requests never interleave inside a validation.
+ * The local chain: validates and records transactions, mines blocks, pays from its faucet, runs the test
+ * stablecoin's treasury and cosigner, and keeps it all in its store. Synchronous where it touches state, so
+ * requests never interleave inside a validation.
  */
 export class LocalChain {
   readonly state = new ChainState();
   private faucetQueue: Promise<unknown> = Promise.resolve();
+  private stablecoinInfo: LocalStablecoin | undefined;
 
   private constructor(
     private readonly options: LocalChainOptions,
-    private readonly faucetKey: PrivateKey,
+    private readonly keys: StablecoinKeys,
   ) {}
 
-  /** Opens the chain in its store: replays its blocks and mempool, or mints the genesis block to a new faucet key. */
+  /**
+   * Opens the chain in its store: replays its blocks and mempool, or mines the genesis blocks for new keys.
+   * Block 1 pays the faucet and deploys the stablecoin to the treasury; a store from before the stablecoin
+   * gets its deploy in the mempool.
+   */
   static open(options: LocalChainOptions): LocalChain {
     const stored = options.store.load();
-    const key = stored.faucetWif ? PrivateKey.fromWif(stored.faucetWif) : PrivateKey.fromRandom();
-    if (!stored.faucetWif) options.store.saveFaucetKey(key.toWif());
-    const chain = new LocalChain(options, key);
+    const key = (name: ChainKeyName): PrivateKey => {
+      const wif = stored.keys[name];
+      if (wif) return PrivateKey.fromWif(wif);
+      const created = PrivateKey.fromRandom();
+      options.store.saveKey(name, created.toWif());
+      return created;
+    };
+    const chain = new LocalChain(options, { faucet: key('faucet'), treasury: key('treasury'), cosigner: key('cosigner') });
     for (const block of stored.blocks) chain.replayBlock(block);
     for (const raw of stored.mempool) chain.replayMempool(raw);
     if (chain.state.height < 0) {
       // Height 0 is what WhatsOnChain reports for the mempool: the faucet's coins start at height 1.
       chain.mineBlock(0, LockingScript.fromASM(`OP_FALSE OP_RETURN ${Utils.toHex(Utils.toArray('ctk local chain genesis', 'utf8'))}`));
-      chain.mineBlock(GENESIS_SATOSHIS);
+      chain.mineBlock(GENESIS_SATOSHIS, chain.faucetScript(), (coinbase) =>
+        stablecoinDeploy(chain.state.coin(coinbase.id('hex'), 0)!, chain.keys, options.minFeeSatsPerKb),
+      );
     }
+    chain.stablecoinInfo = findStablecoin(chain.state, chain.keys) ?? chain.deployStablecoin();
     return chain;
   }
 
   get faucetAddress(): string {
-    return this.faucetKey.toAddress('testnet');
+    return this.keys.faucet.toAddress('testnet');
+  }
+
+  /** The test stablecoin: its token id, symbol, decimals and the cosigner's public key. */
+  get stablecoin(): LocalStablecoin {
+    return this.stablecoinInfo!;
+  }
+
+  get treasuryAddress(): string {
+    return this.keys.treasury.toAddress('testnet');
   }
 
   /** Takes a raw, EF or BEEF transaction; a transaction the chain already has answers with its status. */
@@ -111,7 +140,7 @@ export class LocalChain {
       const lockingScript = p2pkhLock(address);
       const tx = await faucetPayment({
         state: this.state,
-        key: this.faucetKey,
+        key: this.keys.faucet,
         lockingScript,
         satoshis,
         minFeeSatsPerKb: this.options.minFeeSatsPerKb,
@@ -126,6 +155,56 @@ export class LocalChain {
     const result = this.faucetQueue.then(run, run);
     this.faucetQueue = result.catch(() => undefined);
     return result;
+  }
+
+  /**
+   * Pays `amount` units of the stablecoin to a P2PKH address, cosign-locked, from the treasury (the fee from
+   * the faucet), through the same validation as any transaction. Queued with the faucet: both spend its coins.
+   */
+  stablecoinFaucet(address: string, amount: bigint): Promise<StablecoinFaucetPayment> {
+    const run = async (): Promise<StablecoinFaucetPayment> => {
+      const max = this.options.stablecoinFaucetMaxUnits;
+      if (amount < 1n || amount > max) throw new AppError('validation_failed', `amount must be a whole number of units from 1 to ${max}`);
+      p2pkhLock(address);
+      const tx = stablecoinPayment({
+        state: this.state,
+        stablecoin: this.stablecoin,
+        keys: this.keys,
+        address,
+        amount,
+        minFeeSatsPerKb: this.options.minFeeSatsPerKb,
+      });
+      if (!tx) throw new AppError('unavailable', 'The stablecoin faucet has run dry.');
+      const txid = tx.id('hex');
+      const added: TxRecord[] = [];
+      const rejection = this.settle(added, this.accept(tx, txid, added));
+      if (rejection) throw new AppError('internal', `The chain refused the stablecoin faucet's own payment: ${rejection.extraInfo}`);
+      return { txid, vout: 0, amount, tokenId: this.stablecoin.tokenId, rawTx: tx.toHex() };
+    };
+    const result = this.faucetQueue.then(run, run);
+    this.faucetQueue = result.catch(() => undefined);
+    return result;
+  }
+
+  /**
+   * The test cosigner's approval of a stablecoin transfer (raw, EF or BEEF bytes): the transaction with the
+   * cosigner's signature in each input it locks, or an AppError `chain_rejected` whose `details.reason` says
+   * why not (`cosignTransaction`). Nothing is broadcast.
+   */
+  cosign(bytes: Uint8Array): Transaction {
+    let tx: Transaction;
+    try {
+      tx = decodeTransaction(bytes).tx;
+    } catch (error) {
+      throw new AppError(
+        'validation_failed',
+        `Not a raw, EF or BEEF transaction: ${error instanceof Error ? error.message : String(error)}`,
+        {
+          field: 'rawtx',
+        },
+      );
+    }
+    return cosignTransaction({ state: this.state, tx, stablecoin: this.stablecoin, cosignerKey: this.keys.cosigner });
   }
 
   /** Validates a transaction and records it in the mempool (in `added`); one the chain has already is fine as it is. */
@@ -182,14 +261,24 @@ export class LocalChain {
     return undefined;
   }
 
-  private mineBlock(subsidy: number, payTo: LockingScript = this.faucetScript()): Block {
+  /**
+   * `alsoMine` adds a transaction of the chain's own after the mempool's, built once the coinbase exists (the
+   * genesis block's stablecoin deploy spends it). Its fee is not in the coinbase, which was made first: burned.
+   */
+  private mineBlock(
+    subsidy: number,
+    payTo: LockingScript = this.faucetScript(),
+    alsoMine?: (coinbase: Transaction) => Transaction | undefined,
+  ): Block {
     const height = this.state.height + 1;
     const txids = this.state.mempoolTxids();
     const fees = txids.reduce((sum, txid) => sum + this.feeOf(this.state.transaction(txid)!.tx), 0);
     const coinbase = coinbaseTransaction(height, subsidy + fees, payTo);
     const coinbaseTxid = coinbase.id('hex');
     this.state.add({ txid: coinbaseTxid, tx: coinbase, raw: coinbase.toUint8Array(), seenAt: Date.now() });
-    const allTxids = [coinbaseTxid, ...txids];
+    const own = alsoMine?.(coinbase);
+    if (own) this.state.add({ txid: own.id('hex'), tx: own, raw: own.toUint8Array(), seenAt: Date.now() });
+    const allTxids = [coinbaseTxid, ...txids, ...(own ? [own.id('hex')] : [])];
     const prev = this.state.tip;
     const header = mineHeader({
       height,
@@ -211,7 +300,21 @@ export class LocalChain {
   }
 
   private faucetScript() {
-    return new P2PKH().lock(this.faucetKey.toPublicKey().toHash() as number[]);
+    return new P2PKH().lock(this.keys.faucet.toPublicKey().toHash() as number[]);
+  }
+
+  /** A chain opened from a store made before the stablecoin deploys it now, into the mempool, from the faucet's largest coin. */
+  private deployStablecoin(): LocalStablecoin {
+    const coin = this.state
+      .unspent(p2pkhHash(this.faucetScript())!)
+      .filter((candidate) => !candidate.spentBy)
+      .sort((a, b) => b.satoshis - a.satoshis)[0];
+    const tx = coin && stablecoinDeploy(coin, this.keys, this.options.minFeeSatsPerKb);
+    if (!tx) throw new Error('The faucet cannot pay for the stablecoin deploy.');
+    const added: TxRecord[] = [];
+    const rejection = this.settle(added, this.accept(tx, tx.id('hex'), added));
+    if (rejection) throw new Error(`The chain refused its own stablecoin deploy: ${rejection.extraInfo}`);
+    return findStablecoin(this.state, this.keys)!;
   }
 
   /** Blocks in the store were validated when they were made: they are recorded as they are. */

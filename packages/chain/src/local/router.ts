@@ -7,7 +7,7 @@ export type Route = {
   method: 'GET' | 'POST';
   path: RegExp;
   handle: (request: Request) => Reply | Promise<Reply>;
-  /** How the route answers an AppError (ARC's RFC 7807 body, say); `{"error": {code, message}}` otherwise. */
+  /** How the route answers an AppError (ARC's RFC 7807 body, say); `{"error": {code, message, details?}}` otherwise. */
   errorReply?: (error: AppError) => Reply;
 };
 
@@ -41,7 +41,8 @@ async function handle(routes: Route[], req: IncomingMessage, res: ServerResponse
     const error = AppError.is(caught) ? caught : new AppError('internal', 'Internal error');
     // A body left unread (one over the limit) would be read as the next request on this connection.
     if (!req.complete) res.setHeader('connection', 'close');
-    send(res, route.errorReply?.(error) ?? { status: error.httpStatus, json: { error: { code: error.code, message: error.message } } });
+    const body = { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
+    send(res, route.errorReply?.(error) ?? { status: error.httpStatus, json: { error: body } });
   }
 }
 

@@ -7,7 +7,9 @@ import { LocalChain } from './local-chain.js';
 import { scriptCheckEngine, type ScriptChecks } from '../verify/check-input-scripts.js';
 import { secp256k1LoadError } from '../verify/load-secp256k1.js';
 import { createRouterServer } from './router.js';
+import { stablecoinRoutes } from './stablecoin-routes.js';
 import { fileStore, memoryStore } from './store.js';
+import { tokenIndexerRoutes } from './token-indexer-routes.js';
 import { WOC_BASE_PATH, wocRoutes } from './woc-routes.js';
 
 export type StartLocalChainOptions = {
@@ -18,6 +20,8 @@ export type StartLocalChainOptions = {
   port?: number;
   minFeeSatsPerKb?: number;
   faucetMaxSatoshis?: number;
+  /** The most units of the test stablecoin one `POST /v1/bsv/local/stablecoin/faucet` pays. */
+  stablecoinFaucetMaxUnits?: bigint;
   /** Mines a block this often while the mempool holds transactions; 0 mines only on request. */
   mineIntervalMs?: number;
   /** `fast` (default): libsecp256k1 for standard P2PKH inputs; `sdk`: @bsv/sdk's interpreter for every input. */
@@ -34,9 +38,18 @@ export type RunningLocalChain = {
   close(): Promise<void>;
 };
 
-export const LOCAL_CHAIN_DEFAULTS = { port: 50070, minFeeSatsPerKb: 1, faucetMaxSatoshis: 1_000_000_000 } as const;
+export const LOCAL_CHAIN_DEFAULTS = {
+  port: 50070,
+  minFeeSatsPerKb: 1,
+  faucetMaxSatoshis: 1_000_000_000,
+  /** 10,000 USDX (5 decimals). */
+  stablecoinFaucetMaxUnits: 1_000_000_000n,
+} as const;
 
-/** Starts the local chain's HTTP server: ARC and WhatsOnChain subsets plus `/mine`, `/faucet` and `/healthz`. */
+/**
+ * Starts the local chain's HTTP server: ARC and WhatsOnChain subsets, the 1Sat token indexer's `/api/bsv20`
+ * subset, the test stablecoin's cosigner and faucet, plus `/mine`, `/faucet` and `/healthz`.
+ */
 export async function startLocalChain(options: StartLocalChainOptions = {}): Promise<RunningLocalChain> {
   const logger = options.logger ?? createLogger('local-chain', 'warn');
   const minFeeSatsPerKb = options.minFeeSatsPerKb ?? LOCAL_CHAIN_DEFAULTS.minFeeSatsPerKb;
@@ -53,8 +66,18 @@ export async function startLocalChain(options: StartLocalChainOptions = {}): Pro
     minFeeSatsPerKb,
     scriptChecks,
     faucetMaxSatoshis: options.faucetMaxSatoshis ?? LOCAL_CHAIN_DEFAULTS.faucetMaxSatoshis,
+    stablecoinFaucetMaxUnits: options.stablecoinFaucetMaxUnits ?? LOCAL_CHAIN_DEFAULTS.stablecoinFaucetMaxUnits,
   });
-  const server = createRouterServer([...arcRoutes(chain, minFeeSatsPerKb), ...wocRoutes(chain.state), ...controlRoutes(chain)], logger);
+  const server = createRouterServer(
+    [
+      ...arcRoutes(chain, minFeeSatsPerKb),
+      ...wocRoutes(chain.state),
+      ...stablecoinRoutes(chain),
+      ...tokenIndexerRoutes(chain.state),
+      ...controlRoutes(chain),
+    ],
+    logger,
+  );
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

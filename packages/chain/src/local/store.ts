@@ -5,50 +5,59 @@ import type { BlockHeader } from './block.js';
 /** A block as stored: its header fields and its transactions, raw hex, the coinbase first. */
 export type StoredBlock = BlockHeader & { txs: string[] };
 
-export type StoredChain = { blocks: StoredBlock[]; mempool: string[]; faucetWif?: string };
+/**
+ * The local chain's own keys: the faucet's (block 1's coins), the stablecoin treasury's (the USDX it mints)
+ * and its test cosigner's, each kept in `<name>.wif`.
+ */
+export const CHAIN_KEYS = ['faucet', 'treasury', 'cosigner'] as const;
+export type ChainKeyName = (typeof CHAIN_KEYS)[number];
 
-/** Where the local chain keeps its blocks, mempool and faucet key between restarts. */
+export type StoredChain = { blocks: StoredBlock[]; mempool: string[]; keys: Partial<Record<ChainKeyName, string>> };
+
+/** Where the local chain keeps its blocks, mempool and keys between restarts. */
 export interface ChainStore {
   readonly location: string;
   load(): StoredChain;
   appendBlock(block: StoredBlock): void;
   appendMempool(rawHex: string): void;
   clearMempool(): void;
-  saveFaucetKey(wif: string): void;
+  saveKey(name: ChainKeyName, wif: string): void;
 }
 
 /** Nothing kept: the chain lives as long as its process (tests). */
 export function memoryStore(): ChainStore {
   return {
     location: 'memory',
-    load: () => ({ blocks: [], mempool: [] }),
+    load: () => ({ blocks: [], mempool: [], keys: {} }),
     appendBlock: () => {},
     appendMempool: () => {},
     clearMempool: () => {},
-    saveFaucetKey: () => {},
+    saveKey: () => {},
   };
 }
 
 /**
  * Append-only files under `<dir>`: `blocks.jsonl` (a block per line), `mempool.jsonl` (a raw transaction
- * per line, emptied once they are mined) and `faucet.wif`. A line cut short by a crash is skipped on load.
+ * per line, emptied once they are mined) and a `<name>.wif` per key (mode 0600). A line cut short by a crash is skipped on load.
  */
 export function fileStore(dir: string): ChainStore {
   mkdirSync(dir, { recursive: true });
   const blocksFile = join(dir, 'blocks.jsonl');
   const mempoolFile = join(dir, 'mempool.jsonl');
-  const keyFile = join(dir, 'faucet.wif');
+  const keyFile = (name: ChainKeyName) => join(dir, `${name}.wif`);
   return {
     location: dir,
     load: () => ({
       blocks: readLines(blocksFile).flatMap((line) => parseJson<StoredBlock>(line) ?? []),
       mempool: readLines(mempoolFile).flatMap((line) => parseJson<string>(line) ?? []),
-      faucetWif: existsSync(keyFile) ? readFileSync(keyFile, 'utf8').trim() : undefined,
+      keys: Object.fromEntries(
+        CHAIN_KEYS.filter((name) => existsSync(keyFile(name))).map((name) => [name, readFileSync(keyFile(name), 'utf8').trim()]),
+      ),
     }),
     appendBlock: (block) => appendFileSync(blocksFile, `${JSON.stringify(block)}\n`),
     appendMempool: (rawHex) => appendFileSync(mempoolFile, `${JSON.stringify(rawHex)}\n`),
     clearMempool: () => writeFileSync(mempoolFile, ''),
-    saveFaucetKey: (wif) => writeFileSync(keyFile, `${wif}\n`, { mode: 0o600 }),
+    saveKey: (name, wif) => writeFileSync(keyFile(name), `${wif}\n`, { mode: 0o600 }),
   };
 }
 

@@ -1,0 +1,40 @@
+import { Hash, TransactionSignature, type LockingScript, type PrivateKey, type Transaction } from '@bsv/sdk';
+
+/** SIGHASH_ALL | SIGHASH_FORKID: the signature covers every input and output. */
+export const SIGHASH_ALL_FORKID = TransactionSignature.SIGHASH_ALL | TransactionSignature.SIGHASH_FORKID;
+
+/**
+ * A signature of input `inputIndex` in checksig form (DER plus the sighash byte), over the spent output's
+ * whole locking script as the subscript (no OP_CODESEPARATOR in our scripts). Synchronous, unlike the SDK's
+ * templates, so the local chain can sign its own transactions where it cannot await.
+ */
+export function inputSignature(input: {
+  tx: Transaction;
+  inputIndex: number;
+  key: PrivateKey;
+  sourceSatoshis: number;
+  lockingScript: LockingScript;
+  scope?: number;
+}): number[] {
+  const { tx, inputIndex } = input;
+  const txInput = tx.inputs[inputIndex];
+  if (!txInput) throw new Error(`The transaction has no input ${inputIndex}.`);
+  const sourceTXID = txInput.sourceTXID ?? txInput.sourceTransaction?.id('hex');
+  if (!sourceTXID) throw new Error(`Input ${inputIndex} names no source transaction.`);
+  const scope = input.scope ?? SIGHASH_ALL_FORKID;
+  const preimage = TransactionSignature.format({
+    sourceTXID,
+    sourceOutputIndex: txInput.sourceOutputIndex,
+    sourceSatoshis: input.sourceSatoshis,
+    transactionVersion: tx.version,
+    otherInputs: tx.inputs.filter((_, index) => index !== inputIndex),
+    inputIndex,
+    outputs: tx.outputs,
+    inputSequence: txInput.sequence ?? 0xffffffff,
+    subscript: input.lockingScript,
+    lockTime: tx.lockTime,
+    scope,
+  });
+  const signature = input.key.sign(Hash.sha256(preimage));
+  return new TransactionSignature(signature.r, signature.s, scope).toChecksigFormat();
+}
