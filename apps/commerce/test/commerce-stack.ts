@@ -137,6 +137,8 @@ export async function startCommerceStack(env: Record<string, string> = {}) {
   return {
     client,
     pos: posClient,
+    /** The local chain's base URL (its faucets, its cosigner, its token indexer). */
+    chainUrl: chain.url,
     /** A new organisation set up with p2p and books (registerOrg). */
     walletOrg: (setup: OrgSetup = {}) => registerOrg({ p2p: p2pClient, books: booksClient }, setup),
     /** The events between the services (pos's payment events reach books and commerce on it). */

@@ -27,6 +27,12 @@ export {
   type PaidOutput,
 } from './verify/verify-payment.js';
 export {
+  verifyTokenPayment,
+  type ExpectedTokenPayment,
+  type VerifyTokenPaymentInput,
+  type VerifiedTokenPayment,
+} from './verify/verify-token-payment.js';
+export {
   checkInputScripts,
   scriptCheckEngine,
   type SpentCoin,

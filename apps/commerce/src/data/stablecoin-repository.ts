@@ -21,7 +21,10 @@ export function createStablecoinRepository(prisma: PrismaClient) {
 
     /** The intent of an order, if one was opened (at most one: the unique key). */
     byOrder(organizationId: string, orderNumber: string): Promise<StablecoinIntentRow | null> {
-      return prisma.stablecoinIntent.findUnique({ where: { organizationId_orderNumber: { organizationId, orderNumber } }, include: withTransfers });
+      return prisma.stablecoinIntent.findUnique({
+        where: { organizationId_orderNumber: { organizationId, orderNumber } },
+        include: withTransfers,
+      });
     },
 
     byId(id: string): Promise<StablecoinIntentRow | null> {

@@ -23,7 +23,11 @@ const intentSchema = z
       .string()
       .regex(/^[A-Za-z0-9-]{1,40}$/, 'order_number must be an order number such as "A-1042"')
       .optional(),
-    amountCents: z.bigint().min(1n, 'amount_cents must be at least 1').max(MAX_CENTS, `amount_cents must be at most ${MAX_CENTS}`).optional(),
+    amountCents: z
+      .bigint()
+      .min(1n, 'amount_cents must be at least 1')
+      .max(MAX_CENTS, `amount_cents must be at most ${MAX_CENTS}`)
+      .optional(),
     description: lineOfText('description', 200).default(''),
     createdBy: z.string().default(''),
     callerRole: z.string().default(''),
@@ -94,7 +98,12 @@ export async function createIntent(context: StablecoinContext, orgRef: OrgRef | 
     // Two asked at once for one order: the first intent stands, and this one's address goes back.
     if (!isUniqueViolation(error)) throw error;
     await context.p2p
-      .releaseDestination({ org: orgRef, derivationIndex: destination.derivationIndex, expiresAt: holdExpiresAt.toISOString(), purpose: PURPOSE })
+      .releaseDestination({
+        org: orgRef,
+        derivationIndex: destination.derivationIndex,
+        expiresAt: holdExpiresAt.toISOString(),
+        purpose: PURPOSE,
+      })
       .catch((released: unknown) => context.logger.warn({ err: released }, 'an unused stablecoin address stays held until its hold ends'));
     return (await context.intents.byOrder(org.id, order.orderNumber))!;
   }
@@ -103,7 +112,10 @@ export async function createIntent(context: StablecoinContext, orgRef: OrgRef | 
 function requireStaff(request: IntentInput, org: Org): void {
   const what = request.orderNumber !== undefined ? 'an order' : 'an amount';
   if (!request.createdBy)
-    throw new AppError('unauthenticated', `An intent for ${what} needs an API key of ${org.handle}'s staff; anyone may open one for a checkout.`);
+    throw new AppError(
+      'unauthenticated',
+      `An intent for ${what} needs an API key of ${org.handle}'s staff; anyone may open one for a checkout.`,
+    );
   if (!STAFF_ROLES.has(request.callerRole))
     throw new AppError('forbidden', `An intent for ${what} is for ${org.handle}'s staff; you are not a member.`);
 }
@@ -129,8 +141,13 @@ async function orderOf(context: StablecoinContext, orgRef: OrgRef, org: Org, req
     if (!checkout) throw new AppError('not_found', `No checkout ${request.checkout} at ${org.handle}`, { field: 'checkout' });
     orderNumber = checkout.orderNumber;
   }
-  const { order } = await context.pos.getOrder({ org: orgRef, orderNumber: orderNumber!, publicUrl: request.publicUrl });
-  if (!order) throw new AppError('not_found', `No order ${orderNumber} at ${org.handle}`, { field: 'order_number' });
+  // Order numbers are public and unique across shops: the order must be this shop's.
+  const { order } = await context.pos.getOrder({ orderNumber: orderNumber!, publicUrl: request.publicUrl }).catch((error: unknown) => {
+    if (AppError.is(error) && error.code === 'not_found') return { order: undefined };
+    throw error;
+  });
+  if (order?.merchantHandle !== org.handle)
+    throw new AppError('not_found', `No order ${orderNumber} at ${org.handle}`, { field: 'order_number' });
   return order;
 }
 

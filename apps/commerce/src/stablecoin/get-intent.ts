@@ -11,7 +11,7 @@ import type { StablecoinContext } from './stablecoin-context.js';
 export async function getIntent(context: StablecoinContext, paymentId: string): Promise<StablecoinIntentRow> {
   const intent = await findIntent(context, paymentId);
   if (intentStatus(intent, context.now()) !== 'requires_payment') return intent;
-  const { order } = await context.pos.getOrder({ org: { id: intent.organizationId, handle: intent.orgHandle }, orderNumber: intent.orderNumber });
+  const { order } = await context.pos.getOrder({ orderNumber: intent.orderNumber });
   if (order?.status !== 'cancelled') return intent;
   return context.intents.cancel(intent.id);
 }

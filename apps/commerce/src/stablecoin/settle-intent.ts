@@ -54,7 +54,8 @@ export async function settleIntent(
     throw new AppError('payment_expired', `Intent ${intent.id} expired at ${intent.expiresAt.toISOString()}: it takes no payment.`, {
       expires_at: intent.expiresAt.toISOString(),
     });
-  if (status === 'canceled') throw new AppError('failed_precondition', `Intent ${intent.id} was canceled with its order: it takes no payment.`);
+  if (status === 'canceled')
+    throw new AppError('failed_precondition', `Intent ${intent.id} was canceled with its order: it takes no payment.`);
   const verified = await verifyTokenPayment({
     payment: request.txid ? { txid } : { transaction: request.transaction! },
     expected: { tokenId: intent.tokenId, address: intent.address, cosignerPublicKey: intent.cosignerKey, amount: intent.tokenAmount },
@@ -104,7 +105,10 @@ async function markOrderPaid(
   } catch (error) {
     if (!AppError.is(error) || !POS_REFUSALS.has(error.code)) {
       context.logger.warn({ err: error, intent: intent.id }, 'pos could not be asked to mark the order paid in the stablecoin');
-      throw new AppError('unavailable', `pos could not be asked to mark order ${intent.orderNumber} paid; nothing was recorded: settle again.`);
+      throw new AppError(
+        'unavailable',
+        `pos could not be asked to mark order ${intent.orderNumber} paid; nothing was recorded: settle again.`,
+      );
     }
     const kept = await context.intents.refundDue(intent.id, transfer, `pos refused: ${error.message}`, context.now());
     throw refundDue(kept, transfer.txid);

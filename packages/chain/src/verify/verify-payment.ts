@@ -1,7 +1,8 @@
 import type { Transaction } from '@bsv/sdk';
 import { AppError } from '@ctk/shared';
 import type { ChainClient, TxStatus } from '../client/types.js';
-import { decodeTransaction, hexToBytes, type TxFormat } from '../tx-format.js';
+import type { TxFormat } from '../tx-format.js';
+import { acceptedStatus, findPayment } from './find-payment.js';
 import { matchOutputs, type ExpectedOutput, type PaidOutput } from './match-outputs.js';
 
 export type { ExpectedOutput, PaidOutput } from './match-outputs.js';
@@ -32,9 +33,6 @@ export type VerifiedPayment = {
   satoshis: number;
 };
 
-const TXID = /^[0-9a-f]{64}$/;
-const REFUSED_STATES = new Set(['rejected', 'double_spend']);
-
 /**
  * Decides whether a transaction pays what is expected and the chain accepts it. In order: the txid must
  * not have paid before (`txid_already_used`), every expected output must be there (`payment_wrong_output`,
@@ -44,21 +42,14 @@ const REFUSED_STATES = new Set(['rejected', 'double_spend']);
  * unique constraint, so that two concurrent claims cannot both win.
  */
 export async function verifyPayment(input: VerifyPaymentInput): Promise<VerifiedPayment> {
-  const found = 'txid' in input.payment ? await lookUp(input.chain, input.payment.txid) : decode(input.payment.transaction);
+  const found = await findPayment(input.chain, input.payment);
   if (await input.isTxidUsed(found.txid, found.tx)) {
     throw new AppError('txid_already_used', `Transaction ${found.txid} already paid for something else; a transaction pays once.`, {
       txid: found.txid,
     });
   }
   const paid = matchOutputs(found.tx, input.expected);
-  const status = found.bytes ? await input.chain.broadcast(found.bytes) : found.status!;
-  if (REFUSED_STATES.has(status.state)) {
-    throw new AppError('chain_rejected', `The chain refused transaction ${found.txid} (${status.arcStatus ?? status.state}).`, {
-      txid: found.txid,
-      tx_status: status.arcStatus ?? status.state,
-      competing_txs: status.competingTxs ?? [],
-    });
-  }
+  const status = await acceptedStatus(input.chain, found);
   return {
     txid: found.txid,
     tx: found.tx,
@@ -67,29 +58,4 @@ export async function verifyPayment(input: VerifyPaymentInput): Promise<Verified
     paid,
     satoshis: paid.reduce((sum, output) => sum + output.satoshis, 0),
   };
-}
-
-type Found = { txid: string; tx: Transaction; bytes?: Uint8Array; format?: TxFormat; status?: TxStatus };
-
-async function lookUp(chain: ChainClient, txid: string): Promise<Found> {
-  if (!TXID.test(txid))
-    throw new AppError('validation_failed', `${JSON.stringify(txid)} is not a txid (64 lowercase hex characters).`, { field: 'txid' });
-  const known = await chain.getTransaction(txid);
-  if (!known) throw new AppError('not_found', `The chain does not know transaction ${txid}.`, { txid });
-  return { txid, tx: known.tx, status: known.status };
-}
-
-function decode(transaction: Uint8Array | string): Found {
-  let bytes: Uint8Array;
-  try {
-    bytes = typeof transaction === 'string' ? hexToBytes(transaction.trim()) : transaction;
-    const decoded = decodeTransaction(bytes);
-    return { txid: decoded.txid, tx: decoded.tx, bytes, format: decoded.format };
-  } catch (error) {
-    throw new AppError(
-      'validation_failed',
-      `Not a raw, EF or BEEF transaction: ${error instanceof Error ? error.message : String(error)}.`,
-      { field: 'transaction' },
-    );
-  }
 }
