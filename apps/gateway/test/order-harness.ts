@@ -62,6 +62,8 @@ export async function startOrderStack(
         commerce,
         loadConfig(commerceConfigSchema, {
           ...env,
+          ...chainEnv,
+          P2P_GRPC_URL: addresses.P2P_GRPC_URL,
           POS_GRPC_URL: `127.0.0.1:${posLink.port}`,
           COMMERCE_CATALOG_CACHE_MS: '0',
           ...(await database('commerce')),
