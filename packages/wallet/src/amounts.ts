@@ -1,3 +1,4 @@
+import { MAX_TOKEN_AMOUNT } from '@ctk/chain';
 import { AppError } from '@ctk/shared';
 
 const SATS_PER_BSV = 100_000_000n;
@@ -20,4 +21,11 @@ function checkSatoshis(satoshis: bigint, shown: string): number {
   if (satoshis <= 0n || satoshis > BigInt(Number.MAX_SAFE_INTEGER))
     throw new AppError('bad_request', `The amount ${shown} is out of range.`);
   return Number(satoshis);
+}
+
+/** Token units (`--amount`, `stablecoin-faucet <units>`): a positive whole number, kept exact as a bigint. */
+export function parseTokenUnits(value: string): bigint {
+  if (!/^\d{1,19}$/.test(value) || BigInt(value) < 1n || BigInt(value) > MAX_TOKEN_AMOUNT)
+    throw new AppError('bad_request', `A token amount is a whole number of units from 1 to ${MAX_TOKEN_AMOUNT}, not "${value}".`);
+  return BigInt(value);
 }

@@ -5,7 +5,9 @@ import { fetchResource } from './commands/fetch.js';
 import { history } from './commands/history.js';
 import { address, create, exportKey, signMessage, xpub } from './commands/key-commands.js';
 import { pay } from './commands/pay.js';
+import { sendToken } from './commands/send-token.js';
 import { signFeed } from './commands/sign-feed.js';
+import { stablecoinFaucet, tokens } from './commands/token-commands.js';
 import { processIo, type WalletIo } from './io.js';
 import { parseOptions } from './options.js';
 
@@ -21,6 +23,9 @@ const COMMANDS: Record<string, (context: CommandContext) => void | Promise<void>
   'sign-feed': signFeed,
   history,
   fetch: fetchResource,
+  tokens,
+  'stablecoin-faucet': stablecoinFaucet,
+  'send-token': sendToken,
 };
 
 export const USAGE = `ctk-wallet <command> [--file path] [--json]
@@ -38,6 +43,12 @@ export const USAGE = `ctk-wallet <command> [--file path] [--json]
   history [--limit n]       the wallet's transactions, newest first
   fetch <url> [--max-sats N] [--method M] [--data text|@file] [--header "name: value"]
                             fetches a URL, paying its HTTP 402 up to N satoshis (none without --max-sats)
+  tokens [--token <id>]...  the stablecoin and each BSV-21 token given, held at the wallet's addresses
+  stablecoin-faucet [units] the local chain's test stablecoin (USDX, 5 decimals; default 10000000 units, $100)
+  send-token --token <id|stablecoin> --to <address> --amount <units> [--no-cosign] [--print]
+                            sends token units: the stablecoin cosign-locked, signed by its cosigner, then
+                            broadcast; --no-cosign prints the hex as the wallet signed it (the chain refuses
+                            it), --print prints the finished hex instead of broadcasting
 
 Chain: CHAIN_NETWORK (local), CHAIN_LOCAL_URL (http://127.0.0.1:50070), see packages/chain/README.md.
 Plain http only to localhost unless --insecure-http (or CTK_WALLET_INSECURE_HTTP=1).`;

@@ -19,6 +19,13 @@ export type WalletOptions = {
   method?: string;
   data?: string;
   header: string[];
+  /** `tokens`: token ids to show besides the stablecoin; `send-token`: the one token (an id, or `stablecoin`). */
+  token: string[];
+  to?: string;
+  /** `send-token`: print the owner-signed transaction, without asking the cosigner or broadcasting. */
+  noCosign: boolean;
+  /** `send-token`: print the signed transaction instead of broadcasting it. */
+  print: boolean;
 };
 
 export const DEFAULT_WALLET_FILE = '.ctk-wallet.json';
@@ -45,6 +52,10 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
         method: { type: 'string' },
         data: { type: 'string' },
         header: { type: 'string', multiple: true, default: [] },
+        token: { type: 'string', multiple: true, default: [] },
+        to: { type: 'string' },
+        'no-cosign': { type: 'boolean', default: false },
+        print: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -69,5 +80,9 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
     method: values.method,
     data: values.data,
     header: values.header,
+    token: values.token,
+    to: values.to,
+    noCosign: values['no-cosign'],
+    print: values.print,
   };
 }

@@ -12,9 +12,15 @@ export type OwnedCoin = Utxo & { owner: OwnedAddress };
 /**
  * The wallet's addresses with any history: the identity key's always, and for an HD wallet the children
  * m/0/n found by the gap-limit scan (as a wallet restored from the seed finds them, and as far as the
- * service hands them out: decision 0007).
+ * service hands them out: decision 0007). A child counts as used when it has a transaction in its address
+ * history or `alsoUsed` says so: token outputs are not in an address's history (their scripts are not
+ * plain P2PKH), so the token commands ask the token indexer too.
  */
-export async function ownedAddresses(chain: ChainClient, wallet: WalletFile): Promise<OwnedAddress[]> {
+export async function ownedAddresses(
+  chain: ChainClient,
+  wallet: WalletFile,
+  alsoUsed?: (address: string) => Promise<boolean>,
+): Promise<OwnedAddress[]> {
   const identity: OwnedAddress = { address: wallet.address, path: wallet.identityPath, key: wallet.key };
   const hd = wallet.hd;
   if (!hd) return [identity];
@@ -23,7 +29,9 @@ export async function ownedAddresses(chain: ChainClient, wallet: WalletFile): Pr
     const key = hd.receiveKey(n);
     return { address: key.toAddress(prefix), path: `${RECEIVE_BRANCH}/${n}`, key };
   };
-  const used = await scanReceiveBranch(async (n) => (await chain.history(child(n).address)).length > 0);
+  const used = await scanReceiveBranch(
+    async (n) => (await chain.history(child(n).address)).length > 0 || ((await alsoUsed?.(child(n).address)) ?? false),
+  );
   return [identity, ...used.map(child)];
 }
 

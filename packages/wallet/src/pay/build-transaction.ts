@@ -1,4 +1,4 @@
-import { P2PKH, SatoshisPerKilobyte, Transaction } from '@bsv/sdk';
+import { P2PKH, SatoshisPerKilobyte, Transaction, type ScriptTemplateUnlock } from '@bsv/sdk';
 import type { ChainClient } from '@ctk/chain';
 import { AppError } from '@ctk/shared';
 import { walletCoins, type OwnedCoin } from '../wallet-coins.js';
@@ -6,11 +6,27 @@ import type { WalletFile } from '../wallet-file.js';
 import type { PlannedOutput } from './plan.js';
 import { sourceTransaction } from './source-transactions.js';
 
-export type BuildInput = { chain: ChainClient; wallet: WalletFile; outputs: PlannedOutput[]; satsPerKb: number };
+/** An input besides the wallet's coins (a token output), first in the transaction: its size counts in the fee. */
+export type ExtraInput = {
+  sourceTransaction: Transaction;
+  sourceOutputIndex: number;
+  unlockingScriptTemplate: ScriptTemplateUnlock;
+  /** The bytes of its unlocking script once complete (a cosigned input's includes the cosigner's signature). */
+  unlockingBytes: number;
+};
+
+export type BuildInput = {
+  chain: ChainClient;
+  wallet: WalletFile;
+  outputs: PlannedOutput[];
+  satsPerKb: number;
+  extraInputs?: ExtraInput[];
+};
 
 /**
- * Signs a payment: the wallet's coins in (at its address and the xpub's used children; largest first, as few
- * as cover it), each signed by its own key, the outputs, change back to the wallet's address, the fee by the rate.
+ * Signs a payment: the extra inputs first (token outputs), then the wallet's coins (at its address and the
+ * xpub's used children; largest first, as few as cover it), each signed by its own key, the outputs, change
+ * back to the wallet's address, the fee by the rate.
  */
 export async function buildTransaction(input: BuildInput): Promise<{ tx: Transaction; fee: number }> {
   const coins = await walletCoins(input.chain, input.wallet);
@@ -19,9 +35,14 @@ export async function buildTransaction(input: BuildInput): Promise<{ tx: Transac
       'failed_precondition',
       `The wallet has no coins: send some to ${input.wallet.address} (on the local chain: ctk-wallet faucet).`,
     );
-  const selected = selectCoins(coins, input.outputs, input.satsPerKb);
+  const extra = input.extraInputs ?? [];
+  const selected = selectCoins(coins, input.outputs, input.satsPerKb, extra);
 
   const tx = new Transaction();
+  for (const extraInput of extra) {
+    const { sourceTransaction, sourceOutputIndex, unlockingScriptTemplate } = extraInput;
+    tx.addInput({ sourceTransaction, sourceOutputIndex, unlockingScriptTemplate, sequence: 0xffffffff });
+  }
   const cache = new Map<string, Transaction>();
   for (const coin of selected) {
     tx.addInput({
@@ -37,9 +58,13 @@ export async function buildTransaction(input: BuildInput): Promise<{ tx: Transac
   return { tx, fee: tx.getFee() };
 }
 
-function selectCoins(coins: OwnedCoin[], outputs: PlannedOutput[], satsPerKb: number): OwnedCoin[] {
-  const target = outputs.reduce((sum, output) => sum + output.satoshis, 0);
-  const outputBytes = outputs.reduce((sum, output) => sum + 9 + output.lockingScript.toBinary().length, 0) + 34;
+function selectCoins(coins: OwnedCoin[], outputs: PlannedOutput[], satsPerKb: number, extra: ExtraInput[]): OwnedCoin[] {
+  const extraSatoshis = extra.reduce((sum, input) => sum + input.sourceTransaction.outputs[input.sourceOutputIndex]!.satoshis!, 0);
+  const target = outputs.reduce((sum, output) => sum + output.satoshis, 0) - extraSatoshis;
+  const fixedBytes =
+    outputs.reduce((sum, output) => sum + 9 + output.lockingScript.toBinary().length, 0) +
+    34 +
+    extra.reduce((sum, input) => sum + 41 + input.unlockingBytes, 0);
   const sorted = [...coins].sort((a, b) => b.satoshis - a.satoshis);
   const selected: OwnedCoin[] = [];
   let total = 0;
@@ -47,7 +72,7 @@ function selectCoins(coins: OwnedCoin[], outputs: PlannedOutput[], satsPerKb: nu
   for (const coin of sorted) {
     selected.push(coin);
     total += coin.satoshis;
-    needed = target + Math.ceil(((10 + 148 * selected.length + outputBytes) * satsPerKb) / 1000);
+    needed = target + Math.ceil(((10 + 148 * selected.length + fixedBytes) * satsPerKb) / 1000);
     if (total >= needed) return selected;
   }
   throw new AppError(
