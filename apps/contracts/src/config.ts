@@ -1,6 +1,15 @@
-import { serviceConfigFields } from '@ctk/shared';
+import { chainConfigFields } from '@ctk/chain';
+import { databaseConfigFields, serviceAddressFields, serviceConfigFields } from '@ctk/shared';
 import { z } from 'zod';
 
-export const configSchema = z.object(serviceConfigFields('contracts'));
+export const configSchema = z.object({
+  ...serviceConfigFields('contracts'),
+  ...databaseConfigFields,
+  // A token's mint goes to an address of the merchant's wallet that p2p holds, paid for by the wallet's
+  // coins that p2p lists (docs/decisions/0036-stablecoin-and-tokens.md).
+  ...serviceAddressFields(['p2p']),
+  // Deployed tokens, their holders and transfers are read on the chain and its token indexer.
+  ...chainConfigFields,
+});
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,5 +1,5 @@
-import { grpcHealthStatus } from '@ctk/shared/testing';
 import { randomUUID } from 'node:crypto';
+import { createTestDatabase, grpcHealthStatus, TEST_DATA_DIR } from '@ctk/shared/testing';
 import { ContractsServiceDefinition } from '@ctk/proto/ctk/contracts/v1/contracts';
 import { createGrpcClient, loadConfig, startService, type GrpcClient, type RunningService } from '@ctk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,10 @@ describe('contracts service', () => {
   let service: RunningService;
   let client: GrpcClient<typeof ContractsServiceDefinition>;
   beforeAll(async () => {
-    service = await startService(contracts, loadConfig(configSchema, { GRPC_PORT: '0', LOG_LEVEL: 'silent' }));
+    // Its own database, migrated on start: PGlite in memory, or PostgreSQL when the tests are given one.
+    const url = await createTestDatabase('contracts');
+    const database = { CTK_DATA_DIR: TEST_DATA_DIR, ...(url ? { DATABASE_URL: url } : {}) };
+    service = await startService(contracts, loadConfig(configSchema, { GRPC_PORT: '0', LOG_LEVEL: 'silent', ...database }));
     client = createGrpcClient(ContractsServiceDefinition, `127.0.0.1:${service.port}`);
   });
   afterAll(async () => {
