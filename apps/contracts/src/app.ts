@@ -1,6 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import { defineService } from '@ctk/shared';
+import { chainClientOptions, createChainClient } from '@ctk/chain';
+import { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
+import { createGrpcClient, defineService } from '@ctk/shared';
 import { configSchema, type Config } from './config.js';
+import { createTokenRepository } from './data/token-repository.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { contractsService } from './grpc/contracts-service.js';
 
@@ -8,11 +11,26 @@ export { configSchema, type Config } from './config.js';
 
 /**
  * The contracts service: ContractsService over gRPC on its own database (PGlite by default, PostgreSQL at
- * DATABASE_URL), migrated on start. It calls p2p for the merchant's wallet and reads the chain.
+ * DATABASE_URL), migrated on start. Tokens (docs/decisions/0036-stablecoin-and-tokens.md): it drafts a
+ * merchant's mint from the merchant's wallet as p2p knows it, and confirms it on the chain; the merchant's
+ * wallet signs. A test may give the clock.
  */
-export const service = defineService<Config, PrismaClient>({
+export const service = defineService<Config, PrismaClient, { now: () => Date }>({
   name: 'contracts',
   configSchema,
   database: { prismaDir: fileURLToPath(new URL('../prisma', import.meta.url)), createClient: (adapter) => new PrismaClient({ adapter }) },
-  build: () => ({ grpc: contractsService }),
+  build: ({ config, prisma, logger }, options) => {
+    const p2p = createGrpcClient(P2pServiceDefinition, config.P2P_GRPC_URL);
+    return {
+      grpc: contractsService({
+        tokens: createTokenRepository(prisma),
+        p2p,
+        chain: createChainClient(chainClientOptions(config)),
+        feeSatsPerKb: config.CONTRACTS_FEE_SATS_PER_KB,
+        logger,
+        now: options.now ?? (() => new Date()),
+      }),
+      close: async () => p2p.close(),
+    };
+  },
 });

@@ -10,6 +10,8 @@ export const configSchema = z.object({
   ...serviceAddressFields(['p2p']),
   // Deployed tokens, their holders and transfers are read on the chain and its token indexer.
   ...chainConfigFields,
+  /** The mining fee a drafted mint pays, in satoshis per 1000 bytes (the wallet's default; miners take less today). */
+  CONTRACTS_FEE_SATS_PER_KB: z.coerce.number().int().min(1).max(100_000).default(100),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,8 +1,21 @@
 import type { ContractsServiceImplementation } from '@ctk/proto/ctk/contracts/v1/contracts';
 import { getSetup } from '../domain/get-setup.js';
+import { confirmTokenMint } from '../tokens/confirm-token-mint.js';
+import { draftTokenMint } from '../tokens/draft-token-mint.js';
+import { toTokenMessage } from '../tokens/token-message.js';
+import type { TokensContext } from '../tokens/tokens-context.js';
 
-export const contractsService: ContractsServiceImplementation = {
-  async getSetup() {
-    return { capabilities: getSetup() };
-  },
-};
+/** ContractsService over gRPC: thin handlers calling the use cases. */
+export function contractsService(tokens: TokensContext): ContractsServiceImplementation {
+  return {
+    async getSetup() {
+      return { capabilities: getSetup() };
+    },
+    async draftTokenMint({ org, ...input }) {
+      return { token: toTokenMessage(await draftTokenMint(tokens, org, input)) };
+    },
+    async confirmTokenMint({ org, ...input }) {
+      return { token: toTokenMessage(await confirmTokenMint(tokens, org, input)) };
+    },
+  };
+}
