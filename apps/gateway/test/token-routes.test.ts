@@ -163,3 +163,73 @@ describe('minting a token through the API', () => {
     }
   });
 });
+
+describe('reading tokens through the API', () => {
+  it('shows anyone the holders and a balance check; a customer’s share appears once the merchant’s wallet sends it', async () => {
+    const merchant = await stack.merchant('Holders Cafe');
+    const token = await mint(merchant, { ...brew, symbol: 'CLUB', supply: 300 });
+    const holders = await call('GET', `/api/v1/tokens/${token.token_id}/holders`);
+    expect(holders.statusCode, holders.body).toBe(200);
+    expect(holders.json()).toEqual({
+      token_id: token.token_id,
+      symbol: 'CLUB',
+      decimals: 0,
+      holders: [{ address: token.owner_address, balance: 300 }],
+    });
+
+    const customer = await stack.newWallet(0);
+    const balance = (address: string) => call('GET', `/api/v1/tokens/${token.token_id}/balance/${address}`);
+    expect((await balance(customer.address)).json()).toMatchObject({ balance: 0, holds: false });
+    await stack.walletCommand(merchant.wallet.file, 'send-token', '--token', token.token_id, '--to', customer.address, '--amount', '1');
+    expect((await call('GET', `/api/v1/tokens/${token.token_id}/holders`)).json().holders).toEqual([
+      { address: merchant.wallet.address, balance: 299 },
+      { address: customer.address, balance: 1 },
+    ]);
+    expect((await call('GET', `/api/v1/tokens/${token.token_id}/holders?limit=1&offset=1`)).json().holders).toEqual([
+      { address: customer.address, balance: 1 },
+    ]);
+    expect((await balance(customer.address)).json()).toEqual({
+      token_id: token.token_id,
+      address: customer.address,
+      symbol: 'CLUB',
+      decimals: 0,
+      balance: 1,
+      confirmed: 0,
+      holds: true,
+    });
+  });
+
+  it('lists the shop’s tokens to its staff (401 without a key, 403 for another shop)', async () => {
+    const merchant = await stack.merchant('Listing Cafe');
+    const staff = await addMember(stack.gateway, merchant, 'staff');
+    const stranger = await onboard(stack.gateway, uniqueName('Elsewhere'));
+    const token = await mint(merchant, { ...brew, kind: 'credits', symbol: 'CRED' });
+    const listed = await call('GET', `/api/v1/orgs/${merchant.handle}/tokens`, staff.key);
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(listed.json()).toEqual({ data: [token] });
+    expect((await call('GET', `/api/v1/orgs/${merchant.handle}/tokens`)).statusCode).toBe(401);
+    expect((await call('GET', `/api/v1/orgs/${merchant.handle}/tokens`, stranger.key)).statusCode).toBe(403);
+  });
+
+  it('answers 404 for a token not minted here and a 4xx for a bad token id, address or page, never a 500', async () => {
+    const merchant = await stack.merchant('Reads Refused');
+    const token = await mint(merchant);
+    const unknown = `${'ab'.repeat(32)}_0`;
+    expect((await call('GET', `/api/v1/tokens/${unknown}/holders`)).statusCode).toBe(404);
+    expect((await call('GET', `/api/v1/tokens/${unknown}/balance/${merchant.wallet.address}`)).statusCode).toBe(404);
+    for (const url of [
+      `/api/v1/tokens/BREW/holders`,
+      `/api/v1/tokens/${token.token_id}%00/holders`,
+      `/api/v1/tokens/${token.token_id}/holders?limit=0`,
+      `/api/v1/tokens/${token.token_id}/holders?limit=101`,
+      `/api/v1/tokens/${token.token_id}/holders?offset=-1`,
+      `/api/v1/tokens/${token.token_id}/holders?colour=gold`,
+      `/api/v1/tokens/${token.token_id}/balance/not-an-address`,
+      `/api/v1/tokens/${token.token_id}/balance/${'1'.repeat(34)}`,
+      `/api/v1/tokens/${token.token_id}/balance/${merchant.wallet.address}%07`,
+    ]) {
+      const answer = await call('GET', url);
+      expect([answer.statusCode >= 400 && answer.statusCode < 500, url]).toEqual([true, url]);
+    }
+  });
+});

@@ -29,6 +29,18 @@ export function createTokenRepository(prisma: PrismaClient) {
       return row ? rowOf(row) : null;
     },
 
+    /** The organisation's tokens, newest first, at most `take`. */
+    async listByOrg(organizationId: string, take: number): Promise<TokenRow[]> {
+      const rows = await prisma.token.findMany({ where: { organizationId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take });
+      return rows.map(rowOf);
+    },
+
+    /** The active token with this id (`<txid>_<vout>`), of whichever organisation minted it here. */
+    async byTokenId(tokenId: string): Promise<TokenRow | null> {
+      const row = await prisma.token.findUnique({ where: { tokenId } });
+      return row ? rowOf(row) : null;
+    },
+
     /**
      * Makes a draft the active token of `tokenId`, only while it is a draft: of two confirmations at once one
      * changes it, and the other reads what the first wrote. A token id is unique (another draft's is refused).

@@ -2,6 +2,9 @@ import type { ContractsServiceImplementation } from '@ctk/proto/ctk/contracts/v1
 import { getSetup } from '../domain/get-setup.js';
 import { confirmTokenMint } from '../tokens/confirm-token-mint.js';
 import { draftTokenMint } from '../tokens/draft-token-mint.js';
+import { listTokens } from '../tokens/list-tokens.js';
+import { tokenBalance } from '../tokens/token-balance.js';
+import { tokenHolders } from '../tokens/token-holders.js';
 import { toTokenMessage } from '../tokens/token-message.js';
 import type { TokensContext } from '../tokens/tokens-context.js';
 
@@ -17,5 +20,10 @@ export function contractsService(tokens: TokensContext): ContractsServiceImpleme
     async confirmTokenMint({ org, ...input }) {
       return { token: toTokenMessage(await confirmTokenMint(tokens, org, input)) };
     },
+    async listTokens({ org }) {
+      return { data: (await listTokens(tokens, org)).map(toTokenMessage) };
+    },
+    listTokenHolders: (request) => tokenHolders(tokens, request),
+    getTokenBalance: (request) => tokenBalance(tokens, request),
   };
 }
