@@ -222,23 +222,20 @@ describe('stablecoin intents (decision 0036)', () => {
   });
 
   it('opening and settling are limited per client address: each holds an address or reads the chain', async () => {
-    const owner = await onboard(gateway, uniqueName('Stablecoin Shop'));
     const open = (remoteAddress: string) => ({
       method: 'POST' as const,
       url: '/api/v1/stablecoin/intents',
-      payload: { org_handle: owner.handle },
       remoteAddress,
     });
-    // commerce is down here (503), but each request is counted all the same; another address has its own.
-    expect(await statuses(gateway, [open('203.0.113.60'), open('203.0.113.60'), open('203.0.113.60')])).toEqual([503, 503, 429]);
-    expect(await statuses(gateway, [open('203.0.113.61')])).toEqual([503]);
+    // Without a body: 422, counted all the same; another address has its own allowance.
+    expect(await statuses(gateway, [open('203.0.113.60'), open('203.0.113.60'), open('203.0.113.60')])).toEqual([422, 422, 429]);
+    expect(await statuses(gateway, [open('203.0.113.61')])).toEqual([422]);
     const settle = (remoteAddress: string) => ({
       method: 'POST' as const,
       url: `/api/v1/stablecoin/intents/spi_${'A'.repeat(32)}/settle`,
-      payload: { txid: 'not a txid' },
       remoteAddress,
     });
-    // A txid of the wrong form is refused by the gateway (422), and counted too.
+    // The same for settles.
     expect(await statuses(gateway, [settle('203.0.113.62'), settle('203.0.113.62'), settle('203.0.113.62')])).toEqual([422, 422, 429]);
   });
 });
