@@ -18,14 +18,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { HD, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
-import { cosignOwnerUnlock, createChainClient, tokenLock } from '@ctk/chain';
+import { cosignOwnerUnlock, createChainClient, tokenTransferOutput } from '@ctk/chain';
 import { requestFaucet, requestStablecoinFaucet } from '@ctk/chain/local';
 import { BooksServiceDefinition } from '@ctk/proto/ctk/books/v1/books';
 import { CommerceServiceDefinition, type StablecoinIntent } from '@ctk/proto/ctk/commerce/v1/commerce';
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { createGrpcClient, grpcUrlVariable } from '@ctk/shared';
-import { freshDatabase, percentile, pgbenchTps, startServiceStack } from './support.js';
+import { eachLimited, freshDatabase, percentile, pgbenchTps, startServiceStack } from './support.js';
 
 const PUBLIC_URL = 'https://pay.example.com';
 const APPS = ['books', 'p2p', 'pos', 'commerce'] as const;
@@ -52,15 +52,6 @@ async function runStack(): Promise<void> {
 }
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
-
-async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) await work(items[next++]!);
-    }),
-  );
-}
 
 async function runBench(): Promise<void> {
   const { values: args } = parseArgs({
@@ -122,14 +113,7 @@ async function runBench(): Promise<void> {
         const feeSource = Transaction.fromHex(fees.raw_tx);
         tx.addInput({ sourceTransaction: usdxSource, sourceOutputIndex: usdx.vout, unlockingScriptTemplate: cosignOwnerUnlock(key) });
         tx.addInput({ sourceTransaction: feeSource, sourceOutputIndex: fees.vout, unlockingScriptTemplate: new P2PKH().unlock(key) });
-        tx.addOutput({
-          satoshis: 1,
-          lockingScript: tokenLock({
-            ownerAddress: intent!.payment!.address,
-            inscription: { op: 'transfer', tokenId, amount: units },
-            cosignerPublicKey,
-          }),
-        });
+        tx.addOutput(tokenTransferOutput({ address: intent!.payment!.address, tokenId, amount: units, cosignerPublicKey }));
         tx.addOutput({ satoshis: feeSource.outputs[fees.vout]!.satoshis! - 400, lockingScript: new P2PKH().lock(address) });
         await tx.sign();
         prepared.push({ intent: intent!, hex: (await chain.cosign(tx)).toHexEF() });

@@ -35,6 +35,16 @@ export function pgbenchTps(url: string, clients: number, mode: string[] = []): s
   return tps ? Number(tps).toFixed(0) : out;
 }
 
+/** Runs `work` at most `limit` at a time over `items`. */
+export async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
+}
+
 type Running = { close(): Promise<void> };
 
 /**

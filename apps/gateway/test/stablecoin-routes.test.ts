@@ -1,5 +1,5 @@
 import { P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
-import { cosignOwnerUnlock, createChainClient, tokenLock } from '@ctk/chain';
+import { cosignOwnerUnlock, createChainClient, tokenTransferOutput } from '@ctk/chain';
 import { requestFaucet, requestStablecoinFaucet } from '@ctk/chain/local';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, bearer, onboard, type Onboarded } from './harness.js';
@@ -27,10 +27,7 @@ async function stablecoinTransfer(chainUrl: string, to: string, units: bigint): 
     sourceOutputIndex: fees.vout,
     unlockingScriptTemplate: new P2PKH().unlock(key),
   });
-  tx.addOutput({
-    satoshis: 1,
-    lockingScript: tokenLock({ ownerAddress: to, inscription: { op: 'transfer', tokenId, amount: units }, cosignerPublicKey }),
-  });
+  tx.addOutput(tokenTransferOutput({ address: to, tokenId, amount: units, cosignerPublicKey }));
   tx.addOutput({ satoshis: 10_000 + 1 - 1 - 400, lockingScript: new P2PKH().lock(address) });
   await tx.sign();
   const cosigned = await chain.cosign(tx);
