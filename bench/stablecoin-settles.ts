@@ -95,14 +95,17 @@ async function runBench(): Promise<void> {
       Array.from({ length: INTENTS }, (_, i) => i),
       8,
       async () => {
-        const { intent } = await commerce.createStablecoinIntent({
-          org,
-          amountCents: 100n,
-          description: 'Bench payment',
-          createdBy: 'bench',
-          callerRole: 'owner',
-          publicUrl: PUBLIC_URL,
-        });
+        const { intent } = await commerce.createStablecoinIntent(
+          {
+            org,
+            amountCents: 100n,
+            description: 'Bench payment',
+            createdBy: 'bench',
+            callerRole: 'owner',
+            publicUrl: PUBLIC_URL,
+          },
+          { timeoutMs: 60_000 },
+        );
         const units = BigInt(intent!.payment!.tokenAmount);
         const key = PrivateKey.fromRandom();
         const address = key.toAddress('testnet');
