@@ -114,9 +114,9 @@
           <label for="txid">Paid already? Paste the transaction id</label>
           <input id="txid" type="text" autocomplete="off" spellcheck="false" maxlength="64" aria-describedby="txid-hint">
           <p class="hint" id="txid-hint">The id your wallet showed when it sent the transfer.</p>
+          <p class="error" id="refusal" role="alert" hidden></p>
           <button type="submit" id="settle-button">Check payment</button>
         </form>
-        <p class="error" id="refusal" role="alert" hidden></p>
         <button type="button" class="other" id="to-bitcoin">Pay in bitcoin instead</button>
       </section>
       <section class="done" id="done" hidden>
@@ -354,6 +354,7 @@
       this._intent = null;
       this._state = 'idle';
       for (const id of ['summary', 'pay', 'stablecoin', 'done', 'error', 'retry', 'finish']) this._el(id).hidden = true;
+      this._el('satoshis').hidden = false;
       this._el('status').textContent = '';
     }
 
@@ -462,6 +463,8 @@
       this._el('stablecoin-expiry').textContent = `Pay by ${new Date(intent.expires_at).toLocaleTimeString()}`;
       this._el('pay').hidden = true;
       this._el('stablecoin').hidden = false;
+      // Satoshis say nothing of a payment in the stablecoin.
+      this._el('satoshis').hidden = true;
       if (intent.status === 'requires_payment') this._el('status').textContent = `Waiting for payment: send ${amount} to the address.`;
       // Paid, expired or cancelled: the checkout's own status says so, and ends the dialog as bitcoin's would.
       else this._readStatus();
@@ -471,6 +474,7 @@
       // The intent stays open: a transfer already sent still pays the order, and the stream says so.
       this._el('stablecoin').hidden = true;
       this._el('pay').hidden = false;
+      this._el('satoshis').hidden = false;
       this._el('status').textContent = 'Waiting for payment: scan the code or open your wallet.';
       this._el('to-stablecoin').focus();
     }
@@ -494,8 +498,11 @@
     }
 
     _say(text) {
-      this._el('refusal').textContent = text;
-      this._el('refusal').hidden = !text;
+      const refusal = this._el('refusal');
+      refusal.textContent = text;
+      refusal.hidden = !text;
+      // The dialog may scroll on a phone: what was refused stays in view, beside the field.
+      if (text && refusal.scrollIntoView) refusal.scrollIntoView({ block: 'nearest' });
     }
 
     /** The transaction id the customer pastes: settle verifies the transfer on the chain, or says why not. */
@@ -598,6 +605,7 @@
       this._el('finish').hidden = false;
       // Paid through the intent: the order took no satoshis, and the intent's transfer paid it.
       const intent = paid && !(status.paid_satoshis > 0) && this._intent ? this._intent : null;
+      this._el('satoshis').hidden = intent !== null;
       if (paid) {
         this._el('status').textContent = 'Paid. Thank you!';
         const received = intent ? tokens(intent.payment) : satoshis(status.paid_satoshis ?? checkout.satoshis);
