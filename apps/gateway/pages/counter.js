@@ -32,7 +32,7 @@ const state = {
   inStablecoin: false,
 };
 
-const usdx = stablecoinPayment($('usdx-panel'), { heading: 'h3', prefix: 'usdx', onIntent: () => {} });
+const usdx = stablecoinPayment($('usdx-panel'), { heading: 'h3', prefix: 'usdx' });
 
 const views = ['signin-view', 'sell-view', 'order-view', 'receipt-view'];
 function show(view, focus) {
