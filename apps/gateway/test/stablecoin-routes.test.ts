@@ -74,6 +74,15 @@ describe('stablecoin payment intents through the gateway', () => {
     expect(read.statusCode).toBe(200);
     expect(read.json()).toEqual(intent);
 
+    // Its address as a QR code, for the customer's wallet to scan off the counter screen or the Buy button's dialog.
+    const qr = await call('GET', `/api/v1/stablecoin/intents/${intent.id}/qr`);
+    expect([qr.statusCode, qr.headers['content-type']]).toEqual([200, 'image/svg+xml']);
+    expect(qr.body).toMatch(/^<svg /);
+    const png = await call('GET', `/api/v1/stablecoin/intents/${intent.id}/qr?format=png`);
+    expect([png.statusCode, png.headers['content-type'], png.rawPayload.subarray(1, 4).toString()]).toEqual([200, 'image/png', 'PNG']);
+    expect((await call('GET', `/api/v1/stablecoin/intents/spi_${'Q'.repeat(32)}/qr`)).statusCode).toBe(404);
+    expect((await call('GET', `/api/v1/stablecoin/intents/${intent.id}/qr?format=gif`)).statusCode).toBe(422);
+
     const transfer = await stablecoinTransfer(stack.chainUrl, intent.payment.address, BigInt(intent.payment.token_amount));
     const settled = await call('POST', `/api/v1/stablecoin/intents/${intent.id}/settle`, undefined, { transaction: transfer.hex });
     expect(settled.statusCode).toBe(200);
