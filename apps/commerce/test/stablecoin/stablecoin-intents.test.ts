@@ -139,6 +139,23 @@ describe('a stablecoin intent', () => {
     },
   );
 
+  it('is opened once for a checkout asked for by 30 callers at once: one intent, one address', { tags: ['concurrency'] }, async () => {
+    const org = await shop();
+    const scone = await stack.item(org, { name: 'Scone', priceCents: 350n });
+    const { checkout } = await stack.client.createCheckout({
+      org,
+      lines: [{ itemId: scone.id, quantity: 1n, modifierIds: [] }],
+      publicUrl: PUBLIC_URL,
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        stack.client.createStablecoinIntent({ org, checkout: checkout!.publicToken, publicUrl: PUBLIC_URL, clientAddress: '203.0.113.9' }),
+      ),
+    );
+    expect(new Set(answers.map((answer) => answer.intent!.id)).size).toBe(1);
+    expect(new Set(answers.map((answer) => answer.intent!.payment!.address)).size).toBe(1);
+  });
+
   it('is opened by anyone for a checkout, by staff only for an amount or an order, and once per order', async () => {
     const org = await shop();
     const latte = await stack.item(org, { name: 'Oat latte', priceCents: 575n });
