@@ -22,7 +22,7 @@ import type { PrepaidCard } from '@ctk/proto/ctk/pos/v1/cards';
 import { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { PosServiceDefinition } from '@ctk/proto/ctk/pos/v1/pos';
 import { createGrpcClient, grpcUrlVariable } from '@ctk/shared';
-import { freshDatabase, percentile, startServiceStack } from './support.js';
+import { eachLimited, freshDatabase, percentile, startServiceStack } from './support.js';
 
 const PUBLIC_URL = 'https://pay.example.com';
 /** A card's value (minor units) and an order's total: room for every use of a run at 1 minor unit each. */
@@ -50,16 +50,6 @@ async function runStack(): Promise<void> {
 }
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
-
-/** Runs `work` at most `limit` at a time over `items`. */
-async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) await work(items[next++]!);
-    }),
-  );
-}
 
 async function runBench(): Promise<void> {
   const { values: args } = parseArgs({

@@ -15,7 +15,7 @@ import { createGrpcClient, createLogger, loadConfig, startService } from '@ctk/s
 import pg from 'pg';
 import { nearbyCells, placeHash } from '../apps/federation/dist/discovery/nearby-cells.js';
 import { CITIES, measure, placeNear, seededRandom } from './federation-support.js';
-import { freshDatabase, percentile } from './support.js';
+import { freshDatabase, percentile, pgbenchTps } from './support.js';
 
 /** The child: federation alone on BENCH_FEDERATION_DB; answers its gRPC port. */
 async function runFederation(): Promise<void> {
@@ -119,16 +119,6 @@ async function explain(db: pg.Client, table: 'pins' | 'feeds', latitude: number,
   return { cells, rows: (await db.query(`EXPLAIN (${options}) ${sql}`, values)).rows };
 }
 
-/** pgbench -S (select-only) for 10 s on a scratch database at `clients`: its TPS. */
-function pgbenchTps(url: string, clients: number): string {
-  const out = execFileSync('pgbench', ['-S', '-T', '10', '-c', String(clients), '-j', String(Math.min(clients, 2)), url], {
-    encoding: 'utf8',
-    stdio: 'pipe',
-  });
-  const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(out)?.[1];
-  return tps ? Number(tps).toFixed(0) : out;
-}
-
 async function runBench(): Promise<void> {
   const url = await freshDatabase(args.postgres, 'ctk_bench_nearby_federation');
   const child = fork(import.meta.filename, [], { env: { ...process.env, BENCH_ROLE: 'federation', BENCH_FEDERATION_DB: url } });
@@ -193,7 +183,7 @@ async function runBench(): Promise<void> {
       `\n  For reference, this machine's PostgreSQL (pgbench -i -s 10, then -S -T 10; select-only, one primary-key lookup a transaction):`,
     );
     console.log(
-      `    1 client: ${pgbenchTps(scratch, 1)} TPS    ${args.concurrency} clients (-j 2): ${pgbenchTps(scratch, Number(args.concurrency))} TPS`,
+      `    1 client: ${pgbenchTps(scratch, 1, ['-S'])} TPS    ${args.concurrency} clients (-j 2): ${pgbenchTps(scratch, Number(args.concurrency), ['-S'])} TPS`,
     );
   } finally {
     await db.end().catch(() => undefined);

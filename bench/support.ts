@@ -1,5 +1,6 @@
 // What the benchmarks share: a fresh PostgreSQL database, a percentile, the stack of services they measure
 // (the local chain and the apps named, in one process, on one in-process event transport) and the gateway in front.
+import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { startLocalChain } from '@ctk/chain/local';
 import { createLogger, grpcUrlVariable, inProcessTransport, loadConfig, SERVICE_NAMES, type ServiceName, startService } from '@ctk/shared';
@@ -19,6 +20,30 @@ export async function freshDatabase(admin: string, name: string): Promise<string
 /** The value at percentile `p` of ascending `sorted` values (NaN for none). */
 export const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
+
+/**
+ * pgbench for 10 s on a scratch database (initialised with `pgbench -i`) at `clients` (-j 2 at most): its TPS,
+ * what this machine's PostgreSQL does at all. `mode`: pgbench's own options, e.g. ['-S'] for select-only;
+ * none runs its TPC-B-like transaction (three updates, a select and an insert).
+ */
+export function pgbenchTps(url: string, clients: number, mode: string[] = []): string {
+  const out = execFileSync('pgbench', [...mode, '-T', '10', '-c', String(clients), '-j', String(Math.min(clients, 2)), url], {
+    encoding: 'utf8',
+    stdio: 'pipe',
+  });
+  const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(out)?.[1];
+  return tps ? Number(tps).toFixed(0) : out;
+}
+
+/** Runs `work` at most `limit` at a time over `items`. */
+export async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
+}
 
 type Running = { close(): Promise<void> };
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The SRI hash of checkout.js (apps/gateway/embed/v1/checkout.js), as a merchant's script tag quotes it.
+// The SRI hash of checkout.js (apps/gateway/embed/v2/checkout.js, the version new snippets quote), as a
+// merchant's script tag quotes it.
 // `node scripts/checkout-sri.mjs` prints it; `--write` puts it in every doc that quotes the script tag
 // (apps/gateway/test/checkout-script.test.ts fails while one of them quotes another).
 import { createHash } from 'node:crypto';
@@ -10,7 +11,7 @@ const ROOT = resolve(import.meta.dirname, '..');
 const DOCS = ['README.md', 'docs/decisions/0018-commerce-checkout.md', 'examples/demo-shop/index.html'];
 
 const integrity = `sha384-${createHash('sha384')
-  .update(readFileSync(join(ROOT, 'apps/gateway/embed/v1/checkout.js')))
+  .update(readFileSync(join(ROOT, 'apps/gateway/embed/v2/checkout.js')))
   .digest('base64')}`;
 console.log(integrity);
 if (process.argv.includes('--write')) {

@@ -446,11 +446,11 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
     await expect.poll(() => snippet.isVisible()).toBe(true);
     await page.getByLabel('Item', { exact: true }).selectOption(latte.body.id);
     await expect.poll(() => snippet.inputValue()).toContain(latte.body.id);
-    const script = Buffer.from(await (await fetch(`${instance.base}/checkout/v1/checkout.js`)).arrayBuffer());
+    const script = Buffer.from(await (await fetch(`${instance.base}/checkout/v2/checkout.js`)).arrayBuffer());
     const integrity = `sha384-${createHash('sha384').update(script).digest('base64')}`;
     const commerceKey = (await api(instance.base, 'GET', `/api/v1/organizations/${handle}`, ownerKey)).body.commerce_public_key as string;
     expect(await snippet.inputValue()).toBe(
-      `<script src="${instance.base}/checkout/v1/checkout.js" integrity="${integrity}" crossorigin="anonymous" defer></script>\n` +
+      `<script src="${instance.base}/checkout/v2/checkout.js" integrity="${integrity}" crossorigin="anonymous" defer></script>\n` +
         `<ctk-buy-button merchant="${handle}" item="${latte.body.id}" commerce-key="${commerceKey}" quantity="1">Buy now</ctk-buy-button>`,
     );
 
@@ -893,7 +893,7 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
       expect(capability.path, capability.id).toMatch(/^\/o\/:handle\//);
       await page.goto(`${instance.base}${capability.path.replace(':handle', handle)}`);
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toContain(capability.title);
-      // The items, pay links, cards, loyalty, the ledger, the reports, the Commerce API, the payment gate, the open sign, the federated marketplace and the site builder are pages of their own; the others say what the map says of them.
+      // The items, pay links, cards, loyalty, the ledger, the reports, the Commerce API, the payment gate, the open sign, the federated marketplace, the site builder and stable value are pages of their own; the others say what the map says of them.
       const ownPages = [
         'pos',
         'pay_links',
@@ -907,6 +907,7 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
         'open_sign',
         'federated_marketplace',
         'site_builder',
+        'stable_value',
       ];
       if (!ownPages.includes(capability.id))
         expect(await page.getByRole('heading', { name: 'What it does for you' }).isVisible()).toBe(true);

@@ -28,7 +28,7 @@ if (!commerceKey) {
 
 /** The snippet a merchant copies from the back office's settings: its script's origin and its element's attributes. */
 function pastedSnippet(text) {
-  const script = /<script\s[^>]*src="([^"]+\/checkout\/v1\/checkout\.js)"[^>]*><\/script>/.exec(text);
+  const script = /<script\s[^>]*src="([^"]+\/checkout\/v\d+\/checkout\.js)"[^>]*><\/script>/.exec(text);
   const element = /<ctk-buy-button\s([^>]*)>[\s\S]*?<\/ctk-buy-button>/.exec(text);
   if (!script || !element) {
     console.error(`${process.env.DEMO_SNIPPET_FILE}: not a Buy button snippet (a checkout.js script tag and a <ctk-buy-button> element).`);
@@ -84,7 +84,7 @@ const shopPage = readFileSync(join(dir, 'index.html'), 'utf8').replace(/%([A-Z_]
 // A pasted snippet stands where the element was, and the shop's own script tag for checkout.js goes.
 const page = snippet
   ? shopPage
-      .replace(/<script\s+src="[^"]*\/checkout\/v1\/checkout\.js"[\s\S]*?<\/script>\n\s*/, '')
+      .replace(/<script\s+src="[^"]*\/checkout\/v\d+\/checkout\.js"[\s\S]*?<\/script>\n\s*/, '')
       .replace(/<ctk-buy-button[\s\S]*?<\/ctk-buy-button\s*>/, snippet.html)
   : shopPage;
 const files = {

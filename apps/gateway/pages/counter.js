@@ -1,6 +1,7 @@
 // The counter screen: sign in with an API key, pick the organisation, sell from the menu or the keypad,
 // create the order, show its QR while the payment arrives, then the receipt. The customer's gift and loyalty
-// cards are cards.js's panel, in the cart and beside the order.
+// cards are cards.js's panel, in the cart and beside the order. An open order in US dollars may be paid in the
+// dollar stablecoin instead: staff open its intent, and stablecoin-payment.js shows the customer what to send.
 
 import { api, ApiError, listAll, orderOf, session } from './api.js';
 import { cardPanel } from './cards.js';
@@ -9,6 +10,8 @@ import { cartQuoter } from './cart-quote.js';
 import { formatMoney, formatPercent, formatSatoshis, parseMoney, parsePercent } from './money.js';
 import { watchOrder } from './order-watch.js';
 import { receiptText } from './receipt.js';
+import { stablecoinPayment } from './stablecoin-payment.js';
+import { tokenAmountText } from './stablecoin-text.js';
 import { ticketCheckIn } from './ticket-check-in.js';
 import { $, element, showAlert, statusText } from './ui.js';
 
@@ -25,7 +28,11 @@ const state = {
   tipBasisPoints: null,
   /** pos's price of the cart as it stands (POST /api/pos/orders/quote), null while there is none. */
   quote: null,
+  /** Whether the order on the screen is shown paid in the stablecoin (its intent) rather than bitcoin (its QR). */
+  inStablecoin: false,
 };
+
+const usdx = stablecoinPayment($('usdx-panel'), { heading: 'h3', prefix: 'usdx' });
 
 const views = ['signin-view', 'sell-view', 'order-view', 'receipt-view'];
 function show(view, focus) {
@@ -61,6 +68,7 @@ $('signin-form').addEventListener('submit', async (event) => {
 
 $('sign-out').addEventListener('click', () => {
   state.watch?.stop();
+  leaveStablecoin();
   session.signOut();
   state.cart = emptyCart();
   cards.reset();
@@ -485,6 +493,7 @@ function openOrder(order) {
   $('order-customer-link').href = `/pay/${number}`;
   $('order-pay-uri').textContent = order.pay_uri || order.bip21_uri || '';
   $('confirm-txid').value = '';
+  leaveStablecoin();
   renderOrder(order);
   show('order-view', 'order-title');
   state.watch?.stop();
@@ -502,7 +511,8 @@ function renderOrder(order) {
   $('order-satoshis').textContent = `${formatSatoshis(order.satoshis)}${due}`;
   // A gift card paid part or all: what it paid, and what is still due (the QR asks for that).
   const byCard = order.card_paid_minor > 0;
-  $('order-satoshis').hidden = byCard && order.satoshis === 0;
+  // Satoshis say nothing of an order paid, or being paid, in the stablecoin.
+  $('order-satoshis').hidden = (byCard && order.satoshis === 0) || state.inStablecoin || order.paid_elsewhere_by === 'stablecoin';
   const rest = byCard && order.status === 'open' ? `; still due ${formatSatoshis(order.due_satoshis)}, with the QR` : '';
   $('order-card-paid').textContent = byCard ? `Paid by gift card: ${money(order.card_paid_minor)}${rest}` : '';
   $('order-card-paid').hidden = !byCard;
@@ -511,17 +521,25 @@ function renderOrder(order) {
   $('order-expiry').textContent =
     order.status === 'open' && order.expires_at ? `Expires at ${new Date(order.expires_at).toLocaleTimeString()}` : '';
   const open = order.status === 'open';
-  const settled = order.status === 'paid' || order.status === 'confirmed';
-  $('confirm-form').hidden = !open;
-  $('order-pay-link').hidden = !open;
+  const settled = order.status === 'paid' || order.status === 'confirmed' || order.status === 'paid_elsewhere';
+  const inBitcoin = open && !state.inStablecoin;
+  $('confirm-form').hidden = !inBitcoin;
+  $('order-pay-link').hidden = !inBitcoin;
   $('cancel-order').hidden = !open;
-  $('order-qr').closest('figure').hidden = !open;
+  $('order-qr').closest('figure').hidden = !inBitcoin;
+  // The stablecoin pays a whole order in US dollars: not one part paid already (in bitcoin or by gift card).
+  const stablecoinCan = open && order.currency === 'USD' && !(order.paid_satoshis > 0) && !(order.card_paid_minor > 0);
+  $('pay-switch').hidden = !stablecoinCan;
+  $('pay-usdx').hidden = state.inStablecoin;
+  $('pay-bitcoin').hidden = !state.inStablecoin;
   $('show-receipt').hidden = !settled;
   $('new-sale-from-order').hidden = open;
   // Without a receipt to show (cancelled, expired), the next sale is the thing to do.
   $('new-sale-from-order').classList.toggle('primary', !open && !settled);
   if (settled && document.activeElement?.closest('#order-view form, #cancel-order')) $('show-receipt').focus();
-  if (open) showQr(order);
+  if (inBitcoin) showQr(order);
+  // Paid in the stablecoin: the intent says so too, with its transfer, without waiting for its next poll.
+  if (order.paid_elsewhere_by === 'stablecoin' && usdx.intent()?.status === 'requires_payment') usdx.refresh();
   cards.orderChanged(order);
 }
 
@@ -542,6 +560,47 @@ async function showQr(order) {
   } catch (error) {
     showAlert(error instanceof Error ? error.message : String(error));
   }
+}
+
+// ---- The order paid in the stablecoin: its intent, opened by staff (only staff may open one for an order)
+
+$('pay-usdx').addEventListener('click', async () => {
+  const order = state.order;
+  $('pay-usdx').disabled = true;
+  try {
+    // One intent per order: asking again answers the open one, with the same address.
+    const intent = await api('POST', '/api/v1/stablecoin/intents', {
+      body: { org_handle: state.org.handle, order_number: order.order_number },
+    });
+    if (state.order?.order_number !== order.order_number) return;
+    showAlert('');
+    state.inStablecoin = true;
+    $('usdx-panel').hidden = false;
+    usdx.show(intent.intent ?? intent);
+    // The customer page shows the same intent: its id travels in the fragment, never sent to a server.
+    $('order-customer-link').href = `/pay/${encodeURIComponent(order.order_number)}#${encodeURIComponent(usdx.intent().id)}`;
+    renderOrder(state.order);
+    $('usdx-title').focus();
+  } catch (error) {
+    fail(error);
+  } finally {
+    $('pay-usdx').disabled = false;
+  }
+});
+
+$('pay-bitcoin').addEventListener('click', () => {
+  // The intent stays open: a transfer the customer already sent still pays the order.
+  state.inStablecoin = false;
+  $('usdx-panel').hidden = true;
+  renderOrder(state.order);
+  $('pay-usdx').focus();
+});
+
+/** The next order starts in bitcoin; the last one's intent is no longer followed here. */
+function leaveStablecoin() {
+  usdx.stop();
+  state.inStablecoin = false;
+  $('usdx-panel').hidden = true;
 }
 
 $('confirm-form').addEventListener('submit', async (event) => {
@@ -581,11 +640,21 @@ $('cancel-order').addEventListener('click', async () => {
 
 let receiptUrl = null;
 
-$('show-receipt').addEventListener('click', () => {
+$('show-receipt').addEventListener('click', async () => {
+  if (state.order.paid_elsewhere_by === 'stablecoin' && usdx.intent()?.status === 'requires_payment') await usdx.refresh();
+  const intent = usdx.intent();
+  const paidInStablecoin = state.order.paid_elsewhere_by === 'stablecoin' && intent?.order_number === state.order.order_number;
   const text = receiptText(state.order, {
     merchantName: state.org?.name ?? '',
     merchantPaymail: state.org?.paymail ?? null,
     tipBasisPoints: state.tipBasisPoints,
+    stablecoin: paidInStablecoin
+      ? {
+          symbol: intent.payment.symbol,
+          amount: tokenAmountText(intent.payment),
+          txid: intent.transfers.find((transfer) => transfer.outcome === 'accepted')?.txid ?? '',
+        }
+      : null,
   });
   $('receipt-text').textContent = text;
   if (receiptUrl) URL.revokeObjectURL(receiptUrl);
@@ -609,6 +678,7 @@ $('copy-receipt').addEventListener('click', async () => {
 
 function newSale() {
   state.watch?.stop();
+  leaveStablecoin();
   state.order = null;
   cards.reset();
   $('clear-cart').click();

@@ -1,12 +1,18 @@
 // The customer's page for an order, /pay/<order_number>: what to pay, the QR and a wallet link, and the
-// status as it changes. It reads only the public order routes: no key, nothing private.
+// status as it changes. It reads only the public order and intent routes: no key, nothing private. Only the
+// shop's staff may open a stablecoin intent for an order, so the page shows one only when its link names it
+// (/pay/<order_number>#spi_..., as the counter links it): then the order is paid in the stablecoin instead.
 
 import { api, ApiError, orderOf } from './api.js';
 import { formatMoney, formatSatoshis } from './money.js';
+import { stablecoinPayment } from './stablecoin-payment.js';
 import { watchOrder } from './order-watch.js';
 import { $, element, showAlert, statusText, walletHref } from './ui.js';
 
 const orderNumber = decodeURIComponent(location.pathname.split('/').filter(Boolean).at(-1) ?? '');
+/** The stablecoin intent the link names, if any: in the fragment, which no request carries. */
+const intentId = /^#(spi_[A-Za-z0-9_-]{32})$/.exec(location.hash)?.[1] ?? null;
+let usdx = null;
 
 function render(order) {
   const money = (minor) => formatMoney(minor, order.currency);
@@ -25,7 +31,10 @@ function render(order) {
     ? `${statusText(order)}. Thank you!`
     : statusText(order);
   $('status').dataset.status = order.status;
-  $('to-pay').hidden = !open;
+  $('to-pay').hidden = !open || usdx !== null;
+  // Satoshis say nothing of an order paid elsewhere, or being paid in the stablecoin.
+  $('satoshis').hidden = order.status === 'paid_elsewhere' || (open && usdx !== null);
+  if (order.paid_elsewhere_by === 'stablecoin' && usdx?.intent()?.status === 'requires_payment') usdx.refresh();
   if (open) {
     const number = encodeURIComponent(order.order_number);
     // A part payment changes what is due, and the QR asks for the rest: load the image again then.
@@ -74,11 +83,27 @@ $('copy-address').addEventListener('click', async () => {
 async function start() {
   try {
     const order = orderOf(await api('GET', `/api/pos/orders/${encodeURIComponent(orderNumber)}`, { auth: false }));
+    await showIntent(order);
     render(order);
     watchOrder(order.order_number, { onOrder: render });
   } catch (error) {
     $('loading').hidden = true;
     showAlert(error instanceof ApiError && error.status === 404 ? `There is no order ${orderNumber}: check the link.` : error.message);
+  }
+}
+
+/** The intent the link names, drawn above the bitcoin QR's place, when it is this order's. */
+async function showIntent(order) {
+  if (!intentId) return;
+  try {
+    const answer = await api('GET', `/api/v1/stablecoin/intents/${encodeURIComponent(intentId)}`, { auth: false });
+    const intent = answer?.intent ?? answer;
+    if (intent.order_number !== order.order_number) return;
+    $('usdx-panel').hidden = false;
+    usdx = stablecoinPayment($('usdx-panel'), { heading: 'h2', prefix: 'usdx' });
+    usdx.show(intent);
+  } catch {
+    // An intent that cannot be read leaves the page as it is: the order can still be paid in bitcoin.
   }
 }
 

@@ -48,9 +48,11 @@ function stamp(iso) {
  * The shop is named by its name and its paymail (alias@domain, a name a wallet resolves), the one it chose
  * or none: not by receipt_merchant, the identifier its on-chain receipt commits to.
  * @param {any} order the order as the API answers it
- * @param {{ merchantName?: string, merchantPaymail?: string | null, tipBasisPoints?: number | null }} [options]
+ * @param {{ merchantName?: string, merchantPaymail?: string | null, tipBasisPoints?: number | null,
+ *   stablecoin?: { symbol: string, amount: string, txid: string } | null }} [options] `stablecoin`: the order was
+ *   paid in it, this amount by this transfer
  */
-export function receiptText(order, { merchantName = '', merchantPaymail, tipBasisPoints = null } = {}) {
+export function receiptText(order, { merchantName = '', merchantPaymail, tipBasisPoints = null, stablecoin = null } = {}) {
   const money = (minor) => formatMoney(minor, order.currency);
   const out = [];
   const name = merchantName || order.merchant_name || order.merchant_handle;
@@ -81,11 +83,16 @@ export function receiptText(order, { merchantName = '', merchantPaymail, tipBasi
   out.push(...columns('TOTAL', money(order.total_minor)));
   out.push(rule('='));
   if (order.card_paid_minor > 0) out.push(...columns('Paid by gift card', money(order.card_paid_minor)));
-  if (!(order.card_paid_minor > 0) || order.paid_satoshis > 0)
+  if (stablecoin) {
+    // Paid in the dollar stablecoin (decision 0036): the tokens sent and the transfer, from its intent.
+    out.push(...columns(`Paid in ${stablecoin.symbol}`, stablecoin.amount));
+    if (stablecoin.txid) out.push('Transaction:', ...wrap(stablecoin.txid));
+  } else if (!(order.card_paid_minor > 0) || order.paid_satoshis > 0)
     out.push(...columns('Paid in BSV', formatSatoshis(order.paid_satoshis ?? 0)));
   for (const payment of order.payments ?? []) out.push('Transaction:', ...wrap(payment.txid));
   if ((order.flags ?? []).includes('overpaid')) out.push(...wrap('Overpaid: the excess is refunded by the merchant.'));
-  out.push(...columns('Status', String(order.status).toUpperCase()));
+  // Paid in the stablecoin, the order is paid_elsewhere to pos: on paper, paid.
+  out.push(...columns('Status', stablecoin ? 'PAID' : String(order.status).toUpperCase()));
   out.push('');
   out.push(...center('Thank you'));
   return out.map((line) => line.trimEnd()).join('\n') + '\n';

@@ -39,7 +39,9 @@ export function statusText(order) {
     case 'cancelled':
       return 'Cancelled';
     case 'paid_elsewhere':
-      // An online checkout paid by card or another wallet: nothing is due in bitcoin.
+      // Paid in the dollar stablecoin (its intent), or an online checkout paid by card or another wallet:
+      // nothing is due in bitcoin.
+      if (order.paid_elsewhere_by === 'stablecoin') return 'Paid in stablecoin';
       return order.paid_elsewhere_by === 'wallet-provider' ? 'Paid through the wallet provider' : 'Paid by card';
     default:
       return String(order.status ?? '');

@@ -24,6 +24,7 @@ import { finishIdempotent } from './plugins/idempotency.js';
 import { clientAddress, rateLimited } from './plugins/rate-limits.js';
 import { contractRoutes } from './contract/contract-routes.js';
 import { commerceRoutes } from './routes/commerce-routes.js';
+import { stablecoinRoutes } from './routes/stablecoin-routes.js';
 import { ticketRoutes } from './routes/ticket-routes.js';
 import { signRoutes } from './routes/sign-routes.js';
 import { providerRoutes } from './routes/provider-routes.js';
@@ -131,6 +132,7 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     payLinkRoutes(deps),
     commerceRoutes(deps),
     ticketRoutes(deps),
+    stablecoinRoutes(deps),
     signRoutes(deps),
     providerRoutes(deps),
     walletPassRoutes(deps),

@@ -87,6 +87,11 @@ export const configSchema = z
     CTK_PAYGATE_KEY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60_000),
     /** Checkouts per minute per client address: each takes a rate and holds a receiving output of the merchant's wallet. */
     CTK_CHECKOUT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+    /**
+     * Stablecoin intents opened and settles sent, per minute per client address (decision 0036): an intent holds
+     * an address of the merchant's wallet, and a settle reads the chain and may broadcast.
+     */
+    CTK_STABLECOIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
     /** Order event streams (SSE) one client address may hold open at once: each holds a call to pos. */
     CTK_ORDER_EVENT_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
     CTK_SIGN_IN_CHALLENGE_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),

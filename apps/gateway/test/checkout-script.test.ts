@@ -8,7 +8,11 @@ import { startTestGateway, type Gateway } from './harness.js';
 import { SERVICES_DOWN } from './support.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
-const FILE = join(EMBED_DIR, 'v1/checkout.js');
+/** The version new snippets quote: v2, the stablecoin beside bitcoin. */
+const FILE = join(EMBED_DIR, 'v2/checkout.js');
+/** v1 as merchants pinned it when it was released: it must be served byte for byte as it was. */
+const V1 = join(EMBED_DIR, 'v1/checkout.js');
+const V1_INTEGRITY = 'sha384-j0/Fn/dI+5sS1y0JXE5jngwQdX0eJF4sOEB35TmoFkiPcgwS840CjMPf6mNeKuzo';
 
 let gateway: Gateway;
 
@@ -23,7 +27,7 @@ const get = (url: string) => gateway.app.inject({ method: 'GET', url, headers: {
 
 describe('checkout.js, the Buy button merchants embed', () => {
   it('is served at its versioned URL as a script any site may load and check, cached for a year', async () => {
-    const response = await get('/checkout/v1/checkout.js');
+    const response = await get('/checkout/v2/checkout.js');
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
@@ -34,8 +38,16 @@ describe('checkout.js, the Buy button merchants embed', () => {
     expect(response.rawPayload.equals(readFileSync(FILE))).toBe(true);
   });
 
+  it('still serves v1 unchanged, so the pages that pinned its hash keep their Buy button', async () => {
+    const response = await get('/checkout/v1/checkout.js');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(subresourceIntegrity(response.rawPayload)).toBe(V1_INTEGRITY);
+    expect(response.rawPayload.equals(readFileSync(V1))).toBe(true);
+  });
+
   it.each([
-    ['/checkout/v2/checkout.js'],
+    ['/checkout/v3/checkout.js'],
     ['/checkout/v1/other.js'],
     ['/checkout/latest/checkout.js'],
     ['/checkout/v1/..%2F..%2Fpackage.json'],
@@ -43,8 +55,8 @@ describe('checkout.js, the Buy button merchants embed', () => {
     expect((await get(url)).statusCode).toBe(404);
   });
 
-  it('is one classic script that does nothing where there is no browser window', () => {
-    const source = readFileSync(FILE, 'utf8');
+  it.each([[V1], [FILE]])('%s is one classic script that does nothing where there is no browser window', (file) => {
+    const source = readFileSync(file, 'utf8');
     expect(source).not.toMatch(/^\s*(import|export)\s/m);
     // Runs in an empty context: it must not throw on load, and defines nothing global.
     const context = createContext({});
@@ -61,7 +73,7 @@ describe('checkout.js, the Buy button merchants embed', () => {
       const text = readFileSync(join(ROOT, doc), 'utf8');
       const quoted = [...text.matchAll(/integrity="(sha\d+-[A-Za-z0-9+/=]+)"/g)].map((match) => match[1]);
       expect(quoted.length, `${doc} quotes the script tag with its integrity`).toBeGreaterThan(0);
-      expect(new Set(quoted), `${doc}: the hash of apps/gateway/embed/v1/checkout.js`).toEqual(new Set([integrity]));
+      expect(new Set(quoted), `${doc}: the hash of apps/gateway/embed/v2/checkout.js`).toEqual(new Set([integrity]));
     }
   });
 });

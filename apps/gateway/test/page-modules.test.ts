@@ -4,6 +4,7 @@ import { addItem, addKeypadLine, changeQuantity, emptyCart, orderRequest } from 
 import { cartQuoter } from '../pages/cart-quote.js';
 import { formatMoney, formatPercent, minorToDecimal, parseMoney, parsePercent } from '../pages/money.js';
 import { RECEIPT_WIDTH, receiptText } from '../pages/receipt.js';
+import { intentStatusText, settleRefusalText, tokenAmountText } from '../pages/stablecoin-text.js';
 
 // The counter screen's modules are plain browser ES modules; the ones without the DOM run here too.
 
@@ -225,6 +226,60 @@ describe('the receipt text', () => {
       .split('\n');
     expect(inPart.find((line) => line.startsWith('Paid by gift card'))).toMatch(/\$10\.00$/);
     expect(inPart.find((line) => line.startsWith('Paid in BSV'))).toMatch(/11,050 sat$/);
+  });
+
+  it('names the stablecoin and its transfer for an order paid in it, and no satoshis', () => {
+    const lines = receiptText(
+      { ...order, status: 'paid_elsewhere', paid_elsewhere_by: 'stablecoin', paid_satoshis: 0, payments: [] },
+      { stablecoin: { symbol: 'USDX', amount: '14.42 USDX', txid: 'a'.repeat(64) } },
+    )
+      .trimEnd()
+      .split('\n');
+    expect(lines.find((line) => line.startsWith('Paid in USDX'))).toMatch(/14\.42 USDX$/);
+    expect(lines.join('')).toContain('a'.repeat(64));
+    expect(lines.some((line) => line.startsWith('Paid in BSV'))).toBe(false);
+    expect(lines.find((line) => line.startsWith('Status'))).toMatch(/PAID$/);
+  });
+});
+
+describe('a stablecoin payment intent in words', () => {
+  const payment = { symbol: 'USDX', decimals: 5, token_amount: '1250000', address: 'mxyz', token_id: 'ab_0', cosigner_public_key: '02' };
+
+  it.each([
+    ['1250000', 5, '12.50 USDX'],
+    ['100000', 5, '1.00 USDX'],
+    ['1', 5, '0.00001 USDX'],
+    ['123456789012345', 5, '1,234,567,890.12345 USDX'],
+    ['1250', 2, '12.50 USDX'],
+    ['7', 0, '7 USDX'],
+  ])('%s units of a %d-decimal token read %s', (units, decimals, text) => {
+    expect(tokenAmountText({ ...payment, token_amount: units, decimals })).toBe(text);
+  });
+
+  it('says where the intent stands', () => {
+    expect(['requires_payment', 'succeeded', 'expired', 'canceled'].map((status) => intentStatusText({ status, payment }))).toEqual([
+      'Waiting for the USDX transfer',
+      'Paid in USDX',
+      'Expired: nothing was paid',
+      'Cancelled: nothing was paid',
+    ]);
+  });
+
+  it("says settle's refusals in words a customer acts on; one it does not know keeps the service's message", () => {
+    const intent = { status: 'requires_payment', payment };
+    const said = (code: string, details = {}) => settleRefusalText({ code, message: `the service's ${code}`, details }, intent);
+    expect(said('payment_underpaid')).toBe(
+      "That transfer sent less than 12.50 USDX to this payment's address. Send the whole amount in one transfer.",
+    );
+    expect(said('stablecoin_wrong_token')).toContain('another token, not USDX');
+    expect(said('payment_wrong_output')).toContain("to this payment's address");
+    expect(said('stablecoin_not_approved')).toContain('cosigner did not approve');
+    expect(said('payment_expired')).toContain('expired before the transfer arrived');
+    expect(said('txid_already_used')).toContain('already paid for something else');
+    expect(said('failed_precondition', { reason: 'refund_due' })).toContain('kept for the shop to refund');
+    expect(said('something_new')).toBe("the service's something_new");
+    for (const code of ['payment_underpaid', 'stablecoin_wrong_token', 'payment_wrong_output', 'stablecoin_not_approved'])
+      expect(said(code)).not.toMatch(/_/);
   });
 });
 

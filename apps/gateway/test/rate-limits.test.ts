@@ -212,6 +212,34 @@ describe('commerce keys (decision 0018)', () => {
   });
 });
 
+describe('stablecoin intents (decision 0036)', () => {
+  let gateway: Gateway;
+  beforeAll(async () => {
+    gateway = await startTestGateway({ ...SERVICES_DOWN, CTK_STABLECOIN_RATE_LIMIT_PER_MINUTE: '2' });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+  });
+
+  it('opening and settling are limited per client address: each holds an address or reads the chain', async () => {
+    const open = (remoteAddress: string) => ({
+      method: 'POST' as const,
+      url: '/api/v1/stablecoin/intents',
+      remoteAddress,
+    });
+    // Without a body: 422, counted all the same; another address has its own allowance.
+    expect(await statuses(gateway, [open('203.0.113.60'), open('203.0.113.60'), open('203.0.113.60')])).toEqual([422, 422, 429]);
+    expect(await statuses(gateway, [open('203.0.113.61')])).toEqual([422]);
+    const settle = (remoteAddress: string) => ({
+      method: 'POST' as const,
+      url: `/api/v1/stablecoin/intents/spi_${'A'.repeat(32)}/settle`,
+      remoteAddress,
+    });
+    // A settle with nothing reaches commerce, which is down here (503): counted the same.
+    expect(await statuses(gateway, [settle('203.0.113.62'), settle('203.0.113.62'), settle('203.0.113.62')])).toEqual([503, 503, 429]);
+  });
+});
+
 describe('payment-gate keys', () => {
   let gateway: Gateway;
   beforeAll(async () => {

@@ -185,10 +185,10 @@ describe('the site builder through the gateway: settings, preview and publish, w
     expect(published.json().site_url).toBe(`file://${sitesDir}/${owner.handle}/index.html`);
     const index = readFileSync(join(sitesDir, owner.handle, 'index.html'), 'utf8');
     const integrity = `sha384-${createHash('sha384')
-      .update(readFileSync(join(EMBED_DIR, 'v1/checkout.js')))
+      .update(readFileSync(join(EMBED_DIR, 'v2/checkout.js')))
       .digest('base64')}`;
     expect(index).toContain(
-      `<script src="${PUBLIC_URL}/checkout/v1/checkout.js" integrity="${integrity}" crossorigin="anonymous" defer></script>`,
+      `<script src="${PUBLIC_URL}/checkout/v2/checkout.js" integrity="${integrity}" crossorigin="anonymous" defer></script>`,
     );
     expect(index).toContain(`merchant="${owner.handle}" item="${latte.json().id}" commerce-key="${key}"`);
     expect(index).toContain(`src="${PUBLIC_URL}/api/v1/shops/${owner.handle}/sign?format=svg"`);

@@ -1,5 +1,5 @@
 import { P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
-import { cosignOwnerUnlock, createChainClient, tokenLock } from '@ctk/chain';
+import { cosignOwnerUnlock, createChainClient, tokenTransferOutput } from '@ctk/chain';
 import { requestFaucet, requestStablecoinFaucet } from '@ctk/chain/local';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, bearer, onboard, type Onboarded } from './harness.js';
@@ -27,10 +27,7 @@ async function stablecoinTransfer(chainUrl: string, to: string, units: bigint): 
     sourceOutputIndex: fees.vout,
     unlockingScriptTemplate: new P2PKH().unlock(key),
   });
-  tx.addOutput({
-    satoshis: 1,
-    lockingScript: tokenLock({ ownerAddress: to, inscription: { op: 'transfer', tokenId, amount: units }, cosignerPublicKey }),
-  });
+  tx.addOutput(tokenTransferOutput({ address: to, tokenId, amount: units, cosignerPublicKey }));
   tx.addOutput({ satoshis: 10_000 + 1 - 1 - 400, lockingScript: new P2PKH().lock(address) });
   await tx.sign();
   const cosigned = await chain.cosign(tx);
@@ -76,6 +73,15 @@ describe('stablecoin payment intents through the gateway', () => {
     const read = await call('GET', `/api/v1/stablecoin/intents/${intent.id}`);
     expect(read.statusCode).toBe(200);
     expect(read.json()).toEqual(intent);
+
+    // Its address as a QR code, for the customer's wallet to scan off the counter screen or the Buy button's dialog.
+    const qr = await call('GET', `/api/v1/stablecoin/intents/${intent.id}/qr`);
+    expect([qr.statusCode, qr.headers['content-type']]).toEqual([200, 'image/svg+xml']);
+    expect(qr.body).toMatch(/^<svg /);
+    const png = await call('GET', `/api/v1/stablecoin/intents/${intent.id}/qr?format=png`);
+    expect([png.statusCode, png.headers['content-type'], png.rawPayload.subarray(1, 4).toString()]).toEqual([200, 'image/png', 'PNG']);
+    expect((await call('GET', `/api/v1/stablecoin/intents/spi_${'Q'.repeat(32)}/qr`)).statusCode).toBe(404);
+    expect((await call('GET', `/api/v1/stablecoin/intents/${intent.id}/qr?format=gif`)).statusCode).toBe(422);
 
     const transfer = await stablecoinTransfer(stack.chainUrl, intent.payment.address, BigInt(intent.payment.token_amount));
     const settled = await call('POST', `/api/v1/stablecoin/intents/${intent.id}/settle`, undefined, { transaction: transfer.hex });

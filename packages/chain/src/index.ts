@@ -44,6 +44,7 @@ export { addressOfScript, networkAddress, addressOfPublicKey, scriptOfAddress } 
 export {
   parseTokenOutput,
   tokenLock,
+  tokenTransferOutput,
   cosignOwnerUnlock,
   cosignInput,
   inputSignature,

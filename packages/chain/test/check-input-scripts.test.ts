@@ -1,7 +1,7 @@
 import { Spend, type SignatureHashCache, type Transaction } from '@bsv/sdk';
 import { describe, expect, it } from 'vitest';
 import { checkInputScripts, scriptCheckEngine, type SpentCoin } from '../src/index.js';
-import { judgeP2pkhInput } from '../src/verify/judge-p2pkh-input.js';
+import { judgeSignedInput } from '../src/verify/judge-signed-input.js';
 import { loadSecp256k1 } from '../src/verify/load-secp256k1.js';
 import { makeCase, makeKeys, Rng } from './script-cases.js';
 
@@ -50,7 +50,7 @@ describe('checkInputScripts: the fast P2PKH path reaches the verdict of @bsv/sdk
       c.tx.inputs.forEach((input, index) => {
         // The generator's intent, where the rules make it plain, keeps the generator honest.
         if (c.expected[index] !== undefined) expect(oracle[index], `${where}: the interpreter on input ${index}`).toBe(c.expected[index]);
-        const judged = judgeP2pkhInput(
+        const judged = judgeSignedInput(
           {
             tx: c.tx,
             index,

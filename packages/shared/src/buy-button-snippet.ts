@@ -13,7 +13,7 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 
-/** `<script src=".../checkout/v1/checkout.js" integrity="sha384-..." crossorigin="anonymous" defer></script>` */
+/** `<script src=".../checkout/v2/checkout.js" integrity="sha384-..." crossorigin="anonymous" defer></script>` */
 export function checkoutScriptTag(script: CheckoutScript): string {
   return `<script src="${escapeHtml(script.src)}" integrity="${escapeHtml(script.integrity)}" crossorigin="anonymous" defer></script>`;
 }

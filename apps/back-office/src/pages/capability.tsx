@@ -19,6 +19,7 @@ import { PosCardsPage } from './pos-cards.js';
 import { PrepaidCardsPage } from './prepaid-cards.js';
 import { SignInFirst } from './sign-in-first.js';
 import { SiteBuilderPage } from './site-builder.js';
+import { StableValuePage } from './stable-value.js';
 import { TicketsPage } from './tickets.js';
 
 /** The reports' charts (Chart.js) load with their page only. */
@@ -39,6 +40,7 @@ const OWN_PAGES: Record<string, (props: { handle: string }) => JSX.Element> = {
   'open-sign': OpenSignPage,
   'federated-marketplace': FederatedMarketplacePage,
   'site-builder': SiteBuilderPage,
+  'stable-value': StableValuePage,
 };
 
 /**

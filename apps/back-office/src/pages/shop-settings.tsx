@@ -120,7 +120,7 @@ function BuyButton({ org, onKeyMade }: { org: Organization; onKeyMade: () => voi
       })
       .catch(() => setProblem('The catalog could not be read.'));
     // The hash of the script as this instance serves it: the snippet's integrity is always the file's.
-    fetch('/checkout/v1/checkout.js')
+    fetch('/checkout/v2/checkout.js')
       .then((response) => response.arrayBuffer())
       .then((bytes) => crypto.subtle.digest('SHA-384', bytes))
       .then((digest) => setIntegrity(`sha384-${btoa(String.fromCharCode(...new Uint8Array(digest)))}`))
@@ -132,7 +132,7 @@ function BuyButton({ org, onKeyMade }: { org: Organization; onKeyMade: () => voi
   });
   const snippet =
     key && integrity && item
-      ? buyButtonSnippet({ src: `${location.origin}/checkout/v1/checkout.js`, integrity }, { merchant: org.handle, item, commerceKey: key })
+      ? buyButtonSnippet({ src: `${location.origin}/checkout/v2/checkout.js`, integrity }, { merchant: org.handle, item, commerceKey: key })
       : '';
   return (
     <div aria-labelledby={`buy-${org.handle}`}>

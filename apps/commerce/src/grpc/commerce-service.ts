@@ -29,6 +29,7 @@ import type { SiteContext } from '../site/site-context.js';
 import { toSiteMessage, toSitePublicationMessage } from './site-message.js';
 import { createIntent } from '../stablecoin/create-intent.js';
 import { getIntent } from '../stablecoin/get-intent.js';
+import { getIntentQr } from '../stablecoin/intent-qr.js';
 import { toIntentMessage } from '../stablecoin/intent-message.js';
 import { settleIntent } from '../stablecoin/settle-intent.js';
 import type { StablecoinContext } from '../stablecoin/stablecoin-context.js';
@@ -134,6 +135,9 @@ export function commerceService(
     },
     async settleStablecoinIntent(request) {
       return { intent: toIntentMessage(await settleIntent(stablecoin, request), stablecoin.now()) };
+    },
+    async getStablecoinIntentQr(request) {
+      return getIntentQr(stablecoin, request.paymentId, request.format);
     },
   };
 }

@@ -1,7 +1,8 @@
-import { PaymentEvent, PaymentEventType, Settlement, type LineItem } from '@ctk/proto/ctk/events/v1/payment_event';
+import { PaymentEvent, PaymentEventType, Settlement } from '@ctk/proto/ctk/events/v1/payment_event';
 import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
 import type { Checkout } from '../data/checkout-repository.js';
 import type { ProviderPayment, RefundFigures } from '../data/provider-payment-repository.js';
+import { orderEventLines, orderTaxRate } from '../domain/order-event-lines.js';
 
 /**
  * `payment.received` of a checkout paid through a provider (decision 0019): the checkout's total and tax
@@ -17,7 +18,7 @@ export function providerPaidEvent(input: {
   paidAt: Date;
 }): PaymentEvent {
   const { checkout, order } = input;
-  const lines = linesOf(order, checkout);
+  const lines = orderEventLines(order, checkout);
   return PaymentEvent.fromPartial({
     id: `commerce.provider_payment.${input.paymentId}`,
     type: PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED,
@@ -31,7 +32,7 @@ export function providerPaidEvent(input: {
     lines,
     occurredAt: input.paidAt,
     taxJurisdiction: order?.taxJurisdiction ?? '',
-    taxRate: lines.length > 0 ? oneRate(order) : '',
+    taxRate: lines.length > 0 ? orderTaxRate(order) : '',
     description: `Checkout ${checkout.orderNumber} paid through the ${input.provider} (${input.paymentRef})`,
   });
 }
@@ -67,24 +68,4 @@ export function refundFigures(payment: ProviderPayment, refundedMinor: bigint): 
     deltaMinor: total - payment.refundedMinor,
     deltaTax: taxTotal - payment.refundedTax,
   };
-}
-
-function linesOf(order: Order | undefined, checkout: Checkout): LineItem[] {
-  if (!order) return [];
-  const lines = order.lines.map((line) => ({
-    itemId: line.itemId,
-    name: line.name,
-    quantity: line.quantity,
-    unitPriceMinor: line.unitPriceMinor,
-    taxMinor: line.taxMinor,
-    totalMinor: line.totalMinor,
-  }));
-  const total = lines.reduce((sum, line) => sum + line.totalMinor, 0n);
-  const tax = lines.reduce((sum, line) => sum + line.taxMinor, 0n);
-  return total === checkout.totalMinor && tax === checkout.taxMinor ? lines : [];
-}
-
-function oneRate(order: Order | undefined): string {
-  const rates = new Set(order?.lines.map((line) => line.taxRate));
-  return rates.size === 1 ? [...rates][0]! : '';
 }

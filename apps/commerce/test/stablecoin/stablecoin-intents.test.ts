@@ -1,6 +1,7 @@
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import type { StablecoinIntent } from '@ctk/proto/ctk/commerce/v1/commerce';
 import { eventually } from '@ctk/shared/testing';
+import QRCode from 'qrcode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failure, PUBLIC_URL, startCommerceStack, type CommerceStack } from '../commerce-stack.js';
 import { stablecoinCustomer } from './stablecoin-wallet.js';
@@ -138,6 +139,23 @@ describe('a stablecoin intent', () => {
     },
   );
 
+  it('is opened once for a checkout asked for by 30 callers at once: one intent, one address', { tags: ['concurrency'] }, async () => {
+    const org = await shop();
+    const scone = await stack.item(org, { name: 'Scone', priceCents: 350n });
+    const { checkout } = await stack.client.createCheckout({
+      org,
+      lines: [{ itemId: scone.id, quantity: 1n, modifierIds: [] }],
+      publicUrl: PUBLIC_URL,
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        stack.client.createStablecoinIntent({ org, checkout: checkout!.publicToken, publicUrl: PUBLIC_URL, clientAddress: '203.0.113.9' }),
+      ),
+    );
+    expect(new Set(answers.map((answer) => answer.intent!.id)).size).toBe(1);
+    expect(new Set(answers.map((answer) => answer.intent!.payment!.address)).size).toBe(1);
+  });
+
   it('is opened by anyone for a checkout, by staff only for an amount or an order, and once per order', async () => {
     const org = await shop();
     const latte = await stack.item(org, { name: 'Oat latte', priceCents: 575n });
@@ -168,5 +186,23 @@ describe('a stablecoin intent', () => {
       await failure(stack.client.createStablecoinIntent({ org, amountCents: 500n, orderNumber: checkout!.order!.orderNumber, ...owner })),
     ).toMatchObject({ code: 'validation_failed' });
     expect(await failure(stack.client.getStablecoinIntent({ paymentId: 'spi_not-an-intent' }))).toMatchObject({ code: 'not_found' });
+  });
+
+  it('answers its address as a QR code for a wallet to scan, to anyone holding its id', async () => {
+    const intent = await intentFor(await shop(), 250n, 'Scone');
+    const svg = await stack.client.getStablecoinIntentQr({ paymentId: intent.id, format: '' });
+    expect(svg.contentType).toBe('image/svg+xml');
+    // The address alone: what a token wallet reads, as the order's QR is drawn.
+    const drawn = await QRCode.toString(intent.payment!.address, { errorCorrectionLevel: 'M', margin: 2, type: 'svg' });
+    expect(Buffer.from(svg.body).toString('utf8')).toBe(drawn);
+    const png = await stack.client.getStablecoinIntentQr({ paymentId: intent.id, format: 'png' });
+    expect([png.contentType, Buffer.from(png.body).subarray(1, 4).toString()]).toEqual(['image/png', 'PNG']);
+    expect(await failure(stack.client.getStablecoinIntentQr({ paymentId: intent.id, format: 'gif' }))).toMatchObject({
+      code: 'validation_failed',
+      details: { field: 'format' },
+    });
+    expect(await failure(stack.client.getStablecoinIntentQr({ paymentId: `spi_${'Q'.repeat(32)}`, format: '' }))).toMatchObject({
+      code: 'not_found',
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
-import { cosignOwnerUnlock, createChainClient, tokenLock, type ChainClient } from '@ctk/chain';
+import { cosignOwnerUnlock, createChainClient, tokenLock, tokenTransferOutput, type ChainClient } from '@ctk/chain';
 import { requestFaucet, requestStablecoinFaucet } from '@ctk/chain/local';
 
 /** A coin a customer holds: the transaction that made it and its output index. */
@@ -29,16 +29,17 @@ export async function stablecoinCustomer(chainUrl: string, units: bigint) {
     const tx = new Transaction();
     tx.addInput({ sourceTransaction: usdx.source, sourceOutputIndex: usdx.vout, unlockingScriptTemplate: cosignOwnerUnlock(key) });
     tx.addInput({ sourceTransaction: fees.source, sourceOutputIndex: fees.vout, unlockingScriptTemplate: new P2PKH().unlock(key) });
-    const lock = (pay: Pay) =>
-      tokenLock({
-        ownerAddress: pay.address,
-        inscription: { op: 'transfer', tokenId: pay.tokenId ?? stablecoin.tokenId, amount: pay.amount },
+    const output = (pay: Pay) =>
+      tokenTransferOutput({
+        address: pay.address,
+        tokenId: pay.tokenId ?? stablecoin.tokenId,
+        amount: pay.amount,
         cosignerPublicKey: pay.plain ? undefined : stablecoin.cosignerPublicKey,
       });
-    for (const pay of pays) tx.addOutput({ satoshis: 1, lockingScript: lock(pay) });
+    for (const pay of pays) tx.addOutput(output(pay));
     const spent = pays.filter((pay) => !pay.tokenId).reduce((sum, pay) => sum + pay.amount, 0n);
     const change = usdx.units - spent;
-    if (change > 0n) tx.addOutput({ satoshis: 1, lockingScript: lock({ address, amount: change }) });
+    if (change > 0n) tx.addOutput(output({ address, amount: change }));
     const satoshis = fees.source.outputs[fees.vout]!.satoshis! + 1 - tx.outputs.length - 400;
     tx.addOutput({ satoshis, lockingScript: new P2PKH().lock(address) });
     await tx.sign();

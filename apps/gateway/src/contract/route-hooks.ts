@@ -53,6 +53,13 @@ const header = (name: string, value: (json: Json) => string) => after((json, { r
 
 export function routeHooks(deps: GatewayDeps): Record<string, RouteHook> {
   const publicUrl = deps.config.CTK_PUBLIC_URL;
+  /** The organisation the body's `org_handle` names, whoever calls (404 for a handle none has). */
+  const bodyOrg = async (input: { body: unknown }) => {
+    const handle = (input.body as { org_handle: string }).org_handle;
+    const org = await deps.credentials.org(handle);
+    if (!org) throw new AppError('not_found', `No organisation with handle "${handle}".`, { field: 'org_handle' });
+    return org;
+  };
   return {
     // What changes as it is paid or used (an order, a card's balance): never from a shared cache.
     no_store: { options: header('cache-control', () => 'no-store') },
@@ -126,10 +133,7 @@ export function routeHooks(deps: GatewayDeps): Record<string, RouteHook> {
       route: (route) => ({
         ...route,
         handle: async (input) => {
-          const handle = (input.body as { org_handle: string }).org_handle;
-          const org = await deps.credentials.org(handle);
-          if (!org) throw new AppError('not_found', `No organisation with handle "${handle}".`, { field: 'org_handle' });
-          input.request.org = { ...org, role: null };
+          input.request.org = { ...(await bodyOrg(input)), role: null };
           return route.handle(input);
         },
       }),
@@ -140,9 +144,7 @@ export function routeHooks(deps: GatewayDeps): Record<string, RouteHook> {
       route: (route) => ({
         ...route,
         handle: async (input) => {
-          const handle = (input.body as { org_handle: string }).org_handle;
-          const org = await deps.credentials.org(handle);
-          if (!org) throw new AppError('not_found', `No organisation with handle "${handle}".`, { field: 'org_handle' });
+          const org = await bodyOrg(input);
           const caller = input.request.caller;
           input.request.org = { ...org, role: caller.kind === 'user' ? await deps.credentials.role(caller.userId, org.id) : null };
           return route.handle(input);

@@ -6,9 +6,12 @@ import type { FastifyInstance } from 'fastify';
  * `checkout.js`, the Buy button a merchant embeds in their own pages (decision 0018): one classic script in
  * `apps/gateway/embed/<version>/`, served at `/checkout/<version>/checkout.js`. A released version never
  * changes: merchants pin it with an SRI hash, so it is cached for a year, immutable, and readable by any
- * origin (`crossorigin="anonymous"` is what lets the browser check the hash).
+ * origin (`crossorigin="anonymous"` is what lets the browser check the hash). v1 stays served for the pages
+ * that pinned it; v2 (the stablecoin beside bitcoin, decision 0036) is the one new snippets quote.
  */
-const CHECKOUT_SCRIPT_VERSIONS = ['v1'];
+const CHECKOUT_SCRIPT_VERSIONS = ['v1', 'v2'];
+/** The version the back office's snippet and published sites load. */
+export const CURRENT_CHECKOUT_SCRIPT = 'v2';
 export const EMBED_DIR = fileURLToPath(new URL('../../embed', import.meta.url));
 
 export function serveCheckoutScript(app: FastifyInstance): void {

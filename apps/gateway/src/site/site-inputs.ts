@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs';
 import type { SiteInputs } from '@ctk/proto/ctk/commerce/v1/commerce';
 import { AppError } from '@ctk/shared';
 import type { GatewayDeps } from '../deps.js';
-import { EMBED_DIR } from '../pages/serve-checkout-script.js';
+import { CURRENT_CHECKOUT_SCRIPT, EMBED_DIR } from '../pages/serve-checkout-script.js';
 
-/** The Buy button's script a published site loads: v1, pinned by its SRI hash (decision 0018). */
-const SCRIPT_VERSION = 'v1';
+/** The Buy button's script a published site loads: the current version, pinned by its SRI hash (decision 0018). */
+const SCRIPT_VERSION = CURRENT_CHECKOUT_SCRIPT;
 let integrity: string | undefined;
 
 /** checkout.js's `integrity`: sha384 of the file this gateway serves, read once. */

@@ -1,5 +1,5 @@
 import { P2PKH, Utils, type PrivateKey, type Transaction } from '@bsv/sdk';
-import { tokenLock } from '../tokens/token-lock.js';
+import { tokenLock, tokenTransferOutput } from '../tokens/token-lock.js';
 import { p2pkhHash, type ChainState, type Coin } from './chain-state.js';
 import { ownTransaction } from './own-transaction.js';
 import type { IndexedTokenOutput } from './token-index.js';
@@ -84,14 +84,8 @@ export function stablecoinPayment(input: {
     .filter((coin) => !coin.spentBy)
     .sort((a, b) => b.satoshis - a.satoshis)[0];
   if (total < input.amount || !feeCoin) return undefined;
-  const lock = (address: string, amount: bigint) => ({
-    satoshis: 1,
-    lockingScript: tokenLock({
-      ownerAddress: address,
-      inscription: { op: 'transfer', tokenId: stablecoin.tokenId, amount },
-      cosignerPublicKey: stablecoin.cosignerPublicKey,
-    }),
-  });
+  const lock = (address: string, amount: bigint) =>
+    tokenTransferOutput({ address, tokenId: stablecoin.tokenId, amount, cosignerPublicKey: stablecoin.cosignerPublicKey });
   const outputs = [lock(input.address, input.amount)];
   if (total > input.amount) outputs.push(lock(keys.treasury.toAddress('testnet'), total - input.amount));
   return ownTransaction({

@@ -9,7 +9,7 @@ export {
   type TokenOutput,
 } from './token-types.js';
 export { parseTokenOutput } from './parse-token-output.js';
-export { tokenLock } from './token-lock.js';
+export { tokenLock, tokenTransferOutput } from './token-lock.js';
 export { tokenJson } from './token-json.js';
 export { cosignOwnerUnlock, cosignInput } from './cosign-unlock.js';
 export { inputSignature, SIGHASH_ALL_FORKID } from './input-signature.js';

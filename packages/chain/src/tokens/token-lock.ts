@@ -27,6 +27,21 @@ export function tokenLock(input: { ownerAddress: string; inscription: TokenInscr
   ]);
 }
 
+/**
+ * A transfer's output of `amount` units of a token to `address` (1 satoshi), cosign-locked when the token has a
+ * cosigner: what every wallet, faucet and test building a transfer puts in it.
+ */
+export function tokenTransferOutput(input: { address: string; tokenId: string; amount: bigint; cosignerPublicKey?: string }): {
+  satoshis: number;
+  lockingScript: LockingScript;
+} {
+  const inscription = { op: 'transfer' as const, tokenId: input.tokenId, amount: input.amount };
+  return {
+    satoshis: 1,
+    lockingScript: tokenLock({ ownerAddress: input.address, inscription, cosignerPublicKey: input.cosignerPublicKey }),
+  };
+}
+
 /** What `parseTokenOutput` would refuse is never built. */
 function checkInscription(inscription: TokenInscription): void {
   if (inscription.amount < 1n || inscription.amount > MAX_TOKEN_AMOUNT)

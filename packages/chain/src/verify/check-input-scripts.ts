@@ -1,5 +1,5 @@
 import { Spend, type LockingScript, type SignatureHashCache, type Transaction } from '@bsv/sdk';
-import { judgeP2pkhInput } from './judge-p2pkh-input.js';
+import { judgeSignedInput } from './judge-signed-input.js';
 import { loadSecp256k1 } from './load-secp256k1.js';
 
 /** The output an input spends: what its unlocking script must satisfy, and the satoshis its signature covers. */
@@ -16,7 +16,7 @@ export type ScriptFailure = { index: number; reason: string };
 
 /**
  * Checks every input's unlocking script against the output it spends (`coins[i]` for input i); undefined
- * when all pass. The fast path decides only what it recognises fully (see `judgeP2pkhInput`) and reaches
+ * when all pass. The fast path decides only what it recognises fully (see `judgeSignedInput`: P2PKH and the cosign template, with or without a token's inscription) and reaches
  * the verdict the SDK's `Spend` would; every other input goes to `Spend` as before.
  */
 export function checkInputScripts(
@@ -33,7 +33,7 @@ export function checkInputScripts(
     const sourceTXID = input.sourceTXID ?? input.sourceTransaction?.id('hex');
     if (!sourceTXID) return { index, reason: 'it names no source transaction' };
     const judged = secp
-      ? judgeP2pkhInput({ tx, index, sourceTXID, sourceSatoshis: coin.satoshis, lockingScript: coin.lockingScript, cache }, secp)
+      ? judgeSignedInput({ tx, index, sourceTXID, sourceSatoshis: coin.satoshis, lockingScript: coin.lockingScript, cache }, secp)
       : { verdict: 'undecided' as const };
     if (judged.verdict === 'invalid') return { index, reason: judged.reason };
     if (judged.verdict === 'undecided') {

@@ -1,5 +1,5 @@
 import type { Transaction } from '@bsv/sdk';
-import { cosignOwnerUnlock, tokenLock, type ChainClient, type StablecoinInfo } from '@ctk/chain';
+import { cosignOwnerUnlock, tokenTransferOutput, type ChainClient, type StablecoinInfo } from '@ctk/chain';
 import { buildTransaction } from '../pay/build-transaction.js';
 import { sourceTransaction } from '../pay/source-transactions.js';
 import type { WalletFile } from '../wallet-file.js';
@@ -25,14 +25,8 @@ export async function stablecoinTransfer(input: {
   satsPerKb: number;
 }): Promise<{ tx: Transaction; fee: number }> {
   const { stablecoin } = input;
-  const lock = (address: string, amount: bigint) => ({
-    satoshis: 1,
-    lockingScript: tokenLock({
-      ownerAddress: address,
-      inscription: { op: 'transfer', tokenId: stablecoin.tokenId, amount },
-      cosignerPublicKey: stablecoin.cosignerPublicKey,
-    }),
-  });
+  const lock = (address: string, amount: bigint) =>
+    tokenTransferOutput({ address, tokenId: stablecoin.tokenId, amount, cosignerPublicKey: stablecoin.cosignerPublicKey });
   const outputs = [lock(input.to, input.amount)];
   if (input.total > input.amount) outputs.push(lock(input.wallet.address, input.total - input.amount));
   const cache = new Map<string, Transaction>();

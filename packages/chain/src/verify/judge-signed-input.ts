@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { Hash, OP, TransactionSignature, type LockingScript, type SignatureHashCache, type Transaction } from '@bsv/sdk';
 import type { Secp256k1 } from './load-secp256k1.js';
+import { readEnvelope } from '../tokens/inscription-envelope.js';
 import { isChecksigFormat, isMinimalPush } from './script-encoding.js';
 
 /** What the fast path concludes about one input: `undecided` sends it to @bsv/sdk's interpreter. */
 export type Verdict = { verdict: 'valid' } | { verdict: 'invalid'; reason: string } | { verdict: 'undecided' };
 
-export type P2pkhInput = {
+export type SignedInput = {
   tx: Transaction;
   index: number;
   sourceTXID: string;
@@ -22,28 +23,40 @@ const UNDECIDED: Verdict = { verdict: 'undecided' };
 const invalid = (reason: string): Verdict => ({ verdict: 'invalid', reason });
 
 /**
- * Judges a standard P2PKH spend as @bsv/sdk's `Spend` would, with libsecp256k1 for the signature. Only a
- * locking script of exactly `OP_DUP OP_HASH160 <20 bytes> OP_EQUALVERIFY OP_CHECKSIG` and an unlocking script
- * of exactly two pushes are judged; so is only a FORKID signature without the CHRONICLE bit (BIP 143 digest)
- * and a public key libsecp256k1 can parse. Everything else is `undecided`, and so is anything where the
- * interpreter's outcome is not plain from the rules below. The rules follow `Spend` without verify flags:
- * strict DER, a defined sighash type and strict public key encoding always; low S and minimal pushes only
- * for transaction version 1 (a later version relaxes them, as in the SDK).
+ * Judges a spend of a key-locked output as @bsv/sdk's `Spend` would, with libsecp256k1 for the signatures.
+ * Judged locks, exactly: P2PKH (`OP_DUP OP_HASH160 <20 bytes> OP_EQUALVERIFY OP_CHECKSIG`), with or without a
+ * 1Sat Ordinals inscription envelope before it (a BSV-21 token: the envelope is an `OP_0 OP_IF ... OP_ENDIF`
+ * the interpreter skips), and MNEE's cosign template (`... OP_EQUALVERIFY OP_CHECKSIGVERIFY <33-byte key>
+ * OP_CHECKSIG`, decision 0036), likewise; unlocked by exactly two pushes (`<sig> <key>`), or three for the
+ * cosign template (`<cosigner sig> <owner sig> <owner key>`). Only FORKID signatures without the CHRONICLE bit
+ * (BIP 143 digest) and public keys libsecp256k1 can parse are judged. Everything else is `undecided`, and so
+ * is anything where the interpreter's outcome is not plain from the rules below. The rules follow `Spend`
+ * without verify flags: strict DER, a defined sighash type and strict public key encoding always; low S and
+ * minimal pushes only for transaction version 1 (a later version relaxes them, as in the SDK). Each signature
+ * is checked in the order the script runs: the owner's key hash, the owner's signature, then the cosigner's.
  */
-export function judgeP2pkhInput(input: P2pkhInput, secp: Secp256k1): Verdict {
-  const pubkeyHash = p2pkhHashOf(input.lockingScript);
+export function judgeSignedInput(input: SignedInput, secp: Secp256k1): Verdict {
+  const lock = keyLockOf(input.lockingScript);
   const unlocking = input.tx.inputs[input.index]!.unlockingScript;
-  if (!pubkeyHash || !unlocking || unlocking.chunks.length !== 2) return UNDECIDED;
-  const [sigPush, keyPush] = unlocking.chunks as [Chunk, Chunk];
-  if (!isPlainPush(sigPush) || !isPlainPush(keyPush)) return UNDECIDED;
+  if (!lock || !unlocking || unlocking.chunks.length !== (lock.cosignerKey ? 3 : 2)) return UNDECIDED;
+  const pushes = unlocking.chunks as Chunk[];
+  if (!pushes.every(isPlainPush)) return UNDECIDED;
   const relaxed = input.tx.version > 1;
-  if (!relaxed && !(isMinimalPush(sigPush) && isMinimalPush(keyPush))) return invalid('a push in the unlocking script is not minimal');
-  const sig = sigPush.data ?? [];
-  const pubkey = keyPush.data ?? [];
-  if (!sameBytes(Hash.hash160(pubkey), pubkeyHash)) return invalid("the public key does not hash to the locking script's hash");
-  // The interpreter strips pushes of the signature from the script it signs; in a P2PKH script only a
-  // 20-byte signature could equal one (the hash). Rather than follow that, leave it to the interpreter.
-  if (sig.length === 20) return UNDECIDED;
+  if (!relaxed && !pushes.every(isMinimalPush)) return invalid('a push in the unlocking script is not minimal');
+  const [ownerSig, ownerKey] = pushes.slice(-2).map((chunk) => chunk.data ?? []) as [number[], number[]];
+  const cosignerSig = lock.cosignerKey ? (pushes[0]!.data ?? []) : undefined;
+  if (!sameBytes(Hash.hash160(ownerKey), lock.ownerHash)) return invalid("the public key does not hash to the locking script's hash");
+  // The interpreter strips pushes of the signature from the script it signs: where the locking script holds a
+  // push equal to a signature (only the key hash could, or an inscription's push), leave it to the interpreter.
+  const held = input.lockingScript.chunks.flatMap((chunk) => (chunk.data ? [chunk.data] : []));
+  if ([ownerSig, cosignerSig].some((sig) => sig && held.some((data) => sameBytes(data, sig)))) return UNDECIDED;
+  const owner = signatureVerdict(input, ownerSig, ownerKey, relaxed, secp);
+  if (owner.verdict !== 'valid' || !lock.cosignerKey) return owner;
+  return signatureVerdict(input, cosignerSig!, lock.cosignerKey, relaxed, secp);
+}
+
+/** One OP_CHECKSIG(VERIFY) of the lock: the signature's and the key's encodings, then the signature itself. */
+function signatureVerdict(input: SignedInput, sig: number[], pubkey: number[], relaxed: boolean, secp: Secp256k1): Verdict {
   const parsed = parseSignature(sig, relaxed);
   if ('reason' in parsed) return parsed.reason === 'undecided' ? UNDECIDED : invalid(parsed.reason);
   const keyProblem = publicKeyProblem(pubkey);
@@ -61,15 +74,22 @@ export function judgeP2pkhInput(input: P2pkhInput, secp: Secp256k1): Verdict {
 
 type Chunk = LockingScript['chunks'][number];
 
-/** The 20-byte hash of a P2PKH locking script, chunk by chunk (what the interpreter runs). */
-function p2pkhHashOf(script: LockingScript): number[] | undefined {
-  const c = script.chunks;
-  if (c.length !== 5) return undefined;
-  if (c[0]!.op !== OP.OP_DUP || c[1]!.op !== OP.OP_HASH160 || c[3]!.op !== OP.OP_EQUALVERIFY || c[4]!.op !== OP.OP_CHECKSIG)
-    return undefined;
-  const push = c[2]!;
-  if (push.op !== 20 || push.data?.length !== 20 || push.invalidLength === true) return undefined;
-  return push.data;
+/**
+ * The key lock of a script, chunk by chunk (what the interpreter runs): the owner's key hash and, for the cosign
+ * template, the cosigner's key; after a 1Sat inscription envelope or not. Undefined for any other script.
+ */
+function keyLockOf(script: LockingScript): { ownerHash: number[]; cosignerKey?: number[] } | undefined {
+  const envelope = readEnvelope(script.chunks);
+  const c = envelope ? envelope.rest : script.chunks;
+  if (c.length !== 5 && c.length !== 7) return undefined;
+  if (c[0]!.op !== OP.OP_DUP || c[1]!.op !== OP.OP_HASH160 || c[3]!.op !== OP.OP_EQUALVERIFY) return undefined;
+  const hash = c[2]!;
+  if (hash.op !== 20 || hash.data?.length !== 20 || hash.invalidLength === true) return undefined;
+  if (c.length === 5) return c[4]!.op === OP.OP_CHECKSIG ? { ownerHash: hash.data } : undefined;
+  const key = c[5]!;
+  if (c[4]!.op !== OP.OP_CHECKSIGVERIFY || c[6]!.op !== OP.OP_CHECKSIG) return undefined;
+  if (key.op !== 33 || key.data?.length !== 33 || key.invalidLength === true) return undefined;
+  return { ownerHash: hash.data, cosignerKey: key.data };
 }
 
 /** A data push (OP_0 to OP_PUSHDATA4) whose length the script bytes did hold. */
@@ -121,7 +141,7 @@ function publicKeyProblem(pubkey: number[]): string | undefined {
 }
 
 /** The BIP 143 (FORKID) digest, from the same SDK routine the interpreter calls. */
-function sighashDigest(input: P2pkhInput, scope: number): Uint8Array {
+function sighashDigest(input: SignedInput, scope: number): Uint8Array {
   const { tx, index } = input;
   const current = tx.inputs[index]!;
   const preimage = TransactionSignature.formatBytes({
