@@ -21,6 +21,7 @@ import { SignInFirst } from './sign-in-first.js';
 import { SiteBuilderPage } from './site-builder.js';
 import { StableValuePage } from './stable-value.js';
 import { TicketsPage } from './tickets.js';
+import { TokensPage } from './tokens.js';
 
 /** The reports' charts (Chart.js) load with their page only. */
 const ReportsPage = lazy(() => import('./reports.js').then((m) => m.ReportsPage));
@@ -41,6 +42,7 @@ const OWN_PAGES: Record<string, (props: { handle: string }) => JSX.Element> = {
   'federated-marketplace': FederatedMarketplacePage,
   'site-builder': SiteBuilderPage,
   'stable-value': StableValuePage,
+  tokens: TokensPage,
 };
 
 /**

@@ -1,0 +1,53 @@
+import { formatDateTime } from '../format.js';
+import { amountText, KIND_TEXT, type Token } from '../tokens.js';
+import { TokenBalanceCheck } from './token-balance-check.js';
+import { TokenHoldersList } from './token-holders.js';
+
+type Props = { token: Token; admin: boolean; onFinish: (token: Token) => void };
+
+/**
+ * One of the shop's tokens: its symbol, name, kind, supply in its own unit, status and token id. An active
+ * token shows who holds it and checks an address's balance; a draft says it waits for the wallet's signature,
+ * and an admin finishes it from here (its steps open above the list).
+ */
+export function TokenCard({ token, admin, onFinish }: Props) {
+  const active = token.status === 'active';
+  const headingId = `token-${token.id}`;
+  return (
+    <li class="card token">
+      <h3 id={headingId}>
+        {token.symbol} <span class="muted">· {token.name}</span>{' '}
+        <span class={`tag ${token.status}`}>{active ? 'Active' : 'Draft: not minted yet'}</span>
+      </h3>
+      <dl class="facts">
+        <dt>Kind</dt>
+        <dd>{KIND_TEXT[token.kind].title}</dd>
+        <dt>Supply</dt>
+        <dd>{amountText(token.supply, token.decimals, token.symbol)}</dd>
+        <dt>Decimals</dt>
+        <dd>{token.decimals}</dd>
+        <dt>{active ? 'Minted' : 'Drafted'}</dt>
+        <dd>{formatDateTime(active && token.deployed_at ? token.deployed_at : token.created_at)}</dd>
+      </dl>
+      {token.kind === 'credits' && <p class="muted">Credits you sell are money you owe their holders until they are spent with you.</p>}
+      {active ? (
+        <>
+          <p class="txid">
+            Token id <code>{token.token_id}</code>
+          </p>
+          <TokenHoldersList token={token} />
+          <TokenBalanceCheck token={token} />
+        </>
+      ) : (
+        <>
+          <p>Waiting for your wallet to sign it: nothing is on the chain yet.</p>
+          {admin && (
+            <button type="button" class="secondary" onClick={() => onFinish(token)}>
+              Finish the mint of {token.symbol}
+            </button>
+          )}
+        </>
+      )}
+    </li>
+  );
+}

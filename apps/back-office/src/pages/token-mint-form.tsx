@@ -1,0 +1,152 @@
+import { useState } from 'preact/hooks';
+import { api } from '../api.js';
+import { Field, Problem, Refusal } from '../form.js';
+import { mintRefusal, type FieldProblems } from '../token-refusals.js';
+import { amountText, KIND_TEXT, MAX_DECIMALS, symbolProblem, unitsOfAmount, type Token, type TokenKind } from '../tokens.js';
+
+const KINDS = Object.keys(KIND_TEXT) as TokenKind[];
+
+/**
+ * "Mint a token": the kind, symbol, name, decimals and supply, drafted by the contracts service into the
+ * unsigned transaction the merchant's wallet signs (`POST /api/v1/orgs/:handle/tokens`, an admin's). The
+ * supply is typed in the token's own unit and sent as whole units by its digits; the page says how many
+ * units that is as it is typed, since a wallet shows units and the chain counts them. A refusal is said in
+ * words, beside the field it is about.
+ */
+export function TokenMintForm({ handle, onDrafted }: { handle: string; onDrafted: (token: Token) => void }) {
+  const [symbol, setSymbol] = useState('');
+  const [decimals, setDecimals] = useState(0);
+  const [supply, setSupply] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [fields, setFields] = useState<FieldProblems>({});
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const text = (name: string) => String(form.get(name) ?? '').trim();
+    setProblem(null);
+    setFields({});
+    const typed: FieldProblems = {};
+    typed.symbol = symbolProblem(text('symbol')) ?? undefined;
+    if (!text('name')) typed.name = 'Give it the name your customers know it by, such as Brew Club membership.';
+    let units = '';
+    try {
+      units = unitsOfAmount(text('supply'), decimals, text('symbol'));
+    } catch (error) {
+      typed.supply = error instanceof Refusal ? error.message : String(error);
+    }
+    if (typed.symbol || typed.name || typed.supply) {
+      setFields(typed);
+      setProblem('Check the fields marked below.');
+      return;
+    }
+    setBusy(true);
+    try {
+      const token = await api<Token>(`/api/v1/orgs/${encodeURIComponent(handle)}/tokens`, {
+        method: 'POST',
+        body: { kind: text('kind'), symbol: text('symbol'), name: text('name'), decimals, supply: units },
+      });
+      onDrafted(token);
+    } catch (error) {
+      const refused = mintRefusal(error);
+      setProblem(refused.problem);
+      setFields(refused.fields);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section class="card" aria-labelledby="mint">
+      <h2 id="mint">Mint a token</h2>
+      <p class="muted">
+        The service drafts the transaction; your wallet signs it. The whole supply goes to a fresh address of your wallet, and the fee (a
+        few satoshis) comes from your wallet's coins.
+      </p>
+      <form onSubmit={submit} noValidate>
+        <fieldset class="options">
+          <legend>What it is for</legend>
+          {KINDS.map((kind) => (
+            <label class="check kind" key={kind}>
+              <input type="radio" name="kind" value={kind} defaultChecked={kind === 'membership'} />
+              <span>
+                <strong>{KIND_TEXT[kind].title}</strong>: {KIND_TEXT[kind].about}
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        <Field
+          label="Symbol"
+          name="symbol"
+          required
+          maxLength={16}
+          autoComplete="off"
+          spellcheck={false}
+          autoCapitalize="characters"
+          placeholder="BREW"
+          hint="What wallets show beside the amount: one word, up to 16 characters. It cannot be changed once minted."
+          problem={fields.symbol}
+          value={symbol}
+          onInput={(event) => setSymbol((event.currentTarget as HTMLInputElement).value.trim())}
+        />
+        <Field
+          label="Name"
+          name="name"
+          required
+          maxLength={100}
+          autoComplete="off"
+          placeholder="Brew Club membership"
+          hint="What your shop calls it. Kept here; the chain holds the symbol."
+          problem={fields.name}
+        />
+        <label class="field">
+          <span>Decimals</span>
+          <select
+            name="decimals"
+            value={String(decimals)}
+            aria-describedby="decimals-hint"
+            onChange={(event) => setDecimals(Number((event.currentTarget as HTMLSelectElement).value))}
+          >
+            {Array.from({ length: MAX_DECIMALS + 1 }, (_, n) => (
+              <option key={n} value={String(n)}>
+                {n === 0 ? '0: whole tokens only' : `${n}: such as ${amountText(10 ** n + 50 * 10 ** (n - 1), n, '').trim()}`}
+              </option>
+            ))}
+          </select>
+          <small id="decimals-hint" class="hint">
+            Where a wallet puts the point. A membership is usually whole (0); credits often have 2, like cents.
+          </small>
+        </label>
+        <Field
+          label="Supply"
+          name="supply"
+          required
+          inputMode="decimal"
+          autoComplete="off"
+          placeholder={decimals > 0 ? `1000.${'0'.repeat(decimals)}` : '1000'}
+          hint={supplyHint(supply, decimals, symbol)}
+          problem={fields.supply}
+          value={supply}
+          onInput={(event) => setSupply((event.currentTarget as HTMLInputElement).value)}
+        />
+        <Problem problem={problem} />
+        <button type="submit" disabled={busy}>
+          {busy ? 'Drafting…' : 'Draft the mint'}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+/** How many tokens there will be, said back as the chain will count them, or what to type. */
+function supplyHint(typed: string, decimals: number, symbol: string): string {
+  const every = 'How many there will ever be, in the token itself. All of it goes to your wallet; no more can be minted later.';
+  if (!typed.trim()) return every;
+  try {
+    const units = unitsOfAmount(typed, decimals, symbol);
+    return `${amountText(units, decimals, symbol || 'tokens')}: ${new Intl.NumberFormat('en-US').format(BigInt(units))} units on the chain. ${every}`;
+  } catch {
+    return every;
+  }
+}
