@@ -908,6 +908,7 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
         'federated_marketplace',
         'site_builder',
         'stable_value',
+        'tokens',
       ];
       if (!ownPages.includes(capability.id))
         expect(await page.getByRole('heading', { name: 'What it does for you' }).isVisible()).toBe(true);

@@ -1,16 +1,17 @@
 import { formatDateTime } from '../format.js';
 import { amountText, KIND_TEXT, type Token } from '../tokens.js';
+import type { ShopWallet } from '../wallet-addresses.js';
 import { TokenBalanceCheck } from './token-balance-check.js';
 import { TokenHoldersList } from './token-holders.js';
 
-type Props = { token: Token; admin: boolean; onFinish: (token: Token) => void };
+type Props = { token: Token; admin: boolean; wallet: ShopWallet | null; onFinish: (token: Token) => void };
 
 /**
  * One of the shop's tokens: its symbol, name, kind, supply in its own unit, status and token id. An active
  * token shows who holds it and checks an address's balance; a draft says it waits for the wallet's signature,
  * and an admin finishes it from here (its steps open above the list).
  */
-export function TokenCard({ token, admin, onFinish }: Props) {
+export function TokenCard({ token, admin, wallet, onFinish }: Props) {
   const active = token.status === 'active';
   const headingId = `token-${token.id}`;
   return (
@@ -35,7 +36,7 @@ export function TokenCard({ token, admin, onFinish }: Props) {
           <p class="txid">
             Token id <code>{token.token_id}</code>
           </p>
-          <TokenHoldersList token={token} />
+          <TokenHoldersList token={token} wallet={wallet} />
           <TokenBalanceCheck token={token} />
         </>
       ) : (

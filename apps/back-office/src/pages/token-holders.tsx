@@ -1,14 +1,17 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { describe, Problem } from '../form.js';
 import { amountText, tokenPath, type Token, type TokenHolders } from '../tokens.js';
+import { shopWalletAddresses, type ShopWallet } from '../wallet-addresses.js';
 
 /**
  * Who holds an active token and how much (`GET /api/v1/tokens/:token_id/holders`, public: the token indexer's
- * count, unmined transfers it validated included), most first; the shop's own address is named as its
- * wallet. Read again on request: tokens move in wallets, not through this page.
+ * count, unmined transfers it validated included), most first; the shop's own addresses (the mint's, and its
+ * wallet's, where a transfer's change goes) are named as its wallet. Read again on request: tokens move in
+ * wallets, not through this page.
  */
-export function TokenHoldersList({ token }: { token: Token }) {
+export function TokenHoldersList({ token, wallet }: { token: Token; wallet: ShopWallet | null }) {
+  const own = useMemo(() => shopWalletAddresses(wallet ?? {}, token.owner_address), [wallet, token.owner_address]);
   const [holders, setHolders] = useState<TokenHolders['holders'] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [reading, setReading] = useState(false);
@@ -42,7 +45,7 @@ export function TokenHoldersList({ token }: { token: Token }) {
               <tr key={holder.address}>
                 <td class="address">
                   <code>{holder.address}</code>
-                  {holder.address === token.owner_address && <small class="muted"> your wallet</small>}
+                  {own.has(holder.address) && <small class="muted"> your wallet</small>}
                 </td>
                 <td>{amountText(holder.balance, token.decimals, token.symbol)}</td>
               </tr>

@@ -2,11 +2,12 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { describe, Problem } from '../form.js';
 import type { Token } from '../tokens.js';
+import type { ShopWallet } from '../wallet-addresses.js';
 import { TokenCard } from './token-card.js';
 import { TokenMintForm } from './token-mint-form.js';
 import { TokenMintSteps } from './token-mint-steps.js';
 
-type Organization = { role: 'owner' | 'admin' | 'staff' };
+type Organization = ShopWallet & { role: 'owner' | 'admin' | 'staff' };
 
 /**
  * `/o/:handle/tokens`: the shop's own tokens on the chain (decision 0036). What they are for, and what each
@@ -53,7 +54,7 @@ export function TokensPage({ handle }: { handle: string }) {
         {tokens?.length === 0 && <p>No tokens yet.{admin && ' Mint one above.'}</p>}
         <ul class="entries">
           {tokens?.map((token) => (
-            <TokenCard key={token.id} token={token} admin={admin} onFinish={setFinishing} />
+            <TokenCard key={token.id} token={token} admin={admin} wallet={org} onFinish={setFinishing} />
           ))}
         </ul>
       </section>
