@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumInstalled, openChromium } from './browser.js';
 import { api, freePort, ROOT, startInstance, stopInstance, wallet, type Instance } from './instance.js';
@@ -36,9 +36,12 @@ describe.skipIf(!hasChromium)('the Tokens page, in headless Chromium at phone si
   let merchant: { address: string; public_key: string; xpub: string };
   const problems: string[] = [];
   let step = 0;
-  const shot = async (name: string) => {
+  /** The whole page, and the part the step is about (`part`), which on a phone is far down a long page. */
+  const shot = async (name: string, part?: Locator) => {
     step += 1;
-    await page.screenshot({ path: join(ARTIFACTS, `${String(step).padStart(2, '0')}-${name}.png`), fullPage: true });
+    const path = join(ARTIFACTS, `${String(step).padStart(2, '0')}-${name}`);
+    await page.screenshot({ path: `${path}.png`, fullPage: true });
+    if (part) await part.screenshot({ path: `${path}-part.png` });
   };
 
   /**
@@ -114,8 +117,9 @@ describe.skipIf(!hasChromium)('the Tokens page, in headless Chromium at phone si
       'A symbol has no spaces: write it as one word, such as BREW or BREWCLUB.',
     );
     expect(await mint.getByLabel(/^Symbol/).getAttribute('aria-invalid')).toBe('true');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('symbol');
     expect(await pageProblems(page)).toEqual([]);
-    await shot('symbol-refused');
+    await shot('symbol-refused', mint);
 
     // The wallet has no coins yet: the page says where to send some.
     await mint.getByLabel(/^Symbol/).fill('BREW');
@@ -125,7 +129,7 @@ describe.skipIf(!hasChromium)('the Tokens page, in headless Chromium at phone si
         '(on a local test chain: pnpm wallet --file <your wallet file> faucet), then draft the mint again.',
     );
     expect(await pageProblems(page)).toEqual([]);
-    await shot('no-coins');
+    await shot('no-coins', mint);
 
     // The owner funds the wallet from the local chain's faucet, and drafts again.
     const faucet = await wallet(chainPort, merchantWallet, 'faucet', '1000000');
@@ -148,7 +152,7 @@ describe.skipIf(!hasChromium)('the Tokens page, in headless Chromium at phone si
     const command = await page.evaluate(() => navigator.clipboard.readText());
     expect(command).toBe(`pnpm wallet --file ${merchantWallet} sign-transaction ${unsigned}`);
     expect(await pageProblems(page)).toEqual([]);
-    await shot('sign-in-your-wallet');
+    await shot('sign-in-your-wallet', steps);
 
     // The unsigned hex pasted by mistake is caught; a txid that is not this mint (the faucet's) is refused in words.
     await steps.getByLabel(/^Signed transaction \(hex\)/).fill(unsigned);
@@ -161,7 +165,7 @@ describe.skipIf(!hasChromium)('the Tokens page, in headless Chromium at phone si
       'That transaction mints no token: it is not this mint of BREW. Paste the id of the transaction your wallet signed for this draft.',
     );
     expect(await pageProblems(page)).toEqual([]);
-    await shot('not-this-mint');
+    await shot('not-this-mint', steps);
 
     // The merchant runs the command in a terminal and pastes what it printed: the page broadcasts and confirms it.
     const signed = await runCopied(command);
@@ -176,7 +180,7 @@ describe.skipIf(!hasChromium)('the Tokens page, in headless Chromium at phone si
     expect(active).toMatchObject({ id: draft.id, status: 'active', token_id: expect.stringMatching(/^[0-9a-f]{64}_0$/) });
     await steps.getByText(active.token_id).waitFor();
     expect(await pageProblems(page)).toEqual([]);
-    await shot('minted');
+    await shot('minted', steps);
 
     // The list shows it active, with the whole supply at the shop's own address.
     await steps.getByRole('button', { name: 'Done' }).click();
@@ -191,7 +195,7 @@ describe.skipIf(!hasChromium)('the Tokens page, in headless Chromium at phone si
         expect.stringMatching(new RegExp(`^${draft.owner_address}\\s+your wallet\\s+500 BREW$`)),
       ]);
     expect(await pageProblems(page)).toEqual([]);
-    await shot('active-held-by-the-shop');
+    await shot('active-held-by-the-shop', card);
   });
 
   it('the merchant sends some to a customer with pnpm wallet send-token, and the holders list and the balance check show it', async () => {
@@ -222,7 +226,7 @@ describe.skipIf(!hasChromium)('the Tokens page, in headless Chromium at phone si
         expect.stringMatching(new RegExp(`^${customer.address}\\s+20 BREW$`)),
       ]);
     expect(await pageProblems(page)).toEqual([]);
-    await shot('holders-after-send');
+    await shot('holders-after-send', card);
 
     // The membership gate: the customer's address holds it, the mint's address (all of it moved on) holds none, a typo is no address.
     const check = card.getByRole('form', { name: 'Check a balance' });
@@ -231,7 +235,7 @@ describe.skipIf(!hasChromium)('the Tokens page, in headless Chromium at phone si
     await expect
       .poll(() => check.getByRole('status').textContent())
       .toMatch(/^Holds 20 BREW( \(20 BREW of it not yet in a block\))?: a member\.$/);
-    await shot('balance-a-member');
+    await shot('balance-a-member', check);
     await check.getByLabel(/^Wallet address/).fill(token.owner_address);
     await check.getByRole('button', { name: 'Check' }).click();
     await check.getByRole('status').filter({ hasText: 'Holds no BREW: not a member.' }).waitFor();
@@ -241,7 +245,29 @@ describe.skipIf(!hasChromium)('the Tokens page, in headless Chromium at phone si
     const balance = (await api(instance.base, 'GET', `/api/v1/tokens/${token.token_id}/balance/${customer.address}`)).body;
     expect(balance).toMatchObject({ balance: 20, holds: true, symbol: 'BREW' });
     expect(await pageProblems(page)).toEqual([]);
-    await shot('balance-not-an-address');
+    await shot('balance-not-an-address', card);
+    expect(problems).toEqual([]);
+  });
+
+  it('shows staff the tokens, their holders and the balance check, and leaves minting to the owner and admins', async () => {
+    const added = await api(instance.base, 'POST', `/api/v1/orgs/${handle}/members`, ownerKey, { name: 'Sam', role: 'staff' });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    const staff = await browser.newPage();
+    staff.on('pageerror', (error) => problems.push(`staff: ${error.message}`));
+    await staff.goto(`${instance.base}/`);
+    await staff.getByText('Use an API key instead').click();
+    await staff.getByLabel('API key').fill(added.body.api_key.key);
+    await staff.getByRole('button', { name: 'Sign in with the API key' }).click();
+    await staff.getByRole('heading', { name: 'Brew Club Roasters' }).waitFor();
+    await staff.goto(`${instance.base}/o/${handle}/tokens`);
+    await staff.getByText("You can see the shop's tokens here; only the shop's owner or an admin can mint one.").waitFor();
+    const card = staff.getByRole('listitem').filter({ has: staff.getByRole('heading', { name: /^BREW/ }) });
+    await card.getByRole('table', { name: 'Who holds it' }).getByText('20 BREW').waitFor();
+    expect(await staff.getByRole('region', { name: 'Mint a token' }).count()).toBe(0);
+    expect(await staff.getByRole('button', { name: /Draft the mint|Finish the mint/ }).count()).toBe(0);
+    expect(await pageProblems(staff)).toEqual([]);
+    await staff.screenshot({ path: join(ARTIFACTS, `${String(++step).padStart(2, '0')}-staff.png`), fullPage: true });
+    await staff.close();
     expect(problems).toEqual([]);
   });
 });

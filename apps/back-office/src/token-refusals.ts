@@ -45,7 +45,7 @@ export function mintRefusal(error: unknown): { problem: string; fields: FieldPro
     for (const issue of issues)
       if (issue.field && ['symbol', 'name', 'decimals', 'supply', 'kind'].includes(issue.field))
         fields[issue.field as keyof FieldProblems] ??= sentence(issue.message);
-    return { problem: Object.keys(fields).length ? 'Check the fields marked below.' : error.message, fields };
+    return { problem: Object.keys(fields).length ? 'Check the fields marked above.' : error.message, fields };
   }
   return { problem: error.message, fields: {} };
 }

@@ -47,9 +47,9 @@ export type TokenBalance = {
 
 /** Each kind in a few words, for the form's choices and the list. */
 export const KIND_TEXT: Record<TokenKind, { title: string; about: string }> = {
-  membership: { title: 'Membership', about: 'Holding one is the pass. It is not money: you owe its holder nothing.' },
-  credits: { title: 'Credits', about: 'Bought in advance and spent with you: money you owe until they are spent.' },
-  community: { title: 'Community currency', about: 'Passed from person to person, for what your community agrees.' },
+  membership: { title: 'Membership', about: 'holding one is the pass. It is not money: you owe its holder nothing.' },
+  credits: { title: 'Credits', about: 'bought in advance and spent with you: money you owe until they are spent.' },
+  community: { title: 'Community currency', about: 'passed from person to person, for what your community agrees.' },
 };
 
 /** The most whole units a mint may have: 2^63 - 1, as BSV-21 amounts are read. */

@@ -21,9 +21,17 @@ export function TokenMintForm({ handle, onDrafted }: { handle: string; onDrafted
   const [problem, setProblem] = useState<string | null>(null);
   const [fields, setFields] = useState<FieldProblems>({});
 
+  /** Says what is wrong; the first field it is about takes the focus, so a phone shows it and a screen reader reads it. */
+  const refuse = (said: string, about: FieldProblems, form: HTMLFormElement) => {
+    setProblem(said);
+    setFields(about);
+    requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+  };
+
   const submit = async (event: Event) => {
     event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const element = event.currentTarget as HTMLFormElement;
+    const form = new FormData(element);
     const text = (name: string) => String(form.get(name) ?? '').trim();
     setProblem(null);
     setFields({});
@@ -36,11 +44,7 @@ export function TokenMintForm({ handle, onDrafted }: { handle: string; onDrafted
     } catch (error) {
       typed.supply = error instanceof Refusal ? error.message : String(error);
     }
-    if (typed.symbol || typed.name || typed.supply) {
-      setFields(typed);
-      setProblem('Check the fields marked below.');
-      return;
-    }
+    if (typed.symbol || typed.name || typed.supply) return refuse('Check the fields marked above.', typed, element);
     setBusy(true);
     try {
       const token = await api<Token>(`/api/v1/orgs/${encodeURIComponent(handle)}/tokens`, {
@@ -50,8 +54,7 @@ export function TokenMintForm({ handle, onDrafted }: { handle: string; onDrafted
       onDrafted(token);
     } catch (error) {
       const refused = mintRefusal(error);
-      setProblem(refused.problem);
-      setFields(refused.fields);
+      refuse(refused.problem, refused.fields, element);
     } finally {
       setBusy(false);
     }
