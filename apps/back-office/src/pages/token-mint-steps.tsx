@@ -46,19 +46,21 @@ export function TokenMintSteps({ handle, token, onActive, onClose }: Props) {
     }
   };
 
-  const run = (action: () => Promise<void>) => async (event: Event) => {
+  /** A step's form sent: one at a time, its problem cleared first. */
+  const run = (action: (form: HTMLFormElement) => Promise<void>) => async (event: Event) => {
     event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
     setProblem(null);
     setBusy(true);
     try {
-      await action();
+      await action(form);
     } finally {
       setBusy(false);
     }
   };
 
-  const sendSigned = run(async () => {
-    const signed = String(new FormData(document.getElementById('signed-form') as HTMLFormElement).get('signed') ?? '').replace(/\s+/g, '');
+  const sendSigned = run(async (form) => {
+    const signed = String(new FormData(form).get('signed') ?? '').replace(/\s+/g, '');
     if (!signed) return setProblem('Paste the signed transaction that sign-transaction printed.');
     if (signed.toLowerCase() === draft.transaction.toLowerCase())
       return setProblem('That is the transaction before signing. Run the command in step 1 and paste what it prints.');
@@ -131,7 +133,7 @@ export function TokenMintSteps({ handle, token, onActive, onClose }: Props) {
         </li>
         <li>
           <h3>Paste what your wallet printed</h3>
-          <form id="signed-form" onSubmit={sendSigned} noValidate>
+          <form onSubmit={sendSigned} noValidate>
             <label class="field">
               <span>Signed transaction (hex)</span>
               <textarea name="signed" rows={4} spellcheck={false} autoComplete="off" aria-describedby="signed-hint" />
