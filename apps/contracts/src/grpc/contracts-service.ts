@@ -3,6 +3,9 @@ import { getSetup } from '../domain/get-setup.js';
 import { confirmTokenMint } from '../tokens/confirm-token-mint.js';
 import { draftTokenMint } from '../tokens/draft-token-mint.js';
 import { listTokens } from '../tokens/list-tokens.js';
+import { openTokenRedemption } from '../tokens/open-token-redemption.js';
+import { redeemTokens } from '../tokens/redeem-tokens.js';
+import { toRedemptionAddressMessage, toRedemptionMessage } from '../tokens/redemption-message.js';
 import { tokenBalance } from '../tokens/token-balance.js';
 import { tokenHolders } from '../tokens/token-holders.js';
 import { toTokenMessage } from '../tokens/token-message.js';
@@ -24,6 +27,12 @@ export function contractsService(tokens: TokensContext): ContractsServiceImpleme
       return { data: (await listTokens(tokens, org)).map(toTokenMessage) };
     },
     listTokenHolders: (request) => tokenHolders(tokens, request),
+    async openTokenRedemption({ org, ...input }) {
+      return { redemptionAddress: toRedemptionAddressMessage(await openTokenRedemption(tokens, org, input)) };
+    },
+    async redeemTokens({ org, ...input }) {
+      return { redemption: toRedemptionMessage(await redeemTokens(tokens, org, input)) };
+    },
     getTokenBalance: (request) => tokenBalance(tokens, request),
   };
 }
