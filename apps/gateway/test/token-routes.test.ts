@@ -289,3 +289,33 @@ describe('redeeming credits against an order through the API', () => {
     }
   });
 });
+
+describe('the tokens capability in the descriptors', () => {
+  type Capability = { id: string; maturity: string; note?: string; endpoints: Array<{ method: string; path: string }> };
+  const tokensOf = (body: { rungs: Array<{ capabilities: Capability[] }> }) =>
+    body.rungs.flatMap((rung) => rung.capabilities).find((capability) => capability.id === 'tokens') as Capability & {
+      set_up?: boolean;
+      next_step?: string | null;
+    };
+
+  it('lists its routes at maturity preview with no "not built" note, and is set up for a shop once it has a token', async () => {
+    const tokens = tokensOf((await call('GET', '/api/v1/capabilities')).json());
+    expect(tokens.maturity).toBe('preview');
+    expect(tokens.note).toBeUndefined();
+    expect(tokens.endpoints.map((e) => `${e.method} ${e.path}`)).toEqual([
+      'POST /api/v1/orgs/:handle/tokens',
+      'POST /api/v1/orgs/:handle/tokens/:draft_id/deployed',
+      'GET /api/v1/orgs/:handle/tokens',
+      'GET /api/v1/tokens/:token_id/holders',
+      'POST /api/v1/orgs/:handle/tokens/:token_id/redemption-addresses',
+      'POST /api/v1/orgs/:handle/tokens/:token_id/redemptions',
+      'GET /api/v1/tokens/:token_id/balance/:address',
+    ]);
+    const merchant = await stack.merchant('Descriptor Cafe');
+    const before = tokensOf((await call('GET', `/api/v1/orgs/${merchant.handle}/capabilities`, merchant.key)).json());
+    expect(before).toMatchObject({ set_up: false, next_step: expect.stringContaining('Mint a token') });
+    await mint(merchant);
+    const after = tokensOf((await call('GET', `/api/v1/orgs/${merchant.handle}/capabilities`, merchant.key)).json());
+    expect(after.set_up).toBe(true);
+  });
+});

@@ -1,4 +1,5 @@
 import type { ContractsServiceImplementation } from '@ctk/proto/ctk/contracts/v1/contracts';
+import { orgOf } from '@ctk/shared';
 import { getSetup } from '../domain/get-setup.js';
 import { confirmTokenMint } from '../tokens/confirm-token-mint.js';
 import { draftTokenMint } from '../tokens/draft-token-mint.js';
@@ -14,8 +15,8 @@ import type { TokensContext } from '../tokens/tokens-context.js';
 /** ContractsService over gRPC: thin handlers calling the use cases. */
 export function contractsService(tokens: TokensContext): ContractsServiceImplementation {
   return {
-    async getSetup() {
-      return { capabilities: getSetup() };
+    async getSetup({ org }) {
+      return { capabilities: await getSetup(tokens.tokens, orgOf(org)) };
     },
     async draftTokenMint({ org, ...input }) {
       return { token: toTokenMessage(await draftTokenMint(tokens, org, input)) };
