@@ -1,6 +1,17 @@
-import { serviceConfigFields } from '@ctk/shared';
+import { chainConfigFields } from '@ctk/chain';
+import { databaseConfigFields, serviceAddressFields, serviceConfigFields } from '@ctk/shared';
 import { z } from 'zod';
 
-export const configSchema = z.object(serviceConfigFields('contracts'));
+export const configSchema = z.object({
+  ...serviceConfigFields('contracts'),
+  ...databaseConfigFields,
+  // A token's mint goes to an address of the merchant's wallet that p2p holds, paid for by the wallet's
+  // coins that p2p lists (docs/decisions/0036-stablecoin-and-tokens.md).
+  ...serviceAddressFields(['p2p']),
+  // Deployed tokens, their holders and transfers are read on the chain and its token indexer.
+  ...chainConfigFields,
+  /** The mining fee a drafted mint pays, in satoshis per 1000 bytes (the wallet's default; miners take less today). */
+  CONTRACTS_FEE_SATS_PER_KB: z.coerce.number().int().min(1).max(100_000).default(100),
+});
 
 export type Config = z.infer<typeof configSchema>;

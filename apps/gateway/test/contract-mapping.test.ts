@@ -62,6 +62,17 @@ describe('the JSON of a contract message', () => {
     expect(messageSchema(line, 'answer').safeParse(toJson(line, sum)).success).toBe(true);
   });
 
+  it('takes an unbounded int64 in a request (a token supply) as a JSON integer while exact, or its digits up to 2^63 - 1', () => {
+    const mint = messageDesc('ctk.contracts.v1.DraftTokenMintRequest');
+    const body = { symbol: 'BREW', name: 'Brew Club', kind: 'membership' };
+    const schema = messageSchema(mint, 'request');
+    const read = (supply: unknown) => fromJson(mint, schema.parse({ ...body, supply }) as Record<string, unknown>);
+    expect(read(500)).toMatchObject({ supply: 500n });
+    expect(read('9223372036854775807')).toMatchObject({ supply: 2n ** 63n - 1n });
+    for (const supply of ['9223372036854775808', 2 ** 60, '12.5', ' 12', '', 1.5])
+      expect(schema.safeParse({ ...body, supply }).success, String(supply)).toBe(false);
+  });
+
   it('reads a row by field name, a Date as ISO 8601, and leaves out an unset field marked omit_unset rather than null', () => {
     const added = messageDesc('ctk.gateway.v1.AddedMember');
     const row = { userId: '5e9d1c7b-2a4f-4c8e-b6d3-0f8a2e5c7b91', name: 'Ben', email: null, did: null, role: 'staff', hash: 'secret' };

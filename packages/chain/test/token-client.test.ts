@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PrivateKey, Transaction, Utils } from '@bsv/sdk';
+import { P2PKH, PrivateKey, Transaction, Utils } from '@bsv/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createChainClient, MNEE_TOKEN_ID, tokenLock } from '../src/index.js';
 import { mineBlocks, requestStablecoinFaucet } from '../src/local/index.js';
@@ -109,6 +109,53 @@ describe('token reads through the indexer API', () => {
     expect(await chain.client.tokenOutputs(funded.source.id('hex'))).toEqual([]);
     expect(await rejection(chain.client.tokenBalance(holder.address, 'USDX'))).toMatchObject({ code: 'validation_failed' });
     expect(await rejection(chain.client.tokenUtxos('not-an-address', tokenId))).toMatchObject({ code: 'validation_failed' });
+  });
+
+  it("lists a token's holders as 1Sat's /id/{id}/holders does: valid unspent units per address, most first, a page at a time", async () => {
+    const minter = await fundedWallet(chain, 20_000);
+    const deploy = new Transaction();
+    deploy.addInput({
+      sourceTransaction: minter.source,
+      sourceOutputIndex: minter.vout,
+      unlockingScriptTemplate: new P2PKH().unlock(minter.key),
+    });
+    deploy.addOutput({
+      satoshis: 1,
+      lockingScript: tokenLock({
+        ownerAddress: minter.address,
+        inscription: { op: 'deploy+mint', symbol: 'HOLD', decimals: 0, amount: 100n },
+      }),
+    });
+    deploy.addOutput({ satoshis: 19_000, lockingScript: new P2PKH().lock(minter.address) });
+    await deploy.sign();
+    await chain.client.broadcast(deploy);
+    const tokenId = `${deploy.id('hex')}_0`;
+    expect(await chain.client.tokenHolders(tokenId)).toEqual([{ address: minter.address, amount: 100n }]);
+
+    const [a, b] = [newWallet(), newWallet()];
+    const sent = await tokenTransfer({
+      key: minter.key,
+      tokens: [{ source: deploy, vout: 0 }],
+      tokenId,
+      cosigned: false,
+      fees: { source: deploy, vout: 1 },
+      outputs: [
+        { address: a.address, amount: 30n },
+        { address: b.address, amount: 10n },
+        { address: minter.address, amount: 60n },
+      ],
+    });
+    await chain.client.broadcast(sent);
+    const holders = [
+      { address: minter.address, amount: 60n },
+      { address: a.address, amount: 30n },
+      { address: b.address, amount: 10n },
+    ];
+    expect(await chain.client.tokenHolders(tokenId)).toEqual(holders);
+    expect(await chain.client.tokenHolders(tokenId, { limit: 1, offset: 1 })).toEqual([holders[1]]);
+    expect(await chain.client.tokenHolders(`${'cd'.repeat(32)}_0`)).toEqual([]);
+    expect(await rejection(chain.client.tokenHolders(tokenId, { limit: 101 }))).toMatchObject({ code: 'validation_failed' });
+    expect(await rejection(chain.client.tokenHolders('HOLD'))).toMatchObject({ code: 'validation_failed' });
   });
 
   it("tells an invalid transfer's outputs, with the indexer's reason", async () => {

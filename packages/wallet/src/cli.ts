@@ -6,6 +6,7 @@ import { history } from './commands/history.js';
 import { address, create, exportKey, signMessage, xpub } from './commands/key-commands.js';
 import { pay } from './commands/pay.js';
 import { sendToken } from './commands/send-token.js';
+import { signTransaction } from './commands/sign-transaction.js';
 import { signFeed } from './commands/sign-feed.js';
 import { stablecoinFaucet, tokens } from './commands/token-commands.js';
 import { processIo, type WalletIo } from './io.js';
@@ -20,6 +21,7 @@ const COMMANDS: Record<string, (context: CommandContext) => void | Promise<void>
   balance,
   pay,
   'sign-message': signMessage,
+  'sign-transaction': signTransaction,
   'sign-feed': signFeed,
   history,
   fetch: fetchResource,
@@ -39,6 +41,9 @@ export const USAGE = `ctk-wallet <command> [--file path] [--json]
   pay <target> [--amount satoshis] [--reference R --lines JSON|@file [--merchant M]]
                             target: bitcoin:<address>?amount=<BSV>, pay:?r=<payment request URL>, or alias@domain
   sign-message <text>       a Bitcoin Signed Message signature (base64)
+  sign-transaction <hex>    signs a transaction built for this wallet (a token mint the service drafted): each
+                            unsigned input whose key the wallet has; prints it signed (Extended Format hex),
+                            refusing one that spends an address not of this wallet; broadcasts nothing
   sign-feed <feed url>      signs the shop's published feed as its merchant (the identity key) and submits it
   history [--limit n]       the wallet's transactions, newest first
   fetch <url> [--max-sats N] [--method M] [--data text|@file] [--header "name: value"]

@@ -8,7 +8,8 @@ import { fieldOptions } from './contract-registry.js';
  * (docs/decisions/0026-the-contract-written-once.md):
  * - a JSON key is the proto field's name (`unit_price_minor`), the message key its camelCase local name;
  * - 64-bit integers (bigint in the messages) are JSON integers, which the schemas keep within the safe range;
- *   one marked `unbounded` (a sum) is its digits as a string past 2^53, where a number would not be exact;
+ *   one marked `unbounded` (a sum, a token supply) is its digits as a string past 2^53, where a number would
+ *   not be exact, in answers and requests alike;
  * - a field with explicit presence (`optional`) or a message field is `null` when absent (left out where
  *   marked `omit_unset`), as is a list marked `null_when_empty` when it is empty;
  * - timestamps (google.protobuf.Timestamp, a Date in the messages) are ISO 8601 strings; a

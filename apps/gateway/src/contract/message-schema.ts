@@ -14,6 +14,21 @@ import { commentOf, exampleOf, fieldOptions } from './contract-registry.js';
  */
 
 const INT32 = { min: -2_147_483_648, max: 2_147_483_647 };
+const INT64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
+
+/**
+ * An unbounded int64 a request sends: a JSON integer while exact (a larger one has already lost digits when
+ * the body was parsed), or its digits as a string, within the int64 range the message can carry.
+ */
+const int64OrDigits = z.union([
+  z.int(),
+  z
+    .string()
+    .refine(
+      (digits) => /^-?\d{1,19}$/.test(digits) && BigInt(digits) >= INT64.min && BigInt(digits) <= INT64.max,
+      'expected a 64-bit integer, or its digits as a string',
+    ),
+]);
 const UINT32 = { min: 0, max: 4_294_967_295 };
 
 function scalarSchema(field: DescField & { scalar: ScalarType }, direction: 'request' | 'answer'): z.ZodType {
@@ -42,8 +57,9 @@ function scalarSchema(field: DescField & { scalar: ScalarType }, direction: 'req
       return z.base64();
     default:
       // 64-bit integers: JSON integers within the exact range; the owner's caps are narrower. An
-      // unbounded one (a sum) answers its digits as a string past that range.
-      return unbounded && direction === 'answer' ? minorUnits : z.int();
+      // unbounded one (a sum, a token supply) is its digits as a string past that range, both ways.
+      if (!unbounded) return z.int();
+      return direction === 'answer' ? minorUnits : int64OrDigits;
   }
 }
 

@@ -15,6 +15,7 @@ import type {
   ChainTransaction,
   StablecoinInfo,
   TokenBalance,
+  TokenHolder,
   TokenTxOutput,
   TokenUtxo,
   TxStatus,
@@ -214,6 +215,14 @@ class HttpChainClient implements ChainClient {
   async tokenOutputs(txid: string): Promise<TokenTxOutput[] | null> {
     checkTxid(txid);
     return this.tokens.txOutputs(txid);
+  }
+
+  async tokenHolders(tokenId: string, page: { limit?: number; offset?: number } = {}): Promise<TokenHolder[]> {
+    const limit = page.limit ?? 100;
+    const offset = page.offset ?? 0;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100 || !Number.isInteger(offset) || offset < 0)
+      throw new AppError('validation_failed', 'A page of holders is a limit from 1 to 100 and an offset from 0.', { field: 'limit' });
+    return this.tokens.holders(checkTokenId(tokenId), limit, offset);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { Utils } from '@bsv/sdk';
 import { z } from 'zod';
 import { parseTokenOutput } from '../tokens/parse-token-output.js';
-import type { ChainNetwork, TokenBalance, TokenTxOutput, TokenUtxo } from './types.js';
+import type { ChainNetwork, TokenBalance, TokenHolder, TokenTxOutput, TokenUtxo } from './types.js';
 import { parseJson, type ChainHttp } from './http.js';
 
 const units = z.string().regex(/^\d{1,30}$/);
@@ -29,6 +29,13 @@ const txoRows = z.array(
   }),
 );
 type TxoRow = z.infer<typeof txoRows>[number];
+/** 1Sat's holders: `amt` is a SUM over its outputs, which its database driver answers as a string (a number also read). */
+const holderRows = z.array(
+  z.object({
+    address: z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{25,40}$/),
+    amt: z.union([units, z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)]),
+  }),
+);
 
 /**
  * Token reads through 1Sat's indexer API (`<base>/api/bsv20/...`, GorillaPool's in production, the local
@@ -73,6 +80,12 @@ export class TokenIndexerAdapter {
           ...(read.token.cosignerPublicKey ? { cosignerPublicKey: read.token.cosignerPublicKey } : {}),
         };
       });
+  }
+
+  /** 1Sat's `/id/{id}/holders?limit=&offset=`: most units first; an unknown id (its 404, or none) has no holders. */
+  async holders(tokenId: string, limit: number, offset: number): Promise<TokenHolder[]> {
+    const rows = (await this.read(`/api/bsv20/id/${tokenId}/holders?limit=${limit}&offset=${offset}`, holderRows)) ?? [];
+    return rows.map((row) => ({ address: row.address, amount: BigInt(row.amt) }));
   }
 
   /** A transaction's BSV-21 outputs (BSV-20 ticker outputs, which have no id, are left out); null for a 404. */

@@ -76,6 +76,9 @@ export type TokenUtxo = {
   cosignerPublicKey?: string;
 };
 
+/** An address holding a token and how many units its valid unspent outputs hold, as the indexer counts them. */
+export type TokenHolder = { address: string; amount: bigint };
+
 /** A token output of a transaction with the indexer's verdict: `invalid` outputs hold nothing. */
 export type TokenTxOutput = {
   txid: string;
@@ -116,6 +119,11 @@ export interface ChainClient {
   tokenUtxos(address: string, tokenId: string): Promise<TokenUtxo[]>;
   /** A transaction's BSV-21 token outputs with their validity; null when the indexer does not know the transaction. */
   tokenOutputs(txid: string): Promise<TokenTxOutput[] | null>;
+  /**
+   * The addresses holding a token, most units first, a page at a time (1Sat's `/id/{id}/holders`: `limit` 1 to
+   * 100, `offset` from 0); an id the indexer does not know has none.
+   */
+  tokenHolders(tokenId: string, page?: { limit?: number; offset?: number }): Promise<TokenHolder[]>;
   /**
    * The stablecoin's cosigner's signature on every input it locks: the transaction back, ready to broadcast
    * (with the given Transaction's source transactions). The local chain's cosigner only; `not_implemented`

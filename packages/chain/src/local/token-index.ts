@@ -123,6 +123,20 @@ export class TokenIndex {
       .filter((record) => tokenId === undefined || record.tokenId === tokenId);
   }
 
+  /**
+   * What each owner's valid unspent outputs of a token hold, most first (ties by owner, so pages are stable),
+   * as 1Sat's holders query sums them. Walks every output: the local chain's are few.
+   */
+  holders(tokenId: string): { ownerPkh: string; amount: bigint }[] {
+    const totals = new Map<string, bigint>();
+    for (const record of this.outputs.values())
+      if (record.tokenId === tokenId && record.valid && !record.spentBy)
+        totals.set(record.ownerPkh, (totals.get(record.ownerPkh) ?? 0n) + record.amount);
+    return [...totals]
+      .map(([ownerPkh, amount]) => ({ ownerPkh, amount }))
+      .sort((a, b) => (a.amount === b.amount ? a.ownerPkh.localeCompare(b.ownerPkh) : a.amount > b.amount ? -1 : 1));
+  }
+
   /** The deploy+mint output of a token, which carries its symbol and decimals. */
   deploy(tokenId: string): IndexedTokenOutput | undefined {
     return this.deploysById.get(tokenId);

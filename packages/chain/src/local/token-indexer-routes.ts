@@ -19,7 +19,9 @@ const route = (pattern: string, handle: Route['handle']): Route => ({
 /**
  * The subset of 1Sat's token indexer API (GorillaPool's `/api/bsv20`) the chain client reads, in its shapes:
  * an address's balances (`/{address}/balance`), its unspent outputs of a token (`/{address}/id/{id}`,
- * `/{address}/unspent?id=`) and a transaction's token outputs with their validity (`/txid/{txid}`). Only valid
+ * `/{address}/unspent?id=`), a token's holders (`/id/{id}/holders?limit=&offset=`: `[{address, amt}]`, most
+ * first, as 1Sat's server sums its valid unspent outputs by owner) and a transaction's token outputs with their
+ * validity (`/txid/{txid}`). Only valid
  * outputs count in balances and unspent lists, as there; `confirmed` is what is mined, `pending` what is in
  * the mempool (1Sat's `pending` is what it has not yet validated: here nothing waits).
  */
@@ -34,12 +36,28 @@ export function tokenIndexerRoutes(state: ChainState): Route[] {
       status: 200,
       json: state.tokens.unspent(ownerPkh(address!), query.get('id') ?? undefined).map((output) => txo(state, output)),
     })),
+    route(`/id/${TOKEN_ID}/holders`, ({ params: [tokenId], query }) => {
+      const { limit, offset } = holdersPage(query);
+      const holders = state.tokens.holders(tokenId!).slice(offset, offset + limit);
+      return { status: 200, json: holders.map((holder) => ({ address: addressOf(holder.ownerPkh), amt: holder.amount.toString() })) };
+    }),
     route('/txid/([0-9a-f]{64})', ({ params: [txid] }): Reply => {
       if (!state.transaction(txid!))
         return { status: 404, json: { error: { code: 'not_found', message: `transaction ${txid} not found` } } };
       return { status: 200, json: state.tokens.outputsOf(txid!).map((output) => txo(state, output)) };
     }),
   ];
+}
+
+/** 1Sat's page of holders: `limit` (default 10, as its server has it) and `offset` (default 0), whole numbers. */
+function holdersPage(query: URLSearchParams): { limit: number; offset: number } {
+  const read = (name: string, fallback: number) => {
+    const value = query.get(name);
+    if (value === null) return fallback;
+    if (!/^\d{1,9}$/.test(value)) throw new AppError('validation_failed', `${name} must be a whole number`);
+    return Number(value);
+  };
+  return { limit: read('limit', 10), offset: read('offset', 0) };
 }
 
 function ownerPkh(address: string): string {
