@@ -3,6 +3,7 @@ import { chainClientOptions, createChainClient } from '@ctk/chain';
 import { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { createGrpcClient, defineService } from '@ctk/shared';
 import { configSchema, type Config } from './config.js';
+import { createRedemptionRepository } from './data/redemption-repository.js';
 import { createTokenRepository } from './data/token-repository.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { contractsService } from './grpc/contracts-service.js';
@@ -13,7 +14,8 @@ export { configSchema, type Config } from './config.js';
  * The contracts service: ContractsService over gRPC on its own database (PGlite by default, PostgreSQL at
  * DATABASE_URL), migrated on start. Tokens (docs/decisions/0036-stablecoin-and-tokens.md): it drafts a
  * merchant's mint from the merchant's wallet as p2p knows it, and confirms it on the chain; the merchant's
- * wallet signs. A test may give the clock.
+ * wallet signs. It reads holders and balances from the token indexer, and redeems credits against orders at
+ * addresses p2p holds for them. A test may give the clock.
  */
 export const service = defineService<Config, PrismaClient, { now: () => Date }>({
   name: 'contracts',
@@ -24,6 +26,7 @@ export const service = defineService<Config, PrismaClient, { now: () => Date }>(
     return {
       grpc: contractsService({
         tokens: createTokenRepository(prisma),
+        redemptions: createRedemptionRepository(prisma),
         p2p,
         chain: createChainClient(chainClientOptions(config)),
         feeSatsPerKb: config.CONTRACTS_FEE_SATS_PER_KB,

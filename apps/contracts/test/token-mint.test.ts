@@ -26,6 +26,8 @@ async function signAndBroadcast(merchant: Merchant, transaction: string): Promis
 describe('minting a token: the service drafts, the merchant’s wallet signs', () => {
   it('drafts the deploy+mint from the merchant’s coins to a fresh address, and once signed and broadcast the token is active', async () => {
     const merchant = await stack.merchant();
+    const before = await stack.client.getSetup({ org: merchant.org });
+    expect(before.capabilities.find((c) => c.capabilityId === 'tokens')?.setUp).toBe(false);
     const { token: draft } = await stack.client.draftTokenMint({ org: merchant.org, ...brew });
     expect(draft).toMatchObject({
       id: expect.stringMatching(/^tkd_[A-Za-z0-9_-]{24}$/),
@@ -53,6 +55,8 @@ describe('minting a token: the service drafts, the merchant’s wallet signs', (
 
     const again = await stack.client.confirmTokenMint({ org: merchant.org, draftId: draft!.id, txid });
     expect(again.token).toEqual(token);
+    const { capabilities } = await stack.client.getSetup({ org: merchant.org });
+    expect(capabilities.find((c) => c.capabilityId === 'tokens')).toEqual({ capabilityId: 'tokens', setUp: true, nextStep: '' });
   });
 
   it('takes a supply up to 2^63 - 1 units and 8 decimals, as BSV-21 writes them', async () => {

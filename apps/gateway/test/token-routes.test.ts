@@ -233,3 +233,89 @@ describe('reading tokens through the API', () => {
     }
   });
 });
+
+describe('redeeming credits against an order through the API', () => {
+  it('gives staff an address per order, and redeems the customer’s transfer to it once', async () => {
+    const merchant = await stack.merchant('Credits Cafe');
+    const staff = await addMember(stack.gateway, merchant, 'staff');
+    const token = await mint(merchant, { ...brew, kind: 'credits', symbol: 'BEAN', supply: 1000 });
+    const customer = await stack.newWallet(50_000);
+    await stack.walletCommand(merchant.wallet.file, 'send-token', '--token', token.token_id, '--to', customer.address, '--amount', '25');
+
+    const base = `/api/v1/orgs/${merchant.handle}/tokens/${token.token_id}`;
+    const opened = await call('POST', `${base}/redemption-addresses`, staff.key, { order_number: 'A-1042' });
+    expect(opened.statusCode, opened.body).toBe(201);
+    expect(opened.json()).toMatchObject({ token_id: token.token_id, order_number: 'A-1042', address: expect.any(String) });
+    const { txid } = await stack.walletCommand<{ txid: string }>(
+      customer.file,
+      'send-token',
+      '--token',
+      token.token_id,
+      '--to',
+      opened.json().address,
+      '--amount',
+      '25',
+    );
+    const redeemed = await call('POST', `${base}/redemptions`, staff.key, { order_number: 'A-1042', txid, amount: 25 });
+    expect(redeemed.statusCode, redeemed.body).toBe(201);
+    expect(redeemed.json()).toMatchObject({ token_id: token.token_id, order_number: 'A-1042', txid, vout: 0, amount: 25 });
+    const again = await call('POST', `${base}/redemptions`, staff.key, { order_number: 'A-1042', txid });
+    expect(again.json()).toEqual(redeemed.json());
+    const tooMuch = await call('POST', `${base}/redemptions`, staff.key, { order_number: 'A-1042', txid, amount: 26 });
+    expect(tooMuch.statusCode).toBe(422);
+    expect(tooMuch.json().error.code).toBe('payment_underpaid');
+  });
+
+  it('needs the shop’s staff, and refuses bad input with a 4xx', async () => {
+    const merchant = await stack.merchant('Redeem Guard');
+    const token = await mint(merchant, { ...brew, kind: 'credits', symbol: 'CRED' });
+    const stranger = await onboard(stack.gateway, uniqueName('Elsewhere'));
+    const base = `/api/v1/orgs/${merchant.handle}/tokens/${token.token_id}`;
+    expect((await call('POST', `${base}/redemption-addresses`, undefined, { order_number: 'A-1' })).statusCode).toBe(401);
+    expect((await call('POST', `${base}/redemption-addresses`, stranger.key, { order_number: 'A-1' })).statusCode).toBe(403);
+    expect((await call('POST', `${base}/redemptions`, stranger.key, { order_number: 'A-1', txid: 'a'.repeat(64) })).statusCode).toBe(403);
+    for (const body of [{}, { order_number: 'A 1' }, { order_number: 'A-1\u0000' }, { order_number: 'A-1\u0007' }, { order_number: 7 }]) {
+      const answer = await call('POST', `${base}/redemption-addresses`, merchant.key, body);
+      expect([answer.statusCode >= 400 && answer.statusCode < 500, JSON.stringify(body)]).toEqual([true, JSON.stringify(body)]);
+    }
+    for (const body of [
+      { order_number: 'A-1' },
+      { order_number: 'A-1', txid: 'zz' },
+      { order_number: 'A-1', txid: 'a'.repeat(64), amount: 0 },
+      { order_number: 'A-1', txid: 'a'.repeat(64), amount: 1.5 },
+    ]) {
+      const answer = await call('POST', `${base}/redemptions`, merchant.key, body);
+      expect([answer.statusCode >= 400 && answer.statusCode < 500, JSON.stringify(body)]).toEqual([true, JSON.stringify(body)]);
+    }
+  });
+});
+
+describe('the tokens capability in the descriptors', () => {
+  type Capability = { id: string; maturity: string; note?: string; endpoints: Array<{ method: string; path: string }> };
+  const tokensOf = (body: { rungs: Array<{ capabilities: Capability[] }> }) =>
+    body.rungs.flatMap((rung) => rung.capabilities).find((capability) => capability.id === 'tokens') as Capability & {
+      set_up?: boolean;
+      next_step?: string | null;
+    };
+
+  it('lists its routes at maturity preview with no "not built" note, and is set up for a shop once it has a token', async () => {
+    const tokens = tokensOf((await call('GET', '/api/v1/capabilities')).json());
+    expect(tokens.maturity).toBe('preview');
+    expect(tokens.note).toBeUndefined();
+    expect(tokens.endpoints.map((e) => `${e.method} ${e.path}`)).toEqual([
+      'POST /api/v1/orgs/:handle/tokens',
+      'POST /api/v1/orgs/:handle/tokens/:draft_id/deployed',
+      'GET /api/v1/orgs/:handle/tokens',
+      'GET /api/v1/tokens/:token_id/holders',
+      'POST /api/v1/orgs/:handle/tokens/:token_id/redemption-addresses',
+      'POST /api/v1/orgs/:handle/tokens/:token_id/redemptions',
+      'GET /api/v1/tokens/:token_id/balance/:address',
+    ]);
+    const merchant = await stack.merchant('Descriptor Cafe');
+    const before = tokensOf((await call('GET', `/api/v1/orgs/${merchant.handle}/capabilities`, merchant.key)).json());
+    expect(before).toMatchObject({ set_up: false, next_step: expect.stringContaining('Mint a token') });
+    await mint(merchant);
+    const after = tokensOf((await call('GET', `/api/v1/orgs/${merchant.handle}/capabilities`, merchant.key)).json());
+    expect(after.set_up).toBe(true);
+  });
+});

@@ -15,8 +15,23 @@ const withTransfers = { transfers: { orderBy: { receivedAt: 'asc' } } } as const
 /** Stablecoin intents and the transfers offered to them, over Prisma (docs/decisions/0036-stablecoin-and-tokens.md). */
 export function createStablecoinRepository(prisma: PrismaClient) {
   return {
-    async insert(intent: NewStablecoinIntent): Promise<StablecoinIntentRow> {
-      return prisma.stablecoinIntent.create({ data: intent, include: withTransfers });
+    /**
+     * The order's intent: the one opened already, or the one `make` describes, made under a lock on the order
+     * (a transaction-scoped advisory lock), so that callers asking at once for one order make one intent and
+     * hold one address between them. `make` runs at most once, inside the lock.
+     */
+    async openOnce(organizationId: string, orderNumber: string, make: () => Promise<NewStablecoinIntent>): Promise<StablecoinIntentRow> {
+      return prisma.$transaction(
+        async (tx) => {
+          await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`stablecoin:${organizationId}:${orderNumber}`}))`;
+          const existing = await tx.stablecoinIntent.findUnique({
+            where: { organizationId_orderNumber: { organizationId, orderNumber } },
+            include: withTransfers,
+          });
+          return existing ?? tx.stablecoinIntent.create({ data: await make(), include: withTransfers });
+        },
+        { timeout: 30_000 },
+      );
     },
 
     /** The intent of an order, if one was opened (at most one: the unique key). */

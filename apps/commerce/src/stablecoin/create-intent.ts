@@ -1,6 +1,6 @@
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
-import { AppError, isUniqueViolation, lineOfText, orgOf, validate, type Org } from '@ctk/shared';
+import { AppError, lineOfText, orgOf, validate, type Org } from '@ctk/shared';
 import { z } from 'zod';
 import { PUBLIC_TOKEN } from '../checkouts/public-token.js';
 import type { StablecoinIntentRow } from '../data/stablecoin-repository.js';
@@ -44,8 +44,8 @@ type IntentInput = z.output<typeof intentSchema>;
 /**
  * Opens a stablecoin payment intent for a pos order (docs/decisions/0036-stablecoin-and-tokens.md): a checkout's
  * (anyone holding its public token), a counter order's or a new keypad order's for an amount (the shop's staff).
- * The order must be open and in US dollars. An open intent of the same order is answered again (one address per
- * order, whoever asks); otherwise a fresh address of the merchant's wallet is held for this intent alone.
+ * The order must be open and in US dollars. The order's intent is answered again (one address per order,
+ * whoever asks, however many at once); otherwise a fresh address of the merchant's wallet is held for it alone.
  */
 export async function createIntent(context: StablecoinContext, orgRef: OrgRef | undefined, input: unknown): Promise<StablecoinIntentRow> {
   const org = orgOf(orgRef);
@@ -54,59 +54,47 @@ export async function createIntent(context: StablecoinContext, orgRef: OrgRef | 
   if (request.checkout === undefined) requireStaff(request, org);
   const stablecoin = await context.chain.stablecoin();
   const order = await orderOf(context, orgRef as OrgRef, org, request);
-  const now = context.now();
-  refuseUnpayable(order, now);
+  // The order's intent, whatever became of it since (paid, expired), is the answer for that order.
   const existing = await context.intents.byOrder(org.id, order.orderNumber);
   if (existing) return existing;
-  const expiresAt = new Date(order.expiresAt);
-  const holdExpiresAt = new Date(Math.min(expiresAt.getTime() + context.lateHoldMs, now.getTime() + MAX_HOLD_MS));
-  const destination = await context.p2p.allocateDestination({
-    org: orgRef,
-    expiresAt: holdExpiresAt.toISOString(),
-    staff,
-    purpose: PURPOSE,
-    clientAddress: staff ? '' : request.clientAddress,
+  const now = context.now();
+  refuseUnpayable(order, now);
+  return context.intents.openOnce(org.id, order.orderNumber, async () => {
+    const expiresAt = new Date(order.expiresAt);
+    const holdExpiresAt = new Date(Math.min(expiresAt.getTime() + context.lateHoldMs, now.getTime() + MAX_HOLD_MS));
+    const destination = await context.p2p.allocateDestination({
+      org: orgRef,
+      expiresAt: holdExpiresAt.toISOString(),
+      staff,
+      purpose: PURPOSE,
+      clientAddress: staff ? '' : request.clientAddress,
+    });
+    if (destination.derivationIndex === undefined)
+      throw new AppError(
+        'failed_precondition',
+        `${org.handle} receives at a single address, which every payment shares: a stablecoin intent needs an address of its own. Set the wallet's xpub.`,
+      );
+    return {
+      id: newIntentId(),
+      organizationId: org.id,
+      orgHandle: org.handle,
+      orderNumber: order.orderNumber,
+      checkoutToken: request.checkout ?? null,
+      description: request.description || (order.note ?? ''),
+      amountCents: order.totalMinor,
+      taxCents: order.taxMinor,
+      tokenId: stablecoin.tokenId,
+      symbol: stablecoin.symbol,
+      decimals: stablecoin.decimals,
+      tokenAmount: tokenUnitsOfCents(order.totalMinor, stablecoin.decimals),
+      cosignerKey: stablecoin.cosignerPublicKey,
+      address: destination.address,
+      derivationIndex: destination.derivationIndex,
+      holdExpiresAt,
+      expiresAt,
+      createdAt: now,
+    };
   });
-  if (destination.derivationIndex === undefined)
-    throw new AppError(
-      'failed_precondition',
-      `${org.handle} receives at a single address, which every payment shares: a stablecoin intent needs an address of its own. Set the wallet's xpub.`,
-    );
-  const intent = {
-    id: newIntentId(),
-    organizationId: org.id,
-    orgHandle: org.handle,
-    orderNumber: order.orderNumber,
-    checkoutToken: request.checkout ?? null,
-    description: request.description || (order.note ?? ''),
-    amountCents: order.totalMinor,
-    taxCents: order.taxMinor,
-    tokenId: stablecoin.tokenId,
-    symbol: stablecoin.symbol,
-    decimals: stablecoin.decimals,
-    tokenAmount: tokenUnitsOfCents(order.totalMinor, stablecoin.decimals),
-    cosignerKey: stablecoin.cosignerPublicKey,
-    address: destination.address,
-    derivationIndex: destination.derivationIndex,
-    holdExpiresAt,
-    expiresAt,
-    createdAt: now,
-  };
-  try {
-    return await context.intents.insert(intent);
-  } catch (error) {
-    // Two asked at once for one order: the first intent stands, and this one's address goes back.
-    if (!isUniqueViolation(error)) throw error;
-    await context.p2p
-      .releaseDestination({
-        org: orgRef,
-        derivationIndex: destination.derivationIndex,
-        expiresAt: holdExpiresAt.toISOString(),
-        purpose: PURPOSE,
-      })
-      .catch((released: unknown) => context.logger.warn({ err: released }, 'an unused stablecoin address stays held until its hold ends'));
-    return (await context.intents.byOrder(org.id, order.orderNumber))!;
-  }
 }
 
 function requireStaff(request: IntentInput, org: Org): void {

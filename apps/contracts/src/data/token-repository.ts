@@ -35,6 +35,11 @@ export function createTokenRepository(prisma: PrismaClient) {
       return rows.map(rowOf);
     },
 
+    /** Whether the organisation has an active token (the tokens capability is then set up). */
+    async hasActiveToken(organizationId: string): Promise<boolean> {
+      return (await prisma.token.count({ where: { organizationId, status: 'active' } })) > 0;
+    },
+
     /** The active token with this id (`<txid>_<vout>`), of whichever organisation minted it here. */
     async byTokenId(tokenId: string): Promise<TokenRow | null> {
       const row = await prisma.token.findUnique({ where: { tokenId } });

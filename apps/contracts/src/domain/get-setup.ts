@@ -1,14 +1,24 @@
 import type { CapabilitySetup } from '@ctk/proto/ctk/common/v1/common';
+import type { Org } from '@ctk/shared';
+import type { TokenRepository } from '../data/token-repository.js';
 
-/** The next step for each capability contracts owns. None is built yet, so none is set up for any organisation. */
-const NEXT_STEPS = {
+/** The next step of each capability contracts owns that is not built yet: none is set up for any organisation. */
+const NOT_BUILT = {
   escrow: '2-of-3 escrow becomes available in a later release; the contracts service does not build escrow contracts yet.',
   timelocked_refund: 'Time-locked refunds become available in a later release; the contracts service does not pre-sign refunds yet.',
   referral_covenant: 'Referral payouts become available in a later release; the contracts service does not create referral links yet.',
   psbt: 'Jointly signed transactions become available in a later release; the contracts service does not build partially signed transactions yet.',
-  tokens: 'Token minting becomes available in a later release; the contracts service does not mint tokens yet.',
 };
 
-export function getSetup(): CapabilitySetup[] {
-  return Object.entries(NEXT_STEPS).map(([capabilityId, nextStep]) => ({ capabilityId, setUp: false, nextStep }));
+const MINT_FIRST =
+  'Mint a token (POST /api/v1/orgs/:handle/tokens, admin): the service drafts it from your wallet’s coins, your wallet signs it ' +
+  '(pnpm wallet sign-transaction), and you confirm it once broadcast.';
+
+/** Each capability contracts owns, set up or not for the organisation: tokens once it has an active token. */
+export async function getSetup(tokens: TokenRepository, org: Org): Promise<CapabilitySetup[]> {
+  const minted = await tokens.hasActiveToken(org.id);
+  return [
+    ...Object.entries(NOT_BUILT).map(([capabilityId, nextStep]) => ({ capabilityId, setUp: false, nextStep })),
+    { capabilityId: 'tokens', setUp: minted, nextStep: minted ? '' : MINT_FIRST },
+  ];
 }

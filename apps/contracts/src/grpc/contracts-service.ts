@@ -1,8 +1,12 @@
 import type { ContractsServiceImplementation } from '@ctk/proto/ctk/contracts/v1/contracts';
+import { orgOf } from '@ctk/shared';
 import { getSetup } from '../domain/get-setup.js';
 import { confirmTokenMint } from '../tokens/confirm-token-mint.js';
 import { draftTokenMint } from '../tokens/draft-token-mint.js';
 import { listTokens } from '../tokens/list-tokens.js';
+import { openTokenRedemption } from '../tokens/open-token-redemption.js';
+import { redeemTokens } from '../tokens/redeem-tokens.js';
+import { toRedemptionAddressMessage, toRedemptionMessage } from '../tokens/redemption-message.js';
 import { tokenBalance } from '../tokens/token-balance.js';
 import { tokenHolders } from '../tokens/token-holders.js';
 import { toTokenMessage } from '../tokens/token-message.js';
@@ -11,8 +15,8 @@ import type { TokensContext } from '../tokens/tokens-context.js';
 /** ContractsService over gRPC: thin handlers calling the use cases. */
 export function contractsService(tokens: TokensContext): ContractsServiceImplementation {
   return {
-    async getSetup() {
-      return { capabilities: getSetup() };
+    async getSetup({ org }) {
+      return { capabilities: await getSetup(tokens.tokens, orgOf(org)) };
     },
     async draftTokenMint({ org, ...input }) {
       return { token: toTokenMessage(await draftTokenMint(tokens, org, input)) };
@@ -24,6 +28,12 @@ export function contractsService(tokens: TokensContext): ContractsServiceImpleme
       return { data: (await listTokens(tokens, org)).map(toTokenMessage) };
     },
     listTokenHolders: (request) => tokenHolders(tokens, request),
+    async openTokenRedemption({ org, ...input }) {
+      return { redemptionAddress: toRedemptionAddressMessage(await openTokenRedemption(tokens, org, input)) };
+    },
+    async redeemTokens({ org, ...input }) {
+      return { redemption: toRedemptionMessage(await redeemTokens(tokens, org, input)) };
+    },
     getTokenBalance: (request) => tokenBalance(tokens, request),
   };
 }

@@ -3,7 +3,7 @@ import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { AppError, orgOf, validate, type Org } from '@ctk/shared';
 import type { TokenRow } from '../data/token-repository.js';
 import { buildMintTransaction } from './build-mint-transaction.js';
-import { newDraftId } from './draft-id.js';
+import { newTokenRecordId } from './draft-id.js';
 import { fundingCoins, type FundingCoin } from './funding-coins.js';
 import { mintInputSchema } from './mint-input.js';
 import type { TokensContext } from './tokens-context.js';
@@ -37,7 +37,7 @@ export async function draftTokenMint(context: TokensContext, orgRef: OrgRef | un
     return await context.tokens.insertDraft(org.id, now, (open) => {
       const built = buildMintTransaction({ coins: freeCoins(org, coins, open), mintLock, changeAddress, satsPerKb: context.feeSatsPerKb });
       return {
-        id: newDraftId(),
+        id: newTokenRecordId('tkd'),
         organizationId: org.id,
         orgHandle: org.handle,
         kind: request.kind,

@@ -1,11 +1,13 @@
 import type { ChainClient } from '@ctk/chain';
 import type { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
 import type { GrpcClient, Logger } from '@ctk/shared';
+import type { RedemptionRepository } from '../data/redemption-repository.js';
 import type { TokenRepository } from '../data/token-repository.js';
 
 /** What the tokens' use cases are given (docs/decisions/0036-stablecoin-and-tokens.md). */
 export type TokensContext = {
   tokens: TokenRepository;
+  redemptions: RedemptionRepository;
   /** The merchant's wallet: its registered keys, its coins, and the addresses it holds for a mint. */
   p2p: GrpcClient<typeof P2pServiceDefinition>;
   /** Deployed mints and token holdings, read on the chain and its token indexer. */

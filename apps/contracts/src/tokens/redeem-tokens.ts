@@ -1,0 +1,66 @@
+import { verifyTokenPayment } from '@ctk/chain';
+import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
+import { AppError, orgOf, validate } from '@ctk/shared';
+import { z } from 'zod';
+import type { TokenRedemption } from '../data/redemption-repository.js';
+import { newTokenRecordId } from './draft-id.js';
+import { orderNumberSchema } from './order-number.js';
+import { shopCredits } from './shop-credits.js';
+import type { TokensContext } from './tokens-context.js';
+
+const redeemSchema = z.object({
+  tokenId: z.string(),
+  orderNumber: orderNumberSchema,
+  txid: z.string().regex(/^[0-9a-f]{64}$/, 'txid must be 64 lower-case hex characters'),
+  amount: z.bigint().min(1n, 'amount must be at least 1 unit').optional(),
+  createdBy: z.string().max(100).default(''),
+});
+
+/**
+ * Redeems credits a customer transferred against an order (docs/decisions/0036-stablecoin-and-tokens.md): the
+ * transaction on the chain pays the shop's credits token, at least `amount` units when given, to the address
+ * held for this order's redemption, and the token indexer holds the transfer valid (it moves no more than its
+ * inputs hold). Each output redeems once: the same txid for the same order answers the redemption recorded;
+ * for another order it is txid_already_used. The books are not posted yet (decision 0036, "Credits in the books").
+ */
+export async function redeemTokens(context: TokensContext, orgRef: OrgRef | undefined, input: unknown): Promise<TokenRedemption> {
+  const org = orgOf(orgRef);
+  const request = validate(redeemSchema, input);
+  const token = await shopCredits(context, org, request.tokenId);
+  const tokenId = token.tokenId!;
+  const held = await context.redemptions.addressOf(tokenId, request.orderNumber);
+  if (!held)
+    throw new AppError(
+      'failed_precondition',
+      `No redemption address was opened for order ${request.orderNumber}: open one (POST /api/v1/orgs/${org.handle}/tokens/${tokenId}/redemption-addresses), have the customer transfer the credits to it, then redeem.`,
+      { field: 'order_number' },
+    );
+  const sameOrder = (row: TokenRedemption) => row.tokenId === tokenId && row.orderNumber === request.orderNumber;
+  const verified = await verifyTokenPayment({
+    payment: { txid: request.txid },
+    expected: { tokenId, address: held.address, amount: request.amount ?? 1n },
+    chain: context.chain,
+    isOutputUsed: async (txid, vout) => {
+      const recorded = await context.redemptions.byOutput(txid, vout);
+      return recorded !== null && !sameOrder(recorded);
+    },
+  });
+  const recorded = await context.redemptions.insertRedemption({
+    id: newTokenRecordId('tkr'),
+    organizationId: org.id,
+    tokenId,
+    orderNumber: request.orderNumber,
+    address: held.address,
+    txid: verified.txid,
+    vout: verified.vout,
+    amount: verified.amount,
+    createdBy: request.createdBy,
+    createdAt: context.now(),
+  });
+  if (!sameOrder(recorded))
+    throw new AppError('txid_already_used', `Output ${recorded.vout} of ${recorded.txid} was redeemed against another order already.`, {
+      txid: recorded.txid,
+      vout: recorded.vout,
+    });
+  return recorded;
+}
