@@ -75,7 +75,8 @@ function TokensExplained() {
         </li>
         <li>
           <strong>Credits</strong>: customers buy them in advance and spend them with you. Credits you have sold are money you owe, like a
-          gift card's balance, until they are spent.
+          gift card's balance, until they are spent. Minting them is not a sale: what your wallet still holds is owed to nobody. The books
+          here do not record credits yet.
         </li>
         <li>
           <strong>A community currency</strong>: units people pass to each other, for whatever your community agrees they are worth.
