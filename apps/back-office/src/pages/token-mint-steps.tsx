@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { Field, Problem } from '../form.js';
-import { formatDateTime } from '../format.js';
 import { broadcastRefusal, confirmRefusal } from '../token-refusals.js';
 import { amountText, type Token } from '../tokens.js';
 import { CopyButton } from '../copy-button.js';
@@ -104,10 +103,7 @@ export function TokenMintSteps({ handle, token, onActive, onClose }: Props) {
       <ol class="steps">
         <li>
           <h3>Sign it in your wallet</h3>
-          <p>
-            Nothing is on the chain yet. On the computer that has your wallet file, run this command: it signs and prints the mint, and
-            sends nothing.
-          </p>
+          <p>On the computer that has your wallet file, run this command: it signs and prints the mint, and sends nothing.</p>
           <Field
             label="Your wallet file"
             name="wallet-file"
@@ -168,7 +164,7 @@ export function TokenMintSteps({ handle, token, onActive, onClose }: Props) {
         <li>
           <h3>See it active</h3>
           <p class={`status${stage?.done ? ' done' : ''}`} role="status" aria-live="polite">
-            {stage?.text ?? `Waiting for the signed mint. The address is held for it until ${formatDateTime(draft.expires_at)}.`}
+            {stage?.text ?? 'Waiting for the signed mint: nothing is on the chain yet.'}
           </p>
           {active && (
             <p class="txid">
