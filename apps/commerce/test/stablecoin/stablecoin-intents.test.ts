@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import { Transaction, UnlockingScript } from '@bsv/sdk';
+import { tokenTransferOutput } from '@ctk/chain';
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import type { StablecoinIntent } from '@ctk/proto/ctk/commerce/v1/commerce';
 import { eventually } from '@ctk/shared/testing';
@@ -138,6 +141,20 @@ describe('a stablecoin intent', () => {
       expect(await entries(org)).toHaveLength(1);
     },
   );
+
+  it('refuses a handed-over transfer of more than 100 inputs before looking any of them up', async () => {
+    const org = await shop();
+    const intent = await intentFor(org, 500n);
+    const { tokenId, cosignerPublicKey } = intent.payment!;
+    const tx = new Transaction();
+    for (let i = 0; i < 101; i++)
+      tx.addInput({ sourceTXID: randomBytes(32).toString('hex'), sourceOutputIndex: 0, unlockingScript: new UnlockingScript([]) });
+    tx.addOutput(tokenTransferOutput({ address: intent.payment!.address, tokenId, amount: 500_000n, cosignerPublicKey }));
+    expect(await failure(stack.client.settleStablecoinIntent({ paymentId: intent.id, transaction: tx.toHex() }))).toMatchObject({
+      code: 'validation_failed',
+      details: { field: 'transaction' },
+    });
+  });
 
   it('is opened once for a checkout asked for by 30 callers at once: one intent, one address', { tags: ['concurrency'] }, async () => {
     const org = await shop();

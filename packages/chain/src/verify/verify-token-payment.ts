@@ -6,6 +6,9 @@ import { checkInputScripts, type SpentCoin } from './check-input-scripts.js';
 import { acceptedStatus, findPayment, type FoundPayment } from './find-payment.js';
 import type { PaymentSource } from './verify-payment.js';
 
+/** The most inputs a transfer handed over whole may have (a wallet's transfer has a few). */
+const MAX_SUBMITTED_INPUTS = 100;
+
 /** The token output a payment must have: at least `amount` units of `tokenId` to `address`, cosign-locked when a cosigner is named. */
 export type ExpectedTokenPayment = { tokenId: string; address: string; amount: bigint; cosignerPublicKey?: string };
 
@@ -38,7 +41,18 @@ export async function verifyTokenPayment(input: VerifyTokenPaymentInput): Promis
       txid: found.txid,
       vout: paid.vout,
     });
-  if (found.bytes) await requireCosigner(chain, found.tx, expected);
+  if (found.bytes) {
+    // Each input of a handed-over transaction may be looked up on the chain: a bounded number of them.
+    if (found.tx.inputs.length > MAX_SUBMITTED_INPUTS)
+      throw new AppError(
+        'validation_failed',
+        `A token transfer handed over has at most ${MAX_SUBMITTED_INPUTS} inputs; this one has ${found.tx.inputs.length}.`,
+        {
+          field: 'transaction',
+        },
+      );
+    await requireCosigner(chain, found.tx, expected);
+  }
   const status = await acceptedStatus(chain, found);
   const indexed = (await chain.tokenOutputs(found.txid))?.find((output) => output.vout === paid.vout);
   if (!indexed || indexed.status === 'pending')
