@@ -95,6 +95,9 @@ export function createChainClient(options: ChainClientOptions): ChainClient {
 const TXID = /^[0-9a-f]{64}$/;
 
 class HttpChainClient implements ChainClient {
+  /** The stablecoin's facts never change for a chain: asked once (a failed ask is asked again). */
+  private stablecoinFacts: Promise<StablecoinInfo> | undefined;
+
   constructor(
     readonly network: ChainNetwork,
     private readonly arc: ArcAdapter,
@@ -201,7 +204,12 @@ class HttpChainClient implements ChainClient {
   }
 
   async stablecoin(): Promise<StablecoinInfo> {
-    return this.network === 'local' ? this.local.stablecoin() : configuredStablecoin(this.network, this.stablecoinOptions);
+    if (this.network !== 'local') return configuredStablecoin(this.network, this.stablecoinOptions);
+    this.stablecoinFacts ??= this.local.stablecoin().catch((error: unknown) => {
+      this.stablecoinFacts = undefined;
+      throw error;
+    });
+    return this.stablecoinFacts;
   }
 
   async tokenBalance(address: string, tokenId: string): Promise<TokenBalance> {
