@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { chainClientOptions, createChainClient } from '@ctk/chain';
 import { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
+import { PosServiceDefinition } from '@ctk/proto/ctk/pos/v1/pos';
 import { createGrpcClient, defineService } from '@ctk/shared';
 import { configSchema, type Config } from './config.js';
 import { createRedemptionRepository } from './data/redemption-repository.js';
@@ -14,8 +15,8 @@ export { configSchema, type Config } from './config.js';
  * The contracts service: ContractsService over gRPC on its own database (PGlite by default, PostgreSQL at
  * DATABASE_URL), migrated on start. Tokens (docs/decisions/0036-stablecoin-and-tokens.md): it drafts a
  * merchant's mint from the merchant's wallet as p2p knows it, and confirms it on the chain; the merchant's
- * wallet signs. It reads holders and balances from the token indexer, and redeems credits against orders at
- * addresses p2p holds for them. A test may give the clock.
+ * wallet signs. It reads holders and balances from the token indexer, sells credits in pos orders and redeems
+ * them against pos orders at addresses p2p holds for them. A test may give the clock.
  */
 export const service = defineService<Config, PrismaClient, { now: () => Date }>({
   name: 'contracts',
@@ -23,17 +24,22 @@ export const service = defineService<Config, PrismaClient, { now: () => Date }>(
   database: { prismaDir: fileURLToPath(new URL('../prisma', import.meta.url)), createClient: (adapter) => new PrismaClient({ adapter }) },
   build: ({ config, prisma, logger }, options) => {
     const p2p = createGrpcClient(P2pServiceDefinition, config.P2P_GRPC_URL);
+    const pos = createGrpcClient(PosServiceDefinition, config.POS_GRPC_URL);
     return {
       grpc: contractsService({
         tokens: createTokenRepository(prisma),
         redemptions: createRedemptionRepository(prisma),
         p2p,
+        pos,
         chain: createChainClient(chainClientOptions(config)),
         feeSatsPerKb: config.CONTRACTS_FEE_SATS_PER_KB,
         logger,
         now: options.now ?? (() => new Date()),
       }),
-      close: async () => p2p.close(),
+      close: async () => {
+        p2p.close();
+        pos.close();
+      },
     };
   },
 });

@@ -6,8 +6,8 @@ export const configSchema = z.object({
   ...serviceConfigFields('contracts'),
   ...databaseConfigFields,
   // A token's mint goes to an address of the merchant's wallet that p2p holds, paid for by the wallet's
-  // coins that p2p lists (docs/decisions/0036-stablecoin-and-tokens.md).
-  ...serviceAddressFields(['p2p']),
+  // coins that p2p lists (docs/decisions/0036-stablecoin-and-tokens.md); credits are sold and redeemed in pos's orders.
+  ...serviceAddressFields(['p2p', 'pos']),
   // Deployed tokens, their holders and transfers are read on the chain and its token indexer.
   ...chainConfigFields,
   /** The mining fee a drafted mint pays, in satoshis per 1000 bytes (the wallet's default; miners take less today). */

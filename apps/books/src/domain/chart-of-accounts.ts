@@ -8,6 +8,8 @@ export const CHART_OF_ACCOUNTS = [
   { code: '2200', name: 'Loyalty liability', type: 'liability' },
   // What prepaid and gift cards hold: always the sum of their live balances.
   { code: '2300', name: 'Gift card liability', type: 'liability' },
+  // What a shop's credits tokens sold for money and not yet redeemed are worth (decision 0036).
+  { code: '2350', name: 'Customer credits liability', type: 'liability' },
   // Tips are owed to staff: paid in with a sale, never revenue nor taxed.
   { code: '2400', name: 'Tips payable', type: 'liability' },
   { code: '4000', name: 'Revenue', type: 'income' },

@@ -35,8 +35,9 @@ export function problemsWith(event: PaymentEvent): string[] {
   problem(
     event.rewardMinor > 0n &&
       event.type !== PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED &&
-      event.type !== PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_REDEEMED,
-    'reward_minor is carried by a sale (payment.received or prepaid.redeemed) only',
+      event.type !== PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_REDEEMED &&
+      event.type !== PaymentEventType.PAYMENT_EVENT_TYPE_CREDITS_REDEEMED,
+    'reward_minor is carried by a sale (payment.received, prepaid.redeemed or credits.redeemed) only',
   );
   problem(event.exchangeRate !== '' && !DECIMAL.test(event.exchangeRate), 'exchange_rate must be a decimal string');
   problem(!event.occurredAt || Number.isNaN(event.occurredAt.getTime()), 'occurred_at is required');

@@ -101,4 +101,43 @@ export const POSTING_RULES: ReadonlyMap<PaymentEventType, PostingRule> = new Map
       lines: ({ amount, tax, tip }) => [debit('4100', amount - tax - tip), debit('2100', tax), debit('2400', tip), credit('2300', amount)],
     },
   ],
+  [
+    PaymentEventType.PAYMENT_EVENT_TYPE_CREDITS_SOLD,
+    {
+      // A shop's credits token sold for money (decision 0036): owed to the holder as goods, as a gift card is.
+      eventType: 'credits.sold',
+      settlements: MONEY_MOVES,
+      taxable: false,
+      tips: false,
+      lines: ({ amount, moneyIn }) => [debit(moneyIn, amount), credit('2350', amount)],
+    },
+  ],
+  [
+    PaymentEventType.PAYMENT_EVENT_TYPE_CREDITS_REDEEMED,
+    {
+      // Credits redeemed against an order: the liability becomes revenue, tax and tip, as prepaid.redeemed.
+      eventType: 'credits.redeemed',
+      settlements: [Settlement.SETTLEMENT_NONE],
+      taxable: true,
+      tips: true,
+      lines: ({ amount, tax, tip, reward }) => [
+        debit('2350', amount),
+        debit('4200', reward),
+        credit('4000', amount - tax - tip + reward),
+        credit('2100', tax),
+        credit('2400', tip),
+      ],
+    },
+  ],
+  [
+    PaymentEventType.PAYMENT_EVENT_TYPE_CREDITS_RESTORED,
+    {
+      // A redemption undone (its order expired or was cancelled): the mirror of credits.redeemed.
+      eventType: 'credits.restored',
+      settlements: [Settlement.SETTLEMENT_NONE],
+      taxable: true,
+      tips: true,
+      lines: ({ amount, tax, tip }) => [debit('4100', amount - tax - tip), debit('2100', tax), debit('2400', tip), credit('2350', amount)],
+    },
+  ],
 ]);

@@ -6,6 +6,7 @@ import { draftTokenMint } from '../tokens/draft-token-mint.js';
 import { listTokens } from '../tokens/list-tokens.js';
 import { openTokenRedemption } from '../tokens/open-token-redemption.js';
 import { redeemTokens } from '../tokens/redeem-tokens.js';
+import { sellCredits } from '../tokens/sell-credits.js';
 import { toRedemptionAddressMessage, toRedemptionMessage } from '../tokens/redemption-message.js';
 import { tokenBalance } from '../tokens/token-balance.js';
 import { tokenHolders } from '../tokens/token-holders.js';
@@ -30,6 +31,9 @@ export function contractsService(tokens: TokensContext): ContractsServiceImpleme
     listTokenHolders: (request) => tokenHolders(tokens, request),
     async openTokenRedemption({ org, ...input }) {
       return { redemptionAddress: toRedemptionAddressMessage(await openTokenRedemption(tokens, org, input)) };
+    },
+    async sellCredits({ org, ...input }) {
+      return { sale: await sellCredits(tokens, org, input) };
     },
     async redeemTokens({ org, ...input }) {
       return { redemption: toRedemptionMessage(await redeemTokens(tokens, org, input)) };

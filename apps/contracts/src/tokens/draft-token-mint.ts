@@ -45,6 +45,8 @@ export async function draftTokenMint(context: TokensContext, orgRef: OrgRef | un
         name: request.name,
         decimals: request.decimals,
         supply: request.supply,
+        unitValueMinor: request.unitValueMinor ?? null,
+        currency: request.currency || null,
         ownerAddress: owner.address,
         ownerDerivationIndex: owner.derivationIndex ?? null,
         draft: {

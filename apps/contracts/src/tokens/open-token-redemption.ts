@@ -27,7 +27,7 @@ export async function openTokenRedemption(
   const org = orgOf(orgRef);
   const { tokenId, orderNumber } = validate(openSchema, input);
   const token = await shopCredits(context, org, tokenId);
-  const existing = await context.redemptions.addressOf(token.tokenId!, orderNumber);
+  const existing = await context.redemptions.addressOf(token.tokenId, orderNumber);
   if (existing) return existing;
   const holdExpiresAt = new Date(context.now().getTime() + HOLD_MS);
   const hold = { org: orgRef, expiresAt: holdExpiresAt.toISOString(), purpose: REDEEM_PURPOSE };
@@ -38,7 +38,7 @@ export async function openTokenRedemption(
       `${org.handle} receives at a single address, which every payment shares: a redemption needs an address of its own. Register the wallet's xpub.`,
     );
   const { address, stored } = await context.redemptions.insertAddress({
-    tokenId: token.tokenId!,
+    tokenId: token.tokenId,
     orderNumber,
     organizationId: org.id,
     address: destination.address,

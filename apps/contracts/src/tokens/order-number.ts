@@ -1,4 +1,4 @@
 import { z } from 'zod';
 
-/** An order number as a shop's staff give it (a pos order number, "A-1042"): letters, digits and dashes. */
-export const orderNumberSchema = z.string().regex(/^[A-Za-z0-9-]{1,40}$/, 'order_number must be an order number such as "A-1042"');
+/** A pos order number (Crockford base32, ten characters): credits are redeemed against the shop's pos orders. */
+export const orderNumberSchema = z.string().regex(/^[0-9A-Za-z]{10}$/, 'order_number must be a pos order number: ten letters and digits');

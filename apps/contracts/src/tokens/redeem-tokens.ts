@@ -2,10 +2,11 @@ import { verifyTokenPayment } from '@ctk/chain';
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { AppError, orgOf, validate } from '@ctk/shared';
 import { z } from 'zod';
+import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
 import type { TokenRedemption } from '../data/redemption-repository.js';
 import { newTokenRecordId } from './draft-id.js';
 import { orderNumberSchema } from './order-number.js';
-import { shopCredits } from './shop-credits.js';
+import { creditsValue, shopCredits } from './shop-credits.js';
 import type { TokensContext } from './tokens-context.js';
 
 const redeemSchema = z.object({
@@ -14,20 +15,27 @@ const redeemSchema = z.object({
   txid: z.string().regex(/^[0-9a-f]{64}$/, 'txid must be 64 lower-case hex characters'),
   amount: z.bigint().min(1n, 'amount must be at least 1 unit').optional(),
   createdBy: z.string().max(100).default(''),
+  publicUrl: z.string().default(''),
 });
+
+/** A redemption recorded, what it paid on the order, and the order as pos has it now. */
+export type AppliedRedemption = { redemption: TokenRedemption; valueMinor: bigint; currency: string; order: Order | undefined };
 
 /**
  * Redeems credits a customer transferred against an order (docs/decisions/0036-stablecoin-and-tokens.md): the
  * transaction on the chain pays the shop's credits token, at least `amount` units when given, to the address
  * held for this order's redemption, and the token indexer holds the transfer valid (it moves no more than its
  * inputs hold). Each output redeems once: the same txid for the same order answers the redemption recorded;
- * for another order it is txid_already_used. The books are not posted yet (decision 0036, "Credits in the books").
+ * for another order it is txid_already_used. Recorded, its face value pays the pos order (applyOrderCredits,
+ * once per redemption): credits.redeemed turns the liability into revenue and tax. A redemption recorded whose
+ * application failed (pos unreachable) is applied when it is redeemed again; one pos refuses (the order is no
+ * longer open, or needs less than the credits are worth) stays recorded, its units at the shop's address.
  */
-export async function redeemTokens(context: TokensContext, orgRef: OrgRef | undefined, input: unknown): Promise<TokenRedemption> {
+export async function redeemTokens(context: TokensContext, orgRef: OrgRef | undefined, input: unknown): Promise<AppliedRedemption> {
   const org = orgOf(orgRef);
   const request = validate(redeemSchema, input);
   const token = await shopCredits(context, org, request.tokenId);
-  const tokenId = token.tokenId!;
+  const tokenId = token.tokenId;
   const held = await context.redemptions.addressOf(tokenId, request.orderNumber);
   if (!held)
     throw new AppError(
@@ -62,5 +70,20 @@ export async function redeemTokens(context: TokensContext, orgRef: OrgRef | unde
       txid: recorded.txid,
       vout: recorded.vout,
     });
-  return recorded;
+  const valueMinor = creditsValue(token, recorded.amount, 'amount');
+  const { order } = await context.pos.applyOrderCredits(
+    {
+      org: orgRef,
+      orderNumber: recorded.orderNumber,
+      redemptionId: recorded.id,
+      tokenId,
+      symbol: token.symbol,
+      units: recorded.amount,
+      valueMinor,
+      currency: token.currency,
+      publicUrl: request.publicUrl,
+    },
+    { timeoutMs: 20_000 },
+  );
+  return { redemption: recorded, valueMinor, currency: token.currency, order };
 }

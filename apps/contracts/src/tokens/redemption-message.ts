@@ -2,13 +2,14 @@ import type {
   TokenRedemption as TokenRedemptionMessage,
   TokenRedemptionAddress as AddressMessage,
 } from '@ctk/proto/ctk/contracts/v1/contracts';
-import type { TokenRedemption, TokenRedemptionAddress } from '../data/redemption-repository.js';
+import type { TokenRedemptionAddress } from '../data/redemption-repository.js';
+import type { AppliedRedemption } from './redeem-tokens.js';
 
 export function toRedemptionAddressMessage(row: TokenRedemptionAddress): AddressMessage {
   return { tokenId: row.tokenId, orderNumber: row.orderNumber, address: row.address, expiresAt: row.holdExpiresAt.toISOString() };
 }
 
-export function toRedemptionMessage(row: TokenRedemption): TokenRedemptionMessage {
+export function toRedemptionMessage({ redemption: row, valueMinor, currency, order }: AppliedRedemption): TokenRedemptionMessage {
   return {
     id: row.id,
     tokenId: row.tokenId,
@@ -18,5 +19,8 @@ export function toRedemptionMessage(row: TokenRedemption): TokenRedemptionMessag
     vout: row.vout,
     amount: row.amount,
     redeemedAt: row.createdAt.toISOString(),
+    valueMinor,
+    currency,
+    order,
   };
 }

@@ -12,6 +12,8 @@ export function toTokenMessage(row: TokenRow): Token {
     name: row.name,
     decimals: row.decimals,
     supply: row.supply,
+    unitValueMinor: row.unitValueMinor ?? undefined,
+    currency: row.currency ?? undefined,
     ownerAddress: row.ownerAddress,
     ownerDerivationPath: row.ownerDerivationIndex === null ? undefined : `m/0/${row.ownerDerivationIndex}`,
     tokenId: row.tokenId ?? undefined,

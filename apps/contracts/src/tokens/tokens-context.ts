@@ -1,5 +1,6 @@
 import type { ChainClient } from '@ctk/chain';
 import type { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
+import type { PosServiceDefinition } from '@ctk/proto/ctk/pos/v1/pos';
 import type { GrpcClient, Logger } from '@ctk/shared';
 import type { RedemptionRepository } from '../data/redemption-repository.js';
 import type { TokenRepository } from '../data/token-repository.js';
@@ -10,6 +11,8 @@ export type TokensContext = {
   redemptions: RedemptionRepository;
   /** The merchant's wallet: its registered keys, its coins, and the addresses it holds for a mint. */
   p2p: GrpcClient<typeof P2pServiceDefinition>;
+  /** The shop's orders: credits are sold in one and redeemed against another (decision 0036). */
+  pos: GrpcClient<typeof PosServiceDefinition>;
   /** Deployed mints and token holdings, read on the chain and its token indexer. */
   chain: ChainClient;
   /** The mining fee a drafted mint pays, in satoshis per 1000 bytes. */

@@ -61,16 +61,18 @@ const orderSchema = z
 
 export type NewOrderInput = z.input<typeof orderSchema>;
 /**
- * An order opened from a pay link (recorded with the link's id) or selling a prepaid card (with the card's
- * id; untaxed: stored value is taxed when it is spent, decision 0017), inserted after `guard` in its
- * transaction (the link's lock and use count; the card's insert).
+ * An order opened from a pay link (recorded with the link's id), selling a prepaid card (with the card's
+ * id) or a shop's credits (with their token's id; both untaxed: stored value is taxed when it is spent,
+ * decisions 0017 and 0036), inserted after `guard` in its transaction (the link's lock and use count; the
+ * card's insert).
  */
 export type OrderOpening = {
   payLinkId?: string;
   prepaidCardId?: string;
+  creditsTokenId?: string;
   /** The payer's client address, for a pay-link order (decision 0024). */
   clientAddress?: string;
-  guard: (tx: OrderTransaction) => Promise<void>;
+  guard?: (tx: OrderTransaction) => Promise<void>;
   /** Whether the amount already includes tax, whatever the organisation's setting (a pay link's amount is what the payer pays). */
   pricesIncludeTax?: boolean;
 };
@@ -164,7 +166,7 @@ async function openOrder(
   if (opening && input.redeemRewardIdentifier)
     throw new AppError('validation_failed', 'Only an order at the counter redeems a reward', { field: 'redeem_reward_identifier' });
   const { request, loyaltyCardId, reward, currency, standardRate, pricesIncludeTax, priced } = await priceNewOrder(context, org, input, {
-    untaxed: Boolean(opening?.prepaidCardId),
+    untaxed: Boolean(opening?.prepaidCardId || opening?.creditsTokenId),
     pricesIncludeTax: opening?.pricesIncludeTax,
   });
   const rate = await context.prices.rateFor(currency);
@@ -212,6 +214,7 @@ async function openOrder(
       payLinkId: opening?.payLinkId ?? null,
       clientAddress: opening?.clientAddress || null,
       prepaidCardId: opening?.prepaidCardId ?? null,
+      creditsTokenId: opening?.creditsTokenId ?? null,
       loyaltyCardId,
       rewardMinor: priced.rewardMinor,
       reward: reward?.reward ?? '',

@@ -100,7 +100,7 @@ function askOf(request: z.output<typeof refundSchema>): RefundAsk {
   return { kind: 'lines', lines: request.lines.map((line) => ({ line: line.line, quantity: line.quantity })) };
 }
 
-/** An order paid in bitcoin alone: paid or confirmed, with satoshis, no prepaid card in it. */
+/** An order paid in bitcoin alone: paid or confirmed, with satoshis, no stored value in it (sold or spent). */
 function refundable(order: OrderWithParts): void {
   if (order.status !== 'paid' && order.status !== 'confirmed') {
     const where = order.status === 'paid_elsewhere' ? ` (at the ${order.paidElsewhereBy}: refund it there)` : '';
@@ -111,7 +111,7 @@ function refundable(order: OrderWithParts): void {
   if (order.cardPaidMinor > 0n || order.prepaidCardId || order.paidSatoshis <= 0n) {
     throw new AppError(
       'failed_precondition',
-      `Order ${order.orderNumber} was paid in part with a prepaid card, or sells one: refunds here give back bitcoin payments alone`,
+      `Order ${order.orderNumber} was paid in part with stored value (a prepaid card or credits), or sells a card: refunds here give back bitcoin payments alone`,
       { reason: 'prepaid_card' },
     );
   }

@@ -35,8 +35,17 @@ export async function markOrderPaidElsewhere(
       );
     }
     if (order.cardPaidMinor > 0n || order.prepaidCardId) {
-      throw new AppError('failed_precondition', `Order ${order.orderNumber} involves a prepaid card: it is paid at the counter only`, {
-        reason: 'prepaid_card',
+      throw new AppError(
+        'failed_precondition',
+        `Order ${order.orderNumber} involves a prepaid card or credits: it is paid at the counter only`,
+        {
+          reason: 'prepaid_card',
+        },
+      );
+    }
+    if (order.creditsTokenId) {
+      throw new AppError('failed_precondition', `Order ${order.orderNumber} sells credits: it is paid in bitcoin at the counter only`, {
+        reason: 'credits',
       });
     }
     if (order.status !== 'open' && order.status !== 'expired') {

@@ -76,6 +76,7 @@ export function toOrderMessage(order: OrderWithParts, publicUrl: string, now: Da
     cardPaidMinor: order.cardPaidMinor,
     loyaltyCardId: order.loyaltyCardId ?? '',
     prepaidCardId: order.prepaidCardId ?? undefined,
+    creditsTokenId: order.creditsTokenId ?? undefined,
     paidElsewhereBy: order.paidElsewhereBy ?? undefined,
     rewardMinor: order.rewardMinor,
     reward: order.reward,

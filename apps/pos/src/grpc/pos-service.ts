@@ -12,6 +12,8 @@ import { getRefundPaymentRequest } from '../domain/get-refund-payment-request.js
 import { payRefund } from '../domain/pay-refund.js';
 import { confirmOrder } from '../domain/confirm-order.js';
 import { markOrderPaidElsewhere } from '../domain/mark-order-paid-elsewhere.js';
+import { applyOrderCredits } from '../credits/apply-order-credits.js';
+import { openCreditsSale } from '../credits/open-credits-sale.js';
 import { createItem } from '../domain/create-item.js';
 import { createOrder } from '../domain/create-order.js';
 import { quoteOrder } from '../domain/quote-order.js';
@@ -142,6 +144,12 @@ export function posService({
       const { orderNumber, provider, paymentRef } = request;
       const order = await markOrderPaidElsewhere(orders, orgOf(request.org), { orderNumber, provider, paymentRef });
       return { order: toOrderMessage(order, request.publicUrl, orders.now()) };
+    },
+    async openCreditsSale(request) {
+      return { order: toOrderMessage(await openCreditsSale(orders, request), request.publicUrl, orders.now()) };
+    },
+    async applyOrderCredits(request) {
+      return { order: toOrderMessage(await applyOrderCredits(orders, request), request.publicUrl, orders.now()) };
     },
     async getOrderQr(request) {
       return getOrderQr(orders, request);

@@ -1,7 +1,9 @@
 import type { PaymentEvent } from '@ctk/proto/ctk/events/v1/payment_event';
 import { AppError } from '@ctk/shared';
 import type { OrderTransaction, OrderWithParts } from '../data/order-repository.js';
-import { appendActivity, cardSharesOf, creditBalance } from '../data/prepaid-card-repository.js';
+import { creditsSoldEvent } from '../credits/credits-events.js';
+import { storedValueSharesOf } from '../data/credit-use-repository.js';
+import { appendActivity, creditBalance } from '../data/prepaid-card-repository.js';
 import { orderPaidEvent, wholeOf } from '../orders/order-event.js';
 import { prepaidIssuedEvent } from './prepaid-events.js';
 import { NO_SHARES, restOf } from './use-shares.js';
@@ -9,7 +11,8 @@ import { NO_SHARES, restOf } from './use-shares.js';
 /**
  * The event of an order a payment just completed, in that payment's transaction (decision 0017): an order
  * selling a prepaid card makes the card active at its value (activity `issue`) and tells `prepaid.issued`;
- * any other tells `payment.received` for the rest that cards did not pay. Undefined when cards paid it all.
+ * one selling credits tells `credits.sold` (decision 0036); any other tells `payment.received` for the rest
+ * that stored value did not pay. Undefined when stored value paid it all.
  */
 export async function paidOrderEvent(
   tx: OrderTransaction,
@@ -31,7 +34,8 @@ export async function paidOrderEvent(
     });
     return prepaidIssuedEvent(order, txid, now);
   }
-  const used = order.cardPaidMinor > 0n ? await cardSharesOf(tx, order.id) : NO_SHARES;
+  if (order.creditsTokenId) return creditsSoldEvent(order, txid, now);
+  const used = order.cardPaidMinor > 0n ? await storedValueSharesOf(tx, order.id) : NO_SHARES;
   const rest = restOf(wholeOf(order), used);
   return rest.amountMinor > 0n ? orderPaidEvent(order, txid, now, rest) : undefined;
 }

@@ -13,7 +13,7 @@ import type { Shares } from './use-shares.js';
 /** The selling order was paid: money in, a liability to the holder (books: Dr 1010, Cr 2300). No tax: selling stored value is no sale. */
 export function prepaidIssuedEvent(order: OrderWithParts, txid: string, at: Date): PaymentEvent {
   return PaymentEvent.fromPartial({
-    ...common(order, at),
+    ...orderEventCommon(order, at),
     id: `pos.order.${order.id}`,
     type: PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_ISSUED,
     amountMinor: order.totalMinor,
@@ -31,7 +31,7 @@ export function prepaidIssuedEvent(order: OrderWithParts, txid: string, at: Date
  */
 export function prepaidRedeemedEvent(order: OrderWithParts, redeem: PrepaidCardActivity, shares: Shares, completes: boolean): PaymentEvent {
   return PaymentEvent.fromPartial({
-    ...common(order, redeem.occurredAt),
+    ...orderEventCommon(order, redeem.occurredAt),
     id: `pos.prepaid.redeem.${redeem.id}`,
     type: PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_REDEEMED,
     amountMinor: shares.amountMinor,
@@ -52,7 +52,7 @@ export function prepaidRedeemedEvent(order: OrderWithParts, redeem: PrepaidCardA
  */
 export function prepaidRestoredEvent(order: OrderWithParts, redeem: PrepaidCardActivity, at: Date): PaymentEvent {
   return PaymentEvent.fromPartial({
-    ...common(order, at),
+    ...orderEventCommon(order, at),
     id: `pos.prepaid.restore.${redeem.id}`,
     type: PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_RESTORED,
     amountMinor: -redeem.amountMinor,
@@ -63,7 +63,8 @@ export function prepaidRestoredEvent(order: OrderWithParts, redeem: PrepaidCardA
   });
 }
 
-function common(order: OrderWithParts, at: Date): Partial<PaymentEvent> {
+/** What every stored-value event says of its order. */
+export function orderEventCommon(order: OrderWithParts, at: Date): Partial<PaymentEvent> {
   return {
     organizationId: order.organizationId,
     sourceService: 'pos',

@@ -1,4 +1,6 @@
 import { AppError, enqueuePaymentEvent } from '@ctk/shared';
+import { creditsRestoredEvent } from '../credits/credits-events.js';
+import { liveCreditUsesOf, markCreditUseRestored } from '../data/credit-use-repository.js';
 import type { OrderTransaction, OrderWithParts } from '../data/order-repository.js';
 import { appendActivity, creditBalance, liveRedeemsOf, lockCard, voidPendingCard } from '../data/prepaid-card-repository.js';
 import { satoshisFor } from '../rates/exchange-rate.js';
@@ -10,7 +12,8 @@ export type ReleasedOrder = { cardPaidMinor?: bigint; satoshis?: bigint };
 /**
  * In the transaction that expires or cancels an order, with the order's row locked (decision 0017): each
  * use of a card on it that stands is restored to its card (activity `restore`, `prepaid.restored` in the
- * outbox), and the card the order sells, if any, becomes void. The locked order row makes this happen once:
+ * outbox), each use of credits is owed to its holder again (`credits.restored`, decision 0036: the units are
+ * at the shop's redemption address, for staff to send back), and the card the order sells, if any, becomes void. The locked order row makes this happen once:
  * its status changes in the same transaction, and a restore's `restores_id` is unique besides. Cards are
  * locked in id order, so two releases never wait on each other. Answers the order's fields to write: no
  * card paid any of it, so its satoshis are the whole total's again (a late payment pays all of it).
@@ -41,5 +44,11 @@ export async function releaseOrderCards(
     });
     await enqueuePaymentEvent(tx, prepaidRestoredEvent(order, redeem, now));
   }
-  return { changes: { cardPaidMinor: 0n, satoshis: satoshisFor(order.totalMinor, order.exchangeRate) }, emitted: redeems.length > 0 };
+  const creditUses = await liveCreditUsesOf(tx, order.id);
+  for (const use of creditUses) {
+    await markCreditUseRestored(tx, use.id, now);
+    await enqueuePaymentEvent(tx, creditsRestoredEvent(order, use, now));
+  }
+  const emitted = redeems.length + creditUses.length > 0;
+  return { changes: { cardPaidMinor: 0n, satoshis: satoshisFor(order.totalMinor, order.exchangeRate) }, emitted };
 }

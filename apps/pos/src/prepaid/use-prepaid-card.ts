@@ -2,13 +2,10 @@ import { AppError, enqueuePaymentEvent, type Org, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { CardContext } from '../cards/card-context.js';
 import { readCardIdentifier } from '../cards/card-identifier.js';
-import { takeFromStock } from '../data/item-repository.js';
-import { stampPaidOrder } from '../loyalty/stamp-paid-order.js';
-import { updateOrder, type OrderTransaction, type OrderWithParts } from '../data/order-repository.js';
+import type { OrderWithParts } from '../data/order-repository.js';
 import {
   appendActivity,
   cardById,
-  cardSharesOf,
   drawBalance,
   lockCard,
   lockOrder,
@@ -16,14 +13,14 @@ import {
   type PrepaidActivityRow,
   type PrepaidCardRow,
 } from '../data/prepaid-card-repository.js';
+import { storedValueSharesOf } from '../data/credit-use-repository.js';
 import { orderPaidEvent, wholeOf } from '../orders/order-event.js';
 import { releaseOrderHold } from '../orders/order-hold.js';
-import { checkedOrderNumber, statusAt } from '../orders/order-state.js';
-import { beingPaid, isClaimedByAnother } from '../orders/payment-claim.js';
-import { parseDecimal, satoshisFor } from '../rates/exchange-rate.js';
+import { checkedOrderNumber } from '../orders/order-state.js';
 import { expireCardOrders } from './expire-card-orders.js';
 import { prepaidRedeemedEvent } from './prepaid-events.js';
 import { isCardsIdentifier, MAX_CARD_VALUE, noSuchCard, orgCardOfId, orgOrderId } from './prepaid-card-rules.js';
+import { checkStoredValueMayPay, dueMinor, payOrderPart } from './stored-value-payment.js';
 import { plus, restOf, useShares } from './use-shares.js';
 
 const useSchema = z.object({
@@ -69,7 +66,7 @@ export async function usePrepaidCard(cards: CardContext, org: Org, input: UseInp
     const amount = amountToUse(card, order, request.amountMinor, now);
     const drawn = await drawBalance(tx, card.id, amount, now);
     if (!drawn) throw insufficientBalance(card.balanceMinor);
-    const earlier = await cardSharesOf(tx, order.id);
+    const earlier = await storedValueSharesOf(tx, order.id);
     const shares = useShares(wholeOf(order), earlier, amount);
     const paid = await payOrderPart(tx, order, amount, now);
     // The part of the order that money pays: all of it less the cards' uses, this one included.
@@ -101,17 +98,7 @@ export async function usePrepaidCard(cards: CardContext, org: Org, input: UseInp
 
 /** What this use takes: as asked, or (0) as much as the order still needs up to the balance. */
 function amountToUse(card: LockedCard, order: OrderWithParts, asked: bigint, now: Date): bigint {
-  const status = statusAt(order, now);
-  if (status !== 'open')
-    throw new AppError('failed_precondition', `Order ${order.orderNumber} is ${status}: a card pays only an open order`);
-  // The BIP270 payment being broadcast pays what was due before this use: the card would pay it twice.
-  if (isClaimedByAnother(order, now)) throw beingPaid(order, 'a card cannot pay part of it now');
-  if (order.prepaidCardId) {
-    throw new AppError('failed_precondition', `Order ${order.orderNumber} sells a gift card: it is paid with money, not with another card`);
-  }
-  if (order.currency !== card.currency) {
-    throw new AppError('failed_precondition', `The card is in ${card.currency} and order ${order.orderNumber} in ${order.currency}`);
-  }
+  checkStoredValueMayPay(order, card.currency, 'card', now);
   if (card.status === 'pending' || card.status === 'void') {
     throw new AppError(
       'card_not_active',
@@ -133,54 +120,8 @@ function amountToUse(card: LockedCard, order: OrderWithParts, asked: bigint, now
   return amount;
 }
 
-/**
- * What the order still needs in minor units: what cards have not paid, less what its satoshis paid so
- * far are worth at its rate (rounded down, so that a use of it brings the satoshis due to what is paid).
- */
-function dueMinor(order: OrderWithParts): bigint {
-  const rest = order.totalMinor - order.cardPaidMinor;
-  const { numerator, denominator } = parseDecimal(order.exchangeRate, 'exchange_rate');
-  const paid = numerator === 0n ? 0n : (order.paidSatoshis * denominator) / numerator;
-  return rest > paid ? rest - paid : 0n;
-}
-
 function insufficientBalance(balance: bigint): AppError {
   // Money in error details is a JSON integer, as in every answer (text only past 2^53, as the ledger's).
   const balanceMinor = balance <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(balance) : balance.toString();
   return new AppError('insufficient_balance', `The card holds ${balance}, less than this use asks`, { balance_minor: balanceMinor });
-}
-
-/**
- * The order with a use of `amount` paid: card_paid_minor rises and its satoshis become the rest's at its
- * own rate. When what is already paid in satoshis covers them, the order is paid (confirmed when every
- * payment is mined, or there is none), its tracked items leave the stock and its loyalty card is stamped,
- * as recordOrderPayment does.
- */
-async function payOrderPart(
-  tx: OrderTransaction,
-  order: OrderWithParts,
-  amount: bigint,
-  now: Date,
-): Promise<{ order: OrderWithParts; completes: boolean }> {
-  const cardPaidMinor = order.cardPaidMinor + amount;
-  const satoshis = satoshisFor(order.totalMinor - cardPaidMinor, order.exchangeRate);
-  const completes = order.paidSatoshis >= satoshis;
-  const flags = new Set(order.flags);
-  if (order.paidSatoshis > satoshis) flags.add('overpaid');
-  const status = order.payments.every((payment) => payment.status === 'mined') ? 'confirmed' : 'paid';
-  const changes = {
-    cardPaidMinor,
-    satoshis,
-    updatedAt: now,
-    ...(completes ? { status, flags: [...flags], paidAt: now, ...(status === 'confirmed' ? { confirmedAt: now } : {}) } : {}),
-  };
-  await updateOrder(tx, order.id, changes);
-  // The row is locked: the order is what was read, with these changes.
-  const updated: OrderWithParts = { ...order, ...changes };
-  if (completes) {
-    await takeFromStock(tx, updated.organizationId, updated.lines);
-    // As recordOrderPayment does: the loyalty card the order was created with is stamped once it is paid.
-    await stampPaidOrder(tx, updated, now);
-  }
-  return { order: updated, completes };
 }

@@ -20,6 +20,9 @@ export const PAYMENT_EVENT_NAMES = {
   [PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_ISSUED]: 'prepaid.issued',
   [PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_REDEEMED]: 'prepaid.redeemed',
   [PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_RESTORED]: 'prepaid.restored',
+  [PaymentEventType.PAYMENT_EVENT_TYPE_CREDITS_SOLD]: 'credits.sold',
+  [PaymentEventType.PAYMENT_EVENT_TYPE_CREDITS_REDEEMED]: 'credits.redeemed',
+  [PaymentEventType.PAYMENT_EVENT_TYPE_CREDITS_RESTORED]: 'credits.restored',
 } as const;
 
 export type PublishedPaymentEventType = keyof typeof PAYMENT_EVENT_NAMES;

@@ -23,8 +23,9 @@ export const SERVICES = {
   p2p: { grpcPort: 50064, definition: P2pServiceDefinition, calls: [] },
   // A feed lists pos's items at its rates and names the merchant's identity key, which p2p keeps.
   federation: { grpcPort: 50065, definition: FederationServiceDefinition, calls: ['pos', 'p2p'] },
-  // A token's mint goes to an address of the merchant's wallet that p2p holds, its fee from coins p2p lists (decision 0036).
-  contracts: { grpcPort: 50066, definition: ContractsServiceDefinition, calls: ['p2p'] },
+  // A token's mint goes to an address of the merchant's wallet that p2p holds, its fee from coins p2p lists;
+  // credits are sold in pos orders and redeemed against them (decision 0036).
+  contracts: { grpcPort: 50066, definition: ContractsServiceDefinition, calls: ['p2p', 'pos'] },
 } as const satisfies Record<string, { grpcPort: number; definition: unknown; calls: readonly string[] }>;
 
 export type ServiceName = keyof typeof SERVICES;

@@ -1,0 +1,85 @@
+import { AppError } from '@ctk/shared';
+import { takeFromStock } from '../data/item-repository.js';
+import { updateOrder, type OrderTransaction, type OrderWithParts } from '../data/order-repository.js';
+import { stampPaidOrder } from '../loyalty/stamp-paid-order.js';
+import { statusAt } from '../orders/order-state.js';
+import { beingPaid, isClaimedByAnother } from '../orders/payment-claim.js';
+import { parseDecimal, satoshisFor } from '../rates/exchange-rate.js';
+
+/*
+ * Stored value paying part or all of an order: a prepaid card's use (decision 0017) or credits redeemed on the
+ * chain (decision 0036). Both add to the order's card_paid_minor, so that its satoshis are for the rest.
+ */
+
+/** Refuses an order that `what` (a card, credits) in `currency` may not pay now. */
+export function checkStoredValueMayPay(order: OrderWithParts, currency: string, what: 'card' | 'credits', now: Date): void {
+  const status = statusAt(order, now);
+  const named = what === 'card' ? 'a card' : 'credits';
+  if (status !== 'open')
+    throw new AppError('failed_precondition', `Order ${order.orderNumber} is ${status}: ${named} pay only an open order`, {
+      reason: status,
+    });
+  // The BIP270 payment being broadcast pays what was due before this use: the stored value would pay it twice.
+  if (isClaimedByAnother(order, now)) throw beingPaid(order, `${named} cannot pay part of it now`);
+  if (order.prepaidCardId || order.creditsTokenId) {
+    const sells = order.prepaidCardId ? 'a gift card' : 'credits';
+    throw new AppError('failed_precondition', `Order ${order.orderNumber} sells ${sells}: it is paid with money, not with stored value`, {
+      reason: 'sells_stored_value',
+    });
+  }
+  if (order.currency !== currency) {
+    throw new AppError(
+      'failed_precondition',
+      `The ${what} ${what === 'card' ? 'is' : 'are'} in ${currency} and order ${order.orderNumber} in ${order.currency}`,
+      {
+        reason: 'currency',
+      },
+    );
+  }
+}
+
+/**
+ * What the order still needs in minor units: what stored value has not paid, less what its satoshis paid so
+ * far are worth at its rate (rounded down, so that a use of it brings the satoshis due to what is paid).
+ */
+export function dueMinor(order: OrderWithParts): bigint {
+  const rest = order.totalMinor - order.cardPaidMinor;
+  const { numerator, denominator } = parseDecimal(order.exchangeRate, 'exchange_rate');
+  const paid = numerator === 0n ? 0n : (order.paidSatoshis * denominator) / numerator;
+  return rest > paid ? rest - paid : 0n;
+}
+
+/**
+ * The order with a use of `amount` paid: card_paid_minor rises and its satoshis become the rest's at its
+ * own rate. When what is already paid in satoshis covers them, the order is paid (confirmed when every
+ * payment is mined, or there is none), its tracked items leave the stock and its loyalty card is stamped,
+ * as recordOrderPayment does.
+ */
+export async function payOrderPart(
+  tx: OrderTransaction,
+  order: OrderWithParts,
+  amount: bigint,
+  now: Date,
+): Promise<{ order: OrderWithParts; completes: boolean }> {
+  const cardPaidMinor = order.cardPaidMinor + amount;
+  const satoshis = satoshisFor(order.totalMinor - cardPaidMinor, order.exchangeRate);
+  const completes = order.paidSatoshis >= satoshis;
+  const flags = new Set(order.flags);
+  if (order.paidSatoshis > satoshis) flags.add('overpaid');
+  const status = order.payments.every((payment) => payment.status === 'mined') ? 'confirmed' : 'paid';
+  const changes = {
+    cardPaidMinor,
+    satoshis,
+    updatedAt: now,
+    ...(completes ? { status, flags: [...flags], paidAt: now, ...(status === 'confirmed' ? { confirmedAt: now } : {}) } : {}),
+  };
+  await updateOrder(tx, order.id, changes);
+  // The row is locked: the order is what was read, with these changes.
+  const updated: OrderWithParts = { ...order, ...changes };
+  if (completes) {
+    await takeFromStock(tx, updated.organizationId, updated.lines);
+    // As recordOrderPayment does: the loyalty card the order was created with is stamped once it is paid.
+    await stampPaidOrder(tx, updated, now);
+  }
+  return { order: updated, completes };
+}
