@@ -69,6 +69,8 @@ describe('minting a token: the service drafts, the merchant’s wallet signs', (
       kind: 'credits',
       decimals: 8,
       supply,
+      unitValueMinor: 1n,
+      currency: 'EUR',
     });
     const txid = await signAndBroadcast(merchant, token!.draft!.transaction);
     const confirmed = await stack.client.confirmTokenMint({ org: merchant.org, draftId: token!.id, txid });

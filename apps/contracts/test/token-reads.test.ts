@@ -10,10 +10,20 @@ beforeAll(async () => {
 afterAll(() => stack?.close());
 
 type Merchant = Awaited<ReturnType<TokenStack['merchant']>>;
-const credits = { symbol: 'BEAN', name: 'Bean credits', kind: 'credits', decimals: 2, supply: 10_000n };
+const credits = {
+  symbol: 'BEAN',
+  name: 'Bean credits',
+  kind: 'credits',
+  decimals: 2,
+  supply: 10_000n,
+  unitValueMinor: 1n,
+  currency: 'USD',
+};
+/** A token of another kind: no face value. */
+const unvalued = { symbol: 'BEAN', name: 'Bean credits', decimals: 2, supply: 10_000n };
 
 /** Drafts a mint, has the merchant's wallet sign it, broadcasts it and confirms it: the active token. */
-async function mint(merchant: Merchant, fields = credits) {
+async function mint(merchant: Merchant, fields: Record<string, unknown> = credits) {
   const { token: draft } = await stack.client.draftTokenMint({ org: merchant.org, ...fields });
   const signed = await stack.walletCommand<{ transaction: string }>(merchant.wallet.file, 'sign-transaction', draft!.draft!.transaction);
   const { txid } = await stack.p2p.broadcastTransaction({ transaction: signed.transaction });
@@ -71,8 +81,8 @@ describe('reading tokens: the shop’s list, holders and a balance check', () =>
 
   it('lists the shop’s tokens newest first, drafts and active ones, and no other shop’s', async () => {
     const merchant = await stack.merchant();
-    const active = await mint(merchant, { ...credits, symbol: 'CLUB', kind: 'membership', decimals: 0, supply: 100n });
-    const { token: draft } = await stack.client.draftTokenMint({ org: merchant.org, ...credits, kind: 'community', symbol: 'TOWN' });
+    const active = await mint(merchant, { ...unvalued, symbol: 'CLUB', kind: 'membership', decimals: 0, supply: 100n });
+    const { token: draft } = await stack.client.draftTokenMint({ org: merchant.org, ...unvalued, kind: 'community', symbol: 'TOWN' });
     await mint(await stack.merchant(), { ...credits, symbol: 'ELSE' });
     const { data } = await stack.client.listTokens({ org: merchant.org });
     expect(data.map((token) => [token.symbol, token.kind, token.status, token.supply])).toEqual([

@@ -2,12 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LockingScript, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
+import { configSchema as booksConfigSchema, service as books } from '@ctk/books';
 import { createChainClient } from '@ctk/chain';
-import { mineBlocks, startLocalChain } from '@ctk/chain/local';
+import { mineBlocks, requestFaucet, startLocalChain } from '@ctk/chain/local';
 import { configSchema as p2pConfigSchema, service as p2p } from '@ctk/p2p';
+import { configSchema as posConfigSchema, service as pos } from '@ctk/pos';
+import { BooksServiceDefinition } from '@ctk/proto/ctk/books/v1/books';
 import { ContractsServiceDefinition } from '@ctk/proto/ctk/contracts/v1/contracts';
 import { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
-import { loadConfig, startService } from '@ctk/shared';
+import { PosServiceDefinition } from '@ctk/proto/ctk/pos/v1/pos';
+import { inProcessTransport, loadConfig, startService } from '@ctk/shared';
 import { createTestClient, createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
 import { runWallet } from '@ctk/wallet';
 import { configSchema, service as contracts } from '../src/app.js';
@@ -17,23 +22,46 @@ async function database(name: string) {
   return { CTK_DATA_DIR: TEST_DATA_DIR, ...(url ? { DATABASE_URL: url } : {}) };
 }
 
+export const PUBLIC_URL = 'https://pay.example.com';
+
 /**
- * Contracts in front of the real p2p on a local chain, each on its own database and a free port, with the
- * wallet command line (`ctk-wallet`) run in process for merchants and customers: what a merchant does to mint
- * a token, end to end, without a gateway.
+ * Contracts in front of the real p2p on a local chain, pos and books (credits are sold and redeemed in pos's
+ * orders, whose events books posts), each on its own database and a free port, with the wallet command line
+ * (`ctk-wallet`) run in process for merchants and customers: what a merchant does with a token, end to end,
+ * without a gateway.
  */
 export async function startTokenStack() {
   const chain = await startLocalChain({ port: 0 });
+  const transport = inProcessTransport();
   const base = { GRPC_PORT: '0', LOG_LEVEL: 'silent' };
   const chainEnv = { CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: chain.url, CHAIN_RETRIES: '1' };
-  const p2pService = await startService(p2p, loadConfig(p2pConfigSchema, { ...base, ...chainEnv, ...(await database('p2p')) }));
+  const p2pService = await startService(p2p, loadConfig(p2pConfigSchema, { ...base, ...chainEnv, ...(await database('p2p')) }), {
+    transport,
+  });
   const p2pUrl = `127.0.0.1:${p2pService.port}`;
+  const booksService = await startService(books, loadConfig(booksConfigSchema, { ...base, ...(await database('books')) }), { transport });
+  const booksUrl = `127.0.0.1:${booksService.port}`;
+  const posService = await startService(
+    pos,
+    loadConfig(posConfigSchema, {
+      ...base,
+      ...(await database('pos')),
+      BOOKS_GRPC_URL: booksUrl,
+      P2P_GRPC_URL: p2pUrl,
+      POS_WATCH_INTERVAL_MS: '200',
+      POS_FIXED_RATES: 'USD=100',
+    }),
+    { transport },
+  );
+  const posUrl = `127.0.0.1:${posService.port}`;
   const contractsService = await startService(
     contracts,
-    loadConfig(configSchema, { ...base, ...chainEnv, ...(await database('contracts')), P2P_GRPC_URL: p2pUrl }),
+    loadConfig(configSchema, { ...base, ...chainEnv, ...(await database('contracts')), P2P_GRPC_URL: p2pUrl, POS_GRPC_URL: posUrl }),
   );
   const client = createTestClient(ContractsServiceDefinition, `127.0.0.1:${contractsService.port}`);
   const p2pClient = createTestClient(P2pServiceDefinition, p2pUrl);
+  const posClient = createTestClient(PosServiceDefinition, posUrl);
+  const booksClient = createTestClient(BooksServiceDefinition, booksUrl);
 
   /** Runs `ctk-wallet` with a wallet file against this chain; throws with what it printed on failure. */
   async function walletCommand<T = Record<string, unknown>>(file: string, ...args: string[]): Promise<T> {
@@ -52,17 +80,40 @@ export async function startTokenStack() {
     return { file, ...created };
   }
 
-  /** A shop whose merchant's wallet (xpub and identity key) is registered with p2p, as onboarding does. */
-  async function merchant(satoshis?: number) {
+  /**
+   * A shop whose merchant's wallet (xpub and identity key) is registered with p2p, as onboarding does, and
+   * its sales tax with books when a jurisdiction is given.
+   */
+  async function merchant(satoshis?: number, jurisdiction?: string) {
     const wallet = await newWallet(satoshis);
     const org = { id: randomUUID(), handle: `shop-${randomUUID().slice(0, 8)}` };
     await p2pClient.setWallet({ org, walletXpub: wallet.xpub, identityPublicKey: wallet.public_key });
+    if (jurisdiction) await booksClient.setTaxSettings({ org, jurisdiction, pricesIncludeTax: false });
     return { org, wallet };
+  }
+
+  /** Pays a pos order in full by BIP270 from a fresh faucet coin, as a customer's wallet would. */
+  async function payOrder(orderNumber: string) {
+    const request = await posClient.getPaymentRequest({ orderNumber, publicUrl: PUBLIC_URL });
+    const key = PrivateKey.fromRandom();
+    const funded = await requestFaucet(chain.url, key.toAddress('testnet'), 1_000_000);
+    const source = Transaction.fromHex(funded.raw_tx);
+    const tx = new Transaction();
+    tx.addInput({ sourceTransaction: source, sourceOutputIndex: funded.vout, unlockingScriptTemplate: new P2PKH().unlock(key) });
+    for (const output of request.outputs)
+      tx.addOutput({ lockingScript: LockingScript.fromHex(output.script), satoshis: Number(output.amount) });
+    tx.addOutput({ lockingScript: new P2PKH().lock(key.toAddress('testnet')), change: true });
+    await tx.fee();
+    await tx.sign();
+    await posClient.payOrder({ orderNumber, transaction: tx.toHex(), merchantData: request.merchantData }, { timeoutMs: 30_000 });
   }
 
   return {
     client,
     p2p: p2pClient,
+    pos: posClient,
+    books: booksClient,
+    payOrder,
     chain: createChainClient({ network: 'local', localUrl: chain.url, retries: 0 }),
     chainUrl: chain.url,
     walletCommand,
@@ -70,10 +121,12 @@ export async function startTokenStack() {
     merchant,
     mine: () => mineBlocks(chain.url, 1),
     async close() {
-      client.close();
-      p2pClient.close();
+      for (const each of [client, p2pClient, posClient, booksClient]) each.close();
       await contractsService.close();
+      await posService.close();
+      await booksService.close();
       await p2pService.close();
+      await transport.close();
       await chain.close();
     },
   };
