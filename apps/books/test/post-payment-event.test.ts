@@ -10,6 +10,9 @@ const {
   PAYMENT_EVENT_TYPE_PREPAID_ISSUED: ISSUED,
   PAYMENT_EVENT_TYPE_PREPAID_REDEEMED: REDEEMED,
   PAYMENT_EVENT_TYPE_PREPAID_RESTORED: RESTORED,
+  PAYMENT_EVENT_TYPE_CREDITS_SOLD: CREDITS_SOLD,
+  PAYMENT_EVENT_TYPE_CREDITS_REDEEMED: CREDITS_REDEEMED,
+  PAYMENT_EVENT_TYPE_CREDITS_RESTORED: CREDITS_RESTORED,
 } = PaymentEventType;
 
 describe('posting payment events to the journal', () => {
@@ -134,6 +137,34 @@ describe('posting payment events to the journal', () => {
         ['2300', 0n, 1275n],
       ],
     ],
+    [
+      'credits sold for bitcoin: owed to the customer, untaxed',
+      { type: CREDITS_SOLD, settlement: Settlement.SETTLEMENT_BSV_WALLET, taxMinor: 0n },
+      [
+        ['1010', 1075n, 0n],
+        ['2350', 0n, 1075n],
+      ],
+    ],
+    [
+      'credits redeemed against a taxed sale with a tip: the liability becomes revenue, tax and tip',
+      { type: CREDITS_REDEEMED, settlement: Settlement.SETTLEMENT_NONE, amountMinor: 1275n, tipMinor: 200n },
+      [
+        ['2350', 1275n, 0n],
+        ['4000', 0n, 1000n],
+        ['2100', 0n, 75n],
+        ['2400', 0n, 200n],
+      ],
+    ],
+    [
+      'a credits redemption undone: owed to the customer again, its revenue, tax and tip taken back',
+      { type: CREDITS_RESTORED, settlement: Settlement.SETTLEMENT_NONE, amountMinor: 1275n, tipMinor: 200n },
+      [
+        ['4100', 1000n, 0n],
+        ['2100', 75n, 0n],
+        ['2400', 200n, 0n],
+        ['2350', 0n, 1275n],
+      ],
+    ],
   ] as const)('posts %s as balanced lines on the expected accounts', async (_, overrides, expected) => {
     const organizationId = randomUUID();
     const event = newEvent(organizationId, overrides);
@@ -198,6 +229,9 @@ describe('posting payment events to the journal', () => {
       [ISSUED, 1, 0n],
       [REDEEMED, 4, 75n],
       [RESTORED, 4, 75n],
+      [CREDITS_SOLD, 1, 0n],
+      [CREDITS_REDEEMED, 4, 75n],
+      [CREDITS_RESTORED, 4, 75n],
     ] as const) {
       await books.post(newEvent(organizationId, { type, settlement, taxMinor, occurredAt: new Date(Date.UTC(2026, 0, 1 + type)) }));
     }
@@ -207,6 +241,9 @@ describe('posting payment events to the journal', () => {
       'prepaid.issued',
       'prepaid.redeemed',
       'prepaid.restored',
+      'credits.sold',
+      'credits.redeemed',
+      'credits.restored',
     ]);
   });
 
