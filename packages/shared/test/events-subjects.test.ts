@@ -17,7 +17,10 @@ describe('payment event subjects', () => {
     expect(paymentSubject(PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_ISSUED)).toBe('ctk.payments.prepaid.issued');
     expect(paymentSubject(PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_REDEEMED)).toBe('ctk.payments.prepaid.redeemed');
     expect(paymentSubject(PaymentEventType.PAYMENT_EVENT_TYPE_PREPAID_RESTORED)).toBe('ctk.payments.prepaid.restored');
-    expect(Object.keys(PAYMENT_SUBJECTS)).toHaveLength(5);
+    expect(paymentSubject(PaymentEventType.PAYMENT_EVENT_TYPE_CREDITS_SOLD)).toBe('ctk.payments.credits.sold');
+    expect(paymentSubject(PaymentEventType.PAYMENT_EVENT_TYPE_CREDITS_REDEEMED)).toBe('ctk.payments.credits.redeemed');
+    expect(paymentSubject(PaymentEventType.PAYMENT_EVENT_TYPE_CREDITS_RESTORED)).toBe('ctk.payments.credits.restored');
+    expect(Object.keys(PAYMENT_SUBJECTS)).toHaveLength(8);
   });
 
   it('puts every subject under the stream wildcard', () => {
