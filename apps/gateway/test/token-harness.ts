@@ -3,9 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createChainClient } from '@ctk/chain';
 import { startLocalChain } from '@ctk/chain/local';
+import { configSchema as booksConfigSchema, service as books } from '@ctk/books';
 import { configSchema as contractsConfigSchema, service as contracts } from '@ctk/contracts';
 import { configSchema as p2pConfigSchema, service as p2p } from '@ctk/p2p';
-import { loadConfig, startService } from '@ctk/shared';
+import { configSchema as posConfigSchema, service as pos } from '@ctk/pos';
+import { inProcessTransport, loadConfig, startService } from '@ctk/shared';
 import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
 import { runWallet } from '@ctk/wallet';
 import { bearer, onboard, startTestGateway, type Gateway, type Onboarded } from './harness.js';
@@ -17,22 +19,43 @@ async function database(prefix: string) {
 }
 
 /**
- * Tokens end to end through HTTP: a local chain, p2p on it, contracts calling p2p, the gateway in front of
- * both, each on its own database; merchants and customers hold `ctk-wallet` files, run in process.
+ * Tokens end to end through HTTP: a local chain, p2p on it, pos and books (credits are sold and redeemed in pos
+ * orders, which books posts), contracts calling p2p and pos, the gateway in front of them, each on its own
+ * database; merchants and customers hold `ctk-wallet` files, run in process.
  */
 export async function startTokenStack() {
   const chain = await startLocalChain({ port: 0 });
+  const transport = inProcessTransport();
   const env = { GRPC_PORT: '0', LOG_LEVEL: 'silent' };
   const chainEnv = { CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: chain.url, CHAIN_RETRIES: '1' };
-  const p2pService = await startService(p2p, loadConfig(p2pConfigSchema, { ...env, ...chainEnv, ...(await database('p2p')) }));
+  const p2pService = await startService(p2p, loadConfig(p2pConfigSchema, { ...env, ...chainEnv, ...(await database('p2p')) }), {
+    transport,
+  });
   const P2P_GRPC_URL = `127.0.0.1:${p2pService.port}`;
+  const booksService = await startService(books, loadConfig(booksConfigSchema, { ...env, ...(await database('books')) }), { transport });
+  const BOOKS_GRPC_URL = `127.0.0.1:${booksService.port}`;
+  const posService = await startService(
+    pos,
+    loadConfig(posConfigSchema, {
+      ...env,
+      BOOKS_GRPC_URL,
+      P2P_GRPC_URL,
+      POS_WATCH_INTERVAL_MS: '0',
+      POS_FIXED_RATES: 'USD=100',
+      ...(await database('pos')),
+    }),
+    { transport },
+  );
+  const POS_GRPC_URL = `127.0.0.1:${posService.port}`;
   const contractsService = await startService(
     contracts,
-    loadConfig(contractsConfigSchema, { ...env, ...chainEnv, P2P_GRPC_URL, ...(await database('contracts')) }),
+    loadConfig(contractsConfigSchema, { ...env, ...chainEnv, P2P_GRPC_URL, POS_GRPC_URL, ...(await database('contracts')) }),
   );
   const gateway: Gateway = await startTestGateway({
     ...SERVICES_DOWN,
     P2P_GRPC_URL,
+    BOOKS_GRPC_URL,
+    POS_GRPC_URL,
     CONTRACTS_GRPC_URL: `127.0.0.1:${contractsService.port}`,
   });
 
@@ -77,7 +100,10 @@ export async function startTokenStack() {
     async close() {
       await gateway.close();
       await contractsService.close();
+      await posService.close();
+      await booksService.close();
       await p2pService.close();
+      await transport.close();
       await chain.close();
     },
   };

@@ -18,6 +18,18 @@ const call = (method: 'GET' | 'POST', url: string, key?: string, payload?: unkno
     ...(payload === undefined ? {} : { payload: payload as object }),
   });
 const brew = { symbol: 'BREW', name: 'Brew Club membership', kind: 'membership', decimals: 0, supply: 500 };
+/** Credits worth $1.00 each. */
+const bean = { symbol: 'BEAN', name: 'Bean credits', kind: 'credits', decimals: 0, supply: 1000, unit_value_minor: 100, currency: 'USD' };
+
+/** A counter order of one keypad line, made by the shop's staff. */
+async function counterOrder(handle: string, key: string, cents: number) {
+  const made = await call('POST', '/api/pos/orders', key, {
+    org_handle: handle,
+    lines: [{ name: 'Catering tray', unit_price_minor: cents }],
+  });
+  expect(made.statusCode, made.body).toBe(201);
+  return made.json();
+}
 
 /** The merchant's side of a draft: its wallet signs the transaction, the wallet API broadcasts it. */
 async function signAndBroadcast(merchant: Merchant, transaction: string): Promise<string> {
@@ -203,7 +215,7 @@ describe('reading tokens through the API', () => {
     const merchant = await stack.merchant('Listing Cafe');
     const staff = await addMember(stack.gateway, merchant, 'staff');
     const stranger = await onboard(stack.gateway, uniqueName('Elsewhere'));
-    const token = await mint(merchant, { ...brew, kind: 'credits', symbol: 'CRED' });
+    const token = await mint(merchant, { ...bean, symbol: 'CRED' });
     const listed = await call('GET', `/api/v1/orgs/${merchant.handle}/tokens`, staff.key);
     expect(listed.statusCode, listed.body).toBe(200);
     expect(listed.json()).toEqual({ data: [token] });
@@ -234,18 +246,33 @@ describe('reading tokens through the API', () => {
   });
 });
 
-describe('redeeming credits against an order through the API', () => {
-  it('gives staff an address per order, and redeems the customer’s transfer to it once', async () => {
+describe('selling and redeeming credits through the API', () => {
+  it('sells credits in an untaxed order, and redeems a customer’s transfer against a counter order once', async () => {
     const merchant = await stack.merchant('Credits Cafe');
     const staff = await addMember(stack.gateway, merchant, 'staff');
-    const token = await mint(merchant, { ...brew, kind: 'credits', symbol: 'BEAN', supply: 1000 });
+    const token = await mint(merchant, bean);
+    expect(token).toMatchObject({ kind: 'credits', unit_value_minor: 100, currency: 'USD' });
+    const base = `/api/v1/orgs/${merchant.handle}/tokens/${token.token_id}`;
+
+    const sold = await call('POST', `${base}/sales`, staff.key, { units: 25 });
+    expect(sold.statusCode, sold.body).toBe(201);
+    expect(sold.json()).toMatchObject({
+      token_id: token.token_id,
+      symbol: 'BEAN',
+      units: 25,
+      value_minor: 2500,
+      currency: 'USD',
+      order: { status: 'open', total_minor: 2500, tax_minor: 0, credits_token_id: token.token_id, lines: [{ name: '25 BEAN credits' }] },
+    });
+    expect(sold.json().next_steps[1]).toContain(`send-token --token ${token.token_id}`);
+
     const customer = await stack.newWallet(50_000);
     await stack.walletCommand(merchant.wallet.file, 'send-token', '--token', token.token_id, '--to', customer.address, '--amount', '25');
-
-    const base = `/api/v1/orgs/${merchant.handle}/tokens/${token.token_id}`;
-    const opened = await call('POST', `${base}/redemption-addresses`, staff.key, { order_number: 'A-1042' });
+    const order = await counterOrder(merchant.handle, staff.key, 5000);
+    const opened = await call('POST', `${base}/redemption-addresses`, staff.key, { order_number: order.order_number });
     expect(opened.statusCode, opened.body).toBe(201);
-    expect(opened.json()).toMatchObject({ token_id: token.token_id, order_number: 'A-1042', address: expect.any(String) });
+    expect(opened.json()).toMatchObject({ token_id: token.token_id, order_number: order.order_number, address: expect.any(String) });
+    expect(opened.json().address).not.toBe(order.address);
     const { txid } = await stack.walletCommand<{ txid: string }>(
       customer.file,
       'send-token',
@@ -256,37 +283,70 @@ describe('redeeming credits against an order through the API', () => {
       '--amount',
       '25',
     );
-    const redeemed = await call('POST', `${base}/redemptions`, staff.key, { order_number: 'A-1042', txid, amount: 25 });
+    const redeemed = await call('POST', `${base}/redemptions`, staff.key, { order_number: order.order_number, txid, amount: 25 });
     expect(redeemed.statusCode, redeemed.body).toBe(201);
-    expect(redeemed.json()).toMatchObject({ token_id: token.token_id, order_number: 'A-1042', txid, vout: 0, amount: 25 });
-    const again = await call('POST', `${base}/redemptions`, staff.key, { order_number: 'A-1042', txid });
+    expect(redeemed.json()).toMatchObject({
+      token_id: token.token_id,
+      order_number: order.order_number,
+      txid,
+      vout: 0,
+      amount: 25,
+      value_minor: 2500,
+      currency: 'USD',
+      order: { order_number: order.order_number, status: 'open', card_paid_minor: 2500 },
+    });
+    const again = await call('POST', `${base}/redemptions`, staff.key, { order_number: order.order_number, txid });
     expect(again.json()).toEqual(redeemed.json());
-    const tooMuch = await call('POST', `${base}/redemptions`, staff.key, { order_number: 'A-1042', txid, amount: 26 });
+    const tooMuch = await call('POST', `${base}/redemptions`, staff.key, { order_number: order.order_number, txid, amount: 26 });
     expect(tooMuch.statusCode).toBe(422);
     expect(tooMuch.json().error.code).toBe('payment_underpaid');
   });
 
   it('needs the shop’s staff, and refuses bad input with a 4xx', async () => {
     const merchant = await stack.merchant('Redeem Guard');
-    const token = await mint(merchant, { ...brew, kind: 'credits', symbol: 'CRED' });
+    const token = await mint(merchant, { ...bean, symbol: 'CRED' });
     const stranger = await onboard(stack.gateway, uniqueName('Elsewhere'));
     const base = `/api/v1/orgs/${merchant.handle}/tokens/${token.token_id}`;
-    expect((await call('POST', `${base}/redemption-addresses`, undefined, { order_number: 'A-1' })).statusCode).toBe(401);
-    expect((await call('POST', `${base}/redemption-addresses`, stranger.key, { order_number: 'A-1' })).statusCode).toBe(403);
-    expect((await call('POST', `${base}/redemptions`, stranger.key, { order_number: 'A-1', txid: 'a'.repeat(64) })).statusCode).toBe(403);
-    for (const body of [{}, { order_number: 'A 1' }, { order_number: 'A-1\u0000' }, { order_number: 'A-1\u0007' }, { order_number: 7 }]) {
+    const number = 'A1B2C3D4E5';
+    expect((await call('POST', `${base}/redemption-addresses`, undefined, { order_number: number })).statusCode).toBe(401);
+    expect((await call('POST', `${base}/redemption-addresses`, stranger.key, { order_number: number })).statusCode).toBe(403);
+    expect((await call('POST', `${base}/redemptions`, stranger.key, { order_number: number, txid: 'a'.repeat(64) })).statusCode).toBe(403);
+    expect((await call('POST', `${base}/sales`, undefined, { units: 1 })).statusCode).toBe(401);
+    expect((await call('POST', `${base}/sales`, stranger.key, { units: 1 })).statusCode).toBe(403);
+    for (const body of [
+      {},
+      { order_number: 'A 1' },
+      { order_number: 'A-1042' },
+      { order_number: `${number}\u0000` },
+      { order_number: 7 },
+    ]) {
       const answer = await call('POST', `${base}/redemption-addresses`, merchant.key, body);
       expect([answer.statusCode >= 400 && answer.statusCode < 500, JSON.stringify(body)]).toEqual([true, JSON.stringify(body)]);
     }
     for (const body of [
-      { order_number: 'A-1' },
-      { order_number: 'A-1', txid: 'zz' },
-      { order_number: 'A-1', txid: 'a'.repeat(64), amount: 0 },
-      { order_number: 'A-1', txid: 'a'.repeat(64), amount: 1.5 },
+      { order_number: number },
+      { order_number: number, txid: 'zz' },
+      { order_number: number, txid: 'a'.repeat(64), amount: 0 },
+      { order_number: number, txid: 'a'.repeat(64), amount: 1.5 },
     ]) {
       const answer = await call('POST', `${base}/redemptions`, merchant.key, body);
       expect([answer.statusCode >= 400 && answer.statusCode < 500, JSON.stringify(body)]).toEqual([true, JSON.stringify(body)]);
     }
+    for (const body of [
+      {},
+      { units: 0 },
+      { units: -1 },
+      { units: 1.5 },
+      { units: 1001 },
+      { units: '1\u0000' },
+      { units: 1, extra: true },
+    ]) {
+      const answer = await call('POST', `${base}/sales`, merchant.key, body);
+      expect([answer.statusCode, JSON.stringify(body)]).toEqual([422, JSON.stringify(body)]);
+    }
+    const club = await mint(merchant, { ...brew, symbol: 'CLUB' });
+    const notCredits = await call('POST', `/api/v1/orgs/${merchant.handle}/tokens/${club.token_id}/sales`, merchant.key, { units: 1 });
+    expect([notCredits.statusCode, notCredits.json().error.code]).toEqual([409, 'failed_precondition']);
   });
 });
 
@@ -308,6 +368,7 @@ describe('the tokens capability in the descriptors', () => {
       'GET /api/v1/orgs/:handle/tokens',
       'GET /api/v1/tokens/:token_id/holders',
       'POST /api/v1/orgs/:handle/tokens/:token_id/redemption-addresses',
+      'POST /api/v1/orgs/:handle/tokens/:token_id/sales',
       'POST /api/v1/orgs/:handle/tokens/:token_id/redemptions',
       'GET /api/v1/tokens/:token_id/balance/:address',
     ]);
