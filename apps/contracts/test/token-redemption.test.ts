@@ -129,6 +129,36 @@ describe('credits in the books', () => {
     expect((await stack.pos.getOrder({ orderNumber: order.orderNumber })).order).toMatchObject({ status: 'paid' });
   });
 
+  it('pays an order once when the same transfer is redeemed 20 times at once, and never past what it owes', async () => {
+    const merchant = await stack.merchant();
+    const tokenId = (await mint(merchant)).tokenId!;
+    const customer = await customerWith(merchant, tokenId, 30);
+    const order = await orderOf(merchant.org, 1000n);
+    const { redemptionAddress } = await stack.client.openTokenRedemption({ org: merchant.org, tokenId, orderNumber: order.orderNumber });
+    const { txid } = await send(customer.file, tokenId, redemptionAddress!.address, 6);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => redeem(merchant, tokenId, order.orderNumber, txid)));
+    expect(new Set(answers.map((answer) => answer.redemption!.id)).size).toBe(1);
+    expect((await stack.pos.getOrder({ orderNumber: order.orderNumber })).order).toMatchObject({ cardPaidMinor: 600n });
+    // Two more transfers of 4 each, redeemed at once: only one fits in the 400 the order still owes.
+    const [a, b] = [
+      await send(customer.file, tokenId, redemptionAddress!.address, 4),
+      await send(customer.file, tokenId, redemptionAddress!.address, 4),
+    ];
+    const outcomes = await Promise.allSettled([
+      redeem(merchant, tokenId, order.orderNumber, a.txid),
+      redeem(merchant, tokenId, order.orderNumber, b.txid),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const { order: paid } = await stack.pos.getOrder({ orderNumber: order.orderNumber });
+    // Nothing in bitcoin to wait for: paid in full by credits, the order is confirmed at once.
+    expect(paid).toMatchObject({ cardPaidMinor: 1000n, status: 'confirmed' });
+    const refused = outcomes.find((outcome) => outcome.status === 'rejected')!.reason as { code: string; details: unknown };
+    expect(refused).toMatchObject({ code: 'failed_precondition', details: { reason: 'confirmed' } });
+    const entries = await entriesOf(merchant.org, 2);
+    expect(entries.map((entry) => entry.eventType)).toEqual(['credits.redeemed', 'credits.redeemed']);
+    expect(await owed(merchant.org, '2350')).toBe(-1000n);
+  });
+
   it('owes the credits again when the order they paid part of is cancelled', async () => {
     const merchant = await stack.merchant();
     const tokenId = (await mint(merchant)).tokenId!;
