@@ -4,6 +4,7 @@ import { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { PosServiceDefinition } from '@ctk/proto/ctk/pos/v1/pos';
 import { createGrpcClient, defineService } from '@ctk/shared';
 import { configSchema, type Config } from './config.js';
+import { createJointRepository } from './data/joint-repository.js';
 import { createRedemptionRepository } from './data/redemption-repository.js';
 import { createTokenRepository } from './data/token-repository.js';
 import { PrismaClient } from './generated/prisma/client.js';
@@ -29,6 +30,7 @@ export const service = defineService<Config, PrismaClient, { now: () => Date }>(
       grpc: contractsService({
         tokens: createTokenRepository(prisma),
         redemptions: createRedemptionRepository(prisma),
+        joints: createJointRepository(prisma),
         p2p,
         pos,
         chain: createChainClient(chainClientOptions(config)),

@@ -48,6 +48,7 @@ export {
   cosignOwnerUnlock,
   cosignInput,
   inputSignature,
+  isInputSignatureValid,
   formatTokenUnits,
   isTokenId,
   BSV20_CONTENT_TYPE,
@@ -59,3 +60,4 @@ export {
   type TokenOp,
   type TokenOutput,
 } from './tokens/index.js';
+export { parseMultisig, multisigLock, MAX_MULTISIG_KEYS, type MultisigLock } from './scripts/multisig.js';

@@ -47,6 +47,10 @@ const ERRORS = {
   stablecoin_not_approved: { grpc: Status.FAILED_PRECONDITION, http: 422 },
   /** A stablecoin transfer the token's rules make void: its inputs do not hold the tokens it moves (details: reason). */
   stablecoin_transfer_invalid: { grpc: Status.FAILED_PRECONDITION, http: 422 },
+  /** A partner signed another transaction than the agreed one (details: what differs): its signatures are not taken. */
+  transaction_mismatch: { grpc: Status.FAILED_PRECONDITION, http: 422 },
+  /** A signature that does not verify against the agreed transaction with the input's key (details: input). */
+  signature_invalid: { grpc: Status.FAILED_PRECONDITION, http: 422 },
   /** The transaction already paid for something else: one txid pays once. */
   txid_already_used: { grpc: Status.ALREADY_EXISTS, http: 409 },
   /** The transaction does not prove itself: a merkle path, a script or an amount fails SPV. */

@@ -41,9 +41,12 @@ export const USAGE = `ctk-wallet <command> [--file path] [--json]
   pay <target> [--amount satoshis] [--reference R --lines JSON|@file [--merchant M]]
                             target: bitcoin:<address>?amount=<BSV>, pay:?r=<payment request URL>, or alias@domain
   sign-message <text>       a Bitcoin Signed Message signature (base64)
-  sign-transaction <hex>    signs a transaction built for this wallet (a token mint the service drafted): each
-                            unsigned input whose key the wallet has; prints it signed (Extended Format hex),
-                            refusing one that spends an address not of this wallet; broadcasts nothing
+  sign-transaction <hex> [--partial]
+                            signs a transaction built for this wallet (a token mint the service drafted): each
+                            unsigned input whose key the wallet has (P2PKH, or its key's share of a bare
+                            multisig); prints it signed (Extended Format hex), refusing one that spends an
+                            address not of this wallet unless --partial (a joint transaction: partners sign
+                            the other inputs); broadcasts nothing
   sign-feed <feed url>      signs the shop's published feed as its merchant (the identity key) and submits it
   history [--limit n]       the wallet's transactions, newest first
   fetch <url> [--max-sats N] [--method M] [--data text|@file] [--header "name: value"]

@@ -26,6 +26,8 @@ export type WalletOptions = {
   noCosign: boolean;
   /** `send-token`: print the signed transaction instead of broadcasting it. */
   print: boolean;
+  /** `sign-transaction`: sign the inputs this wallet can and leave partners' inputs unsigned (a joint transaction). */
+  partial: boolean;
 };
 
 export const DEFAULT_WALLET_FILE = '.ctk-wallet.json';
@@ -56,6 +58,7 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
         to: { type: 'string' },
         'no-cosign': { type: 'boolean', default: false },
         print: { type: 'boolean', default: false },
+        partial: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -84,5 +87,6 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
     to: values.to,
     noCosign: values['no-cosign'],
     print: values.print,
+    partial: values.partial,
   };
 }

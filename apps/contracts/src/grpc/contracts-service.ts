@@ -1,6 +1,9 @@
 import type { ContractsServiceImplementation } from '@ctk/proto/ctk/contracts/v1/contracts';
-import { orgOf } from '@ctk/shared';
+import { AppError, orgOf } from '@ctk/shared';
 import { getSetup } from '../domain/get-setup.js';
+import { createJointTransaction } from '../joint/create-joint-transaction.js';
+import { toJointMessage } from '../joint/joint-message.js';
+import { signJointTransaction } from '../joint/sign-joint-transaction.js';
 import { confirmTokenMint } from '../tokens/confirm-token-mint.js';
 import { draftTokenMint } from '../tokens/draft-token-mint.js';
 import { listTokens } from '../tokens/list-tokens.js';
@@ -11,33 +14,48 @@ import { toRedemptionAddressMessage, toRedemptionMessage } from '../tokens/redem
 import { tokenBalance } from '../tokens/token-balance.js';
 import { tokenHolders } from '../tokens/token-holders.js';
 import { toTokenMessage } from '../tokens/token-message.js';
-import type { TokensContext } from '../tokens/tokens-context.js';
+import type { ContractsContext } from '../domain/contracts-context.js';
 
 /** ContractsService over gRPC: thin handlers calling the use cases. */
-export function contractsService(tokens: TokensContext): ContractsServiceImplementation {
+export function contractsService(context: ContractsContext): ContractsServiceImplementation {
+  const joint = (row: Parameters<typeof toJointMessage>[0]) => toJointMessage(row, context.chain.network);
   return {
     async getSetup({ org }) {
-      return { capabilities: await getSetup(tokens.tokens, orgOf(org)) };
+      return { capabilities: await getSetup(context.tokens, orgOf(org)) };
     },
     async draftTokenMint({ org, ...input }) {
-      return { token: toTokenMessage(await draftTokenMint(tokens, org, input)) };
+      return { token: toTokenMessage(await draftTokenMint(context, org, input)) };
     },
     async confirmTokenMint({ org, ...input }) {
-      return { token: toTokenMessage(await confirmTokenMint(tokens, org, input)) };
+      return { token: toTokenMessage(await confirmTokenMint(context, org, input)) };
     },
     async listTokens({ org }) {
-      return { data: (await listTokens(tokens, org)).map(toTokenMessage) };
+      return { data: (await listTokens(context, org)).map(toTokenMessage) };
     },
-    listTokenHolders: (request) => tokenHolders(tokens, request),
+    listTokenHolders: (request) => tokenHolders(context, request),
     async openTokenRedemption({ org, ...input }) {
-      return { redemptionAddress: toRedemptionAddressMessage(await openTokenRedemption(tokens, org, input)) };
+      return { redemptionAddress: toRedemptionAddressMessage(await openTokenRedemption(context, org, input)) };
     },
     async sellCredits({ org, ...input }) {
-      return { sale: await sellCredits(tokens, org, input) };
+      return { sale: await sellCredits(context, org, input) };
     },
     async redeemTokens({ org, ...input }) {
-      return { redemption: toRedemptionMessage(await redeemTokens(tokens, org, input)) };
+      return { redemption: toRedemptionMessage(await redeemTokens(context, org, input)) };
     },
-    getTokenBalance: (request) => tokenBalance(tokens, request),
+    getTokenBalance: (request) => tokenBalance(context, request),
+    async createJointTransaction({ org, ...input }) {
+      return { jointTransaction: joint(await createJointTransaction(context, org, input)) };
+    },
+    async listJointTransactions({ org }) {
+      return { data: (await context.joints.ofOrganization(orgOf(org).id)).map(joint) };
+    },
+    async getJointTransaction({ id }) {
+      const found = await context.joints.byId(id);
+      if (!found) throw new AppError('not_found', `No joint transaction ${id}`, { field: 'id' });
+      return { jointTransaction: joint(found) };
+    },
+    async signJointTransaction(request) {
+      return { jointTransaction: joint(await signJointTransaction(context, request)) };
+    },
   };
 }

@@ -2,9 +2,9 @@ import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { AppError, orgOf, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { TokenRow } from '../data/token-repository.js';
-import { DRAFT_ID } from './draft-id.js';
+import { DRAFT_ID } from '../domain/record-id.js';
 import { matchMint } from './match-mint.js';
-import type { TokensContext } from './tokens-context.js';
+import type { ContractsContext } from '../domain/contracts-context.js';
 
 const confirmSchema = z.object({
   draftId: z.string().regex(DRAFT_ID, 'draft_id must be a draft id ("tkd_" and 24 characters)'),
@@ -21,7 +21,7 @@ const REFUSED = new Set(['rejected', 'double_spend']);
  * is always valid by BSV-21's rules). The same txid again answers the token as it is; a txid that is not the
  * draft's mint is validation_failed naming what differs, and another organisation's draft is not found.
  */
-export async function confirmTokenMint(context: TokensContext, orgRef: OrgRef | undefined, input: unknown): Promise<TokenRow> {
+export async function confirmTokenMint(context: ContractsContext, orgRef: OrgRef | undefined, input: unknown): Promise<TokenRow> {
   const org = orgOf(orgRef);
   const { draftId, txid } = validate(confirmSchema, input);
   const token = await context.tokens.byDraftId(org.id, draftId);

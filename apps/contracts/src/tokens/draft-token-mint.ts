@@ -3,10 +3,10 @@ import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { AppError, orgOf, validate, type Org } from '@ctk/shared';
 import type { TokenRow } from '../data/token-repository.js';
 import { buildMintTransaction } from './build-mint-transaction.js';
-import { newTokenRecordId } from './draft-id.js';
+import { newRecordId } from '../domain/record-id.js';
 import { fundingCoins, type FundingCoin } from './funding-coins.js';
 import { mintInputSchema } from './mint-input.js';
-import type { TokensContext } from './tokens-context.js';
+import type { ContractsContext } from '../domain/contracts-context.js';
 
 /** What p2p records the owner address held for. */
 export const MINT_PURPOSE = 'tokens.mint';
@@ -21,7 +21,7 @@ const HOLD_MS = 86_400_000;
  * Nothing spendable is failed_precondition saying how to fund the wallet, before any address is held; the
  * coins of drafts not yet broadcast are left to them.
  */
-export async function draftTokenMint(context: TokensContext, orgRef: OrgRef | undefined, input: unknown): Promise<TokenRow> {
+export async function draftTokenMint(context: ContractsContext, orgRef: OrgRef | undefined, input: unknown): Promise<TokenRow> {
   const org = orgOf(orgRef);
   const request = validate(mintInputSchema, input);
   const { coins, changeAddress } = await fundingCoins(context, org);
@@ -37,7 +37,7 @@ export async function draftTokenMint(context: TokensContext, orgRef: OrgRef | un
     return await context.tokens.insertDraft(org.id, now, (open) => {
       const built = buildMintTransaction({ coins: freeCoins(org, coins, open), mintLock, changeAddress, satsPerKb: context.feeSatsPerKb });
       return {
-        id: newTokenRecordId('tkd'),
+        id: newRecordId('tkd'),
         organizationId: org.id,
         orgHandle: org.handle,
         kind: request.kind,
@@ -89,7 +89,7 @@ function freeCoins(org: Org, coins: FundingCoin[], open: TokenRow[]): FundingCoi
 
 /** Gives back the owner address of a mint that could not be drafted; a failure only leaves it held until its hold ends. */
 async function release(
-  context: TokensContext,
+  context: ContractsContext,
   hold: { org: OrgRef | undefined; expiresAt: string; purpose: string; derivationIndex: number },
 ) {
   await context.p2p.releaseDestination(hold).catch((error: unknown) => {

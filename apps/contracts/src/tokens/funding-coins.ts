@@ -1,6 +1,6 @@
 import { addressOfPublicKey } from '@ctk/chain';
 import { AppError, type Org } from '@ctk/shared';
-import type { TokensContext } from './tokens-context.js';
+import type { ContractsContext } from '../domain/contracts-context.js';
 
 /** A coin of the merchant's wallet that may pay a mint's fee, with the path of the key that signs it. */
 export type FundingCoin = { txid: string; vout: number; satoshis: number; address: string; derivationPath: string };
@@ -15,7 +15,7 @@ const IDENTITY_PATH = "m/0'";
  * which a fee must never burn. The first address is where the mint's change goes. None, or nothing
  * spendable, is failed_precondition saying how to fund the wallet.
  */
-export async function fundingCoins(context: TokensContext, org: Org): Promise<{ coins: FundingCoin[]; changeAddress: string }> {
+export async function fundingCoins(context: ContractsContext, org: Org): Promise<{ coins: FundingCoin[]; changeAddress: string }> {
   const addresses = await fundingAddresses(context, org);
   const listed = await Promise.all(addresses.map(({ address }) => context.p2p.listUtxos({ address }, { timeoutMs: 20_000 })));
   const coins = addresses.flatMap(({ address, derivationPath }, index) =>
@@ -38,7 +38,7 @@ export async function fundingCoins(context: TokensContext, org: Org): Promise<{ 
   return { coins, changeAddress };
 }
 
-async function fundingAddresses(context: TokensContext, org: Org): Promise<{ address: string; derivationPath: string }[]> {
+async function fundingAddresses(context: ContractsContext, org: Org): Promise<{ address: string; derivationPath: string }[]> {
   const { wallets } = await context.p2p.getWallets({ organizationIds: [org.id] }, { timeoutMs: 10_000 });
   const wallet = wallets[0];
   const identity = wallet?.identityPublicKey

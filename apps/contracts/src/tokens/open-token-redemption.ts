@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { TokenRedemptionAddress } from '../data/redemption-repository.js';
 import { orderNumberSchema } from './order-number.js';
 import { shopCredits } from './shop-credits.js';
-import type { TokensContext } from './tokens-context.js';
+import type { ContractsContext } from '../domain/contracts-context.js';
 
 /** What p2p records a redemption address held for. */
 export const REDEEM_PURPOSE = 'tokens.redeem';
@@ -20,7 +20,7 @@ const openSchema = z.object({ tokenId: z.string(), orderNumber: orderNumberSchem
  * single receiving address cannot tell orders apart: failed_precondition.
  */
 export async function openTokenRedemption(
-  context: TokensContext,
+  context: ContractsContext,
   orgRef: OrgRef | undefined,
   input: unknown,
 ): Promise<TokenRedemptionAddress> {

@@ -4,10 +4,10 @@ import { AppError, orgOf, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
 import type { TokenRedemption } from '../data/redemption-repository.js';
-import { newTokenRecordId } from './draft-id.js';
+import { newRecordId } from '../domain/record-id.js';
 import { orderNumberSchema } from './order-number.js';
 import { creditsValue, shopCredits } from './shop-credits.js';
-import type { TokensContext } from './tokens-context.js';
+import type { ContractsContext } from '../domain/contracts-context.js';
 
 const redeemSchema = z.object({
   tokenId: z.string(),
@@ -31,7 +31,7 @@ export type AppliedRedemption = { redemption: TokenRedemption; valueMinor: bigin
  * application failed (pos unreachable) is applied when it is redeemed again; one pos refuses (the order is no
  * longer open, or needs less than the credits are worth) stays recorded, its units at the shop's address.
  */
-export async function redeemTokens(context: TokensContext, orgRef: OrgRef | undefined, input: unknown): Promise<AppliedRedemption> {
+export async function redeemTokens(context: ContractsContext, orgRef: OrgRef | undefined, input: unknown): Promise<AppliedRedemption> {
   const org = orgOf(orgRef);
   const request = validate(redeemSchema, input);
   const token = await shopCredits(context, org, request.tokenId);
@@ -54,7 +54,7 @@ export async function redeemTokens(context: TokensContext, orgRef: OrgRef | unde
     },
   });
   const recorded = await context.redemptions.insertRedemption({
-    id: newTokenRecordId('tkr'),
+    id: newRecordId('tkr'),
     organizationId: org.id,
     tokenId,
     orderNumber: request.orderNumber,

@@ -4,7 +4,7 @@ import type { CreditsSale } from '@ctk/proto/ctk/contracts/v1/contracts';
 import { AppError, orgOf, validate } from '@ctk/shared';
 import { z } from 'zod';
 import { creditsValue, shopCredits } from './shop-credits.js';
-import type { TokensContext } from './tokens-context.js';
+import type { ContractsContext } from '../domain/contracts-context.js';
 
 const sellSchema = z.object({
   tokenId: z.string(),
@@ -21,7 +21,7 @@ const sellSchema = z.object({
  * order for their face value, untaxed, which paid posts credits.sold (the value owed to the customer, 2350).
  * The service holds no key: once the order is paid the merchant's wallet sends the units, as next_steps say.
  */
-export async function sellCredits(context: TokensContext, orgRef: OrgRef | undefined, input: unknown): Promise<CreditsSale> {
+export async function sellCredits(context: ContractsContext, orgRef: OrgRef | undefined, input: unknown): Promise<CreditsSale> {
   const org = orgOf(orgRef);
   const request = validate(sellSchema, input);
   const token = await shopCredits(context, org, request.tokenId);

@@ -1,7 +1,7 @@
 import { AppError, type Org } from '@ctk/shared';
 import type { TokenRow } from '../data/token-repository.js';
 import { mintedToken } from './minted-token.js';
-import type { TokensContext } from './tokens-context.js';
+import type { ContractsContext } from '../domain/contracts-context.js';
 
 /** A shop's credits token with its face value (decision 0036, "Credits in the books"). */
 export type ShopCredits = TokenRow & { tokenId: string; unitValueMinor: bigint; currency: string };
@@ -11,7 +11,7 @@ export type ShopCredits = TokenRow & { tokenId: string; unitValueMinor: bigint; 
  * and a membership or community token is not spent against orders here (failed_precondition), nor credits
  * minted without a face value (before credits had one).
  */
-export async function shopCredits(context: TokensContext, org: Org, tokenId: string): Promise<ShopCredits> {
+export async function shopCredits(context: ContractsContext, org: Org, tokenId: string): Promise<ShopCredits> {
   const token = await mintedToken(context, tokenId);
   if (token.organizationId !== org.id) throw new AppError('not_found', `${org.handle} minted no token ${tokenId}.`, { field: 'token_id' });
   if (token.kind !== 'credits')

@@ -1,13 +1,13 @@
 import { networkAddress } from '@ctk/chain';
 import type { GetTokenBalanceRequest, GetTokenBalanceResponse } from '@ctk/proto/ctk/contracts/v1/contracts';
 import { mintedToken } from './minted-token.js';
-import type { TokensContext } from './tokens-context.js';
+import type { ContractsContext } from '../domain/contracts-context.js';
 
 /**
  * What an address holds of a token minted here, as the token indexer counts it (confirmed and pending), and
  * whether it holds any: the check a membership gate makes. `confirmed` is there for a gate that waits for it.
  */
-export async function tokenBalance(context: TokensContext, request: GetTokenBalanceRequest): Promise<GetTokenBalanceResponse> {
+export async function tokenBalance(context: ContractsContext, request: GetTokenBalanceRequest): Promise<GetTokenBalanceResponse> {
   const token = await mintedToken(context, request.tokenId);
   const address = networkAddress(request.address, context.chain.network, 'address');
   const balance = await context.chain.tokenBalance(address, request.tokenId);

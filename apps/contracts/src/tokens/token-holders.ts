@@ -2,7 +2,7 @@ import type { ListTokenHoldersRequest, ListTokenHoldersResponse } from '@ctk/pro
 import { validate } from '@ctk/shared';
 import { z } from 'zod';
 import { mintedToken } from './minted-token.js';
-import type { TokensContext } from './tokens-context.js';
+import type { ContractsContext } from '../domain/contracts-context.js';
 
 const pageSchema = z.object({
   // proto3 sends 0 for "not given": a page is then the most one may be.
@@ -18,7 +18,7 @@ const pageSchema = z.object({
  * Who holds a token minted here, from the token indexer: each address and the units its valid unspent outputs
  * hold, most first, a page at a time (1Sat's holders). The indexer decides validity, not consensus (decision 0036).
  */
-export async function tokenHolders(context: TokensContext, request: ListTokenHoldersRequest): Promise<ListTokenHoldersResponse> {
+export async function tokenHolders(context: ContractsContext, request: ListTokenHoldersRequest): Promise<ListTokenHoldersResponse> {
   const { limit, offset } = validate(pageSchema, { limit: request.limit, offset: request.offset });
   const token = await mintedToken(context, request.tokenId);
   const holders = await context.chain.tokenHolders(request.tokenId, { limit, offset });

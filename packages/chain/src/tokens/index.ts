@@ -12,5 +12,5 @@ export { parseTokenOutput } from './parse-token-output.js';
 export { tokenLock, tokenTransferOutput } from './token-lock.js';
 export { tokenJson } from './token-json.js';
 export { cosignOwnerUnlock, cosignInput } from './cosign-unlock.js';
-export { inputSignature, SIGHASH_ALL_FORKID } from './input-signature.js';
+export { inputSignature, isInputSignatureValid, SIGHASH_ALL_FORKID } from './input-signature.js';
 export { formatTokenUnits } from './token-units.js';

@@ -1,4 +1,4 @@
-import { Hash, TransactionSignature, type LockingScript, type PrivateKey, type Transaction } from '@bsv/sdk';
+import { Hash, PublicKey, TransactionSignature, type LockingScript, type PrivateKey, type Transaction } from '@bsv/sdk';
 
 /** SIGHASH_ALL | SIGHASH_FORKID: the signature covers every input and output. */
 export const SIGHASH_ALL_FORKID = TransactionSignature.SIGHASH_ALL | TransactionSignature.SIGHASH_FORKID;
@@ -37,4 +37,44 @@ export function inputSignature(input: {
   });
   const signature = input.key.sign(Hash.sha256(preimage));
   return new TransactionSignature(signature.r, signature.s, scope).toChecksigFormat();
+}
+
+/**
+ * Whether `signature` (checksig form: DER and the sighash byte) is `publicKey`'s over input `inputIndex` of `tx`
+ * spending `lockingScript` worth `sourceSatoshis`, with the scope its sighash byte names: the check an
+ * OP_CHECKSIG of that input makes. A signature over another transaction (an output changed, another input)
+ * does not verify.
+ */
+export function isInputSignatureValid(input: {
+  tx: Transaction;
+  inputIndex: number;
+  sourceSatoshis: number;
+  lockingScript: LockingScript;
+  signature: readonly number[];
+  publicKey: string;
+}): boolean {
+  const { tx, inputIndex } = input;
+  const txInput = tx.inputs[inputIndex];
+  const sourceTXID = txInput?.sourceTXID ?? txInput?.sourceTransaction?.id('hex');
+  if (!txInput || !sourceTXID || input.signature.length < 9) return false;
+  try {
+    const parsed = TransactionSignature.fromChecksigFormat([...input.signature]);
+    if ((parsed.scope & TransactionSignature.SIGHASH_FORKID) === 0) return false;
+    const preimage = TransactionSignature.format({
+      sourceTXID,
+      sourceOutputIndex: txInput.sourceOutputIndex,
+      sourceSatoshis: input.sourceSatoshis,
+      transactionVersion: tx.version,
+      otherInputs: tx.inputs.filter((_, index) => index !== inputIndex),
+      inputIndex,
+      outputs: tx.outputs,
+      inputSequence: txInput.sequence ?? 0xffffffff,
+      subscript: input.lockingScript,
+      lockTime: tx.lockTime,
+      scope: parsed.scope,
+    });
+    return PublicKey.fromString(input.publicKey).verify(Hash.sha256(preimage), parsed);
+  } catch {
+    return false;
+  }
 }

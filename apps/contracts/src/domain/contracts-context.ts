@@ -2,20 +2,22 @@ import type { ChainClient } from '@ctk/chain';
 import type { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
 import type { PosServiceDefinition } from '@ctk/proto/ctk/pos/v1/pos';
 import type { GrpcClient, Logger } from '@ctk/shared';
+import type { JointRepository } from '../data/joint-repository.js';
 import type { RedemptionRepository } from '../data/redemption-repository.js';
 import type { TokenRepository } from '../data/token-repository.js';
 
-/** What the tokens' use cases are given (docs/decisions/0036-stablecoin-and-tokens.md). */
-export type TokensContext = {
+/** What the contracts service's use cases are given: tokens (decision 0036) and joint transactions (decision 0037). */
+export type ContractsContext = {
   tokens: TokenRepository;
   redemptions: RedemptionRepository;
+  joints: JointRepository;
   /** The merchant's wallet: its registered keys, its coins, and the addresses it holds for a mint. */
   p2p: GrpcClient<typeof P2pServiceDefinition>;
   /** The shop's orders: credits are sold in one and redeemed against another (decision 0036). */
   pos: GrpcClient<typeof PosServiceDefinition>;
   /** Deployed mints and token holdings, read on the chain and its token indexer. */
   chain: ChainClient;
-  /** The mining fee a drafted mint pays, in satoshis per 1000 bytes. */
+  /** The mining fee a drafted mint and a joint transaction pay at least, in satoshis per 1000 bytes. */
   feeSatsPerKb: number;
   logger: Logger;
   now: () => Date;

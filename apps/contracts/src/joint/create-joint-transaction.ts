@@ -1,0 +1,136 @@
+import { LockingScript, Transaction, UnlockingScript } from '@bsv/sdk';
+import { scriptOfAddress } from '@ctk/chain';
+import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
+import { AppError, lineOfText, MAX_SATOSHIS_BIGINT, orgOf, validate } from '@ctk/shared';
+import { z } from 'zod';
+import type { JointWithSignatures } from '../data/joint-repository.js';
+import type { ContractsContext } from '../domain/contracts-context.js';
+import { newRecordId } from '../domain/record-id.js';
+import { inputLockOf, type InputLock } from './input-lock.js';
+
+const MAX_INPUTS = 50;
+const MAX_OUTPUTS = 50;
+const MAX_SCRIPT_BYTES = 10_000;
+
+const createSchema = z.object({
+  inputs: z
+    .array(
+      z.object({
+        txid: z.string().regex(/^[0-9a-f]{64}$/, 'txid must be 64 lower-case hex characters'),
+        vout: z.number().int().min(0).max(1_000_000),
+      }),
+    )
+    .min(1, 'inputs must name at least one output on the chain')
+    .max(MAX_INPUTS, `inputs takes at most ${MAX_INPUTS}`),
+  outputs: z
+    .array(
+      z.object({
+        address: z.string().max(100).default(''),
+        script: z
+          .string()
+          .max(MAX_SCRIPT_BYTES * 2)
+          .regex(/^([0-9a-f]{2})*$/, 'script must be hex')
+          .default(''),
+        satoshis: z.bigint().min(1n, 'satoshis must be at least 1').max(MAX_SATOSHIS_BIGINT),
+      }),
+    )
+    .min(1, 'outputs must pay at least one output')
+    .max(MAX_OUTPUTS, `outputs takes at most ${MAX_OUTPUTS}`),
+  description: lineOfText('description', 200).default(''),
+  createdBy: z.string().max(100).default(''),
+});
+
+/**
+ * Builds a transaction partners sign together (docs/decisions/0037-jointly-signed-transactions.md): each input
+ * an output the chain has, P2PKH or bare multisig, read on the chain (its value and script are the chain's, not
+ * the caller's); the outputs as agreed; the rest the fee, at least the configured rate for the signed size. The
+ * agreed transaction is kept unsigned in Extended Format: every partner's wallet signs that one.
+ */
+export async function createJointTransaction(
+  context: ContractsContext,
+  orgRef: OrgRef | undefined,
+  input: unknown,
+): Promise<JointWithSignatures> {
+  const org = orgOf(orgRef);
+  const request = validate(createSchema, input);
+  const outpoints = request.inputs.map(({ txid, vout }) => `${txid}:${vout}`);
+  const twice = outpoints.findIndex((outpoint, index) => outpoints.indexOf(outpoint) !== index);
+  if (twice >= 0)
+    throw new AppError('validation_failed', `inputs[${twice}] names ${outpoints[twice]} a second time`, { field: `inputs[${twice}]` });
+
+  const tx = new Transaction();
+  const locks: InputLock[] = [];
+  let inputSatoshis = 0n;
+  for (const [index, { txid, vout }] of request.inputs.entries()) {
+    const source = await context.chain.getTransaction(txid);
+    if (!source)
+      throw new AppError('failed_precondition', `The chain does not have transaction ${txid} (inputs[${index}])`, {
+        field: `inputs[${index}]`,
+      });
+    const spent = source.tx.outputs[vout];
+    if (!spent) throw new AppError('validation_failed', `Transaction ${txid} has no output ${vout}`, { field: `inputs[${index}]` });
+    locks.push(inputLockOf(spent.lockingScript, index));
+    inputSatoshis += BigInt(spent.satoshis ?? 0);
+    tx.addInput({ sourceTransaction: source.tx, sourceOutputIndex: vout, sequence: 0xffffffff, unlockingScript: new UnlockingScript() });
+  }
+  for (const [index, output] of request.outputs.entries())
+    tx.addOutput({ lockingScript: outputScript(context, output, index), satoshis: Number(output.satoshis) });
+
+  const outputSatoshis = request.outputs.reduce((sum, output) => sum + output.satoshis, 0n);
+  const fee = inputSatoshis - outputSatoshis;
+  if (fee < 0n)
+    throw new AppError('validation_failed', `The outputs pay ${outputSatoshis} satoshis, more than the inputs' ${inputSatoshis}`, {
+      field: 'outputs',
+    });
+  const least = BigInt(Math.ceil((signedSize(tx, locks) * context.feeSatsPerKb) / 1000));
+  if (fee < least)
+    throw new AppError(
+      'validation_failed',
+      `The outputs leave a fee of ${fee} satoshis; the signed transaction needs at least ${least} (${context.feeSatsPerKb} sat/kB): pay ${least - fee} less`,
+      { field: 'outputs' },
+    );
+  return context.joints.insert({
+    id: newRecordId('jtx'),
+    organizationId: org.id,
+    orgHandle: org.handle,
+    description: request.description,
+    transaction: tx.toHexEF(),
+    locks: locks.map(lockJson),
+    feeSatoshis: fee,
+    createdBy: request.createdBy,
+    createdAt: context.now(),
+  });
+}
+
+function outputScript(context: ContractsContext, output: { address: string; script: string }, index: number): LockingScript {
+  const field = `outputs[${index}]`;
+  if (Boolean(output.address) === Boolean(output.script))
+    throw new AppError('validation_failed', `${field} pays an address or a script: give one of them`, { field });
+  if (output.address) return LockingScript.fromHex(scriptOfAddress(output.address, context.chain.network, `${field}.address`));
+  try {
+    return LockingScript.fromHex(output.script);
+  } catch {
+    throw new AppError('validation_failed', `${field}.script is not a script`, { field: `${field}.script` });
+  }
+}
+
+/** The transaction's size once signed: each P2PKH unlocking script at most 107 bytes, a multisig's 1 + 73 per signature. */
+function signedSize(tx: Transaction, locks: readonly InputLock[]): number {
+  const unsigned = tx.toBinary().length;
+  return unsigned + locks.reduce((sum, lock) => sum + (lock.kind === 'p2pkh' ? 108 : 3 + 74 * lock.required), 0);
+}
+
+/** As stored (snake_case keys, as the API says them). */
+export function lockJson(lock: InputLock) {
+  return lock.kind === 'p2pkh'
+    ? { kind: lock.kind, pkh: lock.pkh }
+    : { kind: lock.kind, required: lock.required, public_keys: lock.publicKeys };
+}
+
+/** The stored form read back. */
+export function lockOf(json: unknown): InputLock {
+  const lock = json as { kind: string; pkh?: string; required?: number; public_keys?: string[] };
+  return lock.kind === 'p2pkh'
+    ? { kind: 'p2pkh', pkh: lock.pkh! }
+    : { kind: 'multisig', required: lock.required!, publicKeys: lock.public_keys! };
+}
