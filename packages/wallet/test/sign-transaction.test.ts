@@ -100,7 +100,9 @@ describe('sign-transaction: the wallet signs what a service built for it', () =>
     const refused = await sign(hex, merchant.env);
     expect(refused.code).toBe(1);
     expect(refused.out).toEqual([]);
-    expect(refused.err).toEqual([`ctk-wallet: Input 1 spends ${stranger}, which is not an address of this wallet: nothing was signed.`]);
+    expect(refused.err).toEqual([
+      `ctk-wallet: Input 1 spends ${stranger}, which is not this wallet's to sign: nothing was signed (--partial signs the rest).`,
+    ]);
 
     const raw = Transaction.fromHexEF(hex).toHex();
     const bare = await sign(raw, merchant.env);
