@@ -77,8 +77,8 @@ export class ChainState {
   /**
    * The median time past of the block at `height` (the tip by default), as a node reckons it: the median of
    * the times of that block and the ten before it (fewer near genesis; the upper middle of an even count).
-   * A time-locked transaction enters the next block only once its lock time is below the tip's (BIP 113);
-   * a block's own time must be above its parent's. 0 before the genesis block.
+   * A time-locked transaction enters the next block only once its lock time is below the tip's (BIP 113),
+   * and a block's time must be above its parent's median time past. 0 before the genesis block.
    */
   medianTimePast(height = this.height): number {
     if (height < 0 || height > this.height) return 0;
