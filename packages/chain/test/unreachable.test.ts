@@ -104,4 +104,22 @@ describe('the chain client when the chain cannot be used', () => {
     await client.getStatus('ab'.repeat(32));
     expect(seen).toEqual(['Bearer arc-secret', undefined]);
   });
+  it("reads the tip's median time past from WhatsOnChain's chain info on main and test, and says when it has none", async () => {
+    const info = { chain: 'main', blocks: 900_000, bestblockhash: 'ab'.repeat(32), mediantime: 1_780_000_000 };
+    let answer: Record<string, unknown> = info;
+    const woc = await serve((req, res) => {
+      if (req.url !== '/chain/info') return res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+    });
+    for (const network of ['main', 'test'] as const) {
+      const client = createChainClient({ network, arcUrl: woc.url, wocUrl: woc.url, retries: 0 });
+      expect(await client.medianTimePast()).toBe(1_780_000_000);
+    }
+    answer = { chain: 'main', blocks: 900_000, bestblockhash: 'ab'.repeat(32) };
+    const client = createChainClient({ network: 'main', arcUrl: woc.url, wocUrl: woc.url, retries: 0 });
+    expect(await rejection(client.medianTimePast())).toMatchObject({
+      code: 'chain_unavailable',
+      message: `WhatsOnChain at ${new URL(woc.url).host} answered /chain/info without a median time (mediantime)`,
+    });
+  });
 });

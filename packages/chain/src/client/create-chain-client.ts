@@ -189,6 +189,10 @@ class HttpChainClient implements ChainClient {
     return { network: this.network, height: info.blocks, bestBlockHash: info.bestblockhash };
   }
 
+  medianTimePast(): Promise<number> {
+    return this.woc.medianTimePast();
+  }
+
   async blockHeader(heightOrHash: number | string) {
     const header = await this.woc.header(heightOrHash);
     if (!header) return null;

@@ -110,6 +110,12 @@ export interface ChainClient {
   /** Whether the merkle path leads from the txid to the merkle root of the chain's block at its height. */
   verifyMerkleProof(txid: string, merklePath: MerklePath | string): Promise<boolean>;
   chainInfo(): Promise<ChainInfo>;
+  /**
+   * The tip's median time past (the median of the last 11 blocks' times, unix seconds; the lookup API's
+   * `/chain/info` `mediantime`): a transaction time-locked with an nLockTime at or above it, an input not
+   * final, is refused until blocks carry the median past it (BIP 113).
+   */
+  medianTimePast(): Promise<number>;
   blockHeader(heightOrHash: number | string): Promise<BlockHeaderInfo | null>;
   /** The stablecoin: the local chain's USDX, or the configured one (MNEE on main); `failed_precondition` when none is configured. */
   stablecoin(): Promise<StablecoinInfo>;

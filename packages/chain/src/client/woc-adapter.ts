@@ -5,7 +5,8 @@ import type { TscProof } from './tsc-proof.js';
 export type WocTx = { txid: string; blockhash?: string; blockheight?: number; confirmations?: number; time?: number };
 export type WocUnspent = { height: number; tx_pos: number; tx_hash: string; value: number };
 export type WocHistory = { tx_hash: string; height: number };
-export type WocChainInfo = { chain: string; blocks: number; bestblockhash: string };
+/** `mediantime` is the tip's median time past (a node's `getblockchaininfo`), unix seconds. */
+export type WocChainInfo = { chain: string; blocks: number; bestblockhash: string; mediantime?: number };
 export type WocHeader = {
   hash: string;
   height: number;
@@ -55,6 +56,14 @@ export class WocAdapter implements ChainTracker {
     const info = await this.readJson<WocChainInfo>('/chain/info');
     if (!info) throw this.http.unavailable('has no chain info (404)');
     return info;
+  }
+
+  /** The tip's median time past from `/chain/info`; `chain_unavailable` when the answer has none. */
+  async medianTimePast(): Promise<number> {
+    const { mediantime } = await this.chainInfo();
+    if (typeof mediantime !== 'number' || !Number.isSafeInteger(mediantime) || mediantime < 0)
+      throw this.http.unavailable('answered /chain/info without a median time (mediantime)');
+    return mediantime;
   }
 
   header(heightOrHash: number | string): Promise<WocHeader | null> {

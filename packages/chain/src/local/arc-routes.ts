@@ -25,7 +25,7 @@ export function arcRoutes(chain: LocalChain, minFeeSatsPerKb: number): Route[] {
         const outcome = chain.submit(bytes);
         return outcome.ok
           ? { status: 200, json: { ...emptyStatus(), ...outcome.status, status: 200, title: 'OK' } }
-          : rejectionReply(outcome.rejection);
+          : rejectionReply(outcome.rejection, chain.clock.nowMs());
       },
     },
     {
@@ -54,7 +54,7 @@ export function arcRoutes(chain: LocalChain, minFeeSatsPerKb: number): Route[] {
             maxtxsizepolicy: 100_000_000,
             miningFee: { satoshis: minFeeSatsPerKb, bytes: 1000 },
           },
-          timestamp: new Date().toISOString(),
+          timestamp: new Date(chain.clock.nowMs()).toISOString(),
         },
       }),
     },
@@ -63,7 +63,8 @@ export function arcRoutes(chain: LocalChain, minFeeSatsPerKb: number): Route[] {
 
 const emptyStatus = () => ({ blockHash: '', blockHeight: 0, extraInfo: '', merklePath: '', competingTxs: null as string[] | null });
 
-function rejectionReply(rejection: Rejection): Reply {
+/** A refusal as ARC answers it; `now` (milliseconds, the chain's clock) stamps a txStatus answer. */
+function rejectionReply(rejection: Rejection, now: number): Reply {
   if (rejection.kind === 'error')
     return { status: rejection.status, json: arcErrorBody(rejection.status, rejection.extraInfo, rejection.txid) };
   const { txid, txStatus, extraInfo, competingTxs } = rejection;
@@ -77,7 +78,7 @@ function rejectionReply(rejection: Rejection): Reply {
       competingTxs: competingTxs ?? null,
       status: 200,
       title: 'OK',
-      timestamp: new Date().toISOString(),
+      timestamp: new Date(now).toISOString(),
     },
   };
 }

@@ -23,6 +23,8 @@ export type TxRecord = {
 export type Block = BlockHeader & { txids: string[] };
 
 export const NULL_TXID = '0'.repeat(64);
+/** How many blocks' times the median time past is taken over (BIP 113). */
+export const MEDIAN_TIME_SPAN = 11;
 const P2PKH_SCRIPT = /^76a914([0-9a-f]{40})88ac$/;
 
 /** The public key hash a P2PKH locking script pays to: what an address stands for. */
@@ -70,6 +72,21 @@ export class ChainState {
 
   block(heightOrHash: number | string): Block | undefined {
     return typeof heightOrHash === 'number' ? this.blocks[heightOrHash] : this.blocksByHash.get(heightOrHash);
+  }
+
+  /**
+   * The median time past of the block at `height` (the tip by default), as a node reckons it: the median of
+   * the times of that block and the ten before it (fewer near genesis; the upper middle of an even count).
+   * A time-locked transaction enters the next block only once its lock time is below the tip's (BIP 113),
+   * and a block's time must be above its parent's median time past. 0 before the genesis block.
+   */
+  medianTimePast(height = this.height): number {
+    if (height < 0 || height > this.height) return 0;
+    const times = this.blocks
+      .slice(Math.max(0, height - MEDIAN_TIME_SPAN + 1), height + 1)
+      .map((block) => block.time)
+      .sort((a, b) => a - b);
+    return times[Math.floor(times.length / 2)]!;
   }
 
   /** Records an accepted transaction in the mempool: spends its inputs' coins and adds its outputs. */

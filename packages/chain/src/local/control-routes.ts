@@ -1,10 +1,13 @@
 import { AppError } from '@ctk/shared';
-import type { LocalChain } from './local-chain.js';
+import type { ClockReading, LocalChain } from './local-chain.js';
 import { jsonBody, type Route } from './router.js';
 
 const MAX_BLOCKS_PER_REQUEST = 1000;
 
-/** Routes only the local chain has: mine blocks now, pay from the faucet, health. */
+/** The clock as `/clock` answers it: unix seconds. */
+const clockJson = (reading: ClockReading) => ({ now: reading.now, median_time_past: reading.medianTimePast, height: reading.height });
+
+/** Routes only the local chain has: mine blocks now, pay from the faucet, read and move the clock, health. */
 export function controlRoutes(chain: LocalChain): Route[] {
   return [
     {
@@ -37,6 +40,16 @@ export function controlRoutes(chain: LocalChain): Route[] {
           json: { txid: payment.txid, vout: payment.vout, satoshis: payment.satoshis, address, raw_tx: payment.rawTx },
         };
       },
+    },
+    {
+      method: 'POST',
+      path: /^\/clock$/,
+      handle: (request) => ({ status: 200, json: clockJson(chain.advanceClock(jsonBody(request).advance_seconds)) }),
+    },
+    {
+      method: 'GET',
+      path: /^\/clock$/,
+      handle: () => ({ status: 200, json: clockJson(chain.clockReading()) }),
     },
     {
       method: 'GET',

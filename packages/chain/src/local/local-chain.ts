@@ -1,6 +1,7 @@
 import { LockingScript, P2PKH, PrivateKey, Transaction, Utils, type Beef } from '@bsv/sdk';
 import { AppError } from '@ctk/shared';
 import { decodeTransaction } from '../tx-format.js';
+import { ChainClock } from './clock.js';
 import { cosignTransaction } from './cosigner.js';
 import { GENESIS_PREV_HASH, merkleLevels, merkleRootOf, mineHeader } from './block.js';
 import { ChainState, NULL_TXID, p2pkhHash, type Block, type TxRecord } from './chain-state.js';
@@ -36,10 +37,14 @@ export type FaucetPayment = { txid: string; vout: number; satoshis: number; rawT
 
 export type StablecoinFaucetPayment = { txid: string; vout: number; amount: bigint; tokenId: string; rawTx: string };
 
+/** The chain's clock, the tip's median time past (what a time lock is compared with) and its height. */
+export type ClockReading = { now: number; medianTimePast: number; height: number };
+
 /**
  * The local chain: validates and records transactions, mines blocks, pays from its faucet, runs the test
- * stablecoin's treasury and cosigner, and keeps it all in its store. Synchronous where it touches state, so
- * requests never interleave inside a validation.
+ * stablecoin's treasury and cosigner, and keeps it all in its store. Blocks take their time from its clock,
+ * which a test moves forward (`advanceClock`). Synchronous where it touches state, so requests never
+ * interleave inside a validation.
  */
 export class LocalChain {
   readonly state = new ChainState();
@@ -49,6 +54,7 @@ export class LocalChain {
   private constructor(
     private readonly options: LocalChainOptions,
     private readonly keys: StablecoinKeys,
+    readonly clock: ChainClock,
   ) {}
 
   /**
@@ -65,7 +71,11 @@ export class LocalChain {
       options.store.saveKey(name, created.toWif());
       return created;
     };
-    const chain = new LocalChain(options, { faucet: key('faucet'), treasury: key('treasury'), cosigner: key('cosigner') });
+    const chain = new LocalChain(
+      options,
+      { faucet: key('faucet'), treasury: key('treasury'), cosigner: key('cosigner') },
+      new ChainClock(stored.clockOffsetSeconds),
+    );
     for (const block of stored.blocks) chain.replayBlock(block);
     for (const raw of stored.mempool) chain.replayMempool(raw);
     if (chain.state.height < 0) {
@@ -124,6 +134,21 @@ export class LocalChain {
       merklePath: this.state.merklePath(txid)!.toHex(),
       timestamp,
     };
+  }
+
+  /** The clock, the tip's median time past and its height, the clock unmoved. */
+  clockReading(): ClockReading {
+    return { now: this.clock.now(), medianTimePast: this.state.medianTimePast(), height: this.state.height };
+  }
+
+  /**
+   * Moves the clock `seconds` forward (an integer from 1 to ten years; `validation_failed` otherwise) and
+   * keeps its offset in the store. The median time past moves only as blocks are mined after it.
+   */
+  advanceClock(seconds: unknown): ClockReading {
+    this.clock.advance(seconds);
+    this.options.store.saveClockOffset(this.clock.offsetSeconds);
+    return this.clockReading();
   }
 
   /** Mines `count` blocks, the first with every transaction in the mempool; each coinbase pays the fees to the faucet. */
@@ -213,7 +238,7 @@ export class LocalChain {
     const raw = tx.toUint8Array();
     const rejection = validateTransaction(this.state, tx, txid, raw.length, this.options);
     if (rejection) return rejection;
-    const record = { txid, tx, raw, seenAt: Date.now() };
+    const record = { txid, tx, raw, seenAt: this.clock.nowMs() };
     this.state.add(record);
     added.push(record);
     return undefined;
@@ -275,16 +300,17 @@ export class LocalChain {
     const fees = txids.reduce((sum, txid) => sum + this.feeOf(this.state.transaction(txid)!.tx), 0);
     const coinbase = coinbaseTransaction(height, subsidy + fees, payTo);
     const coinbaseTxid = coinbase.id('hex');
-    this.state.add({ txid: coinbaseTxid, tx: coinbase, raw: coinbase.toUint8Array(), seenAt: Date.now() });
+    const seenAt = this.clock.nowMs();
+    this.state.add({ txid: coinbaseTxid, tx: coinbase, raw: coinbase.toUint8Array(), seenAt });
     const own = alsoMine?.(coinbase);
-    if (own) this.state.add({ txid: own.id('hex'), tx: own, raw: own.toUint8Array(), seenAt: Date.now() });
+    if (own) this.state.add({ txid: own.id('hex'), tx: own, raw: own.toUint8Array(), seenAt });
     const allTxids = [coinbaseTxid, ...txids, ...(own ? [own.id('hex')] : [])];
     const prev = this.state.tip;
     const header = mineHeader({
       height,
       prevHash: prev?.hash ?? GENESIS_PREV_HASH,
       merkleRoot: merkleRootOf(merkleLevels(allTxids)),
-      time: Math.max(Math.floor(Date.now() / 1000), prev?.time ?? 0),
+      time: this.blockTime(),
     });
     const block: Block = { ...header, txids: allTxids };
     this.state.connect(block);
@@ -292,6 +318,16 @@ export class LocalChain {
     this.options.store.appendBlock({ ...header, txs });
     this.options.store.clearMempool();
     return block;
+  }
+
+  /**
+   * The next block's time: the clock's, but above the tip's median time past as consensus requires and never
+   * before the tip's own time. Blocks mined faster than one a second run ahead of the clock: once the
+   * median of the last eleven has caught up with the tip's time, the next takes the second after it.
+   */
+  private blockTime(): number {
+    const prev = this.state.tip;
+    return prev ? Math.max(this.clock.now(), prev.time, this.state.medianTimePast() + 1) : this.clock.now();
   }
 
   private feeOf(tx: Transaction): number {
@@ -339,7 +375,7 @@ export class LocalChain {
         minFeeSatsPerKb: 0,
         scriptChecks: this.options.scriptChecks,
       });
-      if (!rejection) this.state.add({ txid, tx, raw: tx.toUint8Array(), seenAt: Date.now() });
+      if (!rejection) this.state.add({ txid, tx, raw: tx.toUint8Array(), seenAt: this.clock.nowMs() });
     } catch {
       // a line cut short by a crash
     }

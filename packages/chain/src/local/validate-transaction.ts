@@ -1,7 +1,7 @@
 import type { Transaction } from '@bsv/sdk';
 import { MAX_SATOSHIS } from '@ctk/shared';
 import { checkInputScripts, type ScriptChecks } from '../verify/check-input-scripts.js';
-import { NULL_TXID, type ChainState, type Coin } from './chain-state.js';
+import { MEDIAN_TIME_SPAN, NULL_TXID, type ChainState, type Coin } from './chain-state.js';
 import { reject, type Rejection } from './rejection.js';
 
 export type Policy = {
@@ -17,7 +17,7 @@ const LOCKTIME_THRESHOLD = 500_000_000;
 /**
  * What a node checks before a transaction enters its mempool, against the chain's own UTXO set (values
  * and scripts a client sends in EF or BEEF are not trusted): every input spends an existing output nobody
- * else spends, the transaction is final, outputs do not exceed inputs, the fee meets the policy, and every
+ * else spends, the transaction is final (`checkFinal`), outputs do not exceed inputs, the fee meets the policy, and every
  * unlocking script satisfies its locking script (`checkInputScripts`: libsecp256k1 for standard P2PKH inputs,
  * @bsv/sdk's interpreter for the rest, with the same verdicts).
  */
@@ -25,7 +25,7 @@ export function validateTransaction(state: ChainState, tx: Transaction, txid: st
   if (tx.inputs.length === 0 || tx.outputs.length === 0) return reject(462, 'transaction has no inputs or outputs', txid);
   const found = findCoins(state, tx, txid);
   if (!Array.isArray(found)) return found;
-  const nonFinal = checkFinal(tx, state.height + 1, Math.floor(Date.now() / 1000));
+  const nonFinal = checkFinal(tx, state.height + 1, state.medianTimePast());
   if (nonFinal) return { kind: 'status', txStatus: 'REJECTED', extraInfo: nonFinal, txid };
   const fee = checkAmounts(tx, found, txid, size, policy);
   if (typeof fee !== 'number') return fee;
@@ -62,16 +62,25 @@ function findCoins(state: ChainState, tx: Transaction, txid: string): Coin[] | R
   return coins;
 }
 
-/** A transaction with a lock time in the future and a non-final input cannot enter a block yet. */
-function checkFinal(tx: Transaction, nextHeight: number, now: number): string | undefined {
+/**
+ * A transaction with a lock time not yet reached and a non-final input cannot enter the next block, as a
+ * node's `IsFinalTx` for the next block has it: a lock time below 500,000,000 is a height, reached when it
+ * is below the next block's height; one above is a unix time, reached when it is below the median time past
+ * of the tip (the median of the last 11 blocks' times, BIP 113), not the clock: a time-locked transaction
+ * waits for blocks whose median time is past its lock time. A lock time of 0, or every input's sequence
+ * 0xffffffff, makes it final whatever the lock time.
+ */
+export function checkFinal(tx: Transaction, nextHeight: number, medianTimePast: number): string | undefined {
   if (tx.lockTime === 0 || tx.inputs.every((input) => (input.sequence ?? FINAL_SEQUENCE) === FINAL_SEQUENCE)) return undefined;
   const byHeight = tx.lockTime < LOCKTIME_THRESHOLD;
-  if (byHeight ? tx.lockTime < nextHeight : tx.lockTime < now) return undefined;
+  if (byHeight ? tx.lockTime < nextHeight : tx.lockTime < medianTimePast) return undefined;
   const when = byHeight
     ? `block ${tx.lockTime + 1} at the earliest (the next block is ${nextHeight})`
-    : `a block after ${new Date(tx.lockTime * 1000).toISOString()}`;
+    : `a block once the median time past of the last ${MEDIAN_TIME_SPAN} blocks is after ${isoTime(tx.lockTime)} (the tip's median time past is ${isoTime(medianTimePast)}, ${medianTimePast})`;
   return `non-final: nLockTime ${tx.lockTime} lets it into ${when}, and an input's sequence is not final`;
 }
+
+const isoTime = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
 
 function checkAmounts(tx: Transaction, coins: Coin[], txid: string, size: number, policy: Policy): number | Rejection {
   const inputs = coins.reduce((sum, coin) => sum + coin.satoshis, 0);
