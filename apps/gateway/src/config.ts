@@ -92,6 +92,11 @@ export const configSchema = z
      * an address of the merchant's wallet, and a settle reads the chain and may broadcast.
      */
     CTK_STABLECOIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+    /**
+     * Signatures handed in to jointly signed transactions, per minute per client address (decision 0037): anyone
+     * with a transaction's id may, and each is checked against it and may complete and broadcast it.
+     */
+    CTK_CONTRACTS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
     /** Order event streams (SSE) one client address may hold open at once: each holds a call to pos. */
     CTK_ORDER_EVENT_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
     CTK_SIGN_IN_CHALLENGE_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
