@@ -39,6 +39,8 @@ describe('a transaction partners sign together', () => {
       description: 'Shared pot',
     });
     expect(funding).toMatchObject({ status: 'collecting', feeSatoshis: coinA.satoshis - 60_000n });
+    const { capabilities } = await stack.client.getSetup({ org });
+    expect(capabilities.find((capability) => capability.capabilityId === 'psbt')).toMatchObject({ setUp: true, nextStep: '' });
     expect(funding!.inputs).toEqual([expect.objectContaining({ kind: 'p2pkh', address: a.address, required: 1, signedBy: [] })]);
     const { jointTransaction: funded } = await stack.client.signJointTransaction({
       id: funding!.id,

@@ -16,6 +16,10 @@ export function createJointRepository(prisma: PrismaClient) {
       return prisma.jointTransaction.findUnique({ where: { id }, include: withSignatures });
     },
 
+    async hasAny(organizationId: string): Promise<boolean> {
+      return (await prisma.jointTransaction.findFirst({ where: { organizationId }, select: { id: true } })) !== null;
+    },
+
     /** The shop's newest 200. */
     async ofOrganization(organizationId: string): Promise<JointWithSignatures[]> {
       return prisma.jointTransaction.findMany({

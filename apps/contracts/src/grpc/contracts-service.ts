@@ -21,7 +21,7 @@ export function contractsService(context: ContractsContext): ContractsServiceImp
   const joint = (row: Parameters<typeof toJointMessage>[0]) => toJointMessage(row, context.chain.network);
   return {
     async getSetup({ org }) {
-      return { capabilities: await getSetup(context.tokens, orgOf(org)) };
+      return { capabilities: await getSetup(context, orgOf(org)) };
     },
     async draftTokenMint({ org, ...input }) {
       return { token: toTokenMessage(await draftTokenMint(context, org, input)) };
