@@ -6,12 +6,15 @@ import { promisify } from 'node:util';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumInstalled, openChromium } from './browser.js';
-import { api, freePort, ROOT, startInstance, stopInstance, wallet, type Instance } from './instance.js';
+import { api, freePort, ROOT, startInstance, stopInstance, until, wallet, type Instance } from './instance.js';
 import { pageProblems } from './page-checks.js';
 
 /** Screenshots of each step at phone size, kept after the run (git ignores the folder). */
 const ARTIFACTS = join(ROOT, 'e2e/artifacts/tokens');
 const PHONE = { width: 390, height: 844 };
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 const hasChromium = chromiumInstalled('tokens-page.test.ts');
 
@@ -21,7 +24,10 @@ const hasChromium = chromiumInstalled('tokens-page.test.ts');
  * signs it, the signed hex pasted into the page is broadcast and confirmed, and the token shows active with
  * the whole supply at the shop's own address. The merchant then hands some to a customer with `pnpm wallet
  * send-token`, and the page's holders list and balance check show it. The refusals a merchant meets on the
- * way (a bad symbol, an empty wallet, the unsigned hex, a txid that is not the mint) are said in words.
+ * way (a bad symbol, an empty wallet, the unsigned hex, a txid that is not the mint) are said in words. Then
+ * credits: minted with a face value from the page, 20 sold in an order the customer pays, sent to the
+ * customer's wallet with the command the page gives, and 5 of them redeemed against a counter order from the
+ * page: the books owe the customer the 15 left (2350).
  */
 describe.skipIf(!hasChromium)('the Tokens page, in headless Chromium at phone size', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ctk-e2e-tokens-'));
@@ -270,4 +276,191 @@ describe.skipIf(!hasChromium)('the Tokens page, in headless Chromium at phone si
     await staff.close();
     expect(problems).toEqual([]);
   });
+
+  it('the owner mints credits with a face value, sells 20 from the page, and redeems 5 of them against a counter order: 2350 holds 15.00', async () => {
+    await page.goto(`${instance.base}/o/${handle}/tokens`);
+    const mint = page.getByRole('region', { name: 'Mint a token' });
+    await mint.waitFor();
+    // The face value is asked for credits only.
+    expect(await mint.getByLabel(/^What one .* is worth/).count()).toBe(0);
+    await mint.getByLabel('Credits: bought in advance').check();
+    await mint.getByLabel(/^Symbol/).fill('BEAN');
+    await mint.getByLabel(/^Name/).fill('Bean credits');
+    await mint.getByLabel(/^Supply/).fill('1000');
+    const faceValue = mint.getByLabel(/^What one BEAN is worth/);
+    expect(await mint.getByLabel(/^Currency/).inputValue()).toBe('USD');
+
+    // With 2 decimals, 50 cents for one BEAN would make 0.01 BEAN worth half a cent: refused in words, beside the field.
+    await mint.getByLabel(/^Decimals/).selectOption('2');
+    await mint.getByText('make one BEAN worth a multiple of $1.00').waitFor();
+    await faceValue.fill('0.50');
+    await mint.getByRole('button', { name: 'Draft the mint' }).click();
+    await expect(mint.locator('#face-value-problem').textContent()).resolves.toBe(
+      'With 2 decimals, 0.01 BEAN must be worth a whole number of $0.01: make one BEAN worth a multiple of $1.00, or choose fewer decimals.',
+    );
+    expect(await faceValue.getAttribute('aria-invalid')).toBe('true');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('face-value');
+    expect(await pageProblems(page)).toEqual([]);
+    await shot('credits-face-value-refused', mint);
+
+    // Whole credits worth $1.00 each.
+    await mint.getByLabel(/^Decimals/).selectOption('0');
+    await faceValue.fill('1.00');
+    await mint.getByText('1 BEAN = $1.00. What a customer pays for one BEAN').waitFor();
+    await shot('credits-face-value', mint);
+    await mint.getByRole('button', { name: 'Draft the mint' }).click();
+    const steps = page.getByRole('region', { name: 'Finish minting BEAN in your wallet' });
+    await steps.waitFor();
+    await steps.getByText('1 BEAN = $1.00', { exact: true }).waitFor();
+    const [draft] = (await api(instance.base, 'GET', `/api/v1/orgs/${handle}/tokens`, ownerKey)).body.data;
+    expect(draft).toMatchObject({ status: 'draft', symbol: 'BEAN', kind: 'credits', supply: 1000, unit_value_minor: 100, currency: 'USD' });
+    await steps.getByLabel(/^Your wallet file/).fill(merchantWallet);
+    await steps.getByRole('button', { name: 'Copy the command' }).click();
+    await steps.getByRole('status').filter({ hasText: 'The command is copied' }).waitFor();
+    const signed = await runCopied(await page.evaluate(() => navigator.clipboard.readText()));
+    await steps.getByLabel(/^Signed transaction \(hex\)/).fill(signed);
+    await steps.getByRole('button', { name: 'Send it and confirm the mint' }).click();
+    await steps
+      .getByRole('status')
+      .filter({ hasText: 'BEAN is minted and active. Your wallet holds all 1,000 BEAN.' })
+      .waitFor({ timeout: 30_000 });
+    await steps.getByRole('button', { name: 'Done' }).click();
+    const [credits] = (await api(instance.base, 'GET', `/api/v1/orgs/${handle}/tokens`, ownerKey)).body.data;
+    expect(credits).toMatchObject({ status: 'active', symbol: 'BEAN', unit_value_minor: 100, currency: 'USD' });
+    const tokenId: string = credits.token_id;
+
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: /^BEAN/ }) });
+    await card.getByText('1 BEAN = $1.00', { exact: true }).waitFor();
+    expect(await pageProblems(page)).toEqual([]);
+    await shot('credits-active', card);
+
+    // Selling more than was minted is refused beside the field; 20 opens an untaxed order for $20.00.
+    const sell = card.getByRole('region', { name: 'Sell credits' });
+    await sell.getByLabel(/^Credits to sell/).fill('5000');
+    await sell.getByRole('button', { name: 'Open the order to pay' }).click();
+    await sell.getByText('You can sell at most what was minted, 1,000 BEAN').waitFor();
+    await sell.getByLabel(/^Credits to sell/).fill('20');
+    await sell.getByText('20 BEAN: the customer pays $20.00.').waitFor();
+    await shot('sell-credits', sell);
+    await sell.getByRole('button', { name: 'Open the order to pay' }).click();
+    const waiting = sell.getByRole('status').filter({ hasText: 'Waiting for the customer to pay.' });
+    await waiting.waitFor();
+    const saleNumber = /^Order (\w{10}):/.exec((await waiting.textContent()) ?? '')![1]!;
+    expect(await waiting.textContent()).toBe(`Order ${saleNumber}: 20 BEAN for $20.00, without tax. Waiting for the customer to pay.`);
+    expect(await sell.getByRole('link', { name: "the order's payment page" }).getAttribute('href')).toBe(`/pay/${saleNumber}`);
+    await sell.getByRole('img', { name: `QR code to pay order ${saleNumber}, $20.00` }).waitFor();
+    expect(await pageProblems(page)).toEqual([]);
+    await shot('sale-to-pay', sell);
+
+    // The customer pays it with their wallet (BIP270); the page, reading the order while it waits, sees it paid.
+    const read = (await api(instance.base, 'GET', `/api/pos/orders/${saleNumber}`)).body;
+    const saleOrder = read.order ?? read;
+    expect(saleOrder).toMatchObject({ total_minor: 2000, tax_minor: 0, credits_token_id: tokenId });
+    await wallet(chainPort, customerWallet, 'faucet');
+    const paid = await wallet(chainPort, customerWallet, 'pay', saleOrder.pay_uri);
+    expect(paid.txid).toMatch(/^[0-9a-f]{64}$/);
+    await sell
+      .getByRole('status')
+      .filter({ hasText: `Order ${saleNumber} is paid: $20.00 for 20 BEAN. Send the credits from your wallet now.` })
+      .waitFor({ timeout: 20_000 });
+
+    // The page's command, with the customer's address and the wallet file typed in, sends the 20 credits.
+    const customer = (await wallet(chainPort, customerWallet, 'address')) as { address: string };
+    await sell.getByLabel(/^Customer's wallet address/).fill(customer.address);
+    await sell.getByLabel(/^Your wallet file/).fill(merchantWallet);
+    await sell.getByRole('button', { name: 'Copy the command' }).click();
+    await sell.getByRole('status').filter({ hasText: 'The command is copied' }).waitFor();
+    const sendCommand = await page.evaluate(() => navigator.clipboard.readText());
+    expect(sendCommand).toBe(`pnpm wallet --file ${merchantWallet} send-token --token ${tokenId} --to ${customer.address} --amount 20`);
+    expect(await pageProblems(page)).toEqual([]);
+    await shot('sale-paid-send-credits', sell);
+    expect(await runCopied(sendCommand)).toMatch(/[0-9a-f]{64}/);
+    await until(
+      async () => (await api(instance.base, 'GET', `/api/v1/tokens/${tokenId}/balance/${customer.address}`)).body.balance,
+      (balance) => balance === 20,
+      'the customer holds 20 BEAN',
+    );
+    await sell.getByRole('button', { name: 'Sell more credits' }).click();
+
+    // A counter order, from the keypad: $12.50.
+    const counter = await api(instance.base, 'POST', '/api/pos/orders', ownerKey, {
+      org_handle: handle,
+      currency: 'USD',
+      lines: [{ name: 'Pastry box', quantity: 1, unit_price_minor: 1250 }],
+    });
+    expect(counter.status, JSON.stringify(counter.body)).toBe(201);
+    const order = counter.body.order ?? counter.body;
+    const owes = (minor: number) => `$${(minor / 100).toFixed(2)}`;
+
+    // Credits pay only an open order that is not itself a sale of credits: the paid sale is refused in words.
+    const redeem = card.getByRole('region', { name: 'Redeem credits against an order' });
+    await redeem.getByLabel(/^Order number/).fill(saleNumber);
+    await redeem.getByRole('button', { name: 'Get the address for this order' }).click();
+    await redeem.getByText(`Order ${saleNumber} is paid already: credits pay only an open order.`).waitFor();
+    await shot('redeem-order-refused', redeem);
+
+    // The counter order (typed as staff might, in lower case): the address the merchant's wallet holds for it.
+    await redeem.getByLabel(/^Order number/).fill(order.order_number.toLowerCase());
+    await redeem.getByRole('button', { name: 'Get the address for this order' }).click();
+    await redeem.getByText(`Order ${order.order_number} still owes ${owes(order.total_minor)}.`).waitFor();
+    const address = (await redeem.locator('.redemption-address code').textContent())!;
+    const opened = await api(instance.base, 'POST', `/api/v1/orgs/${handle}/tokens/${tokenId}/redemption-addresses`, ownerKey, {
+      order_number: order.order_number,
+    });
+    // The route answers the address it holds for the order: the same again.
+    expect(opened.body).toMatchObject({ order_number: order.order_number, address });
+    await redeem.getByLabel(/^Credits the customer spends/).fill('5');
+    const customerCommand = `pnpm wallet send-token --token ${tokenId} --to ${address} --amount 5`;
+    await redeem.getByText(customerCommand).waitFor();
+    await redeem.getByRole('button', { name: "Copy the customer's command" }).click();
+    await redeem.getByRole('status').filter({ hasText: "The customer's command is copied." }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(customerCommand);
+    expect(await pageProblems(page)).toEqual([]);
+    await shot('redeem-send-to-address', redeem);
+
+    // The customer's wallet sends 5 there. A txid that sends nothing there (the merchant's send) is refused in words.
+    const spent = await wallet(chainPort, customerWallet, ...customerCommand.slice('pnpm wallet '.length).split(' '));
+    expect(spent.txid).toMatch(/^[0-9a-f]{64}$/);
+    await until(
+      async () => (await api(instance.base, 'GET', `/api/v1/tokens/${tokenId}/balance/${address}`)).body.balance,
+      (balance) => balance === 5,
+      'the redemption address holds 5 BEAN',
+    );
+    await redeem.getByLabel(/^Transaction id of the transfer/).fill(String(paid.txid));
+    await redeem.getByRole('button', { name: 'Redeem the credits' }).click();
+    await redeem
+      .getByRole('alert')
+      .filter({ hasText: `That transaction sends no BEAN to this order's address (${address}).` })
+      .waitFor();
+    await shot('redeem-wrong-transfer', redeem);
+
+    await redeem.getByLabel(/^Transaction id of the transfer/).fill(String(spent.txid));
+    await redeem.getByRole('button', { name: 'Redeem the credits' }).click();
+    const rest = order.total_minor - 500;
+    await redeem
+      .getByRole('status')
+      .filter({ hasText: `5 BEAN paid $5.00 on order ${order.order_number}. It still owes ${owes(rest)}: take the rest in money.` })
+      .waitFor({ timeout: 30_000 });
+    expect(await redeem.getByRole('link', { name: `Order ${order.order_number}'s payment page` }).getAttribute('href')).toBe(
+      `/pay/${order.order_number}`,
+    );
+    expect(await pageProblems(page)).toEqual([]);
+    await shot('redeemed', redeem);
+    await shot('credits-card', card);
+
+    // The order owes the rest; the books owe the customer the 15 credits still unspent: 2000 - 500.
+    const readAfter = (await api(instance.base, 'GET', `/api/pos/orders/${order.order_number}`)).body;
+    expect(readAfter.order ?? readAfter).toMatchObject({ status: 'open', card_paid_minor: 500 });
+    const account2350 = (report: Json) =>
+      Number(report.data?.find((row: Json) => row.currency === 'USD')?.accounts.find((a: Json) => a.code === '2350')?.balance_minor ?? 0);
+    const trial = await until(
+      async () => (await api(instance.base, 'GET', `/api/v1/orgs/${handle}/reports/trial-balance`, ownerKey)).body,
+      (report) => account2350(report) === 1500,
+      '2350 after the sale and the redemption',
+      120,
+      250,
+    );
+    for (const row of trial.data) expect(Number(row.total_debit_minor), row.currency).toBe(Number(row.total_credit_minor));
+    expect(problems).toEqual([]);
+  }, 300_000);
 });

@@ -7,14 +7,15 @@ export function formatDateTime(iso: string): string {
 
 /**
  * An amount in minor units as the reader's locale writes it in its currency: the digits are placed by the
- * currency's own exponent from the integer, never through a float (a decimal string goes to Intl).
+ * currency's own exponent from the integer (a bigint past 2^53), never through a float (a decimal string goes to Intl).
  */
-export function formatMoney(minor: number, currency: string): string {
+export function formatMoney(minor: number | bigint, currency: string): string {
   const format = new Intl.NumberFormat(undefined, { style: 'currency', currency });
   const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-  const size = BigInt(Math.abs(minor));
+  const whole = BigInt(minor);
+  const size = whole < 0n ? -whole : whole;
   const unit = 10n ** BigInt(digits);
-  const decimal = `${minor < 0 ? '-' : ''}${size / unit}${digits ? `.${String(size % unit).padStart(digits, '0')}` : ''}`;
+  const decimal = `${whole < 0n ? '-' : ''}${size / unit}${digits ? `.${String(size % unit).padStart(digits, '0')}` : ''}`;
   return format.format(decimal as `${number}`);
 }
 

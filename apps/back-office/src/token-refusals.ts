@@ -6,7 +6,18 @@ import type { Token } from './tokens.js';
 const FAUCET = 'pnpm wallet --file <your wallet file> faucet';
 
 /** What is wrong with one input of the mint form, in the API's words, keyed by the form's field. */
-export type FieldProblems = Partial<Record<'symbol' | 'name' | 'decimals' | 'supply' | 'kind', string>>;
+export type FieldProblems = Partial<Record<'symbol' | 'name' | 'decimals' | 'supply' | 'kind' | 'face_value' | 'currency', string>>;
+
+/** The API's field names for the form's, where they differ: the face value is sent as unit_value_minor. */
+const FORM_FIELD: Record<string, keyof FieldProblems> = {
+  symbol: 'symbol',
+  name: 'name',
+  decimals: 'decimals',
+  supply: 'supply',
+  kind: 'kind',
+  unit_value_minor: 'face_value',
+  currency: 'currency',
+};
 
 /**
  * The mint's refusal in words the merchant acts on: a wallet with no coins for the fee says where to send
@@ -42,9 +53,10 @@ export function mintRefusal(error: unknown): { problem: string; fields: FieldPro
   if (error.code === 'validation_failed') {
     const issues = (error.details?.issues as { field?: string; message: string }[] | undefined) ?? [];
     const fields: FieldProblems = {};
-    for (const issue of issues)
-      if (issue.field && ['symbol', 'name', 'decimals', 'supply', 'kind'].includes(issue.field))
-        fields[issue.field as keyof FieldProblems] ??= sentence(issue.message);
+    for (const issue of issues) {
+      const field = issue.field ? FORM_FIELD[issue.field] : undefined;
+      if (field) fields[field] ??= field === 'face_value' ? faceValueSentence(issue.message) : sentence(issue.message);
+    }
     return { problem: Object.keys(fields).length ? 'Check the fields marked above.' : error.message, fields };
   }
   return { problem: error.message, fields: {} };
@@ -97,4 +109,11 @@ function differenceText(difference: { field: string; expected: string; found: st
 function sentence(message: string): string {
   const text = message.charAt(0).toUpperCase() + message.slice(1);
   return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+/** The API's refusal of unit_value_minor in the form's words: the field asks for one whole token's value. */
+function faceValueSentence(message: string): string {
+  if (/at most/.test(message)) return 'That is more than one credit may be worth: choose a smaller face value, or fewer decimals.';
+  if (/at least|whole number/.test(message)) return 'Each unit must be worth at least the smallest amount of the currency, such as $0.01.';
+  return sentence(message);
 }

@@ -23,6 +23,9 @@ export type Token = {
   txid: string | null;
   created_at: string;
   deployed_at: string | null;
+  /** Credits: what one unit (amt 1) is worth in minor units of `currency`, fixed at mint; null for other kinds. */
+  unit_value_minor?: number | null;
+  currency?: string | null;
   draft?: {
     transaction: string;
     inputs: { txid: string; vout: number; satoshis: number; address: string; derivation_path: string }[];
@@ -61,22 +64,23 @@ export const MAX_DECIMALS = 8;
 /**
  * An amount as the merchant types it in the token's own unit ("1,000.50" of a token with 2 decimals) as the
  * whole units the chain counts ("100050"), by its digits: never through a float, which loses digits past 2^53.
- * Commas, spaces and underscores between digits are read as grouping.
+ * Commas, spaces and underscores between digits are read as grouping. `what` names the amount in a refusal
+ * (the supply, by default) and `whole` is an example of it.
  */
-export function unitsOfAmount(text: string, decimals: number, symbol: string): string {
+export function unitsOfAmount(text: string, decimals: number, symbol: string, { what = 'the supply', whole = '1000' } = {}): string {
   const typed = text.trim().replace(/(?<=\d)[,_\s](?=\d)/g, '');
   const match = /^(\d+)(?:\.(\d+))?$/.exec(typed);
-  const example = decimals > 0 ? `1000 or 1000.${'5'.padEnd(decimals, '0')}` : '1000';
+  const example = decimals > 0 ? `${whole} or ${whole}.${'5'.padEnd(decimals, '0')}` : whole;
   if (!match) throw new Refusal(`"${text.trim()}" is not an amount: write it in digits, such as ${example}.`);
   const fraction = match[2] ?? '';
   if (fraction.length > decimals)
     throw new Refusal(
       decimals === 0
-        ? `${symbol || 'This token'} has no decimals: the supply is a whole number, such as 1000.`
+        ? `${symbol || 'This token'} has no decimals: ${what} is a whole number, such as ${whole}.`
         : `${symbol || 'This token'} has ${decimals} decimal${decimals === 1 ? '' : 's'}: write at most ${decimals} digit${decimals === 1 ? '' : 's'} after the point.`,
     );
   const units = BigInt(match[1]! + fraction.padEnd(decimals, '0'));
-  if (units < 1n) throw new Refusal('The supply must be more than nothing.');
+  if (units < 1n) throw new Refusal(`${what.charAt(0).toUpperCase()}${what.slice(1)} must be more than nothing.`);
   if (units > MAX_UNITS) throw new Refusal(`That is more than a token can have: at most ${MAX_UNITS} units on the chain.`);
   return units.toString();
 }
@@ -103,3 +107,8 @@ export function symbolProblem(symbol: string): string | null {
 
 /** The path of a token's public routes. */
 export const tokenPath = (tokenId: string) => `/api/v1/tokens/${encodeURIComponent(tokenId)}`;
+
+/** A file path as one shell word, for a command to copy: as typed when it is plain, else in single quotes. */
+export function shellWord(path: string): string {
+  return /^[\w./~-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
+}

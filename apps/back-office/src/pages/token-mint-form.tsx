@@ -1,19 +1,36 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { Field, Problem, Refusal } from '../form.js';
+import { currencyDigits, unitValueOfFaceValue } from '../credits.js';
 import { mintRefusal, type FieldProblems } from '../token-refusals.js';
 import { amountText, KIND_TEXT, MAX_DECIMALS, symbolProblem, unitsOfAmount, type Token, type TokenKind } from '../tokens.js';
+import { TokenFaceValueFields } from './token-face-value.js';
 
 const KINDS = Object.keys(KIND_TEXT) as TokenKind[];
+
+/** Said under the form while a field is marked. */
+const CHECK_FIELDS = 'Check the fields marked above.';
+
+/** The marks an edit of an input makes stale: its own, and the face value's when what it is measured in changes. */
+const MARKS_OF: Record<string, (keyof FieldProblems)[]> = {
+  symbol: ['symbol'],
+  name: ['name'],
+  supply: ['supply'],
+  decimals: ['decimals', 'supply', 'face_value'],
+  'face-value': ['face_value'],
+  currency: ['currency', 'face_value'],
+};
 
 /**
  * "Mint a token": the kind, symbol, name, decimals and supply, drafted by the contracts service into the
  * unsigned transaction the merchant's wallet signs (`POST /api/v1/orgs/:handle/tokens`, an admin's). The
  * supply is typed in the token's own unit and sent as whole units by its digits; the page says how many
- * units that is as it is typed, since a wallet shows units and the chain counts them. A refusal is said in
- * words, beside the field it is about.
+ * units that is as it is typed, since a wallet shows units and the chain counts them. Credits also take their
+ * face value, one whole token's worth in a currency, sent as `unit_value_minor` per unit (token-face-value.tsx);
+ * other kinds send none. A refusal is said in words, beside the field it is about.
  */
 export function TokenMintForm({ handle, onDrafted }: { handle: string; onDrafted: (token: Token) => void }) {
+  const [kind, setKind] = useState<TokenKind>('membership');
   const [symbol, setSymbol] = useState('');
   const [decimals, setDecimals] = useState(0);
   const [supply, setSupply] = useState('');
@@ -26,6 +43,16 @@ export function TokenMintForm({ handle, onDrafted }: { handle: string; onDrafted
     setProblem(said);
     setFields(about);
     requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+  };
+
+  /** An input edited: what was said about it no longer stands, and goes. */
+  const edited = (event: Event) => {
+    const marks = MARKS_OF[(event.target as HTMLInputElement).name] ?? [];
+    if (!marks.some((mark) => fields[mark])) return;
+    const rest = { ...fields };
+    for (const mark of marks) delete rest[mark];
+    setFields(rest);
+    if (problem === CHECK_FIELDS && !Object.values(rest).some(Boolean)) setProblem(null);
   };
 
   const submit = async (event: Event) => {
@@ -44,12 +71,23 @@ export function TokenMintForm({ handle, onDrafted }: { handle: string; onDrafted
     } catch (error) {
       typed.supply = error instanceof Refusal ? error.message : String(error);
     }
-    if (typed.symbol || typed.name || typed.supply) return refuse('Check the fields marked above.', typed, element);
+    let faceValue: { unit_value_minor: number; currency: string } | undefined;
+    if (kind === 'credits') {
+      const currency = text('currency').toUpperCase();
+      if (currencyDigits(currency) === null) typed.currency = 'Write the currency as its three-letter code, such as USD or EUR.';
+      else
+        try {
+          faceValue = { unit_value_minor: unitValueOfFaceValue(text('face-value'), decimals, currency, text('symbol')), currency };
+        } catch (error) {
+          typed.face_value = error instanceof Refusal ? error.message : String(error);
+        }
+    }
+    if (typed.symbol || typed.name || typed.supply || typed.face_value || typed.currency) return refuse(CHECK_FIELDS, typed, element);
     setBusy(true);
     try {
       const token = await api<Token>(`/api/v1/orgs/${encodeURIComponent(handle)}/tokens`, {
         method: 'POST',
-        body: { kind: text('kind'), symbol: text('symbol'), name: text('name'), decimals, supply: units },
+        body: { kind, symbol: text('symbol'), name: text('name'), decimals, supply: units, ...faceValue },
       });
       onDrafted(token);
     } catch (error) {
@@ -67,14 +105,14 @@ export function TokenMintForm({ handle, onDrafted }: { handle: string; onDrafted
         The service drafts the transaction; your wallet signs it. The whole supply goes to a fresh address of your wallet, and the fee (a
         few satoshis) comes from your wallet's coins.
       </p>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={submit} onInput={edited} noValidate>
         <fieldset class="options">
           <legend>What it is for</legend>
-          {KINDS.map((kind) => (
-            <label class="check kind" key={kind}>
-              <input type="radio" name="kind" value={kind} defaultChecked={kind === 'membership'} />
+          {KINDS.map((choice) => (
+            <label class="check kind" key={choice}>
+              <input type="radio" name="kind" value={choice} checked={kind === choice} onChange={() => setKind(choice)} />
               <span>
-                <strong>{KIND_TEXT[kind].title}</strong>: {KIND_TEXT[kind].about}
+                <strong>{KIND_TEXT[choice].title}</strong>: {KIND_TEXT[choice].about}
               </span>
             </label>
           ))}
@@ -133,6 +171,7 @@ export function TokenMintForm({ handle, onDrafted }: { handle: string; onDrafted
           value={supply}
           onInput={(event) => setSupply((event.currentTarget as HTMLInputElement).value)}
         />
+        {kind === 'credits' && <TokenFaceValueFields decimals={decimals} symbol={symbol} problems={fields} />}
         <Problem problem={problem} />
         <button type="submit" disabled={busy}>
           {busy ? 'Drafting…' : 'Draft the mint'}

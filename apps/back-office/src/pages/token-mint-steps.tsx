@@ -2,8 +2,9 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { Field, Problem } from '../form.js';
 import { broadcastRefusal, confirmRefusal } from '../token-refusals.js';
-import { amountText, type Token } from '../tokens.js';
+import { amountText, shellWord, type Token } from '../tokens.js';
 import { CopyButton } from '../copy-button.js';
+import { faceValueText } from '../credits.js';
 
 type Props = { handle: string; token: Token; onActive: (token: Token) => void; onClose: () => void };
 
@@ -97,6 +98,12 @@ export function TokenMintSteps({ handle, token, onActive, onClose }: Props) {
           <code>{token.owner_address}</code>
           {token.owner_derivation_path && <small class="muted"> ({token.owner_derivation_path})</small>}
         </dd>
+        {token.kind === 'credits' && faceValueText(token) && (
+          <>
+            <dt>Face value</dt>
+            <dd>{faceValueText(token)}</dd>
+          </>
+        )}
         <dt>Fee from your coins</dt>
         <dd>{draft.fee_satoshis} satoshis</dd>
       </dl>
@@ -184,9 +191,4 @@ export function TokenMintSteps({ handle, token, onActive, onClose }: Props) {
 
 function supplyText(token: Token): string {
   return amountText(token.supply, token.decimals, token.symbol);
-}
-
-/** A file path as one shell word: as typed when it is plain, else in single quotes. */
-function shellWord(path: string): string {
-  return /^[\w./~-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
 }

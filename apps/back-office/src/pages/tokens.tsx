@@ -12,8 +12,9 @@ type Organization = ShopWallet & { role: 'owner' | 'admin' | 'staff' };
 /**
  * `/o/:handle/tokens`: the shop's own tokens on the chain (decision 0036). What they are for, and what each
  * kind means for the books; the shop's tokens (`GET /api/v1/orgs/:handle/tokens`, staff) with, for an active
- * one, its holders and a balance check; and for an owner or admin, a mint drafted here and finished step by
- * step in the merchant's own wallet, which signs it and holds the supply: the service never holds a key.
+ * one, its holders and a balance check, and for active credits their sale and their redemption against an
+ * order (token-card.tsx); and for an owner or admin, a mint drafted here and finished step by step in the
+ * merchant's own wallet, which signs it and holds the supply: the service never holds a key.
  */
 export function TokensPage({ handle }: { handle: string }) {
   const [org, setOrg] = useState<Organization | null>(null);
@@ -54,7 +55,7 @@ export function TokensPage({ handle }: { handle: string }) {
         {tokens?.length === 0 && <p>No tokens yet.{admin && ' Mint one above.'}</p>}
         <ul class="entries">
           {tokens?.map((token) => (
-            <TokenCard key={token.id} token={token} admin={admin} wallet={org} onFinish={setFinishing} />
+            <TokenCard key={token.id} handle={handle} token={token} admin={admin} wallet={org} onFinish={setFinishing} />
           ))}
         </ul>
       </section>
@@ -74,9 +75,10 @@ function TokensExplained() {
           you owe its holder nothing for it.
         </li>
         <li>
-          <strong>Credits</strong>: customers buy them in advance and spend them with you. Credits you have sold are money you owe, like a
-          gift card's balance, until they are spent. Minting them is not a sale: what your wallet still holds is owed to nobody. The books
-          here do not record credits yet.
+          <strong>Credits</strong>: customers buy them in advance and spend them with you. Each has a face value you set when you mint them,
+          such as $1.00. Credits you have sold are money you owe, like a gift card's balance, until they are spent. Minting them is not a
+          sale: what your wallet still holds is owed to nobody. Sell them and redeem them against orders here: the books keep what a sale
+          paid as owed to your customers (Customer credits liability) until the credits pay for an order.
         </li>
         <li>
           <strong>A community currency</strong>: units people pass to each other, for whatever your community agrees they are worth.
