@@ -4,6 +4,7 @@ import { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { PosServiceDefinition } from '@ctk/proto/ctk/pos/v1/pos';
 import { createGrpcClient, defineService } from '@ctk/shared';
 import { configSchema, type Config } from './config.js';
+import { createEscrowRepository } from './data/escrow-repository.js';
 import { createJointRepository } from './data/joint-repository.js';
 import { createRedemptionRepository } from './data/redemption-repository.js';
 import { createTokenRepository } from './data/token-repository.js';
@@ -31,6 +32,7 @@ export const service = defineService<Config, PrismaClient, { now: () => Date }>(
         tokens: createTokenRepository(prisma),
         redemptions: createRedemptionRepository(prisma),
         joints: createJointRepository(prisma),
+        escrows: createEscrowRepository(prisma),
         p2p,
         pos,
         chain: createChainClient(chainClientOptions(config)),

@@ -2,15 +2,17 @@ import type { ChainClient } from '@ctk/chain';
 import type { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
 import type { PosServiceDefinition } from '@ctk/proto/ctk/pos/v1/pos';
 import type { GrpcClient, Logger } from '@ctk/shared';
+import type { EscrowRepository } from '../data/escrow-repository.js';
 import type { JointRepository } from '../data/joint-repository.js';
 import type { RedemptionRepository } from '../data/redemption-repository.js';
 import type { TokenRepository } from '../data/token-repository.js';
 
-/** What the contracts service's use cases are given: tokens (decision 0036) and joint transactions (decision 0037). */
+/** What the contracts service's use cases are given: tokens (decision 0036), joint transactions (decision 0037) and escrows (decision 0038). */
 export type ContractsContext = {
   tokens: TokenRepository;
   redemptions: RedemptionRepository;
   joints: JointRepository;
+  escrows: EscrowRepository;
   /** The merchant's wallet: its registered keys, its coins, and the addresses it holds for a mint. */
   p2p: GrpcClient<typeof P2pServiceDefinition>;
   /** The shop's orders: credits are sold in one and redeemed against another (decision 0036). */

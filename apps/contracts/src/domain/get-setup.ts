@@ -4,7 +4,6 @@ import type { ContractsContext } from './contracts-context.js';
 
 /** The next step of each capability contracts owns that is not built yet: none is set up for any organisation. */
 const NOT_BUILT = {
-  escrow: '2-of-3 escrow becomes available in a later release; the contracts service does not build escrow contracts yet.',
   timelocked_refund: 'Time-locked refunds become available in a later release; the contracts service does not pre-sign refunds yet.',
   referral_covenant: 'Referral payouts become available in a later release; the contracts service does not create referral links yet.',
 };
@@ -13,17 +12,26 @@ const MINT_FIRST =
   'Mint a token (POST /api/v1/orgs/:handle/tokens, admin): the service drafts it from your wallet’s coins, your wallet signs it ' +
   '(pnpm wallet sign-transaction), and you confirm it once broadcast.';
 
+const ESCROW_FIRST =
+  'Agree an escrow with a buyer and an arbiter (POST /api/v1/orgs/:handle/escrows, staff): the buyer funds the 2-of-3 lock, ' +
+  'and any two of you release or refund it, each signing in their own wallet.';
+
 const JOINT_FIRST =
   'Build a transaction your partners sign with you (POST /api/v1/orgs/:handle/joint-transactions, staff): each signs it in ' +
   'their own wallet (pnpm wallet sign-transaction --partial) and hands the signatures back; the service combines and broadcasts it.';
 
 /**
- * Each capability contracts owns, set up or not for the organisation: tokens once it has an active token, jointly
- * signed transactions once it has built one.
+ * Each capability contracts owns, set up or not for the organisation: escrow once it has agreed one, tokens once
+ * it has an active token, jointly signed transactions once it has built one.
  */
-export async function getSetup(context: Pick<ContractsContext, 'tokens' | 'joints'>, org: Org): Promise<CapabilitySetup[]> {
-  const [minted, joint] = await Promise.all([context.tokens.hasActiveToken(org.id), context.joints.hasAny(org.id)]);
+export async function getSetup(context: Pick<ContractsContext, 'tokens' | 'joints' | 'escrows'>, org: Org): Promise<CapabilitySetup[]> {
+  const [minted, joint, escrow] = await Promise.all([
+    context.tokens.hasActiveToken(org.id),
+    context.joints.hasAny(org.id),
+    context.escrows.hasAny(org.id),
+  ]);
   return [
+    { capabilityId: 'escrow', setUp: escrow, nextStep: escrow ? '' : ESCROW_FIRST },
     ...Object.entries(NOT_BUILT).map(([capabilityId, nextStep]) => ({ capabilityId, setUp: false, nextStep })),
     { capabilityId: 'tokens', setUp: minted, nextStep: minted ? '' : MINT_FIRST },
     { capabilityId: 'psbt', setUp: joint, nextStep: joint ? '' : JOINT_FIRST },

@@ -1,6 +1,11 @@
 import type { ContractsServiceImplementation } from '@ctk/proto/ctk/contracts/v1/contracts';
 import { AppError, orgOf } from '@ctk/shared';
 import { getSetup } from '../domain/get-setup.js';
+import type { Escrow } from '../data/escrow-repository.js';
+import { createEscrow } from '../escrow/create-escrow.js';
+import { toEscrowMessage } from '../escrow/escrow-message.js';
+import { escrowState } from '../escrow/escrow-state.js';
+import { fundEscrow, settleEscrow } from '../escrow/settle-escrow.js';
 import { createJointTransaction } from '../joint/create-joint-transaction.js';
 import { toJointMessage } from '../joint/joint-message.js';
 import { signJointTransaction } from '../joint/sign-joint-transaction.js';
@@ -19,6 +24,7 @@ import type { ContractsContext } from '../domain/contracts-context.js';
 /** ContractsService over gRPC: thin handlers calling the use cases. */
 export function contractsService(context: ContractsContext): ContractsServiceImplementation {
   const joint = (row: Parameters<typeof toJointMessage>[0]) => toJointMessage(row, context.chain.network);
+  const escrow = async (row: Escrow) => toEscrowMessage(row, await escrowState(context, row), context.chain.network);
   return {
     async getSetup({ org }) {
       return { capabilities: await getSetup(context, orgOf(org)) };
@@ -56,6 +62,23 @@ export function contractsService(context: ContractsContext): ContractsServiceImp
     },
     async signJointTransaction(request) {
       return { jointTransaction: joint(await signJointTransaction(context, request)) };
+    },
+    async createEscrow({ org, ...input }) {
+      return { escrow: await escrow(await createEscrow(context, org, input)) };
+    },
+    async listEscrows({ org }) {
+      return { data: await Promise.all((await context.escrows.ofOrganization(orgOf(org).id)).map(escrow)) };
+    },
+    async getEscrow({ id }) {
+      const found = await context.escrows.byId(id);
+      if (!found) throw new AppError('not_found', `No escrow ${id}`, { field: 'id' });
+      return { escrow: await escrow(found) };
+    },
+    async fundEscrow(request) {
+      return { escrow: await escrow(await fundEscrow(context, request)) };
+    },
+    async settleEscrow(request) {
+      return { escrow: await escrow(await settleEscrow(context, request)) };
     },
   };
 }

@@ -11,40 +11,48 @@ import { inputLockOf, type InputLock } from './input-lock.js';
 const MAX_INPUTS = 50;
 const MAX_OUTPUTS = 50;
 const MAX_SCRIPT_BYTES = 10_000;
+/** A P2PKH change output: 8 bytes of value, 1 of length, 25 of script. */
+const CHANGE_OUTPUT_BYTES = 34;
 
-const createSchema = z.object({
-  inputs: z
-    .array(
-      z.object({
-        txid: z.string().regex(/^[0-9a-f]{64}$/, 'txid must be 64 lower-case hex characters'),
-        vout: z.number().int().min(0).max(1_000_000),
-      }),
-    )
-    .min(1, 'inputs must name at least one output on the chain')
-    .max(MAX_INPUTS, `inputs takes at most ${MAX_INPUTS}`),
-  outputs: z
-    .array(
-      z.object({
-        address: z.string().max(100).default(''),
-        script: z
-          .string()
-          .max(MAX_SCRIPT_BYTES * 2)
-          .regex(/^([0-9a-f]{2})*$/, 'script must be hex')
-          .default(''),
-        satoshis: z.bigint().min(1n, 'satoshis must be at least 1').max(MAX_SATOSHIS_BIGINT),
-      }),
-    )
-    .min(1, 'outputs must pay at least one output')
-    .max(MAX_OUTPUTS, `outputs takes at most ${MAX_OUTPUTS}`),
-  description: lineOfText('description', 200).default(''),
-  createdBy: z.string().max(100).default(''),
-});
+const createSchema = z
+  .object({
+    inputs: z
+      .array(
+        z.object({
+          txid: z.string().regex(/^[0-9a-f]{64}$/, 'txid must be 64 lower-case hex characters'),
+          vout: z.number().int().min(0).max(1_000_000),
+        }),
+      )
+      .min(1, 'inputs must name at least one output on the chain')
+      .max(MAX_INPUTS, `inputs takes at most ${MAX_INPUTS}`),
+    outputs: z
+      .array(
+        z.object({
+          address: z.string().max(100).default(''),
+          script: z
+            .string()
+            .max(MAX_SCRIPT_BYTES * 2)
+            .regex(/^([0-9a-f]{2})*$/, 'script must be hex')
+            .default(''),
+          satoshis: z.bigint().min(1n, 'satoshis must be at least 1').max(MAX_SATOSHIS_BIGINT),
+        }),
+      )
+      .max(MAX_OUTPUTS, `outputs takes at most ${MAX_OUTPUTS}`),
+    description: lineOfText('description', 200).default(''),
+    changeAddress: z.string().max(100).default(''),
+    createdBy: z.string().max(100).default(''),
+  })
+  .refine((request) => request.outputs.length > 0 || request.changeAddress, {
+    message: 'outputs must pay at least one output, or give change_address for all of it',
+    path: ['outputs'],
+  });
 
 /**
  * Builds a transaction partners sign together (docs/decisions/0037-jointly-signed-transactions.md): each input
  * an output the chain has, P2PKH or bare multisig, read on the chain (its value and script are the chain's, not
  * the caller's); the outputs as agreed; the rest the fee, at least the configured rate for the signed size. The
- * agreed transaction is kept unsigned in Extended Format: every partner's wallet signs that one.
+ * agreed transaction is kept unsigned in Extended Format: every partner's wallet signs that one. With a change
+ * address, what is left above the outputs and that fee is a last output paying it.
  */
 export async function createJointTransaction(
   context: ContractsContext,
@@ -77,12 +85,18 @@ export async function createJointTransaction(
     tx.addOutput({ lockingScript: outputScript(context, output, index), satoshis: Number(output.satoshis) });
 
   const outputSatoshis = request.outputs.reduce((sum, output) => sum + output.satoshis, 0n);
-  const fee = inputSatoshis - outputSatoshis;
-  if (fee < 0n)
+  if (outputSatoshis > inputSatoshis)
     throw new AppError('validation_failed', `The outputs pay ${outputSatoshis} satoshis, more than the inputs' ${inputSatoshis}`, {
       field: 'outputs',
     });
-  const least = BigInt(Math.ceil((signedSize(tx, locks) * context.feeSatsPerKb) / 1000));
+  const feeFor = (bytes: number) => BigInt(Math.ceil((bytes * context.feeSatsPerKb) / 1000));
+  if (request.changeAddress) {
+    const lockingScript = LockingScript.fromHex(scriptOfAddress(request.changeAddress, context.chain.network, 'change_address'));
+    const change = inputSatoshis - outputSatoshis - feeFor(signedSize(tx, locks) + CHANGE_OUTPUT_BYTES);
+    if (change >= 1n) tx.addOutput({ lockingScript, satoshis: Number(change) });
+  }
+  const fee = inputSatoshis - tx.outputs.reduce((sum, output) => sum + BigInt(output.satoshis!), 0n);
+  const least = feeFor(signedSize(tx, locks));
   if (fee < least)
     throw new AppError(
       'validation_failed',

@@ -1,0 +1,74 @@
+import { addressOfPublicKey, multisigLock, networkAddress } from '@ctk/chain';
+import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
+import { AppError, lineOfText, MAX_SATOSHIS_BIGINT, orgOf, validate } from '@ctk/shared';
+import { z } from 'zod';
+import type { Escrow } from '../data/escrow-repository.js';
+import type { ContractsContext } from '../domain/contracts-context.js';
+import { newRecordId } from '../domain/record-id.js';
+
+/** The least an escrow holds: its settlement's fee must leave the payee something worth the trouble. */
+export const MIN_ESCROW_SATOSHIS = 1_000n;
+
+const publicKey = (field: string) =>
+  z.string().regex(/^0[23][0-9a-f]{64}$/, `${field} must be a compressed public key: 66 lower-case hex characters`);
+
+const createSchema = z.object({
+  buyerPublicKey: publicKey('buyer_public_key'),
+  arbiterPublicKey: publicKey('arbiter_public_key'),
+  satoshis: z
+    .bigint({ error: 'satoshis must be a whole number' })
+    .min(MIN_ESCROW_SATOSHIS, `satoshis must be at least ${MIN_ESCROW_SATOSHIS}`)
+    .max(MAX_SATOSHIS_BIGINT, `satoshis must be at most ${MAX_SATOSHIS_BIGINT}`),
+  description: lineOfText('description', 200).default(''),
+  releaseAddress: z.string().max(100).default(''),
+  refundAddress: z.string().max(100).default(''),
+  createdBy: z.string().max(100).default(''),
+});
+
+/**
+ * Agrees an escrow (docs/decisions/0038-escrow.md): the lock OP_2 <buyer> <seller> <arbiter> OP_3
+ * OP_CHECKMULTISIG, where the seller's key is the shop's wallet identity key as p2p knows it (the merchant's wallet
+ * signs with it), the amount it will hold, and where a release and a refund pay. Three different keys: one
+ * party holding two would need no one else.
+ */
+export async function createEscrow(context: ContractsContext, orgRef: OrgRef | undefined, input: unknown): Promise<Escrow> {
+  const org = orgOf(orgRef);
+  const request = validate(createSchema, input);
+  const { wallets } = await context.p2p.getWallets({ organizationIds: [org.id] }, { timeoutMs: 20_000 });
+  const seller = wallets[0]?.identityPublicKey;
+  if (!seller)
+    throw new AppError(
+      'failed_precondition',
+      `${org.handle} has registered no wallet identity key, which is the seller's key in the lock: register it (PATCH /api/v1/organizations/${org.handle} {"identity_public_key"}).`,
+      { reason: 'no_identity_key' },
+    );
+  const keys = [request.buyerPublicKey, seller, request.arbiterPublicKey];
+  if (new Set(keys).size !== 3)
+    throw new AppError(
+      'validation_failed',
+      'The buyer, the seller (your wallet identity key) and the arbiter must hold three different keys',
+      {
+        field: keys.indexOf(request.arbiterPublicKey) < 2 ? 'arbiter_public_key' : 'buyer_public_key',
+      },
+    );
+  const network = context.chain.network;
+  return context.escrows.insert({
+    id: newRecordId('esc'),
+    organizationId: org.id,
+    orgHandle: org.handle,
+    description: request.description,
+    satoshis: request.satoshis,
+    buyerPublicKey: request.buyerPublicKey,
+    sellerPublicKey: seller,
+    arbiterPublicKey: request.arbiterPublicKey,
+    lockScript: multisigLock(2, keys).toHex(),
+    releaseAddress: request.releaseAddress
+      ? networkAddress(request.releaseAddress, network, 'release_address')
+      : addressOfPublicKey(seller, network, 'seller'),
+    refundAddress: request.refundAddress
+      ? networkAddress(request.refundAddress, network, 'refund_address')
+      : addressOfPublicKey(request.buyerPublicKey, network, 'buyer_public_key'),
+    createdBy: request.createdBy,
+    createdAt: context.now(),
+  });
+}

@@ -1,0 +1,145 @@
+import { Transaction } from '@bsv/sdk';
+import type { Escrow } from '@ctk/proto/ctk/contracts/v1/contracts';
+import { failure } from '@ctk/shared/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTokenStack, type TokenStack } from './token-stack.js';
+
+let stack: TokenStack;
+beforeAll(async () => {
+  stack = await startTokenStack();
+}, 60_000);
+afterAll(() => stack?.close());
+
+type Wallet = Awaited<ReturnType<TokenStack['newWallet']>>;
+type Merchant = Awaited<ReturnType<TokenStack['merchant']>>;
+
+const signed = async (wallet: Wallet, transaction: string) =>
+  (await stack.walletCommand<{ transaction: string }>(wallet.file, 'sign-transaction', '--partial', transaction)).transaction;
+const handIn = async (wallet: Wallet, joint: { id: string; transaction: string }) =>
+  (await stack.client.signJointTransaction({ id: joint.id, transaction: await signed(wallet, joint.transaction) })).jointTransaction!;
+const escrowOf = async (id: string) => (await stack.client.getEscrow({ id })).escrow!;
+
+/** An escrow of 50,000 satoshis between the shop, a buyer and an arbiter, funded by the buyer's wallet. */
+async function fundedEscrow(merchant: Merchant) {
+  const [buyer, arbiter] = [await stack.newWallet(100_000), await stack.newWallet(0)];
+  const { escrow } = await stack.client.createEscrow({
+    org: merchant.org,
+    buyerPublicKey: buyer.public_key,
+    arbiterPublicKey: arbiter.public_key,
+    satoshis: 50_000n,
+    description: 'Custom table, delivered in March',
+  });
+  const [coin] = await stack.chain.listUnspent(buyer.address);
+  const funding = (
+    await stack.client.fundEscrow({ id: escrow!.id, inputs: [{ txid: coin!.txid, vout: coin!.vout }], changeAddress: buyer.address })
+  ).escrow!;
+  await handIn(buyer, funding.funding!);
+  return { buyer, arbiter, escrow: await escrowOf(escrow!.id), funding };
+}
+
+const settle = async (escrow: Escrow, outcome: 'release' | 'refund') =>
+  (await stack.client.settleEscrow({ id: escrow.id, outcome })).escrow!;
+
+describe('an escrow', () => {
+  it('is agreed as a 2-of-3 lock of the buyer’s, the shop’s and the arbiter’s keys, funded by the buyer, and released by buyer and seller', async () => {
+    const merchant = await stack.merchant();
+    const { buyer, arbiter, escrow, funding } = await fundedEscrow(merchant);
+    expect(funding).toMatchObject({ status: 'funding', satoshis: 50_000n, sellerPublicKey: merchant.wallet.public_key });
+    expect(funding.funding!.outputs[0]).toMatchObject({ satoshis: 50_000n, script: escrow.lockScript });
+    expect(funding.funding!.outputs[1]).toMatchObject({ address: buyer.address });
+    expect(escrow.lockScript).toBe(`5221${buyer.public_key}21${merchant.wallet.public_key}21${arbiter.public_key}53ae`);
+    expect(escrow).toMatchObject({ status: 'funded', releaseAddress: merchant.wallet.address, refundAddress: buyer.address });
+
+    const releasing = await settle(escrow, 'release');
+    expect(releasing.status).toBe('settling');
+    expect(releasing.release!.outputs).toEqual([expect.objectContaining({ address: merchant.wallet.address })]);
+    // The seller alone: one signature of two, the lock holds.
+    const sellerOnly = await handIn(merchant.wallet, releasing.release!);
+    expect(sellerOnly.status).toBe('collecting');
+    await expect(
+      stack.chain.broadcast(Transaction.fromHexEF(await signed(merchant.wallet, releasing.release!.transaction))),
+    ).rejects.toMatchObject({
+      code: 'chain_rejected',
+    });
+    const released = await handIn(buyer, releasing.release!);
+    expect(released.status).toBe('broadcast');
+    expect(await escrowOf(escrow.id)).toMatchObject({ status: 'released', nextSteps: [] });
+    const paid = await stack.chain.listUnspent(merchant.wallet.address);
+    expect(paid.find((coin) => coin.txid === released.txid)?.satoshis).toBe(Number(released.outputs[0]!.satoshis));
+    expect(released.outputs[0]!.satoshis).toBeGreaterThan(49_900n);
+
+    // Settled: no refund now, and asking again for the release answers it as it is.
+    expect(await failure(stack.client.settleEscrow({ id: escrow.id, outcome: 'refund' }))).toMatchObject({ code: 'failed_precondition' });
+    expect((await settle(escrow, 'release')).status).toBe('released');
+  });
+
+  it('is refunded by the buyer and the arbiter without the seller', async () => {
+    const merchant = await stack.merchant();
+    const { buyer, arbiter, escrow } = await fundedEscrow(merchant);
+    const refunding = await settle(escrow, 'refund');
+    expect(refunding.refund!.outputs).toEqual([expect.objectContaining({ address: buyer.address })]);
+    await handIn(arbiter, refunding.refund!);
+    const refunded = await handIn(buyer, refunding.refund!);
+    expect(refunded.status).toBe('broadcast');
+    expect(await escrowOf(escrow.id)).toMatchObject({ status: 'refunded' });
+    // A release proposed now spends what is spent.
+    expect(await failure(stack.client.settleEscrow({ id: escrow.id, outcome: 'release' }))).toMatchObject({ code: 'failed_precondition' });
+  });
+
+  it('refuses terms that are no escrow, a settlement before funding, and keys nobody holds', async () => {
+    const merchant = await stack.merchant();
+    const buyer = await stack.newWallet(0);
+    const create = (fields: Record<string, unknown>) =>
+      failure(
+        stack.client.createEscrow({
+          org: merchant.org,
+          buyerPublicKey: buyer.public_key,
+          arbiterPublicKey: buyer.public_key,
+          satoshis: 50_000n,
+          ...fields,
+        }),
+      );
+    expect(await create({})).toMatchObject({ code: 'validation_failed', details: { field: 'arbiter_public_key' } });
+    expect(await create({ arbiterPublicKey: merchant.wallet.public_key })).toMatchObject({ code: 'validation_failed' });
+    expect(await create({ arbiterPublicKey: 'ab'.repeat(33) })).toMatchObject({
+      code: 'validation_failed',
+      details: { field: 'arbiter_public_key' },
+    });
+    const arbiter = (await stack.newWallet(0)).public_key;
+    expect(await create({ arbiterPublicKey: arbiter, satoshis: 999n })).toMatchObject({
+      code: 'validation_failed',
+      details: { field: 'satoshis' },
+    });
+    expect(await create({ arbiterPublicKey: arbiter, releaseAddress: 'not-an-address' })).toMatchObject({ code: 'validation_failed' });
+    expect(await create({ arbiterPublicKey: arbiter, description: 'x\u0000' })).toMatchObject({ code: 'validation_failed' });
+    const noKey = { id: '7d3c6a0e-3a43-4c1f-9f3e-2f1f4d1c9b11', handle: 'no-wallet-shop' };
+    expect(
+      await failure(
+        stack.client.createEscrow({ org: noKey, buyerPublicKey: buyer.public_key, arbiterPublicKey: arbiter, satoshis: 50_000n }),
+      ),
+    ).toMatchObject({
+      code: 'failed_precondition',
+      details: { reason: 'no_identity_key' },
+    });
+
+    const { escrow } = await stack.client.createEscrow({
+      org: merchant.org,
+      buyerPublicKey: buyer.public_key,
+      arbiterPublicKey: arbiter,
+      satoshis: 50_000n,
+    });
+    expect(escrow).toMatchObject({ status: 'awaiting_funding' });
+    expect(await failure(stack.client.settleEscrow({ id: escrow!.id, outcome: 'release' }))).toMatchObject({ code: 'failed_precondition' });
+    expect(await failure(stack.client.settleEscrow({ id: escrow!.id, outcome: 'steal' }))).toMatchObject({ code: 'validation_failed' });
+    expect(await failure(stack.client.getEscrow({ id: 'esc_AAAAAAAAAAAAAAAAAAAAAAAA' }))).toMatchObject({ code: 'not_found' });
+    // The buyer's wallet has nothing to fund it with: the funding names a coin the chain does not have.
+    expect(
+      await failure(
+        stack.client.fundEscrow({ id: escrow!.id, inputs: [{ txid: 'ab'.repeat(32), vout: 0 }], changeAddress: buyer.address }),
+      ),
+    ).toMatchObject({
+      code: 'failed_precondition',
+    });
+    expect((await escrowOf(escrow!.id)).status).toBe('awaiting_funding');
+  });
+});
