@@ -18,13 +18,16 @@ export { configSchema, type Config } from './config.js';
  * DATABASE_URL), migrated on start. Tokens (docs/decisions/0036-stablecoin-and-tokens.md): it drafts a
  * merchant's mint from the merchant's wallet as p2p knows it, and confirms it on the chain; the merchant's
  * wallet signs. It reads holders and balances from the token indexer, sells credits in pos orders and redeems
- * them against pos orders at addresses p2p holds for them. A test may give the clock.
+ * them against pos orders at addresses p2p holds for them. Jointly signed transactions and escrows
+ * (decisions 0037, 0038): it builds and checks, the parties' wallets sign; an escrow's release posts its sale
+ * to the books through its outbox. A test may give the clock.
  */
 export const service = defineService<Config, PrismaClient, { now: () => Date }>({
   name: 'contracts',
   configSchema,
   database: { prismaDir: fileURLToPath(new URL('../prisma', import.meta.url)), createClient: (adapter) => new PrismaClient({ adapter }) },
-  build: ({ config, prisma, logger }, options) => {
+  emits: true,
+  build: ({ config, prisma, logger, eventsCommitted }, options) => {
     const p2p = createGrpcClient(P2pServiceDefinition, config.P2P_GRPC_URL);
     const pos = createGrpcClient(PosServiceDefinition, config.POS_GRPC_URL);
     return {
@@ -39,6 +42,7 @@ export const service = defineService<Config, PrismaClient, { now: () => Date }>(
         feeSatsPerKb: config.CONTRACTS_FEE_SATS_PER_KB,
         logger,
         now: options.now ?? (() => new Date()),
+        eventsCommitted,
       }),
       close: async () => {
         p2p.close();

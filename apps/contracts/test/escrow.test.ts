@@ -1,6 +1,6 @@
 import { Transaction } from '@bsv/sdk';
 import type { Escrow } from '@ctk/proto/ctk/contracts/v1/contracts';
-import { failure } from '@ctk/shared/testing';
+import { eventually, failure } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTokenStack, type TokenStack } from './token-stack.js';
 
@@ -67,6 +67,17 @@ describe('an escrow', () => {
     const paid = await stack.chain.listUnspent(merchant.wallet.address);
     expect(paid.find((coin) => coin.txid === released.txid)?.satoshis).toBe(Number(released.outputs[0]!.satoshis));
     expect(released.outputs[0]!.satoshis).toBeGreaterThan(49_900n);
+    // The shop's books: the sale the release paid, in BSV, once.
+    const [entry] = await eventually(async () => {
+      const { entries } = await stack.books.listJournalEntries({ org: merchant.org, limit: 10 });
+      expect(entries).toHaveLength(1);
+      return entries;
+    });
+    expect(entry).toMatchObject({ eventType: 'payment.received', currency: 'BSV', sourceService: 'contracts', txid: released.txid });
+    expect(entry!.lines.map((line) => [line.accountCode, line.debitMinor, line.creditMinor])).toEqual([
+      ['1010', released.outputs[0]!.satoshis, 0n],
+      ['4000', 0n, released.outputs[0]!.satoshis],
+    ]);
 
     // Settled: no refund now, and asking again for the release answers it as it is.
     expect(await failure(stack.client.settleEscrow({ id: escrow.id, outcome: 'refund' }))).toMatchObject({ code: 'failed_precondition' });
@@ -82,6 +93,9 @@ describe('an escrow', () => {
     const refunded = await handIn(buyer, refunding.refund!);
     expect(refunded.status).toBe('broadcast');
     expect(await escrowOf(escrow.id)).toMatchObject({ status: 'refunded' });
+    // The shop never had the money: its books hold nothing.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await stack.books.listJournalEntries({ org: merchant.org, limit: 10 })).entries).toEqual([]);
     // A release proposed now spends what is spent.
     expect(await failure(stack.client.settleEscrow({ id: escrow.id, outcome: 'release' }))).toMatchObject({ code: 'failed_precondition' });
   });

@@ -57,6 +57,7 @@ export async function startTokenStack() {
   const contractsService = await startService(
     contracts,
     loadConfig(configSchema, { ...base, ...chainEnv, ...(await database('contracts')), P2P_GRPC_URL: p2pUrl, POS_GRPC_URL: posUrl }),
+    { transport },
   );
   const client = createTestClient(ContractsServiceDefinition, `127.0.0.1:${contractsService.port}`);
   const p2pClient = createTestClient(P2pServiceDefinition, p2pUrl);

@@ -49,8 +49,23 @@ export function createJointRepository(prisma: PrismaClient) {
       });
     },
 
-    async markBroadcast(id: string, at: Date): Promise<JointWithSignatures> {
-      return prisma.jointTransaction.update({ where: { id }, data: { status: 'broadcast', broadcastAt: at }, include: withSignatures });
+    /**
+     * Marks a signed joint transaction broadcast, once: `then` runs in the same transaction for the caller that
+     * made the change (an escrow's release posts its sale there), and answers whether it wrote events.
+     */
+    async markBroadcast(
+      id: string,
+      at: Date,
+      then: (tx: Prisma.TransactionClient, joint: JointWithSignatures) => Promise<boolean>,
+    ): Promise<{ joint: JointWithSignatures; emitted: boolean }> {
+      return prisma.$transaction(async (tx) => {
+        const { count } = await tx.jointTransaction.updateMany({
+          where: { id, status: 'signed' },
+          data: { status: 'broadcast', broadcastAt: at },
+        });
+        const joint = (await tx.jointTransaction.findUniqueOrThrow({ where: { id }, include: withSignatures })) as JointWithSignatures;
+        return { joint, emitted: count === 1 && (await then(tx, joint)) };
+      });
     },
   };
 }

@@ -23,4 +23,6 @@ export type ContractsContext = {
   feeSatsPerKb: number;
   logger: Logger;
   now: () => Date;
+  /** Wakes the outbox relay once a transaction that wrote payment events has committed. */
+  eventsCommitted(): void;
 };

@@ -4,6 +4,7 @@ import { AppError, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { JointSignature, JointWithSignatures } from '../data/joint-repository.js';
 import type { ContractsContext } from '../domain/contracts-context.js';
+import { postEscrowRelease } from '../escrow/escrow-released-event.js';
 import { lockOf } from './create-joint-transaction.js';
 import type { InputLock } from './input-lock.js';
 import { mayBeSignedBy } from './input-lock.js';
@@ -25,8 +26,8 @@ type Found = Omit<JointSignature, 'jointId'>;
  * differs); every signature on it must be the input's key's over the agreed transaction (else
  * signature_invalid, naming the input: a signature over anything else does not verify). Kept under the joint
  * transaction's lock; once every input has what it needs, the signed whole is built, run through the script
- * interpreter, and broadcast. Signatures given again change nothing; a complete transaction the chain has not
- * yet accepted is broadcast again.
+ * interpreter, and broadcast; accepted, an escrow's release posts its sale (decision 0038). Signatures given
+ * again change nothing; a complete transaction the chain has not yet accepted is broadcast again.
  */
 export async function signJointTransaction(context: ContractsContext, input: unknown): Promise<JointWithSignatures> {
   const request = validate(signSchema, input);
@@ -39,7 +40,12 @@ export async function signJointTransaction(context: ContractsContext, input: unk
   const updated = await context.joints.addSignatures(joint.id, found, (current) => completed(agreed, locks, current));
   if (updated.status !== 'signed') return updated;
   await context.chain.broadcast(Transaction.fromHex(updated.signedTransaction!));
-  return context.joints.markBroadcast(updated.id, context.now());
+  const now = context.now();
+  const { joint: broadcast, emitted } = await context.joints.markBroadcast(updated.id, now, (tx, row) =>
+    postEscrowRelease(tx, row, context.chain.network, now),
+  );
+  if (emitted) context.eventsCommitted();
+  return broadcast;
 }
 
 function submitted(hex: string): Transaction {
