@@ -5,11 +5,14 @@ import { PosServiceDefinition } from '@ctk/proto/ctk/pos/v1/pos';
 import { createGrpcClient, defineService } from '@ctk/shared';
 import { configSchema, type Config } from './config.js';
 import { createEscrowRepository } from './data/escrow-repository.js';
+import { createTimelockedRefundRepository } from './data/timelocked-refund-repository.js';
 import { createJointRepository } from './data/joint-repository.js';
 import { createRedemptionRepository } from './data/redemption-repository.js';
 import { createTokenRepository } from './data/token-repository.js';
 import { PrismaClient } from './generated/prisma/client.js';
+import type { ContractsContext } from './domain/contracts-context.js';
 import { contractsService } from './grpc/contracts-service.js';
+import { watchRefunds } from './refunds/watch-refunds.js';
 
 export { configSchema, type Config } from './config.js';
 
@@ -30,21 +33,34 @@ export const service = defineService<Config, PrismaClient, { now: () => Date }>(
   build: ({ config, prisma, logger, eventsCommitted }, options) => {
     const p2p = createGrpcClient(P2pServiceDefinition, config.P2P_GRPC_URL);
     const pos = createGrpcClient(PosServiceDefinition, config.POS_GRPC_URL);
+    const context: ContractsContext = {
+      tokens: createTokenRepository(prisma),
+      redemptions: createRedemptionRepository(prisma),
+      joints: createJointRepository(prisma),
+      escrows: createEscrowRepository(prisma),
+      refunds: createTimelockedRefundRepository(prisma),
+      p2p,
+      pos,
+      chain: createChainClient(chainClientOptions(config)),
+      feeSatsPerKb: config.CONTRACTS_FEE_SATS_PER_KB,
+      logger,
+      now: options.now ?? (() => new Date()),
+      eventsCommitted,
+    };
+    // Time-locked refunds past their date are broadcast without anyone asking (decision 0039).
+    let round: Promise<void> | undefined;
+    const watcher =
+      config.CONTRACTS_WATCH_INTERVAL_MS > 0
+        ? setInterval(() => {
+            round ??= watchRefunds(context).finally(() => (round = undefined));
+          }, config.CONTRACTS_WATCH_INTERVAL_MS)
+        : undefined;
+    watcher?.unref();
     return {
-      grpc: contractsService({
-        tokens: createTokenRepository(prisma),
-        redemptions: createRedemptionRepository(prisma),
-        joints: createJointRepository(prisma),
-        escrows: createEscrowRepository(prisma),
-        p2p,
-        pos,
-        chain: createChainClient(chainClientOptions(config)),
-        feeSatsPerKb: config.CONTRACTS_FEE_SATS_PER_KB,
-        logger,
-        now: options.now ?? (() => new Date()),
-        eventsCommitted,
-      }),
+      grpc: contractsService(context),
       close: async () => {
+        clearInterval(watcher);
+        await round;
         p2p.close();
         pos.close();
       },

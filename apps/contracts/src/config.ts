@@ -12,6 +12,11 @@ export const configSchema = z.object({
   ...chainConfigFields,
   /** The mining fee a drafted mint pays, in satoshis per 1000 bytes (the wallet's default; miners take less today). */
   CONTRACTS_FEE_SATS_PER_KB: z.coerce.number().int().min(1).max(100_000).default(100),
+  /**
+   * How often the watcher moves on the time-locked refunds not settled, broadcasting those past their date
+   * (docs/decisions/0039-time-locked-refunds.md); 0 turns it off (reading a refund moves it on too).
+   */
+  CONTRACTS_WATCH_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { LockingScript, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
 import { configSchema as booksConfigSchema, service as books } from '@ctk/books';
 import { createChainClient } from '@ctk/chain';
-import { mineBlocks, requestFaucet, startLocalChain } from '@ctk/chain/local';
+import { advanceClock, mineBlocks, requestFaucet, startLocalChain } from '@ctk/chain/local';
 import { configSchema as p2pConfigSchema, service as p2p } from '@ctk/p2p';
 import { configSchema as posConfigSchema, service as pos } from '@ctk/pos';
 import { BooksServiceDefinition } from '@ctk/proto/ctk/books/v1/books';
@@ -54,10 +54,19 @@ export async function startTokenStack() {
     { transport },
   );
   const posUrl = `127.0.0.1:${posService.port}`;
+  // The contracts service's clock moves with the chain's (`advance`): a time-locked refund comes due in a test.
+  let offsetMs = 0;
   const contractsService = await startService(
     contracts,
-    loadConfig(configSchema, { ...base, ...chainEnv, ...(await database('contracts')), P2P_GRPC_URL: p2pUrl, POS_GRPC_URL: posUrl }),
-    { transport },
+    loadConfig(configSchema, {
+      ...base,
+      ...chainEnv,
+      ...(await database('contracts')),
+      P2P_GRPC_URL: p2pUrl,
+      POS_GRPC_URL: posUrl,
+      CONTRACTS_WATCH_INTERVAL_MS: '0',
+    }),
+    { transport, now: () => new Date(Date.now() + offsetMs) },
   );
   const client = createTestClient(ContractsServiceDefinition, `127.0.0.1:${contractsService.port}`);
   const p2pClient = createTestClient(P2pServiceDefinition, p2pUrl);
@@ -121,6 +130,14 @@ export async function startTokenStack() {
     newWallet,
     merchant,
     mine: () => mineBlocks(chain.url, 1),
+    /** The contracts service's clock. */
+    now: () => new Date(Date.now() + offsetMs),
+    /** Moves the chain's clock and the contracts service's this many seconds on, and mines `blocks` blocks after. */
+    async advance(seconds: number, blocks = 11) {
+      offsetMs += seconds * 1000;
+      await advanceClock(chain.url, seconds);
+      await mineBlocks(chain.url, blocks);
+    },
     async close() {
       for (const each of [client, p2pClient, posClient, booksClient]) each.close();
       await contractsService.close();

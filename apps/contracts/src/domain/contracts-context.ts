@@ -5,14 +5,16 @@ import type { GrpcClient, Logger } from '@ctk/shared';
 import type { EscrowRepository } from '../data/escrow-repository.js';
 import type { JointRepository } from '../data/joint-repository.js';
 import type { RedemptionRepository } from '../data/redemption-repository.js';
+import type { TimelockedRefundRepository } from '../data/timelocked-refund-repository.js';
 import type { TokenRepository } from '../data/token-repository.js';
 
-/** What the contracts service's use cases are given: tokens (decision 0036), joint transactions (decision 0037) and escrows (decision 0038). */
+/** What the contracts service's use cases are given: tokens (decision 0036), joint transactions (decision 0037), escrows (decision 0038) and time-locked refunds (decision 0039). */
 export type ContractsContext = {
   tokens: TokenRepository;
   redemptions: RedemptionRepository;
   joints: JointRepository;
   escrows: EscrowRepository;
+  refunds: TimelockedRefundRepository;
   /** The merchant's wallet: its registered keys, its coins, and the addresses it holds for a mint. */
   p2p: GrpcClient<typeof P2pServiceDefinition>;
   /** The shop's orders: credits are sold in one and redeemed against another (decision 0036). */

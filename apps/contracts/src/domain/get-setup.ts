@@ -4,7 +4,6 @@ import type { ContractsContext } from './contracts-context.js';
 
 /** The next step of each capability contracts owns that is not built yet: none is set up for any organisation. */
 const NOT_BUILT = {
-  timelocked_refund: 'Time-locked refunds become available in a later release; the contracts service does not pre-sign refunds yet.',
   referral_covenant: 'Referral payouts become available in a later release; the contracts service does not create referral links yet.',
 };
 
@@ -16,22 +15,32 @@ const ESCROW_FIRST =
   'Agree an escrow with a buyer and an arbiter (POST /api/v1/orgs/:handle/escrows, staff): the buyer funds the 2-of-3 lock, ' +
   'and any two of you release or refund it, each signing in their own wallet.';
 
+const REFUND_FIRST =
+  'Agree a time-locked refund with a buyer (POST /api/v1/orgs/:handle/timelocked-refunds, staff): the buyer funds a 2-of-2 lock ' +
+  'only once you both signed a refund the chain takes after its date.';
+
 const JOINT_FIRST =
   'Build a transaction your partners sign with you (POST /api/v1/orgs/:handle/joint-transactions, staff): each signs it in ' +
   'their own wallet (pnpm wallet sign-transaction --partial) and hands the signatures back; the service combines and broadcasts it.';
 
 /**
- * Each capability contracts owns, set up or not for the organisation: escrow once it has agreed one, tokens once
+ * Each capability contracts owns, set up or not for the organisation: escrow and time-locked refunds once it has
+ * agreed one, tokens once
  * it has an active token, jointly signed transactions once it has built one.
  */
-export async function getSetup(context: Pick<ContractsContext, 'tokens' | 'joints' | 'escrows'>, org: Org): Promise<CapabilitySetup[]> {
-  const [minted, joint, escrow] = await Promise.all([
+export async function getSetup(
+  context: Pick<ContractsContext, 'tokens' | 'joints' | 'escrows' | 'refunds'>,
+  org: Org,
+): Promise<CapabilitySetup[]> {
+  const [minted, joint, escrow, refund] = await Promise.all([
     context.tokens.hasActiveToken(org.id),
     context.joints.hasAny(org.id),
     context.escrows.hasAny(org.id),
+    context.refunds.hasAny(org.id),
   ]);
   return [
     { capabilityId: 'escrow', setUp: escrow, nextStep: escrow ? '' : ESCROW_FIRST },
+    { capabilityId: 'timelocked_refund', setUp: refund, nextStep: refund ? '' : REFUND_FIRST },
     ...Object.entries(NOT_BUILT).map(([capabilityId, nextStep]) => ({ capabilityId, setUp: false, nextStep })),
     { capabilityId: 'tokens', setUp: minted, nextStep: minted ? '' : MINT_FIRST },
     { capabilityId: 'psbt', setUp: joint, nextStep: joint ? '' : JOINT_FIRST },

@@ -1,24 +1,16 @@
 import { addressOfPublicKey, multisigLock, networkAddress } from '@ctk/chain';
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
-import { AppError, lineOfText, MAX_SATOSHIS_BIGINT, orgOf, validate } from '@ctk/shared';
+import { AppError, lineOfText, orgOf, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { Escrow } from '../data/escrow-repository.js';
 import type { ContractsContext } from '../domain/contracts-context.js';
 import { newRecordId } from '../domain/record-id.js';
-
-/** The least an escrow holds: its settlement's fee must leave the payee something worth the trouble. */
-export const MIN_ESCROW_SATOSHIS = 1_000n;
-
-const publicKey = (field: string) =>
-  z.string().regex(/^0[23][0-9a-f]{64}$/, `${field} must be a compressed public key: 66 lower-case hex characters`);
+import { lockedSatoshisSchema, publicKeySchema, shopIdentityKey } from '../domain/contract-terms.js';
 
 const createSchema = z.object({
-  buyerPublicKey: publicKey('buyer_public_key'),
-  arbiterPublicKey: publicKey('arbiter_public_key'),
-  satoshis: z
-    .bigint({ error: 'satoshis must be a whole number' })
-    .min(MIN_ESCROW_SATOSHIS, `satoshis must be at least ${MIN_ESCROW_SATOSHIS}`)
-    .max(MAX_SATOSHIS_BIGINT, `satoshis must be at most ${MAX_SATOSHIS_BIGINT}`),
+  buyerPublicKey: publicKeySchema('buyer_public_key'),
+  arbiterPublicKey: publicKeySchema('arbiter_public_key'),
+  satoshis: lockedSatoshisSchema,
   description: lineOfText('description', 200).default(''),
   releaseAddress: z.string().max(100).default(''),
   refundAddress: z.string().max(100).default(''),
@@ -34,14 +26,7 @@ const createSchema = z.object({
 export async function createEscrow(context: ContractsContext, orgRef: OrgRef | undefined, input: unknown): Promise<Escrow> {
   const org = orgOf(orgRef);
   const request = validate(createSchema, input);
-  const { wallets } = await context.p2p.getWallets({ organizationIds: [org.id] }, { timeoutMs: 20_000 });
-  const seller = wallets[0]?.identityPublicKey;
-  if (!seller)
-    throw new AppError(
-      'failed_precondition',
-      `${org.handle} has registered no wallet identity key, which is the seller's key in the lock: register it (PATCH /api/v1/organizations/${org.handle} {"identity_public_key"}).`,
-      { reason: 'no_identity_key' },
-    );
+  const seller = await shopIdentityKey(context, org);
   const keys = [request.buyerPublicKey, seller, request.arbiterPublicKey];
   if (new Set(keys).size !== 3)
     throw new AppError(

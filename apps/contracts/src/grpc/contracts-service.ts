@@ -6,6 +6,11 @@ import { createEscrow } from '../escrow/create-escrow.js';
 import { toEscrowMessage } from '../escrow/escrow-message.js';
 import { escrowState } from '../escrow/escrow-state.js';
 import { fundEscrow, settleEscrow } from '../escrow/settle-escrow.js';
+import { createTimelockedRefund } from '../refunds/create-timelocked-refund.js';
+import { fundTimelockedRefund, settleTimelockedRefund } from '../refunds/settle-timelocked-refund.js';
+import { toRefundMessage } from '../refunds/timelocked-refund-message.js';
+import { advanceRefund, foundRefund, refundState } from '../refunds/timelocked-refund-state.js';
+import type { TimelockedRefund } from '../data/timelocked-refund-repository.js';
 import { createJointTransaction } from '../joint/create-joint-transaction.js';
 import { toJointMessage } from '../joint/joint-message.js';
 import { signJointTransaction } from '../joint/sign-joint-transaction.js';
@@ -25,6 +30,7 @@ import type { ContractsContext } from '../domain/contracts-context.js';
 export function contractsService(context: ContractsContext): ContractsServiceImplementation {
   const joint = (row: Parameters<typeof toJointMessage>[0]) => toJointMessage(row, context.chain.network);
   const escrow = async (row: Escrow) => toEscrowMessage(row, await escrowState(context, row), context.chain.network);
+  const refund = async (row: TimelockedRefund) => toRefundMessage(await refundState(context, row), context.chain.network);
   return {
     async getSetup({ org }) {
       return { capabilities: await getSetup(context, orgOf(org)) };
@@ -79,6 +85,22 @@ export function contractsService(context: ContractsContext): ContractsServiceImp
     },
     async settleEscrow(request) {
       return { escrow: await escrow(await settleEscrow(context, request)) };
+    },
+    async createTimelockedRefund({ org, ...input }) {
+      return { timelockedRefund: await refund(await createTimelockedRefund(context, org, input)) };
+    },
+    async listTimelockedRefunds({ org }) {
+      return { data: await Promise.all((await context.refunds.ofOrganization(orgOf(org).id)).map(refund)) };
+    },
+    async getTimelockedRefund({ id }) {
+      const state = await advanceRefund(context, await foundRefund(context, id));
+      return { timelockedRefund: toRefundMessage(state, context.chain.network) };
+    },
+    async fundTimelockedRefund(request) {
+      return { timelockedRefund: await refund(await fundTimelockedRefund(context, request)) };
+    },
+    async settleTimelockedRefund(request) {
+      return { timelockedRefund: await refund(await settleTimelockedRefund(context, request)) };
     },
   };
 }

@@ -11,6 +11,21 @@ import { inputLockOf, type InputLock } from './input-lock.js';
 const MAX_INPUTS = 50;
 const MAX_OUTPUTS = 50;
 const MAX_SCRIPT_BYTES = 10_000;
+/** The sequence of every input of a time-locked transaction: not final, so that its lock time binds. */
+const NON_FINAL_SEQUENCE = 0xfffffffe;
+
+/**
+ * What a contract built on a joint transaction asks beyond its inputs and outputs (decision 0039): a lock time
+ * (unix seconds; the inputs' sequences non-final), and to keep it once signed rather than broadcast it (the
+ * contract broadcasts it when its time comes).
+ */
+export type JointTerms = {
+  lockTime?: number;
+  holdBroadcast?: boolean;
+  /** Transactions an input may spend that the chain does not have yet (a held funding), by txid. */
+  unbroadcast?: readonly Transaction[];
+};
+
 /** A P2PKH change output: 8 bytes of value, 1 of length, 25 of script. */
 const CHANGE_OUTPUT_BYTES = 34;
 
@@ -58,6 +73,7 @@ export async function createJointTransaction(
   context: ContractsContext,
   orgRef: OrgRef | undefined,
   input: unknown,
+  terms: JointTerms = {},
 ): Promise<JointWithSignatures> {
   const org = orgOf(orgRef);
   const request = validate(createSchema, input);
@@ -67,10 +83,14 @@ export async function createJointTransaction(
     throw new AppError('validation_failed', `inputs[${twice}] names ${outpoints[twice]} a second time`, { field: `inputs[${twice}]` });
 
   const tx = new Transaction();
+  if (terms.lockTime) tx.lockTime = terms.lockTime;
+  // A lock time binds only with a non-final sequence (decision 0039).
+  const sequence = terms.lockTime ? NON_FINAL_SEQUENCE : 0xffffffff;
   const locks: InputLock[] = [];
   let inputSatoshis = 0n;
   for (const [index, { txid, vout }] of request.inputs.entries()) {
-    const source = await context.chain.getTransaction(txid);
+    const held = terms.unbroadcast?.find((tx) => tx.id('hex') === txid);
+    const source = held ? { tx: held } : await context.chain.getTransaction(txid);
     if (!source)
       throw new AppError('failed_precondition', `The chain does not have transaction ${txid} (inputs[${index}])`, {
         field: `inputs[${index}]`,
@@ -79,7 +99,7 @@ export async function createJointTransaction(
     if (!spent) throw new AppError('validation_failed', `Transaction ${txid} has no output ${vout}`, { field: `inputs[${index}]` });
     locks.push(inputLockOf(spent.lockingScript, index));
     inputSatoshis += BigInt(spent.satoshis ?? 0);
-    tx.addInput({ sourceTransaction: source.tx, sourceOutputIndex: vout, sequence: 0xffffffff, unlockingScript: new UnlockingScript() });
+    tx.addInput({ sourceTransaction: source.tx, sourceOutputIndex: vout, sequence, unlockingScript: new UnlockingScript() });
   }
   for (const [index, output] of request.outputs.entries())
     tx.addOutput({ lockingScript: outputScript(context, output, index), satoshis: Number(output.satoshis) });
@@ -111,6 +131,7 @@ export async function createJointTransaction(
     transaction: tx.toHexEF(),
     locks: locks.map(lockJson),
     feeSatoshis: fee,
+    holdBroadcast: terms.holdBroadcast ?? false,
     createdBy: request.createdBy,
     createdAt: context.now(),
   });

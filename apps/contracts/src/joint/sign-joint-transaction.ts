@@ -4,7 +4,7 @@ import { AppError, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { JointSignature, JointWithSignatures } from '../data/joint-repository.js';
 import type { ContractsContext } from '../domain/contracts-context.js';
-import { postEscrowRelease } from '../escrow/escrow-released-event.js';
+import { postContractRelease } from './contract-release-event.js';
 import { lockOf } from './create-joint-transaction.js';
 import type { InputLock } from './input-lock.js';
 import { mayBeSignedBy } from './input-lock.js';
@@ -26,8 +26,9 @@ type Found = Omit<JointSignature, 'jointId'>;
  * differs); every signature on it must be the input's key's over the agreed transaction (else
  * signature_invalid, naming the input: a signature over anything else does not verify). Kept under the joint
  * transaction's lock; once every input has what it needs, the signed whole is built, run through the script
- * interpreter, and broadcast; accepted, an escrow's release posts its sale (decision 0038). Signatures given
- * again change nothing; a complete transaction the chain has not yet accepted is broadcast again.
+ * interpreter, and broadcast (unless a contract holds it to broadcast later, decision 0039); accepted, an
+ * escrow's release posts its sale (decision 0038). Signatures given again change nothing; a complete
+ * transaction the chain has not yet accepted is broadcast again.
  */
 export async function signJointTransaction(context: ContractsContext, input: unknown): Promise<JointWithSignatures> {
   const request = validate(signSchema, input);
@@ -38,11 +39,20 @@ export async function signJointTransaction(context: ContractsContext, input: unk
   const locks = (joint.locks as unknown[]).map(lockOf);
   const found = signaturesOf(agreed, locks, submitted(request.transaction), context.now());
   const updated = await context.joints.addSignatures(joint.id, found, (current) => completed(agreed, locks, current));
-  if (updated.status !== 'signed') return updated;
-  await context.chain.broadcast(Transaction.fromHex(updated.signedTransaction!));
+  if (updated.status !== 'signed' || updated.holdBroadcast) return updated;
+  return broadcastSigned(context, updated);
+}
+
+/**
+ * Broadcasts a signed joint transaction and marks it broadcast once the chain accepts it; an escrow's release
+ * posts its sale in the same transaction (decision 0038). A refusal (a double spend, a lock time not yet
+ * reached) is the chain's error, and it stays signed.
+ */
+export async function broadcastSigned(context: ContractsContext, joint: JointWithSignatures): Promise<JointWithSignatures> {
+  await context.chain.broadcast(Transaction.fromHex(joint.signedTransaction!));
   const now = context.now();
-  const { joint: broadcast, emitted } = await context.joints.markBroadcast(updated.id, now, (tx, row) =>
-    postEscrowRelease(tx, row, context.chain.network, now),
+  const { joint: broadcast, emitted } = await context.joints.markBroadcast(joint.id, now, (tx, row) =>
+    postContractRelease(tx, row, context.chain.network, now),
   );
   if (emitted) context.eventsCommitted();
   return broadcast;

@@ -6,30 +6,33 @@ import type { JointWithSignatures } from '../data/joint-repository.js';
 import type { Prisma } from '../generated/prisma/client.js';
 
 /**
- * When a joint transaction is accepted by the chain and it is an escrow's release (decision 0038): the sale it
- * pays the shop, `payment.received` in BSV (satoshis as minor units, rate 1, no tax: as paymail payments post),
- * the amount the release pays the release address, written to the outbox in the transaction that marks it
- * broadcast. A refund pays the buyer back money the shop never had: nothing posts.
+ * When a joint transaction is accepted by the chain and it is a contract's release to the shop, an escrow's
+ * (decision 0038) or a time-locked refund's (decision 0039): the sale it pays the shop, `payment.received` in
+ * BSV (satoshis as minor units, rate 1, no tax: as paymail payments post), the amount the release pays the
+ * release address, written to the outbox in the transaction that marks it broadcast. A refund or a cancel pays
+ * the buyer back money the shop never had: nothing posts.
  */
-export async function postEscrowRelease(
+export async function postContractRelease(
   tx: Prisma.TransactionClient,
   joint: JointWithSignatures,
   network: ChainNetwork,
   at: Date,
 ): Promise<boolean> {
   const escrow = await tx.escrow.findUnique({ where: { releaseId: joint.id } });
-  if (!escrow || !joint.signedTransaction) return false;
-  const releaseScript = scriptOfAddress(escrow.releaseAddress, network, 'release_address');
+  const contract = escrow ?? (await tx.timelockedRefund.findUnique({ where: { releaseId: joint.id } }));
+  if (!contract || !joint.signedTransaction) return false;
+  const kind = escrow ? 'escrow' : 'timelocked_refund';
+  const releaseScript = scriptOfAddress(contract.releaseAddress, network, 'release_address');
   const paid = Transaction.fromHex(joint.signedTransaction).outputs.find((output) => output.lockingScript.toHex() === releaseScript);
   if (!paid?.satoshis) return false;
   await enqueuePaymentEvent(
     tx,
     PaymentEvent.fromPartial({
-      id: `contracts.escrow.release.${escrow.id}`,
+      id: `contracts.${kind}.release.${contract.id}`,
       type: PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED,
-      organizationId: escrow.organizationId,
+      organizationId: contract.organizationId,
       sourceService: 'contracts',
-      sourceId: escrow.id,
+      sourceId: contract.id,
       currency: 'BSV',
       amountMinor: BigInt(paid.satoshis),
       satoshis: BigInt(paid.satoshis),
@@ -37,7 +40,7 @@ export async function postEscrowRelease(
       settlement: Settlement.SETTLEMENT_BSV_WALLET,
       txid: joint.txid ?? '',
       occurredAt: at,
-      description: `Escrow ${escrow.id} released${escrow.description ? `: ${escrow.description}` : ''}`,
+      description: `${kind === 'escrow' ? 'Escrow' : 'Time-locked refund'} ${contract.id} released${contract.description ? `: ${contract.description}` : ''}`,
     }),
   );
   return true;

@@ -1,0 +1,32 @@
+import { AppError, MAX_SATOSHIS_BIGINT, type Org } from '@ctk/shared';
+import { z } from 'zod';
+import type { ContractsContext } from './contracts-context.js';
+
+/** The least a contract's lock holds: its settlement's fee must leave the payee something worth the trouble. */
+export const MIN_LOCKED_SATOSHIS = 1_000n;
+
+/** What a contract's lock holds, as the API takes it. */
+export const lockedSatoshisSchema = z
+  .bigint({ error: 'satoshis must be a whole number' })
+  .min(MIN_LOCKED_SATOSHIS, `satoshis must be at least ${MIN_LOCKED_SATOSHIS}`)
+  .max(MAX_SATOSHIS_BIGINT, `satoshis must be at most ${MAX_SATOSHIS_BIGINT}`);
+
+/** A party's compressed public key, as the API takes it. */
+export const publicKeySchema = (field: string) =>
+  z.string().regex(/^0[23][0-9a-f]{64}$/, `${field} must be a compressed public key: 66 lower-case hex characters`);
+
+/**
+ * The shop's wallet identity key as p2p knows it: its side of a contract's lock (the merchant's wallet signs with
+ * it). None registered is failed_precondition saying how to register it.
+ */
+export async function shopIdentityKey(context: Pick<ContractsContext, 'p2p'>, org: Org): Promise<string> {
+  const { wallets } = await context.p2p.getWallets({ organizationIds: [org.id] }, { timeoutMs: 20_000 });
+  const key = wallets[0]?.identityPublicKey;
+  if (!key)
+    throw new AppError(
+      'failed_precondition',
+      `${org.handle} has registered no wallet identity key, which is the shop's key in the lock: register it (PATCH /api/v1/organizations/${org.handle} {"identity_public_key"}).`,
+      { reason: 'no_identity_key' },
+    );
+  return key;
+}
