@@ -92,6 +92,14 @@ describe('a time-locked refund', () => {
       status: 'released',
       release: { status: 'broadcast', outputs: [{ address: merchant.wallet.address }] },
     });
+    // The shop's books: the sale the release paid, in BSV.
+    const { entries } = await eventually(async () => {
+      const found = await stack.books.listJournalEntries({ org: merchant.org, limit: 10 });
+      expect(found.entries).toHaveLength(1);
+      return found;
+    });
+    expect(entries[0]).toMatchObject({ eventType: 'payment.received', currency: 'BSV', sourceService: 'contracts' });
+    expect(entries[0]!.lines.find((line) => line.accountCode === '1010')?.debitMinor).toBe(released.release!.outputs[0]!.satoshis);
 
     // Past its date the refund spends what is spent: the chain refuses it, and it stays released.
     await stack.advance(2 * DAY);
