@@ -238,7 +238,7 @@ describe('GET /api/v1/capabilities, the capability descriptor', () => {
       const endpoints = (capabilities.get(id)?.endpoints ?? []).map(rowKey);
       expect({ id, endpoints: endpoints.filter((row) => !extra.has(row)) }).toEqual({ id, endpoints: [] });
     }
-    // Receipts, reports, pay links, the site builder, tokens, escrow and jointly signed transactions are extras under the
+    // Receipts, reports, pay links, the site builder, tokens, escrow, time-locked refunds and jointly signed transactions are extras under the
     // spec's capabilities of those names; the rest have no endpoint at all.
     expect(WITHOUT_ENDPOINTS.filter((id) => (capabilities.get(id)?.endpoints.length ?? 0) > 0)).toEqual([
       'receipts',
@@ -247,6 +247,7 @@ describe('GET /api/v1/capabilities, the capability descriptor', () => {
       'site_builder',
       'tokens',
       'escrow',
+      'timelocked_refund',
       'psbt',
     ]);
   });
