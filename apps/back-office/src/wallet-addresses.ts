@@ -17,14 +17,22 @@ export type ShopWallet = { identity_public_key?: string | null; receiving_addres
 export function shopWalletAddresses(wallet: ShopWallet, sample: string): Set<string> {
   const addresses = new Set<string>([sample]);
   if (wallet.receiving_address) addresses.add(wallet.receiving_address);
-  const key = wallet.identity_public_key;
-  if (key && /^0[23][0-9a-fA-F]{64}$/.test(key)) {
-    try {
-      const version = base58check.decode(sample)[0]!;
-      addresses.add(base58check.encode(new Uint8Array([version, ...ripemd160(sha256(hexToBytes(key)))])));
-    } catch {
-      // An owner address that is not base58check: only the addresses given are known.
-    }
-  }
+  const identity = wallet.identity_public_key ? addressOfKey(wallet.identity_public_key, sample) : null;
+  if (identity) addresses.add(identity);
   return addresses;
+}
+
+/**
+ * The P2PKH address of a compressed public key, written for the network of `sample` (an address the service
+ * gave: its version byte says main or test); null when the key or the sample is not one.
+ */
+export function addressOfKey(key: string, sample: string): string | null {
+  if (!/^0[23][0-9a-fA-F]{64}$/.test(key)) return null;
+  try {
+    const version = base58check.decode(sample)[0]!;
+    return base58check.encode(new Uint8Array([version, ...ripemd160(sha256(hexToBytes(key)))]));
+  } catch {
+    // A sample that is not base58check: the network is not known.
+    return null;
+  }
 }

@@ -7,7 +7,9 @@ import { api } from '../api.js';
 import { describe } from '../form.js';
 import { setShopTimeZone } from '../format.js';
 import { session } from '../session.js';
+import { EscrowPage } from './escrow.js';
 import { ItemsPage } from './items.js';
+import { JointTransactionsPage } from './joint-transactions.js';
 import { LedgerPage } from './ledger.js';
 import { FederatedMarketplacePage } from './federated-marketplace.js';
 import { LoyaltyPage } from './loyalty.js';
@@ -43,6 +45,8 @@ const OWN_PAGES: Record<string, (props: { handle: string }) => JSX.Element> = {
   'site-builder': SiteBuilderPage,
   'stable-value': StableValuePage,
   tokens: TokensPage,
+  escrow: EscrowPage,
+  psbt: JointTransactionsPage,
 };
 
 /**

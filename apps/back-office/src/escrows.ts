@@ -1,0 +1,68 @@
+import type { JointTransaction } from './joint-transactions.js';
+import type { Parties } from './joint-parties.js';
+import { addressOfKey } from './wallet-addresses.js';
+
+export type EscrowStatus = 'awaiting_funding' | 'funding' | 'funded' | 'settling' | 'released' | 'refunded';
+
+/** An escrow as the contracts routes answer it (a 2-of-3 lock of the buyer's, the shop's and an arbiter's keys). */
+export type Escrow = {
+  id: string;
+  status: EscrowStatus;
+  org_handle: string;
+  description: string;
+  satoshis: number;
+  buyer_public_key: string;
+  /** The shop's wallet identity key. */
+  seller_public_key: string;
+  arbiter_public_key: string;
+  lock_script: string;
+  release_address: string;
+  refund_address: string;
+  funding?: JointTransaction;
+  release?: JointTransaction;
+  refund?: JointTransaction;
+  created_at: string;
+  next_steps: string[];
+};
+
+/** The public route of an escrow: its id is the invitation the buyer and the arbiter are given. */
+export const escrowPath = (id: string) => `/api/v1/escrows/${encodeURIComponent(id)}`;
+
+/** Where it stands, in words. */
+export const ESCROW_STATUS_TEXT: Record<EscrowStatus, string> = {
+  awaiting_funding: 'Waiting for the buyer to fund it',
+  funding: "Funding: waiting for the buyer's signature",
+  funded: 'Funded: the lock holds the money',
+  settling: 'Settling: waiting for two signatures',
+  released: 'Released to you',
+  refunded: 'Refunded to the buyer',
+};
+
+/** What happens next, in words for the shop. */
+export const ESCROW_NEXT_TEXT: Record<EscrowStatus, string> = {
+  awaiting_funding: "Give the buyer the escrow's link. Their wallet names the coins that pay into the lock, and then signs the funding.",
+  funding: 'The buyer signs the funding in their wallet and hands it back (below). Once it is on the chain, the lock holds the money.',
+  funded:
+    'The money is locked: nobody can move it alone. When the buyer has what they paid for, propose the release; if the deal is off, propose a refund.',
+  settling:
+    'Two of the three sign the release or the refund, each in their own wallet; the first one with two signatures goes to the chain.',
+  released: 'The lock paid you. Nothing more to do.',
+  refunded: 'The lock paid the buyer back. Nothing more to do.',
+};
+
+/** The three parties' keys and where the money goes, named as the page says them. */
+export function escrowParties(escrow: Escrow): Parties {
+  const keys = { [escrow.buyer_public_key]: 'the buyer', [escrow.seller_public_key]: 'you', [escrow.arbiter_public_key]: 'the arbiter' };
+  const addresses: Record<string, string> = {};
+  // Each key's own address (where a wallet keeps its coins), then where a release and a refund pay.
+  for (const [key, name] of Object.entries(keys)) {
+    const address = addressOfKey(key, escrow.release_address);
+    if (address) addresses[address] = name;
+  }
+  addresses[escrow.release_address] = 'you';
+  addresses[escrow.refund_address] = 'the buyer';
+  return { keys, addresses, scripts: { [escrow.lock_script]: "the escrow's lock" } };
+}
+
+/** A compressed public key as the route takes one. */
+export const PUBLIC_KEY = /^0[23][0-9a-f]{64}$/;

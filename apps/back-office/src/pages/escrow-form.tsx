@@ -1,0 +1,176 @@
+import { useState } from 'preact/hooks';
+import { api } from '../api.js';
+import { Field, Problem, Refusal } from '../form.js';
+import { agreeRefusal, CHECK_FIELDS, type EscrowField, type EscrowProblems } from '../escrow-refusals.js';
+import { PUBLIC_KEY, type Escrow } from '../escrows.js';
+import { satoshisOf, satoshisText } from '../satoshis.js';
+
+/** The least an escrow holds (the contracts service's bound): its settlement's fee must leave something. */
+const LEAST_SATOSHIS = 1000;
+
+type Props = { handle: string; shopKey: string | null; onAgreed: (escrow: Escrow) => void };
+
+/**
+ * "Agree an escrow": the buyer's and the arbiter's public keys, what the lock holds in satoshis (said back in
+ * BSV as it is typed), what it is for, and where a release and a refund pay if not the default
+ * (`POST /api/v1/orgs/:handle/escrows`). What the page can tell is wrong is said beside its field before
+ * anything is sent; the route's refusals are said there too.
+ */
+export function EscrowForm({ handle, shopKey, onAgreed }: Props) {
+  const [amount, setAmount] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [fields, setFields] = useState<EscrowProblems>({});
+
+  const refuse = (said: string, about: EscrowProblems, form: HTMLFormElement) => {
+    setProblem(said);
+    setFields(about);
+    requestAnimationFrame(() => {
+      const first = form.querySelector<HTMLElement>('[aria-invalid="true"]');
+      // A field of the optional part is shown before it takes the focus.
+      first?.closest('details')?.setAttribute('open', '');
+      first?.focus();
+    });
+  };
+
+  /** An input edited: what was said about it no longer stands. */
+  const edited = (event: Event) => {
+    const name = (event.target as HTMLInputElement).name as EscrowField;
+    if (!fields[name]) return;
+    const rest = { ...fields };
+    delete rest[name];
+    setFields(rest);
+    if (problem === CHECK_FIELDS && !Object.values(rest).some(Boolean)) setProblem(null);
+  };
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const element = event.currentTarget as HTMLFormElement;
+    const form = new FormData(element);
+    const text = (name: EscrowField) => String(form.get(name) ?? '').trim();
+    const buyer = text('buyer_public_key').toLowerCase();
+    const arbiter = text('arbiter_public_key').toLowerCase();
+    setProblem(null);
+    setFields({});
+    const typed: EscrowProblems = {};
+    typed.buyer_public_key = keyProblem(buyer, 'the buyer', shopKey) ?? undefined;
+    typed.arbiter_public_key = keyProblem(arbiter, 'the arbiter', shopKey) ?? undefined;
+    if (!typed.arbiter_public_key && arbiter === buyer)
+      typed.arbiter_public_key = 'The arbiter must hold a key of their own: this is the buyer’s key.';
+    let satoshis = 0;
+    try {
+      satoshis = satoshisOf(text('satoshis'), 'what the lock holds');
+      if (satoshis < LEAST_SATOSHIS) throw new Refusal('An escrow holds at least 1,000 satoshis, so that its fee leaves something to pay.');
+    } catch (error) {
+      typed.satoshis = error instanceof Refusal ? error.message : String(error);
+    }
+    if (Object.values(typed).some(Boolean)) return refuse(CHECK_FIELDS, typed, element);
+    setBusy(true);
+    try {
+      const escrow = await api<Escrow>(`/api/v1/orgs/${encodeURIComponent(handle)}/escrows`, {
+        method: 'POST',
+        body: {
+          buyer_public_key: buyer,
+          arbiter_public_key: arbiter,
+          satoshis,
+          description: text('description'),
+          ...(text('release_address') ? { release_address: text('release_address') } : {}),
+          ...(text('refund_address') ? { refund_address: text('refund_address') } : {}),
+        },
+      });
+      element.reset();
+      setAmount('');
+      onAgreed(escrow);
+    } catch (error) {
+      const refused = agreeRefusal(error);
+      refuse(refused.problem, refused.fields, element);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  let said = 'At least 1,000 satoshis.';
+  try {
+    if (amount.trim()) said = `${satoshisText(satoshisOf(amount))}. At least 1,000 satoshis.`;
+  } catch {
+    // Said beside the field when the form is sent.
+  }
+
+  return (
+    <section class="card" aria-labelledby="agree">
+      <h2 id="agree">Agree an escrow</h2>
+      <form onSubmit={submit} onInput={edited} noValidate>
+        <Field
+          label="Buyer's public key"
+          name="buyer_public_key"
+          required
+          autoComplete="off"
+          spellcheck={false}
+          problem={fields.buyer_public_key}
+          hint="The buyer's wallet shows it: pnpm wallet address --json prints it as public_key. 66 letters and digits, starting with 02 or 03."
+        />
+        <Field
+          label="Arbiter's public key"
+          name="arbiter_public_key"
+          required
+          autoComplete="off"
+          spellcheck={false}
+          problem={fields.arbiter_public_key}
+          hint="Someone you and the buyer both trust to decide if you disagree. Their wallet's public key, as the buyer's."
+        />
+        <Field
+          label="Amount in satoshis"
+          name="satoshis"
+          required
+          inputMode="numeric"
+          autoComplete="off"
+          placeholder="150000"
+          problem={fields.satoshis}
+          hint={said}
+          value={amount}
+          onInput={(event) => setAmount((event.currentTarget as HTMLInputElement).value)}
+        />
+        <Field
+          label="What it is for"
+          name="description"
+          maxLength={200}
+          autoComplete="off"
+          problem={fields.description}
+          hint="The buyer and the arbiter see it with the escrow, e.g. Wedding cake, delivered on 12 June."
+        />
+        <details>
+          <summary>Where the money goes (optional)</summary>
+          <Field
+            label="Release pays"
+            name="release_address"
+            autoComplete="off"
+            spellcheck={false}
+            problem={fields.release_address}
+            hint="An address of your wallet. Empty: the address of your wallet's identity key."
+          />
+          <Field
+            label="Refund pays"
+            name="refund_address"
+            autoComplete="off"
+            spellcheck={false}
+            problem={fields.refund_address}
+            hint="An address of the buyer's wallet. Empty: the address of the buyer's key."
+          />
+        </details>
+        <Problem problem={problem} />
+        <button type="submit" disabled={busy}>
+          Agree the escrow
+        </button>
+      </form>
+    </section>
+  );
+}
+
+/** What is wrong with a party's key as typed, if anything. */
+function keyProblem(key: string, party: string, shopKey: string | null): string | null {
+  if (!key) return `Paste ${party}'s public key.`;
+  if (!PUBLIC_KEY.test(key))
+    return 'A public key is 66 letters (a to f) and digits, starting with 02 or 03: copy it whole from the wallet.';
+  if (key === shopKey?.toLowerCase()) return `That is your own wallet's key: ${party} must hold a key of their own.`;
+  return null;
+}
