@@ -87,6 +87,29 @@ describe('a transaction partners sign together', () => {
     expect((await sign(first.id, a, first.transaction)).jointTransaction).toEqual(done);
   });
 
+  it('completes once when the last signatures arrive 20 times at once: one transaction, broadcast once', async () => {
+    const { org } = await stack.merchant();
+    const [a, b] = [await stack.newWallet(100_000), await stack.newWallet(100_000)];
+    const [coinA, coinB] = [await coinOf(a), await coinOf(b)];
+    const { jointTransaction: joint } = await stack.client.createJointTransaction({
+      org,
+      inputs: [
+        { txid: coinA.txid, vout: coinA.vout },
+        { txid: coinB.txid, vout: coinB.vout },
+      ],
+      outputs: [{ address: a.address, satoshis: 199_000n, script: '' }],
+    });
+    await stack.client.signJointTransaction({ id: joint!.id, transaction: await signed(a, joint!.transaction) });
+    const last = await signed(b, joint!.transaction);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => stack.client.signJointTransaction({ id: joint!.id, transaction: last })),
+    );
+    expect(new Set(answers.map((answer) => answer.jointTransaction!.txid)).size).toBe(1);
+    const final = (await stack.client.getJointTransaction({ id: joint!.id })).jointTransaction!;
+    expect(final).toMatchObject({ status: 'broadcast', txid: answers[0]!.jointTransaction!.txid });
+    expect(final.inputs.map((input) => input.signedBy.length)).toEqual([1, 1]);
+  });
+
   it('refuses a copy that is not the agreed transaction, and a signature made over another one', async () => {
     const { org } = await stack.merchant();
     const [a, b] = [await stack.newWallet(100_000), await stack.newWallet(100_000)];
