@@ -240,6 +240,32 @@ describe('stablecoin intents (decision 0036)', () => {
   });
 });
 
+describe('contracts anyone with an id may act on (decisions 0037 to 0039)', () => {
+  let gateway: Gateway;
+  beforeAll(async () => {
+    gateway = await startTestGateway({ ...SERVICES_DOWN, CTK_CONTRACTS_RATE_LIMIT_PER_MINUTE: '2' });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+  });
+
+  it('signatures, fundings and settlements are limited per client address: each reads the chain or builds a transaction', async () => {
+    const post = (url: string, remoteAddress: string) => ({ method: 'POST' as const, url, remoteAddress });
+    const id = 'A'.repeat(24);
+    for (const [url, address] of [
+      [`/api/v1/joint-transactions/jtx_${id}/signatures`, '203.0.113.70'],
+      [`/api/v1/escrows/esc_${id}/funding`, '203.0.113.71'],
+      [`/api/v1/escrows/esc_${id}/settlement`, '203.0.113.72'],
+      [`/api/v1/timelocked-refunds/tlr_${id}/funding`, '203.0.113.73'],
+      [`/api/v1/timelocked-refunds/tlr_${id}/settlement`, '203.0.113.74'],
+    ] as const) {
+      // Without a body: 422, counted all the same.
+      expect([url, await statuses(gateway, [post(url, address), post(url, address), post(url, address)])]).toEqual([url, [422, 422, 429]]);
+    }
+    expect(await statuses(gateway, [post(`/api/v1/joint-transactions/jtx_${id}/signatures`, '203.0.113.75')])).toEqual([422]);
+  });
+});
+
 describe('payment-gate keys', () => {
   let gateway: Gateway;
   beforeAll(async () => {
