@@ -73,8 +73,14 @@ describe('GET /api/v1/capabilities', () => {
     for (const capability of capabilities) found.push(...(await untruths(capability)));
     expect(found).toEqual([]);
     // The spec's maturity stays (it is the plan); the note carries what this instance does.
-    const escrow = capabilities.find((c) => c.id === 'escrow');
-    expect(escrow).toMatchObject({ maturity: 'testnet', note: expect.stringMatching(NOT_BUILT) });
+    const referral = capabilities.find((c) => c.id === 'referral_covenant');
+    expect(referral).toMatchObject({ maturity: 'preview', note: expect.stringMatching(NOT_BUILT) });
+    // A capability built since has no such note, and keeps its maturity.
+    expect(capabilities.find((c) => c.id === 'escrow')).toMatchObject({
+      maturity: 'testnet',
+      endpoints: expect.arrayContaining([expect.anything()]),
+    });
+    expect(capabilities.find((c) => c.id === 'escrow')?.note ?? '').not.toMatch(NOT_BUILT);
   });
 });
 

@@ -261,6 +261,7 @@ describe('reports through the gateway and the books service over gRPC', () => {
             account('2100', 'Sales tax payable', 'liability', 'credit', 0, 125, 125),
             account('2200', 'Loyalty liability', 'liability', 'credit', 0, 0, 0),
             account('2300', 'Gift card liability', 'liability', 'credit', 0, 1425, 1425),
+            account('2350', 'Customer credits liability', 'liability', 'credit', 0, 0, 0),
             account('2400', 'Tips payable', 'liability', 'credit', 0, 0, 0),
             account('4000', 'Revenue', 'income', 'credit', 0, 2150, 2150),
             account('4100', 'Refunds', 'expense', 'debit', 466, 0, 466),
