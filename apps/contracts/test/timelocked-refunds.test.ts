@@ -144,3 +144,52 @@ describe('a time-locked refund', () => {
     expect(await failure(stack.client.getTimelockedRefund({ id: 'tlr_AAAAAAAAAAAAAAAAAAAAAAAA' }))).toMatchObject({ code: 'not_found' });
   });
 });
+
+describe('the watcher', () => {
+  let watched: TokenStack;
+  beforeAll(async () => {
+    watched = await startTokenStack({ watchIntervalMs: 200 });
+  }, 60_000);
+  afterAll(() => watched?.close());
+
+  it('broadcasts a refund past its date without anyone reading it', async () => {
+    const merchant = await watched.merchant();
+    const buyer = await watched.newWallet(100_000);
+    const sign = async (wallet: Wallet, joint: { id: string; transaction: string }) => {
+      const { transaction } = await watched.walletCommand<{ transaction: string }>(
+        wallet.file,
+        'sign-transaction',
+        '--partial',
+        joint.transaction,
+      );
+      return (await watched.client.signJointTransaction({ id: joint.id, transaction })).jointTransaction!;
+    };
+    const { timelockedRefund: agreed } = await watched.client.createTimelockedRefund({
+      org: merchant.org,
+      buyerPublicKey: buyer.public_key,
+      satoshis: 40_000n,
+      refundAfter: new Date(watched.now().getTime() + DAY * 1000).toISOString(),
+    });
+    const [coin] = await watched.chain.listUnspent(buyer.address);
+    const funding = (
+      await watched.client.fundTimelockedRefund({
+        id: agreed!.id,
+        inputs: [{ txid: coin!.txid, vout: coin!.vout }],
+        changeAddress: buyer.address,
+      })
+    ).timelockedRefund!;
+    await sign(buyer, funding.funding!);
+    // The watcher builds the refund to sign, then broadcasts the funding once both signed it.
+    const listed = async () => (await watched.client.listTimelockedRefunds({ org: merchant.org })).data[0]!;
+    const signing = await eventually(async () => {
+      const found = await listed();
+      expect(found.status).toBe('signing_refund');
+      return found;
+    });
+    await sign(buyer, signing.refund!);
+    await sign(merchant.wallet, signing.refund!);
+    await eventually(async () => expect((await listed()).status).toBe('active'));
+    await watched.advance(2 * DAY);
+    await eventually(async () => expect((await listed()).status).toBe('refunded'));
+  });
+});

@@ -28,9 +28,9 @@ export const PUBLIC_URL = 'https://pay.example.com';
  * Contracts in front of the real p2p on a local chain, pos and books (credits are sold and redeemed in pos's
  * orders, whose events books posts), each on its own database and a free port, with the wallet command line
  * (`ctk-wallet`) run in process for merchants and customers: what a merchant does with a token, end to end,
- * without a gateway.
+ * without a gateway. The time-locked refunds' watcher is off unless `watchIntervalMs` says otherwise.
  */
-export async function startTokenStack() {
+export async function startTokenStack(options: { watchIntervalMs?: number } = {}) {
   const chain = await startLocalChain({ port: 0 });
   const transport = inProcessTransport();
   const base = { GRPC_PORT: '0', LOG_LEVEL: 'silent' };
@@ -64,7 +64,7 @@ export async function startTokenStack() {
       ...(await database('contracts')),
       P2P_GRPC_URL: p2pUrl,
       POS_GRPC_URL: posUrl,
-      CONTRACTS_WATCH_INTERVAL_MS: '0',
+      CONTRACTS_WATCH_INTERVAL_MS: String(options.watchIntervalMs ?? 0),
     }),
     { transport, now: () => new Date(Date.now() + offsetMs) },
   );
