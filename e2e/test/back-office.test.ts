@@ -910,6 +910,7 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
         'stable_value',
         'tokens',
         'escrow',
+        'timelocked_refund',
         'psbt',
       ];
       if (!ownPages.includes(capability.id))

@@ -1,6 +1,5 @@
 import type { JointTransaction } from './joint-transactions.js';
-import type { Parties } from './joint-parties.js';
-import { addressOfKey } from './wallet-addresses.js';
+import { contractParties, type Parties } from './joint-parties.js';
 
 export type EscrowStatus = 'awaiting_funding' | 'funding' | 'funded' | 'settling' | 'released' | 'refunded';
 
@@ -53,16 +52,5 @@ export const ESCROW_NEXT_TEXT: Record<EscrowStatus, string> = {
 /** The three parties' keys and where the money goes, named as the page says them. */
 export function escrowParties(escrow: Escrow): Parties {
   const keys = { [escrow.buyer_public_key]: 'the buyer', [escrow.seller_public_key]: 'you', [escrow.arbiter_public_key]: 'the arbiter' };
-  const addresses: Record<string, string> = {};
-  // Each key's own address (where a wallet keeps its coins), then where a release and a refund pay.
-  for (const [key, name] of Object.entries(keys)) {
-    const address = addressOfKey(key, escrow.release_address);
-    if (address) addresses[address] = name;
-  }
-  addresses[escrow.release_address] = 'you';
-  addresses[escrow.refund_address] = 'the buyer';
-  return { keys, addresses, scripts: { [escrow.lock_script]: "the escrow's lock" } };
+  return contractParties(keys, escrow, "the escrow's lock");
 }
-
-/** A compressed public key as the route takes one. */
-export const PUBLIC_KEY = /^0[23][0-9a-f]{64}$/;

@@ -29,6 +29,49 @@ export function setShopTimeZone(zone: string | null): void {
 }
 export const shopZone = () => shopTimeZone;
 
+/** A moment in full, with the day of the week, in the shop's time zone: "Wednesday 25 November 2026 at 18:00". */
+export function formatDateTimeFull(moment: Date | string): string {
+  return new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'short', timeZone: shopTimeZone }).format(new Date(moment));
+}
+
+/** A moment as the wall clock of a time zone reads it, as a `datetime-local` input takes it: "2026-11-25T18:00". */
+export function wallClock(moment: Date, zone = shopTimeZone): string {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(moment);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((found) => found.type === type)?.value ?? '00';
+  return `${part('year').padStart(4, '0')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}:${part('second')}`;
+}
+
+/** How far a time zone's wall clock is ahead of UTC at a moment, in milliseconds. */
+function zoneOffset(at: number, zone: string): number {
+  return Date.parse(`${wallClock(new Date(at), zone)}Z`) - Math.floor(at / 1000) * 1000;
+}
+
+/**
+ * The moment a wall-clock time ("2026-11-25T18:00", as a `datetime-local` input gives it) names in a time zone
+ * (the shop's), whatever the device's own zone; null for a time that is not one, or that the zone's clocks skip
+ * (when they go forward).
+ */
+export function momentInZone(local: string, zone = shopTimeZone): Date | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(local.trim());
+  if (!match) return null;
+  const [year, month, day, hour, minute, second] = match.slice(1).map((digits) => Number(digits ?? 0)) as number[];
+  const wall = Date.UTC(year!, month! - 1, day!, hour!, minute!, second!);
+  if (Number.isNaN(wall)) return null;
+  // The offset where the wall time falls read as UTC, then again at the moment found: they differ across a change of the clocks.
+  const first = wall - zoneOffset(wall, zone);
+  const moment = new Date(wall - zoneOffset(first, zone));
+  return wallClock(moment, zone) === new Date(wall).toISOString().slice(0, 19) ? moment : null;
+}
+
 /** A calendar date, YYYY-MM-DD, `daysAgo` days before today in the time zone (UTC for the ledger's dates). */
 export function dateDaysAgo(daysAgo: number, timeZone = shopTimeZone): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date(Date.now() - daysAgo * 86_400_000));

@@ -20,6 +20,26 @@ export function shopParties(wallet: ShopWallet | null, joints: JointTransaction[
   return parties;
 }
 
+/**
+ * A contract's parties (an escrow's, a time-locked refund's): its keys by name, each key's own address (where a
+ * wallet keeps its coins) by the same name, then where a release pays ("you") and a refund ("the buyer"), and
+ * its lock by `lockName`.
+ */
+export function contractParties(
+  keys: Record<string, string>,
+  contract: { release_address: string; refund_address: string; lock_script: string },
+  lockName: string,
+): Parties {
+  const addresses: Record<string, string> = {};
+  for (const [key, name] of Object.entries(keys)) {
+    const address = addressOfKey(key, contract.release_address);
+    if (address) addresses[address] = name;
+  }
+  addresses[contract.release_address] = 'you';
+  addresses[contract.refund_address] = 'the buyer';
+  return { keys, addresses, scripts: { [contract.lock_script]: lockName } };
+}
+
 /** A key by its party's name, else shortened: "you", "the buyer", "the key 03184ffa…14314b". */
 export function keyName(parties: Parties, key: string): string {
   return parties.keys[key] ?? `the key ${key.slice(0, 8)}…${key.slice(-6)}`;
@@ -38,10 +58,12 @@ export function payee(parties: Parties, output: JointOutput): string {
   return output.address ?? 'a script that is not an address';
 }
 
-/** Who may sign an input, in words: "the wallet of m…" or "any 2 of the buyer, you, the arbiter". */
+/** Who may sign an input, in words: "the wallet of m…", "any 2 of the buyer, you, the arbiter", or "both the buyer and you". */
 export function signers(parties: Parties, input: JointInput): string {
   if (input.kind === 'p2pkh') return addressOwner(parties, input.address);
-  return `any ${input.required} of ${input.public_keys.map((key) => keyName(parties, key)).join(', ')}`;
+  const names = input.public_keys.map((key) => keyName(parties, key));
+  if (input.required >= names.length) return `${names.length === 2 ? 'both' : 'all of'} ${words(names, 'and')}`;
+  return `any ${input.required} of ${names.join(', ')}`;
 }
 
 /** Who has signed an input so far, in words. */

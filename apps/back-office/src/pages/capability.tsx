@@ -23,6 +23,7 @@ import { SignInFirst } from './sign-in-first.js';
 import { SiteBuilderPage } from './site-builder.js';
 import { StableValuePage } from './stable-value.js';
 import { TicketsPage } from './tickets.js';
+import { TimelockedRefundPage } from './timelocked-refund.js';
 import { TokensPage } from './tokens.js';
 
 /** The reports' charts (Chart.js) load with their page only. */
@@ -46,6 +47,7 @@ const OWN_PAGES: Record<string, (props: { handle: string }) => JSX.Element> = {
   'stable-value': StableValuePage,
   tokens: TokensPage,
   escrow: EscrowPage,
+  'timelocked-refund': TimelockedRefundPage,
   psbt: JointTransactionsPage,
 };
 

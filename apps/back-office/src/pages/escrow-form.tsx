@@ -1,12 +1,10 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
+import { CHECK_FIELDS, keyProblem, lockedSatoshisOf } from '../contract-terms.js';
 import { Field, Problem, Refusal } from '../form.js';
-import { agreeRefusal, CHECK_FIELDS, type EscrowField, type EscrowProblems } from '../escrow-refusals.js';
-import { PUBLIC_KEY, type Escrow } from '../escrows.js';
+import { agreeRefusal, type EscrowField, type EscrowProblems } from '../escrow-refusals.js';
+import type { Escrow } from '../escrows.js';
 import { satoshisOf, satoshisText } from '../satoshis.js';
-
-/** The least an escrow holds (the contracts service's bound): its settlement's fee must leave something. */
-const LEAST_SATOSHIS = 1000;
 
 type Props = { handle: string; shopKey: string | null; onAgreed: (escrow: Escrow) => void };
 
@@ -59,8 +57,7 @@ export function EscrowForm({ handle, shopKey, onAgreed }: Props) {
       typed.arbiter_public_key = 'The arbiter must hold a key of their own: this is the buyer’s key.';
     let satoshis = 0;
     try {
-      satoshis = satoshisOf(text('satoshis'), 'what the lock holds');
-      if (satoshis < LEAST_SATOSHIS) throw new Refusal('An escrow holds at least 1,000 satoshis, so that its fee leaves something to pay.');
+      satoshis = lockedSatoshisOf(text('satoshis'), 'An escrow');
     } catch (error) {
       typed.satoshis = error instanceof Refusal ? error.message : String(error);
     }
@@ -164,13 +161,4 @@ export function EscrowForm({ handle, shopKey, onAgreed }: Props) {
       </form>
     </section>
   );
-}
-
-/** What is wrong with a party's key as typed, if anything. */
-function keyProblem(key: string, party: string, shopKey: string | null): string | null {
-  if (!key) return `Paste ${party}'s public key.`;
-  if (!PUBLIC_KEY.test(key))
-    return 'A public key is 66 letters (a to f) and digits, starting with 02 or 03: copy it whole from the wallet.';
-  if (key === shopKey?.toLowerCase()) return `That is your own wallet's key: ${party} must hold a key of their own.`;
-  return null;
 }

@@ -14,10 +14,19 @@ type Props = {
   /** The level of the steps' headings, under the heading the panel sits under. */
   level: 4 | 5;
   onChange: (joint: JointTransaction) => void;
+  /**
+   * Why a complete transaction is not on the chain, when a contract holds it there on purpose (a time-locked
+   * refund's funding until the refund is signed, the refund until its date: decision 0039): said instead of
+   * offering to send it again.
+   */
+  held?: string;
 };
 
-/** Where the signatures stand after a paste, said in the status region. */
-type Said = { text: string; done?: boolean } | null;
+/**
+ * Where the signatures stand after a paste, said in the status region; one about a held transaction only while it
+ * stays held as it was (`about`: once it went to the chain, or its contract settled, its summary says it instead).
+ */
+type Said = { text: string; done?: boolean; about?: string } | null;
 
 /**
  * A joint transaction and its signing (decision 0037): what it spends and pays and who has signed; while it
@@ -25,12 +34,14 @@ type Said = { text: string; done?: boolean } | null;
  * (each partner runs it with their own wallet file) and a box for what the wallet printed, handed to
  * `POST /api/v1/joint-transactions/:id/signatures`. The service checks each signature against the agreed
  * transaction and broadcasts it once complete; each refusal is said in words. A complete one the chain did not
- * take yet is sent again. The page never sees a key, only what the wallet printed.
+ * take yet is sent again, unless a contract holds it (`held` says why). The page never sees a key, only what the
+ * wallet printed.
  */
-export function JointPanel({ joint, parties, level, onChange }: Props) {
+export function JointPanel({ joint, parties, level, onChange, held }: Props) {
   const [walletFile, setWalletFile] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [said, setSaid] = useState<Said>(null);
+  const saying = said && (!said.about || said.about === `${joint.status} ${held}`) ? said : null;
   const [busy, setBusy] = useState(false);
   const Step = `h${level}` as 'h4' | 'h5';
   const command = signCommand(walletFile, joint.transaction);
@@ -47,7 +58,7 @@ export function JointPanel({ joint, parties, level, onChange }: Props) {
         body: { transaction },
         key: null,
       });
-      setSaid(progress(updated, parties));
+      setSaid(progress(updated, parties, held));
       onChange(updated);
       return true;
     } catch (error) {
@@ -116,7 +127,10 @@ export function JointPanel({ joint, parties, level, onChange }: Props) {
                 <span>Signed transaction (hex)</span>
                 <textarea name={signedField} rows={3} spellcheck={false} autoComplete="off" aria-describedby={`${signedField}-hint`} />
                 <small id={`${signedField}-hint`} class="hint">
-                  The service checks each signature against the agreed transaction, and sends it to the chain once every input is signed.
+                  The service checks each signature against the agreed transaction, and{' '}
+                  {held
+                    ? 'keeps it once every input is signed: this one goes to the chain later.'
+                    : 'sends it to the chain once every input is signed.'}
                 </small>
               </label>
               <button type="submit" disabled={busy}>
@@ -126,7 +140,8 @@ export function JointPanel({ joint, parties, level, onChange }: Props) {
           </li>
         </ol>
       )}
-      {joint.status === 'signed' && joint.signed_transaction && (
+      {joint.status === 'signed' && held && <p class="held">{held}</p>}
+      {joint.status === 'signed' && !held && joint.signed_transaction && (
         <p class="actions">
           <span>Every signature is in, but the chain has not taken it yet.</span>
           <button type="button" class="secondary" disabled={busy} onClick={() => void send(joint.signed_transaction!)}>
@@ -135,17 +150,22 @@ export function JointPanel({ joint, parties, level, onChange }: Props) {
         </p>
       )}
       <Problem problem={problem} />
-      <p class={`status${said?.done ? ' done' : ''}`} role="status">
-        {said?.text ?? ''}
+      <p class={`status${saying?.done ? ' done' : ''}`} role="status">
+        {saying?.text ?? ''}
       </p>
     </div>
   );
 }
 
-/** The signatures kept, in words: complete and on the chain, complete and waiting for it, or what is still needed. */
-function progress(joint: JointTransaction, parties: Parties): Said {
+/**
+ * The signatures kept, in words: complete and on the chain, complete and held off it (why), complete and waiting
+ * for the chain, or what is still needed.
+ */
+function progress(joint: JointTransaction, parties: Parties, held: string | undefined): Said {
   if (joint.status === 'broadcast')
     return { text: `Complete: every input is signed, and the transaction is on the chain as ${joint.txid}.`, done: true };
+  if (joint.status === 'signed' && held)
+    return { text: 'Complete: every input is signed, and the service keeps it.', done: true, about: `${joint.status} ${held}` };
   if (joint.status === 'signed') return { text: 'Every input is signed; the chain has not taken it yet. Send it again below.' };
   return { text: `The signatures are kept. Still needed: ${stillNeeded(parties, joint).join('; ')}.` };
 }
