@@ -1,3 +1,4 @@
+import { addressOfPublicKey, networkAddress, type ChainNetwork } from '@ctk/chain';
 import { AppError, MAX_SATOSHIS_BIGINT, type Org } from '@ctk/shared';
 import { z } from 'zod';
 import type { ContractsContext } from './contracts-context.js';
@@ -29,4 +30,23 @@ export async function shopIdentityKey(context: Pick<ContractsContext, 'p2p'>, or
       { reason: 'no_identity_key' },
     );
   return key;
+}
+
+/**
+ * Where a contract's release pays (the shop) and its refund pays (the buyer): the addresses given, checked as
+ * the chain's network's, else the addresses of the shop's and the buyer's keys.
+ */
+export function payeeAddresses(
+  network: ChainNetwork,
+  keys: { seller: string; buyer: string },
+  given: { releaseAddress: string; refundAddress: string },
+): { releaseAddress: string; refundAddress: string } {
+  return {
+    releaseAddress: given.releaseAddress
+      ? networkAddress(given.releaseAddress, network, 'release_address')
+      : addressOfPublicKey(keys.seller, network, 'seller'),
+    refundAddress: given.refundAddress
+      ? networkAddress(given.refundAddress, network, 'refund_address')
+      : addressOfPublicKey(keys.buyer, network, 'buyer_public_key'),
+  };
 }

@@ -1,11 +1,11 @@
-import { addressOfPublicKey, multisigLock, networkAddress } from '@ctk/chain';
+import { multisigLock } from '@ctk/chain';
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { AppError, lineOfText, orgOf, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { Escrow } from '../data/escrow-repository.js';
 import type { ContractsContext } from '../domain/contracts-context.js';
 import { newRecordId } from '../domain/record-id.js';
-import { lockedSatoshisSchema, publicKeySchema, shopIdentityKey } from '../domain/contract-terms.js';
+import { lockedSatoshisSchema, payeeAddresses, publicKeySchema, shopIdentityKey } from '../domain/contract-terms.js';
 
 const createSchema = z.object({
   buyerPublicKey: publicKeySchema('buyer_public_key'),
@@ -36,7 +36,6 @@ export async function createEscrow(context: ContractsContext, orgRef: OrgRef | u
         field: keys.indexOf(request.arbiterPublicKey) < 2 ? 'arbiter_public_key' : 'buyer_public_key',
       },
     );
-  const network = context.chain.network;
   return context.escrows.insert({
     id: newRecordId('esc'),
     organizationId: org.id,
@@ -47,12 +46,7 @@ export async function createEscrow(context: ContractsContext, orgRef: OrgRef | u
     sellerPublicKey: seller,
     arbiterPublicKey: request.arbiterPublicKey,
     lockScript: multisigLock(2, keys).toHex(),
-    releaseAddress: request.releaseAddress
-      ? networkAddress(request.releaseAddress, network, 'release_address')
-      : addressOfPublicKey(seller, network, 'seller'),
-    refundAddress: request.refundAddress
-      ? networkAddress(request.refundAddress, network, 'refund_address')
-      : addressOfPublicKey(request.buyerPublicKey, network, 'buyer_public_key'),
+    ...payeeAddresses(context.chain.network, { seller, buyer: request.buyerPublicKey }, request),
     createdBy: request.createdBy,
     createdAt: context.now(),
   });

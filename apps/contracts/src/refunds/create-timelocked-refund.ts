@@ -1,11 +1,11 @@
-import { addressOfPublicKey, multisigLock, networkAddress } from '@ctk/chain';
+import { multisigLock } from '@ctk/chain';
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { AppError, lineOfText, orgOf, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { TimelockedRefund } from '../data/timelocked-refund-repository.js';
 import type { ContractsContext } from '../domain/contracts-context.js';
 import { newRecordId } from '../domain/record-id.js';
-import { lockedSatoshisSchema, publicKeySchema, shopIdentityKey } from '../domain/contract-terms.js';
+import { lockedSatoshisSchema, payeeAddresses, publicKeySchema, shopIdentityKey } from '../domain/contract-terms.js';
 
 const HOUR_MS = 3_600_000;
 /** The latest a refund may be dated: two years ahead. */
@@ -42,7 +42,6 @@ export async function createTimelockedRefund(
   const seller = await shopIdentityKey(context, org);
   if (seller === request.buyerPublicKey)
     throw new AppError('validation_failed', 'The buyer and the shop must hold two different keys', { field: 'buyer_public_key' });
-  const network = context.chain.network;
   return context.refunds.insert({
     id: newRecordId('tlr'),
     organizationId: org.id,
@@ -53,12 +52,7 @@ export async function createTimelockedRefund(
     sellerPublicKey: seller,
     lockScript: multisigLock(2, [request.buyerPublicKey, seller]).toHex(),
     refundAfter,
-    releaseAddress: request.releaseAddress
-      ? networkAddress(request.releaseAddress, network, 'release_address')
-      : addressOfPublicKey(seller, network, 'seller'),
-    refundAddress: request.refundAddress
-      ? networkAddress(request.refundAddress, network, 'refund_address')
-      : addressOfPublicKey(request.buyerPublicKey, network, 'buyer_public_key'),
+    ...payeeAddresses(context.chain.network, { seller, buyer: request.buyerPublicKey }, request),
     createdBy: request.createdBy,
     createdAt: context.now(),
   });

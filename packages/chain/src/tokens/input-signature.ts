@@ -22,19 +22,7 @@ export function inputSignature(input: {
   const sourceTXID = txInput.sourceTXID ?? txInput.sourceTransaction?.id('hex');
   if (!sourceTXID) throw new Error(`Input ${inputIndex} names no source transaction.`);
   const scope = input.scope ?? SIGHASH_ALL_FORKID;
-  const preimage = TransactionSignature.format({
-    sourceTXID,
-    sourceOutputIndex: txInput.sourceOutputIndex,
-    sourceSatoshis: input.sourceSatoshis,
-    transactionVersion: tx.version,
-    otherInputs: tx.inputs.filter((_, index) => index !== inputIndex),
-    inputIndex,
-    outputs: tx.outputs,
-    inputSequence: txInput.sequence ?? 0xffffffff,
-    subscript: input.lockingScript,
-    lockTime: tx.lockTime,
-    scope,
-  });
+  const preimage = sighashPreimage({ ...input, sourceTXID, scope });
   const signature = input.key.sign(Hash.sha256(preimage));
   return new TransactionSignature(signature.r, signature.s, scope).toChecksigFormat();
 }
@@ -60,21 +48,35 @@ export function isInputSignatureValid(input: {
   try {
     const parsed = TransactionSignature.fromChecksigFormat([...input.signature]);
     if ((parsed.scope & TransactionSignature.SIGHASH_FORKID) === 0) return false;
-    const preimage = TransactionSignature.format({
-      sourceTXID,
-      sourceOutputIndex: txInput.sourceOutputIndex,
-      sourceSatoshis: input.sourceSatoshis,
-      transactionVersion: tx.version,
-      otherInputs: tx.inputs.filter((_, index) => index !== inputIndex),
-      inputIndex,
-      outputs: tx.outputs,
-      inputSequence: txInput.sequence ?? 0xffffffff,
-      subscript: input.lockingScript,
-      lockTime: tx.lockTime,
-      scope: parsed.scope,
-    });
+    const preimage = sighashPreimage({ ...input, sourceTXID, scope: parsed.scope });
     return PublicKey.fromString(input.publicKey).verify(Hash.sha256(preimage), parsed);
   } catch {
     return false;
   }
+}
+
+/** The BIP 143 (FORKID) preimage an input's signature covers, over the spent output's whole locking script. */
+function sighashPreimage(input: {
+  tx: Transaction;
+  inputIndex: number;
+  sourceTXID: string;
+  sourceSatoshis: number;
+  lockingScript: LockingScript;
+  scope: number;
+}): number[] {
+  const { tx, inputIndex } = input;
+  const txInput = tx.inputs[inputIndex]!;
+  return TransactionSignature.format({
+    sourceTXID: input.sourceTXID,
+    sourceOutputIndex: txInput.sourceOutputIndex,
+    sourceSatoshis: input.sourceSatoshis,
+    transactionVersion: tx.version,
+    otherInputs: tx.inputs.filter((_, index) => index !== inputIndex),
+    inputIndex,
+    outputs: tx.outputs,
+    inputSequence: txInput.sequence ?? 0xffffffff,
+    subscript: input.lockingScript,
+    lockTime: tx.lockTime,
+    scope: input.scope,
+  });
 }
