@@ -49,53 +49,52 @@ export function outputCovenantLock(outputs: readonly CovenantOutput[]): LockingS
     if (!Number.isSafeInteger(output.satoshis) || output.satoshis < 0 || output.satoshis > MAX_SATOSHIS)
       throw new Error(`Output ${index} pays ${output.satoshis} satoshis, outside 0 to ${MAX_SATOSHIS}.`);
   }
-  const op = (code: number): ScriptChunk => ({ op: code });
-  const REVERSE_32: ScriptChunk[] = [
-    // b0..b31 -> b0 b1 ... b31 (31 splits of one byte off the front) ...
-    ...Array.from({ length: 31 }, () => [op(OP.OP_1), op(OP.OP_SPLIT)]).flat(),
-    // ... -> b31 b30 ... b0 (each OP_SWAP OP_CAT puts the byte below in front of the bytes above).
-    ...Array.from({ length: 31 }, () => [op(OP.OP_SWAP), op(OP.OP_CAT)]).flat(),
+  // 31 splits of one byte off the front leave b0 b1 ... b31; each OP_SWAP OP_CAT then puts the byte below in
+  // front of the bytes above: b31 b30 ... b0.
+  const REVERSE_32 = [
+    ...Array.from({ length: 31 }, () => [OP.OP_1, OP.OP_SPLIT]).flat(),
+    ...Array.from({ length: 31 }, () => [OP.OP_SWAP, OP.OP_CAT]).flat(),
   ];
-  return new LockingScript([
-    // Stack: <preimage>.
-    // 1. One input: sha256d(outpoint) == hashPrevouts.
-    op(OP.OP_DUP), //                                     preimage preimage
-    op(OP.OP_4), op(OP.OP_SPLIT), op(OP.OP_NIP), //       preimage preimage[4..]          (drop nVersion)
-    push(scriptNumber(32n)), op(OP.OP_SPLIT), //          preimage hashPrevouts preimage[36..]
-    push(scriptNumber(32n)), op(OP.OP_SPLIT), op(OP.OP_NIP), // preimage hashPrevouts preimage[68..] (drop hashSequence)
-    push(scriptNumber(36n)), op(OP.OP_SPLIT), op(OP.OP_DROP), // preimage hashPrevouts outpoint
-    op(OP.OP_HASH256), op(OP.OP_EQUALVERIFY), //          preimage
-    // 2. The outputs: preimage[len-40 .. len-8] (hashOutputs, before nLockTime and the sighash type) == the constant.
-    op(OP.OP_DUP), op(OP.OP_SIZE), //                     preimage preimage len
-    push(scriptNumber(40n)), op(OP.OP_SUB), //            preimage preimage len-40
-    op(OP.OP_SPLIT), op(OP.OP_NIP), //                    preimage preimage[len-40..]
-    push(scriptNumber(32n)), op(OP.OP_SPLIT), op(OP.OP_DROP), // preimage hashOutputs
-    push(hashOfOutputs(outputs)), op(OP.OP_EQUALVERIFY), // preimage
-    // 3. z = sha256d(preimage) as a number: the hash is z big-endian, script numbers are little-endian.
-    op(OP.OP_HASH256), //                                 h
-    ...REVERSE_32, //                                     h reversed
-    push([0x00]), op(OP.OP_CAT), op(OP.OP_BIN2NUM), //    z (a 0x00 sign byte keeps it positive; BIN2NUM makes it minimal)
-    // 4. s = (z + r) mod n, then min(s, n - s): ECDSA accepts either, low-S rules only the lower.
-    push(scriptNumber(GX)), op(OP.OP_ADD), //             z+r
-    push(scriptNumber(N)), op(OP.OP_TUCK), op(OP.OP_MOD), // n s
-    op(OP.OP_2DUP), op(OP.OP_SUB), //                     n s n-s
-    op(OP.OP_MIN), op(OP.OP_NIP), //                      s (1 <= s <= (n-1)/2: below 2^255, so DER needs no 0x00)
-    // 5. s's DER bytes: big-endian with no leading zero byte, L = its script number's length (1 to 32).
-    op(OP.OP_SIZE), op(OP.OP_SWAP), //                    L s
-    push(scriptNumber(32n)), op(OP.OP_NUM2BIN), //        L s as 32 bytes little-endian (zeros at the top)
-    ...REVERSE_32, //                                     L s as 32 bytes big-endian (32-L leading zeros)
-    push(scriptNumber(32n)), op(OP.OP_2), op(OP.OP_PICK), op(OP.OP_SUB), // L s32 32-L
-    op(OP.OP_SPLIT), op(OP.OP_NIP), //                    L sBE
-    // 6. The signature: 30 <36+L> 02 20 <r> 02 <L> <s> 41; L and 36+L are single bytes as script numbers.
-    op(OP.OP_SWAP), //                                    sBE L
-    op(OP.OP_DUP), push(scriptNumber(36n)), op(OP.OP_ADD), // sBE L 36+L
-    push([0x30]), op(OP.OP_SWAP), op(OP.OP_CAT), //       sBE L 30|36+L
-    push(DER_R_AND_S_TAG), op(OP.OP_CAT), //              sBE L 30|36+L|02 20 r 02
-    op(OP.OP_SWAP), op(OP.OP_CAT), //                     sBE ...02|L
-    op(OP.OP_SWAP), op(OP.OP_CAT), //                     ...02|L|sBE
-    push([SIGHASH_ALL_FORKID]), op(OP.OP_CAT), //         signature
-    push(G_COMPRESSED), op(OP.OP_CHECKSIG), //            true when the preimage is this spend's
-  ]);
+  // Each line: opcodes, and data (number[]) pushed minimally; then the stack after it, top on the right.
+  return new LockingScript(
+    [
+      // Stack: preimage.
+      // 1. One input: sha256d(outpoint) == hashPrevouts.
+      ...[OP.OP_DUP, OP.OP_4, OP.OP_SPLIT, OP.OP_NIP], // preimage preimage[4..] (nVersion dropped)
+      ...[num(32), OP.OP_SPLIT], // preimage hashPrevouts preimage[36..]
+      ...[num(32), OP.OP_SPLIT, OP.OP_NIP], // preimage hashPrevouts preimage[68..] (hashSequence dropped)
+      ...[num(36), OP.OP_SPLIT, OP.OP_DROP], // preimage hashPrevouts outpoint
+      ...[OP.OP_HASH256, OP.OP_EQUALVERIFY], // preimage
+      // 2. The outputs: preimage[len-40 .. len-8] (hashOutputs, before nLockTime and the sighash type) == the constant.
+      ...[OP.OP_DUP, OP.OP_SIZE, num(40), OP.OP_SUB], // preimage preimage len-40
+      ...[OP.OP_SPLIT, OP.OP_NIP], // preimage preimage[len-40..]
+      ...[num(32), OP.OP_SPLIT, OP.OP_DROP], // preimage hashOutputs
+      ...[hashOfOutputs(outputs), OP.OP_EQUALVERIFY], // preimage
+      // 3. z = sha256d(preimage) as a number: the hash is z big-endian, script numbers are little-endian.
+      OP.OP_HASH256, // h
+      ...REVERSE_32, // h reversed
+      ...[[0x00], OP.OP_CAT, OP.OP_BIN2NUM], // z (the 0x00 sign byte keeps it positive; BIN2NUM makes it minimal)
+      // 4. s = (z + r) mod n, then min(s, n - s): ECDSA accepts either, the low-S rule only the lower.
+      ...[num(GX), OP.OP_ADD], // z+r
+      ...[num(N), OP.OP_TUCK, OP.OP_MOD], // n s
+      ...[OP.OP_2DUP, OP.OP_SUB], // n s n-s
+      ...[OP.OP_MIN, OP.OP_NIP], // s, 1 <= s <= (n-1)/2 < 2^255: its DER integer needs no 0x00 in front
+      // 5. s's DER bytes: big-endian without leading zero bytes; L = the script number's length, 1 to 32.
+      ...[OP.OP_SIZE, OP.OP_SWAP], // L s
+      ...[num(32), OP.OP_NUM2BIN], // L s-as-32-bytes-little-endian (zero bytes at the top)
+      ...REVERSE_32, // L s32 (big-endian, 32-L zero bytes in front)
+      ...[num(32), OP.OP_2, OP.OP_PICK, OP.OP_SUB], // L s32 32-L
+      ...[OP.OP_SPLIT, OP.OP_NIP], // L sDER
+      // 6. The signature 30 <36+L> 02 20 <r> 02 <L> <s> 41 (L and 36+L are one byte as script numbers), checked against G.
+      ...[OP.OP_SWAP, OP.OP_DUP, num(36), OP.OP_ADD], // sDER L 36+L
+      ...[[0x30], OP.OP_SWAP, OP.OP_CAT], // sDER L 30|36+L
+      ...[DER_R_AND_S_TAG, OP.OP_CAT], // sDER L 30|36+L|02 20 r 02
+      ...[OP.OP_SWAP, OP.OP_CAT], // sDER 30|36+L|02 20 r 02|L
+      ...[OP.OP_SWAP, OP.OP_CAT], // 30|36+L|02 20 r 02|L|sDER
+      ...[[SIGHASH_ALL_FORKID], OP.OP_CAT], // signature
+      ...[G_COMPRESSED, OP.OP_CHECKSIG], // true when the preimage is this spend's
+    ].map((item): ScriptChunk => (typeof item === 'number' ? { op: item } : push(item))),
+  );
 }
 
 /**
@@ -117,7 +116,12 @@ export function hashOfOutputs(outputs: readonly CovenantOutput[]): number[] {
  * The BIP 143 preimage (SIGHASH_ALL|FORKID) of input `inputIndex` of `tx`, which spends an output worth
  * `sourceSatoshis` locked by `lockingScript`: what the covenant's unlocking script pushes.
  */
-export function outputCovenantPreimage(tx: Transaction, inputIndex: number, sourceSatoshis: number, lockingScript: LockingScript): number[] {
+export function outputCovenantPreimage(
+  tx: Transaction,
+  inputIndex: number,
+  sourceSatoshis: number,
+  lockingScript: LockingScript,
+): number[] {
   const input = tx.inputs[inputIndex];
   if (!input) throw new Error(`The transaction has no input ${inputIndex}.`);
   const sourceTXID = input.sourceTXID ?? input.sourceTransaction?.id('hex');
@@ -145,7 +149,10 @@ export function outputCovenantPreimage(tx: Transaction, inputIndex: number, sour
 export function outputCovenantUnlock(
   sourceSatoshis?: number,
   lockingScript?: LockingScript,
-): { sign(tx: Transaction, inputIndex: number): Promise<UnlockingScript>; estimateLength(tx: Transaction, inputIndex: number): Promise<number> } {
+): {
+  sign(tx: Transaction, inputIndex: number): Promise<UnlockingScript>;
+  estimateLength(tx: Transaction, inputIndex: number): Promise<number>;
+} {
   const spent = (tx: Transaction, inputIndex: number) => {
     const input = tx.inputs[inputIndex];
     const output = input?.sourceTransaction?.outputs[input.sourceOutputIndex];
@@ -160,12 +167,28 @@ export function outputCovenantUnlock(
       const { satoshis, script } = spent(tx, inputIndex);
       return new UnlockingScript([push(outputCovenantPreimage(tx, inputIndex, satoshis, script))]);
     },
-    estimateLength: async (tx, inputIndex) => {
-      const scriptBytes = spent(tx, inputIndex).script.toBinary().length;
-      const preimageBytes = PREIMAGE_FIXED_BYTES + varIntBytes(scriptBytes) + scriptBytes;
-      return preimageBytes + (preimageBytes <= 0xff ? 2 : 3);
-    },
+    estimateLength: async (tx, inputIndex) => unlockingScriptBytes(spent(tx, inputIndex).script.toBinary().length),
   };
+}
+
+/**
+ * Bytes of the transaction that spends a covenant on `outputs` (its one input, those outputs): the covenant's
+ * value less the outputs' total is its fee, so fund it with at least `fee rate * this` more than they pay.
+ */
+export function outputCovenantSpendBytes(outputs: readonly CovenantOutput[]): number {
+  const unlockingBytes = unlockingScriptBytes(outputCovenantLock(outputs).toBinary().length);
+  const outputBytes = outputs.reduce((sum, output) => {
+    const scriptBytes = output.lockingScript.toBinary().length;
+    return sum + 8 + varIntBytes(scriptBytes) + scriptBytes;
+  }, 0);
+  // version, input count, outpoint, unlocking script, sequence, output count, outputs, lock time
+  return 4 + 1 + 36 + varIntBytes(unlockingBytes) + unlockingBytes + 4 + varIntBytes(outputs.length) + outputBytes + 4;
+}
+
+/** Bytes of the unlocking script, one push of the preimage, for a lock of `lockBytes`. */
+function unlockingScriptBytes(lockBytes: number): number {
+  const preimageBytes = PREIMAGE_FIXED_BYTES + varIntBytes(lockBytes) + lockBytes;
+  return preimageBytes + (preimageBytes < OP.OP_PUSHDATA1 ? 1 : preimageBytes <= 0xff ? 2 : preimageBytes <= 0xffff ? 3 : 5);
 }
 
 /** A push of `data` in its minimal form (the form a transaction of version 1 must use). */
@@ -180,7 +203,7 @@ function push(data: number[]): ScriptChunk {
 }
 
 /** A non-negative number as a script number: minimal little-endian, a 0x00 byte on top when the high bit is set. */
-function scriptNumber(value: bigint): number[] {
+function num(value: bigint | number): number[] {
   return new BigNumber(value.toString(16), 16).toScriptNum();
 }
 
