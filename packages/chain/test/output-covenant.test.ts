@@ -131,43 +131,49 @@ const failsOneInput = (lock: LockingScript) => ({ valid: false, context: 'Lockin
 const failsOutputs = (lock: LockingScript) => ({ valid: false, context: 'LockingScript', pc: equalVerifies(lock)[1] });
 const failsSignature = { valid: false, message: 'The top stack element must be truthy after script evaluation.' };
 
-/** The s the lock builds for a preimage: (z + r) mod n, and the low one of s and n - s, with its DER length. */
-function covenantS(preimage: Uint8Array | number[]): { s: bigint; low: bigint; length: number } {
+/** The s the lock builds for a preimage: (z + r) mod n, and the low one of s and n - s, with its DER integer's bytes. */
+function covenantS(preimage: Uint8Array | number[]): { s: bigint; low: bigint; der: Buffer } {
   const z = BigInt(`0x${sha256d(Uint8Array.from(preimage)).toString('hex')}`);
   const s = (z + GX) % N;
   const low = s > HALF_N ? N - s : s;
-  return { s, low, length: Math.ceil(low.toString(16).length / 2) };
+  const hex = low.toString(16);
+  const magnitude = Buffer.from(hex.length % 2 ? `0${hex}` : hex, 'hex');
+  return { s, low, der: magnitude[0]! >= 0x80 ? Buffer.concat([Buffer.from([0]), magnitude]) : magnitude };
 }
+
+/** How s's DER integer looks: its length, and whether a 0x00 goes in front (the high bit of the next byte set). */
+const shapeOf = (der: Buffer) => `${der.length} bytes${der[0] === 0 ? ', 0x00 in front' : ''}`;
+
+/** The rare shapes of s, each about one spend in 256 (the first two) or 65,536 (the last two). */
+const RARE_SHAPES = ['32 bytes, 0x00 in front', '31 bytes', '31 bytes, 0x00 in front', '30 bytes'];
 
 const sha256d = (data: Uint8Array) => createHash('sha256').update(createHash('sha256').update(data).digest()).digest();
 
 /**
- * A spend of `vout` with the outputs whose lock time makes the covenant's s `length` bytes long (rare: about one
- * spend in 128 for 31 bytes, one in 32,768 for 30): lock times are tried on the preimage's bytes, then the
- * transaction is built with the one found. Every input's sequence is final, so any lock time is.
+ * A spend of `vout` with the outputs whose lock time gives the covenant's s this shape: lock times are tried on
+ * the preimage's bytes, then the transaction is built with the one found. Every input's sequence is final, so
+ * any lock time is.
  */
-async function spendWithShortS(
+async function spendWithS(
   source: Transaction,
   vout: number,
   outputs: readonly CovenantOutput[],
-  length: number,
+  shape: string,
+  version = 1,
 ): Promise<Transaction> {
-  const base = await spend(source, vout, outputs);
+  const base = await spend(source, vout, outputs, { version });
   const coin = source.outputs[vout]!;
-  const preimage = Uint8Array.from(outputCovenantPreimage(base, 0, coin.satoshis!, coin.lockingScript));
+  const preimage = Buffer.from(outputCovenantPreimage(base, 0, coin.satoshis!, coin.lockingScript));
   const at = preimage.length - 8;
-  for (let lockTime = 1; lockTime < 20_000_000; lockTime++) {
-    preimage[at] = lockTime & 0xff;
-    preimage[at + 1] = (lockTime >>> 8) & 0xff;
-    preimage[at + 2] = (lockTime >>> 16) & 0xff;
-    preimage[at + 3] = (lockTime >>> 24) & 0xff;
-    if (covenantS(preimage).length === length) {
-      const tx = await spend(source, vout, outputs, { lockTime });
-      expect(covenantS(outputCovenantPreimage(tx, 0, coin.satoshis!, coin.lockingScript)).length).toBe(length);
+  for (let lockTime = 1; lockTime < 50_000_000; lockTime++) {
+    preimage.writeUInt32LE(lockTime, at);
+    if (shapeOf(covenantS(preimage).der) === shape) {
+      const tx = await spend(source, vout, outputs, { version, lockTime });
+      expect(shapeOf(covenantS(outputCovenantPreimage(tx, 0, coin.satoshis!, coin.lockingScript)).der)).toBe(shape);
       return tx;
     }
   }
-  throw new Error(`no lock time gave a ${length}-byte s`);
+  throw new Error(`no lock time gave s of ${shape}`);
 }
 
 describe('the output covenant lock', () => {
@@ -363,8 +369,8 @@ describe("spends checked by @bsv/sdk's interpreter (Spend, no verify flags)", ()
     }
   });
 
-  it('accepts 60 spends with random amounts, versions and lock times: s above n/2 (made low) and below, of every length met', async () => {
-    const seen = { high: 0, low: 0, lengths: new Map<number, number>() };
+  it('accepts 60 spends with random amounts, versions and lock times: s above n/2 (made low) and below, of every shape met', async () => {
+    const seen = { high: 0, low: 0, shapes: new Map<string, number>() };
     for (let i = 0; i < 60; i++) {
       const share = randomInt(1, 100_000);
       const rest = randomInt(1, 5_000_000);
@@ -373,10 +379,10 @@ describe("spends checked by @bsv/sdk's interpreter (Spend, no verify flags)", ()
       const value = share + rest + randomInt(0, 1_000);
       const coinSource = fakeSource([{ satoshis: value, lockingScript: covenant }]);
       const tx = await spend(coinSource, 0, fixed, { version: randomInt(1, 2), lockTime: randomInt(0, 499_999_999) });
-      const { s, length } = covenantS(outputCovenantPreimage(tx, 0, value, covenant));
+      const { s, der } = covenantS(outputCovenantPreimage(tx, 0, value, covenant));
       if (s > HALF_N) seen.high++;
       else seen.low++;
-      seen.lengths.set(length, (seen.lengths.get(length) ?? 0) + 1);
+      seen.shapes.set(shapeOf(der), (seen.shapes.get(shapeOf(der)) ?? 0) + 1);
       expect(interpret(tx), `spend ${i}`).toEqual({ valid: true });
       // And one satoshi more to the referrer is refused.
       const changed = [
@@ -387,20 +393,16 @@ describe("spends checked by @bsv/sdk's interpreter (Spend, no verify flags)", ()
     }
     expect(seen.high).toBeGreaterThan(0);
     expect(seen.low).toBeGreaterThan(0);
-    expect(seen.lengths.get(32)).toBeGreaterThan(0);
+    expect(seen.shapes.get('32 bytes')).toBeGreaterThan(0);
   });
 
-  it('accepts spends whose s is 31 or 30 bytes (found by trying lock times), in version 1 and 2', async () => {
-    for (const length of [31, 30]) {
-      const tx = await spendWithShortS(source, 0, outputs, length);
-      expect(interpret(tx), `${length}-byte s`).toEqual({ valid: true });
-      const v2 = assemble(
-        [{ sourceTransaction: source, sourceOutputIndex: 0, sequence: FINAL, unlockingScriptTemplate: outputCovenantUnlock() }],
-        outputs,
-        { version: 2, lockTime: tx.lockTime },
-      );
-      await v2.sign();
-      expect(interpret(v2)).toEqual({ valid: true });
+  it('accepts spends whose s is shorter than 32 bytes or needs a 0x00 in front (found by trying lock times), in version 1 and 2', async () => {
+    for (const version of [1, 2]) {
+      for (const shape of RARE_SHAPES) {
+        const tx = await spendWithS(source, 0, outputs, shape, version);
+        expect(tx.version).toBe(version);
+        expect(interpret(tx), `version ${version}, s of ${shape}`).toEqual({ valid: true });
+      }
     }
   });
 });
@@ -508,7 +510,7 @@ describe('covenant spends on the local chain', () => {
     for (const tx of spends) expect(await chain.client.getStatus(tx.id('hex'))).toMatchObject({ state: 'mined' });
   });
 
-  it('mines 60 spends of covenants with random amounts, and ones with 31- and 30-byte s', async () => {
+  it('mines 60 spends of covenants with random amounts, and ones with s of each rare shape', async () => {
     const fixedLists = Array.from({ length: 60 }, () => split(randomInt(1, 50_000), randomInt(1, 500_000)));
     const values = fixedLists.map((fixed) => fixed[0]!.satoshis + fixed[1]!.satoshis + randomInt(1, 500));
     const funding = await fundCovenants(fixedLists.map((fixed, i) => ({ satoshis: values[i]!, lockingScript: outputCovenantLock(fixed) })));
@@ -527,13 +529,10 @@ describe('covenant spends on the local chain', () => {
 
     const short = split(3_000, 7_000);
     const shortLock = outputCovenantLock(short);
-    const shortFunding = await fundCovenants([
-      { satoshis: 10_010, lockingScript: shortLock },
-      { satoshis: 10_010, lockingScript: shortLock },
-    ]);
-    for (const [vout, length] of [31, 30].entries()) {
-      const tx = await spendWithShortS(shortFunding, vout, short, length);
-      expect(await chain.client.broadcast(tx), `${length}-byte s`).toMatchObject({ state: 'seen' });
+    const shortFunding = await fundCovenants(RARE_SHAPES.map(() => ({ satoshis: 10_010, lockingScript: shortLock })));
+    for (const [vout, shape] of RARE_SHAPES.entries()) {
+      const tx = await spendWithS(shortFunding, vout, short, shape, vout % 2 === 0 ? 1 : 2);
+      expect(await chain.client.broadcast(tx), `s of ${shape}`).toMatchObject({ state: 'seen' });
       spends.push(tx);
     }
 
