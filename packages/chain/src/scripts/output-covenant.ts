@@ -10,6 +10,7 @@ import {
   type Transaction,
 } from '@bsv/sdk';
 import { MAX_SATOSHIS } from '@ctk/shared';
+import { SIGHASH_ALL_FORKID } from '../tokens/input-signature.js';
 
 /** One output a covenant's spend must have, in its place in the list. */
 export type CovenantOutput = { satoshis: number; lockingScript: LockingScript };
@@ -24,9 +25,11 @@ const GX = 0x79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798n;
 const G_COMPRESSED = [0x02, ...bigEndian32(GX)];
 /** The DER bytes between the sequence's length and s's length: r as an INTEGER (32 bytes, high bit clear), then s's tag. */
 const DER_R_AND_S_TAG = [0x02, 0x20, ...bigEndian32(GX), 0x02];
-const SIGHASH_ALL_FORKID = TransactionSignature.SIGHASH_ALL | TransactionSignature.SIGHASH_FORKID;
 
-/** Bytes of the BIP 143 preimage around the script code: version 4, hashPrevouts 32, hashSequence 32, outpoint 36 before; value 8, nSequence 4, hashOutputs 32, nLockTime 4, sighash type 4 after. */
+/**
+ * Bytes of the BIP 143 preimage around the script code: nVersion 4, hashPrevouts 32, hashSequence 32 and the
+ * outpoint 36 before it; the value 8, nSequence 4, hashOutputs 32, nLockTime 4 and the sighash type 4 after.
+ */
 const PREIMAGE_FIXED_BYTES = 4 + 32 + 32 + 36 + 8 + 4 + 32 + 4 + 4;
 
 /**
