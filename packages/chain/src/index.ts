@@ -61,3 +61,11 @@ export {
   type TokenOutput,
 } from './tokens/index.js';
 export { parseMultisig, multisigLock, MAX_MULTISIG_KEYS, type MultisigLock } from './scripts/multisig.js';
+export {
+  outputCovenantLock,
+  outputCovenantUnlock,
+  outputCovenantPreimage,
+  outputCovenantSpendBytes,
+  hashOfOutputs,
+  type CovenantOutput,
+} from './scripts/output-covenant.js';
