@@ -1,5 +1,6 @@
-import { LockingScript, PrivateKey, Transaction } from '@bsv/sdk';
-import { multisigLock, scriptOfAddress } from '@ctk/chain';
+import { LockingScript, PrivateKey, Transaction, TransactionSignature, UnlockingScript } from '@bsv/sdk';
+import { inputSignature, multisigLock, scriptOfAddress } from '@ctk/chain';
+import { requestFaucet } from '@ctk/chain/local';
 import { failure } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTokenStack, type TokenStack } from './token-stack.js';
@@ -146,6 +147,37 @@ describe('a transaction partners sign together', () => {
     const unchanged = (await stack.client.getJointTransaction({ id: joint!.id })).jointTransaction!;
     expect(unchanged.inputs.map((input) => input.signedBy)).toEqual([[], []]);
     expect(unchanged.status).toBe('collecting');
+  });
+
+  it('refuses a signature that does not cover every output (SIGHASH_NONE), though the key is the input’s', async () => {
+    const { org } = await stack.merchant();
+    const key = PrivateKey.fromRandom();
+    const funded = await requestFaucet(stack.chainUrl, key.toAddress('testnet'), 50_000);
+    const { jointTransaction: joint } = await stack.client.createJointTransaction({
+      org,
+      inputs: [{ txid: funded.txid, vout: funded.vout }],
+      outputs: [{ address: key.toAddress('testnet'), satoshis: 49_000n, script: '' }],
+    });
+    const copy = Transaction.fromHexEF(joint!.transaction);
+    const spent = Transaction.fromHex(funded.raw_tx).outputs[funded.vout]!;
+    const none = TransactionSignature.SIGHASH_NONE | TransactionSignature.SIGHASH_FORKID;
+    const signature = inputSignature({
+      tx: copy,
+      inputIndex: 0,
+      key,
+      sourceSatoshis: spent.satoshis!,
+      lockingScript: spent.lockingScript,
+      scope: none,
+    });
+    const publicKey = key.toPublicKey().encode(true) as number[];
+    copy.inputs[0]!.unlockingScript = new UnlockingScript([
+      { op: signature.length, data: signature },
+      { op: publicKey.length, data: publicKey },
+    ]);
+    expect(await failure(stack.client.signJointTransaction({ id: joint!.id, transaction: copy.toHexEF() }))).toMatchObject({
+      code: 'signature_invalid',
+      details: { input: 0 },
+    });
   });
 
   it('refuses what cannot be built: a coin the chain lacks, outputs above the inputs, no room for the fee, a script partners cannot sign', async () => {

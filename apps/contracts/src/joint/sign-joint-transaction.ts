@@ -1,5 +1,5 @@
 import { OP, Transaction, UnlockingScript, Utils, type TransactionInput } from '@bsv/sdk';
-import { checkInputScripts, decodeTransaction, hexToBytes, isInputSignatureValid } from '@ctk/chain';
+import { checkInputScripts, decodeTransaction, hexToBytes, isInputSignatureValid, SIGHASH_ALL_FORKID } from '@ctk/chain';
 import { AppError, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { JointSignature, JointWithSignatures } from '../data/joint-repository.js';
@@ -84,7 +84,10 @@ function signaturesOf(agreed: Transaction, locks: readonly InputLock[], signed: 
     if (chunks.length === 0) return [];
     const lock = locks[index]!;
     const spent = agreed.inputs[index]!.sourceTransaction!.outputs[agreed.inputs[index]!.sourceOutputIndex]!;
+    // Only a signature over the whole agreed transaction (SIGHASH_ALL | FORKID) is one to it: a NONE or SINGLE
+    // one would let its input be spent to other outputs.
     const verify = (signature: number[], publicKey: string) =>
+      signature.at(-1) === SIGHASH_ALL_FORKID &&
       isInputSignatureValid({
         tx: agreed,
         inputIndex: index,
@@ -99,7 +102,7 @@ function signaturesOf(agreed: Transaction, locks: readonly InputLock[], signed: 
       const publicKey = Utils.toHex(key ?? []);
       if (chunks.length !== 2 || !mayBeSignedBy(lock, publicKey))
         throw refuse('its unlocking script must be <signature> <public key> of the address it spends');
-      if (!verify(signature!, publicKey)) throw refuse('the signature is not over the agreed transaction');
+      if (!verify(signature!, publicKey)) throw refuse('the signature is not over the whole agreed transaction (SIGHASH_ALL | FORKID)');
       return [{ inputIndex: index, publicKey, signature: Utils.toHex(signature!), createdAt: now }];
     }
     if (chunks[0]?.op !== OP.OP_0 || chunks.length < 2 || chunks.length > lock.required + 1)
