@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { CHECK_FIELDS, keyProblem, lockedSatoshisOf } from '../contract-terms.js';
 import { Field, Problem, Refusal } from '../form.js';
+import { PayeeAddressFields } from './payee-address-fields.js';
 import { agreeRefusal, type EscrowField, type EscrowProblems } from '../escrow-refusals.js';
 import type { Escrow } from '../escrows.js';
 import { satoshisOf, satoshisText } from '../satoshis.js';
@@ -135,25 +136,7 @@ export function EscrowForm({ handle, shopKey, onAgreed }: Props) {
           problem={fields.description}
           hint="The buyer and the arbiter see it with the escrow, e.g. Wedding cake, delivered on 12 June."
         />
-        <details>
-          <summary>Where the money goes (optional)</summary>
-          <Field
-            label="Release pays"
-            name="release_address"
-            autoComplete="off"
-            spellcheck={false}
-            problem={fields.release_address}
-            hint="An address of your wallet. Empty: the address of your wallet's identity key."
-          />
-          <Field
-            label="Refund pays"
-            name="refund_address"
-            autoComplete="off"
-            spellcheck={false}
-            problem={fields.refund_address}
-            hint="An address of the buyer's wallet. Empty: the address of the buyer's key."
-          />
-        </details>
+        <PayeeAddressFields problems={fields} />
         <Problem problem={problem} />
         <button type="submit" disabled={busy}>
           Agree the escrow

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { CHECK_FIELDS, keyProblem, lockedSatoshisOf } from '../contract-terms.js';
 import { Field, Problem, Refusal } from '../form.js';
+import { PayeeAddressFields } from './payee-address-fields.js';
 import { formatDateTimeFull, momentInZone, shopZone, wallClock } from '../format.js';
 import { satoshisOf, satoshisText } from '../satoshis.js';
 import {
@@ -156,25 +157,7 @@ export function TimelockedRefundForm({ handle, shopKey, onAgreed }: Props) {
           problem={fields.description}
           hint="The buyer sees it with the refund, e.g. Deposit on a wedding cake."
         />
-        <details>
-          <summary>Where the money goes (optional)</summary>
-          <Field
-            label="Release pays"
-            name="release_address"
-            autoComplete="off"
-            spellcheck={false}
-            problem={fields.release_address}
-            hint="An address of your wallet. Empty: the address of your wallet's identity key."
-          />
-          <Field
-            label="Refund pays"
-            name="refund_address"
-            autoComplete="off"
-            spellcheck={false}
-            problem={fields.refund_address}
-            hint="An address of the buyer's wallet. Empty: the address of the buyer's key."
-          />
-        </details>
+        <PayeeAddressFields problems={fields} />
         <Problem problem={problem} />
         <button type="submit" disabled={busy}>
           Agree the time-locked refund
