@@ -72,6 +72,16 @@ describe('posting payment events to the journal', () => {
       ],
     ],
     [
+      'a sale through a referral link (decision 0040): the commission paid straight to the referrer on 5100',
+      { commissionMinor: 100n },
+      [
+        ['1010', 975n, 0n],
+        ['5100', 100n, 0n],
+        ['4000', 0n, 1000n],
+        ['2100', 0n, 75n],
+      ],
+    ],
+    [
       'a gift card use completing a sale with a loyalty reward',
       { type: REDEEMED, settlement: Settlement.SETTLEMENT_NONE, rewardMinor: 300n },
       [
@@ -420,6 +430,9 @@ describe('posting payment events to the journal', () => {
         /the lines' total_minor add up to 1070, less than amount_minor - tip_minor 1075; the lines' tax_minor add up to 70, less than tax_minor 75/,
       ],
       ['a tip on a gift card sale', { type: ISSUED, taxMinor: 0n, tipMinor: 100n }, /prepaid.issued carries no tip/],
+      ['a negative commission', { commissionMinor: -1n }, /commission_minor must not be negative/],
+      ['a commission above what was sold', { commissionMinor: 1001n }, /commission_minor must not exceed what was sold/],
+      ['a commission on a gift card sale', { type: ISSUED, taxMinor: 0n, commissionMinor: 100n }, /commission_minor is carried by a sale paid with money/],
       [
         'line items that add up to the amount with its tip',
         {

@@ -17,6 +17,8 @@ export const CHART_OF_ACCOUNTS = [
   { code: '4100', name: 'Refunds', type: 'expense' },
   // Contra-revenue: loyalty rewards given as a discount on a sale (decision 0023), so the books see them.
   { code: '4200', name: 'Loyalty rewards', type: 'expense' },
+  // What referrers were paid of sales through their referral links, straight from the buyer's payment (decision 0040).
+  { code: '5100', name: 'Referral commissions', type: 'expense' },
 ] as const satisfies readonly AccountSpec[];
 
 export type AccountType = 'asset' | 'liability' | 'equity' | 'income' | 'expense';

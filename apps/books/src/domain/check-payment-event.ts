@@ -39,6 +39,15 @@ export function problemsWith(event: PaymentEvent): string[] {
       event.type !== PaymentEventType.PAYMENT_EVENT_TYPE_CREDITS_REDEEMED,
     'reward_minor is carried by a sale (payment.received, prepaid.redeemed or credits.redeemed) only',
   );
+  problem(event.commissionMinor < 0n, 'commission_minor must not be negative');
+  problem(
+    event.commissionMinor > 0n && event.type !== PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED,
+    'commission_minor is carried by a sale paid with money (payment.received) only',
+  );
+  problem(
+    event.commissionMinor > 0n && event.commissionMinor > event.amountMinor - event.taxMinor - event.tipMinor,
+    'commission_minor must not exceed what was sold (amount_minor less tax_minor and tip_minor)',
+  );
   problem(event.exchangeRate !== '' && !DECIMAL.test(event.exchangeRate), 'exchange_rate must be a decimal string');
   problem(!event.occurredAt || Number.isNaN(event.occurredAt.getTime()), 'occurred_at is required');
   const texts = [

@@ -2,8 +2,11 @@ import { PaymentEventType, Settlement } from '@ctk/proto/ctk/events/v1/payment_e
 import type { AccountCode } from './chart-of-accounts.js';
 
 export type PostingLine = { accountCode: AccountCode; debitMinor: bigint; creditMinor: bigint };
-/** `reward`: a loyalty reward the sale gave (decision 0023), posted gross: Dr 4200, and revenue before it. */
-type Amounts = { amount: bigint; tax: bigint; tip: bigint; reward: bigint; moneyIn: AccountCode };
+/**
+ * `reward`: a loyalty reward the sale gave (decision 0023), posted gross: Dr 4200, and revenue before it.
+ * `commission`: the part of the amount paid straight to a referrer (decision 0040): Dr 5100, never in the money account.
+ */
+type Amounts = { amount: bigint; tax: bigint; tip: bigint; reward: bigint; commission: bigint; moneyIn: AccountCode };
 type PostingRule = {
   /** The event's name in the journal, `<entity>.<past-tense>`. */
   eventType: string;
@@ -35,8 +38,9 @@ export const POSTING_RULES: ReadonlyMap<PaymentEventType, PostingRule> = new Map
       settlements: MONEY_MOVES,
       taxable: true,
       tips: true,
-      lines: ({ amount, tax, tip, reward, moneyIn }) => [
-        debit(moneyIn, amount),
+      lines: ({ amount, tax, tip, reward, commission, moneyIn }) => [
+        debit(moneyIn, amount - commission),
+        debit('5100', commission),
         debit('4200', reward),
         credit('4000', amount - tax - tip + reward),
         credit('2100', tax),

@@ -75,7 +75,12 @@ export type OrderOpening = {
   guard?: (tx: OrderTransaction) => Promise<void>;
   /** Whether the amount already includes tax, whatever the organisation's setting (a pay link's amount is what the payer pays). */
   pricesIncludeTax?: boolean;
+  /** Sold through a referral link (decision 0040): the referrer's share and where it is paid. */
+  commission?: Commission;
 };
+
+/** A referrer's share of an order before tax and tip, in basis points, paid to a P2PKH address and script. */
+export type Commission = { basisPoints: number; address: string; script: string; referralLinkId: string };
 
 /** How an order is priced beyond its request: untaxed (a prepaid card's value), or with tax in its prices whatever the setting. */
 export type PricingRules = { untaxed?: boolean; pricesIncludeTax?: boolean };
@@ -178,6 +183,7 @@ async function openOrder(
       `The order comes to ${satoshis} satoshis at the rate ${rate.rate}, more than all ${MAX_SATOSHIS_BIGINT} there are`,
       { field: 'lines' },
     );
+  const commission = opening?.commission ? commissionOf(opening.commission, priced, rate.rate) : undefined;
   const createdAt = context.now();
   const expiresAt = new Date(createdAt.getTime() + context.ttlSeconds * 1000);
   const destination = await context.p2p.allocateDestination({
@@ -215,6 +221,7 @@ async function openOrder(
       clientAddress: opening?.clientAddress || null,
       prepaidCardId: opening?.prepaidCardId ?? null,
       creditsTokenId: opening?.creditsTokenId ?? null,
+      ...commission,
       loyaltyCardId,
       rewardMinor: priced.rewardMinor,
       reward: reward?.reward ?? '',
@@ -244,6 +251,27 @@ async function openOrder(
     reward ? (tx) => spendReward(tx, reward, createdAt) : opening?.guard,
   );
   return order;
+}
+
+/**
+ * The referrer's commission on an order (decision 0040): its basis points of what was sold, before tax and tip
+ * (rounded down), and that in satoshis at the order's rate. One that comes to no satoshi is refused: the
+ * covenant would pay the referrer nothing.
+ */
+function commissionOf(commission: Commission, priced: PricedOrder, rate: string) {
+  const commissionMinor = ((priced.totalMinor - priced.taxMinor - priced.tipMinor) * BigInt(commission.basisPoints)) / 10_000n;
+  const commissionSatoshis = satoshisFor(commissionMinor, rate);
+  if (commissionSatoshis < 1n)
+    throw new AppError('validation_failed', `A ${commission.basisPoints / 100}% commission on this order comes to nothing`, {
+      field: 'commission_basis_points',
+    });
+  return {
+    commissionMinor,
+    commissionSatoshis,
+    commissionAddress: commission.address,
+    commissionScript: commission.script,
+    referralLinkId: commission.referralLinkId,
+  };
 }
 
 /** One currency per order: the one named, else the items'; keypad lines alone default to USD, as items do. */

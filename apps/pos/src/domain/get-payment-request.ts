@@ -2,7 +2,7 @@ import type { GetPaymentRequestResponse } from '@ctk/proto/ctk/pos/v1/pos';
 import { AppError } from '@ctk/shared';
 import type { OrderContext } from '../orders/order-context.js';
 import { receiptScriptHex } from '../orders/order-receipt.js';
-import { dueSatoshis, statusAt } from '../orders/order-state.js';
+import { dueOutputs, statusAt } from '../orders/order-state.js';
 import { orderUrls } from '../orders/payment-uris.js';
 import { getOrder } from './get-order.js';
 
@@ -10,8 +10,9 @@ import { getOrder } from './get-order.js';
 const NETWORK = 'bitcoin-sv';
 
 /**
- * The BIP270 PaymentRequest of an open order: the order's output for what is still due, then the receipt
- * output (decision 0008) committing to the merchant, the order number and the hash of the lines.
+ * The BIP270 PaymentRequest of an open order: the order's output for what is still due (and the referrer's
+ * commission beside it, decision 0040), then the receipt output (decision 0008) committing to the merchant,
+ * the order number and the hash of the lines.
  */
 export async function getPaymentRequest(context: OrderContext, orderNumber: string, publicUrl: string): Promise<GetPaymentRequestResponse> {
   const order = await getOrder(context, orderNumber);
@@ -22,7 +23,11 @@ export async function getPaymentRequest(context: OrderContext, orderNumber: stri
   return {
     network: NETWORK,
     outputs: [
-      { script: order.script, amount: dueSatoshis(order, now), description: `Order ${order.orderNumber} at ${order.merchantHandle}` },
+      ...dueOutputs(order, now).map(({ script, minSatoshis }, index) => ({
+        script,
+        amount: minSatoshis,
+        description: index === 0 ? `Order ${order.orderNumber} at ${order.merchantHandle}` : 'Referral commission',
+      })),
       { script: receiptScriptHex(order), amount: 0n, description: 'Receipt' },
     ],
     creationTimestamp: BigInt(Math.floor(order.createdAt.getTime() / 1000)),

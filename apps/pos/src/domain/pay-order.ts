@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { transactionHex, txidOf } from '../orders/bip270-transaction.js';
 import type { OrderContext } from '../orders/order-context.js';
 import { receiptScriptHex } from '../orders/order-receipt.js';
-import { dueSatoshis, statusAt } from '../orders/order-state.js';
+import { dueOutputs, statusAt } from '../orders/order-state.js';
 import type { OrderWithParts } from '../data/order-repository.js';
 import { beingPaid, CLAIM_STALE_MS, isClaimedByAnother } from '../orders/payment-claim.js';
 import { getOrder } from './get-order.js';
@@ -24,7 +24,7 @@ export type PaymentAck = { transaction: string; memo: string; error: number };
 
 /**
  * BIP270: a wallet's Payment for an open, unexpired order. The transaction must pay the order's output
- * what is due and carry the receipt output; p2p verifies, broadcasts and records it, then the order does.
+ * what is due (and the referrer's commission, decision 0040) and carry the receipt output; p2p verifies, broadcasts and records it, then the order does.
  * One transaction at a time is broadcast for an order: the payment first claims the order (decision 0015),
  * so that of payments arriving at once one is broadcast and the others are refused as a second payment
  * is, before anything reaches the chain; the claim ends with the payment, recorded or refused. The same
@@ -39,10 +39,7 @@ export async function payOrder(context: OrderContext, input: z.input<typeof paym
   const order = await claimOrder(context, found, txid);
   if (!order) return ack;
   try {
-    const expected = [
-      { script: order.script, minSatoshis: dueSatoshis(order, context.now()) },
-      { script: receiptScriptHex(order), minSatoshis: 0n },
-    ];
+    const expected = [...dueOutputs(order, context.now()), { script: receiptScriptHex(order), minSatoshis: 0n }];
     const refundTo = refundAddress(context, payment.refundTo);
     const settled = await settleOrderPayment(context, order, { transaction: payment.transaction, refundTo }, expected, 'payment_request');
     // Paid at a provider while this transaction was on its way: it is kept for a refund, and the wallet is told.

@@ -15,7 +15,10 @@ import { releaseOrderCards } from '../prepaid/release-order-cards.js';
 
 export type SettledPayment = {
   txid: string;
+  /** What it pays toward the order: to the shop's output, and to the referrer's up to the commission (decision 0040). */
   satoshis: bigint;
+  /** The part of `satoshis` paid to the referrer. */
+  commissionSatoshis?: bigint;
   via: 'payment_request' | 'address' | 'staff';
   /** The chain's state of the transaction: pending, seen, mined, ... */
   status: string;
@@ -87,6 +90,7 @@ export async function recordOrderPayment(context: OrderContext, orderId: string,
         if (released?.emitted) emitted = true;
         const updated = await updateOrderWithParts(tx, orderId, {
           paidSatoshis,
+          ...(payment.commissionSatoshis ? { commissionPaidSatoshis: order.commissionPaidSatoshis + payment.commissionSatoshis } : {}),
           flags: [...flags],
           status,
           updatedAt: now,

@@ -1,4 +1,5 @@
 import type { ExpectedPayment } from '@ctk/proto/ctk/p2p/v1/p2p';
+import { AppError } from '@ctk/shared';
 import type { OrderWithParts } from '../data/order-repository.js';
 import type { OrderContext } from '../orders/order-context.js';
 import { receiptVoutOf } from '../orders/order-receipt.js';
@@ -10,7 +11,10 @@ export type PaymentSource =
 /**
  * Has p2p verify (and, for a submitted transaction, broadcast) a payment to the order's output and record
  * its txid under the order's claim (a txid pays one claim), then records it on the order. `expected`
- * names what the transaction must pay; the first is the order's output.
+ * names what the transaction must pay; the first is the order's output. For an order sold through a referral
+ * link (decision 0040), what the transaction pays the referrer's script counts toward the order too, up to the
+ * commission: asked for by `expected` (a BIP270 payment), or looked for beside it (a payment seen at the
+ * order's address, which may pay the shop alone).
  */
 export async function settleOrderPayment(
   context: OrderContext,
@@ -19,16 +23,34 @@ export async function settleOrderPayment(
   expected: ExpectedPayment[],
   via: SettledPayment['via'],
 ): Promise<OrderWithParts> {
-  const settled = await context.p2p.settlePayment({
-    org: { id: order.organizationId, handle: order.merchantHandle },
-    claim: { purpose: 'pos.order', sourceId: order.id },
-    expected,
-    transaction: source.transaction ?? '',
-    txid: source.txid ?? '',
-  });
+  const settle = (outputs: ExpectedPayment[]) =>
+    context.p2p.settlePayment({
+      org: { id: order.organizationId, handle: order.merchantHandle },
+      claim: { purpose: 'pos.order', sourceId: order.id },
+      expected: outputs,
+      transaction: source.transaction ?? '',
+      txid: source.txid ?? '',
+    });
+  const commissionScript = order.commissionScript ?? '';
+  const asked = commissionScript ? expected.findIndex((output) => output.script === commissionScript) : -1;
+  let settled;
+  let commissionAt = asked;
+  if (commissionScript && asked < 0) {
+    commissionAt = expected.length;
+    settled = await settle([...expected, { script: commissionScript, minSatoshis: 0n }]).catch((error: unknown) => {
+      if (error instanceof AppError && error.code === 'payment_wrong_output' && error.details?.expected_output === commissionAt) {
+        commissionAt = -1;
+        return settle(expected);
+      }
+      throw error;
+    });
+  } else settled = await settle(expected);
+  const paidToReferrer = commissionAt >= 0 ? (settled.paidSatoshis[commissionAt] ?? 0n) : 0n;
+  const commissionSatoshis = paidToReferrer < order.commissionSatoshis ? paidToReferrer : order.commissionSatoshis;
   return recordOrderPayment(context, order.id, {
     txid: settled.txid,
-    satoshis: settled.paidSatoshis[0] ?? 0n,
+    satoshis: (settled.paidSatoshis[0] ?? 0n) + commissionSatoshis,
+    commissionSatoshis,
     via,
     status: settled.status,
     blockHeight: settled.blockHeight ?? null,

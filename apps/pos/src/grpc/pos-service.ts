@@ -14,6 +14,7 @@ import { confirmOrder } from '../domain/confirm-order.js';
 import { markOrderPaidElsewhere } from '../domain/mark-order-paid-elsewhere.js';
 import { applyOrderCredits } from '../credits/apply-order-credits.js';
 import { openCreditsSale } from '../credits/open-credits-sale.js';
+import { openReferralOrder } from '../referrals/open-referral-order.js';
 import { createItem } from '../domain/create-item.js';
 import { createOrder } from '../domain/create-order.js';
 import { quoteOrder } from '../domain/quote-order.js';
@@ -144,6 +145,9 @@ export function posService({
       const { orderNumber, provider, paymentRef } = request;
       const order = await markOrderPaidElsewhere(orders, orgOf(request.org), { orderNumber, provider, paymentRef });
       return { order: toOrderMessage(order, request.publicUrl, orders.now()) };
+    },
+    async openReferralOrder(request) {
+      return { order: toOrderMessage(await openReferralOrder(orders, request), request.publicUrl, orders.now()) };
     },
     async openCreditsSale(request) {
       return { order: toOrderMessage(await openCreditsSale(orders, request), request.publicUrl, orders.now()) };

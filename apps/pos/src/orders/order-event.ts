@@ -32,12 +32,19 @@ export function orderPaidEvent(order: OrderWithParts, txid: string, paidAt: Date
     linesOfWholeOrder: part.amountMinor !== order.totalMinor,
     // A loyalty reward taken off the order (decision 0023): books post it to 4200 against revenue.
     rewardMinor: order.rewardMinor,
+    // The referrer's commission (decision 0040), when the payments paid it to the referrer: books post it to 5100.
+    commissionMinor: isCommissionPaid(order) ? order.commissionMinor : 0n,
     txid,
     occurredAt: paidAt,
     taxJurisdiction: order.taxJurisdiction,
     taxRate: taxRateOf(order),
     description: `Order ${order.orderNumber}`,
   });
+}
+
+/** Whether the order's payments paid its referrer the whole commission (decision 0040). */
+export function isCommissionPaid(order: Pick<OrderWithParts, 'commissionSatoshis' | 'commissionPaidSatoshis'>): boolean {
+  return order.commissionSatoshis > 0n && order.commissionPaidSatoshis >= order.commissionSatoshis;
 }
 
 export function wholeOf(order: OrderWithParts): PaidPart {

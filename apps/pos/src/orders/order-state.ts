@@ -14,6 +14,23 @@ export function dueSatoshis(order: Pick<OrderWithParts, 'status' | 'expiresAt' |
   return due > 0n ? due : 0n;
 }
 
+/**
+ * What a payment of the order pays now (decision 0040): the shop's output what is due; for an order sold
+ * through a referral link and not paid at all yet, that less the referrer's commission, and the commission to
+ * the referrer's script beside it. Once anything was paid, the rest is the shop's alone.
+ */
+export function dueOutputs(
+  order: Pick<OrderWithParts, 'status' | 'expiresAt' | 'satoshis' | 'paidSatoshis' | 'script' | 'commissionScript' | 'commissionSatoshis'>,
+  now: Date,
+): Array<{ script: string; minSatoshis: bigint }> {
+  const due = dueSatoshis(order, now);
+  if (!order.commissionScript || order.paidSatoshis > 0n || due <= order.commissionSatoshis) return [{ script: order.script, minSatoshis: due }];
+  return [
+    { script: order.script, minSatoshis: due - order.commissionSatoshis },
+    { script: order.commissionScript, minSatoshis: order.commissionSatoshis },
+  ];
+}
+
 /** Flags as of `now`: an expired order holding a partial payment is `paid_partial`. */
 export function flagsAt(order: Pick<OrderWithParts, 'status' | 'expiresAt' | 'paidSatoshis' | 'flags'>, now: Date): string[] {
   const flags = new Set(order.flags);
