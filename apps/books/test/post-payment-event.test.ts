@@ -432,7 +432,11 @@ describe('posting payment events to the journal', () => {
       ['a tip on a gift card sale', { type: ISSUED, taxMinor: 0n, tipMinor: 100n }, /prepaid.issued carries no tip/],
       ['a negative commission', { commissionMinor: -1n }, /commission_minor must not be negative/],
       ['a commission above what was sold', { commissionMinor: 1001n }, /commission_minor must not exceed what was sold/],
-      ['a commission on a gift card sale', { type: ISSUED, taxMinor: 0n, commissionMinor: 100n }, /commission_minor is carried by a sale paid with money/],
+      [
+        'a commission on a gift card sale',
+        { type: ISSUED, taxMinor: 0n, commissionMinor: 100n },
+        /commission_minor is carried by a sale paid with money/,
+      ],
       [
         'line items that add up to the amount with its tip',
         {

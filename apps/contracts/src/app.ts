@@ -13,6 +13,7 @@ import { PrismaClient } from './generated/prisma/client.js';
 import type { ContractsContext } from './domain/contracts-context.js';
 import { contractsService } from './grpc/contracts-service.js';
 import { watchRefunds } from './refunds/watch-refunds.js';
+import { createReferralRepository } from './data/referral-repository.js';
 
 export { configSchema, type Config } from './config.js';
 
@@ -39,6 +40,7 @@ export const service = defineService<Config, PrismaClient, { now: () => Date }>(
       joints: createJointRepository(prisma),
       escrows: createEscrowRepository(prisma),
       refunds: createTimelockedRefundRepository(prisma),
+      referrals: createReferralRepository(prisma),
       p2p,
       pos,
       chain: createChainClient(chainClientOptions(config)),

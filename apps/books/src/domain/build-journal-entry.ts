@@ -12,7 +12,14 @@ export function buildJournalEntry(event: PaymentEvent): BuiltEntry {
   const moneyIn = MONEY_IN_ACCOUNTS.get(event.settlement) ?? '1010'; // a redemption's rule never uses it
   if (problems.length > 0 || !rule || !event.occurredAt) return { reason: problems.join('; ') };
   const lines = rule
-    .lines({ amount: event.amountMinor, tax: event.taxMinor, tip: event.tipMinor, reward: event.rewardMinor, commission: event.commissionMinor, moneyIn })
+    .lines({
+      amount: event.amountMinor,
+      tax: event.taxMinor,
+      tip: event.tipMinor,
+      reward: event.rewardMinor,
+      commission: event.commissionMinor,
+      moneyIn,
+    })
     .filter((line) => line.debitMinor !== 0n || line.creditMinor !== 0n);
   const unbalanced = imbalance(lines);
   if (unbalanced) return { reason: unbalanced };

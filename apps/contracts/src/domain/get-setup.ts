@@ -2,10 +2,9 @@ import type { CapabilitySetup } from '@ctk/proto/ctk/common/v1/common';
 import type { Org } from '@ctk/shared';
 import type { ContractsContext } from './contracts-context.js';
 
-/** The next step of each capability contracts owns that is not built yet: none is set up for any organisation. */
-const NOT_BUILT = {
-  referral_covenant: 'Referral payouts become available in a later release; the contracts service does not create referral links yet.',
-};
+const REFERRAL_FIRST =
+  'Make a referral link for an item (POST /api/v1/orgs/:handle/referral-links, staff): whoever it names is paid their share of ' +
+  'each sale through it, by a covenant the buyer pays into that lets the money go only to you and to them.';
 
 const MINT_FIRST =
   'Mint a token (POST /api/v1/orgs/:handle/tokens, admin): the service drafts it from your wallet’s coins, your wallet signs it ' +
@@ -25,23 +24,24 @@ const JOINT_FIRST =
 
 /**
  * Each capability contracts owns, set up or not for the organisation: escrow and time-locked refunds once it has
- * agreed one, tokens once
- * it has an active token, jointly signed transactions once it has built one.
+ * agreed one, referral covenants once it has made a referral link, tokens once it has an active token, jointly
+ * signed transactions once it has built one.
  */
 export async function getSetup(
-  context: Pick<ContractsContext, 'tokens' | 'joints' | 'escrows' | 'refunds'>,
+  context: Pick<ContractsContext, 'tokens' | 'joints' | 'escrows' | 'refunds' | 'referrals'>,
   org: Org,
 ): Promise<CapabilitySetup[]> {
-  const [minted, joint, escrow, refund] = await Promise.all([
+  const [minted, joint, escrow, refund, referral] = await Promise.all([
     context.tokens.hasActiveToken(org.id),
     context.joints.hasAny(org.id),
     context.escrows.hasAny(org.id),
     context.refunds.hasAny(org.id),
+    context.referrals.hasAny(org.id),
   ]);
   return [
     { capabilityId: 'escrow', setUp: escrow, nextStep: escrow ? '' : ESCROW_FIRST },
     { capabilityId: 'timelocked_refund', setUp: refund, nextStep: refund ? '' : REFUND_FIRST },
-    ...Object.entries(NOT_BUILT).map(([capabilityId, nextStep]) => ({ capabilityId, setUp: false, nextStep })),
+    { capabilityId: 'referral_covenant', setUp: referral, nextStep: referral ? '' : REFERRAL_FIRST },
     { capabilityId: 'tokens', setUp: minted, nextStep: minted ? '' : MINT_FIRST },
     { capabilityId: 'psbt', setUp: joint, nextStep: joint ? '' : JOINT_FIRST },
   ];

@@ -25,12 +25,24 @@ import { tokenBalance } from '../tokens/token-balance.js';
 import { tokenHolders } from '../tokens/token-holders.js';
 import { toTokenMessage } from '../tokens/token-message.js';
 import type { ContractsContext } from '../domain/contracts-context.js';
+import type { ReferralCheckout } from '../data/referral-repository.js';
+import { createReferralLink } from '../referrals/create-referral-link.js';
+import { openReferralCheckout } from '../referrals/open-referral-checkout.js';
+import { payReferralCheckout } from '../referrals/pay-referral-checkout.js';
+import { toCheckoutMessage } from '../referrals/referral-checkout-message.js';
+import { advanceCheckout, foundCheckout } from '../referrals/referral-checkout-state.js';
+import { referralLinkMessages } from '../referrals/referral-link-message.js';
+import { referralPaymentRequest } from '../referrals/referral-payment-request.js';
 
 /** ContractsService over gRPC: thin handlers calling the use cases. */
 export function contractsService(context: ContractsContext): ContractsServiceImplementation {
   const joint = (row: Parameters<typeof toJointMessage>[0]) => toJointMessage(row, context.chain.network);
   const escrow = async (row: Escrow) => toEscrowMessage(row, await escrowState(context, row), context.chain.network);
   const refund = async (row: TimelockedRefund) => toRefundMessage(await refundState(context, row), context.chain.network);
+  const checkout = async (row: ReferralCheckout, publicUrl: string) => {
+    const link = await context.referrals.linkById(row.referralLinkId);
+    return toCheckoutMessage(row, link!, publicUrl, context.now());
+  };
   return {
     async getSetup({ org }) {
       return { capabilities: await getSetup(context, orgOf(org)) };
@@ -102,5 +114,36 @@ export function contractsService(context: ContractsContext): ContractsServiceImp
     async settleTimelockedRefund(request) {
       return { timelockedRefund: await refund(await settleTimelockedRefund(context, request)) };
     },
+    async createReferralLink({ org, ...input }) {
+      const [link] = await referralLinkMessages(context, [await createReferralLink(context, org, input)], { withSales: true });
+      return { referralLink: link };
+    },
+    async listReferralLinks({ org }) {
+      return { data: await referralLinkMessages(context, await context.referrals.linksOf(orgOf(org).id), { withSales: true }) };
+    },
+    async getReferralLink({ id }) {
+      const found = await context.referrals.linkById(id);
+      if (!found) throw new AppError('not_found', `No referral link ${id}`, { field: 'id' });
+      const [link] = await referralLinkMessages(context, [found], { withSales: false });
+      return { referralLink: link };
+    },
+    async openReferralCheckout(request) {
+      return { referralCheckout: await checkout(await openReferralCheckout(context, request), request.publicUrl) };
+    },
+    async listReferralCheckouts({ org, publicUrl }) {
+      const organizationId = orgOf(org).id;
+      const links = new Map((await context.referrals.linksOf(organizationId)).map((link) => [link.id, link]));
+      const rows = await context.referrals.checkoutsOf(organizationId);
+      const missing = rows.filter((row) => !links.has(row.referralLinkId));
+      for (const row of missing) links.set(row.referralLinkId, (await context.referrals.linkById(row.referralLinkId))!);
+      return { data: rows.map((row) => toCheckoutMessage(row, links.get(row.referralLinkId)!, publicUrl, context.now())) };
+    },
+    async getReferralCheckout({ id, publicUrl }) {
+      return { referralCheckout: await checkout(await advanceCheckout(context, await foundCheckout(context, id)), publicUrl) };
+    },
+    async getReferralPaymentRequest({ id, publicUrl }) {
+      return referralPaymentRequest(await foundCheckout(context, id), publicUrl, context.now());
+    },
+    payReferralCheckout: (request) => payReferralCheckout(context, request),
   };
 }

@@ -1,8 +1,9 @@
-import { orgOf } from '@ctk/shared';
+import { z } from 'zod';
+import { AppError, orgOf } from '@ctk/shared';
 import { CreateOrderRequest, type PosServiceImplementation } from '@ctk/proto/ctk/pos/v1/pos';
 import { analyzeItems } from '../analyze/analyze-items.js';
 import type { OcrReader } from '../analyze/ocr-reader.js';
-import type { ItemRepository } from '../data/item-repository.js';
+import { itemsByIds, type ItemRepository } from '../data/item-repository.js';
 import type { MenuRepository } from '../data/menu-repository.js';
 import { hasCards } from '../data/prepaid-card-repository.js';
 import { cancelOrder } from '../domain/cancel-order.js';
@@ -74,6 +75,11 @@ export function posService({
     async listItems(request) {
       const page = await listItems(items, orgOf(request.org), request);
       return { items: page.items.map(toItemMessage), nextCursor: page.nextCursor };
+    },
+    async getItems({ org, ids }) {
+      if (ids.length > 100) throw new AppError('validation_failed', 'ids takes at most 100', { field: 'ids' });
+      const valid = ids.filter((id) => z.guid().safeParse(id).success);
+      return { items: (await itemsByIds(orders.prisma, orgOf(org).id, valid)).map(toItemMessage) };
     },
     async getMenu(request) {
       return { menu: toMenuMessage(await getMenu(menus, orgOf(request.org))) };

@@ -24,7 +24,8 @@ export function dueOutputs(
   now: Date,
 ): Array<{ script: string; minSatoshis: bigint }> {
   const due = dueSatoshis(order, now);
-  if (!order.commissionScript || order.paidSatoshis > 0n || due <= order.commissionSatoshis) return [{ script: order.script, minSatoshis: due }];
+  if (!order.commissionScript || order.paidSatoshis > 0n || due <= order.commissionSatoshis)
+    return [{ script: order.script, minSatoshis: due }];
   return [
     { script: order.script, minSatoshis: due - order.commissionSatoshis },
     { script: order.commissionScript, minSatoshis: order.commissionSatoshis },

@@ -29,9 +29,13 @@ export function checkStoredValueMayPay(order: OrderWithParts, currency: string, 
   }
   // Its payment is fixed with the referrer's commission in it (decision 0040): a part paid otherwise would leave it unpaid.
   if (order.commissionSatoshis > 0n)
-    throw new AppError('failed_precondition', `Order ${order.orderNumber} was sold through a referral link: it is paid with money, not with stored value`, {
-      reason: 'referral_order',
-    });
+    throw new AppError(
+      'failed_precondition',
+      `Order ${order.orderNumber} was sold through a referral link: it is paid with money, not with stored value`,
+      {
+        reason: 'referral_order',
+      },
+    );
   if (order.currency !== currency) {
     throw new AppError(
       'failed_precondition',

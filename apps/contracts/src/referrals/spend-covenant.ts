@@ -1,0 +1,42 @@
+import { Transaction } from '@bsv/sdk';
+import { outputCovenantUnlock } from '@ctk/chain';
+import { AppError } from '@ctk/shared';
+import type { ReferralCheckout } from '../data/referral-repository.js';
+import type { ContractsContext } from '../domain/contracts-context.js';
+import { covenantOutputsOf, storedOutputsOf } from './covenant-outputs.js';
+
+/**
+ * The covenant's spend (decision 0040): its one input the funding's covenant output, its outputs exactly those
+ * the covenant fixes, the rest the fee. No key signs it: its unlocking script is its own BIP 143 preimage, which
+ * the covenant checks. Built the same from the same funding, so each try is the same transaction.
+ */
+export async function covenantSpend(checkout: ReferralCheckout): Promise<Transaction> {
+  if (!checkout.fundingTransaction) throw new AppError('internal', `Checkout ${checkout.id} has no funding to spend`);
+  const funding = Transaction.fromHex(checkout.fundingTransaction);
+  const vout = funding.outputs.findIndex((output) => output.lockingScript.toHex() === checkout.covenantScript);
+  const spend = new Transaction();
+  spend.addInput({
+    sourceTransaction: funding,
+    sourceOutputIndex: vout,
+    sequence: 0xffffffff,
+    unlockingScriptTemplate: outputCovenantUnlock(),
+  });
+  for (const output of covenantOutputsOf(storedOutputsOf(checkout.outputs))) spend.addOutput(output);
+  await spend.sign();
+  return spend;
+}
+
+/**
+ * Pays the checkout's order with the covenant's spend: pos has p2p check that it pays the shop's output and the
+ * referrer's and broadcast it, and records the order paid (its payment.received carries the commission). pos
+ * answering the same transaction again is a retry it acknowledges. Recorded, the checkout is paid.
+ */
+export async function spendCovenant(context: ContractsContext, checkout: ReferralCheckout): Promise<ReferralCheckout> {
+  if (checkout.spendTxid) return checkout;
+  const spend = await covenantSpend(checkout);
+  await context.pos.payOrder(
+    { orderNumber: checkout.orderNumber, transaction: spend.toHex(), memo: '', merchantData: '', refundTo: '' },
+    { timeoutMs: 30_000 },
+  );
+  return context.referrals.recordSpend(checkout.id, spend.id('hex'), context.now());
+}
