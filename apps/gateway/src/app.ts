@@ -32,6 +32,7 @@ import { itemAnalyzeRoutes } from './routes/item-analyze-routes.js';
 import { ledgerRoutes } from './routes/ledger-routes.js';
 import { walletPassRoutes } from './routes/wallet-pass-routes.js';
 import { orderRoutes } from './routes/order-routes.js';
+import { referralRoutes } from './routes/referral-routes.js';
 import { payLinkRoutes } from './routes/pay-link-routes.js';
 import { paymailRoutes } from './routes/paymail-routes.js';
 import { registerCatalog } from './routes/register-catalog.js';
@@ -129,6 +130,7 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     itemAnalyzeRoutes(deps),
     ledgerRoutes(deps),
     orderRoutes(deps),
+    referralRoutes(deps),
     payLinkRoutes(deps),
     commerceRoutes(deps),
     ticketRoutes(deps),

@@ -72,15 +72,17 @@ describe('GET /api/v1/capabilities', () => {
     const found: string[] = [];
     for (const capability of capabilities) found.push(...(await untruths(capability)));
     expect(found).toEqual([]);
-    // The spec's maturity stays (it is the plan); the note carries what this instance does.
-    const referral = capabilities.find((c) => c.id === 'referral_covenant');
-    expect(referral).toMatchObject({ maturity: 'preview', note: expect.stringMatching(NOT_BUILT) });
-    // A capability built since has no such note, and keeps its maturity.
-    expect(capabilities.find((c) => c.id === 'escrow')).toMatchObject({
-      maturity: 'testnet',
-      endpoints: expect.arrayContaining([expect.anything()]),
-    });
-    expect(capabilities.find((c) => c.id === 'escrow')?.note ?? '').not.toMatch(NOT_BUILT);
+    // Every capability of the contracts rung is built: it keeps the spec's maturity, has endpoints, and no note says otherwise.
+    for (const [id, maturity] of [
+      ['escrow', 'testnet'],
+      ['timelocked_refund', 'testnet'],
+      ['referral_covenant', 'preview'],
+      ['psbt', 'testnet'],
+    ] as const) {
+      const capability = capabilities.find((c) => c.id === id);
+      expect(capability).toMatchObject({ maturity, endpoints: expect.arrayContaining([expect.anything()]) });
+      expect([id, capability?.note ?? '']).not.toEqual([id, expect.stringMatching(NOT_BUILT)]);
+    }
   });
 });
 

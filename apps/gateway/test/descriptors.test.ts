@@ -238,8 +238,8 @@ describe('GET /api/v1/capabilities, the capability descriptor', () => {
       const endpoints = (capabilities.get(id)?.endpoints ?? []).map(rowKey);
       expect({ id, endpoints: endpoints.filter((row) => !extra.has(row)) }).toEqual({ id, endpoints: [] });
     }
-    // Receipts, reports, pay links, the site builder, tokens, escrow, time-locked refunds and jointly signed transactions are extras under the
-    // spec's capabilities of those names; the rest have no endpoint at all.
+    // Receipts, reports, pay links, the site builder, tokens, escrow, time-locked refunds, referral covenants and jointly signed
+    // transactions are extras under the spec's capabilities of those names; the rest have no endpoint at all.
     expect(WITHOUT_ENDPOINTS.filter((id) => (capabilities.get(id)?.endpoints.length ?? 0) > 0)).toEqual([
       'receipts',
       'reports',
@@ -248,6 +248,7 @@ describe('GET /api/v1/capabilities, the capability descriptor', () => {
       'tokens',
       'escrow',
       'timelocked_refund',
+      'referral_covenant',
       'psbt',
     ]);
   });

@@ -1,7 +1,4 @@
 import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
-import { exampleOf, messageDesc } from '../contract/contract-registry.js';
-import { fromJson, toJson } from '../contract/json-mapping.js';
-import { messageSchema } from '../contract/message-schema.js';
 import { rpcParams } from '../contract/request-params.js';
 import type { GatewayDeps } from '../deps.js';
 import { EventStreamSlots } from '../orders/event-stream-slots.js';
@@ -11,11 +8,9 @@ import { order, ORDER_EVENT_FILES, orderView } from '../orders/order-answers.js'
 import { answerOrigin } from '../origin/answer-origin.js';
 import { clientAddress } from '../plugins/rate-limits.js';
 import { qrAnswer, qrFiles } from './qr-answer.js';
+import { bip270Payment } from './bip270-payment.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions } from './service-call.js';
-
-const PAYMENT = messageDesc('ctk.pos.v1.Bip270Payment');
-const PAYMENT_ACK = messageDesc('ctk.pos.v1.Bip270PaymentAck');
 
 /** How long an order's event stream may stay open: its time to pay and then some; the page reconnects after. */
 const EVENTS_TIMEOUT_MS = 30 * 60_000;
@@ -30,9 +25,13 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
   const eventStreams = new EventStreamSlots(deps.config.CTK_ORDER_EVENT_STREAMS_PER_ADDRESS);
 
   return {
-    'POST /api/pos/orders/:order_number/payment': bip270Payment(deps, 'payOrder', 'order_number'),
+    'POST /api/pos/orders/:order_number/payment': bip270Payment(['pos', 'payOrder'], 'order_number', (orderNumber, payment, call) =>
+      deps.services.pos.payOrder({ orderNumber, ...payment }, call),
+    ),
     // The merchant's wallet pays a refund as a customer's pays an order.
-    'POST /api/pos/refunds/:refund_id/payment': bip270Payment(deps, 'payRefund', 'refund_id'),
+    'POST /api/pos/refunds/:refund_id/payment': bip270Payment(['pos', 'payRefund'], 'refund_id', (refundId, payment, call) =>
+      deps.services.pos.payRefund({ refundId, ...payment }, call),
+    ),
     'GET /api/pos/orders/:order_number/qr': route({
       params: rpcParams(['pos', 'getOrderQr'], ['order_number'], 'path'),
       query: rpcParams(['pos', 'getOrderQr'], ['format'], 'query'),
@@ -70,25 +69,4 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
       },
     }),
   };
-}
-
-/** A wallet's BIP270 Payment of what pos asks to be paid, an order or a refund: BIP270's own media types, or JSON. */
-function bip270Payment(deps: GatewayDeps, method: 'payOrder' | 'payRefund', param: 'order_number' | 'refund_id'): RouteDefinition {
-  return route({
-    params: rpcParams(['pos', method], [param], 'path'),
-    body: messageSchema(PAYMENT, 'request'),
-    bodyExample: exampleOf(PAYMENT) as never,
-    jsonAlso: { body: 'application/bitcoinsv-payment', answer: 'application/bitcoinsv-paymentack' },
-    answer: messageSchema(PAYMENT_ACK, 'answer'),
-    handle: async ({ params, body, request }) => {
-      const payment = fromJson(PAYMENT, body as Record<string, unknown>);
-      // Verifying and broadcasting the transaction may take a few seconds.
-      const call = { ...callOptions(request), timeoutMs: 30_000 };
-      const id = params[param] as string;
-      const ack = await (method === 'payOrder'
-        ? deps.services.pos.payOrder({ orderNumber: id, ...payment } as never, call)
-        : deps.services.pos.payRefund({ refundId: id, ...payment } as never, call));
-      return toJson(PAYMENT_ACK, { payment, memo: ack.memo, error: ack.error });
-    },
-  });
 }
