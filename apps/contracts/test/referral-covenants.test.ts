@@ -25,6 +25,7 @@ async function referredShop() {
     referrerName: 'Coffee Weekly',
     referrerAddress: referrer.address,
     commissionBasisPoints: 1_000,
+    publicUrl: PUBLIC_URL,
   });
   return { merchant, item: item!, referrer, link: referralLink! };
 }
@@ -74,6 +75,7 @@ describe('a referral covenant', () => {
   it('sells the item through the link: the buyer pays the covenant, whose spend pays the shop and the referrer their 10%, and the books show the commission', async () => {
     const { merchant, item, referrer, link } = await referredShop();
     expect(link).toMatchObject({ itemName: 'Cold brew', priceMinor: 400n, currency: 'USD', commissionBasisPoints: 1_000, sales: 0n });
+    expect(link.url).toBe(`${PUBLIC_URL}/r/${link.id}`);
     expect((await stack.client.getReferralLink({ id: link.id })).referralLink).toMatchObject({
       itemId: item.id,
       referrerName: 'Coffee Weekly',

@@ -43,6 +43,7 @@ describe('referral covenants through the API', () => {
     expect(created.statusCode, created.body).toBe(201);
     const referral = created.json();
     expect(referral).toMatchObject({ item_name: 'Cold brew', price_minor: 400, currency: 'USD', commission_basis_points: 1_000, sales: 0 });
+    expect(referral.url).toBe(`${origin}/r/${referral.id}`);
     expect((await call('GET', `/api/v1/referral-links/${referral.id}`)).json()).toMatchObject({
       id: referral.id,
       referrer_name: 'Coffee Weekly',

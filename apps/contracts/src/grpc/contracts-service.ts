@@ -114,17 +114,19 @@ export function contractsService(context: ContractsContext): ContractsServiceImp
     async settleTimelockedRefund(request) {
       return { timelockedRefund: await refund(await settleTimelockedRefund(context, request)) };
     },
-    async createReferralLink({ org, ...input }) {
-      const [link] = await referralLinkMessages(context, [await createReferralLink(context, org, input)], { withSales: true });
+    async createReferralLink({ org, publicUrl, ...input }) {
+      const created = await createReferralLink(context, org, input);
+      const [link] = await referralLinkMessages(context, [created], { withSales: true, publicUrl });
       return { referralLink: link };
     },
-    async listReferralLinks({ org }) {
-      return { data: await referralLinkMessages(context, await context.referrals.linksOf(orgOf(org).id), { withSales: true }) };
+    async listReferralLinks({ org, publicUrl }) {
+      const links = await context.referrals.linksOf(orgOf(org).id);
+      return { data: await referralLinkMessages(context, links, { withSales: true, publicUrl }) };
     },
-    async getReferralLink({ id }) {
+    async getReferralLink({ id, publicUrl }) {
       const found = await context.referrals.linkById(id);
       if (!found) throw new AppError('not_found', `No referral link ${id}`, { field: 'id' });
-      const [link] = await referralLinkMessages(context, [found], { withSales: false });
+      const [link] = await referralLinkMessages(context, [found], { withSales: false, publicUrl });
       return { referralLink: link };
     },
     async openReferralCheckout(request) {

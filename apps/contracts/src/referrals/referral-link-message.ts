@@ -13,7 +13,7 @@ const ITEMS_PER_CALL = 100;
 export async function referralLinkMessages(
   context: Pick<ContractsContext, 'pos' | 'referrals'>,
   links: readonly ReferralLink[],
-  options: { withSales: boolean },
+  options: { withSales: boolean; publicUrl: string },
 ): Promise<ReferralLinkMessage[]> {
   const first = links[0];
   if (!first) return [];
@@ -40,6 +40,12 @@ export async function referralLinkMessages(
       createdAt: link.createdAt.toISOString(),
       sales: sales.get(link.id)?.sales ?? 0n,
       commissionPaidSatoshis: sales.get(link.id)?.commissionPaidSatoshis ?? 0n,
+      url: referralPageUrl(options.publicUrl, link.id),
     };
   });
+}
+
+/** The page a referrer shares (served by the gateway): the item, and a checkout a wallet pays. */
+export function referralPageUrl(publicUrl: string, id: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}/r/${id}`;
 }
