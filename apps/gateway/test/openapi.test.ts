@@ -98,6 +98,7 @@ describe('the OpenAPI document', () => {
       'GET /api/v1/passes/coffee/:card_id/apple',
       'GET /api/v1/tickets/:code/qr',
       'GET /api/v1/stablecoin/intents/:payment_id/qr',
+      'GET /api/v1/referral-checkouts/:id/qr',
     ]);
     const withSchema = built.filter(
       ({ operation }) =>

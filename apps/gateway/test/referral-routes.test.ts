@@ -66,6 +66,12 @@ describe('referral covenants through the API', () => {
       outputs: [{ script: checkout.covenant_script, amount: checkout.funding_satoshis }],
     });
 
+    const qr = await call('GET', `/api/v1/referral-checkouts/${checkout.id}/qr`);
+    expect([qr.statusCode, qr.headers['content-type']]).toEqual([200, 'image/svg+xml']);
+    expect(qr.body).toMatch(/^<svg/);
+    expect((await call('GET', `/api/v1/referral-checkouts/${checkout.id}/qr?format=png`)).headers['content-type']).toBe('image/png');
+    expect((await call('GET', `/api/v1/referral-checkouts/${checkout.id}/qr?format=gif`)).statusCode).toBe(422);
+
     const buyer = await stack.newWallet(200_000);
     const paid = await stack.walletCommand<{ txid: string; via: string }>(buyer.file, 'pay', checkout.pay_uri);
     expect(paid.via).toBe('payment request (acknowledged, broadcast)');

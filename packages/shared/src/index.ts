@@ -27,6 +27,7 @@ export { freeText, lineOfText } from './text-fields.js';
 export { comparablePath, coversMethod, coversPath, hasDotSegment, pathMatcher, pricingResource, specificity } from './paygate-path.js';
 export { MAX_SATOSHIS, MAX_SATOSHIS_BIGINT } from './satoshis.js';
 export { ORDER_LIMITS } from './order-limits.js';
+export { qrFormat, qrImage } from './qr-image.js';
 export {
   buyButtonElement,
   buyButtonSnippet,

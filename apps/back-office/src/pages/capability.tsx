@@ -19,6 +19,7 @@ import { PaidApiPage } from './paid-api.js';
 import { PayLinksPage } from './pay-links.js';
 import { PosCardsPage } from './pos-cards.js';
 import { PrepaidCardsPage } from './prepaid-cards.js';
+import { ReferralLinksPage } from './referral-links.js';
 import { SignInFirst } from './sign-in-first.js';
 import { SiteBuilderPage } from './site-builder.js';
 import { StableValuePage } from './stable-value.js';
@@ -48,6 +49,7 @@ const OWN_PAGES: Record<string, (props: { handle: string }) => JSX.Element> = {
   tokens: TokensPage,
   escrow: EscrowPage,
   'timelocked-refund': TimelockedRefundPage,
+  'referral-covenant': ReferralLinksPage,
   psbt: JointTransactionsPage,
 };
 

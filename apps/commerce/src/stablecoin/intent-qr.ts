@@ -1,4 +1,4 @@
-import { qrImage } from '../qr-image.js';
+import { qrImage } from '@ctk/shared';
 import { findIntent } from './get-intent.js';
 import type { StablecoinContext } from './stablecoin-context.js';
 

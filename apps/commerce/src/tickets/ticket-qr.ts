@@ -1,5 +1,4 @@
-import { AppError } from '@ctk/shared';
-import { qrImage } from '../qr-image.js';
+import { AppError, qrImage } from '@ctk/shared';
 import type { TicketRepository } from '../data/ticket-repository.js';
 import { TICKET_CODE } from './ticket-code.js';
 

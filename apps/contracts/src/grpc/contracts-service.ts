@@ -1,5 +1,5 @@
 import type { ContractsServiceImplementation } from '@ctk/proto/ctk/contracts/v1/contracts';
-import { AppError, orgOf } from '@ctk/shared';
+import { AppError, orgOf, qrImage } from '@ctk/shared';
 import { getSetup } from '../domain/get-setup.js';
 import type { Escrow } from '../data/escrow-repository.js';
 import { createEscrow } from '../escrow/create-escrow.js';
@@ -29,7 +29,7 @@ import type { ReferralCheckout } from '../data/referral-repository.js';
 import { createReferralLink } from '../referrals/create-referral-link.js';
 import { openReferralCheckout } from '../referrals/open-referral-checkout.js';
 import { payReferralCheckout } from '../referrals/pay-referral-checkout.js';
-import { toCheckoutMessage } from '../referrals/referral-checkout-message.js';
+import { checkoutUrls, toCheckoutMessage } from '../referrals/referral-checkout-message.js';
 import { advanceCheckout, foundCheckout } from '../referrals/referral-checkout-state.js';
 import { referralLinkMessages } from '../referrals/referral-link-message.js';
 import { referralPaymentRequest } from '../referrals/referral-payment-request.js';
@@ -147,5 +147,9 @@ export function contractsService(context: ContractsContext): ContractsServiceImp
       return referralPaymentRequest(await foundCheckout(context, id), publicUrl, context.now());
     },
     payReferralCheckout: (request) => payReferralCheckout(context, request),
+    async getReferralCheckoutQr({ id, publicUrl, format }) {
+      const found = await foundCheckout(context, id);
+      return qrImage(checkoutUrls(publicUrl, found.id).payUri, format);
+    },
   };
 }

@@ -1,7 +1,7 @@
 import type { OrderContext } from '../orders/order-context.js';
 import { dueSatoshis } from '../orders/order-state.js';
 import { paymentUris } from '../orders/payment-uris.js';
-import { qrFormat, qrImage } from '../orders/qr-image.js';
+import { qrFormat, qrImage } from '@ctk/shared';
 import { getOrder } from './get-order.js';
 
 /** The QR code of the order's BIP21 URI (it carries `r=`: a BIP270 wallet uses it, another pays the address). */

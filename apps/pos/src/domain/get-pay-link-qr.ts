@@ -1,4 +1,4 @@
-import { qrFormat, qrImage } from '../orders/qr-image.js';
+import { qrFormat, qrImage } from '@ctk/shared';
 import type { PayLinkContext } from '../pay-links/pay-link-context.js';
 import { payLinkPageUrl } from '../pay-links/pay-link-page.js';
 import { getPayLink } from './get-pay-link.js';

@@ -1,5 +1,5 @@
-import { AppError } from '@ctk/shared';
 import QRCode from 'qrcode';
+import { AppError } from './errors.js';
 
 const FORMATS = { svg: 'image/svg+xml', png: 'image/png' } as const;
 
@@ -10,7 +10,10 @@ export function qrFormat(format: string): keyof typeof FORMATS {
   return chosen as keyof typeof FORMATS;
 }
 
-/** A QR code of `text` as SVG or PNG (`format` as `qrFormat` reads it). */
+/**
+ * A QR code of `text` as SVG or PNG (512 pixels; `format` as `qrFormat` reads it): an order's or a pay link's
+ * payment URI, a ticket's code, a stablecoin intent's address, a referral checkout's payment URI.
+ */
 export async function qrImage(text: string, format: string): Promise<{ contentType: string; body: Buffer }> {
   const chosen = qrFormat(format);
   const options = { errorCorrectionLevel: 'M' as const, margin: 2 };
