@@ -85,11 +85,28 @@ export function linkPriceText(link: Pick<ReferralLink, 'price_minor' | 'currency
   return link.currency ? formatMoney(link.price_minor, link.currency) : 'No longer sold';
 }
 
-/** A link's share in words: "10%: $0.40 a sale". */
-export function linkShareText(link: Pick<ReferralLink, 'price_minor' | 'currency' | 'commission_basis_points'>): string {
+/**
+ * A link's share in words: "10%: $0.40 a sale". Where prices include tax, the share is of the price less its
+ * tax: "10%: at most $0.40 a sale".
+ */
+export function linkShareText(
+  link: Pick<ReferralLink, 'price_minor' | 'currency' | 'commission_basis_points'>,
+  pricesIncludeTax: boolean,
+): string {
   const share = shareText(link.commission_basis_points);
   if (!link.currency) return share;
-  return `${share}: ${formatMoney(commissionOn(link.price_minor, link.commission_basis_points), link.currency)} a sale`;
+  const money = formatMoney(commissionOn(link.price_minor, link.commission_basis_points), link.currency);
+  return `${share}: ${pricesIncludeTax ? 'at most ' : ''}${money} a sale`;
+}
+
+/** What a share typed comes to on an item's price, in words for the form. */
+export function shareOnPriceText(basisPoints: number, priceMinor: number, currency: string, pricesIncludeTax: boolean): string {
+  const share = shareText(basisPoints);
+  const price = formatMoney(priceMinor, currency);
+  const money = formatMoney(commissionOn(priceMinor, basisPoints), currency);
+  return pricesIncludeTax
+    ? `${share} of ${price} less its tax: at most ${money} on each sale.`
+    : `${share} of ${price} is ${money} on each sale, before tax.`;
 }
 
 /** Where a checkout stands, in a few words. */

@@ -8,7 +8,7 @@ import { satoshisText } from '../satoshis.js';
  * sale (a percentage, and what it comes to on the price), what it sold (paid checkouts) and the commission paid
  * to the referrer's address, and the page the referrer shares, with a button to copy it.
  */
-export function ReferralLinkCard({ link }: { link: ReferralLink }) {
+export function ReferralLinkCard({ link, pricesIncludeTax }: { link: ReferralLink; pricesIncludeTax: boolean }) {
   const headingId = `referral-link-${link.id}`;
   return (
     <li class="card contract">
@@ -19,7 +19,7 @@ export function ReferralLinkCard({ link }: { link: ReferralLink }) {
         <dt>Price</dt>
         <dd>{linkPriceText(link)}</dd>
         <dt>Their share</dt>
-        <dd>{linkShareText(link)}</dd>
+        <dd>{linkShareText(link, pricesIncludeTax)}</dd>
         <dt>Sales</dt>
         <dd>
           {link.sales} paid checkout{link.sales === 1 ? '' : 's'}

@@ -8,6 +8,7 @@ import {
   LEAST_SHARE,
   looksLikeAddress,
   MOST_SHARE,
+  shareOnPriceText,
   shareText,
   type ReferralField,
   type ReferralLink,
@@ -18,7 +19,7 @@ import { NOT_AN_ADDRESS, referralLinkRefusal, SHARE_BOUNDS } from '../referral-r
 /** One of the shop's items as `GET /api/v1/orgs/:handle/items` answers it, what a link sells. */
 export type SellableItem = { id: string; name: string; price_cents: number; currency: string; available: boolean };
 
-type Props = { handle: string; items: SellableItem[] | null; onMade: (link: ReferralLink) => void };
+type Props = { handle: string; items: SellableItem[] | null; pricesIncludeTax: boolean; onMade: (link: ReferralLink) => void };
 
 /**
  * "Make a referral link": one of the shop's items for sale, the referrer's name, their wallet's address and
@@ -26,7 +27,7 @@ type Props = { handle: string; items: SellableItem[] | null; onMade: (link: Refe
  * (`POST /api/v1/orgs/:handle/referral-links`, in basis points). What the page can tell is wrong is said beside
  * its field before anything is sent; the route's refusals (an address of another network) are said there too.
  */
-export function ReferralLinkForm({ handle, items, onMade }: Props) {
+export function ReferralLinkForm({ handle, items, pricesIncludeTax, onMade }: Props) {
   const [itemId, setItemId] = useState('');
   const [share, setShare] = useState('');
   const [busy, setBusy] = useState(false);
@@ -95,7 +96,7 @@ export function ReferralLinkForm({ handle, items, onMade }: Props) {
   const typedShare = share.trim() ? basisPointsOrNull(share) : null;
   const shareSaid =
     typedShare !== null && item
-      ? `${shareText(typedShare)} of ${formatMoney(item.price_cents, item.currency)} is ${formatMoney(commissionOn(item.price_cents, typedShare), item.currency)} on each sale, before tax.`
+      ? shareOnPriceText(typedShare, item.price_cents, item.currency, pricesIncludeTax)
       : `A percentage of each sale, before tax: from ${shareText(LEAST_SHARE)} to ${shareText(MOST_SHARE)}.`;
 
   return (

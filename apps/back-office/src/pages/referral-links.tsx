@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, type Page } from '../api.js';
 import { describe, Problem } from '../form.js';
 import type { ReferralCheckout, ReferralLink } from '../referral-links.js';
+import type { ShopWallet } from '../wallet-addresses.js';
 import { ReferralCheckoutCard } from './referral-checkout-card.js';
 import { ReferralLinkCard } from './referral-link-card.js';
 import { ReferralLinkForm, type SellableItem } from './referral-link-form.js';
@@ -14,6 +15,7 @@ import { ReferralLinkForm, type SellableItem } from './referral-link-form.js';
  * each with where it stands and every amount it moved (referral-checkout-card.tsx).
  */
 export function ReferralLinksPage({ handle }: { handle: string }) {
+  const [shop, setShop] = useState<Shop | null>(null);
   const [items, setItems] = useState<SellableItem[] | null>(null);
   const [links, setLinks] = useState<ReferralLink[] | null>(null);
   const [checkouts, setCheckouts] = useState<ReferralCheckout[] | null>(null);
@@ -21,6 +23,7 @@ export function ReferralLinksPage({ handle }: { handle: string }) {
   useEffect(() => {
     const org = `/api/v1/orgs/${encodeURIComponent(handle)}`;
     const failed = (error: unknown) => setProblem(describe(error));
+    api<Shop>(`/api/v1/organizations/${encodeURIComponent(handle)}`).then(setShop, failed);
     api<Page<SellableItem>>(`${org}/items?limit=100`).then((page) => setItems(page.data), failed);
     api<{ data: ReferralLink[] }>(`${org}/referral-links`).then((answer) => setLinks(answer.data), failed);
     api<{ data: ReferralCheckout[] }>(`${org}/referral-checkouts`).then((answer) => setCheckouts(answer.data), failed);
@@ -32,19 +35,26 @@ export function ReferralLinksPage({ handle }: { handle: string }) {
   };
   const replace = (checkout: ReferralCheckout) =>
     setCheckouts((list) => (list ?? []).map((known) => (known.id === checkout.id ? checkout : known)));
+  const includesTax = shop?.prices_include_tax ?? false;
   return (
     <>
       <h1>Referral covenant: referral links</h1>
       <ReferralExplained />
       <Problem problem={problem} />
-      <ReferralLinkForm handle={handle} items={items} onMade={made} />
+      {shop && !shop.receiving_address && !shop.wallet_xpub && (
+        <p class="next">
+          Buyers pay your share into your own wallet, and the shop has none registered yet: add your wallet in{' '}
+          <a href="/settings">Settings</a> first, or checkouts through your links are refused.
+        </p>
+      )}
+      <ReferralLinkForm handle={handle} items={items} pricesIncludeTax={includesTax} onMade={made} />
       <section aria-labelledby="your-links">
         <h2 id="your-links">Your referral links</h2>
         {links === null && !problem && <p aria-busy="true">Loading…</p>}
         {links?.length === 0 && <p>No links yet. Make one above.</p>}
         <ul class="entries">
           {links?.map((link) => (
-            <ReferralLinkCard key={link.id} link={link} />
+            <ReferralLinkCard key={link.id} link={link} pricesIncludeTax={includesTax} />
           ))}
         </ul>
       </section>
@@ -61,6 +71,9 @@ export function ReferralLinksPage({ handle }: { handle: string }) {
     </>
   );
 }
+
+/** The organisation's read (`GET /api/v1/organizations/:handle`): where it is paid, and whether its prices include tax. */
+type Shop = ShopWallet & { wallet_xpub?: string | null; prices_include_tax?: boolean };
 
 /** What a referral link is, in plain words. */
 function ReferralExplained() {

@@ -2,7 +2,7 @@ import { rpcParams } from '../contract/request-params.js';
 import type { GatewayDeps } from '../deps.js';
 import { answerOrigin } from '../origin/answer-origin.js';
 import { bip270Payment } from './bip270-payment.js';
-import { qrAnswer, qrFiles } from './qr-answer.js';
+import { qrAnswer, qrByteFiles } from './qr-answer.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { callOptions } from './service-call.js';
 
@@ -17,7 +17,8 @@ export function referralRoutes(deps: GatewayDeps): Record<string, RouteDefinitio
     'GET /api/v1/referral-checkouts/:id/qr': route({
       params: rpcParams(['contracts', 'getReferralCheckoutQr'], ['id'], 'path'),
       query: rpcParams(['contracts', 'getReferralCheckoutQr'], ['format'], 'query'),
-      files: qrFiles('the checkout’s payment URI', 45),
+      files: qrByteFiles('the checkout’s payment URI'),
+      errors: ['not_found'],
       handle: async ({ params, query, request, reply }) => {
         const qr = { id: params.id, publicUrl: answerOrigin(request, publicUrl), format: query.format ?? '' };
         return qrAnswer(reply, await deps.services.contracts.getReferralCheckoutQr(qr, callOptions(request)));

@@ -2,17 +2,12 @@ import { AppError } from '@ctk/shared';
 import { messageDesc } from '../contract/contract-registry.js';
 import { rpcParams } from '../contract/request-params.js';
 import type { GatewayDeps } from '../deps.js';
-import { qrAnswer } from './qr-answer.js';
+import { qrAnswer, qrByteFiles } from './qr-answer.js';
 import { route, type RouteDefinition } from './route-definition.js';
 import { shopperCheckout } from './commerce-routes.js';
 import { callOptions } from './service-call.js';
 
 /** The ticket's QR code: bytes only (no JSON), like a wallet pass. */
-const TICKET_QR_FILES = {
-  'image/svg+xml': { description: "The QR code of the ticket's code as SVG", binary: true as const },
-  'image/png': { description: 'The same QR code as a PNG image (512 pixels)', binary: true as const },
-};
-
 const CREATE = messageDesc('ctk.commerce.v1.CreateTicketCheckoutRequest');
 const CHECKOUT = messageDesc('ctk.commerce.v1.CommerceTicketCheckout');
 
@@ -41,7 +36,7 @@ export function ticketRoutes(deps: GatewayDeps): Record<string, RouteDefinition>
     'GET /api/v1/tickets/:code/qr': route({
       params: rpcParams(['commerce', 'getTicketQr'], ['code'], 'path'),
       query: rpcParams(['commerce', 'getTicketQr'], ['format'], 'query'),
-      files: TICKET_QR_FILES,
+      files: qrByteFiles('the ticket’s code'),
       errors: ['not_found'],
       handle: async ({ params, query, request, reply }) => {
         const qr = await commerce.getTicketQr({ code: params.code, format: query.format ?? '' }, callOptions(request));
