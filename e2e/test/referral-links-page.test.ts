@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumInstalled, openChromium } from './browser.js';
-import { api, freePort, ROOT, startInstance, stopInstance, wallet, type Instance } from './instance.js';
+import { api, freePort, ROOT, startInstance, stopInstance, until, wallet, type Instance } from './instance.js';
 import { pageProblems } from './page-checks.js';
 
 /** Screenshots of each step at phone size, kept after the run (git ignores the folder). */
@@ -26,6 +26,7 @@ const hasChromium = chromiumInstalled('referral-links-page.test.ts');
  */
 describe.skipIf(!hasChromium)('the referral links page, in headless Chromium at phone size', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ctk-e2e-referral-'));
+  const merchantWallet = join(dir, 'merchant.json');
   const referrerWallet = join(dir, 'referrer.json');
   const buyerWallet = join(dir, 'buyer.json');
   let instance: Instance;
@@ -91,6 +92,9 @@ describe.skipIf(!hasChromium)('the referral links page, in headless Chromium at 
     expect(page.url()).toBe(`${instance.base}/o/${handle}/referral-covenant`);
     await page.getByText('a script on the chain that can only pay you and the referrer, the amounts fixed at checkout').waitFor();
     await page.getByText('5100 Referral commissions', { exact: true }).waitFor();
+    // The shop opens without its wallet: the page says checkouts need one.
+    const noWallet = page.getByText('Buyers pay your share into your own wallet, and the shop has none registered yet', { exact: false });
+    await noWallet.waitFor();
     await page.getByText('No links yet. Make one above.').waitFor();
     await page.getByText('None yet. When a buyer checks out through one of your links, it shows here.').waitFor();
     expect(await pageProblems(page)).toEqual([]);
@@ -151,7 +155,12 @@ describe.skipIf(!hasChromium)('the referral links page, in headless Chromium at 
     expect(await pageProblems(page)).toEqual([]);
     await shot('made', card);
 
-    // A buyer checks out through the link (no key) and pays its pay: URI with a funded wallet.
+    // The owner registers the shop's wallet; a buyer checks out through the link (no key) and pays its pay: URI with a funded wallet.
+    const merchant = (await wallet(chainPort, merchantWallet, 'create')) as WalletInfo;
+    const registered = await api(instance.base, 'PATCH', `/api/v1/organizations/${handle}`, ownerKey, {
+      receiving_address: merchant.address,
+    });
+    expect(registered.status, JSON.stringify(registered.body)).toBe(200);
     const opened = await api(instance.base, 'POST', `/api/v1/referral-links/${made.id}/checkouts`);
     expect(opened.status, JSON.stringify(opened.body)).toBe(201);
     const checkout = opened.body;
@@ -192,8 +201,21 @@ describe.skipIf(!hasChromium)('the referral links page, in headless Chromium at 
     const linked = page.getByRole('region', { name: 'Your referral links' }).getByRole('listitem');
     await linked.getByText('1 paid checkout', { exact: true }).waitFor();
     await linked.getByText(`${grouped(done.commission_satoshis)} satoshis (${bsv(done.commission_satoshis)})`).waitFor();
+    expect(await noWallet.count()).toBe(0);
     expect(await pageProblems(page)).toEqual([]);
     await shot('paid', sale);
+
+    // On the chain: the covenant paid the referrer's wallet their commission, and the shop's the rest.
+    await until(
+      async () => [
+        (await wallet(chainPort, referrerWallet, 'balance')).satoshis,
+        (await wallet(chainPort, merchantWallet, 'balance')).satoshis,
+      ],
+      ([toReferrer, toShop]) => toReferrer === done.commission_satoshis && toShop === done.satoshis - done.commission_satoshis,
+      'the covenant paid the referrer and the shop',
+      60,
+      500,
+    );
     expect(problems).toEqual([]);
   }, 240_000);
 });
