@@ -55,7 +55,10 @@ export function ReferralCheckoutCard({
           <small class="zone">{satoshisText(checkout.commission_satoshis)}</small>
         </dd>
         <dt>{paid ? 'You received' : 'You receive'}</dt>
-        <dd>{satoshisText(checkout.satoshis - checkout.commission_satoshis)}</dd>
+        <dd>
+          {formatMoney(checkout.total_minor - checkout.commission_minor, checkout.currency)}
+          <small class="zone">{satoshisText(checkout.satoshis - checkout.commission_satoshis)}</small>
+        </dd>
         <dt>Network fee</dt>
         <dd>
           {groupedSatoshis(checkout.fee_satoshis)} satoshi{checkout.fee_satoshis === 1 ? '' : 's'}
@@ -63,25 +66,35 @@ export function ReferralCheckoutCard({
         </dd>
       </dl>
       <p class={`next${paid ? ' done' : ''}`}>{checkoutNextText(checkout)}</p>
+      {checkout.funding_txid && (
+        <p class="txid">
+          The buyer paid into the covenant in <code title={checkout.funding_txid}>{shortTxid(checkout.funding_txid)}</code>
+        </p>
+      )}
+      {checkout.spend_txid && (
+        <p class="txid">
+          It paid you and the referrer in <code title={checkout.spend_txid}>{shortTxid(checkout.spend_txid)}</code>
+        </p>
+      )}
       {(checkout.funding_txid || checkout.spend_txid) && (
-        <dl class="facts txids">
+        <p class="actions">
           {checkout.funding_txid && (
-            <Txid
-              term="The buyer paid in"
-              txid={checkout.funding_txid}
+            <CopyButton
+              text={checkout.funding_txid}
               label="Copy the payment's txid"
               copied="The whole txid of the buyer's payment is copied."
+              secondary
             />
           )}
           {checkout.spend_txid && (
-            <Txid
-              term="Paid out to you both in"
-              txid={checkout.spend_txid}
+            <CopyButton
+              text={checkout.spend_txid}
               label="Copy the payout's txid"
               copied="The whole txid of the payout is copied."
+              secondary
             />
           )}
-        </dl>
+        </p>
       )}
       <Problem problem={problem} />
       {open && (
@@ -92,20 +105,5 @@ export function ReferralCheckoutCard({
         </p>
       )}
     </li>
-  );
-}
-
-/** A transaction, its id shortened to read and copied whole. */
-function Txid({ term, txid, label, copied }: { term: string; txid: string; label: string; copied: string }) {
-  return (
-    <>
-      <dt>{term}</dt>
-      <dd>
-        <code title={txid}>{shortTxid(txid)}</code>
-        <span class="actions">
-          <CopyButton text={txid} label={label} copied={copied} secondary />
-        </span>
-      </dd>
-    </>
   );
 }

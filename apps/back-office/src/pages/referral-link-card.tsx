@@ -25,7 +25,7 @@ export function ReferralLinkCard({ link, pricesIncludeTax }: { link: ReferralLin
           {link.sales} paid checkout{link.sales === 1 ? '' : 's'}
         </dd>
         <dt>Commission paid</dt>
-        <dd>{satoshisText(link.commission_paid_satoshis)}</dd>
+        <dd>{link.commission_paid_satoshis > 0 ? satoshisText(link.commission_paid_satoshis) : 'None yet'}</dd>
         <dt>Made</dt>
         <dd>{formatDateTime(link.created_at)}</dd>
       </dl>
