@@ -20,13 +20,13 @@ describe('contracts service', () => {
     await service.close();
   });
 
-  it('reports each capability contracts owns as not set up for a new shop: each built one with its first step, the referral covenant honestly not built yet', async () => {
+  it('reports each capability contracts owns as not set up for a new shop: each with its first step', async () => {
     const { capabilities } = await client.getSetup({ org: { id: randomUUID(), handle: 'corner-cafe' } });
     expect(capabilities.map((c) => c.capabilityId)).toEqual(['escrow', 'timelocked_refund', 'referral_covenant', 'tokens', 'psbt']);
     for (const capability of capabilities) expect(capability.setUp).toBe(false);
     expect(capabilities[0]?.nextStep).toMatch(/^Agree an escrow with a buyer and an arbiter/);
     expect(capabilities[1]?.nextStep).toMatch(/^Agree a time-locked refund with a buyer/);
-    expect(capabilities[2]?.nextStep).toMatch(/the contracts service does not .+ yet\.$/);
+    expect(capabilities[2]?.nextStep).toMatch(/^Make a referral link for an item \(POST \/api\/v1\/orgs\/:handle\/referral-links, staff\)/);
     expect(capabilities[3]?.nextStep).toMatch(/^Mint a token \(POST \/api\/v1\/orgs\/:handle\/tokens, admin\)/);
     expect(capabilities[4]?.nextStep).toMatch(/^Build a transaction your partners sign with you/);
   });

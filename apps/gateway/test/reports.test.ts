@@ -266,6 +266,7 @@ describe('reports through the gateway and the books service over gRPC', () => {
             account('4000', 'Revenue', 'income', 'credit', 0, 2150, 2150),
             account('4100', 'Refunds', 'expense', 'debit', 466, 0, 466),
             account('4200', 'Loyalty rewards', 'expense', 'debit', 0, 0, 0),
+            account('5100', 'Referral commissions', 'expense', 'debit', 0, 0, 0),
           ],
           total_debit_minor: 4200,
           total_credit_minor: 4200,
