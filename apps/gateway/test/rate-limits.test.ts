@@ -240,7 +240,7 @@ describe('stablecoin intents (decision 0036)', () => {
   });
 });
 
-describe('contracts anyone with an id may act on (decisions 0037 to 0039)', () => {
+describe('contracts anyone with an id may act on (decisions 0037 to 0040)', () => {
   let gateway: Gateway;
   beforeAll(async () => {
     gateway = await startTestGateway({ ...SERVICES_DOWN, CTK_CONTRACTS_RATE_LIMIT_PER_MINUTE: '2' });
@@ -263,6 +263,12 @@ describe('contracts anyone with an id may act on (decisions 0037 to 0039)', () =
       expect([url, await statuses(gateway, [post(url, address), post(url, address), post(url, address)])]).toEqual([url, [422, 422, 429]]);
     }
     expect(await statuses(gateway, [post(`/api/v1/joint-transactions/jtx_${id}/signatures`, '203.0.113.75')])).toEqual([422]);
+  });
+
+  it('checkouts through a referral link are limited per client address: each opens an order holding a receiving address', async () => {
+    const open = { method: 'POST' as const, url: `/api/v1/referral-links/ref_${'A'.repeat(24)}/checkouts`, remoteAddress: '203.0.113.76' };
+    // contracts is down here (503), but each request is counted all the same.
+    expect(await statuses(gateway, [open, open, open])).toEqual([503, 503, 429]);
   });
 });
 
