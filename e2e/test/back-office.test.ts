@@ -893,7 +893,7 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
       expect(capability.path, capability.id).toMatch(/^\/o\/:handle\//);
       await page.goto(`${instance.base}${capability.path.replace(':handle', handle)}`);
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toContain(capability.title);
-      // The items, pay links, cards, loyalty, the ledger, the reports, the Commerce API, the payment gate, the open sign, the federated marketplace, the site builder, stable value, tokens, escrow and partially signed transactions are pages of their own; the others say what the map says of them.
+      // The items, pay links, cards, loyalty, the ledger, the reports, the Commerce API, the payment gate, the open sign, the federated marketplace, the site builder, stable value, tokens, escrow, time-locked refunds, referral links and partially signed transactions are pages of their own; the others say what the map says of them.
       const ownPages = [
         'pos',
         'pay_links',
@@ -911,6 +911,7 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
         'tokens',
         'escrow',
         'timelocked_refund',
+        'referral_covenant',
         'psbt',
       ];
       if (!ownPages.includes(capability.id))

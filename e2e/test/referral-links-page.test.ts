@@ -145,6 +145,9 @@ describe.skipIf(!hasChromium)('the referral links page, in headless Chromium at 
     expect(made.url).toBe(`${instance.base}/r/${made.id}`);
     await card.getByText('10%: $0.40 a sale').waitFor();
     await card.getByText('0 paid checkouts').waitFor();
+    expect(await card.locator('dt').filter({ hasText: 'Commission paid' }).locator('xpath=following-sibling::dd[1]').textContent()).toBe(
+      'None yet',
+    );
     await card.getByText(referrer.address, { exact: true }).waitFor();
     expect(await card.getByRole('link', { name: made.url }).getAttribute('href')).toBe(made.url);
     await card.getByRole('button', { name: 'Copy the link' }).click();
@@ -185,7 +188,7 @@ describe.skipIf(!hasChromium)('the referral links page, in headless Chromium at 
       `$0.40${grouped(done.commission_satoshis)} satoshis (${bsv(done.commission_satoshis)})`,
     );
     expect(await fact('You received').textContent()).toBe(
-      `${grouped(done.satoshis - done.commission_satoshis)} satoshis (${bsv(done.satoshis - done.commission_satoshis)})`,
+      `$3.60${grouped(done.satoshis - done.commission_satoshis)} satoshis (${bsv(done.satoshis - done.commission_satoshis)})`,
     );
     expect(await fact('Network fee').textContent()).toBe(
       `${grouped(done.fee_satoshis)} satoshi${done.fee_satoshis === 1 ? '' : 's'}paid by the buyer, on top`,
@@ -193,8 +196,10 @@ describe.skipIf(!hasChromium)('the referral links page, in headless Chromium at 
     await sale
       .getByText('The covenant paid you and the referrer. The commission is in your books under 5100 Referral commissions.')
       .waitFor();
-    await sale.getByText(`${done.funding_txid.slice(0, 8)}…${done.funding_txid.slice(-6)}`).waitFor();
-    await sale.getByText(`${done.spend_txid.slice(0, 8)}…${done.spend_txid.slice(-6)}`).waitFor();
+    // The two transactions, their ids shortened to read and copied whole.
+    const short = (txid: string) => `${txid.slice(0, 8)}…${txid.slice(-6)}`;
+    await sale.getByText(`The buyer's payment into the covenant: transaction ${short(done.funding_txid)}`, { exact: true }).waitFor();
+    await sale.getByText(`Paid out to you and the referrer: transaction ${short(done.spend_txid)}`, { exact: true }).waitFor();
     await sale.getByRole('button', { name: "Copy the payout's txid" }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(done.spend_txid);
     expect(await sale.getByRole('button', { name: 'Read again' }).count()).toBe(0);

@@ -7,6 +7,10 @@ export const SHARE_BOUNDS = `Give the referrer from ${shareText(LEAST_SHARE)} to
 /** Said beside the address when it is not one at all. */
 export const NOT_AN_ADDRESS = "That is not a wallet address: copy it whole from the referrer's wallet.";
 
+/** Said beside the name or the address left empty. */
+export const NAME_MISSING = 'Type who refers the item, such as Coffee Weekly.';
+export const ADDRESS_MISSING = "Paste the referrer's wallet address: their share is paid to it.";
+
 /**
  * A referral link refused (`POST /api/v1/orgs/:handle/referral-links`), in words the merchant acts on, beside
  * the field the route names: an item no longer for sale, an address of another chain, a share out of bounds.
@@ -26,10 +30,10 @@ export function referralLinkRefusal(error: unknown): { problem: string; fields: 
           const network = /\(([^:]+): \w+ addresses, starting with ([^)]+)\)/.exec(message);
           if (network)
             return `That address is of another network: this shop is paid on the ${network[1]} chain, where addresses start with ${network[2]}. Ask the referrer for their wallet's address on it.`;
-          return /required/.test(message) ? "Paste the referrer's wallet address: their share is paid to it." : NOT_AN_ADDRESS;
+          return /required/.test(message) ? ADDRESS_MISSING : NOT_AN_ADDRESS;
         }
         case 'referrer_name':
-          return /required/.test(message) ? 'Type who refers the item, such as Coffee Weekly.' : undefined;
+          return /required/.test(message) ? NAME_MISSING : undefined;
       }
     },
   });

@@ -68,12 +68,12 @@ export function ReferralCheckoutCard({
       <p class={`next${paid ? ' done' : ''}`}>{checkoutNextText(checkout)}</p>
       {checkout.funding_txid && (
         <p class="txid">
-          The buyer paid into the covenant in <code title={checkout.funding_txid}>{shortTxid(checkout.funding_txid)}</code>
+          The buyer's payment into the covenant: transaction <code title={checkout.funding_txid}>{shortTxid(checkout.funding_txid)}</code>
         </p>
       )}
       {checkout.spend_txid && (
         <p class="txid">
-          It paid you and the referrer in <code title={checkout.spend_txid}>{shortTxid(checkout.spend_txid)}</code>
+          Paid out to you and the referrer: transaction <code title={checkout.spend_txid}>{shortTxid(checkout.spend_txid)}</code>
         </p>
       )}
       {(checkout.funding_txid || checkout.spend_txid) && (

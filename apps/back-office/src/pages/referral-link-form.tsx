@@ -14,7 +14,7 @@ import {
   type ReferralLink,
   type ReferralProblems,
 } from '../referral-links.js';
-import { NOT_AN_ADDRESS, referralLinkRefusal, SHARE_BOUNDS } from '../referral-refusals.js';
+import { ADDRESS_MISSING, NAME_MISSING, NOT_AN_ADDRESS, referralLinkRefusal, SHARE_BOUNDS } from '../referral-refusals.js';
 
 /** One of the shop's items as `GET /api/v1/orgs/:handle/items` answers it, what a link sells. */
 export type SellableItem = { id: string; name: string; price_cents: number; currency: string; available: boolean };
@@ -61,9 +61,9 @@ export function ReferralLinkForm({ handle, items, pricesIncludeTax, onMade }: Pr
     setFields({});
     const typed: ReferralProblems = {};
     if (!item) typed.item_id = 'Choose the item the link sells.';
-    if (!text('referrer_name')) typed.referrer_name = 'Type who refers the item, such as Coffee Weekly.';
+    if (!text('referrer_name')) typed.referrer_name = NAME_MISSING;
     const address = text('referrer_address');
-    if (!address) typed.referrer_address = "Paste the referrer's wallet address: their share is paid to it.";
+    if (!address) typed.referrer_address = ADDRESS_MISSING;
     else if (!looksLikeAddress(address)) typed.referrer_address = NOT_AN_ADDRESS;
     const basisPoints = basisPointsOrNull(text('commission_basis_points'));
     if (basisPoints === null) typed.commission_basis_points = SHARE_BOUNDS;
