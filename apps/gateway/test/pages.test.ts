@@ -20,7 +20,7 @@ const get = (url: string) => gateway.app.inject({ method: 'GET', url });
 const assetUrls = (html: string) => [...html.matchAll(/(?:src|href)="(\/ui\/[^"]+)"/g)].map((match) => match[1]!);
 
 describe('the counter screen and the customer page', () => {
-  it.each([['/pos'], ['/pay/7KQ2M9XB4T'], ['/l/3b0f6f0e-2a53-4a55-9a43-1e1f7f0c9d21']])(
+  it.each([['/pos'], ['/pay/7KQ2M9XB4T'], ['/l/3b0f6f0e-2a53-4a55-9a43-1e1f7f0c9d21'], ['/r/ref_gKVtvg7o_KyiMpa7-v_udnxO']])(
     '%s is an HTML page with a strict policy and no inline script',
     async (url) => {
       const response = await get(url);
@@ -80,6 +80,7 @@ describe('the counter screen and the customer page', () => {
     ['an order number with a slash', '/pay/..%2Fpos'],
     ['an order number of junk', '/pay/%00abc'],
     ['a pay link id that is no id', '/l/..%2Fpos'],
+    ['a referral link id that is no id', '/r/ref_%00'],
   ])('%s is 404 in the API’s error body', async (_label, url) => {
     const response = await get(url);
     expect(response.statusCode).toBe(404);

@@ -6,9 +6,10 @@ import { AppError } from '@ctk/shared';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /**
- * The counter screen (`/pos`), the customer page (`/pay/:order_number`) and a pay link's page (`/l/:id`): plain HTML, CSS and ES
- * modules in `apps/gateway/pages`, read once at start (the package's `files` ship the folder in the
- * production bundle). Outside the API catalog, as `/docs` is: they are pages that call the API.
+ * The counter screen (`/pos`), the customer page (`/pay/:order_number`), a pay link's page (`/l/:id`) and a referral
+ * link's buyer's page (`/r/:id`): plain HTML, CSS and ES modules in `apps/gateway/pages`, read once at start (the
+ * package's `files` ship the folder in the production bundle). Outside the API catalog, as `/docs` is: they are pages
+ * that call the API.
  */
 export const PAGES_DIR = fileURLToPath(new URL('../../pages', import.meta.url));
 
@@ -39,6 +40,8 @@ const PAGE_CSP = [
 const ORDER_NUMBER = /^[0-9A-Za-z]{4,32}$/;
 // A pay link's id is a UUID; the page says "no such link" for one pos does not have.
 const PAY_LINK_ID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+// A referral link's id is "ref_" and 24 URL-safe characters; the page says "not found" for one contracts does not have.
+const REFERRAL_LINK_ID = /^ref_[A-Za-z0-9_-]{24}$/;
 
 type Asset = { body: Buffer; type: string };
 
@@ -63,6 +66,7 @@ export function servePages(app: FastifyInstance): void {
   const counter = page('counter.html');
   const pay = page('pay.html');
   const link = page('link.html');
+  const referral = page('referral.html');
 
   const sendPage = (reply: FastifyReply, html: string) =>
     secure(reply).header('cache-control', 'no-cache').type(CONTENT_TYPES['.html']!).send(html);
@@ -75,6 +79,10 @@ export function servePages(app: FastifyInstance): void {
   app.get<{ Params: { id: string } }>('/l/:id', async (request, reply) => {
     if (!PAY_LINK_ID.test(request.params.id)) throw new AppError('not_found', 'No such pay link.');
     return sendPage(reply, link);
+  });
+  app.get<{ Params: { id: string } }>('/r/:id', async (request, reply) => {
+    if (!REFERRAL_LINK_ID.test(request.params.id)) throw new AppError('not_found', 'No such referral link.');
+    return sendPage(reply, referral);
   });
   app.get<{ Params: { version: string; file: string } }>('/ui/:version/:file', async (request, reply) => {
     const { version: asked, file } = request.params;
