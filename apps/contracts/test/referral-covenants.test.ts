@@ -188,6 +188,22 @@ describe('a referral covenant', () => {
     expect(order).toMatchObject({ status: 'paid', paidSatoshis: 40_000n, flags: [] });
   });
 
+  it('pays the shop and the referrer all the same when staff cancelled the order while the buyer paid: pos keeps it for a refund', async () => {
+    const { merchant, referrer, link } = await referredShop();
+    const checkout = await checkoutThrough(link.id);
+    await stack.pos.cancelOrder({ org: merchant.org, orderNumber: checkout.orderNumber, publicUrl: PUBLIC_URL });
+    expect((await pay(checkout, await buyerPays(checkout.covenantScript, checkout.fundingSatoshis))).error).toBe(0);
+    const spent = (await stack.client.getReferralCheckout({ id: checkout.id, publicUrl: PUBLIC_URL })).referralCheckout!;
+    expect(spent.status).toBe('paid');
+    expect(await stack.chain.listUnspent(referrer.address)).toEqual([expect.objectContaining({ txid: spent.spendTxid, satoshis: 4_000 })]);
+    // pos's watcher sees the spend at the cancelled order's address: kept and flagged for the merchant to refund, no sale posted.
+    await eventually(async () => {
+      const { order } = await stack.pos.getOrder({ orderNumber: checkout.orderNumber });
+      expect(order).toMatchObject({ status: 'cancelled', flags: ['refund_due'] });
+    });
+    expect((await stack.books.listJournalEntries({ org: merchant.org, limit: 10 })).entries).toEqual([]);
+  });
+
   it('refuses links that cannot be paid: another shop’s item, a share of 0 or above half, an address of no network', async () => {
     const { merchant, item, referrer } = await referredShop();
     const other = await stack.merchant(0);

@@ -3,7 +3,7 @@ import { decodeTransaction, hexToBytes } from '@ctk/chain';
 import { AppError, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { ContractsContext } from '../domain/contracts-context.js';
-import { foundCheckout } from './referral-checkout-state.js';
+import { foundCheckout, notSpentYet } from './referral-checkout-state.js';
 import { spendCovenant } from './spend-covenant.js';
 
 /** A transaction as hex: 10 MB of bytes at most. */
@@ -40,7 +40,7 @@ export async function payReferralCheckout(context: ContractsContext, input: z.in
     error: 0,
   };
   if (checkout.fundingTxid === txid && checkout.fundingTransaction) {
-    await spendCovenant(context, checkout).catch(() => undefined);
+    await spendCovenant(context, checkout).catch((error: unknown) => notSpentYet(context, checkout.id, error));
     return ack;
   }
   if (checkout.fundingTxid && checkout.fundingTxid !== txid)
@@ -74,9 +74,7 @@ export async function payReferralCheckout(context: ContractsContext, input: z.in
     throw error;
   }
   const funded = await context.referrals.recordFunding(checkout.id, txid, tx.toHex());
-  await spendCovenant(context, funded).catch((error: unknown) =>
-    context.logger.warn({ err: error, checkout: checkout.id }, 'the covenant of a funded referral checkout was not spent yet'),
-  );
+  await spendCovenant(context, funded).catch((error: unknown) => notSpentYet(context, checkout.id, error));
   return ack;
 }
 

@@ -22,7 +22,12 @@ export function checkoutStatus(checkout: ReferralCheckout, now: Date): CheckoutS
 export async function advanceCheckout(context: ContractsContext, checkout: ReferralCheckout): Promise<ReferralCheckout> {
   if (checkoutStatus(checkout, context.now()) !== 'funded') return checkout;
   return spendCovenant(context, checkout).catch((error: unknown) => {
-    context.logger.warn({ err: error, checkout: checkout.id }, 'the covenant of a funded referral checkout was not spent yet');
+    notSpentYet(context, checkout.id, error);
     return checkout;
   });
+}
+
+/** A funded checkout whose spend did not go through (pos or the chain unavailable): the money waits in the covenant, and the next read tries again. */
+export function notSpentYet(context: Pick<ContractsContext, 'logger'>, id: string, error: unknown): void {
+  context.logger.warn({ err: error, checkout: id }, 'the covenant of a funded referral checkout was not spent yet');
 }
