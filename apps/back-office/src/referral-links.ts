@@ -1,5 +1,3 @@
-import { createBase58check } from '@scure/base';
-import { sha256 } from '@noble/hashes/sha2.js';
 import { formatDateTime, formatMoney, percentOfRate } from './format.js';
 
 /**
@@ -133,18 +131,3 @@ export function checkoutNextText(checkout: ReferralCheckout): string {
 
 /** A transaction id, shortened to read: "5b91a2c4…f09ed6". */
 export const shortTxid = (txid: string) => `${txid.slice(0, 8)}…${txid.slice(-6)}`;
-
-const base58check = createBase58check(sha256);
-
-/**
- * Whether a typed address is one at all: base58 with its checksum, a version byte and a 20-byte key hash (a
- * P2PKH address of any network). Whether it is of this chain's network, the service says.
- */
-export function looksLikeAddress(text: string): boolean {
-  if (text.length < 26 || text.length > 35) return false;
-  try {
-    return base58check.decode(text).length === 21;
-  } catch {
-    return false;
-  }
-}

@@ -36,3 +36,16 @@ export function addressOfKey(key: string, sample: string): string | null {
     return null;
   }
 }
+
+/**
+ * Whether a typed address is one at all: base58 with its checksum, a version byte and a 20-byte key hash (a
+ * P2PKH address of any network). Whether it is of this chain's network, the service says.
+ */
+export function looksLikeAddress(text: string): boolean {
+  if (text.length < 26 || text.length > 35) return false;
+  try {
+    return base58check.decode(text).length === 21;
+  } catch {
+    return false;
+  }
+}

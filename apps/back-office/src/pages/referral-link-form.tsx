@@ -6,7 +6,6 @@ import { basisPointsOf, formatMoney } from '../format.js';
 import {
   commissionOn,
   LEAST_SHARE,
-  looksLikeAddress,
   MOST_SHARE,
   shareOnPriceText,
   shareText,
@@ -14,6 +13,7 @@ import {
   type ReferralLink,
   type ReferralProblems,
 } from '../referral-links.js';
+import { looksLikeAddress } from '../wallet-addresses.js';
 import { ADDRESS_MISSING, NAME_MISSING, NOT_AN_ADDRESS, referralLinkRefusal, SHARE_BOUNDS } from '../referral-refusals.js';
 
 /** One of the shop's items as `GET /api/v1/orgs/:handle/items` answers it, what a link sells. */
