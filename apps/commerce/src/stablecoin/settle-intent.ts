@@ -93,13 +93,17 @@ async function markOrderPaid(
   publicUrl: string,
 ): Promise<Order> {
   try {
-    const { order } = await context.pos.markOrderPaidElsewhere({
-      org: { id: intent.organizationId, handle: intent.orgHandle },
-      orderNumber: intent.orderNumber,
-      provider: 'stablecoin',
-      paymentRef: transfer.txid,
-      publicUrl,
-    });
+    // Settles of one transfer at once wait in turn on the order's row in pos: longer than a read's deadline.
+    const { order } = await context.pos.markOrderPaidElsewhere(
+      {
+        org: { id: intent.organizationId, handle: intent.orgHandle },
+        orderNumber: intent.orderNumber,
+        provider: 'stablecoin',
+        paymentRef: transfer.txid,
+        publicUrl,
+      },
+      { timeoutMs: 20_000 },
+    );
     if (!order) throw new AppError('internal', 'pos answered without the order');
     return order;
   } catch (error) {
