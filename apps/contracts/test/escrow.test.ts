@@ -2,7 +2,7 @@ import { Transaction } from '@bsv/sdk';
 import type { Escrow } from '@ctk/proto/ctk/contracts/v1/contracts';
 import { eventually, failure } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTokenStack, type TokenStack } from './token-stack.js';
+import { PUBLIC_URL, startTokenStack, type TokenStack } from './token-stack.js';
 
 let stack: TokenStack;
 beforeAll(async () => {
@@ -155,5 +155,130 @@ describe('an escrow', () => {
       code: 'failed_precondition',
     });
     expect((await escrowOf(escrow!.id)).status).toBe('awaiting_funding');
+  });
+});
+
+describe('an escrow of a pos order', () => {
+  /** A shop in California, an open order of one $45.00 line at its counter, and the escrow its buyer agrees to pay it with. */
+  async function orderEscrow() {
+    const merchant = await stack.merchant(0, 'US-CA');
+    const { order } = await stack.pos.createOrder({
+      org: merchant.org,
+      lines: [{ name: 'Walnut shelf', quantity: 1n, unitPriceMinor: 4_500n, modifiers: [] }],
+      staff: true,
+      publicUrl: PUBLIC_URL,
+    });
+    const [buyer, arbiter] = [await stack.newWallet(1_000_000), await stack.newWallet(0)];
+    const { escrow } = await stack.client.createEscrow({
+      org: merchant.org,
+      buyerPublicKey: buyer.public_key,
+      arbiterPublicKey: arbiter.public_key,
+      orderNumber: order!.orderNumber.toLowerCase(),
+    });
+    return { merchant, order: order!, buyer, arbiter, escrow: escrow! };
+  }
+
+  async function fund(buyer: Wallet, escrow: Escrow) {
+    const [coin] = await stack.chain.listUnspent(buyer.address);
+    const funding = await stack.client.fundEscrow({
+      id: escrow.id,
+      inputs: [{ txid: coin!.txid, vout: coin!.vout }],
+      changeAddress: buyer.address,
+    });
+    return handIn(buyer, funding.escrow!.funding!);
+  }
+
+  it('holds the order’s satoshis and the release’s fee; funded, pos holds the order paid; released, the order’s sale posts', async () => {
+    const { merchant, order, buyer, arbiter, escrow } = await orderEscrow();
+    expect(order.taxMinor).toBeGreaterThan(0n);
+    expect(escrow).toMatchObject({
+      status: 'awaiting_funding',
+      orderNumber: order.orderNumber,
+      orderTotalMinor: order.totalMinor,
+      currency: 'USD',
+      orderPayment: 'pending',
+      description: `Order ${order.orderNumber}`,
+    });
+    const fee = escrow.satoshis - order.dueSatoshis;
+    expect(fee).toBeGreaterThan(0n);
+    expect(fee).toBeLessThan(1_000n);
+
+    expect((await fund(buyer, escrow)).status).toBe('broadcast');
+    expect(await escrowOf(escrow.id)).toMatchObject({ status: 'funded', orderPayment: 'paid' });
+    // The order stops expiring and takes no other payment: pos holds it paid by this escrow.
+    expect((await stack.pos.getOrder({ orderNumber: order.orderNumber })).order).toMatchObject({
+      status: 'paid_elsewhere',
+      paidElsewhereBy: 'escrow',
+    });
+    const paidElsewhere = (provider: string, paymentRef: string) =>
+      stack.pos.markOrderPaidElsewhere({ org: merchant.org, orderNumber: order.orderNumber, provider, paymentRef, publicUrl: PUBLIC_URL });
+    expect(await failure(paidElsewhere('card-provider', 'pi_3Q'))).toMatchObject({
+      code: 'failed_precondition',
+      details: { reason: 'paid_elsewhere' },
+    });
+    expect((await paidElsewhere('escrow', escrow.id)).order).toMatchObject({ paidElsewhereBy: 'escrow' });
+    // Nothing posts while the money is in the lock.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await stack.books.listJournalEntries({ org: merchant.org, limit: 10 })).entries).toEqual([]);
+
+    const releasing = await settle(escrow, 'release');
+    await handIn(arbiter, releasing.release!);
+    const released = await handIn(merchant.wallet, releasing.release!);
+    expect(released.status).toBe('broadcast');
+    // The release pays the shop exactly what the order was due; the fee the escrow held pays the miners.
+    expect(released.outputs).toEqual([expect.objectContaining({ address: merchant.wallet.address, satoshis: order.dueSatoshis })]);
+    expect(released.feeSatoshis).toBe(fee);
+    const [entry] = await eventually(async () => {
+      const { entries } = await stack.books.listJournalEntries({ org: merchant.org, limit: 10 });
+      expect(entries).toHaveLength(1);
+      return entries;
+    });
+    expect(entry).toMatchObject({ eventType: 'payment.received', currency: 'USD', sourceService: 'contracts', txid: released.txid });
+    expect(entry!.lines.map((line) => [line.accountCode, line.debitMinor, line.creditMinor])).toEqual([
+      ['1010', order.totalMinor, 0n],
+      ['4000', 0n, order.totalMinor - order.taxMinor],
+      ['2100', 0n, order.taxMinor],
+    ]);
+  });
+
+  it('paid at the counter first, the funded escrow is not the order’s payment: it is refused a release and refunded whole', async () => {
+    const { merchant, order, buyer, arbiter, escrow } = await orderEscrow();
+    await stack.payOrder(order.orderNumber);
+    await fund(buyer, escrow);
+    const funded = await escrowOf(escrow.id);
+    expect(funded).toMatchObject({ status: 'funded', orderPayment: 'refused' });
+    expect(funded.orderRefusal).toContain('bitcoin payment');
+    expect(funded.nextSteps[0]).toContain('refund');
+    expect(await failure(stack.client.settleEscrow({ id: escrow.id, outcome: 'release' }))).toMatchObject({
+      code: 'failed_precondition',
+      details: { reason: 'order_refused' },
+    });
+    const refunding = await settle(escrow, 'refund');
+    await handIn(arbiter, refunding.refund!);
+    const refunded = await handIn(buyer, refunding.refund!);
+    expect(refunded.outputs).toEqual([expect.objectContaining({ address: buyer.address, satoshis: order.dueSatoshis })]);
+    // The books hold the counter's sale alone.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const { entries } = await stack.books.listJournalEntries({ org: merchant.org, limit: 10 });
+    expect(entries.map((each) => each.sourceService)).toEqual(['pos']);
+  });
+
+  it('is agreed only for an open order of the shop’s own that nothing has paid, and with satoshis or an order, not both', async () => {
+    const { merchant, order, buyer, arbiter } = await orderEscrow();
+    const other = await stack.merchant(0);
+    const create = (org: typeof merchant.org, fields: Record<string, unknown>) =>
+      failure(stack.client.createEscrow({ org, buyerPublicKey: buyer.public_key, arbiterPublicKey: arbiter.public_key, ...fields }));
+    expect(await create(other.org, { orderNumber: order.orderNumber })).toMatchObject({
+      code: 'validation_failed',
+      details: { field: 'order_number' },
+    });
+    expect(await create(merchant.org, { orderNumber: order.orderNumber, satoshis: 50_000n })).toMatchObject({ code: 'validation_failed' });
+    expect(await create(merchant.org, {})).toMatchObject({ code: 'validation_failed' });
+    expect(await create(merchant.org, { orderNumber: 'bad\u0000' })).toMatchObject({ code: 'validation_failed' });
+    await stack.pos.cancelOrder({ org: merchant.org, orderNumber: order.orderNumber, publicUrl: PUBLIC_URL });
+    expect(await create(merchant.org, { orderNumber: order.orderNumber })).toMatchObject({
+      code: 'failed_precondition',
+      details: { reason: 'cancelled' },
+    });
   });
 });

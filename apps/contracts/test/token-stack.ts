@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LockingScript, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
+import { LockingScript, P2PKH, PrivateKey, SatoshisPerKilobyte, Transaction } from '@bsv/sdk';
 import { configSchema as booksConfigSchema, service as books } from '@ctk/books';
 import { createChainClient } from '@ctk/chain';
 import { advanceClock, mineBlocks, requestFaucet, startLocalChain } from '@ctk/chain/local';
@@ -113,7 +113,7 @@ export async function startTokenStack(options: { watchIntervalMs?: number } = {}
     for (const output of request.outputs)
       tx.addOutput({ lockingScript: LockingScript.fromHex(output.script), satoshis: Number(output.amount) });
     tx.addOutput({ lockingScript: new P2PKH().lock(key.toAddress('testnet')), change: true });
-    await tx.fee();
+    await tx.fee(new SatoshisPerKilobyte(100));
     await tx.sign();
     await posClient.payOrder({ orderNumber, transaction: tx.toHex(), merchantData: request.merchantData }, { timeoutMs: 30_000 });
   }

@@ -39,9 +39,10 @@ export function statusText(order) {
     case 'cancelled':
       return 'Cancelled';
     case 'paid_elsewhere':
-      // Paid in the dollar stablecoin (its intent), or an online checkout paid by card or another wallet:
-      // nothing is due in bitcoin.
+      // Paid in the dollar stablecoin (its intent), held by a funded escrow, or an online checkout paid by card
+      // or another wallet: nothing is due in bitcoin.
       if (order.paid_elsewhere_by === 'stablecoin') return 'Paid in stablecoin';
+      if (order.paid_elsewhere_by === 'escrow') return 'Paid into escrow';
       return order.paid_elsewhere_by === 'wallet-provider' ? 'Paid through the wallet provider' : 'Paid by card';
     default:
       return String(order.status ?? '');

@@ -1,8 +1,8 @@
 import { PaymentEvent, PaymentEventType, Settlement } from '@ctk/proto/ctk/events/v1/payment_event';
 import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
+import { orderEventLines, orderTaxRate } from '@ctk/shared';
 import type { Checkout } from '../data/checkout-repository.js';
 import type { ProviderPayment, RefundFigures } from '../data/provider-payment-repository.js';
-import { orderEventLines, orderTaxRate } from '../domain/order-event-lines.js';
 
 /**
  * `payment.received` of a checkout paid through a provider (decision 0019): the checkout's total and tax

@@ -1,7 +1,7 @@
 import { PaymentEvent, PaymentEventType, Settlement } from '@ctk/proto/ctk/events/v1/payment_event';
 import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
+import { orderEventLines, orderTaxRate } from '@ctk/shared';
 import type { StablecoinIntentRow } from '../data/stablecoin-repository.js';
-import { orderEventLines, orderTaxRate } from '../domain/order-event-lines.js';
 
 /**
  * `payment.received` of an intent paid in the stablecoin: the order's total, tax and tip as pos priced them,

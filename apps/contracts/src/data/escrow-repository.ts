@@ -13,12 +13,22 @@ export function createEscrowRepository(prisma: PrismaClient) {
       return prisma.escrow.findUnique({ where: { id } });
     },
 
+    async byFunding(jointId: string): Promise<Escrow | null> {
+      return prisma.escrow.findUnique({ where: { fundingId: jointId } });
+    },
+
     async ofOrganization(organizationId: string): Promise<Escrow[]> {
       return prisma.escrow.findMany({ where: { organizationId }, orderBy: { createdAt: 'desc' }, take: 200 });
     },
 
     async hasAny(organizationId: string): Promise<boolean> {
       return (await prisma.escrow.findFirst({ where: { organizationId }, select: { id: true } })) !== null;
+    },
+
+    /** Whether pos took the funded escrow as its order's payment (decision 0038): the first answer stands. */
+    async recordOrderPayment(id: string, outcome: { orderPaidAt: Date } | { orderRefusal: string }): Promise<Escrow> {
+      await prisma.escrow.updateMany({ where: { id, orderPaidAt: null, orderRefusal: null }, data: outcome });
+      return prisma.escrow.findUniqueOrThrow({ where: { id } });
     },
 
     /**

@@ -2,11 +2,13 @@ import type { ChainNetwork } from '@ctk/chain';
 import type { Escrow as EscrowMessage } from '@ctk/proto/ctk/contracts/v1/contracts';
 import type { Escrow } from '../data/escrow-repository.js';
 import { toJointMessage } from '../joint/joint-message.js';
+import { escrowOrder, orderPayment } from './escrow-order.js';
 import type { EscrowState } from './escrow-state.js';
 
-/** An escrow as the API answers it: its terms and lock, its joint transactions, and what to do next. */
+/** An escrow as the API answers it: its terms and lock, the order it pays, its joint transactions, and what to do next. */
 export function toEscrowMessage(escrow: Escrow, state: EscrowState, network: ChainNetwork): EscrowMessage {
   const joint = (row: EscrowState['funding']) => (row ? toJointMessage(row, network) : undefined);
+  const order = escrowOrder(escrow);
   return {
     id: escrow.id,
     status: state.status,
@@ -24,6 +26,13 @@ export function toEscrowMessage(escrow: Escrow, state: EscrowState, network: Cha
     refund: joint(state.refund),
     createdAt: escrow.createdAt.toISOString(),
     nextSteps: nextSteps(escrow, state),
+    ...(order && {
+      orderNumber: order.orderNumber,
+      orderTotalMinor: order.totalMinor,
+      currency: order.currency,
+      orderPayment: orderPayment(escrow),
+      orderRefusal: escrow.orderRefusal ?? undefined,
+    }),
   };
 }
 
@@ -37,6 +46,10 @@ function nextSteps(escrow: Escrow, state: EscrowState): string[] {
         `The buyer signs the funding (funding.transaction) with pnpm wallet sign-transaction --partial and hands it back: POST /api/v1/joint-transactions/${state.funding!.id}/signatures`,
       ];
     case 'funded':
+      if (escrow.orderRefusal)
+        return [
+          `pos did not take it as order ${escrow.orderNumber}'s payment (${escrow.orderRefusal}): two of the three refund the buyer, POST ${at}/settlement {"outcome": "refund"}`,
+        ];
       return [
         `Any of the three proposes the outcome: POST ${at}/settlement {"outcome": "release"} (to the seller) or {"outcome": "refund"} (to the buyer)`,
       ];

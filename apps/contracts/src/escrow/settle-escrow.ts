@@ -3,7 +3,8 @@ import { z } from 'zod';
 import type { Escrow } from '../data/escrow-repository.js';
 import type { ContractsContext } from '../domain/contracts-context.js';
 import { createJointTransaction } from '../joint/create-joint-transaction.js';
-import { escrowState } from './escrow-state.js';
+import { takeOrderPayment } from './escrow-order.js';
+import { escrowState, type EscrowState } from './escrow-state.js';
 
 const outpoint = z.object({ txid: z.string(), vout: z.number() });
 const fundSchema = z.object({
@@ -38,7 +39,8 @@ export async function fundEscrow(context: ContractsContext, input: unknown): Pro
 /**
  * A release to the seller or a refund to the buyer (decision 0038): a joint transaction spending the lock (the
  * funding's first output) whole to the payee, less the fee; any two of the three keys sign it. Only once the
- * funding is on the chain, and not once either settlement is. Asked again for the same outcome, the one proposed.
+ * funding is on the chain, and not once either settlement is; an order's escrow is released only once pos holds
+ * the order paid by it. Asked again for the same outcome, the one proposed.
  */
 export async function settleEscrow(context: ContractsContext, input: unknown): Promise<Escrow> {
   const request = validate(settleSchema, input);
@@ -50,6 +52,7 @@ export async function settleEscrow(context: ContractsContext, input: unknown): P
     throw new AppError('failed_precondition', `Escrow ${escrow.id} is not funded yet: the buyer funds it first`, { reason: state.status });
   if (state.status === 'released' || state.status === 'refunded')
     throw new AppError('failed_precondition', `Escrow ${escrow.id} is ${state.status} already`, { reason: state.status });
+  if (request.outcome === 'release') await orderHeldBy(context, escrow, state);
   const joint = await createJointTransaction(
     context,
     { id: escrow.organizationId, handle: escrow.orgHandle },
@@ -61,6 +64,25 @@ export async function settleEscrow(context: ContractsContext, input: unknown): P
     },
   );
   return (await context.escrows.link(escrow.id, field, joint.id)).escrow;
+}
+
+/**
+ * An escrow of an order is released only once pos holds the order paid by it: the shop is never paid twice for
+ * one order (pos refused it: the order was paid another way first), nor paid for an order pos does not know paid.
+ */
+async function orderHeldBy(context: ContractsContext, escrow: Escrow, state: EscrowState): Promise<void> {
+  const taken = await takeOrderPayment(context, escrow, state);
+  if (taken.orderRefusal)
+    throw new AppError(
+      'failed_precondition',
+      `pos did not take escrow ${escrow.id} as order ${escrow.orderNumber}'s payment (${taken.orderRefusal}): it can only be refunded`,
+      { reason: 'order_refused' },
+    );
+  if (taken.orderNumber && !taken.orderPaidAt)
+    throw new AppError(
+      'unavailable',
+      `pos could not be asked to take escrow ${escrow.id} as order ${escrow.orderNumber}'s payment: try again`,
+    );
 }
 
 async function found(context: ContractsContext, id: string): Promise<Escrow> {

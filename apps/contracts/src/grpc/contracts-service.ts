@@ -4,6 +4,7 @@ import { getSetup } from '../domain/get-setup.js';
 import type { Escrow } from '../data/escrow-repository.js';
 import { createEscrow } from '../escrow/create-escrow.js';
 import { toEscrowMessage } from '../escrow/escrow-message.js';
+import { takeOrderPayment } from '../escrow/escrow-order.js';
 import { escrowState } from '../escrow/escrow-state.js';
 import { fundEscrow, settleEscrow } from '../escrow/settle-escrow.js';
 import { createTimelockedRefund } from '../refunds/create-timelocked-refund.js';
@@ -37,7 +38,11 @@ import { referralPaymentRequest } from '../referrals/referral-payment-request.js
 /** ContractsService over gRPC: thin handlers calling the use cases. */
 export function contractsService(context: ContractsContext): ContractsServiceImplementation {
   const joint = (row: Parameters<typeof toJointMessage>[0]) => toJointMessage(row, context.chain.network);
-  const escrow = async (row: Escrow) => toEscrowMessage(row, await escrowState(context, row), context.chain.network);
+  // A funded escrow of an order is read with pos's taking of it (decision 0038).
+  const escrow = async (row: Escrow) => {
+    const state = await escrowState(context, row);
+    return toEscrowMessage(await takeOrderPayment(context, row, state), state, context.chain.network);
+  };
   const refund = async (row: TimelockedRefund) => toRefundMessage(await refundState(context, row), context.chain.network);
   const checkout = async (row: ReferralCheckout, publicUrl: string) => {
     const link = await context.referrals.linkById(row.referralLinkId);
@@ -79,7 +84,11 @@ export function contractsService(context: ContractsContext): ContractsServiceImp
       return { jointTransaction: joint(found) };
     },
     async signJointTransaction(request) {
-      return { jointTransaction: joint(await signJointTransaction(context, request)) };
+      const signed = await signJointTransaction(context, request);
+      // The funding of an escrow of an order, broadcast: pos takes it as the order's payment now.
+      const funded = signed.status === 'broadcast' ? await context.escrows.byFunding(signed.id) : null;
+      if (funded) await takeOrderPayment(context, funded, await escrowState(context, funded));
+      return { jointTransaction: joint(signed) };
     },
     async createEscrow({ org, ...input }) {
       return { escrow: await escrow(await createEscrow(context, org, input)) };

@@ -1,16 +1,30 @@
 import { Transaction } from '@bsv/sdk';
 import { scriptOfAddress, type ChainNetwork } from '@ctk/chain';
 import { PaymentEvent, PaymentEventType, Settlement } from '@ctk/proto/ctk/events/v1/payment_event';
-import { enqueuePaymentEvent } from '@ctk/shared';
+import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
+import { enqueuePaymentEvent, orderEventLines, orderTaxRate } from '@ctk/shared';
 import type { JointWithSignatures } from '../data/joint-repository.js';
+import { escrowOrder } from '../escrow/escrow-order.js';
 import type { Prisma } from '../generated/prisma/client.js';
+
+/** What a release paid the shop, and where the event about it comes from. */
+type Release = {
+  id: string;
+  organizationId: string;
+  sourceId: string;
+  description: string;
+  satoshis: bigint;
+  txid: string;
+  at: Date;
+};
 
 /**
  * When a joint transaction is accepted by the chain and it is a contract's release to the shop, an escrow's
- * (decision 0038) or a time-locked refund's (decision 0039): the sale it pays the shop, `payment.received` in
- * BSV (satoshis as minor units, rate 1, no tax: as paymail payments post), the amount the release pays the
- * release address, written to the outbox in the transaction that marks it broadcast. A refund or a cancel pays
- * the buyer back money the shop never had: nothing posts.
+ * (decision 0038) or a time-locked refund's (decision 0039): the sale it pays the shop, `payment.received`,
+ * written to the outbox in the transaction that marks it broadcast. An escrow of an order posts the order's sale
+ * as pos priced it (its lines, tax and tip in its currency, at its rate); any other release posts in BSV
+ * (satoshis as minor units, rate 1, no tax: as paymail payments post) what it paid the release address. A refund
+ * or a cancel pays the buyer back money the shop never had: nothing posts.
  */
 export async function postContractRelease(
   tx: Prisma.TransactionClient,
@@ -25,23 +39,59 @@ export async function postContractRelease(
   const releaseScript = scriptOfAddress(contract.releaseAddress, network, 'release_address');
   const paid = Transaction.fromHex(joint.signedTransaction).outputs.find((output) => output.lockingScript.toHex() === releaseScript);
   if (!paid?.satoshis) return false;
-  await enqueuePaymentEvent(
-    tx,
-    PaymentEvent.fromPartial({
-      id: `contracts.${kind}.release.${contract.id}`,
-      type: PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED,
-      organizationId: contract.organizationId,
-      sourceService: 'contracts',
-      sourceId: contract.id,
-      currency: 'BSV',
-      amountMinor: BigInt(paid.satoshis),
-      satoshis: BigInt(paid.satoshis),
-      exchangeRate: '1',
-      settlement: Settlement.SETTLEMENT_BSV_WALLET,
-      txid: joint.txid ?? '',
-      occurredAt: at,
-      description: `${kind === 'escrow' ? 'Escrow' : 'Time-locked refund'} ${contract.id} released${contract.description ? `: ${contract.description}` : ''}`,
-    }),
-  );
+  const release: Release = {
+    id: `contracts.${kind}.release.${contract.id}`,
+    organizationId: contract.organizationId,
+    sourceId: contract.id,
+    description: `${escrow ? 'Escrow' : 'Time-locked refund'} ${contract.id} released${contract.description ? `: ${contract.description}` : ''}`,
+    satoshis: BigInt(paid.satoshis),
+    txid: joint.txid ?? '',
+    at,
+  };
+  const order = escrow ? escrowOrder(escrow) : undefined;
+  await enqueuePaymentEvent(tx, order ? orderSaleEvent(order, release) : bsvSaleEvent(release));
   return true;
+}
+
+function bsvSaleEvent(release: Release): PaymentEvent {
+  return PaymentEvent.fromPartial({
+    ...eventOf(release),
+    currency: 'BSV',
+    amountMinor: release.satoshis,
+    exchangeRate: '1',
+  });
+}
+
+/** The order's sale, as pos would post the order paid in bitcoin (apps/pos/src/orders/order-event.ts). */
+function orderSaleEvent(order: Order, release: Release): PaymentEvent {
+  return PaymentEvent.fromPartial({
+    ...eventOf(release),
+    sourceReference: order.orderNumber,
+    currency: order.currency,
+    amountMinor: order.totalMinor,
+    taxMinor: order.taxMinor,
+    tipMinor: order.tipMinor,
+    rewardMinor: order.rewardMinor,
+    exchangeRate: order.exchangeRate,
+    rateSource: order.rateSource,
+    lines: orderEventLines(order, order),
+    taxJurisdiction: order.taxJurisdiction,
+    taxRate: orderTaxRate(order),
+    description: `Order ${order.orderNumber}, paid by escrow ${release.sourceId} on its release`,
+  });
+}
+
+function eventOf(release: Release): Partial<PaymentEvent> {
+  return {
+    id: release.id,
+    type: PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_RECEIVED,
+    organizationId: release.organizationId,
+    sourceService: 'contracts',
+    sourceId: release.sourceId,
+    satoshis: release.satoshis,
+    settlement: Settlement.SETTLEMENT_BSV_WALLET,
+    txid: release.txid,
+    occurredAt: release.at,
+    description: release.description,
+  };
 }

@@ -109,7 +109,7 @@ export async function createJointTransaction(
     throw new AppError('validation_failed', `The outputs pay ${outputSatoshis} satoshis, more than the inputs' ${inputSatoshis}`, {
       field: 'outputs',
     });
-  const feeFor = (bytes: number) => BigInt(Math.ceil((bytes * context.feeSatsPerKb) / 1000));
+  const feeFor = (bytes: number) => feeOf(context.feeSatsPerKb, bytes);
   if (request.changeAddress) {
     const lockingScript = LockingScript.fromHex(scriptOfAddress(request.changeAddress, context.chain.network, 'change_address'));
     const change = inputSatoshis - outputSatoshis - feeFor(signedSize(tx, locks) + CHANGE_OUTPUT_BYTES);
@@ -147,6 +147,20 @@ function outputScript(context: ContractsContext, output: { address: string; scri
   } catch {
     throw new AppError('validation_failed', `${field}.script is not a script`, { field: `${field}.script` });
   }
+}
+
+/**
+ * The least fee of a transaction spending one output under `lock` whole to one P2PKH address, as a joint
+ * transaction with only a change address builds it: what an escrow's release takes (decision 0038).
+ */
+export function wholeSpendFee(feeSatsPerKb: number, lock: InputLock): bigint {
+  const tx = new Transaction();
+  tx.addInput({ sourceTXID: '00'.repeat(32), sourceOutputIndex: 0, sequence: 0xffffffff, unlockingScript: new UnlockingScript() });
+  return feeOf(feeSatsPerKb, signedSize(tx, [lock]) + CHANGE_OUTPUT_BYTES);
+}
+
+function feeOf(feeSatsPerKb: number, bytes: number): bigint {
+  return BigInt(Math.ceil((bytes * feeSatsPerKb) / 1000));
 }
 
 /** The transaction's size once signed: each P2PKH unlocking script at most 107 bytes, a multisig's 1 + 73 per signature. */

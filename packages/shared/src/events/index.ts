@@ -5,3 +5,4 @@ export * from './event-source.js';
 export * from './in-process-transport.js';
 export * from './outbox.js';
 export * from './outbox-relay.js';
+export * from './order-event-lines.js';

@@ -4,7 +4,8 @@ import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
 /**
  * A pos order's lines as a payment event carries them, when they add up to what the event says was paid
  * (`totalMinor` less the order's tip, and `taxMinor`); none otherwise, so that reports never count items of
- * another sum. Paid elsewhere (a provider, the stablecoin), a sale posts the order's lines as pos priced them.
+ * another sum. Paid elsewhere (a provider, the stablecoin, an escrow), the service that took the payment posts
+ * the order's lines as pos priced them.
  */
 export function orderEventLines(order: Order | undefined, paid: { totalMinor: bigint; taxMinor: bigint }): LineItem[] {
   if (!order) return [];
