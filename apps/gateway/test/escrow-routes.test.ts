@@ -70,6 +70,52 @@ describe('an escrow through the API', () => {
     expect((await call('GET', `/api/v1/orgs/${shop.handle}/escrows`, staff.key)).json().data).toEqual([done]);
   });
 
+  it('pays a pos order: staff agree it by the order’s number; funded, the order is paid into the escrow', async () => {
+    const shop = await stack.merchant('Escrow Cabinetry');
+    const staff = await addMember(stack.gateway, shop, 'staff');
+    const [buyer, arbiter] = [await stack.newWallet(1_000_000), await stack.newWallet(0)];
+    const placed = await call('POST', '/api/pos/orders', staff.key, {
+      org_handle: shop.handle,
+      lines: [{ name: 'Walnut shelf', quantity: 1, unit_price_minor: 4_500 }],
+    });
+    expect(placed.statusCode, placed.body).toBe(201);
+    const order = placed.json();
+    const created = await call('POST', `/api/v1/orgs/${shop.handle}/escrows`, staff.key, {
+      buyer_public_key: buyer.public_key,
+      arbiter_public_key: arbiter.public_key,
+      order_number: order.order_number,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const escrow = created.json();
+    expect(escrow).toMatchObject({
+      order_number: order.order_number,
+      order_total_minor: order.total_minor,
+      currency: order.currency,
+      order_payment: 'pending',
+      description: `Order ${order.order_number}`,
+    });
+    expect(escrow.satoshis).toBeGreaterThan(order.due_satoshis);
+
+    const [coin] = await stack.chain.listUnspent(buyer.address);
+    const funding = await call('POST', `/api/v1/escrows/${escrow.id}/funding`, undefined, {
+      inputs: [{ txid: coin!.txid, vout: coin!.vout }],
+      change_address: buyer.address,
+    });
+    await handIn(buyer, funding.json().funding);
+    expect((await call('GET', `/api/v1/escrows/${escrow.id}`)).json()).toMatchObject({ status: 'funded', order_payment: 'paid' });
+    expect((await call('GET', `/api/pos/orders/${order.order_number}`)).json()).toMatchObject({
+      status: 'paid_elsewhere',
+      paid_elsewhere_by: 'escrow',
+    });
+    // One escrow holds the order: a second one for it is refused.
+    const again = await call('POST', `/api/v1/orgs/${shop.handle}/escrows`, staff.key, {
+      buyer_public_key: buyer.public_key,
+      arbiter_public_key: arbiter.public_key,
+      order_number: order.order_number,
+    });
+    expect([again.statusCode, again.json().error.details.reason]).toEqual([409, 'paid_elsewhere']);
+  });
+
   it('needs the shop’s staff to agree and list, and refuses bad input with a 4xx, never a 500', async () => {
     const shop = await stack.merchant('Escrow Guard');
     const stranger = await onboard(stack.gateway, uniqueName('Elsewhere'));
@@ -88,6 +134,10 @@ describe('an escrow through the API', () => {
       { ...body, release_address: 'nope' },
       { ...body, description: 'a\u0000b' },
       { ...body, extra: 1 },
+      { ...body, order_number: '7Q2M7Q2M7Q' },
+      { buyer_public_key: body.buyer_public_key, arbiter_public_key: body.arbiter_public_key },
+      { buyer_public_key: body.buyer_public_key, arbiter_public_key: body.arbiter_public_key, order_number: '7Q2M7Q2M7Q' },
+      { buyer_public_key: body.buyer_public_key, arbiter_public_key: body.arbiter_public_key, order_number: '7Q2M\u0000' },
     ]) {
       const answer = await call('POST', url, shop.key, bad);
       expect([answer.statusCode, JSON.stringify(bad)]).toEqual([422, JSON.stringify(bad)]);
