@@ -1,7 +1,7 @@
 import { LockingScript, PrivateKey, Transaction, TransactionSignature, UnlockingScript } from '@bsv/sdk';
 import { inputSignature, multisigLock, scriptOfAddress } from '@ctk/chain';
 import { requestFaucet } from '@ctk/chain/local';
-import { failure } from '@ctk/shared/testing';
+import { eventually, failure } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTokenStack, type TokenStack } from './token-stack.js';
 
@@ -109,6 +109,52 @@ describe('a transaction partners sign together', () => {
     const final = (await stack.client.getJointTransaction({ id: joint!.id })).jointTransaction!;
     expect(final).toMatchObject({ status: 'broadcast', txid: answers[0]!.jointTransaction!.txid });
     expect(final.inputs.map((input) => input.signedBy.length)).toEqual([1, 1]);
+  });
+
+  it('posts to the shop’s books what it pays the shop’s identity address beyond what it spends of it, once', async () => {
+    const merchant = await stack.merchant(50_000);
+    const partner = await stack.newWallet(100_000);
+    const [shopCoin, partnerCoin] = [await coinOf(merchant.wallet), await coinOf(partner)];
+    // The shop puts in 50,000 and takes out 80,000: it received 30,000.
+    const { jointTransaction: joint } = await stack.client.createJointTransaction({
+      org: merchant.org,
+      inputs: [
+        { txid: shopCoin.txid, vout: shopCoin.vout },
+        { txid: partnerCoin.txid, vout: partnerCoin.vout },
+      ],
+      outputs: [{ address: merchant.wallet.address, satoshis: 80_000n, script: '' }],
+      changeAddress: partner.address,
+      description: 'Share of the market stall',
+    });
+    await stack.client.signJointTransaction({ id: joint!.id, transaction: await signed(merchant.wallet, joint!.transaction) });
+    const done = (await stack.client.signJointTransaction({ id: joint!.id, transaction: await signed(partner, joint!.transaction) }))
+      .jointTransaction!;
+    expect(done.status).toBe('broadcast');
+    const [entry] = await eventually(async () => {
+      const { entries } = await stack.books.listJournalEntries({ org: merchant.org, limit: 10 });
+      expect(entries).toHaveLength(1);
+      return entries;
+    });
+    expect(entry).toMatchObject({ eventType: 'payment.received', currency: 'BSV', sourceService: 'contracts', txid: done.txid });
+    expect(entry!.lines.map((line) => [line.accountCode, line.debitMinor, line.creditMinor])).toEqual([
+      ['1010', 30_000n, 0n],
+      ['4000', 0n, 30_000n],
+    ]);
+
+    // The shop spending its own coin, its change back to it: it received nothing, and nothing posts.
+    const [change] = (await stack.chain.listUnspent(merchant.wallet.address)).filter((coin) => coin.txid === done.txid);
+    const { jointTransaction: spend } = await stack.client.createJointTransaction({
+      org: merchant.org,
+      inputs: [{ txid: change!.txid, vout: change!.vout }],
+      outputs: [{ address: partner.address, satoshis: 10_000n, script: '' }],
+      changeAddress: merchant.wallet.address,
+    });
+    expect(
+      (await stack.client.signJointTransaction({ id: spend!.id, transaction: await signed(merchant.wallet, spend!.transaction) }))
+        .jointTransaction!.status,
+    ).toBe('broadcast');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await stack.books.listJournalEntries({ org: merchant.org, limit: 10 })).entries).toHaveLength(1);
   });
 
   it('refuses a copy that is not the agreed transaction, and a signature made over another one', async () => {

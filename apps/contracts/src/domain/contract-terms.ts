@@ -21,8 +21,7 @@ export const publicKeySchema = (field: string) =>
  * it). None registered is failed_precondition saying how to register it.
  */
 export async function shopIdentityKey(context: Pick<ContractsContext, 'p2p'>, org: Org): Promise<string> {
-  const { wallets } = await context.p2p.getWallets({ organizationIds: [org.id] }, { timeoutMs: 20_000 });
-  const key = wallets[0]?.identityPublicKey;
+  const key = await registeredIdentityKey(context, org);
   if (!key)
     throw new AppError(
       'failed_precondition',
@@ -30,6 +29,17 @@ export async function shopIdentityKey(context: Pick<ContractsContext, 'p2p'>, or
       { reason: 'no_identity_key' },
     );
   return key;
+}
+
+/** The address of the shop's wallet identity key, if it registered one (a joint transaction's, decision 0037). */
+export async function shopIdentityAddress(context: Pick<ContractsContext, 'p2p' | 'chain'>, org: Org): Promise<string | undefined> {
+  const key = await registeredIdentityKey(context, org);
+  return key ? addressOfPublicKey(key, context.chain.network, 'identity_public_key') : undefined;
+}
+
+async function registeredIdentityKey(context: Pick<ContractsContext, 'p2p'>, org: Org): Promise<string | undefined> {
+  const { wallets } = await context.p2p.getWallets({ organizationIds: [org.id] }, { timeoutMs: 20_000 });
+  return wallets[0]?.identityPublicKey || undefined;
 }
 
 /**

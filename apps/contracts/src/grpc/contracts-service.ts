@@ -1,5 +1,6 @@
 import type { ContractsServiceImplementation } from '@ctk/proto/ctk/contracts/v1/contracts';
 import { AppError, orgOf, qrImage } from '@ctk/shared';
+import { shopIdentityAddress } from '../domain/contract-terms.js';
 import { getSetup } from '../domain/get-setup.js';
 import type { Escrow } from '../data/escrow-repository.js';
 import { createEscrow } from '../escrow/create-escrow.js';
@@ -73,7 +74,9 @@ export function contractsService(context: ContractsContext): ContractsServiceImp
     },
     getTokenBalance: (request) => tokenBalance(context, request),
     async createJointTransaction({ org, ...input }) {
-      return { jointTransaction: joint(await createJointTransaction(context, org, input)) };
+      // Of its own, what it pays the shop posts to the shop's books once broadcast (decision 0037).
+      const shopAddress = await shopIdentityAddress(context, orgOf(org));
+      return { jointTransaction: joint(await createJointTransaction(context, org, input, { shopAddress })) };
     },
     async listJointTransactions({ org }) {
       return { data: (await context.joints.ofOrganization(orgOf(org).id)).map(joint) };

@@ -24,6 +24,8 @@ export type JointTerms = {
   holdBroadcast?: boolean;
   /** Transactions an input may spend that the chain does not have yet (a held funding), by txid. */
   unbroadcast?: readonly Transaction[];
+  /** A joint transaction of its own: the address of the shop's identity key, whose net receipt posts (decision 0037). */
+  shopAddress?: string;
 };
 
 /** A P2PKH change output: 8 bytes of value, 1 of length, 25 of script. */
@@ -132,6 +134,7 @@ export async function createJointTransaction(
     locks: locks.map(lockJson),
     feeSatoshis: fee,
     holdBroadcast: terms.holdBroadcast ?? false,
+    shopAddress: terms.shopAddress ?? null,
     createdBy: request.createdBy,
     createdAt: context.now(),
   });

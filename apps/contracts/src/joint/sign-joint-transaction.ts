@@ -4,7 +4,7 @@ import { AppError, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { JointSignature, JointWithSignatures } from '../data/joint-repository.js';
 import type { ContractsContext } from '../domain/contracts-context.js';
-import { postContractRelease } from './contract-release-event.js';
+import { postShopReceipt } from './shop-receipt-event.js';
 import { lockOf } from './create-joint-transaction.js';
 import type { InputLock } from './input-lock.js';
 import { mayBeSignedBy } from './input-lock.js';
@@ -52,7 +52,7 @@ export async function broadcastSigned(context: ContractsContext, joint: JointWit
   await context.chain.broadcast(Transaction.fromHex(joint.signedTransaction!));
   const now = context.now();
   const { joint: broadcast, emitted } = await context.joints.markBroadcast(joint.id, now, (tx, row) =>
-    postContractRelease(tx, row, context.chain.network, now),
+    postShopReceipt(tx, row, context.chain.network, now),
   );
   if (emitted) context.eventsCommitted();
   return broadcast;
