@@ -13,7 +13,7 @@ import { pageProblems } from './page-checks.js';
 const ARTIFACTS = join(ROOT, 'e2e/artifacts/contracts');
 const PHONE = { width: 390, height: 844 };
 
-type WalletInfo = { address: string; public_key: string };
+type WalletInfo = { address: string; public_key: string; xpub: string };
 
 const hasChromium = chromiumInstalled('contracts-pages.test.ts');
 
@@ -25,7 +25,9 @@ const hasChromium = chromiumInstalled('contracts-pages.test.ts');
  * page; the owner proposes the release from the page, signs it with the merchant's wallet, then the buyer's,
  * each from the copied command, and the page shows it released with its txid. Partially signed transactions:
  * a transaction spending one coin of the merchant's and one of a partner's is built on the page, each signs
- * their coin from the copied command, and it goes to the chain. Refusals on the way are said in words.
+ * their coin from the copied command, and it goes to the chain. An escrow of a pos order: agreed on the page by
+ * the order's number, funded and signed by the buyer, its card shows the order, its total and that pos holds it
+ * paid by the escrow, as the order's page does. Refusals on the way are said in words.
  */
 describe.skipIf(!hasChromium)('the escrow and jointly signed transactions pages, in headless Chromium at phone size', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ctk-e2e-contracts-'));
@@ -341,4 +343,78 @@ describe.skipIf(!hasChromium)('the escrow and jointly signed transactions pages,
     await shot('psbt-on-the-chain', card);
     expect(problems).toEqual([]);
   }, 180_000);
+
+  it('agrees an escrow for a pos order by its number; funded by the buyer, the card shows the order held paid by it', async () => {
+    // The counter takes orders once the shop's wallet receives payments (its xpub: a fresh address for each, none
+    // of the coins the tests above sent its identity key's address), and the lock takes its identity key (as the
+    // first test registered it): staff ring up a cake.
+    const shopWallet = { identity_public_key: merchant.public_key, wallet_xpub: merchant.xpub };
+    const registered = await api(instance.base, 'PATCH', `/api/v1/organizations/${handle}`, ownerKey, shopWallet);
+    expect(registered.status, JSON.stringify(registered.body)).toBe(200);
+    const placed = await api(instance.base, 'POST', '/api/pos/orders', ownerKey, {
+      org_handle: handle,
+      currency: 'USD',
+      lines: [{ name: 'Birthday cake', quantity: 1, unit_price_minor: 4500 }],
+    });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(201);
+    const order = placed.body.order ?? placed.body;
+    const total = `$${(order.total_minor / 100).toFixed(2)}`;
+    await page.goto(`${instance.base}/o/${handle}/escrow`);
+    const form = page.getByRole('region', { name: 'Agree an escrow' });
+    await form.getByRole('radio', { name: 'A pos order' }).check();
+    expect(await form.getByLabel(/^Amount in satoshis/).count()).toBe(0);
+    await form.getByLabel(/^Buyer's public key/).fill(buyer.public_key);
+    await form.getByLabel(/^Arbiter's public key/).fill(arbiter.public_key);
+
+    // A number that is no order of the shop is the service's refusal, beside the number.
+    await form.getByLabel(/^Order number/).fill('7Q2M9K4X1C');
+    await form.getByRole('button', { name: 'Agree the escrow' }).click();
+    await expect
+      .poll(() => form.locator('#order_number-problem').textContent())
+      .toBe("Your shop has no order with that number. Check it on the counter's screen or the receipt.");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('order_number');
+    expect(await pageProblems(page)).toEqual([]);
+    await shot('order-escrow-no-such-order', form);
+
+    // The order's number, typed as staff might in lower case: the escrow holds what the order is due and the fee.
+    await form.getByLabel(/^Order number/).fill(order.order_number.toLowerCase());
+    await form.getByRole('button', { name: 'Agree the escrow' }).click();
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: `Order ${order.order_number}` }) });
+    await card.getByText('Waiting for funding: once the lock holds the money').waitFor();
+    // The form is ready for the next one, as it first was.
+    expect(await form.getByRole('radio', { name: 'An amount in satoshis' }).isChecked()).toBe(true);
+    const escrow = (await api(instance.base, 'GET', `/api/v1/orgs/${handle}/escrows`, ownerKey)).body.data.find(
+      (each: { order_number?: string }) => each.order_number === order.order_number,
+    );
+    expect(escrow).toMatchObject({ status: 'awaiting_funding', order_payment: 'pending', order_total_minor: order.total_minor });
+    expect(escrow.satoshis).toBeGreaterThan(order.due_satoshis);
+    await card.getByText(total, { exact: true }).waitFor();
+    await shot('order-escrow-agreed', card);
+
+    // The buyer funds it through the API and signs the funding from the page: pos holds the order paid by it.
+    const coin = (await wallet(chainPort, buyerWallet, 'faucet', String(escrow.satoshis + 100_000))) as { txid: string; vout: number };
+    const funded = await api(instance.base, 'POST', `/api/v1/escrows/${escrow.id}/funding`, undefined, {
+      inputs: [{ txid: coin.txid, vout: coin.vout }],
+      change_address: buyer.address,
+    });
+    expect(funded.status, JSON.stringify(funded.body)).toBe(200);
+    await card.getByRole('button', { name: 'Read again' }).click();
+    const funding = card.getByRole('region', { name: /^Funding/ });
+    await signIn(funding, buyerWallet, funded.body.funding.transaction);
+    await card.getByText('Funded: the lock holds the money').waitFor({ timeout: 30_000 });
+    await card.getByText('pos holds the order paid by this escrow.').waitFor();
+    await card.getByRole('button', { name: 'Propose the release to you' }).waitFor();
+    expect(await pageProblems(page)).toEqual([]);
+    await shot('order-escrow-funded', card);
+    expect((await api(instance.base, 'GET', `/api/pos/orders/${order.order_number}`)).body).toMatchObject({
+      status: 'paid_elsewhere',
+      paid_elsewhere_by: 'escrow',
+    });
+
+    // The order's own page says so too.
+    await page.goto(`${instance.base}/pay/${order.order_number}`);
+    await page.getByText('Paid into escrow').waitFor();
+    await shot('order-escrow-order-page');
+    expect(problems).toEqual([]);
+  }, 90_000);
 });

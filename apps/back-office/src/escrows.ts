@@ -3,6 +3,9 @@ import { contractParties, type Parties } from './joint-parties.js';
 
 export type EscrowStatus = 'awaiting_funding' | 'funding' | 'funded' | 'settling' | 'released' | 'refunded';
 
+/** Funded, whether pos took the escrow as its order's payment: not asked or not reached yet, taken, or refused. */
+export type OrderPayment = 'pending' | 'paid' | 'refused';
+
 /** An escrow as the contracts routes answer it (a 2-of-3 lock of the buyer's, the shop's and an arbiter's keys). */
 export type Escrow = {
   id: string;
@@ -22,6 +25,14 @@ export type Escrow = {
   refund?: JointTransaction;
   created_at: string;
   next_steps: string[];
+  /** The shop's pos order it pays, for an escrow of one: the lock holds what the order was due and the release's fee. */
+  order_number?: string;
+  /** That order's total in minor units of its currency, as pos priced it when the escrow was agreed. */
+  order_total_minor?: number;
+  currency?: string;
+  order_payment?: OrderPayment;
+  /** Why pos refused it, in pos's words (null while it has not). */
+  order_refusal?: string | null;
 };
 
 /** The public route of an escrow: its id is the invitation the buyer and the arbiter are given. */
@@ -53,4 +64,27 @@ export const ESCROW_NEXT_TEXT: Record<EscrowStatus, string> = {
 export function escrowParties(escrow: Escrow): Parties {
   const keys = { [escrow.buyer_public_key]: 'the buyer', [escrow.seller_public_key]: 'you', [escrow.arbiter_public_key]: 'the arbiter' };
   return contractParties(keys, escrow, "the escrow's lock");
+}
+
+/**
+ * For an escrow of an order: whether pos holds the order paid by it, in words; a refusal says to refund the
+ * buyer. Undefined for an escrow of satoshis.
+ */
+export function orderPaymentText(escrow: Escrow): string | undefined {
+  const refunded = escrow.status === 'refunded';
+  switch (escrow.order_payment) {
+    case 'paid':
+      // A refund changes nothing in pos: the order stays paid elsewhere by the escrow (decision 0038).
+      return refunded
+        ? 'pos still holds the order paid by this escrow, though the lock refunded the buyer.'
+        : 'pos holds the order paid by this escrow.';
+    case 'refused': {
+      const refusal = (escrow.order_refusal ?? 'the order was paid another way or cancelled first').replace(/\.$/, '');
+      return `pos refused it: ${refusal} — ${refunded ? 'the buyer is refunded.' : 'refund the buyer.'}`;
+    }
+    case 'pending':
+      return escrow.status === 'awaiting_funding' || escrow.status === 'funding'
+        ? 'Waiting for funding: once the lock holds the money, pos holds the order paid by this escrow.'
+        : 'The lock holds the money, and pos could not be asked yet to hold the order paid by it: read the escrow again.';
+  }
 }

@@ -2,14 +2,25 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { CopyButton } from '../copy-button.js';
 import { describe, Problem } from '../form.js';
-import { formatDateTime } from '../format.js';
+import { formatDateTime, formatMoney } from '../format.js';
 import { settleRefusal } from '../escrow-refusals.js';
-import { ESCROW_NEXT_TEXT, ESCROW_STATUS_TEXT, escrowParties, escrowPath, type Escrow } from '../escrows.js';
+import {
+  ESCROW_NEXT_TEXT,
+  ESCROW_STATUS_TEXT,
+  escrowParties,
+  escrowPath,
+  orderPaymentText,
+  type Escrow,
+  type OrderPayment,
+} from '../escrows.js';
 import { jointStatusText } from '../joint-transactions.js';
 import { satoshisText } from '../satoshis.js';
 import { JointPanel } from './joint-panel.js';
 
 type Outcome = 'release' | 'refund';
+
+/** How the order's payment stands out: held paid is done, a refusal is the next thing to act on. */
+const ORDER_PAYMENT_CLASS: Record<OrderPayment, string | undefined> = { paid: 'next done', refused: 'next', pending: undefined };
 
 /** Each of an escrow's joint transactions, with the heading its part of the card has. */
 const PARTS: { part: 'funding' | Outcome; title: string }[] = [
@@ -19,10 +30,12 @@ const PARTS: { part: 'funding' | Outcome; title: string }[] = [
 ];
 
 /**
- * One of the shop's escrows: what it is for, where it stands in words, what the lock holds, the three keys by
- * party, its link for the buyer and the arbiter, and each of its joint transactions (funding, release, refund)
- * with who has signed and, while open, the command and the paste-back box (joint-panel.tsx). Once funded, the
- * shop proposes the release or a refund (`POST /api/v1/escrows/:id/settlement`).
+ * One of the shop's escrows: what it is for, where it stands in words, what the lock holds, the pos order it
+ * pays (its number, its total in money, and whether pos holds it paid by the escrow), the three keys by party,
+ * its link for the buyer and the arbiter, and each of its joint transactions (funding, release, refund) with who
+ * has signed and, while open, the command and the paste-back box (joint-panel.tsx). Once funded, the shop
+ * proposes the release or a refund (`POST /api/v1/escrows/:id/settlement`); only a refund once pos refused the
+ * escrow as its order's payment.
  */
 export function EscrowCard({ escrow, onChange }: { escrow: Escrow; onChange: (escrow: Escrow) => void }) {
   const [problem, setProblem] = useState<string | null>(null);
@@ -32,6 +45,9 @@ export function EscrowCard({ escrow, onChange }: { escrow: Escrow; onChange: (es
   const link = `${location.origin}${escrowPath(escrow.id)}`;
   const open = escrow.status === 'funded' || escrow.status === 'settling';
   const settled = escrow.status === 'released' ? escrow.release : escrow.status === 'refunded' ? escrow.refund : undefined;
+  const orderPayment = orderPaymentText(escrow);
+  // pos refused it as the order's payment: the refund is what is left to do, and the card says so instead.
+  const refused = escrow.order_payment === 'refused' && !settled;
 
   const act = async (call: () => Promise<Escrow>, refusal: (error: unknown) => string) => {
     setBusy(true);
@@ -66,7 +82,16 @@ export function EscrowCard({ escrow, onChange }: { escrow: Escrow; onChange: (es
         <dd>{satoshisText(escrow.satoshis)}</dd>
         <dt>Agreed</dt>
         <dd>{formatDateTime(escrow.created_at)}</dd>
+        {escrow.order_number && (
+          <>
+            <dt>Pays order</dt>
+            <dd>{escrow.order_number}</dd>
+            <dt>Order total</dt>
+            <dd>{formatMoney(escrow.order_total_minor ?? 0, escrow.currency ?? 'USD')}</dd>
+          </>
+        )}
       </dl>
+      {orderPayment && <p class={ORDER_PAYMENT_CLASS[escrow.order_payment ?? 'pending']}>{orderPayment}</p>}
       <dl class="facts keys">
         <dt>Buyer's key</dt>
         <dd>
@@ -81,7 +106,7 @@ export function EscrowCard({ escrow, onChange }: { escrow: Escrow; onChange: (es
           <code>{escrow.arbiter_public_key}</code>
         </dd>
       </dl>
-      <p class={`next${settled ? ' done' : ''}`}>{ESCROW_NEXT_TEXT[escrow.status]}</p>
+      {!refused && <p class={`next${settled ? ' done' : ''}`}>{ESCROW_NEXT_TEXT[escrow.status]}</p>}
       {settled?.txid && (
         <p class="txid">
           {escrow.status === 'released' ? 'Released' : 'Refunded'} in transaction <code>{settled.txid}</code>
@@ -118,7 +143,7 @@ export function EscrowCard({ escrow, onChange }: { escrow: Escrow; onChange: (es
       })}
       {open && (!escrow.release || !escrow.refund) && (
         <p class="actions">
-          {!escrow.release && (
+          {!escrow.release && !refused && (
             <button type="button" disabled={busy} onClick={() => void propose('release')}>
               Propose the release to you
             </button>
