@@ -1,4 +1,5 @@
 import { Transaction } from '@bsv/sdk';
+import { randomUUID } from 'node:crypto';
 import type { Escrow } from '@ctk/proto/ctk/contracts/v1/contracts';
 import { eventually, failure } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,6 +127,15 @@ describe('an escrow', () => {
     });
     expect(await create({ arbiterPublicKey: arbiter, releaseAddress: 'not-an-address' })).toMatchObject({ code: 'validation_failed' });
     expect(await create({ arbiterPublicKey: arbiter, description: 'x\u0000' })).toMatchObject({ code: 'validation_failed' });
+    // A shop paid at one address for every order: a release there would be taken for an order's payment.
+    const single = { id: randomUUID(), handle: 'single-address-shop' };
+    const singleWallet = await stack.newWallet(0);
+    await stack.p2p.setWallet({ org: single, receivingAddress: singleWallet.address, identityPublicKey: singleWallet.public_key });
+    expect(
+      await failure(
+        stack.client.createEscrow({ org: single, buyerPublicKey: buyer.public_key, arbiterPublicKey: arbiter, satoshis: 50_000n }),
+      ),
+    ).toMatchObject({ code: 'validation_failed', details: { field: 'release_address' } });
     const noKey = { id: '7d3c6a0e-3a43-4c1f-9f3e-2f1f4d1c9b11', handle: 'no-wallet-shop' };
     expect(
       await failure(
@@ -275,6 +285,10 @@ describe('an escrow of a pos order', () => {
     expect(await create(merchant.org, { orderNumber: order.orderNumber, satoshis: 50_000n })).toMatchObject({ code: 'validation_failed' });
     expect(await create(merchant.org, {})).toMatchObject({ code: 'validation_failed' });
     expect(await create(merchant.org, { orderNumber: 'bad\u0000' })).toMatchObject({ code: 'validation_failed' });
+    expect(await create(merchant.org, { orderNumber: 'OOOOUUUUII' })).toMatchObject({
+      code: 'validation_failed',
+      details: { field: 'order_number' },
+    });
     await stack.pos.cancelOrder({ org: merchant.org, orderNumber: order.orderNumber, publicUrl: PUBLIC_URL });
     expect(await create(merchant.org, { orderNumber: order.orderNumber })).toMatchObject({
       code: 'failed_precondition',

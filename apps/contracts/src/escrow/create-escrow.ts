@@ -40,7 +40,7 @@ const createSchema = z
 export async function createEscrow(context: ContractsContext, orgRef: OrgRef | undefined, input: unknown): Promise<Escrow> {
   const org = orgOf(orgRef);
   const request = validate(createSchema, input);
-  const seller = await shopIdentityKey(context, org);
+  const { seller, wallet } = await shopIdentityKey(context, org);
   const keys = [request.buyerPublicKey, seller, request.arbiterPublicKey];
   if (new Set(keys).size !== 3)
     throw new AppError(
@@ -75,7 +75,7 @@ export async function createEscrow(context: ContractsContext, orgRef: OrgRef | u
     sellerPublicKey: seller,
     arbiterPublicKey: request.arbiterPublicKey,
     lockScript: lock.toHex(),
-    ...payeeAddresses(context.chain.network, { seller, buyer: request.buyerPublicKey }, request),
+    ...payeeAddresses(context.chain.network, { seller, buyer: request.buyerPublicKey, wallet }, request),
     createdBy: request.createdBy,
     createdAt: context.now(),
   });

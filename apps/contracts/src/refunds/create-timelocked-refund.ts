@@ -39,7 +39,7 @@ export async function createTimelockedRefund(
     throw new AppError('validation_failed', 'refund_after must be at least an hour and at most two years from now', {
       field: 'refund_after',
     });
-  const seller = await shopIdentityKey(context, org);
+  const { seller, wallet } = await shopIdentityKey(context, org);
   if (seller === request.buyerPublicKey)
     throw new AppError('validation_failed', 'The buyer and the shop must hold two different keys', { field: 'buyer_public_key' });
   return context.refunds.insert({
@@ -52,7 +52,7 @@ export async function createTimelockedRefund(
     sellerPublicKey: seller,
     lockScript: multisigLock(2, [request.buyerPublicKey, seller]).toHex(),
     refundAfter,
-    ...payeeAddresses(context.chain.network, { seller, buyer: request.buyerPublicKey }, request),
+    ...payeeAddresses(context.chain.network, { seller, buyer: request.buyerPublicKey, wallet }, request),
     createdBy: request.createdBy,
     createdAt: context.now(),
   });
