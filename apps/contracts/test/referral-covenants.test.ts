@@ -204,6 +204,30 @@ describe('a referral covenant', () => {
     expect((await stack.books.listJournalEntries({ org: merchant.org, limit: 10 })).entries).toEqual([]);
   });
 
+  it('stops a link staff disable: it opens no checkout, while one already open stays payable; no other shop can disable it', async () => {
+    const { merchant, link } = await referredShop();
+    const open = await checkoutThrough(link.id);
+    const other = await stack.merchant(0);
+    expect(await failure(stack.client.disableReferralLink({ org: other.org, id: link.id, publicUrl: PUBLIC_URL }))).toMatchObject({
+      code: 'not_found',
+    });
+    const { referralLink: disabled } = await stack.client.disableReferralLink({ org: merchant.org, id: link.id, publicUrl: PUBLIC_URL });
+    expect(disabled!.disabledAt).toBeDefined();
+    // Disabled again: the same link, disabled when it first was.
+    const again = (await stack.client.disableReferralLink({ org: merchant.org, id: link.id, publicUrl: PUBLIC_URL })).referralLink!;
+    expect(again.disabledAt).toBe(disabled!.disabledAt);
+    expect((await stack.client.getReferralLink({ id: link.id, publicUrl: PUBLIC_URL })).referralLink).toMatchObject({
+      disabledAt: disabled!.disabledAt,
+    });
+    expect(await failure(checkoutThrough(link.id))).toMatchObject({ code: 'failed_precondition', details: { reason: 'link_disabled' } });
+
+    const funding = await buyerPays(open.covenantScript, open.fundingSatoshis);
+    await pay(open, funding);
+    expect((await stack.client.getReferralCheckout({ id: open.id, publicUrl: PUBLIC_URL })).referralCheckout).toMatchObject({
+      status: 'paid',
+    });
+  });
+
   it('refuses links that cannot be paid: another shop’s item, a share of 0 or above half, an address of no network', async () => {
     const { merchant, item, referrer } = await referredShop();
     const other = await stack.merchant(0);

@@ -129,5 +129,18 @@ describe('referral covenants through the API', () => {
       const answer = await call(method, path, undefined, payload);
       expect([answer.statusCode, path, JSON.stringify(payload)]).toEqual([status, path, JSON.stringify(payload)]);
     }
+
+    // Disabling: the shop's staff only, its own links only; disabled, the link opens no checkout.
+    const disable = (handle: string, id: string, key?: string) => call('POST', `/api/v1/orgs/${handle}/referral-links/${id}/disable`, key);
+    expect((await disable(shop.handle, referral.id)).statusCode).toBe(401);
+    expect((await disable(shop.handle, referral.id, stranger.key)).statusCode).toBe(403);
+    expect((await disable(stranger.handle, referral.id, stranger.key)).statusCode).toBe(404);
+    expect((await disable(shop.handle, 'ref_%00', shop.key)).statusCode).toBe(422);
+    const disabled = await disable(shop.handle, referral.id, shop.key);
+    expect(disabled.statusCode, disabled.body).toBe(200);
+    expect(disabled.json()).toMatchObject({ id: referral.id, disabled_at: expect.any(String) });
+    expect((await call('GET', `/api/v1/referral-links/${referral.id}`)).json().disabled_at).toBe(disabled.json().disabled_at);
+    const refused = await call('POST', `/api/v1/referral-links/${referral.id}/checkouts`);
+    expect([refused.statusCode, refused.json().error.details.reason]).toEqual([409, 'link_disabled']);
   });
 });

@@ -14,6 +14,12 @@ export function createReferralRepository(prisma: PrismaClient) {
       return prisma.referralLink.findUnique({ where: { id } });
     },
 
+    /** Disables the organisation's link (the first time only); null when it has no such link. */
+    async disableLink(organizationId: string, id: string, at: Date): Promise<ReferralLink | null> {
+      await prisma.referralLink.updateMany({ where: { id, organizationId, disabledAt: null }, data: { disabledAt: at } });
+      return prisma.referralLink.findFirst({ where: { id, organizationId } });
+    },
+
     async linksOf(organizationId: string): Promise<ReferralLink[]> {
       return prisma.referralLink.findMany({ where: { organizationId }, orderBy: { createdAt: 'desc' }, take: 200 });
     },

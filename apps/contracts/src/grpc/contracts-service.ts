@@ -135,6 +135,12 @@ export function contractsService(context: ContractsContext): ContractsServiceImp
       const links = await context.referrals.linksOf(orgOf(org).id);
       return { data: await referralLinkMessages(context, links, { withSales: true, publicUrl }) };
     },
+    async disableReferralLink({ org, id, publicUrl }) {
+      const disabled = await context.referrals.disableLink(orgOf(org).id, id, context.now());
+      if (!disabled) throw new AppError('not_found', `${orgOf(org).handle} has no referral link ${id}`, { field: 'id' });
+      const [link] = await referralLinkMessages(context, [disabled], { withSales: true, publicUrl });
+      return { referralLink: link };
+    },
     async getReferralLink({ id, publicUrl }) {
       const found = await context.referrals.linkById(id);
       if (!found) throw new AppError('not_found', `No referral link ${id}`, { field: 'id' });

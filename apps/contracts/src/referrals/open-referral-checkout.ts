@@ -11,11 +11,16 @@ export type CheckoutRequest = { id: string; publicUrl: string; clientAddress: st
  * A buyer checks out through a referral link (docs/decisions/0040-referral-covenants.md): pos opens an order for
  * the link's item with the referrer's commission, and its payment request names what the order must be paid: the
  * shop's output, the referrer's, and the receipt. Those outputs, in that order, are what the covenant lets its
- * money go to; the buyer pays into it their total and the fee of the covenant's spend.
+ * money go to; the buyer pays into it their total and the fee of the covenant's spend. A link staff disabled
+ * opens none.
  */
 export async function openReferralCheckout(context: ContractsContext, request: CheckoutRequest): Promise<ReferralCheckout> {
   const link = await context.referrals.linkById(request.id);
   if (!link) throw new AppError('not_found', `No referral link ${request.id}`, { field: 'id' });
+  if (link.disabledAt)
+    throw new AppError('failed_precondition', `The shop disabled referral link ${link.id}: it opens no checkout`, {
+      reason: 'link_disabled',
+    });
   const org = { id: link.organizationId, handle: link.orgHandle };
   const call = { timeoutMs: 20_000 };
   const { order } = await context.pos.openReferralOrder(

@@ -41,6 +41,7 @@ export async function referralLinkMessages(
       sales: sales.get(link.id)?.sales ?? 0n,
       commissionPaidSatoshis: sales.get(link.id)?.commissionPaidSatoshis ?? 0n,
       url: referralPageUrl(options.publicUrl, link.id),
+      disabledAt: link.disabledAt?.toISOString(),
     };
   });
 }
