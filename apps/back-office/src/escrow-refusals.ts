@@ -28,6 +28,7 @@ const ORDER_REASONS: Record<string, string> = {
   partly_paid: 'Part of that order is paid already: an escrow pays a whole order. Take the rest at the counter.',
   stored_value: 'That order sells a gift card or credits: it is paid at the counter, not through an escrow.',
   referral: "That order was sold through a referral link: its payment pays the referrer's share, in bitcoin only, not through an escrow.",
+  in_escrow: 'Another escrow pays that order already: see it below, or ring the order up again for a new escrow.',
 };
 
 /**

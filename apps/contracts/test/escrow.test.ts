@@ -289,6 +289,11 @@ describe('an escrow of a pos order', () => {
       code: 'validation_failed',
       details: { field: 'order_number' },
     });
+    // One escrow an order.
+    expect(await create(merchant.org, { orderNumber: order.orderNumber })).toMatchObject({
+      code: 'failed_precondition',
+      details: { reason: 'in_escrow' },
+    });
     await stack.pos.cancelOrder({ org: merchant.org, orderNumber: order.orderNumber, publicUrl: PUBLIC_URL });
     expect(await create(merchant.org, { orderNumber: order.orderNumber })).toMatchObject({
       code: 'failed_precondition',

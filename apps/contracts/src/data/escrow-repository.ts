@@ -13,6 +13,11 @@ export function createEscrowRepository(prisma: PrismaClient) {
       return prisma.escrow.findUnique({ where: { id } });
     },
 
+    /** The escrow agreed for the organisation's order that pos has not refused, if any. */
+    async ofOrder(organizationId: string, orderNumber: string): Promise<Escrow | null> {
+      return prisma.escrow.findFirst({ where: { organizationId, orderNumber, orderRefusal: null } });
+    },
+
     async byFunding(jointId: string): Promise<Escrow | null> {
       return prisma.escrow.findUnique({ where: { fundingId: jointId } });
     },

@@ -1,5 +1,4 @@
 import { Order } from '@ctk/proto/ctk/pos/v1/pos';
-import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { AppError } from '@ctk/shared';
 import type { Escrow } from '../data/escrow-repository.js';
 import type { ContractsContext } from '../domain/contracts-context.js';
@@ -10,10 +9,15 @@ const POS_REFUSALS = new Set(['failed_precondition', 'not_found', 'validation_fa
 
 /**
  * The shop's pos order an escrow is to pay (decision 0038), read among the shop's own orders (another shop's
- * number is not one): open, nothing of it paid in any way, and none of the orders whose payment is bound to
- * something else (a prepaid card or credits it sells, a referrer's commission).
+ * number is not one): open, nothing of it paid in any way, none of the orders whose payment is bound to
+ * something else (a prepaid card or credits it sells, a referrer's commission), and no other escrow's (unless
+ * pos refused that one).
  */
-export async function orderToEscrow(context: Pick<ContractsContext, 'pos'>, org: OrgRef, orderNumber: string): Promise<Order> {
+export async function orderToEscrow(
+  context: Pick<ContractsContext, 'pos' | 'escrows'>,
+  org: { id: string; handle: string },
+  orderNumber: string,
+): Promise<Order> {
   const { orders } = await context.pos.listOrders({ org, search: orderNumber, limit: 1 }, { timeoutMs: 20_000 });
   const order = orders.find((each) => each.orderNumber === orderNumber.toUpperCase());
   if (!order) throw new AppError('validation_failed', `${org.handle} has no order ${orderNumber}`, { field: 'order_number' });
@@ -25,6 +29,13 @@ export async function orderToEscrow(context: Pick<ContractsContext, 'pos'>, org:
   if (order.paidSatoshis > 0n || order.cardPaidMinor > 0n) throw refuse('partly_paid', 'has a payment already');
   if (order.prepaidCardId || order.creditsTokenId) throw refuse('stored_value', 'sells a prepaid card or credits');
   if (order.referralLinkId || order.commissionMinor > 0n) throw refuse('referral', 'pays a referrer');
+  // One escrow an order: a second would be refused by pos once the first is funded.
+  const agreed = await context.escrows.ofOrder(org.id, order.orderNumber);
+  if (agreed)
+    throw new AppError('failed_precondition', `Order ${order.orderNumber} is the order of escrow ${agreed.id} already`, {
+      reason: 'in_escrow',
+      escrow_id: agreed.id,
+    });
   return order;
 }
 
