@@ -34,8 +34,9 @@ const grouped = (satoshis: number) => new Intl.NumberFormat('en-US').format(sato
  * their share, and presses Buy. The page shows what to pay (in dollars, and in satoshis with the network fee), the
  * QR and the wallet link; a reload shows the same checkout rather than opening another order. The buyer's wallet
  * pays the payment link the page copied: the page says it is paid with the order number, and the referrer's wallet
- * holds its commission. A checkout left unpaid says it expired and starts again; a link that does not exist says so
- * in words.
+ * holds its commission. A checkout left unpaid says it expired and starts again; a link the shop disabled says so and
+ * has no Buy (also when it is disabled while the page is open), while a checkout it opened before still shows what to
+ * pay; a link that does not exist says so in words.
  */
 describe.skipIf(!hasChromium)('the buyer’s page of a referral link, in headless Chromium at phone size', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ctk-e2e-referral-buyer-'));
@@ -241,6 +242,42 @@ describe.skipIf(!hasChromium)('the buyer’s page of a referral link, in headles
     await shot('started-again');
     expect(problems).toEqual([]);
   }, 180_000);
+
+  it('a link the shop disabled says so and offers no Buy; a checkout it opened before stays payable', async () => {
+    const kept = page.url();
+    expect(new URL(kept).searchParams.get('checkout')).toMatch(/^rco_/);
+    // The shop disables the link while its page is open: Buy meets the 409, and the page says so in place of the button.
+    await page.goto(link.url);
+    await page.getByText('$4.00', { exact: true }).waitFor();
+    const disabled = await api(instance.base, 'POST', `/api/v1/orgs/${handle}/referral-links/${link.id}/disable`, ownerKey);
+    expect(disabled.body).toMatchObject({ id: link.id, disabled_at: expect.any(String) });
+    expectedStatus = /status of 409/;
+    await page.getByRole('button', { name: 'Buy' }).click();
+    const closed = page.getByText('The shop no longer sells through this link: nothing can be bought here.');
+    await closed.waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('disabled');
+    expect(new URL(page.url()).searchParams.has('checkout')).toBe(false);
+    // Opened afresh, the link says the same: no price, no Buy.
+    await page.reload();
+    await closed.waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Cold brew' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Buy' }).isVisible()).toBe(false);
+    expect(await page.getByText('$4.00', { exact: true }).isVisible()).toBe(false);
+    expect(await page.title()).toBe(`${handle}: not sold through this link`);
+    expect(await pageProblems(page)).toEqual([]);
+    await shot('disabled');
+    // The checkout opened before, kept in its address, still shows what to pay.
+    await page.goto(kept);
+    await page.getByRole('status').filter({ hasText: 'Waiting for your payment' }).waitFor();
+    await page.getByText('The shop no longer sells through this link, but this checkout is still open', { exact: false }).waitFor();
+    expect(await closed.isVisible()).toBe(false);
+    const open = (await api(instance.base, 'GET', `/api/v1/referral-checkouts/${new URL(kept).searchParams.get('checkout')}`)).body;
+    expect(await page.getByRole('link', { name: 'Open in wallet' }).getAttribute('href')).toBe(open.pay_uri);
+    expect(await page.getByRole('img', { name: /QR code of the payment/ }).isVisible()).toBe(true);
+    expect(await pageProblems(page)).toEqual([]);
+    await shot('disabled-checkout-open');
+    expect(problems).toEqual([]);
+  });
 
   it('a link that does not exist says so in words', async () => {
     // The page's read of the link is a 404 the browser reports as a failed resource; the page says it in words.

@@ -22,7 +22,8 @@ const hasChromium = chromiumInstalled('referral-links-page.test.ts');
  * refusal, in words); the link shows with its share in money and the page to share, copied. A buyer checks out
  * through it (the API, no key) and pays its `pay:` URI with a funded wallet; read again, the page shows the
  * checkout paid with its order number, the referrer's commission, what the shop received and the fee, and the
- * link's one sale.
+ * link's one sale. Staff then disable the link from its card (confirmed in a dialog): it says since when, offers
+ * no button, and the API reads it disabled.
  */
 describe.skipIf(!hasChromium)('the referral links page, in headless Chromium at phone size', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ctk-e2e-referral-'));
@@ -140,7 +141,12 @@ describe.skipIf(!hasChromium)('the referral links page, in headless Chromium at 
     const card = links.getByRole('listitem').filter({ has: page.getByRole('heading', { name: "Coffee Weekly's link to Cold brew" }) });
     await card.waitFor();
     const [made] = (await api(instance.base, 'GET', `/api/v1/orgs/${handle}/referral-links`, ownerKey)).body.data;
-    expect(made).toMatchObject({ referrer_name: 'Coffee Weekly', referrer_address: referrer.address, commission_basis_points: 1000 });
+    expect(made).toMatchObject({
+      referrer_name: 'Coffee Weekly',
+      referrer_address: referrer.address,
+      commission_basis_points: 1000,
+      disabled_at: null,
+    });
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe(`referral-link-${made.id}`);
     expect(made.url).toBe(`${instance.base}/r/${made.id}`);
     await card.getByText('10%: $0.40 a sale').waitFor();
@@ -221,6 +227,33 @@ describe.skipIf(!hasChromium)('the referral links page, in headless Chromium at 
       60,
       500,
     );
+
+    // Staff disable the link from its card, after confirming: the card says since when, and offers no button.
+    const open = links.getByRole('listitem').first();
+    let asked = '';
+    page.once('dialog', (dialog) => {
+      asked = dialog.message();
+      void dialog.accept();
+    });
+    await open.getByRole('button', { name: 'Disable this link' }).click();
+    await open.getByRole('heading', { name: "Coffee Weekly's link to Cold brew Disabled" }).waitFor();
+    expect(asked).toBe("Disable Coffee Weekly's link to Cold brew? It opens no new checkout; checkouts already open can still be paid.");
+    const { disabled_at: disabledAt } = (await api(instance.base, 'GET', `/api/v1/referral-links/${made.id}`)).body;
+    expect(Date.parse(disabledAt)).toBeGreaterThan(Date.parse(made.created_at));
+    const { time_zone: zone } = (await api(instance.base, 'GET', `/api/v1/organizations/${handle}`, ownerKey)).body;
+    const when = await page.evaluate(
+      ([iso, timeZone]) => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(new Date(iso!)),
+      [disabledAt, zone],
+    );
+    await open
+      .getByText(`Disabled on ${when}. Buyers can no longer check out through it; a checkout already open can still be paid.`)
+      .waitFor();
+    await open.getByText('The link Coffee Weekly shared opens no checkout now:', { exact: false }).waitFor();
+    expect(await open.getByRole('button').count()).toBe(0);
+    const listed = (await api(instance.base, 'GET', `/api/v1/orgs/${handle}/referral-links`, ownerKey)).body.data;
+    expect(listed[0]).toMatchObject({ id: made.id, disabled_at: disabledAt, sales: 1 });
+    expect(await pageProblems(page)).toEqual([]);
+    await shot('disabled', open);
     expect(problems).toEqual([]);
   }, 240_000);
 });

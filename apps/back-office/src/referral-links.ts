@@ -21,6 +21,8 @@ export type ReferralLink = {
   commission_paid_satoshis: number;
   /** The page the referrer shares: `<public URL>/r/<id>`. */
   url: string;
+  /** When staff disabled it (`POST .../referral-links/:id/disable`): it opens no checkout since. Null while it is open. */
+  disabled_at?: string | null;
 };
 
 export type CheckoutStatus = 'awaiting_payment' | 'funded' | 'paid' | 'expired';

@@ -2,7 +2,8 @@
 // their share; Buy opens a checkout whose payment goes into a covenant that can only pay the shop and the
 // referrer. The page then shows what to pay (the QR, a wallet link, the payment URI), follows the checkout until
 // it is paid or expired, and keeps its id in the address (?checkout=rco_...) so a reload shows the same one
-// rather than opening another order. It reads only the public referral routes: no key, nothing private.
+// rather than opening another order. A link the shop disabled says so and offers no Buy, while a checkout it
+// opened before stays payable. It reads only the public referral routes: no key, nothing private.
 
 import { api, ApiError } from './api.js';
 import { formatMoney, formatPercent, formatSatoshis, minorToDecimal } from './money.js';
@@ -46,12 +47,20 @@ function renderLink() {
   $('share').textContent =
     `${link.referrer_name} receives ${percent} of the sale, paid by the same transaction: ` +
     `your payment goes into a script on the BSV chain that can only pay the shop and ${link.referrer_name}.`;
-  const sold = Boolean(link.currency);
+  // A link the shop disabled sells nothing, whatever its item: it says so in place of the price and the Buy button.
+  const closed = Boolean(link.disabled_at);
+  const sold = Boolean(link.currency) && !closed;
   $('price').textContent = sold ? formatMoney(link.price_minor, link.currency) : '';
   $('price').hidden = !sold;
-  $('gone').hidden = sold;
+  $('share').hidden = closed;
+  $('disabled').hidden = !closed;
+  $('gone').hidden = sold || closed;
   $('buy-row').hidden = !sold;
-  document.title = sold ? `${link.item_name} from ${link.org_handle}` : `${link.org_handle}: no longer sold`;
+  document.title = closed
+    ? `${link.org_handle}: not sold through this link`
+    : sold
+      ? `${link.item_name} from ${link.org_handle}`
+      : `${link.org_handle}: no longer sold`;
 }
 
 function renderCheckout(checkout) {
@@ -60,9 +69,12 @@ function renderCheckout(checkout) {
   const money = (minor) => formatMoney(minor, checkout.currency);
   const { status } = checkout;
   $('checkout').hidden = false;
-  // The total replaces the price once there is one to pay; the item and who recommended it stay.
+  // The total replaces the price once there is one to pay; the item, who recommended it and their share stay
+  // (a checkout opened before the shop disabled the link too, in place of the word that it sells nothing).
   $('price').hidden = true;
   $('buy-row').hidden = true;
+  $('share').hidden = false;
+  $('disabled').hidden = true;
   $('status').dataset.status = status === 'awaiting_payment' || status === 'funded' ? 'open' : status;
   $('status').textContent =
     {
@@ -74,6 +86,12 @@ function renderCheckout(checkout) {
   $('to-pay').hidden = status !== 'awaiting_payment';
   $('done').hidden = status !== 'paid';
   $('ended').hidden = status !== 'expired';
+  // A checkout opened before the shop disabled the link stays payable; one that ran out cannot be started again.
+  const closed = Boolean(link.disabled_at);
+  $('still-open').hidden = !(closed && status === 'awaiting_payment');
+  $('ended-again').hidden = closed;
+  $('ended-closed').hidden = !closed;
+  $('again-row').hidden = closed;
   $('checkout-title').textContent = { paid: 'Your order', expired: 'Your checkout' }[status] ?? 'Pay from your BSV wallet';
   $('order-line').textContent = checkout.order_number;
   // Paid, the order number is said in a sentence of its own.
@@ -148,6 +166,13 @@ async function buy() {
     // The Buy button is gone: what to do next is in the checkout.
     $('checkout-title').focus();
   } catch (error) {
+    if (error instanceof ApiError && error.details?.reason === 'link_disabled') {
+      // The shop disabled the link while this page was open: it says so as a link read disabled does.
+      link = { ...link, disabled_at: link.disabled_at ?? new Date().toISOString() };
+      renderLink();
+      $('disabled').focus();
+      return;
+    }
     showAlert(
       error instanceof ApiError && error.code === 'rate_limited'
         ? `Too many checkouts were opened from here just now: ${error.message}`

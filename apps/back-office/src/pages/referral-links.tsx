@@ -11,7 +11,7 @@ import { ReferralLinkForm, type SellableItem } from './referral-link-form.js';
  * `/o/:handle/referral-covenant`: referral links (decision 0040). What they are, in plain words; a form to make
  * one for an item with a referrer's name, wallet address and share (referral-link-form.tsx); the shop's links
  * (`GET /api/v1/orgs/:handle/referral-links`, staff), each with its share, sales and the page the referrer
- * shares (referral-link-card.tsx); and every checkout through them (`GET /api/v1/orgs/:handle/referral-checkouts`),
+ * shares, and a button to disable it (referral-link-card.tsx); and every checkout through them (`GET /api/v1/orgs/:handle/referral-checkouts`),
  * each with where it stands and every amount it moved (referral-checkout-card.tsx).
  */
 export function ReferralLinksPage({ handle }: { handle: string }) {
@@ -33,6 +33,7 @@ export function ReferralLinksPage({ handle }: { handle: string }) {
     // The new link's heading takes the focus: a screen reader hears it, and a phone scrolls to it.
     requestAnimationFrame(() => document.getElementById(`referral-link-${link.id}`)?.focus());
   };
+  const replaceLink = (link: ReferralLink) => setLinks((list) => (list ?? []).map((known) => (known.id === link.id ? link : known)));
   const replace = (checkout: ReferralCheckout) =>
     setCheckouts((list) => (list ?? []).map((known) => (known.id === checkout.id ? checkout : known)));
   const includesTax = shop?.prices_include_tax ?? false;
@@ -54,7 +55,7 @@ export function ReferralLinksPage({ handle }: { handle: string }) {
         {links?.length === 0 && <p>No links yet. Make one above.</p>}
         <ul class="entries">
           {links?.map((link) => (
-            <ReferralLinkCard key={link.id} link={link} pricesIncludeTax={includesTax} />
+            <ReferralLinkCard key={link.id} handle={handle} link={link} pricesIncludeTax={includesTax} onChange={replaceLink} />
           ))}
         </ul>
       </section>
