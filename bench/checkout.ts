@@ -6,9 +6,11 @@
 // checkouts phase (1) opened, as many shoppers waiting on a payment do.
 // What runs where (2 cores): a child process runs the local chain (no timed mining), books, p2p, pos and
 // commerce on one in-process event transport and the gateway over HTTP, each on a fresh PGlite data dir
-// (--postgres URL: fresh PostgreSQL databases). This process is the shoppers (autocannon), from one address:
-// the gateway's per-address, per-key and checkout limits are lifted for the run.
-// Usage: pnpm bench:checkout [--seconds N] [--connections N] [--postgres URL]   (build first)
+// (--postgres URL: fresh PostgreSQL databases). This process is the shoppers (autocannon), as a proxy in front
+// of the gateway would pass them on: each checkout from an address of its own (X-Forwarded-For, from the
+// benchmarking block 198.18.0.0/15, the bench trusted as the proxy), so that each holds one receiving address
+// as a real shopper does; the gateway's per-key and checkout limits are lifted for the run.
+// Usage: pnpm bench:checkout [--seconds N] [--connections N] [--postgres URL] [--cpu-prof DIR]   (build first)
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,10 +22,17 @@ import { expectOk, freshDatabase, startGateway, startServiceStack } from './supp
 
 /** The child: the local chain, books, p2p, pos, commerce and the gateway; answers {base} when listening. */
 async function runStack(): Promise<void> {
-  const stack = await startServiceStack(['books', 'p2p', 'pos', 'commerce'], { dataDir: process.env.BENCH_DATA_DIR ?? '' });
+  // Each checkout holds one of the merchant's receiving addresses until it is paid or its hold ends (decision
+  // 0022), at most P2P_GAP_LIMIT at once (20 by default, a restored BIP44 wallet's gap limit): the bench's one
+  // merchant takes the widest window p2p allows, or the run would measure that refusal.
+  const stack = await startServiceStack(['books', 'p2p', 'pos', 'commerce'], {
+    dataDir: process.env.BENCH_DATA_DIR ?? '',
+    extra: (app): Record<string, string> => (app === 'p2p' ? { P2P_GAP_LIMIT: '1000' } : {}),
+  });
   const { base, gateway } = await startGateway(stack, {
     CTK_COMMERCE_KEY_RATE_LIMIT_PER_MINUTE: '100000000',
     CTK_CHECKOUT_RATE_LIMIT_PER_MINUTE: '100000000',
+    CTK_TRUSTED_PROXIES: '127.0.0.1',
   });
   const stop = async () => {
     await stack.stop([gateway]);
@@ -52,6 +61,7 @@ async function runBench(): Promise<void> {
       seconds: { type: 'string', default: '10' },
       connections: { type: 'string', default: '50' },
       postgres: { type: 'string' },
+      'cpu-prof': { type: 'string' },
     },
   });
   const dataDir = mkdtempSync(join(tmpdir(), 'ctk-bench-checkout-'));
@@ -60,6 +70,8 @@ async function runBench(): Promise<void> {
     for (const app of ['gateway', 'books', 'p2p', 'pos', 'commerce'])
       databases[`BENCH_${app.toUpperCase()}_DB`] = await freshDatabase(args.postgres, `ctk_bench_checkout_${app}`);
   const stack = fork(import.meta.filename, [], {
+    // --cpu-prof DIR: the stack's V8 CPU profile, written there when it stops (bench/README.md).
+    execArgv: args['cpu-prof'] ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : process.execArgv,
     env: { ...process.env, BENCH_ROLE: 'stack', BENCH_DATA_DIR: dataDir, ...databases },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -85,7 +97,7 @@ async function runBench(): Promise<void> {
     ])
       items.push(await expectOk(http('POST', `${base}/api/v1/orgs/${handle}/items`, item, owner), 'an item', 201));
     const key = await expectOk(http('POST', `${base}/api/v1/orgs/${handle}/commerce-key`, {}, owner), 'the commerce key', 201);
-    const shopper = { 'x-commerce-key': key.commerce_public_key as string, 'content-type': 'application/json' };
+    const shopperHeaders = { 'x-commerce-key': key.commerce_public_key as string, 'content-type': 'application/json' };
     const checkoutUrl = `${base}/api/v1/commerce/${handle}/checkout`;
     const body = JSON.stringify({
       lines: [
@@ -97,15 +109,17 @@ async function runBench(): Promise<void> {
     const store = args.postgres ? 'PostgreSQL' : 'PGlite';
     console.log(`Checkouts through the gateway at ${args.connections} connections for ${args.seconds} s each (${store})`);
     const tokens: string[] = [];
+    let shopper = 0;
     const created = await autocannon({
       url: checkoutUrl,
       method: 'POST',
       connections: Number(args.connections),
       duration: Number(args.seconds),
-      headers: shopper,
+      headers: shopperHeaders,
       body,
       requests: [
         {
+          setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'x-forwarded-for': shopperAddress(shopper++) } }),
           onResponse: (status: number, answer: string) => {
             if (status === 201) tokens.push((JSON.parse(answer) as { public_token: string }).public_token);
           },
@@ -120,7 +134,7 @@ async function runBench(): Promise<void> {
       url: checkoutUrl,
       connections: Number(args.connections),
       duration: Number(args.seconds),
-      headers: { 'x-commerce-key': shopper['x-commerce-key'] },
+      headers: { 'x-commerce-key': shopperHeaders['x-commerce-key'] },
       requests: [
         {
           setupRequest: (request) => ({ ...request, path: `/api/v1/commerce/${handle}/checkout/${tokens[next++ % tokens.length]}/status` }),
@@ -133,6 +147,12 @@ async function runBench(): Promise<void> {
     await new Promise((r) => (stack.exitCode === null ? stack.once('exit', r) : r(undefined)));
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** The n-th shopper's address, in the benchmarking block 198.18.0.0/15 (131,072 of them, then again). */
+function shopperAddress(n: number): string {
+  const host = n % 131_072;
+  return `198.${18 + (host >> 16)}.${(host >> 8) & 255}.${host & 255}`;
 }
 
 if (process.env.BENCH_ROLE === 'stack') await runStack();
