@@ -1,6 +1,7 @@
-import { HD, P2PKH } from '@bsv/sdk';
+import { P2PKH } from '@bsv/sdk';
 import { AppError } from '@ctk/shared';
 import { allocateDerivationIndex } from '../data/allocate-derivation-index.js';
+import { childScript } from './child-script.js';
 import type { WalletOrg } from '../domain/org-wallet.js';
 import type { Prisma } from '../generated/prisma/client.js';
 
@@ -27,8 +28,7 @@ export type DerivationRules = AddressWindow & { holdUntil: Date; purpose: string
 export async function deriveOutput(tx: Prisma.TransactionClient, org: WalletOrg, rules: DerivationRules): Promise<DerivedOutput> {
   if (org.walletXpub) {
     const index = await allocateDerivationIndex(tx, { organizationId: org.id, xpub: org.walletXpub, ...rules });
-    const child = HD.fromString(org.walletXpub).derive(`m/0/${index}`);
-    return { script: new P2PKH().lock(child.pubKey.toHash() as number[]).toHex(), derivationIndex: index, xpub: org.walletXpub };
+    return { script: childScript(org.walletXpub, index), derivationIndex: index, xpub: org.walletXpub };
   }
   if (org.receivingAddress) return { script: new P2PKH().lock(org.receivingAddress).toHex(), derivationIndex: null, xpub: null };
   throw new AppError(

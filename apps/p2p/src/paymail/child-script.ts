@@ -1,0 +1,50 @@
+import { HD, P2PKH } from '@bsv/sdk';
+
+/** Bounds on what is kept: each entry is a few hundred bytes. */
+const MAX_XPUBS = 1_000;
+const MAX_SCRIPTS = 50_000;
+/** The first hardened child index: an xpub derives none from there on. */
+const HARDENED = 2 ** 31;
+
+/** Each xpub's external chain node (m/0), parsed and derived once: half the cost of each child. */
+const externalChains = new Map<string, HD>();
+/** Each child's receiving script, by "<xpub>/<index>": a child's script never changes. */
+const scripts = new Map<string, string>();
+
+/**
+ * The P2PKH receiving script of child m/0/<index> of an xpub (docs/performance.md). A child is derived in
+ * JavaScript big-number arithmetic, some milliseconds, and a destination takes it while the merchant's
+ * counter row is locked: derived once and kept, and the next child derived ahead (after the caller's turn),
+ * a merchant's next checkout finds its script ready rather than deriving it under the lock.
+ */
+export function childScript(xpub: string, index: number): string {
+  const script = derived(xpub, index);
+  // Ahead of need, so never its failure: the next one past the last non-hardened child is none.
+  if (index + 1 < HARDENED) setImmediate(() => derived(xpub, index + 1));
+  return script;
+}
+
+function derived(xpub: string, index: number): string {
+  const key = `${xpub}/${index}`;
+  let script = scripts.get(key);
+  if (script === undefined) {
+    script = new P2PKH().lock(externalChain(xpub).deriveChild(index).pubKey.toHash() as number[]).toHex();
+    keep(scripts, key, script, MAX_SCRIPTS);
+  }
+  return script;
+}
+
+function externalChain(xpub: string): HD {
+  let chain = externalChains.get(xpub);
+  if (!chain) {
+    chain = HD.fromString(xpub).derive('m/0');
+    keep(externalChains, xpub, chain, MAX_XPUBS);
+  }
+  return chain;
+}
+
+/** Adds to a map, dropping its oldest entry past `max`. */
+function keep<V>(map: Map<string, V>, key: string, value: V, max: number): void {
+  map.set(key, value);
+  if (map.size > max) map.delete(map.keys().next().value!);
+}
