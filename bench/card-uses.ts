@@ -22,7 +22,7 @@ import type { PrepaidCard } from '@ctk/proto/ctk/pos/v1/cards';
 import { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { PosServiceDefinition } from '@ctk/proto/ctk/pos/v1/pos';
 import { createGrpcClient, grpcUrlVariable } from '@ctk/shared';
-import { eachLimited, freshDatabase, percentile, startServiceStack } from './support.js';
+import { eachLimited, freshDatabase, percentile, pgbenchReference, printRatios, startServiceStack } from './support.js';
 
 const PUBLIC_URL = 'https://pay.example.com';
 /** A card's value (minor units) and an order's total: room for every use of a run at 1 minor unit each. */
@@ -34,7 +34,10 @@ async function runStack(): Promise<void> {
   const stack = await startServiceStack(['books', 'p2p', 'pos'], {
     dataDir: process.env.BENCH_DATA_DIR ?? '',
     // One satoshi a cent: the cards' selling orders cost the faucet's coins little.
-    extra: (app) => (app === 'pos' ? { POS_FIXED_RATES: 'USD=1', POS_WATCH_INTERVAL_MS: '0' } : {}),
+    // Each unpaid order (the cards' selling orders, the open orders they pay) holds one of the merchant's
+    // receiving addresses (decision 0022), 20 at most by default: the widest window p2p allows.
+    extra: (app): Record<string, string> =>
+      app === 'pos' ? { POS_FIXED_RATES: 'USD=1', POS_WATCH_INTERVAL_MS: '0' } : app === 'p2p' ? { P2P_GAP_LIMIT: '1000' } : {},
   });
   const stop = async () => {
     await stack.stop();
@@ -63,6 +66,8 @@ async function runBench(): Promise<void> {
   });
   const SECONDS = Number(args.seconds);
   const CONCURRENCY = Number(args.concurrency);
+  // pgbench first, with nothing else running, on the server the stack's databases will use.
+  const pgbench = args.postgres ? await pgbenchReference(args.postgres, 'ctk_bench_cards_pgbench', CONCURRENCY) : undefined;
   const dataDir = mkdtempSync(join(tmpdir(), 'ctk-bench-cards-'));
   const databases: Record<string, string> = {};
   if (args.postgres)
@@ -134,7 +139,7 @@ async function runBench(): Promise<void> {
       (
         await pos.createOrder({
           org,
-          lines: [{ itemId: '', name: 'Tab', quantity: 1n, unitPriceMinor: ORDER_TOTAL, modifiers: [], chosenPriceMinor: 0n }],
+          lines: [{ itemId: '', name: 'Tab', quantity: 1n, unitPriceMinor: ORDER_TOTAL, modifiers: [] }],
           currency: 'USD',
           publicUrl: PUBLIC_URL,
         })
@@ -175,11 +180,17 @@ async function runBench(): Promise<void> {
         `  ${name}: ${(latencies.length / elapsed).toFixed(0)} uses/s (${latencies.length} in ${elapsed.toFixed(1)} s at ${CONCURRENCY} callers), p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))}, failures ${[...failures.values()].reduce((sum, f) => sum + f.count, 0)}`,
       );
       for (const [code, { count, first }] of failures) console.log(`    ${code}: ${count} (first: ${first})`);
-      return latencies.length;
+      return { uses: latencies.length, rate: latencies.length / elapsed };
     };
 
-    const hotUses = await phase('one hot card', (n) => ({ ...hot, orderNumber: hotOrders[n % hotOrders.length]! }));
-    const manyUses = await phase(`${many.length} cards`, (n) => ({ ...many[n % many.length]!, orderNumber: manyOrders[n % many.length]! }));
+    const { uses: hotUses, rate: hotRate } = await phase('one hot card', (n) => ({
+      ...hot,
+      orderNumber: hotOrders[n % hotOrders.length]!,
+    }));
+    const { uses: manyUses, rate: manyRate } = await phase(`${many.length} cards`, (n) => ({
+      ...many[n % many.length]!,
+      orderNumber: manyOrders[n % many.length]!,
+    }));
 
     // Every use that succeeded took exactly 1 from its card, and nothing else did.
     const drop = async (group: typeof cards) => {
@@ -193,6 +204,7 @@ async function runBench(): Promise<void> {
       `  balances: the hot card dropped ${hotDrop}, the others ${manyDrop}: ${exact ? 'exactly the uses that succeeded' : 'NOT the uses that succeeded'}`,
     );
     if (!exact) process.exitCode = 1;
+    printRatios(pgbench, CONCURRENCY, { 'uses/s on one hot card': hotRate, [`uses/s on ${many.length} cards`]: manyRate });
     pos.close();
   } finally {
     stack.kill('SIGTERM');

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { http, merchantKeys, type HttpAnswer } from '../apps/gateway/test/wallet-http.js';
-import { expectOk, freshDatabase, startGateway, startServiceStack } from './support.js';
+import { expectOk, freshDatabase, pgbenchReference, printRatios, startGateway, startServiceStack } from './support.js';
 
 /** The child: the local chain, books, p2p, pos, commerce and the gateway; answers {base} when listening. */
 async function runStack(): Promise<void> {
@@ -55,15 +55,50 @@ function report(what: string, result: autocannon.Result, ok: number): void {
   if (other > 0 || result.requests.total === 0) process.exitCode = 1;
 }
 
+/** A merchant of the bench: its handle, its commerce key and the body of its checkout (two of its items). */
+type Merchant = { handle: string; key: string; body: string };
+
+/** A cafe onboarded in California (prices exclude tax), its wallet's xpub registered, two items, a commerce key. */
+async function onboardMerchant(base: string, n: number): Promise<Merchant> {
+  const onboarded = await expectOk(
+    http('POST', `${base}/api/v1/onboard`, { name: `Checkout Bench Cafe ${n}`, jurisdiction: 'US-CA' }),
+    'onboard',
+    201,
+  );
+  const owner = { authorization: `Bearer ${onboarded.api_key.key}` };
+  const handle: string = onboarded.organization.handle;
+  await expectOk(http('PATCH', `${base}/api/v1/organizations/${handle}`, { wallet_xpub: merchantKeys().xpub }, owner), 'the wallet');
+  const items: Json[] = [];
+  for (const item of [
+    { name: 'Oat milk latte', price_cents: 575, currency: 'USD' },
+    { name: 'Scone', price_cents: 350, currency: 'USD' },
+  ])
+    items.push(await expectOk(http('POST', `${base}/api/v1/orgs/${handle}/items`, item, owner), 'an item', 201));
+  const key = await expectOk(http('POST', `${base}/api/v1/orgs/${handle}/commerce-key`, {}, owner), 'the commerce key', 201);
+  const body = JSON.stringify({
+    lines: [
+      { item_id: items[0].id, quantity: 2 },
+      { item_id: items[1].id, quantity: 1 },
+    ],
+  });
+  return { handle, key: key.commerce_public_key as string, body };
+}
+
 async function runBench(): Promise<void> {
   const { values: args } = parseArgs({
     options: {
       seconds: { type: 'string', default: '10' },
       connections: { type: 'string', default: '50' },
+      rate: { type: 'string', default: '100' },
+      merchants: { type: 'string', default: '20' },
       postgres: { type: 'string' },
       'cpu-prof': { type: 'string' },
     },
   });
+  const CONNECTIONS = Number(args.connections);
+  const SECONDS = Number(args.seconds);
+  // pgbench first, with nothing else running, on the server the stack's databases will use.
+  const pgbench = args.postgres ? await pgbenchReference(args.postgres, 'ctk_bench_checkout_pgbench', 16) : undefined;
   const dataDir = mkdtempSync(join(tmpdir(), 'ctk-bench-checkout-'));
   const databases: Record<string, string> = {};
   if (args.postgres)
@@ -81,67 +116,63 @@ async function runBench(): Promise<void> {
       stack.once('exit', (code) => fail(new Error(`the stack exited with ${code}`)));
     });
 
-    // The cafe: onboarded in California (prices exclude tax), its wallet's xpub registered, two items, a commerce key.
-    const onboarded = await expectOk(
-      http('POST', `${base}/api/v1/onboard`, { name: 'Checkout Bench Cafe', jurisdiction: 'US-CA' }),
-      'onboard',
-      201,
-    );
-    const owner = { authorization: `Bearer ${onboarded.api_key.key}` };
-    const handle: string = onboarded.organization.handle;
-    await expectOk(http('PATCH', `${base}/api/v1/organizations/${handle}`, { wallet_xpub: merchantKeys().xpub }, owner), 'the wallet');
-    const items: Json[] = [];
-    for (const item of [
-      { name: 'Oat milk latte', price_cents: 575, currency: 'USD' },
-      { name: 'Scone', price_cents: 350, currency: 'USD' },
-    ])
-      items.push(await expectOk(http('POST', `${base}/api/v1/orgs/${handle}/items`, item, owner), 'an item', 201));
-    const key = await expectOk(http('POST', `${base}/api/v1/orgs/${handle}/commerce-key`, {}, owner), 'the commerce key', 201);
-    const shopperHeaders = { 'x-commerce-key': key.commerce_public_key as string, 'content-type': 'application/json' };
-    const checkoutUrl = `${base}/api/v1/commerce/${handle}/checkout`;
-    const body = JSON.stringify({
-      lines: [
-        { item_id: items[0].id, quantity: 2 },
-        { item_id: items[1].id, quantity: 1 },
-      ],
-    });
+    // The merchants of a platform: one merchant holds at most P2P_GAP_LIMIT unpaid checkouts (docs/performance.md).
+    const merchants: Merchant[] = [];
+    for (let n = 0; n < Number(args.merchants); n++) merchants.push(await onboardMerchant(base, n));
 
     const store = args.postgres ? 'PostgreSQL' : 'PGlite';
-    console.log(`Checkouts through the gateway at ${args.connections} connections for ${args.seconds} s each (${store})`);
-    const tokens: string[] = [];
+    console.log(`Checkouts through the gateway over ${merchants.length} merchants, ${SECONDS} s a phase (${store})`);
+    const tokens: { merchant: Merchant; token: string }[] = [];
     let shopper = 0;
-    const created = await autocannon({
-      url: checkoutUrl,
-      method: 'POST',
-      connections: Number(args.connections),
-      duration: Number(args.seconds),
-      headers: shopperHeaders,
-      body,
-      requests: [
-        {
-          setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'x-forwarded-for': shopperAddress(shopper++) } }),
-          onResponse: (status: number, answer: string) => {
-            if (status === 201) tokens.push((JSON.parse(answer) as { public_token: string }).public_token);
+    // autocannon's context is per connection, which has one request out at a time: the merchant of the
+    // checkout in flight, for its answer's token.
+    type Context = { merchant?: Merchant };
+    const creating = (options: Partial<autocannon.Options>) =>
+      autocannon({
+        url: base,
+        method: 'POST',
+        duration: SECONDS,
+        headers: { 'content-type': 'application/json' },
+        requests: [
+          {
+            setupRequest: (request, context: Context) => {
+              const n = shopper++;
+              const merchant = (context.merchant = merchants[n % merchants.length]!);
+              const headers = { ...request.headers, 'x-commerce-key': merchant.key, 'x-forwarded-for': shopperAddress(n) };
+              return { ...request, path: `/api/v1/commerce/${merchant.handle}/checkout`, headers, body: merchant.body };
+            },
+            onResponse: (status: number, answer: string, context: Context) => {
+              if (status === 201)
+                tokens.push({ merchant: context.merchant!, token: (JSON.parse(answer) as { public_token: string }).public_token });
+            },
           },
-        },
-      ],
-    });
-    report('POST .../checkout', created, 201);
+        ],
+        ...options,
+      });
+
+    const offered = await creating({ connections: CONNECTIONS, overallRate: Number(args.rate) });
+    report(`POST .../checkout at ${args.rate}/s offered`, offered, 201);
+    const created = await creating({ connections: CONNECTIONS });
+    report(`POST .../checkout at ${CONNECTIONS} connections`, created, 201);
     if (tokens.length === 0) throw new Error('no checkout was opened');
 
     let next = 0;
     const polled = await autocannon({
-      url: checkoutUrl,
-      connections: Number(args.connections),
-      duration: Number(args.seconds),
-      headers: { 'x-commerce-key': shopperHeaders['x-commerce-key'] },
+      url: base,
+      connections: CONNECTIONS,
+      duration: SECONDS,
       requests: [
         {
-          setupRequest: (request) => ({ ...request, path: `/api/v1/commerce/${handle}/checkout/${tokens[next++ % tokens.length]}/status` }),
+          setupRequest: (request) => {
+            const { merchant, token } = tokens[next++ % tokens.length]!;
+            const path = `/api/v1/commerce/${merchant.handle}/checkout/${token}/status`;
+            return { ...request, path, headers: { ...request.headers, 'x-commerce-key': merchant.key } };
+          },
         },
       ],
     });
     report(`GET .../checkout/:public_token/status over ${tokens.length} checkouts`, polled, 200);
+    printRatios(pgbench, 16, { 'checkouts/s': created.requests.average, 'status reads/s': polled.requests.average });
   } finally {
     stack.kill('SIGTERM');
     await new Promise((r) => (stack.exitCode === null ? stack.once('exit', r) : r(undefined)));

@@ -9,7 +9,7 @@
 // without timed mining, books, p2p and pos on one in-process event transport, the gateway over HTTP), each
 // app on a fresh PGlite data dir (--postgres URL: fresh PostgreSQL databases). This process is the staff
 // (autocannon), the customers' wallets and the customers' phones.
-// Usage: pnpm bench:orders [--seconds N] [--connections N] [--payments N] [--rate N] [--warm-up N] [--postgres URL]   (build first)
+// Usage: pnpm bench:orders [--seconds N] [--connections N] [--merchants N] [--payments N] [--rate N] [--warm-up N] [--postgres URL]   (build first)
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,13 +19,18 @@ import { LockingScript, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
 import { mineBlocks, requestFaucet } from '@ctk/chain/local';
 import autocannon from 'autocannon';
 import { http, merchantKeys, type HttpAnswer } from '../apps/gateway/test/wallet-http.js';
-import { expectOk, freshDatabase, percentile, startGateway, startServiceStack } from './support.js';
+import { expectOk, freshDatabase, percentile, pgbenchReference, printRatios, startGateway, startServiceStack } from './support.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The child: the local chain, books, p2p, pos and the gateway in one process; answers {base, chainUrl} when listening. */
 async function runStack(): Promise<void> {
-  const stack = await startServiceStack(['books', 'p2p', 'pos'], { dataDir: process.env.BENCH_DATA_DIR ?? '' });
+  // Each unpaid order holds one of its merchant's receiving addresses (decision 0022), at most P2P_GAP_LIMIT at
+  // once (20 by default): the merchants take the widest window p2p allows, or the run would measure that refusal.
+  const stack = await startServiceStack(['books', 'p2p', 'pos'], {
+    dataDir: process.env.BENCH_DATA_DIR ?? '',
+    extra: (app): Record<string, string> => (app === 'p2p' ? { P2P_GAP_LIMIT: '1000' } : {}),
+  });
   const { base, gateway } = await startGateway(stack);
   const stop = async () => {
     await stack.stop([gateway]);
@@ -37,6 +42,39 @@ async function runStack(): Promise<void> {
 }
 
 type Json = HttpAnswer['json'];
+
+/** A merchant of the bench: its owner's key (the staff) and the body of its counter order. */
+type Merchant = { headers: Record<string, string>; orderBody: Json };
+
+/** A cafe onboarded in California (prices exclude tax), its wallet's xpub registered, two items; its order. */
+async function onboardMerchant(base: string, n: number): Promise<Merchant> {
+  const onboarded = await expectOk(
+    http('POST', `${base}/api/v1/onboard`, { name: `Order Bench Cafe ${n}`, jurisdiction: 'US-CA' }),
+    'onboard',
+    201,
+  );
+  const headers = { authorization: `Bearer ${onboarded.api_key.key}` };
+  const handle: string = onboarded.organization.handle;
+  await expectOk(
+    http('PATCH', `${base}/api/v1/organizations/${handle}`, { wallet_xpub: merchantKeys().xpub }, headers),
+    'register the wallet',
+  );
+  const items: Json[] = [];
+  for (const item of [
+    { name: 'Flat white', price_cents: 450, currency: 'USD', modifiers: [{ name: 'Oat milk', price_cents: 50 }] },
+    { name: 'Croissant', price_cents: 325, currency: 'USD' },
+  ])
+    items.push(await expectOk(http('POST', `${base}/api/v1/orgs/${handle}/items`, item, headers), 'create an item', 201));
+  const orderBody = {
+    org_handle: handle,
+    lines: [
+      { item_id: items[0].id, quantity: 2, modifiers: [{ modifier_id: items[0].modifiers[0].id }] },
+      { item_id: items[1].id, quantity: 1 },
+    ],
+    tip_basis_points: 1000,
+  };
+  return { headers, orderBody };
+}
 
 const ms = (n: number) => `${n.toFixed(0)} ms`;
 
@@ -50,6 +88,7 @@ async function runBench(): Promise<void> {
       payments: { type: 'string', default: '100' },
       rate: { type: 'string', default: '5' },
       'warm-up': { type: 'string', default: '10' },
+      merchants: { type: 'string', default: '20' },
       postgres: { type: 'string' },
     },
   });
@@ -58,6 +97,8 @@ async function runBench(): Promise<void> {
   const WARM_UP = Number(args['warm-up']);
   const TOTAL = WARM_UP + PAYMENTS;
 
+  // pgbench first, with nothing else running, on the server the stack's databases will use.
+  const pgbench = args.postgres ? await pgbenchReference(args.postgres, 'ctk_bench_orders_pgbench', 16) : undefined;
   const dataDir = mkdtempSync(join(tmpdir(), 'ctk-bench-orders-'));
   const databases: Record<string, string> = {};
   if (args.postgres)
@@ -73,49 +114,37 @@ async function runBench(): Promise<void> {
       stack.once('exit', (code) => fail(new Error(`the stack exited with ${code}`)));
     });
 
-    // The cafe: onboarded in California (prices exclude tax), its wallet's xpub registered, two items.
-    const onboarded = await expectOk(
-      http('POST', `${base}/api/v1/onboard`, { name: 'Order Bench Cafe', jurisdiction: 'US-CA' }),
-      'onboard',
-      201,
-    );
-    const headers = { authorization: `Bearer ${onboarded.api_key.key}` };
-    const handle: string = onboarded.organization.handle;
-    await expectOk(
-      http('PATCH', `${base}/api/v1/organizations/${handle}`, { wallet_xpub: merchantKeys().xpub }, headers),
-      'register the wallet',
-    );
-    const items: Json[] = [];
-    for (const item of [
-      { name: 'Flat white', price_cents: 450, currency: 'USD', modifiers: [{ name: 'Oat milk', price_cents: 50 }] },
-      { name: 'Croissant', price_cents: 325, currency: 'USD' },
-    ])
-      items.push(await expectOk(http('POST', `${base}/api/v1/orgs/${handle}/items`, item, headers), 'create an item', 201));
-    const orderBody = {
-      org_handle: handle,
-      lines: [
-        { item_id: items[0].id, quantity: 2, modifiers: [{ modifier_id: items[0].modifiers[0].id }] },
-        { item_id: items[1].id, quantity: 1 },
-      ],
-      tip_basis_points: 1000,
-    };
+    // The merchants of a platform: one merchant's unpaid orders hold at most P2P_GAP_LIMIT of its receiving
+    // addresses (docs/performance.md), so the orders spread over them; the BIP270 payments go to the first.
+    const merchants: Merchant[] = [];
+    for (let n = 0; n < Number(args.merchants); n++) merchants.push(await onboardMerchant(base, n));
+    const { headers, orderBody } = merchants[0]!;
 
     // (1) Order creation through the gateway.
     console.log(
-      `Orders: creation at ${args.connections} connections for ${args.seconds} s (${args.postgres ? 'PostgreSQL' : 'PGlite'})...`,
+      `Orders: creation over ${merchants.length} merchants at ${args.connections} connections for ${args.seconds} s (${args.postgres ? 'PostgreSQL' : 'PGlite'})...`,
     );
+    let made = 0;
     const created = await autocannon({
       url: `${base}/api/pos/orders`,
       method: 'POST',
       connections: Number(args.connections),
       duration: Number(args.seconds),
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify(orderBody),
+      headers: { 'content-type': 'application/json' },
+      requests: [
+        {
+          setupRequest: (request) => {
+            const merchant = merchants[made++ % merchants.length]!;
+            return { ...request, headers: { ...request.headers, ...merchant.headers }, body: JSON.stringify(merchant.orderBody) };
+          },
+        },
+      ],
     });
     const non201 = created.requests.total - (created['2xx'] ?? 0);
     console.log(
       `  POST /api/pos/orders: ${created.requests.average.toFixed(0)} orders/s (${created.requests.total} in all), p50 ${created.latency.p50} ms, p99 ${created.latency.p99} ms, non-2xx ${non201}`,
     );
+    if (non201 > 0) process.exitCode = 1;
 
     // (2) BIP270: pay to paid.
     console.log(`  ${TOTAL} customers funded by the faucet...`);
@@ -200,6 +229,7 @@ async function runBench(): Promise<void> {
     console.log(`  failures: ${failures.size === 0 ? 'none' : [...failures.values()].reduce((sum, f) => sum + f.count, 0)}`);
     for (const [stage, { count, first }] of failures) console.log(`    ${stage}: ${count} (first: ${first})`);
     if (failures.size > 0) process.exitCode = 1;
+    printRatios(pgbench, 16, { 'orders/s': created.requests.average });
   } finally {
     stack.kill('SIGTERM');
     await new Promise((r) => (stack.exitCode === null ? stack.once('exit', r) : r(undefined)));

@@ -35,6 +35,32 @@ export function pgbenchTps(url: string, clients: number, mode: string[] = []): s
   return tps ? Number(tps).toFixed(0) : out;
 }
 
+/**
+ * The yardstick each money-path bench divides by (so that its figure holds on another machine): pgbench's
+ * TPC-B-like transaction at `clients` for 10 s on a scratch database `name` (scale 10) of the server at
+ * `admin`, which the bench's own databases share. Run it while the stack is down, so neither slows the other.
+ */
+export async function pgbenchReference(admin: string, name: string, clients: number): Promise<number> {
+  const scratch = await freshDatabase(admin, name);
+  execFileSync('pgbench', ['-i', '-s', '10', '-q', scratch], { stdio: 'ignore' });
+  const tps = Number(pgbenchTps(scratch, clients));
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await client.end();
+  return tps;
+}
+
+/** The line each money-path bench ends with: its figures over pgbench's transactions a second. */
+export function printRatios(tps: number | undefined, clients: number, figures: Record<string, number>): void {
+  if (tps === undefined) {
+    console.log('  (no pgbench ratio: PGlite has no pgbench; run with --postgres for it)');
+    return;
+  }
+  console.log(`  this machine's PostgreSQL: pgbench (TPC-B-like, -s 10, ${clients} clients, -j 2) ${tps.toFixed(0)} TPS`);
+  for (const [what, rate] of Object.entries(figures)) console.log(`    ${what} / pgbench TPS: ${(rate / tps).toFixed(4)}`);
+}
+
 /** Runs `work` at most `limit` at a time over `items`. */
 export async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
