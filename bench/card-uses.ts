@@ -8,7 +8,7 @@
 // What runs where (2 cores): a child process runs the local chain (no timed mining), books, p2p and pos on
 // one in-process event transport, each on a fresh PGlite data dir (--postgres URL: fresh PostgreSQL
 // databases). This process is the counter staff, calling pos's gRPC API as the gateway does.
-// Usage: pnpm bench:cards [--seconds N] [--concurrency N] [--orders N] [--cards N] [--postgres URL]   (build first)
+// Usage: pnpm bench:cards [--seconds N] [--concurrency N] [--orders N] [--cards N] [--postgres URL] [--cpu-prof DIR]   (build first)
 import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -22,7 +22,7 @@ import type { PrepaidCard } from '@ctk/proto/ctk/pos/v1/cards';
 import { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { PosServiceDefinition } from '@ctk/proto/ctk/pos/v1/pos';
 import { createGrpcClient, grpcUrlVariable } from '@ctk/shared';
-import { eachLimited, freshDatabase, percentile, pgbenchReference, printRatios, startServiceStack } from './support.js';
+import { eachLimited, freshDatabase, percentile, pgbenchReference, printRatios, stackExecArgv, startServiceStack } from './support.js';
 
 const PUBLIC_URL = 'https://pay.example.com';
 /** A card's value (minor units) and an order's total: room for every use of a run at 1 minor unit each. */
@@ -62,6 +62,7 @@ async function runBench(): Promise<void> {
       orders: { type: 'string', default: '20' },
       cards: { type: 'string', default: '50' },
       postgres: { type: 'string' },
+      'cpu-prof': { type: 'string' },
     },
   });
   const SECONDS = Number(args.seconds);
@@ -74,6 +75,7 @@ async function runBench(): Promise<void> {
     for (const app of ['books', 'p2p', 'pos'])
       databases[`BENCH_${app.toUpperCase()}_DB`] = await freshDatabase(args.postgres, `ctk_bench_cards_${app}`);
   const stack = fork(import.meta.filename, [], {
+    execArgv: stackExecArgv(args['cpu-prof']),
     env: { ...process.env, BENCH_ROLE: 'stack', BENCH_DATA_DIR: dataDir, ...databases },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

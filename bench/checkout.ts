@@ -10,7 +10,7 @@
 // of the gateway would pass them on: each checkout from an address of its own (X-Forwarded-For, from the
 // benchmarking block 198.18.0.0/15, the bench trusted as the proxy), so that each holds one receiving address
 // as a real shopper does; the gateway's per-key and checkout limits are lifted for the run.
-// Usage: pnpm bench:checkout [--seconds N] [--connections N] [--postgres URL] [--cpu-prof DIR]   (build first)
+// Usage: pnpm bench:checkout [--seconds N] [--connections N] [--rate N] [--merchants N] [--postgres URL] [--cpu-prof DIR]   (build first)
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { http, merchantKeys, type HttpAnswer } from '../apps/gateway/test/wallet-http.js';
-import { expectOk, freshDatabase, pgbenchReference, printRatios, startGateway, startServiceStack } from './support.js';
+import { expectOk, freshDatabase, pgbenchReference, printRatios, stackExecArgv, startGateway, startServiceStack } from './support.js';
 
 /** The child: the local chain, books, p2p, pos, commerce and the gateway; answers {base} when listening. */
 async function runStack(): Promise<void> {
@@ -105,8 +105,7 @@ async function runBench(): Promise<void> {
     for (const app of ['gateway', 'books', 'p2p', 'pos', 'commerce'])
       databases[`BENCH_${app.toUpperCase()}_DB`] = await freshDatabase(args.postgres, `ctk_bench_checkout_${app}`);
   const stack = fork(import.meta.filename, [], {
-    // --cpu-prof DIR: the stack's V8 CPU profile, written there when it stops (bench/README.md).
-    execArgv: args['cpu-prof'] ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : process.execArgv,
+    execArgv: stackExecArgv(args['cpu-prof']),
     env: { ...process.env, BENCH_ROLE: 'stack', BENCH_DATA_DIR: dataDir, ...databases },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -9,7 +9,7 @@
 // without timed mining, books, p2p and pos on one in-process event transport, the gateway over HTTP), each
 // app on a fresh PGlite data dir (--postgres URL: fresh PostgreSQL databases). This process is the staff
 // (autocannon), the customers' wallets and the customers' phones.
-// Usage: pnpm bench:orders [--seconds N] [--connections N] [--merchants N] [--payments N] [--rate N] [--warm-up N] [--postgres URL]   (build first)
+// Usage: pnpm bench:orders [--seconds N] [--connections N] [--merchants N] [--payments N] [--rate N] [--warm-up N] [--postgres URL] [--cpu-prof DIR]   (build first)
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +19,16 @@ import { LockingScript, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
 import { mineBlocks, requestFaucet } from '@ctk/chain/local';
 import autocannon from 'autocannon';
 import { http, merchantKeys, type HttpAnswer } from '../apps/gateway/test/wallet-http.js';
-import { expectOk, freshDatabase, percentile, pgbenchReference, printRatios, startGateway, startServiceStack } from './support.js';
+import {
+  expectOk,
+  freshDatabase,
+  percentile,
+  pgbenchReference,
+  printRatios,
+  stackExecArgv,
+  startGateway,
+  startServiceStack,
+} from './support.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -90,6 +99,7 @@ async function runBench(): Promise<void> {
       'warm-up': { type: 'string', default: '10' },
       merchants: { type: 'string', default: '20' },
       postgres: { type: 'string' },
+      'cpu-prof': { type: 'string' },
     },
   });
   const PAYMENTS = Number(args.payments);
@@ -105,6 +115,7 @@ async function runBench(): Promise<void> {
     for (const app of ['gateway', 'books', 'p2p', 'pos'])
       databases[`BENCH_${app.toUpperCase()}_DB`] = await freshDatabase(args.postgres, `ctk_bench_orders_${app}`);
   const stack = fork(import.meta.filename, [], {
+    execArgv: stackExecArgv(args['cpu-prof']),
     env: { ...process.env, BENCH_ROLE: 'stack', BENCH_DATA_DIR: dataDir, ...databases },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

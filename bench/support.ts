@@ -61,6 +61,10 @@ export function printRatios(tps: number | undefined, clients: number, figures: R
   for (const [what, rate] of Object.entries(figures)) console.log(`    ${what} / pgbench TPS: ${(rate / tps).toFixed(4)}`);
 }
 
+/** The stack child's node options: with `cpuProfileDir` (a bench's --cpu-prof DIR), V8's CPU profile written there when it stops. */
+export const stackExecArgv = (cpuProfileDir: string | undefined) =>
+  cpuProfileDir ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : process.execArgv;
+
 /** Runs `work` at most `limit` at a time over `items`. */
 export async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
