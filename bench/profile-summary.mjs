@@ -1,10 +1,14 @@
 // Where a V8 CPU profile (node --cpu-prof, or a bench's --cpu-prof DIR) spent its time, by the frame itself:
 // the share of each package (node_modules name, an app or package of this repository, node's core, native
-// frames) and the heaviest functions. Usage: node bench/profile-summary.mjs FILE.cpuprofile [--top N]
+// frames) and the heaviest functions. `--last S` keeps the profile's last S seconds alone (a bench's last phase).
+// Usage: node bench/profile-summary.mjs FILE.cpuprofile [--top N] [--last S]
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
-const { values: args, positionals } = parseArgs({ options: { top: { type: 'string', default: '25' } }, allowPositionals: true });
+const { values: args, positionals } = parseArgs({
+  options: { top: { type: 'string', default: '25' }, last: { type: 'string' } },
+  allowPositionals: true,
+});
 if (positionals.length !== 1) throw new Error('usage: node bench/profile-summary.mjs FILE.cpuprofile [--top N]');
 const profile = JSON.parse(readFileSync(positionals[0], 'utf8'));
 
@@ -20,7 +24,10 @@ function placeOf({ url, functionName }) {
 
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const selfTime = new Map();
-for (let i = 0; i < profile.samples.length; i++) {
+const from = args.last === undefined ? -Infinity : profile.endTime - Number(args.last) * 1e6;
+for (let i = 0, at = profile.startTime; i < profile.samples.length; i++) {
+  at += profile.timeDeltas[i] ?? 0;
+  if (at < from) continue;
   const id = profile.samples[i];
   selfTime.set(id, (selfTime.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
 }

@@ -23,8 +23,8 @@ export async function getCheckout(
   const { order } = await context.pos.getOrder({ orderNumber: found.orderNumber, publicUrl: input.publicUrl });
   if (!order) throw new AppError('internal', 'pos answered without the order');
   // Paid through a provider (decision 0019): commerce's row says so (paid, or refunded in full); pos's order
-  // is paid_elsewhere, marked so before the payment was recorded here.
-  const payment = await context.providerPayments.byCheckout(found.id);
+  // is paid_elsewhere, marked so before the payment was recorded here, so no other order has such a row.
+  const payment = order.status === 'paid_elsewhere' ? await context.providerPayments.byCheckout(found.id) : null;
   if (payment) {
     // Nothing is due in bitcoin: the provider took the money (paid_satoshis stays what the chain paid, 0).
     const paid = {

@@ -8,6 +8,8 @@ type UserKey = { userId: string; apiKeyId: string };
 type KeptUserKey = UserKey & { expiresAt: Date | null };
 type PaygateKey = { accountId: string; keyId: string; organizationId: string };
 type Org = Omit<OrgContext, 'role'>;
+/** How a customer's page names the shop (orders/order-merchant.ts). */
+export type ShopName = { name: string; paymailAlias: string | null };
 
 /** Runs before a credential is looked up in the database (not when it is served from memory): may refuse with 429. */
 export type BeforeLookup = () => Promise<void>;
@@ -25,6 +27,7 @@ export class Credentials {
   private readonly paygateKeys: TtlCache<PaygateKey | null>;
   private readonly commerceKeys: TtlCache<Org | null>;
   private readonly orgs: TtlCache<Org | null>;
+  private readonly shopNames: TtlCache<ShopName | null>;
   private readonly roles: TtlCache<Role | null>;
 
   constructor(
@@ -36,6 +39,7 @@ export class Credentials {
     this.paygateKeys = new TtlCache(ttl);
     this.commerceKeys = new TtlCache(ttl);
     this.orgs = new TtlCache(ttl);
+    this.shopNames = new TtlCache(ttl);
     this.roles = new TtlCache(ttl);
   }
 
@@ -86,6 +90,13 @@ export class Credentials {
     return this.orgs.get(`paymail:${alias}`, () => this.prisma.organization.findUnique({ where: { paymailAlias: alias }, select: ORG }));
   }
 
+  /** The shop's name and paymail alias, as every read of one of its orders shows them. */
+  shopName(handle: string): Promise<ShopName | null> {
+    return this.shopNames.get(handle, () =>
+      this.prisma.organization.findUnique({ where: { handle }, select: { name: true, paymailAlias: true } }),
+    );
+  }
+
   /** The organisation's payment-gate account (one per organisation, made with its first key), if it has one. */
   async paygateAccountId(organizationId: string): Promise<string | null> {
     const account = await this.prisma.paygateAccount.findFirst({ where: { organizationId }, select: { id: true } });
@@ -104,6 +115,6 @@ export class Credentials {
 
   /** Drops everything cached: called after any change to keys, organisations or memberships. */
   forget(): void {
-    for (const cache of [this.userKeys, this.paygateKeys, this.commerceKeys, this.orgs, this.roles]) cache.clear();
+    for (const cache of [this.userKeys, this.paygateKeys, this.commerceKeys, this.orgs, this.shopNames, this.roles]) cache.clear();
   }
 }

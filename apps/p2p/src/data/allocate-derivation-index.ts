@@ -35,11 +35,14 @@ const LOCK_COUNTER = `INSERT INTO derivation_counters (organization_id, xpub, ne
   ON CONFLICT (organization_id, xpub) DO UPDATE SET updated_at = now()
   RETURNING next_index, highest_paid_index`;
 
-// The holds within the window still running, and the earliest end of one: of the anonymous ones alone with
-// $5, of one client's alone with $6.
-const HOLDS = `SELECT COUNT(*)::int AS held, MIN(held_until) AS earliest FROM derived_addresses
-  WHERE organization_id = $1::uuid AND xpub = $2 AND derivation_index > $3 AND held_until > $4::timestamp(3)
-    AND ($5::boolean IS FALSE OR anonymous) AND ($6::text = '' OR (anonymous AND client = $6))`;
+// The holds within the window still running, and the earliest end of one: all of them, the anonymous ones,
+// and client $5's (anonymous too), in one pass.
+const HOLDS = `SELECT COUNT(*)::int AS held, MIN(held_until) AS earliest,
+    COUNT(*) FILTER (WHERE anonymous)::int AS anonymous_held, MIN(held_until) FILTER (WHERE anonymous) AS anonymous_earliest,
+    COUNT(*) FILTER (WHERE anonymous AND client = $5)::int AS own_held,
+    MIN(held_until) FILTER (WHERE anonymous AND client = $5) AS own_earliest
+  FROM derived_addresses
+  WHERE organization_id = $1::uuid AND xpub = $2 AND derivation_index > $3 AND held_until > $4::timestamp(3)`;
 
 const TAKE_FRESH = `WITH advanced AS (
     UPDATE derivation_counters SET next_index = next_index + 1
@@ -85,8 +88,9 @@ export async function allocateDerivationIndex(sql: Sql, window: DerivationWindow
   const highestPaid = Number(counter!.highest_paid_index);
   // Compared in the process's clock, as the hold was set: one clock decides when a hold ends.
   const now = new Date();
-  const anonymous = window.anonymous ? await holds(sql, window, highestPaid, now, { anonymous: true }) : null;
-  const own = anonymous && window.client ? await holds(sql, window, highestPaid, now, { client: window.client }) : null;
+  const counted = window.anonymous ? await holds(sql, window, highestPaid, now) : null;
+  const anonymous = counted && counted.anonymous;
+  const own = counted && window.client ? counted.own : null;
   const ownFull = own !== null && own.held >= window.perClient;
   if (ownFull || (anonymous && anonymous.held >= anonymousCap(window))) {
     const shared = await shareOwnChild(sql, window, highestPaid, now);
@@ -107,7 +111,7 @@ export async function allocateDerivationIndex(sql: Sql, window: DerivationWindow
     window.client,
   );
   if (ended) return Number(ended.index);
-  const all = await holds(sql, window, highestPaid, now);
+  const { all } = counted ?? (await holds(sql, window, highestPaid, now));
   // Staff's orders hold the rest of the window: the anonymous caller waits for the earliest hold of any.
   if (anonymous) {
     const shared = await shareOwnChild(sql, window, highestPaid, now);
@@ -130,24 +134,29 @@ export function anonymousCap(window: Pick<DerivationWindow, 'gapLimit' | 'staffR
 
 type Holds = { held: number; earliest: Date | null };
 
-/** The holds running in the window: all, the anonymous ones, or one client's. */
+type HoldsRow = Record<'held' | 'anonymous_held' | 'own_held', number> &
+  Record<'earliest' | 'anonymous_earliest' | 'own_earliest', Date | null>;
+
+/**
+ * The holds running in the window: all of them, the anonymous ones, and the window's client's (none without
+ * one). Counted once, before any child is taken, in the counter's lock: nothing changes them meanwhile.
+ */
 async function holds(
   sql: Sql,
   window: DerivationWindow,
   highestPaid: number,
   now: Date,
-  of: { anonymous?: boolean; client?: string } = {},
-): Promise<Holds> {
-  const [row] = await sql.$queryRawUnsafe<{ held: number; earliest: Date | null }[]>(
-    HOLDS,
-    window.organizationId,
-    window.xpub,
-    highestPaid,
-    now,
-    of.anonymous ?? false,
-    of.client ?? '',
-  );
-  return { held: Number(row?.held ?? 0), earliest: row?.earliest ? new Date(row.earliest) : null };
+): Promise<Record<'all' | 'anonymous' | 'own', Holds>> {
+  const [row] = await sql.$queryRawUnsafe<HoldsRow[]>(HOLDS, window.organizationId, window.xpub, highestPaid, now, window.client);
+  const of = (held: number | undefined, earliest: Date | null | undefined): Holds => ({
+    held: Number(held ?? 0),
+    earliest: earliest ? new Date(earliest) : null,
+  });
+  return {
+    all: of(row?.held, row?.earliest),
+    anonymous: of(row?.anonymous_held, row?.anonymous_earliest),
+    own: of(row?.own_held, row?.own_earliest),
+  };
 }
 
 function anonymousFull(holds: Holds, window: DerivationWindow, now: Date): AppError {
