@@ -92,33 +92,71 @@ export async function lockOrder(tx: Prisma.TransactionClient, id: string): Promi
 /** What a change of a card checks, read with its row locked. */
 export type LockedCard = Pick<PrepaidCard, 'id' | 'status' | 'balanceMinor' | 'currency' | 'identifierHash'>;
 
+type CardRow = { id: string; status: string; balance_minor: bigint; currency: string; identifier_hash: string };
+const lockedCardOf = (row: CardRow | undefined): LockedCard | undefined =>
+  row && { id: row.id, status: row.status, balanceMinor: row.balance_minor, currency: row.currency, identifierHash: row.identifier_hash };
+
 /** Locks the card's row (SELECT ... FOR UPDATE) until the transaction ends, and answers what a change checks of it now. */
 export async function lockCard(tx: Prisma.TransactionClient, id: string): Promise<LockedCard | undefined> {
-  const [row] = await tx.$queryRaw<{ id: string; status: string; balance_minor: bigint; currency: string; identifier_hash: string }[]>`
+  const [row] = await tx.$queryRaw<CardRow[]>`
     SELECT id::text, status, balance_minor, currency, identifier_hash FROM prepaid_cards WHERE id = ${id}::uuid FOR UPDATE`;
-  return (
-    row && { id: row.id, status: row.status, balanceMinor: row.balance_minor, currency: row.currency, identifierHash: row.identifier_hash }
-  );
+  return lockedCardOf(row);
 }
 
+/** What a change checks of the card as last committed, without its lock: a change that must hold reads it again under one. */
+export async function readCard(tx: Prisma.TransactionClient, id: string): Promise<LockedCard | undefined> {
+  const [row] = await tx.$queryRaw<CardRow[]>`
+    SELECT id::text, status, balance_minor, currency, identifier_hash FROM prepaid_cards WHERE id = ${id}::uuid`;
+  return lockedCardOf(row);
+}
+
+/** A use of a card on an order: what its `redeem` activity records (`id` chosen by the caller, so its event can name it first). */
+export type Redeem = {
+  id: string;
+  cardId: string;
+  identifierHash: string;
+  orderId: string;
+  amountMinor: bigint;
+  taxMinor: bigint;
+  tipMinor: bigint;
+};
+
 /**
- * Takes `amount` off an active card's balance with one conditional update: it never goes below zero,
- * whatever the caller checked before. The card is empty when nothing is left. Answers the balance after
- * and the activity's sequence, or undefined when the card is not active or holds less.
+ * Takes the use's amount off the card's balance and appends its `redeem` activity, in one statement: a
+ * conditional update that never goes below zero, whatever the caller checked before, of a card still active
+ * and still under the identifier presented (a transfer re-keys it). The card is empty when nothing is left.
+ * Its row lock is held from here to the commit, so the caller runs this last. Answers the activity, or
+ * undefined when the card no longer allows the use.
  */
-export async function drawBalance(
-  tx: Prisma.TransactionClient,
-  id: string,
-  amount: bigint,
-  now: Date,
-): Promise<{ balanceMinor: bigint; sequence: bigint } | undefined> {
-  const [row] = await tx.$queryRaw<{ balance_minor: bigint; last_sequence: bigint }[]>`
-    UPDATE prepaid_cards SET balance_minor = balance_minor - ${amount},
-      status = CASE WHEN balance_minor = ${amount} THEN 'empty' ELSE 'active' END,
-      last_sequence = last_sequence + 1, updated_at = ${now}
-    WHERE id = ${id}::uuid AND status = 'active' AND balance_minor >= ${amount}
-    RETURNING balance_minor, last_sequence`;
-  return row && { balanceMinor: row.balance_minor, sequence: row.last_sequence };
+export async function redeemFromCard(tx: Prisma.TransactionClient, use: Redeem, now: Date): Promise<PrepaidCardActivity | undefined> {
+  const [row] = await tx.$queryRaw<{ sequence: bigint; balance_after_minor: bigint }[]>`
+    WITH drawn AS (
+      UPDATE prepaid_cards SET balance_minor = balance_minor - ${use.amountMinor},
+        status = CASE WHEN balance_minor = ${use.amountMinor} THEN 'empty' ELSE 'active' END,
+        last_sequence = last_sequence + 1, updated_at = ${now}
+      WHERE id = ${use.cardId}::uuid AND status = 'active' AND balance_minor >= ${use.amountMinor}
+        AND identifier_hash = ${use.identifierHash}
+      RETURNING id, balance_minor, last_sequence)
+    INSERT INTO prepaid_card_activities
+      (id, card_id, sequence, kind, amount_minor, balance_after_minor, tax_minor, tip_minor, order_id, occurred_at)
+    SELECT ${use.id}::uuid, id, last_sequence, 'redeem', ${-use.amountMinor}::bigint, balance_minor, ${use.taxMinor}::bigint,
+      ${use.tipMinor}::bigint, ${use.orderId}::uuid, ${now}::timestamp(3) FROM drawn
+    RETURNING sequence, balance_after_minor`;
+  return (
+    row && {
+      id: use.id,
+      cardId: use.cardId,
+      sequence: row.sequence,
+      kind: 'redeem',
+      amountMinor: -use.amountMinor,
+      balanceAfterMinor: row.balance_after_minor,
+      taxMinor: use.taxMinor,
+      tipMinor: use.tipMinor,
+      orderId: use.orderId,
+      restoresId: null,
+      occurredAt: now,
+    }
+  );
 }
 
 /**

@@ -29,7 +29,12 @@ export function prepaidIssuedEvent(order: OrderWithParts, txid: string, at: Date
  * A use paid part of an order: the liability becomes revenue, tax and tip (books: Dr 2300, Cr 4000, 2100,
  * 2400). `completes`: the use paid the rest of the order, so this entry carries the order's lines.
  */
-export function prepaidRedeemedEvent(order: OrderWithParts, redeem: PrepaidCardActivity, shares: Shares, completes: boolean): PaymentEvent {
+export function prepaidRedeemedEvent(
+  order: OrderWithParts,
+  redeem: Pick<PrepaidCardActivity, 'id' | 'cardId' | 'occurredAt'>,
+  shares: Shares,
+  completes: boolean,
+): PaymentEvent {
   return PaymentEvent.fromPartial({
     ...orderEventCommon(order, redeem.occurredAt),
     id: `pos.prepaid.redeem.${redeem.id}`,

@@ -1,14 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { AppError, enqueuePaymentEvent, type Org, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { CardContext } from '../cards/card-context.js';
 import { readCardIdentifier } from '../cards/card-identifier.js';
 import type { OrderWithParts } from '../data/order-repository.js';
 import {
-  appendActivity,
   cardById,
-  drawBalance,
   lockCard,
   lockOrder,
+  readCard,
+  redeemFromCard,
   type LockedCard,
   type PrepaidActivityRow,
   type PrepaidCardRow,
@@ -42,10 +43,11 @@ const WAIT = { maxWait: 20_000, timeout: 20_000 };
 /**
  * Staff take a prepaid card for all or part of an open order of their organisation in the card's currency
  * (decision 0017). The identifier the customer presented must be the card's. The order's row is locked,
- * then the card's; the balance is drawn with a conditional update that never goes below zero; the `redeem`
- * activity, the order's card_paid_minor and its satoshis for the rest (at the order's own rate, rounded
- * up), and `prepaid.redeemed` with the use's share of the tax and tip are written in one transaction. A use
- * that covers what is due makes the order paid at once, and ends its output's hold.
+ * then, last and for the draw alone, the card's: the balance is drawn with a conditional update that never
+ * goes below zero, with the `redeem` activity in the same statement. The order's card_paid_minor and its
+ * satoshis for the rest (at the order's own rate, rounded up), and `prepaid.redeemed` with the use's share of
+ * the tax and tip, are written in the same transaction. A use that covers what is due makes the order paid at
+ * once, and ends its output's hold.
  */
 export async function usePrepaidCard(cards: CardContext, org: Org, input: UseInput): Promise<CardUse> {
   const request = validate(useSchema, input);
@@ -59,34 +61,37 @@ export async function usePrepaidCard(cards: CardContext, org: Org, input: UseInp
   const context = cards.orders;
   const result = await context.prisma.$transaction(async (tx) => {
     const order = (await lockOrder(tx, orderId))!;
-    const card = (await lockCard(tx, known.id))!;
+    // The card as committed, not locked: the draw at the end decides, and holds the card's lock only from there
+    // to the commit, so one card's uses queue for that alone. "As much as the order needs" (0) reads the balance
+    // under the lock, so that another use meanwhile cannot refuse it.
+    const card = (request.amountMinor === 0n ? await lockCard(tx, known.id) : await readCard(tx, known.id))!;
     // A transfer may have re-keyed the card since it was read.
     if (!isCardsIdentifier(card, presented.hash)) throw noSuchCard();
     const now = context.now();
     const amount = amountToUse(card, order, request.amountMinor, now);
-    const drawn = await drawBalance(tx, card.id, amount, now);
-    if (!drawn) throw insufficientBalance(card.balanceMinor);
     const earlier = await storedValueSharesOf(tx, order.id);
     const shares = useShares(wholeOf(order), earlier, amount);
     const paid = await payOrderPart(tx, order, amount, now);
     // The part of the order that money pays: all of it less the cards' uses, this one included.
     const rest = restOf(wholeOf(order), plus(earlier, shares));
-    const activity = await appendActivity(tx, {
+    const use = {
+      id: randomUUID(),
       cardId: card.id,
-      sequence: drawn.sequence,
-      kind: 'redeem',
-      amountMinor: -amount,
-      balanceAfterMinor: drawn.balanceMinor,
+      identifierHash: card.identifierHash,
+      orderId: order.id,
+      amountMinor: amount,
       taxMinor: shares.taxMinor,
       tipMinor: shares.tipMinor,
-      orderId: order.id,
-      occurredAt: now,
-    });
-    // The entry that completes the order carries its lines: this use's, unless money paid a rest.
-    await enqueuePaymentEvent(tx, prepaidRedeemedEvent(paid.order, activity, shares, paid.completes && rest.amountMinor === 0n));
+    };
+    // The entry that completes the order carries its lines: this use's, unless money paid a rest. Written before
+    // the draw, under the id the use will have: a refused draw rolls them back with the rest.
+    const redeem = { id: use.id, cardId: card.id, occurredAt: now };
+    await enqueuePaymentEvent(tx, prepaidRedeemedEvent(paid.order, redeem, shares, paid.completes && rest.amountMinor === 0n));
     if (paid.completes && rest.amountMinor > 0n) {
       await enqueuePaymentEvent(tx, orderPaidEvent(paid.order, paid.order.payments.at(-1)?.txid ?? '', now, rest));
     }
+    const activity = await redeemFromCard(tx, use, now);
+    if (!activity) throw refusal((await readCard(tx, card.id))!, presented.hash, order, amount, now);
     return { order: paid.order, activity: { ...activity, order: { orderNumber: order.orderNumber } } };
   }, WAIT);
   context.notifier.changed(orderId);
@@ -118,6 +123,17 @@ function amountToUse(card: LockedCard, order: OrderWithParts, asked: bigint, now
   const amount = asked || (card.balanceMinor < due ? card.balanceMinor : due);
   if (amount === 0n) throw insufficientBalance(card.balanceMinor);
   return amount;
+}
+
+/** Why the draw refused the use, from the card as it is now: re-keyed, not active, or holding too little. */
+function refusal(card: LockedCard, presentedHash: string, order: OrderWithParts, amount: bigint, now: Date): AppError {
+  if (!isCardsIdentifier(card, presentedHash)) return noSuchCard();
+  try {
+    amountToUse(card, order, amount, now);
+  } catch (error) {
+    return error as AppError;
+  }
+  return insufficientBalance(card.balanceMinor);
 }
 
 function insufficientBalance(balance: bigint): AppError {
