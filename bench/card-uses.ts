@@ -22,7 +22,17 @@ import type { PrepaidCard } from '@ctk/proto/ctk/pos/v1/cards';
 import { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { PosServiceDefinition } from '@ctk/proto/ctk/pos/v1/pos';
 import { createGrpcClient, grpcUrlVariable } from '@ctk/shared';
-import { eachLimited, freshDatabase, percentile, pgbenchReference, printRatios, stackExecArgv, startServiceStack } from './support.js';
+import {
+  cpuPerRequest,
+  cpuSnapshot,
+  eachLimited,
+  freshDatabase,
+  percentile,
+  pgbenchReference,
+  printRatios,
+  stackExecArgv,
+  startServiceStack,
+} from './support.js';
 
 const PUBLIC_URL = 'https://pay.example.com';
 /** A card's value (minor units) and an order's total: room for every use of a run at 1 minor unit each. */
@@ -157,6 +167,7 @@ async function runBench(): Promise<void> {
       const latencies: number[] = [];
       const failures = new Map<string, { count: number; first: string }>();
       let n = 0;
+      const cpu = cpuSnapshot(stack.pid);
       const until = performance.now() + SECONDS * 1000;
       const started = performance.now();
       await Promise.all(
@@ -182,6 +193,7 @@ async function runBench(): Promise<void> {
         `  ${name}: ${(latencies.length / elapsed).toFixed(0)} uses/s (${latencies.length} in ${elapsed.toFixed(1)} s at ${CONCURRENCY} callers), p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))}, failures ${[...failures.values()].reduce((sum, f) => sum + f.count, 0)}`,
       );
       for (const [code, { count, first }] of failures) console.log(`    ${code}: ${count} (first: ${first})`);
+      console.log(`    ${cpuPerRequest(cpu, stack.pid, latencies.length)}`);
       return { uses: latencies.length, rate: latencies.length / elapsed };
     };
 

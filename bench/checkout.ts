@@ -18,7 +18,17 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { http, merchantKeys, type HttpAnswer } from '../apps/gateway/test/wallet-http.js';
-import { expectOk, freshDatabase, pgbenchReference, printRatios, stackExecArgv, startGateway, startServiceStack } from './support.js';
+import {
+  cpuPerRequest,
+  cpuSnapshot,
+  expectOk,
+  freshDatabase,
+  pgbenchReference,
+  printRatios,
+  stackExecArgv,
+  startGateway,
+  startServiceStack,
+} from './support.js';
 
 /** The child: the local chain, books, p2p, pos, commerce and the gateway; answers {base} when listening. */
 async function runStack(): Promise<void> {
@@ -149,13 +159,18 @@ async function runBench(): Promise<void> {
         ...options,
       });
 
+    let cpu = cpuSnapshot(stack.pid);
     const offered = await creating({ connections: CONNECTIONS, overallRate: Number(args.rate) });
     report(`POST .../checkout at ${args.rate}/s offered`, offered, 201);
+    console.log(`    ${cpuPerRequest(cpu, stack.pid, offered.requests.total)}`);
+    cpu = cpuSnapshot(stack.pid);
     const created = await creating({ connections: CONNECTIONS });
     report(`POST .../checkout at ${CONNECTIONS} connections`, created, 201);
+    console.log(`    ${cpuPerRequest(cpu, stack.pid, created.requests.total)}`);
     if (tokens.length === 0) throw new Error('no checkout was opened');
 
     let next = 0;
+    cpu = cpuSnapshot(stack.pid);
     const polled = await autocannon({
       url: base,
       connections: CONNECTIONS,
@@ -171,6 +186,7 @@ async function runBench(): Promise<void> {
       ],
     });
     report(`GET .../checkout/:public_token/status over ${tokens.length} checkouts`, polled, 200);
+    console.log(`    ${cpuPerRequest(cpu, stack.pid, polled.requests.total)}`);
     printRatios(pgbench, 16, { 'checkouts/s': created.requests.average, 'status reads/s': polled.requests.average });
   } finally {
     stack.kill('SIGTERM');

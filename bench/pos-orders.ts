@@ -20,6 +20,8 @@ import { mineBlocks, requestFaucet } from '@ctk/chain/local';
 import autocannon from 'autocannon';
 import { http, merchantKeys, type HttpAnswer } from '../apps/gateway/test/wallet-http.js';
 import {
+  cpuPerRequest,
+  cpuSnapshot,
   expectOk,
   freshDatabase,
   percentile,
@@ -136,6 +138,7 @@ async function runBench(): Promise<void> {
       `Orders: creation over ${merchants.length} merchants at ${args.connections} connections for ${args.seconds} s (${args.postgres ? 'PostgreSQL' : 'PGlite'})...`,
     );
     let made = 0;
+    const cpu = cpuSnapshot(stack.pid);
     const created = await autocannon({
       url: `${base}/api/pos/orders`,
       method: 'POST',
@@ -155,6 +158,7 @@ async function runBench(): Promise<void> {
     console.log(
       `  POST /api/pos/orders: ${created.requests.average.toFixed(0)} orders/s (${created.requests.total} in all), p50 ${created.latency.p50} ms, p99 ${created.latency.p99} ms, non-2xx ${non201}`,
     );
+    console.log(`    ${cpuPerRequest(cpu, stack.pid, created.requests.total)}`);
     if (non201 > 0) process.exitCode = 1;
 
     // (2) BIP270: pay to paid.

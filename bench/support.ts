@@ -1,6 +1,7 @@
 // What the benchmarks share: a fresh PostgreSQL database, a percentile, the stack of services they measure
 // (the local chain and the apps named, in one process, on one in-process event transport) and the gateway in front.
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { startLocalChain } from '@ctk/chain/local';
 import { createLogger, grpcUrlVariable, inProcessTransport, loadConfig, SERVICE_NAMES, type ServiceName, startService } from '@ctk/shared';
@@ -64,6 +65,43 @@ export function printRatios(tps: number | undefined, clients: number, figures: R
 /** The stack child's node options: with `cpuProfileDir` (a bench's --cpu-prof DIR), V8's CPU profile written there when it stops. */
 export const stackExecArgv = (cpuProfileDir: string | undefined) =>
   cpuProfileDir ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : process.execArgv;
+
+/** CPU seconds (user and system) of a process from /proc, 0 when it is gone. */
+function processCpuSeconds(pid: number | string): number {
+  try {
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th of them.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+const CLOCK_TICKS = 100;
+
+/** CPU seconds so far of the stack's process, of every PostgreSQL process of this machine, and of this one (the load). */
+export function cpuSnapshot(stackPid: number | undefined): { stack: number; postgres: number; load: number } {
+  let postgres = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') postgres += processCpuSeconds(pid);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  const own = process.cpuUsage();
+  return { stack: stackPid ? processCpuSeconds(stackPid) : 0, postgres, load: (own.user + own.system) / 1e6 };
+}
+
+/**
+ * Where a phase's CPU went, per request: the stack (every app, one process), PostgreSQL (its backends, on this
+ * machine only: nothing with PGlite, which runs inside the stack) and the load generator, since `before`.
+ */
+export function cpuPerRequest(before: ReturnType<typeof cpuSnapshot>, stackPid: number | undefined, requests: number): string {
+  const after = cpuSnapshot(stackPid);
+  const ms = (key: keyof typeof after) => (((after[key] - before[key]) * 1000) / Math.max(1, requests)).toFixed(2);
+  return `CPU a request: the stack ${ms('stack')} ms, PostgreSQL ${ms('postgres')} ms, the load generator ${ms('load')} ms`;
+}
 
 /** Runs `work` at most `limit` at a time over `items`. */
 export async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
