@@ -40,6 +40,7 @@ export {
   type ScriptFailure,
 } from './verify/check-input-scripts.js';
 export { verifyBeef, type VerifiedBeef } from './verify/verify-beef.js';
+export { publicChild, type PublicNode } from './keys/public-child.js';
 export { addressOfScript, networkAddress, addressOfPublicKey, scriptOfAddress } from './network-address.js';
 export {
   parseTokenOutput,
