@@ -1,12 +1,13 @@
 // Where a V8 CPU profile (node --cpu-prof, or a bench's --cpu-prof DIR) spent its time, by the frame itself:
 // the share of each package (node_modules name, an app or package of this repository, node's core, native
-// frames) and the heaviest functions. `--last S` keeps the profile's last S seconds alone (a bench's last phase).
-// Usage: node bench/profile-summary.mjs FILE.cpuprofile [--top N] [--last S]
+// frames) and the heaviest functions. `--last S` keeps the profile's last S seconds alone (a bench's last phase),
+// `--but-last S` leaves its last S seconds out (the phases after the one of interest).
+// Usage: node bench/profile-summary.mjs FILE.cpuprofile [--top N] [--last S] [--but-last S]
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 const { values: args, positionals } = parseArgs({
-  options: { top: { type: 'string', default: '25' }, last: { type: 'string' } },
+  options: { top: { type: 'string', default: '25' }, last: { type: 'string' }, 'but-last': { type: 'string' } },
   allowPositionals: true,
 });
 if (positionals.length !== 1) throw new Error('usage: node bench/profile-summary.mjs FILE.cpuprofile [--top N]');
@@ -25,9 +26,10 @@ function placeOf({ url, functionName }) {
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const selfTime = new Map();
 const from = args.last === undefined ? -Infinity : profile.endTime - Number(args.last) * 1e6;
+const to = profile.endTime - Number(args['but-last'] ?? 0) * 1e6;
 for (let i = 0, at = profile.startTime; i < profile.samples.length; i++) {
   at += profile.timeDeltas[i] ?? 0;
-  if (at < from) continue;
+  if (at < from || at > to) continue;
   const id = profile.samples[i];
   selfTime.set(id, (selfTime.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
 }
