@@ -1,7 +1,7 @@
 // Prepaid card uses through pos (decision 0017): how many uses a second pos writes, each one transaction
-// that locks the order's row then the card's, draws the balance with a conditional update, appends the
-// ledger entry, lowers the order's satoshis due and writes prepaid.redeemed to the outbox. (1) one hot card:
-// every use draws on the same card (its row lock serialises them), spread over --orders (20) open orders;
+// that locks the order's row, lowers the order's satoshis due, writes prepaid.redeemed to the outbox, then
+// draws the balance and appends the ledger entry in one conditional statement. (1) one hot card: every use
+// draws on the same card (its row lock, from the draw to the commit, serialises them), over --orders (20) open orders;
 // (2) many cards: --cards (50) cards, each used on its own order, so uses of different cards run side by
 // side. Each phase runs --concurrency (16) callers for --seconds (10), each use 1 minor unit. At the end the
 // uses that succeeded must add up to the drop of the balances exactly.
