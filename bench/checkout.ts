@@ -1,9 +1,11 @@
-// Online checkouts through the gateway (decision 0018), as shoppers' browsers make them with the merchant's
-// commerce key: (1) checkout creations a second (POST /api/v1/commerce/:merchant/checkout: the key and the
-// catalog checked, pos pricing the order with books' tax rate and a receiving output from p2p, commerce
-// recording the checkout) and (2) status polls a second (GET .../checkout/:public_token/status: commerce
-// reading the order from pos), each at --connections (50) for --seconds (10). The polls spread over the
-// checkouts phase (1) opened, as many shoppers waiting on a payment do.
+// Online checkouts through the gateway (decision 0018), as shoppers' browsers make them with the merchants'
+// commerce keys, spread over --merchants (20) cafes as a platform's are: (1) checkout creations at --rate (100)
+// a second offered, for the latency at a load the stack should carry, then (2) as fast as --connections (50)
+// get answers (POST /api/v1/commerce/:merchant/checkout: the key and the catalog checked, pos pricing the order
+// with books' tax rate and a receiving output from p2p, commerce recording the checkout), and (3) status polls
+// a second (GET .../checkout/:public_token/status: commerce reading the order from pos) at --connections, spread
+// over the checkouts opened, as many shoppers waiting on a payment do; each phase for --seconds (10). After
+// each, the CPU a request cost; with --postgres, the figures over pgbench's transactions a second.
 // What runs where (2 cores): a child process runs the local chain (no timed mining), books, p2p, pos and
 // commerce on one in-process event transport and the gateway over HTTP, each on a fresh PGlite data dir
 // (--postgres URL: fresh PostgreSQL databases). This process is the shoppers (autocannon), as a proxy in front

@@ -1,6 +1,6 @@
 // Orders at the counter, through the gateway: (1) how many orders a second the gateway creates (staff's
-// POST /api/pos/orders: pricing with books' tax rate, a receiving output from p2p, the order row), at
-// --connections (10) for --seconds (10); (2) how long the BIP270 path takes from the wallet posting its
+// POST /api/pos/orders: pricing with books' tax rate, a receiving output from p2p, the order row) over
+// --merchants (20) cafes, at --connections (10) for --seconds (10), and the CPU each cost; (2) how long the BIP270 path takes from the wallet posting its
 // payment to the order being paid, at a steady --rate (5/s) for --payments (100, after --warm-up 10
 // reported apart): the clock starts when the Payment is posted to the order's paymentUrl and stops (a) when
 // the PaymentACK answers (pos has settled the payment through p2p: verified, broadcast to the chain and
@@ -8,7 +8,8 @@
 // What runs where (2 cores): a child process runs what `pnpm up` runs for this path (the local chain
 // without timed mining, books, p2p and pos on one in-process event transport, the gateway over HTTP), each
 // app on a fresh PGlite data dir (--postgres URL: fresh PostgreSQL databases). This process is the staff
-// (autocannon), the customers' wallets and the customers' phones.
+// (autocannon), the customers' wallets and the customers' phones. With --postgres it ends with the orders a
+// second over pgbench's transactions a second.
 // Usage: pnpm bench:orders [--seconds N] [--connections N] [--merchants N] [--payments N] [--rate N] [--warm-up N] [--postgres URL] [--cpu-prof DIR]   (build first)
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
