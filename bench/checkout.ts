@@ -19,12 +19,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { http, merchantKeys, type HttpAnswer } from '../apps/gateway/test/wallet-http.js';
+import { http } from '../apps/gateway/test/wallet-http.js';
 import {
   cpuPerRequest,
   cpuSnapshot,
   expectOk,
   freshDatabase,
+  onboardCafe,
   pgbenchReference,
   printRatios,
   stackExecArgv,
@@ -35,8 +36,8 @@ import {
 /** The child: the local chain, books, p2p, pos, commerce and the gateway; answers {base} when listening. */
 async function runStack(): Promise<void> {
   // Each checkout holds one of the merchant's receiving addresses until it is paid or its hold ends (decision
-  // 0022), at most P2P_GAP_LIMIT at once (20 by default, a restored BIP44 wallet's gap limit): the bench's one
-  // merchant takes the widest window p2p allows, or the run would measure that refusal.
+  // 0022), at most P2P_GAP_LIMIT at once (20 by default, a restored BIP44 wallet's gap limit): the bench's
+  // merchants take the widest window p2p allows, or the run would measure that refusal.
   const stack = await startServiceStack(['books', 'p2p', 'pos', 'commerce'], {
     dataDir: process.env.BENCH_DATA_DIR ?? '',
     extra: (app): Record<string, string> => (app === 'p2p' ? { P2P_GAP_LIMIT: '1000' } : {}),
@@ -55,8 +56,6 @@ async function runStack(): Promise<void> {
   process.send?.({ base });
 }
 
-type Json = HttpAnswer['json'];
-
 /** One autocannon line: requests a second, latency, and what did not answer `ok`. */
 function report(what: string, result: autocannon.Result, ok: number): void {
   const other = result.requests.total - ((result as unknown as Record<string, number>)[`${Math.floor(ok / 100)}xx`] ?? 0);
@@ -70,22 +69,12 @@ function report(what: string, result: autocannon.Result, ok: number): void {
 /** A merchant of the bench: its handle, its commerce key and the body of its checkout (two of its items). */
 type Merchant = { handle: string; key: string; body: string };
 
-/** A cafe onboarded in California (prices exclude tax), its wallet's xpub registered, two items, a commerce key. */
+/** A cafe with two items and a commerce key. */
 async function onboardMerchant(base: string, n: number): Promise<Merchant> {
-  const onboarded = await expectOk(
-    http('POST', `${base}/api/v1/onboard`, { name: `Checkout Bench Cafe ${n}`, jurisdiction: 'US-CA' }),
-    'onboard',
-    201,
-  );
-  const owner = { authorization: `Bearer ${onboarded.api_key.key}` };
-  const handle: string = onboarded.organization.handle;
-  await expectOk(http('PATCH', `${base}/api/v1/organizations/${handle}`, { wallet_xpub: merchantKeys().xpub }, owner), 'the wallet');
-  const items: Json[] = [];
-  for (const item of [
+  const { handle, owner, items } = await onboardCafe(base, `Checkout Bench Cafe ${n}`, [
     { name: 'Oat milk latte', price_cents: 575, currency: 'USD' },
     { name: 'Scone', price_cents: 350, currency: 'USD' },
-  ])
-    items.push(await expectOk(http('POST', `${base}/api/v1/orgs/${handle}/items`, item, owner), 'an item', 201));
+  ]);
   const key = await expectOk(http('POST', `${base}/api/v1/orgs/${handle}/commerce-key`, {}, owner), 'the commerce key', 201);
   const body = JSON.stringify({
     lines: [

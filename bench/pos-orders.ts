@@ -19,12 +19,13 @@ import { parseArgs } from 'node:util';
 import { LockingScript, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
 import { mineBlocks, requestFaucet } from '@ctk/chain/local';
 import autocannon from 'autocannon';
-import { http, merchantKeys, type HttpAnswer } from '../apps/gateway/test/wallet-http.js';
+import { http, type HttpAnswer } from '../apps/gateway/test/wallet-http.js';
 import {
   cpuPerRequest,
   cpuSnapshot,
   expectOk,
   freshDatabase,
+  onboardCafe,
   percentile,
   pgbenchReference,
   printRatios,
@@ -58,25 +59,12 @@ type Json = HttpAnswer['json'];
 /** A merchant of the bench: its owner's key (the staff) and the body of its counter order. */
 type Merchant = { headers: Record<string, string>; orderBody: Json };
 
-/** A cafe onboarded in California (prices exclude tax), its wallet's xpub registered, two items; its order. */
+/** A cafe with two items, and its counter order of both with a tip. */
 async function onboardMerchant(base: string, n: number): Promise<Merchant> {
-  const onboarded = await expectOk(
-    http('POST', `${base}/api/v1/onboard`, { name: `Order Bench Cafe ${n}`, jurisdiction: 'US-CA' }),
-    'onboard',
-    201,
-  );
-  const headers = { authorization: `Bearer ${onboarded.api_key.key}` };
-  const handle: string = onboarded.organization.handle;
-  await expectOk(
-    http('PATCH', `${base}/api/v1/organizations/${handle}`, { wallet_xpub: merchantKeys().xpub }, headers),
-    'register the wallet',
-  );
-  const items: Json[] = [];
-  for (const item of [
+  const { handle, owner, items } = await onboardCafe(base, `Order Bench Cafe ${n}`, [
     { name: 'Flat white', price_cents: 450, currency: 'USD', modifiers: [{ name: 'Oat milk', price_cents: 50 }] },
     { name: 'Croissant', price_cents: 325, currency: 'USD' },
-  ])
-    items.push(await expectOk(http('POST', `${base}/api/v1/orgs/${handle}/items`, item, headers), 'create an item', 201));
+  ]);
   const orderBody = {
     org_handle: handle,
     lines: [
@@ -85,7 +73,7 @@ async function onboardMerchant(base: string, n: number): Promise<Merchant> {
     ],
     tip_basis_points: 1000,
   };
-  return { headers, orderBody };
+  return { headers: owner, orderBody };
 }
 
 const ms = (n: number) => `${n.toFixed(0)} ms`;

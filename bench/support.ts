@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { startLocalChain } from '@ctk/chain/local';
 import { createLogger, grpcUrlVariable, inProcessTransport, loadConfig, SERVICE_NAMES, type ServiceName, startService } from '@ctk/shared';
 import pg from 'pg';
-import type { HttpAnswer } from '../apps/gateway/test/wallet-http.js';
+import { http, merchantKeys, type HttpAnswer } from '../apps/gateway/test/wallet-http.js';
 
 /** A new, empty database `name` on the server at `admin` (dropped first if a run left it); its URL. */
 export async function freshDatabase(admin: string, name: string): Promise<string> {
@@ -189,6 +189,20 @@ export async function startGateway(stack: Awaited<ReturnType<typeof startService
     ),
   );
   return { base: `http://localhost:${port}`, gateway };
+}
+
+/**
+ * A cafe onboarded through the gateway at `base` in California (prices exclude tax), its wallet's xpub (a random
+ * one) registered and `items` created: its handle, its owner's headers and the items as answered.
+ */
+export async function onboardCafe(base: string, name: string, items: object[]) {
+  const onboarded = await expectOk(http('POST', `${base}/api/v1/onboard`, { name, jurisdiction: 'US-CA' }), 'onboard', 201);
+  const owner = { authorization: `Bearer ${onboarded.api_key.key}` };
+  const handle: string = onboarded.organization.handle;
+  await expectOk(http('PATCH', `${base}/api/v1/organizations/${handle}`, { wallet_xpub: merchantKeys().xpub }, owner), 'the wallet');
+  const created: HttpAnswer['json'][] = [];
+  for (const item of items) created.push(await expectOk(http('POST', `${base}/api/v1/orgs/${handle}/items`, item, owner), 'an item', 201));
+  return { handle, owner, items: created };
 }
 
 /** The JSON of an HTTP answer that must have `status` (200); throws naming `what` and the answer otherwise. */
