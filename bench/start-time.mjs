@@ -5,12 +5,13 @@
 // and a data dir of its own. The stages come from up.mjs's output: a line `> pnpm install ...` starts the
 // install, `> pnpm build ...` the build, `> ... start-all.mjs` the start; a stage up.mjs skipped is
 // printed as skipped. pnpm's store on this machine is warm (as for a developer who installed once), so the
-// install links packages rather than downloading them; turbo's cache starts empty (it lives in the clone).
+// install links packages rather than downloading them; turbo's cache starts empty (it lives in the clone); the
+// PGlite templates earlier runs or tests kept are used (it prints how many there are).
 // Usage: pnpm bench:start [--warm N] [--keep] [--from-tree a,b]
 //   --keep leaves the clone and prints where it is; --from-tree copies those files (paths from the root) from
 //   the working tree over the clone, to measure changes not committed yet.
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -135,6 +136,10 @@ async function main() {
   };
   console.log(`Clone of ${root} at HEAD in ${clone}; PORT ${env.PORT}, CHAIN_PORT ${env.CHAIN_PORT}, data in ${dataDir}.`);
   console.log(`pnpm's store is warm (packages are linked from it, not downloaded); turbo's cache starts empty.`);
+  // A new PGlite database copies its schema's migrated template when one is kept (packages/shared's pglite-template.ts).
+  const templates = join(tmpdir(), 'ctk-pglite-templates');
+  const kept = existsSync(templates) ? readdirSync(templates).filter((name) => name.endsWith('.tar')).length : 0;
+  console.log(`PGlite templates kept in ${templates}: ${kept} (with none, the first start makes and migrates each database).`);
 
   const since = performance.now();
   execFileSync('git', ['clone', '-q', root, clone], { stdio: 'inherit' });

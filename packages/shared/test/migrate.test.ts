@@ -6,7 +6,7 @@ import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapt
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { afterAll, describe, expect, it } from 'vitest';
-import { diffSchemas } from '../src/db/migrate.js';
+import { diffSchemas, pendingMigrations } from '../src/db/migrate.js';
 import { openDatabase, type Database } from '../src/db/open-database.js';
 import { eventually } from '../src/testing/eventually.js';
 import { createTestDatabase } from '../src/testing/test-database.js';
@@ -175,6 +175,37 @@ describe('openDatabase on PGlite', () => {
       expect(await query(third, 'SELECT id, name, price FROM items')).toEqual([['item-1', 'Espresso', 0]]);
     } finally {
       await third.close();
+    }
+  });
+
+  it('checks the record rather than replaying it: pending are the migrations new or edited since they were applied', async () => {
+    const dir = await prismaDir([[INIT, INIT_SQL]]);
+    const dataDir = await tempDir();
+    await (await openDatabase({ service: 'shared', dataDir, prismaDir: dir })).close();
+
+    const db = await openDatabase({ service: 'shared', dataDir, prismaDir: dir });
+    try {
+      expect(await pendingMigrations(db.adapter, dir)).toEqual([]);
+      await addMigration(dir, ADD_PRICE, ADD_PRICE_SQL);
+      expect(await pendingMigrations(db.adapter, dir)).toEqual([ADD_PRICE]);
+      await writeFile(join(dir, 'migrations', INIT, 'migration.sql'), `${INIT_SQL}-- edited\n`);
+      expect(await pendingMigrations(db.adapter, dir)).toEqual([INIT, ADD_PRICE]);
+      // A migration recorded as failed: the engine must see it (and refuse to go on).
+      await execute(db, 'UPDATE _prisma_migrations SET finished_at = NULL');
+      expect(await pendingMigrations(db.adapter, dir)).toBeUndefined();
+    } finally {
+      await db.close();
+    }
+    await expect(openDatabase({ service: 'shared', dataDir, prismaDir: dir })).rejects.toThrow(/failed migrations/);
+  });
+
+  it('leaves a database with no migration record to the engine', async () => {
+    const pglite = new PGlite();
+    try {
+      const adapter = new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory;
+      expect(await pendingMigrations(adapter, await prismaDir([[INIT, INIT_SQL]]))).toBeUndefined();
+    } finally {
+      await pglite.close();
     }
   });
 
