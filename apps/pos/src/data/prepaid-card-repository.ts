@@ -21,7 +21,8 @@ const withActivities = {
 
 /*
  * Prepaid cards and their ledger over Prisma. Every change of a card runs in the caller's transaction with
- * the card's row locked (lockCard), and writes its activity there: the balance and the ledger move together.
+ * the card's row locked (lockCard, or a use's draw itself: redeemFromCard), and writes its activity there:
+ * the balance and the ledger move together.
  */
 
 /** The card's organisation and identifier hash: what a change needs to find it. */
