@@ -11,7 +11,7 @@
 // on one in-process event transport, each on a fresh PGlite data dir (--postgres URL: fresh PostgreSQL
 // databases). This process is the customers' wallets and the callers, speaking commerce's gRPC as the gateway does.
 // Usage: pnpm bench:stablecoin [--intents N] [--concurrency N] [--postgres URL]   (build first)
-import { execFileSync, fork } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +25,7 @@ import { CommerceServiceDefinition, type StablecoinIntent } from '@ctk/proto/ctk
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { createGrpcClient, grpcUrlVariable } from '@ctk/shared';
-import { eachLimited, freshDatabase, percentile, pgbenchTps, startServiceStack } from './support.js';
+import { eachLimited, freshDatabase, percentile, pgbenchReference, printRatios, startServiceStack } from './support.js';
 
 const PUBLIC_URL = 'https://pay.example.com';
 const APPS = ['books', 'p2p', 'pos', 'commerce'] as const;
@@ -170,13 +170,8 @@ async function runBench(): Promise<void> {
     console.log(`  books: ${posted} entries for ${latencies.length} settled intents (${exact ? 'exact' : 'NOT EXACT'})`);
     if (!exact) process.exitCode = 1;
 
-    if (args.postgres) {
-      const scratch = await freshDatabase(args.postgres, 'ctk_bench_stablecoin_pgbench');
-      execFileSync('pgbench', ['-i', '-s', '10', '-q', scratch], { stdio: 'ignore' });
-      const tps = pgbenchTps(scratch, CONCURRENCY);
-      console.log(`\n  For reference, this machine's PostgreSQL: pgbench (TPC-B-like, -s 10, ${CONCURRENCY} clients, -j 2): ${tps} TPS`);
-      console.log(`  settles a second over pgbench's transactions a second: ${(rate / Number(tps)).toFixed(4)}`);
-    }
+    if (args.postgres)
+      printRatios(await pgbenchReference(args.postgres, 'ctk_bench_stablecoin_pgbench', CONCURRENCY), CONCURRENCY, { 'settles/s': rate });
     commerce.close();
     books.close();
   } finally {
