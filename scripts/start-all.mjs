@@ -13,6 +13,7 @@
 // Production runs each app as its own process instead (apps/<app>/dist/server.js; see deploy/).
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { banner } from './banner.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const load = (path) => import(pathToFileURL(resolve(root, path)).href);
@@ -89,25 +90,8 @@ try {
 
   process.once('SIGINT', () => stop(0));
   process.once('SIGTERM', () => stop(0));
-  const base = config.CTK_PUBLIC_URL.replace(/\/$/, '');
-  console.log(`
-Commerce Toolkit is running at ${base} (data in ${dataDir}; payment events ${transport ? 'in process' : `on NATS at ${process.env.NATS_URL}`}).
-  Back office:   ${base}/ (open your shop, or sign in)
-  Docs:          ${base}/docs
-  Counter:       ${base}/pos (sign in with the API key; the customer's page is ${base}/pay/<order_number>)
-  API map:       ${base}/api/v1/capabilities
-  Onboard:       curl -s -X POST ${base}/api/v1/onboard -H 'content-type: application/json' -d '{"name": "My Cafe"}'
-  Who am I:      curl -s ${base}/api/v1/me -H "authorization: Bearer <api_key from onboarding>"
-${
-  chain
-    ? `  Local chain:   ${chain.url} (ARC; WhatsOnChain at ${chain.url}/v1/bsv/local)${chain.shared ? ', started by another instance' : ''}
-  Faucet:        curl -s -X POST ${chain.url}/faucet -H 'content-type: application/json' -d '{"address": "<P2PKH address>", "satoshis": 500000000}'
-  Mine a block:  curl -s -X POST ${chain.url}/mine
-`
-    : `  Chain:         ${chainNetwork} (ARC and WhatsOnChain)
-`
-}Stop with Ctrl-C.
-`);
+  const how = `data in ${dataDir}; payment events ${transport ? 'in process' : `on NATS at ${process.env.NATS_URL}`}`;
+  console.log(banner({ base: config.CTK_PUBLIC_URL.replace(/\/$/, ''), how, chain, chainNetwork }));
 } catch (error) {
   logger.fatal({ err: error }, 'Commerce Toolkit failed to start');
   await stop(1);

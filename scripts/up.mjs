@@ -1,5 +1,6 @@
 // One command from a fresh clone to a running system (npm start, or npm run up): installs pnpm (pinned) when it is missing, then
-// the dependencies, generates code, builds, and starts the local chain, the gateway and all six services.
+// the dependencies, generates code, builds, and starts the local chain, the gateway and all six services (in this
+// process; with --distributed each in its own).
 // A later start does only what changed: it installs when the lockfile or a package.json changed since the last install, and
 // builds when a file under apps/, packages/ or proto/ changed since the last build (what each saw: node_modules/.ctk-up.json).
 import { spawnSync } from 'node:child_process';
@@ -104,7 +105,9 @@ else {
   stamps.build = { inputs: before.inputs, outputs: buildState().outputs };
   save();
 }
-// In this process: a second Node would take its own startup, and a Ctrl-C then stops one process.
-console.log('> scripts/start-all.mjs');
+// In this process: a second Node would take its own startup, and a Ctrl-C then stops one process. With
+// --distributed (npm run up:distributed), every app its own process on PostgreSQL and NATS instead.
+const start = process.argv.includes('--distributed') ? 'start-distributed.mjs' : 'start-all.mjs';
+console.log(`> scripts/${start}`);
 process.chdir(root);
-await import('./start-all.mjs');
+await import(`./${start}`);

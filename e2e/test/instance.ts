@@ -1,11 +1,20 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import pg from 'pg';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
-export type Instance = { process: ChildProcess; output: string[]; base: string };
+export type Instance = {
+  process: ChildProcess;
+  output: string[];
+  base: string;
+  /** What else it started (the distributed path's NATS server and databases), removed once it stopped. */
+  cleanup?: () => Promise<void>;
+};
 
 /** A port free right now on 127.0.0.1. */
 export async function freePort(): Promise<number> {
@@ -35,10 +44,85 @@ export async function startInstance(options: {
     CHAIN_PORT: String(options.chainPort),
     LOG_LEVEL: 'warn',
   };
-  delete env.DATABASE_URL;
   delete env.NATS_URL;
-  const child = spawn(process.execPath, [join(ROOT, 'scripts/start-all.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const instance: Instance = { process: child, output: [], base: `http://localhost:${options.port}` };
+  return started('scripts/start-all.mjs', env, options.port);
+}
+
+/** The PostgreSQL server the distributed path's tests use (each run's databases are its own). */
+const POSTGRES_URL = process.env.CTK_POSTGRES_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
+const NATS_SERVER = '/usr/sbin/nats-server';
+
+/** Why the distributed path cannot run here (no NATS server binary, PostgreSQL not answering), or undefined. */
+export async function distributedUnavailable(): Promise<string | undefined> {
+  if (!existsSync(NATS_SERVER)) return `${NATS_SERVER} is not installed (Debian's nats-server)`;
+  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3_000 });
+  try {
+    await client.connect();
+    return undefined;
+  } catch (error) {
+    return `PostgreSQL at ${POSTGRES_URL} (CTK_POSTGRES_URL) does not answer: ${(error as Error).message}`;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/**
+ * `node scripts/start-distributed.mjs`, as `npm run up:distributed` runs it: every app its own process, on
+ * databases of this run's own on the machine's PostgreSQL (`ctk_test_dist_<random>_<app>`, dropped after) and
+ * on a NATS server of its own (JetStream, its store under dataDir).
+ */
+export async function startDistributedInstance(options: { port: number; dataDir: string; chainPort: number }): Promise<Instance> {
+  const natsPort = await freePort();
+  const nats = spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', join(options.dataDir, 'nats')], {
+    stdio: 'ignore',
+  });
+  const prefix = `ctk_test_dist_${randomBytes(4).toString('hex')}`;
+  const cleanup = async () => {
+    nats.kill('SIGTERM');
+    const client = new pg.Client({ connectionString: POSTGRES_URL });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${prefix}_%`]);
+      for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+    } finally {
+      await client.end();
+    }
+  };
+  try {
+    await until(() => reachable(natsPort), Boolean, `the NATS server on port ${natsPort}`);
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(options.port),
+      CTK_DATA_DIR: options.dataDir,
+      CHAIN_PORT: String(options.chainPort),
+      CTK_POSTGRES_URL: POSTGRES_URL,
+      CTK_DATABASE_PREFIX: prefix,
+      NATS_URL: `nats://127.0.0.1:${natsPort}`,
+      LOG_LEVEL: 'warn',
+    };
+    return { ...(await started('scripts/start-distributed.mjs', env, options.port)), cleanup };
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}
+
+function reachable(port: number): Promise<boolean> {
+  return new Promise((answer) => {
+    const socket = createConnection(port, '127.0.0.1');
+    socket.once('connect', () => {
+      answer(true);
+      socket.end();
+    });
+    socket.once('error', () => answer(false));
+  });
+}
+
+/** A start script run with env; resolved once it prints where to start. */
+async function started(script: string, env: NodeJS.ProcessEnv, port: number): Promise<Instance> {
+  delete env.DATABASE_URL;
+  const child = spawn(process.execPath, [join(ROOT, script)], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const instance: Instance = { process: child, output: [], base: `http://localhost:${port}` };
   await new Promise<void>((ready, fail) => {
     const onData = (chunk: Buffer) => {
       instance.output.push(chunk.toString());
@@ -46,17 +130,21 @@ export async function startInstance(options: {
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
-    child.once('exit', (code) => fail(new Error(`start-all exited with ${code}:\n${instance.output.join('')}`)));
+    child.once('exit', (code) => fail(new Error(`${script} exited with ${code}:\n${instance.output.join('')}`)));
   });
   return instance;
 }
 
-/** SIGTERM, as Ctrl-C; resolves with the exit code. */
+/** SIGTERM, as Ctrl-C; resolves with the exit code once it and what it started are gone. */
 export async function stopInstance(instance: Instance): Promise<number | null> {
-  if (instance.process.exitCode !== null) return instance.process.exitCode;
-  const exited = new Promise<number | null>((done) => instance.process.once('exit', (code) => done(code)));
-  instance.process.kill('SIGTERM');
-  return exited;
+  const code =
+    instance.process.exitCode ??
+    (await new Promise<number | null>((done) => {
+      instance.process.once('exit', (exitCode) => done(exitCode));
+      instance.process.kill('SIGTERM');
+    }));
+  await instance.cleanup?.();
+  return code;
 }
 
 export async function api(base: string, method: string, path: string, key?: string, body?: unknown, headers: Record<string, string> = {}) {

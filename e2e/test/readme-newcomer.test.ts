@@ -5,7 +5,17 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { HD } from '@bsv/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, ROOT, startInstance, stopInstance, type Instance } from './instance.js';
+import {
+  api,
+  distributedUnavailable,
+  freePort,
+  ROOT,
+  startDistributedInstance,
+  startInstance,
+  stopInstance,
+  until,
+  type Instance,
+} from './instance.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
@@ -66,15 +76,23 @@ function words(command: string): string[] {
 /** Starting an instance and some twenty commands, each wallet command scanning 20 children: minutes on a loaded machine. */
 const SLOW = 300_000;
 
+// The distributed path needs PostgreSQL and the NATS server binary: without them it says why and is skipped.
+const skipDistributed = await distributedUnavailable();
+if (skipDistributed) console.warn(`The README's path on the distributed path is skipped: ${skipDistributed}`);
+
 /**
- * The newcomer's path, read from README.md and run as written, on a fresh instance: the onboarding of "Run it",
+ * The newcomer's path, read from README.md and run as written, on a fresh instance of each kind (`npm start`'s one
+ * process, and `npm run up:distributed`'s process per app on PostgreSQL and NATS): the onboarding of "Run it",
  * "Pay a merchant locally" (the merchant's HD wallet, its xpub registered, a customer's wallet funded by the
  * faucet's default, a paymail payment) and "Paid per request" (a payment-gate key, a priced route, the example
  * server, `pnpm wallet fetch` paying its 402). Placeholders are filled from what earlier commands printed; the
  * instance's and the example's ports stand in for 8080 and 3000. Then the merchant's `balance` shows what the
- * xpub's children received.
+ * xpub's children received, and the ledger has both payments (delivered as events by NATS on the distributed path).
  */
-describe("the README's newcomer path, command by command", () => {
+describe.each([
+  { kind: 'npm start', start: startInstance, skip: undefined },
+  { kind: 'npm run up:distributed', start: startDistributedInstance, skip: skipDistributed },
+])("the README's newcomer path, command by command, on $kind", ({ start, skip }) => {
   const dir = mkdtempSync(join(tmpdir(), 'ctk-e2e-readme-'));
   let instance: Instance;
   let chainPort = 0;
@@ -91,7 +109,8 @@ describe("the README's newcomer path, command by command", () => {
   beforeAll(async () => {
     chainPort = await freePort();
     apiPort = await freePort();
-    instance = await startInstance({ port: await freePort(), dataDir: join(dir, 'instance'), chainPort });
+    if (skip) return;
+    instance = await start({ port: await freePort(), dataDir: join(dir, 'instance'), chainPort });
   }, SLOW);
 
   afterAll(async () => {
@@ -188,7 +207,7 @@ describe("the README's newcomer path, command by command", () => {
     return results;
   }
 
-  it(
+  it.skipIf(skip)(
     "onboards, gives the organisation the HD wallet's xpub, pays its paymail, prices a route and pays its 402 with `pnpm wallet fetch`",
     async () => {
       await run(runIt);
@@ -219,6 +238,18 @@ describe("the README's newcomer path, command by command", () => {
       expect(received.map((child) => child.satoshis).sort((a, b) => a - b)).toEqual([100, 1500]);
       const master = HD.fromString(xpub);
       for (const child of received) expect(child.address).toBe(master.derive(`m/0/${child.child}`).pubKey.toAddress('testnet'));
+
+      // The books have both payments, BSV in at 1010, and the trial balance balances.
+      const key = values.get('ctk_sk_...') as string;
+      const ledger = await until(
+        () => api(instance.base, 'GET', '/api/v1/orgs/blue-bottle-cafe/ledger', key),
+        (answer) => (answer.body.data?.length ?? 0) >= 2,
+        'the ledger entries of both payments',
+      );
+      const cashIn = ledger.body.data.map((entry: Json) => entry.lines.find((line: Json) => line.account_code === '1010')?.debit_minor);
+      expect(cashIn.sort((a: number, b: number) => a - b)).toEqual([100, 1500]);
+      const trial = (await api(instance.base, 'GET', '/api/v1/orgs/blue-bottle-cafe/reports/trial-balance', key)).body;
+      for (const row of trial.data) expect(Number(row.total_debit_minor), row.currency).toBe(Number(row.total_credit_minor));
     },
     SLOW,
   );

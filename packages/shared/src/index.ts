@@ -16,6 +16,7 @@ export * from './cursor.js';
 export * from './tax.js';
 export * from './db/open-database.js';
 export { applyMigrations, diffSchemas } from './db/migrate.js';
+export { ensureDatabase } from './db/ensure-database.js';
 export { isDatabaseBusy, isUniqueViolation, isWriteConflict } from './db/prisma-errors.js';
 export { retryLostRace } from './db/retry-lost-race.js';
 export { oneAtATime, type OneAtATime } from './one-at-a-time.js';
