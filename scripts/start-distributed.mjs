@@ -52,8 +52,9 @@ process.once('SIGTERM', () => stop(0));
 try {
   await system.start();
   const server = new URL(postgresUrl);
-  const processes = system.replicas().length;
-  const how = `${processes} processes, each app its own; databases on ${server.host}; payment events on NATS at ${natsUrl}; logs in ${system.logs}`;
+  const apps = [...system.apps.values()].filter((app) => app.name !== 'chain');
+  const processes = apps.reduce((sum, app) => sum + app.replicas.length, 0);
+  const how = `${processes} processes for ${apps.length} apps; databases on ${server.host}; payment events on NATS at ${natsUrl}; logs in ${system.logs}`;
   console.log(
     banner({ base: system.base, how, chain: { url: system.chainUrl, shared: !system.apps.has('chain') }, chainNetwork: 'local' }),
   );

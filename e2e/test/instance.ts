@@ -71,7 +71,13 @@ export async function distributedUnavailable(): Promise<string | undefined> {
  * databases of this run's own on the machine's PostgreSQL (`ctk_test_dist_<random>_<app>`, dropped after) and
  * on a NATS server of its own (JetStream, its store under dataDir).
  */
-export async function startDistributedInstance(options: { port: number; dataDir: string; chainPort: number }): Promise<Instance> {
+export async function startDistributedInstance(options: {
+  port: number;
+  dataDir: string;
+  chainPort: number;
+  /** More settings (CTK_REPLICAS, say). */
+  env?: Record<string, string>;
+}): Promise<Instance & { databases: () => Promise<Record<string, string>> }> {
   const natsPort = await freePort();
   const nats = spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', join(options.dataDir, 'nats')], {
     stdio: 'ignore',
@@ -79,19 +85,16 @@ export async function startDistributedInstance(options: { port: number; dataDir:
   const prefix = `ctk_test_dist_${randomBytes(4).toString('hex')}`;
   const cleanup = async () => {
     nats.kill('SIGTERM');
-    const client = new pg.Client({ connectionString: POSTGRES_URL });
-    await client.connect();
-    try {
+    await onServer(async (client) => {
       const { rows } = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${prefix}_%`]);
       for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
-    } finally {
-      await client.end();
-    }
+    });
   };
   try {
     await until(() => reachable(natsPort), Boolean, `the NATS server on port ${natsPort}`);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
+      ...options.env,
       PORT: String(options.port),
       CTK_DATA_DIR: options.dataDir,
       CHAIN_PORT: String(options.chainPort),
@@ -100,11 +103,38 @@ export async function startDistributedInstance(options: { port: number; dataDir:
       NATS_URL: `nats://127.0.0.1:${natsPort}`,
       LOG_LEVEL: 'warn',
     };
-    return { ...(await started('scripts/start-distributed.mjs', env, options.port)), cleanup };
+    /** Each app's database, by app: `<prefix>_<app>` on the server. */
+    const databases = async () =>
+      Object.fromEntries(
+        (
+          await onServer((client) =>
+            client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${prefix}_%`]),
+          )
+        ).rows.map(({ datname }) => [datname.slice(prefix.length + 1), withDatabase(datname)]),
+      );
+    return { ...(await started('scripts/start-distributed.mjs', env, options.port)), cleanup, databases };
   } catch (error) {
     await cleanup();
     throw error;
   }
+}
+
+/** A connection to the database at url (the server's own by default), for the length of use. */
+export async function onServer<T>(use: (client: pg.Client) => Promise<T>, url = POSTGRES_URL): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The server's URL naming another database. */
+function withDatabase(name: string): string {
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 function reachable(port: number): Promise<boolean> {

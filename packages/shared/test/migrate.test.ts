@@ -178,32 +178,33 @@ describe('openDatabase on PGlite', () => {
     }
   });
 
-  it('checks the record rather than replaying it: pending are the migrations new or edited since they were applied', async () => {
+  it('checks the record rather than replaying it: pending are the migrations not recorded as applied', async () => {
     const dir = await prismaDir([[INIT, INIT_SQL]]);
     const dataDir = await tempDir();
     await (await openDatabase({ service: 'shared', dataDir, prismaDir: dir })).close();
 
     const db = await openDatabase({ service: 'shared', dataDir, prismaDir: dir });
     try {
-      expect(await pendingMigrations(db.adapter, dir)).toEqual([]);
+      expect(await pendingMigrations(db.migrations, dir)).toEqual([]);
       await addMigration(dir, ADD_PRICE, ADD_PRICE_SQL);
-      expect(await pendingMigrations(db.adapter, dir)).toEqual([ADD_PRICE]);
+      expect(await pendingMigrations(db.migrations, dir)).toEqual([ADD_PRICE]);
+      // Edited after it was applied: not applied again, as with prisma migrate deploy.
       await writeFile(join(dir, 'migrations', INIT, 'migration.sql'), `${INIT_SQL}-- edited\n`);
-      expect(await pendingMigrations(db.adapter, dir)).toEqual([INIT, ADD_PRICE]);
-      // A migration recorded as failed: the engine must see it (and refuse to go on).
+      expect(await pendingMigrations(db.migrations, dir)).toEqual([ADD_PRICE]);
+      // Recorded as started and not finished (an earlier version's interrupted apply): the start stops and says what to do.
       await execute(db, 'UPDATE _prisma_migrations SET finished_at = NULL');
-      expect(await pendingMigrations(db.adapter, dir)).toBeUndefined();
     } finally {
       await db.close();
     }
-    await expect(openDatabase({ service: 'shared', dataDir, prismaDir: dir })).rejects.toThrow(/failed migrations/);
+    await expect(openDatabase({ service: 'shared', dataDir, prismaDir: dir })).rejects.toThrow(
+      new RegExp(`migration ${INIT} is recorded as started and not finished[\\s\\S]*rolled_back_at`),
+    );
   });
 
-  it('leaves a database with no migration record to the engine', async () => {
+  it('counts a database with no migration record as having none applied', async () => {
     const pglite = new PGlite();
     try {
-      const adapter = new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory;
-      expect(await pendingMigrations(adapter, await prismaDir([[INIT, INIT_SQL]]))).toBeUndefined();
+      expect(await pendingMigrations({ pglite }, await prismaDir([[INIT, INIT_SQL]]))).toBeUndefined();
     } finally {
       await pglite.close();
     }
@@ -285,8 +286,6 @@ describe('openDatabase on PGlite', () => {
     }
   });
 
-  // Fails today: pglite-prisma-adapter 0.7.2's executeScript does not await PGlite's exec, so the SQL error
-  // escapes as an unhandled rejection and the engine records the broken migration as applied.
   it('rejects when a migration is broken SQL, and does not record it as applied', async () => {
     const dir = await prismaDir([[INIT, BROKEN_SQL]]);
     const outcome = await openDatabase({ service: 'shared', dataDir: await tempDir(), prismaDir: dir }).then(
@@ -299,10 +298,25 @@ describe('openDatabase on PGlite', () => {
     );
     expect(outcome).toEqual({ rejected: expect.stringMatching(/syntax error at or near "TABEL"/) });
   });
+
+  it('applies nothing of a migration that fails: the table its first statement made is not there', async () => {
+    const dir = await prismaDir([[INIT, BROKEN_SQL]]);
+    const dataDir = await tempDir();
+    await expect(openDatabase({ service: 'shared', dataDir, prismaDir: dir })).rejects.toThrow(/nothing of it was applied/);
+    // The same migration fixed applies: its CREATE TABLE "items" would fail had the broken one's stayed.
+    await writeFile(join(dir, 'migrations', INIT, 'migration.sql'), INIT_SQL);
+    const db = await openDatabase({ service: 'shared', dataDir, prismaDir: dir });
+    try {
+      expect(db.appliedMigrations).toEqual([INIT]);
+      expect(await appliedInDatabase(db)).toEqual([[INIT, true, true]]);
+    } finally {
+      await db.close();
+    }
+  });
 });
 
 const POSTGRES_URL = process.env.CTK_TEST_POSTGRES_URL;
-/** The engine's advisory lock key for migrations (prisma's pg_advisory_lock(72707369)). */
+/** The migrations' advisory lock key (prisma migrate's pg_advisory_lock(72707369)). */
 const MIGRATION_LOCK_KEY = 72707369;
 
 describe.skipIf(!POSTGRES_URL)('openDatabase on PostgreSQL', () => {
@@ -331,6 +345,32 @@ describe.skipIf(!POSTGRES_URL)('openDatabase on PostgreSQL', () => {
             [MIGRATION_LOCK_KEY, nameOf(url)],
           )
         ).rows[0]!.n,
+    );
+
+  const inDatabase = async <T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return await use(client);
+    } finally {
+      await client.end();
+    }
+  };
+  const tablesIn = (url: string) =>
+    inDatabase(url, async (c) =>
+      (await c.query<{ name: string }>("SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY 1")).rows.map(
+        (row) => row.name,
+      ),
+    );
+  const recordsIn = (url: string) =>
+    inDatabase(
+      url,
+      async (c) =>
+        (
+          await c.query<{ name: string; finished: boolean }>(
+            'SELECT migration_name AS name, finished_at IS NOT NULL AS finished FROM _prisma_migrations ORDER BY 1',
+          )
+        ).rows,
     );
 
   it('creates a fresh database per call of createTestDatabase', async () => {
@@ -374,11 +414,13 @@ describe.skipIf(!POSTGRES_URL)('openDatabase on PostgreSQL', () => {
     const databaseUrl = (await createTestDatabase('shared'))!;
     const dir = await prismaDir([[INIT, BROKEN_SQL]]);
     await expect(openDatabase({ service: 'shared', databaseUrl, dataDir: ':memory:', prismaDir: dir })).rejects.toThrow(
-      new RegExp(`syntax error at or near "TABEL"[\\s\\S]*${INIT}`),
+      new RegExp(`${INIT}[\\s\\S]*syntax error at or near "TABEL"`),
     );
+    // Nothing of it: the table its first statement made, and its record, are not there.
+    expect(await tablesIn(databaseUrl)).toEqual(['_prisma_migrations']);
+    expect(await recordsIn(databaseUrl)).toEqual([]);
   });
 
-  // Fails today: openDatabase does not close the pool when the migration fails.
   it('leaves no connection open when a migration fails', async () => {
     const databaseUrl = (await createTestDatabase('shared'))!;
     const dir = await prismaDir([[INIT, BROKEN_SQL]]);
@@ -386,8 +428,6 @@ describe.skipIf(!POSTGRES_URL)('openDatabase on PostgreSQL', () => {
     await eventually(async () => expect(await connectionsTo(databaseUrl)).toBe(0), 5_000);
   });
 
-  // Fails today: the engine takes and releases its advisory lock through the app's pool, so the unlock can
-  // run on another connection than the lock, and the lock stays held by an idle pooled connection.
   it('holds no migration lock once the database is open', async () => {
     const databaseUrl = (await createTestDatabase('shared'))!;
     const db = await openDatabase({ service: 'shared', databaseUrl, dataDir: ':memory:', prismaDir: await prismaDir([[INIT, INIT_SQL]]) });
@@ -398,8 +438,6 @@ describe.skipIf(!POSTGRES_URL)('openDatabase on PostgreSQL', () => {
     }
   });
 
-  // Fails today (takes ~10 s): a second replica waits on the lock the first left held, until its idle
-  // connection times out, or fails after the engine's 10 s lock timeout if that connection stays busy.
   it('lets a second process open the same database promptly while the first is running', async () => {
     const databaseUrl = (await createTestDatabase('shared'))!;
     const dir = await prismaDir([[INIT, INIT_SQL]]);
@@ -412,6 +450,65 @@ describe.skipIf(!POSTGRES_URL)('openDatabase on PostgreSQL', () => {
       expect(Date.now() - started).toBeLessThan(5_000);
     } finally {
       await first.close();
+    }
+  });
+
+  it('migrates once when five replicas start at once on a fresh database: each migration applied by one of them', async () => {
+    const databaseUrl = (await createTestDatabase('shared'))!;
+    const dir = await prismaDir([
+      [INIT, INIT_SQL],
+      [ADD_PRICE, ADD_PRICE_SQL],
+    ]);
+    const replicas = await Promise.all(
+      Array.from({ length: 5 }, () => openDatabase({ service: 'shared', databaseUrl, dataDir: ':memory:', prismaDir: dir })),
+    );
+    try {
+      expect(replicas.flatMap((db) => db.appliedMigrations).sort()).toEqual([INIT, ADD_PRICE]);
+      expect(await recordsIn(databaseUrl)).toEqual([
+        { name: INIT, finished: true },
+        { name: ADD_PRICE, finished: true },
+      ]);
+      expect(await migrationLocksIn(databaseUrl)).toBe(0);
+    } finally {
+      await Promise.all(replicas.map((db) => db.close()));
+    }
+  });
+
+  it('leaves nothing half done when a replica dies mid-migration: the next start applies the whole of it, once', async () => {
+    const databaseUrl = (await createTestDatabase('shared'))!;
+    const SLOW = `${INIT_SQL}SELECT pg_sleep(30);\n${ADD_PRICE_SQL}`;
+    const dir = await prismaDir([[INIT, SLOW]]);
+    const first = openDatabase({ service: 'shared', databaseUrl, dataDir: ':memory:', prismaDir: dir });
+    const outcome = first.then(
+      () => 'opened',
+      (error: unknown) => String(error),
+    );
+    // The replica's session ends while the migration runs, as when its process is killed.
+    const migrating = () =>
+      server(
+        async (c) =>
+          (await c.query("SELECT pid FROM pg_stat_activity WHERE datname = $1 AND query LIKE '%pg_sleep(30)%'", [nameOf(databaseUrl)]))
+            .rows,
+      );
+    await eventually(async () => expect(await migrating()).toHaveLength(1), 10_000);
+    await server((c) =>
+      c.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND query LIKE $2', [
+        nameOf(databaseUrl),
+        '%pg_sleep(30)%',
+      ]),
+    );
+    expect(await outcome).toMatch(/nothing of it was applied/);
+    expect(await tablesIn(databaseUrl)).toEqual(['_prisma_migrations']);
+    expect(await recordsIn(databaseUrl)).toEqual([]);
+
+    await writeFile(join(dir, 'migrations', INIT, 'migration.sql'), `${INIT_SQL}${ADD_PRICE_SQL}`);
+    const next = await openDatabase({ service: 'shared', databaseUrl, dataDir: ':memory:', prismaDir: dir });
+    try {
+      expect(next.appliedMigrations).toEqual([INIT]);
+      expect(await query(next, 'SELECT count(price)::int FROM items')).toEqual([[0]]);
+      expect(await recordsIn(databaseUrl)).toEqual([{ name: INIT, finished: true }]);
+    } finally {
+      await next.close();
     }
   });
 });

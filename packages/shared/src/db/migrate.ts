@@ -1,27 +1,139 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { SchemaEngine as SchemaEngineType } from '@prisma/schema-engine-wasm';
+import type { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+
+/** Where migrations run: a PostgreSQL server's database (a connection of its own), or an embedded database. */
+export type MigrationTarget = { postgresUrl: string } | { pglite: PGlite };
+
+/** One connection: queries with parameters, and scripts sent as one simple query (one implicit transaction). */
+type Connection = {
+  rows(sql: string, params?: unknown[]): Promise<unknown[][]>;
+  script(sql: string): Promise<void>;
+  close(): Promise<void>;
+};
 
 /**
- * Applies `prisma/migrations/<name>/migration.sql` in order, recording them in `_prisma_migrations`
- * like `prisma migrate deploy` does. The Prisma CLI cannot migrate offline (it downloads a native
- * engine), so this drives the WebAssembly build of the same schema engine through a driver adapter:
- * the same code path migrates PGlite and PostgreSQL. See docs/decisions/0002-migrations.md.
+ * prisma migrate's advisory lock key: a `prisma migrate deploy` run beside these waits for them, and they for it.
+ * Held for the whole run on the run's own connection, so replicas started at once migrate one after another
+ * and the later ones find nothing to do; a replica killed mid-run ends its session, which releases it.
  */
-export async function applyMigrations(adapterFactory: SqlMigrationAwareDriverAdapterFactory, prismaDir: string): Promise<string[]> {
-  // Most starts find every migration applied: one query tells, where loading the engine takes a few hundred ms.
-  if ((await pendingMigrations(adapterFactory, prismaDir))?.length === 0) return [];
-  const engine = await openEngine(adapterFactory, prismaDir);
+const MIGRATION_LOCK = 72707369;
+
+/** The table `prisma migrate deploy` keeps, as it makes it. */
+const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+    "id"                    VARCHAR(36) PRIMARY KEY NOT NULL,
+    "checksum"              VARCHAR(64) NOT NULL,
+    "finished_at"           TIMESTAMPTZ,
+    "migration_name"        VARCHAR(255) NOT NULL,
+    "logs"                  TEXT,
+    "rolled_back_at"        TIMESTAMPTZ,
+    "started_at"            TIMESTAMPTZ NOT NULL DEFAULT now(),
+    "applied_steps_count"   INTEGER NOT NULL DEFAULT 0
+)`;
+
+/**
+ * Applies `prisma/migrations/<name>/migration.sql` in the order of their names, recording each in
+ * `_prisma_migrations` as `prisma migrate deploy` does, and returns the names applied. Each migration and its
+ * record are one transaction (the SQL and the record sent as one script): a migration is applied and recorded,
+ * or neither, whatever fails or is killed part-way. Against PostgreSQL it holds the migration lock throughout
+ * (MIGRATION_LOCK). A migration recorded as started and not finished (left by an earlier version, which
+ * applied through Prisma's schema engine statement by statement) stops the start with what to do. See
+ * docs/decisions/0002-migrations.md.
+ */
+export async function applyMigrations(target: MigrationTarget, prismaDir: string): Promise<string[]> {
+  const migrations = await readMigrationFiles(prismaDir);
+  const connection = await connect(target);
   try {
-    const migrationsList = await readMigrations(join(prismaDir, 'migrations'));
-    const result = await engine.applyMigrations({ migrationsList, filters: NO_FILTERS });
-    return result.appliedMigrationNames;
+    // Most starts find every migration applied: one query tells, with no lock taken.
+    if ((await unapplied(connection, migrations))?.length === 0) return [];
+    await connection.rows('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await connection.script(MIGRATIONS_TABLE);
+    const applied: string[] = [];
+    for (const migration of (await unapplied(connection, migrations)) ?? []) {
+      const id = randomUUID();
+      const record = `INSERT INTO "_prisma_migrations" ("id", "checksum", "migration_name", "started_at", "finished_at", "applied_steps_count")
+VALUES ('${id}', '${migration.checksum}', '${migration.name}', now(), now(), 1)`;
+      // The record first: a migration's SQL may end in a comment without a line break.
+      await connection.script(`${record};\n${migration.sql}`).catch((error: unknown) => {
+        throw new Error(`migration ${migration.name} failed, and nothing of it was applied: ${(error as Error).message}`, { cause: error });
+      });
+      applied.push(migration.name);
+    }
+    return applied;
   } finally {
-    engine.free();
+    await connection.close();
   }
+}
+
+/**
+ * The migrations of `<prismaDir>/migrations` that `_prisma_migrations` does not record as applied, by name
+ * (an applied migration edited since is not applied again, as with `prisma migrate deploy`). Undefined when
+ * the database has no such table yet.
+ */
+export async function pendingMigrations(target: MigrationTarget, prismaDir: string): Promise<string[] | undefined> {
+  const connection = await connect(target);
+  try {
+    return (await unapplied(connection, await readMigrationFiles(prismaDir)))?.map((migration) => migration.name);
+  } finally {
+    await connection.close();
+  }
+}
+
+type MigrationFile = { name: string; sql: string; checksum: string };
+
+async function unapplied(connection: Connection, migrations: MigrationFile[]): Promise<MigrationFile[] | undefined> {
+  const rows = await connection
+    .rows('SELECT migration_name, finished_at IS NOT NULL FROM _prisma_migrations WHERE rolled_back_at IS NULL')
+    .catch(() => undefined);
+  if (!rows) return undefined;
+  const unfinished = rows.filter(([, finished]) => finished !== true).map(([name]) => String(name));
+  if (unfinished.length)
+    throw new Error(
+      `migration ${unfinished.join(', ')} is recorded as started and not finished, so it may be partly applied: ` +
+        'check the database against its SQL, then mark it rolled back (UPDATE _prisma_migrations SET rolled_back_at = now() ' +
+        'WHERE finished_at IS NULL) to apply it again, or finished (SET finished_at = now()) if it is all there',
+    );
+  const applied = new Set(rows.map(([name]) => String(name)));
+  return migrations.filter((migration) => !applied.has(migration.name));
+}
+
+/** The folder's migrations, in the order of their names, each with the checksum prisma records (sha256 of its SQL). */
+async function readMigrationFiles(prismaDir: string): Promise<MigrationFile[]> {
+  const { migrationDirectories } = await readMigrations(join(prismaDir, 'migrations'));
+  const odd = migrationDirectories.find(({ path }) => !/^[\w.-]+$/.test(path));
+  // Its name goes into the record's SQL: letters, digits, _, . and - only, as prisma's own names are.
+  if (odd) throw new Error(`migration folder "${odd.path}" is not a migration's name (letters, digits, _, . and -)`);
+  return migrationDirectories.map(({ path, migrationFile }) => ({
+    name: path,
+    sql: migrationFile.content.value,
+    checksum: createHash('sha256').update(migrationFile.content.value).digest('hex'),
+  }));
+}
+
+async function connect(target: MigrationTarget): Promise<Connection> {
+  if ('pglite' in target) {
+    const { pglite } = target;
+    return {
+      rows: async (sql, params) => (await pglite.query<unknown[]>(sql, params, { rowMode: 'array' })).rows,
+      script: async (sql) => void (await pglite.exec(sql)),
+      // The database is the caller's: the session lock is released by hand.
+      close: async () => void (await pglite.query('SELECT pg_advisory_unlock_all()')),
+    };
+  }
+  const client = new pg.Client({ connectionString: target.postgresUrl });
+  await client.connect();
+  return {
+    rows: async (sql, params) => (await client.query<unknown[]>({ text: sql, values: params, rowMode: 'array' })).rows,
+    // No parameters: the simple query protocol, whose statements PostgreSQL runs as one transaction.
+    script: async (sql) => void (await client.query(sql)),
+    // Ending the session releases its lock.
+    close: () => client.end(),
+  };
 }
 
 /** SQL that takes a database from the `from` schema (or nothing) to the `to` schema. */
@@ -49,37 +161,6 @@ export async function diffSchemas(
 }
 
 const NO_FILTERS = { externalTables: [], externalEnums: [] };
-
-/**
- * The migrations of `<prismaDir>/migrations` that `_prisma_migrations` does not record as finished with the
- * checksum of their SQL as it is now (the engine's: sha256). None: the engine would apply nothing, and need
- * not be loaded. Undefined when the engine must look anyway: no table yet (it makes one), or a migration
- * recorded as failed (it refuses to go on).
- */
-export async function pendingMigrations(
-  adapterFactory: SqlMigrationAwareDriverAdapterFactory,
-  prismaDir: string,
-): Promise<string[] | undefined> {
-  const { migrationDirectories } = await readMigrations(join(prismaDir, 'migrations'));
-  const connection = await adapterFactory.connect();
-  try {
-    const { rows } = await connection
-      .queryRaw({
-        sql: 'SELECT migration_name, checksum, finished_at IS NOT NULL FROM _prisma_migrations WHERE rolled_back_at IS NULL',
-        args: [],
-        argTypes: [],
-      })
-      .catch(() => ({ rows: undefined }));
-    if (!rows || rows.some(([, , finished]) => finished !== true)) return undefined;
-    const applied = new Set(rows.map(([name, checksum]) => `${String(name)} ${String(checksum)}`));
-    const checksum = (sql: string) => createHash('sha256').update(sql).digest('hex');
-    return migrationDirectories
-      .filter(({ path, migrationFile }) => !applied.has(`${path} ${checksum(migrationFile.content.value)}`))
-      .map(({ path }) => path);
-  } finally {
-    await connection.dispose();
-  }
-}
 
 async function openEngine(adapterFactory: SqlMigrationAwareDriverAdapterFactory, prismaDir: string) {
   const SchemaEngine = await loadSchemaEngine();

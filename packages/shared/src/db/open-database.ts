@@ -6,7 +6,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
-import { applyMigrations } from './migrate.js';
+import { applyMigrations, type MigrationTarget } from './migrate.js';
 import { keepTemplate, loadTemplate, templateOf } from './pglite-template.js';
 
 export type DatabaseOptions = {
@@ -22,6 +22,8 @@ export type DatabaseOptions = {
 
 export type Database = {
   adapter: SqlMigrationAwareDriverAdapterFactory;
+  /** Where its migrations run (applyMigrations, pendingMigrations). */
+  migrations: MigrationTarget;
   kind: 'postgres' | 'pglite';
   appliedMigrations: string[];
   /** Set on a new embedded database with no template to copy: keeps it, once migrated, as the template. */
@@ -41,9 +43,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (!options.databaseUrl && options.dataDir === ':memory:') return openMemoryCopy(options.prismaDir);
   const database = options.databaseUrl ? openPostgres(options.databaseUrl) : await openPGlite(options);
   try {
-    const applied = options.databaseUrl
-      ? await migratePostgres(options.databaseUrl, options.prismaDir)
-      : await applyMigrations(database.adapter, options.prismaDir);
+    const applied = await applyMigrations(database.migrations, options.prismaDir);
     database.appliedMigrations = [...database.appliedMigrations, ...applied];
     await database.keepAsTemplate?.();
   } catch (error) {
@@ -67,7 +67,7 @@ async function openMemoryCopy(prismaDir: string): Promise<Database> {
     const database = pgliteDatabase(pglite);
     if (kept) database.appliedMigrations = kept.applied;
     else {
-      database.appliedMigrations = await applyMigrations(database.adapter, prismaDir);
+      database.appliedMigrations = await applyMigrations(database.migrations, prismaDir);
       await keepTemplate(template, pglite, database.appliedMigrations);
     }
     return database;
@@ -77,23 +77,16 @@ async function openMemoryCopy(prismaDir: string): Promise<Database> {
   }
 }
 
-/**
- * The engine takes pg_advisory_lock and later unlocks it; both must run on one connection, so it gets
- * a pool of one, ended afterwards (which also releases the lock should the engine fail in between).
- */
-async function migratePostgres(url: string, prismaDir: string): Promise<string[]> {
-  const pool = new pg.Pool({ connectionString: url, max: 1 });
-  try {
-    return await applyMigrations(new PrismaPg(pool), prismaDir);
-  } finally {
-    await pool.end();
-  }
-}
-
 function openPostgres(url: string): Database {
-  // One pool for the app and the migration engine, ended on close so no connection outlives the app.
+  // The app's pool, ended on close so no connection outlives the app; migrations run on a connection of their own.
   const pool = new pg.Pool({ connectionString: url, max: 10 });
-  return { adapter: new PrismaPg(pool), kind: 'postgres', appliedMigrations: [], close: () => pool.end() };
+  return {
+    adapter: new PrismaPg(pool),
+    migrations: { postgresUrl: url },
+    kind: 'postgres',
+    appliedMigrations: [],
+    close: () => pool.end(),
+  };
 }
 
 /**
@@ -121,28 +114,8 @@ async function openPGlite(options: DatabaseOptions): Promise<Database> {
 }
 
 function pgliteDatabase(pglite: PGlite): Database {
-  const adapter = awaitScripts(new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory, pglite);
-  return { adapter, kind: 'pglite', appliedMigrations: [], close: () => pglite.close() };
-}
-
-/**
- * pglite-prisma-adapter 0.7.2 runs executeScript without awaiting PGlite's exec, so a failing migration
- * is recorded as applied and its error escapes as an unhandled rejection. This awaits it.
- */
-function awaitScripts(factory: SqlMigrationAwareDriverAdapterFactory, pglite: PGlite): SqlMigrationAwareDriverAdapterFactory {
-  const connect = factory.connect.bind(factory);
-  factory.connect = async () => {
-    const adapter = await connect();
-    adapter.executeScript = async (script: string) => {
-      try {
-        await pglite.exec(script);
-      } catch (error) {
-        (adapter as unknown as { onError(error: unknown): never }).onError(error);
-      }
-    };
-    return adapter;
-  };
-  return factory;
+  const adapter = new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory;
+  return { adapter, migrations: { pglite }, kind: 'pglite', appliedMigrations: [], close: () => pglite.close() };
 }
 
 /** Opens and migrates the database, then builds the app's Prisma client on it; close() ends both. */
