@@ -1,11 +1,14 @@
 // One replica of an app as its own process, kept running as Kubernetes keeps a pod's container: started,
-// probed until ready (and every PROBE_PERIOD_MS after, as a readiness probe), restarted when it exits
+// probed until ready (and every PROBE_PERIOD_MS after, as a readiness probe: out of its balancer after
+// FAILURE_THRESHOLD failures in a row, back at the next success), restarted when it exits
 // without being asked to, after a back-off that doubles up to MAX_BACKOFF_MS (CrashLoopBackOff), and
 // stopped with SIGTERM (SIGKILL after STOP_GRACE_MS). Its output is appended to its log file.
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 
 const PROBE_PERIOD_MS = 1_000;
+// Failed probes in a row before a ready replica is taken out of its balancer (a probe's failureThreshold).
+const FAILURE_THRESHOLD = 3;
 const FIRST_BACKOFF_MS = 250;
 const MAX_BACKOFF_MS = 5_000;
 const STOP_GRACE_MS = 10_000;
@@ -97,15 +100,17 @@ export class Replica {
   }
 
   async probeUntilReady(child) {
+    let failures = 0;
     while (this.child === child && child.exitCode === null && child.signalCode === null) {
       const ok = await this.options.probe(this.port).catch(() => false);
       if (this.child !== child) return;
+      failures = ok ? 0 : failures + 1;
       if (ok && !this.ready) {
         this.ready = true;
         this.wasReady = true;
         this.readySince = Date.now();
         for (const waiter of this.readyWaiters.splice(0)) waiter.ready();
-      } else if (!ok && this.ready) {
+      } else if (failures >= FAILURE_THRESHOLD && this.ready) {
         this.ready = false;
         if (!this.stopping) this.options.say(`${this.name} (pid ${child.pid}) stopped answering its readiness probe`);
       }

@@ -120,21 +120,25 @@ describe('connectNatsTransport', () => {
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 
-  it('connects once NATS comes up, and keeps consuming across a dropped connection', async () => {
+  it('connects once NATS comes up, and keeps consuming across a dropped connection; connected() says which it is', async () => {
     const proxy = await natsProxy();
     await proxy.down();
     const { transport, message } = await open({ url: proxy.url, publishTimeoutMs: 500 });
     const seen = await collect(transport);
     await expect(transport.publish(message('while-down'))).rejects.toThrow();
+    expect(transport.connected?.()).toBe(false);
     await proxy.up();
     await eventually(() => transport.publish(message('after-start')));
+    expect(transport.connected?.()).toBe(true);
     await eventually(() => expect(seen.map(([id]) => id)).toContain('after-start'));
 
     await proxy.down();
     await expect(transport.publish(message('dropped'))).rejects.toThrow();
+    await eventually(() => expect(transport.connected?.()).toBe(false));
     await proxy.up();
     await eventually(() => transport.publish(message('after-reconnect')));
     await eventually(() => expect(seen.map(([id]) => id)).toContain('after-reconnect'), 15_000);
+    expect(transport.connected?.()).toBe(true);
     cleanups.push(() => proxy.down());
   });
 });

@@ -100,6 +100,48 @@ describe('startService, the one bootstrap', () => {
     await expect(grpcHealthStatus(address)).rejects.toThrow();
   });
 
+  it('reports itself not serving while its broker is not connected, and serving again once it is (its readiness)', async () => {
+    const broker = { up: true };
+    const transport = Object.assign(watchedTransport(), { connected: () => broker.up });
+    cleanups.push(() => transport.close());
+    const running = await startService(recordingService([], { emits: true }), await config(), {
+      logger: silent,
+      transport,
+      readinessPeriodMs: 50,
+    });
+    cleanups.push(() => running.close());
+    const address = `127.0.0.1:${running.port}`;
+    const health = () => grpcHealthStatus(address, FederationServiceDefinition.fullName);
+    expect(await health()).toBe('SERVING');
+    broker.up = false;
+    await expect.poll(health, { timeout: 2_000 }).toBe('NOT_SERVING');
+    expect(await grpcHealthStatus(address)).toBe('NOT_SERVING');
+    broker.up = true;
+    await expect.poll(health, { timeout: 2_000 }).toBe('SERVING');
+  });
+
+  it('reports itself not serving while its database does not answer', async () => {
+    const events: string[] = [];
+    const service = recordingService(events);
+    const running = await startBuiltService(
+      service,
+      async (context, options) => ({ parts: await service.build(context, options), ...context }),
+      await config(),
+      { logger: silent, transport: watchedTransport(), readinessPeriodMs: 50 },
+    );
+    cleanups.push(() => running.close().catch(() => undefined));
+    const address = `127.0.0.1:${running.port}`;
+    expect(await grpcHealthStatus(address)).toBe('SERVING');
+    // What the readiness check sends, failing as it does when the server is down.
+    const query = running.prisma.$queryRawUnsafe.bind(running.prisma);
+    running.prisma.$queryRawUnsafe = (async () => {
+      throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+    }) as typeof query;
+    await expect.poll(() => grpcHealthStatus(address), { timeout: 2_000 }).toBe('NOT_SERVING');
+    running.prisma.$queryRawUnsafe = query;
+    await expect.poll(() => grpcHealthStatus(address), { timeout: 2_000 }).toBe('SERVING');
+  });
+
   it('relays what an emitting service writes to its outbox, at once after eventsCommitted, and publishes what is pending on close', async () => {
     const events: string[] = [];
     const transport = watchedTransport();

@@ -23,11 +23,17 @@ const DRAIN_LIMIT_MS = 5_000;
  * A connection made in the background: a service starts while NATS is down (its events wait in the
  * outbox) and connects when NATS comes up. Once connected the client reconnects forever by itself.
  */
-export function openNatsSession(options: NatsSessionOptions): { ready: Promise<NatsSession>; close(): Promise<void> } {
+export function openNatsSession(options: NatsSessionOptions): {
+  ready: Promise<NatsSession>;
+  /** Whether the connection is up now: made, and not lost since (the client is reconnecting). */
+  connected(): boolean;
+  close(): Promise<void>;
+} {
   const { logger, url } = options;
   const wakeup = new Wakeup();
   let closed = false;
   let session: NatsSession | undefined;
+  const link = { up: false };
   let settle!: { resolve(session: NatsSession): void; reject(error: Error): void };
   const ready = new Promise<NatsSession>((resolve, reject) => (settle = { resolve, reject }));
   ready.catch(() => undefined);
@@ -61,12 +67,14 @@ export function openNatsSession(options: NatsSessionOptions): { ready: Promise<N
     }
     if (!session || closed) return settle.reject(new Error('NATS transport closed before it connected'));
     logger.info({ url, stream: options.stream.name }, 'NATS connected');
-    watchStatus(session, options);
+    link.up = true;
+    watchStatus(session, options, link);
     settle.resolve(session);
   })();
 
   return {
     ready,
+    connected: () => link.up && !closed,
     async close() {
       closed = true;
       wakeup.notify();
@@ -78,12 +86,16 @@ export function openNatsSession(options: NatsSessionOptions): { ready: Promise<N
   };
 }
 
-/** Logs disconnects and reconnects; after a reconnect the stream is checked again (the server may be new). */
-function watchStatus(session: NatsSession, options: NatsSessionOptions): void {
+/** Logs disconnects and reconnects and keeps `link` up to date; after a reconnect the stream is checked again (the server may be new). */
+function watchStatus(session: NatsSession, options: NatsSessionOptions, link: { up: boolean }): void {
   void (async () => {
     for await (const status of session.nc.status()) {
-      if (status.type === 'disconnect') options.logger.warn({ url: options.url }, 'NATS disconnected; reconnecting');
+      if (status.type === 'disconnect') {
+        link.up = false;
+        options.logger.warn({ url: options.url }, 'NATS disconnected; reconnecting');
+      }
       if (status.type === 'reconnect') {
+        link.up = true;
         options.logger.info({ url: options.url }, 'NATS reconnected');
         await ensureStream(session.jsm, options.stream).catch((error: unknown) =>
           options.logger.error({ err: error, stream: options.stream.name }, 'cannot ensure the stream after reconnecting'),

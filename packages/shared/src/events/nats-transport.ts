@@ -45,6 +45,8 @@ export async function connectNatsTransport(options: NatsTransportOptions): Promi
   const subscriptions = new Set<Subscription>();
 
   return {
+    connected: () => session.connected(),
+
     async publish(message) {
       const { js } = await within(session.ready, publishTimeoutMs, `NATS is not connected (${options.url})`);
       await js.publish(message.subject, message.data, {

@@ -32,6 +32,8 @@ export interface EventTransport {
   consume(durable: string, handler: EventHandler): Promise<Subscription>;
   /** Stops every consumer and releases the connection. */
   close(): Promise<void>;
+  /** Whether the broker is reachable now (readiness); a transport without a broker leaves it out. */
+  connected?(): boolean;
 }
 
 /** The part of the project's logger (pino) the event code uses; tests pass a spy. */

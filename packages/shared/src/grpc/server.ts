@@ -10,7 +10,12 @@ type AnyDefinition = any;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyImplementation = any;
 
-export type GrpcServer = { port: number; shutdown(): Promise<void> };
+export type GrpcServer = {
+  port: number;
+  /** Reports the server and each service SERVING or NOT_SERVING (readiness: what it needs is reachable, or not). */
+  setServing(serving: boolean): void;
+  shutdown(): Promise<void>;
+};
 /** A service's generated definitions, each with its implementation. */
 export type GrpcServices = Array<[AnyDefinition, AnyImplementation]>;
 
@@ -32,15 +37,21 @@ export async function startGrpcServer(options: {
   const stopping = new AbortController();
   server.add(HealthDefinition, endWatchesOnShutdown(HealthServiceImpl(health), stopping.signal));
   const port = await server.listen(options.address);
-  health.setStatus('healthy');
-  for (const [definition] of options.services) health.setStatus('healthy', definition.fullName);
+  const setServing = (serving: boolean) => {
+    const status = serving ? 'healthy' : 'unhealthy';
+    health.setStatus(status);
+    for (const [definition] of options.services) health.setStatus(status, definition.fullName);
+  };
+  setServing(true);
   options.logger.info({ port }, `${options.name} gRPC server listening`);
   return {
     port,
+    setServing: (serving) => {
+      if (!stopping.signal.aborted) setServing(serving);
+    },
     async shutdown() {
-      health.setStatus('unhealthy');
       stopping.abort();
-      for (const [definition] of options.services) health.setStatus('unhealthy', definition.fullName);
+      setServing(false);
       // Calls in flight may finish; a stream that never ends (a health Watch) is cut after the drain period.
       const drained = server.shutdown();
       const timer = setTimeout(() => server.forceShutdown(), options.drainMs ?? 10_000);

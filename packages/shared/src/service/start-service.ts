@@ -4,6 +4,7 @@ import { startOutboxRelay, type OutboxPrisma } from '../events/outbox-relay.js';
 import type { EventTransport } from '../events/transport.js';
 import { startGrpcServer } from '../grpc/server.js';
 import { createLogger, type Logger } from '../logger.js';
+import { watchReadiness, type ReadinessChecks } from './readiness.js';
 import type { BaseConfig, ServiceDefinition, ServiceParts } from './define-service.js';
 import { SERVICES, type AppName, type ServiceName } from './registry.js';
 
@@ -14,6 +15,8 @@ export type StartOptions<O> = Partial<O> & {
    * NATS_URL. The caller owns it: the app stops its relay and consumer on close, never the transport.
    */
   transport?: EventTransport;
+  /** How often a gRPC service checks its database and broker (its readiness); 5 s by default. */
+  readinessPeriodMs?: number;
 };
 
 export type RunningService = {
@@ -35,7 +38,7 @@ export async function startService<C extends BaseConfig, P, O>(
   config: C,
   options: StartOptions<O> = {},
 ): Promise<RunningService> {
-  const { logger = createLogger(definition.name, config.LOG_LEVEL as never), transport, ...appOptions } = options;
+  const { logger = createLogger(definition.name, config.LOG_LEVEL as never), transport, readinessPeriodMs, ...appOptions } = options;
   const closers: Closer[] = [];
   const closeAll = async () => {
     for (const close of closers.splice(0).reverse()) await close();
@@ -45,9 +48,16 @@ export async function startService<C extends BaseConfig, P, O>(
     let notify = () => undefined as void;
     const parts = await definition.build({ config, logger, prisma, eventsCommitted: () => notify() }, appOptions as Partial<O>);
     if (parts.close) closers.push(parts.close);
-    notify = await startEvents(definition, parts, { config, logger, transport, prisma }, closers);
-    const port = await serve(definition.name, parts, config, logger, closers);
-    return { port, close: closeAll };
+    const events = await startEvents(definition, parts, { config, logger, transport, prisma }, closers);
+    notify = events.notify;
+    const server = await serve(definition.name, parts, config, logger, closers);
+    // A gRPC service reports itself not serving while its database or broker is unreachable (its readiness).
+    if (server.setServing) {
+      const database = definition.database ? (prisma as ReadinessChecks['database']) : undefined;
+      const stop = watchReadiness({ database, broker: events.connected }, server.setServing, logger, readinessPeriodMs);
+      closers.push(async () => stop());
+    }
+    return { port: server.port, close: closeAll };
   } catch (error) {
     await closeAll().catch((closeError: unknown) =>
       logger.error({ err: closeError }, `${definition.name} did not close after failing to start`),
@@ -75,15 +85,19 @@ async function openDatabase<C extends BaseConfig, P>(
   return prisma as P;
 }
 
-/** The relay of an emitting app and the consumer of a consuming one, on the given transport, else NATS_URL, else none. */
+/**
+ * The relay of an emitting app and the consumer of a consuming one, on the given transport, else NATS_URL, else
+ * none: how to wake the relay, and whether the broker is connected (absent without a broker).
+ */
 async function startEvents<C extends BaseConfig, P>(
   definition: Pick<ServiceDefinition<C, P, unknown>, 'name' | 'emits'>,
   parts: ServiceParts,
   context: { config: C; logger: Logger; transport: EventTransport | undefined; prisma: P },
   closers: Closer[],
-): Promise<() => void> {
+): Promise<{ notify: () => void; connected?: () => boolean }> {
   const { config, logger } = context;
-  if (!definition.emits && !parts.consume) return () => undefined;
+  const none = { notify: () => undefined };
+  if (!definition.emits && !parts.consume) return none;
   const events = await openEventTransport({ transport: context.transport, natsUrl: config.NATS_URL, name: definition.name, logger });
   closers.push(events.close);
   if (!events.transport) {
@@ -91,16 +105,17 @@ async function startEvents<C extends BaseConfig, P>(
       {},
       `NATS_URL is not set and no transport was given: ${definition.name} ${definition.emits ? 'keeps its events in its outbox' : 'consumes no events'}`,
     );
-    return () => undefined;
+    return none;
   }
+  const connected = events.transport.connected?.bind(events.transport);
   if (parts.consume) {
     const subscription = await parts.consume(events.transport);
     closers.push(() => subscription.stop());
   }
-  if (!definition.emits) return () => undefined;
+  if (!definition.emits) return { notify: () => undefined, connected };
   const relay = startOutboxRelay({ prisma: context.prisma as OutboxPrisma, transport: events.transport, logger });
   closers.push(() => relay.stop());
-  return () => relay.notify();
+  return { notify: () => relay.notify(), connected };
 }
 
 async function serve<C extends BaseConfig>(
@@ -109,11 +124,11 @@ async function serve<C extends BaseConfig>(
   config: C,
   logger: Logger,
   closers: Closer[],
-): Promise<number> {
+): Promise<{ port: number; setServing?: (serving: boolean) => void }> {
   if (parts.http) {
     const port = await parts.http.listen();
     closers.push(parts.http.close);
-    return port;
+    return { port };
   }
   if (!isServiceName(name) || !parts.grpc) throw new Error(`${name} serves neither gRPC (as a registered service) nor HTTP`);
   const server = await startGrpcServer({
@@ -123,7 +138,7 @@ async function serve<C extends BaseConfig>(
     services: [[SERVICES[name].definition, parts.grpc]],
   });
   closers.push(() => server.shutdown());
-  return server.port;
+  return { port: server.port, setServing: server.setServing };
 }
 
 function isServiceName(name: AppName): name is ServiceName {
