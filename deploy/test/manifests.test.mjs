@@ -1,18 +1,27 @@
-// Renders every overlay with `kubectl kustomize` and checks the result:
-// schema validity (kubernetes-models), container hardening, probes, wiring,
-// and which Services the NetworkPolicies leave reachable.
+// Renders every overlay with `kubectl kustomize` and checks the result: schema validity (kubernetes-models,
+// unknown fields included), container hardening, probes and their timings, secrets (every secret an app's
+// config reads comes from a Secret), wiring, autoscaling and disruption budgets, and which Services the
+// NetworkPolicies leave reachable; and that deploy/README.md documents the Secrets, the migrations and the
+// operators. The apps' config schemas are read from their builds (apps/<app>/dist): run `pnpm build` first.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { callsOf, SERVICE_NAMES } from '@ctk/shared';
+import { BOOKS_CONSUMER, callsOf, COMMERCE_CONSUMER, PAYMENT_SUBJECTS_WILDCARD, PAYMENTS_STREAM, SERVICE_NAMES } from '@ctk/shared';
 import { parseAllDocuments } from 'yaml';
 
 const DEPLOY_DIR = fileURLToPath(new URL('..', import.meta.url));
 const KUBECTL = process.env.KUBECTL ?? 'kubectl';
 // Every service of the registry (packages/shared/src/service/registry.ts) must have its base, image and policies.
 const SERVICES = SERVICE_NAMES;
-const OVERLAYS = ['dev', 'production'];
+const APPS = ['gateway', ...SERVICES];
+// Every overlay in overlays/ is rendered and checked, not only these two.
+const OVERLAYS = readdirSync(new URL('../overlays', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .sort();
+const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 
 const probe = spawnSync(KUBECTL, ['version', '--client'], { encoding: 'utf8' });
 const skip =
@@ -39,6 +48,138 @@ const ofKind = (objs, kind) => objs.filter((o) => o.kind === kind);
 const named = (objs, kind, name) => objs.find((o) => o.kind === kind && o.metadata.name === name);
 const containersOf = (d) => [...(d.spec.template.spec.initContainers ?? []), ...d.spec.template.spec.containers];
 const envVar = (c, name) => (c.env ?? []).find((e) => e.name === name);
+
+// --- schema validation ------------------------------------------------------
+// kubernetes-models validates each field its schema names, and ignores any other (a typo such as
+// `livenesProbe` passes, and kubectl's strict field validation would refuse it only at apply time). So the
+// validator runs on a proxy that records every field it reads: a field it never looked at is not in the
+// schema. A map (labels, a ConfigMap's data) is read by listing its keys, which counts all of them as read.
+function watchReads(value) {
+  const nodes = [];
+  const wrap = (v, path) => {
+    if (v === null || typeof v !== 'object') return v;
+    const node = { path, keys: Array.isArray(v) ? [] : Object.keys(v), read: new Set(), listed: false };
+    nodes.push(node);
+    const copy = Array.isArray(v)
+      ? v.map((item, i) => wrap(item, `${path}[${i}]`))
+      : Object.fromEntries(Object.entries(v).map(([key, item]) => [key, wrap(item, `${path}.${key}`)]));
+    return new Proxy(copy, {
+      get(target, key, receiver) {
+        if (typeof key === 'string') node.read.add(key);
+        return Reflect.get(target, key, receiver);
+      },
+      has(target, key) {
+        if (typeof key === 'string') node.read.add(key);
+        return Reflect.has(target, key);
+      },
+      ownKeys(target) {
+        node.listed = true;
+        return Reflect.ownKeys(target);
+      },
+    });
+  };
+  const proxy = wrap(value, '');
+  const unread = () => {
+    const paths = nodes.filter((n) => !n.listed).flatMap((n) => n.keys.filter((key) => !n.read.has(key)).map((key) => `${n.path}.${key}`));
+    // Only the outermost unknown field: what lies under it was never read either.
+    return paths.filter((path) => !paths.some((outer) => outer !== path && (path.startsWith(`${outer}.`) || path.startsWith(`${outer}[`))));
+  };
+  return { proxy, unread };
+}
+
+/** What is wrong with `obj` by the Kubernetes schemas: no schema for its kind, an invalid value, a field the schema does not have. */
+async function schemaProblems(obj) {
+  const where = `${obj.kind}/${obj.metadata?.name}`;
+  let Model;
+  try {
+    Model = (await import(`kubernetes-models/${obj.apiVersion}/${obj.kind}`))[obj.kind];
+  } catch (err) {
+    return [`${where}: no schema for ${obj.apiVersion} ${obj.kind} (${err.code ?? err.message})`];
+  }
+  if (typeof Model?.prototype?.validate !== 'function') return [`${where}: no schema for ${obj.apiVersion} ${obj.kind}`];
+  const { proxy, unread } = watchReads(obj);
+  try {
+    Model.prototype.validate.call(proxy);
+  } catch (err) {
+    return [`${where} is invalid: ${err.message}`];
+  }
+  return unread().map((path) => `${where}: unknown field ${path}`);
+}
+
+// --- what the apps read -----------------------------------------------------
+/** The variables each app's config schema reads (its service definition's configSchema), by app. */
+const appVariables = new Map();
+async function variablesOf(app) {
+  if (!appVariables.has(app)) {
+    const built = new URL(`../../apps/${app}/dist/app.js`, import.meta.url);
+    assert.ok(existsSync(built), `apps/${app}/dist/app.js is missing: run pnpm build first`);
+    const { service } = await import(built.href);
+    const schema = service.configSchema;
+    // A z.object, or one piped into a transform (the gateway's).
+    const shape = schema.shape ?? schema.in?.shape;
+    assert.ok(shape, `${app}: cannot read the fields of its config schema`);
+    appVariables.set(app, shape);
+  }
+  return appVariables.get(app);
+}
+
+// A variable holding a secret, by its name; the wallet pass variables go together, in one Secret.
+const SECRET_VARIABLE = /^DATABASE_URL$|_(KEY|SECRET|PASSWORD|PASSPHRASE|TOKEN|CERT|CREDENTIALS?|SERVICE_ACCOUNT)$|^POS_(APPLE|GOOGLE)_/;
+const NOT_SECRET = new Map([['CHAIN_STABLECOIN_COSIGNER_KEY', "the stablecoin cosigner's public key"]]);
+const isSecretVariable = (name) => SECRET_VARIABLE.test(name) && !NOT_SECRET.has(name);
+
+/**
+ * Every Secret the manifests refer to, its keys (key → variable), and whether it is optional: a Secret is
+ * optional where the app starts without it on a development default (a key it makes on first use and keeps
+ * in its database, development passes, no API key). DATABASE_URL is not optional although the apps have a
+ * default: in a pod the embedded database would be one per replica, on a read-only filesystem.
+ */
+const SECRETS = [
+  ...APPS.map((app) => ({ name: `${app}-db`, keys: { url: 'DATABASE_URL' }, optional: false, readers: [app] })),
+  { name: 'pos-keys', keys: { pay_link_key: 'POS_PAY_LINK_KEY', card_key: 'POS_CARD_KEY' }, optional: true },
+  {
+    name: 'pos-wallet-passes',
+    keys: {
+      apple_pass_cert: 'POS_APPLE_PASS_CERT',
+      apple_pass_key: 'POS_APPLE_PASS_KEY',
+      apple_pass_key_passphrase: 'POS_APPLE_PASS_KEY_PASSPHRASE',
+      apple_wwdr_cert: 'POS_APPLE_WWDR_CERT',
+      apple_pass_type_id: 'POS_APPLE_PASS_TYPE_ID',
+      apple_team_id: 'POS_APPLE_TEAM_ID',
+      google_service_account: 'POS_GOOGLE_SERVICE_ACCOUNT',
+      google_issuer_id: 'POS_GOOGLE_ISSUER_ID',
+    },
+    optional: true,
+  },
+  { name: 'commerce-keys', keys: { secrets_key: 'COMMERCE_SECRETS_KEY' }, optional: true },
+  { name: 'p2p-keys', keys: { gate_signing_key: 'P2P_GATE_SIGNING_KEY' }, optional: true },
+  { name: 'federation-instance', keys: { key: 'FEDERATION_INSTANCE_KEY' }, optional: true },
+  { name: 'chain-api', keys: { arc_api_key: 'CHAIN_ARC_API_KEY', woc_api_key: 'CHAIN_WOC_API_KEY' }, optional: true },
+];
+/** The Secret (and key) that gives `app` the variable `name`. */
+function secretFor(app, name) {
+  for (const secret of SECRETS) {
+    if (secret.readers && !secret.readers.includes(app)) continue;
+    const key = Object.keys(secret.keys).find((k) => secret.keys[k] === name);
+    if (key) return { secret, key };
+  }
+  return undefined;
+}
+/** The apps whose config reads a variable of `secret`. */
+async function readersOf(secret) {
+  const readers = [];
+  for (const app of secret.readers ?? APPS) {
+    const variables = await variablesOf(app);
+    if (Object.values(secret.keys).some((name) => name in variables)) readers.push(app);
+  }
+  return readers;
+}
+
+// --- probes -------------------------------------------------------------------
+/** Migrations run before an app listens, one replica at a time under a lock: a start may take this long. */
+const MIN_STARTUP_SECONDS = 300;
+const failingFor = (p) => (p.initialDelaySeconds ?? 0) + (p.periodSeconds ?? 10) * (p.failureThreshold ?? 3);
+const handlerOf = (p) => p.grpc ?? p.httpGet ?? p.tcpSocket ?? p.exec;
 
 // --- a small NetworkPolicy evaluator (ingress only, one namespace) ---------
 // It over-approximates reachability where it cannot know (ipBlock,
@@ -97,26 +238,67 @@ function serviceReachable(objs, svc, source) {
 const EXTERNAL = { external: true };
 const pod = (app) => ({ external: false, labels: { app } });
 
+// --- deploy/README.md -------------------------------------------------------------
+/** The text of the README's `## <title>` section. */
+function section(title) {
+  const start = README.indexOf(`\n## ${title}\n`);
+  assert.ok(start >= 0, `deploy/README.md has no "## ${title}" section`);
+  const end = README.indexOf('\n## ', start + 1);
+  return README.slice(start, end < 0 ? undefined : end);
+}
+/** The shell commands of the README's sh blocks, continuation lines joined, with `for app in ...` loops expanded. */
+function shellCommands(text) {
+  const blocks = [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1].replace(/\\\n\s*/g, ' '));
+  const commands = [];
+  for (const block of blocks) {
+    let loop;
+    for (const line of block.split('\n')) {
+      const forApp = line.match(/^\s*for app in ([\w ]+); do/);
+      if (forApp) loop = forApp[1].trim().split(/\s+/);
+      else if (/^\s*done\b/.test(line)) loop = undefined;
+      else if (loop) commands.push(...loop.map((app) => line.replaceAll('$app', app)));
+      else commands.push(line);
+    }
+  }
+  return commands;
+}
+
+test('the schema check fails what it cannot vouch for: an unknown kind, an unknown field, a wrong value', async () => {
+  const hpa = {
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: { name: 'books', labels: { app: 'books' } },
+    spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'books' }, minReplicas: 2, maxReplicas: 5 },
+  };
+  assert.deepEqual(await schemaProblems(hpa), []);
+  const stream = { apiVersion: 'jetstream.nats.io/v1beta2', kind: 'Stream', metadata: { name: 'ctk-payments' }, spec: {} };
+  assert.match((await schemaProblems(stream)).join(), /no schema for jetstream\.nats\.io\/v1beta2 Stream/);
+  assert.match((await schemaProblems({ ...hpa, apiVersion: 'autoscaling/v9' })).join(), /no schema/);
+  const typo = { ...hpa, spec: { ...hpa.spec, minReplica: 2, behavior: { scaleDown: { stabilizationWindow: 60 } } } };
+  assert.deepEqual(await schemaProblems(typo), [
+    'HorizontalPodAutoscaler/books: unknown field .spec.minReplica',
+    'HorizontalPodAutoscaler/books: unknown field .spec.behavior.scaleDown.stabilizationWindow',
+  ]);
+  assert.match((await schemaProblems({ ...hpa, spec: { ...hpa.spec, maxReplicas: '5' } })).join(), /is invalid: .*maxReplicas/);
+});
+
+test('overlays/dev and overlays/production are rendered and checked', () => {
+  for (const overlay of ['dev', 'production']) assert.ok(OVERLAYS.includes(overlay), `overlays/${overlay} is missing`);
+});
+
 for (const overlay of skip ? [] : OVERLAYS) {
   describe(`overlay ${overlay}`, () => {
-    test('every object validates against the Kubernetes schemas', async () => {
+    test('every object validates against the Kubernetes schemas, with no field they do not know', async () => {
       const objs = render(overlay);
       assert.ok(objs.length > 0, 'rendered nothing');
-      for (const obj of objs) {
-        const where = `${obj.kind}/${obj.metadata?.name}`;
-        let Model;
-        try {
-          Model = (await import(`kubernetes-models/${obj.apiVersion}/${obj.kind}`))[obj.kind];
-        } catch (err) {
-          assert.fail(`${where}: no schema for ${obj.apiVersion} ${obj.kind} (${err.message})`);
-        }
-        assert.doesNotThrow(() => new Model(obj).validate(), `${where} is invalid`);
-      }
+      const problems = [];
+      for (const obj of objs) problems.push(...(await schemaProblems(obj)));
+      assert.deepEqual(problems, []);
     });
 
     test('one Deployment, Service and ServiceAccount per app', () => {
       const objs = render(overlay);
-      for (const app of ['gateway', ...SERVICES]) {
+      for (const app of APPS) {
         for (const kind of ['Deployment', 'Service', 'ServiceAccount']) {
           assert.ok(named(objs, kind, app), `missing ${kind}/${app}`);
         }
@@ -160,8 +342,8 @@ for (const overlay of skip ? [] : OVERLAYS) {
       for (const app of SERVICES) {
         const [c] = named(objs, 'Deployment', app).spec.template.spec.containers;
         assert.deepEqual(c.ports.find((p) => p.name === 'grpc')?.containerPort, 50051, `${app}: grpc port`);
-        assert.equal(c.readinessProbe?.grpc?.port, 50051, `${app}: grpc readiness probe`);
-        assert.equal(c.livenessProbe?.grpc?.port, 50051, `${app}: grpc liveness probe`);
+        for (const kind of ['startupProbe', 'readinessProbe', 'livenessProbe'])
+          assert.deepEqual(c[kind]?.grpc, { port: 50051 }, `${app}: ${kind} must be the grpc probe on 50051`);
         assert.equal(envVar(c, 'GRPC_PORT')?.value, '50051');
         assert.deepEqual(envVar(c, 'DATABASE_URL')?.valueFrom?.secretKeyRef, { name: `${app}-db`, key: 'url' });
         assert.deepEqual(
@@ -171,21 +353,56 @@ for (const overlay of skip ? [] : OVERLAYS) {
       }
     });
 
+    test('probe timings: a startup probe covers migrations, liveness is slower to act than readiness', () => {
+      for (const d of ofKind(render(overlay), 'Deployment')) {
+        const [c] = d.spec.template.spec.containers;
+        const where = d.metadata.name;
+        const { startupProbe: startup, readinessProbe: readiness, livenessProbe: liveness } = c;
+        assert.ok(startup && readiness && liveness, `${where}: needs startup, readiness and liveness probes`);
+        // The startup probe checks what liveness checks, for long enough to cover migrations and the wait for their lock.
+        assert.deepEqual(handlerOf(startup), handlerOf(liveness), `${where}: the startup probe must check what liveness checks`);
+        assert.ok(
+          failingFor(startup) >= MIN_STARTUP_SECONDS,
+          `${where}: startup allows ${failingFor(startup)} s, migrations need ${MIN_STARTUP_SECONDS}`,
+        );
+        assert.ok((startup.periodSeconds ?? 10) <= 10, `${where}: the startup probe should notice a started app within 10 s`);
+        // With a startup probe, an initial delay only postpones noticing a hung pod.
+        assert.equal(liveness.initialDelaySeconds ?? 0, 0, `${where}: liveness needs no initialDelaySeconds behind a startup probe`);
+        assert.equal(readiness.initialDelaySeconds ?? 0, 0, `${where}: readiness needs no initialDelaySeconds behind a startup probe`);
+        for (const [name, p] of Object.entries({ startup, readiness, liveness })) {
+          assert.ok((p.timeoutSeconds ?? 1) >= 2, `${where}: ${name} timeout below 2 s fails on a busy node`);
+          assert.ok((p.timeoutSeconds ?? 1) < (p.periodSeconds ?? 10), `${where}: ${name} timeout must be shorter than its period`);
+        }
+        assert.ok((readiness.periodSeconds ?? 10) <= 10, `${where}: readiness period above 10 s`);
+        assert.ok((liveness.failureThreshold ?? 3) >= 3, `${where}: one or two slow answers must not restart the pod`);
+        assert.ok(failingFor(liveness) >= 60, `${where}: liveness restarts after ${failingFor(liveness)} s of failing, under a minute`);
+        assert.ok(failingFor(readiness) < failingFor(liveness), `${where}: a failing pod must leave its Service before it is restarted`);
+      }
+    });
+
     test("every container runs its image's bundle: node dist/server.js in /app (Dockerfile)", () => {
       const objs = render(overlay);
-      for (const app of ['gateway', ...SERVICES]) {
+      for (const app of APPS) {
         const [c] = named(objs, 'Deployment', app).spec.template.spec.containers;
         assert.equal(c.workingDir, '/app', `${app}: workingDir`);
         assert.deepEqual(c.command, ['node', 'dist/server.js'], `${app}: command`);
       }
     });
 
+    test('no migration Job: each app migrates at start (deploy/README.md, "Migrations")', () => {
+      const kinds = render(overlay).map((o) => o.kind);
+      assert.ok(!kinds.includes('Job') && !kinds.includes('CronJob'), 'a Job would run migrations the apps run themselves');
+      assert.equal(ofKind(render(overlay), 'Deployment').filter((d) => d.spec.template.spec.initContainers?.length).length, 0);
+    });
+
     test('gateway serves http on 8080 and points at every service', () => {
       const objs = render(overlay);
       const [c] = named(objs, 'Deployment', 'gateway').spec.template.spec.containers;
       assert.equal(c.ports.find((p) => p.name === 'http')?.containerPort, 8080);
-      assert.equal(c.readinessProbe?.httpGet?.path, '/readyz');
-      assert.equal(c.livenessProbe?.httpGet?.path, '/healthz');
+      // Ready while its database answers; alive whatever the database does (an outage must not restart every pod).
+      assert.deepEqual(c.readinessProbe?.httpGet, { path: '/readyz', port: 'http' });
+      assert.deepEqual(c.livenessProbe?.httpGet, { path: '/healthz', port: 'http' });
+      assert.deepEqual(c.startupProbe?.httpGet, { path: '/healthz', port: 'http' });
       // The back office's pages, in the folder the image carries them (scripts/bundle-app.mjs).
       assert.equal(envVar(c, 'CTK_BACK_OFFICE_DIR')?.value, '/app/back-office');
       assert.deepEqual(
@@ -214,6 +431,80 @@ for (const overlay of skip ? [] : OVERLAYS) {
             `${d.metadata.name}: ${e.name} refers to missing ConfigMap key ${ref.name}/${ref.key}`,
           );
         }
+      }
+    });
+
+    test('every secret an app reads comes from its Secret, optional only where the app has a default', async () => {
+      const objs = render(overlay);
+      for (const app of APPS) {
+        const variables = await variablesOf(app);
+        const [c] = named(objs, 'Deployment', app).spec.template.spec.containers;
+        for (const name of Object.keys(variables).filter(isSecretVariable)) {
+          const found = secretFor(app, name);
+          assert.ok(found, `${app} reads ${name}, which no Secret of this test's SECRETS (nor deploy/README.md) gives it`);
+          const expected = { name: found.secret.name, key: found.key, ...(found.secret.optional ? { optional: true } : {}) };
+          assert.deepEqual(
+            envVar(c, name)?.valueFrom?.secretKeyRef,
+            expected,
+            `${app}: ${name} must come from Secret ${found.secret.name}`,
+          );
+          if (found.secret.optional)
+            assert.ok(variables[name].safeParse(undefined).success, `${app}: ${name} is optional here but the app requires it`);
+        }
+      }
+      // Each Secret's variables are read by an app it is given to, and nothing else is taken from a Secret.
+      for (const secret of SECRETS) assert.ok((await readersOf(secret)).length > 0, `no app reads Secret ${secret.name}`);
+      for (const d of ofKind(objs, 'Deployment')) {
+        for (const e of containersOf(d).flatMap((c) => c.env ?? [])) {
+          const ref = e.valueFrom?.secretKeyRef;
+          if (ref)
+            assert.equal(
+              secretFor(d.metadata.name, e.name)?.secret.name,
+              ref.name,
+              `${d.metadata.name}: ${e.name} from an unlisted Secret`,
+            );
+        }
+      }
+    });
+
+    test('no secret is a literal or in a ConfigMap, and the manifests carry no Secret', () => {
+      const objs = render(overlay);
+      assert.deepEqual(
+        ofKind(objs, 'Secret').map((s) => s.metadata.name),
+        [],
+        "Secrets are the platform team's (deploy/README.md)",
+      );
+      for (const d of ofKind(objs, 'Deployment')) {
+        for (const c of containersOf(d)) {
+          assert.equal(c.envFrom, undefined, `${d.metadata.name}: envFrom hides which variables come from where`);
+          for (const e of c.env ?? []) {
+            if (isSecretVariable(e.name))
+              assert.ok(
+                e.valueFrom?.secretKeyRef,
+                `${d.metadata.name}: ${e.name} must come from a Secret, not ${JSON.stringify(e.value ?? e.valueFrom)}`,
+              );
+          }
+        }
+      }
+      for (const cm of ofKind(objs, 'ConfigMap')) {
+        for (const [key, value] of Object.entries(cm.data ?? {})) {
+          assert.doesNotMatch(
+            key,
+            /key|secret|password|passphrase|token|cert|credential/i,
+            `ConfigMap/${cm.metadata.name}: ${key} looks secret`,
+          );
+          assert.doesNotMatch(String(value), /\/\/[^/\s@]+:[^/\s@]+@/, `ConfigMap/${cm.metadata.name}: ${key} holds a URL with a password`);
+        }
+      }
+    });
+
+    test('every variable a Deployment sets is one its app reads', async () => {
+      const objs = render(overlay);
+      for (const app of APPS) {
+        const variables = await variablesOf(app);
+        const [c] = named(objs, 'Deployment', app).spec.template.spec.containers;
+        const unread = (c.env ?? []).map((e) => e.name).filter((name) => !(name in variables));
+        assert.deepEqual(unread, [], `${app} does not read these (a misspelt name, or one the app no longer has)`);
       }
     });
 
@@ -247,28 +538,63 @@ for (const overlay of skip ? [] : OVERLAYS) {
   });
 }
 
+// Their schemas once dropped it: their events stayed in their outboxes, and commerce consumed none.
+test('every app that emits or consumes events reads the NATS_URL it is given', async () => {
+  for (const app of ['books', 'pos', 'commerce', 'p2p', 'contracts'])
+    assert.ok('NATS_URL' in (await variablesOf(app)), `${app} does not read NATS_URL`);
+});
+
 if (!skip)
   describe('overlay-specific settings', () => {
-    test('dev runs one gateway replica and stock images', () => {
+    test('dev runs one replica of each app, stock images, and no autoscaler', () => {
       const objs = render('dev');
-      assert.equal(named(objs, 'Deployment', 'gateway').spec.replicas, 1);
+      for (const app of APPS) assert.equal(named(objs, 'Deployment', app).spec.replicas, 1, `${app}: replicas`);
+      assert.deepEqual(ofKind(objs, 'HorizontalPodAutoscaler'), []);
+      assert.deepEqual(ofKind(objs, 'PodDisruptionBudget'), []);
       for (const d of ofKind(objs, 'Deployment')) {
         assert.equal(d.spec.template.spec.containers[0].image, `commerce-toolkit/${d.metadata.name}:latest`);
       }
     });
 
-    test('production autoscales the gateway and protects it from disruption', () => {
+    test('production autoscales every app from 2 replicas and lets disruptions take one pod at a time', () => {
       const objs = render('production');
-      assert.equal(named(objs, 'Deployment', 'gateway').spec.replicas, undefined, 'the autoscaler owns the replica count');
-      for (const app of SERVICES) assert.equal(named(objs, 'Deployment', app).spec.replicas, 1);
-      const hpa = named(objs, 'HorizontalPodAutoscaler', 'gateway');
-      assert.deepEqual(hpa?.spec.scaleTargetRef, { apiVersion: 'apps/v1', kind: 'Deployment', name: 'gateway' });
-      assert.equal(hpa.spec.minReplicas, 2);
-      assert.equal(hpa.spec.maxReplicas, 10);
-      assert.equal(hpa.spec.metrics[0].resource.target.averageUtilization, 70);
-      const pdb = named(objs, 'PodDisruptionBudget', 'gateway');
-      assert.equal(pdb?.spec.minAvailable, 1);
-      assert.deepEqual(pdb.spec.selector.matchLabels, { app: 'gateway' });
+      for (const app of APPS) {
+        const d = named(objs, 'Deployment', app);
+        assert.equal(d.spec.replicas, undefined, `${app}: the autoscaler owns the replica count`);
+        const hpa = named(objs, 'HorizontalPodAutoscaler', app);
+        assert.ok(hpa, `missing HorizontalPodAutoscaler/${app}`);
+        assert.deepEqual(hpa.spec.scaleTargetRef, { apiVersion: 'apps/v1', kind: 'Deployment', name: app });
+        assert.ok(hpa.spec.minReplicas >= 2, `${app}: at least 2 replicas in production`);
+        assert.ok(hpa.spec.maxReplicas > hpa.spec.minReplicas, `${app}: room to scale`);
+        const cpu = hpa.spec.metrics?.find((m) => m.type === 'Resource' && m.resource.name === 'cpu');
+        assert.equal(cpu?.resource.target.type, 'Utilization', `${app}: scales on CPU utilization`);
+        assert.ok(cpu.resource.target.averageUtilization >= 50 && cpu.resource.target.averageUtilization <= 90, `${app}: CPU target`);
+        assert.ok(d.spec.template.spec.containers[0].resources.requests.cpu, `${app}: utilization needs a CPU request`);
+
+        const pdb = named(objs, 'PodDisruptionBudget', app);
+        assert.ok(pdb, `missing PodDisruptionBudget/${app}`);
+        assert.deepEqual(pdb.spec.selector, { matchLabels: { app } });
+        assert.ok(selects(pdb.spec.selector, d.spec.template.metadata.labels), `${app}: the budget must select the app's pods`);
+        // One pod at a time whatever the replica count (minAvailable: 1 would let a drain take 9 of 10).
+        assert.equal(pdb.spec.maxUnavailable, 1, `${app}: maxUnavailable`);
+        assert.equal(pdb.spec.minAvailable, undefined, `${app}: minAvailable and maxUnavailable exclude each other`);
+        assert.ok(pdb.spec.maxUnavailable < hpa.spec.minReplicas, `${app}: a pod stays up at the fewest replicas`);
+        assert.equal(pdb.spec.unhealthyPodEvictionPolicy, 'AlwaysAllow', `${app}: a pod that is not ready must not block drains`);
+      }
+      assert.equal(named(objs, 'HorizontalPodAutoscaler', 'gateway').spec.maxReplicas, 10);
+      // Nothing else: each autoscaler and budget is one app's.
+      assert.deepEqual(
+        ofKind(objs, 'HorizontalPodAutoscaler')
+          .map((h) => h.metadata.name)
+          .sort(),
+        [...APPS].sort(),
+      );
+      assert.deepEqual(
+        ofKind(objs, 'PodDisruptionBudget')
+          .map((p) => p.metadata.name)
+          .sort(),
+        [...APPS].sort(),
+      );
     });
 
     test('production pulls every image from the registry override', () => {
@@ -280,3 +606,55 @@ if (!skip)
       }
     });
   });
+
+describe('deploy/README.md', () => {
+  test('lists every Secret with its keys, variables, readers and whether it is optional', async () => {
+    const rows = section('Secrets')
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .map((line) =>
+        line
+          .split('|')
+          .slice(1, -1)
+          .map((cell) => cell.trim()),
+      );
+    assert.deepEqual(rows.map(([name]) => name).sort(), SECRETS.map((s) => `\`${s.name}\``).sort(), 'one row per Secret');
+    for (const secret of SECRETS) {
+      const [, keys, readers, missing] = rows.find(([name]) => name === `\`${secret.name}\``);
+      const pairs = [...keys.matchAll(/`(\w+)` → `(\w+)`/g)].map(([, key, name]) => [key, name]);
+      assert.deepEqual(Object.fromEntries(pairs), secret.keys, `${secret.name}: keys and variables`);
+      assert.deepEqual(readers.split(/,\s*/).sort(), (await readersOf(secret)).sort(), `${secret.name}: read by`);
+      assert.match(missing, secret.optional ? /^optional/ : /^required/, `${secret.name}: optional or required`);
+    }
+  });
+
+  test('shows how to create every Secret with all its keys', () => {
+    const commands = shellCommands(section('Secrets'));
+    for (const secret of SECRETS) {
+      const command = commands.find((line) => new RegExp(`create secret generic "?${secret.name}"? `).test(line));
+      assert.ok(command, `no kubectl create secret generic ${secret.name}`);
+      const keys = [...command.matchAll(/--from-(?:literal|file)=(\w+)=/g)].map(([, key]) => key);
+      assert.deepEqual(keys.sort(), Object.keys(secret.keys).sort(), `${secret.name}: keys created`);
+    }
+  });
+
+  test('says why there is no migration Job', () => {
+    const text = section('Migrations');
+    for (const phrase of [
+      'no migration Job',
+      'advisory lock',
+      'one transaction',
+      'packages/shared/src/db/migrate.ts',
+      'docs/decisions/0002-migrations.md',
+    ])
+      assert.ok(text.includes(phrase), `"Migrations" must say: ${phrase}`);
+  });
+
+  test('names the operators for PostgreSQL and NATS, and what the apps set up in JetStream themselves', () => {
+    const text = section('PostgreSQL and NATS');
+    for (const phrase of ['CloudNativePG', 'PGO', 'NATS Helm chart', 'NACK', 'jetstream.enabled=true', 'fileStore.pvc'])
+      assert.ok(text.includes(phrase), `"PostgreSQL and NATS" must name ${phrase}`);
+    for (const name of [PAYMENTS_STREAM, PAYMENT_SUBJECTS_WILDCARD, BOOKS_CONSUMER, COMMERCE_CONSUMER])
+      assert.ok(text.includes(`\`${name}\``), `"PostgreSQL and NATS" must name ${name}, as the apps create it`);
+  });
+});

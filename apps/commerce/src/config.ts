@@ -1,10 +1,12 @@
-import { databaseConfigFields, flagField, serviceAddressFields, serviceConfigFields, unsetIfEmpty } from '@ctk/shared';
+import { databaseConfigFields, eventConfigFields, flagField, serviceAddressFields, serviceConfigFields, unsetIfEmpty } from '@ctk/shared';
 import { chainConfigFields } from '@ctk/chain';
 import { z } from 'zod';
 
 export const configSchema = z.object({
   ...serviceConfigFields('commerce'),
   ...databaseConfigFields,
+  // Its outbox's events go to NATS (and commerce consumes them there) on the distributed path.
+  ...eventConfigFields,
   // Commerce calls pos (the catalog is pos's items and menu, and a checkout is a pos order) and federation
   // (a published site shows the shop's hours, docs/decisions/0035-site-builder.md).
   ...serviceAddressFields(['pos', 'federation', 'p2p']),

@@ -1,10 +1,12 @@
 import { chainConfigFields } from '@ctk/chain';
-import { databaseConfigFields, serviceAddressFields, serviceConfigFields } from '@ctk/shared';
+import { databaseConfigFields, eventConfigFields, serviceAddressFields, serviceConfigFields } from '@ctk/shared';
 import { z } from 'zod';
 
 export const configSchema = z.object({
   ...serviceConfigFields('contracts'),
   ...databaseConfigFields,
+  // Its outbox's events go to NATS (and commerce consumes them there) on the distributed path.
+  ...eventConfigFields,
   // A token's mint goes to an address of the merchant's wallet that p2p holds, paid for by the wallet's
   // coins that p2p lists (docs/decisions/0036-stablecoin-and-tokens.md); credits are sold and redeemed in pos's orders.
   ...serviceAddressFields(['p2p', 'pos']),
