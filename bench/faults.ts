@@ -5,7 +5,7 @@
 // in its merchant's books: it prints `lost N, doubled N`, each trial balance that does not balance, the faults
 // injected, the time taken and the redeliveries. Not a test: it prints figures (bench/README.md).
 // Usage: pnpm bench:faults [--payments 1000] [--concurrency 12] [--paths a,b] [--replicas 2] [--fault-every 4-12]
-//          [--no-faults] [--settle 300] [--keep]   (build first; runs as root or as a user who may run initdb)
+//          [--no-faults] [--settle 300] [--keep] [--rate N --duration S [--max-in-flight 2000]]   (build first; runs as root or as a user who may run initdb)
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -13,10 +13,10 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import pg from 'pg';
 import { distributedSystem } from '../scripts/distributed/system.mjs';
 import { checkBooks } from './faults/books-check.js';
 import type { Accepted, PaymentPath } from './faults/path.js';
+import { outboxBacklog, outboxWaits } from './faults/outboxes.js';
 import { startNats, startPostgres } from './faults/servers.js';
 import { freePort, percentile } from './support.js';
 
@@ -30,6 +30,9 @@ const { values: args } = parseArgs({
     'no-faults': { type: 'boolean', default: false },
     settle: { type: 'string', default: '300' },
     keep: { type: 'boolean', default: false },
+    rate: { type: 'string' },
+    duration: { type: 'string' },
+    'max-in-flight': { type: 'string', default: '2000' },
   },
 });
 const PAYMENTS = Number(args.payments);
@@ -49,6 +52,7 @@ for (const name of chosen) if (!available.includes(name)) throw new Error(`no pa
 const paths: PaymentPath[] = [];
 for (const name of chosen) paths.push(((await import(pathToFileURL(join(pathsDir, `${name}.ts`)).href)) as { path: PaymentPath }).path);
 
+const DATABASE_PREFIX = 'ctk_faults';
 const work = mkdtempSync(join(tmpdir(), 'ctk-bench-faults-'));
 const postgres = await startPostgres(join(work, 'postgres'), await freePort()).catch((error: unknown) => {
   rmSync(work, { recursive: true, force: true });
@@ -64,7 +68,7 @@ const system = distributedSystem({
   dataDir: join(work, 'data'),
   postgresUrl: postgres.url,
   natsUrl: nats.url,
-  databasePrefix: 'ctk_faults',
+  databasePrefix: DATABASE_PREFIX,
   chainPort,
   logLevel: 'warn',
   replicas: Object.fromEntries(
@@ -131,37 +135,68 @@ try {
     }
   })();
 
-  // The payments: round-robin over the paths, --concurrency at a time.
+  // The payments: round-robin over the paths, --concurrency at a time; with --rate, launched at that rate
+  // whatever the answers (an open loop, as customers arrive), at most --max-in-flight unanswered.
   const accepted: Accepted[] = [];
   const refused = new Map<string, { count: number; first: string }>();
   const latencies = new Map<string, number[]>();
   let next = 0;
   const paymentsStarted = performance.now();
+  const paymentsStartedAt = new Date();
+  const deadline = args.duration ? paymentsStarted + Number(args.duration) * 1000 : Infinity;
+  const more = () => next < PAYMENTS && performance.now() < deadline;
   const progress = setInterval(
-    () => log(`${accepted.length} accepted, ${[...refused.values()].reduce((n, r) => n + r.count, 0)} refused`),
+    () => log(`${accepted.length} accepted, ${[...refused.values()].reduce((n, r) => n + r.count, 0)} refused, ${inFlight.size} in flight`),
     30_000,
   );
-  await Promise.all(
-    Array.from({ length: Number(args.concurrency) }, async () => {
-      while (next < PAYMENTS) {
-        const n = next++;
-        const path = paths[n % paths.length]!;
-        const began = performance.now();
-        await path.pay(bench, Math.floor(n / paths.length)).then(
-          (payment) => {
-            accepted.push(payment);
-            latencies.set(path.name, [...(latencies.get(path.name) ?? []), performance.now() - began]);
-          },
-          (error: unknown) => {
-            const entry = refused.get(path.name) ?? { count: 0, first: String(error).slice(0, 300) };
-            entry.count++;
-            refused.set(path.name, entry);
-          },
-        );
+  const inFlight = new Set<Promise<void>>();
+  // The outboxes' oldest unsent event, every 5 s while paying: how far the relays fall behind.
+  let oldestUnsent = 0;
+  const sampling = setInterval(() => {
+    outboxBacklog(postgres.url, DATABASE_PREFIX).then(
+      ({ oldestSeconds }) => (oldestUnsent = Math.max(oldestUnsent, oldestSeconds)),
+      () => undefined, // PostgreSQL may be down for a fault
+    );
+  }, 5_000);
+  const payOne = async () => {
+    const n = next++;
+    const path = paths[n % paths.length]!;
+    const began = performance.now();
+    await path.pay(bench, Math.floor(n / paths.length)).then(
+      (payment) => {
+        accepted.push(payment);
+        latencies.set(path.name, [...(latencies.get(path.name) ?? []), performance.now() - began]);
+      },
+      (error: unknown) => {
+        const entry = refused.get(path.name) ?? { count: 0, first: String(error).slice(0, 300) };
+        entry.count++;
+        refused.set(path.name, entry);
+      },
+    );
+  };
+  if (args.rate) {
+    let skipped = 0;
+    for (let launched = 0; more(); await sleep(5)) {
+      const due = Math.floor(((performance.now() - paymentsStarted) / 1000) * Number(args.rate));
+      for (; launched < due && more(); launched++) {
+        if (inFlight.size >= Number(args['max-in-flight'])) {
+          skipped++;
+          continue;
+        }
+        const paying = payOne().finally(() => inFlight.delete(paying));
+        inFlight.add(paying);
       }
-    }),
-  );
+    }
+    await Promise.all(inFlight);
+    if (skipped) log(`${skipped} payments not launched: ${args['max-in-flight']} were in flight already (the stack fell behind the rate)`);
+  } else
+    await Promise.all(
+      Array.from({ length: Number(args.concurrency) }, async () => {
+        while (more()) await payOne();
+      }),
+    );
   clearInterval(progress);
+  clearInterval(sampling);
   paying = false;
   await faults;
   const payingTook = (performance.now() - paymentsStarted) / 1000;
@@ -180,19 +215,7 @@ try {
       ),
     );
   const backlog = async () => {
-    let rows = 0;
-    for (const app of apps) {
-      const client = new pg.Client({ connectionString: postgres.url.replace(/\/postgres$/, `/ctk_faults_${app}`) });
-      await client.connect();
-      try {
-        rows += Number(
-          (await client.query('SELECT count(*)::int AS n FROM outbox_events WHERE sent_at IS NULL').catch(() => ({ rows: [{ n: 0 }] })))
-            .rows[0].n,
-        );
-      } finally {
-        await client.end();
-      }
-    }
+    const { rows } = await outboxBacklog(postgres.url, DATABASE_PREFIX);
     const pending = (await consumers()).reduce((n, info) => n + info.num_pending + info.num_ack_pending, 0);
     return { rows, pending };
   };
@@ -204,11 +227,15 @@ try {
     await sleep(1_000);
   }
   const infos = await consumers();
+  const waits = await outboxWaits(postgres.url, DATABASE_PREFIX, paymentsStartedAt);
   await nc.close();
 
   const verdict = await checkBooks(bench, accepted);
   const total = (performance.now() - started) / 1000;
-  console.log(`\n== fault run: ${PAYMENTS} payments over ${paths.length} paths, ${args.concurrency} at a time, replicas ${args.replicas}`);
+  const pace = args.rate ? `offered at ${args.rate}/s` : `${args.concurrency} at a time`;
+  console.log(
+    `\n== ${args['no-faults'] ? 'load' : 'fault'} run: ${next} payments over ${paths.length} paths, ${pace}, replicas ${args.replicas}`,
+  );
   console.log(
     `paying took ${payingTook.toFixed(1)} s (${(accepted.length / payingTook).toFixed(1)} accepted/s); the whole run ${total.toFixed(1)} s`,
   );
@@ -230,6 +257,11 @@ try {
   if (missing.length && !args['no-faults'])
     console.log(`  not injected (the run was shorter than a round of faults): ${missing.join(', ')}`);
   console.log(`restarts of killed processes: ${restarts.length}`);
+  console.log(`outbox: the oldest unsent event while paying was ${oldestUnsent.toFixed(1)} s old (sampled every 5 s); commit to NATS ack:`);
+  for (const { app, row } of waits.filter(({ row }) => row.events > 0))
+    console.log(
+      `  ${app.padEnd(10)} ${String(row.events).padStart(7)} events, p50 ${row.p50!.toFixed(0)} ms, p99 ${row.p99!.toFixed(0)} ms, max ${row.max!.toFixed(0)} ms`,
+    );
   console.log(
     `redeliveries: ${infos.map((info) => `${info.name} ${info.num_redelivered} (delivered ${info.delivered.consumer_seq})`).join(', ')}`,
   );
