@@ -367,35 +367,38 @@ describe('check and verify', () => {
     expect(replay).toMatchObject({ outcome: 'payment_required', refusal: { code: 'txid_already_used' } });
   });
 
-  it('of 50 concurrent checks offering one payment, exactly one is paid', { tags: ['concurrency'], timeout: 90_000 }, async () => {
-    const { account } = await newAccount();
-    await priced(account);
-    const offer = offerOf(await check(account));
-    const { beef } = await paying(offer.lockingScript, 1);
-    const answers = await Promise.allSettled(
-      // Fifty at once wait their turn for the xpub's lock: longer than one call's default deadline on a loaded machine.
-      Array.from({ length: 50 }, () =>
-        stack.client.checkGateRequest(
-          {
-            account,
-            method: 'GET',
-            url: 'https://api.example.com/weather/today',
-            headers: { 'payment-signature': x402Header(offer, beef) },
-          },
-          { timeoutMs: 60_000 },
+  it(
+    'of 50 concurrent checks offering one payment, one payment is recorded and each check is answered with it, as a call',
+    { tags: ['concurrency'], timeout: 90_000 },
+    async () => {
+      const { account } = await newAccount();
+      await priced(account, { calls: 50 });
+      const offer = offerOf(await check(account));
+      const { tx, beef } = await paying(offer.lockingScript, 1);
+      const answers = await Promise.all(
+        // Fifty at once wait their turn for the xpub's lock: longer than one call's default deadline on a loaded machine.
+        Array.from({ length: 50 }, () =>
+          stack.client.checkGateRequest(
+            {
+              account,
+              method: 'GET',
+              url: 'https://api.example.com/weather/today',
+              headers: { 'payment-signature': x402Header(offer, beef) },
+            },
+            { timeoutMs: 60_000 },
+          ),
         ),
-      ),
-    );
-    const answered = answers.flatMap((answer) => (answer.status === 'fulfilled' ? [answer.value] : []));
-    expect(answered.filter((answer) => answer.outcome === 'paid')).toHaveLength(1);
-    // The others are refused with a new payment request, or, once the addresses anyone may open are all held
-    // by those (decision 0022), told to come back: never paid twice, never a shared address.
-    for (const answer of answers)
-      if (answer.status === 'rejected') expect(answer.reason).toMatchObject({ code: 'unavailable' });
-      else if (answer.value.outcome !== 'paid')
-        expect(answer.value.refusal, JSON.stringify(answer.value.refusal)).toMatchObject({ code: 'txid_already_used' });
-    expect((await stack.client.listGatePayments({ account })).payments).toHaveLength(1);
-  });
+      );
+      // The first records it; the copies are the same payment offered again: answered with it, never recorded twice.
+      for (const answer of answers) expect(answer, JSON.stringify(answer.refusal)).toMatchObject({ outcome: 'paid' });
+      expect(new Set(answers.map((answer) => answer.payment!.id)).size).toBe(1);
+      expect(new Set(answers.map((answer) => answer.credential!.token)).size).toBe(1);
+      const payments = (await stack.client.listGatePayments({ account })).payments;
+      expect(payments).toMatchObject([{ txid: tx.id('hex'), calls: 50, callsUsed: 50 }]);
+      await eventFor(received, payments[0]!.id);
+      expect(received.filter((event) => event.txid === tx.id('hex'))).toHaveLength(1);
+    },
+  );
 
   it('revokes the credentials of a removed resource in the published document, and another account cannot use them', async () => {
     const { account } = await newAccount();
@@ -415,5 +418,194 @@ describe('check and verify', () => {
     await stack.client.deleteGateResource({ account, id: resource.id });
     expect((await published()).revoked!.resources).toContain(resource.id);
     expect(await check(account, { 'x-ctk-credential': paid.credential!.token })).toMatchObject({ outcome: 'free' });
+  });
+});
+
+/** Makes the record of a gate payment by `txid` fail (as if the process died after the broadcast) until the answer is called. */
+async function failingRecordOf(txid: string): Promise<() => Promise<void>> {
+  const name = `fail_record_${txid.slice(0, 16)}`;
+  await stack.prisma.$executeRawUnsafe(
+    `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $body$ BEGIN RAISE EXCEPTION 'the record failed (test)'; END $body$`,
+  );
+  await stack.prisma.$executeRawUnsafe(
+    `CREATE TRIGGER ${name} BEFORE INSERT ON gate_payments FOR EACH ROW WHEN (NEW.txid = '${txid}') EXECUTE FUNCTION ${name}()`,
+  );
+  return async () => {
+    await stack.prisma.$executeRawUnsafe(`DROP TRIGGER ${name} ON gate_payments`);
+    await stack.prisma.$executeRawUnsafe(`DROP FUNCTION ${name}()`);
+  };
+}
+
+/** The payment.received events of a transaction, once the relay has had time to publish any. */
+async function eventsOf(txid: string): Promise<PaymentEvent[]> {
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  return received.filter((event) => event.txid === txid);
+}
+
+describe('a payment offered again (its answer lost, or its record)', () => {
+  it('once recorded, is answered as the first time: the same payment and credential, no second event, one call counted', async () => {
+    const { account } = await newAccount();
+    await priced(account, { calls: 3 });
+    const offer = offerOf(await check(account));
+    const { tx, beef } = await paying(offer.lockingScript, 1);
+    const txid = tx.id('hex');
+    const payment = { 'payment-signature': x402Header(offer, beef) };
+    const first = await check(account, payment);
+    expect(first).toMatchObject({ outcome: 'paid', payment: { txid, calls: 3, callsUsed: 1 } });
+
+    // The answer was lost; the client sends exactly the same request again.
+    const again = await check(account, payment);
+    expect(again, JSON.stringify(again.refusal)).toMatchObject({
+      outcome: 'paid',
+      status: 200,
+      payment: { id: first.payment!.id, txid, calls: 3, callsUsed: 2, expiresAt: first.payment!.expiresAt },
+    });
+    // The same credential: the same claims, so the same grant and the same end, not a second grant.
+    expect(again.credential).toEqual(first.credential);
+    expect(again.headers).toEqual(first.headers);
+    expect(await check(account, { 'x-ctk-credential': first.credential!.token })).toMatchObject({
+      outcome: 'paid',
+      payment: { callsUsed: 3 },
+    });
+    expect(await check(account, { 'x-ctk-credential': first.credential!.token })).toMatchObject({
+      refusal: { code: 'payment_required', message: expect.stringMatching(/3 call\(s\) are used up/) },
+    });
+    expect((await stack.client.listGatePayments({ account })).payments).toMatchObject([{ id: first.payment!.id }]);
+    expect(await eventsOf(txid)).toHaveLength(1);
+  });
+
+  it('buys no more than it bought: a one-call payment resent passes once more, then never; a window is never extended', async () => {
+    const { account } = await newAccount();
+    await priced(account, { calls: 1 });
+    const offer = offerOf(await check(account));
+    const { tx, beef } = await paying(offer.lockingScript, 1);
+    const payment = { 'payment-signature': x402Header(offer, beef) };
+    const first = await check(account, payment);
+    expect(first).toMatchObject({ outcome: 'paid', payment: { calls: 1, callsUsed: 1 } });
+    // The lost answer's call may never have been served: the resend may take it, once.
+    expect(await check(account, payment)).toMatchObject({ outcome: 'paid', payment: { id: first.payment!.id, callsUsed: 2 } });
+    for (const headers of [payment, { 'x-ctk-credential': first.credential!.token }])
+      expect(await check(account, headers)).toMatchObject({ outcome: 'payment_required', status: 402 });
+    expect(await check(account, payment)).toMatchObject({
+      refusal: { code: 'payment_expired', message: expect.stringMatching(/used up, expired or revoked/) },
+    });
+    expect((await stack.client.listGatePayments({ account })).payments).toMatchObject([{ callsUsed: 2 }]);
+    expect(await eventsOf(tx.id('hex'))).toHaveLength(1);
+
+    const windowed = (await newAccount()).account;
+    await priced(windowed, { seconds: 3600 });
+    const windowOffer = offerOf(await check(windowed));
+    const windowPayment = { 'payment-signature': x402Header(windowOffer, (await paying(windowOffer.lockingScript, 1)).beef) };
+    const bought = await check(windowed, windowPayment);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const resent = await check(windowed, windowPayment);
+    expect(resent).toMatchObject({ outcome: 'paid', payment: { id: bought.payment!.id, expiresAt: bought.payment!.expiresAt } });
+    expect(resent.credential).toEqual(bought.credential);
+  });
+
+  it("refuses it with another request's nonce, a second transaction for a paid request, at /verify, and over BRC-121", async () => {
+    const { account } = await newAccount();
+    await priced(account, { calls: 5 });
+    const offer = offerOf(await check(account));
+    const { tx, beef } = await paying(offer.lockingScript, 1);
+    const paid = await check(account, { 'payment-signature': x402Header(offer, beef) });
+    expect(paid).toMatchObject({ outcome: 'paid' });
+
+    // Someone holding this transaction (anyone may read it) and a nonce of their own buys nothing with it.
+    const other = offerOf(await check(account));
+    const elsewhere = await check(account, { 'payment-signature': x402Header(other, beef) });
+    expect(elsewhere).toMatchObject({ outcome: 'payment_required', refusal: { code: 'txid_already_used' } });
+    // The request is paid: another transaction for it is refused before it is broadcast.
+    const second = await paying(offer.lockingScript, 1);
+    expect(await check(account, { 'payment-signature': x402Header(offer, second.beef) })).toMatchObject({
+      refusal: { code: 'payment_expired', message: expect.stringMatching(/already paid by another transaction/) },
+    });
+    expect(await stack.chainClient.getTransaction(second.tx.id('hex'))).toBeNull();
+    // /verify answers what it answers the copies of a payment offered at once.
+    const verify = { account, transaction: Buffer.from(beef, 'base64'), vout: 0, nonce: offer.nonce, sender: '', time: '' };
+    expect(await failure(stack.client.verifyGatePayment(verify))).toMatchObject({ code: 'txid_already_used' });
+    // BRC-121 names the request by its script, which anyone reads on the chain: no credential for it again.
+    const sender = PrivateKey.fromRandom().toPublicKey().toString();
+    const brc121 = {
+      'x-bsv-beef': beef,
+      'x-bsv-vout': '0',
+      'x-bsv-sender': sender,
+      'x-bsv-nonce': 'bm9uY2U=',
+      'x-bsv-time': String(Date.now()),
+    };
+    expect(await check(account, brc121)).toMatchObject({ outcome: 'payment_required', refusal: { code: 'txid_already_used' } });
+    expect((await stack.client.listGatePayments({ account })).payments).toMatchObject([{ txid: tx.id('hex'), callsUsed: 1 }]);
+    expect(await eventsOf(tx.id('hex'))).toHaveLength(1);
+  });
+
+  it('of a request offered to more than one payer, gives the credential to the first offer only: its nonce proves nothing', async () => {
+    const { account } = await newAccount();
+    await priced(account, { calls: 5 });
+    // Anonymous opens hold at most 15 addresses (decision 0022): past them, an open request is offered again, nonce and all.
+    const nonces = new Set<string>();
+    for (let i = 0; i < 15; i++) nonces.add(offerOf(await check(account)).nonce);
+    const shared = offerOf(await check(account));
+    expect(nonces.has(shared.nonce)).toBe(true);
+    const { tx, beef } = await paying(shared.lockingScript, 1);
+    const payment = { 'payment-signature': x402Header(shared, beef) };
+    // Paid as any payment is, by whichever holder of the nonce offers its transaction first.
+    expect(await check(account, payment)).toMatchObject({ outcome: 'paid', payment: { txid: tx.id('hex') } });
+    // Offered again, it may come from another holder of the nonce who read the transaction on the chain.
+    expect(await check(account, payment)).toMatchObject({
+      outcome: 'payment_required',
+      refusal: { code: 'txid_already_used', message: expect.stringMatching(/offered to more than one payer/) },
+    });
+    expect((await stack.client.listGatePayments({ account })).payments).toMatchObject([{ txid: tx.id('hex'), callsUsed: 1 }]);
+  });
+
+  it('broadcast but not recorded, is recorded once when offered again after a block mined it, however many offer it at once', async () => {
+    const { account } = await newAccount();
+    await priced(account, { calls: 10 });
+    const offer = offerOf(await check(account));
+    const { tx, beef } = await paying(offer.lockingScript, 1);
+    const txid = tx.id('hex');
+    const payment = { 'payment-signature': x402Header(offer, beef) };
+    const recordWorks = await failingRecordOf(txid);
+    try {
+      expect(await failure(check(account, payment))).toMatchObject({ code: 'internal' });
+    } finally {
+      await recordWorks();
+    }
+    // The money moved: the merchant's address is paid, and nothing is recorded.
+    expect(await stack.chainClient.getStatus(txid)).toMatchObject({ state: expect.stringMatching(/seen|pending/) });
+    expect((await stack.client.listGatePayments({ account })).payments).toEqual([]);
+    await mineBlocks(stack.chain.url);
+    expect(await stack.chainClient.getStatus(txid)).toMatchObject({ state: 'mined' });
+
+    const answers = await Promise.all(Array.from({ length: 5 }, () => check(account, payment)));
+    for (const answer of answers)
+      expect(answer, JSON.stringify(answer.refusal)).toMatchObject({ outcome: 'paid', payment: { txid, calls: 10 } });
+    expect(new Set(answers.map((answer) => answer.payment!.id)).size).toBe(1);
+    const payments = (await stack.client.listGatePayments({ account })).payments;
+    expect(payments).toMatchObject([{ txid, callsUsed: 5 }]);
+    expect(await eventsOf(txid)).toMatchObject([{ sourceId: payments[0]!.id, satoshis: 1n }]);
+    expect(await check(account, { 'x-ctk-credential': answers[0]!.credential!.token })).toMatchObject({ outcome: 'paid' });
+  });
+
+  it('mined and never claimed for the request (or claimed only after its block), is refused as today', async () => {
+    const { account } = await newAccount();
+    await priced(account);
+    const offer = offerOf(await check(account));
+    const { tx, beef } = await paying(offer.lockingScript, 1);
+    const txid = tx.id('hex');
+    // Someone else's payment to the address, broadcast and mined before it was offered here.
+    await stack.chainClient.broadcast(tx);
+    await mineBlocks(stack.chain.url);
+    const payment = { 'payment-signature': x402Header(offer, beef) };
+    const refused = { outcome: 'payment_required', refusal: { code: 'payment_invalid', message: expect.stringMatching(/already mined/) } };
+    expect(await check(account, payment)).toMatchObject(refused);
+    // A claim naming it, made hours after its block (as if a process died offering it then), does not make it this request's.
+    await stack.prisma.gatePaymentRequest.update({
+      where: { nonce: offer.nonce },
+      data: { claimedTxid: txid, claimedAt: new Date(Date.now() + 3 * 3_600_000) },
+    });
+    expect(await check(account, payment)).toMatchObject(refused);
+    expect((await stack.client.listGatePayments({ account })).payments).toEqual([]);
+    expect(await eventsOf(txid)).toEqual([]);
   });
 });

@@ -26,6 +26,28 @@ export async function isPaymentNonceUsed(db: Db, nonce: string): Promise<boolean
   return (await db.gatePayment.findUnique({ where: { nonce }, select: { id: true } })) !== null;
 }
 
+/** The payment recorded under this nonce (a request's, or a BRC-42 payment's name); null when there is none. */
+export async function findGatePaymentByNonce(db: Db, nonce: string): Promise<GatePayment | null> {
+  return db.gatePayment.findUnique({ where: { nonce } });
+}
+
+/**
+ * A payment offered again, as one call of what it bought, unrevoked and unexpired at `now`: for calls, by one
+ * conditional update that may take one call past those bought (the first answer counted the paid request as a
+ * call, and when that answer was lost the call may never have been served), never more. The payment as it
+ * stands after; null when nothing is left.
+ */
+export async function takeResendCall(db: Db, payment: Pick<GatePayment, 'id' | 'calls'>, now: Date): Promise<GatePayment | null> {
+  if (payment.calls !== null) {
+    const used = await db.gatePayment.updateMany({
+      where: { id: payment.id, revokedAt: null, expiresAt: { gt: now }, callsUsed: { lte: payment.calls } },
+      data: { callsUsed: { increment: 1 } },
+    });
+    if (used.count === 0) return null;
+  }
+  return findUsableCredential(db, payment.id, now);
+}
+
 /** Revokes, at `now`, every credential bought for the resource that is unrevoked and unexpired. */
 export async function revokeResourceCredentials(db: Db, resourceId: string, now: Date): Promise<void> {
   await db.gatePayment.updateMany({

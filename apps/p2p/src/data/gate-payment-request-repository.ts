@@ -22,7 +22,10 @@ export async function findPaymentRequestByNonce(db: Db, nonce: string): Promise<
   return db.gatePaymentRequest.findUnique({ where: { nonce } });
 }
 
-/** The account's newest request on this script (of this resource when given), unpaid or paid by `txid`. */
+/**
+ * The account's newest request on this script (of this resource when given), unpaid or paid by `txid`. Newest
+ * by expiry: a child is handed out again only once the hold of the request before ended.
+ */
 export async function findRequestForScript(
   db: Db,
   key: { accountId: string; script: string; resourceId?: string },
@@ -35,7 +38,7 @@ export async function findRequestForScript(
       ...(key.resourceId ? { resourceId: key.resourceId } : {}),
       OR: [{ paidTxid: null }, { paidTxid: txid }],
     },
-    orderBy: { createdAt: 'desc' },
+    orderBy: { expiresAt: 'desc' },
   });
 }
 
@@ -59,6 +62,24 @@ export async function findSharedOpenRequest(
     orderBy: { expiresAt: 'desc' },
     select: { nonce: true, script: true, derivationIndex: true, expiresAt: true },
   });
+}
+
+/**
+ * Marks the open request as offered again (its nonce handed to another payer than the one it was made for),
+ * by one conditional update while it is unclaimed and unpaid; false when a transaction claimed it meanwhile
+ * (then it is not offered). A request already marked keeps its first mark.
+ */
+export async function markOfferedAgain(db: Db, nonce: string): Promise<boolean> {
+  const marked = await db.gatePaymentRequest.updateMany({
+    where: { nonce, claimedTxid: null, paidTxid: null },
+    data: { offeredAgainAt: new Date() },
+  });
+  return marked.count > 0;
+}
+
+/** Whether the request's nonce went to more than one payer (markOfferedAgain). */
+export function isOfferedAgain(request: Pick<GatePaymentRequest, 'offeredAgainAt'>): boolean {
+  return request.offeredAgainAt !== null;
 }
 
 /**

@@ -46,7 +46,8 @@ const checkSchema = z.object({
 /**
  * Whether a request a resource server received is paid: `free` when no priced resource matches its method
  * and path; `paid` with a valid credential (one call counted) or a valid payment (verified, broadcast,
- * recorded, and a credential issued); otherwise `payment_required` with a new payment request, naming what
+ * recorded, and a credential issued; or, offered again, the payment recorded and its credential, one call
+ * counted); otherwise `payment_required` with a new payment request, naming what
  * was offered and refused.
  */
 export async function checkGateRequest(deps: GateDeps, request: CheckGateRequestRequest): Promise<CheckGateRequestResponse> {
@@ -77,7 +78,8 @@ export async function checkGateRequest(deps: GateDeps, request: CheckGateRequest
     const offered = offeredPayment(request.headers);
     if (offered) {
       if (offered.protocol === 'brc121' && payeeKey) offered.payeeKey = payeeKey;
-      const { payment, credential } = await acceptGatePayment(deps, account, offered, resource);
+      // A client retries what got no answer: the same payment offered again is answered as it was (accept-gate-payment.ts).
+      const { payment, credential } = await acceptGatePayment(deps, account, offered, resource, { answerResend: true });
       const response = { success: true, transaction: payment.txid, network: deps.network, payer: payment.payer || undefined };
       return {
         outcome: 'paid',

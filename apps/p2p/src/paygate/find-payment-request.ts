@@ -8,7 +8,9 @@ export type RequestKey = { nonce: string } | { script: string; resourceId?: stri
 
 /**
  * The open payment request a payment is for. An unknown nonce, another account's, an expired one or one
- * already paid is `payment_expired`: the payer asks again and gets a new one.
+ * already paid is `payment_expired`: the payer asks again and gets a new one. Named by its nonce, a request
+ * the gate claimed for this very transaction stays this transaction's past its expiry: an earlier attempt
+ * broadcast it and recorded nothing (its process died, or the record failed), and the payer offers it again.
  */
 export async function findPaymentRequest(
   prisma: PrismaClient,
@@ -43,7 +45,8 @@ export async function findPaymentRequest(
     throw new AppError('payment_expired', 'This payment request was already paid by another transaction: ask again for a new one.', {
       field: 'nonce',
     });
-  if (request.expiresAt.getTime() < Date.now())
+  const claimedForIt = 'nonce' in key && request.claimedTxid === txid;
+  if (request.expiresAt.getTime() < Date.now() && !claimedForIt)
     throw new AppError('payment_expired', `This payment request expired at ${request.expiresAt.toISOString()}: ask again for a new one.`, {
       field: 'nonce',
       expired_at: request.expiresAt.toISOString(),

@@ -6,6 +6,7 @@ import {
   addPaymentRequest,
   deleteExpiredRequests,
   findSharedOpenRequest,
+  markOfferedAgain,
   type OfferedRequest,
 } from '../data/gate-payment-request-repository.js';
 import type { GateResource } from '../generated/prisma/client.js';
@@ -29,7 +30,9 @@ const SHARED_OFFER_MIN_MS = 30_000;
  * When the anonymous opens hold every address they may (decision 0022), the resource's open request is
  * offered again, nonce and all, rather than a 503: a flood of unpaid 402s cannot take a paid API down.
  * Its payers race to pay one request, which is claimed before anything is broadcast, so one transaction
- * pays it and the others are refused with their coins unmoved, and ask again.
+ * pays it and the others are refused with their coins unmoved, and ask again. Such a request is marked
+ * offered again first: its nonce no longer shows who paid it, so a payment of it offered again is not
+ * answered with its credential (accept-gate-payment.ts).
  */
 export async function issuePaymentRequest(deps: GateDeps, account: Account, resource: GateResource, url: string): Promise<Offer> {
   const org = await walletOf(deps.prisma, account.org);
@@ -91,11 +94,18 @@ async function newRequest(deps: GateDeps, account: Account, org: WalletOrg, reso
   );
 }
 
-/** The resource's unpaid, unclaimed request on the current xpub with the most time left, if it leaves enough. */
+/**
+ * The resource's unpaid, unclaimed request on the current xpub with the most time left, if it leaves enough,
+ * marked offered again before its nonce leaves here (one claimed meanwhile is not offered: the next is).
+ */
 async function openRequestOf(deps: GateDeps, account: Account, resource: GateResource, xpub: string): Promise<OfferedRequest | null> {
-  return findSharedOpenRequest(
-    deps.prisma,
-    { accountId: account.id, resourceId: resource.id, xpub, satoshis: resource.priceSatoshis },
-    new Date(Date.now() + SHARED_OFFER_MIN_MS),
-  );
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const open = await findSharedOpenRequest(
+      deps.prisma,
+      { accountId: account.id, resourceId: resource.id, xpub, satoshis: resource.priceSatoshis },
+      new Date(Date.now() + SHARED_OFFER_MIN_MS),
+    );
+    if (!open || (await markOfferedAgain(deps.prisma, open.nonce))) return open;
+  }
+  return null;
 }
