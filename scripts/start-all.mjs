@@ -9,7 +9,8 @@
 // NATS_URL puts the events on NATS JetStream instead. CHAIN_NETWORK=main or test skips the local chain
 // (the apps then talk to ARC and WhatsOnChain). <APP>_DATABASE_URL (e.g. GATEWAY_DATABASE_URL,
 // POS_DATABASE_URL) puts that app on PostgreSQL: each app has a database of its own, so a plain
-// DATABASE_URL is not passed on.
+// DATABASE_URL is not passed on. METRICS_PORT serves the process's metrics (every app's: they share one
+// registry) on the gateway's metrics listener alone (docs/decisions/0042-metrics.md).
 // Production runs each app as its own process instead (apps/<app>/dist/server.js; see deploy/).
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -25,7 +26,7 @@ const port = process.env.PORT ?? '8080';
 const logLevel = process.env.LOG_LEVEL ?? 'info';
 
 const logger = createLogger('start-all', logLevel);
-const { DATABASE_URL: _shared, ...inherited } = process.env;
+const { DATABASE_URL: _shared, METRICS_PORT: metricsPort, ...inherited } = process.env;
 /** An app's environment: the inherited one, with its own database and the variables given. */
 const envOf = (name, env) => {
   const databaseUrl = process.env[`${name.toUpperCase()}_DATABASE_URL`];
@@ -85,7 +86,11 @@ try {
   const gateway = await load('apps/gateway/dist/app.js');
   // The gateway serves the back office the build made (apps/back-office/dist).
   const backOffice = process.env.CTK_BACK_OFFICE_DIR ?? resolve(root, 'apps/back-office/dist');
-  const config = loadConfig(gateway.configSchema, envOf('gateway', { PORT: port, CTK_BACK_OFFICE_DIR: backOffice, ...addresses }));
+  const metrics = metricsPort ? { METRICS_PORT: metricsPort } : {};
+  const config = loadConfig(
+    gateway.configSchema,
+    envOf('gateway', { PORT: port, CTK_BACK_OFFICE_DIR: backOffice, ...metrics, ...addresses }),
+  );
   running.push(await startService(gateway.service, config, { logger: createLogger('gateway', logLevel) }));
 
   process.once('SIGINT', () => stop(0));

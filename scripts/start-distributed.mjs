@@ -58,6 +58,9 @@ try {
   console.log(
     banner({ base: system.base, how, chain: { url: system.chainUrl, shared: !system.apps.has('chain') }, chainNetwork: 'local' }),
   );
+  console.log(`Metrics: every process's GET /metrics, scraped with the alerts of deploy/observability/ by
+  prometheus --config.file=${system.prometheusConfig}
+`);
 } catch (error) {
   console.error(`Commerce Toolkit failed to start: ${error.message}`);
   await stop(1);

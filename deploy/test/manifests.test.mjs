@@ -1,15 +1,16 @@
 // Renders every overlay with `kubectl kustomize` and checks the result: schema validity (kubernetes-models,
-// unknown fields included), container hardening, probes and their timings, secrets (every secret an app's
-// config reads comes from a Secret), wiring, autoscaling and disruption budgets, and which Services the
-// NetworkPolicies leave reachable; and that deploy/README.md documents the Secrets, the migrations and the
-// operators. The apps' config schemas are read from their builds (apps/<app>/dist): run `pnpm build` first.
+// and @kubernetes-models/prometheus-operator for the PodMonitor and the PrometheusRule, unknown fields included),
+// container hardening, probes and their timings, secrets (every secret an app's config reads comes from a
+// Secret), wiring, metrics (the port, the annotations, the PodMonitor's jobs, the PrometheusRule's rules equal to
+// deploy/observability/alerts.yml), autoscaling and disruption budgets, and which ports the NetworkPolicies leave
+// reachable; and that deploy/README.md documents the Secrets, the migrations, the operators and the scraping. The apps' config schemas are read from their builds (apps/<app>/dist): run `pnpm build` first.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { BOOKS_CONSUMER, callsOf, COMMERCE_CONSUMER, PAYMENT_SUBJECTS_WILDCARD, PAYMENTS_STREAM, SERVICE_NAMES } from '@ctk/shared';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 
 const DEPLOY_DIR = fileURLToPath(new URL('..', import.meta.url));
 const KUBECTL = process.env.KUBECTL ?? 'kubectl';
@@ -22,6 +23,13 @@ const OVERLAYS = readdirSync(new URL('../overlays', import.meta.url), { withFile
   .map((entry) => entry.name)
   .sort();
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+// The alerting rules the platform team loads (deploy/observability/), and the component's copy of them.
+const ALERTS = parse(readFileSync(new URL('../observability/alerts.yml', import.meta.url), 'utf8'));
+const PROMETHEUS_RULE = parse(readFileSync(new URL('../components/prometheus-operator/prometheus-rule.yaml', import.meta.url), 'utf8'));
+/** Every app serves Prometheus's metrics on this port (METRICS_PORT), its container port `metrics`. */
+const METRICS_PORT = 9464;
+/** The namespace the cluster's Prometheus scrapes from (components/network-policies/allow-metrics-from-monitoring.yaml). */
+const MONITORING_NAMESPACE = { 'kubernetes.io/metadata.name': 'monitoring' };
 
 const probe = spawnSync(KUBECTL, ['version', '--client'], { encoding: 'utf8' });
 const skip =
@@ -87,12 +95,18 @@ function watchReads(value) {
   return { proxy, unread };
 }
 
+/** The model of `obj`'s kind, from the package that holds its schema: the Prometheus Operator's CRDs have their own. */
+const modelOf = (obj) =>
+  obj.apiVersion.startsWith('monitoring.coreos.com/')
+    ? import(`@kubernetes-models/prometheus-operator/${obj.apiVersion}/${obj.kind}`)
+    : import(`kubernetes-models/${obj.apiVersion}/${obj.kind}`);
+
 /** What is wrong with `obj` by the Kubernetes schemas: no schema for its kind, an invalid value, a field the schema does not have. */
 async function schemaProblems(obj) {
   const where = `${obj.kind}/${obj.metadata?.name}`;
   let Model;
   try {
-    Model = (await import(`kubernetes-models/${obj.apiVersion}/${obj.kind}`))[obj.kind];
+    Model = (await modelOf(obj))[obj.kind];
   } catch (err) {
     return [`${where}: no schema for ${obj.apiVersion} ${obj.kind} (${err.code ?? err.message})`];
   }
@@ -181,9 +195,11 @@ const MIN_STARTUP_SECONDS = 300;
 const failingFor = (p) => (p.initialDelaySeconds ?? 0) + (p.periodSeconds ?? 10) * (p.failureThreshold ?? 3);
 const handlerOf = (p) => p.grpc ?? p.httpGet ?? p.tcpSocket ?? p.exec;
 
-// --- a small NetworkPolicy evaluator (ingress only, one namespace) ---------
-// It over-approximates reachability where it cannot know (ipBlock,
-// namespaceSelector), so "not reachable" results are safe to rely on.
+// --- a small NetworkPolicy evaluator (ingress only) -------------------------
+// A source is anything outside the apps' namespace (EXTERNAL: another namespace or outside the cluster), a pod of
+// the apps' namespace (pod), or a pod of another namespace with known labels (inNamespace). It over-approximates
+// reachability where it cannot know (ipBlock; a namespaceSelector for EXTERNAL), so "not reachable" results are
+// safe to rely on; a namespaceSelector is evaluated exactly for a source whose namespace's labels it knows.
 function selects(selector = {}, labels = {}) {
   const okLabels = Object.entries(selector.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
   const okExprs = (selector.matchExpressions ?? []).every(({ key, operator, values = [] }) => {
@@ -197,8 +213,12 @@ function selects(selector = {}, labels = {}) {
 }
 function peerAdmits(peer, source) {
   if (peer.ipBlock) return true;
-  if (peer.namespaceSelector) return source.external || !peer.podSelector || selects(peer.podSelector, source.labels);
-  return !source.external && selects(peer.podSelector, source.labels);
+  if (peer.namespaceSelector) {
+    const namespaceSelected = !source.namespaceLabels || selects(peer.namespaceSelector, source.namespaceLabels);
+    return namespaceSelected && (source.external || !peer.podSelector || selects(peer.podSelector, source.labels));
+  }
+  // A podSelector alone selects pods of the policy's own namespace, the apps'.
+  return Boolean(source.sameNamespace) && selects(peer.podSelector, source.labels);
 }
 function portAdmits(ports, port) {
   if (!ports?.length) return true;
@@ -235,8 +255,64 @@ function serviceReachable(objs, svc, source) {
       }),
     );
 }
+// Can `source` reach the container port named `portName` of `app`'s pods?
+function portReachable(objs, app, portName, source) {
+  const d = named(objs, 'Deployment', app);
+  const port = d.spec.template.spec.containers.flatMap((c) => c.ports ?? []).find((p) => p.name === portName);
+  assert.ok(port, `${app} has no container port ${portName}`);
+  return ingressAllowed(ofKind(objs, 'NetworkPolicy'), d.spec.template.metadata.labels, port, source);
+}
 const EXTERNAL = { external: true };
-const pod = (app) => ({ external: false, labels: { app } });
+// Whoever applies the manifests names the apps' namespace: any but the monitoring one, say deploy/README.md's.
+const APPS_NAMESPACE = { 'kubernetes.io/metadata.name': 'commerce-toolkit' };
+const pod = (app) => ({ sameNamespace: true, namespaceLabels: APPS_NAMESPACE, labels: { app } });
+const inNamespace = (namespaceLabels, labels) => ({ namespaceLabels, labels });
+const PROMETHEUS = inNamespace(MONITORING_NAMESPACE, { 'app.kubernetes.io/name': 'prometheus' });
+
+// --- Prometheus's relabelling (replace, keep, drop), to check the jobs a scrape gives the apps ---------------
+/** `labels` after Prometheus's `relabel_configs` (snake_case, as in a scrape config), or undefined when dropped. */
+function relabel(labels, configs) {
+  let out = { ...labels };
+  for (const { source_labels = [], separator = ';', regex = '(.*)', target_label, replacement = '$1', action = 'replace' } of configs) {
+    const value = source_labels.map((name) => out[name] ?? '').join(separator);
+    const match = new RegExp(`^(?:${regex})$`).exec(value);
+    if (action === 'keep' && !match) return undefined;
+    if (action === 'drop' && match) return undefined;
+    if (action === 'replace' && match) {
+      const result = replacement.replace(/\$\{?(\w+)\}?/g, (_, group) => match[Number(group)] ?? '');
+      if (result === '') delete out[target_label];
+      else out = { ...out, [target_label]: result };
+    }
+    if (!['keep', 'drop', 'replace'].includes(action)) throw new Error(`relabel action ${action} is not simulated`);
+  }
+  return out;
+}
+/** The Prometheus Operator's relabelings (camelCase) as a scrape config's relabel_configs. */
+const snakeCase = (relabelings = []) =>
+  relabelings.map((r) =>
+    Object.fromEntries(Object.entries(r).map(([key, value]) => [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), value])),
+  );
+/**
+ * What Prometheus's kubernetes_sd (role pod) discovers for a pod of Deployment `d`: one target per container
+ * port, with the pod's labels and annotations as meta labels (names sanitised as Prometheus does).
+ */
+function discoveredPodTargets(d, { namespace = 'commerce-toolkit', podIP = '10.1.2.3', podName = `${d.metadata.name}-0` } = {}) {
+  const meta = (prefix, map = {}) =>
+    Object.fromEntries(Object.entries(map).map(([k, v]) => [`${prefix}${k.replace(/[^a-zA-Z0-9_]/g, '_')}`, v]));
+  const { metadata, spec } = d.spec.template;
+  return spec.containers.flatMap((c) =>
+    (c.ports ?? []).map((p) => ({
+      __address__: `${podIP}:${p.containerPort}`,
+      __meta_kubernetes_namespace: namespace,
+      __meta_kubernetes_pod_name: podName,
+      __meta_kubernetes_pod_container_name: c.name,
+      __meta_kubernetes_pod_container_port_name: p.name ?? '',
+      __meta_kubernetes_pod_container_port_number: String(p.containerPort),
+      ...meta('__meta_kubernetes_pod_label_', metadata.labels),
+      ...meta('__meta_kubernetes_pod_annotation_', metadata.annotations),
+    })),
+  );
+}
 
 // --- deploy/README.md -------------------------------------------------------------
 /** The text of the README's `## <title>` section. */
@@ -263,6 +339,33 @@ function shellCommands(text) {
   return commands;
 }
 
+/** The YAML of the fenced yaml blocks of `text` (those in a list item unindented), parsed. */
+function yamlBlocks(text) {
+  return [...text.matchAll(/^( *)```yaml\n([\s\S]*?)^ *```/gm)].map(([, indent, body]) =>
+    parse(body.replace(new RegExp(`^${indent}`, 'gm'), '')),
+  );
+}
+/** The job regex deploy/observability/alerts.yml selects the apps' targets by (`up{job=~"ctk.*"}`). */
+const ALERTS_JOB = new RegExp(
+  `^(?:${ALERTS.groups
+    .flatMap((g) => g.rules)
+    .map((r) => /job=~"([^"]+)"/.exec(r.expr)?.[1])
+    .find(Boolean)})$`,
+);
+/** The targets a scrape config's kubernetes_sd (role pod) makes of `d`'s pod: its final labels, __address__ and __metrics_path__. */
+function scrapeTargets(scrapeConfig, d) {
+  const targets = discoveredPodTargets(d)
+    .map((meta) => relabel({ job: scrapeConfig.job_name, __metrics_path__: '/metrics', ...meta }, scrapeConfig.relabel_configs ?? []))
+    .filter(Boolean)
+    .map((labels) =>
+      Object.fromEntries(
+        Object.entries(labels).filter(([name]) => !name.startsWith('__') || ['__address__', '__metrics_path__'].includes(name)),
+      ),
+    );
+  // Prometheus scrapes targets with the same labels once.
+  return [...new Map(targets.map((t) => [JSON.stringify(Object.entries(t).sort()), t])).values()];
+}
+
 test('the schema check fails what it cannot vouch for: an unknown kind, an unknown field, a wrong value', async () => {
   const hpa = {
     apiVersion: 'autoscaling/v2',
@@ -280,6 +383,57 @@ test('the schema check fails what it cannot vouch for: an unknown kind, an unkno
     'HorizontalPodAutoscaler/books: unknown field .spec.behavior.scaleDown.stabilizationWindow',
   ]);
   assert.match((await schemaProblems({ ...hpa, spec: { ...hpa.spec, maxReplicas: '5' } })).join(), /is invalid: .*maxReplicas/);
+
+  // The Prometheus Operator's kinds, by @kubernetes-models/prometheus-operator's schemas: not let through unchecked.
+  const podMonitor = {
+    apiVersion: 'monitoring.coreos.com/v1',
+    kind: 'PodMonitor',
+    metadata: { name: 'ctk' },
+    spec: { selector: { matchLabels: { app: 'books' } }, podMetricsEndpoints: [{ port: 'metrics', relabelings: [{ action: 'replace' }] }] },
+  };
+  assert.deepEqual(await schemaProblems(podMonitor), []);
+  assert.deepEqual(await schemaProblems({ ...podMonitor, spec: { ...podMonitor.spec, podMetricEndpoints: [] } }), [
+    'PodMonitor/ctk: unknown field .spec.podMetricEndpoints',
+  ]);
+  const badAction = {
+    ...podMonitor,
+    spec: { ...podMonitor.spec, podMetricsEndpoints: [{ port: 'metrics', relabelings: [{ action: 'rename' }] }] },
+  };
+  assert.match((await schemaProblems(badAction)).join(), /PodMonitor\/ctk is invalid: .*action/);
+  const rule = { apiVersion: 'monitoring.coreos.com/v1', kind: 'PrometheusRule', metadata: { name: 'ctk' }, spec: { groups: [] } };
+  assert.deepEqual(
+    await schemaProblems({ ...rule, spec: { groups: [{ name: 'g', rules: [{ alert: 'A', expr: 'up == 0', for: '2m' }] }] } }),
+    [],
+  );
+  assert.match(
+    (await schemaProblems({ ...rule, spec: { groups: [{ name: 'g', rules: [{ alert: 'A' }] }] } })).join(),
+    /is invalid: .*expr/,
+  );
+  assert.match((await schemaProblems({ ...rule, apiVersion: 'monitoring.coreos.com/v9' })).join(), /no schema/);
+});
+
+test("the relabelling simulator does what Prometheus's replace, keep and drop do", () => {
+  const labels = { __meta_kubernetes_pod_label_app: 'pos', __address__: '10.0.0.1:50051', job: 'x' };
+  assert.deepEqual(relabel(labels, [{ source_labels: ['__meta_kubernetes_pod_label_app'], target_label: 'job', replacement: 'ctk-$1' }]), {
+    ...labels,
+    job: 'ctk-pos',
+  });
+  assert.equal(relabel(labels, [{ source_labels: ['__meta_kubernetes_pod_label_app'], regex: 'po', action: 'keep' }]), undefined);
+  assert.equal(relabel(labels, [{ source_labels: ['job'], regex: 'x', action: 'drop' }]), undefined);
+  const address = [
+    { source_labels: ['__address__', 'port'], regex: '([^:]+)(?::\\d+)?;(\\d+)', replacement: '$1:$2', target_label: '__address__' },
+  ];
+  assert.equal(relabel({ ...labels, port: '9464' }, address).__address__, '10.0.0.1:9464');
+  assert.equal(relabel(labels, address).__address__, '10.0.0.1:50051', 'no match, no change');
+});
+
+test("components/prometheus-operator's PrometheusRule carries the rules of deploy/observability/alerts.yml", () => {
+  assert.ok(ALERTS.groups?.length > 0, 'alerts.yml has no groups');
+  assert.deepEqual(
+    PROMETHEUS_RULE.spec.groups,
+    ALERTS.groups,
+    'components/prometheus-operator/prometheus-rule.yaml is a copy of the groups of deploy/observability/alerts.yml: change both',
+  );
 });
 
 test('overlays/dev and overlays/production are rendered and checked', () => {
@@ -350,6 +504,27 @@ for (const overlay of skip ? [] : OVERLAYS) {
           named(objs, 'Service', app).spec.ports.map((p) => [p.name, p.port]),
           [['grpc', 50051]],
         );
+      }
+    });
+
+    test('every app serves its metrics on port "metrics" (METRICS_PORT=9464, on its server\'s host), annotated for Prometheus', async () => {
+      const objs = render(overlay);
+      for (const app of APPS) {
+        const d = named(objs, 'Deployment', app);
+        const [c] = d.spec.template.spec.containers;
+        assert.equal(envVar(c, 'METRICS_PORT')?.value, String(METRICS_PORT), `${app}: METRICS_PORT`);
+        assert.equal((await variablesOf(app)).METRICS_PORT.parse(envVar(c, 'METRICS_PORT').value), METRICS_PORT, `${app}: reads it`);
+        const ports = c.ports.filter((p) => p.containerPort === METRICS_PORT);
+        assert.deepEqual(ports, [{ name: 'metrics', containerPort: METRICS_PORT }], `${app}: container port "metrics"`);
+        // The listener binds where the app's server does: not on localhost, where Prometheus cannot reach it.
+        assert.equal(envVar(c, app === 'gateway' ? 'HOST' : 'GRPC_HOST')?.value, '0.0.0.0', `${app}: its server's host`);
+        assert.deepEqual(
+          d.spec.template.metadata.annotations,
+          { 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(METRICS_PORT), 'prometheus.io/path': '/metrics' },
+          `${app}: pod annotations`,
+        );
+        // Prometheus scrapes the pods; no Service publishes the metrics.
+        assert.ok(!named(objs, 'Service', app).spec.ports.some((p) => p.targetPort === 'metrics' || p.targetPort === METRICS_PORT));
       }
     });
 
@@ -526,6 +701,59 @@ for (const overlay of skip ? [] : OVERLAYS) {
       }
     });
 
+    test("network policies: the monitoring namespace's Prometheus reaches every app's metrics port and nothing more", () => {
+      const objs = render(overlay);
+      const policy = named(objs, 'NetworkPolicy', 'allow-metrics-from-monitoring');
+      assert.ok(policy, 'allow-metrics-from-monitoring missing');
+      for (const d of ofKind(objs, 'Deployment'))
+        assert.ok(selects(policy.spec.podSelector, d.spec.template.metadata.labels), `${d.metadata.name}: its metrics must be let in`);
+      assert.ok(!selects(policy.spec.podSelector, { app: 'nats' }), 'only the apps: another pod of the namespace keeps its ports closed');
+      const elsewhere = inNamespace({ 'kubernetes.io/metadata.name': 'default' }, { 'app.kubernetes.io/name': 'prometheus' });
+      for (const app of APPS) {
+        assert.ok(portReachable(objs, app, 'metrics', PROMETHEUS), `${app}: Prometheus in the monitoring namespace must scrape it`);
+        assert.ok(!portReachable(objs, app, 'metrics', elsewhere), `${app}: metrics reachable from another namespace`);
+        for (const source of ['gateway', 'intruder', ...SERVICES])
+          assert.ok(!portReachable(objs, app, 'metrics', pod(source)), `${app}: metrics reachable from pods labelled app=${source}`);
+      }
+      // From the monitoring namespace: every metrics port, the gateway's public port as from anywhere, no gRPC port.
+      for (const app of SERVICES) assert.ok(!portReachable(objs, app, 'grpc', PROMETHEUS), `${app}: gRPC reachable from monitoring`);
+      const fromMonitoring = ofKind(objs, 'Deployment').flatMap((d) =>
+        d.spec.template.spec.containers
+          .flatMap((c) => c.ports ?? [])
+          .filter((p) => portReachable(objs, d.metadata.name, p.name, PROMETHEUS))
+          .map((p) => `${d.metadata.name}/${p.name}`),
+      );
+      assert.deepEqual(fromMonitoring.sort(), [...APPS.map((app) => `${app}/metrics`), 'gateway/http'].sort());
+    });
+
+    test("a Prometheus scraping by annotation (deploy/README.md's scrape config) scrapes each pod once, on its metrics port, as job ctk-<app>", () => {
+      const objs = render(overlay);
+      const config = yamlBlocks(section('Metrics and alerts')).find((block) => block?.scrape_configs);
+      assert.ok(config, 'deploy/README.md, "Metrics and alerts": no scrape config');
+      const [scrape] = config.scrape_configs;
+      assert.deepEqual(
+        scrape.kubernetes_sd_configs?.map((sd) => sd.role),
+        ['pod'],
+      );
+      for (const d of ofKind(objs, 'Deployment')) {
+        const app = d.metadata.name;
+        assert.deepEqual(scrapeTargets(scrape, d), [
+          {
+            __address__: `10.1.2.3:${METRICS_PORT}`,
+            __metrics_path__: '/metrics',
+            job: `ctk-${app}`,
+            namespace: 'commerce-toolkit',
+            pod: `${app}-0`,
+          },
+        ]);
+        assert.match(`ctk-${app}`, ALERTS_JOB, "the job is one the alerts' selector takes");
+        // A pod without the annotation is not scraped.
+        const unannotated = structuredClone(d);
+        delete unannotated.spec.template.metadata.annotations;
+        assert.deepEqual(scrapeTargets(scrape, unannotated), []);
+      }
+    });
+
     test('a service that calls others is given their addresses', () => {
       const objs = render(overlay);
       for (const app of SERVICES) {
@@ -597,6 +825,43 @@ if (!skip)
       );
     });
 
+    test('production scrapes every app through one PodMonitor, as job ctk-<app>, on port "metrics"', () => {
+      const objs = render('production');
+      const monitors = ofKind(objs, 'PodMonitor');
+      assert.equal(monitors.length, 1, 'one PodMonitor');
+      const [monitor] = monitors;
+      assert.equal(monitor.apiVersion, 'monitoring.coreos.com/v1');
+      const scraped = ofKind(objs, 'Deployment').filter((d) => selects(monitor.spec.selector, d.spec.template.metadata.labels));
+      assert.deepEqual(scraped.map((d) => d.metadata.name).sort(), [...APPS].sort(), "the seven apps' pods");
+      for (const other of ['nats', 'intruder']) assert.ok(!selects(monitor.spec.selector, { app: other }), `selects app=${other}`);
+      assert.equal(monitor.spec.namespaceSelector, undefined, "its own namespace: the apps'");
+      assert.equal(monitor.spec.podMetricsEndpoints.length, 1);
+      const [endpoint] = monitor.spec.podMetricsEndpoints;
+      assert.equal(endpoint.port, 'metrics');
+      assert.equal(endpoint.path ?? '/metrics', '/metrics');
+      for (const d of scraped) {
+        const app = d.metadata.name;
+        const target = discoveredPodTargets(d).find((t) => t.__meta_kubernetes_pod_container_port_name === endpoint.port);
+        assert.ok(target, `${app} has no container port ${endpoint.port}`);
+        assert.equal(target.__address__, `10.1.2.3:${METRICS_PORT}`);
+        // The operator names the job <namespace>/<PodMonitor>; the endpoint's relabelings run after its own.
+        const labels = relabel({ ...target, job: `commerce-toolkit/${monitor.metadata.name}` }, snakeCase(endpoint.relabelings));
+        assert.equal(labels?.job, `ctk-${app}`, `${app}: job`);
+        assert.match(labels.job, ALERTS_JOB, "the job is one the alerts' selector takes");
+      }
+    });
+
+    test('production alerts with the rules of deploy/observability/alerts.yml, in one PrometheusRule', () => {
+      const rules = ofKind(render('production'), 'PrometheusRule');
+      assert.equal(rules.length, 1, 'one PrometheusRule');
+      assert.deepEqual(rules[0].spec.groups, ALERTS.groups);
+    });
+
+    test('dev asks for no Prometheus Operator: neither PodMonitor nor PrometheusRule', () => {
+      const kinds = render('dev').map((o) => o.kind);
+      assert.ok(!kinds.includes('PodMonitor') && !kinds.includes('PrometheusRule'), 'a cluster without the CRDs would refuse them');
+    });
+
     test('production pulls every image from the registry override', () => {
       for (const d of ofKind(render('production'), 'Deployment')) {
         assert.match(
@@ -648,6 +913,41 @@ describe('deploy/README.md', () => {
       'docs/decisions/0002-migrations.md',
     ])
       assert.ok(text.includes(phrase), `"Migrations" must say: ${phrase}`);
+  });
+
+  test('says how the apps are scraped and where the alerts are, and how to let another namespace scrape them', () => {
+    const text = section('Metrics and alerts');
+    for (const phrase of [
+      'deploy/observability/',
+      'docs/decisions/0042-metrics.md',
+      'METRICS_PORT',
+      String(METRICS_PORT),
+      'components/prometheus-operator/',
+      'PodMonitor',
+      'PrometheusRule',
+      'ctk-<app>',
+      'prometheus.io/scrape',
+      'kubernetes.io/metadata.name: monitoring',
+      'allow-metrics-from-monitoring',
+    ])
+      assert.ok(text.includes(phrase), `"Metrics and alerts" must say: ${phrase}`);
+    // The patch it shows for another namespace replaces what the policy has at that path.
+    const policy = parse(
+      readFileSync(new URL('../components/network-policies/allow-metrics-from-monitoring.yaml', import.meta.url), 'utf8'),
+    );
+    const patch = yamlBlocks(text)
+      .flatMap((block) => block?.patches ?? [])
+      .find((p) => p.target?.kind === 'NetworkPolicy' && p.target?.name === policy.metadata.name);
+    assert.ok(patch, `no patch of NetworkPolicy ${policy.metadata.name}`);
+    for (const op of parse(patch.patch)) {
+      const at = op.path
+        .split('/')
+        .slice(1)
+        .reduce((node, key) => node?.[key], policy);
+      assert.deepEqual(at, MONITORING_NAMESPACE, `${op.path} is not the policy's namespace selector`);
+      assert.equal(op.op, 'replace');
+      assert.ok(op.value['kubernetes.io/metadata.name'], 'the patch names a namespace');
+    }
   });
 
   test('names the operators for PostgreSQL and NATS, and what the apps set up in JetStream themselves', () => {

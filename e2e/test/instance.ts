@@ -77,7 +77,7 @@ export async function startDistributedInstance(options: {
   chainPort: number;
   /** More settings (CTK_REPLICAS, say). */
   env?: Record<string, string>;
-}): Promise<Instance & { databases: () => Promise<Record<string, string>> }> {
+}): Promise<Instance & { databases: () => Promise<Record<string, string>>; stopNats: () => void }> {
   const natsPort = await freePort();
   const nats = spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', join(options.dataDir, 'nats')], {
     stdio: 'ignore',
@@ -112,7 +112,9 @@ export async function startDistributedInstance(options: {
           )
         ).rows.map(({ datname }) => [datname.slice(prefix.length + 1), withDatabase(datname)]),
       );
-    return { ...(await started('scripts/start-distributed.mjs', env, options.port)), cleanup, databases };
+    // A broker outage, as a test makes one: the NATS server killed.
+    const stopNats = () => void nats.kill('SIGKILL');
+    return { ...(await started('scripts/start-distributed.mjs', env, options.port)), cleanup, databases, stopNats };
   } catch (error) {
     await cleanup();
     throw error;

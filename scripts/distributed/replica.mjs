@@ -17,11 +17,11 @@ const STEADY_MS = 10_000;
 
 export class Replica {
   /**
-   * @param {{ name: string, port: number, args: string[], env: NodeJS.ProcessEnv, logFile: string,
+   * @param {{ name: string, port: number, metricsPort?: number, args: string[], env: NodeJS.ProcessEnv, logFile: string,
    *   probe: (port: number) => Promise<boolean>, say: (line: string) => void }} options
    */
   constructor(options) {
-    Object.assign(this, { name: options.name, port: options.port });
+    Object.assign(this, { name: options.name, port: options.port, metricsPort: options.metricsPort });
     this.options = options;
     this.ready = false;
     this.restarts = 0;

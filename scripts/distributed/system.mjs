@@ -3,7 +3,7 @@
 // (apps/<app>/dist/server.js, each with its outbox relay and its consumer, as in its pod) behind a TCP
 // balancer that stands for its Kubernetes Service; the gateway's balancer is the public port. A replica
 // that exits is restarted (replica.mjs). The local chain runs as a process of its own.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -72,6 +72,11 @@ export function distributedSystem(options) {
   return system;
 
   async function start() {
+    await startApps();
+    writePrometheusConfig(system, dataDir);
+  }
+
+  async function startApps() {
     if (await answers(`${system.chainUrl}/v1/bsv/local/chain/info`).catch(() => false))
       say(`using the local chain another instance started at ${system.chainUrl}`);
     else
@@ -146,13 +151,16 @@ async function startApp(system, spec) {
   const replicas = [];
   for (let index = 0; index < spec.count; index++) {
     const port = spec.fixedPort ?? (await freePort());
+    // An app's metrics on a port of its own (the chain has none), as its pod exposes them to Prometheus.
+    const metricsPort = spec.fixedPort === undefined ? await freePort() : undefined;
     const replicaName = spec.count === 1 ? spec.name : `${spec.name}-${index}`;
     replicas.push(
       new Replica({
         name: replicaName,
         port,
+        metricsPort,
         args: spec.args,
-        env: spec.env(port),
+        env: { ...spec.env(port), ...(metricsPort ? { METRICS_PORT: String(metricsPort) } : {}) },
         logFile: join(spec.logs, `${replicaName}.log`),
         probe: spec.probe,
         say: spec.say,
@@ -169,6 +177,28 @@ async function startApp(system, spec) {
     throw new Error('stopped while starting');
   }
   return app;
+}
+
+/**
+ * Where Prometheus finds every replica's metrics (file_sd: job `ctk-<app>`, as the alerts and the dashboard of
+ * deploy/observability/ select them), and a prometheus.yml that scrapes them every 5 s with those alerts:
+ * `prometheus --config.file=<dataDir>/prometheus/prometheus.yml`.
+ */
+function writePrometheusConfig(system, dataDir) {
+  const dir = join(dataDir, 'prometheus');
+  mkdirSync(dir, { recursive: true });
+  const targets = [...system.apps.values()].flatMap((app) =>
+    app.replicas
+      .filter((replica) => replica.metricsPort)
+      .map((replica) => ({ targets: [`127.0.0.1:${replica.metricsPort}`], labels: { job: `ctk-${app.name}`, replica: replica.name } })),
+  );
+  writeFileSync(join(dir, 'targets.json'), `${JSON.stringify(targets, null, 2)}\n`);
+  const alerts = resolve(root, 'deploy/observability/alerts.yml');
+  writeFileSync(
+    join(dir, 'prometheus.yml'),
+    `global:\n  scrape_interval: 5s\n  evaluation_interval: 5s\nrule_files:\n  - ${JSON.stringify(alerts)}\nscrape_configs:\n  - job_name: ctk\n    file_sd_configs:\n      - files: [${JSON.stringify(join(dir, 'targets.json'))}]\n`,
+  );
+  system.prometheusConfig = join(dir, 'prometheus.yml');
 }
 
 async function answers(url) {

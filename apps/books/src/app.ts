@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineService } from '@ctk/shared';
+import { defineService, watchParkedEvents } from '@ctk/shared';
 import { configSchema } from './config.js';
 import { createBalanceRepository } from './data/balance-repository.js';
 import { createJournalRepository } from './data/journal-repository.js';
@@ -14,7 +14,7 @@ export { configSchema, type Config } from './config.js';
 
 /**
  * The books service: BooksService over gRPC on its own database (the journal), posting every payment
- * event it consumes as one balanced journal entry.
+ * event it consumes as one balanced journal entry; the events it parks are shown in ctk_parked_events.
  */
 export const service = defineService({
   name: 'books',
@@ -30,6 +30,11 @@ export const service = defineService({
       maxExportEntries: config.BOOKS_EXPORT_MAX_ENTRIES,
       logger,
     };
-    return { grpc: booksService(deps), consume: (transport) => consumePaymentEvents(transport, deps) };
+    const unwatchParked = watchParkedEvents(() => deps.parked.count());
+    return {
+      grpc: booksService(deps),
+      consume: (transport) => consumePaymentEvents(transport, deps),
+      close: async () => unwatchParked(),
+    };
   },
 });

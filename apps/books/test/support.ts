@@ -48,6 +48,8 @@ export async function startTestBooks(options: TestBooksOptions = {}) {
   const client = createTestClient(BooksServiceDefinition, `127.0.0.1:${service.port}`);
   return {
     port: service.port,
+    /** Where its metrics answer, with `config: { METRICS_PORT: '0' }`. */
+    metricsPort: service.metricsPort,
     client,
     async close() {
       client.close();

@@ -136,6 +136,8 @@ export async function startCommerceStack(env: Record<string, string> = {}) {
 
   return {
     client,
+    /** Where commerce's metrics answer (every app of the stack's: they share this process's registry), with METRICS_PORT. */
+    metricsPort: commerceService.metricsPort,
     pos: posClient,
     /** The local chain's base URL (its faucets, its cosigner, its token indexer). */
     chainUrl: chain.url,

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
-import { eventually } from '@ctk/shared/testing';
+import { eventually, scrapeMetrics } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signPayload } from './sign-payload.js';
 import { failure, PUBLIC_URL, startCommerceStack, type CommerceStack } from './commerce-stack.js';
 
 let stack: CommerceStack;
 beforeAll(async () => {
-  stack = await startCommerceStack();
+  stack = await startCommerceStack({ METRICS_PORT: '0' });
 }, 60_000);
 afterAll(() => stack?.close());
 
@@ -153,6 +153,20 @@ describe('card provider events', () => {
     await eventually(async () => expect(await entries(org)).toHaveLength(1));
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await entries(org)).toHaveLength(1);
+  });
+
+  it('are counted in ctk_payments_total where commerce decides them: applied, delivered again, refused', async () => {
+    const webhooks = async (outcome: string) =>
+      (await scrapeMetrics(stack.metricsPort!)).value('ctk_payments_total', { path: 'provider_webhook', outcome }) ?? 0;
+    const before = { accepted: await webhooks('accepted'), duplicate: await webhooks('duplicate'), refused: await webhooks('refused') };
+    const { org, checkout } = await paidShop();
+    const body = sessionCompleted(checkout.publicToken);
+    await deliver(org, body);
+    await deliver(org, body, { timestamp: Math.floor(Date.now() / 1000) - 5 });
+    expect((await failure(deliver(org, body, { secret: 'whsec_not_the_shops' }))).code).toBe('invalid_signature');
+    expect(await webhooks('accepted')).toBe(before.accepted + 1);
+    expect(await webhooks('duplicate')).toBe(before.duplicate + 1);
+    expect(await webhooks('refused')).toBe(before.refused + 1);
   });
 
   it('refuse a replay: the same delivery, signature and all, sent again', async () => {

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { closeServiceClients, createServiceClients, defineService, type Logger, type ServiceContext, type ServiceParts } from '@ctk/shared';
+import {
+  closeServiceClients,
+  countHttpRequest,
+  createServiceClients,
+  defineService,
+  type Logger,
+  type ServiceContext,
+  type ServiceParts,
+} from '@ctk/shared';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -155,11 +163,11 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     if (!request.idempotency) return done(null, payload);
     finishIdempotent(prisma, request, reply.statusCode, payload).then(() => done(null, payload), done);
   });
+  // Every answer is logged and counted (ctk_http_*) by the route template it matched, never its URL.
   app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      { method: request.method, route: request.routeOptions.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-      'request',
-    );
+    const route = request.routeOptions.url;
+    request.log.info({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    countHttpRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
 

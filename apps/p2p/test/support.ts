@@ -11,6 +11,8 @@ import type { PrismaClient } from '../src/generated/prisma/client.js';
 
 export type TestStack = {
   port: number;
+  /** Where its metrics answer, when started with METRICS_PORT. */
+  metricsPort?: number;
   chain: RunningLocalChain;
   chainClient: ChainClient;
   transport: EventTransport;
@@ -46,6 +48,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Test
   const client = createTestClient(P2pServiceDefinition, `127.0.0.1:${p2p.port}`);
   return {
     port: p2p.port,
+    metricsPort: p2p.metricsPort,
     chain,
     chainClient: createChainClient({ network: 'local', localUrl: chain.url, retries: 1, retryBaseMs: 20 }),
     transport,

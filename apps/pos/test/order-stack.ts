@@ -69,6 +69,8 @@ export async function startOrderStack(env: Record<string, string> = {}) {
     /** A new organisation set up with p2p and books (registerOrg). */
     walletOrg: (setup?: OrgSetup) => registerOrg({ p2p: p2pClient, books: booksClient }, setup),
     orders: posService.orders,
+    /** Where pos's metrics answer (every app of the stack's: they share this process's registry), with METRICS_PORT. */
+    metricsPort: posService.metricsPort,
     /** Moves pos's clock this many seconds ahead of the real one. */
     advance(seconds: number) {
       offsetMs += seconds * 1000;

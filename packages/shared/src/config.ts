@@ -31,6 +31,8 @@ export const configFields = {
   /** NATS with JetStream; absent means no broker (the embedded default). */
   natsUrl: unsetIfEmpty(z.url({ protocol: /^nats$/ }).optional()),
   dataDir: z.string().min(1).default('.data'),
+  /** Where Prometheus reads the app's metrics (GET /metrics), a port of its own; 0 picks any free port; absent means none. */
+  metricsPort: unsetIfEmpty(z.coerce.number().int().min(0).max(65535).optional()),
   /** Where a service's gRPC server listens; port 0 picks any free port. */
   grpcListen: (fallbackPort: number) => ({
     GRPC_HOST: z.string().min(1).default('127.0.0.1'),

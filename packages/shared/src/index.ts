@@ -22,6 +22,7 @@ export { retryLostRace } from './db/retry-lost-race.js';
 export { oneAtATime, type OneAtATime } from './one-at-a-time.js';
 export { keptKey, type KeyTable } from './db/kept-key.js';
 export * from './events/index.js';
+export * from './metrics/index.js';
 export { isTimeZone } from './time-zone.js';
 export { calendarDate } from './calendar-date.js';
 export { freeText, lineOfText } from './text-fields.js';

@@ -13,13 +13,16 @@ export function consumePaymentEvents(transport: EventTransport, deps: PostingDep
   return transport.consume(BOOKS_CONSUMER, paymentEventHandler(deps));
 }
 
-/** The handler on its own: decode, then post; what cannot be decoded is parked and acked, never retried. */
+/**
+ * The handler on its own: decode, then post; what cannot be decoded is parked and acked, never retried. It
+ * answers the outcome (posted, duplicate, parked), which the bootstrap counts in ctk_events_consumed_total.
+ */
 function paymentEventHandler(deps: PostingDeps): EventHandler {
   return async (message) => {
     const event = decode(message);
     if ('reason' in event) {
       await parkUndecodable(deps, message, event.reason);
-      return;
+      return 'parked';
     }
     const outcome: PostOutcome = await postPaymentEvent(deps, event);
     if (message.deliveryCount && message.deliveryCount > 1) {
@@ -28,6 +31,7 @@ function paymentEventHandler(deps: PostingDeps): EventHandler {
         'payment event redelivered',
       );
     }
+    return outcome;
   };
 }
 

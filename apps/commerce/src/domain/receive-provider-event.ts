@@ -1,6 +1,6 @@
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
-import { AppError, isUniqueViolation, orgOf, type Org } from '@ctk/shared';
+import { AppError, countPayment, isUniqueViolation, orgOf, type Org } from '@ctk/shared';
 import { PUBLIC_TOKEN } from '../checkouts/public-token.js';
 import type { Checkout } from '../data/checkout-repository.js';
 import type { NewProviderEvent, ProviderEvent } from '../data/provider-payment-repository.js';
@@ -19,8 +19,29 @@ export type ReceivedEvent = { eventId: string; eventType: string; outcome: Event
  * body with the organisation's secret, then the event applied once. A payment marks its checkout paid and
  * posts `payment.received` to the provider clearing account; a refund posts `payment.refunded`. An event
  * naming no checkout of the organisation is parked: kept, listed, answered 2xx so the provider stops retrying.
+ * Each delivery of a payment or a refund is counted in ctk_payments_total (path provider_webhook): accepted
+ * (applied), duplicate (delivered again), refused (parked, or refused: a bad signature, a replay) or error.
  */
-export async function receiveProviderEvent(
+export function receiveProviderEvent(
+  context: ProviderContext,
+  orgRef: OrgRef | undefined,
+  request: { provider: string; payload: Uint8Array; signature: string; publicUrl: string },
+): Promise<ReceivedEvent> {
+  return countPayment(
+    'provider_webhook',
+    () => receive(context, orgRef, request),
+    (received) =>
+      received.outcome === 'ignored'
+        ? undefined
+        : received.duplicate
+          ? 'duplicate'
+          : received.outcome === 'applied'
+            ? 'accepted'
+            : 'refused',
+  );
+}
+
+async function receive(
   context: ProviderContext,
   orgRef: OrgRef | undefined,
   request: { provider: string; payload: Uint8Array; signature: string; publicUrl: string },

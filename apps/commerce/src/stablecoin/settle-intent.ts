@@ -1,6 +1,6 @@
 import { decodeTransaction, hexToBytes, verifyTokenPayment } from '@ctk/chain';
 import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
-import { AppError, validate } from '@ctk/shared';
+import { AppError, countPayment, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { StablecoinIntentRow } from '../data/stablecoin-repository.js';
 import { findIntent } from './get-intent.js';
@@ -38,16 +38,30 @@ const POS_REFUSALS = new Set(['failed_precondition', 'not_found', 'validation_fa
  * rules, broadcast if handed over), before the intent's expiry. pos then marks the order paid, under the lock
  * every payment of it takes; the transfer, the intent's success and its payment event are one transaction.
  * The same transfer again answers the intent as it is; a transfer arriving after another paid it, or once the
- * order can take no payment, is kept as refund_due and refused.
+ * order can take no payment, is kept as refund_due and refused. Each is counted in ctk_payments_total (path
+ * stablecoin, the one payment of a checkout or counter order that commerce itself verifies): accepted,
+ * duplicate (the same transfer again), refused or error.
  */
 export async function settleIntent(
   context: StablecoinContext,
   input: { paymentId: string; txid?: string; transaction?: string; publicUrl?: string },
 ): Promise<StablecoinIntentRow> {
+  const settled = await countPayment(
+    'stablecoin',
+    () => settle(context, input),
+    (answer) => answer.outcome,
+  );
+  return settled.intent;
+}
+
+async function settle(
+  context: StablecoinContext,
+  input: { paymentId: string; txid?: string; transaction?: string; publicUrl?: string },
+): Promise<{ intent: StablecoinIntentRow; outcome: 'accepted' | 'duplicate' }> {
   const request = validate(settleSchema, { txid: input.txid, transaction: input.transaction, publicUrl: input.publicUrl });
   const intent = await findIntent(context, input.paymentId);
   const txid = request.txid ?? txidOf(request.transaction!);
-  if (intent.transfers.some((transfer) => transfer.txid === txid)) return intent;
+  if (intent.transfers.some((transfer) => transfer.txid === txid)) return { intent, outcome: 'duplicate' };
   const now = context.now();
   const status = intentStatus(intent, now);
   if (status === 'expired')
@@ -70,7 +84,7 @@ export async function settleIntent(
   const settled = await context.intents.settle(intent.id, transfer, (row) => stablecoinPaidEvent(row, order, txid, now), now);
   if (settled.outcome === 'accepted') context.eventsCommitted();
   if (settled.outcome === 'refund_due') throw refundDue(settled.intent, txid);
-  return settled.intent;
+  return { intent: settled.intent, outcome: settled.outcome === 'accepted' ? 'accepted' : 'duplicate' };
 }
 
 function txidOf(hex: string): string {

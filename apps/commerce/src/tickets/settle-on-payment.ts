@@ -15,6 +15,7 @@ export function consumePaymentsForTickets(transport: EventTransport, context: Ch
   return transport.consume(COMMERCE_CONSUMER, settleOnPaymentHandler(context));
 }
 
+/** The handler: answers its outcome (settled, not_a_ticket_checkout, undecodable), counted in ctk_events_consumed_total. */
 export function settleOnPaymentHandler(context: CheckoutContext): EventHandler {
   return async (message) => {
     let event: PaymentEvent;
@@ -23,7 +24,7 @@ export function settleOnPaymentHandler(context: CheckoutContext): EventHandler {
     } catch (error) {
       // Books parks what cannot be decoded; commerce has nothing to settle from it.
       context.logger.warn({ err: error, messageId: message.id, subject: message.subject }, 'undecodable payment event skipped');
-      return;
+      return 'undecodable';
     }
     const outcome = await settleOnPayment(context, event);
     if (outcome === 'settled' || (message.deliveryCount ?? 1) > 1) {
@@ -32,6 +33,7 @@ export function settleOnPaymentHandler(context: CheckoutContext): EventHandler {
         'payment event for a ticket checkout',
       );
     }
+    return outcome;
   };
 }
 

@@ -1,6 +1,6 @@
 import { decodeTransaction, hexToBytes, verifyPayment, type ChainClient, type ExpectedOutput } from '@ctk/chain';
 import type { ReceiveP2pTransactionRequest, ReceiveP2pTransactionResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
-import { AppError, isUniqueViolation, orgOf } from '@ctk/shared';
+import { AppError, countPayment, isUniqueViolation, orgOf } from '@ctk/shared';
 import { claimPaymailReference, lockPaymailReference, releasePaymailReferenceClaim } from '../data/paymail-reference-repository.js';
 import { isTxidSpent } from '../data/spent-outputs.js';
 import { paymailOf } from '../domain/org-wallet.js';
@@ -24,12 +24,25 @@ const NOTE = 'Payment received, thank you.';
  * once); it is checked (a txid that paid before is refused) against the outputs issued and broadcast; and
  * the payment, the spent txid and the `payment.received` event commit together. A failed check or
  * broadcast releases the claim. Sending the same transaction for the same reference again (a retry, even
- * after a crash between broadcast and record) answers the same and records nothing more.
+ * after a crash between broadcast and record) answers the same and records nothing more. Each is counted
+ * in ctk_payments_total (path paymail): accepted, duplicate (such a retry), refused or error.
  */
 export async function receiveP2pTransaction(
   deps: ReceiveDeps,
   request: ReceiveP2pTransactionRequest,
 ): Promise<ReceiveP2pTransactionResponse> {
+  const received = await countPayment(
+    'paymail',
+    () => receive(deps, request),
+    (answer) => answer.outcome,
+  );
+  return { txid: received.txid, note: NOTE };
+}
+
+async function receive(
+  deps: ReceiveDeps,
+  request: ReceiveP2pTransactionRequest,
+): Promise<{ txid: string; outcome: 'accepted' | 'duplicate' }> {
   const org = orgOf(request.target?.org);
   const paymail = paymailOf(request.target?.paymail ?? '');
   const submitted = submittedTransaction(request);
@@ -39,7 +52,7 @@ export async function receiveP2pTransaction(
   const claim = { reference: request.reference, paymail, organizationId: org.id, txid: submitted.txid };
 
   const issued = await claimReference(deps.prisma, claim);
-  if (issued.paidTxid === submitted.txid) return { txid: submitted.txid, note: NOTE };
+  if (issued.paidTxid === submitted.txid) return { txid: submitted.txid, outcome: 'duplicate' };
   try {
     const verified = await verifyPayment({
       payment: { transaction: submitted.bytes },
@@ -75,11 +88,11 @@ export async function receiveP2pTransaction(
       { maxWait: 10_000 },
     );
     if (recorded) deps.eventsCommitted();
+    return { txid: submitted.txid, outcome: recorded ? 'accepted' : 'duplicate' };
   } catch (error) {
     await releasePaymailReferenceClaim(deps.prisma, claim.reference, claim.txid).catch(() => undefined); // a stale claim frees itself anyway
     throw error;
   }
-  return { txid: submitted.txid, note: NOTE };
 }
 
 type Claim = { reference: string; paymail: string; organizationId: string; txid: string };

@@ -1,5 +1,5 @@
 import { networkAddress } from '@ctk/chain';
-import { AppError, validate } from '@ctk/shared';
+import { AppError, countPayment, validate } from '@ctk/shared';
 import { z } from 'zod';
 import { transactionHex, txidOf } from '../orders/bip270-transaction.js';
 import type { OrderContext } from '../orders/order-context.js';
@@ -8,7 +8,7 @@ import { dueOutputs, statusAt } from '../orders/order-state.js';
 import type { OrderWithParts } from '../data/order-repository.js';
 import { beingPaid, CLAIM_STALE_MS, isClaimedByAnother } from '../orders/payment-claim.js';
 import { getOrder } from './get-order.js';
-import { settleOrderPayment } from './settle-order-payment.js';
+import { recordedVia, settleOrderPayment } from './settle-order-payment.js';
 
 const paymentSchema = z.object({
   orderNumber: z.string(),
@@ -28,16 +28,30 @@ export type PaymentAck = { transaction: string; memo: string; error: number };
  * One transaction at a time is broadcast for an order: the payment first claims the order (decision 0015),
  * so that of payments arriving at once one is broadcast and the others are refused as a second payment
  * is, before anything reaches the chain; the claim ends with the payment, recorded or refused. The same
- * transaction again (a wallet's retry) is acknowledged without recording anything twice.
+ * transaction again (a wallet's retry) is acknowledged without recording anything twice. Each is counted in
+ * ctk_payments_total (path bip270): accepted, duplicate (such a retry, or one the order watcher recorded
+ * first), refused or error.
  */
 export async function payOrder(context: OrderContext, input: z.input<typeof paymentSchema>): Promise<PaymentAck> {
+  const paid = await countPayment(
+    'bip270',
+    () => pay(context, input),
+    (answer) => answer.outcome,
+  );
+  return paid.ack;
+}
+
+async function pay(
+  context: OrderContext,
+  input: z.input<typeof paymentSchema>,
+): Promise<{ ack: PaymentAck; outcome: 'accepted' | 'duplicate' }> {
   const payment = validate(paymentSchema, input);
   const found = await getOrder(context, payment.orderNumber);
   const txid = txidOf(payment.transaction);
   const ack = { transaction: payment.transaction, memo: `Order ${found.orderNumber} is paid. Thank you.`, error: 0 };
-  if (found.payments.some((known) => known.txid === txid)) return ack;
+  if (found.payments.some((known) => known.txid === txid)) return { ack, outcome: 'duplicate' };
   const order = await claimOrder(context, found, txid);
-  if (!order) return ack;
+  if (!order) return { ack, outcome: 'duplicate' };
   try {
     const expected = [...dueOutputs(order, context.now()), { script: receiptScriptHex(order), minSatoshis: 0n }];
     const refundTo = refundAddress(context, payment.refundTo);
@@ -59,11 +73,11 @@ export async function payOrder(context: OrderContext, input: z.input<typeof paym
         { reason: 'cancelled', refund_due: true },
       );
     }
+    return { ack, outcome: recordedVia(settled, txid) === 'payment_request' ? 'accepted' : 'duplicate' };
   } finally {
     // Recorded, the order is paid; refused, it can take another payment at once. A stale claim frees itself anyway.
     await context.orders.releasePaymentClaim(order.id, txid).catch(() => undefined);
   }
-  return ack;
 }
 
 /**

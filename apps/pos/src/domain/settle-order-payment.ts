@@ -58,3 +58,8 @@ export async function settleOrderPayment(
     refundTo: source.refundTo ?? null,
   });
 }
+
+/** How the order's payment by `txid` was recorded (payment_request, address, staff): which path accepted it first. */
+export function recordedVia(order: OrderWithParts, txid: string): string | undefined {
+  return order.payments.find((payment) => payment.txid === txid)?.via;
+}

@@ -1,7 +1,7 @@
-import { AppError } from '@ctk/shared';
+import { AppError, countPayment } from '@ctk/shared';
 import type { OrderWithParts } from '../data/order-repository.js';
 import { markOrderMined } from '../domain/mark-order-mined.js';
-import { settleOrderPayment } from '../domain/settle-order-payment.js';
+import { recordedVia, settleOrderPayment } from '../domain/settle-order-payment.js';
 import { expireCardOrders } from '../prepaid/expire-card-orders.js';
 import type { OrderContext } from './order-context.js';
 
@@ -68,7 +68,12 @@ export async function watchOnce(context: OrderContext, refused: Set<string>): Pr
       const key = `${order?.id}:${found.txid}`;
       if (!order || refused.has(key) || order.payments.some((payment) => payment.txid === found.txid)) continue;
       try {
-        await settleOrderPayment(context, order, { txid: found.txid }, [{ script: order.script, minSatoshis: 1n }], 'address');
+        // Counted (ctk_payments_total, path chain_watcher) each time it is tried; a payment BIP270 recorded first is a duplicate.
+        await countPayment(
+          'chain_watcher',
+          () => settleOrderPayment(context, order, { txid: found.txid }, [{ script: order.script, minSatoshis: 1n }], 'address'),
+          (settled) => (recordedVia(settled, found.txid) === 'address' ? 'accepted' : 'duplicate'),
+        );
       } catch (error) {
         if (error instanceof AppError && FINAL_REFUSALS.has(error.code)) refused.add(key);
         context.logger.warn(

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, enqueuePaymentEvent, type Org, validate } from '@ctk/shared';
+import { AppError, countPayment, enqueuePaymentEvent, type Org, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { CardContext } from '../cards/card-context.js';
 import { readCardIdentifier } from '../cards/card-identifier.js';
@@ -47,9 +47,14 @@ const WAIT = { maxWait: 20_000, timeout: 20_000 };
  * goes below zero, with the `redeem` activity in the same statement. The order's card_paid_minor and its
  * satoshis for the rest (at the order's own rate, rounded up), and `prepaid.redeemed` with the use's share of
  * the tax and tip, are written in the same transaction. A use that covers what is due makes the order paid at
- * once, and ends its output's hold.
+ * once, and ends its output's hold. Each use is counted in ctk_payments_total (path gift_card): accepted,
+ * refused or error.
  */
-export async function usePrepaidCard(cards: CardContext, org: Org, input: UseInput): Promise<CardUse> {
+export function usePrepaidCard(cards: CardContext, org: Org, input: UseInput): Promise<CardUse> {
+  return countPayment('gift_card', () => useCard(cards, org, input));
+}
+
+async function useCard(cards: CardContext, org: Org, input: UseInput): Promise<CardUse> {
   const request = validate(useSchema, input);
   const presented = readCardIdentifier(request.identifier, 'identifier');
   const orderNumber = checkedOrderNumber(request.orderNumber);

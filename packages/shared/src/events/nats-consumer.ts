@@ -31,7 +31,7 @@ const CONCURRENCY = 16;
  * success, nak with a growing delay on failure. The client's consume() rides out reconnects; if it ends anyway, this starts
  * over (re-creating the consumer if it was deleted) until stopped.
  */
-export function startNatsConsumer(options: NatsConsumerOptions): Subscription {
+export function startNatsConsumer(options: NatsConsumerOptions): Required<Subscription> {
   const { logger, durable } = options;
   const wakeup = new Wakeup();
   let stopped = false;
@@ -89,6 +89,12 @@ export function startNatsConsumer(options: NatsConsumerOptions): Subscription {
       wakeup.notify();
       messages?.stop();
       await running;
+    },
+    /** The consumer's num_pending (not yet delivered) and num_ack_pending (delivered, not yet acknowledged), as the server counts them. */
+    async pending() {
+      const { jsm } = await options.ready;
+      const info = await jsm.consumers.info(options.stream, durable);
+      return info.num_pending + info.num_ack_pending;
     },
   };
 }

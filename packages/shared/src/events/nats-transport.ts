@@ -73,6 +73,7 @@ export async function connectNatsTransport(options: NatsTransportOptions): Promi
           subscriptions.delete(subscription);
           await consumer.stop();
         },
+        pending: () => consumer.pending(),
       };
       subscriptions.add(subscription);
       return subscription;

@@ -1,3 +1,4 @@
+import { countOutboxPublishes, type OutboxState } from '../metrics/metrics.js';
 import type { EventLogger, EventTransport } from './transport.js';
 import { Wakeup } from './wakeup.js';
 import { within } from './within.js';
@@ -39,6 +40,8 @@ const CLAIM = `SELECT id, subject, payload FROM outbox_events WHERE sent_at IS N
   ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`;
 const RECORD_FAILURE = 'UPDATE outbox_events SET attempts = attempts + 1, last_error = $2 WHERE id = $1';
 const BACKLOG = 'SELECT count(*)::int AS n FROM outbox_events WHERE sent_at IS NULL';
+// Prisma writes created_at itself, in UTC: the age is taken here, not by the database's now() (its time zone may be another).
+const UNSENT = 'SELECT count(*)::int AS backlog, min(created_at) AS oldest FROM outbox_events WHERE sent_at IS NULL';
 const markSent = (count: number) =>
   `UPDATE outbox_events SET sent_at = now() WHERE id IN (${Array.from({ length: count }, (_, i) => `$${i + 1}`).join(', ')})`;
 
@@ -144,6 +147,7 @@ export class OutboxRelay {
         const failed = results.findIndex((result) => result.status === 'rejected');
         const failure: PassResult['failure'] =
           failed < 0 ? undefined : { id: rows[failed]?.id ?? '', error: (results[failed] as PromiseRejectedResult).reason };
+        countOutboxPublishes(sent.length, results.length - sent.length);
         if (sent.length > 0) await tx.$executeRawUnsafe(markSent(sent.length), ...sent);
         if (failure) await tx.$executeRawUnsafe(RECORD_FAILURE, failure.id, describe(failure.error));
         return { sent: sent.length, failure };
@@ -171,6 +175,13 @@ export class OutboxRelay {
     const backlog = await within(this.backlog(), 1_000, 'backlog query timed out').catch(() => undefined);
     if (backlog !== 0) this.options.logger.warn({ err: error, backlog }, 'outbox relay stopped with events still in the outbox');
   }
+}
+
+/** What the outbox holds unsent (ctk_outbox_backlog and ctk_outbox_oldest_age_seconds), whether or not a relay publishes it. */
+export async function unsentOutbox(sql: OutboxSql, now = Date.now()): Promise<OutboxState> {
+  const [row] = await sql.$queryRawUnsafe<Array<{ backlog: number; oldest: Date | null }>>(UNSENT);
+  const oldest = row?.oldest ? new Date(row.oldest).getTime() : now;
+  return { backlog: Number(row?.backlog ?? 0), oldestAgeSeconds: Math.max(0, now - oldest) / 1000 };
 }
 
 /** Starts a relay; `stop()` it on shutdown before closing the transport and the database. */

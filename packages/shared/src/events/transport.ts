@@ -7,11 +7,17 @@ export type EventMessage = {
   deliveryCount?: number;
 };
 
-export type EventHandler = (message: EventMessage) => Promise<void>;
+/**
+ * Handles one message: returning acknowledges it, with what became of it if the handler says (its outcome in
+ * ctk_events_consumed_total: books' posted, duplicate or parked); throwing has it delivered again.
+ */
+export type EventHandler = (message: EventMessage) => Promise<string | void>;
 
 export type Subscription = {
   /** Stops receiving, after the message being handled (if any) is finished. */
   stop(): Promise<void>;
+  /** Messages waiting for the durable consumer, delivered or not, unacknowledged; absent where the transport cannot tell (in process). */
+  pending?(): Promise<number>;
 };
 
 /**
@@ -32,7 +38,7 @@ export interface EventTransport {
   consume(durable: string, handler: EventHandler): Promise<Subscription>;
   /** Stops every consumer and releases the connection. */
   close(): Promise<void>;
-  /** Whether the broker is reachable now (readiness); a transport without a broker leaves it out. */
+  /** Whether the broker is reachable now (the ctk_broker_connected metric); a transport without a broker leaves it out. */
   connected?(): boolean;
 }
 

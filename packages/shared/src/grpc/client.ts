@@ -1,4 +1,6 @@
+import { Status } from 'nice-grpc-common';
 import { AppError, codeForGrpcStatus, isErrorCode } from '../errors.js';
+import { timeGrpcClientCall } from '../metrics/metrics.js';
 import { Http2Channel } from './http2-channel.js';
 import { CALLER_ID_KEY, REQUEST_ID_KEY } from './metadata.js';
 import { CallError } from './wire.js';
@@ -46,7 +48,8 @@ const DEFAULT_TIMEOUT_MS = 5_000;
 /**
  * A client for a ts-proto generic service definition, on a lean HTTP/2 gRPC channel of our own
  * (http2-channel.ts): it is the gateway's hot path. Errors come back as AppError with the code the
- * service threw, from a unary call's promise or from a stream's next read.
+ * service threw, from a unary call's promise or from a stream's next read. Each call is counted with its
+ * status and timed (ctk_grpc_client_*): a stream until it ends, or CANCELLED when the caller leaves it.
  */
 export function createGrpcClient<D extends ServiceDefinition>(
   definition: D,
@@ -78,31 +81,50 @@ export function createGrpcClient<D extends ServiceDefinition>(
         [Symbol.asyncIterator]() {
           const { channel, message, headers, timeoutMs } = prepare(request, options);
           const call = channel.serverStream(path, message, headers, timeoutMs);
+          let ended: ((code: string) => void) | undefined = timeGrpcClientCall(definition.fullName, method.name);
+          const end = (code: string) => {
+            ended?.(code);
+            ended = undefined;
+          };
           return {
             async next() {
               try {
                 const result = await call.next();
+                if (result.done) end('OK');
                 return result.done ? result : { done: false, value: method.responseType.decode(result.value) };
               } catch (error) {
+                end(statusName(error));
                 throw error instanceof CallError ? toAppError(error, definition.name) : error;
               }
             },
-            return: () => call.return(),
+            return: () => {
+              end('CANCELLED');
+              return call.return();
+            },
           };
         },
       });
     } else {
       client[key] = async (request: unknown, options: CallOptions = {}) => {
         const { channel, message, headers, timeoutMs } = prepare(request, options);
+        const ended = timeGrpcClientCall(definition.fullName, method.name);
         try {
-          return method.responseType.decode(await channel.call(path, message, headers, timeoutMs));
+          const answer = method.responseType.decode(await channel.call(path, message, headers, timeoutMs));
+          ended('OK');
+          return answer;
         } catch (error) {
+          ended(statusName(error));
           throw error instanceof CallError ? toAppError(error, definition.name) : error;
         }
       };
     }
   }
   return client as GrpcClient<D>;
+}
+
+/** The status a call ended with, by name (an answer that could not be read: INTERNAL). */
+function statusName(error: unknown): string {
+  return error instanceof CallError ? (Status[error.status] ?? 'UNKNOWN') : 'INTERNAL';
 }
 
 function toAppError(error: CallError, serviceName: string): AppError {

@@ -3,6 +3,7 @@ import { HealthDefinition, HealthServiceImpl, HealthState } from 'nice-grpc-serv
 import { isDatabaseBusy, isWriteConflict } from '../db/prisma-errors.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { timeGrpcServerCall } from '../metrics/metrics.js';
 import { REQUEST_ID_KEY } from './metadata.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -21,7 +22,8 @@ export type GrpcServices = Array<[AnyDefinition, AnyImplementation]>;
 
 /**
  * Starts a service's gRPC server: its implementations, grpc.health.v1, and the one middleware that
- * turns thrown AppErrors into statuses (unknown errors become INTERNAL, logged, never shown).
+ * turns thrown AppErrors into statuses (unknown errors become INTERNAL, logged, never shown) and counts
+ * and times each call (ctk_grpc_server_*; health checks are not counted).
  */
 export async function startGrpcServer(options: {
   name: string;
@@ -46,12 +48,14 @@ export async function startGrpcServer(options: {
   options.logger.info({ port }, `${options.name} gRPC server listening`);
   return {
     port,
+    // Once shutting down, a readiness check does not report it serving again.
     setServing: (serving) => {
       if (!stopping.signal.aborted) setServing(serving);
     },
     async shutdown() {
-      stopping.abort();
+      // NOT_SERVING first, so that a health Watch hears it before its stream is ended.
       setServing(false);
+      stopping.abort();
       // Calls in flight may finish; a stream that never ends (a health Watch) is cut after the drain period.
       const drained = server.shutdown();
       const timer = setTimeout(() => server.forceShutdown(), options.drainMs ?? 10_000);
@@ -97,9 +101,10 @@ export function encodeError(error: AppError): ServerError {
 /**
  * Wraps each handler so a thrown AppError becomes its status and anything else a logged INTERNAL: a
  * unary handler's rejection, or a server-streaming handler's throw before or between its messages (the
- * caller gets the messages sent before it, then the status). A plain wrapper rather than a nice-grpc
- * middleware: middlewares are async generators, measurably dearer on every unary call. Handlers that
- * take a stream of requests are left as they are: no contract has one.
+ * caller gets the messages sent before it, then the status). Each call is counted with its status and
+ * timed (a stream until it ends, or CANCELLED when the caller leaves it). A plain wrapper rather than a
+ * nice-grpc middleware: middlewares are async generators, measurably dearer on every unary call. Handlers
+ * that take a stream of requests are left as they are: no contract has one.
  */
 function mapErrors(
   definition: { fullName: string; methods: Record<string, { name: string; requestStream: boolean; responseStream: boolean }> },
@@ -110,24 +115,43 @@ function mapErrors(
   for (const [name, handler] of Object.entries(implementation)) {
     const method = definition.methods[name];
     if (!method || method.requestStream) continue;
-    const path = `/${definition.fullName}/${method.name}`;
+    const label = `${definition.fullName}/${method.name}`;
+    const path = `/${label}`;
     wrapped[name] = method.responseStream
       ? async function* (request: unknown, context: CallContext) {
+          const ended = timeGrpcServerCall(label);
+          let code = 'CANCELLED';
           try {
             yield* handler.call(implementation, request, context) as AsyncIterable<unknown>;
+            code = 'OK';
           } catch (error) {
-            throw toServerError(error, context, path, logger);
+            const sent = toServerError(error, context, path, logger);
+            code = statusName(sent, context);
+            throw sent;
+          } finally {
+            ended(code);
           }
         }
       : async (request: unknown, context: CallContext) => {
+          const ended = timeGrpcServerCall(label);
           try {
-            return await handler.call(implementation, request, context);
+            const answer = await handler.call(implementation, request, context);
+            ended('OK');
+            return answer;
           } catch (error) {
-            throw toServerError(error, context, path, logger);
+            const sent = toServerError(error, context, path, logger);
+            ended(statusName(sent, context));
+            throw sent;
           }
         };
   }
   return wrapped;
+}
+
+/** The status a call ends with, by name: a ServerError's code; anything else ends it CANCELLED (its caller left) or UNKNOWN. */
+function statusName(sent: unknown, context: CallContext): string {
+  if (sent instanceof ServerError) return Status[sent.code] ?? 'UNKNOWN';
+  return context.signal.aborted ? 'CANCELLED' : 'UNKNOWN';
 }
 
 function toServerError(error: unknown, context: CallContext, method: string, logger: Logger): unknown {

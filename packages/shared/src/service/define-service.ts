@@ -9,6 +9,10 @@ export type BaseConfig = {
   LOG_LEVEL: string;
   GRPC_HOST?: string;
   GRPC_PORT?: number;
+  /** The gateway's HTTP host; a service listens on GRPC_HOST. Its metrics listener takes the same host. */
+  HOST?: string;
+  /** Prometheus's metrics at GET /metrics on this port (0: any free port); none when absent. */
+  METRICS_PORT?: number | undefined;
   DATABASE_URL?: string | undefined;
   CTK_DATA_DIR?: string;
   NATS_URL?: string | undefined;

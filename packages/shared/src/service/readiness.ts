@@ -1,17 +1,15 @@
 import type { Logger } from '../logger.js';
 import { within } from '../events/within.js';
 
-/** What an app needs to serve: its database answering, its broker connected. Each is absent when the app has none. */
+/** What an app needs to serve: its database answering (absent when the app has none). */
 export type ReadinessChecks = {
   database?: { $queryRawUnsafe(sql: string): Promise<unknown> };
-  broker?: () => boolean;
 };
 
 const DATABASE_TIMEOUT_MS = 2_000;
 
 /** Whether the app can serve now, and if not, why. */
 export async function readiness(checks: ReadinessChecks): Promise<{ ready: boolean; why?: string }> {
-  if (checks.broker && !checks.broker()) return { ready: false, why: 'the broker (NATS) is not connected' };
   if (checks.database) {
     const answered = await within(checks.database.$queryRawUnsafe('SELECT 1'), DATABASE_TIMEOUT_MS, 'no answer').then(
       () => undefined,
@@ -34,7 +32,7 @@ export function watchReadiness(checks: ReadinessChecks, report: (ready: boolean)
     const { ready, why } = await readiness(checks);
     if (stopped) return;
     if (ready !== last) {
-      if (ready) logger.info({}, 'ready again: the database and the broker answer');
+      if (ready) logger.info({}, 'ready again: the database answers');
       else logger.warn({ why }, 'not ready');
       report(ready);
       last = ready;

@@ -1,9 +1,14 @@
 import { configFields } from '../config.js';
 import { SERVICES, type ServiceName } from './registry.js';
 
-/** What every service's configuration holds: where its gRPC server listens (its registry port by default) and its log level. */
+/** Every app (the gateway spreads it itself): Prometheus's metrics at GET /metrics on METRICS_PORT (0: any free port), none when unset. */
+export const metricsConfigFields = {
+  METRICS_PORT: configFields.metricsPort,
+};
+
+/** What every service's configuration holds: where its gRPC server listens (its registry port by default), its log level and its metrics port. */
 export function serviceConfigFields(name: ServiceName) {
-  return { ...configFields.grpcListen(SERVICES[name].grpcPort), LOG_LEVEL: configFields.logLevel };
+  return { ...configFields.grpcListen(SERVICES[name].grpcPort), LOG_LEVEL: configFields.logLevel, ...metricsConfigFields };
 }
 
 /** An app with a database: PostgreSQL at DATABASE_URL, else the embedded PGlite database under CTK_DATA_DIR. */

@@ -1,9 +1,12 @@
 import { openPrisma } from '../db/open-database.js';
 import { openEventTransport } from '../events/event-source.js';
-import { startOutboxRelay, type OutboxPrisma } from '../events/outbox-relay.js';
+import { measuredConsumers } from '../events/measured-consumers.js';
+import { startOutboxRelay, unsentOutbox, type OutboxPrisma } from '../events/outbox-relay.js';
 import type { EventTransport } from '../events/transport.js';
 import { startGrpcServer } from '../grpc/server.js';
 import { createLogger, type Logger } from '../logger.js';
+import { markAppRunning, watchBrokerConnection, watchOutbox } from '../metrics/metrics.js';
+import { startMetricsListener } from '../metrics/metrics-listener.js';
 import { watchReadiness, type ReadinessChecks } from './readiness.js';
 import type { BaseConfig, ServiceDefinition, ServiceParts } from './define-service.js';
 import { SERVICES, type AppName, type ServiceName } from './registry.js';
@@ -22,6 +25,8 @@ export type StartOptions<O> = Partial<O> & {
 export type RunningService = {
   /** Where it listens: the gRPC port, or the gateway's HTTP port. */
   port: number;
+  /** Where Prometheus reads its metrics (GET /metrics): the port METRICS_PORT took; absent without one. */
+  metricsPort?: number;
   /** Stops taking calls, stops consuming, publishes what its outbox holds, releases the rest, closes the database. */
   close(): Promise<void>;
 };
@@ -29,9 +34,10 @@ export type RunningService = {
 type Closer = () => Promise<void>;
 
 /**
- * The one bootstrap of every app: opens and migrates its database, builds it, relays its outbox (an app
- * that emits), subscribes its consumer (an app that consumes), serves gRPC with health (or the gateway's
- * HTTP), and closes all of it in the reverse order. A failure part-way closes what had started.
+ * The one bootstrap of every app: serves its metrics (with METRICS_PORT), opens and migrates its database,
+ * builds it, relays its outbox (an app that emits), subscribes its consumer (an app that consumes), serves
+ * gRPC with health (or the gateway's HTTP), and closes all of it in the reverse order. A failure part-way
+ * closes what had started.
  */
 export async function startService<C extends BaseConfig, P, O>(
   definition: ServiceDefinition<C, P, O>,
@@ -39,11 +45,13 @@ export async function startService<C extends BaseConfig, P, O>(
   options: StartOptions<O> = {},
 ): Promise<RunningService> {
   const { logger = createLogger(definition.name, config.LOG_LEVEL as never), transport, readinessPeriodMs, ...appOptions } = options;
-  const closers: Closer[] = [];
+  const stopped = markAppRunning(definition.name);
+  const closers: Closer[] = [async () => stopped()];
   const closeAll = async () => {
     for (const close of closers.splice(0).reverse()) await close();
   };
   try {
+    const metrics = await serveMetrics(definition.name, config, logger, closers);
     const prisma = await openDatabase(definition, config, closers);
     let notify = () => undefined as void;
     const parts = await definition.build({ config, logger, prisma, eventsCommitted: () => notify() }, appOptions as Partial<O>);
@@ -51,19 +59,33 @@ export async function startService<C extends BaseConfig, P, O>(
     const events = await startEvents(definition, parts, { config, logger, transport, prisma }, closers);
     notify = events.notify;
     const server = await serve(definition.name, parts, config, logger, closers);
-    // A gRPC service reports itself not serving while its database or broker is unreachable (its readiness).
+    // A gRPC service reports itself not serving while its database does not answer (its readiness). Not while
+    // NATS is down: every replica shares the one broker, and its outbox keeps the events until NATS is back, so
+    // taking them all out of service would turn an outage the outbox absorbs into one that refuses payments.
     if (server.setServing) {
       const database = definition.database ? (prisma as ReadinessChecks['database']) : undefined;
-      const stop = watchReadiness({ database, broker: events.connected }, server.setServing, logger, readinessPeriodMs);
+      const stop = watchReadiness({ database }, server.setServing, logger, readinessPeriodMs);
       closers.push(async () => stop());
     }
-    return { port: server.port, close: closeAll };
+    return { port: server.port, metricsPort: metrics?.port, close: closeAll };
   } catch (error) {
     await closeAll().catch((closeError: unknown) =>
       logger.error({ err: closeError }, `${definition.name} did not close after failing to start`),
     );
     throw error;
   }
+}
+
+/**
+ * The metrics listener on METRICS_PORT, where the app's own server listens (GRPC_HOST, the gateway's HOST):
+ * first, so that it answers while the app starts and stops.
+ */
+async function serveMetrics<C extends BaseConfig>(name: AppName, config: C, logger: Logger, closers: Closer[]) {
+  if (config.METRICS_PORT === undefined) return undefined;
+  const listener = await startMetricsListener({ host: config.GRPC_HOST ?? config.HOST ?? '127.0.0.1', port: config.METRICS_PORT });
+  closers.push(listener.close);
+  logger.info({ metricsPort: listener.port }, `${name} metrics at GET /metrics`);
+  return listener;
 }
 
 async function openDatabase<C extends BaseConfig, P>(
@@ -94,10 +116,20 @@ async function startEvents<C extends BaseConfig, P>(
   parts: ServiceParts,
   context: { config: C; logger: Logger; transport: EventTransport | undefined; prisma: P },
   closers: Closer[],
-): Promise<{ notify: () => void; connected?: () => boolean }> {
+): Promise<{ notify: () => void }> {
   const { config, logger } = context;
   const none = { notify: () => undefined };
   if (!definition.emits && !parts.consume) return none;
+  // An app whose schema drops NATS_URL would keep its events in its outbox for good, in production too.
+  if (!context.transport && !config.NATS_URL && process.env.NATS_URL)
+    throw new Error(
+      `${definition.name} ${definition.emits ? 'emits' : 'consumes'} events, but its configuration drops NATS_URL: add eventConfigFields to its config schema`,
+    );
+  // What the outbox holds is shown whether or not a transport takes it (without one, it only grows).
+  if (definition.emits) {
+    const unwatch = watchOutbox(() => unsentOutbox(context.prisma as OutboxPrisma));
+    closers.push(async () => unwatch());
+  }
   const events = await openEventTransport({ transport: context.transport, natsUrl: config.NATS_URL, name: definition.name, logger });
   closers.push(events.close);
   if (!events.transport) {
@@ -107,15 +139,19 @@ async function startEvents<C extends BaseConfig, P>(
     );
     return none;
   }
-  const connected = events.transport.connected?.bind(events.transport);
+  // Whether NATS is reachable is shown, not made readiness (see where readiness is watched).
+  if (events.transport.connected) {
+    const unwatch = watchBrokerConnection(events.transport.connected.bind(events.transport));
+    closers.push(async () => unwatch());
+  }
   if (parts.consume) {
-    const subscription = await parts.consume(events.transport);
+    const subscription = await parts.consume(measuredConsumers(events.transport));
     closers.push(() => subscription.stop());
   }
-  if (!definition.emits) return { notify: () => undefined, connected };
+  if (!definition.emits) return none;
   const relay = startOutboxRelay({ prisma: context.prisma as OutboxPrisma, transport: events.transport, logger });
   closers.push(() => relay.stop());
-  return { notify: () => relay.notify(), connected };
+  return { notify: () => relay.notify() };
 }
 
 async function serve<C extends BaseConfig>(

@@ -7,3 +7,4 @@ export * from './accounting-tools.js';
 export * from './failure.js';
 export * from './test-client.js';
 export * from './start-built-service.js';
+export * from './metrics.js';

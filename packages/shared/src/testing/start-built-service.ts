@@ -28,5 +28,5 @@ export async function startBuiltService<C extends BaseConfig, P, O, X extends ob
     config,
     options,
   );
-  return { ...(insides as X), port: running.port, close: running.close };
+  return { ...(insides as X), port: running.port, metricsPort: running.metricsPort, close: running.close };
 }
