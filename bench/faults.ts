@@ -262,8 +262,15 @@ try {
     console.log(
       `  ${app.padEnd(10)} ${String(row.events).padStart(7)} events, p50 ${row.p50!.toFixed(0)} ms, p99 ${row.p99!.toFixed(0)} ms, max ${row.max!.toFixed(0)} ms`,
     );
+  // Each delivery takes a consumer sequence number, each event one stream sequence number: a consumer that got
+  // every event of the stream was delivered the difference again.
   console.log(
-    `redeliveries: ${infos.map((info) => `${info.name} ${info.num_redelivered} (delivered ${info.delivered.consumer_seq})`).join(', ')}`,
+    `redeliveries: ${infos
+      .map(
+        (info) =>
+          `${info.name} ${info.delivered.consumer_seq - info.delivered.stream_seq} (${info.delivered.stream_seq} events delivered ${info.delivered.consumer_seq} times)`,
+      )
+      .join(', ')}`,
   );
   const unbalanced = verdict.trialBalances.filter((row) => row.debit !== row.credit);
   console.log(`trial balances: ${verdict.trialBalances.length} (organisation, currency), ${unbalanced.length} unbalanced`);
