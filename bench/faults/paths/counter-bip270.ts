@@ -69,6 +69,21 @@ export async function openOrder(bench: Bench, merchant: Merchant, lines: Json[],
   );
 }
 
+/** The n-th counter order of a flat white and a croissant, at merchant n (of `merchants`), under the Idempotency-Key `<path>-<n>`. */
+export function openCounterOrder(bench: Bench, merchants: Merchant[], path: string, n: number): Promise<Json> {
+  const merchant = merchants[n % merchants.length]!;
+  const [flatWhite, croissant] = merchant.items;
+  return openOrder(
+    bench,
+    merchant,
+    [
+      { item_id: flatWhite.id, quantity: 1 },
+      { item_id: croissant.id, quantity: 1 },
+    ],
+    `${path}-${n}`,
+  );
+}
+
 /** `url` on the bench's base: answers name the gateway by its public URL, which the bench may reach through another address. */
 export const onBench = (bench: Bench, url: string) => url.replace(/^https?:\/\/[^/]+/, bench.base);
 
@@ -105,16 +120,7 @@ export const path: PaymentPath = {
 
   async pay(bench, n): Promise<Accepted> {
     const merchant = merchants[n % merchants.length]!;
-    const [flatWhite, croissant] = merchant.items;
-    const order = await openOrder(
-      bench,
-      merchant,
-      [
-        { item_id: flatWhite.id, quantity: 1 },
-        { item_id: croissant.id, quantity: 1 },
-      ],
-      `counter-bip270-${n}`,
-    );
+    const order = await openCounterOrder(bench, merchants, 'counter-bip270', n);
     const txid = await payRequest(bench, order.payment_request_url);
     return { path: 'counter-bip270', org: merchant.handle, key: merchant.key, eventType: 'payment.received', txid };
   },

@@ -5,7 +5,7 @@
 // is the order reading paid (its page or the till polls it). pos posts it as `payment.received` with the txid.
 import { P2PKH, Transaction } from '@bsv/sdk';
 import { call, customerCoin, HttpError, retried, transient, type Accepted, type Bench, type Json, type PaymentPath } from '../path.js';
-import { FEE, onboardCafes, openOrder, type Merchant } from './counter-bip270.js';
+import { FEE, onboardCafes, openCounterOrder, type Merchant } from './counter-bip270.js';
 
 /** How long the order may take to read paid: a watcher round or two, more while a fault holds p2p or pos. */
 const PAID_WITHIN_MS = 180_000;
@@ -41,16 +41,7 @@ export const path: PaymentPath = {
 
   async pay(bench, n): Promise<Accepted> {
     const merchant = merchants[n % merchants.length]!;
-    const [flatWhite, croissant] = merchant.items;
-    const order = await openOrder(
-      bench,
-      merchant,
-      [
-        { item_id: flatWhite.id, quantity: 1 },
-        { item_id: croissant.id, quantity: 1 },
-      ],
-      `counter-watcher-${n}`,
-    );
+    const order = await openCounterOrder(bench, merchants, 'counter-watcher', n);
     const { address, satoshis } = bip21(order.bip21_uri);
     const coin = await customerCoin(bench, satoshis + FEE);
     const tx = new Transaction();

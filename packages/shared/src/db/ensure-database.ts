@@ -5,7 +5,8 @@ import pg from 'pg';
  * database per app on one server, as the distributed path runs them (scripts/distributed/).
  */
 export async function ensureDatabase(serverUrl: string, name: string): Promise<string> {
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`"${name}" is not a database name this creates (a-z, 0-9 and _)`);
+  // Quoted in CREATE DATABASE: letters, digits, _ and - only, at most PostgreSQL's 63 bytes.
+  if (!/^[A-Za-z_][\w-]{0,62}$/.test(name)) throw new Error(`"${name}" is not a database name this creates (letters, digits, _ and -)`);
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {

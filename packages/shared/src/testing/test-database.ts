@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { ensureDatabase } from '../db/ensure-database.js';
 
 /**
  * A fresh database for one test file. With `CTK_TEST_POSTGRES_URL` set (CI's PostgreSQL run), it creates
@@ -9,17 +9,7 @@ import pg from 'pg';
 export async function createTestDatabase(prefix: string): Promise<string | undefined> {
   const serverUrl = process.env.CTK_TEST_POSTGRES_URL;
   if (!serverUrl) return undefined;
-  const name = `ctk_test_${prefix}_${randomBytes(6).toString('hex')}`;
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await client.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
+  return ensureDatabase(serverUrl, `ctk_test_${prefix}_${randomBytes(6).toString('hex')}`);
 }
 
 /** Where a test's embedded data goes when it uses PGlite: in memory. */
