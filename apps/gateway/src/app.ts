@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import {
   closeServiceClients,
   countHttpRequest,
+  currentRequestId,
   createServiceClients,
   defineService,
   type Logger,
@@ -28,6 +28,7 @@ import { servePages } from './pages/serve-pages.js';
 import { registerCors } from './plugins/cors.js';
 import { answerClientError, answerRouterError, registerErrorHandling } from './plugins/errors.js';
 import { refuseContentEncoding } from './plugins/request-refusals.js';
+import { nameServerSpan, requestIdOf, tracedServerFactory } from './plugins/request-context.js';
 import { finishIdempotent } from './plugins/idempotency.js';
 import { clientAddress, rateLimited } from './plugins/rate-limits.js';
 import { contractRoutes } from './contract/contract-routes.js';
@@ -50,7 +51,6 @@ import { walletRoutes } from './routes/wallet-routes.js';
 
 export { configSchema, type Config } from './config.js';
 
-const REQUEST_ID = /^[\w.-]{1,64}$/;
 const ANONYMOUS = Object.freeze({ kind: 'anonymous' as const });
 
 /**
@@ -110,10 +110,11 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     clientErrorHandler: answerClientError,
     // The client address (rate limits, anonymous idempotency) comes from X-Forwarded-For only when a trusted proxy sent it.
     trustProxy: config.CTK_TRUSTED_PROXIES.length > 0 ? config.CTK_TRUSTED_PROXIES : false,
-    genReqId: (request) => {
-      const incoming = request.headers['x-request-id'];
-      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    },
+    // Each request in its own context: its request id (chosen here too when a test injects it) and its trace.
+    serverFactory: tracedServerFactory,
+    genReqId: requestIdOf,
+    // Lines logged for a request name it from that context (logger.ts): no child logger per request.
+    childLoggerFactory: (logger, bindings, options) => (currentRequestId() ? logger : logger.child(bindings, options)),
   });
   app.decorateRequest('caller', null as never);
   // Hooks on every request are callback-style: no promise where there is nothing to wait for.
@@ -167,6 +168,7 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url;
     request.log.info({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    nameServerSpan(request.raw, request.method, route);
     countHttpRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });

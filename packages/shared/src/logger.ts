@@ -1,4 +1,5 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
+import { logFieldsOfContext } from './tracing/context.js';
 
 export type { Logger };
 
@@ -49,6 +50,14 @@ function bufferedStdout(): ReturnType<typeof pino.destination> {
   return stdout;
 }
 
+/**
+ * The options of every logger: JSON lines with credentials redacted, and every line written while a request
+ * is handled names it: `reqId`, and `trace_id` and `span_id` when traced (tracing/context.ts).
+ */
+export function loggerOptions(name: string, level: LoggerOptions['level'] = 'info'): LoggerOptions {
+  return { name, level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, mixin: logFieldsOfContext };
+}
+
 export function createLogger(name: string, level: LoggerOptions['level'] = 'info'): Logger {
-  return pino({ name, level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, bufferedStdout());
+  return pino(loggerOptions(name, level), bufferedStdout());
 }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 // @ctk/proto is not a dependency of @ctk/shared, so it is reached by path (see the report).
 import { BooksServiceDefinition, type BooksServiceImplementation, type GetSetupRequest } from '@ctk/proto/ctk/books/v1/books';
 import { AppError } from '../src/errors.js';
+import { loggerOptions } from '../src/logger.js';
 import { createGrpcClient, type GrpcClient } from '../src/grpc/client.js';
 import { CALLER_ID_KEY, REQUEST_ID_KEY } from '../src/grpc/metadata.js';
 import { startGrpcServer, type GrpcServer } from '../src/grpc/server.js';
@@ -18,7 +19,7 @@ const BOOKS = 'ctk.books.v1.BooksService';
 /** A logger whose JSON lines the test can read. */
 function memoryLogger(): { logger: Logger; lines: () => Array<Record<string, unknown>> } {
   const written: string[] = [];
-  const logger = pino({ level: 'info' }, { write: (line: string) => written.push(line) });
+  const logger = pino(loggerOptions('test'), { write: (line: string) => written.push(line) });
   return { logger, lines: () => written.map((line) => JSON.parse(line) as Record<string, unknown>) };
 }
 
@@ -187,7 +188,7 @@ describe('gRPC server and client', () => {
 
   it('logs the plain Error it hid, with the request id and method', async () => {
     await client.getSetup({ org: { handle: 'crash' } }, { requestId: 'req-logged' }).catch(() => undefined);
-    const line = log.lines().find((l) => l.requestId === 'req-logged');
+    const line = log.lines().find((l) => l.reqId === 'req-logged');
     expect(line).toMatchObject({
       level: 50,
       msg: 'unhandled error in gRPC handler',
@@ -235,7 +236,7 @@ describe('gRPC server and client', () => {
     await client.getSetup({ org: { handle: 'slow' } }, { requestId: 'req-deadline', timeoutMs: 200 }).catch(() => undefined);
     await Promise.all(seen.handlerDone.slice(before));
     await sleep(50);
-    expect(log.lines().filter((l) => l.requestId === 'req-deadline' && l.level === 50)).toEqual([]);
+    expect(log.lines().filter((l) => l.reqId === 'req-deadline' && l.level === 50)).toEqual([]);
   });
 
   describe('a server-streaming call', () => {
@@ -295,7 +296,7 @@ describe('gRPC server and client', () => {
       expect(received).toHaveLength(1);
       expect(error).toMatchObject({ code: 'internal', message: 'Internal error' });
       expect(JSON.stringify(error)).not.toContain('hunter2');
-      expect(log.lines().find((l) => l.requestId === 'req-stream-crash')).toMatchObject({
+      expect(log.lines().find((l) => l.reqId === 'req-stream-crash')).toMatchObject({
         level: 50,
         msg: 'unhandled error in gRPC handler',
         method: `/${BOOKS}/ExportJournal`,
@@ -323,7 +324,7 @@ describe('gRPC server and client', () => {
       }
       await vi.waitFor(() => expect(seen.aborted).toBe(true), { timeout: 2_000 });
       await sleep(50);
-      expect(log.lines().filter((l) => l.requestId === 'req-stream-cancel' && l.level === 50)).toEqual([]);
+      expect(log.lines().filter((l) => l.reqId === 'req-stream-cancel' && l.level === 50)).toEqual([]);
     });
 
     it('does not read far ahead of a consumer that is slow, so the server waits rather than the client buffering', async () => {

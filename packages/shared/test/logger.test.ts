@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { REDACT_PATHS } from '../src/logger.js';
+import { loggerOptions } from '../src/logger.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/log-lines.ts', import.meta.url));
 
@@ -21,10 +21,7 @@ async function logThroughCreateLogger(objects: object[], level = 'info'): Promis
 /** The same pino options as createLogger, with a destination a test can read. */
 function logThroughPino(object: object): Record<string, unknown> {
   const lines: string[] = [];
-  const logger = pino(
-    { level: 'info', redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
-    { write: (line: string) => lines.push(line) },
-  );
+  const logger = pino(loggerOptions('test'), { write: (line: string) => lines.push(line) });
   logger.info(object, 'line');
   expect(lines).toHaveLength(1);
   return JSON.parse(lines[0]!) as Record<string, unknown>;

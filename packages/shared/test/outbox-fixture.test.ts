@@ -18,13 +18,17 @@ describe('the outbox model', () => {
     expect(() => fullSchema(whole)).toThrow(/declares OutboxEvent itself: remove it/);
   });
 
-  it('is created by the fixture migration, which is what diffSchemas writes for the whole schema', async () => {
+  it('is created by the fixture migrations: the first is what diffSchemas writes, and the last leaves nothing to write', async () => {
     const pglite = new PGlite();
     try {
       const adapter = new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory;
-      const sql = await diffSchemas(adapter, FIXTURE_DIR, undefined, fullSchema(await read('./fixtures/outbox/schema.prisma')));
+      const first = await read('./fixtures/outbox/migrations/20260301000000_init/schema.prisma');
+      const sql = await diffSchemas(adapter, FIXTURE_DIR, undefined, first);
       expect(sql).toContain('CREATE TABLE "outbox_events"');
       expect(await read('./fixtures/outbox/migrations/20260301000000_init/migration.sql')).toBe(sql);
+      const last = await read('./fixtures/outbox/migrations/20261130061400_outbox_trace_context/schema.prisma');
+      const whole = fullSchema(await read('./fixtures/outbox/schema.prisma'));
+      expect(await diffSchemas(adapter, FIXTURE_DIR, last, whole)).toMatch(/^$|This is an empty migration/);
     } finally {
       await pglite.close();
     }

@@ -68,7 +68,12 @@ export function inProcessTransport(options: InProcessTransportOptions = {}): Eve
     async publish(message) {
       if (closed) throw new Error('in-process transport is closed');
       if (publishedIds.has(message.id)) return;
-      const kept: EventMessage = { id: message.id, subject: message.subject, data: Uint8Array.from(message.data) };
+      const kept: EventMessage = {
+        id: message.id,
+        subject: message.subject,
+        data: Uint8Array.from(message.data),
+        ...(message.headers ? { headers: { ...message.headers } } : {}),
+      };
       publishedIds.add(kept.id);
       published.push(kept);
       for (const queue of durables.values()) {

@@ -1,4 +1,5 @@
 import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
+import { carriedHeaders } from '../tracing/context.js';
 import type { NatsSession } from './nats-session.js';
 import { ensureConsumer } from './nats-setup.js';
 import { retryDelay } from './retry-delay.js';
@@ -45,7 +46,13 @@ export function startNatsConsumer(options: NatsConsumerOptions): Required<Subscr
     const deliveryCount = message.info.deliveryCount;
     const id = message.headers?.get('Nats-Msg-Id') || `${message.info.stream}:${message.seq}`;
     try {
-      await options.handler({ id, subject: message.subject, data: message.data, deliveryCount });
+      await options.handler({
+        id,
+        subject: message.subject,
+        data: message.data,
+        deliveryCount,
+        headers: carriedHeaders((name) => message.headers?.get(name)),
+      });
       message.ack();
     } catch (error) {
       const delay = retryDelay(deliveryCount, options.retryDelayMs, options.maxRetryDelayMs);

@@ -1,3 +1,4 @@
+import { headers as natsHeaders } from '@nats-io/transport-node';
 import { startNatsConsumer } from './nats-consumer.js';
 import { openNatsSession } from './nats-session.js';
 import { PAYMENT_SUBJECTS_WILDCARD, PAYMENTS_STREAM } from './subjects.js';
@@ -29,7 +30,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /**
  * The production EventTransport over NATS JetStream. Returns at once and connects in the background
  * (publish fails until connected, so the outbox holds events meanwhile); creates the stream if missing.
- * Publishes carry the event id as `Nats-Msg-Id`, so a re-publish within the duplicate window is dropped.
+ * Publishes carry the event id as `Nats-Msg-Id`, so a re-publish within the duplicate window is dropped,
+ * and the message's trace context and request id as headers of their own names.
  */
 export async function connectNatsTransport(options: NatsTransportOptions): Promise<EventTransport> {
   const stream = options.stream ?? { name: PAYMENTS_STREAM, subjects: [PAYMENT_SUBJECTS_WILDCARD] };
@@ -49,8 +51,11 @@ export async function connectNatsTransport(options: NatsTransportOptions): Promi
 
     async publish(message) {
       const { js } = await within(session.ready, publishTimeoutMs, `NATS is not connected (${options.url})`);
+      const headers = natsHeaders();
+      for (const [name, value] of Object.entries(message.headers ?? {})) headers.set(name, value);
       await js.publish(message.subject, message.data, {
         msgID: message.id,
+        headers,
         timeout: publishTimeoutMs,
         expect: { streamName: stream.name },
       });

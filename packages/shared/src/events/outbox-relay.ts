@@ -1,4 +1,7 @@
+import { SpanKind, trace } from '@opentelemetry/api';
 import { countOutboxPublishes, type OutboxState } from '../metrics/metrics.js';
+import { contextFrom, headersOf, type TraceHeaders } from '../tracing/context.js';
+import { endSpan, startSpan } from '../tracing/tracing.js';
 import type { EventLogger, EventTransport } from './transport.js';
 import { Wakeup } from './wakeup.js';
 import { within } from './within.js';
@@ -32,11 +35,11 @@ export type OutboxRelayOptions = {
   transactionTimeoutMs?: number;
 };
 
-type OutboxRow = { id: string; subject: string; payload: Uint8Array };
+type OutboxRow = { id: string; subject: string; payload: Uint8Array; trace_context: string | null };
 type PassResult = { sent: number; failure?: { id: string; error: unknown } };
 
 // Oldest first; SKIP LOCKED leaves rows another relay replica holds to that replica.
-const CLAIM = `SELECT id, subject, payload FROM outbox_events WHERE sent_at IS NULL
+const CLAIM = `SELECT id, subject, payload, trace_context FROM outbox_events WHERE sent_at IS NULL
   ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`;
 const RECORD_FAILURE = 'UPDATE outbox_events SET attempts = attempts + 1, last_error = $2 WHERE id = $1';
 const BACKLOG = 'SELECT count(*)::int AS n FROM outbox_events WHERE sent_at IS NULL';
@@ -140,9 +143,7 @@ export class OutboxRelay {
         const rows = await tx.$queryRawUnsafe<OutboxRow[]>(CLAIM, this.batchSize);
         // All at once: the connection sends them in order and the acknowledgements come back as they come,
         // so a batch costs one round trip, not one per row.
-        const results = await Promise.allSettled(
-          rows.map((row) => transport.publish({ id: row.id, subject: row.subject, data: row.payload })),
-        );
+        const results = await Promise.allSettled(rows.map((row) => publishTraced(transport, row)));
         const sent = rows.filter((_, i) => results[i]?.status === 'fulfilled').map((row) => row.id);
         const failed = results.findIndex((result) => result.status === 'rejected');
         const failure: PassResult['failure'] =
@@ -174,6 +175,44 @@ export class OutboxRelay {
   private async warnLeftBehind(error: unknown): Promise<void> {
     const backlog = await within(this.backlog(), 1_000, 'backlog query timed out').catch(() => undefined);
     if (backlog !== 0) this.options.logger.warn({ err: error, backlog }, 'outbox relay stopped with events still in the outbox');
+  }
+}
+
+/**
+ * Publishes a row in a span (PRODUCER) of the trace that wrote it, and sends that span's context and the
+ * request id with the message, for its consumers to continue.
+ */
+async function publishTraced(transport: EventTransport, row: OutboxRow): Promise<void> {
+  const parent = contextFrom(storedHeaders(row.trace_context));
+  const span = startSpan(
+    `publish ${row.subject}`,
+    SpanKind.PRODUCER,
+    {
+      'messaging.system': 'nats',
+      'messaging.operation.type': 'send',
+      'messaging.destination.name': row.subject,
+      'messaging.message.id': row.id,
+    },
+    parent,
+  );
+  try {
+    await transport.publish({ id: row.id, subject: row.subject, data: row.payload, headers: headersOf(trace.setSpan(parent, span)) });
+    endSpan(span);
+  } catch (error) {
+    endSpan(span, error);
+    throw error;
+  }
+}
+
+/** The headers kept with a row; a row written before they were kept, or unreadable, has none. */
+function storedHeaders(stored: string | null): TraceHeaders | undefined {
+  if (!stored) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(stored);
+    if (!parsed || typeof parsed !== 'object') return undefined;
+    return Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  } catch {
+    return undefined;
   }
 }
 

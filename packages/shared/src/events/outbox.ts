@@ -1,5 +1,6 @@
 import { PaymentEvent } from '@ctk/proto/ctk/events/v1/payment_event';
 import { AppError } from '../errors.js';
+import { headersOf } from '../tracing/context.js';
 import { paymentSubject } from './subjects.js';
 
 /*
@@ -9,17 +10,22 @@ import { paymentSubject } from './subjects.js';
  */
 
 /** The outbox row as written: what a Prisma client's `outboxEvent.create` accepts. */
-export type OutboxEventData = { id: string; subject: string; payload: Uint8Array<ArrayBuffer> };
+export type OutboxEventData = { id: string; subject: string; payload: Uint8Array<ArrayBuffer>; traceContext?: string | null };
 
 /** The caller's interactive transaction (`prisma.$transaction(async (tx) => ...)`), structurally. */
 export type OutboxTransaction = {
   outboxEvent: { create(args: { data: OutboxEventData }): PromiseLike<unknown> };
 };
 
-/** Writes an event to the outbox in the caller's transaction: it is published only if that commits. */
+/**
+ * Writes an event to the outbox in the caller's transaction: it is published only if that commits. The
+ * active trace and request id are kept with it, so that its publishing and its consumers join the trace.
+ */
 export async function enqueueOutboxEvent(tx: OutboxTransaction, data: OutboxEventData): Promise<void> {
   if (!data.id) throw new AppError('bad_request', 'an outbox event needs an id');
-  await tx.outboxEvent.create({ data });
+  const headers = headersOf();
+  const traceContext = Object.keys(headers).length > 0 ? JSON.stringify(headers) : null;
+  await tx.outboxEvent.create({ data: { ...data, traceContext } });
 }
 
 /** Writes a payment event to the outbox in the caller's transaction, on its type's subject. */

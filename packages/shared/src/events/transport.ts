@@ -3,6 +3,8 @@ export type EventMessage = {
   id: string;
   subject: string;
   data: Uint8Array;
+  /** The trace context and request id of the work that published it (traceparent, tracestate, x-request-id). */
+  headers?: Record<string, string>;
   /** 1 on the first delivery, 2 on the first redelivery, ... (set on consumed messages). */
   deliveryCount?: number;
 };

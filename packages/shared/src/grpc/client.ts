@@ -1,6 +1,9 @@
+import { context, SpanKind, trace, type Span } from '@opentelemetry/api';
 import { Status } from 'nice-grpc-common';
 import { AppError, codeForGrpcStatus, isErrorCode } from '../errors.js';
 import { timeGrpcClientCall } from '../metrics/metrics.js';
+import { headersOf } from '../tracing/context.js';
+import { endSpan, startSpan } from '../tracing/tracing.js';
 import { Http2Channel } from './http2-channel.js';
 import { CALLER_ID_KEY, REQUEST_ID_KEY } from './metadata.js';
 import { CallError } from './wire.js';
@@ -50,6 +53,7 @@ const DEFAULT_TIMEOUT_MS = 5_000;
  * (http2-channel.ts): it is the gateway's hot path. Errors come back as AppError with the code the
  * service threw, from a unary call's promise or from a stream's next read. Each call is counted with its
  * status and timed (ctk_grpc_client_*): a stream until it ends, or CANCELLED when the caller leaves it.
+ * Every call carries the active trace and request id as metadata; a unary call is a span (CLIENT) of its own.
  */
 export function createGrpcClient<D extends ServiceDefinition>(
   definition: D,
@@ -64,8 +68,9 @@ export function createGrpcClient<D extends ServiceDefinition>(
   const client: Record<string, unknown> = { close: () => channels.forEach((channel) => channel.close()) };
   for (const [key, method] of Object.entries(definition.methods)) {
     const path = `/${definition.fullName}/${method.name}`;
-    const prepare = (request: unknown, options: CallOptions) => {
-      const headers: Record<string, string> = {};
+    // The active trace (through `span`, the call's own when it has one) and request id go with the call.
+    const prepare = (request: unknown, options: CallOptions, span?: Span) => {
+      const headers = headersOf(span ? trace.setSpan(context.active(), span) : context.active());
       if (options.requestId) headers[REQUEST_ID_KEY] = options.requestId;
       if (options.callerId) headers[CALLER_ID_KEY] = options.callerId;
       const channel = channels[turn++ % channels.length] as Http2Channel;
@@ -106,14 +111,23 @@ export function createGrpcClient<D extends ServiceDefinition>(
       });
     } else {
       client[key] = async (request: unknown, options: CallOptions = {}) => {
-        const { channel, message, headers, timeoutMs } = prepare(request, options);
+        const span = startSpan(path.slice(1), SpanKind.CLIENT, {
+          'rpc.system': 'grpc',
+          'rpc.service': definition.fullName,
+          'rpc.method': method.name,
+        });
+        const { channel, message, headers, timeoutMs } = prepare(request, options, span);
         const ended = timeGrpcClientCall(definition.fullName, method.name);
         try {
           const answer = method.responseType.decode(await channel.call(path, message, headers, timeoutMs));
           ended('OK');
+          span.setAttribute('rpc.grpc.status_code', Status.OK);
+          endSpan(span);
           return answer;
         } catch (error) {
           ended(statusName(error));
+          span.setAttribute('rpc.grpc.status_code', error instanceof CallError ? error.status : Status.INTERNAL);
+          endSpan(span, error);
           throw error instanceof CallError ? toAppError(error, definition.name) : error;
         }
       };

@@ -1,10 +1,12 @@
+import { context as activeContext, SpanKind, trace } from '@opentelemetry/api';
 import { createServer, ServerError, Status, type CallContext } from 'nice-grpc';
 import { HealthDefinition, HealthServiceImpl, HealthState } from 'nice-grpc-server-health';
 import { isDatabaseBusy, isWriteConflict } from '../db/prisma-errors.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { timeGrpcServerCall } from '../metrics/metrics.js';
-import { REQUEST_ID_KEY } from './metadata.js';
+import { carriedHeaders, contextFrom, installTraceContext } from '../tracing/context.js';
+import { endSpan, startSpan } from '../tracing/tracing.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDefinition = any;
@@ -32,6 +34,7 @@ export async function startGrpcServer(options: {
   services: GrpcServices;
   drainMs?: number;
 }): Promise<GrpcServer> {
+  installTraceContext();
   const health = HealthState();
   const server = createServer();
   for (const [definition, implementation] of options.services)
@@ -102,9 +105,11 @@ export function encodeError(error: AppError): ServerError {
  * Wraps each handler so a thrown AppError becomes its status and anything else a logged INTERNAL: a
  * unary handler's rejection, or a server-streaming handler's throw before or between its messages (the
  * caller gets the messages sent before it, then the status). Each call is counted with its status and
- * timed (a stream until it ends, or CANCELLED when the caller leaves it). A plain wrapper rather than a
- * nice-grpc middleware: middlewares are async generators, measurably dearer on every unary call. Handlers
- * that take a stream of requests are left as they are: no contract has one.
+ * timed (a stream until it ends, or CANCELLED when the caller leaves it). A unary handler runs in a span
+ * of its own (SERVER), a child of the caller's trace, and every line it logs names the caller's request
+ * id. A plain wrapper rather than a nice-grpc middleware: middlewares are async generators, measurably
+ * dearer on every unary call. Handlers that take a stream of requests are left as they are: no contract
+ * has one.
  */
 function mapErrors(
   definition: { fullName: string; methods: Record<string, { name: string; requestStream: boolean; responseStream: boolean }> },
@@ -119,34 +124,85 @@ function mapErrors(
     const path = `/${label}`;
     wrapped[name] = method.responseStream
       ? async function* (request: unknown, context: CallContext) {
-          const ended = timeGrpcServerCall(label);
+          const call = startCall(definition.fullName, method.name, context);
           let code = 'CANCELLED';
+          let status: Status | undefined;
+          let failure: unknown;
+          // Each step of the stream runs in the call's context, so what the handler logs names its request.
+          const messages = call.run(() =>
+            (handler.call(implementation, request, context) as AsyncIterable<unknown>)[Symbol.asyncIterator](),
+          );
+          let done = false;
           try {
-            yield* handler.call(implementation, request, context) as AsyncIterable<unknown>;
+            for (;;) {
+              const next = await call.run(() => messages.next());
+              if (next.done) break;
+              yield next.value;
+            }
+            done = true;
             code = 'OK';
+            status = Status.OK;
           } catch (error) {
-            const sent = toServerError(error, context, path, logger);
+            done = true;
+            const sent = call.run(() => toServerError(error, context, path, logger));
             code = statusName(sent, context);
+            status = sent instanceof ServerError ? sent.code : Status.UNKNOWN;
+            failure = error;
             throw sent;
           } finally {
-            ended(code);
+            // The caller left: the handler's own finally blocks run too.
+            if (!done) await call.run(async () => messages.return?.());
+            call.end(code, status, failure);
           }
         }
-      : async (request: unknown, context: CallContext) => {
-          const ended = timeGrpcServerCall(label);
-          try {
-            const answer = await handler.call(implementation, request, context);
-            ended('OK');
-            return answer;
-          } catch (error) {
-            const sent = toServerError(error, context, path, logger);
-            ended(statusName(sent, context));
-            throw sent;
-          }
+      : (request: unknown, context: CallContext) => {
+          const call = startCall(definition.fullName, method.name, context);
+          return call.run(async () => {
+            try {
+              const answer = await handler.call(implementation, request, context);
+              call.end('OK', Status.OK);
+              return answer;
+            } catch (error) {
+              const sent = toServerError(error, context, path, logger);
+              call.end(statusName(sent, context), sent instanceof ServerError ? sent.code : Status.UNKNOWN, error);
+              throw sent;
+            }
+          });
         };
   }
   return wrapped;
 }
+
+/**
+ * One call as it is measured: counted and timed, and a span (SERVER) that is a child of the caller's trace,
+ * in a context that also holds the caller's request id. `run` runs code in that context; `end` ends both.
+ */
+function startCall(service: string, method: string, context: CallContext) {
+  const label = `${service}/${method}`;
+  const ended = timeGrpcServerCall(label);
+  const parent = contextFrom(carriedHeaders((key) => context.metadata.get(key)));
+  const span = startSpan(label, SpanKind.SERVER, { 'rpc.system': 'grpc', 'rpc.service': service, 'rpc.method': method }, parent);
+  const active = trace.setSpan(parent, span);
+  return {
+    run: <T>(work: () => T): T => activeContext.with(active, work),
+    end(code: string, status: Status | undefined, error?: unknown) {
+      ended(code);
+      if (status !== undefined) span.setAttribute('rpc.grpc.status_code', status);
+      // As OpenTelemetry's conventions say: a server span is an error only when the fault is the server's.
+      endSpan(span, status !== undefined && SERVER_FAULTS.has(status) ? error : undefined);
+    },
+  };
+}
+
+/** Statuses that say the server failed, not the caller (OpenTelemetry's gRPC conventions). */
+const SERVER_FAULTS = new Set([
+  Status.UNKNOWN,
+  Status.DEADLINE_EXCEEDED,
+  Status.UNIMPLEMENTED,
+  Status.INTERNAL,
+  Status.UNAVAILABLE,
+  Status.DATA_LOSS,
+]);
 
 /** The status a call ends with, by name: a ServerError's code; anything else ends it CANCELLED (its caller left) or UNKNOWN. */
 function statusName(sent: unknown, context: CallContext): string {
@@ -160,19 +216,13 @@ function toServerError(error: unknown, context: CallContext, method: string, log
   if (context.signal.aborted) return error; // the caller gave up (deadline or cancel): nothing to log
   // A race lost to another transaction is the caller's to try again, never a 500 (a service retries first where it can: retryLostRace).
   if (isWriteConflict(error)) {
-    logger.warn(
-      { err: error, requestId: context.metadata.get(REQUEST_ID_KEY), method },
-      'write conflict or deadlock: the call was refused as a conflict',
-    );
+    logger.warn({ err: error, method }, 'write conflict or deadlock: the call was refused as a conflict');
     return encodeError(new AppError('conflict', 'A concurrent change to the same data won; try again.'));
   }
   if (isDatabaseBusy(error)) {
-    logger.warn(
-      { err: error, requestId: context.metadata.get(REQUEST_ID_KEY), method },
-      'database busy: the call was refused as unavailable',
-    );
+    logger.warn({ err: error, method }, 'database busy: the call was refused as unavailable');
     return encodeError(new AppError('unavailable', 'The service is busy; try again shortly.'));
   }
-  logger.error({ err: error, requestId: context.metadata.get(REQUEST_ID_KEY), method }, 'unhandled error in gRPC handler');
+  logger.error({ err: error, method }, 'unhandled error in gRPC handler');
   return new ServerError(Status.INTERNAL, JSON.stringify({ code: 'internal', message: 'Internal error' }));
 }

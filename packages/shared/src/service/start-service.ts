@@ -6,6 +6,7 @@ import type { EventTransport } from '../events/transport.js';
 import { startGrpcServer } from '../grpc/server.js';
 import { createLogger, type Logger } from '../logger.js';
 import { markAppRunning, watchBrokerConnection, watchOutbox } from '../metrics/metrics.js';
+import { flushTraces, startTracing } from '../tracing/tracing.js';
 import { startMetricsListener } from '../metrics/metrics-listener.js';
 import { watchReadiness, type ReadinessChecks } from './readiness.js';
 import type { BaseConfig, ServiceDefinition, ServiceParts } from './define-service.js';
@@ -34,7 +35,8 @@ export type RunningService = {
 type Closer = () => Promise<void>;
 
 /**
- * The one bootstrap of every app: serves its metrics (with METRICS_PORT), opens and migrates its database,
+ * The one bootstrap of every app: starts tracing (trace context and request ids always; spans exported
+ * with OTEL_EXPORTER_OTLP_ENDPOINT), serves its metrics (with METRICS_PORT), opens and migrates its database,
  * builds it, relays its outbox (an app that emits), subscribes its consumer (an app that consumes), serves
  * gRPC with health (or the gateway's HTTP), and closes all of it in the reverse order. A failure part-way
  * closes what had started.
@@ -45,8 +47,10 @@ export async function startService<C extends BaseConfig, P, O>(
   options: StartOptions<O> = {},
 ): Promise<RunningService> {
   const { logger = createLogger(definition.name, config.LOG_LEVEL as never), transport, readinessPeriodMs, ...appOptions } = options;
+  // The process's tracing, named for this app unless the process started it first (the embedded default).
+  startTracing(`ctk-${definition.name}`);
   const stopped = markAppRunning(definition.name);
-  const closers: Closer[] = [async () => stopped()];
+  const closers: Closer[] = [async () => stopped(), flushTraces];
   const closeAll = async () => {
     for (const close of closers.splice(0).reverse()) await close();
   };

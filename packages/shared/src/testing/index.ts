@@ -8,3 +8,4 @@ export * from './failure.js';
 export * from './test-client.js';
 export * from './start-built-service.js';
 export * from './metrics.js';
+export * from './otlp-receiver.js';

@@ -1,0 +1,87 @@
+import { context, SpanStatusCode, trace, type Attributes, type Context, type Span, type SpanKind } from '@opentelemetry/api';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider } from '@opentelemetry/sdk-trace';
+import { z } from 'zod';
+import { loadConfig, unsetIfEmpty } from '../config.js';
+import { installTraceContext } from './context.js';
+
+/**
+ * Tracing's settings, by OpenTelemetry's own variable names: traces are exported over OTLP/HTTP (JSON) to
+ * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, else OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces (a collector's
+ * receiver); with neither, nothing is recorded, and the trace context and request id still travel.
+ */
+const tracingConfigSchema = z.object({
+  OTEL_EXPORTER_OTLP_ENDPOINT: unsetIfEmpty(z.url({ protocol: /^https?$/ }).optional()),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: unsetIfEmpty(z.url({ protocol: /^https?$/ }).optional()),
+  OTEL_SERVICE_NAME: unsetIfEmpty(z.string().min(1).optional()),
+  /** The share of new traces recorded, 0 to 1 (a trace begun elsewhere follows its caller's choice). */
+  OTEL_TRACES_SAMPLER_ARG: unsetIfEmpty(z.coerce.number().min(0).max(1).default(1)),
+  /** How long finished spans wait to be exported in a batch, in milliseconds. */
+  OTEL_BSP_SCHEDULE_DELAY: unsetIfEmpty(z.coerce.number().int().min(0).default(5_000)),
+});
+
+let provider: TracerProvider | undefined;
+
+/**
+ * Starts this process's tracing, once (the embedded default starts every app in one process: the first
+ * name wins, OTEL_SERVICE_NAME over it). Always installs the trace context; records and exports spans
+ * only when an OTLP endpoint is set.
+ */
+export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = process.env): void {
+  installTraceContext();
+  if (provider) return;
+  const config = loadConfig(tracingConfigSchema, env);
+  const url =
+    config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ??
+    (config.OTEL_EXPORTER_OTLP_ENDPOINT ? `${config.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, '')}/v1/traces` : undefined);
+  if (!url) return;
+  provider = new TracerProvider({
+    resource: resourceFromAttributes({ 'service.name': config.OTEL_SERVICE_NAME ?? serviceName }),
+    sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(config.OTEL_TRACES_SAMPLER_ARG) }),
+    spanProcessors: [
+      new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url }), scheduledDelayMillis: config.OTEL_BSP_SCHEDULE_DELAY }),
+    ],
+  });
+  trace.setGlobalTracerProvider(provider);
+}
+
+/** Exports the spans that have ended and not yet been sent (before the process stops). */
+export async function flushTraces(): Promise<void> {
+  await provider?.forceFlush();
+}
+
+const tracer = trace.getTracer('commerce-toolkit');
+
+/** Starts a span, a child of `parent` (the active context by default); without tracing it records nothing. */
+export function startSpan(name: string, kind: SpanKind, attributes: Attributes, parent: Context = context.active()): Span {
+  return tracer.startSpan(name, { kind, attributes }, parent);
+}
+
+/** Ends a span with an error status and the error recorded, or OK. */
+export function endSpan(span: Span, error?: unknown, message?: string): void {
+  if (error !== undefined) {
+    span.recordException(error instanceof Error ? error : String(error));
+    span.setStatus({ code: SpanStatusCode.ERROR, message: message ?? (error instanceof Error ? error.message : String(error)) });
+  }
+  span.end();
+}
+
+/** Runs `work` in a new span as the active context (with `parent`'s request id), and ends the span with its outcome. */
+export async function inSpan<T>(
+  name: string,
+  kind: SpanKind,
+  attributes: Attributes,
+  parent: Context,
+  work: (span: Span) => Promise<T>,
+): Promise<T> {
+  const span = startSpan(name, kind, attributes, parent);
+  try {
+    const result = await context.with(trace.setSpan(parent, span), () => work(span));
+    endSpan(span);
+    return result;
+  } catch (error) {
+    endSpan(span, error);
+    throw error;
+  }
+}

@@ -1,0 +1,119 @@
+import { context, SpanKind, trace } from '@opentelemetry/api';
+import { BooksServiceDefinition, type BooksServiceImplementation } from '@ctk/proto/ctk/books/v1/books';
+import { PaymentEvent } from '@ctk/proto/ctk/events/v1/payment_event';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inProcessTransport } from '../src/events/in-process-transport.js';
+import { measuredConsumers } from '../src/events/measured-consumers.js';
+import { enqueuePaymentEvent } from '../src/events/outbox.js';
+import { startOutboxRelay, type OutboxRelay } from '../src/events/outbox-relay.js';
+import { createGrpcClient } from '../src/grpc/client.js';
+import { startGrpcServer, type GrpcServer } from '../src/grpc/server.js';
+import { loggerOptions } from '../src/logger.js';
+import { eventually } from '../src/testing/eventually.js';
+import { startOtlpReceiver, type ReceivedSpan } from '../src/testing/otlp-receiver.js';
+import { requestContext } from '../src/tracing/context.js';
+import { endSpan, flushTraces, startSpan, startTracing } from '../src/tracing/tracing.js';
+import { openOutboxDatabase, type OutboxDatabase } from './fixtures/outbox/database.js';
+import { paymentEvent } from './fixtures/payment-events.js';
+import { silentLogger } from './fixtures/silent-logger.js';
+
+/**
+ * One request through the pieces every app is built of, traced as a collector receives it: a root span (the
+ * gateway's HTTP request), a gRPC call, the handler writing an event to the outbox, the relay publishing it
+ * and a consumer handling it. One trace, each span the child of the one before, and every line logged on
+ * the way naming the request.
+ */
+describe('a request traced from the gateway to the consumer', () => {
+  let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
+  let db: OutboxDatabase;
+  let server: GrpcServer;
+  let relay: OutboxRelay;
+  const transport = inProcessTransport();
+  const lines: Array<Record<string, unknown>> = [];
+  const logger = pino(loggerOptions('test'), { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+  const consumed: string[] = [];
+
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver();
+    startTracing('ctk-test', { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '50' });
+    db = await openOutboxDatabase();
+    const unused = Object.fromEntries(Object.keys(BooksServiceDefinition.methods).map((name) => [name, () => undefined]));
+    const books = {
+      ...(unused as unknown as BooksServiceImplementation),
+      async getSetup(request: { org?: { handle: string } }) {
+        await db.prisma.$transaction((tx) => enqueuePaymentEvent(tx, paymentEvent({ id: `traced-${request.org?.handle}` })));
+        logger.info({}, 'handler wrote the event');
+        return { capabilities: [] };
+      },
+    };
+    server = await startGrpcServer({ name: 'books', address: '127.0.0.1:0', logger, services: [[BooksServiceDefinition, books]] });
+    await measuredConsumers(transport).consume('books', async (message) => {
+      consumed.push(PaymentEvent.decode(message.data).id);
+      logger.info({}, 'consumer handled the event');
+    });
+    relay = startOutboxRelay({ prisma: db.prisma, transport, logger: silentLogger(), pollMs: 20 });
+  });
+
+  afterAll(async () => {
+    await relay?.stop();
+    await transport.close();
+    await server?.shutdown();
+    await db?.close();
+    await receiver?.close();
+  });
+
+  it('is one trace, each span the child of the one before, and each line logged names the request', async () => {
+    const client = createGrpcClient(BooksServiceDefinition, `127.0.0.1:${server.port}`);
+    const root = startSpan('POST /api/v1/things', SpanKind.SERVER, {}, requestContext('req-traced'));
+    await context.with(trace.setSpan(requestContext('req-traced'), root), () => client.getSetup({ org: { handle: 'one' } }));
+    endSpan(root);
+    client.close();
+    await eventually(() => expect(consumed).toEqual(['traced-one']));
+    let spans: ReceivedSpan[] = [];
+    await eventually(async () => {
+      await flushTraces();
+      spans = receiver.spans().filter((span) => span.traceId === root.spanContext().traceId);
+      expect(spans).toHaveLength(5);
+    });
+
+    // Each span the only child of the one before it.
+    const childOf = (parent: ReceivedSpan) => {
+      const children = spans.filter((span) => span.parentSpanId === parent.spanId);
+      expect(children).toHaveLength(1);
+      return children[0]!;
+    };
+    const gateway = spans.find((span) => span.parentSpanId === '')!;
+    const call = childOf(gateway);
+    const handler = childOf(call);
+    const publish = childOf(handler);
+    const consume = childOf(publish);
+    expect(gateway).toMatchObject({ name: 'POST /api/v1/things', spanId: root.spanContext().spanId, service: 'ctk-test' });
+    expect(call).toMatchObject({ name: 'ctk.books.v1.BooksService/GetSetup', kind: 3 });
+    expect(call.attributes).toMatchObject({ 'rpc.system': 'grpc', 'rpc.method': 'GetSetup', 'rpc.grpc.status_code': 0 });
+    expect(handler).toMatchObject({ name: 'ctk.books.v1.BooksService/GetSetup', kind: 2 });
+    expect(publish).toMatchObject({ name: 'publish ctk.payments.payment.received', kind: 4 });
+    expect(publish.attributes).toMatchObject({ 'messaging.system': 'nats', 'messaging.message.id': 'traced-one' });
+    expect(consume).toMatchObject({ name: 'process ctk.payments.payment.received', kind: 5 });
+    expect(consume.attributes).toMatchObject({ 'messaging.consumer.group.name': 'books', 'ctk.outcome': 'handled' });
+
+    const traceId = root.spanContext().traceId;
+    expect(lines.find((line) => line.msg === 'handler wrote the event')).toMatchObject({
+      reqId: 'req-traced',
+      trace_id: traceId,
+      span_id: handler.spanId,
+    });
+    expect(lines.find((line) => line.msg === 'consumer handled the event')).toMatchObject({
+      reqId: 'req-traced',
+      trace_id: traceId,
+      span_id: consume.spanId,
+    });
+  });
+
+  it('keeps no trace with an event written outside any request, and its consumer still handles it', async () => {
+    await db.prisma.$transaction((tx) => enqueuePaymentEvent(tx, paymentEvent({ id: 'untraced' })));
+    const row = await db.prisma.outboxEvent.findUniqueOrThrow({ where: { id: 'untraced' } });
+    expect(row.traceContext).toBeNull();
+    await eventually(() => expect(consumed).toContain('untraced'));
+  });
+});
