@@ -507,6 +507,20 @@ for (const overlay of skip ? [] : OVERLAYS) {
       }
     });
 
+    test('every app exports traces where ctk-config says (OTEL_EXPORTER_OTLP_ENDPOINT; empty as shipped: none)', () => {
+      const objs = render(overlay);
+      const config = named(objs, 'ConfigMap', 'ctk-config');
+      assert.equal(config.data.otel_exporter_otlp_endpoint, '', 'ctk-config: otel_exporter_otlp_endpoint');
+      for (const app of APPS) {
+        const [c] = named(objs, 'Deployment', app).spec.template.spec.containers;
+        assert.deepEqual(
+          envVar(c, 'OTEL_EXPORTER_OTLP_ENDPOINT')?.valueFrom?.configMapKeyRef,
+          { name: 'ctk-config', key: 'otel_exporter_otlp_endpoint' },
+          `${app}: OTEL_EXPORTER_OTLP_ENDPOINT`,
+        );
+      }
+    });
+
     test('every app serves its metrics on port "metrics" (METRICS_PORT=9464, on its server\'s host), annotated for Prometheus', async () => {
       const objs = render(overlay);
       for (const app of APPS) {

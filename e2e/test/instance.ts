@@ -75,7 +75,7 @@ export async function startDistributedInstance(options: {
   port: number;
   dataDir: string;
   chainPort: number;
-  /** More settings (CTK_REPLICAS, say). */
+  /** More settings (CTK_REPLICAS, LOG_LEVEL (warn unless given), say). */
   env?: Record<string, string>;
 }): Promise<Instance & { databases: () => Promise<Record<string, string>>; stopNats: () => void }> {
   const natsPort = await freePort();
@@ -94,6 +94,7 @@ export async function startDistributedInstance(options: {
     await until(() => reachable(natsPort), Boolean, `the NATS server on port ${natsPort}`);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
+      LOG_LEVEL: 'warn',
       ...options.env,
       PORT: String(options.port),
       CTK_DATA_DIR: options.dataDir,
@@ -101,7 +102,6 @@ export async function startDistributedInstance(options: {
       CTK_POSTGRES_URL: POSTGRES_URL,
       CTK_DATABASE_PREFIX: prefix,
       NATS_URL: `nats://127.0.0.1:${natsPort}`,
-      LOG_LEVEL: 'warn',
     };
     /** Each app's database, by app: `<prefix>_<app>` on the server. */
     const databases = async () =>

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startOtlpReceiver, type ReceivedSpan } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, distributedUnavailable, freePort, ROOT, startDistributedInstance, stopInstance, until, wallet } from './instance.js';
 
@@ -20,9 +21,10 @@ type Json = Record<string, any>;
  * killed) fires CtkOutboxStuck. That alert's minute and two are promtool's to test (deploy/test/observability.test.mjs):
  * here its threshold is 1 s and its `for` nothing, the rest as written.
  */
-describe.skipIf(skip)('Prometheus scraping the distributed path', () => {
+describe.skipIf(skip)('Prometheus scraping the distributed path, and its traces', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ctk-e2e-prometheus-'));
   let instance: Awaited<ReturnType<typeof startDistributedInstance>>;
+  let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
   let chainPort = 0;
   let prometheus: ChildProcess | undefined;
   let promUrl = '';
@@ -33,7 +35,14 @@ describe.skipIf(skip)('Prometheus scraping the distributed path', () => {
 
   beforeAll(async () => {
     chainPort = await freePort();
-    instance = await startDistributedInstance({ port: await freePort(), dataDir: join(dir, 'instance'), chainPort });
+    // Every process exports its spans to one receiver, as to a collector (OTLP/HTTP), and logs at info.
+    receiver = await startOtlpReceiver();
+    instance = await startDistributedInstance({
+      port: await freePort(),
+      dataDir: join(dir, 'instance'),
+      chainPort,
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '200', LOG_LEVEL: 'info' },
+    });
     const config = join(dir, 'instance', 'prometheus', 'prometheus.yml');
     const rules = readFileSync(join(ROOT, 'deploy/observability/alerts.yml'), 'utf8')
       .replace('max by (app, instance) (ctk_outbox_oldest_age_seconds) > 60', 'max by (app, instance) (ctk_outbox_oldest_age_seconds) > 1')
@@ -69,6 +78,7 @@ describe.skipIf(skip)('Prometheus scraping the distributed path', () => {
   afterAll(async () => {
     prometheus?.kill('SIGTERM');
     if (instance) await stopInstance(instance);
+    await receiver?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -109,6 +119,61 @@ describe.skipIf(skip)('Prometheus scraping the distributed path', () => {
     expect(lag.map((sample) => sample.metric.consumer).sort()).toEqual(['books', 'commerce']);
     expect((await query('ctk_parked_events')).map((sample) => sample.metric.app)).toEqual(['books']);
     expect((await query('sum by (app) (process_resident_memory_bytes{job=~"ctk.*"})')).length).toBe(APPS.length);
+  });
+
+  it('traces one paymail payment as one trace: the gateway, p2p, its outbox relay, NATS and books', async () => {
+    const merchant = await wallet(chainPort, join(dir, 'traced-merchant.json'), 'create');
+    const onboarded = await api(instance.base, 'POST', '/api/v1/onboard', undefined, {
+      name: 'Traced Cafe',
+      paymail_alias: 'traced',
+      receiving_address: merchant.address,
+      identity_public_key: merchant.public_key,
+    });
+    expect(onboarded.status).toBe(201);
+    const customer = join(dir, 'traced-customer.json');
+    await wallet(chainPort, customer, 'create');
+    await wallet(chainPort, customer, 'faucet', '100000');
+    await wallet(chainPort, customer, 'pay', `traced@${new URL(instance.base).host}`, '--amount', '1200');
+
+    // The request that delivered the transaction, as the gateway traced it, and everything in its trace.
+    const delivered = await until(
+      async () => receiver.spans().find((span) => /^POST \/api\/v1\/bsvalias\/(receive-transaction|beef)\/:paymail$/.test(span.name)),
+      Boolean,
+      "the gateway's span of the delivery",
+    );
+    const inTrace = () => receiver.spans().filter((span) => span.traceId === delivered!.traceId);
+    const childrenOf = (parent: ReceivedSpan, where: Partial<ReceivedSpan>) =>
+      inTrace().filter(
+        (span) =>
+          span.parentSpanId === parent.spanId && Object.entries(where).every(([key, value]) => span[key as keyof ReceivedSpan] === value),
+      );
+    await until(
+      async () => inTrace().filter((span) => span.service === 'ctk-books' && span.kind === 5),
+      (spans) => spans.length > 0,
+      "books's span of the payment event",
+    );
+    expect(delivered).toMatchObject({ service: 'ctk-gateway', kind: 2, parentSpanId: '' });
+    expect(delivered!.attributes['http.response.status_code']).toBe(200);
+    const [call] = childrenOf(delivered!, { service: 'ctk-gateway', kind: 3, name: 'ctk.p2p.v1.P2pService/ReceiveP2pTransaction' });
+    const [answered] = childrenOf(call!, { service: 'ctk-p2p', kind: 2, name: 'ctk.p2p.v1.P2pService/ReceiveP2pTransaction' });
+    const [published] = childrenOf(answered!, { service: 'ctk-p2p', kind: 4, name: 'publish ctk.payments.payment.received' });
+    const [posted] = childrenOf(published!, { service: 'ctk-books', kind: 5, name: 'process ctk.payments.payment.received' });
+    expect(posted!.attributes).toMatchObject({
+      'messaging.system': 'nats',
+      'messaging.consumer.group.name': 'books',
+      'ctk.outcome': 'posted',
+    });
+
+    // The gateway's line for that request names it and its trace.
+    const logs = join(dir, 'instance', 'logs');
+    const lines = readdirSync(logs)
+      .filter((file) => file.startsWith('gateway'))
+      .flatMap((file) => readFileSync(join(logs, file), 'utf8').split('\n'))
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Json);
+    const line = lines.find((entry) => entry.msg === 'request' && entry.trace_id === delivered!.traceId);
+    expect(line).toMatchObject({ route: delivered!.attributes['http.route'], status: 200, span_id: delivered!.spanId });
+    expect(line!.reqId).toMatch(/^[\w.-]{1,64}$/);
   });
 
   it('fires CtkOutboxStuck for p2p when its relay cannot publish: a paymail payment taken while NATS is down', async () => {

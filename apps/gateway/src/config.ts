@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { configFields, metricsConfigFields, serviceAddressFields, unsetIfEmpty } from '@ctk/shared';
+import { configFields, telemetryConfigFields, serviceAddressFields, unsetIfEmpty } from '@ctk/shared';
 import { z } from 'zod';
 
 export const configSchema = z
@@ -9,8 +9,8 @@ export const configSchema = z
     LOG_LEVEL: configFields.logLevel,
     DATABASE_URL: configFields.databaseUrl,
     CTK_DATA_DIR: configFields.dataDir,
-    /** Prometheus's metrics at GET /metrics on this port, never on PORT (0: any free port); none when unset. */
-    ...metricsConfigFields,
+    /** Prometheus's metrics at GET /metrics on METRICS_PORT, never on PORT (0: any free port; none when unset), and tracing's OTEL_* settings. */
+    ...telemetryConfigFields,
     /**
      * The public base URL of this instance: the domain sign-in messages are bound to, where paymail
      * capabilities point. By default http://localhost:<PORT>, so a second instance on another port points

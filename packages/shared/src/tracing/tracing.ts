@@ -7,11 +7,12 @@ import { loadConfig, unsetIfEmpty } from '../config.js';
 import { installTraceContext } from './context.js';
 
 /**
- * Tracing's settings, by OpenTelemetry's own variable names: traces are exported over OTLP/HTTP (JSON) to
- * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, else OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces (a collector's
- * receiver); with neither, nothing is recorded, and the trace context and request id still travel.
+ * Tracing's settings, by OpenTelemetry's own variable names, in every app's configuration (telemetryConfigFields):
+ * traces are exported over OTLP/HTTP (JSON) to OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, else
+ * OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces (a collector's receiver); with neither, nothing is recorded, and
+ * the trace context and request id still travel.
  */
-const tracingConfigSchema = z.object({
+export const tracingConfigFields = {
   OTEL_EXPORTER_OTLP_ENDPOINT: unsetIfEmpty(z.url({ protocol: /^https?$/ }).optional()),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: unsetIfEmpty(z.url({ protocol: /^https?$/ }).optional()),
   OTEL_SERVICE_NAME: unsetIfEmpty(z.string().min(1).optional()),
@@ -19,7 +20,8 @@ const tracingConfigSchema = z.object({
   OTEL_TRACES_SAMPLER_ARG: unsetIfEmpty(z.coerce.number().min(0).max(1).default(1)),
   /** How long finished spans wait to be exported in a batch, in milliseconds. */
   OTEL_BSP_SCHEDULE_DELAY: unsetIfEmpty(z.coerce.number().int().min(0).default(5_000)),
-});
+};
+const tracingConfigSchema = z.object(tracingConfigFields);
 
 let provider: TracerProvider | undefined;
 
