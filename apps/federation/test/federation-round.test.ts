@@ -97,3 +97,64 @@ describe('a federation round over a peer with feeds that cannot be carried', () 
     expect(fetchesOf('three')).toBe(0);
   });
 });
+
+/**
+ * Two replicas of federation on one PostgreSQL database, their rounds due at once, and a peer that answers slowly:
+ * each round claims the peers it visits, so the peer is visited once, not once by each replica, and its next
+ * visit is the one its interval sets. PGlite is one process's database: replicas need PostgreSQL.
+ */
+describe.skipIf(!process.env.CTK_TEST_POSTGRES_URL)('two replicas running federation rounds at once', () => {
+  let peer: TestPeer;
+  const replicas: RunningService[] = [];
+
+  beforeAll(async () => {
+    peer = await startTestPeer((request, res) => {
+      const answer = () => {
+        const identity = { url: peer.origin, key: SAMPLE_INSTANCE_KEY, publicKey: SAMPLE_INSTANCE_KEY.toPublicKey().toString() };
+        const list = signPeerList(identity, [], new Date());
+        const body = request.path.startsWith('/api/v1/feeds')
+          ? { data: [], next_cursor: null }
+          : {
+              self: { url: list.self.url, public_key: list.self.publicKey },
+              peers: [],
+              signed_at: list.signedAt,
+              signature: list.signature,
+            };
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      };
+      // Slow enough that both replicas' first rounds find the peer due while one of them is visiting it.
+      if (request.path === '/api/v1/peers/exchange') setTimeout(answer, 3_000);
+      else answer();
+    });
+    const url = await createTestDatabase('federation-replicas');
+    for (let i = 0; i < 2; i++)
+      replicas.push(
+        await startService(
+          federation,
+          loadConfig(configSchema, {
+            GRPC_PORT: '0',
+            LOG_LEVEL: 'silent',
+            CTK_DATA_DIR: TEST_DATA_DIR,
+            FEDERATION_SEED_PEERS: peer.origin,
+            FEDERATION_ALLOW_PRIVATE_PEERS: 'true',
+            FEDERATION_PULL_INTERVAL_MS: '60000',
+            DATABASE_URL: url!,
+          }),
+        ),
+      );
+  }, 60_000);
+  afterAll(async () => {
+    for (const replica of replicas) await replica.close();
+    await peer?.close();
+  });
+
+  it('visits a due peer once, whichever replica claims it', async () => {
+    const exchanges = () => peer.received.filter((request) => request.path === '/api/v1/peers/exchange').length;
+    const listings = () => peer.received.filter((request) => request.path.startsWith('/api/v1/feeds?')).length;
+    await eventually(() => expect(listings()).toBe(1), 20_000);
+    // Both replicas' rounds have ticked again since (every 5 s): the peer is not due for a minute.
+    await new Promise((later) => setTimeout(later, 6_000));
+    expect(exchanges()).toBe(1);
+    expect(listings()).toBe(1);
+  }, 40_000);
+});

@@ -19,6 +19,11 @@ export type RoundContext = {
 /** The most peers visited in one round; the others wait for the next. */
 const PEERS_PER_ROUND = 20;
 const DAY_MS = 86_400_000;
+/**
+ * How long a round holds the peers it claimed. Its visit sets their next pull when it ends; if its replica
+ * dies first, another replica's round takes them once this has passed.
+ */
+const CLAIM_MS = 10 * 60_000;
 
 const feedPage = z.object({
   data: z.array(z.object({ handle: z.string().max(40), digest: z.string().max(64), merchant_signed: z.boolean() }).passthrough()).max(100),
@@ -26,17 +31,16 @@ const feedPage = z.object({
 });
 
 /**
- * One round of federation: every peer that is due (seeds first seen now) is confirmed, told of this
- * instance and its peers, and its own feeds pulled where they changed. A peer that fails is tried again
- * later and later (doubling, up to a day); what was pulled from it before is kept.
+ * One round of federation: every peer that is due (seeds first seen now) is claimed for this round, confirmed,
+ * told of this instance and its peers, and its own feeds pulled where they changed. A peer that fails is tried
+ * again later and later (doubling, up to a day); what was pulled from it before is kept.
  */
 export async function federationRound(context: RoundContext): Promise<void> {
   const { prisma, now, identity } = context.peers;
   const own = (await identity()).url;
   const seeds = context.seeds.flatMap((url) => peerOrigin(url) ?? []).filter((url) => url !== own);
   if (seeds.length) await prisma.peer.createMany({ data: seeds.map((url) => ({ url, source: 'seed' })), skipDuplicates: true });
-  const due = await prisma.peer.findMany({ where: { nextPullAt: { lte: now() } }, orderBy: { nextPullAt: 'asc' }, take: PEERS_PER_ROUND });
-  for (const peer of due) {
+  for (const peer of await claimDuePeers(prisma, now())) {
     try {
       await visitPeer(context, peer.url);
       await prisma.peer.update({
@@ -53,6 +57,20 @@ export async function federationRound(context: RoundContext): Promise<void> {
       });
     }
   }
+}
+
+/**
+ * The peers due at `at`, oldest first, up to PEERS_PER_ROUND, claimed: their next pull moved CLAIM_MS ahead in
+ * the statement that picks them, which skips rows another replica's round is claiming at that moment. So
+ * replicas running rounds at once never visit one peer together, nor overwrite each other's outcome of it.
+ */
+async function claimDuePeers(prisma: PeerContext['prisma'], at: Date): Promise<Array<{ url: string; failures: number }>> {
+  return prisma.$queryRaw<Array<{ url: string; failures: number }>>`
+    UPDATE peers SET next_pull_at = ${new Date(at.getTime() + CLAIM_MS)}
+    WHERE url IN (
+      SELECT url FROM peers WHERE next_pull_at <= ${at} ORDER BY next_pull_at LIMIT ${PEERS_PER_ROUND} FOR UPDATE SKIP LOCKED
+    )
+    RETURNING url, failures`;
 }
 
 async function visitPeer(context: RoundContext, url: string): Promise<void> {

@@ -105,9 +105,9 @@ export function encodeError(error: AppError): ServerError {
  * Wraps each handler so a thrown AppError becomes its status and anything else a logged INTERNAL: a
  * unary handler's rejection, or a server-streaming handler's throw before or between its messages (the
  * caller gets the messages sent before it, then the status). Each call is counted with its status and
- * timed (a stream until it ends, or CANCELLED when the caller leaves it). A unary handler runs in a span
- * of its own (SERVER), a child of the caller's trace, and every line it logs names the caller's request
- * id. A plain wrapper rather than a nice-grpc middleware: middlewares are async generators, measurably
+ * timed (a stream until it ends, or CANCELLED when the caller leaves it). Each call runs in a span of its
+ * own (SERVER), a child of the caller's trace, and every line it logs names the caller's request id. A
+ * plain wrapper rather than a nice-grpc middleware: middlewares are async generators, measurably
  * dearer on every unary call. Handlers that take a stream of requests are left as they are: no contract
  * has one.
  */
