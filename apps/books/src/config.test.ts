@@ -8,6 +8,8 @@ describe('books config', () => {
       GRPC_HOST: '127.0.0.1',
       GRPC_PORT: 50061,
       LOG_LEVEL: 'info',
+      OTEL_TRACES_SAMPLER_ARG: 1,
+      OTEL_BSP_SCHEDULE_DELAY: 5000,
       DATABASE_URL: undefined,
       CTK_DATA_DIR: '.data',
       NATS_URL: undefined,
@@ -24,6 +26,13 @@ describe('books config', () => {
     const config = loadConfig(configSchema, { GRPC_PORT: '0', DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/books' });
     expect(config.GRPC_PORT).toBe(0);
     expect(config.DATABASE_URL).toBe('postgresql://postgres@127.0.0.1:5432/books');
+  });
+
+  it('reads tracing settings by OpenTelemetry names, and refuses a malformed one, naming it', () => {
+    const config = loadConfig(configSchema, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_TRACES_SAMPLER_ARG: '0.25' });
+    expect(config).toMatchObject({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_TRACES_SAMPLER_ARG: 0.25 });
+    expect(() => loadConfig(configSchema, { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT/);
+    expect(() => loadConfig(configSchema, { OTEL_TRACES_SAMPLER_ARG: '2' })).toThrow(/OTEL_TRACES_SAMPLER_ARG/);
   });
 
   it('rejects a bad port, naming GRPC_PORT', () => {

@@ -8,6 +8,8 @@ describe('pos config', () => {
       GRPC_HOST: '127.0.0.1',
       GRPC_PORT: 50062,
       LOG_LEVEL: 'info',
+      OTEL_TRACES_SAMPLER_ARG: 1,
+      OTEL_BSP_SCHEDULE_DELAY: 5000,
       DATABASE_URL: undefined,
       CTK_DATA_DIR: '.data',
       NATS_URL: undefined,
