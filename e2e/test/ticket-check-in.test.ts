@@ -106,7 +106,10 @@ describe.skipIf(!hasChromium)('tickets bought online and checked in at the door 
     await counter.goto(`${base}/pos`);
     await counter.getByLabel('API key').fill(staff.body.api_key.key);
     await counter.getByLabel('API key').press('Enter');
+    // The menu loads above the panel and moves it down: open the panel once the menu is in place.
+    await counter.locator('#item-grid > *, #menu-empty:not([hidden])').first().waitFor();
     await counter.getByText('Check in a ticket').click();
+    await counter.getByLabel('Ticket code').waitFor();
     const checkIn = async (code: string) => {
       await counter.getByLabel('Ticket code').fill(code);
       await counter.getByRole('button', { name: 'Check in' }).click();
