@@ -33,6 +33,22 @@ describe.skipIf(skip)('Prometheus scraping the distributed path, and its traces'
     return answer.data?.result ?? [];
   };
 
+  /** A shop with a paymail and a wallet of its own, and a customer's wallet with coins to pay it. */
+  const shopAndCustomer = async (name: string, alias: string) => {
+    const merchant = await wallet(chainPort, join(dir, `${alias}-merchant.json`), 'create');
+    const onboarded = await api(instance.base, 'POST', '/api/v1/onboard', undefined, {
+      name,
+      paymail_alias: alias,
+      receiving_address: merchant.address,
+      identity_public_key: merchant.public_key,
+    });
+    expect(onboarded.status).toBe(201);
+    const customer = join(dir, `${alias}-customer.json`);
+    await wallet(chainPort, customer, 'create');
+    await wallet(chainPort, customer, 'faucet', '100000');
+    return { customer, paymail: `${alias}@${new URL(instance.base).host}` };
+  };
+
   beforeAll(async () => {
     chainPort = await freePort();
     // Every process exports its spans to one receiver, as to a collector (OTLP/HTTP), and logs at info.
@@ -122,18 +138,8 @@ describe.skipIf(skip)('Prometheus scraping the distributed path, and its traces'
   });
 
   it('traces one paymail payment as one trace: the gateway, p2p, its outbox relay, NATS and books', async () => {
-    const merchant = await wallet(chainPort, join(dir, 'traced-merchant.json'), 'create');
-    const onboarded = await api(instance.base, 'POST', '/api/v1/onboard', undefined, {
-      name: 'Traced Cafe',
-      paymail_alias: 'traced',
-      receiving_address: merchant.address,
-      identity_public_key: merchant.public_key,
-    });
-    expect(onboarded.status).toBe(201);
-    const customer = join(dir, 'traced-customer.json');
-    await wallet(chainPort, customer, 'create');
-    await wallet(chainPort, customer, 'faucet', '100000');
-    await wallet(chainPort, customer, 'pay', `traced@${new URL(instance.base).host}`, '--amount', '1200');
+    const { customer, paymail } = await shopAndCustomer('Traced Cafe', 'traced');
+    await wallet(chainPort, customer, 'pay', paymail, '--amount', '1200');
 
     // The request that delivered the transaction, as the gateway traced it, and everything in its trace.
     const delivered = await until(
@@ -177,20 +183,10 @@ describe.skipIf(skip)('Prometheus scraping the distributed path, and its traces'
   });
 
   it('fires CtkOutboxStuck for p2p when its relay cannot publish: a paymail payment taken while NATS is down', async () => {
-    const merchant = await wallet(chainPort, join(dir, 'merchant.json'), 'create');
-    const onboarded = await api(instance.base, 'POST', '/api/v1/onboard', undefined, {
-      name: 'Outbox Cafe',
-      paymail_alias: 'outbox',
-      receiving_address: merchant.address,
-      identity_public_key: merchant.public_key,
-    });
-    expect(onboarded.status).toBe(201);
-    const customer = join(dir, 'customer.json');
-    await wallet(chainPort, customer, 'create');
-    await wallet(chainPort, customer, 'faucet', '100000');
+    const { customer, paymail } = await shopAndCustomer('Outbox Cafe', 'outbox');
     instance.stopNats();
     // The payment is taken (its event waits in p2p's outbox), and the alert fires on the outbox's age.
-    const paid = await wallet(chainPort, customer, 'pay', `outbox@${new URL(instance.base).host}`, '--amount', '1500');
+    const paid = await wallet(chainPort, customer, 'pay', paymail, '--amount', '1500');
     expect(paid.txid).toMatch(/^[0-9a-f]{64}$/);
     const alerts = await until(
       async () => ((await (await fetch(`${promUrl}/api/v1/alerts`)).json()) as Json).data.alerts as Json[],

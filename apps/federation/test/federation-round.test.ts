@@ -13,6 +13,16 @@ import { startTestPeer, type TestPeer } from '../src/peers/test-peer-server.js';
  * peer lists but answers 404 for, one over this instance's limit of feeds from one peer. The others are carried
  * all the same, and the peer stays healthy: a newer version of a feed it carries is pulled in a later round.
  */
+/** A test peer's answer to GET /api/v1/peers and to an exchange: itself, signed, and no peers. */
+function peerListOf(origin: string) {
+  const list = signPeerList(
+    { url: origin, key: SAMPLE_INSTANCE_KEY, publicKey: SAMPLE_INSTANCE_KEY.toPublicKey().toString() },
+    [],
+    new Date(),
+  );
+  return { self: { url: list.self.url, public_key: list.self.publicKey }, peers: [], signed_at: list.signedAt, signature: list.signature };
+}
+
 describe('a federation round over a peer with feeds that cannot be carried', () => {
   let peer: TestPeer;
   let service: RunningService;
@@ -37,16 +47,7 @@ describe('a federation round over a peer with feeds that cannot be carried', () 
       const json = (status: number, body: unknown) =>
         res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       const path = request.path.split('?')[0]!;
-      if (path === '/api/v1/peers' || path === '/api/v1/peers/exchange') {
-        const identity = { url: peer.origin, key: SAMPLE_INSTANCE_KEY, publicKey: SAMPLE_INSTANCE_KEY.toPublicKey().toString() };
-        const list = signPeerList(identity, [], new Date());
-        return json(200, {
-          self: { url: list.self.url, public_key: list.self.publicKey },
-          peers: [],
-          signed_at: list.signedAt,
-          signature: list.signature,
-        });
-      }
+      if (path === '/api/v1/peers' || path === '/api/v1/peers/exchange') return json(200, peerListOf(peer.origin));
       if (path === '/api/v1/feeds') return json(200, { data: listed.map(summary), next_cursor: null });
       const doc = feeds.get(decodeURIComponent(path.slice('/api/v1/feeds/'.length)));
       return doc ? json(200, { document: doc }) : json(404, { error: { code: 'not_found', message: 'No such feed.' } });
@@ -110,16 +111,7 @@ describe.skipIf(!process.env.CTK_TEST_POSTGRES_URL)('two replicas running federa
   beforeAll(async () => {
     peer = await startTestPeer((request, res) => {
       const answer = () => {
-        const identity = { url: peer.origin, key: SAMPLE_INSTANCE_KEY, publicKey: SAMPLE_INSTANCE_KEY.toPublicKey().toString() };
-        const list = signPeerList(identity, [], new Date());
-        const body = request.path.startsWith('/api/v1/feeds')
-          ? { data: [], next_cursor: null }
-          : {
-              self: { url: list.self.url, public_key: list.self.publicKey },
-              peers: [],
-              signed_at: list.signedAt,
-              signature: list.signature,
-            };
+        const body = request.path.startsWith('/api/v1/feeds') ? { data: [], next_cursor: null } : peerListOf(peer.origin);
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       };
       // Slow enough that both replicas' first rounds find the peer due while one of them is visiting it.
