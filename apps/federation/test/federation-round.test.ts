@@ -13,6 +13,22 @@ import { startTestPeer, type TestPeer } from '../src/peers/test-peer-server.js';
  * peer lists but answers 404 for, one over this instance's limit of feeds from one peer. The others are carried
  * all the same, and the peer stays healthy: a newer version of a feed it carries is pulled in a later round.
  */
+/** Federation on a free port with `peer` as its one seed (private addresses allowed), on `databaseUrl` or PGlite. */
+function startFederation(peer: string, databaseUrl: string | undefined, settings: Record<string, string>): Promise<RunningService> {
+  return startService(
+    federation,
+    loadConfig(configSchema, {
+      GRPC_PORT: '0',
+      LOG_LEVEL: 'silent',
+      CTK_DATA_DIR: TEST_DATA_DIR,
+      FEDERATION_SEED_PEERS: peer,
+      FEDERATION_ALLOW_PRIVATE_PEERS: 'true',
+      ...settings,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    }),
+  );
+}
+
 /** A test peer's answer to GET /api/v1/peers and to an exchange: itself, signed, and no peers. */
 function peerListOf(origin: string) {
   const list = signPeerList(
@@ -57,19 +73,7 @@ describe('a federation round over a peer with feeds that cannot be carried', () 
     feeds.set('tampered', { ...tampered, about: { ...tampered.about, name: 'Changed after signing' } });
 
     const url = await createTestDatabase('federation-round');
-    service = await startService(
-      federation,
-      loadConfig(configSchema, {
-        GRPC_PORT: '0',
-        LOG_LEVEL: 'silent',
-        CTK_DATA_DIR: TEST_DATA_DIR,
-        FEDERATION_SEED_PEERS: peer.origin,
-        FEDERATION_ALLOW_PRIVATE_PEERS: 'true',
-        FEDERATION_PULL_INTERVAL_MS: '200',
-        FEDERATION_FEEDS_PER_PEER: '2',
-        ...(url ? { DATABASE_URL: url } : {}),
-      }),
-    );
+    service = await startFederation(peer.origin, url, { FEDERATION_PULL_INTERVAL_MS: '200', FEDERATION_FEEDS_PER_PEER: '2' });
     client = createGrpcClient(FederationServiceDefinition, `127.0.0.1:${service.port}`);
   });
   afterAll(async () => {
@@ -119,21 +123,7 @@ describe.skipIf(!process.env.CTK_TEST_POSTGRES_URL)('two replicas running federa
       else answer();
     });
     const url = await createTestDatabase('federation-replicas');
-    for (let i = 0; i < 2; i++)
-      replicas.push(
-        await startService(
-          federation,
-          loadConfig(configSchema, {
-            GRPC_PORT: '0',
-            LOG_LEVEL: 'silent',
-            CTK_DATA_DIR: TEST_DATA_DIR,
-            FEDERATION_SEED_PEERS: peer.origin,
-            FEDERATION_ALLOW_PRIVATE_PEERS: 'true',
-            FEDERATION_PULL_INTERVAL_MS: '60000',
-            DATABASE_URL: url!,
-          }),
-        ),
-      );
+    for (let i = 0; i < 2; i++) replicas.push(await startFederation(peer.origin, url, { FEDERATION_PULL_INTERVAL_MS: '60000' }));
   }, 60_000);
   afterAll(async () => {
     for (const replica of replicas) await replica.close();
