@@ -173,11 +173,17 @@ async function buildApp(deps: GatewayDeps, logger: Logger): Promise<FastifyInsta
     done();
   });
 
-  const openApi = openApiDocument(handlers, config.CTK_PUBLIC_URL);
-  await app.register(swagger, { mode: 'static', specification: { document: openApi as never } });
+  // The OpenAPI document is made when first asked for: making it is about 0.1 s of a start. Every answer of it
+  // goes through `servedFrom` (transformSpecification), so the document @fastify/swagger-ui's required
+  // @fastify/swagger holds is never served.
+  let openApi: ReturnType<typeof openApiDocument> | undefined;
+  await app.register(swagger, { mode: 'static', specification: { document: { openapi: '3.1.0' } as never } });
   // `servers` is the origin the reader reached (answerOrigin), so /docs "Try it out" calls the service it was
   // loaded from (localhost or 127.0.0.1), within the page's own origin; the document is answered, not stored.
-  const servedFrom = (request: FastifyRequest) => ({ ...openApi, servers: [{ url: answerOrigin(request, config.CTK_PUBLIC_URL) }] });
+  const servedFrom = (request: FastifyRequest) => ({
+    ...(openApi ??= openApiDocument(handlers, config.CTK_PUBLIC_URL)),
+    servers: [{ url: answerOrigin(request, config.CTK_PUBLIC_URL) }],
+  });
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     transformSpecification: (_document, request) => servedFrom(request),

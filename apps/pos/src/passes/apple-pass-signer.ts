@@ -37,7 +37,7 @@ export const DEVELOPMENT_TEAM_ID = 'CTKDEV0000';
  * The Apple pass signer of this configuration. Configured, it is checked now, so that a certificate that
  * cannot sign stops pos at start naming the variable: each PEM readable, the key opened with its
  * passphrase and the pass certificate's own, the certificate issued for the pass type. Unset, a
- * development certificate is made at once in memory (logged once), and the signer waits for it.
+ * development certificate is made in memory for the first pass (logged once, at start).
  */
 export function applePassSigner(config: AppleConfig, logger: Logger): () => Promise<ApplePassSigner> {
   const set = REQUIRED.filter((name) => config[name] !== undefined);
@@ -46,15 +46,15 @@ export function applePassSigner(config: AppleConfig, logger: Logger): () => Prom
       { passTypeIdentifier: DEVELOPMENT_PASS_TYPE_ID },
       'Apple Wallet passes are development passes: POS_APPLE_PASS_CERT and the rest are unset, so pos signs them with a certificate it made (Wallet refuses them)',
     );
-    const signer = developmentPassCertificate(DEVELOPMENT_PASS_TYPE_ID, DEVELOPMENT_TEAM_ID).then((issued): ApplePassSigner => ({
-      passTypeIdentifier: DEVELOPMENT_PASS_TYPE_ID,
-      teamIdentifier: DEVELOPMENT_TEAM_ID,
-      certificates: { wwdr: issued.caCertificate, signerCert: issued.certificate, signerKey: issued.key },
-      development: true,
-    }));
-    // Nothing awaits it until the first pass; a failure is reported then.
-    signer.catch(() => undefined);
-    return () => signer;
+    // Made for the first pass, not at start: signing its two certificates takes about 0.1 s of the one thread.
+    let signer: Promise<ApplePassSigner> | undefined;
+    return () =>
+      (signer ??= developmentPassCertificate(DEVELOPMENT_PASS_TYPE_ID, DEVELOPMENT_TEAM_ID).then((issued) => ({
+        passTypeIdentifier: DEVELOPMENT_PASS_TYPE_ID,
+        teamIdentifier: DEVELOPMENT_TEAM_ID,
+        certificates: { wwdr: issued.caCertificate, signerCert: issued.certificate, signerKey: issued.key },
+        development: true,
+      })));
   }
   if (set.length < REQUIRED.length) {
     const missing = REQUIRED.filter((name) => config[name] === undefined);
