@@ -138,15 +138,20 @@ export function cardPanel({ org, onOrder, fail, onCartChange = () => {} }) {
     }
     complain('');
     form.elements.pay.disabled = true;
+    const body = {
+      org_handle: handle(),
+      identifier: entry.identifier,
+      order_number: order.order_number,
+      ...(amount ? { amount_minor: amount } : {}),
+    };
+    // One key for one intended use: pressing Pay again after the connection failed retries it (drawn once).
+    entry.use ??= crypto.randomUUID();
     try {
       const answer = await api('POST', `/api/pos/prepaid-cards/${encodeURIComponent(card.id)}/use`, {
-        body: {
-          org_handle: handle(),
-          identifier: entry.identifier,
-          order_number: order.order_number,
-          ...(amount ? { amount_minor: amount } : {}),
-        },
+        body,
+        idempotencyKey: `${entry.use}:${order.order_number}:${amount ?? 'due'}`,
       });
+      entry.use = undefined;
       remember('prepaid', answer.card);
       entry.note = `The card paid ${money(-answer.activity.amount_minor)}; its balance is now ${money(answer.card.balance_minor)}.`;
       const rest =
@@ -156,6 +161,8 @@ export function cardPanel({ org, onOrder, fail, onCartChange = () => {} }) {
       say(`${entry.note} ${rest}`);
       onOrder(answer.order);
     } catch (error) {
+      // Refused (4xx): nothing was drawn, so the next press is a new use. No answer or a 5xx: the same use.
+      if (!(error instanceof ApiError) || (error.status >= 400 && error.status < 500)) entry.use = undefined;
       if (error instanceof ApiError && error.details?.balance_minor !== undefined)
         entry.card.balance_minor = Number(error.details.balance_minor);
       refused(error, card.currency);

@@ -188,6 +188,29 @@ describe('using and transferring prepaid cards', () => {
     expect(empty.json().error.details).toEqual({ balance_minor: 0 });
   });
 
+  it('draws once for a use retried with the same Idempotency-Key, and answers the retry as the first', async () => {
+    const { id, identifier } = await activeCard(cafe);
+    const order = await createOrder(cafe, 4000);
+    const use = (key: string) =>
+      inject({
+        method: 'POST',
+        url: `/api/pos/prepaid-cards/${id}/use`,
+        headers: { ...bearer(staffKey), 'idempotency-key': key },
+        payload: { org_handle: cafe.handle, identifier, order_number: order.order_number, amount_minor: 1000 },
+      });
+    const first = await use('till-2-use-1');
+    const retried = await use('till-2-use-1');
+    expect(first.statusCode).toBe(200);
+    expect(retried.statusCode).toBe(200);
+    expect(retried.headers['idempotent-replayed']).toBe('true');
+    expect(retried.json()).toEqual(first.json());
+    expect((await get(`/api/pos/prepaid-cards/${id}`)).json().balance_minor).toBe(1500);
+    // Another key is another use: the same amount drawn again.
+    const second = await use('till-2-use-2');
+    expect(second.json().card.balance_minor).toBe(500);
+    expect(second.json().order.card_paid_minor).toBe(2000);
+  });
+
   it("answers another organisation's staff 404 for the card, as for an unknown one, and a wrong identifier 404", async () => {
     const { id, identifier } = await activeCard(cafe);
     const theirs = await createOrder(otherShop, 500);
