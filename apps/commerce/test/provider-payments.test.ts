@@ -119,7 +119,13 @@ describe('card provider events', () => {
       expect(found).toHaveLength(1);
       return found;
     });
-    expect(entry).toMatchObject({ eventType: 'payment.received', currency: 'USD', sourceService: 'commerce' });
+    // Named by the checkout's order number, as the shop knows it.
+    expect(entry).toMatchObject({
+      eventType: 'payment.received',
+      currency: 'USD',
+      sourceService: 'commerce',
+      sourceReference: checkout.order!.orderNumber,
+    });
     const lines = entry!.lines.map((line) => [line.accountCode, line.debitMinor, line.creditMinor]);
     expect(lines).toEqual(
       expect.arrayContaining([
@@ -241,6 +247,7 @@ describe('card provider events', () => {
     const refunds = (await entries(org)).filter((entry) => entry.eventType === 'payment.refunded');
     expect(refunds).toHaveLength(2);
     for (const entry of refunds) {
+      expect(entry.sourceReference).toBe(checkout.order!.orderNumber);
       const debit = entry.lines.reduce((total, line) => total + line.debitMinor, 0n);
       expect(entry.lines.reduce((total, line) => total + line.creditMinor, 0n)).toBe(debit);
     }

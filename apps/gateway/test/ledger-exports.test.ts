@@ -209,6 +209,8 @@ describe('the ledger exports, through the gateway and the books service over gRP
     expect(ledger).toMatch(/^ {2}Expenses:Refunds {2}4\.66 USD$/m);
     expect(ledger).toMatch(/^ {2}Income:Revenue {2}-0\.00000005 BSV$/m);
     expect(ledger).toMatch(/^ {2}event_id: "evt-[0-9a-f-]{36}"$/m);
+    // The order's own number, as the shop knows it.
+    expect(ledger).toMatch(/^ {2}reference: "A-1001"$/m);
     const { stdout, stderr } = await runTool('bean-check', (file) => [file], ledger, 'beancount');
     expect(stdout + stderr).toBe('');
   });

@@ -73,6 +73,7 @@ export function everyKindOfEvent(organizationId: string): PaymentEvent[] {
     paymentEvent(organizationId, {
       occurredAt: at('2026-03-02T10:00:00Z'),
       description: 'Order 1, "flat white" & croissant',
+      sourceReference: 'A-1001',
       rateSource: 'fixed',
     }),
     paymentEvent(organizationId, {

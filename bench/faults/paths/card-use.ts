@@ -1,8 +1,8 @@
 // A prepaid gift card used at the counter (decision 0017): staff open an order and pay all of it with a card the
 // customer presents (POST /api/pos/prepaid-cards/:id/use); the 200 is "paid". pos posts the use as
 // `prepaid.redeemed`, with no txid and the order's id as its source id. No answer of the API shows an order's
-// id, so the driver reads it from the merchant's ledger, whose entry names the order by its number (see
-// LedgerReader): the payment resolves once the books have it, or after PATIENCE_MS with an id that matches
+// id, so the driver reads it from the merchant's ledger, whose entry names the order by its number in
+// `source_reference` (see LedgerReader): the payment resolves once the books have it, or after PATIENCE_MS with an id that matches
 // no entry, so that the check counts it lost.
 // Cards: CARDS_PER_MERCHANT a merchant, issued and paid (BIP270) in setup, each worth CARD_MINOR; the
 // payments go round them. A payment takes one croissant, $3.49 with tax: the cards hold some 57,000 payments a
@@ -23,7 +23,7 @@ type Card = { id: string; identifier: string };
 /**
  * The source ids of a merchant's card uses, read from its ledger as it grows (one reader a merchant, each
  * read from the page before the last one read, since entries are listed by when they occurred and one posted
- * a moment late may land on a page already read), kept by the order number the entry's description names.
+ * a moment late may land on a page already read), kept by the order number the entry names (`source_reference`).
  */
 class LedgerReader {
   private readonly ids = new Map<string, string>();
@@ -57,8 +57,7 @@ class LedgerReader {
         bearer(this.merchant),
       );
       for (const entry of page.data as Json[]) {
-        const number = /used on order (\S+)$/.exec(entry.description)?.[1];
-        if (entry.event_type === 'prepaid.redeemed' && number) this.ids.set(number, entry.source_id);
+        if (entry.event_type === 'prepaid.redeemed' && entry.source_reference) this.ids.set(entry.source_reference, entry.source_id);
       }
       if (!page.next_cursor) return;
       cursor = page.next_cursor;

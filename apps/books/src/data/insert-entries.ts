@@ -13,22 +13,22 @@ const INSERT_ENTRIES = `
 WITH new_entries AS (
   INSERT INTO journal_entries (id, organization_id, event_id, event_type, occurred_at, currency, description,
     source_service, source_id, txid, satoshis, exchange_rate, tax_jurisdiction, tax_rate, amount_minor, tax_minor,
-    tip_minor, rate_source)
+    tip_minor, rate_source, source_reference)
   SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::timestamp(3)[], $6::text[], $7::text[],
     $8::text[], $9::text[], $10::text[], $11::bigint[], $12::text[], $13::text[], $14::text[], $15::bigint[], $16::bigint[],
-    $17::bigint[], $18::text[])
+    $17::bigint[], $18::text[], $19::text[])
   ON CONFLICT (event_id) DO NOTHING
   RETURNING id, event_id
 ), new_lines AS (
   INSERT INTO journal_lines (id, entry_id, line_no, account_id, debit_minor, credit_minor, memo)
-  SELECT l.* FROM unnest($19::uuid[], $20::uuid[], $21::int[], $22::uuid[], $23::bigint[], $24::bigint[], $25::text[])
+  SELECT l.* FROM unnest($20::uuid[], $21::uuid[], $22::int[], $23::uuid[], $24::bigint[], $25::bigint[], $26::text[])
     AS l(id, entry_id, line_no, account_id, debit_minor, credit_minor, memo)
   WHERE l.entry_id IN (SELECT id FROM new_entries)
 ), new_items AS (
   INSERT INTO journal_entry_items (id, entry_id, organization_id, occurred_at, line_no, item_id, name, quantity,
     unit_price_minor, tax_minor, total_minor)
-  SELECT i.* FROM unnest($26::uuid[], $27::uuid[], $28::uuid[], $29::timestamp(3)[], $30::int[], $31::text[], $32::text[],
-    $33::bigint[], $34::bigint[], $35::bigint[], $36::bigint[])
+  SELECT i.* FROM unnest($27::uuid[], $28::uuid[], $29::uuid[], $30::timestamp(3)[], $31::int[], $32::text[], $33::text[],
+    $34::bigint[], $35::bigint[], $36::bigint[], $37::bigint[])
     AS i(id, entry_id, organization_id, occurred_at, line_no, item_id, name, quantity, unit_price_minor, tax_minor, total_minor)
   WHERE i.entry_id IN (SELECT id FROM new_entries)
 )
@@ -37,7 +37,7 @@ SELECT event_id FROM new_entries`;
 export type EntryToInsert = { entry: NewJournalEntry; accountIds: ReadonlyMap<string, string> };
 
 export async function insertEntries(db: RawQueryable, batch: readonly EntryToInsert[]): Promise<Set<string>> {
-  const entries = columns(18);
+  const entries = columns(19);
   const lines = columns(7);
   const items = columns(11);
   for (const { entry, accountIds } of batch) {
@@ -63,6 +63,7 @@ export async function insertEntries(db: RawQueryable, batch: readonly EntryToIns
       String(entry.taxMinor),
       String(entry.tipMinor),
       entry.rateSource,
+      entry.sourceReference,
     );
     entry.lines.forEach((line, lineNo) => {
       const accountId = accountIds.get(line.accountCode);

@@ -26,6 +26,7 @@ export type ListedEntry = {
   description: string;
   sourceService: string;
   sourceId: string;
+  sourceReference: string;
   txid: string | null;
   satoshis: bigint;
   exchangeRate: string;
@@ -55,13 +56,14 @@ type EntryTuple = [
   taxJurisdiction: string | null,
   taxRate: string | null,
   lines: LineTuple[] | null,
+  sourceReference: string,
 ];
 type LineTuple = [code: string, name: string, type: string, debit: string, credit: string, memo: string | null];
 
 /**
  * The organisation's ($1) entries that occurred from $2 up to $3 and were posted by $4 (ISO instants;
  * NULL leaves a bound open), after the cursor ($5 occurred_at, $6 id) when given, oldest first, $7 of them,
- * as one JSON text: one value per page instead of a row of 16 values per entry, each of which Prisma's raw
+ * as one JSON text: one value per page instead of a row of 17 values per entry, each of which Prisma's raw
  * query path converts and copies several times (an export of 50,000 entries made ~85 MiB of garbage that
  * way, which V8 promoted to its old space faster than it collected it; decision 0014).
  */
@@ -73,7 +75,8 @@ FROM (
       e.currency::text, e.description, e.source_service, e.source_id, e.txid, e.satoshis::text, e.exchange_rate,
       e.rate_source, e.tax_jurisdiction, e.tax_rate,
       (SELECT json_agg(json_build_array(a.code, a.name, a.type::text, l.debit_minor::text, l.credit_minor::text, l.memo) ORDER BY l.line_no)
-         FROM journal_lines l JOIN accounts a ON a.id = l.account_id WHERE l.entry_id = e.id)) AS entry
+         FROM journal_lines l JOIN accounts a ON a.id = l.account_id WHERE l.entry_id = e.id),
+      e.source_reference) AS entry
   FROM journal_entries e
   WHERE e.organization_id = $1::uuid
     AND ($2::text IS NULL OR e.occurred_at >= ($2::timestamptz AT TIME ZONE 'UTC'))
@@ -86,12 +89,13 @@ FROM (
 
 function listedEntry(tuple: EntryTuple): ListedEntry {
   const [id, eventId, eventType, occurredAt, postedAt, currency, description, sourceService, sourceId, txid, satoshis] = tuple;
-  const [exchangeRate, rateSource, taxJurisdiction, taxRate, lines] = tuple.slice(11) as [
+  const [exchangeRate, rateSource, taxJurisdiction, taxRate, lines, sourceReference] = tuple.slice(11) as [
     string,
     string,
     string | null,
     string | null,
     LineTuple[] | null,
+    string,
   ];
   return {
     id,
@@ -103,6 +107,7 @@ function listedEntry(tuple: EntryTuple): ListedEntry {
     description,
     sourceService,
     sourceId,
+    sourceReference,
     txid,
     satoshis: BigInt(satoshis),
     exchangeRate,

@@ -13,6 +13,7 @@ export type NewJournalEntry = Pick<
   | 'description'
   | 'sourceService'
   | 'sourceId'
+  | 'sourceReference'
   | 'txid'
   | 'satoshis'
   | 'exchangeRate'

@@ -33,6 +33,7 @@ export function buildJournalEntry(event: PaymentEvent): BuiltEntry {
       description: event.description,
       sourceService: event.sourceService,
       sourceId: event.sourceId,
+      sourceReference: event.sourceReference,
       txid: event.txid || null,
       satoshis: event.satoshis,
       exchangeRate: event.exchangeRate,

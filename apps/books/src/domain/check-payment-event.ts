@@ -53,6 +53,7 @@ export function problemsWith(event: PaymentEvent): string[] {
   const texts = [
     event.sourceService,
     event.sourceId,
+    event.sourceReference,
     event.description,
     event.txid,
     event.taxJurisdiction,

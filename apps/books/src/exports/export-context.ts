@@ -42,6 +42,7 @@ export function referencesOf(entry: JournalEntry): Array<[string, string]> {
     ['event_id', entry.eventId],
     ['event_type', entry.eventType],
     ['source', sourceReference(entry)],
+    ['reference', entry.sourceReference ?? ''],
     ['txid', entry.txid ?? ''],
     ['satoshis', entry.satoshis ? entry.satoshis.toString() : ''],
   ];

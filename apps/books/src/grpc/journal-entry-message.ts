@@ -13,6 +13,7 @@ export function toJournalEntryMessage(entry: ListedEntry): JournalEntryMessage {
     description: entry.description,
     sourceService: entry.sourceService || undefined,
     sourceId: entry.sourceId || undefined,
+    sourceReference: entry.sourceReference || undefined,
     txid: entry.txid || undefined,
     satoshis: entry.satoshis,
     exchangeRate: entry.exchangeRate || undefined,

@@ -106,7 +106,7 @@ export function createProviderPaymentRepository(prisma: PrismaClient) {
       event: NewProviderEvent,
       paymentId: string,
       figures: (payment: ProviderPayment) => RefundFigures | undefined,
-      paymentEvent: (payment: ProviderPayment, figures: RefundFigures) => PaymentEvent,
+      paymentEvent: (payment: ProviderPayment, figures: RefundFigures, orderNumber: string) => PaymentEvent,
       now: Date,
       parkedId?: string,
     ): Promise<{ outcome: 'applied' | 'ignored'; reason: string }> {
@@ -126,7 +126,8 @@ export function createProviderPaymentRepository(prisma: PrismaClient) {
           data: { refundedMinor: refund.refundedMinor, refundedTax: refund.refundedTax, refundCount: { increment: 1 }, updatedAt: now },
         });
         if (updated.refundedMinor >= updated.amountMinor) await refundCheckout(tx, updated.checkoutId, now);
-        await enqueuePaymentEvent(tx, paymentEvent(updated, refund));
+        const { orderNumber } = await tx.checkout.findUniqueOrThrow({ where: { id: updated.checkoutId }, select: { orderNumber: true } });
+        await enqueuePaymentEvent(tx, paymentEvent(updated, refund, orderNumber));
         return { outcome: 'applied', reason: '' };
       });
     },

@@ -245,7 +245,7 @@ async function applyRefund(context: ProviderContext, event: NewProviderEvent, pa
     event,
     paymentId,
     (locked) => refundFigures(locked, refundedMinor),
-    (updated, figures) => providerRefundedEvent(updated, figures, now),
+    (updated, figures, orderNumber) => providerRefundedEvent(updated, figures, orderNumber, now),
     now,
     parkedId,
   );

@@ -25,6 +25,7 @@ export function providerPaidEvent(input: {
     organizationId: checkout.organizationId,
     sourceService: 'commerce',
     sourceId: checkout.id,
+    sourceReference: checkout.orderNumber,
     currency: checkout.currency,
     amountMinor: checkout.totalMinor,
     taxMinor: checkout.taxMinor,
@@ -37,14 +38,18 @@ export function providerPaidEvent(input: {
   });
 }
 
-/** `payment.refunded` of what this refund returns (tax in proportion, the rest of it with the last refund). */
-export function providerRefundedEvent(payment: ProviderPayment, figures: RefundFigures, now: Date): PaymentEvent {
+/**
+ * `payment.refunded` of what this refund returns (tax in proportion, the rest of it with the last refund), naming
+ * the checkout's order by its number as the payment did.
+ */
+export function providerRefundedEvent(payment: ProviderPayment, figures: RefundFigures, orderNumber: string, now: Date): PaymentEvent {
   return PaymentEvent.fromPartial({
     id: `commerce.provider_refund.${payment.id}.${payment.refundCount}`,
     type: PaymentEventType.PAYMENT_EVENT_TYPE_PAYMENT_REFUNDED,
     organizationId: payment.organizationId,
     sourceService: 'commerce',
     sourceId: payment.checkoutId,
+    sourceReference: orderNumber,
     currency: payment.currency,
     amountMinor: figures.deltaMinor,
     taxMinor: figures.deltaTax,
