@@ -21,7 +21,7 @@ const load = (path) => import(pathToFileURL(resolve(root, path)).href);
 const { callsOf, createLogger, grpcUrlVariable, inProcessTransport, loadConfig, startOrder, startService, startTracing } =
   await load('packages/shared/dist/index.js');
 // One process, one traced service (with OTEL_EXPORTER_OTLP_ENDPOINT): each span names the app's call or event.
-startTracing('commerce-toolkit');
+await startTracing('commerce-toolkit');
 
 const dataDir = resolve(process.env.CTK_DATA_DIR ?? '.data');
 const port = process.env.PORT ?? '8080';

@@ -148,10 +148,18 @@ describe.skipIf(skip)('Prometheus scraping the distributed path, and its traces'
       "the gateway's span of the delivery",
     );
     const inTrace = () => receiver.spans().filter((span) => span.traceId === delivered!.traceId);
+    const parentOf = (span: ReceivedSpan) => inTrace().find((candidate) => candidate.spanId === span.parentSpanId);
+    // The step a span belongs to: its nearest ancestor that is not a database call (Prisma's `prisma:client:*`).
+    const stepAbove = (span: ReceivedSpan): ReceivedSpan | undefined => {
+      const parent = parentOf(span);
+      return parent?.name.startsWith('prisma:') ? stepAbove(parent) : parent;
+    };
     const childrenOf = (parent: ReceivedSpan, where: Partial<ReceivedSpan>) =>
       inTrace().filter(
         (span) =>
-          span.parentSpanId === parent.spanId && Object.entries(where).every(([key, value]) => span[key as keyof ReceivedSpan] === value),
+          !span.name.startsWith('prisma:') &&
+          stepAbove(span)?.spanId === parent.spanId &&
+          Object.entries(where).every(([key, value]) => span[key as keyof ReceivedSpan] === value),
       );
     await until(
       async () => inTrace().filter((span) => span.service === 'ctk-books' && span.kind === 5),
@@ -169,6 +177,10 @@ describe.skipIf(skip)('Prometheus scraping the distributed path, and its traces'
       'messaging.consumer.group.name': 'books',
       'ctk.outcome': 'posted',
     });
+    // p2p's statements recording the payment are in the trace, within its handler's span, as Prisma traces them.
+    const statements = inTrace().filter((span) => span.name === 'prisma:client:db_query' && stepAbove(span)?.spanId === answered!.spanId);
+    expect(statements.length).toBeGreaterThan(0);
+    expect(statements.every((span) => span.service === 'ctk-p2p' && span.attributes['db.system.name'] === 'postgresql')).toBe(true);
 
     // The gateway's line for that request names it and its trace.
     const logs = join(dir, 'instance', 'logs');

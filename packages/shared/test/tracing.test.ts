@@ -36,7 +36,7 @@ describe('a request traced from the gateway to the consumer', () => {
 
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
-    startTracing('ctk-test', { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '50' });
+    await startTracing('ctk-test', { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '50' });
     db = await openOutboxDatabase();
     const unused = Object.fromEntries(Object.keys(BooksServiceDefinition.methods).map((name) => [name, () => undefined]));
     const books = {
@@ -71,15 +71,23 @@ describe('a request traced from the gateway to the consumer', () => {
     client.close();
     await eventually(() => expect(consumed).toEqual(['traced-one']));
     let spans: ReceivedSpan[] = [];
+    let database: ReceivedSpan[] = [];
     await eventually(async () => {
       await flushTraces();
-      spans = receiver.spans().filter((span) => span.traceId === root.spanContext().traceId);
+      const traced = receiver.spans().filter((span) => span.traceId === root.spanContext().traceId);
+      spans = traced.filter((span) => !span.name.startsWith('prisma:'));
+      database = traced.filter((span) => span.name.startsWith('prisma:'));
       expect(spans).toHaveLength(5);
     });
 
-    // Each span the only child of the one before it.
+    // Each span the only child of the one before it, the database's spans between them left out.
+    const all = [...spans, ...database];
+    const above = (span: ReceivedSpan): ReceivedSpan | undefined => {
+      const parent = all.find((candidate) => candidate.spanId === span.parentSpanId);
+      return parent && parent.name.startsWith('prisma:') ? above(parent) : parent;
+    };
     const childOf = (parent: ReceivedSpan) => {
-      const children = spans.filter((span) => span.parentSpanId === parent.spanId);
+      const children = spans.filter((span) => above(span) === parent);
       expect(children).toHaveLength(1);
       return children[0]!;
     };
@@ -96,6 +104,16 @@ describe('a request traced from the gateway to the consumer', () => {
     expect(publish.attributes).toMatchObject({ 'messaging.system': 'nats', 'messaging.message.id': 'traced-one' });
     expect(consume).toMatchObject({ name: 'process ctk.payments.payment.received', kind: 5 });
     expect(consume.attributes).toMatchObject({ 'messaging.consumer.group.name': 'books', 'ctk.outcome': 'handled' });
+    // The handler's transaction and the statement that wrote the event, as Prisma traces them.
+    const transaction = database.find((span) => span.name === 'prisma:client:transaction');
+    expect(transaction?.parentSpanId).toBe(handler.spanId);
+    const insert = database.find((span) => String(span.attributes['db.query.text']).startsWith('INSERT INTO "public"."outbox_events"'));
+    expect(insert).toMatchObject({ name: 'prisma:client:db_query', attributes: { 'db.system.name': 'postgresql' } });
+    const within = (span: ReceivedSpan, ancestor: ReceivedSpan): boolean =>
+      span.parentSpanId === ancestor.spanId || all.some((parent) => parent.spanId === span.parentSpanId && within(parent, ancestor));
+    expect(within(insert!, transaction!)).toBe(true);
+    // Statements outside any request (the relay polls every 20 ms here) begin no trace.
+    expect(receiver.spans().filter((span) => span.name.startsWith('prisma:') && span.parentSpanId === '')).toEqual([]);
 
     const traceId = root.spanContext().traceId;
     expect(lines.find((line) => line.msg === 'handler wrote the event')).toMatchObject({

@@ -48,7 +48,7 @@ export async function startService<C extends BaseConfig, P, O>(
 ): Promise<RunningService> {
   const { logger = createLogger(definition.name, config.LOG_LEVEL as never), transport, readinessPeriodMs, ...appOptions } = options;
   // The process's tracing, named for this app unless the process started it first (the embedded default).
-  startTracing(`ctk-${definition.name}`);
+  await startTracing(`ctk-${definition.name}`);
   const stopped = markAppRunning(definition.name);
   const closers: Closer[] = [async () => stopped(), flushTraces];
   const closeAll = async () => {

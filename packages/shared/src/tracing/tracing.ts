@@ -2,6 +2,7 @@ import { context, SpanStatusCode, trace, type Attributes, type Context, type Spa
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider } from '@opentelemetry/sdk-trace';
+import type { TracingHelper } from '@prisma/instrumentation-contract';
 import { z } from 'zod';
 import { loadConfig, unsetIfEmpty } from '../config.js';
 import { installTraceContext } from './context.js';
@@ -28,9 +29,10 @@ let provider: TracerProvider | undefined;
 /**
  * Starts this process's tracing, once (the embedded default starts every app in one process: the first
  * name wins, OTEL_SERVICE_NAME over it). Always installs the trace context; records and exports spans
- * only when an OTLP endpoint is set.
+ * only when an OTLP endpoint is set, Prisma's among them (traceDatabaseCalls), whose instrumentation is loaded
+ * only then: it takes 0.1 s to load.
  */
-export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = process.env): void {
+export async function startTracing(serviceName: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   installTraceContext();
   if (provider) return;
   const config = loadConfig(tracingConfigSchema, env);
@@ -46,6 +48,38 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
     ],
   });
   trace.setGlobalTracerProvider(provider);
+  await traceDatabaseCalls(provider);
+}
+
+/**
+ * Prisma's spans (each operation, its transaction and its statements, `prisma:client:*`), within a recorded span
+ * only: a statement outside any request (a relay's or a watcher's polling) would begin a trace of its own each
+ * time, and leave the work it wraps in that trace's context (an outbox row written then would carry it).
+ * @prisma/instrumentation makes Prisma Client's tracing helper (a global the client reads); this one wraps it.
+ */
+async function traceDatabaseCalls(tracerProvider: TracerProvider): Promise<void> {
+  const [{ PrismaInstrumentation }, { getGlobalTracingHelper, setGlobalTracingHelper }] = await Promise.all([
+    import('@prisma/instrumentation'),
+    import('@prisma/instrumentation-contract'),
+  ]);
+  // Not enabled by its constructor, which would also hook every module loaded from then on: enable() alone
+  // sets the helper.
+  const instrumentation = new PrismaInstrumentation({ enabled: false });
+  instrumentation.setTracerProvider(tracerProvider);
+  instrumentation.enable();
+  const helper = getGlobalTracingHelper();
+  if (!helper) return;
+  const withinRecordedSpan: TracingHelper = {
+    isEnabled: () => helper.isEnabled(),
+    getTraceParent: (from) => helper.getTraceParent(from),
+    dispatchEngineSpans: (spans, events, emit) => helper.dispatchEngineSpans(spans, events, emit),
+    getActiveContext: () => helper.getActiveContext(),
+    runInChildSpan: (options, callback) => {
+      const parent = (typeof options === 'object' && options.context) || context.active();
+      return trace.getSpan(parent)?.isRecording() ? helper.runInChildSpan(options, callback) : callback();
+    },
+  };
+  setGlobalTracingHelper(withinRecordedSpan);
 }
 
 /** Exports the spans that have ended and not yet been sent (before the process stops). */
