@@ -223,7 +223,8 @@ describe('UsePrepaidCard', () => {
 
     await payInFull(second.order!);
     await eventually(async () => expect((await stack.client.getOrder({ orderNumber: dinner.orderNumber })).order!.status).toBe('paid'));
-    const byOrder = (number: string) => stack.events.filter((event) => event.description.includes(number));
+    // Each event names its order by number (what the ledger answers as source_reference).
+    const byOrder = (number: string) => stack.events.filter((event) => event.sourceReference === number);
     await eventually(() => {
       expect(byOrder(lunch.orderNumber).map((event) => [event.type, event.amountMinor, event.lines.length])).toEqual([
         [PAYMENT_EVENT_TYPE_PREPAID_REDEEMED, 450n, 1],

@@ -74,6 +74,7 @@ export function orderEventCommon(order: OrderWithParts, at: Date): Partial<Payme
     organizationId: order.organizationId,
     sourceService: 'pos',
     sourceId: order.id,
+    sourceReference: order.orderNumber,
     currency: order.currency,
     exchangeRate: order.exchangeRate,
     rateSource: order.rateSource,
