@@ -266,6 +266,18 @@ describe('paying an order', () => {
     expect(confirmed.confirmedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(confirmed.payments.every((payment) => payment.status === 'mined')).toBe(true);
   });
+
+  it('the watcher reads every watched order, however many: the newest is seen past a page of older ones', async () => {
+    const org = await stack.walletOrg();
+    for (let i = 0; i < 3; i++) await create(org);
+    const newest = await create(org);
+    const [output] = await scriptOf(newest);
+    const tx = await paying(await fundedCustomer(stack.chain), [{ script: output!.script, satoshis: newest.dueSatoshis }]);
+    await broadcast(tx.toHex());
+    // Pages of two: the three older orders (and every other test's still watched) come first.
+    await watchOnce(stack.orders, new Set(), 2);
+    expect(await get(newest)).toMatchObject({ status: 'paid', paidSatoshis: newest.satoshis });
+  });
 });
 
 describe('a BIP270 payment being broadcast holds its order', () => {

@@ -183,7 +183,7 @@ export function createOrderRepository(prisma: PrismaClient) {
     },
 
     /** Orders whose address the watcher asks about: open, expired or cancelled within the late window, and not fully paid. */
-    watched(lateSince: Date, take: number): Promise<OrderWithParts[]> {
+    watched(lateSince: Date, take: number, after?: Pick<OrderWithParts, 'expiresAt' | 'id'>): Promise<OrderWithParts[]> {
       return prisma.order.findMany({
         // Those settled otherwise too (cancelled, paid at a provider or wholly by prepaid cards), when their
         // output is a child of the xpub (decision 0022): a payment to one anyway is kept for a refund
@@ -191,6 +191,10 @@ export function createOrderRepository(prisma: PrismaClient) {
         // the address look shared and an open order there blind.
         where: {
           expiresAt: { gt: lateSince },
+          // A page after `after` (expiry, then id).
+          ...(after
+            ? { AND: [{ OR: [{ expiresAt: { gt: after.expiresAt } }, { expiresAt: after.expiresAt, id: { gt: after.id } }] }] }
+            : {}),
           OR: [
             { status: { in: ['open', 'expired'] } },
             { status: { in: ['cancelled', 'paid_elsewhere'] }, derivationIndex: { not: null } },
@@ -198,7 +202,7 @@ export function createOrderRepository(prisma: PrismaClient) {
           ],
         },
         include: withParts,
-        orderBy: { expiresAt: 'asc' },
+        orderBy: [{ expiresAt: 'asc' }, { id: 'asc' }],
         take,
       });
     },

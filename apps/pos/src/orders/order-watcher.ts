@@ -7,7 +7,8 @@ import type { OrderContext } from './order-context.js';
 
 /** p2p's FindPayments takes at most this many addresses a call. */
 const ADDRESSES_PER_CALL = 100;
-const ORDERS_PER_ROUND = 1_000;
+/** Watched orders are read this many at a time; a round reads them all. */
+const ORDERS_PER_PAGE = 1_000;
 /** Refusals that will not change on a retry: the txid is not tried for that order again by this process. */
 const FINAL_REFUSALS = new Set(['txid_already_used', 'payment_wrong_output', 'payment_underpaid', 'chain_rejected', 'failed_precondition']);
 
@@ -46,11 +47,19 @@ export function startOrderWatcher(context: OrderContext, intervalMs: number): { 
   };
 }
 
-export async function watchOnce(context: OrderContext, refused: Set<string>): Promise<void> {
+export async function watchOnce(context: OrderContext, refused: Set<string>, pageSize = ORDERS_PER_PAGE): Promise<void> {
   const now = context.now();
   for (const id of await context.orders.expire(now)) context.notifier.changed(id);
   await expireCardOrders(context);
-  const watched = await context.orders.watched(new Date(now.getTime() - context.latePaymentSeconds * 1000), ORDERS_PER_ROUND);
+  // Every watched order, a page at a time: the newest orders are as watched as the oldest however many there are
+  // (with one page of the oldest alone, a busy platform's new orders went unseen until older ones left the window).
+  const lateSince = new Date(now.getTime() - context.latePaymentSeconds * 1000);
+  let page = await context.orders.watched(lateSince, pageSize);
+  const watched = [...page];
+  while (page.length === pageSize) {
+    page = await context.orders.watched(lateSince, pageSize, page.at(-1));
+    watched.push(...page);
+  }
   const byAddress = new Map<string, OrderWithParts[]>();
   for (const order of watched) byAddress.set(order.address, [...(byAddress.get(order.address) ?? []), order]);
   // A child of the xpub is held for one order at a time: several orders on one were each given it after the
@@ -83,7 +92,7 @@ export async function watchOnce(context: OrderContext, refused: Set<string>): Pr
       }
     }
   }
-  for (const order of await context.orders.paidUnconfirmed(ORDERS_PER_ROUND)) {
+  for (const order of await context.orders.paidUnconfirmed(ORDERS_PER_PAGE)) {
     await markOrderMined(context, order.id).catch((error: unknown) =>
       context.logger.warn({ err: error, order: order.orderNumber }, 'could not read the state of a paid order'),
     );
