@@ -416,6 +416,11 @@ describe('limits and the document', () => {
     const statuses = (method: string, path: string) => Object.keys(operation(method, path).responses).sort();
     expect(statuses('post', '/api/pos/prepaid-cards')).toEqual(expect.arrayContaining(['201', '401', '403', '404', '422']));
     expect(statuses('post', '/api/pos/prepaid-cards/{id}/use')).toEqual(expect.arrayContaining(['200', '404', '409', '422']));
+    // A use honours Idempotency-Key, and the document says so; a read takes none.
+    const headers = (method: string, path: string) =>
+      (operation(method, path).parameters as Array<{ in: string; name: string }>).filter((p) => p.in === 'header').map((p) => p.name);
+    expect(headers('post', '/api/pos/prepaid-cards/{id}/use')).toContain('Idempotency-Key');
+    expect(headers('get', '/api/pos/prepaid-cards/{id}')).not.toContain('Idempotency-Key');
     expect(statuses('get', '/api/pos/prepaid-cards/lookup/{identifier}')).toEqual(expect.arrayContaining(['200', '404', '422', '429']));
     expect(statuses('post', '/api/v1/prepaid-cards/purchase')).not.toContain('501');
     expect(statuses('get', '/api/v1/wallet/prepaid-cards')).not.toContain('501');

@@ -19,6 +19,16 @@ const ERROR_FIELDS = {
   required: ['code', 'message', 'request_id'],
   properties: { code: { type: 'string' }, message: { type: 'string' }, request_id: { type: 'string' }, details: { type: 'object' } },
 };
+/** The header every POST that creates something honours (plugins/idempotency.ts). */
+const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'A retry with the same key and body from the same caller answers what the first request did (for 24 hours, header idempotent-replayed: true); another body is a 422.',
+  example: '5f0c8e2a-3b7d-4e1f-9a6c-2d8b4f7e1a90',
+  schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
+};
 const ERROR_SCHEMA = { type: 'object', required: ['error'], properties: { error: ERROR_FIELDS } };
 
 /**
@@ -48,6 +58,7 @@ export function openApiDocument(handlers: ReadonlyMap<string, RouteDefinition>, 
         example: header.example,
         schema: { type: 'string' },
       });
+    if (definition?.creates) parameters.push(IDEMPOTENCY_KEY);
     paths[path] ??= {};
     paths[path][endpoint.method.toLowerCase()] = {
       summary: endpoint.summary,
