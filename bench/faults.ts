@@ -5,7 +5,8 @@
 // in its merchant's books: it prints `lost N, doubled N`, each trial balance that does not balance, the faults
 // injected, the time taken and the redeliveries. Not a test: it prints figures (bench/README.md).
 // Usage: pnpm bench:faults [--payments 1000] [--concurrency 12] [--paths a,b] [--replicas 2] [--fault-every 4-12]
-//          [--no-faults] [--settle 300] [--keep] [--rate N --duration S [--max-in-flight 2000]]   (build first; runs as root or as a user who may run initdb)
+//          [--no-faults] [--settle 300] [--keep] [--rate N --duration S [--max-in-flight 2000]] [--cpu-prof DIR]
+//          (build first; runs as root or as a user who may run initdb; --cpu-prof: each process's V8 CPU profile in DIR)
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -33,6 +34,7 @@ const { values: args } = parseArgs({
     rate: { type: 'string' },
     duration: { type: 'string' },
     'max-in-flight': { type: 'string', default: '2000' },
+    'cpu-prof': { type: 'string' },
   },
 });
 const PAYMENTS = Number(args.payments);
@@ -71,6 +73,7 @@ const system = distributedSystem({
   databasePrefix: DATABASE_PREFIX,
   chainPort,
   logLevel: 'warn',
+  nodeArgs: args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : [],
   replicas: Object.fromEntries(
     args.replicas
       .split(',')

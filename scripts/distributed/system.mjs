@@ -28,7 +28,7 @@ export const DEFAULTS = {
  *
  * @param {{ port?: number, dataDir: string, postgresUrl?: string, natsUrl?: string, databasePrefix?: string,
  *   replicas?: number | Record<string, number>, chainPort?: number, logLevel?: string, env?: NodeJS.ProcessEnv,
- *   say?: (line: string) => void }} options
+ *   nodeArgs?: string[], say?: (line: string) => void }} options   (nodeArgs: node's own flags for every process, such as --cpu-prof)
  */
 export function distributedSystem(options) {
   const {
@@ -39,6 +39,7 @@ export function distributedSystem(options) {
     databasePrefix = DEFAULTS.databasePrefix,
     chainPort = 50070,
     logLevel = 'info',
+    nodeArgs = [],
     say = (line) => console.log(`[distributed] ${line}`),
   } = options;
   const replicasOf = (app) =>
@@ -83,7 +84,7 @@ export function distributedSystem(options) {
       await startApp(system, {
         name: 'chain',
         count: 1,
-        args: [join(root, 'packages/chain/bin/local-chain.mjs')],
+        args: [...nodeArgs, join(root, 'packages/chain/bin/local-chain.mjs')],
         env: () => ({ ...base, CHAIN_PORT: String(chainPort) }),
         fixedPort: chainPort,
         probe: (replicaPort) => answers(`http://127.0.0.1:${replicaPort}/v1/bsv/local/chain/info`),
@@ -99,7 +100,7 @@ export function distributedSystem(options) {
       const app = await startApp(system, {
         name,
         count: replicasOf(name),
-        args: [join(root, `apps/${name}/dist/server.js`)],
+        args: [...nodeArgs, join(root, `apps/${name}/dist/server.js`)],
         env: (replicaPort) => ({
           ...base,
           ...chainEnv,
@@ -121,7 +122,7 @@ export function distributedSystem(options) {
     await startApp(system, {
       name: 'gateway',
       count: replicasOf('gateway'),
-      args: [join(root, 'apps/gateway/dist/server.js')],
+      args: [...nodeArgs, join(root, 'apps/gateway/dist/server.js')],
       env: (replicaPort) => ({
         ...base,
         ...addresses,

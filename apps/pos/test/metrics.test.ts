@@ -1,7 +1,8 @@
 import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
 import { scrapeMetrics } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { watchOnce } from '../src/orders/order-watcher.js';
+import { mineBlocks } from '@ctk/chain/local';
+import { watchOnce, watcherState } from '../src/orders/order-watcher.js';
 import { failure, fundedCustomer, orderRequest, paying, PUBLIC_URL, startOrderStack, type OrderStack } from './order-stack.js';
 
 let stack: OrderStack;
@@ -51,12 +52,53 @@ describe("pos's metrics", () => {
       body: JSON.stringify({ rawTx: tx.toHex() }),
     });
     expect(response.ok).toBe(true);
-    await watchOnce(stack.orders, new Set());
+    await watchOnce(stack.orders);
     expect(await payments('chain_watcher', 'accepted')).toBe(before + 1);
     const scrape = await scrapeMetrics(stack.metricsPort!);
     // pos called p2p and books for the order: the callers' side of those calls.
     expect(
       scrape.value('ctk_grpc_client_calls_total', { service: 'ctk.p2p.v1.P2pService', method: 'SettlePayment', code: 'OK' }),
     ).toBeGreaterThanOrEqual(2);
+  });
+
+  it("ask a paid order's payment of the chain once a block, and between blocks only while the order is newly paid", async () => {
+    const statusCalls = async () =>
+      (await scrapeMetrics(stack.metricsPort!)).value('ctk_grpc_client_calls_total', {
+        service: 'ctk.p2p.v1.P2pService',
+        method: 'GetTransactionStatus',
+        code: 'OK',
+      }) ?? 0;
+    const order = (await stack.client.createOrder(orderRequest(await stack.walletOrg()))).order!;
+    const [output, receipt] = await outputsOf(order);
+    const transaction = (
+      await paying(await fundedCustomer(stack.chain), [
+        { script: output!.script, satoshis: order.dueSatoshis },
+        { script: receipt!.script, satoshis: 0 },
+      ])
+    ).toHex();
+    await stack.client.payOrder({ orderNumber: order.orderNumber, transaction });
+    const state = watcherState();
+    await watchOnce(stack.orders, state);
+    // Newly paid: asked again the next round, though no block came.
+    let before = await statusCalls();
+    await watchOnce(stack.orders, state);
+    expect(await statusCalls()).toBeGreaterThan(before);
+    // Paid two minutes ago and no block since: not asked (nor is any other test's order).
+    stack.advance(120);
+    try {
+      before = await statusCalls();
+      await watchOnce(stack.orders, state);
+      expect(await statusCalls()).toBe(before);
+      // A block: every paid order is asked once, and this one is confirmed.
+      await mineBlocks(stack.chain.url, 1);
+      await watchOnce(stack.orders, state);
+      expect(await statusCalls()).toBeGreaterThan(before);
+      expect((await stack.client.getOrder({ orderNumber: order.orderNumber })).order!.status).toBe('confirmed');
+      before = await statusCalls();
+      await watchOnce(stack.orders, state);
+      expect(await statusCalls()).toBe(before);
+    } finally {
+      stack.advance(-120);
+    }
   });
 });

@@ -4,7 +4,7 @@ import { PaymentEventType } from '@ctk/proto/ctk/events/v1/payment_event';
 import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
 import { eventually } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { watchOnce } from '../src/orders/order-watcher.js';
+import { watchOnce, watcherState } from '../src/orders/order-watcher.js';
 import { newItem } from './support.js';
 import { failure, fundedCustomer, orderRequest, paying, PUBLIC_URL, startOrderStack, type OrderStack } from './order-stack.js';
 
@@ -246,7 +246,7 @@ describe('paying an order', () => {
     const customer = await fundedCustomer(stack.chain);
     const firstTx = await paying(customer, [{ script: output!.script, satoshis: half }]);
     await broadcast(firstTx.toHex());
-    await watchOnce(stack.orders, new Set());
+    await watchOnce(stack.orders);
     const partial = await get(order);
     expect(partial).toMatchObject({ status: 'open', paidSatoshis: half, dueSatoshis: order.satoshis - half });
     expect(partial.bip21Uri).toContain(`amount=${Number(order.satoshis - half) / 1e8}&`);
@@ -254,13 +254,13 @@ describe('paying an order', () => {
 
     const secondTx = await paying(await fundedCustomer(stack.chain), [{ script: output!.script, satoshis: order.satoshis - half }]);
     await broadcast(secondTx.toHex());
-    await watchOnce(stack.orders, new Set());
+    await watchOnce(stack.orders);
     const paid = await get(order);
     expect(paid).toMatchObject({ status: 'paid', paidSatoshis: order.satoshis, dueSatoshis: 0n });
     expect(paid.payments.map((payment) => payment.via)).toEqual(['address', 'address']);
 
     await mineBlocks(stack.chain.url, 1);
-    await watchOnce(stack.orders, new Set());
+    await watchOnce(stack.orders);
     const confirmed = await get(order);
     expect(confirmed.status).toBe('confirmed');
     expect(confirmed.confirmedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
@@ -275,7 +275,7 @@ describe('paying an order', () => {
     const tx = await paying(await fundedCustomer(stack.chain), [{ script: output!.script, satoshis: newest.dueSatoshis }]);
     await broadcast(tx.toHex());
     // Pages of two: the three older orders (and every other test's still watched) come first.
-    await watchOnce(stack.orders, new Set(), 2);
+    await watchOnce(stack.orders, watcherState(), 2);
     expect(await get(newest)).toMatchObject({ status: 'paid', paidSatoshis: newest.satoshis });
   });
 });
@@ -339,7 +339,7 @@ describe('expiry, staff and cancellation', () => {
     try {
       expect((await failure(pay(order, whole.toHex()))).code).toBe('payment_expired');
       expect((await failure(scriptOf(order))).code).toBe('payment_expired');
-      await watchOnce(stack.orders, new Set());
+      await watchOnce(stack.orders);
       const expired = await get(order);
       expect(expired).toMatchObject({ status: 'expired', paidSatoshis: 1_000n, dueSatoshis: 0n });
       expect(expired.flags).toContain('paid_partial');

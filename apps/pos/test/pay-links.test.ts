@@ -254,7 +254,7 @@ describe('one-use links paid by address (decision 0024)', () => {
       expect(response.ok).toBe(true);
       txids.push(tx.id('hex'));
     }
-    await watchOnce(stack.orders, new Set());
+    await watchOnce(stack.orders);
     const after = await Promise.all(
       orders.map(async (order) => (await stack.client.getOrder({ orderNumber: order.orderNumber, publicUrl: PUBLIC_URL })).order!),
     );

@@ -556,8 +556,8 @@ describe('restores', () => {
     try {
       expect(await read(card)).toMatchObject({ balanceMinor: 1000n });
       expect(await read(unsold)).toMatchObject({ status: 'void', balanceMinor: 0n });
-      await watchOnce(stack.orders, new Set());
-      await watchOnce(stack.orders, new Set());
+      await watchOnce(stack.orders);
+      await watchOnce(stack.orders);
       const after = await read(card);
       expect(after.activities.map((activity) => activity.kind)).toEqual(['issue', 'redeem', 'restore']);
       expect((await stack.client.getOrder({ orderNumber: meal.orderNumber })).order).toMatchObject({

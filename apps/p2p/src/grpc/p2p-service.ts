@@ -82,6 +82,10 @@ export function p2pService({ prisma, chain, config, eventsCommitted }: P2pDeps):
     settlePayment: (request) => settlePayment({ prisma, chain }, request),
     findPayments: (request) => findPayments(chain, request.addresses),
     getTransactionStatus: (request) => transactionStatus(chain, request.txid),
+    getChainTip: async () => {
+      const { height, bestBlockHash } = await chain.chainInfo();
+      return { height, bestBlockHash };
+    },
     listGateResources: (request) => listGateResources(prisma, request),
     createGateResource: (request) => createGateResource(prisma, request),
     deleteGateResource: (request) => deleteGateResource(prisma, request),

@@ -9,6 +9,12 @@ export type NewOrder = Omit<Prisma.OrderUncheckedCreateInput, 'lines' | 'payment
 export type OrderRepository = ReturnType<typeof createOrderRepository>;
 export type OrderTransaction = Prisma.TransactionClient;
 
+/** Orders settled otherwise whose address is still watched for a stray payment (OrderRepository.watched). */
+const STRAY_WATCHED: Prisma.OrderWhereInput[] = [
+  { status: { in: ['cancelled', 'paid_elsewhere'] }, derivationIndex: { not: null } },
+  { status: { in: ['paid', 'confirmed'] }, paidSatoshis: 0, cardPaidMinor: { gt: 0 }, derivationIndex: { not: null } },
+];
+
 /** An order's lines, payments and refunds (decision 0033), as every read of an order answers them. */
 export const withParts = {
   lines: { orderBy: { position: 'asc' } },
@@ -183,10 +189,15 @@ export function createOrderRepository(prisma: PrismaClient) {
     },
 
     /** Orders whose address the watcher asks about: open, expired or cancelled within the late window, and not fully paid. */
-    watched(lateSince: Date, take: number, after?: Pick<OrderWithParts, 'expiresAt' | 'id'>): Promise<OrderWithParts[]> {
+    watched(
+      lateSince: Date,
+      take: number,
+      options: { stray: boolean; after?: Pick<OrderWithParts, 'expiresAt' | 'id'> },
+    ): Promise<OrderWithParts[]> {
+      const { stray, after } = options;
       return prisma.order.findMany({
-        // Those settled otherwise too (cancelled, paid at a provider or wholly by prepaid cards), when their
-        // output is a child of the xpub (decision 0022): a payment to one anyway is kept for a refund
+        // With `stray`, those settled otherwise too (cancelled, paid at a provider or wholly by prepaid cards),
+        // when their output is a child of the xpub (decision 0022): a payment to one anyway is kept for a refund
         // (record-order-payment.ts). One on the single receiving address is left out, so that it never makes
         // the address look shared and an open order there blind.
         where: {
@@ -195,11 +206,7 @@ export function createOrderRepository(prisma: PrismaClient) {
           ...(after
             ? { AND: [{ OR: [{ expiresAt: { gt: after.expiresAt } }, { expiresAt: after.expiresAt, id: { gt: after.id } }] }] }
             : {}),
-          OR: [
-            { status: { in: ['open', 'expired'] } },
-            { status: { in: ['cancelled', 'paid_elsewhere'] }, derivationIndex: { not: null } },
-            { status: { in: ['paid', 'confirmed'] }, paidSatoshis: 0, cardPaidMinor: { gt: 0 }, derivationIndex: { not: null } },
-          ],
+          OR: [{ status: { in: ['open', 'expired'] } }, ...(stray ? STRAY_WATCHED : [])],
         },
         include: withParts,
         orderBy: [{ expiresAt: 'asc' }, { id: 'asc' }],
@@ -207,9 +214,25 @@ export function createOrderRepository(prisma: PrismaClient) {
       });
     },
 
-    /** Paid orders waiting for their payments to be mined. */
-    paidUnconfirmed(take: number): Promise<OrderWithParts[]> {
-      return prisma.order.findMany({ where: { status: 'paid' }, include: withParts, orderBy: { paidAt: 'asc' }, take });
+    /**
+     * Paid orders waiting for their payments to be mined, by when they were paid: those paid since `paidSince`
+     * alone when it is given, a page after `after`.
+     */
+    paidUnconfirmed(
+      take: number,
+      options: { paidSince?: Date; after?: Pick<OrderWithParts, 'paidAt' | 'id'> } = {},
+    ): Promise<OrderWithParts[]> {
+      const { paidSince, after } = options;
+      return prisma.order.findMany({
+        where: {
+          status: 'paid',
+          ...(paidSince ? { paidAt: { gte: paidSince } } : {}),
+          ...(after?.paidAt ? { AND: [{ OR: [{ paidAt: { gt: after.paidAt } }, { paidAt: after.paidAt, id: { gt: after.id } }] }] } : {}),
+        },
+        include: withParts,
+        orderBy: [{ paidAt: 'asc' }, { id: 'asc' }],
+        take,
+      });
     },
 
     /**

@@ -1,13 +1,13 @@
-import { setOrderPaymentState, updateOrder } from '../data/order-repository.js';
+import { setOrderPaymentState, updateOrder, type OrderWithParts } from '../data/order-repository.js';
 import type { OrderContext } from '../orders/order-context.js';
 
 /**
- * A paid order's payments, asked of p2p's GetTransactionStatus: each one's state is recorded, and once
+ * A paid order's payments (as read a moment ago), asked of p2p's GetTransactionStatus: each one's state is recorded, and once
  * every payment is mined the order is confirmed.
  */
-export async function markOrderMined(context: OrderContext, orderId: string): Promise<void> {
-  const order = await context.orders.byId(orderId);
-  if (!order || order.status !== 'paid') return;
+export async function markOrderMined(context: OrderContext, order: OrderWithParts): Promise<void> {
+  if (order.status !== 'paid') return;
+  const orderId = order.id;
   const states = new Map<string, { status: string; blockHeight: number | null }>();
   for (const payment of order.payments) {
     if (payment.status === 'mined') continue;

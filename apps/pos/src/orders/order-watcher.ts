@@ -11,19 +11,45 @@ const ADDRESSES_PER_CALL = 100;
 const ORDERS_PER_PAGE = 1_000;
 /** Refusals that will not change on a retry: the txid is not tried for that order again by this process. */
 const FINAL_REFUSALS = new Set(['txid_already_used', 'payment_wrong_output', 'payment_underpaid', 'chain_rejected', 'failed_precondition']);
+/**
+ * Orders settled otherwise are watched for a stray payment (kept for a refund) once a minute, not every round:
+ * they are most of the watched orders on a busy platform, and nothing waits on them.
+ */
+const STRAY_WATCH_MS = 60_000;
+/**
+ * Between blocks, the payments of orders paid this recently are asked every round (their state moves from
+ * pending to seen, or to rejected); the rest wait for the next block. A minute covers an order whose
+ * payment was stamped before its transaction committed, and clocks a little apart.
+ */
+const RECENTLY_PAID_MS = 60_000;
+
+/** What a watcher carries from one round to the next. */
+export type WatcherState = {
+  /** `${orderId}:${txid}` refused for good (FINAL_REFUSALS). */
+  refused: Set<string>;
+  /** When orders settled otherwise were last watched for a stray payment. */
+  strayWatchedAt?: Date;
+  /** The chain's best block when every paid order's payments were last asked. */
+  sweptTip?: string;
+};
+
+export function watcherState(): WatcherState {
+  return { refused: new Set() };
+}
 
 /**
  * Learning of payment by watching addresses (decision 0015): every `intervalMs`, open orders past their
  * expiry become expired (with their prepaid card uses restored, decision 0017); the addresses of orders still taking payment (open, or expired within the late
  * window) are asked of p2p's FindPayments, and each new txid is settled with SettlePayment (any amount to
- * the order's output counts); paid orders' payments are asked of GetTransactionStatus until mined. With an
+ * the order's output counts); paid orders' payments are asked of GetTransactionStatus until mined (once a block,
+ * askPaidOrdersMined). Orders settled otherwise are watched for a stray payment once a minute. With an
  * xpub no two open orders share an address (p2p holds each order's child for it alone until its late window
  * ends, or until the order is settled otherwise and releases it, decision 0022): a child two watched orders
  * have had is watched for the newer. An address two watched orders share on a single receiving address is
  * not watched: a payment to it could be either's, so those orders are paid by BIP270 or confirmed by staff.
  */
 export function startOrderWatcher(context: OrderContext, intervalMs: number): { stop(): Promise<void> } {
-  const refused = new Set<string>();
+  const state = watcherState();
   let stopped = false;
   let round: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
@@ -31,7 +57,7 @@ export function startOrderWatcher(context: OrderContext, intervalMs: number): { 
   const schedule = () => {
     if (stopped) return;
     timer = setTimeout(() => {
-      round = watchOnce(context, refused)
+      round = watchOnce(context, state)
         .catch((error: unknown) => context.logger.warn({ err: error }, 'the order watcher failed a round; it tries again'))
         .finally(schedule);
     }, intervalMs);
@@ -47,17 +73,25 @@ export function startOrderWatcher(context: OrderContext, intervalMs: number): { 
   };
 }
 
-export async function watchOnce(context: OrderContext, refused: Set<string>, pageSize = ORDERS_PER_PAGE): Promise<void> {
+export async function watchOnce(context: OrderContext, state: WatcherState = watcherState(), pageSize = ORDERS_PER_PAGE): Promise<void> {
   const now = context.now();
   for (const id of await context.orders.expire(now)) context.notifier.changed(id);
   await expireCardOrders(context);
+  await settleWatchedPayments(context, state, now, pageSize);
+  await askPaidOrdersMined(context, state, now, pageSize);
+}
+
+/** A round's look at the watched addresses: each new txid found at one is settled to its order. */
+async function settleWatchedPayments(context: OrderContext, state: WatcherState, now: Date, pageSize: number): Promise<void> {
+  const stray = !state.strayWatchedAt || now.getTime() - state.strayWatchedAt.getTime() >= STRAY_WATCH_MS;
+  if (stray) state.strayWatchedAt = now;
   // Every watched order, a page at a time: the newest orders are as watched as the oldest however many there are
   // (with one page of the oldest alone, a busy platform's new orders went unseen until older ones left the window).
   const lateSince = new Date(now.getTime() - context.latePaymentSeconds * 1000);
-  let page = await context.orders.watched(lateSince, pageSize);
+  let page = await context.orders.watched(lateSince, pageSize, { stray });
   const watched = [...page];
   while (page.length === pageSize) {
-    page = await context.orders.watched(lateSince, pageSize, page.at(-1));
+    page = await context.orders.watched(lateSince, pageSize, { stray, after: page.at(-1) });
     watched.push(...page);
   }
   const byAddress = new Map<string, OrderWithParts[]>();
@@ -75,7 +109,7 @@ export async function watchOnce(context: OrderContext, refused: Set<string>, pag
     for (const found of payments) {
       const order = byAddress.get(found.address)?.[0];
       const key = `${order?.id}:${found.txid}`;
-      if (!order || refused.has(key) || order.payments.some((payment) => payment.txid === found.txid)) continue;
+      if (!order || state.refused.has(key) || order.payments.some((payment) => payment.txid === found.txid)) continue;
       try {
         // Counted (ctk_payments_total, path chain_watcher) each time it is tried; a payment BIP270 recorded first is a duplicate.
         await countPayment(
@@ -84,7 +118,7 @@ export async function watchOnce(context: OrderContext, refused: Set<string>, pag
           (settled) => (recordedVia(settled, found.txid) === 'address' ? 'accepted' : 'duplicate'),
         );
       } catch (error) {
-        if (error instanceof AppError && FINAL_REFUSALS.has(error.code)) refused.add(key);
+        if (error instanceof AppError && FINAL_REFUSALS.has(error.code)) state.refused.add(key);
         context.logger.warn(
           { err: error, order: order.orderNumber, txid: found.txid },
           'a payment seen at an order address was not settled',
@@ -92,9 +126,25 @@ export async function watchOnce(context: OrderContext, refused: Set<string>, pag
       }
     }
   }
-  for (const order of await context.orders.paidUnconfirmed(ORDERS_PER_PAGE)) {
-    await markOrderMined(context, order.id).catch((error: unknown) =>
-      context.logger.warn({ err: error, order: order.orderNumber }, 'could not read the state of a paid order'),
-    );
+}
+
+/**
+ * Paid orders' payments asked of the chain: every paid order's once a block (when the chain's best block is
+ * not the one of the last such sweep), and between blocks only those of orders paid in the last
+ * RECENTLY_PAID_MS. A payment mines only with a block, so asking every order every round asked the chain
+ * thousands of times a minute for nothing on a busy platform.
+ */
+async function askPaidOrdersMined(context: OrderContext, state: WatcherState, now: Date, pageSize: number): Promise<void> {
+  const tip = (await context.p2p.getChainTip({})).bestBlockHash;
+  const paidSince = tip === state.sweptTip ? new Date(now.getTime() - RECENTLY_PAID_MS) : undefined;
+  for (let page = await context.orders.paidUnconfirmed(pageSize, { paidSince }); ;) {
+    for (const order of page) {
+      await markOrderMined(context, order).catch((error: unknown) =>
+        context.logger.warn({ err: error, order: order.orderNumber }, 'could not read the state of a paid order'),
+      );
+    }
+    if (page.length < pageSize) break;
+    page = await context.orders.paidUnconfirmed(pageSize, { paidSince, after: page.at(-1) });
   }
+  state.sweptTip = tip;
 }
