@@ -42,8 +42,18 @@ function bufferedStdout(): ReturnType<typeof pino.destination> {
     const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
     let closed = false;
     destination.on('close', () => (closed = true));
+    // A flush of an empty buffer still writes (an empty string, through libuv's thread pool): an idle
+    // service flushed five times a second for nothing. Only a line written since the last flush is flushed.
+    let waiting = false;
+    const write = destination.write.bind(destination);
+    destination.write = (line: string) => {
+      waiting = true;
+      return write(line);
+    };
     setInterval(() => {
-      if (!closed) destination.flush();
+      if (closed || !waiting) return;
+      waiting = false;
+      destination.flush();
     }, FLUSH_MS).unref();
     stdout = destination;
   }

@@ -17,7 +17,7 @@ const FINAL_REFUSALS = new Set(['txid_already_used', 'payment_wrong_output', 'pa
  */
 const STRAY_WATCH_MS = 60_000;
 /**
- * Between blocks, the payments of orders paid this recently are asked every round (their state moves from
+ * Between blocks, the payments of an order paid this recently are asked once (their state may move from
  * pending to seen, or to rejected); the rest wait for the next block. A minute covers an order whose
  * payment was stamped before its transaction committed, and clocks a little apart.
  */
@@ -31,10 +31,12 @@ export type WatcherState = {
   strayWatchedAt?: Date;
   /** The chain's best block when every paid order's payments were last asked. */
   sweptTip?: string;
+  /** The paid orders asked since then (those still recently paid). */
+  askedBetweenBlocks: Set<string>;
 };
 
 export function watcherState(): WatcherState {
-  return { refused: new Set() };
+  return { refused: new Set(), askedBetweenBlocks: new Set() };
 }
 
 /**
@@ -130,15 +132,19 @@ async function settleWatchedPayments(context: OrderContext, state: WatcherState,
 
 /**
  * Paid orders' payments asked of the chain: every paid order's once a block (when the chain's best block is
- * not the one of the last such sweep), and between blocks only those of orders paid in the last
- * RECENTLY_PAID_MS. A payment mines only with a block, so asking every order every round asked the chain
- * thousands of times a minute for nothing on a busy platform.
+ * not the one of the last such sweep), and between blocks once for an order newly paid (in the last
+ * RECENTLY_PAID_MS, not asked yet). A payment mines only with a block, so asking every order every round
+ * asked the chain thousands of times a minute for nothing on a busy platform.
  */
 async function askPaidOrdersMined(context: OrderContext, state: WatcherState, now: Date, pageSize: number): Promise<void> {
   const tip = (await context.p2p.getChainTip({})).bestBlockHash;
-  const paidSince = tip === state.sweptTip ? new Date(now.getTime() - RECENTLY_PAID_MS) : undefined;
+  const sweep = tip !== state.sweptTip;
+  const paidSince = sweep ? undefined : new Date(now.getTime() - RECENTLY_PAID_MS);
+  const asked = new Set<string>();
   for (let page = await context.orders.paidUnconfirmed(pageSize, { paidSince }); ;) {
     for (const order of page) {
+      asked.add(order.id);
+      if (!sweep && state.askedBetweenBlocks.has(order.id)) continue;
       await markOrderMined(context, order).catch((error: unknown) =>
         context.logger.warn({ err: error, order: order.orderNumber }, 'could not read the state of a paid order'),
       );
@@ -147,4 +153,5 @@ async function askPaidOrdersMined(context: OrderContext, state: WatcherState, no
     page = await context.orders.paidUnconfirmed(pageSize, { paidSince, after: page.at(-1) });
   }
   state.sweptTip = tip;
+  state.askedBetweenBlocks = asked;
 }

@@ -23,7 +23,10 @@ export type OutboxRelayOptions = {
   logger: EventLogger;
   /** Rows claimed (and locked) per transaction. */
   batchSize?: number;
-  /** Pause between passes when the outbox is empty. */
+  /**
+   * Pause between passes when the outbox is empty (1 s). A commit in this process wakes the relay at once
+   * (notify); the poll finds rows no one woke it for: another process's that died before sending them.
+   */
   pollMs?: number;
   /** Cap of the doubling pause after failures. */
   maxBackoffMs?: number;
@@ -38,6 +41,8 @@ export type OutboxRelayOptions = {
 type OutboxRow = { id: string; subject: string; payload: Uint8Array; trace_context: string | null };
 type PassResult = { sent: number; failure?: { id: string; error: unknown } };
 
+/** The first pause after a failure, doubled at each failure in a row up to maxBackoffMs. */
+const FIRST_BACKOFF_MS = 200;
 // Oldest first; SKIP LOCKED leaves rows another relay replica holds to that replica.
 const CLAIM = `SELECT id, subject, payload, trace_context FROM outbox_events WHERE sent_at IS NULL
   ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`;
@@ -68,7 +73,7 @@ export class OutboxRelay {
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.batchSize = options.batchSize ?? 100;
-    this.pollMs = options.pollMs ?? 200;
+    this.pollMs = options.pollMs ?? 1_000;
   }
 
   start(): this {
@@ -168,7 +173,7 @@ export class OutboxRelay {
         'outbox relay cannot publish; events wait in the outbox',
       );
     }
-    return Math.min(this.pollMs * 2 ** this.failures, this.options.maxBackoffMs ?? 10_000);
+    return Math.min(FIRST_BACKOFF_MS * 2 ** this.failures, this.options.maxBackoffMs ?? 10_000);
   }
 
   /** Warns if rows remain unsent; bounded, since a transaction still hanging may hold the database. */
