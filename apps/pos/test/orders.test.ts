@@ -279,6 +279,20 @@ describe('paying an order', () => {
     expect(await get(newest)).toMatchObject({ status: 'paid', paidSatoshis: newest.satoshis });
   });
 
+  it('after a block the watcher confirms every paid order, however many: the newest past a page of older ones', async () => {
+    const org = await stack.walletOrg();
+    const paid: Order[] = [];
+    for (let i = 0; i < 3; i++) {
+      const order = await create(org);
+      await pay(order, (await payment(order, order.dueSatoshis)).toHex());
+      paid.push(order);
+    }
+    await mineBlocks(stack.chain.url, 1);
+    // Pages of two: every other test's paid orders, older, come first.
+    await watchOnce(stack.orders, watcherState(), 2);
+    expect(await Promise.all(paid.map(async (order) => (await get(order)).status))).toEqual(['confirmed', 'confirmed', 'confirmed']);
+  });
+
   it('the watcher looks at a cancelled order for a stray payment once a minute, and keeps what it finds for a refund', async () => {
     const org = await stack.walletOrg();
     const order = await create(org);

@@ -149,7 +149,8 @@ async function askPaidOrdersMined(context: OrderContext, state: WatcherState, no
         context.logger.warn({ err: error, order: order.orderNumber }, 'could not read the state of a paid order'),
       );
     }
-    if (page.length < pageSize) break;
+    // Every paid order has its paidAt; a page ending without one could not be paged past.
+    if (page.length < pageSize || !page.at(-1)!.paidAt) break;
     page = await context.orders.paidUnconfirmed(pageSize, { paidSince, after: page.at(-1) });
   }
   state.sweptTip = tip;
