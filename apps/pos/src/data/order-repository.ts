@@ -192,12 +192,12 @@ export function createOrderRepository(prisma: PrismaClient) {
     watched(
       lateSince: Date,
       take: number,
-      options: { stray: boolean; after?: Pick<OrderWithParts, 'expiresAt' | 'id'> },
+      options: { stray: 'all' | Date; after?: Pick<OrderWithParts, 'expiresAt' | 'id'> },
     ): Promise<OrderWithParts[]> {
       const { stray, after } = options;
       return prisma.order.findMany({
-        // With `stray`, those settled otherwise too (cancelled, paid at a provider or wholly by prepaid cards),
-        // when their output is a child of the xpub (decision 0022): a payment to one anyway is kept for a refund
+        // Those settled otherwise too (cancelled, paid at a provider or wholly by prepaid cards; with a date, those
+        // settled since then alone), when their output is a child of the xpub (decision 0022): a payment to one anyway is kept for a refund
         // (record-order-payment.ts). One on the single receiving address is left out, so that it never makes
         // the address look shared and an open order there blind.
         where: {
@@ -206,7 +206,10 @@ export function createOrderRepository(prisma: PrismaClient) {
           ...(after
             ? { AND: [{ OR: [{ expiresAt: { gt: after.expiresAt } }, { expiresAt: after.expiresAt, id: { gt: after.id } }] }] }
             : {}),
-          OR: [{ status: { in: ['open', 'expired'] } }, ...(stray ? STRAY_WATCHED : [])],
+          OR: [
+            { status: { in: ['open', 'expired'] } },
+            ...(stray === 'all' ? STRAY_WATCHED : STRAY_WATCHED.map((where) => ({ ...where, updatedAt: { gte: stray } }))),
+          ],
         },
         include: withParts,
         orderBy: [{ expiresAt: 'asc' }, { id: 'asc' }],

@@ -12,8 +12,8 @@ const ORDERS_PER_PAGE = 1_000;
 /** Refusals that will not change on a retry: the txid is not tried for that order again by this process. */
 const FINAL_REFUSALS = new Set(['txid_already_used', 'payment_wrong_output', 'payment_underpaid', 'chain_rejected', 'failed_precondition']);
 /**
- * Orders settled otherwise are watched for a stray payment (kept for a refund) once a minute, not every round:
- * they are most of the watched orders on a busy platform, and nothing waits on them.
+ * Orders settled otherwise are watched for a stray payment (kept for a refund) every round for a minute after,
+ * then once a minute: they are most of the watched orders on a busy platform, and nothing waits on them.
  */
 const STRAY_WATCH_MS = 60_000;
 /**
@@ -85,8 +85,11 @@ export async function watchOnce(context: OrderContext, state: WatcherState = wat
 
 /** A round's look at the watched addresses: each new txid found at one is settled to its order. */
 async function settleWatchedPayments(context: OrderContext, state: WatcherState, now: Date, pageSize: number): Promise<void> {
-  const stray = !state.strayWatchedAt || now.getTime() - state.strayWatchedAt.getTime() >= STRAY_WATCH_MS;
-  if (stray) state.strayWatchedAt = now;
+  // Orders settled otherwise in the last minute every round (a payment racing a cancel is seen at once), the
+  // rest once a minute.
+  const everyStray = !state.strayWatchedAt || now.getTime() - state.strayWatchedAt.getTime() >= STRAY_WATCH_MS;
+  if (everyStray) state.strayWatchedAt = now;
+  const stray = everyStray ? 'all' : new Date(now.getTime() - STRAY_WATCH_MS);
   // Every watched order, a page at a time: the newest orders are as watched as the oldest however many there are
   // (with one page of the oldest alone, a busy platform's new orders went unseen until older ones left the window).
   const lateSince = new Date(now.getTime() - context.latePaymentSeconds * 1000);
