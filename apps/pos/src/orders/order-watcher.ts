@@ -44,7 +44,8 @@ export function watcherState(): WatcherState {
  * expiry become expired (with their prepaid card uses restored, decision 0017); the addresses of orders still taking payment (open, or expired within the late
  * window) are asked of p2p's FindPayments, and each new txid is settled with SettlePayment (any amount to
  * the order's output counts); paid orders' payments are asked of GetTransactionStatus until mined (once a block,
- * askPaidOrdersMined). Orders settled otherwise are watched for a stray payment once a minute. With an
+ * askPaidOrdersMined). Orders settled otherwise are watched for a stray payment every round for a minute, then
+ * once a minute. With an
  * xpub no two open orders share an address (p2p holds each order's child for it alone until its late window
  * ends, or until the order is settled otherwise and releases it, decision 0022): a child two watched orders
  * have had is watched for the newer. An address two watched orders share on a single receiving address is
