@@ -12,10 +12,10 @@
 //   the working tree over the clone, to measure changes not committed yet.
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { freePort } from '@ctk/shared/testing';
 
 const { values: args } = parseArgs({
   options: { warm: { type: 'string', default: '3' }, keep: { type: 'boolean', default: false }, 'from-tree': { type: 'string' } },
@@ -32,17 +32,6 @@ const STAGES = [
   ['start', /start-all\.mjs/],
 ];
 let running;
-
-/** A port nothing listens on now (the kernel's pick). */
-function freePort() {
-  return new Promise((done, fail) => {
-    const server = createServer().once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => done(port));
-    });
-  });
-}
 
 const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));

@@ -2,11 +2,13 @@
 // (the local chain and the apps named, in one process, on one in-process event transport) and the gateway in front.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { startLocalChain } from '@ctk/chain/local';
 import { createLogger, grpcUrlVariable, inProcessTransport, loadConfig, SERVICE_NAMES, type ServiceName, startService } from '@ctk/shared';
+import { freePort } from '@ctk/shared/testing';
 import pg from 'pg';
 import { http, merchantKeys, type HttpAnswer } from '../apps/gateway/test/wallet-http.js';
+
+export { freePort };
 
 /** A new, empty database `name` on the server at `admin` (dropped first if a run left it); its URL. */
 export async function freshDatabase(admin: string, name: string): Promise<string> {
@@ -158,14 +160,6 @@ export async function startServiceStack(
 }
 
 /** A TCP port free at the moment of asking. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
 /**
  * The gateway over HTTP on a free port, in front of `stack`'s apps, with the per-address and signup limits
  * (and `env`'s) lifted so that one benchmarking address is not throttled; its base URL and the running app.

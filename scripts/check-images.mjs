@@ -7,9 +7,9 @@
 //   node scripts/check-images.mjs [app ...]
 import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { freePort } from '../packages/shared/dist/testing/free-port.js';
 import { APPS, bundleApp, megabytes } from './bundle-app.mjs';
 
 // The helper the tests use; it lives in the repository, but only this checker loads it, never the app.
@@ -110,17 +110,6 @@ async function serviceUrls() {
   const urls = {};
   for (const name of APPS.filter((app) => app !== 'gateway')) urls[`${name.toUpperCase()}_GRPC_URL`] = `127.0.0.1:${await freePort()}`;
   return urls;
-}
-
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolvePort(port));
-    });
-  });
 }
 
 /** Every symbolic link in the bundle stays inside it, and no folder above it offers node_modules. */

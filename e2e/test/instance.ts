@@ -1,9 +1,10 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from '@ctk/shared/testing';
 import pg from 'pg';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -16,14 +17,7 @@ export type Instance = {
   cleanup?: () => Promise<void>;
 };
 
-/** A port free right now on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-  const { port } = server.address() as { port: number };
-  await new Promise((closed) => server.close(closed));
-  return port;
-}
+export { freePort };
 
 /**
  * `node scripts/start-all.mjs`, as `npm run up` runs it after building, with only PORT, CTK_DATA_DIR and

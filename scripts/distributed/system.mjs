@@ -4,7 +4,6 @@
 // balancer that stands for its Kubernetes Service; the gateway's balancer is the public port. A replica
 // that exits is restarted (replica.mjs). The local chain runs as a process of its own.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startBalancer } from './balancer.mjs';
@@ -14,6 +13,7 @@ const root = resolve(import.meta.dirname, '../..');
 const load = (path) => import(pathToFileURL(resolve(root, path)).href);
 const { callsOf, ensureDatabase, grpcUrlVariable, startOrder } = await load('packages/shared/dist/index.js');
 const { grpcHealthStatus } = await load('packages/shared/dist/testing/grpc-health.js');
+const { freePort } = await load('packages/shared/dist/testing/free-port.js');
 
 export const DEFAULTS = {
   postgresUrl: 'postgresql://postgres@127.0.0.1:5432/postgres',
@@ -206,15 +206,4 @@ async function answers(url) {
   const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
   await response.body?.cancel();
   return response.ok;
-}
-
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolvePort(port));
-    });
-  });
 }

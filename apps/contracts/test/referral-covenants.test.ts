@@ -4,12 +4,12 @@ import { requestFaucet } from '@ctk/chain/local';
 import type { ReferralCheckout } from '@ctk/proto/ctk/contracts/v1/contracts';
 import { eventually, failure } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PUBLIC_URL, startTokenStack, type TokenStack } from './token-stack.js';
+import { PUBLIC_URL, STACK_START_MS, startTokenStack, type TokenStack } from './token-stack.js';
 
 let stack: TokenStack;
 beforeAll(async () => {
   stack = await startTokenStack();
-}, 60_000);
+}, STACK_START_MS);
 afterAll(() => stack?.close());
 
 type Merchant = Awaited<ReturnType<TokenStack['merchant']>>;

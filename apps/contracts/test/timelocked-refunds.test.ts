@@ -2,12 +2,12 @@ import { Transaction } from '@bsv/sdk';
 import type { TimelockedRefund } from '@ctk/proto/ctk/contracts/v1/contracts';
 import { eventually, failure } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTokenStack, type TokenStack } from './token-stack.js';
+import { STACK_START_MS, startTokenStack, type TokenStack } from './token-stack.js';
 
 let stack: TokenStack;
 beforeAll(async () => {
   stack = await startTokenStack();
-}, 60_000);
+}, STACK_START_MS);
 afterAll(() => stack?.close());
 
 type Wallet = Awaited<ReturnType<TokenStack['newWallet']>>;
@@ -149,7 +149,7 @@ describe('the watcher', () => {
   let watched: TokenStack;
   beforeAll(async () => {
     watched = await startTokenStack({ watchIntervalMs: 200 });
-  }, 60_000);
+  }, STACK_START_MS);
   afterAll(() => watched?.close());
 
   it('broadcasts a refund past its date without anyone reading it', async () => {

@@ -3,12 +3,12 @@ import { Transaction } from '@bsv/sdk';
 import { requestFaucet } from '@ctk/chain/local';
 import { failure } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTokenStack, type TokenStack } from './token-stack.js';
+import { STACK_START_MS, startTokenStack, type TokenStack } from './token-stack.js';
 
 let stack: TokenStack;
 beforeAll(async () => {
   stack = await startTokenStack();
-}, 60_000);
+}, STACK_START_MS);
 afterAll(() => stack?.close());
 
 type Merchant = Awaited<ReturnType<TokenStack['merchant']>>;

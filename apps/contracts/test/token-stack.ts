@@ -24,6 +24,9 @@ async function database(name: string) {
 
 export const PUBLIC_URL = 'https://pay.example.com';
 
+/** How long a stack may take to start: four services migrating their databases, slow on PGlite on a busy machine. */
+export const STACK_START_MS = 180_000;
+
 /**
  * Contracts in front of the real p2p on a local chain, pos and books (credits are sold and redeemed in pos's
  * orders, whose events books posts), each on its own database and a free port, with the wallet command line

@@ -1,10 +1,9 @@
-import { createServer } from 'node:net';
 import { configSchema as booksConfigSchema, service as books } from '@ctk/books';
 import { createChainClient, type ChainClient } from '@ctk/chain';
 import { startLocalChain, type RunningLocalChain } from '@ctk/chain/local';
 import { configSchema as p2pConfigSchema, service as p2p } from '@ctk/p2p';
 import { inProcessTransport, loadConfig, startService, type EventTransport } from '@ctk/shared';
-import { createTestDatabase, TEST_DATA_DIR } from '@ctk/shared/testing';
+import { createTestDatabase, freePort, TEST_DATA_DIR } from '@ctk/shared/testing';
 import { startTestGateway, type Gateway } from './harness.js';
 import { SERVICES_DOWN } from './support.js';
 
@@ -16,14 +15,6 @@ export type PaymailStack = {
   chainClient: ChainClient;
   close(): Promise<void>;
 };
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function database(prefix: string) {
   const url = await createTestDatabase(prefix);

@@ -13,11 +13,20 @@ export type Route = {
 
 const BODY_LIMIT = 32 * 1024 * 1024;
 
+/**
+ * How long an idle connection is kept: longer than any client keeps one (undici, fetch's engine, at most
+ * 10 minutes), so the client always closes it first. A server that closes an idle socket just as a client
+ * reuses it resets that request (ECONNRESET); Node's default of 5 s did, on a loaded machine.
+ */
+const KEEP_ALIVE_MS = 11 * 60_000;
+
 /** A plain node:http server over a list of routes; an AppError answers in the route's error shape. */
 export function createRouterServer(routes: Route[], logger: Logger): Server {
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     void handle(routes, req, res, logger);
   });
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  return server;
 }
 
 async function handle(routes: Route[], req: IncomingMessage, res: ServerResponse, logger: Logger): Promise<void> {

@@ -9,3 +9,4 @@ export * from './test-client.js';
 export * from './start-built-service.js';
 export * from './metrics.js';
 export * from './otlp-receiver.js';
+export * from './free-port.js';
