@@ -177,6 +177,23 @@ describe.skipIf(skip)('Prometheus scraping the distributed path, and its traces'
       'messaging.consumer.group.name': 'books',
       'ctk.outcome': 'posted',
     });
+    // Books writes the entry in a batch (group commit): a span in this trace, and the statements under the
+    // batch's own span, which is this one or the one it links to when another event's trace came first.
+    const [write] = childrenOf(posted!, { service: 'ctk-books', name: 'books.journal.write' });
+    expect(write!.attributes['batch.size']).toBeGreaterThanOrEqual(1);
+    const batchId = write!.links[0]?.spanId ?? write!.spanId;
+    const under = (span: ReceivedSpan | undefined, ancestor: string): boolean =>
+      span !== undefined &&
+      (span.parentSpanId === ancestor ||
+        under(
+          receiver.spans().find((one) => one.spanId === span.parentSpanId),
+          ancestor,
+        ));
+    await until(
+      async () => receiver.spans().filter((span) => span.name === 'prisma:client:db_query' && under(span, batchId)),
+      (spans) => spans.length > 0,
+      "books's statements writing the entry",
+    );
     // p2p's statements recording the payment are in the trace, within its handler's span, as Prisma traces them.
     const statements = inTrace().filter((span) => span.name === 'prisma:client:db_query' && stepAbove(span)?.spanId === answered!.spanId);
     expect(statements.length).toBeGreaterThan(0);

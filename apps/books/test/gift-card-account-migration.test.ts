@@ -96,4 +96,4 @@ it("gives every organisation's chart 2300 Gift card liability and 2200 Loyalty l
   } finally {
     await after.close();
   }
-});
+}, 120_000);

@@ -23,7 +23,7 @@ export { oneAtATime, type OneAtATime } from './one-at-a-time.js';
 export { keptKey, type KeyTable } from './db/kept-key.js';
 export * from './events/index.js';
 export * from './metrics/index.js';
-export { endSpan, flushTraces, startSpan, startTracing } from './tracing/tracing.js';
+export { activeTraceContext, endSpan, flushTraces, inBatchSpan, startSpan, startTracing, type TraceContext } from './tracing/tracing.js';
 export { currentRequestId, requestContext } from './tracing/context.js';
 export { isTimeZone } from './time-zone.js';
 export { calendarDate } from './calendar-date.js';

@@ -13,7 +13,7 @@ import { loggerOptions } from '../src/logger.js';
 import { eventually } from '../src/testing/eventually.js';
 import { startOtlpReceiver, type ReceivedSpan } from '../src/testing/otlp-receiver.js';
 import { requestContext } from '../src/tracing/context.js';
-import { endSpan, flushTraces, startSpan, startTracing } from '../src/tracing/tracing.js';
+import { endSpan, flushTraces, inBatchSpan, startSpan, startTracing } from '../src/tracing/tracing.js';
 import { openOutboxDatabase, type OutboxDatabase } from './fixtures/outbox/database.js';
 import { paymentEvent } from './fixtures/payment-events.js';
 import { silentLogger } from './fixtures/silent-logger.js';
@@ -133,5 +133,29 @@ describe('a request traced from the gateway to the consumer', () => {
     const row = await db.prisma.outboxEvent.findUniqueOrThrow({ where: { id: 'untraced' } });
     expect(row.traceContext).toBeNull();
     await eventually(() => expect(consumed).toContain('untraced'));
+  });
+
+  it('traces a batch written for two requests in each one: its statements under the first, a linked span in the other', async () => {
+    const first = startSpan('POST /api/v1/first', SpanKind.SERVER, {}, requestContext('req-first'));
+    const second = startSpan('POST /api/v1/second', SpanKind.SERVER, {}, requestContext('req-second'));
+    const parents = [trace.setSpan(requestContext('req-first'), first), trace.setSpan(requestContext('req-second'), second)];
+    await inBatchSpan('books.journal.write', parents, () => db.prisma.outboxEvent.count());
+    endSpan(first);
+    endSpan(second);
+    let batch: ReceivedSpan | undefined;
+    let linked: ReceivedSpan | undefined;
+    await eventually(async () => {
+      await flushTraces();
+      batch = receiver.spans().find((span) => span.name === 'books.journal.write' && span.traceId === first.spanContext().traceId);
+      linked = receiver.spans().find((span) => span.name === 'books.journal.write' && span.traceId === second.spanContext().traceId);
+      expect(batch && linked).toBeTruthy();
+    });
+    expect(batch).toMatchObject({ parentSpanId: first.spanContext().spanId, attributes: { 'batch.size': 2 } });
+    expect(batch!.links).toEqual([{ traceId: second.spanContext().traceId, spanId: second.spanContext().spanId }]);
+    expect(linked).toMatchObject({ parentSpanId: second.spanContext().spanId, attributes: { 'batch.size': 2 } });
+    expect(linked!.links).toEqual([{ traceId: batch!.traceId, spanId: batch!.spanId }]);
+    // The statement, once, under the batch's span.
+    const counts = receiver.spans().filter((span) => /^SELECT COUNT\(\*\)/i.test(String(span.attributes['db.query.text'])));
+    expect(counts.map((span) => span.traceId)).toEqual([first.spanContext().traceId]);
   });
 });

@@ -1,11 +1,14 @@
+import { activeTraceContext, inBatchSpan, type TraceContext } from '@ctk/shared';
+
 /**
  * Group commit: callers submit one item each and wait for their own result, while the items are
  * written in batches. A batch is written as soon as nothing else is being written; what arrives during a
  * write waits for the next batch. Under load batches grow (one round trip for many entries), and a
- * lone item is written at once, with no timer to wait for.
+ * lone item is written at once, with no timer to wait for. Each write is traced as `spanName` in every
+ * caller's trace (inBatchSpan), its statements under the first caller's.
  */
-export function groupCommit<T, R>(write: (batch: T[]) => Promise<R[]>, maxBatch: number): (item: T) => Promise<R> {
-  type Waiting = { item: T; resolve(result: R): void; reject(error: unknown): void };
+export function groupCommit<T, R>(write: (batch: T[]) => Promise<R[]>, maxBatch: number, spanName: string): (item: T) => Promise<R> {
+  type Waiting = { item: T; trace: TraceContext; resolve(result: R): void; reject(error: unknown): void };
   let queue: Waiting[] = [];
   let writing = false;
 
@@ -15,7 +18,11 @@ export function groupCommit<T, R>(write: (batch: T[]) => Promise<R[]>, maxBatch:
       const batch = queue.slice(0, maxBatch);
       queue = queue.slice(batch.length);
       try {
-        const results = await write(batch.map((waiting) => waiting.item));
+        const results = await inBatchSpan(
+          spanName,
+          batch.map((waiting) => waiting.trace),
+          () => write(batch.map((waiting) => waiting.item)),
+        );
         batch.forEach((waiting, i) => waiting.resolve(results[i] as R));
       } catch (error) {
         for (const waiting of batch) waiting.reject(error);
@@ -26,7 +33,7 @@ export function groupCommit<T, R>(write: (batch: T[]) => Promise<R[]>, maxBatch:
 
   return (item) =>
     new Promise<R>((resolve, reject) => {
-      queue.push({ item, resolve, reject });
+      queue.push({ item, trace: activeTraceContext(), resolve, reject });
       if (!writing) setImmediate(() => void drain());
       writing = true;
     });

@@ -185,7 +185,7 @@ export function createJournalRepository(prisma: PrismaClient) {
       return Promise.all(batch.map(async (one) => (await writeBatch([one]))[0] as PostOutcome | Error));
     }
   }
-  const submit = groupCommit(writeBatch, MAX_BATCH);
+  const submit = groupCommit(writeBatch, MAX_BATCH, 'books.journal.write');
 
   return {
     hasEvent,

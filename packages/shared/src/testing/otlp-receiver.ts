@@ -13,6 +13,8 @@ export type ReceivedSpan = {
   attributes: Record<string, string | number | boolean>;
   /** OTLP's status code: 0 unset, 1 ok, 2 error. */
   statusCode: number;
+  /** The spans it is linked to (a batch and the items it was written for). */
+  links: Array<{ traceId: string; spanId: string }>;
 };
 
 type OtlpValue = { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number };
@@ -29,6 +31,7 @@ type OtlpExport = {
         kind: number;
         attributes?: OtlpAttribute[];
         status?: { code?: number };
+        links?: Array<{ traceId: string; spanId: string }>;
       }>;
     }>;
   }>;
@@ -67,6 +70,7 @@ export async function startOtlpReceiver(): Promise<{ url: string; spans(): Recei
               kind: span.kind,
               attributes: attributesOf(span.attributes),
               statusCode: span.status?.code ?? 0,
+              links: (span.links ?? []).map(({ traceId, spanId }) => ({ traceId, spanId })),
             });
       }
       response.writeHead(200, { 'content-type': 'application/json' }).end('{}');

@@ -1,4 +1,4 @@
-import { context, SpanStatusCode, trace, type Attributes, type Context, type Span, type SpanKind } from '@opentelemetry/api';
+import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider } from '@opentelemetry/sdk-trace';
@@ -119,5 +119,50 @@ export async function inSpan<T>(
   } catch (error) {
     endSpan(span, error);
     throw error;
+  }
+}
+
+/** The trace context active now: what a piece of work handed to another caller's batch carries with it. */
+export type TraceContext = Context;
+export const activeTraceContext = (): TraceContext => context.active();
+
+/**
+ * Runs `work` once for items that came from several traces (a group commit's batch). It runs in one span, the
+ * child of the first item's context and linked to the others', so that its statements are traced once; each
+ * other item's trace gets a span of the same name over the same time, linked to that one, so every trace shows
+ * its item's write and where its statements are. Without a recorded trace among them, just `work`.
+ */
+export async function inBatchSpan<T>(name: string, parents: TraceContext[], work: () => Promise<T>): Promise<T> {
+  const [first = context.active(), ...others] = parents;
+  const traced = others.filter((other) => trace.getSpan(other)?.isRecording());
+  if (!trace.getSpan(first)?.isRecording() && traced.length === 0) return context.with(first, work);
+  const attributes = { 'batch.size': parents.length };
+  const startTime = new Date();
+  const links = traced.map((other) => ({ context: trace.getSpan(other)!.spanContext() }));
+  const batch = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes, links, startTime }, first);
+  let failure: unknown;
+  try {
+    // Awaited inside: a lazy promise (Prisma's) starts its query when awaited, in the batch's context.
+    return await context.with(trace.setSpan(first, batch), async () => await work());
+  } catch (error) {
+    failure = error;
+    throw error;
+  } finally {
+    const endTime = new Date();
+    const status =
+      failure === undefined
+        ? undefined
+        : { code: SpanStatusCode.ERROR, message: failure instanceof Error ? failure.message : String(failure) };
+    for (const other of traced) {
+      const own = tracer.startSpan(
+        name,
+        { kind: SpanKind.INTERNAL, attributes, links: [{ context: batch.spanContext() }], startTime },
+        other,
+      );
+      if (status) own.setStatus(status);
+      own.end(endTime);
+    }
+    if (status) batch.setStatus(status);
+    batch.end(endTime);
   }
 }
