@@ -8,6 +8,7 @@ import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapt
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { applyMigrations, type MigrationTarget } from './migrate.js';
 import { keepTemplate, loadTemplate, templateOf } from './pglite-template.js';
+import { statementNames } from './statement-names.js';
 
 export type DatabaseOptions = {
   /** The service's name: the embedded database lives in `<dataDir>/<service>`. */
@@ -79,9 +80,10 @@ async function openMemoryCopy(prismaDir: string): Promise<Database> {
 
 function openPostgres(url: string): Database {
   // The app's pool, ended on close so no connection outlives the app; migrations run on a connection of their own.
+  // Each statement is prepared once per connection (statement-names.ts).
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   return {
-    adapter: new PrismaPg(pool),
+    adapter: new PrismaPg(pool, { statementNameGenerator: statementNames() }),
     migrations: { postgresUrl: url },
     kind: 'postgres',
     appliedMigrations: [],
