@@ -1,7 +1,7 @@
 import type { SqlQuery } from '@prisma/driver-adapter-utils';
 
 /** The distinct statements one pool names at most: past them, a statement runs unnamed, as all did before. */
-const MAX_NAMED = 500;
+const MAX_NAMED = 200;
 
 /**
  * Names each distinct statement the pool's clients send (by its text), so that node-postgres prepares it once
