@@ -13,7 +13,7 @@ import { loggerOptions } from '../src/logger.js';
 import { eventually } from '../src/testing/eventually.js';
 import { startOtlpReceiver, type ReceivedSpan } from '../src/testing/otlp-receiver.js';
 import { requestContext } from '../src/tracing/context.js';
-import { endSpan, flushTraces, inBatchSpan, startSpan, startTracing } from '../src/tracing/tracing.js';
+import { endSpan, flushTraces, inBatchSpan, startSpan, startTracing, stopTracing } from '../src/tracing/tracing.js';
 import { openOutboxDatabase, type OutboxDatabase } from './fixtures/outbox/database.js';
 import { paymentEvent } from './fixtures/payment-events.js';
 import { silentLogger } from './fixtures/silent-logger.js';
@@ -60,6 +60,7 @@ describe('a request traced from the gateway to the consumer', () => {
     await transport.close();
     await server?.shutdown();
     await db?.close();
+    await stopTracing();
     await receiver?.close();
   });
 
@@ -157,5 +158,19 @@ describe('a request traced from the gateway to the consumer', () => {
     // The statement, once, under the batch's span.
     const counts = receiver.spans().filter((span) => /^SELECT COUNT\(\*\)/i.test(String(span.attributes['db.query.text'])));
     expect(counts.map((span) => span.traceId)).toEqual([first.spanContext().traceId]);
+  });
+});
+
+describe('a collector that is gone', () => {
+  afterAll(() => stopTracing());
+
+  it('neither fails nor holds up a stop: the spans it did not take are dropped within the flush limit', async () => {
+    const gone = await startOtlpReceiver();
+    await gone.close();
+    await startTracing('ctk-test', { OTEL_EXPORTER_OTLP_ENDPOINT: gone.url, OTEL_BSP_SCHEDULE_DELAY: '60000' });
+    endSpan(startSpan('POST /api/v1/lost', SpanKind.SERVER, {}, requestContext('req-lost')));
+    const started = Date.now();
+    await expect(flushTraces()).resolves.toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(3_000);
   });
 });

@@ -82,16 +82,40 @@ async function traceDatabaseCalls(tracerProvider: TracerProvider): Promise<void>
   setGlobalTracingHelper(withinRecordedSpan);
 }
 
-/** Exports the spans that have ended and not yet been sent (before the process stops). */
+/** How long a flush or a stop waits for the collector: a stop must not hang on one that is slow or gone. */
+const FLUSH_LIMIT_MS = 2_000;
+
+/**
+ * Exports the spans that have ended and not yet been sent (before the process stops). It never fails and waits
+ * at most FLUSH_LIMIT_MS: spans a collector does not take are lost, and the stop goes on (the exporter, retrying
+ * an unreachable collector, would take about 10 s and then fail the stop).
+ */
 export async function flushTraces(): Promise<void> {
-  await provider?.forceFlush();
+  if (provider) await withinLimit(provider.forceFlush());
 }
 
-const tracer = trace.getTracer('commerce-toolkit');
+/** Stops recording and exporting spans, after a last flush: a test that started tracing leaves none behind it. */
+export async function stopTracing(): Promise<void> {
+  if (!provider) return;
+  const stopping = provider;
+  provider = undefined;
+  trace.disable();
+  await withinLimit(stopping.shutdown());
+}
+
+async function withinLimit(work: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, FLUSH_LIMIT_MS)));
+  await Promise.race([work.catch(() => undefined), limit]);
+  clearTimeout(timer);
+}
+
+/** The tracer of the provider started now (none after stopTracing, a new one after tracing starts again). */
+const tracer = () => trace.getTracer('commerce-toolkit');
 
 /** Starts a span, a child of `parent` (the active context by default); without tracing it records nothing. */
 export function startSpan(name: string, kind: SpanKind, attributes: Attributes, parent: Context = context.active()): Span {
-  return tracer.startSpan(name, { kind, attributes }, parent);
+  return tracer().startSpan(name, { kind, attributes }, parent);
 }
 
 /** Ends a span with an error status and the error recorded, or OK. */
@@ -139,7 +163,7 @@ export async function inBatchSpan<T>(name: string, parents: TraceContext[], work
   const attributes = { 'batch.size': parents.length };
   const startTime = new Date();
   const links = traced.map((other) => ({ context: trace.getSpan(other)!.spanContext() }));
-  const batch = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes, links, startTime }, first);
+  const batch = tracer().startSpan(name, { kind: SpanKind.INTERNAL, attributes, links, startTime }, first);
   let failure: unknown;
   try {
     // Awaited inside: a lazy promise (Prisma's) starts its query when awaited, in the batch's context.
@@ -154,7 +178,7 @@ export async function inBatchSpan<T>(name: string, parents: TraceContext[], work
         ? undefined
         : { code: SpanStatusCode.ERROR, message: failure instanceof Error ? failure.message : String(failure) };
     for (const other of traced) {
-      const own = tracer.startSpan(
+      const own = tracer().startSpan(
         name,
         { kind: SpanKind.INTERNAL, attributes, links: [{ context: batch.spanContext() }], startTime },
         other,
