@@ -198,8 +198,8 @@ export function createOrderRepository(prisma: PrismaClient) {
       return prisma.order.findMany({
         // Those settled otherwise too (cancelled, paid at a provider or wholly by prepaid cards; with a date, those
         // settled since then alone), when their output is a child of the xpub (decision 0022): a payment to one
-        // anyway is kept for a refund (record-order-payment.ts). One on the single receiving address is left out, so that it never makes
-        // the address look shared and an open order there blind.
+        // anyway is kept for a refund (record-order-payment.ts). One on the single receiving address is left out,
+        // so that it never makes the address look shared and an open order there blind.
         where: {
           expiresAt: { gt: lateSince },
           // A page after `after` (expiry, then id).

@@ -40,16 +40,16 @@ export function watcherState(): WatcherState {
 }
 
 /**
- * Learning of payment by watching addresses (decision 0015): every `intervalMs`, open orders past their
- * expiry become expired (with their prepaid card uses restored, decision 0017); the addresses of orders still taking payment (open, or expired within the late
- * window) are asked of p2p's FindPayments, and each new txid is settled with SettlePayment (any amount to
- * the order's output counts); paid orders' payments are asked of GetTransactionStatus until mined (once a block,
- * askPaidOrdersMined). Orders settled otherwise are watched for a stray payment every round for a minute, then
- * once a minute. With an
- * xpub no two open orders share an address (p2p holds each order's child for it alone until its late window
- * ends, or until the order is settled otherwise and releases it, decision 0022): a child two watched orders
- * have had is watched for the newer. An address two watched orders share on a single receiving address is
- * not watched: a payment to it could be either's, so those orders are paid by BIP270 or confirmed by staff.
+ * Learning of payment by watching addresses (decision 0015): every `intervalMs`, open orders past their expiry
+ * become expired (with their prepaid card uses restored, decision 0017); the addresses of orders still taking
+ * payment (open, or expired within the late window) are asked of p2p's FindPayments, and each new txid is settled
+ * with SettlePayment (any amount to the order's output counts); paid orders' payments are asked of
+ * GetTransactionStatus until mined (once a block, askPaidOrdersMined). Orders settled otherwise are watched for a
+ * stray payment every round for a minute, then once a minute. With an xpub no two open orders share an address
+ * (p2p holds each order's child for it alone until its late window ends, or until the order is settled otherwise
+ * and releases it, decision 0022): a child two watched orders have had is watched for the newer. An address two
+ * watched orders share on a single receiving address is not watched: a payment to it could be either's, so those
+ * orders are paid by BIP270 or confirmed by staff.
  */
 export function startOrderWatcher(context: OrderContext, intervalMs: number): { stop(): Promise<void> } {
   const state = watcherState();
