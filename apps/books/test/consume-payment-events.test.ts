@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { OrderChanged } from '@ctk/proto/ctk/events/v1/order_event';
 import { PaymentEvent } from '@ctk/proto/ctk/events/v1/payment_event';
-import { BOOKS_CONSUMER, createLogger, inProcessTransport, type EventMessage, type EventTransport } from '@ctk/shared';
+import {
+  BOOKS_CONSUMER,
+  createLogger,
+  ORDER_CHANGED_SUBJECT,
+  inProcessTransport,
+  type EventMessage,
+  type EventTransport,
+} from '@ctk/shared';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eventually } from '@ctk/shared/testing';
 import type { PostingDeps } from '../src/domain/post-payment-event.js';
@@ -90,6 +98,28 @@ describe('the books consumer of payment events', () => {
       'payment event parked: it cannot be decoded',
     );
     expect(books.logged.warn).toHaveBeenCalledWith(expect.objectContaining({ messageId: 'garbage-2' }), expect.any(String));
+  });
+
+  it('acknowledges a change of an order, the stream’s other subject, without posting or parking it', async () => {
+    const event = newEvent(randomUUID());
+    const change = OrderChanged.encode(
+      OrderChanged.fromPartial({
+        id: 'pos.order-changed.1',
+        organizationId: event.organizationId,
+        orderNumber: '7Q2M9K4X1C',
+        version: 1n,
+        status: 'paid',
+      }),
+    ).finish();
+    await consume();
+    await transport.publish({ id: 'order-change-1', subject: ORDER_CHANGED_SUBJECT, data: change });
+    await eventually(() => expect(watch.handled).toContain('order-change-1'));
+    await settle();
+    expect(watch.redeliveries()).toBe(0);
+    expect(await books.entriesOf(event.organizationId)).toHaveLength(0);
+    // Decoded as a payment event, its id (field 1 of both) would be parked as one of no known type.
+    expect(await books.deps.parked.find('pos.order-changed.1')).toBeNull();
+    expect(await books.prisma.parkedEvent.count({ where: { reason: { contains: 'order-change-1' } } })).toBe(0);
   });
 
   it('lets the transport deliver again when posting fails, as when the database is unavailable, and then posts once', async () => {

@@ -15,7 +15,7 @@ import { createStablecoinRepository } from './data/stablecoin-repository.js';
 import { createTicketRepository } from './data/ticket-repository.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { commerceService } from './grpc/commerce-service.js';
-import { consumePaymentsForTickets } from './tickets/settle-on-payment.js';
+import { followOrderChanges } from './checkouts/follow-order-changes.js';
 
 export { configSchema, type Config } from './config.js';
 
@@ -23,8 +23,8 @@ export { configSchema, type Config } from './config.js';
  * The commerce service: CommerceService over gRPC on its own database (checkouts), calling pos for the
  * catalog and the orders checkouts open (docs/decisions/0018-commerce-checkout.md), ticket catalogs with
  * their seat holds and tickets (docs/decisions/0020-tickets.md), and provider payments, relaying their
- * payment events from its outbox (docs/decisions/0019-provider-payments.md), and consuming pos's to settle
- * paid ticket checkouts (0020); and the site builder, publishing a shop's site from its catalog and
+ * payment events from its outbox (docs/decisions/0019-provider-payments.md), and consuming pos's order changes,
+ * which each checkout records and a paid ticket checkout is settled by (decision 0046); and the site builder, publishing a shop's site from its catalog and
  * federation's hours to a folder or a bucket (docs/decisions/0035-site-builder.md); and stablecoin payment intents,
  * each paying a pos order with a token transfer verified on the chain, to an address p2p holds for it alone
  * (docs/decisions/0036-stablecoin-and-tokens.md). A test may give the clock.
@@ -98,8 +98,8 @@ export const service = defineService<Config, PrismaClient, { now: () => Date }>(
           now,
         },
       ),
-      // pos's payment events settle ticket checkouts whose status nobody reads (decision 0020).
-      consume: (transport) => consumePaymentsForTickets(transport, checkoutContext),
+      // pos's order changes: each checkout records its order's, and ticket checkouts are settled (decision 0046).
+      consume: (transport) => followOrderChanges(transport, checkoutContext),
       close: async () => {
         pos.close();
         federation.close();

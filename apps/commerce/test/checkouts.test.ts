@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { OrderChanged } from '@ctk/proto/ctk/events/v1/order_event';
+import { COMMERCE_CONSUMER, ORDER_CHANGED_SUBJECT } from '@ctk/shared';
 import { eventually } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failure, PUBLIC_URL, startCommerceStack, type CommerceStack } from './commerce-stack.js';
@@ -121,10 +123,16 @@ describe('a checkout read by its public token', () => {
     const created = (await stack.client.createCheckout({ org, lines: [line(scone.id)], publicUrl: PUBLIC_URL })).checkout!;
     const read = () => stack.client.getCheckout({ org, publicToken: created.publicToken, publicUrl: PUBLIC_URL }).then((r) => r.checkout!);
     expect((await read()).status).toBe('pending');
+    expect((await read()).order).toMatchObject({ satoshis: 32_500n, paidSatoshis: 0n, dueSatoshis: 32_500n });
     await stack.payOrder(created.order!.orderNumber);
-    const paid = await read();
-    expect(paid.status).toBe('paid');
-    expect(paid.order).toMatchObject({ paidSatoshis: 32_500n, dueSatoshis: 0n });
+    // pos's change of the order reaches commerce as an event (decision 0046): the read follows it.
+    const paid = await eventually(async () => {
+      const checkout = await read();
+      expect(checkout.status).toBe('paid');
+      return checkout;
+    });
+    expect(paid.order).toMatchObject({ orderNumber: created.order!.orderNumber, paidSatoshis: 32_500n, dueSatoshis: 0n });
+    expect(paid.order!.paidAt).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(paid.createdAt).toBe(created.createdAt);
     await stack.mine();
     await eventually(async () => expect((await read()).status).toBe('confirmed'));
@@ -140,6 +148,76 @@ describe('a checkout read by its public token', () => {
     } finally {
       stack.advance(-901);
     }
+  });
+
+  it('follows its order’s changes whatever order they arrive in: an older, repeated or another shop’s change records nothing', async () => {
+    const { org, scone } = await shop();
+    const created = (await stack.client.createCheckout({ org, lines: [line(scone.id)], publicUrl: PUBLIC_URL })).checkout!;
+    const orderNumber = created.order!.orderNumber;
+    const read = () => stack.client.getCheckout({ org, publicToken: created.publicToken, publicUrl: PUBLIC_URL }).then((r) => r.checkout!);
+    await stack.payOrder(orderNumber);
+    await eventually(async () => expect((await read()).status).toBe('paid'));
+    const deliver = async (id: string, data: Uint8Array) => {
+      await stack.transport.publish({ id, subject: ORDER_CHANGED_SUBJECT, data });
+      await eventually(() => expect(stack.handledBy(COMMERCE_CONSUMER, id)).toBe(true));
+    };
+    const change = (fields: Partial<OrderChanged>) =>
+      OrderChanged.encode(OrderChanged.fromPartial({ organizationId: org.id, orderNumber, ...fields })).finish();
+    // The payment was the order's first change: the same version again, or an older one, is not recorded.
+    await deliver('stale-1', change({ id: 'stale-1', version: 1n, status: 'open', satoshis: 32_500n, paidSatoshis: 0n }));
+    await deliver('stale-0', change({ id: 'stale-0', version: 0n, status: 'cancelled', satoshis: 32_500n }));
+    // Another organisation's change naming this order, and bytes that are no change at all.
+    const other = await stack.walletOrg();
+    await deliver('theirs', change({ id: 'theirs', organizationId: other.id, version: 9n, status: 'cancelled', satoshis: 1n }));
+    await deliver('garbage', Uint8Array.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f]));
+    expect(await read()).toMatchObject({ status: 'paid', order: { satoshis: 32_500n, paidSatoshis: 32_500n, dueSatoshis: 0n } });
+
+    // A newer change is what the read of a paid checkout answers, as recorded (pos is not asked).
+    const confirmedAt = new Date('2026-11-30T12:00:00.000Z');
+    await deliver(
+      'newer',
+      change({ id: 'newer', version: 7n, status: 'confirmed', satoshis: 32_500n, paidSatoshis: 32_500n, confirmedAt }),
+    );
+    expect(await read()).toMatchObject({ status: 'confirmed', order: { confirmedAt: confirmedAt.toISOString() } });
+  });
+
+  it('pending, answers its order as pos has it while the change is on its way here, and writes nothing', async () => {
+    const { org, scone } = await shop();
+    const created = (await stack.client.createCheckout({ org, lines: [line(scone.id)], publicUrl: PUBLIC_URL })).checkout!;
+    const row = () => stack.commerceDatabase().checkout.findUniqueOrThrow({ where: { publicToken: created.publicToken } });
+    const read = () => stack.client.getCheckout({ org, publicToken: created.publicToken, publicUrl: PUBLIC_URL }).then((r) => r.checkout!);
+    const release = stack.holdBack(COMMERCE_CONSUMER);
+    try {
+      await stack.payOrder(created.order!.orderNumber);
+      // The read right after pos's stream said paid (the embedded Buy button reads once then) says so too.
+      expect(await read()).toMatchObject({ status: 'paid', order: { paidSatoshis: 32_500n, dueSatoshis: 0n } });
+      expect(await row()).toMatchObject({ status: 'pending', paidSatoshis: 0n, orderVersion: 0n });
+    } finally {
+      release();
+    }
+    await eventually(async () => expect(await row()).toMatchObject({ status: 'paid', paidSatoshis: 32_500n, orderVersion: 1n }));
+    const settled = await row();
+    expect(await read()).toMatchObject({ status: 'paid' });
+    expect((await row()).updatedAt).toEqual(settled.updatedAt);
+  });
+
+  it('made before checkouts followed their orders, takes its order’s state from pos until a change of it is recorded', async () => {
+    const { org, scone } = await shop();
+    const created = (await stack.client.createCheckout({ org, lines: [line(scone.id)], publicUrl: PUBLIC_URL })).checkout!;
+    const row = () => stack.commerceDatabase().checkout.findUniqueOrThrow({ where: { publicToken: created.publicToken } });
+    await stack.payOrder(created.order!.orderNumber);
+    await eventually(async () => expect((await row()).status).toBe('paid'));
+    // As the migration leaves a row of an older version: never told of its order's changes.
+    await stack.commerceDatabase().checkout.update({
+      where: { publicToken: created.publicToken },
+      data: { followsOrder: false, status: 'pending', paidSatoshis: 0n, orderVersion: 0n },
+    });
+    const read = () => stack.client.getCheckout({ org, publicToken: created.publicToken, publicUrl: PUBLIC_URL }).then((r) => r.checkout!);
+    expect(await read()).toMatchObject({ status: 'paid', order: { paidSatoshis: 32_500n, dueSatoshis: 0n } });
+    expect(await row()).toMatchObject({ followsOrder: false, status: 'pending' });
+    await stack.mine();
+    await eventually(async () => expect(await row()).toMatchObject({ followsOrder: true, status: 'confirmed', paidSatoshis: 32_500n }));
+    expect((await read()).status).toBe('confirmed');
   });
 
   it('is not found by another organisation, nor by a token that is not one', async () => {

@@ -12,6 +12,7 @@ import { configSchema as posConfigSchema, service as pos } from '@ctk/pos';
 import { inProcessTransport, loadConfig, startService, type EventTransport, type GrpcClient } from '@ctk/shared';
 import { createTestDatabase, TEST_DATA_DIR, createTestClient } from '@ctk/shared/testing';
 import { configSchema, service as commerce } from '../src/app.js';
+import type { PrismaClient } from '../src/generated/prisma/client.js';
 
 export const PUBLIC_URL = 'https://pay.example.com';
 
@@ -30,11 +31,14 @@ export async function startCommerceStack(env: Record<string, string> = {}) {
   const inner = inProcessTransport();
   // What each durable consumer has handled (acknowledged), by message id: a test waits on commerce's.
   const handled = new Map<string, Set<string>>();
+  // A durable consumer held back: its handler waits until the gate opens (an event on its way).
+  const gates = new Map<string, Promise<void>>();
   const transport: EventTransport = {
     publish: (message) => inner.publish(message),
     close: () => inner.close(),
     consume: (durable, handler) =>
       inner.consume(durable, async (message) => {
+        await gates.get(durable);
         await handler(message);
         if (!handled.has(durable)) handled.set(durable, new Set());
         handled.get(durable)!.add(message.id);
@@ -62,8 +66,16 @@ export async function startCommerceStack(env: Record<string, string> = {}) {
     { transport, now: () => new Date(Date.now() + offsetMs) },
   );
   const posUrl = `127.0.0.1:${posService.port}`;
+  let commercePrisma: PrismaClient | undefined;
   const commerceService = await startService(
-    commerce,
+    // Its database kept, for a test to set a row up as an older version left it.
+    {
+      ...commerce,
+      build: (context, options) => {
+        commercePrisma = context.prisma;
+        return commerce.build(context, options);
+      },
+    },
     loadConfig(configSchema, {
       ...base,
       ...chainEnv,
@@ -143,8 +155,19 @@ export async function startCommerceStack(env: Record<string, string> = {}) {
     chainUrl: chain.url,
     /** A new organisation set up with p2p and books (registerOrg). */
     walletOrg: (setup: OrgSetup = {}) => registerOrg({ p2p: p2pClient, books: booksClient }, setup),
+    /** Commerce's database, as the service uses it. */
+    commerceDatabase: () => commercePrisma!,
     /** The events between the services (pos's payment events reach books and commerce on it). */
     transport,
+    /** Holds this durable consumer's deliveries back until the returned function is called. */
+    holdBack(durable: string): () => void {
+      let open!: () => void;
+      gates.set(durable, new Promise<void>((resolve) => (open = resolve)));
+      return () => {
+        gates.delete(durable);
+        open();
+      };
+    },
     /** Whether this durable consumer has handled (acknowledged) the message with this id. */
     handledBy: (durable: string, messageId: string) => handled.get(durable)?.has(messageId) ?? false,
     books: booksClient,

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { TicketEventInput } from '@ctk/proto/ctk/commerce/v1/commerce';
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
-import { PaymentEvent } from '@ctk/proto/ctk/events/v1/payment_event';
-import { COMMERCE_CONSUMER, type EventMessage } from '@ctk/shared';
+import { OrderChanged } from '@ctk/proto/ctk/events/v1/order_event';
+import { COMMERCE_CONSUMER, ORDER_CHANGED_SUBJECT, type EventMessage } from '@ctk/shared';
 import { eventually } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failure, PUBLIC_URL, startCommerceStack, type CommerceStack } from './commerce-stack.js';
@@ -383,18 +383,18 @@ describe('paid tickets', () => {
     expect(new Set(refusals)).toEqual(new Set(['already_checked_in']));
   });
 
-  it('are issued when pos says paid, with no status read, before expiry; a redelivered event issues nothing twice', async () => {
+  it('are issued when pos says the order is paid, with no status read, before expiry; a redelivered change issues nothing twice', async () => {
     const { org, standing } = await ticketShop(5);
     const created = await buy(org, standing.id, 2n);
     const orderNumber = created.order!.orderNumber;
     // The event pos emits for the order, as it travels (to make its redeliveries below).
     const seen: EventMessage[] = [];
     const spy = await stack.transport.consume('test-ticket-payments', async (message) => {
-      if (PaymentEvent.decode(message.data).sourceReference === orderNumber) seen.push(message);
+      if (message.subject === ORDER_CHANGED_SUBJECT && OrderChanged.decode(message.data).orderNumber === orderNumber) seen.push(message);
     });
     try {
       await stack.payOrder(orderNumber);
-      // Nobody reads the checkout's status: the payment event alone sells the seats and issues the tickets.
+      // Nobody reads the checkout's status: the order's change alone sells the seats and issues the tickets.
       const order = await eventually(async () => {
         const [found] = (await stack.client.listTicketOrders({ org, limit: 10, cursor: '' })).orders;
         expect(found).toMatchObject({ orderNumber, status: 'paid', hold: 'sold' });

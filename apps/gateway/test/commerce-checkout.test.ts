@@ -159,7 +159,12 @@ describe('a checkout', () => {
     });
     expect(ack.json().error).toBe(0);
 
-    const status = await statusOf(cafe, created.public_token);
+    // The order's change reaches the checkout as an event (decision 0046): the page's next polls show it.
+    const status = await eventually(async () => {
+      const read = await statusOf(cafe, created.public_token);
+      expect(read.json().status).toBe('paid');
+      return read;
+    });
     expect(status.statusCode).toBe(200);
     expect(status.json()).toEqual({
       public_token: created.public_token,

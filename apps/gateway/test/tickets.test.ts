@@ -1,5 +1,6 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '@ctk/shared/testing';
 import { addMember, bearer, type Onboarded } from './harness.js';
 import { startOrderStack } from './order-harness.js';
 import { expectError, uniqueClientAddress } from './support.js';
@@ -267,8 +268,11 @@ describe('paid tickets', () => {
   it('are answered to the token holder once paid, with a QR each, listed for the admin, and admit once at the door', async () => {
     const created = (await buy(club, [{ ticket_type_id: club.standing, quantity: 2 }])).json();
     await pay(created);
-    const status = await statusOf(club, created.public_token);
-    expect(status.status).toBe('paid');
+    const status = await eventually(async () => {
+      const read = await statusOf(club, created.public_token);
+      expect(read.status).toBe('paid');
+      return read;
+    });
     expect(status.tickets).toHaveLength(2);
     const [first, second] = status.tickets;
     expect(first).toEqual({

@@ -4,11 +4,12 @@ import { configSchema as booksConfigSchema, service as books } from '@ctk/books'
 import { requestFaucet, startLocalChain, type RunningLocalChain } from '@ctk/chain/local';
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { BooksServiceDefinition } from '@ctk/proto/ctk/books/v1/books';
+import { OrderChanged } from '@ctk/proto/ctk/events/v1/order_event';
 import { PaymentEvent } from '@ctk/proto/ctk/events/v1/payment_event';
 import { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { PosServiceDefinition, type CreateOrderRequest } from '@ctk/proto/ctk/pos/v1/pos';
 import { configSchema as p2pConfigSchema, service as p2p } from '@ctk/p2p';
-import { inProcessTransport, loadConfig, startService, type GrpcClient } from '@ctk/shared';
+import { inProcessTransport, loadConfig, ORDER_CHANGED_SUBJECT, startService, type GrpcClient } from '@ctk/shared';
 import { createTestDatabase, startBuiltService, TEST_DATA_DIR, createTestClient } from '@ctk/shared/testing';
 import { buildPos, configSchema, service as pos } from '../src/app.js';
 
@@ -54,8 +55,10 @@ export async function startOrderStack(env: Record<string, string> = {}) {
     { transport, now: () => new Date(Date.now() + offsetMs) },
   );
   const events: PaymentEvent[] = [];
+  const orderChanges: OrderChanged[] = [];
   const subscription = await transport.consume('pos-test', async (message) => {
-    events.push(PaymentEvent.decode(message.data));
+    if (message.subject === ORDER_CHANGED_SUBJECT) orderChanges.push(OrderChanged.decode(message.data));
+    else events.push(PaymentEvent.decode(message.data));
   });
   const client = createTestClient(PosServiceDefinition, `127.0.0.1:${posService.port}`);
   const booksClient = createTestClient(BooksServiceDefinition, `127.0.0.1:${booksService.port}`);
@@ -66,6 +69,8 @@ export async function startOrderStack(env: Record<string, string> = {}) {
     books: booksClient,
     p2p: p2pClient,
     events,
+    /** Each change of an order's state, as published (ctk.orders.changed). */
+    orderChanges,
     /** A new organisation set up with p2p and books (registerOrg). */
     walletOrg: (setup?: OrgSetup) => registerOrg({ p2p: p2pClient, books: booksClient }, setup),
     orders: posService.orders,

@@ -265,6 +265,37 @@ describe('paying an order', () => {
     expect(confirmed.status).toBe('confirmed');
     expect(confirmed.confirmedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(confirmed.payments.every((payment) => payment.status === 'mined')).toBe(true);
+
+    // Each change of its state was published once, in order, with the state after it (ctk.orders.changed).
+    const changes = await eventually(() => {
+      const mine = stack.orderChanges.filter((change) => change.orderNumber === order.orderNumber);
+      expect(mine).toHaveLength(3);
+      return mine;
+    });
+    expect(changes.map(({ version, status, paidSatoshis }) => ({ version, status, paidSatoshis }))).toEqual([
+      { version: 1n, status: 'open', paidSatoshis: half },
+      { version: 2n, status: 'paid', paidSatoshis: order.satoshis },
+      { version: 3n, status: 'confirmed', paidSatoshis: order.satoshis },
+    ]);
+    expect(changes[2]).toMatchObject({
+      satoshis: order.satoshis,
+      paidAt: new Date(paid.paidAt!),
+      confirmedAt: new Date(confirmed.confirmedAt!),
+    });
+    expect(new Set(changes.map((change) => change.id)).size).toBe(3);
+  });
+
+  it('a cancel is published as a change of the order; a read is not', async () => {
+    const org = await stack.walletOrg();
+    const order = await create(org);
+    await get(order);
+    await stack.client.cancelOrder({ org, orderNumber: order.orderNumber, publicUrl: PUBLIC_URL });
+    const [change] = await eventually(() => {
+      const mine = stack.orderChanges.filter((change) => change.orderNumber === order.orderNumber);
+      expect(mine).toHaveLength(1);
+      return mine;
+    });
+    expect(change).toMatchObject({ version: 1n, status: 'cancelled', paidSatoshis: 0n });
   });
 
   it('the watcher reads every watched order, however many: the newest is seen past a page of older ones', async () => {

@@ -1,3 +1,4 @@
+import type { OrderChanged } from '@ctk/proto/ctk/events/v1/order_event';
 import { AppError } from '@ctk/shared';
 
 export const CHECKOUT_STATUSES = ['pending', 'paid', 'confirmed', 'expired', 'cancelled', 'refunded'] as const;
@@ -19,4 +20,15 @@ export function checkoutStatusOf(orderStatus: string): CheckoutStatus {
   const status = FROM_ORDER[orderStatus];
   if (!status) throw new AppError('internal', `pos answered an order in an unknown state "${orderStatus}"`);
   return status;
+}
+
+/** An order's state (its change, or pos's GetOrderState) as its checkout records and answers it (decision 0046). */
+export function checkoutStateOf(state: OrderChanged) {
+  return {
+    status: checkoutStatusOf(state.status),
+    satoshis: state.satoshis,
+    paidSatoshis: state.paidSatoshis,
+    paidAt: state.paidAt ?? null,
+    confirmedAt: state.confirmedAt ?? null,
+  };
 }

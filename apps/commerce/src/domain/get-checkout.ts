@@ -1,56 +1,80 @@
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
-import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
+import { Order } from '@ctk/proto/ctk/pos/v1/pos';
 import { AppError, orgOf } from '@ctk/shared';
 import type { CheckoutContext } from '../checkouts/checkout-context.js';
-import { checkoutStatusOf } from '../checkouts/checkout-status.js';
+import { checkoutStateOf, type CheckoutStatus } from '../checkouts/checkout-status.js';
 import { PUBLIC_TOKEN } from '../checkouts/public-token.js';
 import type { Checkout } from '../data/checkout-repository.js';
-import { settleTicketCheckout } from '../tickets/settle-ticket-checkout.js';
 import type { CheckoutWithOrder } from './create-checkout.js';
 
+/** Statuses after which a checkout's order changes nothing its status shows, but a late confirmation. */
+const SETTLED = new Set<string>(['paid', 'confirmed', 'cancelled', 'refunded']);
+
 /**
- * A checkout of the organisation by its public token, with its order as pos has it now; the checkout
- * records the order's state when it changed. Another organisation's token is not found.
+ * A checkout of the organisation by its public token, with its order's state: a read that writes nothing and
+ * locks nothing (decision 0046). The checkout records each change of its order (follow-order-changes.ts), so
+ * a settled one, and a ticket checkout (whose tickets are issued with that record), is answered from
+ * commerce's rows alone. An item checkout still pending asks pos for its order's state (one row), so that
+ * the read right after pos's stream said paid says so too, while the change is on its way here; the newer of
+ * the two is answered. Another organisation's token is not found.
  */
 export async function getCheckout(
   context: CheckoutContext,
   orgRef: OrgRef | undefined,
-  input: { publicToken: string; publicUrl: string },
+  input: { publicToken: string },
 ): Promise<CheckoutWithOrder> {
   const org = orgOf(orgRef);
   const found = PUBLIC_TOKEN.test(input.publicToken) ? await context.checkouts.byToken(org.id, input.publicToken) : null;
   if (!found) throw new AppError('not_found', 'No checkout with this token in this shop');
-  const { order } = await context.pos.getOrder({ orderNumber: found.orderNumber, publicUrl: input.publicUrl });
-  if (!order) throw new AppError('internal', 'pos answered without the order');
-  // Paid through a provider (decision 0019): commerce's row says so (paid, or refunded in full); pos's order
-  // is paid_elsewhere, marked so before the payment was recorded here, so no other order has such a row.
-  const payment = order.status === 'paid_elsewhere' ? await context.providerPayments.byCheckout(found.id) : null;
-  if (payment) {
-    // Nothing is due in bitcoin: the provider took the money (paid_satoshis stays what the chain paid, 0).
-    const paid = {
-      checkout: found,
-      order: { ...order, dueSatoshis: 0n, paidAt: found.paidAt?.toISOString() ?? order.paidAt },
-      provider: payment.provider,
-      refundedMinor: payment.refundedMinor,
-    };
-    return found.kind === 'tickets' ? { ...paid, tickets: await settleTicketCheckout(context, found) } : paid;
-  }
-  return followOrder(context, found, order);
+  const now = context.now();
+  const current = await withOrderState(context, found);
+  const checkout = { ...current, status: statusAt(current, now) };
+  const paid = checkout.status === 'paid' || checkout.status === 'confirmed';
+  // Paid through a provider (decision 0019): its row says which, and what it refunded; the order was paid_elsewhere.
+  const payment = paid || checkout.status === 'refunded' ? await context.providerPayments.byCheckout(checkout.id) : null;
+  const answer: CheckoutWithOrder = { checkout, order: orderStateOf(checkout, now) };
+  if (payment) Object.assign(answer, { provider: payment.provider, refundedMinor: payment.refundedMinor });
+  if (checkout.kind === 'tickets') answer.tickets = paid ? await context.tickets.ticketsOf(checkout.id) : [];
+  return answer;
 }
 
 /**
- * The checkout records its order's state as just read from pos, and a ticket checkout's seats follow it
- * (paid: sold and tickets issued, once; expired or cancelled: released). The one rule both the status
- * read and pos's `payment.received` (settle-on-payment.ts) apply, under settleTicketCheckout's locks.
+ * The checkout with its order's state: as recorded, or as pos has it now when that is newer. A checkout made
+ * before checkouts followed their orders (`followsOrder` false) takes pos's state until its order's next
+ * change is recorded.
  */
-export async function followOrder(context: CheckoutContext, found: Checkout, order: Order): Promise<CheckoutWithOrder> {
-  const checkout = await context.checkouts.recordState(
-    found,
-    { status: checkoutStatusOf(order.status), paidAt: timeOrNull(order.paidAt), confirmedAt: timeOrNull(order.confirmedAt) },
-    context.now(),
-  );
-  if (checkout.kind !== 'tickets') return { checkout, order };
-  return { checkout, order, tickets: await settleTicketCheckout(context, checkout) };
+async function withOrderState(context: CheckoutContext, found: Checkout): Promise<Checkout> {
+  if (found.followsOrder && (found.kind === 'tickets' || SETTLED.has(found.status))) return found;
+  const { state } = await context.pos.getOrderState({ orderNumber: found.orderNumber });
+  if (!state || state.organizationId !== found.organizationId) throw new AppError('internal', 'pos answered another order');
+  if (found.followsOrder && state.version <= found.orderVersion) return found;
+  // Refunded in full at its provider (decision 0019): that stays.
+  return found.status === 'refunded' ? found : { ...found, ...checkoutStateOf(state) };
 }
 
-const timeOrNull = (text: string | undefined) => (text ? new Date(text) : null);
+/** As pos's own reads derive it: a checkout pending past its order's expiry is expired (its order emits no change then). */
+function statusAt(checkout: Checkout, now: Date): CheckoutStatus {
+  const status = checkout.status as CheckoutStatus;
+  return status === 'pending' && now > checkout.expiresAt ? 'expired' : status;
+}
+
+/**
+ * The order's state as the status answers it: what it costs and what was paid, in satoshis; what is still
+ * due while it takes payment (nothing once paid, expired or cancelled, nor when a provider took the money).
+ */
+function orderStateOf(checkout: Checkout & { status: CheckoutStatus }, now: Date): Order {
+  const due = checkout.status === 'pending' && now <= checkout.expiresAt ? checkout.satoshis - checkout.paidSatoshis : 0n;
+  return Order.fromPartial({
+    orderNumber: checkout.orderNumber,
+    currency: checkout.currency,
+    totalMinor: checkout.totalMinor,
+    taxMinor: checkout.taxMinor,
+    satoshis: checkout.satoshis,
+    paidSatoshis: checkout.paidSatoshis,
+    dueSatoshis: due > 0n ? due : 0n,
+    createdAt: checkout.createdAt.toISOString(),
+    expiresAt: checkout.expiresAt.toISOString(),
+    ...(checkout.paidAt ? { paidAt: checkout.paidAt.toISOString() } : {}),
+    ...(checkout.confirmedAt ? { confirmedAt: checkout.confirmedAt.toISOString() } : {}),
+  });
+}

@@ -1,4 +1,5 @@
-import { AppError, isUniqueViolation } from '@ctk/shared';
+import { OrderChanged } from '@ctk/proto/ctk/events/v1/order_event';
+import { AppError, enqueueOrderChanged, isUniqueViolation } from '@ctk/shared';
 import type { Order, OrderLine, OrderPayment, OrderRefund, Prisma, PrismaClient } from '../generated/prisma/client.js';
 
 export type { Order, OrderLine, OrderPayment, OrderRefund };
@@ -53,6 +54,12 @@ export function createOrderRepository(prisma: PrismaClient) {
 
     byNumber(orderNumber: string): Promise<OrderWithParts | null> {
       return prisma.order.findUnique({ where: { orderNumber }, include: withParts });
+    },
+
+    /** The order's state alone (one row, no parts), as its last change left it; null for a number no order has. */
+    async stateByNumber(orderNumber: string): Promise<OrderChanged | null> {
+      const order = await prisma.order.findUnique({ where: { orderNumber }, select: ANNOUNCED });
+      return order && orderChangedOf(order);
     },
 
     byId(id: string): Promise<OrderWithParts | null> {
@@ -175,10 +182,7 @@ export function createOrderRepository(prisma: PrismaClient) {
         const order = await tx.order.findUniqueOrThrow({ where: { id }, include: withParts });
         const flags =
           order.paidSatoshis > 0n ? [...new Set([...order.flags.filter((flag) => flag !== 'paid_partial'), 'refund_due'])] : order.flags;
-        await tx.order.update({
-          where: { id },
-          data: { status: 'cancelled', cancelledAt: now, updatedAt: now, flags, ...(await release(order)) },
-        });
+        await updateOrder(tx, id, { status: 'cancelled', cancelledAt: now, updatedAt: now, flags, ...(await release(order)) });
       }
       return rows.map((row) => row.id);
     },
@@ -253,14 +257,64 @@ export function createOrderRepository(prisma: PrismaClient) {
   };
 }
 
-/** Changes the order's row inside the caller's transaction (its row locked by `locked`). */
+/** The order's fields a change of which is its state's change: what a checkout shows (decision 0046). */
+const STATE_FIELDS = ['status', 'paidSatoshis', 'satoshis', 'paidAt', 'confirmedAt'] as const;
+/** What ctk.orders.changed carries of the order. */
+const ANNOUNCED = {
+  id: true,
+  organizationId: true,
+  orderNumber: true,
+  stateVersion: true,
+  status: true,
+  satoshis: true,
+  paidSatoshis: true,
+  paidAt: true,
+  confirmedAt: true,
+} as const;
+type Announced = Pick<Order, keyof typeof ANNOUNCED>;
+
+/**
+ * Changes the order's row inside the caller's transaction (its row locked by `locked`). A change of its
+ * state (STATE_FIELDS) counts in `state_version` and writes ctk.orders.changed to the outbox in the same
+ * transaction: the caller wakes the relay (`eventsCommitted`) once it commits.
+ */
 export async function updateOrder(tx: OrderTransaction, id: string, changes: Prisma.OrderUncheckedUpdateInput): Promise<void> {
-  await tx.order.update({ where: { id }, data: changes, select: { id: true } });
+  if (!changesState(changes)) {
+    await tx.order.update({ where: { id }, data: changes, select: { id: true } });
+    return;
+  }
+  await announce(tx, await tx.order.update({ where: { id }, data: { ...changes, stateVersion: { increment: 1 } }, select: ANNOUNCED }));
 }
 
 /** updateOrder, answering the order as it now is, with its lines and payments. */
-export function updateOrderWithParts(tx: OrderTransaction, id: string, changes: Prisma.OrderUncheckedUpdateInput): Promise<OrderWithParts> {
-  return tx.order.update({ where: { id }, data: changes, include: withParts });
+export async function updateOrderWithParts(
+  tx: OrderTransaction,
+  id: string,
+  changes: Prisma.OrderUncheckedUpdateInput,
+): Promise<OrderWithParts> {
+  if (!changesState(changes)) return tx.order.update({ where: { id }, data: changes, include: withParts });
+  const order = await tx.order.update({ where: { id }, data: { ...changes, stateVersion: { increment: 1 } }, include: withParts });
+  await announce(tx, order);
+  return order;
+}
+
+const changesState = (changes: Prisma.OrderUncheckedUpdateInput) => STATE_FIELDS.some((field) => changes[field] !== undefined);
+
+async function announce(tx: OrderTransaction, order: Announced): Promise<void> {
+  await enqueueOrderChanged(tx, orderChangedOf(order));
+}
+
+/** The order's state as its last change left it: what ctk.orders.changed carries, and GetOrderState answers. */
+function orderChangedOf(order: Announced): OrderChanged {
+  const { id, stateVersion, paidAt, confirmedAt, ...state } = order;
+  return OrderChanged.fromPartial({
+    ...state,
+    // One id a change: the broker drops a second publish of it.
+    id: `pos.order-changed.${id}.${stateVersion}`,
+    version: stateVersion,
+    ...(paidAt ? { paidAt } : {}),
+    ...(confirmedAt ? { confirmedAt } : {}),
+  });
 }
 
 /** A payment of the order, recorded in its transaction; a txid another order has is a unique violation. */

@@ -15,7 +15,6 @@ import { getOrgOrder } from './get-order.js';
  */
 export async function cancelOrder(context: OrderContext, org: Org, orderNumber: string): Promise<OrderWithParts> {
   const found = await getOrgOrder(context, org, orderNumber);
-  let emitted = false;
   const order = await context.orders.locked(found.id, async (tx, order): Promise<OrderWithParts> => {
     if (order.status === 'cancelled') return order;
     if (order.paidSatoshis > 0n) {
@@ -31,12 +30,12 @@ export async function cancelOrder(context: OrderContext, org: Org, orderNumber: 
     // A payment being broadcast would reach the chain for a cancelled order.
     if (isClaimedByAnother(order, now)) throw beingPaid(order, 'it cannot be cancelled now');
     const released = await releaseOrderCards(tx, order, now);
-    emitted = released.emitted;
     await restoreReward(tx, order, now);
     return updateOrderWithParts(tx, order.id, { status: 'cancelled', cancelledAt: now, updatedAt: now, ...released.changes });
   });
   context.notifier.changed(order.id);
-  if (emitted) context.eventsCommitted();
+  // The cancel is in the outbox (ctk.orders.changed), with any card given back.
+  context.eventsCommitted();
   await releaseOrderHold(context, order);
   return order;
 }

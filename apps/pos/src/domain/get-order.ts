@@ -1,3 +1,4 @@
+import type { OrderChanged } from '@ctk/proto/ctk/events/v1/order_event';
 import { AppError, type Org } from '@ctk/shared';
 import type { OrderWithParts } from '../data/order-repository.js';
 import type { OrderContext } from '../orders/order-context.js';
@@ -9,6 +10,14 @@ export async function getOrder(context: OrderContext, orderNumber: string): Prom
   const order = await context.orders.byNumber(number);
   if (!order) throw new AppError('not_found', `No order ${number}`);
   return order;
+}
+
+/** The order's state alone (GetOrderState); not_found for a number no order has. */
+export async function getOrderState(context: OrderContext, orderNumber: string): Promise<OrderChanged> {
+  const number = checkedOrderNumber(orderNumber);
+  const state = await context.orders.stateByNumber(number);
+  if (!state) throw new AppError('not_found', `No order ${number}`);
+  return state;
 }
 
 /** The order of a number as the organisation's staff see it: another organisation's order is not found, as if it did not exist. */

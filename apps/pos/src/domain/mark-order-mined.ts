@@ -15,12 +15,15 @@ export async function markOrderMined(context: OrderContext, order: OrderWithPart
     if (state.status !== payment.status) states.set(payment.txid, { status: state.status, blockHeight: state.blockHeight ?? null });
   }
   if (states.size === 0) return;
-  await context.orders.locked(orderId, async (tx, locked) => {
+  const confirmed = await context.orders.locked(orderId, async (tx, locked) => {
     for (const [txid, state] of states) await setOrderPaymentState(tx, orderId, txid, state);
     const allMined = locked.payments.every((payment) => (states.get(payment.txid)?.status ?? payment.status) === 'mined');
     const now = context.now();
-    if (allMined && locked.status === 'paid') await updateOrder(tx, orderId, { status: 'confirmed', confirmedAt: now, updatedAt: now });
-    else await updateOrder(tx, orderId, { updatedAt: now });
+    const confirms = allMined && locked.status === 'paid';
+    await updateOrder(tx, orderId, confirms ? { status: 'confirmed', confirmedAt: now, updatedAt: now } : { updatedAt: now });
+    return confirms;
   });
   context.notifier.changed(orderId);
+  // Confirmed, the order's change is in the outbox (ctk.orders.changed).
+  if (confirmed) context.eventsCommitted();
 }

@@ -83,6 +83,8 @@ export async function markOrderPaidElsewhere(
     return updated;
   });
   context.notifier.changed(order.id);
+  // Its change is in the outbox (ctk.orders.changed).
+  context.eventsCommitted();
   await releaseOrderHold(context, order);
   return order;
 }

@@ -43,7 +43,6 @@ export type SettledPayment = {
  * and the order cancelled, so a limited link is never paid more than its uses.
  */
 export async function recordOrderPayment(context: OrderContext, orderId: string, payment: SettledPayment): Promise<OrderWithParts> {
-  let emitted = false;
   let cancelled: string[] = [];
   const order = await context.orders
     .locked(
@@ -87,7 +86,6 @@ export async function recordOrderPayment(context: OrderContext, orderId: string,
         const allMined = [...order.payments.map((known) => known.status), payment.status].every((status) => status === 'mined');
         const status = completes ? (allMined ? 'confirmed' : 'paid') : usedUp ? 'cancelled' : order.status;
         const released = usedUp ? await releaseOrderCards(tx, order, now) : undefined;
-        if (released?.emitted) emitted = true;
         const updated = await updateOrderWithParts(tx, orderId, {
           paidSatoshis,
           ...(payment.commissionSatoshis ? { commissionPaidSatoshis: order.commissionPaidSatoshis + payment.commissionSatoshis } : {}),
@@ -100,9 +98,7 @@ export async function recordOrderPayment(context: OrderContext, orderId: string,
         // This payment takes the link's last use: its other unpaid orders are cancelled with it.
         if (completes && uses && uses.paid + 1n >= uses.max && order.payLinkId) {
           cancelled = await context.orders.cancelLinkSiblings(tx, order.payLinkId, order.id, now, async (sibling) => {
-            const release = await releaseOrderCards(tx, sibling, now);
-            if (release.emitted) emitted = true;
-            return release.changes;
+            return (await releaseOrderCards(tx, sibling, now)).changes;
           });
         }
         if (completes) {
@@ -111,7 +107,6 @@ export async function recordOrderPayment(context: OrderContext, orderId: string,
           // payment.received for what prepaid cards did not pay, or prepaid.issued for an order selling a card (decision 0017).
           const event = await paidOrderEvent(tx, updated, payment.txid, now);
           if (event) await enqueuePaymentEvent(tx, event);
-          if (event) emitted = true;
         }
         return updated;
       },
@@ -124,7 +119,8 @@ export async function recordOrderPayment(context: OrderContext, orderId: string,
     });
   context.notifier.changed(orderId);
   for (const id of cancelled) context.notifier.changed(id);
-  if (emitted) context.eventsCommitted();
+  // Every payment recorded changes the order (ctk.orders.changed), whatever else it emitted.
+  context.eventsCommitted();
   return order;
 }
 

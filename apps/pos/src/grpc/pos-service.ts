@@ -28,7 +28,7 @@ import { getPayLinkQr } from '../domain/get-pay-link-qr.js';
 import { listPayLinks } from '../domain/list-pay-links.js';
 import { openPayLinkOrder } from '../domain/open-pay-link-order.js';
 import { getOrderQr } from '../domain/get-order-qr.js';
-import { getOrder } from '../domain/get-order.js';
+import { getOrder, getOrderState } from '../domain/get-order.js';
 import { listOrders } from '../domain/list-orders.js';
 import { getPaymentRequest } from '../domain/get-payment-request.js';
 import { getSetup } from '../domain/get-setup.js';
@@ -108,6 +108,9 @@ export function posService({
     },
     async getOrder(request) {
       return { order: toOrderMessage(await getOrder(orders, request.orderNumber), request.publicUrl, orders.now()) };
+    },
+    async getOrderState(request) {
+      return { state: await getOrderState(orders, request.orderNumber) };
     },
     async listOrders(request) {
       const page = await listOrders(orders, orgOf(request.org), request);

@@ -35,7 +35,8 @@ async function expireCardOrder(context: OrderContext, id: string, now: Date): Pr
     await updateOrder(tx, id, { status: 'expired', flags, updatedAt: now, ...released.changes });
     return true;
   });
-  if (emitted) context.eventsCommitted();
+  // Expired, the order's change is in the outbox too (ctk.orders.changed).
+  if (emitted || changed) context.eventsCommitted();
   if (changed) context.notifier.changed(id);
   return changed;
 }

@@ -1,7 +1,7 @@
 import { headers as natsHeaders } from '@nats-io/transport-node';
 import { startNatsConsumer } from './nats-consumer.js';
 import { openNatsSession } from './nats-session.js';
-import { PAYMENT_SUBJECTS_WILDCARD, PAYMENTS_STREAM } from './subjects.js';
+import { PAYMENTS_STREAM, STREAM_SUBJECTS } from './subjects.js';
 import type { EventLogger, EventTransport, Subscription } from './transport.js';
 import { within } from './within.js';
 
@@ -34,7 +34,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * and the message's trace context and request id as headers of their own names.
  */
 export async function connectNatsTransport(options: NatsTransportOptions): Promise<EventTransport> {
-  const stream = options.stream ?? { name: PAYMENTS_STREAM, subjects: [PAYMENT_SUBJECTS_WILDCARD] };
+  const stream = options.stream ?? { name: PAYMENTS_STREAM, subjects: STREAM_SUBJECTS };
   const publishTimeoutMs = options.publishTimeoutMs ?? 5_000;
   const session = openNatsSession({
     url: options.url,

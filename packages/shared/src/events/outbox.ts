@@ -1,7 +1,8 @@
+import { OrderChanged } from '@ctk/proto/ctk/events/v1/order_event';
 import { PaymentEvent } from '@ctk/proto/ctk/events/v1/payment_event';
 import { AppError } from '../errors.js';
 import { headersOf } from '../tracing/context.js';
-import { paymentSubject } from './subjects.js';
+import { ORDER_CHANGED_SUBJECT, paymentSubject } from './subjects.js';
 
 /*
  * The outbox table is @ctk/shared's model (prisma/outbox.prisma), added to every app's schema when its
@@ -37,4 +38,13 @@ export async function enqueuePaymentEvent(tx: OutboxTransaction, event: PaymentE
   };
   await enqueueOutboxEvent(tx, data);
   return data;
+}
+
+/** Writes an order's change to the outbox in the caller's transaction (ctk.orders.changed). */
+export async function enqueueOrderChanged(tx: OutboxTransaction, event: OrderChanged): Promise<void> {
+  await enqueueOutboxEvent(tx, {
+    id: event.id,
+    subject: ORDER_CHANGED_SUBJECT,
+    payload: Uint8Array.from(OrderChanged.encode(event).finish()),
+  });
 }

@@ -1,15 +1,22 @@
 import { PaymentEventType } from '@ctk/proto/ctk/events/v1/payment_event';
 import { AppError } from '../errors.js';
 
-/** The JetStream stream holding every payment event. */
+/** The JetStream stream holding every payment event, and pos's order changes beside them. */
 export const PAYMENTS_STREAM = 'CTK_PAYMENTS';
-/** All payment subjects: what the stream captures. */
+/** All payment subjects. */
 export const PAYMENT_SUBJECTS_WILDCARD = 'ctk.payments.>';
+/** An order's state changed at pos (ctk.events.v1.OrderChanged): commerce's checkouts follow it. */
+export const ORDER_CHANGED_SUBJECT = 'ctk.orders.changed';
+/** What the stream captures: the payment subjects and the order subjects. */
+export const STREAM_SUBJECTS = [PAYMENT_SUBJECTS_WILDCARD, 'ctk.orders.>'];
+/** Whether a message's subject is a payment event's (books posts those alone). */
+export const isPaymentSubject = (subject: string): boolean => subject.startsWith('ctk.payments.');
 /** The books service's durable consumer on the payments stream. */
 export const BOOKS_CONSUMER = 'books';
 /**
  * The commerce service's own durable consumer on the same stream (each durable name gets every event):
- * it settles the ticket checkout of a pos order that was paid (docs/decisions/0020-tickets.md).
+ * its checkouts follow their pos orders' changes (decision 0046), and a paid ticket checkout is settled
+ * (decision 0020).
  */
 export const COMMERCE_CONSUMER = 'commerce';
 
