@@ -42,11 +42,15 @@ async function collect(transport: EventTransport, durable = uniqueName('test'), 
 }
 
 describe('connectNatsTransport', () => {
-  it('creates the payments stream on ctk.payments.> with file storage and a 24-hour duplicate window', async () => {
+  it('creates the payments stream on ctk.payments.> and ctk.orders.> with file storage and a 24-hour duplicate window', async () => {
     const transport = await connectNatsTransport({ url: NATS_URL, logger: silentLogger() });
     try {
       const info = await eventually(() => streamInfo('CTK_PAYMENTS'));
-      expect(info.config).toMatchObject({ subjects: ['ctk.payments.>'], storage: 'file', duplicate_window: 24 * 3600 * 1e9 });
+      expect(info.config).toMatchObject({
+        subjects: ['ctk.payments.>', 'ctk.orders.>'],
+        storage: 'file',
+        duplicate_window: 24 * 3600 * 1e9,
+      });
     } finally {
       await transport.close();
     }
