@@ -33,16 +33,17 @@ export function orderChangeHandler(context: CheckoutContext): EventHandler {
 }
 
 /**
- * One change: recorded unless a newer one of the order is (its version), then a ticket checkout settled by
- * its status as now recorded, which a redelivery repeats harmlessly (tickets are issued once per checkout).
+ * One change: recorded unless a newer one of the order is (its version). A ticket checkout's seats follow the
+ * change first (paid: sold and the tickets issued, once; expired or cancelled: given back), so that its
+ * status never says paid before its tickets exist; a redelivery, or a change older than one recorded, settles
+ * nothing again (seats are sold once, a sold seat is never given back, and a cancelled order is never paid).
  */
 export async function followOrderChange(context: CheckoutContext, change: OrderChanged): Promise<FollowOutcome> {
-  const checkout = await context.checkouts.recordChange(
-    change.organizationId,
-    { orderNumber: change.orderNumber, version: change.version, ...checkoutStateOf(change) },
-    context.now(),
-  );
+  const checkout = await context.checkouts.byOrderNumber(change.organizationId, change.orderNumber);
   if (!checkout) return 'not_a_checkout';
-  if (checkout.kind === 'tickets') await settleTicketCheckout(context, checkout);
+  const state = checkoutStateOf(change);
+  // Refunded in full at its provider (decision 0019): its seats were given back with the refund.
+  if (checkout.kind === 'tickets' && checkout.status !== 'refunded') await settleTicketCheckout(context, { ...checkout, ...state });
+  await context.checkouts.recordChange(checkout.id, change.version, state, context.now());
   return 'recorded';
 }

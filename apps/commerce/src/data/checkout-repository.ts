@@ -24,25 +24,20 @@ export function createCheckoutRepository(prisma: PrismaClient) {
     byOrderNumber,
 
     /**
-     * Records an order's change (ctk.orders.changed, decision 0046) on its checkout, unless a newer change
-     * of the order is recorded already; a checkout refunded at its provider stays refunded. Answers the
-     * checkout as it now is, or null when the order opened no checkout of the organisation (a counter order).
+     * Records its order's change (ctk.orders.changed, decision 0046) on the checkout, unless a newer change
+     * of the order is recorded already; a checkout refunded at its provider stays refunded.
      */
-    async recordChange(organizationId: string, change: OrderChange, now: Date): Promise<Checkout | null> {
-      const { orderNumber, version, ...state } = change;
+    async recordChange(id: string, version: bigint, state: OrderState, now: Date): Promise<void> {
       await prisma.checkout.updateMany({
-        where: { orderNumber, organizationId, orderVersion: { lt: version }, status: { not: 'refunded' } },
+        where: { id, orderVersion: { lt: version }, status: { not: 'refunded' } },
         data: { ...state, orderVersion: version, followsOrder: true, updatedAt: now },
       });
-      return byOrderNumber(organizationId, orderNumber);
     },
   };
 }
 
-/** A change of an order's state, counted by its version, as a checkout records it. */
-export type OrderChange = {
-  orderNumber: string;
-  version: bigint;
+/** An order's state as its checkout records it (checkoutStateOf). */
+export type OrderState = {
   status: CheckoutStatus;
   satoshis: bigint;
   paidSatoshis: bigint;
