@@ -23,9 +23,10 @@ export { configSchema, type Config } from './config.js';
  * The commerce service: CommerceService over gRPC on its own database (checkouts), calling pos for the
  * catalog and the orders checkouts open (docs/decisions/0018-commerce-checkout.md), ticket catalogs with
  * their seat holds and tickets (docs/decisions/0020-tickets.md), and provider payments, relaying their
- * payment events from its outbox (docs/decisions/0019-provider-payments.md), and consuming pos's order changes,
- * which each checkout records and a paid ticket checkout is settled by (decision 0046); and the site builder, publishing a shop's site from its catalog and
- * federation's hours to a folder or a bucket (docs/decisions/0035-site-builder.md); and stablecoin payment intents,
+ * payment events from its outbox (docs/decisions/0019-provider-payments.md), and consuming pos's order
+ * changes, which each checkout records and a ticket checkout's seats follow (decision 0046); and the site
+ * builder, publishing a shop's site from its catalog and federation's hours to a folder or a bucket
+ * (docs/decisions/0035-site-builder.md); and stablecoin payment intents,
  * each paying a pos order with a token transfer verified on the chain, to an address p2p holds for it alone
  * (docs/decisions/0036-stablecoin-and-tokens.md). A test may give the clock.
  */

@@ -8,10 +8,10 @@ export type FollowOutcome = 'recorded' | 'not_a_checkout' | 'not_an_order_change
 
 /**
  * Commerce's durable consumer (COMMERCE_CONSUMER: books has its own, each gets every event): each change of
- * a pos order (ctk.orders.changed) is recorded on the checkout that opened it, so that a status read is one
- * row of commerce's (decision 0046), and a ticket checkout's seats follow (decision 0020): paid, they are sold
- * and the tickets issued, once. Returning acks; throwing (the database unavailable) has the transport deliver
- * the event again, which records nothing twice and issues nothing twice.
+ * a pos order (ctk.orders.changed) is recorded on the checkout that opened it, so that the status read need
+ * not settle anything (decision 0046), and a ticket checkout's seats follow (decision 0020): paid, they are
+ * sold and the tickets issued, once. Returning acks; throwing (the database unavailable) has the transport
+ * deliver the event again, which records nothing twice and issues nothing twice.
  */
 export function followOrderChanges(transport: EventTransport, context: CheckoutContext): Promise<Subscription> {
   return transport.consume(COMMERCE_CONSUMER, orderChangeHandler(context));
