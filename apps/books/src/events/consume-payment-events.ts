@@ -1,13 +1,6 @@
 import { createHash } from 'node:crypto';
 import { PaymentEvent } from '@ctk/proto/ctk/events/v1/payment_event';
-import {
-  BOOKS_CONSUMER,
-  isPaymentSubject,
-  type EventHandler,
-  type EventMessage,
-  type EventTransport,
-  type Subscription,
-} from '@ctk/shared';
+import { BOOKS_CONSUMER, isOrderSubject, type EventHandler, type EventMessage, type EventTransport, type Subscription } from '@ctk/shared';
 import { postPaymentEvent, type PostingDeps, type PostOutcome } from '../domain/post-payment-event.js';
 
 /**
@@ -23,11 +16,11 @@ export function consumePaymentEvents(transport: EventTransport, deps: PostingDep
 /**
  * The handler on its own: decode, then post; what cannot be decoded is parked and acked, never retried. It
  * answers the outcome (posted, duplicate, parked), which the bootstrap counts in ctk_events_consumed_total.
- * The stream's other subjects (pos's order changes) are not books' to post: acked as `not_a_payment`.
+ * The stream's order subjects (pos's order changes) are not books' to post: acked as `not_a_payment`.
  */
 function paymentEventHandler(deps: PostingDeps): EventHandler {
   return async (message) => {
-    if (!isPaymentSubject(message.subject)) return 'not_a_payment';
+    if (isOrderSubject(message.subject)) return 'not_a_payment';
     const event = decode(message);
     if ('reason' in event) {
       await parkUndecodable(deps, message, event.reason);

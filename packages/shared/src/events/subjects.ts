@@ -7,10 +7,12 @@ export const PAYMENTS_STREAM = 'CTK_PAYMENTS';
 export const PAYMENT_SUBJECTS_WILDCARD = 'ctk.payments.>';
 /** An order's state changed at pos (ctk.events.v1.OrderChanged): commerce's checkouts follow it. */
 export const ORDER_CHANGED_SUBJECT = 'ctk.orders.changed';
+/** All order subjects. */
+export const ORDER_SUBJECTS_WILDCARD = 'ctk.orders.>';
 /** What the stream captures: the payment subjects and the order subjects. */
-export const STREAM_SUBJECTS = [PAYMENT_SUBJECTS_WILDCARD, 'ctk.orders.>'];
-/** Whether a message's subject is a payment event's (books posts those alone). */
-export const isPaymentSubject = (subject: string): boolean => subject.startsWith('ctk.payments.');
+export const STREAM_SUBJECTS = [PAYMENT_SUBJECTS_WILDCARD, ORDER_SUBJECTS_WILDCARD];
+/** Whether a message's subject is an order's (not a payment event: books leaves it). */
+export const isOrderSubject = (subject: string): boolean => subject.startsWith(ORDER_SUBJECTS_WILDCARD.slice(0, -1));
 /** The books service's durable consumer on the payments stream. */
 export const BOOKS_CONSUMER = 'books';
 /**
