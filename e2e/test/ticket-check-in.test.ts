@@ -87,7 +87,8 @@ describe.skipIf(!hasChromium)('tickets bought online and checked in at the door 
       status = (await shop(`/checkout/${checkout.body.public_token}/status`)).body;
       if (!(status.tickets?.length > 0)) await sleep(250);
     }
-    expect(status.status).toBe('paid');
+    // Paid, or confirmed already if the local chain mined a block meanwhile.
+    expect(['paid', 'confirmed']).toContain(status.status);
     expect(status.tickets).toHaveLength(2);
     const [first, second] = status.tickets as Json[];
     const qr = await fetch(first!.qr_url.replace(/^https?:\/\/[^/]+/, base));
@@ -128,7 +129,9 @@ describe.skipIf(!hasChromium)('tickets bought online and checked in at the door 
     await result.filter({ hasText: `Admitted: Jazz night, Standing (${second!.code})` }).waitFor();
 
     const orders = await api(base, 'GET', `/api/v1/orgs/${handle}/tickets/orders`, key);
-    expect(orders.body.data[0]).toMatchObject({ status: 'paid', hold: 'sold' });
+    // The list shows the checkout as its order last changed (decision 0046): confirmed once a block mined its payment.
+    expect(['paid', 'confirmed']).toContain(orders.body.data[0].status);
+    expect(orders.body.data[0].hold).toBe('sold');
     expect(orders.body.data[0].tickets.every((ticket: Json) => ticket.checked_in_at)).toBe(true);
     expect(problems).toEqual([]);
   });
