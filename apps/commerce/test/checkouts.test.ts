@@ -207,10 +207,11 @@ describe('a checkout read by its public token', () => {
     const row = () => stack.commerceDatabase().checkout.findUniqueOrThrow({ where: { publicToken: created.publicToken } });
     await stack.payOrder(created.order!.orderNumber);
     await eventually(async () => expect((await row()).status).toBe('paid'));
-    // As the migration leaves a row of an older version: never told of its order's changes.
+    // As the migration leaves a row of an older version: never told of its order's changes. Its version is no
+    // older than pos's (1 here): an order paid before pos counted its changes is at 0, as such a row is.
     await stack.commerceDatabase().checkout.update({
       where: { publicToken: created.publicToken },
-      data: { followsOrder: false, status: 'pending', paidSatoshis: 0n, orderVersion: 0n },
+      data: { followsOrder: false, status: 'pending', paidSatoshis: 0n, orderVersion: 1n },
     });
     const read = () => stack.client.getCheckout({ org, publicToken: created.publicToken, publicUrl: PUBLIC_URL }).then((r) => r.checkout!);
     expect(await read()).toMatchObject({ status: 'paid', order: { paidSatoshis: 32_500n, dueSatoshis: 0n } });
