@@ -26,17 +26,16 @@ export async function expireCardOrders(context: OrderContext, cardIds?: readonly
 }
 
 async function expireCardOrder(context: OrderContext, id: string, now: Date): Promise<boolean> {
-  let emitted = false;
   const changed = await context.orders.locked(id, async (tx, order) => {
     if (order.status !== 'open' || order.expiresAt > now) return false;
     const released = await releaseOrderCards(tx, order, now);
-    emitted = released.emitted;
     const flags = order.paidSatoshis > 0n ? [...new Set([...order.flags, 'paid_partial'])] : order.flags;
     await updateOrder(tx, id, { status: 'expired', flags, updatedAt: now, ...released.changes });
     return true;
   });
-  // Expired, the order's change is in the outbox too (ctk.orders.changed).
-  if (emitted || changed) context.eventsCommitted();
-  if (changed) context.notifier.changed(id);
-  return changed;
+  if (!changed) return false;
+  // Expired: its change (ctk.orders.changed) and its cards' restores are in the outbox.
+  context.eventsCommitted();
+  context.notifier.changed(id);
+  return true;
 }

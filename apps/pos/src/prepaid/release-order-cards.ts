@@ -16,15 +16,12 @@ export type ReleasedOrder = { cardPaidMinor?: bigint; satoshis?: bigint };
  * at the shop's redemption address, for staff to send back), and the card the order sells, if any, becomes void. The locked order row makes this happen once:
  * its status changes in the same transaction, and a restore's `restores_id` is unique besides. Cards are
  * locked in id order, so two releases never wait on each other. Answers the order's fields to write: no
- * card paid any of it, so its satoshis are the whole total's again (a late payment pays all of it).
+ * card paid any of it, so its satoshis are the whole total's again (a late payment pays all of it). The
+ * caller's change of the order's status publishes its change too, and wakes the relay once committed.
  */
-export async function releaseOrderCards(
-  tx: OrderTransaction,
-  order: OrderWithParts,
-  now: Date,
-): Promise<{ changes: ReleasedOrder; emitted: boolean }> {
+export async function releaseOrderCards(tx: OrderTransaction, order: OrderWithParts, now: Date): Promise<{ changes: ReleasedOrder }> {
   if (order.prepaidCardId) await voidPendingCard(tx, order.prepaidCardId, now);
-  if (order.cardPaidMinor === 0n) return { changes: {}, emitted: false };
+  if (order.cardPaidMinor === 0n) return { changes: {} };
   const redeems = await liveRedeemsOf(tx, order.id);
   for (const redeem of redeems) {
     await lockCard(tx, redeem.cardId);
@@ -49,6 +46,5 @@ export async function releaseOrderCards(
     await markCreditUseRestored(tx, use.id, now);
     await enqueuePaymentEvent(tx, creditsRestoredEvent(order, use, now));
   }
-  const emitted = redeems.length + creditUses.length > 0;
-  return { changes: { cardPaidMinor: 0n, satoshis: satoshisFor(order.totalMinor, order.exchangeRate) }, emitted };
+  return { changes: { cardPaidMinor: 0n, satoshis: satoshisFor(order.totalMinor, order.exchangeRate) } };
 }
