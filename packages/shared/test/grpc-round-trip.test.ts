@@ -149,94 +149,117 @@ describe('gRPC server and client', () => {
     expect(log.lines()).toContainEqual(expect.objectContaining({ port: server.port, msg: 'books gRPC server listening' }));
   });
 
-  it('answers a call with the decoded response', async () => {
-    const response = await client.getSetup({ org: { handle: 'corner-cafe' } });
-    expect(response).toEqual({ capabilities: [{ capabilityId: 'ledger', setUp: true, nextStep: 'hello corner-cafe' }] });
-  });
-
-  it('delivers a thrown AppError to the caller with its code, message and details', async () => {
-    const error = await client.getSetup({ org: { handle: 'exists' } }).catch((e: unknown) => e);
-    expect(AppError.is(error)).toBe(true);
-    expect(error).toBeInstanceOf(AppError);
-    expect(error).toMatchObject({ code: 'already_exists', message: 'An item with this SKU already exists', details: { field: 'sku' } });
-    expect((error as AppError).httpStatus).toBe(409);
-  });
-
-  it('keeps non-ASCII text and newlines of an AppError intact', async () => {
-    const error = await client.getSetup({ org: { handle: 'accents' } }).catch((e: unknown) => e);
-    expect(error).toMatchObject({
-      code: 'not_found',
-      message: 'Le café « Crème » n’existe pas — 🍰 100%',
-      details: { name: 'Crème brûlée', lines: 'a\nb' },
+  // A unary call to a server of the same process skips the network (decision 0047): each is checked both ways.
+  describe.each([
+    ['over HTTP/2', { inProcess: false }, /^127\.0\.0\.1:\d+$/],
+    ['in this process', {}, /^in-process$/],
+  ])('a unary call %s', (_, options, peer) => {
+    let client: GrpcClient<typeof BooksServiceDefinition>;
+    beforeAll(() => {
+      client = createGrpcClient(BooksServiceDefinition, address, options);
     });
-  });
+    afterAll(() => client.close());
 
-  it('turns a thrown plain Error into internal "Internal error", without its message', async () => {
-    const error = await client.getSetup({ org: { handle: 'crash' } }, { requestId: 'req-crash' }).catch((e: unknown) => e);
-    expect(AppError.is(error)).toBe(true);
-    expect(error).toMatchObject({ code: 'internal', message: 'Internal error' });
-    expect((error as AppError).details).toBeUndefined();
-    expect(JSON.stringify({ ...(error as object), message: (error as Error).message })).not.toContain('hunter2');
-  });
-
-  it('answers a database too busy to start a transaction as unavailable, to be retried, not as a bug', async () => {
-    await expect(client.getSetup({ org: { handle: 'busy' } })).rejects.toMatchObject({
-      code: 'unavailable',
-      message: 'The service is busy; try again shortly.',
+    it('reaches the handler by this transport', async () => {
+      await client.getSetup({ org: { handle: 'metadata' } });
+      expect(seen.contexts.at(-1)!.peer).toMatch(peer);
     });
-  });
 
-  it('logs the plain Error it hid, with the request id and method', async () => {
-    await client.getSetup({ org: { handle: 'crash' } }, { requestId: 'req-logged' }).catch(() => undefined);
-    const line = log.lines().find((l) => l.reqId === 'req-logged');
-    expect(line).toMatchObject({
-      level: 50,
-      msg: 'unhandled error in gRPC handler',
-      method: `/${BOOKS}/GetSetup`,
-      err: { message: 'connection to db failed: password=hunter2' },
+    it('answers a call with the decoded response', async () => {
+      const response = await client.getSetup({ org: { handle: 'corner-cafe' } });
+      expect(response).toEqual({ capabilities: [{ capabilityId: 'ledger', setUp: true, nextStep: 'hello corner-cafe' }] });
     });
-  });
 
-  it('passes a status a handler throws as a ServerError through as the matching code', async () => {
-    const error = await client.getSetup({ org: { handle: 'status' } }).catch((e: unknown) => e);
-    expect(AppError.is(error)).toBe(true);
-    expect((error as AppError).code).toBe('not_found');
-  });
+    it('delivers a thrown AppError to the caller with its code, message and details', async () => {
+      const error = await client.getSetup({ org: { handle: 'exists' } }).catch((e: unknown) => e);
+      expect(AppError.is(error)).toBe(true);
+      expect(error).toBeInstanceOf(AppError);
+      expect(error).toMatchObject({ code: 'already_exists', message: 'An item with this SKU already exists', details: { field: 'sku' } });
+      expect((error as AppError).httpStatus).toBe(409);
+    });
 
-  it('fails an answer larger than the client reads (16 MiB) with internal, never rate_limited', async () => {
-    await expect(client.getSetup({ org: { handle: 'huge' } })).rejects.toMatchObject({ code: 'internal' });
-  });
+    it('keeps non-ASCII text and newlines of an AppError intact', async () => {
+      const error = await client.getSetup({ org: { handle: 'accents' } }).catch((e: unknown) => e);
+      expect(error).toMatchObject({
+        code: 'not_found',
+        message: 'Le café « Crème » n’existe pas — 🍰 100%',
+        details: { name: 'Crème brûlée', lines: 'a\nb' },
+      });
+    });
 
-  it('sends the request id and caller id as metadata the handler can read', async () => {
-    await client.getSetup({ org: { handle: 'metadata' } }, { requestId: 'req-123', callerId: 'gateway' });
-    const context = seen.contexts.at(-1)!;
-    expect(context.metadata.get(REQUEST_ID_KEY)).toBe('req-123');
-    expect(context.metadata.get(CALLER_ID_KEY)).toBe('gateway');
-    expect([REQUEST_ID_KEY, CALLER_ID_KEY]).toEqual(['x-request-id', 'x-caller-id']);
-  });
+    it('turns a thrown plain Error into internal "Internal error", without its message', async () => {
+      const error = await client.getSetup({ org: { handle: 'crash' } }, { requestId: 'req-crash' }).catch((e: unknown) => e);
+      expect(AppError.is(error)).toBe(true);
+      expect(error).toMatchObject({ code: 'internal', message: 'Internal error' });
+      expect((error as AppError).details).toBeUndefined();
+      expect(JSON.stringify({ ...(error as object), message: (error as Error).message })).not.toContain('hunter2');
+    });
 
-  it('sends no request id or caller id when none is given', async () => {
-    await client.getSetup({ org: { handle: 'no-metadata' } });
-    const context = seen.contexts.at(-1)!;
-    expect(context.metadata.get(REQUEST_ID_KEY)).toBeUndefined();
-    expect(context.metadata.get(CALLER_ID_KEY)).toBeUndefined();
-  });
+    it('answers a database too busy to start a transaction as unavailable, to be retried, not as a bug', async () => {
+      await expect(client.getSetup({ org: { handle: 'busy' } })).rejects.toMatchObject({
+        code: 'unavailable',
+        message: 'The service is busy; try again shortly.',
+      });
+    });
 
-  it('gives up on a handler slower than timeoutMs with timeout', async () => {
-    const started = Date.now();
-    const error = await client.getSetup({ org: { handle: 'slow' } }, { timeoutMs: 200 }).catch((e: unknown) => e);
-    expect(AppError.is(error)).toBe(true);
-    expect(error).toMatchObject({ code: 'timeout', message: 'BooksService did not answer in time' });
-    expect(Date.now() - started).toBeLessThan(1_500);
-  });
+    it('logs the plain Error it hid, with the request id and method', async () => {
+      await client.getSetup({ org: { handle: 'crash' } }, { requestId: 'req-logged' }).catch(() => undefined);
+      const line = log.lines().find((l) => l.reqId === 'req-logged');
+      expect(line).toMatchObject({
+        level: 50,
+        msg: 'unhandled error in gRPC handler',
+        method: `/${BOOKS}/GetSetup`,
+        err: { message: 'connection to db failed: password=hunter2' },
+      });
+    });
 
-  // Fails today: the middleware logs the AbortError of a call the caller gave up on as an unhandled error.
-  it('does not log a handler cut short by the caller’s deadline as an unhandled error', async () => {
-    const before = seen.handlerDone.length;
-    await client.getSetup({ org: { handle: 'slow' } }, { requestId: 'req-deadline', timeoutMs: 200 }).catch(() => undefined);
-    await Promise.all(seen.handlerDone.slice(before));
-    await sleep(50);
-    expect(log.lines().filter((l) => l.reqId === 'req-deadline' && l.level === 50)).toEqual([]);
+    it('passes a status a handler throws as a ServerError through as the matching code', async () => {
+      const error = await client.getSetup({ org: { handle: 'status' } }).catch((e: unknown) => e);
+      expect(AppError.is(error)).toBe(true);
+      expect((error as AppError).code).toBe('not_found');
+    });
+
+    it('fails an answer larger than the client reads (16 MiB) with internal, never rate_limited', async () => {
+      await expect(client.getSetup({ org: { handle: 'huge' } })).rejects.toMatchObject({ code: 'internal' });
+    });
+
+    it('sends the request id and caller id as metadata the handler can read', async () => {
+      await client.getSetup({ org: { handle: 'metadata' } }, { requestId: 'req-123', callerId: 'gateway' });
+      const context = seen.contexts.at(-1)!;
+      expect(context.metadata.get(REQUEST_ID_KEY)).toBe('req-123');
+      expect(context.metadata.get(CALLER_ID_KEY)).toBe('gateway');
+      expect([REQUEST_ID_KEY, CALLER_ID_KEY]).toEqual(['x-request-id', 'x-caller-id']);
+    });
+
+    it('sends no request id or caller id when none is given', async () => {
+      await client.getSetup({ org: { handle: 'no-metadata' } });
+      const context = seen.contexts.at(-1)!;
+      expect(context.metadata.get(REQUEST_ID_KEY)).toBeUndefined();
+      expect(context.metadata.get(CALLER_ID_KEY)).toBeUndefined();
+    });
+
+    it('gives up on a handler slower than timeoutMs with timeout', async () => {
+      const started = Date.now();
+      const error = await client.getSetup({ org: { handle: 'slow' } }, { timeoutMs: 200 }).catch((e: unknown) => e);
+      expect(AppError.is(error)).toBe(true);
+      expect(error).toMatchObject({ code: 'timeout', message: 'BooksService did not answer in time' });
+      expect(Date.now() - started).toBeLessThan(1_500);
+    });
+
+    // Fails today: the middleware logs the AbortError of a call the caller gave up on as an unhandled error.
+    it('does not log a handler cut short by the caller’s deadline as an unhandled error', async () => {
+      const before = seen.handlerDone.length;
+      await client.getSetup({ org: { handle: 'slow' } }, { requestId: 'req-deadline', timeoutMs: 200 }).catch(() => undefined);
+      await Promise.all(seen.handlerDone.slice(before));
+      await sleep(50);
+      expect(log.lines().filter((l) => l.reqId === 'req-deadline' && l.level === 50)).toEqual([]);
+    });
+
+    it('refuses a request larger than a service reads (4 MiB) with rate_limited, before the handler', async () => {
+      const calls = seen.contexts.length;
+      await expect(client.getSetup({ org: { handle: 'x'.repeat(4 * 1024 * 1024 + 1) } })).rejects.toMatchObject({ code: 'rate_limited' });
+      expect(seen.contexts).toHaveLength(calls);
+    });
   });
 
   describe('a server-streaming call', () => {
@@ -470,6 +493,26 @@ describe('gRPC server shutdown', () => {
     const client = createGrpcClient(BooksServiceDefinition, address);
     try {
       await expect(client.getSetup({})).rejects.toMatchObject({ code: 'unavailable' });
+    } finally {
+      client.close();
+    }
+  });
+
+  it('lets a call of this process in flight finish before shutdown ends, and takes none after', async () => {
+    const { server, address } = await startBooks();
+    const client = createGrpcClient(BooksServiceDefinition, address);
+    try {
+      const order: string[] = [];
+      const slow = client.getSetup({ org: { handle: 'slow' } }, { timeoutMs: 5_000 }).then((answer) => {
+        order.push('call');
+        return answer;
+      });
+      await sleep(50);
+      const shutdown = server.shutdown().then(() => order.push('shutdown'));
+      await expect(client.getSetup({})).rejects.toMatchObject({ code: 'unavailable' });
+      await expect(slow).resolves.toEqual({ capabilities: [] });
+      await shutdown;
+      expect(order).toEqual(['call', 'shutdown']);
     } finally {
       client.close();
     }

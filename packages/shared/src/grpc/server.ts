@@ -7,6 +7,7 @@ import type { Logger } from '../logger.js';
 import { timeGrpcServerCall } from '../metrics/metrics.js';
 import { carriedHeaders, contextFrom, installTraceContext } from '../tracing/context.js';
 import { endSpan, startSpan } from '../tracing/tracing.js';
+import { serveInProcess } from './in-process.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDefinition = any;
@@ -37,11 +38,15 @@ export async function startGrpcServer(options: {
   installTraceContext();
   const health = HealthState();
   const server = createServer();
-  for (const [definition, implementation] of options.services)
-    server.add(definition, mapErrors(definition, implementation, options.logger));
+  const served: GrpcServices = options.services.map(([definition, implementation]) => [
+    definition,
+    mapErrors(definition, implementation, options.logger),
+  ]);
   const stopping = new AbortController();
-  server.add(HealthDefinition, endWatchesOnShutdown(HealthServiceImpl(health), stopping.signal));
+  served.push([HealthDefinition, endWatchesOnShutdown(HealthServiceImpl(health), stopping.signal)]);
+  for (const [definition, implementation] of served) server.add(definition, implementation);
   const port = await server.listen(options.address);
+  const inProcess = serveInProcess(port, served);
   const setServing = (serving: boolean) => {
     const status = serving ? 'healthy' : 'unhealthy';
     health.setStatus(status);
@@ -59,11 +64,18 @@ export async function startGrpcServer(options: {
       // NOT_SERVING first, so that a health Watch hears it before its stream is ended.
       setServing(false);
       stopping.abort();
-      // Calls in flight may finish; a stream that never ends (a health Watch) is cut after the drain period.
-      const drained = server.shutdown();
-      const timer = setTimeout(() => server.forceShutdown(), options.drainMs ?? 10_000);
+      // Calls in flight may finish (those of this process too: they are taken no longer); a stream that never
+      // ends (a health Watch) is cut after the drain period, and this process's calls are waited for no longer.
+      const drained = Promise.all([server.shutdown(), inProcess.close()]);
+      let timer: NodeJS.Timeout | undefined;
+      const cut = new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, options.drainMs ?? 10_000);
+      });
       try {
-        await drained;
+        await Promise.race([drained, cut.then(() => server.shutdown())]);
       } finally {
         clearTimeout(timer);
       }
