@@ -35,11 +35,11 @@ export const service = defineService<Config, PrismaClient, { now: () => Date }>(
   configSchema,
   database: { prismaDir: fileURLToPath(new URL('../prisma', import.meta.url)), createClient: (adapter) => new PrismaClient({ adapter }) },
   emits: true,
-  build: ({ config, prisma, logger, eventsCommitted }, options) => {
+  build: ({ config, prisma, sql, logger, eventsCommitted }, options) => {
     const pos = createGrpcClient(PosServiceDefinition, config.POS_GRPC_URL);
     const federation = createGrpcClient(FederationServiceDefinition, config.FEDERATION_GRPC_URL);
     const p2p = createGrpcClient(P2pServiceDefinition, config.P2P_GRPC_URL);
-    const checkouts = createCheckoutRepository(prisma);
+    const checkouts = createCheckoutRepository(prisma, sql);
     const payments = createProviderPaymentRepository(prisma);
     const tickets = createTicketRepository(prisma);
     const now = options.now ?? (() => new Date());

@@ -198,6 +198,20 @@ describe('a checkout read by its public token', () => {
     expect((await row()).updatedAt).toEqual(settled.updatedAt);
   });
 
+  it('is read by its public token, within its shop only, as Prisma reads its row', async () => {
+    const { org, scone } = await shop();
+    const created = (await stack.client.createCheckout({ org, lines: [line(scone.id)], publicUrl: PUBLIC_URL })).checkout!;
+    await stack.payOrder(created.order!.orderNumber);
+    const where = { publicToken: created.publicToken };
+    await eventually(async () =>
+      expect(await stack.commerceDatabase().checkout.findUniqueOrThrow({ where })).toMatchObject({ status: 'paid' }),
+    );
+    const read = await stack.commerceCheckouts().byToken(org.id, created.publicToken);
+    expect(read).toEqual(await stack.commerceDatabase().checkout.findUniqueOrThrow({ where }));
+    expect(read).toMatchObject({ paidAt: expect.any(Date), orderVersion: 1n, satoshis: 32_500n, followsOrder: true });
+    expect(await stack.commerceCheckouts().byToken(randomUUID(), created.publicToken)).toBeNull();
+  });
+
   it('made before checkouts followed their orders, takes its order’s state from pos until a change of it is recorded', async () => {
     const { org, scone } = await shop();
     const created = (await stack.client.createCheckout({ org, lines: [line(scone.id)], publicUrl: PUBLIC_URL })).checkout!;

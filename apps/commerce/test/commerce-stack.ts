@@ -9,9 +9,10 @@ import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { PosServiceDefinition, type CreateItemRequest } from '@ctk/proto/ctk/pos/v1/pos';
 import { configSchema as p2pConfigSchema, service as p2p } from '@ctk/p2p';
 import { configSchema as posConfigSchema, service as pos } from '@ctk/pos';
-import { inProcessTransport, loadConfig, startService, type EventTransport, type GrpcClient } from '@ctk/shared';
+import { inProcessTransport, loadConfig, startService, type EventTransport, type GrpcClient, type Sql } from '@ctk/shared';
 import { createTestDatabase, TEST_DATA_DIR, createTestClient } from '@ctk/shared/testing';
 import { configSchema, service as commerce } from '../src/app.js';
+import { createCheckoutRepository } from '../src/data/checkout-repository.js';
 import type { PrismaClient } from '../src/generated/prisma/client.js';
 
 export const PUBLIC_URL = 'https://pay.example.com';
@@ -66,13 +67,13 @@ export async function startCommerceStack(env: Record<string, string> = {}) {
     { transport, now: () => new Date(Date.now() + offsetMs) },
   );
   const posUrl = `127.0.0.1:${posService.port}`;
-  let commercePrisma: PrismaClient | undefined;
+  let commerceContext: { prisma: PrismaClient; sql: Sql } | undefined;
   const commerceService = await startService(
     // Its database kept, for a test to set a row up as an older version left it.
     {
       ...commerce,
       build: (context, options) => {
-        commercePrisma = context.prisma;
+        commerceContext = context;
         return commerce.build(context, options);
       },
     },
@@ -156,7 +157,9 @@ export async function startCommerceStack(env: Record<string, string> = {}) {
     /** A new organisation set up with p2p and books (registerOrg). */
     walletOrg: (setup: OrgSetup = {}) => registerOrg({ p2p: p2pClient, books: booksClient }, setup),
     /** Commerce's database, as the service uses it. */
-    commerceDatabase: () => commercePrisma!,
+    commerceDatabase: () => commerceContext!.prisma,
+    /** Its checkouts as commerce reads them. */
+    commerceCheckouts: () => createCheckoutRepository(commerceContext!.prisma, commerceContext!.sql),
     /** The events between the services (pos's payment events reach books and commerce on it). */
     transport,
     /** Holds this durable consumer's deliveries back until the returned function is called. */

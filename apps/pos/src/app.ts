@@ -40,14 +40,14 @@ export type PosOptions = { now: () => Date };
 
 /** The contexts pos's features run in, and the parts the bootstrap serves and closes (tests build it too, to look inside). */
 export function buildPos(
-  { config, prisma, logger, eventsCommitted }: ServiceContext<Config, PrismaClient>,
+  { config, prisma, sql, logger, eventsCommitted }: ServiceContext<Config, PrismaClient>,
   options: Partial<PosOptions>,
 ): { orders: OrderContext; payLinks: PayLinkContext; cards: CardContext; parts: ServiceParts } {
   const books = createGrpcClient(BooksServiceDefinition, config.BOOKS_GRPC_URL);
   const p2p = createGrpcClient(P2pServiceDefinition, config.P2P_GRPC_URL);
   const orders: OrderContext = {
     prisma,
-    orders: createOrderRepository(prisma),
+    orders: createOrderRepository(prisma, sql),
     books,
     p2p,
     prices: priceSource(config),

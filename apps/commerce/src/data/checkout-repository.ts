@@ -1,3 +1,4 @@
+import type { Sql } from '@ctk/shared';
 import type { Checkout, Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { CheckoutStatus } from '../checkouts/checkout-status.js';
 
@@ -5,7 +6,7 @@ export type { Checkout };
 export type CheckoutRepository = ReturnType<typeof createCheckoutRepository>;
 
 /** Checkouts over Prisma. A checkout is found by its public token within its organisation only. */
-export function createCheckoutRepository(prisma: PrismaClient) {
+export function createCheckoutRepository(prisma: PrismaClient, sql: Sql) {
   /** The checkout that opened this pos order, if it is the organisation's (an order's change names both). */
   async function byOrderNumber(organizationId: string, orderNumber: string): Promise<Checkout | null> {
     const found = await prisma.checkout.findUnique({ where: { orderNumber } });
@@ -17,8 +18,13 @@ export function createCheckoutRepository(prisma: PrismaClient) {
       return prisma.checkout.create({ data: checkout });
     },
 
-    byToken(organizationId: string, publicToken: string): Promise<Checkout | null> {
-      return prisma.checkout.findFirst({ where: { publicToken, organizationId } });
+    /** A shopper's status read asks it on every poll: one row, read without Prisma's client (decision 0048). */
+    async byToken(organizationId: string, publicToken: string): Promise<Checkout | null> {
+      const [found] = await sql.rows<Checkout>('SELECT * FROM checkouts WHERE public_token = $1 AND organization_id = $2', [
+        publicToken,
+        organizationId,
+      ]);
+      return found ?? null;
     },
 
     byOrderNumber,

@@ -6,6 +6,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { connectSql, type Sql } from './sql.js';
 import { applyMigrations, type MigrationTarget } from './migrate.js';
 import { keepTemplate, loadTemplate, templateOf } from './pglite-template.js';
 import { statementNames } from './statement-names.js';
@@ -124,13 +125,16 @@ function pgliteDatabase(pglite: PGlite): Database {
 export async function openPrisma<P extends { $disconnect(): Promise<void> }>(
   options: DatabaseOptions,
   createClient: (adapter: SqlMigrationAwareDriverAdapterFactory) => P,
-): Promise<{ prisma: P; close(): Promise<void> }> {
+): Promise<{ prisma: P; sql: Sql; close(): Promise<void> }> {
   const database = await openDatabase(options);
   const prisma = createClient(database.adapter);
+  const sql = await connectSql(database.adapter);
   return {
     prisma,
+    sql,
     async close() {
       await prisma.$disconnect();
+      await sql.close();
       await database.close();
     },
   };

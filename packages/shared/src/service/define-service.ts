@@ -1,5 +1,6 @@
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { z } from 'zod';
+import type { Sql } from '../db/sql.js';
 import type { EventTransport } from '../events/transport.js';
 import type { Logger } from '../logger.js';
 import type { AppName } from './registry.js';
@@ -24,6 +25,8 @@ export type ServiceContext<C, P> = {
   logger: Logger;
   /** The Prisma client on the app's migrated database (for an app that declares a `database`). */
   prisma: P;
+  /** The hottest reads, on the same database without Prisma's client (decision 0048); none without a database. */
+  sql: Sql;
   /** Call after a transaction that wrote outbox events committed: the relay publishes them now rather than at its next poll. */
   eventsCommitted(): void;
 };

@@ -1,4 +1,5 @@
 import { openPrisma } from '../db/open-database.js';
+import type { Sql } from '../db/sql.js';
 import { openEventTransport } from '../events/event-source.js';
 import { measuredConsumers } from '../events/measured-consumers.js';
 import { startOutboxRelay, unsentOutbox, type OutboxPrisma } from '../events/outbox-relay.js';
@@ -56,9 +57,9 @@ export async function startService<C extends BaseConfig, P, O>(
   };
   try {
     const metrics = await serveMetrics(definition.name, config, logger, closers);
-    const prisma = await openDatabase(definition, config, closers);
+    const { prisma, sql } = await openDatabase(definition, config, closers);
     let notify = () => undefined as void;
-    const parts = await definition.build({ config, logger, prisma, eventsCommitted: () => notify() }, appOptions as Partial<O>);
+    const parts = await definition.build({ config, logger, prisma, sql, eventsCommitted: () => notify() }, appOptions as Partial<O>);
     if (parts.close) closers.push(parts.close);
     const events = await startEvents(definition, parts, { config, logger, transport, prisma }, closers);
     notify = events.notify;
@@ -96,9 +97,9 @@ async function openDatabase<C extends BaseConfig, P>(
   definition: Pick<ServiceDefinition<C, P, unknown>, 'name' | 'database'>,
   config: C,
   closers: Closer[],
-): Promise<P> {
-  if (!definition.database) return undefined as P;
-  const { prisma, close } = await openPrisma(
+): Promise<{ prisma: P; sql: Sql }> {
+  if (!definition.database) return { prisma: undefined as P, sql: undefined as unknown as Sql };
+  const { prisma, sql, close } = await openPrisma(
     {
       service: definition.name,
       databaseUrl: config.DATABASE_URL,
@@ -108,7 +109,7 @@ async function openDatabase<C extends BaseConfig, P>(
     definition.database.createClient as never,
   );
   closers.push(close);
-  return prisma as P;
+  return { prisma: prisma as P, sql };
 }
 
 /**
