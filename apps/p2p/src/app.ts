@@ -16,7 +16,7 @@ export const service = defineService<Config, PrismaClient, { chain: ChainClient 
   configSchema,
   database: { prismaDir: fileURLToPath(new URL('../prisma', import.meta.url)), createClient: (adapter) => new PrismaClient({ adapter }) },
   emits: true,
-  build: ({ config, prisma, eventsCommitted }, options) => ({
-    grpc: p2pService({ prisma, chain: options.chain ?? createChainClient(chainClientOptions(config)), config, eventsCommitted }),
+  build: ({ config, prisma, sql, eventsCommitted }, options) => ({
+    grpc: p2pService({ prisma, sql, chain: options.chain ?? createChainClient(chainClientOptions(config)), config, eventsCommitted }),
   }),
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { prismaQueries } from '../src/db/sql.js';
 import { openOutboxDatabase, type OutboxDatabase } from './fixtures/outbox/database.js';
 
 /** Sql (decision 0048): what a statement read without Prisma's client answers, on PGlite and PostgreSQL alike. */
@@ -44,6 +45,32 @@ describe('Sql', () => {
       },
     ]);
     expect(await db.sql.rows('SELECT * FROM orders WHERE id = $1', ['none'])).toEqual([]);
+  });
+
+  it('commits a transaction’s statements together, and leaves none of them when its work throws', async () => {
+    const insert = 'INSERT INTO orders (id, total_minor) VALUES ($1, $2) RETURNING id';
+    const kept = await db.sql.transaction(async (tx) => {
+      await tx.rows(insert, ['kept-1', 1n]);
+      return tx.rows<{ id: string }>(insert, ['kept-2', 2n]);
+    });
+    expect(kept).toEqual([{ id: 'kept-2' }]);
+    const failed = db.sql.transaction(async (tx) => {
+      await tx.rows(insert, ['lost-1', 3n]);
+      throw new Error('the work failed');
+    });
+    await expect(failed).rejects.toThrow('the work failed');
+    // A statement refused by the database rolls back the transaction's earlier ones too.
+    await expect(
+      db.sql.transaction(async (tx) => tx.rows(insert, ['lost-2', 4n]).then(() => tx.rows(insert, ['kept-1', 5n]))),
+    ).rejects.toThrow();
+    expect((await db.prisma.order.findMany({ orderBy: { id: 'asc' } })).map((order) => order.id)).toEqual(['kept-1', 'kept-2']);
+  });
+
+  it('reads through a Prisma transaction’s raw queries as it reads on its own', async () => {
+    await db.prisma.order.create({ data: { id: 'order-2', totalMinor: 12n } });
+    const [read] = await db.prisma.$transaction((tx) => prismaQueries(tx).rows('SELECT * FROM orders WHERE id = $1', ['order-2']));
+    expect(read).toEqual((await db.sql.rows('SELECT * FROM orders WHERE id = $1', ['order-2']))[0]);
+    expect(read).toEqual({ id: 'order-2', totalMinor: 12n });
   });
 
   it('refuses a column it would answer otherwise than Prisma (numeric, bytes), naming it', async () => {

@@ -1,7 +1,4 @@
-import { AppError } from '@ctk/shared';
-import type { Prisma } from '../generated/prisma/client.js';
-
-type Sql = Pick<Prisma.TransactionClient, '$queryRawUnsafe'>;
+import { AppError, type SqlQueries } from '@ctk/shared';
 
 export type DerivationWindow = {
   organizationId: string;
@@ -81,11 +78,11 @@ const TAKE_ENDED = `UPDATE derived_addresses SET held_until = $4::timestamp(3), 
  * paymail destination past either bound shares a child its client holds for paymail, if it holds one. A
  * staff open with no child free is `failed_precondition`, saying how many payments are awaited.
  */
-export async function allocateDerivationIndex(sql: Sql, window: DerivationWindow): Promise<number> {
+export async function allocateDerivationIndex(sql: SqlQueries, window: DerivationWindow): Promise<number> {
   const { organizationId, xpub, gapLimit } = window;
-  const [counter] = await sql.$queryRawUnsafe<{ next_index: number; highest_paid_index: number }[]>(LOCK_COUNTER, organizationId, xpub);
-  const next = Number(counter!.next_index);
-  const highestPaid = Number(counter!.highest_paid_index);
+  const [counter] = await sql.rows<{ nextIndex: number; highestPaidIndex: number }>(LOCK_COUNTER, [organizationId, xpub]);
+  const next = Number(counter!.nextIndex);
+  const highestPaid = Number(counter!.highestPaidIndex);
   // Compared in the process's clock, as the hold was set: one clock decides when a hold ends.
   const now = new Date();
   const counted = window.anonymous ? await holds(sql, window, highestPaid, now) : null;
@@ -98,8 +95,7 @@ export async function allocateDerivationIndex(sql: Sql, window: DerivationWindow
     throw ownFull ? clientFull(own, window, now) : anonymousFull(anonymous!, window, now);
   }
   if (next <= highestPaid + gapLimit) return takeFresh(sql, window);
-  const [ended] = await sql.$queryRawUnsafe<{ index: number }[]>(
-    TAKE_ENDED,
+  const [ended] = await sql.rows<{ index: number }>(TAKE_ENDED, [
     organizationId,
     xpub,
     highestPaid,
@@ -109,7 +105,7 @@ export async function allocateDerivationIndex(sql: Sql, window: DerivationWindow
     window.anonymous,
     now,
     window.client,
-  );
+  ]);
   if (ended) return Number(ended.index);
   const { all } = counted ?? (await holds(sql, window, highestPaid, now));
   // Staff's orders hold the rest of the window: the anonymous caller waits for the earliest hold of any.
@@ -134,28 +130,28 @@ export function anonymousCap(window: Pick<DerivationWindow, 'gapLimit' | 'staffR
 
 type Holds = { held: number; earliest: Date | null };
 
-type HoldsRow = Record<'held' | 'anonymous_held' | 'own_held', number> &
-  Record<'earliest' | 'anonymous_earliest' | 'own_earliest', Date | null>;
+type HoldsRow = Record<'held' | 'anonymousHeld' | 'ownHeld', number> &
+  Record<'earliest' | 'anonymousEarliest' | 'ownEarliest', Date | null>;
 
 /**
  * The holds running in the window: all of them, the anonymous ones, and the window's client's (none without
  * one). Counted once, before any child is taken, in the counter's lock: nothing changes them meanwhile.
  */
 async function holds(
-  sql: Sql,
+  sql: SqlQueries,
   window: DerivationWindow,
   highestPaid: number,
   now: Date,
 ): Promise<Record<'all' | 'anonymous' | 'own', Holds>> {
-  const [row] = await sql.$queryRawUnsafe<HoldsRow[]>(HOLDS, window.organizationId, window.xpub, highestPaid, now, window.client);
+  const [row] = await sql.rows<HoldsRow>(HOLDS, [window.organizationId, window.xpub, highestPaid, now, window.client]);
   const of = (held: number | undefined, earliest: Date | null | undefined): Holds => ({
     held: Number(held ?? 0),
     earliest: earliest ? new Date(earliest) : null,
   });
   return {
     all: of(row?.held, row?.earliest),
-    anonymous: of(row?.anonymous_held, row?.anonymous_earliest),
-    own: of(row?.own_held, row?.own_earliest),
+    anonymous: of(row?.anonymousHeld, row?.anonymousEarliest),
+    own: of(row?.ownHeld, row?.ownEarliest),
   };
 }
 
@@ -183,23 +179,17 @@ function clientFull(own: Holds, window: DerivationWindow, now: Date): AppError {
 }
 
 /** For a paymail destination of a known client, a child that client holds for paymail already, held on; else null. */
-async function shareOwnChild(sql: Sql, window: DerivationWindow, highestPaid: number, now: Date): Promise<number | null> {
+async function shareOwnChild(sql: SqlQueries, window: DerivationWindow, highestPaid: number, now: Date): Promise<number | null> {
   if (!window.client || window.purpose !== SHARED_PURPOSE) return null;
   const { organizationId, xpub, holdUntil, client, purpose } = window;
-  const [row] = await sql.$queryRawUnsafe<{ index: number }[]>(
-    SHARE_OWN,
-    organizationId,
-    xpub,
-    highestPaid,
-    holdUntil,
-    now,
-    client,
-    purpose,
-  );
+  const [row] = await sql.rows<{ index: number }>(SHARE_OWN, [organizationId, xpub, highestPaid, holdUntil, now, client, purpose]);
   return row ? Number(row.index) : null;
 }
 
-async function takeFresh(sql: Sql, { organizationId, xpub, holdUntil, purpose, anonymous, client }: DerivationWindow): Promise<number> {
-  const [row] = await sql.$queryRawUnsafe<{ index: number }[]>(TAKE_FRESH, organizationId, xpub, holdUntil, purpose, anonymous, client);
+async function takeFresh(
+  sql: SqlQueries,
+  { organizationId, xpub, holdUntil, purpose, anonymous, client }: DerivationWindow,
+): Promise<number> {
+  const [row] = await sql.rows<{ index: number }>(TAKE_FRESH, [organizationId, xpub, holdUntil, purpose, anonymous, client]);
   return Number(row!.index);
 }

@@ -1,4 +1,4 @@
-import type { Prisma } from '../generated/prisma/client.js';
+import type { SqlQueries } from '@ctk/shared';
 
 export type AllocatedChild = { organizationId: string; script: string; xpub: string; derivationIndex: number };
 
@@ -12,6 +12,6 @@ const HOLD = `INSERT INTO allocated_destinations (organization_id, script, xpub,
  * Records the child of the xpub handed out for a sale, by its script, held until `expiresAt`; a child handed
  * out again (its window full) keeps one row, held until the later expiry. Inside the allocating transaction.
  */
-export async function holdAllocatedDestination(tx: Prisma.TransactionClient, child: AllocatedChild, expiresAt: Date): Promise<void> {
-  await tx.$executeRawUnsafe(HOLD, child.organizationId, child.script, child.xpub, child.derivationIndex, expiresAt);
+export async function holdAllocatedDestination(tx: SqlQueries, child: AllocatedChild, expiresAt: Date): Promise<void> {
+  await tx.rows(HOLD, [child.organizationId, child.script, child.xpub, child.derivationIndex, expiresAt]);
 }

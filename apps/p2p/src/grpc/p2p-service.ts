@@ -1,5 +1,5 @@
 import type { ChainClient } from '@ctk/chain';
-import { keptKey } from '@ctk/shared';
+import { keptKey, type Sql } from '@ctk/shared';
 import type { P2pServiceImplementation } from '@ctk/proto/ctk/p2p/v1/p2p';
 import type { Config } from '../config.js';
 import { getSetup } from '../domain/get-setup.js';
@@ -32,13 +32,14 @@ import { transactionStatus } from '../wallet/transaction-status.js';
 
 export type P2pDeps = {
   prisma: PrismaClient;
+  sql: Sql;
   chain: ChainClient;
   config: Config;
   /** Called after a commit that wrote payment events to the outbox, so the relay publishes them now. */
   eventsCommitted: () => void;
 };
 
-export function p2pService({ prisma, chain, config, eventsCommitted }: P2pDeps): P2pServiceImplementation {
+export function p2pService({ prisma, sql, chain, config, eventsCommitted }: P2pDeps): P2pServiceImplementation {
   const seed = keptKey(prisma.p2pKey, 'gate-signing-key', config.P2P_GATE_SIGNING_KEY);
   const gate: GateDeps = {
     prisma,
@@ -77,7 +78,7 @@ export function p2pService({ prisma, chain, config, eventsCommitted }: P2pDeps):
     broadcastTransaction: (request) => broadcastSigned(chain, request.transaction),
     chainPassthrough: (request) => chainPassthrough({ chain, config }, request),
     verifyReceipt: (request) => verifyReceipt(chain, request),
-    allocateDestination: (request) => allocateDestination({ prisma, window, network: chain.network }, request),
+    allocateDestination: (request) => allocateDestination({ prisma, sql, window, network: chain.network }, request),
     releaseDestination: (request) => releaseDestination(prisma, request),
     settlePayment: (request) => settlePayment({ prisma, chain }, request),
     findPayments: (request) => findPayments(chain, request.addresses),

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { HD } from '@bsv/sdk';
 import { addressOfScript } from '@ctk/chain';
-import { AppError } from '@ctk/shared';
+import { AppError, prismaQueries } from '@ctk/shared';
 import {
   addPaymentRequest,
   deleteExpiredRequests,
@@ -65,7 +65,7 @@ async function newRequest(deps: GateDeps, account: Account, org: WalletOrg, reso
   const expiresAt = new Date(Date.now() + deps.config.P2P_GATE_REQUEST_TTL_SECONDS * 1000);
   return deps.prisma.$transaction(
     async (tx) => {
-      const output = await deriveOutput(tx, org, {
+      const output = await deriveOutput(prismaQueries(tx), org, {
         gapLimit: deps.config.P2P_GAP_LIMIT,
         staffReserved: deps.config.P2P_STAFF_RESERVED_ADDRESSES,
         perClient: deps.config.P2P_ANONYMOUS_HOLDS_PER_CLIENT,

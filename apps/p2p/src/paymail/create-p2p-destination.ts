@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { CreateP2pDestinationRequest, CreateP2pDestinationResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
-import { AppError, MAX_SATOSHIS_BIGINT } from '@ctk/shared';
+import { AppError, MAX_SATOSHIS_BIGINT, prismaQueries } from '@ctk/shared';
 import { addPaymailReference } from '../data/paymail-reference-repository.js';
 import { paymailOf, walletOrgOf } from '../domain/org-wallet.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
@@ -35,7 +35,13 @@ export async function createP2pDestination(
   const outputs = await deps.prisma.$transaction(
     async (tx) => {
       const client = clientOf(request.clientAddress);
-      const derived = await deriveOutput(tx, org, { ...deps.window, holdUntil: expiresAt, purpose: 'paymail', anonymous: true, client });
+      const derived = await deriveOutput(prismaQueries(tx), org, {
+        ...deps.window,
+        holdUntil: expiresAt,
+        purpose: 'paymail',
+        anonymous: true,
+        client,
+      });
       const issued = [{ script: derived.script, satoshis: Number(request.satoshis) }, receiptOutput(paymail, reference)];
       await addPaymailReference(tx, {
         reference,

@@ -1,9 +1,8 @@
 import { P2PKH } from '@bsv/sdk';
-import { AppError } from '@ctk/shared';
+import { AppError, type SqlQueries } from '@ctk/shared';
 import { allocateDerivationIndex } from '../data/allocate-derivation-index.js';
 import { childScript } from './child-script.js';
 import type { WalletOrg } from '../domain/org-wallet.js';
-import type { Prisma } from '../generated/prisma/client.js';
 
 export type DerivedOutput = { script: string; derivationIndex: number | null; xpub: string | null };
 
@@ -21,11 +20,11 @@ export type AddressWindow = { gapLimit: number; staffReserved: number; perClient
 export type DerivationRules = AddressWindow & { holdUntil: Date; purpose: string; anonymous: boolean; client: string };
 
 /**
- * A receiving script for the organisation, in the caller's transaction: from its xpub, a child on the
+ * A receiving script for the organisation, in the caller's transaction (`prismaQueries(tx)` in a Prisma one): from its xpub, a child on the
  * external chain (`0/n`) held for nothing else while it may be paid, within the gap limit, so payments are
  * told apart (data/allocate-derivation-index.ts); else its single receiving address.
  */
-export async function deriveOutput(tx: Prisma.TransactionClient, org: WalletOrg, rules: DerivationRules): Promise<DerivedOutput> {
+export async function deriveOutput(tx: SqlQueries, org: WalletOrg, rules: DerivationRules): Promise<DerivedOutput> {
   if (org.walletXpub) {
     const index = await allocateDerivationIndex(tx, { organizationId: org.id, xpub: org.walletXpub, ...rules });
     return { script: childScript(org.walletXpub, index), derivationIndex: index, xpub: org.walletXpub };

@@ -1,5 +1,5 @@
 import type { GetPaymentDestinationRequest } from '@ctk/proto/ctk/p2p/v1/p2p';
-import { AppError } from '@ctk/shared';
+import { AppError, prismaQueries } from '@ctk/shared';
 import { paymailOf, walletOrgOf } from '../domain/org-wallet.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { clientOf } from '../settlement/allocate-destination.js';
@@ -33,7 +33,13 @@ export async function getPaymentDestination(deps: DestinationDeps, request: GetP
   const holdUntil = new Date(Date.now() + deps.holdSeconds * 1000);
   const { script } = await deps.prisma.$transaction(
     (tx) =>
-      deriveOutput(tx, org, { ...deps.window, holdUntil, purpose: 'paymail', anonymous: true, client: clientOf(request.clientAddress) }),
+      deriveOutput(prismaQueries(tx), org, {
+        ...deps.window,
+        holdUntil,
+        purpose: 'paymail',
+        anonymous: true,
+        client: clientOf(request.clientAddress),
+      }),
     {
       maxWait: 20_000,
       timeout: 20_000,

@@ -1,12 +1,12 @@
 import { addressOfScript, type ChainNetwork } from '@ctk/chain';
 import type { AllocateDestinationRequest, AllocateDestinationResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
-import { AppError } from '@ctk/shared';
+import { AppError, type Sql } from '@ctk/shared';
 import { holdAllocatedDestination } from '../data/hold-allocated-destination.js';
 import { walletOrgOf } from '../domain/org-wallet.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { deriveOutput, type AddressWindow } from '../paymail/derive-output.js';
 
-export type AllocateDeps = { prisma: PrismaClient; window: AddressWindow; network: ChainNetwork };
+export type AllocateDeps = { prisma: PrismaClient; sql: Sql; window: AddressWindow; network: ChainNetwork };
 
 /** A destination is held at most this long: longer holds would let a few open orders fill the gap window for days. */
 const MAX_HOLD_MS = 7 * 86_400_000;
@@ -21,23 +21,22 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d
 export async function allocateDestination(deps: AllocateDeps, request: AllocateDestinationRequest): Promise<AllocateDestinationResponse> {
   const org = await walletOrgOf(deps.prisma, request.org);
   const expiresAt = holdUntil(request.expiresAt);
-  const derived = await deps.prisma.$transaction(
-    async (tx) => {
-      const output = await deriveOutput(tx, org, {
-        ...deps.window,
-        holdUntil: expiresAt,
-        purpose: purposeOf(request.purpose),
-        anonymous: !request.staff,
-        client: request.staff ? '' : clientOf(request.clientAddress),
-      });
-      if (output.xpub !== null && output.derivationIndex !== null) {
-        const child = { organizationId: org.id, script: output.script, xpub: output.xpub, derivationIndex: output.derivationIndex };
-        await holdAllocatedDestination(tx, child, expiresAt);
-      }
-      return output;
-    },
-    { maxWait: 20_000, timeout: 20_000 },
-  );
+  const rules = {
+    ...deps.window,
+    holdUntil: expiresAt,
+    purpose: purposeOf(request.purpose),
+    anonymous: !request.staff,
+    client: request.staff ? '' : clientOf(request.clientAddress),
+  };
+  // Every checkout and counter order takes one: its statements go without Prisma's client (decision 0048).
+  const derived = await deps.sql.transaction(async (tx) => {
+    const output = await deriveOutput(tx, org, rules);
+    if (output.xpub !== null && output.derivationIndex !== null) {
+      const child = { organizationId: org.id, script: output.script, xpub: output.xpub, derivationIndex: output.derivationIndex };
+      await holdAllocatedDestination(tx, child, expiresAt);
+    }
+    return output;
+  });
   return {
     address: addressOfScript(derived.script, deps.network)!,
     script: derived.script,

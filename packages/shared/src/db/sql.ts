@@ -1,39 +1,85 @@
-import { ColumnTypeEnum, type ArgType, type ColumnType, type SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import {
+  ColumnTypeEnum,
+  type ArgType,
+  type ColumnType,
+  type SqlDriverAdapterFactory,
+  type SqlQueryable,
+} from '@prisma/driver-adapter-utils';
 
 export type SqlArg = string | number | bigint | boolean | Date | null;
 
 /**
  * Statements sent on the driver adapter the app's Prisma client runs on (the same pool, or the same PGlite),
- * without the client (decision 0048), for the hottest reads of the money paths: Prisma's client builds, plans
+ * without the client (decision 0048), for the hottest statements of the money paths: Prisma's client builds, plans
  * and maps each query in JavaScript, several times what PostgreSQL spends on a one-row read. Everything else
  * stays on Prisma. A row comes back as Prisma answers a model's record: each column under its name in
  * camelCase (`order_number` as `orderNumber`, as the schemas map them), int8 as bigint, timestamps as Date,
  * json parsed, NULL as null.
  */
-export type Sql = {
+export type SqlQueries = {
   /** The rows `text` answers, with `$1`, `$2`... bound to `args` in order. */
   rows<T>(text: string, args: readonly SqlArg[]): Promise<T[]>;
+};
+
+export type Sql = SqlQueries & {
+  /**
+   * `work`'s statements in one transaction (READ COMMITTED), committed when it resolves and rolled back when
+   * it throws. On PGlite the transaction holds the database alone meanwhile, as Prisma's do.
+   */
+  transaction<T>(work: (tx: SqlQueries) => Promise<T>): Promise<T>;
 };
 
 /** An Sql on a connection of its own from the adapter factory (the factory's pool or PGlite is shared). */
 export async function connectSql(factory: SqlDriverAdapterFactory): Promise<Sql & { close(): Promise<void> }> {
   const adapter = await factory.connect();
   return {
-    async rows<T>(text: string, args: readonly SqlArg[]): Promise<T[]> {
-      const result = await adapter.queryRaw({ sql: text, args: [...args], argTypes: args.map(argTypeOf) });
-      const names = result.columnNames.map(camelCase);
-      const readers = result.columnTypes.map((type, index) => readerOf(type, result.columnNames[index]!));
-      return result.rows.map((row) => {
-        const record: Record<string, unknown> = {};
-        for (let index = 0; index < names.length; index++) {
-          const value = row[index];
-          record[names[index]!] = value === null || value === undefined ? null : readers[index]!(value);
-        }
-        return record as T;
-      });
+    rows: (text, args) => rowsOn(adapter, text, args),
+    async transaction<T>(work: (tx: SqlQueries) => Promise<T>): Promise<T> {
+      const tx = await adapter.startTransaction();
+      // Where the adapter does not begin and end the transaction itself, its caller sends BEGIN and COMMIT, as Prisma's engine does.
+      const send = (statement: string) =>
+        tx.options.usePhantomQuery ? undefined : tx.executeRaw({ sql: statement, args: [], argTypes: [] });
+      try {
+        await send('BEGIN');
+        const result = await work({ rows: (text, args) => rowsOn(tx, text, args) });
+        await send('COMMIT');
+        await tx.commit();
+        return result;
+      } catch (error) {
+        await Promise.resolve(send('ROLLBACK')).catch(() => undefined);
+        await tx.rollback().catch(() => undefined);
+        throw error;
+      }
     },
     close: () => adapter.dispose(),
   };
+}
+
+/**
+ * The same reads on a Prisma transaction (its raw queries), where a statement shares the transaction with
+ * Prisma's own writes: rows as `rows` answers them (Prisma's raw queries read the types as Prisma does).
+ */
+export function prismaQueries(tx: { $queryRawUnsafe<T>(query: string, ...values: unknown[]): Promise<T> }): SqlQueries {
+  return {
+    async rows<T>(text: string, args: readonly SqlArg[]): Promise<T[]> {
+      const rows = await tx.$queryRawUnsafe<Array<Record<string, unknown>>>(text, ...args);
+      return rows.map((row) => Object.fromEntries(Object.entries(row).map(([column, value]) => [camelCase(column), value])) as T);
+    },
+  };
+}
+
+async function rowsOn<T>(queryable: SqlQueryable, text: string, args: readonly SqlArg[]): Promise<T[]> {
+  const result = await queryable.queryRaw({ sql: text, args: [...args], argTypes: args.map(argTypeOf) });
+  const names = result.columnNames.map(camelCase);
+  const readers = result.columnTypes.map((type, index) => readerOf(type, result.columnNames[index]!));
+  return result.rows.map((row) => {
+    const record: Record<string, unknown> = {};
+    for (let index = 0; index < names.length; index++) {
+      const value = row[index];
+      record[names[index]!] = value === null || value === undefined ? null : readers[index]!(value);
+    }
+    return record as T;
+  });
 }
 
 function argTypeOf(arg: SqlArg): ArgType {

@@ -25,7 +25,7 @@ export type ServiceContext<C, P> = {
   logger: Logger;
   /** The Prisma client on the app's migrated database (for an app that declares a `database`). */
   prisma: P;
-  /** The hottest reads, on the same database without Prisma's client (decision 0048); none without a database. */
+  /** The hottest statements, on the same database without Prisma's client (decision 0048); none without a database. */
   sql: Sql;
   /** Call after a transaction that wrote outbox events committed: the relay publishes them now rather than at its next poll. */
   eventsCommitted(): void;
