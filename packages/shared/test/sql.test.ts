@@ -45,6 +45,9 @@ describe('Sql', () => {
       },
     ]);
     expect(await db.sql.rows('SELECT * FROM orders WHERE id = $1', ['none'])).toEqual([]);
+    await db.prisma.order.createMany({ data: ['a', 'b', 'c'].map((id) => ({ id, totalMinor: 1n })) });
+    const listed = await db.sql.rows('SELECT id FROM orders WHERE id = ANY($1::text[]) ORDER BY id', [['c', 'a', 'x,{"}']]);
+    expect(listed).toEqual([{ id: 'a' }, { id: 'c' }]);
   });
 
   it('commits a transaction’s statements together, and leaves none of them when its work throws', async () => {

@@ -1,3 +1,4 @@
+import type { Sql } from '@ctk/shared';
 import type { PrismaClient } from '../generated/prisma/client.js';
 
 /** What an organisation chose: its jurisdiction, and whether its prices include tax (null: the jurisdiction's default). */
@@ -8,12 +9,18 @@ export type TaxSettingsRepository = ReturnType<typeof createTaxSettingsRepositor
 const NONE: TaxChoice = { jurisdiction: null, pricesIncludeTax: null };
 const CHOICE = { organizationId: true, jurisdiction: true, pricesIncludeTax: true } as const;
 
-export function createTaxSettingsRepository(prisma: PrismaClient) {
+export function createTaxSettingsRepository(prisma: PrismaClient, sql: Sql) {
   return {
-    /** The choices of several organisations, one per id in order (nothing chosen for one without a row). */
+    /**
+     * The choices of several organisations, one per id in order (nothing chosen for one without a row). pos
+     * asks on every order and checkout it prices: without Prisma's client (decision 0048).
+     */
     async findMany(organizationIds: readonly string[]): Promise<TaxChoice[]> {
-      const rows = await prisma.organizationTax.findMany({ where: { organizationId: { in: [...organizationIds] } }, select: CHOICE });
-      const byId = new Map(rows.map((row) => [row.organizationId, row]));
+      const rows = await sql.rows<{ organizationId: string } & TaxChoice>(
+        'SELECT organization_id, jurisdiction, prices_include_tax FROM organization_tax_settings WHERE organization_id = ANY($1::uuid[])',
+        [organizationIds],
+      );
+      const byId = new Map(rows.map(({ organizationId, ...choice }) => [organizationId, choice]));
       return organizationIds.map((id) => byId.get(id) ?? NONE);
     },
 

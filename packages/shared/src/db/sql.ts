@@ -6,7 +6,7 @@ import {
   type SqlQueryable,
 } from '@prisma/driver-adapter-utils';
 
-export type SqlArg = string | number | bigint | boolean | Date | null;
+export type SqlArg = string | number | bigint | boolean | Date | null | readonly string[];
 
 /**
  * Statements sent on the driver adapter the app's Prisma client runs on (the same pool, or the same PGlite),
@@ -83,6 +83,7 @@ async function rowsOn<T>(queryable: SqlQueryable, text: string, args: readonly S
 }
 
 function argTypeOf(arg: SqlArg): ArgType {
+  if (Array.isArray(arg)) return { scalarType: 'string', arity: 'list' };
   const scalarType =
     typeof arg === 'bigint'
       ? 'bigint'
