@@ -56,8 +56,10 @@ export function createOrderRepository(prisma: PrismaClient, sql: Sql) {
       return prisma.order.findUnique({ where: { orderNumber }, include: withParts });
     },
 
-    /** The order's state alone (one row, no parts), as its last change left it; null for a number no order has. */
-    /** A checkout's status read asks it (decision 0046): one row, read without Prisma's client (decision 0048). */
+    /**
+     * The order's state alone (one row, no parts), as its last change left it; null for a number no order has.
+     * A pending checkout's status read asks it (decision 0046): read without Prisma's client (decision 0048).
+     */
     async stateByNumber(orderNumber: string): Promise<OrderChanged | null> {
       const [order] = await sql.rows<Announced>(STATE_BY_NUMBER, [orderNumber]);
       return order ? orderChangedOf(order) : null;
