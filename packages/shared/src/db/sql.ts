@@ -10,9 +10,9 @@ export type SqlArg = string | number | bigint | boolean | Date | null | readonly
 
 /**
  * Statements sent on the driver adapter the app's Prisma client runs on (the same pool, or the same PGlite),
- * without the client (decision 0048), for the hottest statements of the money paths: Prisma's client builds, plans
- * and maps each query in JavaScript, several times what PostgreSQL spends on a one-row read. Everything else
- * stays on Prisma. A row comes back as Prisma answers a model's record: each column under its name in
+ * without the client (decision 0048), for the hottest statements of the money paths: Prisma's client builds,
+ * plans and maps each query in JavaScript, several times what PostgreSQL spends on a one-row read. Everything
+ * else stays on Prisma. A row comes back as Prisma answers a model's record: each column under its name in
  * camelCase (`order_number` as `orderNumber`, as the schemas map them), int8 as bigint, timestamps as Date,
  * json parsed, NULL as null.
  */
@@ -36,7 +36,8 @@ export async function connectSql(factory: SqlDriverAdapterFactory): Promise<Sql 
     rows: (text, args) => rowsOn(adapter, text, args),
     async transaction<T>(work: (tx: SqlQueries) => Promise<T>): Promise<T> {
       const tx = await adapter.startTransaction();
-      // Where the adapter does not begin and end the transaction itself, its caller sends BEGIN and COMMIT, as Prisma's engine does.
+      // Where the adapter does not begin and end the transaction itself (pg's), its caller sends BEGIN and
+      // COMMIT, as Prisma's engine does; PGlite's runs in its own transaction() until commit or rollback.
       const send = (statement: string) =>
         tx.options.usePhantomQuery ? undefined : tx.executeRaw({ sql: statement, args: [], argTypes: [] });
       try {
