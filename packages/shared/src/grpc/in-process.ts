@@ -2,7 +2,7 @@ import { Metadata, ServerError, Status, type CallContext } from 'nice-grpc-commo
 import { CallError, MAX_MESSAGE_BYTES } from './wire.js';
 
 /** What a service refuses to read, as grpc-js's server does by default (4 MiB). */
-export const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 
 type Codec = {
   encode(message: unknown): { finish(): Uint8Array };
@@ -33,9 +33,10 @@ type ServedService = [
  * every service in one process, and there a call to a service of the same process passes its request's bytes to
  * the handler the server itself runs and takes the answer's bytes back, without HTTP/2, sockets or framing. The
  * bytes, the handler chain (errors, metrics, the span), the metadata, the deadline and the size limits are the
- * network's; only the transport is skipped. `close` stops taking calls this way and waits for those in flight.
+ * network's; only the transport is skipped. `close` stops taking calls this way and waits for those in flight,
+ * at most `drainMs`.
  */
-export function serveInProcess(port: number, services: ServedService[]): { close(): Promise<void> } {
+export function serveInProcess(port: number, services: ServedService[]): { close(drainMs: number): Promise<void> } {
   const methods = new Map<string, UnaryMethod>();
   for (const [definition, implementation] of services)
     for (const [key, method] of Object.entries(definition.methods)) {
@@ -50,9 +51,12 @@ export function serveInProcess(port: number, services: ServedService[]): { close
   const served: Served = { methods, inFlight: new Set() };
   servedHere.set(port, served);
   return {
-    async close() {
+    async close(drainMs) {
       if (servedHere.get(port) === served) servedHere.delete(port);
-      await Promise.allSettled([...served.inFlight]);
+      let timer: NodeJS.Timeout | undefined;
+      const drainEnds = new Promise<void>((resolve) => (timer = setTimeout(resolve, drainMs)));
+      await Promise.race([Promise.allSettled([...served.inFlight]), drainEnds]);
+      clearTimeout(timer);
     },
   };
 }

@@ -64,18 +64,13 @@ export async function startGrpcServer(options: {
       // NOT_SERVING first, so that a health Watch hears it before its stream is ended.
       setServing(false);
       stopping.abort();
-      // Calls in flight may finish (those of this process too: they are taken no longer); a stream that never
-      // ends (a health Watch) is cut after the drain period, and this process's calls are waited for no longer.
-      const drained = Promise.all([server.shutdown(), inProcess.close()]);
-      let timer: NodeJS.Timeout | undefined;
-      const cut = new Promise<void>((resolve) => {
-        timer = setTimeout(() => {
-          server.forceShutdown();
-          resolve();
-        }, options.drainMs ?? 10_000);
-      });
+      // Calls in flight may finish, this process's too (taken no longer); a stream that never ends (a health
+      // Watch) is cut after the drain period, and this process's calls are waited for as long.
+      const drainMs = options.drainMs ?? 10_000;
+      const drained = Promise.all([server.shutdown(), inProcess.close(drainMs)]);
+      const timer = setTimeout(() => server.forceShutdown(), drainMs);
       try {
-        await Promise.race([drained, cut.then(() => server.shutdown())]);
+        await drained;
       } finally {
         clearTimeout(timer);
       }
