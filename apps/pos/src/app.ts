@@ -47,6 +47,7 @@ export function buildPos(
   const p2p = createGrpcClient(P2pServiceDefinition, config.P2P_GRPC_URL);
   const orders: OrderContext = {
     prisma,
+    sql,
     orders: createOrderRepository(prisma, sql),
     books,
     p2p,

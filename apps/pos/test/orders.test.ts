@@ -585,6 +585,35 @@ describe('orders of items with modifiers, tax treatments and price types', () =>
     }
   });
 
+  it('answers a new order as every read of it answers it, lines and modifiers included; a number already taken draws another', async () => {
+    const org = await stack.walletOrg({ jurisdiction: 'US-CA' });
+    const modifiers = [{ name: 'Large «grande»', priceCents: 50n, group: 'Size' }] as never;
+    const latte = (await stack.client.createItem(newItem(org, { name: 'Latte', priceCents: 500n, modifiers }))).item!;
+    const order = await create(org, {
+      lines: [
+        { itemId: latte.id, quantity: 3n, modifiers: [{ modifierId: latte.modifiers[0]!.id }] } as never,
+        { name: 'Café crème\u00a0✓', quantity: 10_000n, unitPriceMinor: 10n ** 7n } as never,
+      ],
+      tipMinor: 75n,
+      note: 'Table 4 — by the window',
+    });
+    expect(order).toEqual(await get(order));
+
+    // The repository itself: what create answers is what a read answers, to the column.
+    const { id: _, orderNumber, lines, payments: __, refunds: ___, ...row } = (await stack.orders.orders.byNumber(order.orderNumber))!;
+    const numbers = [orderNumber, 'ZZZZZZZZZ0'];
+    const again = await stack.orders.orders.create(
+      { ...row, address: 'another', lines: lines.map(({ id: _id, orderId: _order, ...line }) => line) },
+      () => numbers.shift()!,
+    );
+    expect(again.orderNumber).toBe('ZZZZZZZZZ0');
+    expect(again).toEqual(await stack.orders.orders.byNumber('ZZZZZZZZZ0'));
+    expect(again.lines.map((line) => [line.name, line.quantity, line.unitPriceMinor, line.modifiers])).toEqual([
+      ['Latte', 3n, 550n, [{ modifier_id: latte.modifiers[0]!.id, name: 'Large «grande»', price_minor: '50' }]],
+      ['Café crème\u00a0✓', 10_000n, 10n ** 7n, []],
+    ]);
+  });
+
   it('refuses an order whose total passes the largest amount, however its lines reach it', async () => {
     const org = await stack.walletOrg();
     const top = { name: 'Catering', quantity: 10_000n, unitPriceMinor: 10n ** 12n };

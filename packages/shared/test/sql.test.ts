@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { isUniqueViolation } from '../src/db/prisma-errors.js';
 import { prismaQueries } from '../src/db/sql.js';
 import { openOutboxDatabase, type OutboxDatabase } from './fixtures/outbox/database.js';
 
@@ -29,7 +30,8 @@ describe('Sql', () => {
     const at = new Date('2026-12-01T10:20:30.456Z');
     const rows = await db.sql.rows<Record<string, unknown>>(
       `SELECT $1::text AS some_text, $2::bigint AS big, $3::timestamp(3) AS at, $4::boolean AS yes, $5::int AS small,
-              '{"lines": [1, 2]}'::jsonb AS lines, 'a7f3c1d2-0b4e-4c5a-9d8e-112233445566'::uuid AS id, NULL::bigint AS nothing`,
+              '{"lines": [1, 2]}'::jsonb AS lines, 'a7f3c1d2-0b4e-4c5a-9d8e-112233445566'::uuid AS id, NULL::bigint AS nothing,
+              ARRAY['overpaid', 'a,"b}']::text[] AS flags, '{}'::text[] AS none`,
       ['café\n«»', 2n ** 62n, at, true, 7],
     );
     expect(rows).toEqual([
@@ -42,6 +44,8 @@ describe('Sql', () => {
         lines: { lines: [1, 2] },
         id: 'a7f3c1d2-0b4e-4c5a-9d8e-112233445566',
         nothing: null,
+        flags: ['overpaid', 'a,"b}'],
+        none: [],
       },
     ]);
     expect(await db.sql.rows('SELECT * FROM orders WHERE id = $1', ['none'])).toEqual([]);
@@ -74,6 +78,21 @@ describe('Sql', () => {
     const [read] = await db.prisma.$transaction((tx) => prismaQueries(tx).rows('SELECT * FROM orders WHERE id = $1', ['order-2']));
     expect(read).toEqual((await db.sql.rows('SELECT * FROM orders WHERE id = $1', ['order-2']))[0]);
     expect(read).toEqual({ id: 'order-2', totalMinor: 12n });
+  });
+
+  it('fails a statement a unique constraint refuses as isUniqueViolation tells, on its own and in a Prisma transaction', async () => {
+    const insert = 'INSERT INTO orders (id, total_minor) VALUES ($1, $2)';
+    await db.sql.rows(insert, ['taken', 1n]);
+    const refused = (work: Promise<unknown>) =>
+      work.then(
+        () => 'inserted',
+        (error: unknown) => isUniqueViolation(error),
+      );
+    expect(await refused(db.sql.rows(insert, ['taken', 2n]))).toBe(true);
+    expect(await refused(db.sql.transaction((tx) => tx.rows(insert, ['taken', 3n])))).toBe(true);
+    expect(await refused(db.prisma.$transaction((tx) => prismaQueries(tx).rows(insert, ['taken', 4n])))).toBe(true);
+    // Another refusal is not one.
+    expect(await refused(db.sql.rows(insert, [null, 5n]))).toBe(false);
   });
 
   it('refuses a column it would answer otherwise than Prisma (numeric, bytes), naming it', async () => {

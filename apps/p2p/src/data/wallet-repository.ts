@@ -1,3 +1,4 @@
+import type { SqlQueries } from '@ctk/shared';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 
 type Db = PrismaClient | Prisma.TransactionClient;
@@ -9,8 +10,12 @@ export const NO_WALLET: WalletFacts = { receivingAddress: null, walletXpub: null
 
 const FACTS = { organizationId: true, receivingAddress: true, walletXpub: true, identityPublicKey: true } as const;
 
-export async function findWallet(db: Db, organizationId: string): Promise<WalletFacts> {
-  return (await db.organizationWallet.findUnique({ where: { organizationId }, select: FACTS })) ?? NO_WALLET;
+const WALLET = 'SELECT receiving_address, wallet_xpub, identity_public_key FROM organization_wallets WHERE organization_id = $1::uuid';
+
+/** The organisation's wallet (a UUID): every order and checkout asks, so read without Prisma's client (decision 0048). */
+export async function findWallet(sql: SqlQueries, organizationId: string): Promise<WalletFacts> {
+  const [wallet] = await sql.rows<WalletFacts>(WALLET, [organizationId]);
+  return wallet ?? NO_WALLET;
 }
 
 /** The wallets of several organisations, one per id in order (NO_WALLET for one that registered nothing). */

@@ -59,7 +59,7 @@ export function p2pService({ prisma, sql, chain, config, eventsCommitted }: P2pD
     getWallets: async (request) => ({ wallets: await getWallets(prisma, request) }),
     setWallet: async (request) => ({ wallet: await setWallet(prisma, request) }),
     async getSetup(request) {
-      return { capabilities: await getSetup(prisma, await walletOrgOf(prisma, request.org)) };
+      return { capabilities: await getSetup(prisma, await walletOrgOf(sql, request.org)) };
     },
     getPaymentDestination: (request) =>
       getPaymentDestination(

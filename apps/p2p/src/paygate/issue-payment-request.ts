@@ -35,7 +35,7 @@ const SHARED_OFFER_MIN_MS = 30_000;
  * answered with its credential (accept-gate-payment.ts).
  */
 export async function issuePaymentRequest(deps: GateDeps, account: Account, resource: GateResource, url: string): Promise<Offer> {
-  const org = await walletOf(deps.prisma, account.org);
+  const org = await walletOf(prismaQueries(deps.prisma), account.org);
   if (!org.walletXpub)
     throw new AppError(
       'failed_precondition',

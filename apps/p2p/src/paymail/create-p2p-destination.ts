@@ -23,7 +23,7 @@ export async function createP2pDestination(
   deps: P2pDestinationDeps,
   request: CreateP2pDestinationRequest,
 ): Promise<CreateP2pDestinationResponse> {
-  const org = await walletOrgOf(deps.prisma, request.target?.org);
+  const org = await walletOrgOf(prismaQueries(deps.prisma), request.target?.org);
   const paymail = paymailOf(request.target?.paymail ?? '');
   if (request.satoshis < 1n || request.satoshis > MAX_SATOSHIS_BIGINT) {
     throw new AppError('validation_failed', `satoshis must be a whole number from 1 to ${MAX_SATOSHIS_BIGINT.toLocaleString('en-US')}.`, {

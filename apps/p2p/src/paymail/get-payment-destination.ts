@@ -21,7 +21,7 @@ export type DestinationDeps = {
  * senderHandle + amount ("0" when absent) + dt + purpose, the order paymail clients sign in.
  */
 export async function getPaymentDestination(deps: DestinationDeps, request: GetPaymentDestinationRequest): Promise<{ output: string }> {
-  const org = await walletOrgOf(deps.prisma, request.target?.org);
+  const org = await walletOrgOf(prismaQueries(deps.prisma), request.target?.org);
   paymailOf(request.target?.paymail ?? '');
   if (request.senderRequest) {
     if (!request.senderHandle) throw new AppError('validation_failed', 'senderHandle is required.', { field: 'senderHandle' });

@@ -19,7 +19,7 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d
  * recorded by its script so that the settlement paying it moves the gap window (settle-payment.ts).
  */
 export async function allocateDestination(deps: AllocateDeps, request: AllocateDestinationRequest): Promise<AllocateDestinationResponse> {
-  const org = await walletOrgOf(deps.prisma, request.org);
+  const org = await walletOrgOf(deps.sql, request.org);
   const expiresAt = holdUntil(request.expiresAt);
   const rules = {
     ...deps.window,

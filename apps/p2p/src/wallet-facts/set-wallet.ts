@@ -1,5 +1,5 @@
 import type { SetWalletRequest, Wallet } from '@ctk/proto/ctk/p2p/v1/p2p';
-import { orgOf, validate } from '@ctk/shared';
+import { orgOf, prismaQueries, validate } from '@ctk/shared';
 import { findWallet, saveWallet } from '../data/wallet-repository.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { walletMessage } from './wallet-message.js';
@@ -23,7 +23,7 @@ export async function setWallet(prisma: PrismaClient, request: SetWalletRequest)
     walletXpub: fields.wallet_xpub,
     identityPublicKey: fields.identity_public_key,
   };
-  if (request.validateOnly) return walletMessage(org.id, { ...(await findWallet(prisma, org.id)), ...definedOnly(facts) });
+  if (request.validateOnly) return walletMessage(org.id, { ...(await findWallet(prismaQueries(prisma), org.id)), ...definedOnly(facts) });
   return walletMessage(org.id, await saveWallet(prisma, org.id, facts));
 }
 

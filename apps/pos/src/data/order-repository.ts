@@ -1,12 +1,11 @@
 import { OrderChanged } from '@ctk/proto/ctk/events/v1/order_event';
-import { AppError, enqueueOrderChanged, isUniqueViolation, type Sql } from '@ctk/shared';
+import { AppError, enqueueOrderChanged, isUniqueViolation, prismaQueries, type Sql } from '@ctk/shared';
 import type { Order, OrderLine, OrderPayment, OrderRefund, Prisma, PrismaClient } from '../generated/prisma/client.js';
+import { insertOrder, type NewOrder } from './insert-order.js';
 
 export type { Order, OrderLine, OrderPayment, OrderRefund };
 export type OrderWithParts = Order & { lines: OrderLine[]; payments: OrderPayment[]; refunds: OrderRefund[] };
-export type NewOrder = Omit<Prisma.OrderUncheckedCreateInput, 'lines' | 'payments' | 'orderNumber'> & {
-  lines: Omit<Prisma.OrderLineUncheckedCreateInput, 'orderId'>[];
-};
+export type { NewOrder };
 export type OrderRepository = ReturnType<typeof createOrderRepository>;
 export type OrderTransaction = Prisma.TransactionClient;
 
@@ -27,22 +26,20 @@ export const withParts = {
 export function createOrderRepository(prisma: PrismaClient, sql: Sql) {
   return {
     /**
-     * Creates the order under a fresh number; a number already taken (1 in 2^50 per order) draws another.
-     * With `guard`, the insert runs in a transaction after it: a pay link locks its row there and checks
-     * its uses, so that the check and the insert are one step for concurrent openings.
+     * Creates the order under a fresh number, in one statement without Prisma's client (decision 0048); a
+     * number already taken (1 in 2^50 per order) draws another. With `guard`, the insert runs in a transaction
+     * after it: a pay link locks its row there and checks its uses, so that the check and the insert are one
+     * step for concurrent openings.
      */
     async create(order: NewOrder, newNumber: () => string, guard?: (tx: OrderTransaction) => Promise<void>): Promise<OrderWithParts> {
-      const { lines, ...fields } = order;
-      const insert = (db: OrderTransaction) =>
-        db.order.create({ data: { ...fields, orderNumber: newNumber(), lines: { create: lines } }, include: withParts });
       for (let attempt = 0; ; attempt++) {
         try {
-          if (!guard) return await insert(prisma);
+          if (!guard) return await insertOrder(sql, order, newNumber());
           // Openings of one link wait for each other's lock: give them longer than Prisma's 2 s to start.
           return await prisma.$transaction(
             async (tx) => {
               await guard(tx);
-              return insert(tx);
+              return insertOrder(prismaQueries(tx), order, newNumber());
             },
             { maxWait: 20_000, timeout: 20_000 },
           );

@@ -111,7 +111,7 @@ export async function priceNewOrder(
   const request = validate(orderSchema, input);
   const loyaltyCardId = await orderLoyaltyCard(context.prisma, org, request.loyaltyCardId);
   const reward = await rewardToRedeem(context.prisma, org, loyaltyCardId, request.redeemRewardIdentifier);
-  const items = await readOrderItems(context.prisma, org.id, request.lines.map((line) => line.itemId).filter(Boolean));
+  const items = await readOrderItems(context.sql, org.id, request.lines.map((line) => line.itemId).filter(Boolean));
   const currency = orderCurrency(request.currency, request.lines, items);
   const tax = await orderTaxOf(context, org);
   const pricesIncludeTax = rules.pricesIncludeTax ?? tax.pricesIncludeTax;

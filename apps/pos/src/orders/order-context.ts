@@ -1,7 +1,7 @@
 import type { BooksServiceDefinition } from '@ctk/proto/ctk/books/v1/books';
 import type { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
 import type { ChainNetwork } from '@ctk/chain';
-import type { GrpcClient, Logger } from '@ctk/shared';
+import type { GrpcClient, Logger, Sql } from '@ctk/shared';
 import type { OrderRepository } from '../data/order-repository.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { PriceSource } from '../rates/exchange-rate.js';
@@ -10,6 +10,8 @@ import type { OrderNotifier } from './order-notifier.js';
 /** What the order use cases work with: pos's database, the services it calls, the price source, the clock. */
 export type OrderContext = {
   prisma: PrismaClient;
+  /** The same database, for the hottest statements, sent without Prisma's client (decision 0048). */
+  sql: Sql;
   orders: OrderRepository;
   books: GrpcClient<typeof BooksServiceDefinition>;
   p2p: GrpcClient<typeof P2pServiceDefinition>;

@@ -1,5 +1,5 @@
-import { itemsByIds } from '../data/item-repository.js';
-import type { PrismaClient } from '../generated/prisma/client.js';
+import type { SqlQueries } from '@ctk/shared';
+import { itemsForOrder } from '../data/item-repository.js';
 import type { TaxTreatment } from './price-order.js';
 
 export type OrderItemModifier = { id: string; name: string; priceCents: bigint; group: string };
@@ -24,13 +24,9 @@ export type OrderItem = {
  * The organisation's items of these ids, as orders read them: the one place order code touches the
  * item model. Another organisation's id is simply not found.
  */
-export async function readOrderItems(
-  prisma: PrismaClient,
-  organizationId: string,
-  ids: readonly string[],
-): Promise<Map<string, OrderItem>> {
+export async function readOrderItems(sql: SqlQueries, organizationId: string, ids: readonly string[]): Promise<Map<string, OrderItem>> {
   if (ids.length === 0) return new Map();
-  const rows = await itemsByIds(prisma, organizationId, ids);
+  const rows = await itemsForOrder(sql, organizationId, ids);
   return new Map(
     rows.map((row): [string, OrderItem] => [
       row.id,
@@ -47,7 +43,7 @@ export async function readOrderItems(
         modifiers: row.modifiers.map((modifier) => ({
           id: modifier.id,
           name: modifier.name,
-          priceCents: modifier.priceCents,
+          priceCents: BigInt(modifier.priceCents),
           group: modifier.group ?? '',
         })),
       },

@@ -1,9 +1,15 @@
 // Prisma's errors, told apart by code (instanceof does not work across the apps' generated clients).
 const codeOf = (error: unknown): unknown => (typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined);
 
-/** A unique constraint refused the write (P2002). */
+/**
+ * A unique constraint refused the write: through Prisma's client (P2002), or in a statement sent without it
+ * (decision 0048), on the driver adapter (its DriverAdapterError) or as a raw query of a Prisma transaction (P2010).
+ */
 export function isUniqueViolation(error: unknown): boolean {
-  return codeOf(error) === 'P2002';
+  const code = codeOf(error);
+  if (code === 'P2002') return true;
+  const adapterError = code === 'P2010' ? (error as { meta?: { driverAdapterError?: unknown } }).meta?.driverAdapterError : error;
+  return (adapterError as { cause?: { kind?: unknown } } | undefined)?.cause?.kind === 'UniqueConstraintViolation';
 }
 
 /**
