@@ -100,8 +100,17 @@ function argTypeOf(arg: SqlArg): ArgType {
   return { scalarType, arity: 'scalar' };
 }
 
+/** Column names seen, in camelCase: a statement's columns are few and fixed, and every row of every call names them. */
+const camelCased = new Map<string, string>();
+
 function camelCase(column: string): string {
-  return column.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+  let name = camelCased.get(column);
+  if (name === undefined) {
+    name = column.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+    // Bounded by the schemas' column names and aliases; a statement naming columns without end is not cached.
+    if (camelCased.size < 10_000) camelCased.set(column, name);
+  }
+  return name;
 }
 
 /** How a column's value, as the adapters read it (int8, timestamps and json as text), becomes Prisma's. */
