@@ -36,12 +36,12 @@ export async function connectSql(factory: SqlDriverAdapterFactory): Promise<Sql 
     rows: (text, args) => rowsOn(adapter, text, args),
     async transaction<T>(work: (tx: SqlQueries) => Promise<T>): Promise<T> {
       const tx = await adapter.startTransaction();
-      // Where the adapter does not begin and end the transaction itself (pg's), its caller sends BEGIN and
-      // COMMIT, as Prisma's engine does; PGlite's runs in its own transaction() until commit or rollback.
+      // pg's adapter sent BEGIN as it started the transaction, and leaves COMMIT or ROLLBACK to its caller, as
+      // Prisma's engine sends them (usePhantomQuery false); PGlite's runs in its own transaction() until commit
+      // or rollback.
       const send = (statement: string) =>
         tx.options.usePhantomQuery ? undefined : tx.executeRaw({ sql: statement, args: [], argTypes: [] });
       try {
-        await send('BEGIN');
         const result = await work({ rows: (text, args) => rowsOn(tx, text, args) });
         await send('COMMIT');
         await tx.commit();
