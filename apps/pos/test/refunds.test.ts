@@ -5,6 +5,7 @@ import type { Order, OrderRefund } from '@ctk/proto/ctk/pos/v1/pos';
 import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { eventually } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withParts } from '../src/data/order-repository.js';
 import { refundFigures, type RefundFigures } from '../src/refunds/refund-figures.js';
 import { failure, fundedCustomer, orderRequest, paying, PUBLIC_URL, startOrderStack, type OrderStack } from './order-stack.js';
 
@@ -161,6 +162,11 @@ describe('refunds of a paid order', () => {
 
     const shown = await get(order);
     expect(shown.refunds).toEqual([expect.objectContaining({ id: created.id, status: 'paid', txid: tx.id('hex') })]);
+    // A read of the order (one statement without Prisma's client) is Prisma's read, its parts to the field.
+    const read = await stack.orders.prisma.order.findUnique({ where: { orderNumber: order.orderNumber }, include: withParts });
+    expect(read).toMatchObject({ lines: [{}, {}], payments: [{ refundTo: customerAddress }], refunds: [{ status: 'paid' }] });
+    expect(await stack.orders.orders.byNumber(order.orderNumber)).toEqual(read);
+    expect(await stack.orders.orders.byId(read!.id)).toEqual(read);
     expect(shown).toMatchObject({ refundedMinor: 495n, refundedPaidMinor: 495n });
     await eventually(() =>
       expect(stack.events.filter((event) => event.id === `pos.refund.${created.id}`)).toEqual([

@@ -2,9 +2,10 @@ import { OrderChanged } from '@ctk/proto/ctk/events/v1/order_event';
 import { AppError, enqueueOrderChanged, isUniqueViolation, prismaQueries, type Sql } from '@ctk/shared';
 import type { Order, OrderLine, OrderPayment, OrderRefund, Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { insertOrder, type NewOrder } from './insert-order.js';
+import { orderWithPartsById, orderWithPartsByNumber, type OrderWithParts } from './order-with-parts.js';
 
 export type { Order, OrderLine, OrderPayment, OrderRefund };
-export type OrderWithParts = Order & { lines: OrderLine[]; payments: OrderPayment[]; refunds: OrderRefund[] };
+export type { OrderWithParts };
 export type { NewOrder };
 export type OrderRepository = ReturnType<typeof createOrderRepository>;
 export type OrderTransaction = Prisma.TransactionClient;
@@ -49,8 +50,9 @@ export function createOrderRepository(prisma: PrismaClient, sql: Sql) {
       }
     },
 
+    /** Every read of an order asks this or byId: one statement without Prisma's client (decision 0048). */
     byNumber(orderNumber: string): Promise<OrderWithParts | null> {
-      return prisma.order.findUnique({ where: { orderNumber }, include: withParts });
+      return orderWithPartsByNumber(sql, orderNumber);
     },
 
     /**
@@ -63,7 +65,7 @@ export function createOrderRepository(prisma: PrismaClient, sql: Sql) {
     },
 
     byId(id: string): Promise<OrderWithParts | null> {
-      return prisma.order.findUnique({ where: { id }, include: withParts });
+      return orderWithPartsById(sql, id);
     },
 
     /** An organisation's orders, newest first, after `after` when given: in one status, or numbered from a prefix, when given. */
@@ -107,7 +109,7 @@ export function createOrderRepository(prisma: PrismaClient, sql: Sql) {
             if (row?.pay_link_id) await tx.$queryRaw`SELECT id FROM pay_links WHERE id = ${row.pay_link_id}::uuid FOR UPDATE`;
           }
           await tx.$queryRaw`SELECT id FROM orders WHERE id = ${orderId}::uuid FOR UPDATE`;
-          const order = await tx.order.findUnique({ where: { id: orderId }, include: withParts });
+          const order = await orderWithPartsById(prismaQueries(tx), orderId);
           if (!order) throw new AppError('not_found', 'The order is gone');
           return change(tx, order);
         },

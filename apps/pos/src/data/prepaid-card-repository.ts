@@ -1,6 +1,7 @@
 import type { Holder } from '../cards/card-holder.js';
 import type { Prisma, PrismaClient, PrepaidCard, PrepaidCardActivity } from '../generated/prisma/client.js';
-import { withParts, type OrderWithParts } from './order-repository.js';
+import { prismaQueries } from '@ctk/shared';
+import { orderWithPartsById, type OrderWithParts } from './order-with-parts.js';
 
 export type { PrepaidCard, PrepaidCardActivity };
 export type PrepaidActivityRow = PrepaidCardActivity & { order: { orderNumber: string } | null };
@@ -87,7 +88,7 @@ export async function insertCard(tx: Prisma.TransactionClient, card: Prisma.Prep
 /** Locks the order's row (SELECT ... FOR UPDATE) until the transaction ends, and answers it as it now is. */
 export async function lockOrder(tx: Prisma.TransactionClient, id: string): Promise<OrderWithParts | null> {
   await tx.$queryRaw`SELECT id FROM orders WHERE id = ${id}::uuid FOR UPDATE`;
-  return tx.order.findUnique({ where: { id }, include: withParts });
+  return orderWithPartsById(prismaQueries(tx), id);
 }
 
 /** What a change of a card checks, read with its row locked. */

@@ -1,0 +1,112 @@
+import type { SqlQueries } from '@ctk/shared';
+import type { Order, OrderLine, OrderPayment, OrderRefund } from '../generated/prisma/client.js';
+
+/** An order with its lines (by position), payments (by when received) and refunds (by when asked). */
+export type OrderWithParts = Order & { lines: OrderLine[]; payments: OrderPayment[]; refunds: OrderRefund[] };
+
+/** How a field of a part travels in json: as it is, or (bigint, timestamp) as text read back exactly. */
+type Kind = 'plain' | 'bigint' | 'date';
+
+// Every field of each part, so that a field added to the schema fails the type check until it is read here.
+const LINE: Record<keyof OrderLine, Kind> = {
+  id: 'plain',
+  orderId: 'plain',
+  position: 'plain',
+  itemId: 'plain',
+  name: 'plain',
+  quantity: 'bigint',
+  unitPriceMinor: 'bigint',
+  modifiers: 'plain',
+  discountMinor: 'bigint',
+  taxTreatment: 'plain',
+  taxRate: 'plain',
+  taxMinor: 'bigint',
+  totalMinor: 'bigint',
+};
+const PAYMENT: Record<keyof OrderPayment, Kind> = {
+  id: 'plain',
+  orderId: 'plain',
+  txid: 'plain',
+  satoshis: 'bigint',
+  via: 'plain',
+  status: 'plain',
+  blockHeight: 'plain',
+  late: 'plain',
+  receivedAt: 'date',
+  receiptVout: 'plain',
+  refundTo: 'plain',
+};
+const REFUND: Record<keyof OrderRefund, Kind> = {
+  id: 'plain',
+  orderId: 'plain',
+  organizationId: 'plain',
+  status: 'plain',
+  amountMinor: 'bigint',
+  taxMinor: 'bigint',
+  tipMinor: 'bigint',
+  satoshis: 'bigint',
+  address: 'plain',
+  script: 'plain',
+  lines: 'plain',
+  reason: 'plain',
+  createdBy: 'plain',
+  createdAt: 'date',
+  expiresAt: 'date',
+  claimedTxid: 'plain',
+  claimedAt: 'date',
+  paidAt: 'date',
+  cancelledAt: 'date',
+  txid: 'plain',
+};
+
+const columnOf = (field: string) => field.replace(/[A-Z]/g, (upper) => `_${upper.toLowerCase()}`);
+
+/** The part's rows of order `o` as one json array, each field under its name; bigints and timestamps as text. */
+function partsOf(table: string, fields: Record<string, Kind>, orderBy: string): string {
+  const values = Object.entries(fields).map(([field, kind]) => {
+    const column = `p.${columnOf(field)}`;
+    const value = kind === 'bigint' ? `${column}::text` : kind === 'date' ? `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')` : column;
+    return `'${field}', ${value}`;
+  });
+  return `COALESCE((SELECT json_agg(json_build_object(${values.join(', ')}) ORDER BY p.${orderBy}) FROM ${table} p WHERE p.order_id = o.id), '[]')`;
+}
+
+const WITH_PARTS = `SELECT o.*, ${partsOf('order_lines', LINE, 'position')} AS lines,
+  ${partsOf('order_payments', PAYMENT, 'received_at')} AS payments, ${partsOf('order_refunds', REFUND, 'created_at')} AS refunds
+  FROM orders o`;
+
+/**
+ * The order of an id (a UUID) with its parts, in one statement. A caller that locks the order's row does so in a
+ * statement before this one: a statement that waited for the lock would read the row as its holder left it, but
+ * the parts as they were when it began.
+ */
+export async function orderWithPartsById(sql: SqlQueries, id: string): Promise<OrderWithParts | null> {
+  return first(await sql.rows<Raw>(`${WITH_PARTS} WHERE o.id = $1::uuid`, [id]));
+}
+
+/** The order of a number with its parts, in one statement. */
+export async function orderWithPartsByNumber(sql: SqlQueries, orderNumber: string): Promise<OrderWithParts | null> {
+  return first(await sql.rows<Raw>(`${WITH_PARTS} WHERE o.order_number = $1`, [orderNumber]));
+}
+
+type Raw = Order & Record<'lines' | 'payments' | 'refunds', Record<string, unknown>[]>;
+
+function first(rows: Raw[]): OrderWithParts | null {
+  const [row] = rows;
+  if (!row) return null;
+  return {
+    ...row,
+    lines: row.lines.map((line) => typed(line, LINE)),
+    payments: row.payments.map((payment) => typed(payment, PAYMENT)),
+    refunds: row.refunds.map((refund) => typed(refund, REFUND)),
+  };
+}
+
+function typed<T>(raw: Record<string, unknown>, fields: Record<keyof T, Kind>): T {
+  const record: Record<string, unknown> = {};
+  for (const [field, kind] of Object.entries(fields) as [string, Kind][]) {
+    const value = raw[field];
+    record[field] = value === null || kind === 'plain' ? value : kind === 'bigint' ? BigInt(value as string) : new Date(value as string);
+  }
+  return record as T;
+}
