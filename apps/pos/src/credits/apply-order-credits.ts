@@ -1,5 +1,5 @@
 import type { ApplyOrderCreditsRequest } from '@ctk/proto/ctk/pos/v1/pos';
-import { AppError, enqueuePaymentEvent, orgOf } from '@ctk/shared';
+import { AppError, enqueuePaymentEvent, orgOf, prismaQueries } from '@ctk/shared';
 import { creditUseOf, insertCreditUse, storedValueSharesOf } from '../data/credit-use-repository.js';
 import type { OrderWithParts } from '../data/order-repository.js';
 import { lockOrder } from '../data/prepaid-card-repository.js';
@@ -42,7 +42,7 @@ export async function applyOrderCredits(context: OrderContext, request: ApplyOrd
         `The credits are worth ${request.valueMinor}, more than the ${due} order ${order.orderNumber} still needs: send the units back from the redemption address and redeem fewer`,
         { reason: 'worth_more_than_due', due_minor: Number(due) },
       );
-    const earlier = await storedValueSharesOf(tx, order.id);
+    const earlier = await storedValueSharesOf(prismaQueries(tx), order.id);
     const shares = useShares(wholeOf(order), earlier, request.valueMinor);
     const paid = await payOrderPart(tx, order, request.valueMinor, now);
     const rest = restOf(wholeOf(order), plus(earlier, shares));

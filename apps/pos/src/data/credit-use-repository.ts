@@ -1,6 +1,6 @@
+import type { SqlQueries } from '@ctk/shared';
 import type { OrderCreditUse, Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { Shares } from '../prepaid/use-shares.js';
-import { cardSharesOf } from './prepaid-card-repository.js';
 
 export type { OrderCreditUse };
 type Db = PrismaClient | Prisma.TransactionClient;
@@ -28,18 +28,22 @@ export async function markCreditUseRestored(tx: Prisma.TransactionClient, id: st
 }
 
 /**
- * What the order's live stored-value uses add up to, prepaid cards' and credits' together: the amount and the
- * tax and tip they carried to the books. The payment that completes the order carries the rest.
+ * What the order's live stored-value uses add up to, prepaid cards' (redeems no restore undid) and credits'
+ * (not restored) together: the amount and the tax and tip they carried to the books. The payment that completes
+ * the order carries the rest. One statement (decision 0048): every card use asks it.
  */
-export async function storedValueSharesOf(db: Db, orderId: string): Promise<Shares> {
-  const cards = await cardSharesOf(db, orderId);
-  const credits = await db.orderCreditUse.aggregate({
-    where: { orderId, restoredAt: null },
-    _sum: { amountMinor: true, taxMinor: true, tipMinor: true },
-  });
-  return {
-    amountMinor: cards.amountMinor + (credits._sum.amountMinor ?? 0n),
-    taxMinor: cards.taxMinor + (credits._sum.taxMinor ?? 0n),
-    tipMinor: cards.tipMinor + (credits._sum.tipMinor ?? 0n),
-  };
+export async function storedValueSharesOf(sql: SqlQueries, orderId: string): Promise<Shares> {
+  const [shares] = await sql.rows<Shares>(SHARES, [orderId]);
+  return shares!;
 }
+
+const SHARES = `WITH cards AS (
+    SELECT COALESCE(-SUM(a.amount_minor), 0)::int8 AS amount, COALESCE(SUM(a.tax_minor), 0)::int8 AS tax,
+      COALESCE(SUM(a.tip_minor), 0)::int8 AS tip
+    FROM prepaid_card_activities a
+    WHERE a.order_id = $1::uuid AND a.kind = 'redeem' AND NOT EXISTS (SELECT 1 FROM prepaid_card_activities r WHERE r.restores_id = a.id)),
+  credits AS (
+    SELECT COALESCE(SUM(amount_minor), 0)::int8 AS amount, COALESCE(SUM(tax_minor), 0)::int8 AS tax, COALESCE(SUM(tip_minor), 0)::int8 AS tip
+    FROM order_credit_uses WHERE order_id = $1::uuid AND restored_at IS NULL)
+  SELECT cards.amount + credits.amount AS amount_minor, cards.tax + credits.tax AS tax_minor, cards.tip + credits.tip AS tip_minor
+  FROM cards, credits`;

@@ -243,15 +243,6 @@ export function liveRedeemsOf(tx: Prisma.TransactionClient, orderId: string): Pr
   });
 }
 
-/** What the order's live card uses add up to: the amount and the tax and tip they carried to the books. */
-export async function cardSharesOf(db: Db, orderId: string): Promise<{ amountMinor: bigint; taxMinor: bigint; tipMinor: bigint }> {
-  const sums = await db.prepaidCardActivity.aggregate({
-    where: { orderId, kind: 'redeem', restoredBy: null },
-    _sum: { amountMinor: true, taxMinor: true, tipMinor: true },
-  });
-  return { amountMinor: -(sums._sum.amountMinor ?? 0n), taxMinor: sums._sum.taxMinor ?? 0n, tipMinor: sums._sum.tipMinor ?? 0n };
-}
-
 /**
  * Open orders past their expiry that a card paid part of, or that sell a card: they must be expired with
  * their uses restored (or their card void). Of `cardIds` only, when given. The few open orders past their

@@ -1,5 +1,5 @@
 import type { PaymentEvent } from '@ctk/proto/ctk/events/v1/payment_event';
-import { AppError } from '@ctk/shared';
+import { AppError, prismaQueries } from '@ctk/shared';
 import type { OrderTransaction, OrderWithParts } from '../data/order-repository.js';
 import { creditsSoldEvent } from '../credits/credits-events.js';
 import { storedValueSharesOf } from '../data/credit-use-repository.js';
@@ -35,7 +35,7 @@ export async function paidOrderEvent(
     return prepaidIssuedEvent(order, txid, now);
   }
   if (order.creditsTokenId) return creditsSoldEvent(order, txid, now);
-  const used = order.cardPaidMinor > 0n ? await storedValueSharesOf(tx, order.id) : NO_SHARES;
+  const used = order.cardPaidMinor > 0n ? await storedValueSharesOf(prismaQueries(tx), order.id) : NO_SHARES;
   const rest = restOf(wholeOf(order), used);
   return rest.amountMinor > 0n ? orderPaidEvent(order, txid, now, rest) : undefined;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, countPayment, enqueuePaymentEvent, type Org, validate } from '@ctk/shared';
+import { AppError, countPayment, enqueuePaymentEvent, type Org, prismaQueries, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { CardContext } from '../cards/card-context.js';
 import { readCardIdentifier } from '../cards/card-identifier.js';
@@ -74,7 +74,7 @@ async function useCard(cards: CardContext, org: Org, input: UseInput): Promise<C
     if (!isCardsIdentifier(card, presented.hash)) throw noSuchCard();
     const now = context.now();
     const amount = amountToUse(card, order, request.amountMinor, now);
-    const earlier = await storedValueSharesOf(tx, order.id);
+    const earlier = await storedValueSharesOf(prismaQueries(tx), order.id);
     const shares = useShares(wholeOf(order), earlier, amount);
     const paid = await payOrderPart(tx, order, amount, now);
     // The part of the order that money pays: all of it less the cards' uses, this one included.

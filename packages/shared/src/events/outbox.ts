@@ -10,13 +10,14 @@ import { ORDER_CHANGED_SUBJECT, paymentSubject } from './subjects.js';
  * table and column names, so it needs no generated types from the app.
  */
 
-/** The outbox row as written: what a Prisma client's `outboxEvent.create` accepts. */
+/** The outbox row as written. */
 export type OutboxEventData = { id: string; subject: string; payload: Uint8Array<ArrayBuffer>; traceContext?: string | null };
 
 /** The caller's interactive transaction (`prisma.$transaction(async (tx) => ...)`), structurally. */
-export type OutboxTransaction = {
-  outboxEvent: { create(args: { data: OutboxEventData }): PromiseLike<unknown> };
-};
+export type OutboxTransaction = { $executeRawUnsafe(query: string, ...values: unknown[]): PromiseLike<number> };
+
+/** Every event of every app is written so: a raw statement, about half the CPU of the model's create (decision 0048). */
+const INSERT = 'INSERT INTO outbox_events (id, subject, payload, trace_context) VALUES ($1, $2, $3, $4)';
 
 /**
  * Writes an event to the outbox in the caller's transaction: it is published only if that commits. The
@@ -26,7 +27,7 @@ export async function enqueueOutboxEvent(tx: OutboxTransaction, data: OutboxEven
   if (!data.id) throw new AppError('bad_request', 'an outbox event needs an id');
   const headers = headersOf();
   const traceContext = Object.keys(headers).length > 0 ? JSON.stringify(headers) : null;
-  await tx.outboxEvent.create({ data: { ...data, traceContext } });
+  await tx.$executeRawUnsafe(INSERT, data.id, data.subject, data.payload, traceContext);
 }
 
 /** Writes a payment event to the outbox in the caller's transaction, on its type's subject. */
