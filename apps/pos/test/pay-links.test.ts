@@ -287,7 +287,11 @@ describe('DisablePayLink and ListPayLinks', () => {
   it("lists the organisation's links newest first, a page at a time", async () => {
     const org = await stack.walletOrg();
     const made = [];
-    for (let i = 0; i < 5; i++) made.push(await createLink(org, { memo: `Invoice ${i}` }));
+    // Links made within one millisecond are listed by id among themselves: these are made a few apart.
+    for (let i = 0; i < 5; i++) {
+      made.push(await createLink(org, { memo: `Invoice ${i}` }));
+      await new Promise((resolve) => setTimeout(resolve, 3));
+    }
     const first = await stack.client.listPayLinks({ org, limit: 3, publicUrl: PUBLIC_URL });
     expect(first.payLinks.map((link) => link.terms!.memo)).toEqual(['Invoice 4', 'Invoice 3', 'Invoice 2']);
     const second = await stack.client.listPayLinks({ org, limit: 3, cursor: first.nextCursor, publicUrl: PUBLIC_URL });

@@ -6,6 +6,7 @@ import type { CardHolder, PrepaidCard } from '@ctk/proto/ctk/pos/v1/cards';
 import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
 import { eventually } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cardById } from '../src/data/prepaid-card-repository.js';
 import { watchOnce } from '../src/orders/order-watcher.js';
 import { failure, fundedCustomer, orderRequest, paying, PUBLIC_URL, startOrderStack, type OrderStack } from './order-stack.js';
 
@@ -535,6 +536,14 @@ describe('restores', () => {
       ['restore', 200n, 900n],
       ['restore', 100n, 1000n],
     ]);
+    // A read of the card (without Prisma's client) is Prisma's read: the row, its selling order, its latest activities.
+    const ledger = { orderBy: { sequence: 'desc' }, take: 100, include: { order: { select: { orderNumber: true } } } } as const;
+    const include = { sellingOrder: { select: { orderNumber: true } }, activities: ledger };
+    const expected = await stack.orders.prisma.prepaidCard.findUnique({ where: { id: card.id }, include });
+    expect(expected?.activities.map((activity) => activity.order?.orderNumber)).toContain(meal.orderNumber);
+    expect(await cardById(stack.orders.sql, card.id, true)).toEqual(expected);
+    const { activities: _, ...withoutLedger } = expected!;
+    expect(await cardById(stack.orders.sql, card.id)).toEqual(withoutLedger);
     expect((await read(other.card)).balanceMinor).toBe(1000n);
     await eventually(() =>
       expect(

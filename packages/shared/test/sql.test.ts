@@ -19,10 +19,9 @@ describe('Sql', () => {
     });
     const [order] = await db.sql.rows('SELECT * FROM orders WHERE id = $1', ['order-1']);
     expect(order).toEqual(await db.prisma.order.findUnique({ where: { id: 'order-1' } }));
-    const columns = 'id, subject, created_at, sent_at, attempts, last_error, trace_context';
-    const [event] = await db.sql.rows(`SELECT ${columns} FROM outbox_events WHERE id = $1`, ['event-1']);
-    const { payload: _, ...expected } = (await db.prisma.outboxEvent.findUnique({ where: { id: 'event-1' } }))!;
-    expect(event).toEqual(expected);
+    const [event] = await db.sql.rows('SELECT * FROM outbox_events WHERE id = $1', ['event-1']);
+    expect(event).toEqual(await db.prisma.outboxEvent.findUnique({ where: { id: 'event-1' } }));
+    expect(event).toMatchObject({ payload: Uint8Array.of(1) });
     expect(event).toMatchObject({ createdAt: expect.any(Date), sentAt: null, attempts: 2, lastError: null });
   });
 
@@ -95,8 +94,7 @@ describe('Sql', () => {
     expect(await refused(db.sql.rows(insert, [null, 5n]))).toBe(false);
   });
 
-  it('refuses a column it would answer otherwise than Prisma (numeric, bytes), naming it', async () => {
+  it('refuses a column it would answer otherwise than Prisma (numeric), naming it', async () => {
     await expect(db.sql.rows('SELECT 1.5::numeric AS price', [])).rejects.toThrow(/column price .*read it through Prisma/);
-    await expect(db.sql.rows("SELECT '\\x01'::bytea AS payload", [])).rejects.toThrow(/column payload/);
   });
 });

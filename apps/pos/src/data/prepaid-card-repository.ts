@@ -1,6 +1,6 @@
+import { prismaQueries, type SqlQueries } from '@ctk/shared';
 import type { Holder } from '../cards/card-holder.js';
 import type { Prisma, PrismaClient, PrepaidCard, PrepaidCardActivity } from '../generated/prisma/client.js';
-import { prismaQueries } from '@ctk/shared';
 import { orderWithPartsById, type OrderWithParts } from './order-with-parts.js';
 
 export type { PrepaidCard, PrepaidCardActivity };
@@ -36,9 +36,30 @@ export function orderOwnerOf(db: Db, orderNumber: string): Promise<{ id: string;
   return db.order.findUnique({ where: { orderNumber }, select: { id: true, organizationId: true } });
 }
 
-export function cardById(db: Db, id: string, activities = false): Promise<PrepaidCardRow | null> {
-  return db.prepaidCard.findUnique({ where: { id }, include: activities ? withActivities : { sellingOrder } });
+const CARD = `SELECT c.*, (SELECT o.order_number FROM orders o WHERE o.prepaid_card_id = c.id) AS selling_order_number
+  FROM prepaid_cards c WHERE c.id = $1::uuid`;
+const ACTIVITIES = `SELECT a.*, o.order_number AS activity_order_number
+  FROM prepaid_card_activities a LEFT JOIN orders o ON o.id = a.order_id
+  WHERE a.card_id = $1::uuid ORDER BY a.sequence DESC LIMIT $2`;
+
+/**
+ * The card of an id (a UUID) and, when asked for, its latest activities, newest first: every use answers them,
+ * so read without Prisma's client (decision 0048).
+ */
+export async function cardById(sql: SqlQueries, id: string, activities = false): Promise<PrepaidCardRow | null> {
+  const [row] = await sql.rows<PrepaidCard & { sellingOrderNumber: string | null }>(CARD, [id]);
+  if (!row) return null;
+  const { sellingOrderNumber, ...card } = row;
+  const found = { ...card, sellingOrder: numbered(sellingOrderNumber) };
+  if (!activities) return found;
+  const rows = await sql.rows<PrepaidCardActivity & { activityOrderNumber: string | null }>(ACTIVITIES, [id, ACTIVITIES_SHOWN]);
+  return {
+    ...found,
+    activities: rows.map(({ activityOrderNumber, ...activity }) => ({ ...activity, order: numbered(activityOrderNumber) })),
+  };
 }
+
+const numbered = (orderNumber: string | null) => (orderNumber === null ? null : { orderNumber });
 
 export function cardByIdentifierHash(db: Db, identifierHash: string): Promise<PrepaidCardRow | null> {
   return db.prepaidCard.findUnique({ where: { identifierHash }, include: { sellingOrder } });

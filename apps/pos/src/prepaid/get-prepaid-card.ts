@@ -16,7 +16,7 @@ export async function getPrepaidCard(cards: CardContext, input: { id: string; id
   }
   const found = input.id ? await cardOfId(cards, input.id) : await cardOfIdentifier(cards, input.identifier);
   await expireCardOrders(cards.orders, [found.id]);
-  return (await cardById(cards.orders.prisma, found.id, true))!;
+  return (await cardById(cards.orders.sql, found.id, true))!;
 }
 
 async function cardOfIdentifier(cards: CardContext, text: string): Promise<PrepaidCardRow> {

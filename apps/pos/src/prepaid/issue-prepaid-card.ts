@@ -78,5 +78,5 @@ export async function issuePrepaidCard(cards: CardContext, orgRef: Partial<OrgRe
         }),
     },
   );
-  return { card: (await cardById(cards.orders.prisma, id, true))!, identifier: identifier.identifier, order };
+  return { card: (await cardById(cards.orders.sql, id, true))!, identifier: identifier.identifier, order };
 }

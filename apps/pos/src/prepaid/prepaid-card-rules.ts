@@ -19,7 +19,7 @@ export function noSuchCard(): AppError {
 
 /** The card of an id, read by anyone: not_found for an id no card has (or that is no id). */
 export async function cardOfId(cards: CardContext, id: string, activities = false): Promise<PrepaidCardRow> {
-  const card = cardId.safeParse(id).success ? await cardById(cards.orders.prisma, id, activities) : null;
+  const card = cardId.safeParse(id).success ? await cardById(cards.orders.sql, id, activities) : null;
   if (!card) throw noSuchCard();
   return card;
 }

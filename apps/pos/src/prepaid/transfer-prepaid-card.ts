@@ -39,5 +39,5 @@ export async function transferPrepaidCard(
       occurredAt: now,
     });
   });
-  return { card: (await cardById(cards.orders.prisma, known.id, true))!, identifier: identifier.identifier };
+  return { card: (await cardById(cards.orders.sql, known.id, true))!, identifier: identifier.identifier };
 }

@@ -103,7 +103,7 @@ async function useCard(cards: CardContext, org: Org, input: UseInput): Promise<C
   context.eventsCommitted();
   // Paid by this use: a payment to its output could only be refunded now, so its hold ends (decision 0022).
   if (result.order.status === 'paid' || result.order.status === 'confirmed') await releaseOrderHold(context, result.order);
-  return { ...result, card: (await cardById(context.prisma, known.id, true))! };
+  return { ...result, card: (await cardById(context.sql, known.id, true))! };
 }
 
 /** What this use takes: as asked, or (0) as much as the order still needs up to the balance. */

@@ -14,7 +14,7 @@ export type SqlArg = string | number | bigint | boolean | Date | null | readonly
  * plans and maps each query in JavaScript, several times what PostgreSQL spends on a one-row read. Everything
  * else stays on Prisma. A row comes back as Prisma answers a model's record: each column under its name in
  * camelCase (`order_number` as `orderNumber`, as the schemas map them), int8 as bigint, timestamps as Date,
- * json parsed, text[] as an array of strings, NULL as null.
+ * json parsed, text[] as an array of strings, bytea as a Uint8Array, NULL as null.
  */
 export type SqlQueries = {
   /** The rows `text` answers, with `$1`, `$2`... bound to `args` in order. */
@@ -126,6 +126,9 @@ function readerOf(type: ColumnType, column: string): (value: unknown) => unknown
     case ColumnTypeEnum.TextArray:
     case ColumnTypeEnum.CharacterArray:
       return (value) => value;
+    case ColumnTypeEnum.Bytes:
+      // pg's adapter answers a Buffer, PGlite's a Uint8Array: Prisma's client answers a Uint8Array.
+      return (value) => Uint8Array.from(value as Uint8Array);
     case ColumnTypeEnum.Int32:
     case ColumnTypeEnum.Float:
     case ColumnTypeEnum.Double:
@@ -136,7 +139,7 @@ function readerOf(type: ColumnType, column: string): (value: unknown) => unknown
     case ColumnTypeEnum.Uuid:
       return (value) => value;
     default:
-      // numeric (Prisma's Decimal), bytes, arrays but text[]: not read this way yet.
+      // numeric (Prisma's Decimal), arrays but text[]: not read this way yet.
       throw new Error(`column ${column} is of a type Sql does not read (${type}): read it through Prisma`);
   }
 }
