@@ -12,7 +12,7 @@ const FACTS = { organizationId: true, receivingAddress: true, walletXpub: true, 
 
 const WALLET = 'SELECT receiving_address, wallet_xpub, identity_public_key FROM organization_wallets WHERE organization_id = $1::uuid';
 
-/** The organisation's wallet (a UUID): every order and checkout asks, so read without Prisma's client (decision 0048). */
+/** The wallet of the organisation of an id (a UUID): every order and checkout asks, so read without Prisma's client (decision 0048). */
 export async function findWallet(sql: SqlQueries, organizationId: string): Promise<WalletFacts> {
   const [wallet] = await sql.rows<WalletFacts>(WALLET, [organizationId]);
   return wallet ?? NO_WALLET;

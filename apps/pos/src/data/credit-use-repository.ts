@@ -43,7 +43,8 @@ const SHARES = `WITH cards AS (
     FROM prepaid_card_activities a
     WHERE a.order_id = $1::uuid AND a.kind = 'redeem' AND NOT EXISTS (SELECT 1 FROM prepaid_card_activities r WHERE r.restores_id = a.id)),
   credits AS (
-    SELECT COALESCE(SUM(amount_minor), 0)::int8 AS amount, COALESCE(SUM(tax_minor), 0)::int8 AS tax, COALESCE(SUM(tip_minor), 0)::int8 AS tip
+    SELECT COALESCE(SUM(amount_minor), 0)::int8 AS amount, COALESCE(SUM(tax_minor), 0)::int8 AS tax,
+      COALESCE(SUM(tip_minor), 0)::int8 AS tip
     FROM order_credit_uses WHERE order_id = $1::uuid AND restored_at IS NULL)
   SELECT cards.amount + credits.amount AS amount_minor, cards.tax + credits.tax AS tax_minor, cards.tip + credits.tip AS tip_minor
   FROM cards, credits`;

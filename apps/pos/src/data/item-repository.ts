@@ -118,7 +118,8 @@ export type ItemForOrder = Pick<
   'id' | 'name' | 'priceCents' | 'currency' | 'available' | 'taxTreatment' | 'taxRate' | 'priceType' | 'inventory'
 > & { modifiers: { id: string; name: string; priceCents: string; group: string | null }[] };
 
-const ITEMS_FOR_ORDER = `SELECT i.id, i.name, i.price_cents, i.currency, i.available, i.tax_treatment, i.tax_rate, i.price_type, i.inventory,
+const ITEMS_FOR_ORDER = `SELECT i.id, i.name, i.price_cents, i.currency, i.available, i.tax_treatment, i.tax_rate, i.price_type,
+    i.inventory,
     COALESCE((SELECT json_agg(json_build_object('id', m.id, 'name', m.name, 'priceCents', m.price_cents::text, 'group', m."group")
       ORDER BY m.position) FROM item_modifiers m WHERE m.item_id = i.id), '[]') AS modifiers
   FROM items i WHERE i.organization_id = $1::uuid AND i.id = ANY($2::uuid[])`;

@@ -68,7 +68,8 @@ function partsOf(table: string, fields: Record<string, Kind>, orderBy: string): 
     const value = kind === 'bigint' ? `${column}::text` : kind === 'date' ? `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')` : column;
     return `'${field}', ${value}`;
   });
-  return `COALESCE((SELECT json_agg(json_build_object(${values.join(', ')}) ORDER BY p.${orderBy}) FROM ${table} p WHERE p.order_id = o.id), '[]')`;
+  const aggregated = `json_agg(json_build_object(${values.join(', ')}) ORDER BY p.${orderBy})`;
+  return `COALESCE((SELECT ${aggregated} FROM ${table} p WHERE p.order_id = o.id), '[]')`;
 }
 
 const WITH_PARTS = `SELECT o.*, ${partsOf('order_lines', LINE, 'position')} AS lines,
