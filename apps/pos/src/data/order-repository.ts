@@ -2,7 +2,7 @@ import { OrderChanged } from '@ctk/proto/ctk/events/v1/order_event';
 import { AppError, enqueueOrderChanged, isUniqueViolation, prismaQueries, type Sql } from '@ctk/shared';
 import type { Order, OrderLine, OrderPayment, OrderRefund, Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { insertOrder, type NewOrder } from './insert-order.js';
-import { orderWithPartsById, orderWithPartsByNumber, type OrderWithParts } from './order-with-parts.js';
+import { ordersWithParts, orderWithPartsById, orderWithPartsByNumber, type OrderWithParts } from './order-with-parts.js';
 
 export type { Order, OrderLine, OrderPayment, OrderRefund };
 export type { OrderWithParts };
@@ -10,11 +10,20 @@ export type { NewOrder };
 export type OrderRepository = ReturnType<typeof createOrderRepository>;
 export type OrderTransaction = Prisma.TransactionClient;
 
-/** Orders settled otherwise whose address is still watched for a stray payment (OrderRepository.watched). */
-const STRAY_WATCHED: Prisma.OrderWhereInput[] = [
-  { status: { in: ['cancelled', 'paid_elsewhere'] }, derivationIndex: { not: null } },
-  { status: { in: ['paid', 'confirmed'] }, paidSatoshis: 0, cardPaidMinor: { gt: 0 }, derivationIndex: { not: null } },
-];
+/**
+ * OrderRepository.watched's page: orders taking payment, and those settled otherwise too (cancelled, paid at a
+ * provider or wholly by prepaid cards; with a date $2, those settled since then alone), when their output is a child
+ * of the xpub (decision 0022): a payment to one anyway is kept for a refund (record-order-payment.ts). One on the
+ * single receiving address is left out, so that it never makes the address look shared and an open order there
+ * blind. A page comes after ($3, $4): expiry, then id.
+ */
+const WATCHED = `WHERE o.expires_at > $1::timestamp(3)
+    AND ($3::timestamp(3) IS NULL OR o.expires_at > $3::timestamp(3) OR (o.expires_at = $3::timestamp(3) AND o.id > $4::uuid))
+    AND (o.status IN ('open', 'expired')
+      OR (o.derivation_index IS NOT NULL AND ($2::timestamp(3) IS NULL OR o.updated_at >= $2::timestamp(3))
+        AND (o.status IN ('cancelled', 'paid_elsewhere')
+          OR (o.status IN ('paid', 'confirmed') AND o.paid_satoshis = 0 AND o.card_paid_minor > 0))))
+  ORDER BY o.expires_at, o.id LIMIT $5`;
 
 /** An order's lines, payments and refunds (decision 0033), as every read of an order answers them. */
 export const withParts = {
@@ -194,33 +203,18 @@ export function createOrderRepository(prisma: PrismaClient, sql: Sql) {
       await prisma.order.updateMany({ where: { id: orderId, claimedTxid: txid }, data: { claimedTxid: null, claimedAt: null } });
     },
 
-    /** Orders whose address the watcher asks about: open, expired or cancelled within the late window, and not fully paid. */
+    /**
+     * Orders whose address the watcher asks about: open, expired or cancelled within the late window, and not fully
+     * paid. Every round reads them all: one statement a page, without Prisma's client (decision 0048).
+     */
     watched(
       lateSince: Date,
       take: number,
       options: { stray: 'all' | Date; after?: Pick<OrderWithParts, 'expiresAt' | 'id'> },
     ): Promise<OrderWithParts[]> {
       const { stray, after } = options;
-      return prisma.order.findMany({
-        // Those settled otherwise too (cancelled, paid at a provider or wholly by prepaid cards; with a date, those
-        // settled since then alone), when their output is a child of the xpub (decision 0022): a payment to one
-        // anyway is kept for a refund (record-order-payment.ts). One on the single receiving address is left out,
-        // so that it never makes the address look shared and an open order there blind.
-        where: {
-          expiresAt: { gt: lateSince },
-          // A page after `after` (expiry, then id).
-          ...(after
-            ? { AND: [{ OR: [{ expiresAt: { gt: after.expiresAt } }, { expiresAt: after.expiresAt, id: { gt: after.id } }] }] }
-            : {}),
-          OR: [
-            { status: { in: ['open', 'expired'] } },
-            ...(stray === 'all' ? STRAY_WATCHED : STRAY_WATCHED.map((where) => ({ ...where, updatedAt: { gte: stray } }))),
-          ],
-        },
-        include: withParts,
-        orderBy: [{ expiresAt: 'asc' }, { id: 'asc' }],
-        take,
-      });
+      const strayAt = stray === 'all' ? null : stray;
+      return ordersWithParts(sql, WATCHED, [lateSince, strayAt, after?.expiresAt ?? null, after?.id ?? null, take]);
     },
 
     /**

@@ -1,4 +1,4 @@
-import type { SqlQueries } from '@ctk/shared';
+import type { SqlArg, SqlQueries } from '@ctk/shared';
 import type { Order, OrderLine, OrderPayment, OrderRefund } from '../generated/prisma/client.js';
 
 /** An order with its lines (by position), payments (by when received) and refunds (by when asked). */
@@ -85,6 +85,14 @@ export async function orderWithPartsById(sql: SqlQueries, id: string): Promise<O
   return first(await sql.rows<Raw>(`${WITH_PARTS} WHERE o.id = $1::uuid`, [id]));
 }
 
+/**
+ * The orders `condition` selects (the rest of the statement after `FROM orders o`: its WHERE, ORDER BY and LIMIT,
+ * with `args` bound to its `$1`, `$2`...), each with its parts, in one statement.
+ */
+export async function ordersWithParts(sql: SqlQueries, condition: string, args: readonly SqlArg[]): Promise<OrderWithParts[]> {
+  return (await sql.rows<Raw>(`${WITH_PARTS} ${condition}`, args)).map(withTypedParts);
+}
+
 /** The order of a number with its parts, in one statement. */
 export async function orderWithPartsByNumber(sql: SqlQueries, orderNumber: string): Promise<OrderWithParts | null> {
   return first(await sql.rows<Raw>(`${WITH_PARTS} WHERE o.order_number = $1`, [orderNumber]));
@@ -94,7 +102,10 @@ type Raw = Order & Record<'lines' | 'payments' | 'refunds', Record<string, unkno
 
 function first(rows: Raw[]): OrderWithParts | null {
   const [row] = rows;
-  if (!row) return null;
+  return row ? withTypedParts(row) : null;
+}
+
+function withTypedParts(row: Raw): OrderWithParts {
   return {
     ...row,
     lines: row.lines.map((line) => typed(line, LINE)),
