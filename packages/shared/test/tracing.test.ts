@@ -108,7 +108,7 @@ describe('a request traced from the gateway to the consumer', () => {
     // The handler's transaction and the statement that wrote the event, as Prisma traces them.
     const transaction = database.find((span) => span.name === 'prisma:client:transaction');
     expect(transaction?.parentSpanId).toBe(handler.spanId);
-    const insert = database.find((span) => String(span.attributes['db.query.text']).startsWith('INSERT INTO "public"."outbox_events"'));
+    const insert = database.find((span) => String(span.attributes['db.query.text']).startsWith('INSERT INTO outbox_events'));
     expect(insert).toMatchObject({ name: 'prisma:client:db_query', attributes: { 'db.system.name': 'postgresql' } });
     const within = (span: ReceivedSpan, ancestor: ReceivedSpan): boolean =>
       span.parentSpanId === ancestor.spanId || all.some((parent) => parent.spanId === span.parentSpanId && within(parent, ancestor));
