@@ -15,7 +15,7 @@ export * from './validate.js';
 export * from './cursor.js';
 export * from './tax.js';
 export * from './db/open-database.js';
-export { connectSql, prismaQueries, type Sql, type SqlArg, type SqlQueries } from './db/sql.js';
+export { columnOf, connectSql, prismaQueries, type Sql, type SqlArg, type SqlQueries } from './db/sql.js';
 export { applyMigrations, diffSchemas } from './db/migrate.js';
 export { ensureDatabase } from './db/ensure-database.js';
 export { isDatabaseBusy, isUniqueViolation, isWriteConflict } from './db/prisma-errors.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { SqlArg, SqlQueries } from '@ctk/shared';
+import { columnOf, type SqlArg, type SqlQueries } from '@ctk/shared';
 import type { Order, OrderLine } from '../generated/prisma/client.js';
-import type { OrderWithParts } from './order-repository.js';
+import type { OrderWithParts } from './order-with-parts.js';
 
 /** What createOrder gives a new order: the columns the database does not fill (its state, what was paid, ...). */
 export type NewOrder = Pick<Order, (typeof GIVEN)[number]> &
@@ -53,8 +53,6 @@ const COMMISSION = [
 ] as const satisfies readonly (keyof Order)[];
 
 const FIELDS = ['id', 'orderNumber', ...GIVEN, ...COMMISSION] as const;
-/** A field's column: its name in snake_case, as the schema maps every field of Order and OrderLine. */
-const columnOf = (field: string) => field.replace(/[A-Z]/g, (upper) => `_${upper.toLowerCase()}`);
 const COLUMNS = FIELDS.map(columnOf);
 
 /**

@@ -1,4 +1,4 @@
-import type { SqlArg, SqlQueries } from '@ctk/shared';
+import { columnOf, type SqlArg, type SqlQueries } from '@ctk/shared';
 import type { Order, OrderLine, OrderPayment, OrderRefund } from '../generated/prisma/client.js';
 
 /** An order with its lines (by position), payments (by when received) and refunds (by when asked). */
@@ -58,8 +58,6 @@ const REFUND: Record<keyof OrderRefund, Kind> = {
   cancelledAt: 'date',
   txid: 'plain',
 };
-
-const columnOf = (field: string) => field.replace(/[A-Z]/g, (upper) => `_${upper.toLowerCase()}`);
 
 /** The part's rows of order `o` as one json array, each field under its name; bigints and timestamps as text. */
 function partsOf(table: string, fields: Record<string, Kind>, orderBy: string): string {

@@ -100,6 +100,11 @@ function argTypeOf(arg: SqlArg): ArgType {
   return { scalarType, arity: 'scalar' };
 }
 
+/** The column of a model's field: its name in snake_case (`orderNumber` as `order_number`), as the schemas map them. */
+export function columnOf(field: string): string {
+  return field.replace(/[A-Z]/g, (upper) => `_${upper.toLowerCase()}`);
+}
+
 /** Column names seen, in camelCase: a statement's columns are few and fixed, and every row of every call names them. */
 const camelCased = new Map<string, string>();
 
