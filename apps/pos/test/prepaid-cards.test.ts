@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cardById } from '../src/data/prepaid-card-repository.js';
 import { watchOnce } from '../src/orders/order-watcher.js';
 import { failure, fundedCustomer, orderRequest, paying, PUBLIC_URL, startOrderStack, type OrderStack } from './order-stack.js';
+import { newItem } from './support.js';
 
 let stack: OrderStack;
 beforeAll(async () => {
@@ -374,6 +375,35 @@ describe('UsePrepaidCard', () => {
     expect((await read(card)).balanceMinor).toBe(1000n);
     await stack.orders.orders.releasePaymentClaim(id, txid);
     expect((await use(org, card, identifier, unpaid.orderNumber)).order!.status).toBe('confirmed');
+  });
+
+  it('a use that pays the order takes its items from the stock, an item on two lines once for both, and stamps its loyalty card', async () => {
+    const org = await stack.walletOrg();
+    const program = { stampRule: 'visit', amountPerStampMinor: 0n, stampsForReward: 3, reward: 'A free coffee', active: true };
+    await stack.client.replaceLoyaltyProgram({ org, program: program as never });
+    const loyalty = (await stack.client.createLoyaltyCard({ org, holder: { address: '', publicKey: '', userId: randomUUID() } })).card!;
+    const cake = (await stack.client.createItem(newItem(org, { name: 'Lemon cake', priceCents: 100n, inventory: 5n }))).item!;
+    // As stored: listings are cached a moment.
+    const stock = async () => (await stack.orders.prisma.item.findUniqueOrThrow({ where: { id: cake.id } })).inventory;
+    const { card, identifier } = await activeCard(org, 1000n);
+    const lines = [
+      { itemId: cake.id, quantity: 2n },
+      { itemId: cake.id, quantity: 1n },
+      { name: 'Tea', quantity: 1n, unitPriceMinor: 100n },
+    ];
+    const cakes = (await stack.client.createOrder(orderRequest(org, { lines: lines as never, loyaltyCardId: loyalty.id }))).order!;
+
+    const half = await use(org, card, identifier, cakes.orderNumber, 150n);
+    expect(half.order).toMatchObject({ status: 'open', cardPaidMinor: 150n });
+    expect(await stock()).toBe(5n);
+    const rest = await use(org, card, identifier, cakes.orderNumber);
+    expect(rest.order).toMatchObject({ status: 'confirmed', cardPaidMinor: cakes.totalMinor, dueSatoshis: 0n });
+    expect(await stock()).toBe(2n);
+    const stamped = (await stack.client.getLoyaltyCard({ id: loyalty.id, identifier: '' })).card!;
+    expect(stamped.stamps).toBe(1);
+    expect(await failure(stack.client.stampLoyaltyCard({ org, id: loyalty.id, orderNumber: cakes.orderNumber }))).toMatchObject({
+      code: 'already_stamped',
+    });
   });
 
   it(

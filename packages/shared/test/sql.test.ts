@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isUniqueViolation } from '../src/db/prisma-errors.js';
 import { prismaQueries } from '../src/db/sql.js';
+import { enqueueOutboxEvent } from '../src/events/outbox.js';
 import { openOutboxDatabase, type OutboxDatabase } from './fixtures/outbox/database.js';
 
 /** Sql (decision 0048): what a statement read without Prisma's client answers, on PGlite and PostgreSQL alike. */
@@ -70,6 +71,24 @@ describe('Sql', () => {
       db.sql.transaction(async (tx) => tx.rows(insert, ['lost-2', 4n]).then(() => tx.rows(insert, ['kept-1', 5n]))),
     ).rejects.toThrow();
     expect((await db.prisma.order.findMany({ orderBy: { id: 'asc' } })).map((order) => order.id)).toEqual(['kept-1', 'kept-2']);
+  });
+
+  it('writes an outbox event in its transaction as in a Prisma one, the payload’s bytes bound as they are', async () => {
+    const payload = Uint8Array.of(0, 1, 0xff, 0x5c, 0x27);
+    await db.sql.transaction((tx) => enqueueOutboxEvent(tx, { id: 'event-sql', subject: 'ctk.orders.changed', payload }));
+    await db.prisma.$transaction((tx) => enqueueOutboxEvent(tx, { id: 'event-prisma', subject: 'ctk.orders.changed', payload }));
+    const written = await db.prisma.outboxEvent.findMany({ orderBy: { id: 'asc' } });
+    expect(written.map((event) => [event.id, event.payload])).toEqual([
+      ['event-prisma', payload],
+      ['event-sql', payload],
+    ]);
+    // Rolled back with the transaction's work.
+    const failed = db.sql.transaction(async (tx) => {
+      await enqueueOutboxEvent(tx, { id: 'event-lost', subject: 'ctk.orders.changed', payload });
+      throw new Error('the work failed');
+    });
+    await expect(failed).rejects.toThrow('the work failed');
+    expect(await db.prisma.outboxEvent.count()).toBe(2);
   });
 
   it('reads through a Prisma transaction’s raw queries as it reads on its own', async () => {

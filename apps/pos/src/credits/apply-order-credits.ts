@@ -27,7 +27,7 @@ export async function applyOrderCredits(context: OrderContext, request: ApplyOrd
   const found = await getOrgOrder(context, org, request.orderNumber);
   if (request.valueMinor <= 0n) throw new AppError('validation_failed', 'The credits are worth nothing', { field: 'amount' });
   const result = await context.prisma.$transaction(async (tx) => {
-    const order = (await lockOrder(tx, found.id))!;
+    const order = (await lockOrder(prismaQueries(tx), found.id))!;
     const applied = await creditUseOf(tx, request.redemptionId);
     if (applied) {
       if (applied.orderId !== order.id) throw new AppError('failed_precondition', `Redemption ${request.redemptionId} paid another order`);
@@ -44,7 +44,7 @@ export async function applyOrderCredits(context: OrderContext, request: ApplyOrd
       );
     const earlier = await storedValueSharesOf(prismaQueries(tx), order.id);
     const shares = useShares(wholeOf(order), earlier, request.valueMinor);
-    const paid = await payOrderPart(tx, order, request.valueMinor, now);
+    const paid = await payOrderPart(prismaQueries(tx), order, request.valueMinor, now);
     const rest = restOf(wholeOf(order), plus(earlier, shares));
     const use = await insertCreditUse(tx, {
       organizationId: order.organizationId,

@@ -1,5 +1,5 @@
 import { AppError, isUniqueViolation, type CursorPosition, type SqlQueries } from '@ctk/shared';
-import type { Item as ItemRow, ItemModifier, Prisma, PrismaClient } from '../generated/prisma/client.js';
+import type { Item as ItemRow, ItemModifier, PrismaClient } from '../generated/prisma/client.js';
 
 /** An item with its modifiers, in the order they were given. */
 export type Item = ItemRow & { modifiers: ItemModifier[] };
@@ -95,16 +95,19 @@ export function createItemRepository(prisma: PrismaClient, options: { firstPageT
  * for more than is left. Listings cached by another process show it within their TTL.
  */
 export async function takeFromStock(
-  tx: Prisma.TransactionClient,
+  tx: SqlQueries,
   organizationId: string,
   lines: readonly { itemId: string | null; quantity: bigint }[],
 ): Promise<void> {
-  for (const { itemId, quantity } of lines) {
-    if (!itemId) continue;
-    await tx.$executeRaw`UPDATE items SET inventory = GREATEST(inventory - ${quantity}, 0)
-      WHERE id = ${itemId}::uuid AND organization_id = ${organizationId}::uuid AND inventory IS NOT NULL`;
-  }
+  const taken = lines.filter((line): line is { itemId: string; quantity: bigint } => line.itemId !== null);
+  if (taken.length === 0) return;
+  await tx.rows(TAKE_FROM_STOCK, [organizationId, taken.map((line) => line.itemId), taken.map((line) => line.quantity.toString())]);
 }
+
+/** $1 organisation, $2 the lines' items, $3 their quantities (digits): an item on several lines is taken once, for them all. */
+const TAKE_FROM_STOCK = `UPDATE items i SET inventory = GREATEST(i.inventory - taken.quantity, 0)
+  FROM (SELECT id, sum(quantity)::bigint AS quantity FROM unnest($2::uuid[], $3::bigint[]) AS line(id, quantity) GROUP BY id) taken
+  WHERE i.id = taken.id AND i.organization_id = $1::uuid AND i.inventory IS NOT NULL`;
 
 /** The currency of the organisation's newest item, if it has any (a prepaid card's default currency, decision 0017). */
 export async function newestItemCurrency(prisma: PrismaClient, organizationId: string): Promise<string | undefined> {

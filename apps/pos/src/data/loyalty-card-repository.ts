@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { CursorPosition } from '@ctk/shared';
-import type { LoyaltyCard, LoyaltyCardActivity, Prisma, PrismaClient } from '../generated/prisma/client.js';
+import { AppError, type CursorPosition, type SqlQueries } from '@ctk/shared';
+import type { LoyaltyCard, LoyaltyCardActivity, LoyaltyProgram, Prisma, PrismaClient } from '../generated/prisma/client.js';
 
 export type { LoyaltyCard };
 /** A ledger row with the number of the order it stamped (none for redeem and transfer). */
@@ -104,27 +104,59 @@ export function stampOfReceipt(prisma: PrismaClient, txid: string) {
  * locks its row until the transaction ends and takes the next sequence in the same statement, so that
  * concurrent changes of one card are numbered one after another; the order id is unique in the ledger.
  */
-export async function appendStamp(tx: Prisma.TransactionClient, stamp: NewStamp): Promise<LoyaltyActivity> {
-  const card = await tx.loyaltyCard.update({
-    where: { id: stamp.cardId },
-    data: { stamps: { increment: stamp.stamps }, activityCount: { increment: 1 } },
-  });
-  return tx.loyaltyCardActivity.create({
-    data: {
-      id: randomUUID(),
-      cardId: card.id,
-      sequence: card.activityCount,
-      kind: 'stamp',
-      stamps: stamp.stamps,
-      stampsAfter: card.stamps,
-      orderId: stamp.orderId,
-      receiptTxid: stamp.receipt?.txid ?? null,
-      receiptVout: stamp.receipt?.vout ?? null,
-      occurredAt: stamp.at,
-    },
-    include: WITH_ORDER_NUMBER,
-  });
+export async function appendStamp(tx: SqlQueries, stamp: NewStamp): Promise<LoyaltyActivity> {
+  const args = [
+    stamp.cardId,
+    stamp.stamps,
+    randomUUID(),
+    stamp.orderId,
+    stamp.receipt?.txid ?? null,
+    stamp.receipt?.vout ?? null,
+    stamp.at,
+  ];
+  const [row] = await tx.rows<LoyaltyCardActivity & { stampedOrderNumber: string }>(APPEND_STAMP, args);
+  if (!row) throw new AppError('not_found', 'The loyalty card is gone');
+  const { stampedOrderNumber, ...activity } = row;
+  return { ...activity, order: { orderNumber: stampedOrderNumber } };
 }
+
+/** $1 card, $2 stamps, $3 activity id, $4 order, $5 and $6 receipt output, $7 when: one statement (decision 0048). */
+const APPEND_STAMP = `WITH card AS (
+    UPDATE loyalty_cards SET stamps = stamps + $2::int, activity_count = activity_count + 1 WHERE id = $1::uuid
+    RETURNING id, stamps, activity_count)
+  INSERT INTO loyalty_card_activities (id, card_id, sequence, kind, stamps, stamps_after, order_id, receipt_txid, receipt_vout, occurred_at)
+  SELECT $3::uuid, id, activity_count, 'stamp', $2::int, stamps, $4::uuid, $5::text, $6::int, $7::timestamp(3) FROM card
+  RETURNING *, (SELECT order_number FROM orders WHERE id = $4::uuid) AS stamped_order_number`;
+
+/**
+ * What stamping a paid order checks, in one statement: the organisation's program (null without one), the
+ * card's stamps and organisation (null without the card), and whether the order stamped a card already.
+ */
+export async function stampingOf(
+  tx: SqlQueries,
+  order: { id: string; organizationId: string; loyaltyCardId: string },
+): Promise<{
+  program: Pick<LoyaltyProgram, 'active' | 'stampRule' | 'amountPerStampMinor'>;
+  card: Pick<LoyaltyCard, 'stamps' | 'organizationId'> | null;
+  stamped: boolean;
+} | null> {
+  const [row] = await tx.rows<{
+    active: boolean;
+    stampRule: string;
+    amountPerStampMinor: bigint;
+    cardStamps: number | null;
+    cardOrganizationId: string | null;
+    stamped: boolean;
+  }>(STAMPING, [order.organizationId, order.loyaltyCardId, order.id]);
+  if (!row) return null;
+  const { cardStamps, cardOrganizationId, stamped, ...program } = row;
+  const card = cardStamps === null || cardOrganizationId === null ? null : { stamps: cardStamps, organizationId: cardOrganizationId };
+  return { program, card, stamped };
+}
+
+const STAMPING = `SELECT p.active, p.stamp_rule, p.amount_per_stamp_minor, c.stamps AS card_stamps,
+    c.organization_id AS card_organization_id, EXISTS (SELECT 1 FROM loyalty_card_activities a WHERE a.order_id = $3::uuid) AS stamped
+  FROM loyalty_programs p LEFT JOIN loyalty_cards c ON c.id = $2::uuid WHERE p.organization_id = $1::uuid`;
 
 export type StampsToTake = { cardId: string; organizationId: string; identifierHash: string; stamps: number; at: Date };
 

@@ -1,5 +1,14 @@
 import { OrderChanged } from '@ctk/proto/ctk/events/v1/order_event';
-import { AppError, enqueueOrderChanged, isUniqueViolation, prismaQueries, type Sql } from '@ctk/shared';
+import {
+  AppError,
+  columnOf,
+  enqueueOrderChanged,
+  isUniqueViolation,
+  prismaQueries,
+  type Sql,
+  type SqlArg,
+  type SqlQueries,
+} from '@ctk/shared';
 import type { Order, OrderLine, OrderPayment, OrderRefund, Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { insertOrder, type NewOrder } from './insert-order.js';
 import { ordersWithParts, orderWithPartsById, orderWithPartsByNumber, type OrderWithParts } from './order-with-parts.js';
@@ -184,16 +193,22 @@ export function createOrderRepository(prisma: PrismaClient, sql: Sql) {
       payLinkId: string,
       exceptId: string,
       now: Date,
-      release: (order: OrderWithParts) => Promise<Prisma.OrderUncheckedUpdateInput>,
+      release: (order: OrderWithParts) => Promise<OrderChanges>,
     ): Promise<string[]> {
       const rows = await tx.$queryRaw<{ id: string }[]>`
         SELECT id FROM orders WHERE pay_link_id = ${payLinkId}::uuid AND id <> ${exceptId}::uuid
           AND status IN ('open', 'expired') ORDER BY id FOR UPDATE`;
       for (const { id } of rows) {
-        const order = await tx.order.findUniqueOrThrow({ where: { id }, include: withParts });
+        const order = (await orderWithPartsById(prismaQueries(tx), id))!;
         const flags =
           order.paidSatoshis > 0n ? [...new Set([...order.flags.filter((flag) => flag !== 'paid_partial'), 'refund_due'])] : order.flags;
-        await updateOrder(tx, id, { status: 'cancelled', cancelledAt: now, updatedAt: now, flags, ...(await release(order)) });
+        await updateOrder(prismaQueries(tx), id, {
+          status: 'cancelled',
+          cancelledAt: now,
+          updatedAt: now,
+          flags,
+          ...(await release(order)),
+        });
       }
       return rows.map((row) => row.id);
     },
@@ -256,51 +271,44 @@ export function createOrderRepository(prisma: PrismaClient, sql: Sql) {
 /** The order's fields a change of which is its state's change: what a checkout shows (decision 0046). */
 const STATE_FIELDS = ['status', 'paidSatoshis', 'satoshis', 'paidAt', 'confirmedAt'] as const;
 /** What ctk.orders.changed carries of the order. */
-const ANNOUNCED = {
-  id: true,
-  organizationId: true,
-  orderNumber: true,
-  stateVersion: true,
-  status: true,
-  satoshis: true,
-  paidSatoshis: true,
-  paidAt: true,
-  confirmedAt: true,
-} as const;
-type Announced = Pick<Order, keyof typeof ANNOUNCED>;
-/** ANNOUNCED's columns. */
-const STATE_BY_NUMBER =
-  'SELECT id, organization_id, order_number, state_version, status, satoshis, paid_satoshis, paid_at, confirmed_at FROM orders WHERE order_number = $1';
+type Announced = Pick<
+  Order,
+  'id' | 'organizationId' | 'orderNumber' | 'stateVersion' | 'status' | 'satoshis' | 'paidSatoshis' | 'paidAt' | 'confirmedAt'
+>;
+const ANNOUNCED = 'id, organization_id, order_number, state_version, status, satoshis, paid_satoshis, paid_at, confirmed_at';
+const STATE_BY_NUMBER = `SELECT ${ANNOUNCED} FROM orders WHERE order_number = $1`;
+
+/** What a change of an order sets: new values of its columns (its state_version counts itself). */
+export type OrderChanges = Partial<Omit<Order, 'id' | 'orderNumber' | 'organizationId' | 'stateVersion' | 'createdAt'>>;
 
 /**
- * Changes the order's row inside the caller's transaction (its row locked by `locked`). A change of its
- * state (STATE_FIELDS) counts in `state_version` and writes ctk.orders.changed to the outbox in the same
- * transaction: the caller wakes the relay (`eventsCommitted`) once it commits.
+ * Changes the order's row inside the caller's transaction (its row locked by `locked`), in one statement without
+ * Prisma's client (decision 0048): a Prisma transaction passes prismaQueries(tx). A change of its state
+ * (STATE_FIELDS) counts in `state_version` and writes ctk.orders.changed to the outbox in the same transaction:
+ * the caller wakes the relay (`eventsCommitted`) once it commits.
  */
-export async function updateOrder(tx: OrderTransaction, id: string, changes: Prisma.OrderUncheckedUpdateInput): Promise<void> {
-  if (!changesState(changes)) {
-    await tx.order.update({ where: { id }, data: changes, select: { id: true } });
+export async function updateOrder(tx: SqlQueries, id: string, changes: OrderChanges): Promise<void> {
+  const fields = (Object.keys(changes) as (keyof OrderChanges)[]).filter((field) => changes[field] !== undefined);
+  const set = fields.map((field, index) => `"${columnOf(field)}" = $${index + 2}`);
+  const args: SqlArg[] = [id, ...fields.map((field) => changes[field] as SqlArg)];
+  if (!STATE_FIELDS.some((field) => changes[field] !== undefined)) {
+    await tx.rows(`UPDATE orders SET ${set.join(', ')} WHERE id = $1::uuid`, args);
     return;
   }
-  await announce(tx, await tx.order.update({ where: { id }, data: { ...changes, stateVersion: { increment: 1 } }, select: ANNOUNCED }));
+  const [order] = await tx.rows<Announced>(
+    `UPDATE orders SET ${[...set, 'state_version = state_version + 1'].join(', ')} WHERE id = $1::uuid RETURNING ${ANNOUNCED}`,
+    args,
+  );
+  if (!order) throw new AppError('not_found', 'The order is gone');
+  await enqueueOrderChanged(tx, orderChangedOf(order));
 }
 
 /** updateOrder, answering the order as it now is, with its lines and payments. */
-export async function updateOrderWithParts(
-  tx: OrderTransaction,
-  id: string,
-  changes: Prisma.OrderUncheckedUpdateInput,
-): Promise<OrderWithParts> {
-  if (!changesState(changes)) return tx.order.update({ where: { id }, data: changes, include: withParts });
-  const order = await tx.order.update({ where: { id }, data: { ...changes, stateVersion: { increment: 1 } }, include: withParts });
-  await announce(tx, order);
+export async function updateOrderWithParts(tx: SqlQueries, id: string, changes: OrderChanges): Promise<OrderWithParts> {
+  await updateOrder(tx, id, changes);
+  const order = await orderWithPartsById(tx, id);
+  if (!order) throw new AppError('not_found', 'The order is gone');
   return order;
-}
-
-const changesState = (changes: Prisma.OrderUncheckedUpdateInput) => STATE_FIELDS.some((field) => changes[field] !== undefined);
-
-async function announce(tx: OrderTransaction, order: Announced): Promise<void> {
-  await enqueueOrderChanged(tx, orderChangedOf(order));
 }
 
 /** The order's state as its last change left it: what ctk.orders.changed carries, and GetOrderState answers. */

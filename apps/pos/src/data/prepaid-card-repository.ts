@@ -1,4 +1,4 @@
-import { prismaQueries, type SqlQueries } from '@ctk/shared';
+import type { SqlQueries } from '@ctk/shared';
 import type { Holder } from '../cards/card-holder.js';
 import type { Prisma, PrismaClient, PrepaidCard, PrepaidCardActivity } from '../generated/prisma/client.js';
 import { orderWithPartsById, type OrderWithParts } from './order-with-parts.js';
@@ -107,30 +107,26 @@ export async function insertCard(tx: Prisma.TransactionClient, card: Prisma.Prep
 }
 
 /** Locks the order's row (SELECT ... FOR UPDATE) until the transaction ends, and answers it as it now is. */
-export async function lockOrder(tx: Prisma.TransactionClient, id: string): Promise<OrderWithParts | null> {
-  await tx.$queryRaw`SELECT id FROM orders WHERE id = ${id}::uuid FOR UPDATE`;
-  return orderWithPartsById(prismaQueries(tx), id);
+export async function lockOrder(tx: SqlQueries, id: string): Promise<OrderWithParts | null> {
+  await tx.rows('SELECT id FROM orders WHERE id = $1::uuid FOR UPDATE', [id]);
+  return orderWithPartsById(tx, id);
 }
 
 /** What a change of a card checks, read with its row locked. */
 export type LockedCard = Pick<PrepaidCard, 'id' | 'status' | 'balanceMinor' | 'currency' | 'identifierHash'>;
 
-type CardRow = { id: string; status: string; balance_minor: bigint; currency: string; identifier_hash: string };
-const lockedCardOf = (row: CardRow | undefined): LockedCard | undefined =>
-  row && { id: row.id, status: row.status, balanceMinor: row.balance_minor, currency: row.currency, identifierHash: row.identifier_hash };
+const CHECKED = 'SELECT id, status, balance_minor, currency, identifier_hash FROM prepaid_cards WHERE id = $1::uuid';
 
 /** Locks the card's row (SELECT ... FOR UPDATE) until the transaction ends, and answers what a change checks of it now. */
-export async function lockCard(tx: Prisma.TransactionClient, id: string): Promise<LockedCard | undefined> {
-  const [row] = await tx.$queryRaw<CardRow[]>`
-    SELECT id::text, status, balance_minor, currency, identifier_hash FROM prepaid_cards WHERE id = ${id}::uuid FOR UPDATE`;
-  return lockedCardOf(row);
+export async function lockCard(tx: SqlQueries, id: string): Promise<LockedCard | undefined> {
+  const [card] = await tx.rows<LockedCard>(`${CHECKED} FOR UPDATE`, [id]);
+  return card;
 }
 
 /** What a change checks of the card as last committed, without its lock: a change that must hold reads it again under one. */
-export async function readCard(tx: Prisma.TransactionClient, id: string): Promise<LockedCard | undefined> {
-  const [row] = await tx.$queryRaw<CardRow[]>`
-    SELECT id::text, status, balance_minor, currency, identifier_hash FROM prepaid_cards WHERE id = ${id}::uuid`;
-  return lockedCardOf(row);
+export async function readCard(tx: SqlQueries, id: string): Promise<LockedCard | undefined> {
+  const [card] = await tx.rows<LockedCard>(CHECKED, [id]);
+  return card;
 }
 
 /** A use of a card on an order: what its `redeem` activity records (`id` chosen by the caller, so its event can name it first). */
@@ -144,6 +140,19 @@ export type Redeem = {
   tipMinor: bigint;
 };
 
+/** $1 card, $2 amount, $3 identifier hash, $4 now, $5 activity id, $6 tax, $7 tip, $8 order. */
+const REDEEM = `WITH drawn AS (
+    UPDATE prepaid_cards SET balance_minor = balance_minor - $2::bigint,
+      status = CASE WHEN balance_minor = $2::bigint THEN 'empty' ELSE 'active' END,
+      last_sequence = last_sequence + 1, updated_at = $4::timestamp(3)
+    WHERE id = $1::uuid AND status = 'active' AND balance_minor >= $2::bigint AND identifier_hash = $3
+    RETURNING id, balance_minor, last_sequence)
+  INSERT INTO prepaid_card_activities
+    (id, card_id, sequence, kind, amount_minor, balance_after_minor, tax_minor, tip_minor, order_id, occurred_at)
+  SELECT $5::uuid, id, last_sequence, 'redeem', -$2::bigint, balance_minor, $6::bigint, $7::bigint, $8::uuid, $4::timestamp(3)
+  FROM drawn
+  RETURNING sequence, balance_after_minor`;
+
 /**
  * Takes the use's amount off the card's balance and appends its `redeem` activity, in one statement: a
  * conditional update that never goes below zero, whatever the caller checked before, of a card still active
@@ -151,20 +160,17 @@ export type Redeem = {
  * Its row lock is held from here to the commit, so the caller runs this last. Answers the activity, or
  * undefined when the card no longer allows the use.
  */
-export async function redeemFromCard(tx: Prisma.TransactionClient, use: Redeem, now: Date): Promise<PrepaidCardActivity | undefined> {
-  const [row] = await tx.$queryRaw<{ sequence: bigint; balance_after_minor: bigint }[]>`
-    WITH drawn AS (
-      UPDATE prepaid_cards SET balance_minor = balance_minor - ${use.amountMinor},
-        status = CASE WHEN balance_minor = ${use.amountMinor} THEN 'empty' ELSE 'active' END,
-        last_sequence = last_sequence + 1, updated_at = ${now}
-      WHERE id = ${use.cardId}::uuid AND status = 'active' AND balance_minor >= ${use.amountMinor}
-        AND identifier_hash = ${use.identifierHash}
-      RETURNING id, balance_minor, last_sequence)
-    INSERT INTO prepaid_card_activities
-      (id, card_id, sequence, kind, amount_minor, balance_after_minor, tax_minor, tip_minor, order_id, occurred_at)
-    SELECT ${use.id}::uuid, id, last_sequence, 'redeem', ${-use.amountMinor}::bigint, balance_minor, ${use.taxMinor}::bigint,
-      ${use.tipMinor}::bigint, ${use.orderId}::uuid, ${now}::timestamp(3) FROM drawn
-    RETURNING sequence, balance_after_minor`;
+export async function redeemFromCard(tx: SqlQueries, use: Redeem, now: Date): Promise<PrepaidCardActivity | undefined> {
+  const [row] = await tx.rows<{ sequence: bigint; balanceAfterMinor: bigint }>(REDEEM, [
+    use.cardId,
+    use.amountMinor,
+    use.identifierHash,
+    now,
+    use.id,
+    use.taxMinor,
+    use.tipMinor,
+    use.orderId,
+  ]);
   return (
     row && {
       id: use.id,
@@ -172,7 +178,7 @@ export async function redeemFromCard(tx: Prisma.TransactionClient, use: Redeem, 
       sequence: row.sequence,
       kind: 'redeem',
       amountMinor: -use.amountMinor,
-      balanceAfterMinor: row.balance_after_minor,
+      balanceAfterMinor: row.balanceAfterMinor,
       taxMinor: use.taxMinor,
       tipMinor: use.tipMinor,
       orderId: use.orderId,

@@ -1,4 +1,4 @@
-import { AppError, type Org } from '@ctk/shared';
+import { AppError, prismaQueries, type Org } from '@ctk/shared';
 import { updateOrderWithParts, type OrderWithParts } from '../data/order-repository.js';
 import type { OrderContext } from '../orders/order-context.js';
 import { releaseOrderHold } from '../orders/order-hold.js';
@@ -31,7 +31,12 @@ export async function cancelOrder(context: OrderContext, org: Org, orderNumber: 
     if (isClaimedByAnother(order, now)) throw beingPaid(order, 'it cannot be cancelled now');
     const released = await releaseOrderCards(tx, order, now);
     await restoreReward(tx, order, now);
-    return updateOrderWithParts(tx, order.id, { status: 'cancelled', cancelledAt: now, updatedAt: now, ...released.changes });
+    return updateOrderWithParts(prismaQueries(tx), order.id, {
+      status: 'cancelled',
+      cancelledAt: now,
+      updatedAt: now,
+      ...released.changes,
+    });
   });
   context.notifier.changed(order.id);
   // The cancel is in the outbox (ctk.orders.changed), with any card given back.

@@ -1,3 +1,4 @@
+import { prismaQueries } from '@ctk/shared';
 import { setOrderPaymentState, updateOrder, type OrderWithParts } from '../data/order-repository.js';
 import type { OrderContext } from '../orders/order-context.js';
 
@@ -20,7 +21,11 @@ export async function markOrderMined(context: OrderContext, order: OrderWithPart
     const allMined = locked.payments.every((payment) => (states.get(payment.txid)?.status ?? payment.status) === 'mined');
     const now = context.now();
     const confirms = allMined && locked.status === 'paid';
-    await updateOrder(tx, orderId, confirms ? { status: 'confirmed', confirmedAt: now, updatedAt: now } : { updatedAt: now });
+    await updateOrder(
+      prismaQueries(tx),
+      orderId,
+      confirms ? { status: 'confirmed', confirmedAt: now, updatedAt: now } : { updatedAt: now },
+    );
     return confirms;
   });
   context.notifier.changed(orderId);

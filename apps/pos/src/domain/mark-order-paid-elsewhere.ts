@@ -1,4 +1,4 @@
-import { AppError, type Org } from '@ctk/shared';
+import { AppError, prismaQueries, type Org } from '@ctk/shared';
 import { takeFromStock } from '../data/item-repository.js';
 import { updateOrderWithParts, type OrderWithParts } from '../data/order-repository.js';
 import type { OrderContext } from '../orders/order-context.js';
@@ -72,14 +72,14 @@ export async function markOrderPaidElsewhere(
       );
     }
     const now = context.now();
-    const updated = await updateOrderWithParts(tx, order.id, {
+    const updated = await updateOrderWithParts(prismaQueries(tx), order.id, {
       status: 'paid_elsewhere',
       paidElsewhereBy: input.provider,
       paidElsewhereRef: input.paymentRef,
       paidAt: now,
       updatedAt: now,
     });
-    await takeFromStock(tx, updated.organizationId, updated.lines);
+    await takeFromStock(prismaQueries(tx), updated.organizationId, updated.lines);
     return updated;
   });
   context.notifier.changed(order.id);

@@ -1,4 +1,4 @@
-import { AppError, enqueuePaymentEvent, isUniqueViolation } from '@ctk/shared';
+import { AppError, enqueuePaymentEvent, isUniqueViolation, prismaQueries } from '@ctk/shared';
 import { takeFromStock } from '../data/item-repository.js';
 import {
   insertOrderPayment,
@@ -86,7 +86,7 @@ export async function recordOrderPayment(context: OrderContext, orderId: string,
         const allMined = [...order.payments.map((known) => known.status), payment.status].every((status) => status === 'mined');
         const status = completes ? (allMined ? 'confirmed' : 'paid') : usedUp ? 'cancelled' : order.status;
         const released = usedUp ? await releaseOrderCards(tx, order, now) : undefined;
-        const updated = await updateOrderWithParts(tx, orderId, {
+        const updated = await updateOrderWithParts(prismaQueries(tx), orderId, {
           paidSatoshis,
           ...(payment.commissionSatoshis ? { commissionPaidSatoshis: order.commissionPaidSatoshis + payment.commissionSatoshis } : {}),
           flags: [...flags],
@@ -102,8 +102,8 @@ export async function recordOrderPayment(context: OrderContext, orderId: string,
           });
         }
         if (completes) {
-          await takeFromStock(tx, updated.organizationId, updated.lines);
-          await stampPaidOrder(tx, updated, now);
+          await takeFromStock(prismaQueries(tx), updated.organizationId, updated.lines);
+          await stampPaidOrder(prismaQueries(tx), updated, now);
           // payment.received for what prepaid cards did not pay, or prepaid.issued for an order selling a card (decision 0017).
           const event = await paidOrderEvent(tx, updated, payment.txid, now);
           if (event) await enqueuePaymentEvent(tx, event);

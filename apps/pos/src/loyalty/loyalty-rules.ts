@@ -13,7 +13,7 @@ type Payment = { txid: string; receiptVout: number | null; receivedAt: Date };
  * states its prices; tax it adds and the tip do not count), rounded down, at most MAX_STAMPS_PER_ORDER.
  * 0 when it earns none.
  */
-export function stampsEarned(program: LoyaltyProgram, order: PricedOrder): number {
+export function stampsEarned(program: Pick<LoyaltyProgram, 'stampRule' | 'amountPerStampMinor'>, order: PricedOrder): number {
   if (program.stampRule === 'visit') return 1;
   const spent = order.subtotalMinor - order.discountMinor - (order.rewardMinor ?? 0n);
   if (spent <= 0n || program.amountPerStampMinor <= 0n) return 0;

@@ -1,4 +1,4 @@
-import { AppError, isUniqueViolation, type Org } from '@ctk/shared';
+import { AppError, isUniqueViolation, prismaQueries, type Org } from '@ctk/shared';
 import type { CardContext } from '../cards/card-context.js';
 import { appendStamp, loyaltyCardById, stampOfOrder, type LoyaltyActivity } from '../data/loyalty-card-repository.js';
 import { getOrgOrder } from '../domain/get-order.js';
@@ -44,7 +44,7 @@ export async function stampLoyaltyCard(
       if (current && current.stamps + stamps > MAX_CARD_STAMPS) {
         throw new AppError('failed_precondition', `A card holds at most ${MAX_CARD_STAMPS} stamps: redeem some first`);
       }
-      return appendStamp(tx, {
+      return appendStamp(prismaQueries(tx), {
         cardId: card.id,
         stamps,
         orderId: locked.id,

@@ -1,6 +1,6 @@
-import { appendStamp, loyaltyCardById, stampOfOrder, type LoyaltyActivity } from '../data/loyalty-card-repository.js';
-import { findLoyaltyProgram } from '../data/loyalty-program-repository.js';
-import type { OrderTransaction, OrderWithParts } from '../data/order-repository.js';
+import type { SqlQueries } from '@ctk/shared';
+import { appendStamp, stampingOf, type LoyaltyActivity } from '../data/loyalty-card-repository.js';
+import type { OrderWithParts } from '../data/order-repository.js';
 import { MAX_CARD_STAMPS, stampReceipt, stampsEarned } from './loyalty-rules.js';
 
 /**
@@ -10,13 +10,14 @@ import { MAX_CARD_STAMPS, stampReceipt, stampsEarned } from './loyalty-rules.js'
  * earns no stamp, or the order stamped already, it stamps nothing, and the unique order id in the ledger
  * keeps a redelivery from stamping twice.
  */
-export async function stampPaidOrder(tx: OrderTransaction, order: OrderWithParts, at: Date): Promise<LoyaltyActivity | null> {
-  if (!order.loyaltyCardId) return null;
-  const program = await findLoyaltyProgram(tx, order.organizationId);
-  if (!program?.active) return null;
+export async function stampPaidOrder(tx: SqlQueries, order: OrderWithParts, at: Date): Promise<LoyaltyActivity | null> {
+  const cardId = order.loyaltyCardId;
+  if (!cardId) return null;
+  const stamping = await stampingOf(tx, { id: order.id, organizationId: order.organizationId, loyaltyCardId: cardId });
+  if (!stamping?.program.active) return null;
+  const { program, card, stamped } = stamping;
   const stamps = stampsEarned(program, order);
-  if (stamps === 0 || (await stampOfOrder(tx, order.id))) return null;
-  const card = await loyaltyCardById(tx, order.loyaltyCardId);
+  if (stamps === 0 || stamped) return null;
   if (!card || card.organizationId !== order.organizationId || card.stamps + stamps > MAX_CARD_STAMPS) return null;
-  return appendStamp(tx, { cardId: card.id, stamps, orderId: order.id, receipt: stampReceipt(order.payments), at });
+  return appendStamp(tx, { cardId, stamps, orderId: order.id, receipt: stampReceipt(order.payments), at });
 }

@@ -1,3 +1,4 @@
+import { prismaQueries } from '@ctk/shared';
 import { updateOrder } from '../data/order-repository.js';
 import { expiredCardOrders } from '../data/prepaid-card-repository.js';
 import type { OrderContext } from '../orders/order-context.js';
@@ -30,7 +31,7 @@ async function expireCardOrder(context: OrderContext, id: string, now: Date): Pr
     if (order.status !== 'open' || order.expiresAt > now) return false;
     const released = await releaseOrderCards(tx, order, now);
     const flags = order.paidSatoshis > 0n ? [...new Set([...order.flags, 'paid_partial'])] : order.flags;
-    await updateOrder(tx, id, { status: 'expired', flags, updatedAt: now, ...released.changes });
+    await updateOrder(prismaQueries(tx), id, { status: 'expired', flags, updatedAt: now, ...released.changes });
     return true;
   });
   if (!changed) return false;

@@ -1,4 +1,4 @@
-import { AppError, enqueuePaymentEvent } from '@ctk/shared';
+import { AppError, enqueuePaymentEvent, prismaQueries } from '@ctk/shared';
 import { creditsRestoredEvent } from '../credits/credits-events.js';
 import { liveCreditUsesOf, markCreditUseRestored } from '../data/credit-use-repository.js';
 import type { OrderTransaction, OrderWithParts } from '../data/order-repository.js';
@@ -24,7 +24,7 @@ export async function releaseOrderCards(tx: OrderTransaction, order: OrderWithPa
   if (order.cardPaidMinor === 0n) return { changes: {} };
   const redeems = await liveRedeemsOf(tx, order.id);
   for (const redeem of redeems) {
-    await lockCard(tx, redeem.cardId);
+    await lockCard(prismaQueries(tx), redeem.cardId);
     const credited = await creditBalance(tx, redeem.cardId, -redeem.amountMinor, now);
     if (!credited) throw new AppError('internal', `A card used on order ${order.orderNumber} cannot take its use back`);
     await appendActivity(tx, {

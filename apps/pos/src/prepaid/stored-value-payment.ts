@@ -1,6 +1,6 @@
-import { AppError } from '@ctk/shared';
+import { AppError, type SqlQueries } from '@ctk/shared';
 import { takeFromStock } from '../data/item-repository.js';
-import { updateOrder, type OrderTransaction, type OrderWithParts } from '../data/order-repository.js';
+import { updateOrder, type OrderWithParts } from '../data/order-repository.js';
 import { stampPaidOrder } from '../loyalty/stamp-paid-order.js';
 import { statusAt } from '../orders/order-state.js';
 import { beingPaid, isClaimedByAnother } from '../orders/payment-claim.js';
@@ -65,7 +65,7 @@ export function dueMinor(order: OrderWithParts): bigint {
  * as recordOrderPayment does.
  */
 export async function payOrderPart(
-  tx: OrderTransaction,
+  tx: SqlQueries,
   order: OrderWithParts,
   amount: bigint,
   now: Date,

@@ -1,5 +1,5 @@
 import type { CardHolder } from '@ctk/proto/ctk/pos/v1/cards';
-import { AppError, type Org } from '@ctk/shared';
+import { AppError, prismaQueries, type Org } from '@ctk/shared';
 import type { CardContext } from '../cards/card-context.js';
 import { readCardHolder } from '../cards/card-holder.js';
 import { newCardIdentifier, sealIdentifier } from '../cards/card-identifier.js';
@@ -25,7 +25,7 @@ export async function transferPrepaidCard(
   const identifier = newCardIdentifier();
   const sealed = sealIdentifier(await cards.cardKey(), known.id, identifier.identifier);
   await cards.orders.prisma.$transaction(async (tx) => {
-    const card = (await lockCard(tx, known.id))!;
+    const card = (await lockCard(prismaQueries(tx), known.id))!;
     if (card.status === 'void') throw new AppError('card_not_active', 'The card is void: it was never paid for', { status: card.status });
     const now = cards.orders.now();
     const sequence = await rekeyCard(tx, card.id, { hash: identifier.hash, sealed, last4: identifier.last4 }, holder, now);

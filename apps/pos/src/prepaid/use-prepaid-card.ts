@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, countPayment, enqueuePaymentEvent, type Org, prismaQueries, validate } from '@ctk/shared';
+import { AppError, countPayment, enqueuePaymentEvent, type Org, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { CardContext } from '../cards/card-context.js';
 import { readCardIdentifier } from '../cards/card-identifier.js';
@@ -37,9 +37,6 @@ const useSchema = z.object({
 export type UseInput = z.input<typeof useSchema>;
 export type CardUse = { card: PrepaidCardRow; order: OrderWithParts; activity: PrepaidActivityRow };
 
-/** Concurrent uses of one card queue on its row lock: let them wait longer than Prisma's 2 s to start. */
-const WAIT = { maxWait: 20_000, timeout: 20_000 };
-
 /**
  * Staff take a prepaid card for all or part of an open order of their organisation in the card's currency
  * (decision 0017). The identifier the customer presented must be the card's. The order's row is locked,
@@ -64,7 +61,8 @@ async function useCard(cards: CardContext, org: Org, input: UseInput): Promise<C
   // Value that uses on expired orders hold goes back first: this use may need it.
   await expireCardOrders(cards.orders, [known.id]);
   const context = cards.orders;
-  const result = await context.prisma.$transaction(async (tx) => {
+  // The transaction without Prisma's client (decision 0048): concurrent uses of one card queue on its row lock.
+  const result = await context.sql.transaction(async (tx) => {
     const order = (await lockOrder(tx, orderId))!;
     // The card as committed, not locked: the draw at the end decides, and holds the card's lock only from there
     // to the commit, so one card's uses queue for that alone. "As much as the order needs" (0) reads the balance
@@ -74,7 +72,7 @@ async function useCard(cards: CardContext, org: Org, input: UseInput): Promise<C
     if (!isCardsIdentifier(card, presented.hash)) throw noSuchCard();
     const now = context.now();
     const amount = amountToUse(card, order, request.amountMinor, now);
-    const earlier = await storedValueSharesOf(prismaQueries(tx), order.id);
+    const earlier = await storedValueSharesOf(tx, order.id);
     const shares = useShares(wholeOf(order), earlier, amount);
     const paid = await payOrderPart(tx, order, amount, now);
     // The part of the order that money pays: all of it less the cards' uses, this one included.
@@ -98,7 +96,7 @@ async function useCard(cards: CardContext, org: Org, input: UseInput): Promise<C
     const activity = await redeemFromCard(tx, use, now);
     if (!activity) throw refusal((await readCard(tx, card.id))!, presented.hash, order, amount, now);
     return { order: paid.order, activity: { ...activity, order: { orderNumber: order.orderNumber } } };
-  }, WAIT);
+  });
   context.notifier.changed(orderId);
   context.eventsCommitted();
   // Paid by this use: a payment to its output could only be refunded now, so its hold ends (decision 0022).

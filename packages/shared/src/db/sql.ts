@@ -6,7 +6,7 @@ import {
   type SqlQueryable,
 } from '@prisma/driver-adapter-utils';
 
-export type SqlArg = string | number | bigint | boolean | Date | null | readonly string[];
+export type SqlArg = string | number | bigint | boolean | Date | Uint8Array | null | readonly string[];
 
 /**
  * Statements sent on the driver adapter the app's Prisma client runs on (the same pool, or the same PGlite),
@@ -96,7 +96,9 @@ function argTypeOf(arg: SqlArg): ArgType {
           ? 'boolean'
           : arg instanceof Date
             ? 'datetime'
-            : 'string';
+            : arg instanceof Uint8Array
+              ? 'bytes'
+              : 'string';
   return { scalarType, arity: 'scalar' };
 }
 

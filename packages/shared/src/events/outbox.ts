@@ -1,5 +1,6 @@
 import { OrderChanged } from '@ctk/proto/ctk/events/v1/order_event';
 import { PaymentEvent } from '@ctk/proto/ctk/events/v1/payment_event';
+import type { SqlQueries } from '../db/sql.js';
 import { AppError } from '../errors.js';
 import { headersOf } from '../tracing/context.js';
 import { ORDER_CHANGED_SUBJECT, paymentSubject } from './subjects.js';
@@ -13,8 +14,11 @@ import { ORDER_CHANGED_SUBJECT, paymentSubject } from './subjects.js';
 /** The outbox row as written. */
 export type OutboxEventData = { id: string; subject: string; payload: Uint8Array<ArrayBuffer>; traceContext?: string | null };
 
-/** The caller's interactive transaction (`prisma.$transaction(async (tx) => ...)`), structurally. */
-export type OutboxTransaction = { $executeRawUnsafe(query: string, ...values: unknown[]): PromiseLike<number> };
+/**
+ * The caller's transaction: Prisma's interactive one (`prisma.$transaction(async (tx) => ...)`), structurally,
+ * or an Sql transaction's statements (decision 0048).
+ */
+export type OutboxTransaction = SqlQueries | { $executeRawUnsafe(query: string, ...values: unknown[]): PromiseLike<number> };
 
 /** Every event of every app is written so: a raw statement, about half the CPU of the model's create (decision 0048). */
 const INSERT = 'INSERT INTO outbox_events (id, subject, payload, trace_context) VALUES ($1, $2, $3, $4)';
@@ -27,7 +31,9 @@ export async function enqueueOutboxEvent(tx: OutboxTransaction, data: OutboxEven
   if (!data.id) throw new AppError('bad_request', 'an outbox event needs an id');
   const headers = headersOf();
   const traceContext = Object.keys(headers).length > 0 ? JSON.stringify(headers) : null;
-  await tx.$executeRawUnsafe(INSERT, data.id, data.subject, data.payload, traceContext);
+  const args = [data.id, data.subject, data.payload, traceContext];
+  if ('rows' in tx) await tx.rows(INSERT, args);
+  else await tx.$executeRawUnsafe(INSERT, ...args);
 }
 
 /** Writes a payment event to the outbox in the caller's transaction, on its type's subject. */
