@@ -45,7 +45,7 @@ async function nats(url = NATS_URL): Promise<EventTransport> {
 }
 
 function relay(transport: EventTransport): OutboxRelay {
-  const started = startOutboxRelay({ prisma: db.prisma, transport, logger: silentLogger(), pollMs: 20, maxBackoffMs: 100 });
+  const started = startOutboxRelay({ sql: db.sql, transport, logger: silentLogger(), pollMs: 20, maxBackoffMs: 100 });
   cleanups.push(() => started.stop());
   return started;
 }

@@ -23,7 +23,7 @@ afterEach(async () => {
 });
 
 function relay(options: Partial<OutboxRelayOptions> & { transport: EventTransport }): OutboxRelay {
-  const started = startOutboxRelay({ prisma: db.prisma, logger: silentLogger(), pollMs: 20, ...options });
+  const started = startOutboxRelay({ sql: db.sql, logger: silentLogger(), pollMs: 20, ...options });
   cleanups.push(() => started.stop());
   return started;
 }
@@ -105,9 +105,9 @@ describe('OutboxRelay with the in-process transport', () => {
     const ids = await db.prisma.$transaction(async (tx) =>
       Promise.all(Array.from({ length: 200 }, async () => (await enqueuePaymentEvent(tx, paymentEvent())).id)),
     );
-    const other = await db.anotherClient();
+    const other = await db.anotherSql();
     const first = relay({ transport: a.transport, batchSize: 10 });
-    relay({ transport: b.transport, batchSize: 10, prisma: other });
+    relay({ transport: b.transport, batchSize: 10, sql: other });
     await eventually(async () => expect(await first.backlog()).toBe(0), 20_000);
     const published = [...a.published, ...b.published];
     expect(published).toHaveLength(200);

@@ -52,7 +52,7 @@ describe('a request traced from the gateway to the consumer', () => {
       consumed.push(PaymentEvent.decode(message.data).id);
       logger.info({}, 'consumer handled the event');
     });
-    relay = startOutboxRelay({ prisma: db.prisma, transport, logger: silentLogger(), pollMs: 20 });
+    relay = startOutboxRelay({ sql: db.sql, transport, logger: silentLogger(), pollMs: 20 });
   });
 
   afterAll(async () => {

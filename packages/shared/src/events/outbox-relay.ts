@@ -1,4 +1,5 @@
 import { SpanKind, trace } from '@opentelemetry/api';
+import type { Sql, SqlQueries } from '../db/sql.js';
 import { countOutboxPublishes, type OutboxState } from '../metrics/metrics.js';
 import { contextFrom, headersOf, type TraceHeaders } from '../tracing/context.js';
 import { endSpan, startSpan } from '../tracing/tracing.js';
@@ -6,19 +7,9 @@ import type { EventLogger, EventTransport } from './transport.js';
 import { Wakeup } from './wakeup.js';
 import { within } from './within.js';
 
-/** The raw-SQL part of a Prisma 7 client (or of its transaction client) the relay uses. */
-export type OutboxSql = {
-  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): PromiseLike<T>;
-  $executeRawUnsafe(query: string, ...values: unknown[]): PromiseLike<number>;
-};
-
-/** Any Prisma 7 client: the relay needs no generated model types. */
-export type OutboxPrisma = OutboxSql & {
-  $transaction<R>(fn: (tx: OutboxSql) => Promise<R>, options?: { maxWait?: number; timeout?: number }): Promise<R>;
-};
-
 export type OutboxRelayOptions = {
-  prisma: OutboxPrisma;
+  /** The app's statements without Prisma's client (decision 0048): the relay needs no generated model types. */
+  sql: Sql;
   transport: EventTransport;
   logger: EventLogger;
   /** Rows claimed (and locked) per transaction. */
@@ -38,7 +29,7 @@ export type OutboxRelayOptions = {
   transactionTimeoutMs?: number;
 };
 
-type OutboxRow = { id: string; subject: string; payload: Uint8Array; trace_context: string | null };
+type OutboxRow = { id: string; subject: string; payload: Uint8Array; traceContext: string | null };
 type PassResult = { sent: number; failure?: { id: string; error: unknown } };
 
 /** The first pause after a failure, doubled at each failure in a row up to maxBackoffMs. */
@@ -83,7 +74,7 @@ export class OutboxRelay {
 
   /** Rows not yet published. */
   async backlog(): Promise<number> {
-    const rows = await this.options.prisma.$queryRawUnsafe<Array<{ n: number }>>(BACKLOG);
+    const rows = await this.options.sql.rows<{ n: number }>(BACKLOG, []);
     return Number(rows[0]?.n ?? 0);
   }
 
@@ -142,24 +133,23 @@ export class OutboxRelay {
   }
 
   private pass(): Promise<PassResult> {
-    const { prisma, transport } = this.options;
-    return prisma.$transaction(
-      async (tx) => {
-        const rows = await tx.$queryRawUnsafe<OutboxRow[]>(CLAIM, this.batchSize);
-        // All at once: the connection sends them in order and the acknowledgements come back as they come,
-        // so a batch costs one round trip, not one per row.
-        const results = await Promise.allSettled(rows.map((row) => publishTraced(transport, row)));
-        const sent = rows.filter((_, i) => results[i]?.status === 'fulfilled').map((row) => row.id);
-        const failed = results.findIndex((result) => result.status === 'rejected');
-        const failure: PassResult['failure'] =
-          failed < 0 ? undefined : { id: rows[failed]?.id ?? '', error: (results[failed] as PromiseRejectedResult).reason };
-        countOutboxPublishes(sent.length, results.length - sent.length);
-        if (sent.length > 0) await tx.$executeRawUnsafe(markSent(sent.length), ...sent);
-        if (failure) await tx.$executeRawUnsafe(RECORD_FAILURE, failure.id, describe(failure.error));
-        return { sent: sent.length, failure };
-      },
-      { maxWait: 10_000, timeout: this.options.transactionTimeoutMs ?? 60_000 },
-    );
+    const { sql, transport } = this.options;
+    return sql.transaction(async (tx) => {
+      const rows = await tx.rows<OutboxRow>(CLAIM, [this.batchSize]);
+      // All at once: the connection sends them in order and the acknowledgements come back as they come,
+      // so a batch costs one round trip, not one per row. A pass that outlasts its limit rolls back: its rows go again.
+      const publishing = Promise.allSettled(rows.map((row) => publishTraced(transport, row)));
+      const timeout = this.options.transactionTimeoutMs ?? 60_000;
+      const results = await within(publishing, timeout, `the outbox relay's pass took longer than ${timeout} ms`);
+      const sent = rows.filter((_, i) => results[i]?.status === 'fulfilled').map((row) => row.id);
+      const failed = results.findIndex((result) => result.status === 'rejected');
+      const failure: PassResult['failure'] =
+        failed < 0 ? undefined : { id: rows[failed]?.id ?? '', error: (results[failed] as PromiseRejectedResult).reason };
+      countOutboxPublishes(sent.length, results.length - sent.length);
+      if (sent.length > 0) await tx.rows(markSent(sent.length), sent);
+      if (failure) await tx.rows(RECORD_FAILURE, [failure.id, describe(failure.error)]);
+      return { sent: sent.length, failure };
+    });
   }
 
   private async failed(error: unknown, id?: string): Promise<number> {
@@ -188,7 +178,7 @@ export class OutboxRelay {
  * request id with the message, for its consumers to continue.
  */
 async function publishTraced(transport: EventTransport, row: OutboxRow): Promise<void> {
-  const parent = contextFrom(storedHeaders(row.trace_context));
+  const parent = contextFrom(storedHeaders(row.traceContext));
   const span = startSpan(
     `publish ${row.subject}`,
     SpanKind.PRODUCER,
@@ -222,8 +212,8 @@ function storedHeaders(stored: string | null): TraceHeaders | undefined {
 }
 
 /** What the outbox holds unsent (ctk_outbox_backlog and ctk_outbox_oldest_age_seconds), whether or not a relay publishes it. */
-export async function unsentOutbox(sql: OutboxSql, now = Date.now()): Promise<OutboxState> {
-  const [row] = await sql.$queryRawUnsafe<Array<{ backlog: number; oldest: Date | null }>>(UNSENT);
+export async function unsentOutbox(sql: SqlQueries, now = Date.now()): Promise<OutboxState> {
+  const [row] = await sql.rows<{ backlog: number; oldest: Date | null }>(UNSENT, []);
   const oldest = row?.oldest ? new Date(row.oldest).getTime() : now;
   return { backlog: Number(row?.backlog ?? 0), oldestAgeSeconds: Math.max(0, now - oldest) / 1000 };
 }

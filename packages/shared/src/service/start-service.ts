@@ -2,7 +2,7 @@ import { openPrisma } from '../db/open-database.js';
 import type { Sql } from '../db/sql.js';
 import { openEventTransport } from '../events/event-source.js';
 import { measuredConsumers } from '../events/measured-consumers.js';
-import { startOutboxRelay, unsentOutbox, type OutboxPrisma } from '../events/outbox-relay.js';
+import { startOutboxRelay, unsentOutbox } from '../events/outbox-relay.js';
 import type { EventTransport } from '../events/transport.js';
 import { startGrpcServer } from '../grpc/server.js';
 import { createLogger, type Logger } from '../logger.js';
@@ -61,7 +61,7 @@ export async function startService<C extends BaseConfig, P, O>(
     let notify = () => undefined as void;
     const parts = await definition.build({ config, logger, prisma, sql, eventsCommitted: () => notify() }, appOptions as Partial<O>);
     if (parts.close) closers.push(parts.close);
-    const events = await startEvents(definition, parts, { config, logger, transport, prisma }, closers);
+    const events = await startEvents(definition, parts, { config, logger, transport, sql }, closers);
     notify = events.notify;
     const server = await serve(definition.name, parts, config, logger, closers);
     // A gRPC service reports itself not serving while its database does not answer (its readiness). Not while
@@ -116,10 +116,10 @@ async function openDatabase<C extends BaseConfig, P>(
  * The relay of an emitting app and the consumer of a consuming one, on the given transport, else NATS_URL, else
  * none: how to wake the relay, and whether the broker is connected (absent without a broker).
  */
-async function startEvents<C extends BaseConfig, P>(
-  definition: Pick<ServiceDefinition<C, P, unknown>, 'name' | 'emits'>,
+async function startEvents<C extends BaseConfig>(
+  definition: Pick<ServiceDefinition<C, unknown, unknown>, 'name' | 'emits'>,
   parts: ServiceParts,
-  context: { config: C; logger: Logger; transport: EventTransport | undefined; prisma: P },
+  context: { config: C; logger: Logger; transport: EventTransport | undefined; sql: Sql },
   closers: Closer[],
 ): Promise<{ notify: () => void }> {
   const { config, logger } = context;
@@ -132,7 +132,7 @@ async function startEvents<C extends BaseConfig, P>(
     );
   // What the outbox holds is shown whether or not a transport takes it (without one, it only grows).
   if (definition.emits) {
-    const unwatch = watchOutbox(() => unsentOutbox(context.prisma as OutboxPrisma));
+    const unwatch = watchOutbox(() => unsentOutbox(context.sql));
     closers.push(async () => unwatch());
   }
   const events = await openEventTransport({ transport: context.transport, natsUrl: config.NATS_URL, name: definition.name, logger });
@@ -154,7 +154,7 @@ async function startEvents<C extends BaseConfig, P>(
     closers.push(() => subscription.stop());
   }
   if (!definition.emits) return none;
-  const relay = startOutboxRelay({ prisma: context.prisma as OutboxPrisma, transport: events.transport, logger });
+  const relay = startOutboxRelay({ sql: context.sql, transport: events.transport, logger });
   closers.push(() => relay.stop());
   return { notify: () => relay.notify() };
 }
