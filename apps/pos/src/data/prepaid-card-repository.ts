@@ -26,14 +26,24 @@ const withActivities = {
  * the balance and the ledger move together.
  */
 
-/** The card's organisation and identifier hash: what a change needs to find it. */
-export function cardKeyOf(db: Db, id: string): Promise<{ id: string; identifierHash: string; organizationId: string } | null> {
-  return db.prepaidCard.findUnique({ where: { id }, select: { id: true, identifierHash: true, organizationId: true } });
+/** The card's organisation and identifier hash (of an id that is a UUID): what a change needs to find it. */
+export async function cardKeyOf(
+  sql: SqlQueries,
+  id: string,
+): Promise<{ id: string; identifierHash: string; organizationId: string } | null> {
+  const [card] = await sql.rows<{ id: string; identifierHash: string; organizationId: string }>(
+    'SELECT id, identifier_hash, organization_id FROM prepaid_cards WHERE id = $1::uuid',
+    [id],
+  );
+  return card ?? null;
 }
 
 /** The id and organisation of the order of a number. */
-export function orderOwnerOf(db: Db, orderNumber: string): Promise<{ id: string; organizationId: string } | null> {
-  return db.order.findUnique({ where: { orderNumber }, select: { id: true, organizationId: true } });
+export async function orderOwnerOf(sql: SqlQueries, orderNumber: string): Promise<{ id: string; organizationId: string } | null> {
+  const [order] = await sql.rows<{ id: string; organizationId: string }>('SELECT id, organization_id FROM orders WHERE order_number = $1', [
+    orderNumber,
+  ]);
+  return order ?? null;
 }
 
 const CARD = `SELECT c.*, (SELECT o.order_number FROM orders o WHERE o.prepaid_card_id = c.id) AS selling_order_number
@@ -275,18 +285,19 @@ export function liveRedeemsOf(tx: Prisma.TransactionClient, orderId: string): Pr
  * their uses restored (or their card void). Of `cardIds` only, when given. The few open orders past their
  * expiry are found first (by status and expiry), then matched to the cards, so a card's long ledger is not read.
  */
-export async function expiredCardOrders(db: Db, now: Date, cardIds?: readonly string[]): Promise<string[]> {
+export async function expiredCardOrders(sql: SqlQueries, now: Date, cardIds?: readonly string[]): Promise<string[]> {
   const rows = cardIds
-    ? await db.$queryRaw<{ id: string }[]>`
-        SELECT o.id::text FROM orders o
-        WHERE o.status = 'open' AND o.expires_at <= ${now}
-          AND (o.prepaid_card_id = ANY(${[...cardIds]}::uuid[])
-            OR (o.card_paid_minor > 0 AND EXISTS (SELECT 1 FROM prepaid_card_activities a
-              WHERE a.order_id = o.id AND a.card_id = ANY(${[...cardIds]}::uuid[]) AND a.kind = 'redeem')))
-        ORDER BY o.expires_at LIMIT 1000`
-    : await db.$queryRaw<{ id: string }[]>`
-        SELECT o.id::text FROM orders o
-        WHERE o.status = 'open' AND o.expires_at <= ${now} AND (o.prepaid_card_id IS NOT NULL OR o.card_paid_minor > 0)
-        ORDER BY o.expires_at LIMIT 1000`;
+    ? await sql.rows<{ id: string }>(EXPIRED_ORDERS_OF_CARDS, [now, cardIds])
+    : await sql.rows<{ id: string }>(EXPIRED_CARD_ORDERS, [now]);
   return rows.map((row) => row.id);
 }
+
+const EXPIRED_ORDERS_OF_CARDS = `SELECT o.id FROM orders o
+  WHERE o.status = 'open' AND o.expires_at <= $1::timestamp(3)
+    AND (o.prepaid_card_id = ANY($2::uuid[])
+      OR (o.card_paid_minor > 0 AND EXISTS (SELECT 1 FROM prepaid_card_activities a
+        WHERE a.order_id = o.id AND a.card_id = ANY($2::uuid[]) AND a.kind = 'redeem')))
+  ORDER BY o.expires_at LIMIT 1000`;
+const EXPIRED_CARD_ORDERS = `SELECT o.id FROM orders o
+  WHERE o.status = 'open' AND o.expires_at <= $1::timestamp(3) AND (o.prepaid_card_id IS NOT NULL OR o.card_paid_minor > 0)
+  ORDER BY o.expires_at LIMIT 1000`;

@@ -15,7 +15,7 @@ import { releaseOrderCards } from './release-order-cards.js';
 export async function expireCardOrders(context: OrderContext, cardIds?: readonly string[]): Promise<string[]> {
   const now = context.now();
   const expired: string[] = [];
-  for (const id of await expiredCardOrders(context.prisma, now, cardIds)) {
+  for (const id of await expiredCardOrders(context.sql, now, cardIds)) {
     try {
       if (await expireCardOrder(context, id, now)) expired.push(id);
     } catch (error) {

@@ -29,14 +29,14 @@ export async function cardOfId(cards: CardContext, id: string, activities = fals
  * organisation's card is not found, as if it did not exist.
  */
 export async function orgCardOfId(cards: CardContext, org: Org, id: string): Promise<{ id: string; identifierHash: string }> {
-  const card = cardId.safeParse(id).success ? await cardKeyOf(cards.orders.prisma, id) : null;
+  const card = cardId.safeParse(id).success ? await cardKeyOf(cards.orders.sql, id) : null;
   if (!card || card.organizationId !== org.id) throw noSuchCard();
   return card;
 }
 
 /** The id of the organisation's order of a number: another organisation's order is not found, as if it did not exist. */
 export async function orgOrderId(cards: CardContext, org: Org, orderNumber: string): Promise<string> {
-  const order = await orderOwnerOf(cards.orders.prisma, orderNumber);
+  const order = await orderOwnerOf(cards.orders.sql, orderNumber);
   if (!order || order.organizationId !== org.id) throw new AppError('not_found', `No order ${orderNumber} in ${org.handle}`);
   return order.id;
 }
