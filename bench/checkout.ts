@@ -1,6 +1,7 @@
 // Online checkouts through the gateway (decision 0018), as shoppers' browsers make them with the merchants'
-// commerce keys, spread over --merchants (20) cafes as a platform's are: (1) checkout creations at --rate (100)
-// a second offered, for the latency at a load the stack should carry, then (2) as fast as --connections (50)
+// commerce keys, spread over --merchants (20) cafes as a platform's are: (1) checkout creations arriving at a
+// steady --rate (100) a second, each on its own clock (an open loop: steadyLoad in support.ts), for the latency at
+// a load the stack should carry, after --warm-up (2) seconds of it reported apart, then (2) as fast as --connections (50)
 // get answers (POST /api/v1/commerce/:merchant/checkout: the key and the catalog checked, pos pricing the order
 // with books' tax rate and a receiving output from p2p, commerce recording the checkout), and (3) status polls
 // a second (GET .../checkout/:public_token/status: commerce reading the order from pos) at --connections, spread
@@ -8,11 +9,11 @@
 // each, the CPU a request cost; with --postgres, the figures over pgbench's transactions a second.
 // What runs where (2 cores): a child process runs the local chain (no timed mining), books, p2p, pos and
 // commerce on one in-process event transport and the gateway over HTTP, each on a fresh PGlite data dir
-// (--postgres URL: fresh PostgreSQL databases). This process is the shoppers (autocannon), as a proxy in front
+// (--postgres URL: fresh PostgreSQL databases). This process is the shoppers (fetch, then autocannon), as a proxy in front
 // of the gateway would pass them on: each checkout from an address of its own (X-Forwarded-For, from the
 // benchmarking block 198.18.0.0/15, the bench trusted as the proxy), so that each holds one receiving address
 // as a real shopper does; the gateway's per-key and checkout limits are lifted for the run.
-// Usage: pnpm bench:checkout [--seconds N] [--connections N] [--rate N] [--merchants N] [--postgres URL] [--cpu-prof DIR]   (build first)
+// Usage: pnpm bench:checkout [--seconds N] [--connections N] [--rate N] [--warm-up S] [--merchants N] [--postgres URL] [--cpu-prof DIR]   (build first)
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,11 +27,13 @@ import {
   expectOk,
   freshDatabase,
   onboardCafe,
+  percentile,
   pgbenchReference,
   printRatios,
   stackExecArgv,
   startGateway,
   startServiceStack,
+  steadyLoad,
 } from './support.js';
 
 /** The child: the local chain, books, p2p, pos, commerce and the gateway; answers {base} when listening. */
@@ -66,6 +69,17 @@ function report(what: string, result: autocannon.Result, ok: number): void {
   if (other > 0 || result.requests.total === 0) process.exitCode = 1;
 }
 
+/** A steady load's line: requests a second, latency from when each was due, and what did not answer 201. */
+function reportSteady(what: string, result: Awaited<ReturnType<typeof steadyLoad>>): void {
+  const { latencies, failed, seconds } = result;
+  const ms = (value: number) => value.toFixed(0);
+  console.log(
+    `  ${what}: ${(latencies.length / seconds).toFixed(0)}/s (${latencies.length} in all), p50 ${ms(percentile(latencies, 50))} ms, ` +
+      `p99 ${ms(percentile(latencies, 99))} ms, max ${ms(latencies.at(-1) ?? NaN)} ms, not 201: ${failed}`,
+  );
+  if (failed > 0 || latencies.length === 0) process.exitCode = 1;
+}
+
 /** A merchant of the bench: its handle, its commerce key and the body of its checkout (two of its items). */
 type Merchant = { handle: string; key: string; body: string };
 
@@ -91,6 +105,7 @@ async function runBench(): Promise<void> {
       seconds: { type: 'string', default: '10' },
       connections: { type: 'string', default: '50' },
       rate: { type: 'string', default: '100' },
+      'warm-up': { type: 'string', default: '2' },
       merchants: { type: 'string', default: '20' },
       postgres: { type: 'string' },
       'cpu-prof': { type: 'string' },
@@ -150,10 +165,27 @@ async function runBench(): Promise<void> {
         ...options,
       });
 
+    // (1) Shoppers arriving at a steady --rate, each on its own: after --warm-up seconds at that rate reported
+    // apart (the stack's first requests compile its code and open its pools).
+    const arriving = async (): Promise<number> => {
+      const n = shopper++;
+      const merchant = merchants[n % merchants.length]!;
+      const answer = await fetch(`${base}/api/v1/commerce/${merchant.handle}/checkout`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-commerce-key': merchant.key, 'x-forwarded-for': shopperAddress(n) },
+        body: merchant.body,
+      });
+      const text = await answer.text();
+      if (answer.status === 201) tokens.push({ merchant, token: (JSON.parse(text) as { public_token: string }).public_token });
+      return answer.status;
+    };
+    const RATE = Number(args.rate);
+    const warmUp = await steadyLoad(RATE, Number(args['warm-up']), 201, arriving);
+    reportSteady(`POST .../checkout at ${RATE}/s offered, warm-up`, warmUp);
     let cpu = cpuSnapshot(stack.pid);
-    const offered = await creating({ connections: CONNECTIONS, overallRate: Number(args.rate) });
-    report(`POST .../checkout at ${args.rate}/s offered`, offered, 201);
-    console.log(`    ${cpuPerRequest(cpu, stack.pid, offered.requests.total)}`);
+    const offered = await steadyLoad(RATE, SECONDS, 201, arriving);
+    reportSteady(`POST .../checkout at ${RATE}/s offered`, offered);
+    console.log(`    ${cpuPerRequest(cpu, stack.pid, offered.latencies.length)}`);
     cpu = cpuSnapshot(stack.pid);
     const created = await creating({ connections: CONNECTIONS });
     report(`POST .../checkout at ${CONNECTIONS} connections`, created, 201);

@@ -105,6 +105,42 @@ export function cpuPerRequest(before: ReturnType<typeof cpuSnapshot>, stackPid: 
   return `CPU a request: the stack ${ms('stack')} ms, PostgreSQL ${ms('postgres')} ms, the load generator ${ms('load')} ms`;
 }
 
+/**
+ * An open-loop load: `send` started every 1000/`rate` ms for `seconds`, whatever the answers before it (shoppers
+ * arrive on their own clock, not after the last one was answered), and each one's latency taken from when it was
+ * due, so that a stall counts in every request it held up. autocannon's `overallRate` is not this: it sends each
+ * connection's share of a second at the start of the second, all connections at once (a burst of `rate`
+ * requests a second), and corrects for coordinated omission with a 1 ms interval, recording a synthetic sample
+ * for every millisecond of a slow answer. Answers the latencies (ms, ascending) and how many answered otherwise
+ * than `ok`, and the seconds from the first send to the last answer.
+ */
+export async function steadyLoad(
+  rate: number,
+  seconds: number,
+  ok: number,
+  send: (n: number) => Promise<number>,
+): Promise<{ latencies: number[]; failed: number; seconds: number }> {
+  const start = performance.now();
+  const answered: Promise<{ status: number; ms: number }>[] = [];
+  for (let n = 0; n < Math.round(rate * seconds); n++) {
+    const due = start + (n * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    answered.push(
+      send(n).then(
+        (status) => ({ status, ms: performance.now() - due }),
+        () => ({ status: 0, ms: performance.now() - due }),
+      ),
+    );
+  }
+  const results = await Promise.all(answered);
+  return {
+    latencies: results.map((result) => result.ms).sort((a, b) => a - b),
+    failed: results.filter((result) => result.status !== ok).length,
+    seconds: (performance.now() - start) / 1000,
+  };
+}
+
 /** Runs `work` at most `limit` at a time over `items`. */
 export async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
