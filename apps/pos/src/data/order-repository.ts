@@ -289,6 +289,7 @@ export type OrderChanges = Partial<Omit<Order, 'id' | 'orderNumber' | 'organizat
  */
 export async function updateOrder(tx: SqlQueries, id: string, changes: OrderChanges): Promise<void> {
   const fields = (Object.keys(changes) as (keyof OrderChanges)[]).filter((field) => changes[field] !== undefined);
+  if (fields.length === 0) return;
   const set = fields.map((field, index) => `"${columnOf(field)}" = $${index + 2}`);
   const args: SqlArg[] = [id, ...fields.map((field) => changes[field] as SqlArg)];
   if (!STATE_FIELDS.some((field) => changes[field] !== undefined)) {
