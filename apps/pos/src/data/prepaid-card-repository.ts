@@ -21,9 +21,9 @@ const withActivities = {
 } as const;
 
 /*
- * Prepaid cards and their ledger over Prisma. Every change of a card runs in the caller's transaction with
- * the card's row locked (lockCard, or a use's draw itself: redeemFromCard), and writes its activity there:
- * the balance and the ledger move together.
+ * Prepaid cards and their ledger, over Prisma and, on a use's path, Sql (decision 0048). Every change of a card
+ * runs in the caller's transaction with the card's row locked (lockCard, or a use's draw itself: redeemFromCard),
+ * and writes its activity there: the balance and the ledger move together.
  */
 
 /** The card's organisation and identifier hash (of an id that is a UUID): what a change needs to find it. */
