@@ -1,5 +1,11 @@
 export * from './client/types.js';
-export { createChainClient, chainEndpoints, DEFAULT_LOCAL_CHAIN_URL, type ChainClientOptions } from './client/create-chain-client.js';
+export {
+  createChainClient,
+  chainEndpoints,
+  DEFAULT_LOCAL_CHAIN_URL,
+  HISTORIES_AT_ONCE,
+  type ChainClientOptions,
+} from './client/create-chain-client.js';
 export { MNEE_TOKEN_ID, MNEE_DECIMALS, type StablecoinOptions } from './client/stablecoin-config.js';
 export { stateOfArcStatus } from './client/arc-adapter.js';
 export { tscToMerklePath, type TscProof } from './client/tsc-proof.js';

@@ -1,5 +1,6 @@
 import { PublicKey, Utils } from '@bsv/sdk';
 import { AppError } from '@ctk/shared';
+import { addressBytes, type AddressBytes } from './address-bytes.js';
 import type { ChainNetwork } from './client/types.js';
 
 const P2PKH_SCRIPT = /^76a914([0-9a-f]{40})88ac$/;
@@ -19,16 +20,14 @@ export function addressOfScript(script: string, network: ChainNetwork): string |
 
 /** `value` when it is a P2PKH address of the chain's network (checked by its checksum); a 422 naming `field` otherwise. */
 export function networkAddress(value: string, network: ChainNetwork, field: string): string {
+  networkAddressBytes(value, network, field);
+  return value;
+}
+
+function networkAddressBytes(value: string, network: ChainNetwork, field: string): AddressBytes {
+  const bytes = addressBytes(value);
+  if (bytes?.prefix === prefixOf(network)) return bytes;
   const form = network === 'main' ? 'mainnet' : 'testnet';
-  try {
-    // Base58 of 25 bytes is at most 35 characters: anything longer is not an address, and is not decoded.
-    if (value.length <= 35) {
-      const { prefix, data } = Utils.fromBase58Check(value);
-      if (prefix.length === 1 && prefix[0] === prefixOf(network) && data.length === 20) return value;
-    }
-  } catch {
-    // refused below
-  }
   throw new AppError(
     'validation_failed',
     `${JSON.stringify(value.slice(0, 80))} is not a P2PKH address of this chain (${network}: ${form} addresses, starting with ${network === 'main' ? '1' : 'm or n'}).`,
@@ -55,6 +54,5 @@ export function addressOfPublicKey(publicKey: string, network: ChainNetwork, fie
 
 /** The P2PKH locking script (hex) of an address of the chain's network; a 422 naming `field` for anything else. */
 export function scriptOfAddress(value: string, network: ChainNetwork, field: string): string {
-  const address = networkAddress(value, network, field);
-  return `76a914${Utils.toHex(Utils.fromBase58Check(address).data as number[])}88ac`;
+  return `76a914${Buffer.from(networkAddressBytes(value, network, field).hash).toString('hex')}88ac`;
 }

@@ -1,7 +1,8 @@
 import { MerklePath } from '@bsv/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mineBlocks, requestFaucet } from '../src/local/index.js';
-import { fundedWallet, newWallet, payment, startTestChain, type TestChain } from './support.js';
+import { HISTORIES_AT_ONCE } from '../src/index.js';
+import { fundedWallet, newWallet, payment, rejection, startTestChain, type TestChain } from './support.js';
 
 let chain: TestChain;
 beforeAll(async () => {
@@ -18,6 +19,30 @@ describe('the chain client against the local chain', () => {
 
     const { height } = await mineBlocks(chain.running.url);
     expect(await chain.client.listUnspent(wallet.address)).toEqual([{ txid: paid.txid, vout: 0, satoshis: 50_000, height }]);
+  });
+
+  it('reads the histories of several addresses in one request, each as its own history reads', async () => {
+    const [mined, pending, empty] = [newWallet(), newWallet(), newWallet()];
+    const first = await requestFaucet(chain.running.url, mined.address, 10_000);
+    const { height } = await mineBlocks(chain.running.url);
+    const second = await requestFaucet(chain.running.url, pending.address, 20_000);
+    const histories = await chain.client.histories([mined.address, pending.address, empty.address, mined.address]);
+    expect(histories).toEqual(
+      new Map([
+        [mined.address, [{ txid: first.txid, height }]],
+        [pending.address, [{ txid: second.txid, height: undefined }]],
+        [empty.address, []],
+      ]),
+    );
+    for (const [address, entries] of histories) expect(await chain.client.history(address)).toEqual(entries);
+  });
+
+  it('refuses more addresses than one request takes, and what is not an address, before asking', async () => {
+    const addresses = Array.from({ length: HISTORIES_AT_ONCE + 1 }, () => newWallet().address);
+    expect(await rejection(chain.client.histories(addresses))).toMatchObject({ code: 'validation_failed' });
+    expect(await rejection(chain.client.histories([newWallet().address, 'not-an-address\u0000']))).toMatchObject({
+      code: 'validation_failed',
+    });
   });
 
   it('accepts a signed P2PKH payment, which goes from seen to mined with a merkle path that verifies', async () => {

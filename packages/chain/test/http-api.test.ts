@@ -1,4 +1,4 @@
-import { P2PKH } from '@bsv/sdk';
+import { Hash, P2PKH, PrivateKey, Utils } from '@bsv/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mineBlocks, requestFaucet } from '../src/local/index.js';
 import { fundedWallet, newWallet, payment, startTestChain, type TestChain } from './support.js';
@@ -107,6 +107,29 @@ describe("the local chain's HTTP API in ARC's and WhatsOnChain's shapes", () => 
     ]);
     expect(await (await fetch(`${woc}/address/${payee.address}/history`)).json()).toEqual([{ tx_hash: paid.txid, height }]);
     expect(await (await fetch(`${woc}/address/${payee.address}/balance`)).json()).toEqual({ confirmed: 12_345, unconfirmed: 0 });
+    const bulk = (body: unknown) =>
+      fetch(`${woc}/addresses/history/all`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const unused = new PrivateKey(7).toAddress('testnet');
+    expect(await (await bulk({ addresses: [payee.address, unused] })).json()).toEqual([
+      {
+        address: payee.address,
+        script: Utils.toHex(Hash.sha256(new P2PKH().lock(payee.address).toBinary()).reverse()),
+        unconfirmed: { result: [], error: '' },
+        confirmed: { result: [{ tx_hash: paid.txid, height }], error: '' },
+      },
+      {
+        address: unused,
+        script: expect.stringMatching(/^[0-9a-f]{64}$/),
+        unconfirmed: { result: [], error: '' },
+        confirmed: { result: [], error: '' },
+      },
+    ]);
+    for (const body of [{}, { addresses: [] }, { addresses: Array(21).fill(unused) }, { addresses: ['nope'] }, { addresses: [7] }])
+      expect((await bulk(body)).status).toBe(422);
 
     const header = (await (await fetch(`${woc}/block/${height}/header`)).json()) as Record<string, unknown>;
     expect(header).toMatchObject({ hash: blocks[0]!.hash, height, bits: '207fffff', nTx: 2 });

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PrivateKey } from '@bsv/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createChainClient } from '../src/index.js';
 import { rejection } from './support.js';
@@ -120,6 +121,62 @@ describe('the chain client when the chain cannot be used', () => {
     expect(await rejection(client.medianTimePast())).toMatchObject({
       code: 'chain_unavailable',
       message: `WhatsOnChain at ${new URL(woc.url).host} answered /chain/info without a median time (mediantime)`,
+    });
+  });
+});
+
+describe('the chain client reading histories in bulk', () => {
+  it('reads an address the bulk answer pages, fails or leaves out on its own', async () => {
+    const [paged, failed, left, plain] = [11, 12, 13, 14].map((n) => new PrivateKey(n).toAddress('testnet') as string) as [
+      string,
+      string,
+      string,
+      string,
+    ];
+    const tx = (n: number) => n.toString(16).padStart(64, '0');
+    const asked: string[] = [];
+    const api = await serve((req, res) => {
+      asked.push(`${req.method} ${req.url}`);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (req.method === 'GET') return res.end(JSON.stringify([{ tx_hash: tx(9), height: 5 }]));
+      const part = (result: unknown[], more: Record<string, string> = {}) => ({ result, error: '', ...more });
+      res.end(
+        JSON.stringify([
+          { address: paged, confirmed: part([{ tx_hash: tx(1), height: 3 }], { nextPageToken: 'abc' }), unconfirmed: part([]) },
+          { address: failed, confirmed: part([]), unconfirmed: { result: [], error: 'busy' } },
+          { address: plain, confirmed: part([{ tx_hash: tx(2), height: 4 }]), unconfirmed: part([{ tx_hash: tx(2) }, { tx_hash: tx(3) }]) },
+          { address: 'someone-else', confirmed: part([]), unconfirmed: part([]) },
+        ]),
+      );
+    });
+    const client = createChainClient({ network: 'test', wocUrl: api.url, arcUrl: api.url, retries: 0 });
+    expect(await client.histories([paged, failed, left, plain])).toEqual(
+      new Map([
+        [paged, [{ txid: tx(9), height: 5 }]],
+        [failed, [{ txid: tx(9), height: 5 }]],
+        [left, [{ txid: tx(9), height: 5 }]],
+        [
+          plain,
+          [
+            { txid: tx(2), height: 4 },
+            { txid: tx(3), height: undefined },
+          ],
+        ],
+      ]),
+    );
+    expect(asked).toEqual([
+      'POST /addresses/history/all',
+      `GET /address/${paged}/history`,
+      `GET /address/${failed}/history`,
+      `GET /address/${left}/history`,
+    ]);
+  });
+
+  it('gives chain_unavailable for an answer that is not histories', async () => {
+    const api = await serve((_, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"oops":1}'));
+    const client = createChainClient({ network: 'test', wocUrl: api.url, arcUrl: api.url, retries: 0 });
+    expect(await rejection(client.histories([new PrivateKey(3).toAddress('testnet') as string]))).toMatchObject({
+      code: 'chain_unavailable',
     });
   });
 });

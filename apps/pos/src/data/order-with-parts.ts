@@ -1,4 +1,4 @@
-import { columnOf, type SqlArg, type SqlQueries } from '@ctk/shared';
+import { columnOf, type SqlQueries } from '@ctk/shared';
 import type { Order, OrderLine, OrderPayment, OrderRefund } from '../generated/prisma/client.js';
 
 /** An order with its lines (by position), payments (by when received) and refunds (by when asked). */
@@ -81,14 +81,6 @@ const WITH_PARTS = `SELECT o.*, ${partsOf('order_lines', LINE, 'position')} AS l
  */
 export async function orderWithPartsById(sql: SqlQueries, id: string): Promise<OrderWithParts | null> {
   return first(await sql.rows<Raw>(`${WITH_PARTS} WHERE o.id = $1::uuid`, [id]));
-}
-
-/**
- * The orders `condition` selects (the rest of the statement after `FROM orders o`: its WHERE, ORDER BY and LIMIT,
- * with `args` bound to its `$1`, `$2`...), each with its parts, in one statement.
- */
-export async function ordersWithParts(sql: SqlQueries, condition: string, args: readonly SqlArg[]): Promise<OrderWithParts[]> {
-  return (await sql.rows<Raw>(`${WITH_PARTS} ${condition}`, args)).map(withTypedParts);
 }
 
 /** The order of a number with its parts, in one statement. */

@@ -1,5 +1,5 @@
 import { AppError, countPayment } from '@ctk/shared';
-import type { OrderWithParts } from '../data/order-repository.js';
+import type { WatchedOrder } from '../data/order-repository.js';
 import { markOrderMined } from '../domain/mark-order-mined.js';
 import { recordedVia, settleOrderPayment } from '../domain/settle-order-payment.js';
 import { expireCardOrders } from '../prepaid/expire-card-orders.js';
@@ -100,7 +100,7 @@ async function settleWatchedPayments(context: OrderContext, state: WatcherState,
     page = await context.orders.watched(lateSince, pageSize, { stray, after: page.at(-1) });
     watched.push(...page);
   }
-  const byAddress = new Map<string, OrderWithParts[]>();
+  const byAddress = new Map<string, WatchedOrder[]>();
   for (const order of watched) byAddress.set(order.address, [...(byAddress.get(order.address) ?? []), order]);
   // A child of the xpub is held for one order at a time: several orders on one were each given it after the
   // one before was settled otherwise and released it (p2p hands out the child free longest first), so it is
@@ -113,10 +113,12 @@ async function settleWatchedPayments(context: OrderContext, state: WatcherState,
   for (let start = 0; start < single.length; start += ADDRESSES_PER_CALL) {
     const { payments } = await context.p2p.findPayments({ addresses: single.slice(start, start + ADDRESSES_PER_CALL) });
     for (const found of payments) {
-      const order = byAddress.get(found.address)?.[0];
-      const key = `${order?.id}:${found.txid}`;
-      if (!order || state.refused.has(key) || order.payments.some((payment) => payment.txid === found.txid)) continue;
+      const watched = byAddress.get(found.address)?.[0];
+      const key = `${watched?.id}:${found.txid}`;
+      if (!watched || state.refused.has(key) || watched.txids.includes(found.txid)) continue;
       try {
+        const order = await context.orders.byId(watched.id);
+        if (!order) continue;
         // Counted (ctk_payments_total, path chain_watcher) each time it is tried; a payment BIP270 recorded first is a duplicate.
         await countPayment(
           'chain_watcher',
@@ -126,7 +128,7 @@ async function settleWatchedPayments(context: OrderContext, state: WatcherState,
       } catch (error) {
         if (error instanceof AppError && FINAL_REFUSALS.has(error.code)) state.refused.add(key);
         context.logger.warn(
-          { err: error, order: order.orderNumber, txid: found.txid },
+          { err: error, order: watched.orderNumber, txid: found.txid },
           'a payment seen at an order address was not settled',
         );
       }

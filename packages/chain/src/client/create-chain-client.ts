@@ -1,5 +1,6 @@
 import { MerklePath, Transaction, Utils } from '@bsv/sdk';
 import { AppError } from '@ctk/shared';
+import { p2pkhAddressHash } from '../address-bytes.js';
 import { isTokenId } from '../tokens/token-types.js';
 import { decodeTransaction, hexToBytes } from '../tx-format.js';
 import { ArcAdapter } from './arc-adapter.js';
@@ -13,6 +14,7 @@ import type {
   ChainClient,
   ChainNetwork,
   ChainTransaction,
+  HistoryEntry,
   StablecoinInfo,
   TokenBalance,
   TokenHolder,
@@ -20,7 +22,7 @@ import type {
   TokenUtxo,
   TxStatus,
 } from './types.js';
-import { WocAdapter, type WocTx } from './woc-adapter.js';
+import { WOC_BULK_ADDRESSES, WocAdapter, type WocHistory, type WocTx } from './woc-adapter.js';
 
 export type ChainClientOptions = {
   network: ChainNetwork;
@@ -93,6 +95,8 @@ export function createChainClient(options: ChainClientOptions): ChainClient {
 }
 
 const TXID = /^[0-9a-f]{64}$/;
+/** `histories` takes at most this many addresses: what the lookup API answers in one request. */
+export const HISTORIES_AT_ONCE = WOC_BULK_ADDRESSES;
 
 class HttpChainClient implements ChainClient {
   /** The stablecoin's facts never change for a chain: asked once (a failed ask is asked again). */
@@ -132,8 +136,14 @@ class HttpChainClient implements ChainClient {
   }
 
   async history(address: string) {
-    const entries = await this.woc.history(checkAddress(address));
-    return entries.map((entry) => ({ txid: entry.tx_hash, height: entry.height > 0 ? entry.height : undefined }));
+    return historyEntries(await this.woc.history(checkAddress(address)));
+  }
+
+  async histories(addresses: readonly string[]) {
+    if (addresses.length > HISTORIES_AT_ONCE)
+      throw new AppError('validation_failed', `At most ${HISTORIES_AT_ONCE} addresses at once; got ${addresses.length}.`);
+    const found = await this.woc.histories([...new Set(addresses.map(checkAddress))]);
+    return new Map([...found].map(([address, entries]) => [address, historyEntries(entries)]));
   }
 
   async broadcast(input: BroadcastInput): Promise<TxStatus> {
@@ -316,17 +326,16 @@ function sameButUnlocking(a: Transaction, b: Transaction): boolean {
   );
 }
 
+function historyEntries(entries: WocHistory[]): HistoryEntry[] {
+  return entries.map((entry) => ({ txid: entry.tx_hash, height: entry.height > 0 ? entry.height : undefined }));
+}
+
 function checkTxid(txid: string): void {
   if (!TXID.test(txid)) throw new AppError('validation_failed', `${JSON.stringify(txid)} is not a txid (64 lowercase hex characters).`);
 }
 
 /** Only P2PKH addresses (mainnet or testnet) are looked up; anything else is refused before a request is sent. */
 function checkAddress(address: string): string {
-  try {
-    const { prefix, data } = Utils.fromBase58Check(address);
-    if ((prefix[0] === 0x00 || prefix[0] === 0x6f) && data.length === 20) return address;
-  } catch {
-    // refused below
-  }
+  if (p2pkhAddressHash(address)) return address;
   throw new AppError('validation_failed', `${JSON.stringify(address)} is not a P2PKH address.`);
 }

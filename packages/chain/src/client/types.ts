@@ -102,6 +102,8 @@ export interface ChainClient {
   getTransaction(txid: string): Promise<ChainTransaction | null>;
   listUnspent(address: string): Promise<Utxo[]>;
   history(address: string): Promise<HistoryEntry[]>;
+  /** The histories of up to HISTORIES_AT_ONCE addresses in one request to the chain API, by address. */
+  histories(addresses: readonly string[]): Promise<Map<string, HistoryEntry[]>>;
   /** Resolves with the status ARC reports; a refusal is an AppError `chain_rejected` carrying ARC's answer. */
   broadcast(tx: BroadcastInput): Promise<TxStatus>;
   getStatus(txid: string): Promise<TxStatus>;

@@ -1,4 +1,5 @@
 import type { ChainTracker } from '@bsv/sdk';
+import { z } from 'zod';
 import { parseJson, type ChainHttp, type HttpResponse } from './http.js';
 import type { TscProof } from './tsc-proof.js';
 
@@ -16,6 +17,17 @@ export type WocHeader = {
   bits: string;
   nonce: number;
 };
+
+/** WhatsOnChain's bulk history (`POST /addresses/history/all`) takes at most this many addresses a request. */
+export const WOC_BULK_ADDRESSES = 20;
+
+/** One address's part of a bulk history answer; an address with more than one page, or an error, is asked alone. */
+const bulkPart = z.object({
+  result: z.array(z.object({ tx_hash: z.string(), height: z.number().int().optional() })),
+  error: z.string().optional(),
+  nextPageToken: z.string().optional(),
+});
+const bulkHistory = z.array(z.object({ address: z.string(), confirmed: bulkPart.optional(), unconfirmed: bulkPart.optional() }));
 
 const ROOT_TTL_MS = 60_000;
 const MAX_ROOTS = 1_000;
@@ -50,6 +62,30 @@ export class WocAdapter implements ChainTracker {
 
   async history(address: string): Promise<WocHistory[]> {
     return (await this.readJson<WocHistory[]>(`/address/${address}/history`)) ?? [];
+  }
+
+  /**
+   * The histories of up to WOC_BULK_ADDRESSES addresses in one request, mempool included (a transaction both
+   * answers name is kept with its height). An address the answer leaves out, pages or fails is read alone.
+   */
+  async histories(addresses: readonly string[]): Promise<Map<string, WocHistory[]>> {
+    if (addresses.length > WOC_BULK_ADDRESSES) throw new RangeError(`at most ${WOC_BULK_ADDRESSES} addresses a request`);
+    const path = '/addresses/history/all';
+    const response = await this.http.post(path, new TextEncoder().encode(JSON.stringify({ addresses })), 'application/json');
+    if (response.status !== 200) throw this.http.unavailable(`answered ${response.status} to ${path}`, { status: response.status });
+    const answer = bulkHistory.safeParse(parseJson<unknown>(this.http, response));
+    if (!answer.success) throw this.http.unavailable(`answered ${path} with something other than histories`);
+    const found = new Map<string, WocHistory[]>();
+    for (const { address, confirmed, unconfirmed } of answer.data) {
+      if (!addresses.includes(address) || !confirmed || !unconfirmed) continue;
+      if ([confirmed, unconfirmed].some((part) => part.error || part.nextPageToken)) continue;
+      const byTxid = new Map<string, WocHistory>();
+      for (const entry of unconfirmed.result) byTxid.set(entry.tx_hash, { tx_hash: entry.tx_hash, height: 0 });
+      for (const entry of confirmed.result) byTxid.set(entry.tx_hash, { tx_hash: entry.tx_hash, height: entry.height ?? 0 });
+      found.set(address, [...byTxid.values()]);
+    }
+    for (const address of addresses) if (!found.has(address)) found.set(address, await this.history(address));
+    return found;
   }
 
   async chainInfo(): Promise<WocChainInfo> {

@@ -1,5 +1,6 @@
 import { LockingScript, P2PKH, PrivateKey, Transaction, Utils, type Beef } from '@bsv/sdk';
 import { AppError } from '@ctk/shared';
+import { p2pkhAddressHash } from '../address-bytes.js';
 import { decodeTransaction } from '../tx-format.js';
 import { ChainClock } from './clock.js';
 import { cosignTransaction } from './cosigner.js';
@@ -384,11 +385,9 @@ export class LocalChain {
 
 /** The P2PKH locking script of a mainnet or testnet address; a validation error otherwise. */
 export function p2pkhLock(address: string) {
-  try {
-    return new P2PKH().lock(address);
-  } catch {
-    throw new AppError('validation_failed', `${JSON.stringify(address)} is not a P2PKH address`);
-  }
+  const hash = p2pkhAddressHash(address);
+  if (!hash) throw new AppError('validation_failed', `${JSON.stringify(address)} is not a P2PKH address`);
+  return new P2PKH().lock(Array.from(hash));
 }
 
 export { p2pkhHash };

@@ -1,9 +1,9 @@
-import { Utils } from '@bsv/sdk';
+import { Hash, P2PKH, Utils } from '@bsv/sdk';
 import { AppError } from '@ctk/shared';
 import type { Block, ChainState, TxRecord } from './chain-state.js';
 import { NULL_TXID } from './chain-state.js';
 import { p2pkhHash, p2pkhLock } from './local-chain.js';
-import type { Reply, Route } from './router.js';
+import { jsonBody, type Reply, type Route } from './router.js';
 
 /** Where the WhatsOnChain-compatible API lives on the local chain: a WoC client needs only this base URL. */
 export const WOC_BASE_PATH = '/v1/bsv/local';
@@ -40,6 +40,7 @@ export function wocRoutes(state: ChainState): Route[] {
     route('GET', `/tx/${TXID}/proof/tsc`, ({ params: [txid] }) => withTx(state, txid!, (record) => tscProof(state, record))),
     route('GET', `/address/${ADDRESS}/unspent`, ({ params: [address] }) => ({ status: 200, json: unspent(state, address!) })),
     route('GET', `/address/${ADDRESS}/history`, ({ params: [address] }) => ({ status: 200, json: history(state, address!) })),
+    route('POST', '/addresses/history/all', (request) => ({ status: 200, json: bulkHistory(state, jsonBody(request).addresses) })),
     route('GET', `/address/${ADDRESS}/balance`, ({ params: [address] }) => ({ status: 200, json: balance(state, address!) })),
   ];
 }
@@ -162,6 +163,22 @@ function unspent(state: ChainState, address: string) {
 
 function history(state: ChainState, address: string) {
   return state.history(addressHash(address)).map((txid) => ({ tx_hash: txid, height: heightOf(state, txid) }));
+}
+
+/** WoC's bulk history: at most 20 addresses, each with its confirmed and unconfirmed transactions apart. */
+function bulkHistory(state: ChainState, addresses: unknown) {
+  if (!Array.isArray(addresses) || addresses.length === 0 || addresses.length > 20 || addresses.some((a) => typeof a !== 'string'))
+    throw new AppError('validation_failed', 'addresses must be a list of 1 to 20 addresses.');
+  return (addresses as string[]).map((address) => {
+    const hash = addressHash(address);
+    const entries = state.history(hash).map((txid) => ({ tx_hash: txid, height: heightOf(state, txid) }));
+    return {
+      address,
+      script: Utils.toHex(Hash.sha256(new P2PKH().lock(Utils.toArray(hash, 'hex')).toBinary()).reverse()),
+      unconfirmed: { result: entries.filter((e) => e.height === 0).map(({ tx_hash }) => ({ tx_hash })), error: '' },
+      confirmed: { result: entries.filter((e) => e.height > 0), error: '' },
+    };
+  });
 }
 
 function balance(state: ChainState, address: string) {
