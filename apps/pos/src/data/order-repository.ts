@@ -19,6 +19,10 @@ export type { NewOrder };
 export type OrderRepository = ReturnType<typeof createOrderRepository>;
 export type OrderTransaction = Prisma.TransactionClient;
 /** What the watcher needs of a watched order to ask about its address: the txids of the payments it already has. */
+/** What the watcher needs of a paid order to ask whether its payments are mined. */
+export type UnconfirmedOrder = Pick<Order, 'id' | 'orderNumber' | 'status' | 'paidAt'> & {
+  payments: Pick<OrderPayment, 'txid' | 'status'>[];
+};
 export type WatchedOrder = Pick<Order, 'id' | 'orderNumber' | 'address' | 'derivationIndex' | 'createdAt' | 'expiresAt'> & {
   txids: string[];
 };
@@ -248,19 +252,17 @@ export function createOrderRepository(prisma: PrismaClient, sql: Sql) {
      */
     paidUnconfirmed(
       take: number,
-      options: { paidSince?: Date; after?: Pick<OrderWithParts, 'paidAt' | 'id'> } = {},
-    ): Promise<OrderWithParts[]> {
+      options: { paidSince?: Date; after?: Pick<UnconfirmedOrder, 'paidAt' | 'id'> } = {},
+    ): Promise<UnconfirmedOrder[]> {
       const { paidSince, after } = options;
-      return prisma.order.findMany({
-        where: {
-          status: 'paid',
-          ...(paidSince ? { paidAt: { gte: paidSince } } : {}),
-          ...(after?.paidAt ? { AND: [{ OR: [{ paidAt: { gt: after.paidAt } }, { paidAt: after.paidAt, id: { gt: after.id } }] }] } : {}),
-        },
-        include: withParts,
-        orderBy: [{ paidAt: 'asc' }, { id: 'asc' }],
-        take,
-      });
+      return sql.rows<UnconfirmedOrder>(
+        `SELECT o.id, o.order_number, o.status, o.paid_at, COALESCE((SELECT json_agg(json_build_object('txid', p.txid, 'status', p.status)
+          ORDER BY p.received_at) FROM order_payments p WHERE p.order_id = o.id), '[]') AS payments
+        FROM orders o WHERE o.status = 'paid' AND ($1::timestamp(3) IS NULL OR o.paid_at >= $1::timestamp(3))
+          AND ($2::timestamp(3) IS NULL OR o.paid_at > $2::timestamp(3) OR (o.paid_at = $2::timestamp(3) AND o.id > $3::uuid))
+        ORDER BY o.paid_at, o.id LIMIT $4`,
+        [paidSince ?? null, after?.paidAt ?? null, after?.id ?? null, take],
+      );
     },
 
     /**

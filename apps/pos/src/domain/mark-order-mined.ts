@@ -1,12 +1,12 @@
 import { prismaQueries } from '@ctk/shared';
-import { setOrderPaymentState, updateOrder, type OrderWithParts } from '../data/order-repository.js';
+import { setOrderPaymentState, updateOrder, type UnconfirmedOrder } from '../data/order-repository.js';
 import type { OrderContext } from '../orders/order-context.js';
 
 /**
  * A paid order's payments (as read a moment ago), asked of p2p's GetTransactionStatus: each one's state is recorded, and once
  * every payment is mined the order is confirmed.
  */
-export async function markOrderMined(context: OrderContext, order: OrderWithParts): Promise<void> {
+export async function markOrderMined(context: OrderContext, order: UnconfirmedOrder): Promise<void> {
   if (order.status !== 'paid') return;
   const orderId = order.id;
   const states = new Map<string, { status: string; blockHeight: number | null }>();

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError, countPayment } from '@ctk/shared';
 import type { WatchedOrder } from '../data/order-repository.js';
 import { markOrderMined } from '../domain/mark-order-mined.js';
@@ -111,7 +112,11 @@ async function settleWatchedPayments(context: OrderContext, state: WatcherState,
   }
   const single = [...byAddress.entries()].filter(([, orders]) => orders.length === 1).map(([address]) => address);
   for (let start = 0; start < single.length; start += ADDRESSES_PER_CALL) {
+    const asked = performance.now();
     const { payments } = await context.p2p.findPayments({ addresses: single.slice(start, start + ADDRESSES_PER_CALL) });
+    // A round is background work: after each call it waits as long as the call took, leaving the process to the
+    // requests it serves at least half the time (docs/performance.md, session 32).
+    if (start + ADDRESSES_PER_CALL < single.length) await sleep(performance.now() - asked);
     for (const found of payments) {
       const watched = byAddress.get(found.address)?.[0];
       const key = `${watched?.id}:${found.txid}`;
