@@ -4,7 +4,7 @@ import { PaymentEventType } from '@ctk/proto/ctk/events/v1/payment_event';
 import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
 import { eventually } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { watchOnce, watcherState } from '../src/orders/order-watcher.js';
+import { oldOrderRound, watchOnce, watcherState } from '../src/orders/order-watcher.js';
 import { newItem } from './support.js';
 import { failure, fundedCustomer, orderRequest, paying, PUBLIC_URL, startOrderStack, type OrderStack } from './order-stack.js';
 
@@ -308,6 +308,43 @@ describe('paying an order', () => {
     // Pages of two: the three older orders (and every other test's still watched) come first.
     await watchOnce(stack.orders, watcherState(), 2);
     expect(await get(newest)).toMatchObject({ status: 'paid', paidSatoshis: newest.satoshis });
+  });
+
+  it("the watcher asks about an open order's address every round for two minutes, then in the one round of six its address names", async () => {
+    const org = await stack.walletOrg();
+    const young = await create(org);
+    // An order whose address is asked in round 3 or later, so that the rounds before it show it is not asked then.
+    const dueRound = (order: Order) => oldOrderRound(order.address) || 6;
+    let old = await create(org);
+    for (let tries = 0; tries < 12 && dueRound(old) < 3; tries++) old = await create(org);
+    expect(dueRound(old)).toBeGreaterThanOrEqual(3);
+    const state = watcherState();
+    await watchOnce(stack.orders, state);
+    stack.advance(121);
+    try {
+      const [oldOutput] = await scriptOf(old);
+      await broadcast(
+        (await paying(await fundedCustomer(stack.chain), [{ script: oldOutput!.script, satoshis: old.dueSatoshis }])).toHex(),
+      );
+      // Rounds 1 to 6: the order, now over two minutes old, is seen in the one its address names, and not before.
+      for (let round = 1; round < dueRound(old); round++) {
+        await watchOnce(stack.orders, state);
+        expect((await get(old)).status).toBe('open');
+      }
+      await watchOnce(stack.orders, state);
+      expect((await get(old)).status).toBe('paid');
+      // One made since is asked about in the very next round.
+      const fresh = await create(org);
+      const [freshOutput] = await scriptOf(fresh);
+      await broadcast(
+        (await paying(await fundedCustomer(stack.chain), [{ script: freshOutput!.script, satoshis: fresh.dueSatoshis }])).toHex(),
+      );
+      await watchOnce(stack.orders, state);
+      expect((await get(fresh)).status).toBe('paid');
+      expect((await get(young)).status).toBe('open');
+    } finally {
+      stack.advance(-121);
+    }
   });
 
   it('after a block the watcher confirms every paid order, however many: the newest past a page of older ones', async () => {

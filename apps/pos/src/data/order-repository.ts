@@ -23,7 +23,7 @@ export type OrderTransaction = Prisma.TransactionClient;
 export type UnconfirmedOrder = Pick<Order, 'id' | 'orderNumber' | 'status' | 'paidAt'> & {
   payments: Pick<OrderPayment, 'txid' | 'status'>[];
 };
-export type WatchedOrder = Pick<Order, 'id' | 'orderNumber' | 'address' | 'derivationIndex' | 'createdAt' | 'expiresAt'> & {
+export type WatchedOrder = Pick<Order, 'id' | 'orderNumber' | 'status' | 'address' | 'derivationIndex' | 'createdAt' | 'expiresAt'> & {
   txids: string[];
 };
 
@@ -239,7 +239,7 @@ export function createOrderRepository(prisma: PrismaClient, sql: Sql) {
       const { stray, after } = options;
       const strayAt = stray === 'all' ? null : stray;
       return sql.rows<WatchedOrder>(
-        `SELECT o.id, o.order_number, o.address, o.derivation_index, o.created_at, o.expires_at,
+        `SELECT o.id, o.order_number, o.status, o.address, o.derivation_index, o.created_at, o.expires_at,
           ARRAY(SELECT p.txid FROM order_payments p WHERE p.order_id = o.id) AS txids
         FROM orders o ${WATCHED}`,
         [lateSince, strayAt, after?.expiresAt ?? null, after?.id ?? null, take],

@@ -24,8 +24,20 @@ const STRAY_WATCH_MS = 60_000;
  */
 const RECENTLY_PAID_MS = 60_000;
 
+/**
+ * Orders taking payment are asked about every round while they are this young: a payment most often comes within
+ * minutes of the order being shown. Older ones, and expired ones within their late window, are asked in one round
+ * of OLD_ORDER_ROUNDS (30 s at the default 5 s), each address in the round its hash names, so that a round asks a
+ * sixth of them: on a busy platform they are most of the watched addresses, and every address asked is a share of
+ * a request to the chain's API (WhatsOnChain's free tier answers 3 a second).
+ */
+const YOUNG_ORDER_MS = 120_000;
+const OLD_ORDER_ROUNDS = 6;
+
 /** What a watcher carries from one round to the next. */
 export type WatcherState = {
+  /** Rounds done: the first asks about every watched address. */
+  rounds: number;
   /** `${orderId}:${txid}` refused for good (FINAL_REFUSALS). */
   refused: Set<string>;
   /** When orders settled otherwise were last watched for a stray payment. */
@@ -37,14 +49,15 @@ export type WatcherState = {
 };
 
 export function watcherState(): WatcherState {
-  return { refused: new Set(), askedBetweenBlocks: new Set() };
+  return { rounds: 0, refused: new Set(), askedBetweenBlocks: new Set() };
 }
 
 /**
  * Learning of payment by watching addresses (decision 0015): every `intervalMs`, open orders past their expiry
  * become expired (with their prepaid card uses restored, decision 0017); the addresses of orders still taking
- * payment (open, or expired within the late window) are asked of p2p's FindPayments, and each new txid is settled
- * with SettlePayment (any amount to the order's output counts); paid orders' payments are asked of
+ * payment (open, or expired within the late window) are asked of p2p's FindPayments, every round for two minutes
+ * after the order is made and one round in six after that, and each new txid is settled with SettlePayment (any
+ * amount to the order's output counts); paid orders' payments are asked of
  * GetTransactionStatus until mined (once a block, askPaidOrdersMined). Orders settled otherwise are watched for a
  * stray payment every round for a minute, then once a minute. With an xpub no two open orders share an address
  * (p2p holds each order's child for it alone until its late window ends, or until the order is settled otherwise
@@ -110,7 +123,16 @@ async function settleWatchedPayments(context: OrderContext, state: WatcherState,
     if (orders.length > 1 && orders.every((order) => order.derivationIndex !== null))
       byAddress.set(address, [orders.reduce((newest, order) => (order.createdAt > newest.createdAt ? order : newest))]);
   }
-  const single = [...byAddress.entries()].filter(([, orders]) => orders.length === 1).map(([address]) => address);
+  const round = state.rounds++;
+  const youngSince = now.getTime() - YOUNG_ORDER_MS;
+  const due = (address: string, order: WatchedOrder) =>
+    round === 0 ||
+    !['open', 'expired'].includes(order.status) ||
+    order.createdAt.getTime() >= youngSince ||
+    oldOrderRound(address) === round % OLD_ORDER_ROUNDS;
+  const single = [...byAddress.entries()]
+    .filter(([address, orders]) => orders.length === 1 && due(address, orders[0]!))
+    .map(([address]) => address);
   for (let start = 0; start < single.length; start += ADDRESSES_PER_CALL) {
     const asked = performance.now();
     const { payments } = await context.p2p.findPayments({ addresses: single.slice(start, start + ADDRESSES_PER_CALL) });
@@ -139,6 +161,13 @@ async function settleWatchedPayments(context: OrderContext, state: WatcherState,
       }
     }
   }
+}
+
+/** The round (of OLD_ORDER_ROUNDS) in which the address of an order no longer young is asked about. */
+export function oldOrderRound(address: string): number {
+  let hash = 0;
+  for (let index = 0; index < address.length; index++) hash = (hash * 31 + address.charCodeAt(index)) >>> 0;
+  return hash % OLD_ORDER_ROUNDS;
 }
 
 /**
