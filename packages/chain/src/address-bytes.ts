@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import bs58 from 'bs58';
 
-/** A P2PKH address's version byte (0x00 mainnet, 0x6f testnet and the local chain) and public key hash. */
+/** A Base58Check address's version byte (P2PKH: 0x00 on mainnet, 0x6f on testnet and the local chain) and 20-byte hash. */
 export type AddressBytes = { prefix: number; hash: Uint8Array };
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest();

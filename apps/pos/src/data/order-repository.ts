@@ -18,11 +18,11 @@ export type { OrderWithParts };
 export type { NewOrder };
 export type OrderRepository = ReturnType<typeof createOrderRepository>;
 export type OrderTransaction = Prisma.TransactionClient;
-/** What the watcher needs of a watched order to ask about its address: the txids of the payments it already has. */
 /** What the watcher needs of a paid order to ask whether its payments are mined. */
 export type UnconfirmedOrder = Pick<Order, 'id' | 'orderNumber' | 'status' | 'paidAt'> & {
   payments: Pick<OrderPayment, 'txid' | 'status'>[];
 };
+/** What the watcher needs of a watched order to ask about its address: the txids of the payments it already has. */
 export type WatchedOrder = Pick<Order, 'id' | 'orderNumber' | 'status' | 'address' | 'derivationIndex' | 'createdAt' | 'expiresAt'> & {
   txids: string[];
 };

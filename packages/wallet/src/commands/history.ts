@@ -1,5 +1,5 @@
 import type { Transaction } from '@bsv/sdk';
-import type { ChainClient } from '@ctk/chain';
+import { HISTORIES_AT_ONCE, type ChainClient, type HistoryEntry } from '@ctk/chain';
 import { AppError } from '@ctk/shared';
 import { P2PKH } from '@bsv/sdk';
 import { report } from '../io.js';
@@ -16,7 +16,12 @@ export async function history({ io, options, chain, wallet }: CommandContext): P
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
     throw new AppError('bad_request', `--limit must be a whole number from 1 to 1000, not "${options.limit}".`);
   const addresses = await ownedAddresses(chain.client, opened);
-  const histories = await Promise.all(addresses.map((owned) => chain.client.history(owned.address)));
+  const histories: HistoryEntry[][] = [];
+  for (let start = 0; start < addresses.length; start += HISTORIES_AT_ONCE) {
+    const group = addresses.slice(start, start + HISTORIES_AT_ONCE).map((owned) => owned.address);
+    const found = await chain.client.histories(group);
+    histories.push(...group.map((address) => found.get(address) ?? []));
+  }
   const all = newestFirst(histories);
   const ours = new Set(all.map((entry) => entry.txid));
   const load = loader(chain.client);
@@ -56,7 +61,7 @@ export async function history({ io, options, chain, wallet }: CommandContext): P
 }
 
 /** One list of several addresses' histories (each oldest first): unmined first, then by height, later arrivals first. */
-function newestFirst(histories: Array<Array<{ txid: string; height?: number }>>): Array<{ txid: string; height?: number }> {
+function newestFirst(histories: HistoryEntry[][]): HistoryEntry[] {
   const seen = new Map<string, { txid: string; height?: number; order: number }>();
   histories.forEach((history) =>
     history.forEach((entry, order) => {
