@@ -1,5 +1,6 @@
 import { Hash, P2PKH, Utils } from '@bsv/sdk';
 import { AppError } from '@ctk/shared';
+import { WOC_BULK_ADDRESSES } from '../client/woc-adapter.js';
 import type { Block, ChainState, TxRecord } from './chain-state.js';
 import { NULL_TXID } from './chain-state.js';
 import { p2pkhHash, p2pkhLock } from './local-chain.js';
@@ -165,10 +166,11 @@ function history(state: ChainState, address: string) {
   return state.history(addressHash(address)).map((txid) => ({ tx_hash: txid, height: heightOf(state, txid) }));
 }
 
-/** WoC's bulk history: at most 20 addresses, each with its confirmed and unconfirmed transactions apart. */
+/** WoC's bulk history: at most WOC_BULK_ADDRESSES addresses, each with its confirmed and unconfirmed transactions apart. */
 function bulkHistory(state: ChainState, addresses: unknown) {
-  if (!Array.isArray(addresses) || addresses.length === 0 || addresses.length > 20 || addresses.some((a) => typeof a !== 'string'))
-    throw new AppError('validation_failed', 'addresses must be a list of 1 to 20 addresses.');
+  const most = WOC_BULK_ADDRESSES;
+  if (!Array.isArray(addresses) || addresses.length === 0 || addresses.length > most || addresses.some((a) => typeof a !== 'string'))
+    throw new AppError('validation_failed', `addresses must be a list of 1 to ${most} addresses.`);
   return (addresses as string[]).map((address) => {
     const hash = addressHash(address);
     const entries = state.history(hash).map((txid) => ({ tx_hash: txid, height: heightOf(state, txid) }));
