@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isUniqueViolation } from '../src/db/prisma-errors.js';
+import { isUniqueViolation, isWriteConflict } from '../src/db/prisma-errors.js';
 import { prismaQueries } from '../src/db/sql.js';
 import { enqueueOutboxEvent } from '../src/events/outbox.js';
 import { openOutboxDatabase, type OutboxDatabase } from './fixtures/outbox/database.js';
@@ -111,6 +111,21 @@ describe('Sql', () => {
     expect(await refused(db.prisma.$transaction((tx) => prismaQueries(tx).rows(insert, ['taken', 4n])))).toBe(true);
     // Another refusal is not one.
     expect(await refused(db.sql.rows(insert, [null, 5n]))).toBe(false);
+  });
+
+  it('fails a transaction that lost a race (deadlock, serialization) as isWriteConflict tells, so that it is retried', async () => {
+    const lost = (code: string) =>
+      db.sql
+        .transaction((tx) => tx.rows(`DO $$ BEGIN RAISE EXCEPTION 'lost' USING ERRCODE = '${code}'; END $$`, []))
+        .then(
+          () => 'committed',
+          (error: unknown) => isWriteConflict(error),
+        );
+    expect(await lost('40P01')).toBe(true);
+    expect(await lost('40001')).toBe(true);
+    // Another failure is not one.
+    expect(await lost('23505')).toBe(false);
+    expect(await lost('P0001')).toBe(false);
   });
 
   it('refuses a column it would answer otherwise than Prisma (numeric), naming it', async () => {

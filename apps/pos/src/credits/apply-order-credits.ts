@@ -1,8 +1,7 @@
 import type { ApplyOrderCreditsRequest } from '@ctk/proto/ctk/pos/v1/pos';
 import { AppError, enqueuePaymentEvent, orgOf, prismaQueries } from '@ctk/shared';
 import { creditUseOf, insertCreditUse, storedValueSharesOf } from '../data/credit-use-repository.js';
-import type { OrderWithParts } from '../data/order-repository.js';
-import { lockOrder } from '../data/prepaid-card-repository.js';
+import { lockOrder, type OrderWithParts } from '../data/order-repository.js';
 import { getOrgOrder } from '../domain/get-order.js';
 import type { OrderContext } from '../orders/order-context.js';
 import { orderPaidEvent, wholeOf } from '../orders/order-event.js';

@@ -19,12 +19,14 @@ export async function insertCreditUse(
 }
 
 /** The order's credit uses that stand (not restored), oldest first. */
-export async function liveCreditUsesOf(tx: Prisma.TransactionClient, orderId: string): Promise<OrderCreditUse[]> {
-  return tx.orderCreditUse.findMany({ where: { orderId, restoredAt: null }, orderBy: { occurredAt: 'asc' } });
+export async function liveCreditUsesOf(tx: SqlQueries, orderId: string): Promise<OrderCreditUse[]> {
+  return tx.rows<OrderCreditUse>('SELECT * FROM order_credit_uses WHERE order_id = $1::uuid AND restored_at IS NULL ORDER BY occurred_at', [
+    orderId,
+  ]);
 }
 
-export async function markCreditUseRestored(tx: Prisma.TransactionClient, id: string, at: Date): Promise<void> {
-  await tx.orderCreditUse.update({ where: { id }, data: { restoredAt: at } });
+export async function markCreditUseRestored(tx: SqlQueries, id: string, at: Date): Promise<void> {
+  await tx.rows('UPDATE order_credit_uses SET restored_at = $2::timestamp(3) WHERE id = $1::uuid', [id, at]);
 }
 
 /**

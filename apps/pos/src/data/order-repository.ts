@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { OrderChanged } from '@ctk/proto/ctk/events/v1/order_event';
 import {
   AppError,
@@ -116,32 +117,24 @@ export function createOrderRepository(prisma: PrismaClient, sql: Sql) {
     },
 
     /**
-     * Runs `change` on the order with its row locked (SELECT ... FOR UPDATE), so that payments, a cancel
-     * and the watcher's moves on one order happen one after another; answers the order as it then is.
-     * With `payLink`, the row of the pay link the order was opened from is locked first (always link, then
-     * order, as an opening and a claim lock it), so that payments of one link's orders are recorded one
-     * after another: the one that takes its last use cancels the others (decision 0024). `patient` waits
-     * as long for the order's lock, where many callers change one order at once.
+     * Runs `change` on the order with its row locked (lockOrder), so that payments, a cancel and the watcher's
+     * moves on one order happen one after another; answers the order as it then is. `patient` waits longer for
+     * the order's lock, where many callers change one order at once.
      */
     async locked<T>(
       orderId: string,
       change: (tx: OrderTransaction, order: OrderWithParts) => Promise<T>,
-      options: { payLink?: boolean; patient?: boolean } = {},
+      options: { patient?: boolean } = {},
     ): Promise<T> {
       return prisma.$transaction(
         async (tx) => {
-          if (options.payLink) {
-            const [row] = await tx.$queryRaw<{ pay_link_id: string | null }[]>`SELECT pay_link_id FROM orders WHERE id = ${orderId}::uuid`;
-            if (row?.pay_link_id) await tx.$queryRaw`SELECT id FROM pay_links WHERE id = ${row.pay_link_id}::uuid FOR UPDATE`;
-          }
-          await tx.$queryRaw`SELECT id FROM orders WHERE id = ${orderId}::uuid FOR UPDATE`;
-          const order = await orderWithPartsById(prismaQueries(tx), orderId);
+          const order = await lockOrder(prismaQueries(tx), orderId);
           if (!order) throw new AppError('not_found', 'The order is gone');
           return change(tx, order);
         },
-        // Payments of one link's orders wait for each other's lock: give them longer than Prisma's 2 s to start.
-        // So do `patient` changes that many callers make at once on one order (refunds, decision 0033).
-        options.payLink || options.patient ? { maxWait: 20_000, timeout: 20_000 } : undefined,
+        // `patient` changes that many callers make at once on one order (refunds, decision 0033) wait for each
+        // other's lock: give them longer than Prisma's 2 s to start.
+        options.patient ? { maxWait: 20_000, timeout: 20_000 } : undefined,
       );
     },
 
@@ -188,37 +181,6 @@ export function createOrderRepository(prisma: PrismaClient, sql: Sql) {
         },
         { maxWait: 20_000, timeout: 20_000 },
       );
-    },
-
-    /**
-     * In the transaction recording the payment that takes a limited link's last use, with the link locked:
-     * its other orders still taking payment (open or expired, not paid) are cancelled, each with its row
-     * locked and its prepaid card uses given back by `release`; one holding a partial payment is flagged
-     * `refund_due`. Answers the ids cancelled.
-     */
-    async cancelLinkSiblings(
-      tx: OrderTransaction,
-      payLinkId: string,
-      exceptId: string,
-      now: Date,
-      release: (order: OrderWithParts) => Promise<OrderChanges>,
-    ): Promise<string[]> {
-      const rows = await tx.$queryRaw<{ id: string }[]>`
-        SELECT id FROM orders WHERE pay_link_id = ${payLinkId}::uuid AND id <> ${exceptId}::uuid
-          AND status IN ('open', 'expired') ORDER BY id FOR UPDATE`;
-      for (const { id } of rows) {
-        const order = (await orderWithPartsById(prismaQueries(tx), id))!;
-        const flags =
-          order.paidSatoshis > 0n ? [...new Set([...order.flags.filter((flag) => flag !== 'paid_partial'), 'refund_due'])] : order.flags;
-        await updateOrder(prismaQueries(tx), id, {
-          status: 'cancelled',
-          cancelledAt: now,
-          updatedAt: now,
-          flags,
-          ...(await release(order)),
-        });
-      }
-      return rows.map((row) => row.id);
     },
 
     /** Ends `txid`'s claim on the order, if it still holds it. */
@@ -337,9 +299,66 @@ function orderChangedOf(order: Announced): OrderChanged {
   });
 }
 
-/** A payment of the order, recorded in its transaction; a txid another order has is a unique violation. */
-export async function insertOrderPayment(tx: OrderTransaction, payment: Prisma.OrderPaymentUncheckedCreateInput): Promise<void> {
-  await tx.orderPayment.create({ data: payment, select: { orderId: true } });
+/**
+ * Locks the order's row (SELECT ... FOR UPDATE) until the transaction ends, and answers it as it now is. With
+ * `payLinkId` (the link the order was opened from: it never changes), the link's row is locked first (always
+ * link, then order, as an opening and a claim lock them), so that payments of one link's orders are recorded
+ * one after another: the one that takes its last use cancels the others (decision 0024).
+ */
+export async function lockOrder(tx: SqlQueries, id: string, payLinkId?: string | null): Promise<OrderWithParts | null> {
+  if (payLinkId) await tx.rows('SELECT id FROM pay_links WHERE id = $1::uuid FOR UPDATE', [payLinkId]);
+  await tx.rows('SELECT id FROM orders WHERE id = $1::uuid FOR UPDATE', [id]);
+  // After the lock, in a statement of its own (orderWithPartsById).
+  return orderWithPartsById(tx, id);
+}
+
+/**
+ * In the transaction recording the payment that takes a limited link's last use, with the link locked: its
+ * other orders still taking payment (open or expired, not paid) are cancelled, each with its row locked and its
+ * prepaid card uses given back by `release`; one holding a partial payment is flagged `refund_due`. Answers the
+ * ids cancelled.
+ */
+export async function cancelLinkSiblings(
+  tx: SqlQueries,
+  payLinkId: string,
+  exceptId: string,
+  now: Date,
+  release: (order: OrderWithParts) => Promise<OrderChanges>,
+): Promise<string[]> {
+  const rows = await tx.rows<{ id: string }>(
+    `SELECT id FROM orders WHERE pay_link_id = $1::uuid AND id <> $2::uuid AND status IN ('open', 'expired') ORDER BY id FOR UPDATE`,
+    [payLinkId, exceptId],
+  );
+  for (const { id } of rows) {
+    const order = (await orderWithPartsById(tx, id))!;
+    const flags =
+      order.paidSatoshis > 0n ? [...new Set([...order.flags.filter((flag) => flag !== 'paid_partial'), 'refund_due'])] : order.flags;
+    await updateOrder(tx, id, { status: 'cancelled', cancelledAt: now, updatedAt: now, flags, ...(await release(order)) });
+  }
+  return rows.map((row) => row.id);
+}
+
+const INSERT_PAYMENT = `INSERT INTO order_payments
+    (id, order_id, txid, satoshis, via, status, block_height, late, received_at, receipt_vout, refund_to)
+  VALUES ($1::uuid, $2::uuid, $3, $4::bigint, $5, $6, $7::int4, $8, $9::timestamp(3), $10::int4, $11)
+  RETURNING *`;
+
+/** A payment of the order, recorded in its transaction, as it is now stored; a txid the order has is a unique violation. */
+export async function insertOrderPayment(tx: SqlQueries, payment: Omit<OrderPayment, 'id'>): Promise<OrderPayment> {
+  const [row] = await tx.rows<OrderPayment>(INSERT_PAYMENT, [
+    randomUUID(),
+    payment.orderId,
+    payment.txid,
+    payment.satoshis,
+    payment.via,
+    payment.status,
+    payment.blockHeight,
+    payment.late,
+    payment.receivedAt,
+    payment.receiptVout,
+    payment.refundTo,
+  ]);
+  return row!;
 }
 
 /** What the chain now says of one of the order's payments. */
@@ -350,10 +369,4 @@ export async function setOrderPaymentState(
   state: { status: string; blockHeight: number | null },
 ): Promise<void> {
   await tx.orderPayment.update({ where: { orderId_txid: { orderId, txid } }, data: state, select: { orderId: true } });
-}
-
-/** How many of the pay link's orders other than `orderId` are paid: the uses they took. */
-export async function paidOrdersOfLink(tx: OrderTransaction, payLinkId: string, orderId: string): Promise<bigint> {
-  const paid = await tx.order.count({ where: { payLinkId, id: { not: orderId }, status: { in: ['paid', 'confirmed'] } } });
-  return BigInt(paid);
 }

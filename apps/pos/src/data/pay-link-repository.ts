@@ -1,4 +1,4 @@
-import type { CursorPosition } from '@ctk/shared';
+import type { CursorPosition, SqlQueries } from '@ctk/shared';
 import type { PayLink, Prisma, PrismaClient } from '../generated/prisma/client.js';
 
 export type { PayLink };
@@ -75,8 +75,15 @@ async function usesOf(db: Db, payLinkId: string, now: Date): Promise<{ usesPaid:
   return { usesPaid: BigInt(paid), usesHeld: BigInt(held) };
 }
 
-/** The link's use limit (0: none), read in the paying order's transaction; null when the link is gone. */
-export async function payLinkMaxUses(tx: Prisma.TransactionClient, id: string): Promise<bigint | null> {
-  const link = await tx.payLink.findUnique({ where: { id }, select: { maxUses: true } });
-  return link?.maxUses ?? null;
+/**
+ * The use limit of the link (with its row locked by the paying order's transaction) and the uses its orders other
+ * than `orderId` have taken (paid), in one statement; null when the link has no limit, or is gone.
+ */
+export async function payLinkUses(tx: SqlQueries, id: string, orderId: string): Promise<{ max: bigint; paid: bigint } | null> {
+  const [uses] = await tx.rows<{ max: bigint; paid: bigint }>(LINK_USES, [id, orderId]);
+  return uses && uses.max > 0n ? uses : null;
 }
+
+const LINK_USES = `SELECT l.max_uses AS max, (SELECT count(*) FROM orders o
+    WHERE o.pay_link_id = l.id AND o.id <> $2::uuid AND o.status IN ('paid', 'confirmed')) AS paid
+  FROM pay_links l WHERE l.id = $1::uuid`;

@@ -1,7 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { SqlQueries } from '@ctk/shared';
 import type { Holder } from '../cards/card-holder.js';
 import type { Prisma, PrismaClient, PrepaidCard, PrepaidCardActivity } from '../generated/prisma/client.js';
-import { orderWithPartsById, type OrderWithParts } from './order-with-parts.js';
 
 export type { PrepaidCard, PrepaidCardActivity };
 export type PrepaidActivityRow = PrepaidCardActivity & { order: { orderNumber: string } | null };
@@ -116,12 +116,6 @@ export async function insertCard(tx: Prisma.TransactionClient, card: Prisma.Prep
   await tx.prepaidCard.create({ data: card, select: { id: true } });
 }
 
-/** Locks the order's row (SELECT ... FOR UPDATE) until the transaction ends, and answers it as it now is. */
-export async function lockOrder(tx: SqlQueries, id: string): Promise<OrderWithParts | null> {
-  await tx.rows('SELECT id FROM orders WHERE id = $1::uuid FOR UPDATE', [id]);
-  return orderWithPartsById(tx, id);
-}
-
 /** What a change of a card checks, read with its row locked. */
 export type LockedCard = Pick<PrepaidCard, 'id' | 'status' | 'balanceMinor' | 'currency' | 'identifierHash'>;
 
@@ -203,25 +197,26 @@ export async function redeemFromCard(tx: SqlQueries, use: Redeem, now: Date): Pr
  * card active at its value (`activate`: its selling order was paid).
  */
 export async function creditBalance(
-  tx: Prisma.TransactionClient,
+  tx: SqlQueries,
   id: string,
   amount: bigint,
   now: Date,
   activate = false,
 ): Promise<{ balanceMinor: bigint; sequence: bigint } | undefined> {
-  const [row] = activate
-    ? await tx.$queryRaw<{ balance_minor: bigint; last_sequence: bigint }[]>`
-        UPDATE prepaid_cards SET balance_minor = initial_minor, status = 'active', activated_at = ${now},
-          last_sequence = last_sequence + 1, updated_at = ${now}
-        WHERE id = ${id}::uuid AND status IN ('pending', 'void') AND initial_minor = ${amount}
-        RETURNING balance_minor, last_sequence`
-    : await tx.$queryRaw<{ balance_minor: bigint; last_sequence: bigint }[]>`
-        UPDATE prepaid_cards SET balance_minor = balance_minor + ${amount}, status = 'active',
-          last_sequence = last_sequence + 1, updated_at = ${now}
-        WHERE id = ${id}::uuid AND status IN ('active', 'empty')
-        RETURNING balance_minor, last_sequence`;
-  return row && { balanceMinor: row.balance_minor, sequence: row.last_sequence };
+  const [row] = await tx.rows<{ balanceMinor: bigint; sequence: bigint }>(activate ? ACTIVATE : CREDIT, [id, amount, now]);
+  return row;
 }
+
+/** $1 card, $2 its value, $3 now. */
+const ACTIVATE = `UPDATE prepaid_cards SET balance_minor = initial_minor, status = 'active', activated_at = $3::timestamp(3),
+    last_sequence = last_sequence + 1, updated_at = $3::timestamp(3)
+  WHERE id = $1::uuid AND status IN ('pending', 'void') AND initial_minor = $2::bigint
+  RETURNING balance_minor, last_sequence AS sequence`;
+/** $1 card, $2 amount, $3 now. */
+const CREDIT = `UPDATE prepaid_cards SET balance_minor = balance_minor + $2::bigint, status = 'active',
+    last_sequence = last_sequence + 1, updated_at = $3::timestamp(3)
+  WHERE id = $1::uuid AND status IN ('active', 'empty')
+  RETURNING balance_minor, last_sequence AS sequence`;
 
 /** A new holder and identifier for the card; answers the next activity's sequence. */
 export async function rekeyCard(
@@ -249,35 +244,56 @@ export async function rekeyCard(
 }
 
 /** A pending card whose selling order will not be paid (expired or cancelled) is void. */
-export async function voidPendingCard(tx: Prisma.TransactionClient, id: string, now: Date): Promise<void> {
-  await tx.prepaidCard.updateMany({ where: { id, status: 'pending' }, data: { status: 'void', updatedAt: now } });
+export async function voidPendingCard(tx: SqlQueries, id: string, now: Date): Promise<void> {
+  await tx.rows(`UPDATE prepaid_cards SET status = 'void', updated_at = $2::timestamp(3) WHERE id = $1::uuid AND status = 'pending'`, [
+    id,
+    now,
+  ]);
 }
 
+/** A row of a card's ledger to append. */
+export type NewActivity = {
+  cardId: string;
+  sequence: bigint;
+  kind: ActivityKind;
+  amountMinor: bigint;
+  balanceAfterMinor: bigint;
+  orderId: string | null;
+  taxMinor?: bigint;
+  tipMinor?: bigint;
+  restoresId?: string;
+  occurredAt: Date;
+};
+
+const APPEND_ACTIVITY = `INSERT INTO prepaid_card_activities
+    (id, card_id, sequence, kind, amount_minor, balance_after_minor, tax_minor, tip_minor, order_id, restores_id, occurred_at)
+  VALUES ($1::uuid, $2::uuid, $3::bigint, $4, $5::bigint, $6::bigint, $7::bigint, $8::bigint, $9::uuid, $10::uuid, $11::timestamp(3))`;
+
 /** Appends one row to the card's ledger; never updated nor deleted afterwards. */
-export function appendActivity(
-  tx: Prisma.TransactionClient,
-  activity: {
-    cardId: string;
-    sequence: bigint;
-    kind: ActivityKind;
-    amountMinor: bigint;
-    balanceAfterMinor: bigint;
-    orderId: string | null;
-    taxMinor?: bigint;
-    tipMinor?: bigint;
-    restoresId?: string;
-    occurredAt: Date;
-  },
-): Promise<PrepaidCardActivity> {
-  return tx.prepaidCardActivity.create({ data: activity });
+export async function appendActivity(tx: SqlQueries, activity: NewActivity): Promise<void> {
+  await tx.rows(APPEND_ACTIVITY, [
+    randomUUID(),
+    activity.cardId,
+    activity.sequence,
+    activity.kind,
+    activity.amountMinor,
+    activity.balanceAfterMinor,
+    activity.taxMinor ?? 0n,
+    activity.tipMinor ?? 0n,
+    activity.orderId,
+    activity.restoresId ?? null,
+    activity.occurredAt,
+  ]);
 }
 
 /** The redeems of an order that no restore has undone yet, by card id (the lock order of a restore), then sequence. */
-export function liveRedeemsOf(tx: Prisma.TransactionClient, orderId: string): Promise<PrepaidCardActivity[]> {
-  return tx.prepaidCardActivity.findMany({
-    where: { orderId, kind: 'redeem', restoredBy: null },
-    orderBy: [{ cardId: 'asc' }, { sequence: 'asc' }],
-  });
+export function liveRedeemsOf(tx: SqlQueries, orderId: string): Promise<PrepaidCardActivity[]> {
+  return tx.rows<PrepaidCardActivity>(
+    `SELECT a.* FROM prepaid_card_activities a WHERE a.order_id = $1::uuid AND a.kind = 'redeem'
+      AND NOT EXISTS (SELECT 1 FROM prepaid_card_activities r WHERE r.restores_id = a.id)
+    ORDER BY a.card_id, a.sequence`,
+    [orderId],
+  );
 }
 
 /**

@@ -29,7 +29,7 @@ export async function cancelOrder(context: OrderContext, org: Org, orderNumber: 
     const now = context.now();
     // A payment being broadcast would reach the chain for a cancelled order.
     if (isClaimedByAnother(order, now)) throw beingPaid(order, 'it cannot be cancelled now');
-    const released = await releaseOrderCards(tx, order, now);
+    const released = await releaseOrderCards(prismaQueries(tx), order, now);
     await restoreReward(tx, order, now);
     return updateOrderWithParts(prismaQueries(tx), order.id, {
       status: 'cancelled',

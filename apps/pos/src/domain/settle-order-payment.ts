@@ -47,7 +47,7 @@ export async function settleOrderPayment(
   } else settled = await settle(expected);
   const paidToReferrer = commissionAt >= 0 ? (settled.paidSatoshis[commissionAt] ?? 0n) : 0n;
   const commissionSatoshis = paidToReferrer < order.commissionSatoshis ? paidToReferrer : order.commissionSatoshis;
-  return recordOrderPayment(context, order.id, {
+  return recordOrderPayment(context, order, {
     txid: settled.txid,
     satoshis: (settled.paidSatoshis[0] ?? 0n) + commissionSatoshis,
     commissionSatoshis,

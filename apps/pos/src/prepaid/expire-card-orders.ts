@@ -29,7 +29,7 @@ export async function expireCardOrders(context: OrderContext, cardIds?: readonly
 async function expireCardOrder(context: OrderContext, id: string, now: Date): Promise<boolean> {
   const changed = await context.orders.locked(id, async (tx, order) => {
     if (order.status !== 'open' || order.expiresAt > now) return false;
-    const released = await releaseOrderCards(tx, order, now);
+    const released = await releaseOrderCards(prismaQueries(tx), order, now);
     const flags = order.paidSatoshis > 0n ? [...new Set([...order.flags, 'paid_partial'])] : order.flags;
     await updateOrder(prismaQueries(tx), id, { status: 'expired', flags, updatedAt: now, ...released.changes });
     return true;

@@ -1,6 +1,6 @@
 import type { PaymentEvent } from '@ctk/proto/ctk/events/v1/payment_event';
-import { AppError, prismaQueries } from '@ctk/shared';
-import type { OrderTransaction, OrderWithParts } from '../data/order-repository.js';
+import { AppError, type SqlQueries } from '@ctk/shared';
+import type { OrderWithParts } from '../data/order-repository.js';
 import { creditsSoldEvent } from '../credits/credits-events.js';
 import { storedValueSharesOf } from '../data/credit-use-repository.js';
 import { appendActivity, creditBalance } from '../data/prepaid-card-repository.js';
@@ -14,12 +14,7 @@ import { NO_SHARES, restOf } from './use-shares.js';
  * one selling credits tells `credits.sold` (decision 0036); any other tells `payment.received` for the rest
  * that stored value did not pay. Undefined when stored value paid it all.
  */
-export async function paidOrderEvent(
-  tx: OrderTransaction,
-  order: OrderWithParts,
-  txid: string,
-  now: Date,
-): Promise<PaymentEvent | undefined> {
+export async function paidOrderEvent(tx: SqlQueries, order: OrderWithParts, txid: string, now: Date): Promise<PaymentEvent | undefined> {
   if (order.prepaidCardId) {
     const credited = await creditBalance(tx, order.prepaidCardId, order.totalMinor, now, true);
     if (!credited) throw new AppError('internal', `The card order ${order.orderNumber} sells is not pending`);
@@ -35,7 +30,7 @@ export async function paidOrderEvent(
     return prepaidIssuedEvent(order, txid, now);
   }
   if (order.creditsTokenId) return creditsSoldEvent(order, txid, now);
-  const used = order.cardPaidMinor > 0n ? await storedValueSharesOf(prismaQueries(tx), order.id) : NO_SHARES;
+  const used = order.cardPaidMinor > 0n ? await storedValueSharesOf(tx, order.id) : NO_SHARES;
   const rest = restOf(wholeOf(order), used);
   return rest.amountMinor > 0n ? orderPaidEvent(order, txid, now, rest) : undefined;
 }

@@ -1,7 +1,7 @@
-import { AppError, enqueuePaymentEvent, prismaQueries } from '@ctk/shared';
+import { AppError, enqueuePaymentEvent, type SqlQueries } from '@ctk/shared';
 import { creditsRestoredEvent } from '../credits/credits-events.js';
 import { liveCreditUsesOf, markCreditUseRestored } from '../data/credit-use-repository.js';
-import type { OrderTransaction, OrderWithParts } from '../data/order-repository.js';
+import type { OrderWithParts } from '../data/order-repository.js';
 import { appendActivity, creditBalance, liveRedeemsOf, lockCard, voidPendingCard } from '../data/prepaid-card-repository.js';
 import { satoshisFor } from '../rates/exchange-rate.js';
 import { prepaidRestoredEvent } from './prepaid-events.js';
@@ -19,12 +19,12 @@ export type ReleasedOrder = { cardPaidMinor?: bigint; satoshis?: bigint };
  * card paid any of it, so its satoshis are the whole total's again (a late payment pays all of it). The
  * caller's change of the order's status publishes its change too, and wakes the relay once committed.
  */
-export async function releaseOrderCards(tx: OrderTransaction, order: OrderWithParts, now: Date): Promise<{ changes: ReleasedOrder }> {
+export async function releaseOrderCards(tx: SqlQueries, order: OrderWithParts, now: Date): Promise<{ changes: ReleasedOrder }> {
   if (order.prepaidCardId) await voidPendingCard(tx, order.prepaidCardId, now);
   if (order.cardPaidMinor === 0n) return { changes: {} };
   const redeems = await liveRedeemsOf(tx, order.id);
   for (const redeem of redeems) {
-    await lockCard(prismaQueries(tx), redeem.cardId);
+    await lockCard(tx, redeem.cardId);
     const credited = await creditBalance(tx, redeem.cardId, -redeem.amountMinor, now);
     if (!credited) throw new AppError('internal', `A card used on order ${order.orderNumber} cannot take its use back`);
     await appendActivity(tx, {

@@ -29,7 +29,7 @@ export async function transferPrepaidCard(
     if (card.status === 'void') throw new AppError('card_not_active', 'The card is void: it was never paid for', { status: card.status });
     const now = cards.orders.now();
     const sequence = await rekeyCard(tx, card.id, { hash: identifier.hash, sealed, last4: identifier.last4 }, holder, now);
-    await appendActivity(tx, {
+    await appendActivity(prismaQueries(tx), {
       cardId: card.id,
       sequence,
       kind: 'transfer',

@@ -3,11 +3,10 @@ import { AppError, countPayment, enqueuePaymentEvent, type Org, validate } from 
 import { z } from 'zod';
 import type { CardContext } from '../cards/card-context.js';
 import { readCardIdentifier } from '../cards/card-identifier.js';
-import type { OrderWithParts } from '../data/order-repository.js';
+import { lockOrder, type OrderWithParts } from '../data/order-repository.js';
 import {
   cardById,
   lockCard,
-  lockOrder,
   readCard,
   redeemFromCard,
   type LockedCard,

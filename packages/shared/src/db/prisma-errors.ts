@@ -6,10 +6,7 @@ const codeOf = (error: unknown): unknown => (typeof error === 'object' && error 
  * (decision 0048), on the driver adapter (its DriverAdapterError) or as a raw query of a Prisma transaction (P2010).
  */
 export function isUniqueViolation(error: unknown): boolean {
-  const code = codeOf(error);
-  if (code === 'P2002') return true;
-  const adapterError = code === 'P2010' ? (error as { meta?: { driverAdapterError?: unknown } }).meta?.driverAdapterError : error;
-  return (adapterError as { cause?: { kind?: unknown } } | undefined)?.cause?.kind === 'UniqueConstraintViolation';
+  return codeOf(error) === 'P2002' || adapterErrorOf(error)?.cause?.kind === 'UniqueConstraintViolation';
 }
 
 /**
@@ -22,9 +19,19 @@ export function isDatabaseBusy(error: unknown): boolean {
 }
 
 /**
- * The transaction lost a race with another: a write conflict or a deadlock (PostgreSQL 40001 or 40P01,
- * which Prisma's driver adapters report as P2034). Retrying it afresh is right; it is never a bug of its caller.
+ * The transaction lost a race with another: a write conflict or a deadlock (PostgreSQL 40001 or 40P01), which
+ * Prisma's client reports as P2034, and the driver adapter, under a statement sent without the client (decision
+ * 0048), as a TransactionWriteConflict (PGlite's names a deadlock by its code alone). Retrying it afresh is right;
+ * it is never a bug of its caller.
  */
 export function isWriteConflict(error: unknown): boolean {
-  return codeOf(error) === 'P2034';
+  if (codeOf(error) === 'P2034') return true;
+  const cause = adapterErrorOf(error)?.cause;
+  return cause?.kind === 'TransactionWriteConflict' || (cause?.kind === 'postgres' && cause.code === '40P01');
+}
+
+/** The driver adapter's error under `error`: itself, or a Prisma transaction's raw query's (P2010). */
+function adapterErrorOf(error: unknown): { cause?: { kind?: unknown; code?: unknown } } | undefined {
+  return (codeOf(error) === 'P2010' ? (error as { meta?: { driverAdapterError?: unknown } }).meta?.driverAdapterError : error) as
+    { cause?: { kind?: unknown; code?: unknown } } | undefined;
 }
