@@ -35,11 +35,12 @@ export async function markCreditUseRestored(tx: SqlQueries, id: string, at: Date
  * the order carries the rest. One statement (decision 0048): every card use asks it.
  */
 export async function storedValueSharesOf(sql: SqlQueries, orderId: string): Promise<Shares> {
-  const [shares] = await sql.rows<Shares>(SHARES, [orderId]);
+  const [shares] = await sql.rows<Shares>(STORED_VALUE_SHARES, [orderId]);
   return shares!;
 }
 
-const SHARES = `WITH cards AS (
+/** $1 the order: storedValueSharesOf's statement, which a card use's read of its card joins (cardForUse). */
+export const STORED_VALUE_SHARES = `WITH cards AS (
     SELECT COALESCE(-SUM(a.amount_minor), 0)::int8 AS amount, COALESCE(SUM(a.tax_minor), 0)::int8 AS tax,
       COALESCE(SUM(a.tip_minor), 0)::int8 AS tip
     FROM prepaid_card_activities a

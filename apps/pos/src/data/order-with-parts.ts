@@ -1,11 +1,9 @@
-import { columnOf, type SqlQueries } from '@ctk/shared';
+import type { SqlQueries } from '@ctk/shared';
 import type { Order, OrderLine, OrderPayment, OrderRefund } from '../generated/prisma/client.js';
+import { jsonRows, typed, type Kind } from './json-rows.js';
 
 /** An order with its lines (by position), payments (by when received) and refunds (by when asked). */
 export type OrderWithParts = Order & { lines: OrderLine[]; payments: OrderPayment[]; refunds: OrderRefund[] };
-
-/** How a field of a part travels in json: as it is, or (bigint, timestamp) as text read back exactly. */
-type Kind = 'plain' | 'bigint' | 'date';
 
 // Every field of each part, so that a field added to the schema fails the type check until it is read here.
 const LINE: Record<keyof OrderLine, Kind> = {
@@ -59,15 +57,9 @@ const REFUND: Record<keyof OrderRefund, Kind> = {
   txid: 'plain',
 };
 
-/** The part's rows of order `o` as one json array, each field under its name; bigints and timestamps as text. */
+/** The part's rows of order `o` as one json array (jsonRows). */
 function partsOf(table: string, fields: Record<string, Kind>, orderBy: string): string {
-  const values = Object.entries(fields).map(([field, kind]) => {
-    const column = `p.${columnOf(field)}`;
-    const value = kind === 'bigint' ? `${column}::text` : kind === 'date' ? `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')` : column;
-    return `'${field}', ${value}`;
-  });
-  const aggregated = `json_agg(json_build_object(${values.join(', ')}) ORDER BY p.${orderBy})`;
-  return `COALESCE((SELECT ${aggregated} FROM ${table} p WHERE p.order_id = o.id), '[]')`;
+  return jsonRows(fields, `${table} p WHERE p.order_id = o.id`, `p.${orderBy}`);
 }
 
 const WITH_PARTS = `SELECT o.*, ${partsOf('order_lines', LINE, 'position')} AS lines,
@@ -102,13 +94,4 @@ function withTypedParts(row: Raw): OrderWithParts {
     payments: row.payments.map((payment) => typed(payment, PAYMENT)),
     refunds: row.refunds.map((refund) => typed(refund, REFUND)),
   };
-}
-
-function typed<T>(raw: Record<string, unknown>, fields: Record<keyof T, Kind>): T {
-  const record: Record<string, unknown> = {};
-  for (const [field, kind] of Object.entries(fields) as [string, Kind][]) {
-    const value = raw[field];
-    record[field] = value === null || kind === 'plain' ? value : kind === 'bigint' ? BigInt(value as string) : new Date(value as string);
-  }
-  return record as T;
 }

@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { SqlQueries } from '@ctk/shared';
 import type { Holder } from '../cards/card-holder.js';
 import type { Prisma, PrismaClient, PrepaidCard, PrepaidCardActivity } from '../generated/prisma/client.js';
+import type { Shares } from '../prepaid/use-shares.js';
+import { STORED_VALUE_SHARES } from './credit-use-repository.js';
+import { jsonRows, typed, type Kind } from './json-rows.js';
 
 export type { PrepaidCard, PrepaidCardActivity };
 export type PrepaidActivityRow = PrepaidCardActivity & { order: { orderNumber: string } | null };
@@ -38,34 +41,51 @@ export async function cardKeyOf(
   return card ?? null;
 }
 
-/** The id and organisation of the order of a number. */
-export async function orderOwnerOf(sql: SqlQueries, orderNumber: string): Promise<{ id: string; organizationId: string } | null> {
-  const [order] = await sql.rows<{ id: string; organizationId: string }>('SELECT id, organization_id FROM orders WHERE order_number = $1', [
-    orderNumber,
-  ]);
-  return order ?? null;
-}
+// Every field of an activity, so that a field added to the schema fails the type check until it is read here.
+const ACTIVITY: Record<keyof PrepaidCardActivity | 'orderNumber', Kind> = {
+  id: 'plain',
+  cardId: 'plain',
+  sequence: 'bigint',
+  kind: 'plain',
+  amountMinor: 'bigint',
+  balanceAfterMinor: 'bigint',
+  taxMinor: 'bigint',
+  tipMinor: 'bigint',
+  orderId: 'plain',
+  restoresId: 'plain',
+  occurredAt: 'date',
+  orderNumber: 'plain',
+};
 
-const CARD = `SELECT c.*, (SELECT o.order_number FROM orders o WHERE o.prepaid_card_id = c.id) AS selling_order_number
+const SELLING_ORDER_NUMBER = '(SELECT o.order_number FROM orders o WHERE o.prepaid_card_id = c.id) AS selling_order_number';
+const CARD = `SELECT c.*, ${SELLING_ORDER_NUMBER} FROM prepaid_cards c WHERE c.id = $1::uuid`;
+/** The card with its latest $2 activities, each with its order's number, in one statement. */
+const CARD_WITH_ACTIVITIES = `SELECT c.*, ${SELLING_ORDER_NUMBER}, ${jsonRows(
+  ACTIVITY,
+  `(SELECT a.*, o.order_number FROM prepaid_card_activities a LEFT JOIN orders o ON o.id = a.order_id
+      WHERE a.card_id = c.id ORDER BY a.sequence DESC LIMIT $2) p`,
+  'p.sequence DESC',
+)} AS activities
   FROM prepaid_cards c WHERE c.id = $1::uuid`;
-const ACTIVITIES = `SELECT a.*, o.order_number AS activity_order_number
-  FROM prepaid_card_activities a LEFT JOIN orders o ON o.id = a.order_id
-  WHERE a.card_id = $1::uuid ORDER BY a.sequence DESC LIMIT $2`;
+
+type CardRead = PrepaidCard & { sellingOrderNumber: string | null; activities?: Record<string, unknown>[] };
 
 /**
  * The card of an id (a UUID) and, when asked for, its latest activities, newest first: every use answers them,
- * so read without Prisma's client (decision 0048).
+ * so read in one statement without Prisma's client (decision 0048).
  */
 export async function cardById(sql: SqlQueries, id: string, activities = false): Promise<PrepaidCardRow | null> {
-  const [row] = await sql.rows<PrepaidCard & { sellingOrderNumber: string | null }>(CARD, [id]);
+  const [row] = activities ? await sql.rows<CardRead>(CARD_WITH_ACTIVITIES, [id, ACTIVITIES_SHOWN]) : await sql.rows<CardRead>(CARD, [id]);
   if (!row) return null;
-  const { sellingOrderNumber, ...card } = row;
+  const { sellingOrderNumber, activities: read, ...card } = row;
   const found = { ...card, sellingOrder: numbered(sellingOrderNumber) };
-  if (!activities) return found;
-  const rows = await sql.rows<PrepaidCardActivity & { activityOrderNumber: string | null }>(ACTIVITIES, [id, ACTIVITIES_SHOWN]);
+  if (!read) return found;
   return {
     ...found,
-    activities: rows.map(({ activityOrderNumber, ...activity }) => ({ ...activity, order: numbered(activityOrderNumber) })),
+    activities: read.map((raw) => {
+      const { orderNumber, ...activity } = typed<PrepaidCardActivity & { orderNumber: string | null }>(raw, ACTIVITY);
+      return { ...activity, order: numbered(orderNumber) };
+    }),
   };
 }
 
@@ -131,6 +151,31 @@ export async function lockCard(tx: SqlQueries, id: string): Promise<LockedCard |
 export async function readCard(tx: SqlQueries, id: string): Promise<LockedCard | undefined> {
   const [card] = await tx.rows<LockedCard>(CHECKED, [id]);
   return card;
+}
+
+/** $1 the order, $2 the card: what a use checks of the card, beside what the order's stored value already paid. */
+const CARD_FOR_USE = `SELECT c.id, c.status, c.balance_minor, c.currency, c.identifier_hash,
+    s.amount_minor AS earlier_amount_minor, s.tax_minor AS earlier_tax_minor, s.tip_minor AS earlier_tip_minor
+  FROM prepaid_cards c CROSS JOIN (${STORED_VALUE_SHARES}) s WHERE c.id = $2::uuid`;
+
+/**
+ * In a use's transaction, with the order's row locked: what the use checks of the card (as readCard reads it, or
+ * with its row locked as lockCard does, when `lock`) and what the order's live stored-value uses add up to
+ * (storedValueSharesOf), in one statement. The order's lock keeps its uses as read.
+ */
+export async function cardForUse(
+  tx: SqlQueries,
+  cardId: string,
+  orderId: string,
+  lock: boolean,
+): Promise<{ card: LockedCard; earlier: Shares } | undefined> {
+  const [row] = await tx.rows<LockedCard & Record<'earlierAmountMinor' | 'earlierTaxMinor' | 'earlierTipMinor', bigint>>(
+    lock ? `${CARD_FOR_USE} FOR UPDATE OF c` : CARD_FOR_USE,
+    [orderId, cardId],
+  );
+  if (!row) return undefined;
+  const { earlierAmountMinor, earlierTaxMinor, earlierTipMinor, ...card } = row;
+  return { card, earlier: { amountMinor: earlierAmountMinor, taxMinor: earlierTaxMinor, tipMinor: earlierTipMinor } };
 }
 
 /** A use of a card on an order: what its `redeem` activity records (`id` chosen by the caller, so its event can name it first). */
@@ -303,17 +348,52 @@ export function liveRedeemsOf(tx: SqlQueries, orderId: string): Promise<PrepaidC
  */
 export async function expiredCardOrders(sql: SqlQueries, now: Date, cardIds?: readonly string[]): Promise<string[]> {
   const rows = cardIds
-    ? await sql.rows<{ id: string }>(EXPIRED_ORDERS_OF_CARDS, [now, cardIds])
+    ? await sql.rows<{ id: string }>(expiredOrdersOf('$2::uuid[]', '$1'), [now, cardIds])
     : await sql.rows<{ id: string }>(EXPIRED_CARD_ORDERS, [now]);
   return rows.map((row) => row.id);
 }
 
-const EXPIRED_ORDERS_OF_CARDS = `SELECT o.id FROM orders o
-  WHERE o.status = 'open' AND o.expires_at <= $1::timestamp(3)
-    AND (o.prepaid_card_id = ANY($2::uuid[])
+/** expiredCardOrders' statement for the cards of the uuid[] `cards` at the timestamp `now` (a parameter or a column). */
+const expiredOrdersOf = (cards: string, now: string) => `SELECT o.id FROM orders o
+  WHERE o.status = 'open' AND o.expires_at <= ${now}::timestamp(3)
+    AND (o.prepaid_card_id = ANY(${cards})
       OR (o.card_paid_minor > 0 AND EXISTS (SELECT 1 FROM prepaid_card_activities a
-        WHERE a.order_id = o.id AND a.card_id = ANY($2::uuid[]) AND a.kind = 'redeem')))
+        WHERE a.order_id = o.id AND a.card_id = ANY(${cards}) AND a.kind = 'redeem')))
   ORDER BY o.expires_at LIMIT 1000`;
 const EXPIRED_CARD_ORDERS = `SELECT o.id FROM orders o
   WHERE o.status = 'open' AND o.expires_at <= $1::timestamp(3) AND (o.prepaid_card_id IS NOT NULL OR o.card_paid_minor > 0)
   ORDER BY o.expires_at LIMIT 1000`;
+
+/** What a use finds before its transaction: the card's key, the order's owner, and the card's orders to expire first. */
+export type UseTargets = {
+  card: { id: string; identifierHash: string; organizationId: string } | null;
+  order: { id: string; organizationId: string } | null;
+  expired: string[];
+};
+
+/** $1 card (a UUID), $2 order number, $3 now. */
+const USE_TARGETS = `SELECT c.id AS card_id, c.identifier_hash, c.organization_id AS card_organization_id,
+    o.id AS order_id, o.organization_id AS order_organization_id,
+    ARRAY(SELECT e.id::text FROM (${expiredOrdersOf('ARRAY[c.id]', '$3')}) e) AS expired
+  FROM (SELECT 1) one LEFT JOIN prepaid_cards c ON c.id = $1::uuid LEFT JOIN orders o ON o.order_number = $2`;
+
+/**
+ * A use's three reads in one statement: cardKeyOf of the card (a UUID), orderOwnerOf of the order's number, and
+ * expiredCardOrders of the card (none for a card no one has).
+ */
+export async function useTargetsOf(sql: SqlQueries, cardId: string, orderNumber: string, now: Date): Promise<UseTargets> {
+  const [row] = await sql.rows<{
+    cardId: string | null;
+    identifierHash: string | null;
+    cardOrganizationId: string | null;
+    orderId: string | null;
+    orderOrganizationId: string | null;
+    expired: string[];
+  }>(USE_TARGETS, [cardId, orderNumber, now]);
+  const { cardId: id, identifierHash, cardOrganizationId, orderId, orderOrganizationId, expired } = row!;
+  return {
+    card: id === null ? null : { id, identifierHash: identifierHash!, organizationId: cardOrganizationId! },
+    order: orderId === null ? null : { id: orderId, organizationId: orderOrganizationId! },
+    expired,
+  };
+}

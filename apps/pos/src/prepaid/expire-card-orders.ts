@@ -14,8 +14,13 @@ import { releaseOrderCards } from './release-order-cards.js';
  */
 export async function expireCardOrders(context: OrderContext, cardIds?: readonly string[]): Promise<string[]> {
   const now = context.now();
+  return expireOrders(context, await expiredCardOrders(context.sql, now, cardIds), now);
+}
+
+/** Expires each of the orders expiredCardOrders found at `now`, as expireCardOrders does; answers those it expired. */
+export async function expireOrders(context: OrderContext, ids: readonly string[], now: Date): Promise<string[]> {
   const expired: string[] = [];
-  for (const id of await expiredCardOrders(context.sql, now, cardIds)) {
+  for (const id of ids) {
     try {
       if (await expireCardOrder(context, id, now)) expired.push(id);
     } catch (error) {

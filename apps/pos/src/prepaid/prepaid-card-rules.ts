@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { AppError, type Org } from '@ctk/shared';
 import { z } from 'zod';
-import { cardById, cardKeyOf, orderOwnerOf, type PrepaidCardRow } from '../data/prepaid-card-repository.js';
+import { cardById, cardKeyOf, type PrepaidCardRow } from '../data/prepaid-card-repository.js';
 import type { CardContext } from '../cards/card-context.js';
 
 /** The most a card may be sold for, in minor units (a million dollars, as the contract says). */
@@ -19,7 +19,7 @@ export function noSuchCard(): AppError {
 
 /** The card of an id, read by anyone: not_found for an id no card has (or that is no id). */
 export async function cardOfId(cards: CardContext, id: string, activities = false): Promise<PrepaidCardRow> {
-  const card = cardId.safeParse(id).success ? await cardById(cards.orders.sql, id, activities) : null;
+  const card = isCardId(id) ? await cardById(cards.orders.sql, id, activities) : null;
   if (!card) throw noSuchCard();
   return card;
 }
@@ -29,14 +29,22 @@ export async function cardOfId(cards: CardContext, id: string, activities = fals
  * organisation's card is not found, as if it did not exist.
  */
 export async function orgCardOfId(cards: CardContext, org: Org, id: string): Promise<{ id: string; identifierHash: string }> {
-  const card = cardId.safeParse(id).success ? await cardKeyOf(cards.orders.sql, id) : null;
+  return orgCard(org, isCardId(id) ? await cardKeyOf(cards.orders.sql, id) : null);
+}
+
+/** Whether `id` can be a card's (a UUID): anything else is no card, without asking the database. */
+export function isCardId(id: string): boolean {
+  return cardId.safeParse(id).success;
+}
+
+/** The card found, if it is the organisation's: another organisation's card is not found, as if it did not exist. */
+export function orgCard<T extends { organizationId: string }>(org: Org, card: T | null): T {
   if (!card || card.organizationId !== org.id) throw noSuchCard();
   return card;
 }
 
-/** The id of the organisation's order of a number: another organisation's order is not found, as if it did not exist. */
-export async function orgOrderId(cards: CardContext, org: Org, orderNumber: string): Promise<string> {
-  const order = await orderOwnerOf(cards.orders.sql, orderNumber);
+/** The id of the order found of a number, if it is the organisation's: another organisation's order is not found, as if it did not exist. */
+export function orgOrder(org: Org, orderNumber: string, order: { id: string; organizationId: string } | null): string {
   if (!order || order.organizationId !== org.id) throw new AppError('not_found', `No order ${orderNumber} in ${org.handle}`);
   return order.id;
 }

@@ -6,20 +6,20 @@ import { readCardIdentifier } from '../cards/card-identifier.js';
 import { lockOrder, type OrderWithParts } from '../data/order-repository.js';
 import {
   cardById,
-  lockCard,
+  cardForUse,
   readCard,
   redeemFromCard,
   type LockedCard,
   type PrepaidActivityRow,
   type PrepaidCardRow,
+  useTargetsOf,
 } from '../data/prepaid-card-repository.js';
-import { storedValueSharesOf } from '../data/credit-use-repository.js';
 import { orderPaidEvent, wholeOf } from '../orders/order-event.js';
 import { releaseOrderHold } from '../orders/order-hold.js';
 import { checkedOrderNumber } from '../orders/order-state.js';
-import { expireCardOrders } from './expire-card-orders.js';
+import { expireOrders } from './expire-card-orders.js';
 import { prepaidRedeemedEvent } from './prepaid-events.js';
-import { isCardsIdentifier, MAX_CARD_VALUE, noSuchCard, orgCardOfId, orgOrderId } from './prepaid-card-rules.js';
+import { isCardId, isCardsIdentifier, MAX_CARD_VALUE, noSuchCard, orgCard, orgOrder } from './prepaid-card-rules.js';
 import { checkStoredValueMayPay, dueMinor, payOrderPart } from './stored-value-payment.js';
 import { plus, restOf, useShares } from './use-shares.js';
 
@@ -54,24 +54,27 @@ async function useCard(cards: CardContext, org: Org, input: UseInput): Promise<C
   const request = validate(useSchema, input);
   const presented = readCardIdentifier(request.identifier, 'identifier');
   const orderNumber = checkedOrderNumber(request.orderNumber);
-  const known = await orgCardOfId(cards, org, request.id);
-  if (!isCardsIdentifier(known, presented.hash)) throw noSuchCard();
-  const orderId = await orgOrderId(cards, org, orderNumber);
-  // Value that uses on expired orders hold goes back first: this use may need it.
-  await expireCardOrders(cards.orders, [known.id]);
   const context = cards.orders;
+  if (!isCardId(request.id)) throw noSuchCard();
+  // The card, the order and the card's orders past their expiry, in one read.
+  const readAt = context.now();
+  const targets = await useTargetsOf(context.sql, request.id, orderNumber, readAt);
+  const known = orgCard(org, targets.card);
+  if (!isCardsIdentifier(known, presented.hash)) throw noSuchCard();
+  const orderId = orgOrder(org, orderNumber, targets.order);
+  // Value that uses on expired orders hold goes back first: this use may need it.
+  await expireOrders(context, targets.expired, readAt);
   // The transaction without Prisma's client (decision 0048): concurrent uses of one card queue on its row lock.
   const result = await context.sql.transaction(async (tx) => {
     const order = (await lockOrder(tx, orderId))!;
     // The card as committed, not locked: the draw at the end decides, and holds the card's lock only from there
     // to the commit, so one card's uses queue for that alone. "As much as the order needs" (0) reads the balance
-    // under the lock, so that another use meanwhile cannot refuse it.
-    const card = (request.amountMinor === 0n ? await lockCard(tx, known.id) : await readCard(tx, known.id))!;
+    // under the lock, so that another use meanwhile cannot refuse it. With it, what stored value already paid.
+    const { card, earlier } = (await cardForUse(tx, known.id, order.id, request.amountMinor === 0n))!;
     // A transfer may have re-keyed the card since it was read.
     if (!isCardsIdentifier(card, presented.hash)) throw noSuchCard();
     const now = context.now();
     const amount = amountToUse(card, order, request.amountMinor, now);
-    const earlier = await storedValueSharesOf(tx, order.id);
     const shares = useShares(wholeOf(order), earlier, amount);
     const paid = await payOrderPart(tx, order, amount, now);
     // The part of the order that money pays: all of it less the cards' uses, this one included.
