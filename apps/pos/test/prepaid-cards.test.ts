@@ -4,9 +4,10 @@ import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { PaymentEventType } from '@ctk/proto/ctk/events/v1/payment_event';
 import type { CardHolder, PrepaidCard } from '@ctk/proto/ctk/pos/v1/cards';
 import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
+import { enqueueOutboxEvent } from '@ctk/shared';
 import { eventually } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cardById } from '../src/data/prepaid-card-repository.js';
+import { activityById, cardById, drawAtCommit, isRefusedDraw } from '../src/data/prepaid-card-repository.js';
 import { watchOnce } from '../src/orders/order-watcher.js';
 import { failure, fundedCustomer, orderRequest, paying, PUBLIC_URL, startOrderStack, type OrderStack } from './order-stack.js';
 import { newItem } from './support.js';
@@ -437,6 +438,64 @@ describe('UsePrepaidCard', () => {
       expect(cardPaid.reduce((sum, paid) => sum + paid, 0n)).toBe(1000n - after.balanceMinor);
     },
   );
+});
+
+describe('a use’s draw at its commit (decision 0050)', () => {
+  const count = async (table: string) => (await stack.orders.sql.rows<{ count: bigint }>(`SELECT count(*) FROM ${table}`, []))[0]!.count;
+
+  it('fails the commit when the card no longer allows it, with nothing of the transaction kept; a draw it allows is in the ledger', async () => {
+    const org = await stack.walletOrg();
+    const { card } = await activeCard(org, 500n);
+    const meal = await order(org, 900n);
+    const orderId = (await stack.orders.sql.rows<{ id: string }>('SELECT id FROM orders WHERE order_number = $1', [meal.orderNumber]))[0]!
+      .id;
+    const { identifierHash } = (await cardById(stack.orders.sql, card.id))!;
+    const draw = (amountMinor: bigint) => ({
+      id: randomUUID(),
+      cardId: card.id,
+      identifierHash,
+      orderId,
+      amountMinor,
+      taxMinor: 0n,
+      tipMinor: 0n,
+    });
+    const events = await count('outbox_events');
+    const over = draw(501n);
+    const refused = await stack.orders.sql
+      .transaction(async (tx) => {
+        // A write before the draw, as a use's order and events are: it must not outlive a refused draw.
+        await enqueueOutboxEvent(tx, { id: `test.draw.${over.id}`, subject: 'ctk.test', payload: Uint8Array.of(1) });
+        await drawAtCommit(tx, over, new Date());
+      })
+      .then(
+        () => 'committed',
+        (error: unknown) => isRefusedDraw(error),
+      );
+    expect(refused).toBe(true);
+    expect(await count('outbox_events')).toBe(events);
+    expect(await count('prepaid_card_draws')).toBe(0n);
+    expect(await cardById(stack.orders.sql, card.id, true)).toMatchObject({ balanceMinor: 500n, status: 'active', lastSequence: 1n });
+    // Another identifier (the card re-keyed since it was read) is refused the same way.
+    const rekeyed = { ...draw(100n), identifierHash: '0'.repeat(64) };
+    await expect(stack.orders.sql.transaction((tx) => drawAtCommit(tx, rekeyed, new Date()))).rejects.toSatisfy(isRefusedDraw);
+
+    const whole = draw(500n);
+    await stack.orders.sql.transaction((tx) => drawAtCommit(tx, whole, new Date()));
+    expect(await count('prepaid_card_draws')).toBe(0n);
+    const after = (await cardById(stack.orders.sql, card.id, true))!;
+    expect(after).toMatchObject({ balanceMinor: 0n, status: 'empty', lastSequence: 2n });
+    expect(after.activities?.[0]).toMatchObject({
+      id: whole.id,
+      kind: 'redeem',
+      amountMinor: -500n,
+      balanceAfterMinor: 0n,
+      sequence: 2n,
+      orderId,
+    });
+    expect(await activityById(stack.orders.sql, whole.id)).toEqual(after.activities?.[0]);
+    // Another error is not a refused draw.
+    expect(isRefusedDraw(new Error('the card no longer allows this use'))).toBe(false);
+  });
 });
 
 describe('TransferPrepaidCard', () => {

@@ -128,6 +128,20 @@ describe('Sql', () => {
     expect(await lost('P0001')).toBe(false);
   });
 
+  it('fails a transaction whose deferred constraint fails at the commit, and keeps nothing of it', async () => {
+    await db.sql.rows('CREATE TABLE IF NOT EXISTS deferred_keys (key text UNIQUE DEFERRABLE INITIALLY DEFERRED)', []);
+    await db.sql.rows('DELETE FROM deferred_keys', []);
+    const insert = 'INSERT INTO orders (id, total_minor) VALUES ($1, $2)';
+    const committed = db.sql.transaction(async (tx) => {
+      await tx.rows(insert, ['kept-only-if-committed', 1n]);
+      // Both inserts pass until the commit checks the deferred constraint.
+      await tx.rows("INSERT INTO deferred_keys VALUES ('twice'), ('twice')", []);
+    });
+    await expect(committed).rejects.toSatisfy(isUniqueViolation);
+    expect(await db.sql.rows('SELECT id FROM orders WHERE id = $1', ['kept-only-if-committed'])).toEqual([]);
+    expect(await db.sql.rows('SELECT key FROM deferred_keys', [])).toEqual([]);
+  });
+
   it('refuses a column it would answer otherwise than Prisma (numeric), naming it', async () => {
     await expect(db.sql.rows('SELECT 1.5::numeric AS price', [])).rejects.toThrow(/column price .*read it through Prisma/);
   });

@@ -25,7 +25,7 @@ const withActivities = {
 
 /*
  * Prepaid cards and their ledger, over Prisma and, on a use's path, Sql (decision 0048). Every change of a card
- * runs in the caller's transaction with the card's row locked (lockCard, or a use's draw itself: redeemFromCard),
+ * runs in the caller's transaction with the card's row locked (lockCard, or a use's draw as it commits: drawAtCommit),
  * and writes its activity there: the balance and the ledger move together.
  */
 
@@ -189,52 +189,40 @@ export type Redeem = {
   tipMinor: bigint;
 };
 
-/** $1 card, $2 amount, $3 identifier hash, $4 now, $5 activity id, $6 tax, $7 tip, $8 order. */
-const REDEEM = `WITH drawn AS (
-    UPDATE prepaid_cards SET balance_minor = balance_minor - $2::bigint,
-      status = CASE WHEN balance_minor = $2::bigint THEN 'empty' ELSE 'active' END,
-      last_sequence = last_sequence + 1, updated_at = $4::timestamp(3)
-    WHERE id = $1::uuid AND status = 'active' AND balance_minor >= $2::bigint AND identifier_hash = $3
-    RETURNING id, balance_minor, last_sequence)
-  INSERT INTO prepaid_card_activities
-    (id, card_id, sequence, kind, amount_minor, balance_after_minor, tax_minor, tip_minor, order_id, occurred_at)
-  SELECT $5::uuid, id, last_sequence, 'redeem', -$2::bigint, balance_minor, $6::bigint, $7::bigint, $8::uuid, $4::timestamp(3)
-  FROM drawn
-  RETURNING sequence, balance_after_minor`;
+const DRAW = `INSERT INTO prepaid_card_draws (id, card_id, identifier_hash, order_id, amount_minor, tax_minor, tip_minor, occurred_at)
+  VALUES ($1::uuid, $2::uuid, $3, $4::uuid, $5::bigint, $6::bigint, $7::bigint, $8::timestamp(3))`;
 
 /**
- * Takes the use's amount off the card's balance and appends its `redeem` activity, in one statement: a
- * conditional update that never goes below zero, whatever the caller checked before, of a card still active
- * and still under the identifier presented (a transfer re-keys it). The card is empty when nothing is left.
- * Its row lock is held from here to the commit, so the caller runs this last. Answers the activity, or
- * undefined when the card no longer allows the use.
+ * The use's draw, taken as its transaction commits (decision 0050): the trigger `prepaid_card_draw` takes the
+ * amount off the card's balance and appends its `redeem` activity (under `use.id`) with a conditional update that
+ * never goes below zero, whatever the caller checked before, of a card still active and still under the identifier
+ * presented (a transfer re-keys it); the card is empty when nothing is left. A card that no longer allows the use
+ * fails the commit (isRefusedDraw), and the whole use rolls back. The card's row is locked from the draw to the
+ * end of the commit, inside the database.
  */
-export async function redeemFromCard(tx: SqlQueries, use: Redeem, now: Date): Promise<PrepaidCardActivity | undefined> {
-  const [row] = await tx.rows<{ sequence: bigint; balanceAfterMinor: bigint }>(REDEEM, [
-    use.cardId,
-    use.amountMinor,
-    use.identifierHash,
-    now,
-    use.id,
-    use.taxMinor,
-    use.tipMinor,
-    use.orderId,
-  ]);
-  return (
-    row && {
-      id: use.id,
-      cardId: use.cardId,
-      sequence: row.sequence,
-      kind: 'redeem',
-      amountMinor: -use.amountMinor,
-      balanceAfterMinor: row.balanceAfterMinor,
-      taxMinor: use.taxMinor,
-      tipMinor: use.tipMinor,
-      orderId: use.orderId,
-      restoresId: null,
-      occurredAt: now,
-    }
+export async function drawAtCommit(tx: SqlQueries, use: Redeem, now: Date): Promise<void> {
+  await tx.rows(DRAW, [use.id, use.cardId, use.identifierHash, use.orderId, use.amountMinor, use.taxMinor, use.tipMinor, now]);
+}
+
+/** The commit failed because the card no longer allowed a use's draw (drawAtCommit): nothing of the use was written. */
+export function isRefusedDraw(error: unknown): boolean {
+  const cause = (error as { cause?: { kind?: unknown; code?: unknown } } | undefined)?.cause;
+  return cause?.kind === 'postgres' && cause.code === REFUSED_DRAW;
+}
+
+/** The SQLSTATE the trigger raises for a draw the card no longer allows. */
+const REFUSED_DRAW = 'CTK01';
+
+/** A card's activity of an id (a use's `redeem` once committed), with its order's number. */
+export async function activityById(sql: SqlQueries, id: string): Promise<PrepaidActivityRow | undefined> {
+  const [row] = await sql.rows<PrepaidCardActivity & { activityOrderNumber: string | null }>(
+    `SELECT a.*, o.order_number AS activity_order_number
+      FROM prepaid_card_activities a LEFT JOIN orders o ON o.id = a.order_id WHERE a.id = $1::uuid`,
+    [id],
   );
+  if (!row) return undefined;
+  const { activityOrderNumber, ...activity } = row;
+  return { ...activity, order: numbered(activityOrderNumber) };
 }
 
 /**

@@ -5,10 +5,12 @@ import type { CardContext } from '../cards/card-context.js';
 import { readCardIdentifier } from '../cards/card-identifier.js';
 import { lockOrder, type OrderWithParts } from '../data/order-repository.js';
 import {
+  activityById,
   cardById,
   cardForUse,
+  drawAtCommit,
+  isRefusedDraw,
   readCard,
-  redeemFromCard,
   type LockedCard,
   type PrepaidActivityRow,
   type PrepaidCardRow,
@@ -64,46 +66,58 @@ async function useCard(cards: CardContext, org: Org, input: UseInput): Promise<C
   const orderId = orgOrder(org, orderNumber, targets.order);
   // Value that uses on expired orders hold goes back first: this use may need it.
   await expireOrders(context, targets.expired, readAt);
-  // The transaction without Prisma's client (decision 0048): concurrent uses of one card queue on its row lock.
-  const result = await context.sql.transaction(async (tx) => {
-    const order = (await lockOrder(tx, orderId))!;
-    // The card as committed, not locked: the draw at the end decides, and holds the card's lock only from there
-    // to the commit, so one card's uses queue for that alone. "As much as the order needs" (0) reads the balance
-    // under the lock, so that another use meanwhile cannot refuse it. With it, what stored value already paid.
-    const { card, earlier } = (await cardForUse(tx, known.id, order.id, request.amountMinor === 0n))!;
-    // A transfer may have re-keyed the card since it was read.
-    if (!isCardsIdentifier(card, presented.hash)) throw noSuchCard();
-    const now = context.now();
-    const amount = amountToUse(card, order, request.amountMinor, now);
-    const shares = useShares(wholeOf(order), earlier, amount);
-    const paid = await payOrderPart(tx, order, amount, now);
-    // The part of the order that money pays: all of it less the cards' uses, this one included.
-    const rest = restOf(wholeOf(order), plus(earlier, shares));
-    const use = {
-      id: randomUUID(),
-      cardId: card.id,
-      identifierHash: card.identifierHash,
-      orderId: order.id,
-      amountMinor: amount,
-      taxMinor: shares.taxMinor,
-      tipMinor: shares.tipMinor,
-    };
-    // The entry that completes the order carries its lines: this use's, unless money paid a rest. Written before
-    // the draw, under the id the use will have: a refused draw rolls them back with the rest.
-    const redeem = { id: use.id, cardId: card.id, occurredAt: now };
-    await enqueuePaymentEvent(tx, prepaidRedeemedEvent(paid.order, redeem, shares, paid.completes && rest.amountMinor === 0n));
-    if (paid.completes && rest.amountMinor > 0n) {
-      await enqueuePaymentEvent(tx, orderPaidEvent(paid.order, paid.order.payments.at(-1)?.txid ?? '', now, rest));
-    }
-    const activity = await redeemFromCard(tx, use, now);
-    if (!activity) throw refusal((await readCard(tx, card.id))!, presented.hash, order, amount, now);
-    return { order: paid.order, activity: { ...activity, order: { orderNumber: order.orderNumber } } };
-  });
+  // The transaction without Prisma's client (decision 0048). Its draw is taken as it commits (decision 0050), so
+  // concurrent uses of one card queue on its row lock for the commit alone.
+  let refused: Omit<Parameters<typeof refusal>[0], 'card'> | undefined;
+  const result = await context.sql
+    .transaction(async (tx) => {
+      const order = (await lockOrder(tx, orderId))!;
+      // The card as committed, not locked: the draw at the commit decides. "As much as the order needs" (0) reads
+      // the balance under the card's lock, so that another use meanwhile cannot refuse it. With it, what stored
+      // value already paid.
+      const { card, earlier } = (await cardForUse(tx, known.id, order.id, request.amountMinor === 0n))!;
+      // A transfer may have re-keyed the card since it was read.
+      if (!isCardsIdentifier(card, presented.hash)) throw noSuchCard();
+      const now = context.now();
+      const amount = amountToUse(card, order, request.amountMinor, now);
+      const shares = useShares(wholeOf(order), earlier, amount);
+      const paid = await payOrderPart(tx, order, amount, now);
+      // The part of the order that money pays: all of it less the cards' uses, this one included.
+      const rest = restOf(wholeOf(order), plus(earlier, shares));
+      const use = {
+        id: randomUUID(),
+        cardId: card.id,
+        identifierHash: card.identifierHash,
+        orderId: order.id,
+        amountMinor: amount,
+        taxMinor: shares.taxMinor,
+        tipMinor: shares.tipMinor,
+      };
+      // The entry that completes the order carries its lines: this use's, unless money paid a rest. Written under
+      // the id the use's activity will have: a refused draw rolls them back with the rest.
+      const redeem = { id: use.id, cardId: card.id, occurredAt: now };
+      await enqueuePaymentEvent(tx, prepaidRedeemedEvent(paid.order, redeem, shares, paid.completes && rest.amountMinor === 0n));
+      if (paid.completes && rest.amountMinor > 0n) {
+        await enqueuePaymentEvent(tx, orderPaidEvent(paid.order, paid.order.payments.at(-1)?.txid ?? '', now, rest));
+      }
+      await drawAtCommit(tx, use, now);
+      refused = { presentedHash: presented.hash, order, amount, now };
+      return { order: paid.order, activityId: use.id };
+    })
+    .catch(async (error: unknown) => {
+      // The card no longer allowed the draw as the use committed: why, from the card as it now is.
+      if (refused && isRefusedDraw(error)) throw refusal({ ...refused, card: (await readCard(context.sql, known.id))! });
+      throw error;
+    });
   context.notifier.changed(orderId);
   context.eventsCommitted();
   // Paid by this use: a payment to its output could only be refunded now, so its hold ends (decision 0022).
   if (result.order.status === 'paid' || result.order.status === 'confirmed') await releaseOrderHold(context, result.order);
-  return { ...result, card: (await cardById(context.sql, known.id, true))! };
+  const card = (await cardById(context.sql, known.id, true))!;
+  // The use's entry is among the card's latest unless a hundred others came since: then it is read alone.
+  const activity =
+    card.activities?.find((entry) => entry.id === result.activityId) ?? (await activityById(context.sql, result.activityId))!;
+  return { order: result.order, activity, card };
 }
 
 /** What this use takes: as asked, or (0) as much as the order still needs up to the balance. */
@@ -131,7 +145,8 @@ function amountToUse(card: LockedCard, order: OrderWithParts, asked: bigint, now
 }
 
 /** Why the draw refused the use, from the card as it is now: re-keyed, not active, or holding too little. */
-function refusal(card: LockedCard, presentedHash: string, order: OrderWithParts, amount: bigint, now: Date): AppError {
+function refusal(refused: { card: LockedCard; presentedHash: string; order: OrderWithParts; amount: bigint; now: Date }): AppError {
+  const { card, presentedHash, order, amount, now } = refused;
   if (!isCardsIdentifier(card, presentedHash)) return noSuchCard();
   try {
     amountToUse(card, order, amount, now);

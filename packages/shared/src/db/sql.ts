@@ -24,7 +24,8 @@ export type SqlQueries = {
 export type Sql = SqlQueries & {
   /**
    * `work`'s statements in one transaction (READ COMMITTED), committed when it resolves and rolled back when
-   * it throws. On PGlite the transaction holds the database alone meanwhile, as Prisma's do.
+   * it throws; a deferred constraint that fails at the commit fails it too. On PGlite the transaction holds the
+   * database alone meanwhile, as Prisma's do.
    */
   transaction<T>(work: (tx: SqlQueries) => Promise<T>): Promise<T>;
 };
@@ -43,6 +44,9 @@ export async function connectSql(factory: SqlDriverAdapterFactory): Promise<Sql 
         tx.options.usePhantomQuery ? undefined : tx.executeRaw({ sql: statement, args: [], argTypes: [] });
       try {
         const result = await work({ rows: (text, args) => rowsOn(tx, text, args) });
+        // PGlite's adapter answers a failed COMMIT as a success: its deferred constraints (a card's draw, decision
+        // 0050) are checked by a statement first, whose failure rolls back as any statement's does.
+        if (tx.options.usePhantomQuery) await rowsOn(tx, 'SET CONSTRAINTS ALL IMMEDIATE', []);
         await send('COMMIT');
         await tx.commit();
         return result;
