@@ -366,8 +366,8 @@ const USE_TARGETS = `SELECT c.id AS card_id, c.identifier_hash, c.organization_i
   FROM (SELECT 1) one LEFT JOIN prepaid_cards c ON c.id = $1::uuid LEFT JOIN orders o ON o.order_number = $2`;
 
 /**
- * A use's three reads in one statement: cardKeyOf of the card (a UUID), orderOwnerOf of the order's number, and
- * expiredCardOrders of the card (none for a card no one has).
+ * A use's three reads in one statement: cardKeyOf of the card (a UUID), the id and organisation of the order of the
+ * number, and expiredCardOrders of the card (none for a card no one has).
  */
 export async function useTargetsOf(sql: SqlQueries, cardId: string, orderNumber: string, now: Date): Promise<UseTargets> {
   const [row] = await sql.rows<{
