@@ -1,9 +1,9 @@
-import type { Prisma } from '../generated/prisma/client.js';
+import type { SqlQueries } from '@ctk/shared';
 
 // The counter row first (the lock every allocation takes), then the rows it frees.
-const RAISE = `UPDATE derivation_counters SET highest_paid_index = GREATEST(highest_paid_index, $3), updated_at = now()
+const RAISE = `UPDATE derivation_counters SET highest_paid_index = GREATEST(highest_paid_index, $3::int4), updated_at = now()
   WHERE organization_id = $1::uuid AND xpub = $2`;
-const FORGET = `DELETE FROM derived_addresses WHERE organization_id = $1::uuid AND xpub = $2 AND derivation_index <= $3`;
+const FORGET = `DELETE FROM derived_addresses WHERE organization_id = $1::uuid AND xpub = $2 AND derivation_index <= $3::int4`;
 
 /**
  * In the caller's transaction: a child of the xpub is paid, so the window of children that may be
@@ -11,9 +11,9 @@ const FORGET = `DELETE FROM derived_addresses WHERE organization_id = $1::uuid A
  * below it are never handed out again.
  */
 export async function recordPaidDerivationIndex(
-  tx: Pick<Prisma.TransactionClient, '$executeRawUnsafe'>,
+  tx: SqlQueries,
   paid: { organizationId: string; xpub: string; derivationIndex: number },
 ): Promise<void> {
-  await tx.$executeRawUnsafe(RAISE, paid.organizationId, paid.xpub, paid.derivationIndex);
-  await tx.$executeRawUnsafe(FORGET, paid.organizationId, paid.xpub, paid.derivationIndex);
+  await tx.rows(RAISE, [paid.organizationId, paid.xpub, paid.derivationIndex]);
+  await tx.rows(FORGET, [paid.organizationId, paid.xpub, paid.derivationIndex]);
 }

@@ -1,7 +1,7 @@
 import type { Transaction } from '@bsv/sdk';
+import type { SqlQueries } from '@ctk/shared';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 
-type Sql = Pick<Prisma.TransactionClient, '$queryRawUnsafe'>;
 type Db = PrismaClient | Prisma.TransactionClient;
 
 /** What an output paid for: the organisation, and the claim's purpose and source. */
@@ -10,7 +10,7 @@ export type ClaimRow = { organizationId: string; purpose: string; sourceId: stri
 // An output claimed is (txid, vout): the primary key decides between concurrent claims on one output (the
 // second waits for the first's commit, then inserts nothing). vout -1 is a row from before outputs were
 // told apart: the whole transaction paid that claim, so it stands in the way of any other.
-const CLAIM_OUTPUT = `INSERT INTO spent_txids (txid, vout, organization_id, purpose, source_id) VALUES ($1, $2, $3::uuid, $4, $5)
+const CLAIM_OUTPUT = `INSERT INTO spent_txids (txid, vout, organization_id, purpose, source_id) VALUES ($1, $2::int4, $3::uuid, $4, $5)
   ON CONFLICT (txid, vout) DO NOTHING RETURNING vout`;
 const CLAIMS_ON = `SELECT organization_id AS "organizationId", purpose, source_id AS "sourceId" FROM spent_txids
   WHERE txid = $1 AND (vout = -1 OR vout = ANY($2::int[]))`;
@@ -22,8 +22,8 @@ export function outputsPaying(tx: Transaction, scripts: readonly string[]): numb
 }
 
 /** The claims already recorded on any of these outputs of the transaction (or on all of it). */
-export async function claimsOn(sql: Sql, txid: string, vouts: readonly number[]): Promise<ClaimRow[]> {
-  return sql.$queryRawUnsafe<ClaimRow[]>(CLAIMS_ON, txid, [...vouts]);
+export async function claimsOn(sql: SqlQueries, txid: string, vouts: readonly number[]): Promise<ClaimRow[]> {
+  return sql.rows<ClaimRow>(CLAIMS_ON, [txid, vouts.map(String)]);
 }
 
 /**
@@ -32,15 +32,14 @@ export async function claimsOn(sql: Sql, txid: string, vouts: readonly number[])
  * (and rolls back) when there is any.
  */
 export async function claimOutputs(
-  sql: Sql,
+  sql: SqlQueries,
   txid: string,
   vouts: readonly number[],
   claim: ClaimRow,
 ): Promise<{ recorded: number; others: ClaimRow[] }> {
   let recorded = 0;
   for (const vout of vouts)
-    recorded += (await sql.$queryRawUnsafe<unknown[]>(CLAIM_OUTPUT, txid, vout, claim.organizationId, claim.purpose, claim.sourceId))
-      .length;
+    recorded += (await sql.rows(CLAIM_OUTPUT, [txid, vout, claim.organizationId, claim.purpose, claim.sourceId])).length;
   const others = (await claimsOn(sql, txid, vouts)).filter((row) => !isSameClaim(row, claim));
   return { recorded, others };
 }

@@ -80,7 +80,7 @@ export function p2pService({ prisma, sql, chain, config, eventsCommitted }: P2pD
     verifyReceipt: (request) => verifyReceipt(chain, request),
     allocateDestination: (request) => allocateDestination({ prisma, sql, window, network: chain.network }, request),
     releaseDestination: (request) => releaseDestination(prisma, request),
-    settlePayment: (request) => settlePayment({ prisma, chain }, request),
+    settlePayment: (request) => settlePayment({ prisma, sql, chain }, request),
     findPayments: (request) => findPayments(chain, request.addresses),
     getTransactionStatus: (request) => transactionStatus(chain, request.txid),
     getChainTip: async () => {

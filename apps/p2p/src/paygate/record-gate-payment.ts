@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { PaymentEvent, PaymentEventType, Settlement } from '@ctk/proto/ctk/events/v1/payment_event';
-import { AppError, enqueuePaymentEvent } from '@ctk/shared';
+import { AppError, enqueuePaymentEvent, prismaQueries } from '@ctk/shared';
 import { addGatePayment } from '../data/gate-payment-repository.js';
 import { findRequestPayment, markPaymentRequestPaid } from '../data/gate-payment-request-repository.js';
 import { recordPaidDerivationIndex } from '../data/record-paid-derivation-index.js';
@@ -68,14 +68,14 @@ export async function recordGatePayment(prisma: PrismaClient, accepted: Accepted
         expiresAt: accepted.expiresAt,
       });
       // The output it paid, as spent (decision 0022): another output of the transaction may pay an order.
-      const claimed = await claimOutputs(tx, accepted.txid, [accepted.vout], {
+      const claimed = await claimOutputs(prismaQueries(tx), accepted.txid, [accepted.vout], {
         organizationId: owner.organizationId,
         purpose: 'paygate',
         sourceId: payment.id,
       });
       if (claimed.recorded === 0 || claimed.others.length > 0) throw txidAlreadyUsed(accepted.txid);
       if (request?.xpub && request.derivationIndex !== null)
-        await recordPaidDerivationIndex(tx, {
+        await recordPaidDerivationIndex(prismaQueries(tx), {
           organizationId: request.organizationId,
           xpub: request.xpub,
           derivationIndex: request.derivationIndex,

@@ -1,6 +1,6 @@
 import type { VerifiedPayment } from '@ctk/chain';
 import { PaymentEvent, PaymentEventType, Settlement } from '@ctk/proto/ctk/events/v1/payment_event';
-import { enqueuePaymentEvent, type Org } from '@ctk/shared';
+import { enqueuePaymentEvent, prismaQueries, type Org } from '@ctk/shared';
 import { markPaymailReferencePaid } from '../data/paymail-reference-repository.js';
 import { recordPaidDerivationIndex } from '../data/record-paid-derivation-index.js';
 import { recordSpentOutputs } from '../data/spent-outputs.js';
@@ -39,7 +39,11 @@ export async function recordPaymailPayment(tx: Prisma.TransactionClient, payment
     note: storable(payment.note, 500),
   });
   if (issued.xpub && issued.derivationIndex !== null)
-    await recordPaidDerivationIndex(tx, { organizationId: org.id, xpub: issued.xpub, derivationIndex: issued.derivationIndex });
+    await recordPaidDerivationIndex(prismaQueries(tx), {
+      organizationId: org.id,
+      xpub: issued.xpub,
+      derivationIndex: issued.derivationIndex,
+    });
   const satoshis = BigInt(verified.satoshis);
   await enqueuePaymentEvent(
     tx,

@@ -1,12 +1,12 @@
 import { verifyPayment, type ChainClient, type PaymentSource } from '@ctk/chain';
 import type { SettlePaymentRequest, SettlePaymentResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
-import { orgOf } from '@ctk/shared';
+import { orgOf, type Sql } from '@ctk/shared';
 import { isSettlementRecorded, recordSettlement } from '../data/record-settlement.js';
 import { claimsOn, isSameClaim, outputsPaying } from '../data/spent-outputs.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { settlementOf } from './settlement-input.js';
 
-export type SettleDeps = { prisma: PrismaClient; chain: ChainClient };
+export type SettleDeps = { prisma: PrismaClient; sql: Sql; chain: ChainClient };
 
 /**
  * Verifies that a transaction pays the outputs another service issued and records its outputs to them as
@@ -33,9 +33,9 @@ export async function settlePayment(deps: SettleDeps, request: SettlePaymentRequ
     expected: settlement.expected,
     chain: deps.chain,
     // An output pays one claim (decision 0022): used when an output this claim takes already paid another.
-    isTxidUsed: async (id, tx) => (await claimsOn(deps.prisma, id, outputsPaying(tx, scripts))).some((spent) => !isSameClaim(spent, claim)),
+    isTxidUsed: async (id, tx) => (await claimsOn(deps.sql, id, outputsPaying(tx, scripts))).some((spent) => !isSameClaim(spent, claim)),
   });
-  const recorded = await recordSettlement(deps.prisma, {
+  const recorded = await recordSettlement(deps.sql, {
     txid,
     vouts: outputsPaying(verified.tx, scripts),
     ...claim,
