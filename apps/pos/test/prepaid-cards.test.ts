@@ -7,7 +7,7 @@ import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
 import { enqueueOutboxEvent } from '@ctk/shared';
 import { eventually } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activityById, cardById, drawAtCommit, isRefusedDraw } from '../src/data/prepaid-card-repository.js';
+import { cardById, cardWithActivity, drawAtCommit, isRefusedDraw } from '../src/data/prepaid-card-repository.js';
 import { watchOnce } from '../src/orders/order-watcher.js';
 import { failure, fundedCustomer, orderRequest, paying, PUBLIC_URL, startOrderStack, type OrderStack } from './order-stack.js';
 import { newItem } from './support.js';
@@ -211,6 +211,8 @@ describe('UsePrepaidCard', () => {
       orderNumber: lunch.orderNumber,
     });
     expect(first.card).toMatchObject({ status: 'active', balanceMinor: 550n, identifier: undefined });
+    // The card without its ledger (decision 0051): the use's entry is the answer's activity.
+    expect(first.card!.activities).toEqual([]);
     // Nothing was to be paid on the chain: the order is final at once.
     expect(first.order).toMatchObject({ status: 'confirmed', cardPaidMinor: 450n, satoshis: 0n, dueSatoshis: 0n, paidSatoshis: 0n });
 
@@ -492,7 +494,10 @@ describe('a use’s draw at its commit (decision 0050)', () => {
       sequence: 2n,
       orderId,
     });
-    expect(await activityById(stack.orders.sql, whole.id)).toEqual(after.activities?.[0]);
+    const { activities: _, ...withoutLedger } = after;
+    expect(await cardWithActivity(stack.orders.sql, card.id, whole.id)).toEqual({ card: withoutLedger, activity: after.activities?.[0] });
+    // An id that is none of this card's activities: nothing.
+    expect(await cardWithActivity(stack.orders.sql, card.id, randomUUID())).toBeUndefined();
     // Another error is not a refused draw.
     expect(isRefusedDraw(new Error('the card no longer allows this use'))).toBe(false);
   });

@@ -59,30 +59,63 @@ const ACTIVITY: Record<keyof PrepaidCardActivity | 'orderNumber', Kind> = {
 
 const SELLING_ORDER_NUMBER = '(SELECT o.order_number FROM orders o WHERE o.prepaid_card_id = c.id) AS selling_order_number';
 const CARD = `SELECT c.*, ${SELLING_ORDER_NUMBER} FROM prepaid_cards c WHERE c.id = $1::uuid`;
-/** The card with its latest $2 activities, each with its order's number, in one statement. */
+/**
+ * The card with its latest $2 activities, each with its order's number, in one statement. A card's ledger is
+ * numbered 1 to its `last_sequence` with no gap, so its latest $2 are the range of (card_id, sequence) past
+ * `last_sequence - $2`, read before their orders are joined. Limited only after the join, every use read,
+ * joined and sorted the card's whole ledger (a card used 3,400 times: 1.9 ms of the database a use).
+ */
 const CARD_WITH_ACTIVITIES = `SELECT c.*, ${SELLING_ORDER_NUMBER}, ${jsonRows(
   ACTIVITY,
-  `(SELECT a.*, o.order_number FROM prepaid_card_activities a LEFT JOIN orders o ON o.id = a.order_id
-      WHERE a.card_id = c.id ORDER BY a.sequence DESC LIMIT $2) p`,
+  `(SELECT a.*, o.order_number
+      FROM (SELECT * FROM prepaid_card_activities WHERE card_id = c.id AND sequence > c.last_sequence - $2
+        ORDER BY sequence DESC LIMIT $2) a
+      LEFT JOIN orders o ON o.id = a.order_id) p`,
   'p.sequence DESC',
+)} AS activities
+  FROM prepaid_cards c WHERE c.id = $1::uuid`;
+
+/** The card with its activity of id $2 (a use's, once committed), with its order's number, in one statement. */
+const CARD_WITH_ACTIVITY = `SELECT c.*, ${SELLING_ORDER_NUMBER}, ${jsonRows(
+  ACTIVITY,
+  `(SELECT a.*, o.order_number FROM prepaid_card_activities a LEFT JOIN orders o ON o.id = a.order_id
+      WHERE a.id = $2::uuid AND a.card_id = c.id) p`,
+  'p.sequence',
 )} AS activities
   FROM prepaid_cards c WHERE c.id = $1::uuid`;
 
 type CardRead = PrepaidCard & { sellingOrderNumber: string | null; activities?: Record<string, unknown>[] };
 
 /**
- * The card of an id (a UUID) and, when asked for, its latest activities, newest first: every use answers them,
- * so read in one statement without Prisma's client (decision 0048).
+ * The card of an id (a UUID) and, when asked for, its latest activities, newest first, in one statement without
+ * Prisma's client (decision 0048).
  */
 export async function cardById(sql: SqlQueries, id: string, activities = false): Promise<PrepaidCardRow | null> {
   const [row] = activities ? await sql.rows<CardRead>(CARD_WITH_ACTIVITIES, [id, ACTIVITIES_SHOWN]) : await sql.rows<CardRead>(CARD, [id]);
-  if (!row) return null;
-  const { sellingOrderNumber, activities: read, ...card } = row;
+  return row ? cardOfRow(row) : null;
+}
+
+/**
+ * The card of an id with its activity of id `activityId` alone (undefined when either is missing): what a use
+ * answers (decision 0051), in one statement.
+ */
+export async function cardWithActivity(
+  sql: SqlQueries,
+  id: string,
+  activityId: string,
+): Promise<{ card: PrepaidCardRow; activity: PrepaidActivityRow } | undefined> {
+  const [row] = await sql.rows<CardRead>(CARD_WITH_ACTIVITY, [id, activityId]);
+  if (!row) return undefined;
+  const { activities: [activity] = [], ...card } = cardOfRow(row);
+  return activity && { card, activity };
+}
+
+function cardOfRow({ sellingOrderNumber, activities, ...card }: CardRead): PrepaidCardRow {
   const found = { ...card, sellingOrder: numbered(sellingOrderNumber) };
-  if (!read) return found;
+  if (!activities) return found;
   return {
     ...found,
-    activities: read.map((raw) => {
+    activities: activities.map((raw) => {
       const { orderNumber, ...activity } = typed<PrepaidCardActivity & { orderNumber: string | null }>(raw, ACTIVITY);
       return { ...activity, order: numbered(orderNumber) };
     }),
@@ -212,18 +245,6 @@ export function isRefusedDraw(error: unknown): boolean {
 
 /** The SQLSTATE the trigger raises for a draw the card no longer allows. */
 const REFUSED_DRAW = 'CTK01';
-
-/** A card's activity of an id (a use's `redeem` once committed), with its order's number. */
-export async function activityById(sql: SqlQueries, id: string): Promise<PrepaidActivityRow | undefined> {
-  const [row] = await sql.rows<PrepaidCardActivity & { activityOrderNumber: string | null }>(
-    `SELECT a.*, o.order_number AS activity_order_number
-      FROM prepaid_card_activities a LEFT JOIN orders o ON o.id = a.order_id WHERE a.id = $1::uuid`,
-    [id],
-  );
-  if (!row) return undefined;
-  const { activityOrderNumber, ...activity } = row;
-  return { ...activity, order: numbered(activityOrderNumber) };
-}
 
 /**
  * Adds `amount` to the card's balance (a restore: an active or empty card), or makes a pending or void

@@ -5,9 +5,8 @@ import type { CardContext } from '../cards/card-context.js';
 import { readCardIdentifier } from '../cards/card-identifier.js';
 import { lockOrder, type OrderWithParts } from '../data/order-repository.js';
 import {
-  activityById,
-  cardById,
   cardForUse,
+  cardWithActivity,
   drawAtCommit,
   isRefusedDraw,
   readCard,
@@ -36,6 +35,7 @@ const useSchema = z.object({
 });
 
 export type UseInput = z.input<typeof useSchema>;
+/** What a use answers: the card without its ledger, the order after the use, and the use's entry in the ledger. */
 export type CardUse = { card: PrepaidCardRow; order: OrderWithParts; activity: PrepaidActivityRow };
 
 /**
@@ -113,10 +113,9 @@ async function useCard(cards: CardContext, org: Org, input: UseInput): Promise<C
   context.eventsCommitted();
   // Paid by this use: a payment to its output could only be refunded now, so its hold ends (decision 0022).
   if (result.order.status === 'paid' || result.order.status === 'confirmed') await releaseOrderHold(context, result.order);
-  const card = (await cardById(context.sql, known.id, true))!;
-  // The use's entry is among the card's latest unless a hundred others came since: then it is read alone.
-  const activity =
-    card.activities?.find((entry) => entry.id === result.activityId) ?? (await activityById(context.sql, result.activityId))!;
+  // The card as it now is (a later use may have drawn on it since) with this use's entry, and not its ledger
+  // (decision 0051).
+  const { card, activity } = (await cardWithActivity(context.sql, known.id, result.activityId))!;
   return { order: result.order, activity, card };
 }
 
