@@ -104,6 +104,13 @@ describe('the JSON of a contract message', () => {
     });
   });
 
+  it('reads messages side by side as a spread of them would: a key of the one on top, even unset, over those under it', () => {
+    const top = { name: 'Flat white', category: undefined };
+    const under = [{ ...message, sku: 'FW-1', category: 'coffee' }, message];
+    expect(toJson(item, top, ...under)).toEqual(toJson(item, { ...message, ...under[0], ...top }));
+    expect(toJson(item, top, ...under)).toMatchObject({ name: 'Flat white', sku: 'FW-1', category: null, price_cents: 575 });
+  });
+
   it('maps a request body back to the message, int64 as bigint, leaving out what was not sent or sent as null', () => {
     expect(
       fromJson(createItem, { name: 'Latte', price_cents: 575, inventory: null, modifiers: [{ name: 'Large', price_cents: 75 }] }),

@@ -16,7 +16,9 @@ export function checkoutAnswer(
   lines?: object[],
 ): Record<string, unknown> {
   if (!checkout?.order) throw new AppError('internal', 'commerce answered without the checkout or its order');
-  const { order, ...fields } = checkout;
+  const { order } = checkout;
   const orderUrl = `${origin}/api/pos/orders/${order.orderNumber}`;
-  return toJson(view, { ...order, ...fields, lines: lines ?? order.lines, qrUrl: `${orderUrl}/qr`, eventsUrl: `${orderUrl}/events` });
+  const links = { lines: lines ?? order.lines, qrUrl: `${orderUrl}/qr`, eventsUrl: `${orderUrl}/events` };
+  // The checkout's fields over its order's (the view has no field `order`).
+  return toJson(view, links, checkout, order);
 }
