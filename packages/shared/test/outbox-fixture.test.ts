@@ -26,7 +26,7 @@ describe('the outbox model', () => {
       const sql = await diffSchemas(adapter, FIXTURE_DIR, undefined, first);
       expect(sql).toContain('CREATE TABLE "outbox_events"');
       expect(await read('./fixtures/outbox/migrations/20260301000000_init/migration.sql')).toBe(sql);
-      const last = await read('./fixtures/outbox/migrations/20261130061400_outbox_trace_context/schema.prisma');
+      const last = await read('./fixtures/outbox/migrations/20261201174200_outbox_unsent_index/schema.prisma');
       const whole = fullSchema(await read('./fixtures/outbox/schema.prisma'));
       expect(await diffSchemas(adapter, FIXTURE_DIR, last, whole)).toMatch(/^$|This is an empty migration/);
     } finally {

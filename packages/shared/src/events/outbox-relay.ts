@@ -34,8 +34,12 @@ type PassResult = { sent: number; failure?: { id: string; error: unknown } };
 
 /** The first pause after a failure, doubled at each failure in a row up to maxBackoffMs. */
 const FIRST_BACKOFF_MS = 200;
-// Oldest first; SKIP LOCKED leaves rows another relay replica holds to that replica.
-const CLAIM = `SELECT id, subject, payload, trace_context FROM outbox_events WHERE sent_at IS NULL
+/**
+ * Oldest first; SKIP LOCKED leaves rows another relay replica holds to that replica. Read by an index scan of
+ * `outbox_events_unsent_idx` (the unsent rows, in this order): each claim passes over the rows sent since the one
+ * before, once. Exported for its plan's test.
+ */
+export const CLAIM = `SELECT id, subject, payload, trace_context FROM outbox_events WHERE sent_at IS NULL
   ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`;
 const RECORD_FAILURE = 'UPDATE outbox_events SET attempts = attempts + 1, last_error = $2 WHERE id = $1';
 const BACKLOG = 'SELECT count(*)::int AS n FROM outbox_events WHERE sent_at IS NULL';
