@@ -62,8 +62,8 @@ const CARD = `SELECT c.*, ${SELLING_ORDER_NUMBER} FROM prepaid_cards c WHERE c.i
 /**
  * The card with its latest $2 activities, each with its order's number, in one statement. A card's ledger is
  * numbered 1 to its `last_sequence` with no gap, so its latest $2 are the range of (card_id, sequence) past
- * `last_sequence - $2`, read before their orders are joined. Limited only after the join, every use read,
- * joined and sorted the card's whole ledger (a card used 3,400 times: 1.9 ms of the database a use).
+ * `last_sequence - $2`, read before their orders are joined. Limited only after the join, a read of the card
+ * read, joined and sorted its whole ledger (a card used 3,400 times: 1.9 ms of the database).
  */
 const CARD_WITH_ACTIVITIES = `SELECT c.*, ${SELLING_ORDER_NUMBER}, ${jsonRows(
   ACTIVITY,
