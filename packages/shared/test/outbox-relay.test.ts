@@ -80,6 +80,33 @@ describe('OutboxRelay with the in-process transport', () => {
     },
   );
 
+  it('deletes the rows sent longer ago than it keeps them, once caught up, and keeps the rest', async () => {
+    const t = transport();
+    const events = await received(t);
+    await enqueue(5, 'old');
+    const logger = silentLogger();
+    const outbox = relay({ transport: t, logger, pruneEveryMs: 0, keepSentMs: 60 * 60 * 1000 });
+    await eventually(async () => expect(await outbox.backlog()).toBe(0));
+    // Sent two hours ago, as far as the outbox knows.
+    await db.prisma.$executeRawUnsafe(
+      `UPDATE outbox_events SET sent_at = sent_at - interval '2 hours' WHERE id IN ('old-0000', 'old-0001')`,
+    );
+    await enqueue(2, 'new');
+    await eventually(async () => {
+      const kept = await db.prisma.outboxEvent.findMany({ orderBy: { id: 'asc' } });
+      expect(kept.map((row) => [row.id, row.sentAt !== null])).toEqual([
+        ['new-0000', true],
+        ['new-0001', true],
+        ['old-0002', true],
+        ['old-0003', true],
+        ['old-0004', true],
+      ]);
+    });
+    expect(events.map((event) => event.id)).toEqual(['old-0000', 'old-0001', 'old-0002', 'old-0003', 'old-0004', 'new-0000', 'new-0001']);
+    // The deletion and the vacuum after it went through (a failure is logged, and publishing goes on).
+    expect(logger.warn).not.toHaveBeenCalled();
+  });
+
   it('never publishes an event whose transaction rolled back', async () => {
     const t = transport();
     const events = await received(t);

@@ -27,6 +27,10 @@ export type OutboxRelayOptions = {
   drainTimeoutMs?: number;
   /** Limit of one claim-publish-mark transaction; on expiry it rolls back and the rows go again. */
   transactionTimeoutMs?: number;
+  /** How long a row stays once sent (its times kept for inspection) before the relay deletes it (24 h). */
+  keepSentMs?: number;
+  /** At most how often the relay deletes what it keeps no longer and vacuums the outbox, when it sent anything (1 min). */
+  pruneEveryMs?: number;
 };
 
 type OutboxRow = { id: string; subject: string; payload: Uint8Array; traceContext: string | null };
@@ -45,6 +49,11 @@ const RECORD_FAILURE = 'UPDATE outbox_events SET attempts = attempts + 1, last_e
 const BACKLOG = 'SELECT count(*)::int AS n FROM outbox_events WHERE sent_at IS NULL';
 // Prisma writes created_at itself, in UTC: the age is taken here, not by the database's now() (its time zone may be another).
 const UNSENT = 'SELECT count(*)::int AS backlog, min(created_at) AS oldest FROM outbox_events WHERE sent_at IS NULL';
+// At most this many a pass, so that a backlog of old rows is deleted a bounded piece at a time.
+const PRUNE = `DELETE FROM outbox_events WHERE id IN (
+  SELECT id FROM outbox_events WHERE sent_at < $1::timestamp(3) LIMIT 10000)`;
+// PGlite has no autovacuum; on PostgreSQL this is what autovacuum would do for a queue, sooner.
+const VACUUM = 'VACUUM outbox_events';
 const markSent = (count: number) =>
   `UPDATE outbox_events SET sent_at = now() WHERE id IN (${Array.from({ length: count }, (_, i) => `$${i + 1}`).join(', ')})`;
 
@@ -65,6 +74,8 @@ export class OutboxRelay {
   private stopping = false;
   private failures = 0;
   private lastWarnAt = Number.NEGATIVE_INFINITY;
+  private sentSincePrune = 0;
+  private lastPrunedAt = Date.now();
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.batchSize = options.batchSize ?? 100;
@@ -122,10 +133,27 @@ export class OutboxRelay {
       if (failure) return await this.failed(failure.error, failure.id);
       if (this.failures > 0) this.options.logger.info({ sent }, 'outbox relay is publishing again');
       this.failures = 0;
+      this.sentSincePrune += sent;
+      if (sent < this.batchSize)
+        await this.prune().catch((error: unknown) => this.options.logger.warn({ err: error }, 'outbox relay could not prune the outbox'));
       return sent === this.batchSize ? 0 : this.pollMs;
     } catch (error) {
       return this.failed(error);
     }
+  }
+
+  /**
+   * Once the outbox is caught up and at most every pruneEveryMs, if anything was sent since: deletes the rows sent
+   * longer than keepSentMs ago and vacuums the table. Each row marked sent leaves a dead version behind, and
+   * nothing else would delete the rows; on PGlite nothing else would vacuum them either.
+   */
+  private async prune(): Promise<void> {
+    const now = Date.now();
+    if (this.sentSincePrune === 0 || now - this.lastPrunedAt < (this.options.pruneEveryMs ?? 60_000)) return;
+    this.sentSincePrune = 0;
+    this.lastPrunedAt = now;
+    await this.options.sql.rows(PRUNE, [new Date(now - (this.options.keepSentMs ?? 24 * 60 * 60 * 1000))]);
+    await this.options.sql.rows(VACUUM, []);
   }
 
   private async drain(): Promise<void> {
