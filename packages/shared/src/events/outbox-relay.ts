@@ -49,9 +49,10 @@ const RECORD_FAILURE = 'UPDATE outbox_events SET attempts = attempts + 1, last_e
 const BACKLOG = 'SELECT count(*)::int AS n FROM outbox_events WHERE sent_at IS NULL';
 // Prisma writes created_at itself, in UTC: the age is taken here, not by the database's now() (its time zone may be another).
 const UNSENT = 'SELECT count(*)::int AS backlog, min(created_at) AS oldest FROM outbox_events WHERE sent_at IS NULL';
-// At most this many a pass, so that a backlog of old rows is deleted a bounded piece at a time.
+// At most this many a pass, so that a backlog of old rows is deleted a bounded piece at a time. By the database's
+// clock, which marked them sent ($1 milliseconds ago).
 const PRUNE = `DELETE FROM outbox_events WHERE id IN (
-  SELECT id FROM outbox_events WHERE sent_at < $1::timestamp(3) LIMIT 10000)`;
+  SELECT id FROM outbox_events WHERE sent_at < now() - $1::float8 * interval '1 millisecond' LIMIT 10000)`;
 // PGlite has no autovacuum; on PostgreSQL this is what autovacuum would do for a queue, sooner.
 const VACUUM = 'VACUUM outbox_events';
 const markSent = (count: number) =>
@@ -152,7 +153,7 @@ export class OutboxRelay {
     if (this.sentSincePrune === 0 || now - this.lastPrunedAt < (this.options.pruneEveryMs ?? 60_000)) return;
     this.sentSincePrune = 0;
     this.lastPrunedAt = now;
-    await this.options.sql.rows(PRUNE, [new Date(now - (this.options.keepSentMs ?? 24 * 60 * 60 * 1000))]);
+    await this.options.sql.rows(PRUNE, [this.options.keepSentMs ?? 24 * 60 * 60 * 1000]);
     await this.options.sql.rows(VACUUM, []);
   }
 
