@@ -10,8 +10,8 @@ const HOLD = `INSERT INTO allocated_destinations (organization_id, script, xpub,
 
 /**
  * Records the child of the xpub handed out for a sale, by its script, held until `expiresAt`; a child handed
- * out again (its window full) keeps one row, held until the later expiry. Inside the allocating transaction.
+ * out again (its window full) keeps one row, held until the later expiry. After the child's allocation (decision 0052).
  */
-export async function holdAllocatedDestination(tx: SqlQueries, child: AllocatedChild, expiresAt: Date): Promise<void> {
-  await tx.rows(HOLD, [child.organizationId, child.script, child.xpub, child.derivationIndex, expiresAt]);
+export async function holdAllocatedDestination(sql: SqlQueries, child: AllocatedChild, expiresAt: Date): Promise<void> {
+  await sql.rows(HOLD, [child.organizationId, child.script, child.xpub, child.derivationIndex, expiresAt]);
 }

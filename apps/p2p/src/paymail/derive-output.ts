@@ -20,10 +20,10 @@ export type AddressWindow = { gapLimit: number; staffReserved: number; perClient
 export type DerivationRules = AddressWindow & { holdUntil: Date; purpose: string; anonymous: boolean; client: string };
 
 /**
- * A receiving script for the organisation, in the caller's transaction (an Sql one, or `prismaQueries(tx)` of
- * a Prisma one): from its xpub, a child on the external chain (`0/n`) held for nothing else while it may be
- * paid, within the gap limit, so payments are told apart (data/allocate-derivation-index.ts); else its single
- * receiving address.
+ * A receiving script for the organisation, in the caller's transaction (`prismaQueries(tx)` of a Prisma one) or
+ * in a statement of its own (`Sql`): from its xpub, a child on the external chain (`0/n`) held for nothing else
+ * while it may be paid, within the gap limit, so payments are told apart (data/allocate-derivation-index.ts);
+ * else its single receiving address.
  */
 export async function deriveOutput(tx: SqlQueries, org: WalletOrg, rules: DerivationRules): Promise<DerivedOutput> {
   if (org.walletXpub) {

@@ -28,15 +28,14 @@ export async function allocateDestination(deps: AllocateDeps, request: AllocateD
     anonymous: !request.staff,
     client: request.staff ? '' : clientOf(request.clientAddress),
   };
-  // Every checkout and counter order takes one: its statements go without Prisma's client (decision 0048).
-  const derived = await deps.sql.transaction(async (tx) => {
-    const output = await deriveOutput(tx, org, rules);
-    if (output.xpub !== null && output.derivationIndex !== null) {
-      const child = { organizationId: org.id, script: output.script, xpub: output.xpub, derivationIndex: output.derivationIndex };
-      await holdAllocatedDestination(tx, child, expiresAt);
-    }
-    return output;
-  });
+  // Every checkout and counter order takes one: two statements, each its own transaction (decision 0052). The
+  // child is held as the first commits; were p2p to stop before the second, no one would have been handed it,
+  // and it would be free again when its hold ends.
+  const derived = await deriveOutput(deps.sql, org, rules);
+  if (derived.xpub !== null && derived.derivationIndex !== null) {
+    const child = { organizationId: org.id, script: derived.script, xpub: derived.xpub, derivationIndex: derived.derivationIndex };
+    await holdAllocatedDestination(deps.sql, child, expiresAt);
+  }
   return {
     address: addressOfScript(derived.script, deps.network)!,
     script: derived.script,
