@@ -1,8 +1,7 @@
 import { AppError, type SqlQueries } from '@ctk/shared';
 
+/** How a child of the organisation's xpub is handed out (decision 0022). */
 export type DerivationWindow = {
-  organizationId: string;
-  xpub: string;
   /** How many children past the highest paid one may be handed out (a wallet's gap limit). */
   gapLimit: number;
   /** How many children of the window anonymous opens may never hold (kept for staff). */
@@ -19,31 +18,44 @@ export type DerivationWindow = {
   client: string;
 };
 
-// Decision 0052: the rules below run in one statement, the function of the migration
-// `allocate_derivation_index`, so that no round trip to p2p holds the xpub's counter row locked.
-const ALLOCATE = `SELECT taken, refusal, held, earliest FROM allocate_derivation_index($1::uuid, $2, $3::int, $4::int, $5::int,
-  $6::timestamp(3), $7, $8::boolean, $9, $10::timestamp(3))`;
+/** The organisation's wallet as the child was taken from it, and the child (null: no xpub, nothing taken). */
+export type WalletChild = { walletXpub: string | null; receivingAddress: string | null; index: number | null };
 
-type Allocation = { taken: number | null; refusal: 'client' | 'anonymous' | 'window' | null; held: number | null; earliest: Date | null };
+// Decision 0052: the wallet read, and the rules below run in the function of the migration
+// `allocate_derivation_index` (which takes nothing for a wallet without an xpub), in one statement, so that no
+// round trip to p2p holds the xpub's counter row locked.
+const ALLOCATE = `SELECT w.wallet_xpub, w.receiving_address, a.taken, a.refusal, a.held, a.earliest
+  FROM organization_wallets w CROSS JOIN LATERAL allocate_derivation_index(w.organization_id, w.wallet_xpub, $2::int, $3::int,
+    $4::int, $5::timestamp(3), $6, $7::boolean, $8, $9::timestamp(3)) a
+  WHERE w.organization_id = $1::uuid`;
+
+type Allocation = {
+  walletXpub: string | null;
+  receivingAddress: string | null;
+  taken: number | null;
+  refusal: 'client' | 'anonymous' | 'window' | null;
+  held: number | null;
+  earliest: Date | null;
+};
 
 /**
- * The child index of the xpub for a new destination (decision 0022), in one statement: in the caller's
- * transaction, or its own. Never a child still held for something that may be paid: a fresh one while it is at
- * most `gapLimit` past the highest paid index (a wallet restored from its seed, which stops after that many
- * unused addresses in a row, finds every payment), else the one within that window whose hold ended first.
- * Anonymous opens hold at most `gapLimit - staffReserved` children at once, so staff are never starved; past
- * that they are `unavailable`, with when the earliest of their holds ends. One anonymous client holds at most
- * `perClient` of them, so no one caller takes them all; past that it is `rate_limited` until its earliest hold
- * ends. A paymail destination past either bound shares a child its client holds for paymail, if it holds one.
- * A staff open with no child free is `failed_precondition`, saying how many payments are awaited.
+ * The organisation's wallet and, when it has an xpub, the child index for a new destination (decision 0022),
+ * in one statement: in the caller's transaction, or its own. Null when the organisation registered no wallet.
+ * Never a child still held for something that may be paid: a fresh one while it is at most `gapLimit` past the
+ * highest paid index (a wallet restored from its seed, which stops after that many unused addresses in a row,
+ * finds every payment), else the one within that window whose hold ended first. Anonymous opens hold at most
+ * `gapLimit - staffReserved` children at once, so staff are never starved; past that they are `unavailable`,
+ * with when the earliest of their holds ends. One anonymous client holds at most `perClient` of them, so no one
+ * caller takes them all; past that it is `rate_limited` until its earliest hold ends. A paymail destination
+ * past either bound shares a child its client holds for paymail, if it holds one. A staff open with no child
+ * free is `failed_precondition`, saying how many payments are awaited.
  */
-export async function allocateDerivationIndex(sql: SqlQueries, window: DerivationWindow): Promise<number> {
-  const { organizationId, xpub, gapLimit } = window;
+export async function allocateWalletChild(sql: SqlQueries, organizationId: string, window: DerivationWindow): Promise<WalletChild | null> {
+  const { gapLimit } = window;
   // Compared in the process's clock, as the hold was set: one clock decides when a hold ends.
   const now = new Date();
   const [row] = await sql.rows<Allocation>(ALLOCATE, [
     organizationId,
-    xpub,
     gapLimit,
     window.staffReserved,
     window.perClient,
@@ -53,10 +65,12 @@ export async function allocateDerivationIndex(sql: SqlQueries, window: Derivatio
     window.client,
     now,
   ]);
-  if (row!.taken !== null) return Number(row!.taken);
-  const holds: Holds = { held: Number(row!.held ?? 0), earliest: row!.earliest ? new Date(row!.earliest) : null };
-  if (row!.refusal === 'client') throw clientFull(holds, window, now);
-  if (row!.refusal === 'anonymous') throw anonymousFull(holds, window, now);
+  if (!row) return null;
+  const wallet = { walletXpub: row.walletXpub || null, receivingAddress: row.receivingAddress || null };
+  if (!wallet.walletXpub || row.taken !== null) return { ...wallet, index: row.taken === null ? null : Number(row.taken) };
+  const holds: Holds = { held: Number(row.held ?? 0), earliest: row.earliest ? new Date(row.earliest) : null };
+  if (row.refusal === 'client') throw clientFull(holds, window, now);
+  if (row.refusal === 'anonymous') throw anonymousFull(holds, window, now);
   throw new AppError(
     'failed_precondition',
     `All ${gapLimit} receiving addresses the merchant's wallet watches (its gap limit) are awaiting a payment (${holds.held} open ` +

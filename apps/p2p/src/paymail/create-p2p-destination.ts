@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { CreateP2pDestinationRequest, CreateP2pDestinationResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
-import { AppError, MAX_SATOSHIS_BIGINT, prismaQueries } from '@ctk/shared';
+import { AppError, MAX_SATOSHIS_BIGINT, orgOf, prismaQueries } from '@ctk/shared';
 import { addPaymailReference } from '../data/paymail-reference-repository.js';
-import { paymailOf, walletOrgOf } from '../domain/org-wallet.js';
+import { paymailOf } from '../domain/org-wallet.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { deriveOutput, type AddressWindow } from './derive-output.js';
 import { clientOf } from '../settlement/allocate-destination.js';
@@ -23,7 +23,8 @@ export async function createP2pDestination(
   deps: P2pDestinationDeps,
   request: CreateP2pDestinationRequest,
 ): Promise<CreateP2pDestinationResponse> {
-  const org = await walletOrgOf(prismaQueries(deps.prisma), request.target?.org);
+  // Its wallet is read as the child is taken (deriveOutput).
+  const org = orgOf(request.target?.org);
   const paymail = paymailOf(request.target?.paymail ?? '');
   if (request.satoshis < 1n || request.satoshis > MAX_SATOSHIS_BIGINT) {
     throw new AppError('validation_failed', `satoshis must be a whole number from 1 to ${MAX_SATOSHIS_BIGINT.toLocaleString('en-US')}.`, {

@@ -1,6 +1,6 @@
 import type { GetPaymentDestinationRequest } from '@ctk/proto/ctk/p2p/v1/p2p';
-import { AppError, prismaQueries } from '@ctk/shared';
-import { paymailOf, walletOrgOf } from '../domain/org-wallet.js';
+import { AppError, orgOf, prismaQueries } from '@ctk/shared';
+import { paymailOf } from '../domain/org-wallet.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { clientOf } from '../settlement/allocate-destination.js';
 import { checkTimestamp } from './check-timestamp.js';
@@ -21,7 +21,8 @@ export type DestinationDeps = {
  * senderHandle + amount ("0" when absent) + dt + purpose, the order paymail clients sign in.
  */
 export async function getPaymentDestination(deps: DestinationDeps, request: GetPaymentDestinationRequest): Promise<{ output: string }> {
-  const org = await walletOrgOf(prismaQueries(deps.prisma), request.target?.org);
+  // Its wallet is read as the child is taken (deriveOutput).
+  const org = orgOf(request.target?.org);
   paymailOf(request.target?.paymail ?? '');
   if (request.senderRequest) {
     if (!request.senderHandle) throw new AppError('validation_failed', 'senderHandle is required.', { field: 'senderHandle' });

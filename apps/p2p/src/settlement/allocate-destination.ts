@@ -1,8 +1,7 @@
 import { addressOfScript, type ChainNetwork } from '@ctk/chain';
 import type { AllocateDestinationRequest, AllocateDestinationResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
-import { AppError, type Sql } from '@ctk/shared';
+import { AppError, orgOf, type Sql } from '@ctk/shared';
 import { holdAllocatedDestination } from '../data/hold-allocated-destination.js';
-import { walletOrgOf } from '../domain/org-wallet.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { deriveOutput, type AddressWindow } from '../paymail/derive-output.js';
 
@@ -19,7 +18,7 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d
  * recorded by its script so that the settlement paying it moves the gap window (settle-payment.ts).
  */
 export async function allocateDestination(deps: AllocateDeps, request: AllocateDestinationRequest): Promise<AllocateDestinationResponse> {
-  const org = await walletOrgOf(deps.sql, request.org);
+  const org = orgOf(request.org);
   const expiresAt = holdUntil(request.expiresAt);
   const rules = {
     ...deps.window,
@@ -28,8 +27,8 @@ export async function allocateDestination(deps: AllocateDeps, request: AllocateD
     anonymous: !request.staff,
     client: request.staff ? '' : clientOf(request.clientAddress),
   };
-  // Every checkout and counter order takes one: two statements, each its own transaction (decision 0052). The
-  // child is held as the first commits; were p2p to stop before the second, no one would have been handed it,
+  // Every checkout and counter order takes one: two statements, each its own transaction (decision 0052): the
+  // wallet with the child taken, then its destination. The child is held as the first commits; were p2p to stop before the second, no one would have been handed it,
   // and it would be free again when its hold ends.
   const derived = await deriveOutput(deps.sql, org, rules);
   if (derived.xpub !== null && derived.derivationIndex !== null) {

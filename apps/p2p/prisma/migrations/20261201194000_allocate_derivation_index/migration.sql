@@ -4,7 +4,8 @@
 -- after the lock (each statement of a volatile function reads what committed before it), and a child taken. No
 -- round trip to p2p holds the counter's lock: in a statement of its own, the function's commit releases it.
 --
--- Answers the child taken (`taken`), or why none was (`refusal`: 'client' past the client's own bound,
+-- Called with the organisation's wallet row (a NULL or empty xpub takes nothing and answers NULLs). Answers the
+-- child taken (`taken`), or why none was (`refusal`: 'client' past the client's own bound,
 -- 'anonymous' past what anonymous opens may hold, 'window' with every child held for staff's orders), with how
 -- many holds stood in the way and when the earliest of them ends: p2p writes the refusal's message.
 --
@@ -25,6 +26,11 @@ CREATE FUNCTION "allocate_derivation_index"(
   own_earliest TIMESTAMP(3)\073
   own_full BOOLEAN\073
 BEGIN
+  -- A wallet without an xpub (its single receiving address, or nothing): no child to take.
+  IF p_xpub IS NULL OR p_xpub = '''' THEN
+    RETURN\073
+  END IF\073
+
   -- The upsert takes the row lock: everything below runs one call at a time per xpub.
   INSERT INTO derivation_counters (organization_id, xpub, next_index, highest_paid_index, updated_at)
     VALUES (p_org, p_xpub, 0, -1, now())
