@@ -29,8 +29,7 @@ export async function deriveOutput(tx: SqlQueries, org: Org, rules: DerivationRu
   const child = await allocateWalletChild(tx, org.id, rules);
   if (child?.walletXpub && child.index !== null)
     return { script: childScript(child.walletXpub, child.index), derivationIndex: child.index, xpub: child.walletXpub };
-  if (child?.receivingAddress)
-    return { script: new P2PKH().lock(child.receivingAddress).toHex(), derivationIndex: null, xpub: null };
+  if (child?.receivingAddress) return { script: new P2PKH().lock(child.receivingAddress).toHex(), derivationIndex: null, xpub: null };
   throw new AppError(
     'failed_precondition',
     `${org.handle} has not registered a wallet to be paid to: an owner or admin sets wallet_xpub (a fresh address per payment) or receiving_address with PATCH /api/v1/organizations/${org.handle}.`,
