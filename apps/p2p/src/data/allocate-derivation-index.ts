@@ -1,6 +1,10 @@
 import { AppError, type SqlQueries } from '@ctk/shared';
 
-/** How a child of the organisation's xpub is handed out (decision 0022). */
+/**
+ * How a child of the organisation's xpub is handed out (decision 0022): within the window, held until
+ * `holdUntil` for `purpose` and for nothing else, and bounded with the other anonymous opens when `anonymous`,
+ * and with the client's own when its `client` address is known.
+ */
 export type DerivationWindow = {
   /** How many children past the highest paid one may be handed out (a wallet's gap limit). */
   gapLimit: number;

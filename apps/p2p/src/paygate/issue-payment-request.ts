@@ -76,6 +76,9 @@ async function newRequest(deps: GateDeps, account: Account, org: WalletOrg, reso
         anonymous: true,
         client: '',
       });
+      // The wallet is read again as the child is taken: x-bsv-server names a child of the xpub read above.
+      if (output.xpub !== org.walletXpub)
+        throw new AppError('conflict', `${org.handle} changed its wallet while this payment request was made: ask again.`);
       await addPaymentRequest(tx, {
         nonce,
         accountId: account.id,

@@ -12,20 +12,13 @@ export type DerivedOutput = { script: string; derivationIndex: number | null; xp
 export type AddressWindow = Pick<DerivationWindow, 'gapLimit' | 'staffReserved' | 'perClient'>;
 
 /**
- * How a child is handed out (decision 0022): within the window, held until `holdUntil` for `purpose` and
- * for nothing else, and bounded with the other anonymous opens when `anonymous`, and with the client's own
- * when its `client` address is known.
- */
-export type DerivationRules = DerivationWindow;
-
-/**
  * A receiving script for the organisation, from its wallet as p2p keeps it, read in the same statement as the
  * child is taken (decision 0052): in the caller's transaction (`prismaQueries(tx)` of a Prisma one) or in a
  * statement of its own (`Sql`). From its xpub, a child on the external chain (`0/n`) held for nothing else while
  * it may be paid, within the gap limit, so payments are told apart (data/allocate-derivation-index.ts); else its
  * single receiving address.
  */
-export async function deriveOutput(tx: SqlQueries, org: Org, rules: DerivationRules): Promise<DerivedOutput> {
+export async function deriveOutput(tx: SqlQueries, org: Org, rules: DerivationWindow): Promise<DerivedOutput> {
   const child = await allocateWalletChild(tx, org.id, rules);
   if (child?.walletXpub && child.index !== null)
     return { script: childScript(child.walletXpub, child.index), derivationIndex: child.index, xpub: child.walletXpub };
