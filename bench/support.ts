@@ -68,12 +68,16 @@ export function printRatios(tps: number | undefined, clients: number, figures: R
 export const stackExecArgv = (cpuProfileDir: string | undefined) =>
   cpuProfileDir ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : process.execArgv;
 
-/** CPU seconds (user and system) of a process from /proc, 0 when it is gone. */
-function processCpuSeconds(pid: number | string): number {
+/**
+ * CPU seconds (user and system) of a process from /proc, 0 when it is gone; with `reaped`, those of its children
+ * that ended too (PostgreSQL's postmaster reaps its backends: a backend that ends during a phase keeps counting).
+ */
+function processCpuSeconds(pid: number | string, reaped = false): number {
   try {
-    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th of them.
+    // Fields after the command's closing parenthesis: utime, stime, cutime and cstime are the 12th to 15th of them.
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    const children = reaped ? Number(fields[13]) + Number(fields[14]) : 0;
+    return (Number(fields[11]) + Number(fields[12]) + children) / CLOCK_TICKS;
   } catch {
     return 0;
   }
@@ -86,7 +90,7 @@ export function cpuSnapshot(stackPid: number | undefined): { stack: number; post
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     try {
-      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') postgres += processCpuSeconds(pid);
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') postgres += processCpuSeconds(pid, true);
     } catch {
       // The process ended meanwhile.
     }
