@@ -28,8 +28,8 @@ export async function allocateDestination(deps: AllocateDeps, request: AllocateD
     client: request.staff ? '' : clientOf(request.clientAddress),
   };
   // Every checkout and counter order takes one: two statements, each its own transaction (decision 0052): the
-  // wallet with the child taken, then its destination. The child is held as the first commits; were p2p to stop before the second, no one would have been handed it,
-  // and it would be free again when its hold ends.
+  // wallet with the child taken, then its destination. The child is held as the first commits; were p2p to stop
+  // before the second, no one would have been handed it, and it would be free again when its hold ends.
   const derived = await deriveOutput(deps.sql, org, rules);
   if (derived.xpub !== null && derived.derivationIndex !== null) {
     const child = { organizationId: org.id, script: derived.script, xpub: derived.xpub, derivationIndex: derived.derivationIndex };
