@@ -20,13 +20,13 @@ export const service = defineService({
   name: 'books',
   configSchema,
   database: { prismaDir: fileURLToPath(new URL('../prisma', import.meta.url)), createClient: (adapter) => new PrismaClient({ adapter }) },
-  build: ({ config, prisma, sql, logger }) => {
+  build: ({ config, prisma, sql, logger, announcements }) => {
     const deps = {
       journal: createJournalRepository(prisma),
       parked: createParkedEventRepository(prisma),
       reports: createReportRepository(prisma),
       balances: createBalanceRepository(prisma),
-      taxSettings: createTaxSettingsRepository(prisma, sql),
+      taxSettings: createTaxSettingsRepository(prisma, sql, { announcements, logger }),
       maxExportEntries: config.BOOKS_EXPORT_MAX_ENTRIES,
       logger,
     };

@@ -37,6 +37,8 @@ export async function startCommerceStack(env: Record<string, string> = {}) {
   const transport: EventTransport = {
     publish: (message) => inner.publish(message),
     close: () => inner.close(),
+    announce: (subject, data) => inner.announce!(subject, data),
+    listen: (subject, listener) => inner.listen!(subject, listener),
     consume: (durable, handler) =>
       inner.consume(durable, async (message) => {
         await gates.get(durable);

@@ -14,6 +14,7 @@ import { PrismaClient } from './generated/prisma/client.js';
 import { posService } from './grpc/pos-service.js';
 import type { OrderContext } from './orders/order-context.js';
 import { createOrderNotifier } from './orders/order-notifier.js';
+import { orderTaxes } from './orders/order-tax.js';
 import { startOrderWatcher } from './orders/order-watcher.js';
 import { oneAtATime } from './pay-links/one-at-a-time.js';
 import type { PayLinkContext } from './pay-links/pay-link-context.js';
@@ -40,7 +41,7 @@ export type PosOptions = { now: () => Date };
 
 /** The contexts pos's features run in, and the parts the bootstrap serves and closes (tests build it too, to look inside). */
 export function buildPos(
-  { config, prisma, sql, logger, eventsCommitted }: ServiceContext<Config, PrismaClient>,
+  { config, prisma, sql, logger, eventsCommitted, announcements }: ServiceContext<Config, PrismaClient>,
   options: Partial<PosOptions>,
 ): { orders: OrderContext; payLinks: PayLinkContext; cards: CardContext; parts: ServiceParts } {
   const books = createGrpcClient(BooksServiceDefinition, config.BOOKS_GRPC_URL);
@@ -49,7 +50,7 @@ export function buildPos(
     prisma,
     sql,
     orders: createOrderRepository(prisma, sql),
-    books,
+    taxes: orderTaxes({ books, announcements, keepSeconds: config.POS_TAX_KEEP_SECONDS }),
     p2p,
     prices: priceSource(config),
     notifier: createOrderNotifier(),
@@ -87,6 +88,7 @@ export function buildPos(
     }),
     async close() {
       await watcher?.stop();
+      orders.taxes.stop();
       books.close();
       p2p.close();
       // The OCR worker thread would keep the process alive.

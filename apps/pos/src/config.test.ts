@@ -16,6 +16,7 @@ describe('pos config', () => {
       BOOKS_GRPC_URL: '127.0.0.1:50061',
       P2P_GRPC_URL: '127.0.0.1:50064',
       CHAIN_NETWORK: 'local',
+      POS_TAX_KEEP_SECONDS: 60,
       POS_ITEMS_CACHE_MS: 2000,
       POS_OCR_TIMEOUT_MS: 15_000,
       POS_OCR_MAX_WAITING: 3,

@@ -26,6 +26,11 @@ export const configSchema = z.object({
   ...serviceAddressFields(['books', 'p2p']),
   /** The chain's network: customers' addresses on cards are in its form (pos reads the chain through p2p only). */
   CHAIN_NETWORK: chainConfigFields.CHAIN_NETWORK,
+  /**
+   * How long an organisation's tax settings, asked of books, are kept (0: never); forgotten at once when books
+   * announces a change (decision 0053), and never kept while pos cannot hear it.
+   */
+  POS_TAX_KEEP_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   /** How long a first page of items may be served from memory (0: never); writes here clear it at once. */
   POS_ITEMS_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   /** A menu photo's OCR taking longer is abandoned (504); the gateway waits for the queue and this. */

@@ -78,6 +78,19 @@ describe('CreateOrder', () => {
     expect(order.totalMinor).toBe(2000n + tax + order.tipMinor);
   });
 
+  it('taxes each order by the settings books holds when it is created, though pos keeps them between orders (decision 0053)', async () => {
+    const org = await stack.walletOrg({ jurisdiction: 'GB' });
+    const beans = { lines: [{ name: 'Beans', quantity: 1n, unitPriceMinor: 1200n } as never] };
+    // GB's prices include its 20%: 1200 is 1000 and 200 of tax.
+    expect(await create(org, beans)).toMatchObject({ taxJurisdiction: 'GB', taxMinor: 200n, totalMinor: 1200n });
+    expect(await create(org, beans)).toMatchObject({ taxJurisdiction: 'GB', taxMinor: 200n, totalMinor: 1200n });
+    await stack.books.setTaxSettings({ org, jurisdiction: 'DE' });
+    // DE's 19%, prices still including it by DE's default: 1200 / 1.19 = 1008.40..., so 192 of tax.
+    expect(await create(org, beans)).toMatchObject({ taxJurisdiction: 'DE', taxMinor: 192n, totalMinor: 1200n });
+    await stack.books.setTaxSettings({ org, pricesIncludeTax: false });
+    expect(await create(org, beans)).toMatchObject({ taxJurisdiction: 'DE', taxMinor: 228n, totalMinor: 1428n });
+  });
+
   it('answers the BIP270 request: the due satoshis to the order output, then the receipt output over the lines and the tip', async () => {
     const org = await stack.walletOrg();
     const order = await create(org, { lines: [{ name: 'Flat white', quantity: 2n, unitPriceMinor: 450n } as never], tipMinor: 100n });

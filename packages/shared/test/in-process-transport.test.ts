@@ -107,4 +107,24 @@ describe('inProcessTransport', () => {
     await t.close();
     await expect(t.publish(message('a'))).rejects.toThrow(/closed/);
   });
+
+  it('announces to every listener of the subject before announce resolves, and to no one once stopped', async () => {
+    const t = open();
+    const heard: string[] = [];
+    const listener = (name: string) => ({
+      heard: (data: Uint8Array) => void heard.push(`${name}:${new TextDecoder().decode(data)}`),
+      missed() {},
+    });
+    const first = t.listen!('ctk.announcements.a', listener('first'));
+    t.listen!('ctk.announcements.a', listener('second'));
+    t.listen!('ctk.announcements.b', listener('other'));
+    expect(first.listening()).toBe(true);
+    await t.announce!('ctk.announcements.a', new TextEncoder().encode('x'));
+    expect(heard).toEqual(['first:x', 'second:x']);
+    first.stop();
+    await t.announce!('ctk.announcements.a', new TextEncoder().encode('y'));
+    expect(heard).toEqual(['first:x', 'second:x', 'second:y']);
+    await t.close();
+    expect(first.listening()).toBe(false);
+  });
 });

@@ -145,4 +145,31 @@ describe('connectNatsTransport', () => {
     expect(transport.connected?.()).toBe(true);
     cleanups.push(() => proxy.down());
   });
+
+  it('announces to every connection listening; a dropped connection is told it missed some, and hears again once back', async () => {
+    const subject = `ctk.announcements.${uniqueName('test')}`;
+    const proxy = await natsProxy();
+    cleanups.push(() => proxy.down());
+    const { transport: saying } = await open();
+    const { transport: hearing } = await open({ url: proxy.url });
+    const heard: string[] = [];
+    let missed = 0;
+    const listening = hearing.listen!(subject, {
+      heard: (data) => void heard.push(new TextDecoder().decode(data)),
+      missed: () => void (missed += 1),
+    });
+    cleanups.push(async () => listening.stop());
+    await eventually(() => expect(listening.listening()).toBe(true));
+    await saying.announce!(subject, new TextEncoder().encode('first'));
+    await eventually(() => expect(heard).toEqual(['first']));
+
+    await proxy.down();
+    await eventually(() => expect(missed).toBe(1));
+    expect(listening.listening()).toBe(false);
+    await saying.announce!(subject, new TextEncoder().encode('while-down'));
+    await proxy.up();
+    await eventually(() => expect(listening.listening()).toBe(true), 15_000);
+    await saying.announce!(subject, new TextEncoder().encode('after-reconnect'));
+    await eventually(() => expect(heard).toEqual(['first', 'after-reconnect']));
+  });
 });

@@ -1,4 +1,4 @@
-import type { Sql } from '@ctk/shared';
+import { TAX_SETTINGS_CHANGED_SUBJECT, type Announcements, type Logger, type Sql } from '@ctk/shared';
 import type { PrismaClient } from '../generated/prisma/client.js';
 
 /** What an organisation chose: its jurisdiction, and whether its prices include tax (null: the jurisdiction's default). */
@@ -9,7 +9,11 @@ export type TaxSettingsRepository = ReturnType<typeof createTaxSettingsRepositor
 const NONE: TaxChoice = { jurisdiction: null, pricesIncludeTax: null };
 const CHOICE = { organizationId: true, jurisdiction: true, pricesIncludeTax: true } as const;
 
-export function createTaxSettingsRepository(prisma: PrismaClient, sql: Sql) {
+/**
+ * The tax settings, whose every change is announced (decision 0053): pos keeps each organisation's settings
+ * until books says they changed.
+ */
+export function createTaxSettingsRepository(prisma: PrismaClient, sql: Sql, announced: { announcements: Announcements; logger: Logger }) {
   return {
     /**
      * The choices of several organisations, one per id in order (nothing chosen for one without a row). pos
@@ -28,14 +32,22 @@ export function createTaxSettingsRepository(prisma: PrismaClient, sql: Sql) {
       return (await prisma.organizationTax.findUnique({ where: { organizationId }, select: CHOICE })) ?? NONE;
     },
 
-    /** Stores the fields given (undefined: left as it is) and answers the choice as stored. */
-    save(organizationId: string, fields: Partial<TaxChoice>): Promise<TaxChoice> {
-      return prisma.organizationTax.upsert({
+    /**
+     * Stores the fields given (undefined: left as it is), announces the change and answers the choice as
+     * stored. An announcement that fails is logged: the change stands, and pos keeps what it had for at most
+     * POS_TAX_KEEP_SECONDS.
+     */
+    async save(organizationId: string, fields: Partial<TaxChoice>): Promise<TaxChoice> {
+      const saved = await prisma.organizationTax.upsert({
         where: { organizationId },
         create: { organizationId, ...fields },
         update: fields,
         select: CHOICE,
       });
+      await announced.announcements
+        .announce(TAX_SETTINGS_CHANGED_SUBJECT, Buffer.from(organizationId, 'utf8'))
+        .catch((error: unknown) => announced.logger.warn({ err: error, organizationId }, 'tax settings changed, but not announced'));
+      return saved;
     },
   };
 }

@@ -7,7 +7,7 @@ import type { OrderContext } from '../orders/order-context.js';
 import { readOrderItems, type OrderItem } from '../orders/order-items.js';
 import { orderHold } from '../orders/order-hold.js';
 import { newOrderNumber } from '../orders/order-number.js';
-import { orderTaxOf, type OrderTax } from '../orders/order-tax.js';
+import type { OrderTax } from '../orders/order-tax.js';
 import { linesHashOf, receiptMerchant } from '../orders/order-receipt.js';
 import { priceOrder, type LineToPrice, type PricedOrder } from '../orders/price-order.js';
 import { MAX_PRICE_CENTS } from './create-item.js';
@@ -113,7 +113,7 @@ export async function priceNewOrder(
   const reward = await rewardToRedeem(context.prisma, org, loyaltyCardId, request.redeemRewardIdentifier);
   const items = await readOrderItems(context.sql, org.id, request.lines.map((line) => line.itemId).filter(Boolean));
   const currency = orderCurrency(request.currency, request.lines, items);
-  const tax = await orderTaxOf(context, org);
+  const tax = await context.taxes.of(org);
   const pricesIncludeTax = rules.pricesIncludeTax ?? tax.pricesIncludeTax;
   const standardRate = untaxed ? { jurisdiction: tax.jurisdiction, rate: '' } : standardRateOf(tax, request.lines, items);
   const lines = request.lines

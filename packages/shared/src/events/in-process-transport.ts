@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { retryDelay } from './retry-delay.js';
 import type { EventHandler, EventLogger, EventMessage, EventTransport, Subscription } from './transport.js';
 import { Wakeup } from './wakeup.js';
@@ -17,6 +18,7 @@ type Durable = { pending: Delivery[]; wakeup: Wakeup };
  * (a durable that subscribes later still gets all of them), each durable name gets each message until a
  * handler succeeds, failures come back after a growing delay without holding up later messages, and
  * an id published again is ignored. Nothing survives a restart: the outbox is what makes that safe.
+ * An announcement reaches every listener of the process before `announce` resolves, and none is ever missed.
  */
 export function inProcessTransport(options: InProcessTransportOptions = {}): EventTransport {
   const { logger, retryDelayMs = 100, maxRetryDelayMs = 10_000 } = options;
@@ -24,6 +26,7 @@ export function inProcessTransport(options: InProcessTransportOptions = {}): Eve
   const publishedIds = new Set<string>();
   const durables = new Map<string, Durable>();
   const subscriptions = new Set<Subscription>();
+  const announcements = new EventEmitter().setMaxListeners(0);
   let closed = false;
 
   function durable(name: string): Durable {
@@ -96,6 +99,17 @@ export function inProcessTransport(options: InProcessTransportOptions = {}): Eve
       };
       subscriptions.add(subscription);
       return subscription;
+    },
+
+    async announce(subject, data) {
+      if (closed) throw new Error('in-process transport is closed');
+      announcements.emit(subject, Uint8Array.from(data));
+    },
+
+    listen(subject, listener) {
+      const heard = (data: Uint8Array) => listener.heard(data);
+      announcements.on(subject, heard);
+      return { listening: () => !closed, stop: () => announcements.off(subject, heard) };
     },
 
     async close() {

@@ -6,3 +6,4 @@ export * from './in-process-transport.js';
 export * from './outbox.js';
 export * from './outbox-relay.js';
 export * from './order-event-lines.js';
+export * from './announcements.js';

@@ -27,13 +27,15 @@ export function openNatsSession(options: NatsSessionOptions): {
   ready: Promise<NatsSession>;
   /** Whether the connection is up now: made, and not lost since (the client is reconnecting). */
   connected(): boolean;
+  /** Calls `lost` each time the connection is lost, until the returned function is called. */
+  onLost(lost: () => void): () => void;
   close(): Promise<void>;
 } {
   const { logger, url } = options;
   const wakeup = new Wakeup();
   let closed = false;
   let session: NatsSession | undefined;
-  const link = { up: false };
+  const link = { up: false, lost: new Set<() => void>() };
   let settle!: { resolve(session: NatsSession): void; reject(error: Error): void };
   const ready = new Promise<NatsSession>((resolve, reject) => (settle = { resolve, reject }));
   ready.catch(() => undefined);
@@ -75,6 +77,10 @@ export function openNatsSession(options: NatsSessionOptions): {
   return {
     ready,
     connected: () => link.up && !closed,
+    onLost(lost) {
+      link.lost.add(lost);
+      return () => link.lost.delete(lost);
+    },
     async close() {
       closed = true;
       wakeup.notify();
@@ -87,11 +93,12 @@ export function openNatsSession(options: NatsSessionOptions): {
 }
 
 /** Logs disconnects and reconnects and keeps `link` up to date; after a reconnect the stream is checked again (the server may be new). */
-function watchStatus(session: NatsSession, options: NatsSessionOptions, link: { up: boolean }): void {
+function watchStatus(session: NatsSession, options: NatsSessionOptions, link: { up: boolean; lost: Set<() => void> }): void {
   void (async () => {
     for await (const status of session.nc.status()) {
       if (status.type === 'disconnect') {
         link.up = false;
+        for (const lost of link.lost) lost();
         options.logger.warn({ url: options.url }, 'NATS disconnected; reconnecting');
       }
       if (status.type === 'reconnect') {

@@ -31,7 +31,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * The production EventTransport over NATS JetStream. Returns at once and connects in the background
  * (publish fails until connected, so the outbox holds events meanwhile); creates the stream if missing.
  * Publishes carry the event id as `Nats-Msg-Id`, so a re-publish within the duplicate window is dropped,
- * and the message's trace context and request id as headers of their own names.
+ * and the message's trace context and request id as headers of their own names. Announcements are NATS's
+ * core publish and subscribe, outside the stream: kept nowhere.
  */
 export async function connectNatsTransport(options: NatsTransportOptions): Promise<EventTransport> {
   const stream = options.stream ?? { name: PAYMENTS_STREAM, subjects: STREAM_SUBJECTS };
@@ -59,6 +60,42 @@ export async function connectNatsTransport(options: NatsTransportOptions): Promi
         timeout: publishTimeoutMs,
         expect: { streamName: stream.name },
       });
+    },
+
+    async announce(subject, data) {
+      const { nc } = await within(session.ready, publishTimeoutMs, `NATS is not connected (${options.url})`);
+      nc.publish(subject, data);
+      await within(nc.flush(), publishTimeoutMs, `NATS did not confirm the announcement on ${subject}`);
+    },
+
+    listen(subject, listener) {
+      const state = { subscribed: false, stopped: false, subscription: undefined as { unsubscribe(): void } | undefined };
+      const unwatch = session.onLost(() => listener.missed());
+      void session.ready
+        .then(async ({ nc }) => {
+          if (state.stopped) return;
+          state.subscription = nc.subscribe(subject, {
+            callback: (error, message) => {
+              if (!error) return listener.heard(message.data);
+              // The server closed the subscription (a permission refused): nothing more will be heard.
+              state.subscribed = false;
+              listener.missed();
+            },
+          });
+          // The server has the subscription once it answers the flush's ping; the client sends it again itself
+          // on every reconnect, before the connection is up again.
+          await nc.flush().catch(() => undefined);
+          state.subscribed = true;
+        })
+        .catch(() => undefined);
+      return {
+        listening: () => state.subscribed && !state.stopped && session.connected(),
+        stop() {
+          state.stopped = true;
+          unwatch();
+          state.subscription?.unsubscribe();
+        },
+      };
     },
 
     async consume(durable, handler) {

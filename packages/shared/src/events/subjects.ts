@@ -13,6 +13,11 @@ export const ORDER_SUBJECTS_WILDCARD = 'ctk.orders.>';
 export const STREAM_SUBJECTS = [PAYMENT_SUBJECTS_WILDCARD, ORDER_SUBJECTS_WILDCARD];
 /** Whether a message's subject is an order's (not a payment event: books leaves it). */
 export const isOrderSubject = (subject: string): boolean => subject.startsWith(ORDER_SUBJECTS_WILDCARD.slice(0, -1));
+/**
+ * Announced (decision 0053, outside the stream) when an organisation's tax settings changed at books, its id as
+ * UTF-8: pos forgets its copy.
+ */
+export const TAX_SETTINGS_CHANGED_SUBJECT = 'ctk.announcements.tax_settings.changed';
 /** The books service's durable consumer on the payments stream. */
 export const BOOKS_CONSUMER = 'books';
 /**

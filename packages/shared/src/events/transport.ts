@@ -42,7 +42,27 @@ export interface EventTransport {
   close(): Promise<void>;
   /** Whether the broker is reachable now (the ctk_broker_connected metric); a transport without a broker leaves it out. */
   connected?(): boolean;
+  /**
+   * Says something to every process listening on `subject` now (decision 0053): kept nowhere, never
+   * redelivered. Resolves once the broker has it (in process: once every listener heard it). A transport that
+   * cannot leaves it out, and a cache on it keeps nothing.
+   */
+  announce?(subject: string, data: Uint8Array): Promise<void>;
+  /** Hears what is announced on `subject` from now on, until stopped. */
+  listen?(subject: string, listener: AnnouncementListener): Listening;
 }
+
+/** What a listener is told: each announcement, and that some may have gone by unheard (the connection lost). */
+export type AnnouncementListener = { heard(data: Uint8Array): void; missed(): void };
+
+export type Listening = {
+  /**
+   * Whether every announcement made from now on will be heard: subscribed, and the connection up. What a
+   * process keeps on the strength of announcements is kept and used only while this is true.
+   */
+  listening(): boolean;
+  stop(): void;
+};
 
 /** The part of the project's logger (pino) the event code uses; tests pass a spy. */
 export type EventLogger = {

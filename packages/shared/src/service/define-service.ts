@@ -1,6 +1,7 @@
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { z } from 'zod';
 import type { Sql } from '../db/sql.js';
+import type { Announcements } from '../events/announcements.js';
 import type { EventTransport } from '../events/transport.js';
 import type { Logger } from '../logger.js';
 import type { AppName } from './registry.js';
@@ -29,6 +30,8 @@ export type ServiceContext<C, P> = {
   sql: Sql;
   /** Call after a transaction that wrote outbox events committed: the relay publishes them now rather than at its next poll. */
   eventsCommitted(): void;
+  /** Says and hears what changed, to and from every replica (decision 0053), on the app's transport. */
+  announcements: Announcements;
 };
 
 /** What an app serves and holds, as its build step returns it; the bootstrap starts and closes it in order. */

@@ -1,5 +1,6 @@
 import { openPrisma } from '../db/open-database.js';
 import type { Sql } from '../db/sql.js';
+import { announcementsOn } from '../events/announcements.js';
 import { openEventTransport } from '../events/event-source.js';
 import { measuredConsumers } from '../events/measured-consumers.js';
 import { startOutboxRelay, unsentOutbox } from '../events/outbox-relay.js';
@@ -38,9 +39,9 @@ type Closer = () => Promise<void>;
 /**
  * The one bootstrap of every app: starts tracing (trace context and request ids always; spans exported
  * with OTEL_EXPORTER_OTLP_ENDPOINT), serves its metrics (with METRICS_PORT), opens and migrates its database,
- * builds it, relays its outbox (an app that emits), subscribes its consumer (an app that consumes), serves
- * gRPC with health (or the gateway's HTTP), and closes all of it in the reverse order. A failure part-way
- * closes what had started.
+ * opens its transport, builds it, relays its outbox (an app that emits), subscribes its consumer (an app that
+ * consumes), serves gRPC with health (or the gateway's HTTP), and closes all of it in the reverse order. A
+ * failure part-way closes what had started.
  */
 export async function startService<C extends BaseConfig, P, O>(
   definition: ServiceDefinition<C, P, O>,
@@ -58,10 +59,12 @@ export async function startService<C extends BaseConfig, P, O>(
   try {
     const metrics = await serveMetrics(definition.name, config, logger, closers);
     const { prisma, sql } = await openDatabase(definition, config, closers);
+    const broker = await openBroker(definition.name, config, { logger, transport }, closers);
     let notify = () => undefined as void;
-    const parts = await definition.build({ config, logger, prisma, sql, eventsCommitted: () => notify() }, appOptions as Partial<O>);
+    const context = { config, logger, prisma, sql, eventsCommitted: () => notify(), announcements: announcementsOn(broker) };
+    const parts = await definition.build(context, appOptions as Partial<O>);
     if (parts.close) closers.push(parts.close);
-    const events = await startEvents(definition, parts, { config, logger, transport, sql }, closers);
+    const events = await startEvents(definition, parts, { config, logger, transport: broker, sql }, closers);
     notify = events.notify;
     const server = await serve(definition.name, parts, config, logger, closers);
     // A gRPC service reports itself not serving while its database does not answer (its readiness). Not while
@@ -113,8 +116,28 @@ async function openDatabase<C extends BaseConfig, P>(
 }
 
 /**
- * The relay of an emitting app and the consumer of a consuming one, on the given transport, else NATS_URL, else
- * none: how to wake the relay, and whether the broker is connected (absent without a broker).
+ * The transport the app's events and announcements travel on: the one given, else NATS at NATS_URL (for an app
+ * whose configuration takes it), else none. Whether the broker is connected is shown where it can tell.
+ */
+async function openBroker<C extends BaseConfig>(
+  name: AppName,
+  config: C,
+  context: { logger: Logger; transport: EventTransport | undefined },
+  closers: Closer[],
+): Promise<EventTransport | undefined> {
+  const events = await openEventTransport({ transport: context.transport, natsUrl: config.NATS_URL, name, logger: context.logger });
+  closers.push(events.close);
+  // Whether NATS is reachable is shown, not made readiness (see where readiness is watched).
+  if (events.transport?.connected) {
+    const unwatch = watchBrokerConnection(events.transport.connected.bind(events.transport));
+    closers.push(async () => unwatch());
+  }
+  return events.transport;
+}
+
+/**
+ * The relay of an emitting app and the consumer of a consuming one, on the app's transport: how to wake the
+ * relay (nothing to wake without a transport).
  */
 async function startEvents<C extends BaseConfig>(
   definition: Pick<ServiceDefinition<C, unknown, unknown>, 'name' | 'emits'>,
@@ -122,11 +145,11 @@ async function startEvents<C extends BaseConfig>(
   context: { config: C; logger: Logger; transport: EventTransport | undefined; sql: Sql },
   closers: Closer[],
 ): Promise<{ notify: () => void }> {
-  const { config, logger } = context;
+  const { config, logger, transport } = context;
   const none = { notify: () => undefined };
   if (!definition.emits && !parts.consume) return none;
   // An app whose schema drops NATS_URL would keep its events in its outbox for good, in production too.
-  if (!context.transport && !config.NATS_URL && process.env.NATS_URL)
+  if (!transport && !config.NATS_URL && process.env.NATS_URL)
     throw new Error(
       `${definition.name} ${definition.emits ? 'emits' : 'consumes'} events, but its configuration drops NATS_URL: add eventConfigFields to its config schema`,
     );
@@ -135,26 +158,19 @@ async function startEvents<C extends BaseConfig>(
     const unwatch = watchOutbox(() => unsentOutbox(context.sql));
     closers.push(async () => unwatch());
   }
-  const events = await openEventTransport({ transport: context.transport, natsUrl: config.NATS_URL, name: definition.name, logger });
-  closers.push(events.close);
-  if (!events.transport) {
+  if (!transport) {
     logger.warn(
       {},
       `NATS_URL is not set and no transport was given: ${definition.name} ${definition.emits ? 'keeps its events in its outbox' : 'consumes no events'}`,
     );
     return none;
   }
-  // Whether NATS is reachable is shown, not made readiness (see where readiness is watched).
-  if (events.transport.connected) {
-    const unwatch = watchBrokerConnection(events.transport.connected.bind(events.transport));
-    closers.push(async () => unwatch());
-  }
   if (parts.consume) {
-    const subscription = await parts.consume(measuredConsumers(events.transport));
+    const subscription = await parts.consume(measuredConsumers(transport));
     closers.push(() => subscription.stop());
   }
   if (!definition.emits) return none;
-  const relay = startOutboxRelay({ sql: context.sql, transport: events.transport, logger });
+  const relay = startOutboxRelay({ sql: context.sql, transport, logger });
   closers.push(() => relay.stop());
   return { notify: () => relay.notify() };
 }
