@@ -69,7 +69,7 @@ function report(what: string, result: autocannon.Result, ok: number): void {
   if (other > 0 || result.requests.total === 0) process.exitCode = 1;
 }
 
-/** A steady load's line: requests a second, latency from when each was due, and what did not answer 201. */
+/** A steady load's lines: requests a second, latency from when each was due, what did not answer 201, how late each was sent. */
 function reportSteady(what: string, result: Awaited<ReturnType<typeof steadyLoad>>): void {
   const { latencies, failed, seconds } = result;
   const ms = (value: number) => value.toFixed(0);
@@ -77,6 +77,8 @@ function reportSteady(what: string, result: Awaited<ReturnType<typeof steadyLoad
     `  ${what}: ${(latencies.length / seconds).toFixed(0)}/s (${latencies.length} in all), p50 ${ms(percentile(latencies, 50))} ms, ` +
       `p99 ${ms(percentile(latencies, 99))} ms, max ${ms(latencies.at(-1) ?? NaN)} ms, not 201: ${failed}`,
   );
+  // The load's own stalls: a request sent late was held up here, not by the stack.
+  console.log(`    sent late: p99 ${ms(percentile(result.late, 99))} ms, max ${ms(result.late.at(-1) ?? NaN)} ms`);
   if (failed > 0 || latencies.length === 0) process.exitCode = 1;
 }
 

@@ -84,8 +84,24 @@ function processCpuSeconds(pid: number | string, reaped = false): number {
 }
 const CLOCK_TICKS = 100;
 
-/** CPU seconds so far of the stack's process, of every PostgreSQL process of this machine, and of this one (the load). */
-export function cpuSnapshot(stackPid: number | undefined): { stack: number; postgres: number; load: number } {
+/**
+ * The seconds the hypervisor gave this machine's cores to others while they had work ("steal" in /proc/stat): the
+ * machine stalled, every process of it at once. 0 where the kernel does not count it.
+ */
+function stolenSeconds(): number {
+  try {
+    const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
+    return Number(cpu[8] ?? 0) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU seconds so far of the stack's process, of every PostgreSQL process of this machine, and of this one (the
+ * load), and the machine's stolen seconds.
+ */
+export function cpuSnapshot(stackPid: number | undefined): { stack: number; postgres: number; load: number; stolen: number } {
   let postgres = 0;
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
@@ -96,7 +112,7 @@ export function cpuSnapshot(stackPid: number | undefined): { stack: number; post
     }
   }
   const own = process.cpuUsage();
-  return { stack: stackPid ? processCpuSeconds(stackPid) : 0, postgres, load: (own.user + own.system) / 1e6 };
+  return { stack: stackPid ? processCpuSeconds(stackPid) : 0, postgres, load: (own.user + own.system) / 1e6, stolen: stolenSeconds() };
 }
 
 /**
@@ -106,7 +122,8 @@ export function cpuSnapshot(stackPid: number | undefined): { stack: number; post
 export function cpuPerRequest(before: ReturnType<typeof cpuSnapshot>, stackPid: number | undefined, requests: number): string {
   const after = cpuSnapshot(stackPid);
   const ms = (key: keyof typeof after) => (((after[key] - before[key]) * 1000) / Math.max(1, requests)).toFixed(2);
-  return `CPU a request: the stack ${ms('stack')} ms, PostgreSQL ${ms('postgres')} ms, the load generator ${ms('load')} ms`;
+  const stolen = ((after.stolen - before.stolen) * 1000).toFixed(0);
+  return `CPU a request: the stack ${ms('stack')} ms, PostgreSQL ${ms('postgres')} ms, the load generator ${ms('load')} ms; stolen from the machine ${stolen} ms in all`;
 }
 
 /**
@@ -116,20 +133,23 @@ export function cpuPerRequest(before: ReturnType<typeof cpuSnapshot>, stackPid: 
  * connection's share of a second at the start of the second, all connections at once (a burst of `rate`
  * requests a second), and corrects for coordinated omission with a 1 ms interval, recording a synthetic sample
  * for every millisecond of a slow answer. Answers the latencies (ms, ascending) and how many answered otherwise
- * than `ok`, and the seconds from the first send to the last answer.
+ * than `ok`, the seconds from the first send to the last answer, and how late each was sent (ms, ascending: this
+ * process's own stalls, which count in the latencies too).
  */
 export async function steadyLoad(
   rate: number,
   seconds: number,
   ok: number,
   send: (n: number) => Promise<number>,
-): Promise<{ latencies: number[]; failed: number; seconds: number }> {
+): Promise<{ latencies: number[]; failed: number; seconds: number; late: number[] }> {
   const start = performance.now();
   const answered: Promise<{ status: number; ms: number }>[] = [];
+  const late: number[] = [];
   for (let n = 0; n < Math.round(rate * seconds); n++) {
     const due = start + (n * 1000) / rate;
     const wait = due - performance.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    late.push(performance.now() - due);
     answered.push(
       send(n).then(
         (status) => ({ status, ms: performance.now() - due }),
@@ -142,6 +162,7 @@ export async function steadyLoad(
     latencies: results.map((result) => result.ms).sort((a, b) => a - b),
     failed: results.filter((result) => result.status !== ok).length,
     seconds: (performance.now() - start) / 1000,
+    late: late.sort((a, b) => a - b),
   };
 }
 
