@@ -67,7 +67,7 @@ export async function createCheckout(
       note: ONLINE_NOTE,
       clientAddress: request.clientAddress,
     },
-    // pos takes the rate, asks books for the tax rate and p2p for an output.
+    // pos takes the rate and the tax settings (books', kept while books announces their changes) and asks p2p for an output.
     { timeoutMs: 10_000 },
   );
   if (!order) throw new AppError('internal', 'pos answered without the order');
