@@ -33,6 +33,7 @@ import {
   stackExecArgv,
   startGateway,
   startServiceStack,
+  startDiskProbe,
   steadyLoad,
 } from './support.js';
 
@@ -185,8 +186,11 @@ async function runBench(): Promise<void> {
     const warmUp = await steadyLoad(RATE, Number(args['warm-up']), 201, arriving);
     reportSteady(`POST .../checkout at ${RATE}/s offered, warm-up`, warmUp);
     let cpu = cpuSnapshot(stack.pid);
-    const offered = await steadyLoad(RATE, SECONDS, 201, arriving);
+    const disk = startDiskProbe();
+    const offered = await steadyLoad(RATE, SECONDS, 201, arriving).finally(() => disk.stop());
     reportSteady(`POST .../checkout at ${RATE}/s offered`, offered);
+    // A commit waits for the WAL's fsync: a disk that stalls holds every checkout up as long.
+    console.log(`    the disk's slowest fsync of 8 KB meanwhile (the temp folder's): ${disk.slowest().toFixed(0)} ms`);
     console.log(`    ${cpuPerRequest(cpu, stack.pid, offered.latencies.length)}`);
     cpu = cpuSnapshot(stack.pid);
     const created = await creating({ connections: CONNECTIONS });

@@ -1,7 +1,9 @@
 // What the benchmarks share: a fresh PostgreSQL database, a percentile, the stack of services they measure
 // (the local chain and the apps named, in one process, on one in-process event transport) and the gateway in front.
-import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startLocalChain } from '@ctk/chain/local';
 import { createLogger, grpcUrlVariable, inProcessTransport, loadConfig, SERVICE_NAMES, type ServiceName, startService } from '@ctk/shared';
 import { freePort } from '@ctk/shared/testing';
@@ -163,6 +165,29 @@ export async function steadyLoad(
     failed: results.filter((result) => result.status !== ok).length,
     seconds: (performance.now() - start) / 1000,
     late: late.sort((a, b) => a - b),
+  };
+}
+
+/**
+ * Times an fsync of 8 KB in this machine's temp folder every 50 ms, in a process of its own (a synchronous fsync
+ * would stall the load): what a commit waits for when PostgreSQL's WAL shares the disk. `slowest()` answers the
+ * slowest since the probe started, in ms.
+ */
+export function startDiskProbe(): { slowest(): number; stop(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'ctk-disk-probe-'));
+  const script = `const fs = require('node:fs'); const fd = fs.openSync(process.argv[1], 'w'); const page = Buffer.alloc(8192, 1);
+    setInterval(() => { const t = performance.now(); fs.writeSync(fd, page, 0, page.length, 0); fs.fsyncSync(fd); console.log(performance.now() - t); }, 50);`;
+  const child = spawn(process.execPath, ['-e', script, join(dir, 'page')], { stdio: ['ignore', 'pipe', 'ignore'] });
+  let slowest = 0;
+  child.stdout.setEncoding('utf8').on('data', (lines: string) => {
+    for (const line of lines.split('\n')) if (line) slowest = Math.max(slowest, Number(line));
+  });
+  return {
+    slowest: () => slowest,
+    stop() {
+      child.kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
 
