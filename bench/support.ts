@@ -3,6 +3,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { startLocalChain } from '@ctk/chain/local';
 import { createLogger, grpcUrlVariable, inProcessTransport, loadConfig, SERVICE_NAMES, type ServiceName, startService } from '@ctk/shared';
@@ -179,9 +180,7 @@ export function startDiskProbe(): { slowest(): number; stop(): void } {
     setInterval(() => { const t = performance.now(); fs.writeSync(fd, page, 0, page.length, 0); fs.fsyncSync(fd); console.log(performance.now() - t); }, 50);`;
   const child = spawn(process.execPath, ['-e', script, join(dir, 'page')], { stdio: ['ignore', 'pipe', 'ignore'] });
   let slowest = 0;
-  child.stdout.setEncoding('utf8').on('data', (lines: string) => {
-    for (const line of lines.split('\n')) if (line) slowest = Math.max(slowest, Number(line));
-  });
+  createInterface({ input: child.stdout }).on('line', (line) => (slowest = Math.max(slowest, Number(line))));
   return {
     slowest: () => slowest,
     stop() {

@@ -166,6 +166,10 @@ describe('connectNatsTransport', () => {
     await proxy.down();
     await eventually(() => expect(missed).toBe(1));
     expect(listening.listening()).toBe(false);
+    // Refused at once while down, rather than held for the broker: no one on it is listening either.
+    const started = Date.now();
+    await expect(hearing.announce!(subject, new TextEncoder().encode('from-the-dropped'))).rejects.toThrow(/not connected/);
+    expect(Date.now() - started).toBeLessThan(500);
     await saying.announce!(subject, new TextEncoder().encode('while-down'));
     await proxy.up();
     await eventually(() => expect(listening.listening()).toBe(true), 15_000);

@@ -16,8 +16,6 @@ export function measuredConsumers(transport: EventTransport): EventTransport {
     publish: (message) => transport.publish(message),
     close: () => transport.close(),
     ...(transport.connected ? { connected: () => transport.connected!() } : {}),
-    ...(transport.announce ? { announce: (subject, data) => transport.announce!(subject, data) } : {}),
-    ...(transport.listen ? { listen: (subject, listener) => transport.listen!(subject, listener) } : {}),
     async consume(durable, handler) {
       const subscription = await transport.consume(durable, (message) =>
         inSpan(

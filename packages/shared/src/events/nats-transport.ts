@@ -63,7 +63,9 @@ export async function connectNatsTransport(options: NatsTransportOptions): Promi
     },
 
     async announce(subject, data) {
-      const { nc } = await within(session.ready, publishTimeoutMs, `NATS is not connected (${options.url})`);
+      // Not waited for, as an event is: a listener on this broker is not listening meanwhile either.
+      if (!session.connected()) throw new Error(`NATS is not connected (${options.url}): nothing announced on ${subject}`);
+      const { nc } = await session.ready;
       nc.publish(subject, data);
       await within(nc.flush(), publishTimeoutMs, `NATS did not confirm the announcement on ${subject}`);
     },
