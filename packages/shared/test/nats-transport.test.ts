@@ -142,7 +142,8 @@ describe('connectNatsTransport', () => {
     await proxy.up();
     await eventually(() => transport.publish(message('after-reconnect')));
     await eventually(() => expect(seen.map(([id]) => id)).toContain('after-reconnect'), 15_000);
-    expect(transport.connected?.()).toBe(true);
+    // Up again once the server has answered after the client's subscriptions were sent again.
+    await eventually(() => expect(transport.connected?.()).toBe(true));
     cleanups.push(() => proxy.down());
   });
 

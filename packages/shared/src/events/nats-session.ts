@@ -35,7 +35,7 @@ export function openNatsSession(options: NatsSessionOptions): {
   const wakeup = new Wakeup();
   let closed = false;
   let session: NatsSession | undefined;
-  const link = { up: false, lost: new Set<() => void>() };
+  const link = { up: false, drops: 0, lost: new Set<() => void>() };
   let settle!: { resolve(session: NatsSession): void; reject(error: Error): void };
   const ready = new Promise<NatsSession>((resolve, reject) => (settle = { resolve, reject }));
   ready.catch(() => undefined);
@@ -93,16 +93,23 @@ export function openNatsSession(options: NatsSessionOptions): {
 }
 
 /** Logs disconnects and reconnects and keeps `link` up to date; after a reconnect the stream is checked again (the server may be new). */
-function watchStatus(session: NatsSession, options: NatsSessionOptions, link: { up: boolean; lost: Set<() => void> }): void {
+function watchStatus(session: NatsSession, options: NatsSessionOptions, link: { up: boolean; drops: number; lost: Set<() => void> }): void {
   void (async () => {
     for await (const status of session.nc.status()) {
       if (status.type === 'disconnect') {
         link.up = false;
+        link.drops += 1;
         for (const lost of link.lost) lost();
         options.logger.warn({ url: options.url }, 'NATS disconnected; reconnecting');
       }
       if (status.type === 'reconnect') {
-        link.up = true;
+        // The client sends its subscriptions again just before saying it reconnected; the server has them once it
+        // answers a ping sent after them, and only then is a listener listening again.
+        const drops = link.drops;
+        void session.nc
+          .flush()
+          .then(() => void (link.up = link.drops === drops))
+          .catch(() => undefined);
         options.logger.info({ url: options.url }, 'NATS reconnected');
         await ensureStream(session.jsm, options.stream).catch((error: unknown) =>
           options.logger.error({ err: error, stream: options.stream.name }, 'cannot ensure the stream after reconnecting'),

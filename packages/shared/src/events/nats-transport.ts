@@ -84,8 +84,8 @@ export async function connectNatsTransport(options: NatsTransportOptions): Promi
               listener.missed();
             },
           });
-          // The server has the subscription once it answers the flush's ping; the client sends it again itself
-          // on every reconnect, before the connection is up again.
+          // The server has the subscription once it answers the flush's ping. The client sends it again itself
+          // on every reconnect, and the session counts as connected only once the server has answered after that.
           await nc.flush().catch(() => undefined);
           state.subscribed = true;
         })
