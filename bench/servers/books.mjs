@@ -1,7 +1,8 @@
 // The books service for the latency bench: consumes the bench's own JetStream stream (BENCH_STREAM,
 // subjects BENCH_SUBJECTS) instead of CTK_PAYMENTS, so other runs' events on this machine stay out.
 import { configSchema, service } from '@ctk/books';
-import { connectNatsTransport, createLogger, loadConfig, startService } from '@ctk/shared';
+import { createLogger, loadConfig, startService } from '@ctk/shared';
+import { connectNatsTransport } from '@ctk/shared/nats';
 
 const config = loadConfig(configSchema, process.env);
 const logger = createLogger('books', config.LOG_LEVEL);

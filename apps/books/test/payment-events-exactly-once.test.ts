@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PaymentEvent } from '@ctk/proto/ctk/events/v1/payment_event';
-import { connectNatsTransport, createLogger, inProcessTransport, type EventTransport } from '@ctk/shared';
+import { createLogger, inProcessTransport, type EventTransport } from '@ctk/shared';
+import { connectNatsTransport } from '@ctk/shared/nats';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { closeAdmin, deleteStream, eventually, NATS_URL, testStream } from '@ctk/shared/testing';
 import { deliveryWatch } from './fixtures/delivery-watch.js';

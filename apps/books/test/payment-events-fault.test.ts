@@ -2,7 +2,8 @@
 // restarted and the NATS connection drops. CTK_FAULT_EVENTS sets the number of events: 2,000 by default
 // (about a minute in CI), 10000 for the full size.
 import { randomUUID } from 'node:crypto';
-import { connectNatsTransport, createLogger, type EventTransport } from '@ctk/shared';
+import { createLogger, type EventTransport } from '@ctk/shared';
+import { connectNatsTransport } from '@ctk/shared/nats';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { closeAdmin, deleteStream, natsProxy, streamInfo, testStream } from '@ctk/shared/testing';
 import { deliveryWatch } from './fixtures/delivery-watch.js';

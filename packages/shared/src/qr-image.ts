@@ -1,4 +1,3 @@
-import QRCode from 'qrcode';
 import { AppError } from './errors.js';
 
 const FORMATS = { svg: 'image/svg+xml', png: 'image/png' } as const;
@@ -16,6 +15,8 @@ export function qrFormat(format: string): keyof typeof FORMATS {
  */
 export async function qrImage(text: string, format: string): Promise<{ contentType: string; body: Buffer }> {
   const chosen = qrFormat(format);
+  // Loaded by the first code drawn, not at every app's start.
+  const { default: QRCode } = await import('qrcode');
   const options = { errorCorrectionLevel: 'M' as const, margin: 2 };
   const body =
     chosen === 'svg'

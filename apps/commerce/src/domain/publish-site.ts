@@ -5,7 +5,6 @@ import { openSecret } from '../providers/sealed-secret.js';
 import { folderPublisher } from '../site/folder-publisher.js';
 import { generateSite } from '../site/generate-site.js';
 import { publishFiles, type Publisher } from '../site/publisher.js';
-import { s3Publisher } from '../site/s3-publisher.js';
 import type { SiteContext } from '../site/site-context.js';
 import { settingsOf } from '../site/site-row.js';
 import type { SiteSettings } from '../site/site-settings.js';
@@ -69,5 +68,7 @@ async function publisherOf(context: SiteContext, organizationId: string, handle:
       'failed_precondition',
       "The S3 target's secret cannot be opened (the secrets key changed): set the target again with its secret_access_key.",
     );
+  // S3's client is loaded by the first site published to a bucket, not at commerce's start (a tenth of a second).
+  const { s3Publisher } = await import('../site/s3-publisher.js');
   return s3Publisher(target, secret, { allowPrivate: context.allowPrivateStores });
 }

@@ -1,7 +1,6 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { Logger } from '@ctk/shared';
 import type { Config } from '../config.js';
-import { makeApplePass } from './apple-pass.js';
 import { applePassSigner } from './apple-pass-signer.js';
 import { makeGoogleSaveLink } from './google-save-link.js';
 import { googleWalletAccount } from './google-wallet-account.js';
@@ -29,6 +28,8 @@ export function createPassMaker(config: Config, logger: Logger): PassMaker {
   const images = passImages();
   return {
     async apple(content) {
+      // passkit-generator (and the joi schemas it builds as it loads) is loaded by the first pass, not at pos's start.
+      const { makeApplePass } = await import('./apple-pass.js');
       return makeApplePass(await signer(), images, content);
     },
     async google(content) {

@@ -1,11 +1,9 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { PrismaPg } from '@prisma/adapter-pg';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { connectSql, type Sql } from './sql.js';
 import { applyMigrations, type MigrationTarget } from './migrate.js';
 import { keepTemplate, loadTemplate, templateOf } from './pglite-template.js';
@@ -40,10 +38,20 @@ export type Database = {
  */
 const PGLITE_SETTINGS = { postgresqlconf: ['shared_buffers = 32MB'] };
 
+/*
+ * Each driver is loaded by the first database that uses it: an app on PostgreSQL does not load PGlite, nor one
+ * on PGlite pg's adapter (a tenth of a second each of a start).
+ */
+async function loadPGlite() {
+  const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import('@electric-sql/pglite'), import('pglite-prisma-adapter')]);
+  return { PGlite, PrismaPGlite };
+}
+type PGliteDriver = Awaited<ReturnType<typeof loadPGlite>>;
+
 /** Opens the service's database (PostgreSQL when a URL is configured, PGlite otherwise) and migrates it. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (!options.databaseUrl && options.dataDir === ':memory:') return openMemoryCopy(options.prismaDir);
-  const database = options.databaseUrl ? openPostgres(options.databaseUrl) : await openPGlite(options);
+  const database = options.databaseUrl ? await openPostgres(options.databaseUrl) : await openPGlite(options);
   try {
     const applied = await applyMigrations(database.migrations, options.prismaDir);
     database.appliedMigrations = [...database.appliedMigrations, ...applied];
@@ -63,10 +71,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 async function openMemoryCopy(prismaDir: string): Promise<Database> {
   const template = await templateOf(prismaDir);
   const kept = await loadTemplate(template);
-  const pglite = new PGlite({ ...PGLITE_SETTINGS, ...(kept ? { loadDataDir: kept.dataDir } : {}) });
+  const driver = await loadPGlite();
+  const pglite = new driver.PGlite({ ...PGLITE_SETTINGS, ...(kept ? { loadDataDir: kept.dataDir } : {}) });
   try {
     await pglite.waitReady;
-    const database = pgliteDatabase(pglite);
+    const database = pgliteDatabase(driver, pglite);
     if (kept) database.appliedMigrations = kept.applied;
     else {
       database.appliedMigrations = await applyMigrations(database.migrations, prismaDir);
@@ -79,7 +88,8 @@ async function openMemoryCopy(prismaDir: string): Promise<Database> {
   }
 }
 
-function openPostgres(url: string): Database {
+async function openPostgres(url: string): Promise<Database> {
+  const { PrismaPg } = await import('@prisma/adapter-pg');
   // The app's pool, ended on close so no connection outlives the app; migrations run on a connection of their own.
   // Each statement is prepared once per connection (statement-names.ts).
   const pool = new pg.Pool({ connectionString: url, max: 10 });
@@ -102,22 +112,23 @@ async function openPGlite(options: DatabaseOptions): Promise<Database> {
   await mkdir(dir, { recursive: true });
   const template = existsSync(join(dir, 'PG_VERSION')) ? undefined : await templateOf(options.prismaDir);
   const kept = template && (await loadTemplate(template));
-  const pglite = new PGlite(dir, { ...PGLITE_SETTINGS, ...(kept ? { loadDataDir: kept.dataDir } : {}) });
+  const driver = await loadPGlite();
+  const pglite = new driver.PGlite(dir, { ...PGLITE_SETTINGS, ...(kept ? { loadDataDir: kept.dataDir } : {}) });
   try {
     await pglite.waitReady;
   } catch (error) {
     await pglite.close().catch(() => undefined);
     throw error;
   }
-  const database = pgliteDatabase(pglite);
+  const database = pgliteDatabase(driver, pglite);
   if (kept) database.appliedMigrations = kept.applied;
   // A new database migrated from scratch is the template the next new one copies.
   else if (template) database.keepAsTemplate = () => keepTemplate(template, pglite, database.appliedMigrations);
   return database;
 }
 
-function pgliteDatabase(pglite: PGlite): Database {
-  const adapter = new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory;
+function pgliteDatabase(driver: PGliteDriver, pglite: PGlite): Database {
+  const adapter = new driver.PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory;
   return { adapter, migrations: { pglite }, kind: 'pglite', appliedMigrations: [], close: () => pglite.close() };
 }
 

@@ -1,4 +1,3 @@
-import { connectNatsTransport } from './nats-transport.js';
 import type { EventLogger, EventTransport } from './transport.js';
 
 export type EventSourceOptions = {
@@ -20,6 +19,8 @@ export async function openEventTransport(
 ): Promise<{ transport: EventTransport | undefined; close(): Promise<void> }> {
   if (options.transport) return { transport: options.transport, close: async () => undefined };
   if (!options.natsUrl) return { transport: undefined, close: async () => undefined };
+  // Loaded only here: an app on the in-process transport (the embedded default) does not load NATS's client.
+  const { connectNatsTransport } = await import('./nats-transport.js');
   const transport = await connectNatsTransport({ url: options.natsUrl, logger: options.logger, name: options.name });
   return { transport, close: () => transport.close() };
 }

@@ -1,6 +1,5 @@
 export * from './subjects.js';
 export * from './transport.js';
-export * from './nats-transport.js';
 export * from './event-source.js';
 export * from './in-process-transport.js';
 export * from './outbox.js';
