@@ -1,4 +1,4 @@
-import { access, chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { access, chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -8,6 +8,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { afterAll, describe, expect, it } from 'vitest';
 import { diffSchemas, pendingMigrations } from '../src/db/migrate.js';
 import { openDatabase, type Database } from '../src/db/open-database.js';
+import { emptyTemplate } from '../src/db/pglite-template.js';
 import { eventually } from '../src/testing/eventually.js';
 import { createTestDatabase } from '../src/testing/test-database.js';
 
@@ -241,6 +242,57 @@ describe('openDatabase on PGlite', () => {
         expect(await query(second, 'SELECT id FROM _prisma_migrations')).not.toEqual(kept);
       } finally {
         await second.close();
+      }
+    } finally {
+      if (tmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmp;
+    }
+  });
+
+  it("starts a schema's first database from the empty one kept, not from initdb: only its migrations are applied", async () => {
+    const temp = await tempDir();
+    const tmp = process.env.TMPDIR;
+    process.env.TMPDIR = temp;
+    try {
+      // The empty database kept, with a mark in it that initdb would not make.
+      const marked = new PGlite();
+      await marked.exec('CREATE TABLE made_from_the_kept_copy (id int)');
+      const { dir, key } = emptyTemplate();
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      await writeFile(join(dir, `${key}.tar`), Buffer.from(await (await marked.dumpDataDir('none')).arrayBuffer()));
+      await writeFile(join(dir, `${key}.json`), '[]');
+      await marked.close();
+
+      for (const dataDir of [await tempDir(), ':memory:']) {
+        // Another schema each time (the migration's text differs), so neither has a template of its own yet.
+        const migration = `${INIT_SQL}-- for ${dataDir}\n`;
+        const db = await openDatabase({ service: 'shared', dataDir, prismaDir: await prismaDir([[INIT, migration]]) });
+        try {
+          expect(db.appliedMigrations).toEqual([INIT]);
+          expect(await query(db, 'SELECT count(*)::int FROM made_from_the_kept_copy')).toEqual([[0]]);
+          expect(await query(db, 'SELECT count(*)::int FROM items')).toEqual([[0]]);
+        } finally {
+          await db.close();
+        }
+      }
+    } finally {
+      if (tmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmp;
+    }
+  });
+
+  it('keeps the empty database as initdb made it, before any migration, for the next schema to start from', async () => {
+    const temp = await tempDir();
+    const tmp = process.env.TMPDIR;
+    process.env.TMPDIR = temp;
+    try {
+      await (await openDatabase({ service: 'shared', dataDir: await tempDir(), prismaDir: await prismaDir([[INIT, INIT_SQL]]) })).close();
+      const { dir, key } = emptyTemplate();
+      const empty = new PGlite({ loadDataDir: new Blob([await readFile(join(dir, `${key}.tar`))]) });
+      try {
+        expect((await empty.query("SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public'")).rows).toEqual([{ n: 0 }]);
+      } finally {
+        await empty.close();
       }
     } finally {
       if (tmp === undefined) delete process.env.TMPDIR;

@@ -6,7 +6,7 @@ import pg from 'pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { connectSql, type Sql } from './sql.js';
 import { applyMigrations, type MigrationTarget } from './migrate.js';
-import { keepTemplate, loadTemplate, templateOf } from './pglite-template.js';
+import { emptyTemplate, keepTemplate, loadTemplate, templateOf, type PGliteTemplate } from './pglite-template.js';
 import { statementNames } from './statement-names.js';
 
 export type DatabaseOptions = {
@@ -71,13 +71,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 async function openMemoryCopy(prismaDir: string): Promise<Database> {
   const template = await templateOf(prismaDir);
   const kept = await loadTemplate(template);
+  const empty = kept ? undefined : await startingEmpty();
   const driver = await loadPGlite();
-  const pglite = new driver.PGlite({ ...PGLITE_SETTINGS, ...(kept ? { loadDataDir: kept.dataDir } : {}) });
+  const copied = kept ?? empty?.kept;
+  const pglite = new driver.PGlite({ ...PGLITE_SETTINGS, ...(copied ? { loadDataDir: copied.dataDir } : {}) });
   try {
     await pglite.waitReady;
     const database = pgliteDatabase(driver, pglite);
     if (kept) database.appliedMigrations = kept.applied;
     else {
+      await empty?.keepIfMade(pglite);
       database.appliedMigrations = await applyMigrations(database.migrations, prismaDir);
       await keepTemplate(template, pglite, database.appliedMigrations);
     }
@@ -112,10 +115,13 @@ async function openPGlite(options: DatabaseOptions): Promise<Database> {
   await mkdir(dir, { recursive: true });
   const template = existsSync(join(dir, 'PG_VERSION')) ? undefined : await templateOf(options.prismaDir);
   const kept = template && (await loadTemplate(template));
+  const empty = template && !kept ? await startingEmpty() : undefined;
   const driver = await loadPGlite();
-  const pglite = new driver.PGlite(dir, { ...PGLITE_SETTINGS, ...(kept ? { loadDataDir: kept.dataDir } : {}) });
+  const copied = kept || empty?.kept;
+  const pglite = new driver.PGlite(dir, { ...PGLITE_SETTINGS, ...(copied ? { loadDataDir: copied.dataDir } : {}) });
   try {
     await pglite.waitReady;
+    await empty?.keepIfMade(pglite);
   } catch (error) {
     await pglite.close().catch(() => undefined);
     throw error;
@@ -125,6 +131,16 @@ async function openPGlite(options: DatabaseOptions): Promise<Database> {
   // A new database migrated from scratch is the template the next new one copies.
   else if (template) database.keepAsTemplate = () => keepTemplate(template, pglite, database.appliedMigrations);
   return database;
+}
+
+/**
+ * A new database of a schema with no template yet starts as a copy of the empty one (pglite-template.ts), or,
+ * with none kept either, is made by initdb and kept as the empty one before its migrations.
+ */
+async function startingEmpty(): Promise<{ kept: Awaited<ReturnType<typeof loadTemplate>>; keepIfMade(pglite: PGlite): Promise<void> }> {
+  const template: PGliteTemplate = emptyTemplate();
+  const kept = await loadTemplate(template);
+  return { kept, keepIfMade: async (pglite) => (kept ? undefined : keepTemplate(template, pglite, [])) };
 }
 
 function pgliteDatabase(driver: PGliteDriver, pglite: PGlite): Database {

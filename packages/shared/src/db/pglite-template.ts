@@ -12,7 +12,8 @@ import type { PGlite } from '@electric-sql/pglite';
  * loading a copy of a migrated one under one. The first new database of a schema keeps its migrated data
  * dir in the machine's temp folder, named by the hash of its migrations and PGlite's version; later new
  * ones, in memory or on disk and in any process, load that copy. A changed or added migration is another
- * name, so a copy is never stale. The folder is used only while it is the user's own and no one else may
+ * name, so a copy is never stale. The first new database of all keeps the empty one too (emptyTemplate), so a
+ * schema with no copy yet skips initdb all the same. The folder is used only while it is the user's own and no one else may
  * write in it.
  */
 export type PGliteTemplate = { key: string; dir: string };
@@ -21,7 +22,7 @@ const PGLITE_VERSION = versionOf('@electric-sql/pglite');
 
 /** The template of the schema whose migrations are in `<prismaDir>/migrations`. */
 export async function templateOf(prismaDir: string): Promise<PGliteTemplate> {
-  const hash = createHash('sha256').update(PGLITE_VERSION);
+  const hash = templateHash();
   const migrations = join(prismaDir, 'migrations');
   // No migrations folder: a schema with nothing to apply.
   for (const name of (await readdir(migrations).catch(() => [])).sort()) {
@@ -29,8 +30,20 @@ export async function templateOf(prismaDir: string): Promise<PGliteTemplate> {
     if (name.endsWith('.toml')) continue;
     hash.update(await readFile(join(migrations, name, 'migration.sql')).catch(() => ''));
   }
-  return { key: hash.digest('hex').slice(0, 32), dir: join(tmpdir(), 'ctk-pglite-templates') };
+  return { key: hash.digest('hex').slice(0, 32), dir: TEMPLATES_DIR() };
 }
+
+/**
+ * A database made and nothing applied: what PGlite's initdb makes, the same for every schema (a schema with no
+ * migrations has this one's name). initdb takes most of a new database's seconds, so a schema with no
+ * template yet starts from this copy and only applies its migrations.
+ */
+export function emptyTemplate(): PGliteTemplate {
+  return { key: templateHash().digest('hex').slice(0, 32), dir: TEMPLATES_DIR() };
+}
+
+const templateHash = () => createHash('sha256').update(PGLITE_VERSION);
+const TEMPLATES_DIR = () => join(tmpdir(), 'ctk-pglite-templates');
 
 /** The kept copy and the migrations it holds, or null when there is none yet (or it cannot be read). */
 export async function loadTemplate(template: PGliteTemplate): Promise<{ dataDir: Blob; applied: string[] } | null> {
