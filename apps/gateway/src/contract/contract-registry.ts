@@ -4,6 +4,7 @@ import {
   getOption,
   hasOption,
   type DescField,
+  type DescFile,
   type DescMessage,
   type DescMethod,
 } from '@bufbuild/protobuf';
@@ -123,13 +124,26 @@ export function exampleOf(desc: DescMessage): unknown {
 
 /** The leading comment of a message or a field in its .proto file, as one line of prose. */
 export function commentOf(desc: DescMessage | DescField): string | undefined {
-  const path = sourcePath(desc);
   const file = desc.kind === 'message' ? desc.file : desc.parent.file;
-  const location = file.proto.sourceCodeInfo?.location.find(
-    (l) => l.path.length === path.length && l.path.every((step, i) => step === path[i]),
-  );
+  const location = locationsOf(file).get(sourcePath(desc).join('.'));
   const text = (location?.leadingComments ?? location?.trailingComments ?? '').trim();
   return text ? text.replace(/\s*\n\s*/g, ' ') : undefined;
+}
+
+type SourceLocation = NonNullable<DescFile['proto']['sourceCodeInfo']>['location'][number];
+const locationsByFile = new WeakMap<DescFile, Map<string, SourceLocation>>();
+
+/** A file's source locations by their path (`4.2.2.0`), indexed once: the gateway's start asks for every message and field. */
+function locationsOf(file: DescFile): Map<string, SourceLocation> {
+  let locations = locationsByFile.get(file);
+  if (!locations) {
+    locations = new Map();
+    // The first location of a path, as a search from the start would find it.
+    for (const location of file.proto.sourceCodeInfo?.location ?? [])
+      if (!locations.has(location.path.join('.'))) locations.set(location.path.join('.'), location);
+    locationsByFile.set(file, locations);
+  }
+  return locations;
 }
 
 /** Where a message or field is in its file's descriptor (FileDescriptorProto's field numbers: 4 messages, 3 nested, 2 fields). */
