@@ -57,6 +57,19 @@ async function tempDir(): Promise<string> {
 }
 
 /** A prisma/ folder holding schema.prisma and these migrations (written in the order given). */
+/** Runs `work` with the temp folder (where PGlite templates are kept) a new one of its own, then puts it back. */
+async function withTempFolder(work: (temp: string) => Promise<void>): Promise<void> {
+  const temp = await tempDir();
+  const before = process.env.TMPDIR;
+  process.env.TMPDIR = temp;
+  try {
+    await work(temp);
+  } finally {
+    if (before === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = before;
+  }
+}
+
 async function prismaDir(migrations: Array<[name: string, sql: string]>, schema = SCHEMA_V1): Promise<string> {
   const dir = await tempDir();
   await writeFile(join(dir, 'schema.prisma'), schema);
@@ -228,10 +241,7 @@ describe('openDatabase on PGlite', () => {
 
   it('copies no template from a folder others may write in: a new data dir is migrated afresh', async () => {
     const dir = await prismaDir([[INIT, INIT_SQL]]);
-    const temp = await tempDir();
-    const tmp = process.env.TMPDIR;
-    process.env.TMPDIR = temp;
-    try {
+    await withTempFolder(async (temp) => {
       const first = await openDatabase({ service: 'shared', dataDir: await tempDir(), prismaDir: dir });
       const kept = await query(first, 'SELECT id FROM _prisma_migrations');
       await first.close();
@@ -243,17 +253,11 @@ describe('openDatabase on PGlite', () => {
       } finally {
         await second.close();
       }
-    } finally {
-      if (tmp === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = tmp;
-    }
+    });
   });
 
   it("starts a schema's first database from the empty one kept, not from initdb: only its migrations are applied", async () => {
-    const temp = await tempDir();
-    const tmp = process.env.TMPDIR;
-    process.env.TMPDIR = temp;
-    try {
+    await withTempFolder(async () => {
       // The empty database kept, with a mark in it that initdb would not make.
       const marked = new PGlite();
       await marked.exec('CREATE TABLE made_from_the_kept_copy (id int)');
@@ -275,17 +279,11 @@ describe('openDatabase on PGlite', () => {
           await db.close();
         }
       }
-    } finally {
-      if (tmp === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = tmp;
-    }
+    });
   });
 
   it('keeps the empty database as initdb made it, before any migration, for the next schema to start from', async () => {
-    const temp = await tempDir();
-    const tmp = process.env.TMPDIR;
-    process.env.TMPDIR = temp;
-    try {
+    await withTempFolder(async () => {
       await (await openDatabase({ service: 'shared', dataDir: await tempDir(), prismaDir: await prismaDir([[INIT, INIT_SQL]]) })).close();
       const { dir, key } = emptyTemplate();
       const empty = new PGlite({ loadDataDir: new Blob([await readFile(join(dir, `${key}.tar`))]) });
@@ -294,10 +292,7 @@ describe('openDatabase on PGlite', () => {
       } finally {
         await empty.close();
       }
-    } finally {
-      if (tmp === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = tmp;
-    }
+    });
   });
 
   it('keeps each service in its own folder of the data dir', async () => {
