@@ -133,7 +133,7 @@ export function commentOf(desc: DescMessage | DescField): string | undefined {
 type SourceLocation = NonNullable<DescFile['proto']['sourceCodeInfo']>['location'][number];
 const locationsByFile = new WeakMap<DescFile, Map<string, SourceLocation>>();
 
-/** A file's source locations by their path (`4.2.2.0`), indexed once: the gateway's start asks for every message and field. */
+/** A file's source locations by their path (`4.2.2.0`), indexed once: a start asks for every message and field. */
 function locationsOf(file: DescFile): Map<string, SourceLocation> {
   let locations = locationsByFile.get(file);
   if (!locations) {

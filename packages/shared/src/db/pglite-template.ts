@@ -12,9 +12,9 @@ import type { PGlite } from '@electric-sql/pglite';
  * loading a copy of a migrated one under one. The first new database of a schema keeps its migrated data
  * dir in the machine's temp folder, named by the hash of its migrations and PGlite's version; later new
  * ones, in memory or on disk and in any process, load that copy. A changed or added migration is another
- * name, so a copy is never stale. The first new database of all keeps the empty one too (emptyTemplate), so a
- * schema with no copy yet skips initdb all the same. The folder is used only while it is the user's own and no one else may
- * write in it.
+ * name, so a copy is never stale. The first new database of all keeps the empty one too (emptyTemplate), so
+ * a schema with no copy yet skips initdb all the same. The folder is used only while it is the user's own and
+ * no one else may write in it.
  */
 export type PGliteTemplate = { key: string; dir: string };
 
