@@ -128,7 +128,10 @@ async function main() {
   // A new PGlite database copies its schema's migrated template when one is kept (packages/shared's pglite-template.ts).
   const templates = join(tmpdir(), 'ctk-pglite-templates');
   const kept = existsSync(templates) ? readdirSync(templates).filter((name) => name.endsWith('.tar')).length : 0;
-  console.log(`PGlite templates kept in ${templates}: ${kept} (with none, the first start makes and migrates each database).`);
+  console.log(
+    `PGlite templates kept in ${templates}: ${kept} (with none, the first start makes one database by initdb, and each ` +
+      'starts as a copy of it and is migrated: decision 0054).',
+  );
 
   const since = performance.now();
   execFileSync('git', ['clone', '-q', root, clone], { stdio: 'inherit' });
