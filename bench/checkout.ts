@@ -4,7 +4,7 @@
 // a load the stack should carry, after --warm-up (2) seconds of it reported apart, then (2) as fast as --connections (50)
 // get answers (POST /api/v1/commerce/:merchant/checkout: the key and the catalog checked, pos pricing the order
 // with books' tax rate and a receiving output from p2p, commerce recording the checkout), and (3) status polls
-// a second (GET .../checkout/:public_token/status: commerce reading the order from pos) at --connections, spread
+// a second (GET .../checkout/:public_token/status: commerce reading its checkout, decision 0055) at --connections, spread
 // over the checkouts opened, as many shoppers waiting on a payment do; each phase for --seconds (10). After
 // each, the CPU a request cost; with --postgres, the figures over pgbench's transactions a second.
 // What runs where (2 cores): a child process runs the local chain (no timed mining), books, p2p, pos and

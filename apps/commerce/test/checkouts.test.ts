@@ -125,9 +125,9 @@ describe('a checkout read by its public token', () => {
     expect((await read()).status).toBe('pending');
     expect((await read()).order).toMatchObject({ satoshis: 32_500n, paidSatoshis: 0n, dueSatoshis: 32_500n });
     await stack.payOrder(created.order!.orderNumber);
-    // At once: while the change is on its way here, the pending checkout's read takes pos's state (decision 0046).
+    // Once its order's change reached commerce (decision 0046), as an integrator polling sees it.
+    await eventually(async () => expect((await read()).status).toBe('paid'));
     const paid = await read();
-    expect(paid.status).toBe('paid');
     expect(paid.order).toMatchObject({ orderNumber: created.order!.orderNumber, paidSatoshis: 32_500n, dueSatoshis: 0n });
     expect(paid.order!.paidAt).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(paid.createdAt).toBe(created.createdAt);
@@ -178,24 +178,36 @@ describe('a checkout read by its public token', () => {
     expect(await read()).toMatchObject({ status: 'confirmed', order: { confirmedAt: confirmedAt.toISOString() } });
   });
 
-  it('pending, answers its order as pos has it while the change is on its way here, and writes nothing', async () => {
+  it('pending, answers commerce’s record alone; the order followed on request records pos’s state, once', async () => {
     const { org, scone } = await shop();
     const created = (await stack.client.createCheckout({ org, lines: [line(scone.id)], publicUrl: PUBLIC_URL })).checkout!;
+    const orderNumber = created.order!.orderNumber;
     const row = () => stack.commerceDatabase().checkout.findUniqueOrThrow({ where: { publicToken: created.publicToken } });
     const read = () => stack.client.getCheckout({ org, publicToken: created.publicToken, publicUrl: PUBLIC_URL }).then((r) => r.checkout!);
     const release = stack.holdBack(COMMERCE_CONSUMER);
     try {
-      await stack.payOrder(created.order!.orderNumber);
-      // The read right after pos's stream said paid (the embedded Buy button reads once then) says so too.
+      await stack.payOrder(orderNumber);
+      // While the change is on its way here, the read answers the record (decision 0055) and writes nothing.
+      const before = await row();
+      expect(await read()).toMatchObject({ status: 'pending', order: { paidSatoshis: 0n, dueSatoshis: 32_500n } });
+      expect(await row()).toEqual(before);
+      // What the gateway asks before its stream sends a final state: pos's state recorded, as the change would be.
+      await stack.client.followOrder({ orderNumber: orderNumber.toLowerCase() });
+      expect(await row()).toMatchObject({ status: 'paid', paidSatoshis: 32_500n, orderVersion: 1n, followsOrder: true });
       expect(await read()).toMatchObject({ status: 'paid', order: { paidSatoshis: 32_500n, dueSatoshis: 0n } });
-      expect(await row()).toMatchObject({ status: 'pending', paidSatoshis: 0n, orderVersion: 0n });
+      const recorded = await row();
+      await stack.client.followOrder({ orderNumber });
+      expect(await row()).toEqual(recorded);
     } finally {
       release();
     }
-    await eventually(async () => expect(await row()).toMatchObject({ status: 'paid', paidSatoshis: 32_500n, orderVersion: 1n }));
-    const settled = await row();
-    expect(await read()).toMatchObject({ status: 'paid' });
-    expect((await row()).updatedAt).toEqual(settled.updatedAt);
+    // The change itself, delivered after, is no newer: nothing is written again.
+    const recorded = await row();
+    const { state } = await stack.pos.getOrderState({ orderNumber });
+    await eventually(() => expect(stack.handledBy(COMMERCE_CONSUMER, state!.id)).toBe(true));
+    expect(await row()).toEqual(recorded);
+    // An order no checkout opened records nothing; one no order has is not found.
+    expect((await failure(stack.client.followOrder({ orderNumber: '0000000000' }))).code).toBe('not_found');
   });
 
   it('is read by its public token, within its shop only, as Prisma reads its row', async () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { eventually } from '@ctk/shared/testing';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -159,7 +160,8 @@ describe('a checkout', () => {
     });
     expect(ack.json().error).toBe(0);
 
-    // The read right after the payment says paid, as the Buy button's one read after the stream needs (decision 0046).
+    // Once the order's change reached commerce (decision 0046), as an integrator polling sees it.
+    await eventually(async () => expect((await statusOf(cafe, created.public_token)).json().status).toBe('paid'));
     const status = await statusOf(cafe, created.public_token);
     expect(status.statusCode).toBe(200);
     expect(status.json()).toEqual({
@@ -188,6 +190,39 @@ describe('a checkout', () => {
     expect(line('1010').debit_minor).toBe(created.total_minor);
     expect(line('4000').credit_minor).toBe(created.subtotal_minor);
     expect(line('2100').credit_minor).toBe(created.tax_minor);
+  });
+
+  it('says paid in the status read that follows its order’s event stream saying so, before commerce hears of the change', async () => {
+    const created = (await checkout(cafe, { lines: [{ item_id: cafe.scone.id, quantity: 1 }] })).json();
+    const request = (await inject({ method: 'GET', url: new URL(created.payment_request_url).pathname })).json();
+    const tx = await stack.paying(
+      request.outputs.map((output: { script: string; amount: number }) => ({ script: output.script, satoshis: output.amount })),
+    );
+    // The stream as the Buy button holds it, over the wire; commerce's deliveries held back, as a slow broker's.
+    const stream = await new Promise<IncomingMessage>((resolve, reject) =>
+      httpRequest({ host: '127.0.0.1', port: stack.gateway.port, path: new URL(created.events_url).pathname }, resolve)
+        .on('error', reject)
+        .end(),
+    );
+    const release = stack.holdBackCommerce();
+    try {
+      const ack = await inject({
+        method: 'POST',
+        url: new URL(request.paymentUrl).pathname,
+        payload: { transaction: tx.toHex(), merchantData: request.merchantData },
+      });
+      expect(ack.json().error).toBe(0);
+      let text = '';
+      for await (const chunk of stream) {
+        text += String(chunk);
+        if (text.includes('"status":"paid"')) break;
+      }
+      // The one read the Buy button makes then (apps/gateway/embed): the gateway had commerce record the change first.
+      expect((await statusOf(cafe, created.public_token)).json()).toMatchObject({ status: 'paid', due_satoshis: 0 });
+    } finally {
+      stream.destroy();
+      release();
+    }
   });
 
   it('expires unpaid with its order, and then refuses payment', async () => {

@@ -6,7 +6,7 @@ import { configSchema as commerceConfigSchema, service as commerce } from '@ctk/
 import { mineBlocks, requestFaucet, startLocalChain } from '@ctk/chain/local';
 import { configSchema as p2pConfigSchema, service as p2p } from '@ctk/p2p';
 import { buildPos, configSchema as posConfigSchema, service as pos } from '@ctk/pos';
-import { inProcessTransport, loadConfig, startService } from '@ctk/shared';
+import { inProcessTransport, loadConfig, startService, type EventTransport } from '@ctk/shared';
 import { createTestDatabase, startBuiltService, TEST_DATA_DIR } from '@ctk/shared/testing';
 import { bearer, onboard, startTestGateway, type Onboarded, type Gateway } from './harness.js';
 import { SERVICES_DOWN, uniqueName } from './support.js';
@@ -57,6 +57,16 @@ export async function startOrderStack(
   const posUrl = `127.0.0.1:${posService.port}`;
   // Commerce reaches pos through a proxy a test can cut (pos down for commerce, up for everyone else).
   const posLink = await startCuttableLink(posService.port);
+  // Commerce's deliveries can be held back (holdBackCommerce), as a broker slow to deliver would.
+  let commerceGate: Promise<void> | undefined;
+  const commerceTransport: EventTransport = {
+    ...transport,
+    consume: (durable, handler) =>
+      transport.consume(durable, async (message) => {
+        await commerceGate;
+        return handler(message);
+      }),
+  };
   const commerceService = options.commerce
     ? await startService(
         commerce,
@@ -69,7 +79,7 @@ export async function startOrderStack(
           ...(await database('commerce')),
         }),
         // Provider payments post through commerce's outbox (decision 0019); its clock moves with pos's.
-        { transport, now: () => new Date(Date.now() + offsetMs) },
+        { transport: commerceTransport, now: () => new Date(Date.now() + offsetMs) },
       )
     : undefined;
   const gateway: Gateway = await startTestGateway({
@@ -131,6 +141,15 @@ export async function startOrderStack(
     mine: (blocks = 1) => mineBlocks(chain.url, blocks),
     /** Commerce's line to pos: `cut()` refuses and drops its connections (pos down, for commerce only), `restore()`. */
     posLink,
+    /** Holds commerce's event deliveries (its order changes) back until the returned function is called. */
+    holdBackCommerce(): () => void {
+      let open!: () => void;
+      commerceGate = new Promise<void>((resolve) => (open = resolve));
+      return () => {
+        commerceGate = undefined;
+        open();
+      };
+    },
     /** Moves pos's (and commerce's) clock this many seconds ahead of the real one (negative: back). */
     advance(seconds: number) {
       offsetMs += seconds * 1000;

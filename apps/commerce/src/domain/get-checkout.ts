@@ -7,16 +7,12 @@ import { PUBLIC_TOKEN } from '../checkouts/public-token.js';
 import type { Checkout } from '../data/checkout-repository.js';
 import type { CheckoutWithOrder } from './create-checkout.js';
 
-/** Statuses after which a checkout's order changes nothing its status shows, but a late confirmation. */
-const SETTLED = new Set<string>(['paid', 'confirmed', 'cancelled', 'refunded']);
-
 /**
  * A checkout of the organisation by its public token, with its order's state: a read that writes nothing and
- * locks nothing (decision 0046). The checkout records each change of its order (follow-order-changes.ts), so
- * a settled one, and a ticket checkout (whose tickets are issued with that record), is answered from
- * commerce's rows alone. An item checkout still pending asks pos for its order's state (one row), so that
- * the read right after pos's stream said paid says so too, while the change is on its way here; the newer of
- * the two is answered. Another organisation's token is not found.
+ * locks nothing (decision 0046), answered from commerce's rows alone (decision 0055). The checkout records
+ * each change of its order (follow-order-changes.ts), a ticket checkout's tickets issued with that record;
+ * before the order's event stream sends a final state, the gateway has it recorded (follow-order.ts), so the
+ * read that follows the stream says so too. Another organisation's token is not found.
  */
 export async function getCheckout(
   context: CheckoutContext,
@@ -39,15 +35,13 @@ export async function getCheckout(
 }
 
 /**
- * The checkout with its order's state: as recorded, or as pos has it now when that is newer. A checkout made
- * before checkouts followed their orders (`followsOrder` false) takes pos's state until its order's next
- * change is recorded.
+ * The checkout with its order's state as recorded. A checkout made before checkouts followed their orders
+ * (`followsOrder` false) takes pos's state until its order's next change is recorded.
  */
 async function withOrderState(context: CheckoutContext, found: Checkout): Promise<Checkout> {
-  if (found.followsOrder && (found.kind === 'tickets' || SETTLED.has(found.status))) return found;
+  if (found.followsOrder) return found;
   const { state } = await context.pos.getOrderState({ orderNumber: found.orderNumber });
   if (!state || state.organizationId !== found.organizationId) throw new AppError('internal', 'pos answered another order');
-  if (found.followsOrder && state.version <= found.orderVersion) return found;
   // Refunded in full at its provider (decision 0019): that stays.
   return found.status === 'refunded' ? found : { ...found, ...checkoutStateOf(state) };
 }

@@ -3,6 +3,7 @@ import type { CheckoutContext } from '../checkouts/checkout-context.js';
 import { createCheckout } from '../domain/create-checkout.js';
 import { getCatalog } from '../domain/get-catalog.js';
 import { getCatalogItem } from '../domain/get-catalog-item.js';
+import { followOrder } from '../domain/follow-order.js';
 import { getCheckout } from '../domain/get-checkout.js';
 import { getSetup } from '../domain/get-setup.js';
 import { getStorefront } from '../domain/get-storefront.js';
@@ -65,6 +66,10 @@ export function commerceService(
     },
     async getCheckout(request) {
       return { checkout: toCheckoutMessage(await getCheckout(context, request.org, request), request.publicUrl) };
+    },
+    async followOrder(request) {
+      await followOrder(context, request);
+      return {};
     },
     async replaceTicketCatalog(request) {
       const stored = await replaceTicketCatalog(context, request.org, { events: request.events });

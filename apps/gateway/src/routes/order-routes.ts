@@ -16,6 +16,14 @@ import { callOptions } from './service-call.js';
 const EVENTS_TIMEOUT_MS = 30 * 60_000;
 
 /**
+ * The states after which the Buy button reads its checkout's status, once (apps/gateway/embed): commerce records
+ * the order's state before the stream sends one of these (decision 0055). When commerce cannot be asked, the
+ * state is sent all the same: the order's own page needs no commerce, and the Buy button's status read, failing
+ * too, shows the stream's state.
+ */
+const STATUS_READ_AFTER = new Set(['paid', 'confirmed', 'expired', 'cancelled', 'paid_elsewhere']);
+
+/**
  * Orders at the counter, served by pos (decision 0015), by hand: the customer's BIP270 payment, QR and
  * event stream (public by order number), and the merchant's BIP270 payment of a refund (decision 0033).
  * Creating, pricing, reading, confirming, cancelling and refunding an order are declared in the contract.
@@ -52,6 +60,14 @@ export function orderRoutes(deps: GatewayDeps): Record<string, RouteDefinition> 
         let merchant: OrderMerchant | undefined;
         const view = async (watched: Order | undefined) => {
           const json = orderView(watched);
+          if (STATUS_READ_AFTER.has(String(json.status))) {
+            await deps.services.commerce.followOrder({ orderNumber: params.order_number }, callOptions(request)).catch((error: unknown) => {
+              request.log.warn(
+                { err: error, orderNumber: params.order_number },
+                'commerce could not record the order before its stream sent it',
+              );
+            });
+          }
           merchant ??= await orderMerchant(deps, json.merchant_handle);
           return { ...json, ...merchant };
         };
