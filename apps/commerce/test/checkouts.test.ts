@@ -206,7 +206,13 @@ describe('a checkout read by its public token', () => {
     const { state } = await stack.pos.getOrderState({ orderNumber });
     await eventually(() => expect(stack.handledBy(COMMERCE_CONSUMER, state!.id)).toBe(true));
     expect(await row()).toEqual(recorded);
-    // An order no checkout opened records nothing; one no order has is not found.
+    // A counter order, which no checkout opened, paid and followed: no checkout is written.
+    const counter = (await stack.pos.createOrder({ org, lines: [{ itemId: scone.id, quantity: 1n }], publicUrl: PUBLIC_URL })).order!;
+    await stack.payOrder(counter.orderNumber);
+    await stack.client.followOrder({ orderNumber: counter.orderNumber });
+    expect(await stack.commerceCheckouts().byOrderNumber(org.id, counter.orderNumber)).toBeNull();
+    expect(await row()).toEqual(recorded);
+    // An order number no order has is not found (pos's answer).
     expect((await failure(stack.client.followOrder({ orderNumber: '0000000000' }))).code).toBe('not_found');
   });
 
