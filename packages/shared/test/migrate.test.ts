@@ -1,4 +1,4 @@
-import { access, chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -8,7 +8,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { afterAll, describe, expect, it } from 'vitest';
 import { diffSchemas, pendingMigrations } from '../src/db/migrate.js';
 import { openDatabase, type Database } from '../src/db/open-database.js';
-import { emptyTemplate } from '../src/db/pglite-template.js';
+import { emptyTemplate, keepTemplate, templateOf } from '../src/db/pglite-template.js';
 import { eventually } from '../src/testing/eventually.js';
 import { createTestDatabase } from '../src/testing/test-database.js';
 
@@ -224,7 +224,7 @@ describe('openDatabase on PGlite', () => {
     }
   });
 
-  it('starts a new data dir as a copy of the migrated template: the same migration record, not a new one', async () => {
+  it("starts a new data dir as a copy of the schema's template a test kept: the same migration record, not a new one", async () => {
     const dir = await prismaDir([[INIT, INIT_SQL]]);
     const recordIn = async (dataDir: string) => {
       const db = await openDatabase({ service: 'shared', dataDir, prismaDir: dir });
@@ -235,8 +235,42 @@ describe('openDatabase on PGlite', () => {
         await db.close();
       }
     };
-    const first = await recordIn(await tempDir());
+    const first = await recordIn(':memory:');
     expect(await recordIn(await tempDir())).toEqual(first);
+  });
+
+  it("keeps no schema's template from a data dir's new database: it is migrated from the empty copy, which is kept", async () => {
+    await withTempFolder(async () => {
+      const db = await openDatabase({ service: 'shared', dataDir: await tempDir(), prismaDir: await prismaDir([[INIT, INIT_SQL]]) });
+      try {
+        expect(db.appliedMigrations).toEqual([INIT]);
+      } finally {
+        await db.close();
+      }
+      const empty = emptyTemplate();
+      expect((await readdir(empty.dir)).sort()).toEqual([`${empty.key}.json`, `${empty.key}.tar`]);
+    });
+  });
+
+  it('leaves a kept copy as it is when another keeps the same one: a copy a reader opened is never replaced', async () => {
+    await withTempFolder(async () => {
+      const dir = await prismaDir([[INIT, INIT_SQL]]);
+      await (await openDatabase({ service: 'shared', dataDir: ':memory:', prismaDir: dir })).close();
+      const template = await templateOf(dir);
+      const tar = join(template.dir, `${template.key}.tar`);
+      const before = await stat(tar);
+      const another = new PGlite();
+      try {
+        await another.waitReady;
+        await keepTemplate(template, another, [INIT]);
+      } finally {
+        await another.close();
+      }
+      const after = await stat(tar);
+      expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+      // Nothing half written is left beside it.
+      expect((await readdir(template.dir)).filter((name) => !/\.(tar|json)$/.test(name))).toEqual([]);
+    });
   });
 
   it('copies no template from a folder others may write in: a new data dir is migrated afresh', async () => {

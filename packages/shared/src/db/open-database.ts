@@ -6,7 +6,7 @@ import pg from 'pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { connectSql, type Sql } from './sql.js';
 import { applyMigrations, type MigrationTarget } from './migrate.js';
-import { emptyTemplate, keepTemplate, loadTemplate, templateOf, type PGliteTemplate } from './pglite-template.js';
+import { emptyTemplate, INITDB_PARAMS, keepTemplate, loadTemplate, templateOf, type PGliteTemplate } from './pglite-template.js';
 import { statementNames } from './statement-names.js';
 
 export type DatabaseOptions = {
@@ -26,17 +26,16 @@ export type Database = {
   migrations: MigrationTarget;
   kind: 'postgres' | 'pglite';
   appliedMigrations: string[];
-  /** Set on a new embedded database with no template to copy: keeps it, once migrated, as the template. */
-  keepAsTemplate?: () => Promise<void>;
   close(): Promise<void>;
 };
 
 /**
- * An embedded database's shared buffers: PostgreSQL's 128 MB default is WebAssembly memory set up on every open
- * (about 200 ms an open, seven at a start) for a shop's few megabytes of data. 32 MB opens in about 100 ms and
- * takes about 90 MB less memory a database (docs/performance.md).
+ * An embedded database's shared memory: PostgreSQL's defaults (128 MB of shared buffers, 100 connections) make
+ * 145 MB that every open of PGlite zeroes, page by page, in WebAssembly: most of an open's time. 8 MB of buffers
+ * and 5 connections (PGlite has one; 3 are kept for superusers) make 12 MB, for a shop's few megabytes of data:
+ * about a second off a warm start of seven databases (docs/performance.md).
  */
-const PGLITE_SETTINGS = { postgresqlconf: ['shared_buffers = 32MB'] };
+const PGLITE_SETTINGS = { postgresqlconf: ['shared_buffers = 8MB', 'max_connections = 5'], initDbStartParams: INITDB_PARAMS };
 
 /*
  * Each driver is loaded by the first database that uses it: an app on PostgreSQL does not load PGlite, nor one
@@ -55,7 +54,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   try {
     const applied = await applyMigrations(database.migrations, options.prismaDir);
     database.appliedMigrations = [...database.appliedMigrations, ...applied];
-    await database.keepAsTemplate?.();
   } catch (error) {
     await database.close().catch(() => undefined);
     throw error;
@@ -107,8 +105,10 @@ async function openPostgres(url: string): Promise<Database> {
 
 /**
  * The service's database in its folder. A new one starts as a copy of the schema's migrated template when
- * one is kept (pglite-template.ts), as an in-memory one does: a first start, or each test instance, then
- * skips initdb and the migrations it would apply.
+ * one is kept (pglite-template.ts), as an in-memory one does: a first start, or each e2e instance, then skips
+ * initdb and the migrations it would apply. With none kept, it starts from the empty copy and is migrated, and
+ * is not kept itself: keeping a copy costs a first start more than a template saves a later data dir (tests,
+ * which open hundreds, keep them).
  */
 async function openPGlite(options: DatabaseOptions): Promise<Database> {
   const dir = resolve(join(options.dataDir, options.service));
@@ -128,8 +128,6 @@ async function openPGlite(options: DatabaseOptions): Promise<Database> {
   }
   const database = pgliteDatabase(driver, pglite);
   if (kept) database.appliedMigrations = kept.applied;
-  // A new database migrated from scratch is the template the next new one copies.
-  else if (template) database.keepAsTemplate = () => keepTemplate(template, pglite, database.appliedMigrations);
   return database;
 }
 
