@@ -49,7 +49,10 @@ export function emptyTemplate(): PGliteTemplate {
  */
 export const INITDB_PARAMS = ['--wal-segsize=1'];
 
-const templateHash = () => createHash('sha256').update(PGLITE_VERSION).update(`\0${INITDB_PARAMS.join(' ')}`);
+const templateHash = () =>
+  createHash('sha256')
+    .update(PGLITE_VERSION)
+    .update(`\0${INITDB_PARAMS.join(' ')}`);
 const TEMPLATES_DIR = () => join(tmpdir(), 'ctk-pglite-templates');
 
 /**
