@@ -30,10 +30,10 @@ export type Database = {
 };
 
 /**
- * An embedded database's shared memory: PostgreSQL's defaults (128 MB of shared buffers, 100 connections) make
- * 145 MB that every open of PGlite zeroes, page by page, in WebAssembly: most of an open's time. 8 MB of buffers
- * and 5 connections (PGlite has one; 3 are kept for superusers) make 12 MB, for a shop's few megabytes of data:
- * about a second off a warm start of seven databases (docs/performance.md).
+ * An embedded database's shared memory, which every open of PGlite zeroes page by page in WebAssembly:
+ * PostgreSQL's defaults (128 MB of shared buffers, 100 connections) make 145 MB, and 32 MB of buffers 42 MB (a
+ * third of an open's CPU). 8 MB of buffers and 5 connections (PGlite has one; 3 are kept for superusers) make
+ * 12 MB, for a shop's few megabytes of data: about 0.8 s off a warm start of seven databases (decision 0056).
  */
 const PGLITE_SETTINGS = { postgresqlconf: ['shared_buffers = 8MB', 'max_connections = 5'], initDbStartParams: INITDB_PARAMS };
 

@@ -44,8 +44,8 @@ export function emptyTemplate(): PGliteTemplate {
 
 /**
  * What PGlite's initdb is given: WAL segments of 1 MB rather than PostgreSQL's 16 MB, which initdb writes out
- * in full and every copy then carries (a new database is about 25 MB rather than 41 MB: an initdb in half the
- * time, a copy loaded and kept in under half). Part of every template's name, as PGlite's version is.
+ * in full and every copy then carries (a new database is about 31 MB rather than 41 MB: an initdb in about half
+ * the time, a copy loaded and kept in under half). Part of every template's name, as PGlite's version is.
  */
 export const INITDB_PARAMS = ['--wal-segsize=1'];
 
@@ -57,7 +57,8 @@ const TEMPLATES_DIR = () => join(tmpdir(), 'ctk-pglite-templates');
 
 /**
  * The kept copy and the migrations it holds, or null when there is none yet (or it cannot be read). The copy is a
- * Blob backed by its file, read once, by PGlite as it loads it: a kept copy is never replaced (keepTemplate).
+ * Blob backed by its file, read once, by PGlite as it loads it: a kept copy is never replaced (keepTemplate). A
+ * copy removed by hand in between fails that one open; the next makes its database afresh.
  */
 export async function loadTemplate(template: PGliteTemplate): Promise<{ dataDir: Blob; applied: string[] } | null> {
   try {
