@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { AppError, type Logger } from '@ctk/shared';
-import { createWorker, OEM, type Worker } from 'tesseract.js';
+import type { Worker } from 'tesseract.js';
 import { unreadable } from './image-type.js';
 
 /** Reads the text of a photo, one photo at a time. */
@@ -137,6 +137,8 @@ export function createOcrReader(options: OcrOptions): OcrReader {
 type LiveWorker = { tesseract: Worker; died: Promise<never> };
 
 async function startWorker(): Promise<LiveWorker> {
+  // Loaded with the first photo, as the worker is, not at pos's start.
+  const { createWorker, OEM } = await import('tesseract.js');
   const tesseract = await createWorker('eng', OEM.LSTM_ONLY, {
     langPath: LANG_PATH,
     gzip: true,

@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import { AppError } from '@ctk/shared';
-import { CsvError, parse } from 'csv-parse/sync';
+import type * as CsvParse from 'csv-parse/sync';
 import { DraftList, MAX_DRAFTS, quoted } from './drafts.js';
 import { isKnownCurrency, parsePrice } from './price.js';
 
@@ -79,7 +80,12 @@ export function parseCsv(csv: string, currency: string, list = new DraftList()):
   return list;
 }
 
+/** csv-parse, loaded by the first CSV read rather than at pos's start (decision 0054). */
+let csvParse: typeof CsvParse | undefined;
+const loadCsvParse = () => (csvParse ??= createRequire(import.meta.url)('csv-parse/sync') as typeof CsvParse);
+
 function readRows(csv: string): Row[] {
+  const { CsvError, parse } = loadCsvParse();
   try {
     return parse(csv, {
       delimiter: delimiterOf(csv),

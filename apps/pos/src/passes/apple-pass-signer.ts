@@ -1,7 +1,7 @@
+import { createRequire } from 'node:module';
 import type { Logger } from '@ctk/shared';
-import forge from 'node-forge';
+import type forge from 'node-forge';
 import type { Config } from '../config.js';
-import { developmentPassCertificate } from './development-certificates.js';
 
 /** Who signs Apple passes: the pass type and team they are issued for, and the certificates passkit-generator signs with. */
 export type ApplePassSigner = {
@@ -48,13 +48,16 @@ export function applePassSigner(config: AppleConfig, logger: Logger): () => Prom
     );
     // Made for the first pass, not at start: signing its two certificates takes about 0.1 s of the one thread.
     let signer: Promise<ApplePassSigner> | undefined;
+    // node-forge, which writes them, is loaded then too (0.1 s of a start: decision 0054).
     return () =>
-      (signer ??= developmentPassCertificate(DEVELOPMENT_PASS_TYPE_ID, DEVELOPMENT_TEAM_ID).then((issued) => ({
-        passTypeIdentifier: DEVELOPMENT_PASS_TYPE_ID,
-        teamIdentifier: DEVELOPMENT_TEAM_ID,
-        certificates: { wwdr: issued.caCertificate, signerCert: issued.certificate, signerKey: issued.key },
-        development: true,
-      })));
+      (signer ??= import('./development-certificates.js')
+        .then(({ developmentPassCertificate }) => developmentPassCertificate(DEVELOPMENT_PASS_TYPE_ID, DEVELOPMENT_TEAM_ID))
+        .then((issued) => ({
+          passTypeIdentifier: DEVELOPMENT_PASS_TYPE_ID,
+          teamIdentifier: DEVELOPMENT_TEAM_ID,
+          certificates: { wwdr: issued.caCertificate, signerCert: issued.certificate, signerKey: issued.key },
+          development: true,
+        })));
   }
   if (set.length < REQUIRED.length) {
     const missing = REQUIRED.filter((name) => config[name] === undefined);
@@ -66,12 +69,18 @@ export function applePassSigner(config: AppleConfig, logger: Logger): () => Prom
   return () => Promise.resolve(signer);
 }
 
+/**
+ * node-forge, loaded only where a configured certificate is checked at start, and synchronously, so that a bad one
+ * still stops pos there; with none configured it is loaded by the first pass (decision 0054).
+ */
+const nodeForge = () => createRequire(import.meta.url)('node-forge') as typeof forge;
+
 function configuredSigner(config: ConfiguredApple): ApplePassSigner {
   const certificate = readCertificate(config.POS_APPLE_PASS_CERT, 'POS_APPLE_PASS_CERT');
   readCertificate(config.POS_APPLE_WWDR_CERT, 'POS_APPLE_WWDR_CERT');
   let key: forge.pki.rsa.PrivateKey | null = null;
   try {
-    key = forge.pki.decryptRsaPrivateKey(
+    key = nodeForge().pki.decryptRsaPrivateKey(
       config.POS_APPLE_PASS_KEY,
       config.POS_APPLE_PASS_KEY_PASSPHRASE,
     ) as forge.pki.rsa.PrivateKey | null;
@@ -109,7 +118,7 @@ function configuredSigner(config: ConfiguredApple): ApplePassSigner {
 
 function readCertificate(pem: string, name: string): forge.pki.Certificate {
   try {
-    return forge.pki.certificateFromPem(pem);
+    return nodeForge().pki.certificateFromPem(pem);
   } catch (error) {
     throw new Error(
       `Invalid configuration: ${name} is not a readable certificate (${error instanceof Error ? error.message : String(error)})`,
