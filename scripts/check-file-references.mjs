@@ -1,7 +1,7 @@
 // Every repository path that a code comment, a README or a doc under docs/ names must exist: a comment
 // that cites `docs/decisions/0002-migrations.md` or `packages/shared/src/errors.ts`, a markdown link
 // `](../architecture.md)`. Placeholders (`apps/<app>/...`, `apps/{books,pos}`) and globs are skipped, and
-// so are paths git ignores (generated code such as proto/gen exists only after `pnpm generate`).
+// so are paths git ignores (generated code such as proto/gen exists only after `pnpm build`).
 // The same comments and docs cite no issue by its number (the word issue and a number, or a GitHub-style
 // hash and a number): a reader of the repository cannot open one.
 // Prints each broken reference and each citation as file:line and exits 1 if there is any.
@@ -97,7 +97,7 @@ function resolves(path) {
   const clean = path.replace(/\/+$/, '');
   if (clean === '' || clean === '.' || existing.has(clean) || directories.has(clean)) return true;
   if (clean.startsWith('../')) return false;
-  // With a trailing slash too: `gen/` in .gitignore matches a folder only, and before `pnpm generate`
+  // With a trailing slash too: `gen/` in .gitignore matches a folder only, and before `pnpm build`
   // there is no folder on disk to tell git so.
   return [clean, `${clean}/`].some((candidate) => {
     try {

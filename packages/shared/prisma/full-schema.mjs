@@ -1,5 +1,5 @@
 // An app's whole Prisma schema: its own (apps/<app>/prisma/schema.prisma) followed by the models
-// @ctk/shared ships to every app (the outbox), so no app copies them. `pnpm generate` (scripts/prisma-generate.mjs) and
+// @ctk/shared ships to every app (the outbox), so no app copies them. An app's build (scripts/prisma-generate.mjs) and
 // `ctk-prisma-migration` both read an app's schema through here. Plain JavaScript: it runs before any build.
 import { readFileSync } from 'node:fs';
 
