@@ -48,7 +48,7 @@ export function applePassSigner(config: AppleConfig, logger: Logger): () => Prom
     );
     // Made for the first pass, not at start: signing its two certificates takes about 0.1 s of the one thread.
     let signer: Promise<ApplePassSigner> | undefined;
-    // node-forge, which writes them, is loaded then too (0.1 s of a start: decision 0054).
+    // node-forge, which writes them, is loaded then too (about 0.1 s to load on its own: decision 0054).
     return () =>
       (signer ??= import('./development-certificates.js')
         .then(({ developmentPassCertificate }) => developmentPassCertificate(DEVELOPMENT_PASS_TYPE_ID, DEVELOPMENT_TEAM_ID))
