@@ -80,12 +80,11 @@ export function parseCsv(csv: string, currency: string, list = new DraftList()):
   return list;
 }
 
-/** csv-parse, loaded by the first CSV read rather than at pos's start (decision 0054). */
-let csvParse: typeof CsvParse | undefined;
-const loadCsvParse = () => (csvParse ??= createRequire(import.meta.url)('csv-parse/sync') as typeof CsvParse);
+/** csv-parse, loaded by the first CSV read rather than at pos's start (decision 0054; require keeps it after). */
+const csvParse = () => createRequire(import.meta.url)('csv-parse/sync') as typeof CsvParse;
 
 function readRows(csv: string): Row[] {
-  const { CsvError, parse } = loadCsvParse();
+  const { CsvError, parse } = csvParse();
   try {
     return parse(csv, {
       delimiter: delimiterOf(csv),
