@@ -18,12 +18,24 @@ import { banner } from './banner.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const load = (path) => import(pathToFileURL(resolve(root, path)).href);
-const { callsOf, createLogger, grpcUrlVariable, inProcessTransport, loadConfig, startOrder, startService, startTracing } =
+const dataDir = resolve(process.env.CTK_DATA_DIR ?? '.data');
+
+// Each app's embedded database starts opening first, in the order the apps start, on the embedded databases'
+// thread, while this one loads and builds the apps; each app's start then takes its own (decision 0058).
+const [{ prepareDatabase }, { startOrder }] = await Promise.all([
+  load('packages/shared/dist/db/open-database.js'),
+  load('packages/shared/dist/service/registry.js'),
+]);
+for (const name of [...startOrder(), 'gateway']) {
+  const databaseUrl = process.env[`${name.toUpperCase()}_DATABASE_URL`];
+  prepareDatabase({ service: name, databaseUrl, dataDir, prismaDir: resolve(root, 'apps', name, 'prisma') });
+}
+
+const { callsOf, createLogger, grpcUrlVariable, inProcessTransport, loadConfig, startService, startTracing } =
   await load('packages/shared/dist/index.js');
 // One process, one traced service (with OTEL_EXPORTER_OTLP_ENDPOINT): each span names the app's call or event.
 await startTracing('commerce-toolkit');
 
-const dataDir = resolve(process.env.CTK_DATA_DIR ?? '.data');
 const port = process.env.PORT ?? '8080';
 const logLevel = process.env.LOG_LEVEL ?? 'info';
 

@@ -7,8 +7,9 @@ import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { afterAll, describe, expect, it } from 'vitest';
 import { diffSchemas, pendingMigrations } from '../src/db/migrate.js';
-import { openDatabase, type Database } from '../src/db/open-database.js';
+import { openDatabase, prepareDatabase, type Database } from '../src/db/open-database.js';
 import { emptyTemplate, keepTemplate, templateOf } from '../src/db/pglite-template.js';
+import { statementsOf } from '../src/db/pglite-open.js';
 import { eventually } from '../src/testing/eventually.js';
 import { createTestDatabase } from '../src/testing/test-database.js';
 
@@ -192,6 +193,64 @@ describe('openDatabase on PGlite', () => {
     }
   });
 
+  it('takes the database prepared for its folder: opened and migrated once, while the caller did other work', async () => {
+    const dir = await prismaDir([[INIT, INIT_SQL]]);
+    const dataDir = await tempDir();
+    prepareDatabase({ service: 'shared', dataDir, prismaDir: dir });
+    const db = await openDatabase({ service: 'shared', dataDir, prismaDir: dir });
+    try {
+      // Opened anew after the prepared open had migrated it, it would find nothing to apply.
+      expect(db.appliedMigrations).toEqual([INIT]);
+      expect(await execute(db, 'INSERT INTO items (id, name) VALUES ($1, $2)', ['item-1', 'Espresso'])).toBe(1);
+    } finally {
+      await db.close();
+    }
+    const reopened = await openDatabase({ service: 'shared', dataDir, prismaDir: dir });
+    try {
+      expect(reopened.appliedMigrations).toEqual([]);
+      expect(await query(reopened, 'SELECT id, name FROM items')).toEqual([['item-1', 'Espresso']]);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('closes a database prepared with other migrations before opening its folder with the ones asked for', async () => {
+    const dataDir = await tempDir();
+    prepareDatabase({ service: 'shared', dataDir, prismaDir: await prismaDir([[INIT, INIT_SQL]]) });
+    const db = await openDatabase({
+      service: 'shared',
+      dataDir,
+      prismaDir: await prismaDir([
+        [INIT, INIT_SQL],
+        [ADD_PRICE, ADD_PRICE_SQL],
+      ]),
+    });
+    try {
+      expect(db.appliedMigrations).toEqual([ADD_PRICE]);
+      expect(await execute(db, 'INSERT INTO items (id, name, price) VALUES ($1, $2, $3)', ['item-1', 'Espresso', '350'])).toBe(1);
+      expect(await query(db, 'SELECT id, name, price FROM items')).toEqual([['item-1', 'Espresso', 350]]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("answers a statement's error across threads as its driver adapter does: the kind Prisma reads", async () => {
+    const db = await openDatabase({ service: 'shared', dataDir: ':memory:', prismaDir: await prismaDir([[INIT, INIT_SQL]]) });
+    try {
+      await execute(db, 'INSERT INTO items (id, name) VALUES ($1, $2)', ['item-1', 'Espresso']);
+      const failure = await execute(db, 'INSERT INTO items (id, name) VALUES ($1, $2)', ['item-1', 'Latte']).catch(
+        (error: unknown) => error,
+      );
+      expect(failure).toMatchObject({
+        name: 'DriverAdapterError',
+        cause: { kind: 'UniqueConstraintViolation', constraint: { fields: ['id'] } },
+      });
+      await expect(query(db, 'SELECT nothing FROM items')).rejects.toMatchObject({ cause: { originalCode: '42703' } });
+    } finally {
+      await db.close();
+    }
+  });
+
   it('checks the record rather than replaying it: pending are the migrations not recorded as applied', async () => {
     const dir = await prismaDir([[INIT, INIT_SQL]]);
     const dataDir = await tempDir();
@@ -218,7 +277,7 @@ describe('openDatabase on PGlite', () => {
   it('counts a database with no migration record as having none applied', async () => {
     const pglite = new PGlite();
     try {
-      expect(await pendingMigrations({ pglite }, await prismaDir([[INIT, INIT_SQL]]))).toBeUndefined();
+      expect(await pendingMigrations({ embedded: statementsOf(pglite) }, await prismaDir([[INIT, INIT_SQL]]))).toBeUndefined();
     } finally {
       await pglite.close();
     }

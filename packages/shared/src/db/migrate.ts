@@ -4,18 +4,19 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { SchemaEngine as SchemaEngineType } from '@prisma/schema-engine-wasm';
-import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
-/** Where migrations run: a PostgreSQL server's database (a connection of its own), or an embedded database. */
-export type MigrationTarget = { postgresUrl: string } | { pglite: PGlite };
-
-/** One connection: queries with parameters, and scripts sent as one simple query (one implicit transaction). */
-type Connection = {
+/** An embedded database's statements: rows of a query with parameters, and a script sent as one simple query. */
+export type EmbeddedStatements = {
   rows(sql: string, params?: unknown[]): Promise<unknown[][]>;
   script(sql: string): Promise<void>;
-  close(): Promise<void>;
 };
+
+/** Where migrations run: a PostgreSQL server's database (a connection of its own), or an embedded database. */
+export type MigrationTarget = { postgresUrl: string } | { embedded: EmbeddedStatements };
+
+/** One connection: queries with parameters, and scripts sent as one simple query (one implicit transaction). */
+type Connection = EmbeddedStatements & { close(): Promise<void> };
 
 /**
  * prisma migrate's advisory lock key: a `prisma migrate deploy` run beside these waits for them, and they for it.
@@ -116,14 +117,10 @@ async function readMigrationFiles(prismaDir: string): Promise<MigrationFile[]> {
 }
 
 async function connect(target: MigrationTarget): Promise<Connection> {
-  if ('pglite' in target) {
-    const { pglite } = target;
-    return {
-      rows: async (sql, params) => (await pglite.query<unknown[]>(sql, params, { rowMode: 'array' })).rows,
-      script: async (sql) => void (await pglite.exec(sql)),
-      // The database is the caller's: the session lock is released by hand.
-      close: async () => void (await pglite.query('SELECT pg_advisory_unlock_all()')),
-    };
+  if ('embedded' in target) {
+    const { embedded } = target;
+    // The database is the caller's: the session lock is released by hand.
+    return { ...embedded, close: async () => void (await embedded.rows('SELECT pg_advisory_unlock_all()')) };
   }
   const client = new pg.Client({ connectionString: target.postgresUrl });
   await client.connect();

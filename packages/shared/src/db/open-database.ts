@@ -1,12 +1,10 @@
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { connectSql, type Sql } from './sql.js';
 import { applyMigrations, type MigrationTarget } from './migrate.js';
-import { emptyTemplate, INITDB_PARAMS, keepTemplate, loadTemplate, templateOf, type PGliteTemplate } from './pglite-template.js';
+import { openEmbeddedDatabase, prepareEmbeddedDatabase } from './pglite-client.js';
+import { templatesDir } from './pglite-template.js';
 import { statementNames } from './statement-names.js';
 
 export type DatabaseOptions = {
@@ -30,30 +28,14 @@ export type Database = {
 };
 
 /**
- * An embedded database's shared memory, which every open of PGlite zeroes page by page in WebAssembly:
- * PostgreSQL's defaults (128 MB of shared buffers, 100 connections) make 145 MB, and 32 MB of buffers 42 MB (a
- * third of an open's CPU). 8 MB of buffers and 5 connections (PGlite has one; 3 are kept for superusers) make
- * 12 MB, for a shop's few megabytes of data: about 0.8 s off a warm start of seven databases (decision 0056).
+ * Opens the service's database and migrates it: PostgreSQL when a URL is configured, else an embedded PGlite
+ * database, which runs on the process's embedded databases' thread (pglite-client.ts).
  */
-const PGLITE_SETTINGS = { postgresqlconf: ['shared_buffers = 8MB', 'max_connections = 5'], initDbStartParams: INITDB_PARAMS };
-
-/*
- * Each driver is loaded by the first database that uses it: an app on PostgreSQL does not load PGlite, nor one
- * on PGlite pg's adapter (a tenth of a second each of a start).
- */
-async function loadPGlite() {
-  const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import('@electric-sql/pglite'), import('pglite-prisma-adapter')]);
-  return { PGlite, PrismaPGlite };
-}
-type PGliteDriver = Awaited<ReturnType<typeof loadPGlite>>;
-
-/** Opens the service's database (PostgreSQL when a URL is configured, PGlite otherwise) and migrates it. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (!options.databaseUrl && options.dataDir === ':memory:') return openMemoryCopy(options.prismaDir);
-  const database = options.databaseUrl ? await openPostgres(options.databaseUrl) : await openPGlite(options);
+  if (!options.databaseUrl) return openEmbeddedDatabase(embeddedOptions(options));
+  const database = await openPostgres(options.databaseUrl);
   try {
-    const applied = await applyMigrations(database.migrations, options.prismaDir);
-    database.appliedMigrations = [...database.appliedMigrations, ...applied];
+    database.appliedMigrations = await applyMigrations(database.migrations, options.prismaDir);
   } catch (error) {
     await database.close().catch(() => undefined);
     throw error;
@@ -62,31 +44,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 /**
- * An in-memory database (tests): a copy of the schema's migrated template when one is kept, else a fresh
- * one migrated and then kept as the template (pglite-template.ts). Its applied migrations are those the
- * template was made with: a fresh database had them all applied, either way.
+ * Starts opening the embedded database that openDatabase will be asked for with the same options, so that
+ * the embedded databases' thread opens it while this one does other work (the embedded default's start).
+ * Nothing with a PostgreSQL URL or in memory.
  */
-async function openMemoryCopy(prismaDir: string): Promise<Database> {
-  const template = await templateOf(prismaDir);
-  const kept = await loadTemplate(template);
-  const empty = kept ? undefined : await startingEmpty();
-  const driver = await loadPGlite();
-  const copied = kept ?? empty?.kept;
-  const pglite = new driver.PGlite({ ...PGLITE_SETTINGS, ...(copied ? { loadDataDir: copied.dataDir } : {}) });
-  try {
-    await pglite.waitReady;
-    const database = pgliteDatabase(driver, pglite);
-    if (kept) database.appliedMigrations = kept.applied;
-    else {
-      await empty?.keepIfMade(pglite);
-      database.appliedMigrations = await applyMigrations(database.migrations, prismaDir);
-      await keepTemplate(template, pglite, database.appliedMigrations);
-    }
-    return database;
-  } catch (error) {
-    await pglite.close().catch(() => undefined);
-    throw error;
-  }
+export function prepareDatabase(options: DatabaseOptions): void {
+  if (!options.databaseUrl) prepareEmbeddedDatabase(embeddedOptions(options));
+}
+
+function embeddedOptions(options: DatabaseOptions) {
+  const dir = options.dataDir === ':memory:' ? ':memory:' : resolve(join(options.dataDir, options.service));
+  return { dir, prismaDir: options.prismaDir, templatesDir: templatesDir() };
 }
 
 async function openPostgres(url: string): Promise<Database> {
@@ -101,49 +69,6 @@ async function openPostgres(url: string): Promise<Database> {
     appliedMigrations: [],
     close: () => pool.end(),
   };
-}
-
-/**
- * The service's database in its folder. A new one starts as a copy of the schema's migrated template when
- * one is kept (pglite-template.ts), as an in-memory one does: a first start, or each e2e instance, then skips
- * initdb and the migrations it would apply. With none kept, it starts from the empty copy and is migrated, and
- * is not kept itself: keeping a copy costs a first start more than a template saves a later data dir (tests,
- * which open hundreds, keep them).
- */
-async function openPGlite(options: DatabaseOptions): Promise<Database> {
-  const dir = resolve(join(options.dataDir, options.service));
-  await mkdir(dir, { recursive: true });
-  const template = existsSync(join(dir, 'PG_VERSION')) ? undefined : await templateOf(options.prismaDir);
-  const kept = template && (await loadTemplate(template));
-  const empty = template && !kept ? await startingEmpty() : undefined;
-  const driver = await loadPGlite();
-  const copied = kept || empty?.kept;
-  const pglite = new driver.PGlite(dir, { ...PGLITE_SETTINGS, ...(copied ? { loadDataDir: copied.dataDir } : {}) });
-  try {
-    await pglite.waitReady;
-    await empty?.keepIfMade(pglite);
-  } catch (error) {
-    await pglite.close().catch(() => undefined);
-    throw error;
-  }
-  const database = pgliteDatabase(driver, pglite);
-  if (kept) database.appliedMigrations = kept.applied;
-  return database;
-}
-
-/**
- * A new database of a schema with no template yet starts as a copy of the empty one (pglite-template.ts), or,
- * with none kept either, is made by initdb and kept as the empty one before its migrations.
- */
-async function startingEmpty(): Promise<{ kept: Awaited<ReturnType<typeof loadTemplate>>; keepIfMade(pglite: PGlite): Promise<void> }> {
-  const template: PGliteTemplate = emptyTemplate();
-  const kept = await loadTemplate(template);
-  return { kept, keepIfMade: async (pglite) => (kept ? undefined : keepTemplate(template, pglite, [])) };
-}
-
-function pgliteDatabase(driver: PGliteDriver, pglite: PGlite): Database {
-  const adapter = new driver.PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory;
-  return { adapter, migrations: { pglite }, kind: 'pglite', appliedMigrations: [], close: () => pglite.close() };
 }
 
 /** Opens and migrates the database, then builds the app's Prisma client on it; close() ends both. */

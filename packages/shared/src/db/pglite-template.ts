@@ -20,8 +20,11 @@ export type PGliteTemplate = { key: string; dir: string };
 
 const PGLITE_VERSION = versionOf('@electric-sql/pglite');
 
-/** The template of the schema whose migrations are in `<prismaDir>/migrations`. */
-export async function templateOf(prismaDir: string): Promise<PGliteTemplate> {
+/**
+ * The template of the schema whose migrations are in `<prismaDir>/migrations`, kept in `dir` (by default the
+ * folder under this thread's temp folder; the embedded databases' thread is told its opener's).
+ */
+export async function templateOf(prismaDir: string, dir = templatesDir()): Promise<PGliteTemplate> {
   const hash = templateHash();
   const migrations = join(prismaDir, 'migrations');
   // No migrations folder: a schema with nothing to apply.
@@ -30,7 +33,7 @@ export async function templateOf(prismaDir: string): Promise<PGliteTemplate> {
     if (name.endsWith('.toml')) continue;
     hash.update(await readFile(join(migrations, name, 'migration.sql')).catch(() => ''));
   }
-  return { key: hash.digest('hex').slice(0, 32), dir: TEMPLATES_DIR() };
+  return { key: hash.digest('hex').slice(0, 32), dir };
 }
 
 /**
@@ -38,8 +41,8 @@ export async function templateOf(prismaDir: string): Promise<PGliteTemplate> {
  * migrations has this one's name). initdb takes most of a new database's seconds, so a schema with no
  * template yet starts from this copy and only applies its migrations.
  */
-export function emptyTemplate(): PGliteTemplate {
-  return { key: templateHash().digest('hex').slice(0, 32), dir: TEMPLATES_DIR() };
+export function emptyTemplate(dir = templatesDir()): PGliteTemplate {
+  return { key: templateHash().digest('hex').slice(0, 32), dir };
 }
 
 /**
@@ -53,7 +56,8 @@ const templateHash = () =>
   createHash('sha256')
     .update(PGLITE_VERSION)
     .update(`\0${INITDB_PARAMS.join(' ')}`);
-const TEMPLATES_DIR = () => join(tmpdir(), 'ctk-pglite-templates');
+/** Where templates are kept: a folder of the temp folder (TMPDIR), which tests set to one of their own. */
+export const templatesDir = () => join(tmpdir(), 'ctk-pglite-templates');
 
 /**
  * The kept copy and the migrations it holds, or null when there is none yet (or it cannot be read). The copy is a
