@@ -86,9 +86,13 @@ try {
   const publicUrl = process.env.CTK_PUBLIC_URL || `http://localhost:${port}`;
   const federationEnv = { FEDERATION_PUBLIC_URL: process.env.FEDERATION_PUBLIC_URL || publicUrl };
   const addresses = {};
+  // Every app's modules start loading at once: the main thread loads the next apps while an app waits for its
+  // database. A failure is the app's own start's, which rethrows it.
+  const apps = new Map([...startOrder(), 'gateway'].map((name) => [name, load(`apps/${name}/dist/app.js`)]));
+  for (const loading of apps.values()) loading.catch(() => undefined);
   // Each service after the ones it calls (the registry's `calls`: pos calls books and p2p), given their addresses.
   for (const name of startOrder()) {
-    const { configSchema, service } = await load(`apps/${name}/dist/app.js`);
+    const { configSchema, service } = await apps.get(name);
     const grpcPort = process.env[`${name.toUpperCase()}_GRPC_PORT`] ?? '0';
     const callees = Object.fromEntries(callsOf(name).map((callee) => [grpcUrlVariable(callee), addresses[grpcUrlVariable(callee)]]));
     const own = name === 'federation' ? federationEnv : {};
@@ -97,7 +101,7 @@ try {
     running.push(app);
     addresses[grpcUrlVariable(name)] = `127.0.0.1:${app.port}`;
   }
-  const gateway = await load('apps/gateway/dist/app.js');
+  const gateway = await apps.get('gateway');
   // The gateway serves the back office the build made (apps/back-office/dist).
   const backOffice = process.env.CTK_BACK_OFFICE_DIR ?? resolve(root, 'apps/back-office/dist');
   const metrics = metricsPort ? { METRICS_PORT: metricsPort } : {};

@@ -1,5 +1,3 @@
-import pg from 'pg';
-
 /**
  * The URL of database `name` on the PostgreSQL server at `serverUrl`, created when it is missing: one
  * database per app on one server, as the distributed path runs them (scripts/distributed/).
@@ -7,6 +5,7 @@ import pg from 'pg';
 export async function ensureDatabase(serverUrl: string, name: string): Promise<string> {
   // Quoted in CREATE DATABASE: letters, digits, _ and - only, at most PostgreSQL's 63 bytes.
   if (!/^[A-Za-z_][\w-]{0,62}$/.test(name)) throw new Error(`"${name}" is not a database name this creates (letters, digits, _ and -)`);
+  const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {

@@ -4,7 +4,6 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { SchemaEngine as SchemaEngineType } from '@prisma/schema-engine-wasm';
-import pg from 'pg';
 
 /** An embedded database's statements: rows of a query with parameters, and a script sent as one simple query. */
 export type EmbeddedStatements = {
@@ -122,6 +121,7 @@ async function connect(target: MigrationTarget): Promise<Connection> {
     // The database is the caller's: the session lock is released by hand.
     return { ...embedded, close: async () => void (await embedded.rows('SELECT pg_advisory_unlock_all()')) };
   }
+  const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: target.postgresUrl });
   await client.connect();
   return {

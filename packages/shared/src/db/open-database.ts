@@ -1,5 +1,4 @@
 import { join, resolve } from 'node:path';
-import pg from 'pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { connectSql, type Sql } from './sql.js';
 import { applyMigrations, type MigrationTarget } from './migrate.js';
@@ -57,8 +56,9 @@ function embeddedOptions(options: DatabaseOptions) {
   return { dir, prismaDir: options.prismaDir, templatesDir: templatesDir() };
 }
 
+/** pg and its Prisma adapter are loaded by the first database on PostgreSQL: an app on PGlite loads neither. */
 async function openPostgres(url: string): Promise<Database> {
-  const { PrismaPg } = await import('@prisma/adapter-pg');
+  const [{ default: pg }, { PrismaPg }] = await Promise.all([import('pg'), import('@prisma/adapter-pg')]);
   // The app's pool, ended on close so no connection outlives the app; migrations run on a connection of their own.
   // Each statement is prepared once per connection (statement-names.ts).
   const pool = new pg.Pool({ connectionString: url, max: 10 });
