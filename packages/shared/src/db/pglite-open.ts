@@ -11,7 +11,10 @@ export type EmbeddedOptions = {
   dir: string;
   /** The app's `prisma/` folder, holding migrations/. */
   prismaDir: string;
-  /** The folder of kept templates (pglite-template.ts), the opening thread's temp folder. */
+  /**
+   * The folder of kept templates (pglite-template.ts) under the caller's temp folder: a test sets TMPDIR, and the
+   * databases' thread, started earlier, keeps the environment it started with.
+   */
   templatesDir: string;
 };
 

@@ -18,14 +18,23 @@ let lastId = 0;
  */
 let opens: Promise<unknown> = Promise.resolve();
 
+if (!parentPort) throw new Error('pglite-thread.js runs as a worker thread (pglite-client.ts starts it)');
 const port = parentPort;
-if (!port) throw new Error('pglite-thread.js runs as a worker thread (pglite-client.ts starts it)');
 port.on('message', ({ id, request }: ThreadMessage) => {
   answer(request).then(
-    (value) => port.postMessage({ id, ok: true, value } satisfies ThreadReply),
-    (error: unknown) => port.postMessage({ id, ok: false, error: threadError(error) } satisfies ThreadReply),
+    (value) => reply({ id, ok: true, value }),
+    (error: unknown) => reply({ id, ok: false, error: threadError(error) }),
   );
 });
+
+/** Sends an answer; one that cannot be copied across (a value no thread can receive) is answered as that error. */
+function reply(answer: ThreadReply) {
+  try {
+    port.postMessage(answer);
+  } catch (error) {
+    port.postMessage({ id: answer.id, ok: false, error: threadError(error) } satisfies ThreadReply);
+  }
+}
 
 async function answer(request: ThreadRequest): Promise<unknown> {
   if (request.op === 'open') {
