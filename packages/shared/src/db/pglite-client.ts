@@ -109,14 +109,13 @@ export function prepareEmbeddedDatabase(options: EmbeddedOptions): void {
 export async function openEmbeddedDatabase(options: EmbeddedOptions): Promise<Database> {
   const early = prepared.get(options.dir);
   prepared.delete(options.dir);
-  if (early && (early.on.failure || early.options.prismaDir !== options.prismaDir)) {
+  const taken = early && !early.on.failure && early.options.prismaDir === options.prismaDir ? early : undefined;
+  if (early && !taken) {
     // Not the database asked for now: closed first, as one folder is never open twice.
     await early.opening.then(({ db }) => early.on.call({ op: 'close', db })).catch(() => undefined);
   }
-  const on = databaseThread();
-  const opened = await (early?.on === on && early.options.prismaDir === options.prismaDir
-    ? early.opening
-    : on.call<Opened>({ op: 'open', options }));
+  const on = taken?.on ?? databaseThread();
+  const opened = await (taken?.opening ?? on.call<Opened>({ op: 'open', options }));
   const { db, adapterName } = opened;
   const call = <T>(request: ThreadRequest) => on.call<T>(request);
   const info = { provider: 'postgres' as const, adapterName };
