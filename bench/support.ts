@@ -1,12 +1,22 @@
 // What the benchmarks share: a fresh PostgreSQL database, a percentile, the stack of services they measure
-// (the local chain and the apps named, in one process, on one in-process event transport) and the gateway in front.
+// (the local chain and the apps named, in one process, on one in-process event transport) and the gateway in front,
+// on a thread of its own as the embedded default runs it (decision 0059).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { startLocalChain } from '@ctk/chain/local';
-import { createLogger, grpcUrlVariable, inProcessTransport, loadConfig, SERVICE_NAMES, type ServiceName, startService } from '@ctk/shared';
+import {
+  createLogger,
+  grpcUrlVariable,
+  inProcessTransport,
+  loadConfig,
+  SERVICE_NAMES,
+  type ServiceName,
+  startService,
+  startServiceThread,
+} from '@ctk/shared';
 import { freePort } from '@ctk/shared/testing';
 import pg from 'pg';
 import { http, merchantKeys, type HttpAnswer } from '../apps/gateway/test/wallet-http.js';
@@ -246,27 +256,23 @@ export async function startServiceStack(
 
 /** A TCP port free at the moment of asking. */
 /**
- * The gateway over HTTP on a free port, in front of `stack`'s apps, with the per-address and signup limits
- * (and `env`'s) lifted so that one benchmarking address is not throttled; its base URL and the running app.
+ * The gateway over HTTP on a free port, in front of `stack`'s apps, on a thread of its own as `npm start` runs it
+ * (decision 0059), with the per-address and signup limits (and `env`'s) lifted so that one benchmarking address is
+ * not throttled; its base URL and the running app.
  */
 export async function startGateway(stack: Awaited<ReturnType<typeof startServiceStack>>, env: Record<string, string> = {}) {
   const port = await freePort();
-  const { service } = await import('../apps/gateway/dist/app.js');
-  const { configSchema } = await import('../apps/gateway/dist/config.js');
-  const gateway: Running = await startService(
-    service,
-    loadConfig(
-      configSchema,
-      stack.env('gateway', {
-        PORT: String(port),
-        HOST: 'localhost',
-        ...stack.addresses,
-        CTK_RATE_LIMIT_PER_MINUTE: '100000000',
-        CTK_SIGNUP_RATE_LIMIT_PER_MINUTE: '100000000',
-        ...env,
-      }),
-    ),
-  );
+  const gateway: Running = await startServiceThread({
+    module: new URL('../apps/gateway/dist/app.js', import.meta.url).href,
+    env: stack.env('gateway', {
+      PORT: String(port),
+      HOST: 'localhost',
+      ...stack.addresses,
+      CTK_RATE_LIMIT_PER_MINUTE: '100000000',
+      CTK_SIGNUP_RATE_LIMIT_PER_MINUTE: '100000000',
+      ...env,
+    }),
+  });
   return { base: `http://localhost:${port}`, gateway };
 }
 

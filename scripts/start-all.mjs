@@ -1,5 +1,5 @@
 // The embedded default: the local chain, every service of the registry and the gateway in this one
-// process, each started through the one bootstrap (startService), with PGlite databases under
+// process (the gateway on a thread of its own), each started through the one bootstrap (startService), with PGlite databases under
 // CTK_DATA_DIR (default .data), the local chain's blocks in CTK_DATA_DIR/chain, and payment events
 // delivered in process from the services' outboxes to books and commerce (the same outbox, relay and
 // consumer code as with NATS). Nothing external is needed.
@@ -20,18 +20,19 @@ const root = resolve(import.meta.dirname, '..');
 const load = (path) => import(pathToFileURL(resolve(root, path)).href);
 const dataDir = resolve(process.env.CTK_DATA_DIR ?? '.data');
 
-// Each app's embedded database starts opening first, in the order the apps start, on the embedded databases'
-// thread, while this one loads and builds the apps; each app's start then takes its own (decision 0058).
+// Each service's embedded database starts opening first, in the order the services start, on the embedded
+// databases' thread, while this one loads and builds them; each service's start then takes its own (decision 0058).
+// The gateway runs on a thread of its own (decision 0059), which opens its database itself.
 const [{ prepareDatabase }, { startOrder }] = await Promise.all([
   load('packages/shared/dist/db/open-database.js'),
   load('packages/shared/dist/service/registry.js'),
 ]);
-for (const name of [...startOrder(), 'gateway']) {
+for (const name of startOrder()) {
   const databaseUrl = process.env[`${name.toUpperCase()}_DATABASE_URL`];
   prepareDatabase({ service: name, databaseUrl, dataDir, prismaDir: resolve(root, 'apps', name, 'prisma') });
 }
 
-const { callsOf, createLogger, grpcUrlVariable, inProcessTransport, loadConfig, startService, startTracing } =
+const { callsOf, createLogger, grpcUrlVariable, inProcessTransport, loadConfig, startService, startServiceThread, startTracing } =
   await load('packages/shared/dist/index.js');
 // One process, one traced service (with OTEL_EXPORTER_OTLP_ENDPOINT): each span names the app's call or event.
 await startTracing('commerce-toolkit');
@@ -88,7 +89,7 @@ try {
   const addresses = {};
   // Every app's modules start loading at once: the main thread loads the next apps while an app waits for its
   // database. A failure is the app's own start's, which rethrows it.
-  const apps = new Map([...startOrder(), 'gateway'].map((name) => [name, load(`apps/${name}/dist/app.js`)]));
+  const apps = new Map(startOrder().map((name) => [name, load(`apps/${name}/dist/app.js`)]));
   for (const loading of apps.values()) loading.catch(() => undefined);
   // Each service after the ones it calls (the registry's `calls`: pos calls books and p2p), given their addresses.
   for (const name of startOrder()) {
@@ -101,15 +102,15 @@ try {
     running.push(app);
     addresses[grpcUrlVariable(name)] = `127.0.0.1:${app.port}`;
   }
-  const gateway = await apps.get('gateway');
-  // The gateway serves the back office the build made (apps/back-office/dist).
+  // The gateway serves the back office the build made (apps/back-office/dist), on a thread of its own: its HTTP,
+  // JSON and validation run on the second core, and its calls cross to the services' thread (decision 0059).
   const backOffice = process.env.CTK_BACK_OFFICE_DIR ?? resolve(root, 'apps/back-office/dist');
   const metrics = metricsPort ? { METRICS_PORT: metricsPort } : {};
-  const config = loadConfig(
-    gateway.configSchema,
-    envOf('gateway', { PORT: port, CTK_BACK_OFFICE_DIR: backOffice, ...metrics, ...addresses }),
-  );
-  running.push(await startService(gateway.service, config, { logger: createLogger('gateway', logLevel) }));
+  const gatewayEnv = envOf('gateway', { PORT: port, CTK_BACK_OFFICE_DIR: backOffice, ...metrics, ...addresses });
+  const module = pathToFileURL(resolve(root, 'apps/gateway/dist/app.js')).href;
+  running.push(await startServiceThread({ module, env: gatewayEnv, tracingName: 'commerce-toolkit' }));
+  const { configSchema } = await load('apps/gateway/dist/config.js');
+  const config = loadConfig(configSchema, gatewayEnv);
 
   process.once('SIGINT', () => stop(0));
   process.once('SIGTERM', () => stop(0));

@@ -1,3 +1,4 @@
+import type { MessagePort } from 'node:worker_threads';
 import { Metadata, ServerError, Status, type CallContext } from 'nice-grpc-common';
 import { CallError, MAX_MESSAGE_BYTES } from './wire.js';
 
@@ -50,9 +51,13 @@ export function serveInProcess(port: number, services: ServedService[]): { close
     }
   const served: Served = { methods, inFlight: new Set() };
   servedHere.set(port, served);
+  for (const link of links) announce(link, port, served);
   return {
     async close(drainMs) {
-      if (servedHere.get(port) === served) servedHere.delete(port);
+      if (servedHere.get(port) === served) {
+        servedHere.delete(port);
+        for (const link of links) link.port.postMessage({ grpc: 'closed', port } satisfies LinkMessage);
+      }
       let timer: NodeJS.Timeout | undefined;
       const drainEnds = new Promise<void>((resolve) => (timer = setTimeout(resolve, drainMs)));
       await Promise.race([Promise.allSettled([...served.inFlight]), drainEnds]);
@@ -83,10 +88,12 @@ export function callInProcess(
   headers: Record<string, string>,
   timeoutMs: number,
 ): Promise<Uint8Array> | undefined {
-  const served = port === undefined ? undefined : servedHere.get(port);
+  if (port === undefined) return undefined;
+  const served = servedHere.get(port);
   const method = served?.methods.get(path);
-  if (!served || !method) return undefined;
-  return run(served, method, message, headers, timeoutMs);
+  if (served && method) return run(served, method, message, headers, timeoutMs);
+  for (const link of links) if (link.served.get(port)?.has(path)) return callAcross(link, { port, path, message, headers, timeoutMs });
+  return undefined;
 }
 
 async function run(
@@ -138,4 +145,99 @@ async function run(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** What two linked threads tell each other: the servers each runs, and the calls to them with their answers. */
+type LinkMessage =
+  | { grpc: 'served'; port: number; paths: string[] }
+  | { grpc: 'closed'; port: number }
+  | { grpc: 'call'; id: number; port: number; path: string; message: Uint8Array; headers: Record<string, string>; timeoutMs: number }
+  | { grpc: 'answer'; id: number; bytes: Uint8Array }
+  | { grpc: 'failed'; id: number; status: Status; details: string };
+type Call = Extract<LinkMessage, { grpc: 'call' }>;
+
+/** Another thread of this process: the paths of each server it runs, by port, and the calls waiting on it. */
+type Link = {
+  port: MessagePort;
+  served: Map<number, Set<string>>;
+  waiting: Map<number, { resolve(bytes: Uint8Array): void; reject(error: CallError): void }>;
+};
+const links = new Set<Link>();
+let lastCallId = 0;
+
+function announce(link: Link, port: number, served: Served): void {
+  link.port.postMessage({ grpc: 'served', port, paths: [...served.methods.keys()] } satisfies LinkMessage);
+}
+
+/**
+ * Links this thread's gRPC servers and clients with another thread's, over `port` (one end of a MessageChannel;
+ * the other thread links the other end): a unary call from either thread to a server the other runs passes its
+ * bytes across, and the server's own thread runs it exactly as a call of its own thread (`callInProcess`), so
+ * the bytes, handler chain, metadata, deadline and limits stay the network's. A server closing stops taking calls
+ * this way at once (a call already sent answers UNAVAILABLE, as a refusing server would), and a thread that ends
+ * fails its callers' calls UNAVAILABLE. The port keeps neither thread alive while no call waits on it.
+ */
+export function linkThread(port: MessagePort): void {
+  const link: Link = { port, served: new Map(), waiting: new Map() };
+  links.add(link);
+  port.unref();
+  port.on('message', (message: LinkMessage) => receive(link, message));
+  port.once('close', () => {
+    links.delete(link);
+    for (const { reject } of link.waiting.values()) reject(new CallError(Status.UNAVAILABLE, 'the thread serving this call ended'));
+    link.waiting.clear();
+  });
+  for (const [served, running] of servedHere) announce(link, served, running);
+}
+
+function receive(link: Link, message: LinkMessage): void {
+  switch (message.grpc) {
+    case 'served':
+      link.served.set(message.port, new Set(message.paths));
+      return;
+    case 'closed':
+      link.served.delete(message.port);
+      return;
+    case 'call':
+      answerAcross(link, message);
+      return;
+    case 'answer':
+      link.waiting.get(message.id)?.resolve(message.bytes);
+      return;
+    case 'failed':
+      link.waiting.get(message.id)?.reject(new CallError(message.status, message.details));
+  }
+}
+
+/** Runs a call another thread sent, as a call of this thread, and sends back its answer or how it failed. */
+function answerAcross(link: Link, { id, port, path, message, headers, timeoutMs }: Call): void {
+  const answered = callInProcess(port, path, message, headers, timeoutMs);
+  if (!answered) {
+    link.port.postMessage({ grpc: 'failed', id, status: Status.UNAVAILABLE, details: 'the server is shutting down' } satisfies LinkMessage);
+    return;
+  }
+  answered.then(
+    (bytes) => link.port.postMessage({ grpc: 'answer', id, bytes } satisfies LinkMessage),
+    (error: CallError) => link.port.postMessage({ grpc: 'failed', id, status: error.status, details: error.details } satisfies LinkMessage),
+  );
+}
+
+/** A call to a server of the thread at the other end of `link`; the caller's deadline holds even if that thread never answers. */
+function callAcross(link: Link, call: Omit<Call, 'grpc' | 'id'>): Promise<Uint8Array> {
+  const id = ++lastCallId;
+  return new Promise<Uint8Array>((resolve, reject) => {
+    const timer = setTimeout(() => settled(() => reject(new CallError(Status.DEADLINE_EXCEEDED, 'deadline exceeded'))), call.timeoutMs);
+    const settled = (end: () => void) => {
+      clearTimeout(timer);
+      link.waiting.delete(id);
+      if (link.waiting.size === 0) link.port.unref();
+      end();
+    };
+    link.waiting.set(id, {
+      resolve: (bytes) => settled(() => resolve(bytes)),
+      reject: (error) => settled(() => reject(error)),
+    });
+    link.port.ref();
+    link.port.postMessage({ grpc: 'call', id, ...call } satisfies LinkMessage);
+  });
 }

@@ -1,11 +1,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectNodeMetrics, metricsRegistry } from './metrics.js';
+import { scrapedMetrics } from './thread-metrics.js';
 
 export type MetricsListener = { port: number; close(): Promise<void> };
 
 /**
- * Serves the process's registry at `GET /metrics` (Prometheus's text format) on a port of its own, never an
+ * Serves the process's registry (every thread's that runs an app) at `GET /metrics` (Prometheus's text format) on a port of its own, never an
  * app's public one: METRICS_PORT, 0 for any free port. Anything else there is 404. The bootstrap starts it
  * (startService) and closes it last, so that a scrape still answers while the app shuts down.
  */
@@ -17,7 +18,7 @@ export async function startMetricsListener(options: { host: string; port: number
       response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found: metrics are at GET /metrics\n');
       return;
     }
-    metricsRegistry.metrics().then(
+    scrapedMetrics().then(
       (text) => {
         response.writeHead(200, { 'content-type': metricsRegistry.contentType });
         response.end(request.method === 'HEAD' ? undefined : text);
