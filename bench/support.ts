@@ -6,6 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startLocalChain } from '@ctk/chain/local';
 import {
   createLogger,
@@ -15,7 +16,7 @@ import {
   SERVICE_NAMES,
   type ServiceName,
   startService,
-  startServiceThread,
+  openServiceThread,
 } from '@ctk/shared';
 import { freePort } from '@ctk/shared/testing';
 import pg from 'pg';
@@ -262,17 +263,22 @@ export async function startServiceStack(
  */
 export async function startGateway(stack: Awaited<ReturnType<typeof startServiceStack>>, env: Record<string, string> = {}) {
   const port = await freePort();
-  const gateway: Running = await startServiceThread({
-    module: new URL('../apps/gateway/dist/app.js', import.meta.url).href,
-    env: stack.env('gateway', {
-      PORT: String(port),
-      HOST: 'localhost',
-      ...stack.addresses,
-      CTK_RATE_LIMIT_PER_MINUTE: '100000000',
-      CTK_SIGNUP_RATE_LIMIT_PER_MINUTE: '100000000',
-      ...env,
-    }),
+  const variables = stack.env('gateway', {
+    PORT: String(port),
+    HOST: 'localhost',
+    ...stack.addresses,
+    CTK_RATE_LIMIT_PER_MINUTE: '100000000',
+    CTK_SIGNUP_RATE_LIMIT_PER_MINUTE: '100000000',
+    ...env,
   });
+  const module = new URL('../apps/gateway/dist/app.js', import.meta.url).href;
+  const database = {
+    service: 'gateway',
+    databaseUrl: variables.DATABASE_URL,
+    dataDir: variables.CTK_DATA_DIR,
+    prismaDir: fileURLToPath(new URL('../apps/gateway/prisma', import.meta.url)),
+  };
+  const gateway: Running = await openServiceThread({ module, database }).start(variables);
   return { base: `http://localhost:${port}`, gateway };
 }
 

@@ -22,17 +22,26 @@ const dataDir = resolve(process.env.CTK_DATA_DIR ?? '.data');
 
 // Each service's embedded database starts opening first, in the order the services start, on the embedded
 // databases' thread, while this one loads and builds them; each service's start then takes its own (decision 0058).
-// The gateway runs on a thread of its own (decision 0059), which opens its database itself.
-const [{ prepareDatabase }, { startOrder }] = await Promise.all([
+// The gateway runs on a thread of its own (decision 0059), which loads it and opens its database meanwhile.
+const [{ prepareDatabase }, { startOrder }, { openServiceThread }] = await Promise.all([
   load('packages/shared/dist/db/open-database.js'),
   load('packages/shared/dist/service/registry.js'),
+  load('packages/shared/dist/service/service-thread.js'),
 ]);
-for (const name of startOrder()) {
-  const databaseUrl = process.env[`${name.toUpperCase()}_DATABASE_URL`];
-  prepareDatabase({ service: name, databaseUrl, dataDir, prismaDir: resolve(root, 'apps', name, 'prisma') });
-}
+const databaseOf = (name) => ({
+  service: name,
+  databaseUrl: process.env[`${name.toUpperCase()}_DATABASE_URL`],
+  dataDir,
+  prismaDir: resolve(root, 'apps', name, 'prisma'),
+});
+for (const name of startOrder()) prepareDatabase(databaseOf(name));
+const gatewayThread = openServiceThread({
+  module: pathToFileURL(resolve(root, 'apps/gateway/dist/app.js')).href,
+  database: databaseOf('gateway'),
+  tracingName: 'commerce-toolkit',
+});
 
-const { callsOf, createLogger, grpcUrlVariable, inProcessTransport, loadConfig, startService, startServiceThread, startTracing } =
+const { callsOf, createLogger, grpcUrlVariable, inProcessTransport, loadConfig, startService, startTracing } =
   await load('packages/shared/dist/index.js');
 // One process, one traced service (with OTEL_EXPORTER_OTLP_ENDPOINT): each span names the app's call or event.
 await startTracing('commerce-toolkit');
@@ -107,8 +116,7 @@ try {
   const backOffice = process.env.CTK_BACK_OFFICE_DIR ?? resolve(root, 'apps/back-office/dist');
   const metrics = metricsPort ? { METRICS_PORT: metricsPort } : {};
   const gatewayEnv = envOf('gateway', { PORT: port, CTK_BACK_OFFICE_DIR: backOffice, ...metrics, ...addresses });
-  const module = pathToFileURL(resolve(root, 'apps/gateway/dist/app.js')).href;
-  running.push(await startServiceThread({ module, env: gatewayEnv, tracingName: 'commerce-toolkit' }));
+  running.push(await gatewayThread.start(gatewayEnv));
   const { configSchema } = await load('apps/gateway/dist/config.js');
   const config = loadConfig(configSchema, gatewayEnv);
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGrpcClient } from '../src/grpc/client.js';
 import { linkThread } from '../src/grpc/in-process.js';
 import { linkThreadMetrics, scrapedMetrics } from '../src/metrics/thread-metrics.js';
-import { startServiceThread } from '../src/service/service-thread.js';
+import { openServiceThread } from '../src/service/service-thread.js';
 // @ts-expect-error: a JavaScript fixture (a worker thread loads JavaScript alone)
 import { EchoDefinition } from './fixtures/grpc-thread.mjs';
 
@@ -88,11 +88,11 @@ describe('a thread that ends while a call waits on it', () => {
   });
 });
 
-describe('startServiceThread', () => {
+describe('openServiceThread', () => {
   const module = new URL('./fixtures/thread-app.mjs', import.meta.url).href;
 
   it('starts an app through the bootstrap on a thread of its own, serving until it is closed', async () => {
-    const app = await startServiceThread({ module, env: { GREETING: 'bonjour' } });
+    const app = await openServiceThread({ module }).start({ GREETING: 'bonjour' });
     const url = `http://127.0.0.1:${app.port}/`;
     expect(await (await fetch(url)).text()).toBe('bonjour');
     await app.close();
@@ -100,6 +100,6 @@ describe('startServiceThread', () => {
   });
 
   it("rejects with the app's own start error, naming what is wrong", async () => {
-    await expect(startServiceThread({ module, env: {} })).rejects.toThrow(/Invalid configuration:\n {2}GREETING: /);
+    await expect(openServiceThread({ module }).start({})).rejects.toThrow(/Invalid configuration:\n {2}GREETING: /);
   });
 });

@@ -43,13 +43,20 @@ const HTTP = extension('http');
 
 export type HttpBinding = { service: AnyServiceName; method: DescMethod; http: HttpRoute };
 
+/**
+ * The HTTP routes the services' RPCs declare, read as the module loads, with every field's options (below): each
+ * option is decoded from the descriptor's bytes, a fifth of a second for the contract on this machine, which the
+ * embedded default's gateway thread spends while the services start rather than in its own start (decision 0059).
+ */
+const BINDINGS: readonly HttpBinding[] = [...OWN_SERVICE_NAMES, ...SERVICE_NAMES].flatMap((service) =>
+  (registry.getService(serviceFullName(service))?.methods ?? []).flatMap((method) =>
+    hasOption(method, HTTP) ? (getOption(method, HTTP) as HttpRoute[]).map((http) => ({ service, method, http })) : [],
+  ),
+);
+
 /** Every HTTP route the services' RPCs declare (the gateway's own services' too), in the order of the services and their methods. */
-export function httpBindings(): HttpBinding[] {
-  return [...OWN_SERVICE_NAMES, ...SERVICE_NAMES].flatMap((service) =>
-    (registry.getService(serviceFullName(service))?.methods ?? []).flatMap((method) =>
-      hasOption(method, HTTP) ? (getOption(method, HTTP) as HttpRoute[]).map((http) => ({ service, method, http })) : [],
-    ),
-  );
+export function httpBindings(): readonly HttpBinding[] {
+  return BINDINGS;
 }
 
 /** A message of the contracts, by its full name (e.g. `ctk.pos.v1.Item`). */
@@ -88,6 +95,8 @@ export function fieldOptions(field: DescField): FieldOptions {
   if (!options) optionsOf.set(field, (options = readOptions(field)));
   return options;
 }
+
+for (const type of registry) if (type.kind === 'message') for (const field of type.fields) fieldOptions(field);
 
 function readOptions(field: DescField): FieldOptions {
   return {

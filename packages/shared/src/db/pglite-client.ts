@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import {
   DriverAdapterError,
   type IsolationLevel,
@@ -38,35 +38,46 @@ export type ThreadReply = { id: number; ok: true; value: unknown } | { id: numbe
 const THREAD_URL = new URL(import.meta.url.endsWith('.ts') ? '../../dist/db/pglite-thread.js' : './pglite-thread.js', import.meta.url);
 
 /**
- * The one thread that runs every embedded database of the process (decision 0058). It keeps the process
- * alive only while a request waits on it; a thread that failed fails what waited and is replaced by the next
- * open (a database it held is then closed: its requests fail).
+ * The one thread that runs every embedded database of the process (decision 0058): this thread's way to it, the
+ * worker itself, or a port it handed another thread of the process (`databaseThreadPort`, decision 0059). It keeps
+ * this thread alive only while a request waits on it; a thread that failed (or a port that closed) fails what
+ * waited and is replaced by the next open (a database it held is then closed: its requests fail).
  */
 class DatabaseThread {
-  readonly #worker = new Worker(THREAD_URL);
+  readonly #to: Worker | MessagePort;
   readonly #waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   #lastId = 0;
   failure: Error | undefined;
 
-  constructor() {
-    this.#worker.unref();
-    this.#worker.on('message', (reply: ThreadReply) => this.#settle(reply));
-    this.#worker.on('error', (error) => this.#fail(error));
-    this.#worker.on('exit', (code) => this.#fail(new Error(`the embedded databases' thread stopped (exit code ${code})`)));
+  constructor(to: Worker | MessagePort = new Worker(THREAD_URL)) {
+    this.#to = to;
+    to.unref();
+    to.on('message', (reply: ThreadReply) => this.#settle(reply));
+    if (to instanceof Worker) {
+      to.on('error', (error) => this.#fail(error));
+      to.on('exit', (code) => this.#fail(new Error(`the embedded databases' thread stopped (exit code ${code})`)));
+    } else to.on('close', () => this.#fail(new Error("the embedded databases' thread is no longer reachable")));
+  }
+
+  /** A port of its own for another thread of the process, answered by the same databases' thread. */
+  port(): MessagePort {
+    const { port1, port2 } = new MessageChannel();
+    this.#to.postMessage({ connect: port2 }, [port2]);
+    return port1;
   }
 
   call<T>(request: ThreadRequest): Promise<T> {
     if (this.failure) return Promise.reject(this.failure);
     const id = ++this.#lastId;
-    if (this.#waiting.size === 0) this.#worker.ref();
-    this.#worker.postMessage({ id, request } satisfies ThreadMessage);
+    if (this.#waiting.size === 0) this.#to.ref();
+    this.#to.postMessage({ id, request } satisfies ThreadMessage);
     return new Promise<T>((resolve, reject) => this.#waiting.set(id, { resolve: resolve as (value: unknown) => void, reject }));
   }
 
   #settle(reply: ThreadReply) {
     const waiting = this.#waiting.get(reply.id);
     this.#waiting.delete(reply.id);
-    if (this.#waiting.size === 0) this.#worker.unref();
+    if (this.#waiting.size === 0) this.#to.unref();
     if (reply.ok) waiting?.resolve(reply.value);
     else waiting?.reject(errorOf(reply.error));
   }
@@ -86,6 +97,19 @@ function errorOf(error: ThreadError): Error {
 
 let thread: DatabaseThread | undefined;
 const databaseThread = () => (thread && !thread.failure ? thread : (thread = new DatabaseThread()));
+
+/**
+ * A port to this process's embedded databases' thread for another thread of it (an app on a thread of its own,
+ * decision 0059), which passes it to `useDatabaseThread`: one PGlite thread for the process, not one a thread.
+ */
+export function databaseThreadPort(): MessagePort {
+  return databaseThread().port();
+}
+
+/** This thread's embedded databases open on the databases' thread at the other end of `port` (databaseThreadPort). */
+export function useDatabaseThread(port: MessagePort): void {
+  thread = new DatabaseThread(port);
+}
 
 type Opened = { db: number; appliedMigrations: string[]; adapterName: string };
 

@@ -2,7 +2,7 @@
 // PGlite's Prisma driver adapter, and the process's own thread sends each statement across (pglite-client.ts).
 // Opening a database (WebAssembly, its files, its migrations) and running its statements then take this
 // thread's core, not the one that serves requests.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, type MessagePort } from 'node:worker_threads';
 import type { PGlite } from '@electric-sql/pglite';
 import { isDriverAdapterError, type SqlDriverAdapter, type Transaction } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
@@ -19,16 +19,28 @@ let lastId = 0;
 let opens: Promise<unknown> = Promise.resolve();
 
 if (!parentPort) throw new Error('pglite-thread.js runs as a worker thread (pglite-client.ts starts it)');
-const port = parentPort;
-port.on('message', ({ id, request }: ThreadMessage) => {
-  answer(request).then(
-    (value) => reply({ id, ok: true, value }),
-    (error: unknown) => reply({ id, ok: false, error: threadError(error) }),
-  );
-});
+serve(parentPort);
+
+/**
+ * Answers the requests that come on `port`: the thread that started this one, and each other thread of the
+ * process it hands a port of its own (`{ connect }`, decision 0059), each answered on its own port.
+ */
+function serve(port: MessagePort): void {
+  port.on('message', (message: ThreadMessage | { connect: MessagePort }) => {
+    if ('connect' in message) {
+      serve(message.connect);
+      return;
+    }
+    const { id, request } = message;
+    answer(request).then(
+      (value) => reply(port, { id, ok: true, value }),
+      (error: unknown) => reply(port, { id, ok: false, error: threadError(error) }),
+    );
+  });
+}
 
 /** Sends an answer; one that cannot be copied across (a value no thread can receive) is answered as that error. */
-function reply(answer: ThreadReply) {
+function reply(port: MessagePort, answer: ThreadReply) {
   try {
     port.postMessage(answer);
   } catch (error) {
