@@ -1,6 +1,6 @@
 import { context as activeContext, SpanKind, trace } from '@opentelemetry/api';
-import { createServer, ServerError, Status, type CallContext } from 'nice-grpc';
-import { HealthDefinition, HealthServiceImpl, HealthState } from 'nice-grpc-server-health';
+import { ServerError, Status, type CallContext } from 'nice-grpc-common';
+import type { HealthServiceImpl } from 'nice-grpc-server-health';
 import { isDatabaseBusy, isWriteConflict } from '../db/prisma-errors.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -36,6 +36,11 @@ export async function startGrpcServer(options: {
   drainMs?: number;
 }): Promise<GrpcServer> {
   installTraceContext();
+  // grpc-js is loaded by the first server a thread starts: a thread that only calls (the gateway's) never loads it.
+  const [{ createServer }, { HealthDefinition, HealthServiceImpl, HealthState }] = await Promise.all([
+    import('nice-grpc'),
+    import('nice-grpc-server-health'),
+  ]);
   const health = HealthState();
   const server = createServer();
   const served: GrpcServices = options.services.map(([definition, implementation]) => [
