@@ -4,7 +4,7 @@ import { FederationServiceDefinition } from '@ctk/proto/ctk/federation/v1/federa
 import { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { PosServiceDefinition } from '@ctk/proto/ctk/pos/v1/pos';
 import { chainClientOptions, createChainClient } from '@ctk/chain';
-import { createGrpcClient, defineService, keptKey } from '@ctk/shared';
+import { createGrpcClient, defineService, keptKey, oneAtATime } from '@ctk/shared';
 import { createCatalogReader } from './catalog/catalog-reader.js';
 import { configSchema, type Config } from './config.js';
 import { createCheckoutRepository } from './data/checkout-repository.js';
@@ -94,6 +94,7 @@ export const service = defineService<Config, PrismaClient, { now: () => Date }>(
           p2p,
           chain: createChainClient(chainClientOptions(config)),
           lateHoldMs: config.COMMERCE_STABLECOIN_LATE_HOLD_SECONDS * 1000,
+          settles: oneAtATime(),
           eventsCommitted,
           logger,
           now,

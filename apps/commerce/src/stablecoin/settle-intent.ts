@@ -48,7 +48,7 @@ export async function settleIntent(
 ): Promise<StablecoinIntentRow> {
   const settled = await countPayment(
     'stablecoin',
-    () => settle(context, input),
+    () => context.settles(input.paymentId, () => settle(context, input)),
     (answer) => answer.outcome,
   );
   return settled.intent;
@@ -107,7 +107,7 @@ async function markOrderPaid(
   publicUrl: string,
 ): Promise<Order> {
   try {
-    // Settles of one transfer at once wait in turn on the order's row in pos: longer than a read's deadline.
+    // Settles of the intent in other processes wait in turn on the order's row in pos: longer than a read's deadline.
     const { order } = await context.pos.markOrderPaidElsewhere(
       {
         org: { id: intent.organizationId, handle: intent.orgHandle },

@@ -1,6 +1,6 @@
 import type { ChainClient } from '@ctk/chain';
 import type { P2pServiceDefinition } from '@ctk/proto/ctk/p2p/v1/p2p';
-import type { GrpcClient, Logger } from '@ctk/shared';
+import type { GrpcClient, Logger, OneAtATime } from '@ctk/shared';
 import type { CheckoutRepository } from '../data/checkout-repository.js';
 import type { StablecoinRepository } from '../data/stablecoin-repository.js';
 import type { PosClient } from '../pos-client.js';
@@ -17,6 +17,12 @@ export type StablecoinContext = {
   chain: ChainClient;
   /** How long after an intent's expiry its address stays held (a late transfer then is refused, not mistaken). */
   lateHoldMs: number;
+  /**
+   * Settles of one intent, one after another in this process: the first verifies and records a transfer, the
+   * same transfer sent again meanwhile then finds it recorded and is answered at once, not queued on the order's
+   * row in pos. pos's lock and the intents' table decide across processes.
+   */
+  settles: OneAtATime;
   eventsCommitted: () => void;
   logger: Logger;
   now: () => Date;

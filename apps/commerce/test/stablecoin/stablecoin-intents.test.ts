@@ -131,7 +131,8 @@ describe('a stablecoin intent', () => {
       const transfer = await customer.transfer([{ address: intent.payment!.address, amount: 990_000n }]);
       const answers = await Promise.allSettled(Array.from({ length: 100 }, () => settle(intent, transfer)));
       const refused = answers.flatMap((answer) => (answer.status === 'rejected' ? [answer.reason as { code: string }] : []));
-      // A settle that lost the race to the chain or the lock answers the intent; none fails on its own.
+      // They settle one after another in commerce: the first records the transfer, the others find it recorded and
+      // answer the intent; none fails on its own, nor waits its turn on the order's row in pos.
       expect(refused).toEqual([]);
       for (const answer of answers) if (answer.status === 'fulfilled') expect(answer.value.intent?.status).toBe('succeeded');
       const { intent: read } = await stack.client.getStablecoinIntent({ paymentId: intent.id });
