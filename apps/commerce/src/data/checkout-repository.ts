@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Sql } from '@ctk/shared';
+import { batchedWrites, columnOf, jsonArg, type Sql } from '@ctk/shared';
 import type { Checkout, PrismaClient } from '../generated/prisma/client.js';
 import type { CheckoutStatus } from '../checkouts/checkout-status.js';
 
@@ -21,12 +21,23 @@ export type NewCheckout = Pick<
   | 'updatedAt'
 > & { kind?: 'items' | 'tickets' };
 
+/** Checkouts opened at once, in one statement: their rows from one json argument (jsonArg). */
 const INSERT = `INSERT INTO checkouts (id, organization_id, kind, public_token, order_number, currency, total_minor, tax_minor, satoshis,
     expires_at, created_at, updated_at)
-  VALUES ($1::uuid, $2::uuid, $3, $4, $5, $6, $7, $8, $9, $10::timestamp(3), $11::timestamp(3), $12::timestamp(3)) RETURNING *`;
+  SELECT * FROM json_to_recordset($1::json) AS c(id uuid, organization_id uuid, kind text, public_token text, order_number text,
+    currency text, total_minor int8, tax_minor int8, satoshis int8, expires_at timestamp(3), created_at timestamp(3), updated_at timestamp(3))
+  RETURNING *`;
 
 /** Checkouts over Prisma. A checkout is found by its public token within its organisation only. */
 export function createCheckoutRepository(prisma: PrismaClient, sql: Sql) {
+  const insert = batchedWrites(async (checkouts: (NewCheckout & { id: string })[]) => {
+    const rows = checkouts.map((checkout) =>
+      Object.fromEntries(Object.entries(checkout).map(([field, value]) => [columnOf(field), value])),
+    );
+    const inserted = new Map((await sql.rows<Checkout>(INSERT, [jsonArg(rows)])).map((row) => [row.id, row]));
+    return checkouts.map((checkout) => inserted.get(checkout.id)!);
+  });
+
   /** The checkout that opened this pos order, if it is the organisation's (an order's change names both). */
   async function byOrderNumber(organizationId: string, orderNumber: string): Promise<Checkout | null> {
     const found = await prisma.checkout.findUnique({ where: { orderNumber } });
@@ -34,25 +45,8 @@ export function createCheckoutRepository(prisma: PrismaClient, sql: Sql) {
   }
 
   return {
-    /** Every checkout opened: one statement without Prisma's client (decision 0048). */
-    async create(checkout: NewCheckout): Promise<Checkout> {
-      const { organizationId, kind = 'items', publicToken, orderNumber, currency, totalMinor, taxMinor, satoshis } = checkout;
-      const [created] = await sql.rows<Checkout>(INSERT, [
-        randomUUID(),
-        organizationId,
-        kind,
-        publicToken,
-        orderNumber,
-        currency,
-        totalMinor,
-        taxMinor,
-        satoshis,
-        checkout.expiresAt,
-        checkout.createdAt,
-        checkout.updatedAt,
-      ]);
-      return created!;
-    },
+    /** Every checkout opened: one statement without Prisma's client (decision 0048), shared by those opened at once. */
+    create: (checkout: NewCheckout): Promise<Checkout> => insert({ ...checkout, id: randomUUID(), kind: checkout.kind ?? 'items' }),
 
     /** A shopper's status read asks it on every poll: one row, read without Prisma's client (decision 0048). */
     async byToken(organizationId: string, publicToken: string): Promise<Checkout | null> {

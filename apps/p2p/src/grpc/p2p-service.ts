@@ -20,6 +20,7 @@ import { listGatePayments } from '../paygate/list-gate-payments.js';
 import { listGateResources } from '../paygate/list-gate-resources.js';
 import { verifyGatePayment } from '../paygate/verify-gate-payment.js';
 import { receiveP2pTransaction } from '../paymail/receive-p2p-transaction.js';
+import { allocatedDestinations } from '../data/hold-allocated-destination.js';
 import { allocateDestination } from '../settlement/allocate-destination.js';
 import { releaseDestination } from '../settlement/release-destination.js';
 import { settlePayment } from '../settlement/settle-payment.js';
@@ -55,6 +56,7 @@ export function p2pService({ prisma, sql, chain, config, eventsCommitted }: P2pD
     staffReserved: config.P2P_STAFF_RESERVED_ADDRESSES,
     perClient: config.P2P_ANONYMOUS_HOLDS_PER_CLIENT,
   };
+  const holdDestination = allocatedDestinations(sql);
   return {
     getWallets: async (request) => ({ wallets: await getWallets(prisma, request) }),
     setWallet: async (request) => ({ wallet: await setWallet(prisma, request) }),
@@ -78,7 +80,7 @@ export function p2pService({ prisma, sql, chain, config, eventsCommitted }: P2pD
     broadcastTransaction: (request) => broadcastSigned(chain, request.transaction),
     chainPassthrough: (request) => chainPassthrough({ chain, config }, request),
     verifyReceipt: (request) => verifyReceipt(chain, request),
-    allocateDestination: (request) => allocateDestination({ prisma, sql, window, network: chain.network }, request),
+    allocateDestination: (request) => allocateDestination({ prisma, sql, holdDestination, window, network: chain.network }, request),
     releaseDestination: (request) => releaseDestination(prisma, request),
     settlePayment: (request) => settlePayment({ prisma, sql, chain }, request),
     findPayments: (request) => findPayments(chain, request.addresses),

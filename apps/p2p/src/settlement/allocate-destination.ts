@@ -1,11 +1,17 @@
 import { addressOfScript, type ChainNetwork } from '@ctk/chain';
 import type { AllocateDestinationRequest, AllocateDestinationResponse } from '@ctk/proto/ctk/p2p/v1/p2p';
 import { AppError, orgOf, type Sql } from '@ctk/shared';
-import { holdAllocatedDestination } from '../data/hold-allocated-destination.js';
+import type { HoldAllocatedDestination } from '../data/hold-allocated-destination.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { deriveOutput, type AddressWindow } from '../paymail/derive-output.js';
 
-export type AllocateDeps = { prisma: PrismaClient; sql: Sql; window: AddressWindow; network: ChainNetwork };
+export type AllocateDeps = {
+  prisma: PrismaClient;
+  sql: Sql;
+  holdDestination: HoldAllocatedDestination;
+  window: AddressWindow;
+  network: ChainNetwork;
+};
 
 /** A destination is held at most this long: longer holds would let a few open orders fill the gap window for days. */
 const MAX_HOLD_MS = 7 * 86_400_000;
@@ -33,7 +39,7 @@ export async function allocateDestination(deps: AllocateDeps, request: AllocateD
   const derived = await deriveOutput(deps.sql, org, rules);
   if (derived.xpub !== null && derived.derivationIndex !== null) {
     const child = { organizationId: org.id, script: derived.script, xpub: derived.xpub, derivationIndex: derived.derivationIndex };
-    await holdAllocatedDestination(deps.sql, child, expiresAt);
+    await deps.holdDestination(child, expiresAt);
   }
   return {
     address: addressOfScript(derived.script, deps.network)!,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { columnOf, type SqlArg, type SqlQueries } from '@ctk/shared';
+import { columnOf, jsonArg, type SqlArg, type SqlQueries } from '@ctk/shared';
 import type { Order, OrderLine } from '../generated/prisma/client.js';
 import type { OrderWithParts } from './order-with-parts.js';
 
@@ -56,8 +56,7 @@ const FIELDS = ['id', 'orderNumber', ...GIVEN, ...COMMISSION] as const;
 const COLUMNS = FIELDS.map(columnOf);
 
 /**
- * The order and its lines in one statement (decision 0048), the lines from one json argument: bigints in it are
- * strings of digits, read exactly by json_to_recordset's int8 columns.
+ * The order and its lines in one statement (decision 0048), the lines from one json argument (jsonArg).
  */
 const INSERT = `WITH lines AS (
     INSERT INTO order_lines (id, order_id, position, item_id, name, quantity, unit_price_minor, modifiers, discount_minor,
@@ -78,13 +77,9 @@ export async function insertOrder(db: SqlQueries, order: NewOrder, orderNumber: 
   const id = randomUUID();
   const lines: OrderLine[] = order.lines.map((line) => ({ ...line, id: randomUUID(), orderId: id }));
   const record: Record<string, unknown> = { commissionMinor: 0n, commissionSatoshis: 0n, ...order, id, orderNumber };
-  const linesJson = JSON.stringify(
+  const linesJson = jsonArg(
     lines.map((line) => Object.fromEntries(Object.entries(line).map(([field, value]) => [columnOf(field), value]))),
-    exactBigints,
   );
   const [inserted] = await db.rows<Order>(INSERT, [...FIELDS.map((field) => (record[field] ?? null) as SqlArg), linesJson]);
   return { ...inserted!, lines, payments: [], refunds: [] };
 }
-
-/** A bigint as its digits, for json_to_recordset's int8 columns; a number would lose digits past 2^53. */
-const exactBigints = (_key: string, value: unknown) => (typeof value === 'bigint' ? value.toString() : value);

@@ -30,6 +30,14 @@ export type Sql = SqlQueries & {
   transaction<T>(work: (tx: SqlQueries) => Promise<T>): Promise<T>;
 };
 
+/**
+ * A json argument (for json_to_recordset, decision 0048), its bigints as strings of digits, which int8 columns
+ * read exactly (a number would lose digits past 2^53), and its dates as ISO 8601 in UTC.
+ */
+export function jsonArg(value: unknown): string {
+  return JSON.stringify(value, (_key, field: unknown) => (typeof field === 'bigint' ? field.toString() : field));
+}
+
 /** An Sql on a connection of its own from the adapter factory (the factory's pool or PGlite is shared). */
 export async function connectSql(factory: SqlDriverAdapterFactory): Promise<Sql & { close(): Promise<void> }> {
   const adapter = await factory.connect();

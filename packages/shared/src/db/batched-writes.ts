@@ -1,0 +1,47 @@
+/**
+ * One statement for the rows of many requests in flight: `write(row)` answers each caller its own result, as a
+ * statement of its own would, and sends the rows together whenever `inFlight` statements are out already (under
+ * load), each one as it comes otherwise (an idle service waits on nothing). `send` writes its rows in one
+ * statement and answers one result a row, in the rows' order. A statement that fails is sent again row by row,
+ * so that a row fails only by its own error, never by another's.
+ *
+ * For statements each their own transaction (autocommit), whose rows do not depend on one another: a row
+ * answered has committed. Every statement a process sends costs the process and PostgreSQL a round trip, a
+ * backend's wake-up and a commit (docs/performance.md); rows sent together share them.
+ */
+export function batchedWrites<Row, Result>(
+  send: (rows: Row[]) => Promise<Result[]>,
+  { inFlight = 2, maxRows = 100 }: { inFlight?: number; maxRows?: number } = {},
+): (row: Row) => Promise<Result> {
+  type Waiting = { row: Row; resolve: (result: Result) => void; reject: (error: unknown) => void };
+  const queue: Waiting[] = [];
+  let sending = 0;
+
+  function sendQueued(): void {
+    while (sending < inFlight && queue.length > 0) {
+      const batch = queue.splice(0, maxRows);
+      sending++;
+      void sendBatch(batch).finally(() => {
+        sending--;
+        sendQueued();
+      });
+    }
+  }
+
+  async function sendBatch(batch: Waiting[]): Promise<void> {
+    try {
+      const results = await send(batch.map((waiting) => waiting.row));
+      if (results.length !== batch.length) throw new Error(`a batched statement answered ${results.length} of ${batch.length} rows`);
+      batch.forEach((waiting, index) => waiting.resolve(results[index]!));
+    } catch (error) {
+      if (batch.length === 1) return batch[0]!.reject(error);
+      await Promise.all(batch.map((waiting) => sendBatch([waiting])));
+    }
+  }
+
+  return (row) =>
+    new Promise<Result>((resolve, reject) => {
+      queue.push({ row, resolve, reject });
+      sendQueued();
+    });
+}
