@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { columnOf, jsonArg, type SqlArg, type SqlQueries } from '@ctk/shared';
+import { columnOf, jsonArg, type SqlQueries } from '@ctk/shared';
 import type { Order, OrderLine } from '../generated/prisma/client.js';
 import type { OrderWithParts } from './order-with-parts.js';
 
@@ -56,30 +56,37 @@ const FIELDS = ['id', 'orderNumber', ...GIVEN, ...COMMISSION] as const;
 const COLUMNS = FIELDS.map(columnOf);
 
 /**
- * The order and its lines in one statement (decision 0048), the lines from one json argument (jsonArg).
+ * Orders and their lines in one statement (decision 0048), each table's rows from one json argument (jsonArg) read
+ * as its rows are typed: a column missing from an order is NULL, as it was bound.
  */
 const INSERT = `WITH lines AS (
     INSERT INTO order_lines (id, order_id, position, item_id, name, quantity, unit_price_minor, modifiers, discount_minor,
       tax_treatment, tax_rate, tax_minor, total_minor)
-    SELECT line.id, $1::uuid, line.position, line.item_id, line.name, line.quantity, line.unit_price_minor, line.modifiers,
-      line.discount_minor, line.tax_treatment, line.tax_rate, line.tax_minor, line.total_minor
-    FROM json_to_recordset($${COLUMNS.length + 1}::json) AS line(id uuid, position int, item_id uuid, name text, quantity int8,
-      unit_price_minor int8, modifiers jsonb, discount_minor int8, tax_treatment text, tax_rate text, tax_minor int8, total_minor int8))
+    SELECT id, order_id, position, item_id, name, quantity, unit_price_minor, modifiers, discount_minor, tax_treatment, tax_rate,
+      tax_minor, total_minor
+    FROM json_populate_recordset(NULL::order_lines, $2::json))
   INSERT INTO orders (${COLUMNS.join(', ')})
-  VALUES (${COLUMNS.map((_, index) => `$${index + 1}`).join(', ')})
+  SELECT ${COLUMNS.join(', ')} FROM json_populate_recordset(NULL::orders, $1::json)
   RETURNING *`;
 
+/** An order to insert under its number. */
+export type NumberedOrder = { order: NewOrder; orderNumber: string };
+
 /**
- * Inserts the order under `orderNumber` with its lines, in one statement, and answers it as a read of it would:
+ * Inserts each order under its number with its lines, in one statement, and answers each as a read of it would:
  * the row as inserted, the lines as given (each with its new id), no payment and no refund yet.
  */
-export async function insertOrder(db: SqlQueries, order: NewOrder, orderNumber: string): Promise<OrderWithParts> {
-  const id = randomUUID();
-  const lines: OrderLine[] = order.lines.map((line) => ({ ...line, id: randomUUID(), orderId: id }));
-  const record: Record<string, unknown> = { commissionMinor: 0n, commissionSatoshis: 0n, ...order, id, orderNumber };
-  const linesJson = jsonArg(
+export async function insertOrders(db: SqlQueries, numbered: NumberedOrder[]): Promise<OrderWithParts[]> {
+  const orders = numbered.map(({ order, orderNumber }) => {
+    const id = randomUUID();
+    const lines: OrderLine[] = order.lines.map((line) => ({ ...line, id: randomUUID(), orderId: id }));
+    const record: Record<string, unknown> = { commissionMinor: 0n, commissionSatoshis: 0n, ...order, id, orderNumber };
+    return { id, lines, row: Object.fromEntries(FIELDS.map((field) => [columnOf(field), record[field] ?? null])) };
+  });
+  const lineRows = orders.flatMap(({ lines }) =>
     lines.map((line) => Object.fromEntries(Object.entries(line).map(([field, value]) => [columnOf(field), value]))),
   );
-  const [inserted] = await db.rows<Order>(INSERT, [...FIELDS.map((field) => (record[field] ?? null) as SqlArg), linesJson]);
-  return { ...inserted!, lines, payments: [], refunds: [] };
+  const rows = await db.rows<Order>(INSERT, [jsonArg(orders.map(({ row }) => row)), jsonArg(lineRows)]);
+  const inserted = new Map(rows.map((row) => [row.id, row]));
+  return orders.map(({ id, lines }) => ({ ...inserted.get(id)!, lines, payments: [], refunds: [] }));
 }

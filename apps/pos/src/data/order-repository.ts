@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { OrderChanged } from '@ctk/proto/ctk/events/v1/order_event';
 import {
   AppError,
+  batchedWrites,
   columnOf,
   enqueueOrderChanged,
   isUniqueViolation,
@@ -11,7 +12,7 @@ import {
   type SqlQueries,
 } from '@ctk/shared';
 import type { Order, OrderLine, OrderPayment, OrderRefund, Prisma, PrismaClient } from '../generated/prisma/client.js';
-import { insertOrder, type NewOrder } from './insert-order.js';
+import { insertOrders, type NewOrder, type NumberedOrder } from './insert-order.js';
 import { orderWithPartsById, orderWithPartsByNumber, type OrderWithParts } from './order-with-parts.js';
 
 export type { Order, OrderLine, OrderPayment, OrderRefund };
@@ -52,9 +53,12 @@ export const withParts = {
 
 /** Orders, their lines and payments over Prisma. */
 export function createOrderRepository(prisma: PrismaClient, sql: Sql) {
+  // The orders opened at once without a guard go in one statement.
+  const insert = batchedWrites((numbered: NumberedOrder[]) => insertOrders(sql, numbered));
   return {
     /**
-     * Creates the order under a fresh number, in one statement without Prisma's client (decision 0048); a
+     * Creates the order under a fresh number, in one statement without Prisma's client (decision 0048) shared with
+     * the orders opened at once (batchedWrites); a
      * number already taken (1 in 2^50 per order) draws another. With `guard`, the insert runs in a transaction
      * after it: a pay link locks its row there and checks its uses, so that the check and the insert are one
      * step for concurrent openings.
@@ -62,12 +66,13 @@ export function createOrderRepository(prisma: PrismaClient, sql: Sql) {
     async create(order: NewOrder, newNumber: () => string, guard?: (tx: OrderTransaction) => Promise<void>): Promise<OrderWithParts> {
       for (let attempt = 0; ; attempt++) {
         try {
-          if (!guard) return await insertOrder(sql, order, newNumber());
+          if (!guard) return await insert({ order, orderNumber: newNumber() });
           // Openings of one link wait for each other's lock: give them longer than Prisma's 2 s to start.
           return await prisma.$transaction(
             async (tx) => {
               await guard(tx);
-              return insertOrder(prismaQueries(tx), order, newNumber());
+              const [inserted] = await insertOrders(prismaQueries(tx), [{ order, orderNumber: newNumber() }]);
+              return inserted!;
             },
             { maxWait: 20_000, timeout: 20_000 },
           );
