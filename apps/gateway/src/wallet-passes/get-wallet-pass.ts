@@ -5,6 +5,8 @@ import { requireUser } from '../auth/authenticate.js';
 import type { GatewayDeps } from '../deps.js';
 import { callOptions, orgRef } from '../routes/service-call.js';
 
+const PASS_TIMEOUT_MS = 20_000;
+
 /**
  * A wallet pass of a loyalty card (docs/decisions/0017-customer-cards.md, "Wallet passes"), for the card's
  * organisation's staff (any role) or its holder (by the caller's user id). Anyone else is answered as for a
@@ -35,7 +37,9 @@ export async function getWalletPass(
       merchantName: org.name,
       holderUserId: staff ? '' : userId,
     },
-    callOptions(request),
+    // Each pass is signed in JavaScript (RSA), and the first of a pos without Apple's certificates makes its
+    // development ones: seconds, not a read's milliseconds, on a busy machine.
+    { ...callOptions(request), timeoutMs: PASS_TIMEOUT_MS },
   );
   return { pass, handle: org.handle };
 }
