@@ -109,6 +109,34 @@ describe('checkouts', () => {
     ).toMatchObject({ code: 'validation_failed', details: { field: 'lines[0].modifiers' } });
   });
 
+  it(
+    'opened 12 at once are each recorded as asked: its own token, order and total, read back by its token',
+    { tags: ['concurrency'] },
+    async () => {
+      const { org, scone } = await shop();
+      // Checkouts opened together may share one insert (batchedWrites): none may get another's order. (At most 15
+      // unpaid checkouts of one shop hold an address at once, decision 0022.)
+      const created = await Promise.all(
+        Array.from({ length: 12 }, async (_, index) => {
+          const quantity = BigInt(index + 1);
+          const { checkout } = await stack.client.createCheckout({ org, lines: [line(scone.id, quantity)], publicUrl: PUBLIC_URL });
+          return { quantity, checkout: checkout! };
+        }),
+      );
+      for (const { quantity, checkout } of created) {
+        expect(checkout.order!.totalMinor).toBe(325n * quantity);
+        const { checkout: read } = await stack.client.getCheckout({ org, publicToken: checkout.publicToken, publicUrl: PUBLIC_URL });
+        expect(read).toMatchObject({ publicToken: checkout.publicToken, status: 'pending', createdAt: checkout.createdAt });
+        expect(read!.order).toMatchObject({
+          orderNumber: checkout.order!.orderNumber,
+          totalMinor: 325n * quantity,
+          satoshis: 32_500n * quantity,
+        });
+      }
+      expect(new Set(created.map(({ checkout }) => checkout.publicToken)).size).toBe(12);
+    },
+  );
+
   it('an organisation without a wallet is refused by pos, which names the route to register one', async () => {
     const { org, scone } = await shop({ walletXpub: '' });
     const refused = await failure(stack.client.createCheckout({ org, lines: [line(scone.id)], publicUrl: PUBLIC_URL }));

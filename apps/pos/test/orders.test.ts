@@ -142,6 +142,35 @@ describe('CreateOrder', () => {
     expect(JSON.stringify(refused.details)).toContain(field);
   });
 
+  it(
+    'records each of 12 orders opened at once as asked: its own lines, total and address, in its answer and read back',
+    { tags: ['concurrency'] },
+    async () => {
+      const org = await stack.walletOrg();
+      // Orders opened together may share one insert (batchedWrites): none may get another's lines or output. (At
+      // most 15 unpaid orders of one wallet that anyone may open hold an address at once, decision 0022.)
+      const asked = Array.from({ length: 12 }, (_, index) => ({
+        name: `Cake ${index}`,
+        quantity: BigInt(index + 1),
+        unitPriceMinor: 100n + BigInt(index),
+      }));
+      const orders = await Promise.all(asked.map((line) => create(org, { lines: [line as never] })));
+      for (const [index, order] of orders.entries()) {
+        const line = asked[index]!;
+        const read = await get(order);
+        for (const seen of [order, read]) {
+          expect(seen.lines.map((each) => [each.name, each.quantity, each.unitPriceMinor])).toEqual([
+            [line.name, line.quantity, line.unitPriceMinor],
+          ]);
+          expect(seen.totalMinor).toBe(line.quantity * line.unitPriceMinor);
+          expect(seen.address).toBe(order.address);
+        }
+      }
+      expect(new Set(orders.map((order) => order.orderNumber)).size).toBe(12);
+      expect(new Set(orders.map((order) => order.address)).size).toBe(12);
+    },
+  );
+
   it("refuses another organisation's item as not one of its own", async () => {
     const other = await stack.walletOrg();
     const item = (await stack.client.createItem(newItem(other))).item!;
