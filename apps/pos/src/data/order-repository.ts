@@ -53,15 +53,14 @@ export const withParts = {
 
 /** Orders, their lines and payments over Prisma. */
 export function createOrderRepository(prisma: PrismaClient, sql: Sql) {
-  // The orders opened at once without a guard go in one statement.
+  // The orders opened at once without a guard go in one statement (decision 0060).
   const insert = batchedWrites((numbered: NumberedOrder[]) => insertOrders(sql, numbered));
   return {
     /**
-     * Creates the order under a fresh number, in one statement without Prisma's client (decision 0048) shared with
-     * the orders opened at once (batchedWrites); a
-     * number already taken (1 in 2^50 per order) draws another. With `guard`, the insert runs in a transaction
-     * after it: a pay link locks its row there and checks its uses, so that the check and the insert are one
-     * step for concurrent openings.
+     * Creates the order under a fresh number, in one statement without Prisma's client (decision 0048), shared
+     * with the orders opened at once (decision 0060); a number already taken (1 in 2^50 per order) draws another.
+     * With `guard`, the insert runs alone in a transaction after it: a pay link locks its row there and checks its
+     * uses, so that the check and the insert are one step for concurrent openings.
      */
     async create(order: NewOrder, newNumber: () => string, guard?: (tx: OrderTransaction) => Promise<void>): Promise<OrderWithParts> {
       for (let attempt = 0; ; attempt++) {

@@ -7,7 +7,7 @@
  *
  * For statements each their own transaction (autocommit), whose rows do not depend on one another: a row
  * answered has committed. Every statement a process sends costs the process and PostgreSQL a round trip, a
- * backend's wake-up and a commit (docs/performance.md); rows sent together share them.
+ * backend's wake-up and a commit (docs/performance.md); rows sent together share them (decision 0060).
  */
 export function batchedWrites<Row, Result>(
   send: (rows: Row[]) => Promise<Result[]>,
