@@ -47,6 +47,12 @@ describe('batchedWrites', () => {
     expect(await db.prisma.order.count()).toBe(20);
   });
 
+  it('writes (jsonArg) a lone surrogate of a string as U+FFFD, as a bound argument is written, and a pair as it is', async () => {
+    const written = await db.sql.rows<Inserted>(INSERT, [jsonArg([{ id: 'lone \ud800 \udc00 and 😀', total_minor: 1n }])]);
+    expect(written).toEqual([{ id: 'lone \ufffd \ufffd and 😀', totalMinor: 1n }]);
+    expect(await db.sql.rows('SELECT $1::text AS id', ['bound \ud800 alone'])).toEqual([{ id: 'bound \ufffd alone' }]);
+  });
+
   it('sends at most maxRows rows in one statement', async () => {
     const { insert, statements } = inserter({ inFlight: 1, maxRows: 8 });
     await Promise.all(Array.from({ length: 20 }, (_, index) => insert(order(index))));

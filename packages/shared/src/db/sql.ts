@@ -32,11 +32,16 @@ export type Sql = SqlQueries & {
 
 /**
  * A json argument (for json_to_recordset, decision 0048), its bigints as strings of digits, which int8 columns
- * read exactly (a number would lose digits past 2^53), and its dates as ISO 8601 in UTC.
+ * read exactly (a number would lose digits past 2^53), and its dates as ISO 8601 in UTC. A lone UTF-16 surrogate
+ * in a string is written as U+FFFD, as a string bound on its own is encoded (PostgreSQL refuses it in json).
  */
 export function jsonArg(value: unknown): string {
-  return JSON.stringify(value, (_key, field: unknown) => (typeof field === 'bigint' ? field.toString() : field));
+  return JSON.stringify(value, (_key, field: unknown) =>
+    typeof field === 'bigint' ? field.toString() : typeof field === 'string' ? field.replace(LONE_SURROGATE, '\uFFFD') : field,
+  );
 }
+
+const LONE_SURROGATE = /\p{Cs}/gu;
 
 /** An Sql on a connection of its own from the adapter factory (the factory's pool or PGlite is shared). */
 export async function connectSql(factory: SqlDriverAdapterFactory): Promise<Sql & { close(): Promise<void> }> {
