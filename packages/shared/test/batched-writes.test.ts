@@ -47,6 +47,50 @@ describe('batchedWrites', () => {
     expect(await db.prisma.order.count()).toBe(20);
   });
 
+  it('sends again row by row an upsert that two rows of one key fail together (as p2p holds a script twice)', async () => {
+    const statements: number[] = [];
+    const upsert = batchedWrites(
+      async (rows: Row[]) => {
+        statements.push(rows.length);
+        await db.sql.rows(`${INSERT.split('RETURNING')[0]} ON CONFLICT (id) DO UPDATE SET total_minor = EXCLUDED.total_minor`, [
+          jsonArg(rows),
+        ]);
+        return rows.map(() => undefined);
+      },
+      { inFlight: 1 },
+    );
+    const again = (total: bigint) => upsert({ id: 'order-1', total_minor: total });
+    await Promise.all([upsert(order(0)), again(5n), again(7n)]);
+    // The first alone; the two of one key together, refused ("cannot affect row a second time"); then each alone.
+    expect(statements).toEqual([1, 2, 1, 1]);
+    expect((await db.prisma.order.findUnique({ where: { id: 'order-1' } }))?.totalMinor).toBe(7n);
+  });
+
+  it('fails every row of a statement that failed without the database refusing it, and sends none of them again', async () => {
+    const statements: number[] = [];
+    // A lost connection: the statement may have committed, so sending its rows again could write them twice.
+    let release!: () => void;
+    const first = new Promise<void>((resolve) => (release = resolve));
+    const write = batchedWrites(
+      async (rows: Row[]) => {
+        statements.push(rows.length);
+        if (rows.length === 1 && rows[0]!.id === 'order-0') await first;
+        else throw new Error('Connection terminated unexpectedly');
+        return rows.map(() => 'written');
+      },
+      { inFlight: 1 },
+    );
+    const answers = Promise.allSettled([0, 1, 2, 3].map((index) => write(order(index))));
+    release();
+    expect((await answers).map((answer) => (answer.status === 'fulfilled' ? answer.value : (answer.reason as Error).message))).toEqual([
+      'written',
+      'Connection terminated unexpectedly',
+      'Connection terminated unexpectedly',
+      'Connection terminated unexpectedly',
+    ]);
+    expect(statements).toEqual([1, 3]);
+  });
+
   it('writes (jsonArg) a lone surrogate of a string as U+FFFD, as a bound argument is written, and a pair as it is', async () => {
     const written = await db.sql.rows<Inserted>(INSERT, [jsonArg([{ id: 'lone \ud800 \udc00 and 😀', total_minor: 1n }])]);
     expect(written).toEqual([{ id: 'lone \ufffd \ufffd and 😀', totalMinor: 1n }]);

@@ -1,9 +1,13 @@
+import { isStatementRefused } from './prisma-errors.js';
+
 /**
  * One statement for the rows of many requests in flight: `write(row)` answers each caller its own result, as a
  * statement of its own would, and sends the rows together whenever `inFlight` statements are out already (under
  * load), each one as it comes otherwise (an idle service waits on nothing). `send` writes its rows in one
- * statement and answers one result a row, in the rows' order. A statement that fails is sent again row by row,
- * so that a row fails only by its own error, never by another's.
+ * statement and answers one result a row, in the rows' order. A statement the database refused (it rolled back:
+ * isStatementRefused) is sent again row by row, so that a row fails only by its own error, never by another's;
+ * any other failure (a lost connection, after which it may have committed) fails every row of it, as it would
+ * have failed each row's own statement.
  *
  * For statements each their own transaction (autocommit), whose rows do not depend on one another: a row
  * answered has committed. Every statement a process sends costs the process and PostgreSQL a round trip, a
@@ -29,14 +33,20 @@ export function batchedWrites<Row, Result>(
   }
 
   async function sendBatch(batch: Waiting[]): Promise<void> {
+    let results: Result[];
     try {
-      const results = await send(batch.map((waiting) => waiting.row));
-      if (results.length !== batch.length) throw new Error(`a batched statement answered ${results.length} of ${batch.length} rows`);
-      batch.forEach((waiting, index) => waiting.resolve(results[index]!));
+      results = await send(batch.map((waiting) => waiting.row));
     } catch (error) {
-      if (batch.length === 1) return batch[0]!.reject(error);
-      await Promise.all(batch.map((waiting) => sendBatch([waiting])));
+      if (batch.length > 1 && isStatementRefused(error)) await Promise.all(batch.map((waiting) => sendBatch([waiting])));
+      else for (const waiting of batch) waiting.reject(error);
+      return;
     }
+    if (results.length !== batch.length) {
+      const error = new Error(`a batched statement answered ${results.length} results for ${batch.length} rows`);
+      for (const waiting of batch) waiting.reject(error);
+      return;
+    }
+    batch.forEach((waiting, index) => waiting.resolve(results[index]!));
   }
 
   return (row) =>

@@ -30,6 +30,29 @@ export function isWriteConflict(error: unknown): boolean {
   return cause?.kind === 'TransactionWriteConflict' || (cause?.kind === 'postgres' && cause.code === '40P01');
 }
 
+/** What the driver adapter names an error PostgreSQL (or PGlite) answered a statement with: nothing of it committed. */
+const REFUSALS = new Set([
+  'UniqueConstraintViolation',
+  'NullConstraintViolation',
+  'ForeignKeyConstraintViolation',
+  'RestrictViolation',
+  'LengthMismatch',
+  'ValueOutOfRange',
+  'InvalidInputValue',
+  'InconsistentColumnData',
+  'TransactionWriteConflict',
+  'postgres',
+]);
+
+/**
+ * The database refused the statement (a constraint, a value it cannot take, a conflict): it rolled back, so it may
+ * be sent again, whole or in parts. Not a lost connection or a timeout, after which it may have committed.
+ */
+export function isStatementRefused(error: unknown): boolean {
+  const kind = adapterErrorOf(error)?.cause?.kind;
+  return typeof kind === 'string' && REFUSALS.has(kind);
+}
+
 /** The driver adapter's error under `error`: itself, or a Prisma transaction's raw query's (P2010). */
 function adapterErrorOf(error: unknown): { cause?: { kind?: unknown; code?: unknown } } | undefined {
   return (codeOf(error) === 'P2010' ? (error as { meta?: { driverAdapterError?: unknown } }).meta?.driverAdapterError : error) as
