@@ -48,7 +48,7 @@ export async function settleIntent(
 ): Promise<StablecoinIntentRow> {
   const settled = await countPayment(
     'stablecoin',
-    () => context.settles(input.paymentId, () => settle(context, input)),
+    () => settle(context, input),
     (answer) => answer.outcome,
   );
   return settled.intent;
@@ -59,8 +59,17 @@ async function settle(
   input: { paymentId: string; txid?: string; transaction?: string; publicUrl?: string },
 ): Promise<{ intent: StablecoinIntentRow; outcome: 'accepted' | 'duplicate' }> {
   const request = validate(settleSchema, { txid: input.txid, transaction: input.transaction, publicUrl: input.publicUrl });
-  const intent = await findIntent(context, input.paymentId);
   const txid = request.txid ?? txidOf(request.transaction!);
+  return context.settles(`${input.paymentId} ${txid}`, () => settleTransfer(context, input.paymentId, request, txid));
+}
+
+async function settleTransfer(
+  context: StablecoinContext,
+  paymentId: string,
+  request: z.infer<typeof settleSchema>,
+  txid: string,
+): Promise<{ intent: StablecoinIntentRow; outcome: 'accepted' | 'duplicate' }> {
+  const intent = await findIntent(context, paymentId);
   if (intent.transfers.some((transfer) => transfer.txid === txid)) return { intent, outcome: 'duplicate' };
   const now = context.now();
   const status = intentStatus(intent, now);

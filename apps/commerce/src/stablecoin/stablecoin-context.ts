@@ -18,9 +18,10 @@ export type StablecoinContext = {
   /** How long after an intent's expiry its address stays held (a late transfer then is refused, not mistaken). */
   lateHoldMs: number;
   /**
-   * Settles of one intent, one after another in this process: the first verifies and records a transfer, the
-   * same transfer sent again meanwhile then finds it recorded and is answered at once, not queued on the order's
-   * row in pos. pos's lock and the intents' table decide across processes.
+   * Settles of one transfer to one intent, one after another in this process: the first verifies and records
+   * it, the same transfer sent again meanwhile then finds it recorded and is answered at once, not queued on the
+   * order's row in pos; another transfer waits on none of them. pos's lock and the intents' table decide across
+   * processes.
    */
   settles: OneAtATime;
   eventsCommitted: () => void;
