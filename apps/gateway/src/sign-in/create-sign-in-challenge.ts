@@ -9,7 +9,7 @@ import { challengeStatement, type ChallengePurpose } from './key-challenge.js';
  * signature will prove the key for: signing in, or binding a card to the key (decision 0024).
  */
 export async function createSignInChallenge(deps: GatewayDeps, did: string, purpose: ChallengePurpose = 'sign_in') {
-  publicKeyFromDidKey(did);
+  await publicKeyFromDidKey(did);
   const url = new URL(deps.config.CTK_PUBLIC_URL);
   const nonce = randomBytes(16).toString('hex');
   const issuedAt = new Date();

@@ -1,4 +1,4 @@
-import { Signature, type PublicKey } from '@bsv/sdk';
+import type { PublicKey } from '@bsv/sdk';
 import { AppError } from '@ctk/shared';
 import { publicKeyFromDidKey } from '../auth/did-key.js';
 import type { GatewayDeps } from '../deps.js';
@@ -44,14 +44,15 @@ export async function spendKeyChallenge(
       `This challenge was not asked for ${purpose}: ask POST /api/auth/challenge with "purpose": "${purpose}".`,
     );
   }
-  const publicKey = publicKeyFromDidKey(challenge.did);
-  if (!signatureMatches(publicKey, challenge.message, input.signature)) {
+  const publicKey = await publicKeyFromDidKey(challenge.did);
+  if (!(await signatureMatches(publicKey, challenge.message, input.signature))) {
     throw new AppError('invalid_signature', "The signature does not verify against the did's key over the challenge message.");
   }
   return { did: challenge.did, publicKey };
 }
 
-function signatureMatches(publicKey: PublicKey, message: string, signatureHex: string): boolean {
+async function signatureMatches(publicKey: PublicKey, message: string, signatureHex: string): Promise<boolean> {
+  const { Signature } = await import('@bsv/sdk');
   try {
     return publicKey.verify(message, Signature.fromDER(signatureHex, 'hex'), 'utf8');
   } catch {
