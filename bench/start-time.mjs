@@ -142,10 +142,18 @@ async function main() {
   console.log(`  clone ${seconds(cloned)}`);
   report('  cold', cold, cloned);
 
+  const warmStarts = [];
   for (let i = 1; i <= Number(args.warm); i++) {
     await stop();
     const warm = await start(env, performance.now());
     report(`warm start ${i}`, warm);
+    warmStarts.push(warm.served);
+  }
+  // On a machine this noisy one start says little: the middle of them says more.
+  if (warmStarts.length > 1) {
+    const sorted = warmStarts.toSorted((a, b) => a - b);
+    const middle = sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+    console.log(`warm starts: median ${seconds(middle)}, quickest ${seconds(sorted[0])}, slowest ${seconds(sorted.at(-1))}`);
   }
 }
 

@@ -3,7 +3,7 @@
 // on a thread of its own as the embedded default runs it (decision 0059).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -135,9 +135,14 @@ export function cpuSnapshot(stackPid: number | undefined): { stack: number; post
  */
 export function cpuPerRequest(before: ReturnType<typeof cpuSnapshot>, stackPid: number | undefined, requests: number): string {
   const after = cpuSnapshot(stackPid);
-  const ms = (key: keyof typeof after) => (((after[key] - before[key]) * 1000) / Math.max(1, requests)).toFixed(2);
+  const perRequest = (key: keyof typeof after) => ((after[key] - before[key]) * 1000) / Math.max(1, requests);
+  const ms = (key: keyof typeof after) => perRequest(key).toFixed(2);
   const stolen = ((after.stolen - before.stolen) * 1000).toFixed(0);
-  return `CPU a request: the stack ${ms('stack')} ms, PostgreSQL ${ms('postgres')} ms, the load generator ${ms('load')} ms; stolen from the machine ${stolen} ms in all`;
+  // What the machine's cores could serve at this CPU a request, were they busy with nothing else and never idle.
+  const cores = availableParallelism();
+  const total = perRequest('stack') + perRequest('postgres') + perRequest('load');
+  const bound = total > 0 ? `; at that CPU its ${cores} cores serve at most ${Math.floor((cores * 1000) / total)} a second` : '';
+  return `CPU a request: the stack ${ms('stack')} ms, PostgreSQL ${ms('postgres')} ms, the load generator ${ms('load')} ms; stolen from the machine ${stolen} ms in all${bound}`;
 }
 
 /**
