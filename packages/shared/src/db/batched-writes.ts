@@ -5,7 +5,8 @@ import { isStatementRefused } from './prisma-errors.js';
  * statement of its own would, and sends the rows together whenever `inFlight` statements are out already (under
  * load), each one as it comes otherwise (an idle service waits on nothing). `send` writes its rows in one
  * statement and answers one result a row, in the rows' order. A statement the database refused (it rolled back:
- * isStatementRefused) is sent again row by row, so that a row fails only by its own error, never by another's;
+ * isStatementRefused) is sent again row by row, one after another in the order they came, so that a row fails only
+ * by its own error, never by another's;
  * any other failure (a lost connection, after which it may have committed) fails every row of it, as it would
  * have failed each row's own statement.
  *
@@ -37,8 +38,11 @@ export function batchedWrites<Row, Result>(
     try {
       results = await send(batch.map((waiting) => waiting.row));
     } catch (error) {
-      if (batch.length > 1 && isStatementRefused(error)) await Promise.all(batch.map((waiting) => sendBatch([waiting])));
-      else for (const waiting of batch) waiting.reject(error);
+      if (batch.length > 1 && isStatementRefused(error)) {
+        // One after another, in the order they came: sent at once, two rows of one key (an upsert) would be written
+        // in whichever order the pool's connections happened to run them.
+        for (const waiting of batch) await sendBatch([waiting]);
+      } else for (const waiting of batch) waiting.reject(error);
       return;
     }
     if (results.length !== batch.length) {
