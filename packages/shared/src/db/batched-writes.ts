@@ -6,9 +6,8 @@ import { isStatementRefused } from './prisma-errors.js';
  * load), each one as it comes otherwise (an idle service waits on nothing). `send` writes its rows in one
  * statement and answers one result a row, in the rows' order. A statement the database refused (it rolled back:
  * isStatementRefused) is sent again row by row, one after another in the order they came, so that a row fails only
- * by its own error, never by another's;
- * any other failure (a lost connection, after which it may have committed) fails every row of it, as it would
- * have failed each row's own statement.
+ * by its own error, never by another's; any other failure (a lost connection, after which it may have committed)
+ * fails every row of it, as it would have failed each row's own statement.
  *
  * For statements each their own transaction (autocommit), whose rows do not depend on one another: a row
  * answered has committed. Every statement a process sends costs the process and PostgreSQL a round trip, a
