@@ -15,9 +15,13 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { banner } from './banner.mjs';
+import { startBundle } from './start-bundle.mjs';
 
 const root = resolve(import.meta.dirname, '..');
-const load = (path) => import(pathToFileURL(resolve(root, path)).href);
+// The modules below come from the bundle `pnpm build` made of them (decision 0061) while it is as new as they are.
+const bundle = startBundle(root);
+const urlOf = (path) => bundle.modules?.[path] ?? pathToFileURL(resolve(root, path)).href;
+const load = (path) => import(urlOf(path));
 const dataDir = resolve(process.env.CTK_DATA_DIR ?? '.data');
 
 // Each service's embedded database starts opening first, in the order the services start, on the embedded
@@ -36,7 +40,8 @@ const databaseOf = (name) => ({
 });
 for (const name of startOrder()) prepareDatabase(databaseOf(name));
 const gatewayThread = openServiceThread({
-  module: pathToFileURL(resolve(root, 'apps/gateway/dist/app.js')).href,
+  module: urlOf('apps/gateway/dist/app.js'),
+  threadUrl: new URL(urlOf('packages/shared/dist/service/service-thread-main.js')),
   database: databaseOf('gateway'),
   tracingName: 'commerce-toolkit',
 });
@@ -50,6 +55,7 @@ const port = process.env.PORT ?? '8080';
 const logLevel = process.env.LOG_LEVEL ?? 'info';
 
 const logger = createLogger('start-all', logLevel);
+if (bundle.reason) logger.info({}, `loading the apps' modules one by one: ${bundle.reason}`);
 const { DATABASE_URL: _shared, METRICS_PORT: metricsPort, ...inherited } = process.env;
 /** An app's environment: the inherited one, with its own database and the variables given. */
 const envOf = (name, env) => {

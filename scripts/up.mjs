@@ -80,7 +80,9 @@ function buildState() {
     else if (info?.isDirectory())
       for (const entry of readdirSync(path).sort()) if (!NOT_BUILD.has(entry) && !entry.endsWith('.log')) visit(join(path, entry), entry);
   };
-  for (const path of ['apps', 'packages', 'proto', 'turbo.json', 'tsconfig.base.json']) visit(join(root, path));
+  for (const path of ['apps', 'packages', 'proto', 'turbo.json', 'tsconfig.base.json', 'scripts/bundle-start.mjs']) visit(join(root, path));
+  // The embedded default's bundle (scripts/bundle-start.mjs) is the root's build output.
+  visit(join(root, 'dist'), 'dist');
   return { inputs: inputs.digest('hex'), outputs: outputs.digest('hex') };
 }
 

@@ -48,13 +48,19 @@ export type ServiceThread = {
  * `close` stops the app as `startService`'s close does, then ends the thread; an error the thread does not handle
  * later ends the process, as it would in one thread.
  */
-export function openServiceThread(options: Omit<ServiceThreadData, 'link' | 'databases'>): ServiceThread {
+export function openServiceThread(
+  options: Omit<ServiceThreadData, 'link' | 'databases'> & {
+    /** The thread's code when not this package's own (service-thread-main.js): the embedded default's bundle of it. */
+    threadUrl?: string | URL;
+  },
+): ServiceThread {
+  const { threadUrl = THREAD_URL, ...data } = options;
   const { port1, port2 } = new MessageChannel();
   linkThread(port1);
   linkThreadMetrics(port1);
-  const databases = options.database && !options.database.databaseUrl ? databaseThreadPort() : undefined;
-  const workerData: ServiceThreadData = { ...options, link: port2, ...(databases ? { databases } : {}) };
-  const worker = new Worker(THREAD_URL, { workerData, transferList: databases ? [port2, databases] : [port2] });
+  const databases = data.database && !data.database.databaseUrl ? databaseThreadPort() : undefined;
+  const workerData: ServiceThreadData = { ...data, link: port2, ...(databases ? { databases } : {}) };
+  const worker = new Worker(threadUrl, { workerData, transferList: databases ? [port2, databases] : [port2] });
   worker.unref();
   const ask = (request: ServiceThreadRequest): Promise<ServiceThreadReply> =>
     new Promise((reply, fail) => {
