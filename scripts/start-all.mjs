@@ -55,7 +55,7 @@ const port = process.env.PORT ?? '8080';
 const logLevel = process.env.LOG_LEVEL ?? 'info';
 
 const logger = createLogger('start-all', logLevel);
-if (bundle.reason) logger.info({}, `loading the apps' modules one by one: ${bundle.reason}`);
+if (bundle.reason) logger.warn({}, `loading the apps' modules one by one, a slower start: ${bundle.reason}`);
 const { DATABASE_URL: _shared, METRICS_PORT: metricsPort, ...inherited } = process.env;
 /** An app's environment: the inherited one, with its own database and the variables given. */
 const envOf = (name, env) => {

@@ -12,6 +12,8 @@ describe('the embedded default, started as the README says', () => {
     const options = { port: await freePort(), dataDir, chainPort: await freePort() };
     let running: Instance = await startInstance(options);
     const base = running.base;
+    // The apps' code came from the bundle pnpm build made (scripts/bundle-start.mjs), not module by module.
+    expect(running.output.join('\n')).not.toContain("loading the apps' modules one by one");
     const onboarded = await api(base, 'POST', '/api/v1/onboard', undefined, { name: 'Harbour Coffee', user: { name: 'Ann' } });
     expect(onboarded.status).toBe(201);
     const key = onboarded.body.api_key.key as string;
