@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { startLocalChain } from '@ctk/chain/local';
 import {
   createLogger,
+  deferWasmOptimisation,
   grpcUrlVariable,
   inProcessTransport,
   loadConfig,
@@ -235,6 +236,8 @@ export async function startServiceStack(
     const databaseUrl = process.env[`BENCH_${app.toUpperCase()}_DB`];
     return { CTK_DATA_DIR: dataDir, LOG_LEVEL: logLevel, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...variables };
   };
+  // As start-all does: WebAssembly's optimising compiler waits for real use, not the start (decision 0062).
+  const optimiseAsUsual = deferWasmOptimisation();
   const chain = await startLocalChain({ dataDir, port: 0, mineIntervalMs: 0, logger: createLogger('local-chain', logLevel) });
   const chainEnv = { CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: chain.url };
   const transport = inProcessTransport({ logger: createLogger('start-all', logLevel) });
@@ -247,6 +250,7 @@ export async function startServiceStack(
     running.push(app);
     addresses[grpcUrlVariable(name)] = `127.0.0.1:${app.port}`;
   }
+  optimiseAsUsual();
   return {
     chain,
     addresses,

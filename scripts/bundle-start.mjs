@@ -22,6 +22,7 @@ export const START_MODULES = [
   'packages/shared/dist/service/registry.js',
   'packages/shared/dist/service/service-thread.js',
   'packages/shared/dist/service/service-thread-main.js',
+  'packages/shared/dist/service/wasm-tiering.js',
   'packages/shared/dist/index.js',
   'packages/chain/dist/local/index.js',
   'apps/books/dist/app.js',

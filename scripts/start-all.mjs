@@ -27,11 +27,14 @@ const dataDir = resolve(process.env.CTK_DATA_DIR ?? '.data');
 // Each service's embedded database starts opening first, in the order the services start, on the embedded
 // databases' thread, while this one loads and builds them; each service's start then takes its own (decision 0058).
 // The gateway runs on a thread of its own (decision 0059), which loads it and opens its database meanwhile.
-const [{ prepareDatabase }, { startOrder }, { openServiceThread }] = await Promise.all([
+const [{ prepareDatabase }, { startOrder }, { openServiceThread }, { deferWasmOptimisation }] = await Promise.all([
   load('packages/shared/dist/db/open-database.js'),
   load('packages/shared/dist/service/registry.js'),
   load('packages/shared/dist/service/service-thread.js'),
+  load('packages/shared/dist/service/wasm-tiering.js'),
 ]);
+// WebAssembly's optimising compiler waits for real use rather than taking the start's code (decision 0062).
+const optimiseAsUsual = deferWasmOptimisation();
 const databaseOf = (name) => ({
   service: name,
   databaseUrl: process.env[`${name.toUpperCase()}_DATABASE_URL`],
@@ -123,6 +126,7 @@ try {
   const metrics = metricsPort ? { METRICS_PORT: metricsPort } : {};
   const gatewayEnv = envOf('gateway', { PORT: port, CTK_BACK_OFFICE_DIR: backOffice, ...metrics, ...addresses });
   running.push(await gatewayThread.start(gatewayEnv));
+  optimiseAsUsual();
   const { configSchema } = await load('apps/gateway/dist/config.js');
   const config = loadConfig(configSchema, gatewayEnv);
 
