@@ -1,6 +1,6 @@
 // The embedded default's code as a few files (decision 0061): what scripts/start-all.mjs loads on its main thread and
 // on the gateway's thread, bundled by esbuild into dist/start/ with the chunks they share. Node loads a module
-// at a time (its file opened, read, compiled, linked): about 2,400 of them cost a warm start more CPU than
+// at a time (its file opened, read, compiled, linked): the 2,000 or so of a start cost it about as much CPU as
 // opening the seven databases, on a machine whose two cores the three threads already share. start-all takes the
 // bundle while no file it was made from changed since (dist/start/manifest.json), else the apps' dist as before.
 // `pnpm build` makes it (turbo's `//#bundle:start`, after every package's build).
@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 const root = resolve(import.meta.dirname, '..');
 const outdir = join(root, 'dist', 'start');
 /** What start-all loads (its `load` paths), and the gateway's thread: its code and the gateway's module. */
-export const START_MODULES = [
+const START_MODULES = [
   'packages/shared/dist/db/open-database.js',
   'packages/shared/dist/service/registry.js',
   'packages/shared/dist/service/service-thread.js',
@@ -61,7 +61,7 @@ const keepLocations = {
     bundler.onLoad({ filter: /\.[cm]?js$/ }, async ({ path }) => {
       let text = await readFile(path, 'utf8');
       if (ours(path))
-        text = text.replace(DYNAMIC_IMPORT, (_, quote, name) => `import("${NAMESPACE}:${name}").then((module) => module.default)`);
+        text = text.replace(DYNAMIC_IMPORT, (_, _quote, name) => `import("${NAMESPACE}:${name}").then((module) => module.default)`);
       if (text.includes('import.meta.url')) text = text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(path).href));
       if (text.includes('import.meta.dirname')) text = text.replaceAll('import.meta.dirname', JSON.stringify(dirname(path)));
       if (/\b__(dirname|filename)\b/.test(text))
