@@ -170,9 +170,11 @@ async function startApp(system, spec) {
   }
   const app = { name: spec.name, replicas, balancer: undefined };
   system.apps.set(spec.name, app);
-  await Promise.all(replicas.map((replica) => replica.start()));
+  // The balancer holds its port before the replicas start: the gateway's is the PORT a caller chose, which this
+  // process's freePort() could otherwise hand a replica meanwhile. Until a replica is ready it closes connections.
   if (spec.fixedPort === undefined)
     app.balancer = await startBalancer({ host: spec.balancerHost, port: spec.balancerPort, replicas: () => replicas });
+  await Promise.all(replicas.map((replica) => replica.start()));
   if (system.closing()) {
     await app.balancer?.close();
     throw new Error('stopped while starting');
