@@ -4,7 +4,7 @@ import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { PaymentEventType } from '@ctk/proto/ctk/events/v1/payment_event';
 import type { CardHolder, PrepaidCard } from '@ctk/proto/ctk/pos/v1/cards';
 import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
-import { enqueueOutboxEvent } from '@ctk/shared';
+import { enqueueOutboxEvent, outboxInsert, writeTogether } from '@ctk/shared';
 import { eventually } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cardById, cardWithActivity, drawAtCommit, isRefusedDraw } from '../src/data/prepaid-card-repository.js';
@@ -465,9 +465,13 @@ describe('a use’s draw at its commit (decision 0050)', () => {
     const over = draw(501n);
     const refused = await stack.orders.sql
       .transaction(async (tx) => {
-        // A write before the draw, as a use's order and events are: it must not outlive a refused draw.
+        // A write before the draw and one in its statement, as a use's: neither may outlive a refused draw.
         await enqueueOutboxEvent(tx, { id: `test.draw.${over.id}`, subject: 'ctk.test', payload: Uint8Array.of(1) });
-        await drawAtCommit(tx, over, new Date());
+        const written = await writeTogether(tx, [
+          outboxInsert({ id: `test.draw-with.${over.id}`, subject: 'ctk.test', payload: Uint8Array.of(2) }),
+          drawAtCommit(over, new Date()),
+        ]);
+        expect(written).toEqual([1, 1]);
       })
       .then(
         () => 'committed',
@@ -479,10 +483,12 @@ describe('a use’s draw at its commit (decision 0050)', () => {
     expect(await cardById(stack.orders.sql, card.id, true)).toMatchObject({ balanceMinor: 500n, status: 'active', lastSequence: 1n });
     // Another identifier (the card re-keyed since it was read) is refused the same way.
     const rekeyed = { ...draw(100n), identifierHash: '0'.repeat(64) };
-    await expect(stack.orders.sql.transaction((tx) => drawAtCommit(tx, rekeyed, new Date()))).rejects.toSatisfy(isRefusedDraw);
+    await expect(stack.orders.sql.transaction((tx) => writeTogether(tx, [drawAtCommit(rekeyed, new Date())]))).rejects.toSatisfy(
+      isRefusedDraw,
+    );
 
     const whole = draw(500n);
-    await stack.orders.sql.transaction((tx) => drawAtCommit(tx, whole, new Date()));
+    await stack.orders.sql.transaction((tx) => writeTogether(tx, [drawAtCommit(whole, new Date())]));
     expect(await count('prepaid_card_draws')).toBe(0n);
     const after = (await cardById(stack.orders.sql, card.id, true))!;
     expect(after).toMatchObject({ balanceMinor: 0n, status: 'empty', lastSequence: 2n });

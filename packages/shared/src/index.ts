@@ -17,7 +17,17 @@ export * from './validate.js';
 export * from './cursor.js';
 export * from './tax.js';
 export * from './db/open-database.js';
-export { columnOf, connectSql, jsonArg, prismaQueries, type Sql, type SqlArg, type SqlQueries } from './db/sql.js';
+export {
+  columnOf,
+  connectSql,
+  jsonArg,
+  prismaQueries,
+  writeTogether,
+  type Sql,
+  type SqlArg,
+  type SqlQueries,
+  type Statement,
+} from './db/sql.js';
 export { batchedWrites } from './db/batched-writes.js';
 export { applyMigrations, diffSchemas } from './db/migrate.js';
 export { ensureDatabase } from './db/ensure-database.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isUniqueViolation, isWriteConflict } from '../src/db/prisma-errors.js';
-import { prismaQueries } from '../src/db/sql.js';
-import { enqueueOutboxEvent } from '../src/events/outbox.js';
+import { prismaQueries, writeTogether } from '../src/db/sql.js';
+import { enqueueOutboxEvent, outboxInsert } from '../src/events/outbox.js';
 import { openOutboxDatabase, type OutboxDatabase } from './fixtures/outbox/database.js';
 
 /** Sql (decision 0048): what a statement read without Prisma's client answers, on PGlite and PostgreSQL alike. */
@@ -89,6 +89,36 @@ describe('Sql', () => {
     });
     await expect(failed).rejects.toThrow('the work failed');
     expect(await db.prisma.outboxEvent.count()).toBe(2);
+  });
+
+  it('sends writes together as one statement, answering what each wrote, and rolls all back with the transaction', async () => {
+    await db.prisma.order.createMany({ data: [{ id: 'old', totalMinor: 1n }] });
+    const payload = Uint8Array.of(0, 0xff, 0x27);
+    const writes = [
+      { text: 'INSERT INTO orders (id, total_minor) VALUES ($1, $2::bigint)', args: ['new', 2n ** 62n] },
+      { text: 'UPDATE orders SET total_minor = total_minor + $2::bigint WHERE id = $1', args: ['old', 10n] },
+      { text: 'UPDATE orders SET total_minor = 0 WHERE id = $1', args: ['none'] },
+      outboxInsert({ id: 'event-together', subject: 'ctk.orders.changed', payload }),
+    ];
+    expect(await db.sql.transaction((tx) => writeTogether(tx, writes))).toEqual([1, 1, 0, 1]);
+    expect(await db.prisma.order.findMany({ orderBy: { id: 'asc' } })).toEqual([
+      { id: 'new', totalMinor: 2n ** 62n },
+      { id: 'old', totalMinor: 11n },
+    ]);
+    expect((await db.prisma.outboxEvent.findUnique({ where: { id: 'event-together' } }))?.payload).toEqual(payload);
+    // On a Prisma transaction's raw queries alike; and nothing of them stays when the transaction fails.
+    const failed = db.prisma.$transaction(async (tx) => {
+      expect(await writeTogether(prismaQueries(tx), [{ text: 'DELETE FROM orders WHERE id = $1', args: ['old'] }])).toEqual([1]);
+      throw new Error('the work failed');
+    });
+    await expect(failed).rejects.toThrow('the work failed');
+    // One write refused (a second row of one id) refuses them all.
+    await expect(db.sql.transaction((tx) => writeTogether(tx, [writes[1]!, writes[0]!]))).rejects.toSatisfy(isUniqueViolation);
+    expect((await db.prisma.order.findMany({ orderBy: { id: 'asc' } })).map((order) => [order.id, order.totalMinor])).toEqual([
+      ['new', 2n ** 62n],
+      ['old', 11n],
+    ]);
+    expect(await writeTogether(db.sql, [])).toEqual([]);
   });
 
   it('reads through a Prisma transaction’s raw queries as it reads on its own', async () => {

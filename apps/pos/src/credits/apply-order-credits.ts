@@ -6,7 +6,7 @@ import { getOrgOrder } from '../domain/get-order.js';
 import type { OrderContext } from '../orders/order-context.js';
 import { orderPaidEvent, wholeOf } from '../orders/order-event.js';
 import { releaseOrderHold } from '../orders/order-hold.js';
-import { checkStoredValueMayPay, dueMinor, payOrderPart } from '../prepaid/stored-value-payment.js';
+import { checkStoredValueMayPay, dueMinor, orderPartPaid, writeOrderPartPaid } from '../prepaid/stored-value-payment.js';
 import { plus, restOf, useShares } from '../prepaid/use-shares.js';
 import { creditsRedeemedEvent } from './credits-events.js';
 
@@ -43,7 +43,8 @@ export async function applyOrderCredits(context: OrderContext, request: ApplyOrd
       );
     const earlier = await storedValueSharesOf(prismaQueries(tx), order.id);
     const shares = useShares(wholeOf(order), earlier, request.valueMinor);
-    const paid = await payOrderPart(prismaQueries(tx), order, request.valueMinor, now);
+    const paid = orderPartPaid(order, request.valueMinor, now);
+    await writeOrderPartPaid(prismaQueries(tx), order, paid);
     const rest = restOf(wholeOf(order), plus(earlier, shares));
     const use = await insertCreditUse(tx, {
       organizationId: order.organizationId,

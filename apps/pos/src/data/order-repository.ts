@@ -4,12 +4,15 @@ import {
   AppError,
   batchedWrites,
   columnOf,
-  enqueueOrderChanged,
   isUniqueViolation,
+  orderChangedData,
+  outboxInsert,
   prismaQueries,
+  writeTogether,
   type Sql,
   type SqlArg,
   type SqlQueries,
+  type Statement,
 } from '@ctk/shared';
 import type { Order, OrderLine, OrderPayment, OrderRefund, Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { insertOrders, type NewOrder, type NumberedOrder } from './insert-order.js';
@@ -260,41 +263,67 @@ const STATE_BY_NUMBER = `SELECT ${ANNOUNCED} FROM orders WHERE order_number = $1
 export type OrderChanges = Partial<Omit<Order, 'id' | 'orderNumber' | 'organizationId' | 'stateVersion' | 'createdAt'>>;
 
 /**
- * Changes the order's row inside the caller's transaction (its row locked by `locked`), in one statement without
- * Prisma's client (decision 0048): a Prisma transaction passes prismaQueries(tx). A change of its state
- * (STATE_FIELDS) counts in `state_version` and writes ctk.orders.changed to the outbox in the same transaction:
- * the caller wakes the relay (`eventsCommitted`) once it commits.
+ * Changes the order's row inside the caller's transaction, where `locked` is the row as read under its lock, in
+ * one statement without Prisma's client (decisions 0048, 0063): a Prisma transaction passes prismaQueries(tx). A
+ * change of its state (STATE_FIELDS) counts in `state_version` and writes ctk.orders.changed to the outbox in the
+ * same statement: the caller wakes the relay (`eventsCommitted`) once it commits.
  */
-export async function updateOrder(tx: SqlQueries, id: string, changes: OrderChanges): Promise<void> {
+export async function updateOrder(tx: SqlQueries, locked: Order, changes: OrderChanges): Promise<void> {
+  checkOrderUpdated(locked, await writeTogether(tx, orderUpdate(locked, changes)));
+}
+
+/**
+ * updateOrder's writes, for a caller that sends them with its own (writeTogether, then checkOrderUpdated): the
+ * order's update and, for a change of its state, its ctk.orders.changed, the state's version one past the one
+ * read under the lock (the update matches no row at another).
+ */
+export function orderUpdate(locked: Order, changes: OrderChanges): Statement[] {
   const fields = (Object.keys(changes) as (keyof OrderChanges)[]).filter((field) => changes[field] !== undefined);
-  if (fields.length === 0) return;
+  if (fields.length === 0) return [];
   const set = fields.map((field, index) => `"${columnOf(field)}" = $${index + 2}`);
-  const args: SqlArg[] = [id, ...fields.map((field) => changes[field] as SqlArg)];
+  const args: SqlArg[] = [locked.id, ...fields.map((field) => changes[field] as SqlArg)];
   if (!STATE_FIELDS.some((field) => changes[field] !== undefined)) {
-    await tx.rows(`UPDATE orders SET ${set.join(', ')} WHERE id = $1::uuid`, args);
-    return;
+    return [{ text: `UPDATE orders SET ${set.join(', ')} WHERE id = $1::uuid`, args }];
   }
-  const [order] = await tx.rows<Announced>(
-    `UPDATE orders SET ${[...set, 'state_version = state_version + 1'].join(', ')} WHERE id = $1::uuid RETURNING ${ANNOUNCED}`,
-    args,
-  );
-  if (!order) throw new AppError('not_found', 'The order is gone');
-  await enqueueOrderChanged(tx, orderChangedOf(order));
+  const version = locked.stateVersion + 1n;
+  const at = `$${args.length + 1}::int8`;
+  const versioned = `state_version = ${at} WHERE id = $1::uuid AND state_version = ${at} - 1`;
+  return [
+    { text: `UPDATE orders SET ${set.join(', ')}, ${versioned}`, args: [...args, version] },
+    outboxInsert(orderChangedData(orderChangedOf({ ...locked, ...definedOf(changes, fields), stateVersion: version }))),
+  ];
+}
+
+/** The changes of `fields` alone: a change given as undefined leaves its column as it was. */
+function definedOf(changes: OrderChanges, fields: (keyof OrderChanges)[]): OrderChanges {
+  return Object.fromEntries(fields.map((field) => [field, changes[field]]));
+}
+
+/**
+ * Throws unless orderUpdate's writes, sent first to writeTogether (`written` its answer), updated the order's row.
+ * Under the caller's lock the row is as read: no row means the lock was not held, and the transaction rolls back.
+ */
+export function checkOrderUpdated(locked: Order, [updated]: number[]): void {
+  if (updated === 0) throw new Error(`order ${locked.orderNumber} changed since it was read under its lock`);
 }
 
 /** updateOrder, answering the order as it now is, with its lines and payments. */
-export async function updateOrderWithParts(tx: SqlQueries, id: string, changes: OrderChanges): Promise<OrderWithParts> {
-  await updateOrder(tx, id, changes);
-  const order = await orderWithPartsById(tx, id);
+export async function updateOrderWithParts(tx: SqlQueries, locked: Order, changes: OrderChanges): Promise<OrderWithParts> {
+  await updateOrder(tx, locked, changes);
+  const order = await orderWithPartsById(tx, locked.id);
   if (!order) throw new AppError('not_found', 'The order is gone');
   return order;
 }
 
 /** The order's state as its last change left it: what ctk.orders.changed carries, and GetOrderState answers. */
 function orderChangedOf(order: Announced): OrderChanged {
-  const { id, stateVersion, paidAt, confirmedAt, ...state } = order;
+  const { id, organizationId, orderNumber, stateVersion, status, satoshis, paidSatoshis, paidAt, confirmedAt } = order;
   return OrderChanged.fromPartial({
-    ...state,
+    organizationId,
+    orderNumber,
+    status,
+    satoshis,
+    paidSatoshis,
     // One id a change: the broker drops a second publish of it.
     id: `pos.order-changed.${id}.${stateVersion}`,
     version: stateVersion,
@@ -337,7 +366,7 @@ export async function cancelLinkSiblings(
     const order = (await orderWithPartsById(tx, id))!;
     const flags =
       order.paidSatoshis > 0n ? [...new Set([...order.flags.filter((flag) => flag !== 'paid_partial'), 'refund_due'])] : order.flags;
-    await updateOrder(tx, id, { status: 'cancelled', cancelledAt: now, updatedAt: now, flags, ...(await release(order)) });
+    await updateOrder(tx, order, { status: 'cancelled', cancelledAt: now, updatedAt: now, flags, ...(await release(order)) });
   }
   return rows.map((row) => row.id);
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SqlQueries } from '@ctk/shared';
+import type { SqlQueries, Statement } from '@ctk/shared';
 import type { Holder } from '../cards/card-holder.js';
 import type { Prisma, PrismaClient, PrepaidCard, PrepaidCardActivity } from '../generated/prisma/client.js';
 import type { Shares } from '../prepaid/use-shares.js';
@@ -226,15 +226,16 @@ const DRAW = `INSERT INTO prepaid_card_draws (id, card_id, identifier_hash, orde
   VALUES ($1::uuid, $2::uuid, $3, $4::uuid, $5::bigint, $6::bigint, $7::bigint, $8::timestamp(3))`;
 
 /**
- * The use's draw, taken as its transaction commits (decision 0050): the trigger `prepaid_card_draw` takes the
+ * The use's draw (a write for writeTogether, with the use's others), taken as its transaction commits (decision
+ * 0050): the trigger `prepaid_card_draw` takes the
  * amount off the card's balance and appends its `redeem` activity (under `use.id`) with a conditional update that
  * never goes below zero, whatever the caller checked before, of a card still active and still under the identifier
  * presented (a transfer re-keys it); the card is empty when nothing is left. A card that no longer allows the use
  * fails the commit (isRefusedDraw), and the whole use rolls back. The card's row is locked from the draw to the
  * end of the commit, inside the database.
  */
-export async function drawAtCommit(tx: SqlQueries, use: Redeem, now: Date): Promise<void> {
-  await tx.rows(DRAW, [use.id, use.cardId, use.identifierHash, use.orderId, use.amountMinor, use.taxMinor, use.tipMinor, now]);
+export function drawAtCommit(use: Redeem, now: Date): Statement {
+  return { text: DRAW, args: [use.id, use.cardId, use.identifierHash, use.orderId, use.amountMinor, use.taxMinor, use.tipMinor, now] };
 }
 
 /** The commit failed because the card no longer allowed a use's draw (drawAtCommit): nothing of the use was written. */

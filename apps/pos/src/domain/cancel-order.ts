@@ -31,7 +31,7 @@ export async function cancelOrder(context: OrderContext, org: Org, orderNumber: 
     if (isClaimedByAnother(order, now)) throw beingPaid(order, 'it cannot be cancelled now');
     const released = await releaseOrderCards(prismaQueries(tx), order, now);
     await restoreReward(tx, order, now);
-    return updateOrderWithParts(prismaQueries(tx), order.id, {
+    return updateOrderWithParts(prismaQueries(tx), order, {
       status: 'cancelled',
       cancelledAt: now,
       updatedAt: now,

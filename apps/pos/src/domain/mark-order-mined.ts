@@ -21,11 +21,7 @@ export async function markOrderMined(context: OrderContext, order: UnconfirmedOr
     const allMined = locked.payments.every((payment) => (states.get(payment.txid)?.status ?? payment.status) === 'mined');
     const now = context.now();
     const confirms = allMined && locked.status === 'paid';
-    await updateOrder(
-      prismaQueries(tx),
-      orderId,
-      confirms ? { status: 'confirmed', confirmedAt: now, updatedAt: now } : { updatedAt: now },
-    );
+    await updateOrder(prismaQueries(tx), locked, confirms ? { status: 'confirmed', confirmedAt: now, updatedAt: now } : { updatedAt: now });
     return confirms;
   });
   context.notifier.changed(orderId);

@@ -72,7 +72,7 @@ export async function markOrderPaidElsewhere(
       );
     }
     const now = context.now();
-    const updated = await updateOrderWithParts(prismaQueries(tx), order.id, {
+    const updated = await updateOrderWithParts(prismaQueries(tx), order, {
       status: 'paid_elsewhere',
       paidElsewhereBy: input.provider,
       paidElsewhereRef: input.paymentRef,

@@ -95,7 +95,7 @@ export async function recordOrderPayment(
         ...(completes ? { paidAt: now, ...(status === 'confirmed' ? { confirmedAt: now } : {}) } : {}),
         ...(usedUp ? { cancelledAt: now, ...released?.changes } : {}),
       };
-      await updateOrder(tx, order.id, changes);
+      await updateOrder(tx, order, changes);
       // The row is locked: the order is what was read, with these changes and this payment.
       const updated: OrderWithParts = { ...order, ...changes, payments: [...order.payments, recorded] };
       // This payment takes the link's last use: its other unpaid orders are cancelled with it.

@@ -36,7 +36,7 @@ async function expireCardOrder(context: OrderContext, id: string, now: Date): Pr
     if (order.status !== 'open' || order.expiresAt > now) return false;
     const released = await releaseOrderCards(prismaQueries(tx), order, now);
     const flags = order.paidSatoshis > 0n ? [...new Set([...order.flags, 'paid_partial'])] : order.flags;
-    await updateOrder(prismaQueries(tx), id, { status: 'expired', flags, updatedAt: now, ...released.changes });
+    await updateOrder(prismaQueries(tx), order, { status: 'expired', flags, updatedAt: now, ...released.changes });
     return true;
   });
   if (!changed) return false;

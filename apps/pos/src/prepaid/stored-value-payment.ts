@@ -1,6 +1,6 @@
-import { AppError, type SqlQueries } from '@ctk/shared';
+import { AppError, type SqlQueries, type Statement, writeTogether } from '@ctk/shared';
 import { takeFromStock } from '../data/item-repository.js';
-import { updateOrder, type OrderWithParts } from '../data/order-repository.js';
+import { checkOrderUpdated, orderUpdate, type OrderChanges, type OrderWithParts } from '../data/order-repository.js';
 import { stampPaidOrder } from '../loyalty/stamp-paid-order.js';
 import { statusAt } from '../orders/order-state.js';
 import { beingPaid, isClaimedByAnother } from '../orders/payment-claim.js';
@@ -58,18 +58,15 @@ export function dueMinor(order: OrderWithParts): bigint {
   return rest > paid ? rest - paid : 0n;
 }
 
+/** What a use of stored value makes of the order (orderPartPaid), written by writeOrderPartPaid. */
+export type PartPaid = { order: OrderWithParts; changes: OrderChanges; completes: boolean };
+
 /**
- * The order with a use of `amount` paid: card_paid_minor rises and its satoshis become the rest's at its
- * own rate. When what is already paid in satoshis covers them, the order is paid (confirmed when every
- * payment is mined, or there is none), its tracked items leave the stock and its loyalty card is stamped,
- * as recordOrderPayment does.
+ * The order, read under its lock, with a use of `amount` paid, not written yet: card_paid_minor rises and its
+ * satoshis become the rest's at its own rate. When what is already paid in satoshis covers them, the order is
+ * paid (confirmed when every payment is mined, or there is none).
  */
-export async function payOrderPart(
-  tx: SqlQueries,
-  order: OrderWithParts,
-  amount: bigint,
-  now: Date,
-): Promise<{ order: OrderWithParts; completes: boolean }> {
+export function orderPartPaid(order: OrderWithParts, amount: bigint, now: Date): PartPaid {
   const cardPaidMinor = order.cardPaidMinor + amount;
   const satoshis = satoshisFor(order.totalMinor - cardPaidMinor, order.exchangeRate);
   const completes = order.paidSatoshis >= satoshis;
@@ -82,13 +79,26 @@ export async function payOrderPart(
     updatedAt: now,
     ...(completes ? { status, flags: [...flags], paidAt: now, ...(status === 'confirmed' ? { confirmedAt: now } : {}) } : {}),
   };
-  await updateOrder(tx, order.id, changes);
   // The row is locked: the order is what was read, with these changes.
-  const updated: OrderWithParts = { ...order, ...changes };
-  if (completes) {
-    await takeFromStock(tx, updated.organizationId, updated.lines);
+  return { order: { ...order, ...changes }, changes, completes };
+}
+
+/**
+ * Writes the use orderPartPaid made of `locked` (the order as read under its lock) in the caller's transaction,
+ * with `alongside` (the use's own writes: its events, a card's draw) in the same statement (writeTogether).
+ * An order it completes has its tracked items leave the stock and its loyalty card stamped, as
+ * recordOrderPayment does.
+ */
+export async function writeOrderPartPaid(
+  tx: SqlQueries,
+  locked: OrderWithParts,
+  paid: PartPaid,
+  alongside: Statement[] = [],
+): Promise<void> {
+  checkOrderUpdated(locked, await writeTogether(tx, [...orderUpdate(locked, paid.changes), ...alongside]));
+  if (paid.completes) {
+    await takeFromStock(tx, paid.order.organizationId, paid.order.lines);
     // As recordOrderPayment does: the loyalty card the order was created with is stamped once it is paid.
-    await stampPaidOrder(tx, updated, now);
+    await stampPaidOrder(tx, paid.order, paid.order.paidAt!);
   }
-  return { order: updated, completes };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, countPayment, enqueuePaymentEvent, type Org, validate } from '@ctk/shared';
+import { AppError, countPayment, type Org, outboxInsert, paymentEventData, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { CardContext } from '../cards/card-context.js';
 import { readCardIdentifier } from '../cards/card-identifier.js';
@@ -21,7 +21,7 @@ import { checkedOrderNumber } from '../orders/order-state.js';
 import { expireOrders } from './expire-card-orders.js';
 import { prepaidRedeemedEvent } from './prepaid-events.js';
 import { isCardId, isCardsIdentifier, MAX_CARD_VALUE, noSuchCard, orgCard, orgOrder } from './prepaid-card-rules.js';
-import { checkStoredValueMayPay, dueMinor, payOrderPart } from './stored-value-payment.js';
+import { checkStoredValueMayPay, dueMinor, orderPartPaid, writeOrderPartPaid } from './stored-value-payment.js';
 import { plus, restOf, useShares } from './use-shares.js';
 
 const useSchema = z.object({
@@ -81,7 +81,7 @@ async function useCard(cards: CardContext, org: Org, input: UseInput): Promise<C
       const now = context.now();
       const amount = amountToUse(card, order, request.amountMinor, now);
       const shares = useShares(wholeOf(order), earlier, amount);
-      const paid = await payOrderPart(tx, order, amount, now);
+      const paid = orderPartPaid(order, amount, now);
       // The part of the order that money pays: all of it less the cards' uses, this one included.
       const rest = restOf(wholeOf(order), plus(earlier, shares));
       const use = {
@@ -96,11 +96,12 @@ async function useCard(cards: CardContext, org: Org, input: UseInput): Promise<C
       // The entry that completes the order carries its lines: this use's, unless money paid a rest. Written under
       // the id the use's activity will have: a refused draw rolls them back with the rest.
       const redeem = { id: use.id, cardId: card.id, occurredAt: now };
-      await enqueuePaymentEvent(tx, prepaidRedeemedEvent(paid.order, redeem, shares, paid.completes && rest.amountMinor === 0n));
+      const events = [prepaidRedeemedEvent(paid.order, redeem, shares, paid.completes && rest.amountMinor === 0n)];
       if (paid.completes && rest.amountMinor > 0n) {
-        await enqueuePaymentEvent(tx, orderPaidEvent(paid.order, paid.order.payments.at(-1)?.txid ?? '', now, rest));
+        events.push(orderPaidEvent(paid.order, paid.order.payments.at(-1)?.txid ?? '', now, rest));
       }
-      await drawAtCommit(tx, use, now);
+      // The order's update, the events and the draw in one statement (decision 0063).
+      await writeOrderPartPaid(tx, order, paid, [...events.map((event) => outboxInsert(paymentEventData(event))), drawAtCommit(use, now)]);
       refused = { presentedHash: presented.hash, order, amount, now };
       return { order: paid.order, activityId: use.id };
     })

@@ -30,6 +30,32 @@ export type Sql = SqlQueries & {
   transaction<T>(work: (tx: SqlQueries) => Promise<T>): Promise<T>;
 };
 
+/** A statement and its arguments (`$1`, `$2`... bound to `args` in order), to be sent with others (writeTogether). */
+export type Statement = { text: string; args: readonly SqlArg[] };
+
+/**
+ * Writes whose rows the caller does not need, sent as one statement of data-modifying WITH queries (decision
+ * 0063): one round trip and one statement's work in PostgreSQL where each write was one, in the caller's
+ * transaction. Answers how many rows each wrote, in order. Each write is a single INSERT, UPDATE or DELETE
+ * without RETURNING (and no `$` but its parameters'); all run on the statement's snapshot, in no set order,
+ * so none may depend on another's effect (no two touch one row, none reads what another writes). Their
+ * triggers fire as each's would; a deferred one at the commit.
+ */
+export async function writeTogether(tx: SqlQueries, writes: readonly Statement[]): Promise<number[]> {
+  if (writes.length === 0) return [];
+  const args: SqlArg[] = [];
+  const queries = writes.map(({ text, args: own }, index) => {
+    const offset = args.length;
+    args.push(...own);
+    return `w${index} AS (${text.replace(PARAMETER, (_, n: string) => `$${Number(n) + offset}`)} RETURNING 1)`;
+  });
+  const counts = writes.map((_, index) => `(SELECT count(*) FROM w${index})::int4 AS w${index}`);
+  const [row] = await tx.rows<Record<string, number>>(`WITH ${queries.join(', ')} SELECT ${counts.join(', ')}`, args);
+  return writes.map((_, index) => row![`w${index}`]!);
+}
+
+const PARAMETER = /\$(\d+)/g;
+
 /**
  * A json argument (for json_to_recordset, decision 0048), its bigints as strings of digits, which int8 columns
  * read exactly (a number would lose digits past 2^53), and its dates as ISO 8601 in UTC. A lone UTF-16 surrogate

@@ -1,6 +1,6 @@
 import { OrderChanged } from '@ctk/proto/ctk/events/v1/order_event';
 import { PaymentEvent } from '@ctk/proto/ctk/events/v1/payment_event';
-import type { SqlQueries } from '../db/sql.js';
+import type { SqlQueries, Statement } from '../db/sql.js';
 import { AppError } from '../errors.js';
 import { headersOf } from '../tracing/context.js';
 import { ORDER_CHANGED_SUBJECT, paymentSubject } from './subjects.js';
@@ -28,30 +28,37 @@ const INSERT = 'INSERT INTO outbox_events (id, subject, payload, trace_context) 
  * active trace and request id are kept with it, so that its publishing and its consumers join the trace.
  */
 export async function enqueueOutboxEvent(tx: OutboxTransaction, data: OutboxEventData): Promise<void> {
+  const { text, args } = outboxInsert(data);
+  if ('rows' in tx) await tx.rows(text, args);
+  else await tx.$executeRawUnsafe(text, ...args);
+}
+
+/** The statement enqueueOutboxEvent sends, for a caller that sends it with its other writes (writeTogether). */
+export function outboxInsert(data: OutboxEventData): Statement {
   if (!data.id) throw new AppError('bad_request', 'an outbox event needs an id');
   const headers = headersOf();
   const traceContext = Object.keys(headers).length > 0 ? JSON.stringify(headers) : null;
-  const args = [data.id, data.subject, data.payload, traceContext];
-  if ('rows' in tx) await tx.rows(INSERT, args);
-  else await tx.$executeRawUnsafe(INSERT, ...args);
+  return { text: INSERT, args: [data.id, data.subject, data.payload, traceContext] };
 }
 
 /** Writes a payment event to the outbox in the caller's transaction, on its type's subject. */
 export async function enqueuePaymentEvent(tx: OutboxTransaction, event: PaymentEvent): Promise<OutboxEventData> {
-  const data: OutboxEventData = {
-    id: event.id,
-    subject: paymentSubject(event.type),
-    payload: Uint8Array.from(PaymentEvent.encode(event).finish()),
-  };
+  const data = paymentEventData(event);
   await enqueueOutboxEvent(tx, data);
   return data;
 }
 
+/** The outbox row of a payment event, on its type's subject (outboxInsert writes it). */
+export function paymentEventData(event: PaymentEvent): OutboxEventData {
+  return { id: event.id, subject: paymentSubject(event.type), payload: Uint8Array.from(PaymentEvent.encode(event).finish()) };
+}
+
 /** Writes an order's change to the outbox in the caller's transaction (ctk.orders.changed). */
 export async function enqueueOrderChanged(tx: OutboxTransaction, event: OrderChanged): Promise<void> {
-  await enqueueOutboxEvent(tx, {
-    id: event.id,
-    subject: ORDER_CHANGED_SUBJECT,
-    payload: Uint8Array.from(OrderChanged.encode(event).finish()),
-  });
+  await enqueueOutboxEvent(tx, orderChangedData(event));
+}
+
+/** The outbox row of an order's change (outboxInsert writes it). */
+export function orderChangedData(event: OrderChanged): OutboxEventData {
+  return { id: event.id, subject: ORDER_CHANGED_SUBJECT, payload: Uint8Array.from(OrderChanged.encode(event).finish()) };
 }
