@@ -39,7 +39,7 @@ export async function storedValueSharesOf(sql: SqlQueries, orderId: string): Pro
   return shares!;
 }
 
-/** $1 the order: storedValueSharesOf's statement, which a card use's read of its card joins (cardForUse). */
+/** $1 the order: storedValueSharesOf's statement, which a card use's read of its order and card joins (orderAndCardForUse). */
 export const STORED_VALUE_SHARES = `WITH cards AS (
     SELECT COALESCE(-SUM(a.amount_minor), 0)::int8 AS amount, COALESCE(SUM(a.tax_minor), 0)::int8 AS tax,
       COALESCE(SUM(a.tip_minor), 0)::int8 AS tip

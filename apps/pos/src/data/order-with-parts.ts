@@ -62,9 +62,11 @@ function partsOf(table: string, fields: Record<string, Kind>, orderBy: string): 
   return jsonRows(fields, `${table} p WHERE p.order_id = o.id`, `p.${orderBy}`);
 }
 
-const WITH_PARTS = `SELECT o.*, ${partsOf('order_lines', LINE, 'position')} AS lines,
-  ${partsOf('order_payments', PAYMENT, 'received_at')} AS payments, ${partsOf('order_refunds', REFUND, 'created_at')} AS refunds
-  FROM orders o`;
+/** The columns of order `o` with its parts, for a statement that reads more beside them (read back by orderWithPartsOf). */
+export const ORDER_WITH_PARTS = `o.*, ${partsOf('order_lines', LINE, 'position')} AS lines,
+  ${partsOf('order_payments', PAYMENT, 'received_at')} AS payments, ${partsOf('order_refunds', REFUND, 'created_at')} AS refunds`;
+
+const WITH_PARTS = `SELECT ${ORDER_WITH_PARTS} FROM orders o`;
 
 /**
  * The order of an id (a UUID) with its parts, in one statement. A caller that locks the order's row does so in a
@@ -80,14 +82,17 @@ export async function orderWithPartsByNumber(sql: SqlQueries, orderNumber: strin
   return first(await sql.rows<Raw>(`${WITH_PARTS} WHERE o.order_number = $1`, [orderNumber]));
 }
 
-type Raw = Order & Record<'lines' | 'payments' | 'refunds', Record<string, unknown>[]>;
+/** A row of ORDER_WITH_PARTS's columns, as Sql reads it. */
+export type OrderWithPartsRow = Order & Record<'lines' | 'payments' | 'refunds', Record<string, unknown>[]>;
+type Raw = OrderWithPartsRow;
 
 function first(rows: Raw[]): OrderWithParts | null {
   const [row] = rows;
-  return row ? withTypedParts(row) : null;
+  return row ? orderWithPartsOf(row) : null;
 }
 
-function withTypedParts(row: Raw): OrderWithParts {
+/** The order of a row of ORDER_WITH_PARTS's columns, its parts typed. */
+export function orderWithPartsOf(row: Raw): OrderWithParts {
   return {
     ...row,
     lines: row.lines.map((line) => typed(line, LINE)),

@@ -4,6 +4,7 @@ import type { Holder } from '../cards/card-holder.js';
 import type { Prisma, PrismaClient, PrepaidCard, PrepaidCardActivity } from '../generated/prisma/client.js';
 import type { Shares } from '../prepaid/use-shares.js';
 import { STORED_VALUE_SHARES } from './credit-use-repository.js';
+import { ORDER_WITH_PARTS, orderWithPartsOf, type OrderWithParts, type OrderWithPartsRow } from './order-with-parts.js';
 import { jsonRows, typed, type Kind } from './json-rows.js';
 
 export type { PrepaidCard, PrepaidCardActivity };
@@ -186,29 +187,59 @@ export async function readCard(tx: SqlQueries, id: string): Promise<LockedCard |
   return card;
 }
 
-/** $1 the order, $2 the card: what a use checks of the card, beside what the order's stored value already paid. */
-const CARD_FOR_USE = `SELECT c.id, c.status, c.balance_minor, c.currency, c.identifier_hash,
+/**
+ * $1 the order, $2 the card: the order with its parts, what a use checks of the card beside it (its columns named
+ * `use_card_…`) and what the order's stored value already paid (`earlier_…`).
+ */
+const ORDER_AND_CARD_FOR_USE = `SELECT ${ORDER_WITH_PARTS},
+    c.id AS use_card_id, c.status AS use_card_status, c.balance_minor AS use_card_balance_minor,
+    c.currency AS use_card_currency, c.identifier_hash AS use_card_identifier_hash,
     s.amount_minor AS earlier_amount_minor, s.tax_minor AS earlier_tax_minor, s.tip_minor AS earlier_tip_minor
-  FROM prepaid_cards c CROSS JOIN (${STORED_VALUE_SHARES}) s WHERE c.id = $2::uuid`;
+  FROM orders o CROSS JOIN prepaid_cards c CROSS JOIN (${STORED_VALUE_SHARES}) s WHERE o.id = $1::uuid AND c.id = $2::uuid`;
+
+type OrderAndCardRow = OrderWithPartsRow &
+  Record<'useCardId' | 'useCardStatus' | 'useCardCurrency' | 'useCardIdentifierHash', string> &
+  Record<'useCardBalanceMinor' | 'earlierAmountMinor' | 'earlierTaxMinor' | 'earlierTipMinor', bigint>;
 
 /**
- * In a use's transaction, with the order's row locked: what the use checks of the card (as readCard reads it, or
- * with its row locked as lockCard does, when `lock`) and what the order's live stored-value uses add up to
- * (storedValueSharesOf), in one statement. The order's lock keeps its uses as read.
+ * In a use's transaction, after the order's lock (lockOrderRow), in one statement: the order with its parts (as
+ * lockOrder answers it), what the use checks of the card (as readCard reads it, or with its row locked as lockCard
+ * does, when `lock`) and what the order's live stored-value uses add up to (storedValueSharesOf). The order's lock
+ * keeps its uses as read. Undefined when the order or the card is missing.
  */
-export async function cardForUse(
+export async function orderAndCardForUse(
   tx: SqlQueries,
-  cardId: string,
   orderId: string,
+  cardId: string,
   lock: boolean,
-): Promise<{ card: LockedCard; earlier: Shares } | undefined> {
-  const [row] = await tx.rows<LockedCard & Record<'earlierAmountMinor' | 'earlierTaxMinor' | 'earlierTipMinor', bigint>>(
-    lock ? `${CARD_FOR_USE} FOR UPDATE OF c` : CARD_FOR_USE,
-    [orderId, cardId],
-  );
+): Promise<{ order: OrderWithParts; card: LockedCard; earlier: Shares } | undefined> {
+  const [row] = await tx.rows<OrderAndCardRow>(lock ? `${ORDER_AND_CARD_FOR_USE} FOR UPDATE OF c` : ORDER_AND_CARD_FOR_USE, [
+    orderId,
+    cardId,
+  ]);
   if (!row) return undefined;
-  const { earlierAmountMinor, earlierTaxMinor, earlierTipMinor, ...card } = row;
-  return { card, earlier: { amountMinor: earlierAmountMinor, taxMinor: earlierTaxMinor, tipMinor: earlierTipMinor } };
+  const {
+    useCardId,
+    useCardStatus,
+    useCardBalanceMinor,
+    useCardCurrency,
+    useCardIdentifierHash,
+    earlierAmountMinor,
+    earlierTaxMinor,
+    earlierTipMinor,
+    ...order
+  } = row;
+  return {
+    order: orderWithPartsOf(order),
+    card: {
+      id: useCardId,
+      status: useCardStatus,
+      balanceMinor: useCardBalanceMinor,
+      currency: useCardCurrency,
+      identifierHash: useCardIdentifierHash,
+    },
+    earlier: { amountMinor: earlierAmountMinor, taxMinor: earlierTaxMinor, tipMinor: earlierTipMinor },
+  };
 }
 
 /** A use of a card on an order: what its `redeem` activity records (`id` chosen by the caller, so its event can name it first). */

@@ -3,12 +3,12 @@ import { AppError, countPayment, type Org, outboxInsert, paymentEventData, valid
 import { z } from 'zod';
 import type { CardContext } from '../cards/card-context.js';
 import { readCardIdentifier } from '../cards/card-identifier.js';
-import { lockOrder, type OrderWithParts } from '../data/order-repository.js';
+import { lockOrderRow, type OrderWithParts } from '../data/order-repository.js';
 import {
-  cardForUse,
   cardWithActivity,
   drawAtCommit,
   isRefusedDraw,
+  orderAndCardForUse,
   readCard,
   type LockedCard,
   type PrepaidActivityRow,
@@ -71,11 +71,11 @@ async function useCard(cards: CardContext, org: Org, input: UseInput): Promise<C
   let refused: Omit<Parameters<typeof refusal>[0], 'card'> | undefined;
   const result = await context.sql
     .transaction(async (tx) => {
-      const order = (await lockOrder(tx, orderId))!;
-      // The card as committed, not locked: the draw at the commit decides. "As much as the order needs" (0) reads
-      // the balance under the card's lock, so that another use meanwhile cannot refuse it. With it, what stored
-      // value already paid.
-      const { card, earlier } = (await cardForUse(tx, known.id, order.id, request.amountMinor === 0n))!;
+      await lockOrderRow(tx, orderId);
+      // After the lock, the order with its parts and beside it the card as committed, not locked: the draw at the
+      // commit decides. "As much as the order needs" (0) reads the balance under the card's lock, so that another
+      // use meanwhile cannot refuse it. With them, what stored value already paid.
+      const { order, card, earlier } = (await orderAndCardForUse(tx, orderId, known.id, request.amountMinor === 0n))!;
       // A transfer may have re-keyed the card since it was read.
       if (!isCardsIdentifier(card, presented.hash)) throw noSuchCard();
       const now = context.now();
