@@ -681,6 +681,33 @@ describe('restores', () => {
       stack.advance(-901);
     }
   });
+
+  it('gives back what an expired order of the card holds before a use that needs it, and the use then takes it', async () => {
+    const org = await stack.walletOrg();
+    const { card, identifier } = await activeCard(org, 1000n);
+    const meal = await order(org, 900n);
+    await use(org, card, identifier, meal.orderNumber, 800n);
+    stack.advance(901);
+    try {
+      // Only 200 stand until the meal's 800 come back: nothing has expired the meal yet (no read, no watcher).
+      const lunch = await order(org, 950n);
+      const used = await use(org, card, identifier, lunch.orderNumber, 900n);
+      expect(used.card).toMatchObject({ balanceMinor: 100n, status: 'active' });
+      expect(used.order).toMatchObject({ cardPaidMinor: 900n, status: 'open' });
+      expect((await read(card)).activities.map((activity) => [activity.kind, activity.amountMinor])).toEqual([
+        ['issue', 1000n],
+        ['redeem', -800n],
+        ['restore', 800n],
+        ['redeem', -900n],
+      ]);
+      expect((await stack.client.getOrder({ orderNumber: meal.orderNumber })).order).toMatchObject({
+        status: 'expired',
+        cardPaidMinor: 0n,
+      });
+    } finally {
+      stack.advance(-901);
+    }
+  });
 });
 
 describe('the books', () => {

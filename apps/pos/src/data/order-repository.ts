@@ -340,14 +340,9 @@ function orderChangedOf(order: Announced): OrderChanged {
  */
 export async function lockOrder(tx: SqlQueries, id: string, payLinkId?: string | null): Promise<OrderWithParts | null> {
   if (payLinkId) await tx.rows('SELECT id FROM pay_links WHERE id = $1::uuid FOR UPDATE', [payLinkId]);
-  await lockOrderRow(tx, id);
+  await tx.rows('SELECT id FROM orders WHERE id = $1::uuid FOR UPDATE', [id]);
   // After the lock, in a statement of its own (orderWithPartsById).
   return orderWithPartsById(tx, id);
-}
-
-/** lockOrder's lock alone, for a caller that reads the order with more beside it (a card use: orderAndCardForUse). */
-export async function lockOrderRow(tx: SqlQueries, id: string): Promise<void> {
-  await tx.rows('SELECT id FROM orders WHERE id = $1::uuid FOR UPDATE', [id]);
 }
 
 /**

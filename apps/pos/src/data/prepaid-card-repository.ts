@@ -202,7 +202,7 @@ type OrderAndCardRow = OrderWithPartsRow &
   Record<'useCardBalanceMinor' | 'earlierAmountMinor' | 'earlierTaxMinor' | 'earlierTipMinor', bigint>;
 
 /**
- * In a use's transaction, after the order's lock (lockOrderRow), in one statement: the order with its parts (as
+ * In a use's transaction, after the order's lock (useTargetsOf), in one statement: the order with its parts (as
  * lockOrder answers it), what the use checks of the card (as readCard reads it, or with its row locked as lockCard
  * does, when `lock`) and what the order's live stored-value uses add up to (storedValueSharesOf). The order's lock
  * keeps its uses as read. Undefined when the order or the card is missing.
@@ -405,32 +405,44 @@ const EXPIRED_CARD_ORDERS = `SELECT o.id FROM orders o
   WHERE o.status = 'open' AND o.expires_at <= $1::timestamp(3) AND (o.prepaid_card_id IS NOT NULL OR o.card_paid_minor > 0)
   ORDER BY o.expires_at LIMIT 1000`;
 
-/** What a use finds before its transaction: the card's key, the order's owner, and the card's orders to expire first. */
+/** What a use finds first: the card's key, the order's owner, and the card's orders to expire first. */
 export type UseTargets = {
   card: { id: string; identifierHash: string; organizationId: string } | null;
   order: { id: string; organizationId: string } | null;
   expired: string[];
 };
 
-/** $1 card (a UUID), $2 order number, $3 now. */
+/**
+ * $1 card (a UUID), $2 order number, $3 now, $4 the organisation: the order's row is locked when it is the
+ * organisation's.
+ */
 const USE_TARGETS = `SELECT c.id AS card_id, c.identifier_hash, c.organization_id AS card_organization_id,
     o.id AS order_id, o.organization_id AS order_organization_id,
-    ARRAY(SELECT e.id::text FROM (${expiredOrdersOf('ARRAY[c.id]', '$3')}) e) AS expired
+    ARRAY(SELECT e.id::text FROM (${expiredOrdersOf('ARRAY[c.id]', '$3')}) e) AS expired,
+    (SELECT l.id FROM orders l WHERE l.id = o.id AND l.organization_id::text = $4 FOR UPDATE) IS NOT NULL AS locked
   FROM (SELECT 1) one LEFT JOIN prepaid_cards c ON c.id = $1::uuid LEFT JOIN orders o ON o.order_number = $2`;
 
 /**
- * A use's three reads in one statement: cardKeyOf of the card (a UUID), the id and organisation of the order of the
- * number, and expiredCardOrders of the card (none for a card no one has).
+ * A use's first statement, in its transaction: cardKeyOf of the card (a UUID), the id and organisation of the
+ * order of the number, and expiredCardOrders of the card (none for a card no one has); and the order's row
+ * locked (as lockOrder locks it) when it is `organizationId`'s. What it reads of the order is read before
+ * its lock: a use reads the order again after it (orderAndCardForUse).
  */
-export async function useTargetsOf(sql: SqlQueries, cardId: string, orderNumber: string, now: Date): Promise<UseTargets> {
-  const [row] = await sql.rows<{
+export async function useTargetsOf(
+  tx: SqlQueries,
+  cardId: string,
+  orderNumber: string,
+  organizationId: string,
+  now: Date,
+): Promise<UseTargets> {
+  const [row] = await tx.rows<{
     cardId: string | null;
     identifierHash: string | null;
     cardOrganizationId: string | null;
     orderId: string | null;
     orderOrganizationId: string | null;
     expired: string[];
-  }>(USE_TARGETS, [cardId, orderNumber, now]);
+  }>(USE_TARGETS, [cardId, orderNumber, now, organizationId]);
   const { cardId: id, identifierHash, cardOrganizationId, orderId, orderOrganizationId, expired } = row!;
   return {
     card: id === null ? null : { id, identifierHash: identifierHash!, organizationId: cardOrganizationId! },

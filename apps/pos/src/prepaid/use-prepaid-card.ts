@@ -3,7 +3,7 @@ import { AppError, countPayment, type Org, outboxInsert, paymentEventData, valid
 import { z } from 'zod';
 import type { CardContext } from '../cards/card-context.js';
 import { readCardIdentifier } from '../cards/card-identifier.js';
-import { lockOrderRow, type OrderWithParts } from '../data/order-repository.js';
+import type { OrderWithParts } from '../data/order-repository.js';
 import {
   cardWithActivity,
   drawAtCommit,
@@ -52,29 +52,29 @@ export function usePrepaidCard(cards: CardContext, org: Org, input: UseInput): P
   return countPayment('gift_card', () => useCard(cards, org, input));
 }
 
-async function useCard(cards: CardContext, org: Org, input: UseInput): Promise<CardUse> {
+async function useCard(cards: CardContext, org: Org, input: UseInput, expireFirst = true): Promise<CardUse> {
   const request = validate(useSchema, input);
   const presented = readCardIdentifier(request.identifier, 'identifier');
   const orderNumber = checkedOrderNumber(request.orderNumber);
   const context = cards.orders;
   if (!isCardId(request.id)) throw noSuchCard();
-  // The card, the order and the card's orders past their expiry, in one read.
-  const readAt = context.now();
-  const targets = await useTargetsOf(context.sql, request.id, orderNumber, readAt);
-  const known = orgCard(org, targets.card);
-  if (!isCardsIdentifier(known, presented.hash)) throw noSuchCard();
-  const orderId = orgOrder(org, orderNumber, targets.order);
-  // Value that uses on expired orders hold goes back first: this use may need it.
-  await expireOrders(context, targets.expired, readAt);
   // The transaction without Prisma's client (decision 0048). Its draw is taken as it commits (decision 0050), so
   // concurrent uses of one card queue on its row lock for the commit alone.
-  let refused: Omit<Parameters<typeof refusal>[0], 'card'> | undefined;
+  let refused: (Omit<Parameters<typeof refusal>[0], 'card'> & { cardId: string }) | undefined;
+  const readAt = context.now();
   const result = await context.sql
     .transaction(async (tx) => {
-      await lockOrderRow(tx, orderId);
-      // After the lock, the order with its parts and beside it the card as committed, not locked: the draw at the
-      // commit decides. "As much as the order needs" (0) reads the balance under the card's lock, so that another
-      // use meanwhile cannot refuse it. With them, what stored value already paid.
+      // The card, the order and the card's orders past their expiry, in one statement that locks the order.
+      const targets = await useTargetsOf(tx, request.id, orderNumber, org.id, readAt);
+      const known = orgCard(org, targets.card);
+      if (!isCardsIdentifier(known, presented.hash)) throw noSuchCard();
+      const orderId = orgOrder(org, orderNumber, targets.order);
+      // Value that uses on expired orders hold goes back first, each order in a transaction of its own: this use
+      // may need it. This one ends (it wrote nothing) and the use starts again once they are expired.
+      if (expireFirst && targets.expired.length > 0) return { expired: targets.expired };
+      // After the lock, in a statement of its own, the order with its parts and beside it the card as committed, not
+      // locked: the draw at the commit decides. "As much as the order needs" (0) reads the balance under the card's
+      // lock, so that another use meanwhile cannot refuse it. With them, what stored value already paid.
       const { order, card, earlier } = (await orderAndCardForUse(tx, orderId, known.id, request.amountMinor === 0n))!;
       // A transfer may have re-keyed the card since it was read.
       if (!isCardsIdentifier(card, presented.hash)) throw noSuchCard();
@@ -102,21 +102,25 @@ async function useCard(cards: CardContext, org: Org, input: UseInput): Promise<C
       }
       // The order's update, the events and the draw in one statement (decision 0063).
       await writeOrderPartPaid(tx, order, paid, [...events.map((event) => outboxInsert(paymentEventData(event))), drawAtCommit(use, now)]);
-      refused = { presentedHash: presented.hash, order, amount, now };
-      return { order: paid.order, activityId: use.id };
+      refused = { presentedHash: presented.hash, cardId: known.id, order, amount, now };
+      return { order: paid.order, cardId: known.id, activityId: use.id };
     })
     .catch(async (error: unknown) => {
       // The card no longer allowed the draw as the use committed: why, from the card as it now is.
-      if (refused && isRefusedDraw(error)) throw refusal({ ...refused, card: (await readCard(context.sql, known.id))! });
+      if (refused && isRefusedDraw(error)) throw refusal({ ...refused, card: (await readCard(context.sql, refused.cardId))! });
       throw error;
     });
-  context.notifier.changed(orderId);
+  if (result.expired) {
+    await expireOrders(context, result.expired, readAt);
+    return useCard(cards, org, input, false);
+  }
+  context.notifier.changed(result.order.id);
   context.eventsCommitted();
   // Paid by this use: a payment to its output could only be refunded now, so its hold ends (decision 0022).
   if (result.order.status === 'paid' || result.order.status === 'confirmed') await releaseOrderHold(context, result.order);
   // The card as it now is (a later use may have drawn on it since) with this use's entry, and not its ledger
   // (decision 0051).
-  const { card, activity } = (await cardWithActivity(context.sql, known.id, result.activityId))!;
+  const { card, activity } = (await cardWithActivity(context.sql, result.cardId, result.activityId))!;
   return { order: result.order, activity, card };
 }
 
