@@ -258,10 +258,10 @@ const DRAW = `INSERT INTO prepaid_card_draws (id, card_id, identifier_hash, orde
 
 /**
  * The use's draw (a write for writeTogether, with the use's others), taken as its transaction commits (decision
- * 0050): the trigger `prepaid_card_draw` takes the
- * amount off the card's balance and appends its `redeem` activity (under `use.id`) with a conditional update that
- * never goes below zero, whatever the caller checked before, of a card still active and still under the identifier
- * presented (a transfer re-keys it); the card is empty when nothing is left. A card that no longer allows the use
+ * 0050): the trigger `prepaid_card_draw` takes the amount off the card's balance and appends its `redeem` activity
+ * (under `use.id`) with a conditional update that never goes below zero, whatever the caller checked before, of a
+ * card still active and still under the identifier presented (a transfer re-keys it); the card is empty when
+ * nothing is left. A card that no longer allows the use
  * fails the commit (isRefusedDraw), and the whole use rolls back. The card's row is locked from the draw to the
  * end of the commit, inside the database.
  */
