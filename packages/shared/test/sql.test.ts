@@ -172,6 +172,36 @@ describe('Sql', () => {
     expect(await db.sql.rows('SELECT key FROM deferred_keys', [])).toEqual([]);
   });
 
+  it('reads after a transaction’s commit what it wrote, and sends nothing of the read when the commit fails', async () => {
+    await db.sql.rows('CREATE TABLE IF NOT EXISTS deferred_keys (key text UNIQUE DEFERRABLE INITIALLY DEFERRED)', []);
+    await db.sql.rows('DELETE FROM deferred_keys', []);
+    const insert = 'INSERT INTO orders (id, total_minor) VALUES ($1, $2)';
+    const { result, rows } = await db.sql.transactionThenRead(
+      async (tx) => {
+        await tx.rows(insert, ['read-after', 7n]);
+        return 'read-after';
+      },
+      (id) => ({ text: 'SELECT id, total_minor FROM orders WHERE id = $1', args: [id] }),
+    );
+    expect({ result, rows }).toEqual({ result: 'read-after', rows: [{ id: 'read-after', totalMinor: 7n }] });
+    // The commit fails at its deferred constraint: the write meant to follow it is not made.
+    const failed = db.sql.transactionThenRead(
+      async (tx) => {
+        await tx.rows("INSERT INTO deferred_keys VALUES ('twice'), ('twice')", []);
+      },
+      () => ({ text: 'INSERT INTO orders (id, total_minor) VALUES ($1, $2) RETURNING id', args: ['after-failed-commit', 1n] }),
+    );
+    await expect(failed).rejects.toSatisfy(isUniqueViolation);
+    expect(await db.sql.rows('SELECT id FROM orders ORDER BY id', [])).toEqual([{ id: 'read-after' }]);
+    // No read: the transaction alone.
+    expect(
+      await db.sql.transactionThenRead(
+        async () => 1,
+        () => undefined,
+      ),
+    ).toEqual({ result: 1, rows: [] });
+  });
+
   it('refuses a column it would answer otherwise than Prisma (numeric), naming it', async () => {
     await expect(db.sql.rows('SELECT 1.5::numeric AS price', [])).rejects.toThrow(/column price .*read it through Prisma/);
   });

@@ -100,12 +100,20 @@ export async function cardById(sql: SqlQueries, id: string, activities = false):
  * The card of an id with its activity of id `activityId` alone (undefined when either is missing): what a use
  * answers (decision 0051), in one statement.
  */
-export async function cardWithActivity(
-  sql: SqlQueries,
-  id: string,
-  activityId: string,
-): Promise<{ card: PrepaidCardRow; activity: PrepaidActivityRow } | undefined> {
-  const [row] = await sql.rows<CardRead>(CARD_WITH_ACTIVITY, [id, activityId]);
+export async function cardWithActivity(sql: SqlQueries, id: string, activityId: string): Promise<CardWithActivity | undefined> {
+  const read = cardWithActivityRead(id, activityId);
+  return cardWithActivityOf(await sql.rows<CardRead>(read.text, read.args));
+}
+
+export type CardWithActivity = { card: PrepaidCardRow; activity: PrepaidActivityRow };
+
+/** cardWithActivity's statement, to be sent after a use's commit (Sql.transactionThenRead); cardWithActivityOf reads its rows. */
+export function cardWithActivityRead(id: string, activityId: string): Statement {
+  return { text: CARD_WITH_ACTIVITY, args: [id, activityId] };
+}
+
+export function cardWithActivityOf(rows: readonly unknown[]): CardWithActivity | undefined {
+  const [row] = rows as CardRead[];
   if (!row) return undefined;
   const { activities: [activity] = [], ...card } = cardOfRow(row);
   return activity && { card, activity };

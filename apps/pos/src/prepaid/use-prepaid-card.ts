@@ -5,7 +5,8 @@ import type { CardContext } from '../cards/card-context.js';
 import { readCardIdentifier } from '../cards/card-identifier.js';
 import type { OrderWithParts } from '../data/order-repository.js';
 import {
-  cardWithActivity,
+  cardWithActivityOf,
+  cardWithActivityRead,
   drawAtCommit,
   isRefusedDraw,
   orderAndCardForUse,
@@ -62,49 +63,57 @@ async function useCard(cards: CardContext, org: Org, input: UseInput, expireFirs
   // concurrent uses of one card queue on its row lock for the commit alone.
   let refused: (Omit<Parameters<typeof refusal>[0], 'card'> & { cardId: string }) | undefined;
   const readAt = context.now();
-  const result = await context.sql
-    .transaction(async (tx) => {
-      // The card, the order and the card's orders past their expiry, in one statement that locks the order.
-      const targets = await useTargetsOf(tx, request.id, orderNumber, org.id, readAt);
-      const known = orgCard(org, targets.card);
-      if (!isCardsIdentifier(known, presented.hash)) throw noSuchCard();
-      const orderId = orgOrder(org, orderNumber, targets.order);
-      // Value that uses on expired orders hold goes back first, each order in a transaction of its own: this use
-      // may need it. This one ends (it wrote nothing) and the use starts again once they are expired.
-      if (expireFirst && targets.expired.length > 0) return { expired: targets.expired };
-      // After the lock, in a statement of its own, the order with its parts and beside it the card as committed, not
-      // locked: the draw at the commit decides. "As much as the order needs" (0) reads the balance under the card's
-      // lock, so that another use meanwhile cannot refuse it. With them, what stored value already paid.
-      const { order, card, earlier } = (await orderAndCardForUse(tx, orderId, known.id, request.amountMinor === 0n))!;
-      // A transfer may have re-keyed the card since it was read.
-      if (!isCardsIdentifier(card, presented.hash)) throw noSuchCard();
-      const now = context.now();
-      const amount = amountToUse(card, order, request.amountMinor, now);
-      const shares = useShares(wholeOf(order), earlier, amount);
-      const paid = orderPartPaid(order, amount, now);
-      // The part of the order that money pays: all of it less the cards' uses, this one included.
-      const rest = restOf(wholeOf(order), plus(earlier, shares));
-      const use = {
-        id: randomUUID(),
-        cardId: card.id,
-        identifierHash: card.identifierHash,
-        orderId: order.id,
-        amountMinor: amount,
-        taxMinor: shares.taxMinor,
-        tipMinor: shares.tipMinor,
-      };
-      // The entry that completes the order carries its lines: this use's, unless money paid a rest. Written under
-      // the id the use's activity will have: a refused draw rolls them back with the rest.
-      const redeem = { id: use.id, cardId: card.id, occurredAt: now };
-      const events = [prepaidRedeemedEvent(paid.order, redeem, shares, paid.completes && rest.amountMinor === 0n)];
-      if (paid.completes && rest.amountMinor > 0n) {
-        events.push(orderPaidEvent(paid.order, paid.order.payments.at(-1)?.txid ?? '', now, rest));
-      }
-      // The order's update, the events and the draw in one statement (decision 0063).
-      await writeOrderPartPaid(tx, order, paid, [...events.map((event) => outboxInsert(paymentEventData(event))), drawAtCommit(use, now)]);
-      refused = { presentedHash: presented.hash, cardId: known.id, order, amount, now };
-      return { order: paid.order, cardId: known.id, activityId: use.id };
-    })
+  const { result, rows } = await context.sql
+    .transactionThenRead(
+      async (tx) => {
+        // The card, the order and the card's orders past their expiry, in one statement that locks the order.
+        const targets = await useTargetsOf(tx, request.id, orderNumber, org.id, readAt);
+        const known = orgCard(org, targets.card);
+        if (!isCardsIdentifier(known, presented.hash)) throw noSuchCard();
+        const orderId = orgOrder(org, orderNumber, targets.order);
+        // Value that uses on expired orders hold goes back first, each order in a transaction of its own: this use
+        // may need it. This one ends (it wrote nothing) and the use starts again once they are expired.
+        if (expireFirst && targets.expired.length > 0) return { expired: targets.expired };
+        // After the lock, in a statement of its own, the order with its parts and beside it the card as committed, not
+        // locked: the draw at the commit decides. "As much as the order needs" (0) reads the balance under the card's
+        // lock, so that another use meanwhile cannot refuse it. With them, what stored value already paid.
+        const { order, card, earlier } = (await orderAndCardForUse(tx, orderId, known.id, request.amountMinor === 0n))!;
+        // A transfer may have re-keyed the card since it was read.
+        if (!isCardsIdentifier(card, presented.hash)) throw noSuchCard();
+        const now = context.now();
+        const amount = amountToUse(card, order, request.amountMinor, now);
+        const shares = useShares(wholeOf(order), earlier, amount);
+        const paid = orderPartPaid(order, amount, now);
+        // The part of the order that money pays: all of it less the cards' uses, this one included.
+        const rest = restOf(wholeOf(order), plus(earlier, shares));
+        const use = {
+          id: randomUUID(),
+          cardId: card.id,
+          identifierHash: card.identifierHash,
+          orderId: order.id,
+          amountMinor: amount,
+          taxMinor: shares.taxMinor,
+          tipMinor: shares.tipMinor,
+        };
+        // The entry that completes the order carries its lines: this use's, unless money paid a rest. Written under
+        // the id the use's activity will have: a refused draw rolls them back with the rest.
+        const redeem = { id: use.id, cardId: card.id, occurredAt: now };
+        const events = [prepaidRedeemedEvent(paid.order, redeem, shares, paid.completes && rest.amountMinor === 0n)];
+        if (paid.completes && rest.amountMinor > 0n) {
+          events.push(orderPaidEvent(paid.order, paid.order.payments.at(-1)?.txid ?? '', now, rest));
+        }
+        // The order's update, the events and the draw in one statement (decision 0063).
+        await writeOrderPartPaid(tx, order, paid, [
+          ...events.map((event) => outboxInsert(paymentEventData(event))),
+          drawAtCommit(use, now),
+        ]);
+        refused = { presentedHash: presented.hash, cardId: known.id, order, amount, now };
+        return { order: paid.order, cardId: known.id, activityId: use.id };
+        // The card as it now is (a later use may have drawn on it since) with this use's entry, and not its ledger
+        // (decision 0051): read as the use commits, in one round trip (decision 0064).
+      },
+      (done) => (done.cardId === undefined ? undefined : cardWithActivityRead(done.cardId, done.activityId)),
+    )
     .catch(async (error: unknown) => {
       // The card no longer allowed the draw as the use committed: why, from the card as it now is.
       if (refused && isRefusedDraw(error)) throw refusal({ ...refused, card: (await readCard(context.sql, refused.cardId))! });
@@ -118,9 +127,7 @@ async function useCard(cards: CardContext, org: Org, input: UseInput, expireFirs
   context.eventsCommitted();
   // Paid by this use: a payment to its output could only be refunded now, so its hold ends (decision 0022).
   if (result.order.status === 'paid' || result.order.status === 'confirmed') await releaseOrderHold(context, result.order);
-  // The card as it now is (a later use may have drawn on it since) with this use's entry, and not its ledger
-  // (decision 0051).
-  const { card, activity } = (await cardWithActivity(context.sql, result.cardId, result.activityId))!;
+  const { card, activity } = cardWithActivityOf(rows)!;
   return { order: result.order, activity, card };
 }
 

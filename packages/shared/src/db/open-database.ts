@@ -4,6 +4,7 @@ import { connectSql, type Sql } from './sql.js';
 import { applyMigrations, type MigrationTarget } from './migrate.js';
 import { openEmbeddedDatabase, prepareEmbeddedDatabase } from './pglite-client.js';
 import { templatesDir } from './pglite-template.js';
+import { pipelinedClient } from './pipelined-client.js';
 import { statementNames } from './statement-names.js';
 
 export type DatabaseOptions = {
@@ -61,7 +62,9 @@ async function openPostgres(url: string): Promise<Database> {
   const [{ default: pg }, { PrismaPg }] = await Promise.all([import('pg'), import('@prisma/adapter-pg')]);
   // The app's pool, ended on close so no connection outlives the app; migrations run on a connection of their own.
   // Each statement is prepared once per connection (statement-names.ts).
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // Its clients send a transaction's BEGIN with its first statement (decision 0064).
+  const pool = new pg.Pool({ connectionString: url, max: 10, Client: pipelinedClient(pg) });
+  pool.on('acquire', (client) => (client as unknown as { forgetHeldBegin(): void }).forgetHeldBegin());
   return {
     adapter: new PrismaPg(pool, { statementNameGenerator: statementNames() }),
     migrations: { postgresUrl: url },

@@ -5,6 +5,7 @@ import {
   type SqlDriverAdapterFactory,
   type SqlQueryable,
 } from '@prisma/driver-adapter-utils';
+import { AFTER_COMMIT } from './pipelined-client.js';
 
 export type SqlArg = string | number | bigint | boolean | Date | Uint8Array | null | readonly string[];
 
@@ -28,6 +29,15 @@ export type Sql = SqlQueries & {
    * database alone meanwhile, as Prisma's do.
    */
   transaction<T>(work: (tx: SqlQueries) => Promise<T>): Promise<T>;
+  /**
+   * As transaction, then, once it committed, the rows of the statement `then` makes of its result (none when it
+   * makes none): on PostgreSQL the statement goes with the COMMIT, in one round trip (decision 0064), and a
+   * failed commit fails it unsent. A read after the commit sees what the transaction wrote.
+   */
+  transactionThenRead<T, R>(
+    work: (tx: SqlQueries) => Promise<T>,
+    then: (result: T) => Statement | undefined,
+  ): Promise<{ result: T; rows: R[] }>;
 };
 
 /** A statement and its arguments (`$1`, `$2`... bound to `args` in order), to be sent with others (writeTogether). */
@@ -72,29 +82,38 @@ const LONE_SURROGATE = /\p{Cs}/gu;
 /** An Sql on a connection of its own from the adapter factory (the factory's pool or PGlite is shared). */
 export async function connectSql(factory: SqlDriverAdapterFactory): Promise<Sql & { close(): Promise<void> }> {
   const adapter = await factory.connect();
+  async function transactionThenRead<T, R>(
+    work: (tx: SqlQueries) => Promise<T>,
+    then: (result: T) => Statement | undefined,
+  ): Promise<{ result: T; rows: R[] }> {
+    const tx = await adapter.startTransaction();
+    // pg's adapter sent BEGIN as it started the transaction (the pool's client holds it back for the first
+    // statement, decision 0064), and leaves COMMIT or ROLLBACK to its caller, as Prisma's engine sends them
+    // (usePhantomQuery false); PGlite's runs in its own transaction() until commit or rollback.
+    const onPglite = tx.options.usePhantomQuery;
+    const send = (statement: string) => (onPglite ? undefined : tx.executeRaw({ sql: statement, args: [], argTypes: [] }));
+    try {
+      const result = await work({ rows: (text, args) => rowsOn(tx, text, args) });
+      // PGlite's adapter answers a failed COMMIT as a success: its deferred constraints (a card's draw, decision
+      // 0050) are checked by a statement first, whose failure rolls back as any statement's does.
+      if (onPglite) await rowsOn(tx, 'SET CONSTRAINTS ALL IMMEDIATE', []);
+      const read = then(result);
+      let rows: R[] = [];
+      if (read && !onPglite) rows = await rowsOn<R>(tx, AFTER_COMMIT + read.text, read.args);
+      else await send('COMMIT');
+      await tx.commit();
+      if (read && onPglite) rows = await rowsOn<R>(adapter, read.text, read.args);
+      return { result, rows };
+    } catch (error) {
+      await Promise.resolve(send('ROLLBACK')).catch(() => undefined);
+      await tx.rollback().catch(() => undefined);
+      throw error;
+    }
+  }
   return {
     rows: (text, args) => rowsOn(adapter, text, args),
-    async transaction<T>(work: (tx: SqlQueries) => Promise<T>): Promise<T> {
-      const tx = await adapter.startTransaction();
-      // pg's adapter sent BEGIN as it started the transaction, and leaves COMMIT or ROLLBACK to its caller, as
-      // Prisma's engine sends them (usePhantomQuery false); PGlite's runs in its own transaction() until commit
-      // or rollback.
-      const send = (statement: string) =>
-        tx.options.usePhantomQuery ? undefined : tx.executeRaw({ sql: statement, args: [], argTypes: [] });
-      try {
-        const result = await work({ rows: (text, args) => rowsOn(tx, text, args) });
-        // PGlite's adapter answers a failed COMMIT as a success: its deferred constraints (a card's draw, decision
-        // 0050) are checked by a statement first, whose failure rolls back as any statement's does.
-        if (tx.options.usePhantomQuery) await rowsOn(tx, 'SET CONSTRAINTS ALL IMMEDIATE', []);
-        await send('COMMIT');
-        await tx.commit();
-        return result;
-      } catch (error) {
-        await Promise.resolve(send('ROLLBACK')).catch(() => undefined);
-        await tx.rollback().catch(() => undefined);
-        throw error;
-      }
-    },
+    transactionThenRead,
+    transaction: async (work) => (await transactionThenRead(work, () => undefined)).result,
     close: () => adapter.dispose(),
   };
 }
