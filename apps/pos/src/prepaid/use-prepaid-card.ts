@@ -109,9 +109,9 @@ async function useCard(cards: CardContext, org: Org, input: UseInput, expireFirs
         ]);
         refused = { presentedHash: presented.hash, cardId: known.id, order, amount, now };
         return { order: paid.order, cardId: known.id, activityId: use.id };
-        // The card as it now is (a later use may have drawn on it since) with this use's entry, and not its ledger
-        // (decision 0051): read as the use commits, in one round trip (decision 0064).
       },
+      // The card as it now is (a later use may have drawn on it since) with this use's entry, and not its ledger
+      // (decision 0051): read as the use commits, in one round trip with the COMMIT (decision 0064).
       (done) => (done.cardId === undefined ? undefined : cardWithActivityRead(done.cardId, done.activityId)),
     )
     .catch(async (error: unknown) => {
