@@ -18,7 +18,6 @@ type QueryInternals = {
   handleReadyForQuery(connection: Connection): void;
   _result: unknown;
   _results: unknown;
-  name?: string;
 };
 
 /**
@@ -53,10 +52,6 @@ export function pipelinedClient(driver: typeof pg): typeof pg.Client {
 
   return class PipelinedClient extends driver.Client {
     private beginHeld = false;
-
-    constructor(config?: pg.ClientConfig) {
-      super(config);
-    }
 
     /** Forgets a BEGIN held back: the connection's last user left without a statement, COMMIT or ROLLBACK. */
     forgetHeldBegin(): void {
