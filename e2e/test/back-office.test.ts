@@ -413,8 +413,11 @@ describe.skipIf(!hasChromium)('the back office, in headless Chromium at phone si
 
     // The shop's time zone, chosen here, is the one its pages show times in (the orders page), whatever the browser's.
     const zoneBefore = (await api(instance.base, 'GET', `/api/v1/organizations/${handle}`, ownerKey)).body.time_zone as string;
+    // On the page afresh, so that the form's "Saved." is this save's, as the merchant sees it before moving on.
+    await page.reload();
     await facts.getByRole('combobox', { name: /^Time zone/ }).selectOption('Asia/Tokyo');
     await facts.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => facts.getByRole('status').textContent(), { timeout: 15_000 }).toBe('Saved.');
     await expect
       .poll(async () => (await api(instance.base, 'GET', `/api/v1/organizations/${handle}`, ownerKey)).body.time_zone, {
         timeout: 15_000,
