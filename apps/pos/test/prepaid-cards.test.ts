@@ -7,7 +7,7 @@ import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
 import { enqueueOutboxEvent, outboxInsert, writeTogether } from '@ctk/shared';
 import { eventually } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cardById, cardWithActivity, drawAtCommit, isRefusedDraw } from '../src/data/prepaid-card-repository.js';
+import { cardById, cardWithActivityOf, cardWithActivityRead, drawAtCommit, isRefusedDraw } from '../src/data/prepaid-card-repository.js';
 import { watchOnce } from '../src/orders/order-watcher.js';
 import { failure, fundedCustomer, orderRequest, paying, PUBLIC_URL, startOrderStack, type OrderStack } from './order-stack.js';
 import { newItem } from './support.js';
@@ -501,9 +501,13 @@ describe('a use’s draw at its commit (decision 0050)', () => {
       orderId,
     });
     const { activities: _, ...withoutLedger } = after;
-    expect(await cardWithActivity(stack.orders.sql, card.id, whole.id)).toEqual({ card: withoutLedger, activity: after.activities?.[0] });
+    const cardWithActivity = async (id: string, activityId: string) => {
+      const read = cardWithActivityRead(id, activityId);
+      return cardWithActivityOf(await stack.orders.sql.rows(read.text, read.args));
+    };
+    expect(await cardWithActivity(card.id, whole.id)).toEqual({ card: withoutLedger, activity: after.activities?.[0] });
     // An id that is none of this card's activities: nothing.
-    expect(await cardWithActivity(stack.orders.sql, card.id, randomUUID())).toBeUndefined();
+    expect(await cardWithActivity(card.id, randomUUID())).toBeUndefined();
     // Another error is not a refused draw.
     expect(isRefusedDraw(new Error('the card no longer allows this use'))).toBe(false);
   });

@@ -96,18 +96,13 @@ export async function cardById(sql: SqlQueries, id: string, activities = false):
   return row ? cardOfRow(row) : null;
 }
 
-/**
- * The card of an id with its activity of id `activityId` alone (undefined when either is missing): what a use
- * answers (decision 0051), in one statement.
- */
-export async function cardWithActivity(sql: SqlQueries, id: string, activityId: string): Promise<CardWithActivity | undefined> {
-  const read = cardWithActivityRead(id, activityId);
-  return cardWithActivityOf(await sql.rows<CardRead>(read.text, read.args));
-}
-
 export type CardWithActivity = { card: PrepaidCardRow; activity: PrepaidActivityRow };
 
-/** cardWithActivity's statement, to be sent after a use's commit (Sql.transactionThenRead); cardWithActivityOf reads its rows. */
+/**
+ * The statement that reads the card of an id with its activity of id `activityId` alone: what a use answers
+ * (decision 0051), sent with the use's commit (Sql.transactionThenRead). cardWithActivityOf reads its rows:
+ * undefined when either is missing.
+ */
 export function cardWithActivityRead(id: string, activityId: string): Statement {
   return { text: CARD_WITH_ACTIVITY, args: [id, activityId] };
 }
