@@ -4,10 +4,10 @@ import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { PaymentEventType } from '@ctk/proto/ctk/events/v1/payment_event';
 import type { CardHolder, PrepaidCard } from '@ctk/proto/ctk/pos/v1/cards';
 import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
-import { enqueueOutboxEvent, outboxInsert, writeTogether } from '@ctk/shared';
+import { enqueueOutboxEvent, metricsRegistry, outboxInsert, writeTogether } from '@ctk/shared';
 import { eventually } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cardById, cardWithActivityOf, cardWithActivityRead, drawAtCommit, isRefusedDraw } from '../src/data/prepaid-card-repository.js';
+import { cardById, cardsWithActivityOf, cardsWithActivityRead, drawsAtCommit, isRefusedDraw } from '../src/data/prepaid-card-repository.js';
 import { watchOnce } from '../src/orders/order-watcher.js';
 import { failure, fundedCustomer, orderRequest, paying, PUBLIC_URL, startOrderStack, type OrderStack } from './order-stack.js';
 import { newItem } from './support.js';
@@ -442,6 +442,56 @@ describe('UsePrepaidCard', () => {
   );
 });
 
+describe('uses that arrive together (decision 0065)', () => {
+  /** The card uses' transactions so far and the uses they took (ctk_group_commit_batch_size). */
+  const transactionsOfUses = async () => {
+    const { values } = await metricsRegistry.getSingleMetric('ctk_group_commit_batch_size')!.get();
+    const of = (name: string) =>
+      (values as { metricName?: string; labels: { write?: string | number }; value: number }[]).find(
+        (value) => value.metricName === name && value.labels.write === 'pos.prepaid.use',
+      )?.value ?? 0;
+    return { transactions: of('ctk_group_commit_batch_size_count'), uses: of('ctk_group_commit_batch_size_sum') };
+  };
+
+  it('share transactions, each use answered as it would be alone', { tags: ['concurrency'], timeout: 60_000 }, async () => {
+    const org = await stack.walletOrg();
+    const stranger = await stack.walletOrg();
+    const cards = await Promise.all(Array.from({ length: 6 }, () => activeCard(org, 100n)));
+    const orders = await Promise.all(Array.from({ length: 8 }, () => order(org, 500n)));
+    const strangers = await order(stranger, 500n);
+    const before = await transactionsOfUses();
+    const outcomes = await Promise.allSettled([
+      ...cards.map(({ card, identifier }, i) => use(org, card, identifier, orders[i]!.orderNumber, 40n)),
+      // Another card's identifier, another organisation's order, more than the card holds: refused, alone.
+      use(org, cards[0]!.card, cards[1]!.identifier, orders[6]!.orderNumber, 10n),
+      use(org, cards[1]!.card, cards[1]!.identifier, strangers.orderNumber, 10n),
+      use(org, cards[2]!.card, cards[2]!.identifier, orders[7]!.orderNumber, 101n),
+      // A second use of an order, by another card: in a transaction after the first's.
+      use(org, cards[3]!.card, cards[3]!.identifier, orders[0]!.orderNumber, 30n),
+    ]);
+    const answers = outcomes.map((outcome) =>
+      outcome.status === 'fulfilled' ? -outcome.value.activity!.amountMinor : (outcome.reason as { code: string }).code,
+    );
+    expect(answers).toEqual([40n, 40n, 40n, 40n, 40n, 40n, 'not_found', 'not_found', 'insufficient_balance', 30n]);
+    expect(await Promise.all(cards.map(async ({ card }) => (await read(card)).balanceMinor))).toEqual([60n, 60n, 60n, 30n, 60n, 60n]);
+    const cardPaid = await Promise.all(
+      orders.map(async ({ orderNumber }) => (await stack.client.getOrder({ orderNumber })).order!.cardPaidMinor),
+    );
+    expect(cardPaid).toEqual([70n, 40n, 40n, 40n, 40n, 40n, 0n, 0n]);
+    // Each use answered its own card and order.
+    outcomes.forEach((outcome, i) => {
+      if (outcome.status === 'fulfilled' && i < cards.length) {
+        expect(outcome.value.card).toMatchObject({ id: cards[i]!.card.id });
+        expect(outcome.value.order).toMatchObject({ orderNumber: orders[i]!.orderNumber });
+      }
+    });
+    // Fewer transactions than uses: some went together.
+    const after = await transactionsOfUses();
+    expect(after.uses - before.uses).toBe(outcomes.length);
+    expect(after.transactions - before.transactions).toBeLessThan(outcomes.length);
+  });
+});
+
 describe('a use’s draw at its commit (decision 0050)', () => {
   const count = async (table: string) => (await stack.orders.sql.rows<{ count: bigint }>(`SELECT count(*) FROM ${table}`, []))[0]!.count;
 
@@ -469,7 +519,7 @@ describe('a use’s draw at its commit (decision 0050)', () => {
         await enqueueOutboxEvent(tx, { id: `test.draw.${over.id}`, subject: 'ctk.test', payload: Uint8Array.of(1) });
         const written = await writeTogether(tx, [
           outboxInsert({ id: `test.draw-with.${over.id}`, subject: 'ctk.test', payload: Uint8Array.of(2) }),
-          drawAtCommit(over, new Date()),
+          drawsAtCommit([over], new Date()),
         ]);
         expect(written).toEqual([1, 1]);
       })
@@ -483,12 +533,12 @@ describe('a use’s draw at its commit (decision 0050)', () => {
     expect(await cardById(stack.orders.sql, card.id, true)).toMatchObject({ balanceMinor: 500n, status: 'active', lastSequence: 1n });
     // Another identifier (the card re-keyed since it was read) is refused the same way.
     const rekeyed = { ...draw(100n), identifierHash: '0'.repeat(64) };
-    await expect(stack.orders.sql.transaction((tx) => writeTogether(tx, [drawAtCommit(rekeyed, new Date())]))).rejects.toSatisfy(
+    await expect(stack.orders.sql.transaction((tx) => writeTogether(tx, [drawsAtCommit([rekeyed], new Date())]))).rejects.toSatisfy(
       isRefusedDraw,
     );
 
     const whole = draw(500n);
-    await stack.orders.sql.transaction((tx) => writeTogether(tx, [drawAtCommit(whole, new Date())]));
+    await stack.orders.sql.transaction((tx) => writeTogether(tx, [drawsAtCommit([whole], new Date())]));
     expect(await count('prepaid_card_draws')).toBe(0n);
     const after = (await cardById(stack.orders.sql, card.id, true))!;
     expect(after).toMatchObject({ balanceMinor: 0n, status: 'empty', lastSequence: 2n });
@@ -501,13 +551,17 @@ describe('a use’s draw at its commit (decision 0050)', () => {
       orderId,
     });
     const { activities: _, ...withoutLedger } = after;
-    const cardWithActivity = async (id: string, activityId: string) => {
-      const read = cardWithActivityRead(id, activityId);
-      return cardWithActivityOf(await stack.orders.sql.rows(read.text, read.args));
+    const cardsWithActivity = async (uses: { cardId: string; activityId: string }[]) => {
+      const read = cardsWithActivityRead(uses);
+      return cardsWithActivityOf(await stack.orders.sql.rows(read.text, read.args), uses.length);
     };
-    expect(await cardWithActivity(card.id, whole.id)).toEqual({ card: withoutLedger, activity: after.activities?.[0] });
-    // An id that is none of this card's activities: nothing.
-    expect(await cardWithActivity(card.id, randomUUID())).toBeUndefined();
+    // Each in its place; an id that is none of the card's activities: nothing there.
+    expect(
+      await cardsWithActivity([
+        { cardId: card.id, activityId: randomUUID() },
+        { cardId: card.id, activityId: whole.id },
+      ]),
+    ).toEqual([undefined, { card: withoutLedger, activity: after.activities?.[0] }]);
     // Another error is not a refused draw.
     expect(isRefusedDraw(new Error('the card no longer allows this use'))).toBe(false);
   });

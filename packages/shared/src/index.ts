@@ -29,6 +29,7 @@ export {
   type Statement,
 } from './db/sql.js';
 export { batchedWrites } from './db/batched-writes.js';
+export { groupCommit, type GroupCommitOptions } from './db/group-commit.js';
 export { applyMigrations, diffSchemas } from './db/migrate.js';
 export { ensureDatabase } from './db/ensure-database.js';
 export { isDatabaseBusy, isUniqueViolation, isWriteConflict } from './db/prisma-errors.js';

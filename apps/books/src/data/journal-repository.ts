@@ -1,8 +1,7 @@
-import type { CursorPosition } from '@ctk/shared';
+import { groupCommit, type CursorPosition } from '@ctk/shared';
 import type { AccountSpec } from '../domain/chart-of-accounts.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { accountIdsByCode } from './chart-repository.js';
-import { groupCommit } from './group-commit.js';
 import { insertEntries } from './insert-entries.js';
 import type { NewJournalEntry } from './new-journal-entry.js';
 
@@ -185,7 +184,7 @@ export function createJournalRepository(prisma: PrismaClient) {
       return Promise.all(batch.map(async (one) => (await writeBatch([one]))[0] as PostOutcome | Error));
     }
   }
-  const submit = groupCommit(writeBatch, MAX_BATCH, 'books.journal.write');
+  const submit = groupCommit(writeBatch, { maxBatch: MAX_BATCH, spanName: 'books.journal.write' });
 
   return {
     hasEvent,

@@ -39,15 +39,20 @@ export async function storedValueSharesOf(sql: SqlQueries, orderId: string): Pro
   return shares!;
 }
 
-/** $1 the order: storedValueSharesOf's statement, which a card use's read of its order and card joins (orderAndCardForUse). */
-export const STORED_VALUE_SHARES = `WITH cards AS (
+/**
+ * storedValueSharesOf's statement for the order `order` (a parameter, or a column of an outer query: a card use's
+ * read of its orders and cards joins it, ordersAndCardsForUse).
+ */
+export const storedValueShares = (order: string) => `WITH cards AS (
     SELECT COALESCE(-SUM(a.amount_minor), 0)::int8 AS amount, COALESCE(SUM(a.tax_minor), 0)::int8 AS tax,
       COALESCE(SUM(a.tip_minor), 0)::int8 AS tip
     FROM prepaid_card_activities a
-    WHERE a.order_id = $1::uuid AND a.kind = 'redeem' AND NOT EXISTS (SELECT 1 FROM prepaid_card_activities r WHERE r.restores_id = a.id)),
+    WHERE a.order_id = ${order} AND a.kind = 'redeem' AND NOT EXISTS (SELECT 1 FROM prepaid_card_activities r WHERE r.restores_id = a.id)),
   credits AS (
     SELECT COALESCE(SUM(amount_minor), 0)::int8 AS amount, COALESCE(SUM(tax_minor), 0)::int8 AS tax,
       COALESCE(SUM(tip_minor), 0)::int8 AS tip
-    FROM order_credit_uses WHERE order_id = $1::uuid AND restored_at IS NULL)
+    FROM order_credit_uses WHERE order_id = ${order} AND restored_at IS NULL)
   SELECT cards.amount + credits.amount AS amount_minor, cards.tax + credits.tax AS tax_minor, cards.tip + credits.tip AS tip_minor
   FROM cards, credits`;
+
+const STORED_VALUE_SHARES = storedValueShares('$1::uuid');

@@ -3,7 +3,7 @@ import type { SqlQueries, Statement } from '@ctk/shared';
 import type { Holder } from '../cards/card-holder.js';
 import type { Prisma, PrismaClient, PrepaidCard, PrepaidCardActivity } from '../generated/prisma/client.js';
 import type { Shares } from '../prepaid/use-shares.js';
-import { STORED_VALUE_SHARES } from './credit-use-repository.js';
+import { storedValueShares } from './credit-use-repository.js';
 import { ORDER_WITH_PARTS, orderWithPartsOf, type OrderWithParts, type OrderWithPartsRow } from './order-with-parts.js';
 import { jsonRows, typed, type Kind } from './json-rows.js';
 
@@ -26,7 +26,7 @@ const withActivities = {
 
 /*
  * Prepaid cards and their ledger, over Prisma and, on a use's path, Sql (decision 0048). Every change of a card
- * runs in the caller's transaction with the card's row locked (lockCard, or a use's draw as it commits: drawAtCommit),
+ * runs in the caller's transaction with the card's row locked (lockCard, or a use's draw as it commits: drawsAtCommit),
  * and writes its activity there: the balance and the ledger move together.
  */
 
@@ -76,14 +76,18 @@ const CARD_WITH_ACTIVITIES = `SELECT c.*, ${SELLING_ORDER_NUMBER}, ${jsonRows(
 )} AS activities
   FROM prepaid_cards c WHERE c.id = $1::uuid`;
 
-/** The card with its activity of id $2 (a use's, once committed), with its order's number, in one statement. */
-const CARD_WITH_ACTIVITY = `SELECT c.*, ${SELLING_ORDER_NUMBER}, ${jsonRows(
+/**
+ * $1 cards, $2 activities (uuid[] of one length): each card with its activity of the same place (a use's, once
+ * committed), with its order's number, in one statement, each row under its place (`use_index`, from 0).
+ */
+const CARDS_WITH_ACTIVITY = `SELECT (u.n - 1)::int4 AS use_index, c.*, ${SELLING_ORDER_NUMBER}, ${jsonRows(
   ACTIVITY,
   `(SELECT a.*, o.order_number FROM prepaid_card_activities a LEFT JOIN orders o ON o.id = a.order_id
-      WHERE a.id = $2::uuid AND a.card_id = c.id) p`,
+      WHERE a.id = u.activity_id AND a.card_id = c.id) p`,
   'p.sequence',
 )} AS activities
-  FROM prepaid_cards c WHERE c.id = $1::uuid`;
+  FROM unnest($1::uuid[], $2::uuid[]) WITH ORDINALITY AS u(card_id, activity_id, n)
+  JOIN prepaid_cards c ON c.id = u.card_id ORDER BY u.n`;
 
 type CardRead = PrepaidCard & { sellingOrderNumber: string | null; activities?: Record<string, unknown>[] };
 
@@ -99,19 +103,21 @@ export async function cardById(sql: SqlQueries, id: string, activities = false):
 export type CardWithActivity = { card: PrepaidCardRow; activity: PrepaidActivityRow };
 
 /**
- * The statement that reads the card of an id with its activity of id `activityId` alone: what a use answers
- * (decision 0051), sent with the use's commit (Sql.transactionThenRead). cardWithActivityOf reads its rows:
- * undefined when either is missing.
+ * The statement that reads each card of `uses` with its activity of `activityId` alone: what a use answers
+ * (decision 0051), sent with the uses' commit (Sql.transactionThenRead). cardsWithActivityOf reads its rows.
  */
-export function cardWithActivityRead(id: string, activityId: string): Statement {
-  return { text: CARD_WITH_ACTIVITY, args: [id, activityId] };
+export function cardsWithActivityRead(uses: readonly { cardId: string; activityId: string }[]): Statement {
+  return { text: CARDS_WITH_ACTIVITY, args: [uses.map((use) => use.cardId), uses.map((use) => use.activityId)] };
 }
 
-export function cardWithActivityOf(rows: readonly unknown[]): CardWithActivity | undefined {
-  const [row] = rows as CardRead[];
-  if (!row) return undefined;
-  const { activities: [activity] = [], ...card } = cardOfRow(row);
-  return activity && { card, activity };
+/** The rows of cardsWithActivityRead for `count` uses, in their order: undefined where the card or its activity is missing. */
+export function cardsWithActivityOf(rows: readonly unknown[], count: number): (CardWithActivity | undefined)[] {
+  const found: (CardWithActivity | undefined)[] = Array.from({ length: count }, () => undefined);
+  for (const { useIndex, ...row } of rows as (CardRead & { useIndex: number })[]) {
+    const { activities: [activity] = [], ...card } = cardOfRow(row);
+    if (activity) found[useIndex] = { card, activity };
+  }
+  return found;
 }
 
 function cardOfRow({ sellingOrderNumber, activities, ...card }: CardRead): PrepaidCardRow {
@@ -191,58 +197,70 @@ export async function readCard(tx: SqlQueries, id: string): Promise<LockedCard |
 }
 
 /**
- * $1 the order, $2 the card: the order with its parts, what a use checks of the card beside it (its columns named
- * `use_card_…`) and what the order's stored value already paid (`earlier_…`).
+ * $1 orders, $2 cards (uuid[] of one length): each order with its parts, what a use checks of the card of the same
+ * place beside it (its columns named `use_card_…`) and what the order's stored value already paid (`earlier_…`),
+ * each row under its place (`use_index`, from 0).
  */
-const ORDER_AND_CARD_FOR_USE = `SELECT ${ORDER_WITH_PARTS},
+const ORDERS_AND_CARDS_FOR_USE = `SELECT (u.n - 1)::int4 AS use_index, ${ORDER_WITH_PARTS},
     c.id AS use_card_id, c.status AS use_card_status, c.balance_minor AS use_card_balance_minor,
     c.currency AS use_card_currency, c.identifier_hash AS use_card_identifier_hash,
     s.amount_minor AS earlier_amount_minor, s.tax_minor AS earlier_tax_minor, s.tip_minor AS earlier_tip_minor
-  FROM orders o CROSS JOIN prepaid_cards c CROSS JOIN (${STORED_VALUE_SHARES}) s WHERE o.id = $1::uuid AND c.id = $2::uuid`;
+  FROM unnest($1::uuid[], $2::uuid[]) WITH ORDINALITY AS u(order_id, card_id, n)
+  JOIN orders o ON o.id = u.order_id JOIN prepaid_cards c ON c.id = u.card_id
+  CROSS JOIN LATERAL (${storedValueShares('u.order_id')}) s ORDER BY u.n`;
 
-type OrderAndCardRow = OrderWithPartsRow &
-  Record<'useCardId' | 'useCardStatus' | 'useCardCurrency' | 'useCardIdentifierHash', string> &
+type OrderAndCardRow = OrderWithPartsRow & { useIndex: number } & Record<
+    'useCardId' | 'useCardStatus' | 'useCardCurrency' | 'useCardIdentifierHash',
+    string
+  > &
   Record<'useCardBalanceMinor' | 'earlierAmountMinor' | 'earlierTaxMinor' | 'earlierTipMinor', bigint>;
 
+/** What a use reads after its order's lock: the order with its parts, the card, and what stored value already paid. */
+export type OrderAndCard = { order: OrderWithParts; card: LockedCard; earlier: Shares };
+
 /**
- * In a use's transaction, after the order's lock (useTargetsOf), in one statement: the order with its parts (as
- * lockOrder answers it), what the use checks of the card (as readCard reads it, or with its row locked as lockCard
- * does, when `lock`) and what the order's live stored-value uses add up to (storedValueSharesOf). The order's lock
- * keeps its uses as read. Undefined when the order or the card is missing.
+ * In a transaction of uses, after their orders' locks (useTargetsOf), in one statement: for each use, the order
+ * with its parts (as lockOrder answers it), what the use checks of the card (as readCard reads it, or with its
+ * row locked as lockCard does, when `lock`: one use alone) and what the order's live stored-value uses add up to
+ * (storedValueSharesOf). The orders' locks keep their uses as read. Undefined where the order or the card is
+ * missing.
  */
-export async function orderAndCardForUse(
+export async function ordersAndCardsForUse(
   tx: SqlQueries,
-  orderId: string,
-  cardId: string,
+  uses: readonly { orderId: string; cardId: string }[],
   lock: boolean,
-): Promise<{ order: OrderWithParts; card: LockedCard; earlier: Shares } | undefined> {
-  const [row] = await tx.rows<OrderAndCardRow>(lock ? `${ORDER_AND_CARD_FOR_USE} FOR UPDATE OF c` : ORDER_AND_CARD_FOR_USE, [
-    orderId,
-    cardId,
+): Promise<(OrderAndCard | undefined)[]> {
+  const rows = await tx.rows<OrderAndCardRow>(lock ? `${ORDERS_AND_CARDS_FOR_USE} FOR UPDATE OF c` : ORDERS_AND_CARDS_FOR_USE, [
+    uses.map((use) => use.orderId),
+    uses.map((use) => use.cardId),
   ]);
-  if (!row) return undefined;
-  const {
-    useCardId,
-    useCardStatus,
-    useCardBalanceMinor,
-    useCardCurrency,
-    useCardIdentifierHash,
-    earlierAmountMinor,
-    earlierTaxMinor,
-    earlierTipMinor,
-    ...order
-  } = row;
-  return {
-    order: orderWithPartsOf(order),
-    card: {
-      id: useCardId,
-      status: useCardStatus,
-      balanceMinor: useCardBalanceMinor,
-      currency: useCardCurrency,
-      identifierHash: useCardIdentifierHash,
-    },
-    earlier: { amountMinor: earlierAmountMinor, taxMinor: earlierTaxMinor, tipMinor: earlierTipMinor },
-  };
+  const found: (OrderAndCard | undefined)[] = uses.map(() => undefined);
+  for (const row of rows) {
+    const {
+      useIndex,
+      useCardId,
+      useCardStatus,
+      useCardBalanceMinor,
+      useCardCurrency,
+      useCardIdentifierHash,
+      earlierAmountMinor,
+      earlierTaxMinor,
+      earlierTipMinor,
+      ...order
+    } = row;
+    found[useIndex] = {
+      order: orderWithPartsOf(order),
+      card: {
+        id: useCardId,
+        status: useCardStatus,
+        balanceMinor: useCardBalanceMinor,
+        currency: useCardCurrency,
+        identifierHash: useCardIdentifierHash,
+      },
+      earlier: { amountMinor: earlierAmountMinor, taxMinor: earlierTaxMinor, tipMinor: earlierTipMinor },
+    };
+  }
+  return found;
 }
 
 /** A use of a card on an order: what its `redeem` activity records (`id` chosen by the caller, so its event can name it first). */
@@ -256,23 +274,36 @@ export type Redeem = {
   tipMinor: bigint;
 };
 
-const DRAW = `INSERT INTO prepaid_card_draws (id, card_id, identifier_hash, order_id, amount_minor, tax_minor, tip_minor, occurred_at)
-  VALUES ($1::uuid, $2::uuid, $3, $4::uuid, $5::bigint, $6::bigint, $7::bigint, $8::timestamp(3))`;
+const DRAW_COLUMNS = 'id, card_id, identifier_hash, order_id, amount_minor, tax_minor, tip_minor, occurred_at';
+const DRAW_ROW = '($1::uuid, $2::uuid, $3, $4::uuid, $5::bigint, $6::bigint, $7::bigint, $8::timestamp(3))';
 
 /**
- * The use's draw (a write for writeTogether, with the use's others), taken as its transaction commits (decision
- * 0050): the trigger `prepaid_card_draw` takes the amount off the card's balance and appends its `redeem` activity
- * (under `use.id`) with a conditional update that never goes below zero, whatever the caller checked before, of a
- * card still active and still under the identifier presented (a transfer re-keys it); the card is empty when
- * nothing is left. A card that no longer allows the use
- * fails the commit (isRefusedDraw), and the whole use rolls back. The card's row is locked from the draw to the
- * end of the commit, inside the database.
+ * The uses' draws (a write for writeTogether, with the uses' others), taken as their transaction commits
+ * (decision 0050): the trigger `prepaid_card_draw` takes each amount off its card's balance and appends its
+ * `redeem` activity (under the use's `id`) with a conditional update that never goes below zero, whatever the
+ * caller checked before, of a card still active and still under the identifier presented (a transfer re-keys
+ * it); a card is empty when nothing is left. A card that no longer allows a use fails the commit
+ * (isRefusedDraw), and every use of the transaction rolls back. Each card's row is locked from its draw to the
+ * end of the commit, inside the database; the draws are inserted, and so taken, in the order of their cards' ids,
+ * so that two transactions drawing on the same cards never wait for each other's.
  */
-export function drawAtCommit(use: Redeem, now: Date): Statement {
-  return { text: DRAW, args: [use.id, use.cardId, use.identifierHash, use.orderId, use.amountMinor, use.taxMinor, use.tipMinor, now] };
+export function drawsAtCommit(uses: readonly Redeem[], now: Date): Statement {
+  const sorted = [...uses].sort((a, b) => (a.cardId < b.cardId ? -1 : a.cardId > b.cardId ? 1 : 0));
+  const args = sorted.flatMap((use) => [
+    use.id,
+    use.cardId,
+    use.identifierHash,
+    use.orderId,
+    use.amountMinor,
+    use.taxMinor,
+    use.tipMinor,
+    now,
+  ]);
+  const rows = sorted.map((_, index) => DRAW_ROW.replace(/\$(\d)/g, (__, n: string) => `$${index * 8 + Number(n)}`));
+  return { text: `INSERT INTO prepaid_card_draws (${DRAW_COLUMNS}) VALUES ${rows.join(', ')}`, args };
 }
 
-/** The commit failed because the card no longer allowed a use's draw (drawAtCommit): nothing of the use was written. */
+/** The commit failed because the card no longer allowed a use's draw (drawsAtCommit): nothing of the use was written. */
 export function isRefusedDraw(error: unknown): boolean {
   const cause = (error as { cause?: { kind?: unknown; code?: unknown } } | undefined)?.cause;
   return cause?.kind === 'postgres' && cause.code === REFUSED_DRAW;
@@ -416,40 +447,43 @@ export type UseTargets = {
 };
 
 /**
- * $1 card (a UUID), $2 order number, $3 now, $4 the organisation: the order's row is locked when it is the
- * organisation's.
+ * $1 cards (uuid[]), $2 order numbers, $3 now, $4 organisations (text[]; one place a use): each order's row is
+ * locked when it is its use's organisation's, every lock before anything is read (the initplan `locked`), in the
+ * order of the orders' ids, so that two transactions of many uses never wait for each other's.
  */
-const USE_TARGETS = `SELECT c.id AS card_id, c.identifier_hash, c.organization_id AS card_organization_id,
+const USE_TARGETS = `WITH u AS (
+    SELECT * FROM unnest($1::uuid[], $2::text[], $4::text[]) WITH ORDINALITY AS u(card_id, order_number, organization_id, n)),
+  locked AS (
+    SELECT l.id FROM orders l JOIN u ON l.order_number = u.order_number AND l.organization_id::text = u.organization_id
+    ORDER BY l.id FOR UPDATE OF l)
+  SELECT c.id AS card_id, c.identifier_hash, c.organization_id AS card_organization_id,
     o.id AS order_id, o.organization_id AS order_organization_id,
-    ARRAY(SELECT e.id::text FROM (${expiredOrdersOf('ARRAY[c.id]', '$3')}) e) AS expired,
-    (SELECT l.id FROM orders l WHERE l.id = o.id AND l.organization_id::text = $4 FOR UPDATE) IS NOT NULL AS locked
-  FROM (SELECT 1) one LEFT JOIN prepaid_cards c ON c.id = $1::uuid LEFT JOIN orders o ON o.order_number = $2`;
+    ARRAY(SELECT e.id::text FROM (${expiredOrdersOf('ARRAY[c.id]', '$3')}) e) AS expired
+  FROM u LEFT JOIN prepaid_cards c ON c.id = u.card_id LEFT JOIN orders o ON o.order_number = u.order_number
+  WHERE (SELECT count(*) FROM locked) >= 0
+  ORDER BY u.n`;
+
+/** A use as its first statement finds it: its card (a UUID), its order's number and the organisation using it. */
+export type UseKey = { cardId: string; orderNumber: string; organizationId: string };
 
 /**
- * A use's first statement, in its transaction: cardKeyOf of the card (a UUID), the id and organisation of the
- * order of the number, and expiredCardOrders of the card (none for a card no one has); and the order's row
- * locked (as lockOrder locks it) when it is `organizationId`'s. What it reads of the order is read before
- * its lock: a use reads the order again after it (orderAndCardForUse).
+ * The first statement of a transaction of uses: for each, cardKeyOf of the card, the id and organisation of the
+ * order of the number, and expiredCardOrders of the card (none for a card no one has); and each order's row
+ * locked (as lockOrder locks it) when it is its use's organisation's. No two uses may name one order. What it
+ * reads of an order is read before its lock: a use reads the order again after it (ordersAndCardsForUse).
  */
-export async function useTargetsOf(
-  tx: SqlQueries,
-  cardId: string,
-  orderNumber: string,
-  organizationId: string,
-  now: Date,
-): Promise<UseTargets> {
-  const [row] = await tx.rows<{
+export async function useTargetsOf(tx: SqlQueries, uses: readonly UseKey[], now: Date): Promise<UseTargets[]> {
+  const rows = await tx.rows<{
     cardId: string | null;
     identifierHash: string | null;
     cardOrganizationId: string | null;
     orderId: string | null;
     orderOrganizationId: string | null;
     expired: string[];
-  }>(USE_TARGETS, [cardId, orderNumber, now, organizationId]);
-  const { cardId: id, identifierHash, cardOrganizationId, orderId, orderOrganizationId, expired } = row!;
-  return {
+  }>(USE_TARGETS, [uses.map((use) => use.cardId), uses.map((use) => use.orderNumber), now, uses.map((use) => use.organizationId)]);
+  return rows.map(({ cardId: id, identifierHash, cardOrganizationId, orderId, orderOrganizationId, expired }) => ({
     card: id === null ? null : { id, identifierHash: identifierHash!, organizationId: cardOrganizationId! },
     order: orderId === null ? null : { id: orderId, organizationId: orderOrganizationId! },
     expired,
-  };
+  }));
 }

@@ -89,14 +89,25 @@ export function orderPartPaid(order: OrderWithParts, amount: bigint, now: Date):
  * An order it completes has its tracked items leave the stock and its loyalty card stamped, as
  * recordOrderPayment does.
  */
-export async function writeOrderPartPaid(
+export function writeOrderPartPaid(tx: SqlQueries, locked: OrderWithParts, paid: PartPaid, alongside: Statement[] = []): Promise<void> {
+  return writeOrdersPartPaid(tx, [{ locked, paid }], alongside);
+}
+
+/** writeOrderPartPaid of uses on distinct orders, their writes and `alongside` (theirs: events, draws) in one statement. */
+export async function writeOrdersPartPaid(
   tx: SqlQueries,
-  locked: OrderWithParts,
-  paid: PartPaid,
-  alongside: Statement[] = [],
+  uses: readonly { locked: OrderWithParts; paid: PartPaid }[],
+  alongside: Statement[],
 ): Promise<void> {
-  checkOrderUpdated(locked, await writeTogether(tx, [...orderUpdate(locked, paid.changes), ...alongside]));
-  if (paid.completes) {
+  const updates = uses.map(({ locked, paid }) => orderUpdate(locked, paid.changes));
+  const counts = await writeTogether(tx, [...updates.flat(), ...alongside]);
+  let first = 0;
+  uses.forEach(({ locked }, index) => {
+    checkOrderUpdated(locked, counts.slice(first));
+    first += updates[index]!.length;
+  });
+  for (const { paid } of uses) {
+    if (!paid.completes) continue;
     await takeFromStock(tx, paid.order.organizationId, paid.order.lines);
     // As recordOrderPayment does: the loyalty card the order was created with is stamped once it is paid.
     await stampPaidOrder(tx, paid.order, paid.order.paidAt!);

@@ -1,19 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, countPayment, type Org, outboxInsert, paymentEventData, validate } from '@ctk/shared';
+import { AppError, countPayment, groupCommit, type Org, outboxInsert, paymentEventData, type Statement, validate } from '@ctk/shared';
 import { z } from 'zod';
 import type { CardContext } from '../cards/card-context.js';
 import { readCardIdentifier } from '../cards/card-identifier.js';
 import type { OrderWithParts } from '../data/order-repository.js';
 import {
-  cardWithActivityOf,
-  cardWithActivityRead,
-  drawAtCommit,
+  cardsWithActivityOf,
+  cardsWithActivityRead,
+  drawsAtCommit,
   isRefusedDraw,
-  orderAndCardForUse,
+  ordersAndCardsForUse,
   readCard,
   type LockedCard,
   type PrepaidActivityRow,
   type PrepaidCardRow,
+  type Redeem,
   useTargetsOf,
 } from '../data/prepaid-card-repository.js';
 import { orderPaidEvent, wholeOf } from '../orders/order-event.js';
@@ -22,7 +23,7 @@ import { checkedOrderNumber } from '../orders/order-state.js';
 import { expireOrders } from './expire-card-orders.js';
 import { prepaidRedeemedEvent } from './prepaid-events.js';
 import { isCardId, isCardsIdentifier, MAX_CARD_VALUE, noSuchCard, orgCard, orgOrder } from './prepaid-card-rules.js';
-import { checkStoredValueMayPay, dueMinor, orderPartPaid, writeOrderPartPaid } from './stored-value-payment.js';
+import { checkStoredValueMayPay, dueMinor, orderPartPaid, type PartPaid, writeOrdersPartPaid } from './stored-value-payment.js';
 import { plus, restOf, useShares } from './use-shares.js';
 
 const useSchema = z.object({
@@ -39,6 +40,13 @@ export type UseInput = z.input<typeof useSchema>;
 /** What a use answers: the card without its ledger, the order after the use, and the use's entry in the ledger. */
 export type CardUse = { card: PrepaidCardRow; order: OrderWithParts; activity: PrepaidActivityRow };
 
+/** A use as asked, checked: the card's id (a UUID), the identifier's hash, the order's number and the amount (0: as much as it needs). */
+type Use = { org: Org; cardId: string; presentedHash: string; orderNumber: string; amountMinor: bigint };
+
+/** The most uses one transaction takes, and how many such transactions run at once (decision 0065). */
+const USES_TOGETHER = 32;
+const USE_LANES = 3;
+
 /**
  * Staff take a prepaid card for all or part of an open order of their organisation in the card's currency
  * (decision 0017). The identifier the customer presented must be the card's. The order's row is locked,
@@ -46,89 +54,176 @@ export type CardUse = { card: PrepaidCardRow; order: OrderWithParts; activity: P
  * goes below zero, with the `redeem` activity in the same statement. The order's card_paid_minor and its
  * satoshis for the rest (at the order's own rate, rounded up), and `prepaid.redeemed` with the use's share of
  * the tax and tip, are written in the same transaction. A use that covers what is due makes the order paid at
- * once, and ends its output's hold. Each use is counted in ctk_payments_total (path gift_card): accepted,
+ * once, and ends its output's hold. Uses that arrive together share a transaction (decision 0065), each
+ * answered as it would be alone. Each use is counted in ctk_payments_total (path gift_card): accepted,
  * refused or error.
  */
 export function usePrepaidCard(cards: CardContext, org: Org, input: UseInput): Promise<CardUse> {
-  return countPayment('gift_card', () => useCard(cards, org, input));
+  return countPayment('gift_card', async () => {
+    const use = checkedUse(org, input);
+    // "As much as the order needs" (0) reads the balance under the card's lock: such a use goes alone.
+    const outcome = use.amountMinor === 0n ? (await useCards(cards, [use]))[0]! : await queueOf(cards)(use);
+    if (outcome instanceof Error) throw outcome;
+    return outcome;
+  });
 }
 
-async function useCard(cards: CardContext, org: Org, input: UseInput, expireFirst = true): Promise<CardUse> {
+function checkedUse(org: Org, input: UseInput): Use {
   const request = validate(useSchema, input);
   const presented = readCardIdentifier(request.identifier, 'identifier');
   const orderNumber = checkedOrderNumber(request.orderNumber);
-  const context = cards.orders;
   if (!isCardId(request.id)) throw noSuchCard();
-  // The transaction without Prisma's client (decision 0048). Its draw is taken as it commits (decision 0050), so
+  return { org, cardId: request.id, presentedHash: presented.hash, orderNumber, amountMinor: request.amountMinor };
+}
+
+/** Each app's uses, taken together while others are being written: no two on one order in a transaction. */
+const queues = new WeakMap<CardContext, (use: Use) => Promise<CardUse | Error>>();
+
+function queueOf(cards: CardContext): (use: Use) => Promise<CardUse | Error> {
+  let queue = queues.get(cards);
+  if (!queue) {
+    queue = groupCommit((uses: Use[]) => useCards(cards, uses), {
+      maxBatch: USES_TOGETHER,
+      lanes: USE_LANES,
+      spanName: 'pos.prepaid.use',
+      keyOf: (use) => use.orderNumber,
+    });
+    queues.set(cards, queue);
+  }
+  return queue;
+}
+
+/**
+ * The uses in one transaction, each answered (its answer or its error) as it would be alone. When the
+ * transaction fails (a card that no longer allowed a draw as it committed, a lock lost to a deadlock), each use
+ * runs again alone.
+ */
+async function useCards(cards: CardContext, uses: readonly Use[], expireFirst = true): Promise<Array<CardUse | Error>> {
+  try {
+    return await useTogether(cards, uses, expireFirst);
+  } catch (error) {
+    if (uses.length === 1) return [error instanceof Error ? error : new Error(String(error))];
+    return Promise.all(uses.map(async (use) => (await useCards(cards, [use], expireFirst))[0]!));
+  }
+}
+
+/** A use read and checked in its transaction, with what it writes. */
+type Taken = { index: number; cardId: string; activityId: string; order: OrderWithParts };
+
+async function useTogether(cards: CardContext, uses: readonly Use[], expireFirst: boolean): Promise<Array<CardUse | Error>> {
+  const context = cards.orders;
+  const answers: Array<CardUse | Error | undefined> = uses.map(() => undefined);
+  const answer = (index: number, error: unknown) => (answers[index] = error instanceof Error ? error : new Error(String(error)));
+  // Uses whose cards have orders past their expiry: value that uses on them hold goes back first, each order in a
+  // transaction of its own (this use may need it). These uses write nothing here, and start again once they are.
+  const expiring: { index: number; orders: string[] }[] = [];
+  // The transaction without Prisma's client (decision 0048). Its draws are taken as it commits (decision 0050), so
   // concurrent uses of one card queue on its row lock for the commit alone.
   let refused: (Omit<Parameters<typeof refusal>[0], 'card'> & { cardId: string }) | undefined;
   const readAt = context.now();
-  const { result, rows } = await context.sql
+  const { result: taken, rows } = await context.sql
     .transactionThenRead(
       async (tx) => {
-        // The card, the order and the card's orders past their expiry, in one statement that locks the order.
-        const targets = await useTargetsOf(tx, request.id, orderNumber, org.id, readAt);
-        const known = orgCard(org, targets.card);
-        if (!isCardsIdentifier(known, presented.hash)) throw noSuchCard();
-        const orderId = orgOrder(org, orderNumber, targets.order);
-        // Value that uses on expired orders hold goes back first, each order in a transaction of its own: this use
-        // may need it. This one ends (it wrote nothing) and the use starts again once they are expired.
-        if (expireFirst && targets.expired.length > 0) return { expired: targets.expired };
-        // After the lock, in a statement of its own, the order with its parts and beside it the card as committed, not
-        // locked: the draw at the commit decides. "As much as the order needs" (0) reads the balance under the card's
-        // lock, so that another use meanwhile cannot refuse it. With them, what stored value already paid.
-        const { order, card, earlier } = (await orderAndCardForUse(tx, orderId, known.id, request.amountMinor === 0n))!;
-        // A transfer may have re-keyed the card since it was read.
-        if (!isCardsIdentifier(card, presented.hash)) throw noSuchCard();
+        // The cards, the orders and the cards' orders past their expiry, in one statement that locks the orders.
+        const keys = uses.map((use) => ({ cardId: use.cardId, orderNumber: use.orderNumber, organizationId: use.org.id }));
+        const found: { index: number; cardId: string; orderId: string }[] = [];
+        (await useTargetsOf(tx, keys, readAt)).forEach((targets, index) => {
+          const use = uses[index]!;
+          try {
+            const known = orgCard(use.org, targets.card);
+            if (!isCardsIdentifier(known, use.presentedHash)) throw noSuchCard();
+            const orderId = orgOrder(use.org, use.orderNumber, targets.order);
+            if (expireFirst && targets.expired.length > 0) expiring.push({ index, orders: targets.expired });
+            else found.push({ index, cardId: known.id, orderId });
+          } catch (error) {
+            answer(index, error);
+          }
+        });
+        if (found.length === 0) return [];
+        // After the locks, in a statement of its own, each order with its parts and beside it the card as committed,
+        // not locked: the draw at the commit decides. "As much as the order needs" (0, alone) reads the balance under
+        // the card's lock, so that another use meanwhile cannot refuse it. With them, what stored value already paid.
+        const alone = uses.length === 1 && uses[0]!.amountMinor === 0n;
+        const read = await ordersAndCardsForUse(tx, found, alone);
         const now = context.now();
-        const amount = amountToUse(card, order, request.amountMinor, now);
-        const shares = useShares(wholeOf(order), earlier, amount);
-        const paid = orderPartPaid(order, amount, now);
-        // The part of the order that money pays: all of it less the cards' uses, this one included.
-        const rest = restOf(wholeOf(order), plus(earlier, shares));
-        const use = {
-          id: randomUUID(),
-          cardId: card.id,
-          identifierHash: card.identifierHash,
-          orderId: order.id,
-          amountMinor: amount,
-          taxMinor: shares.taxMinor,
-          tipMinor: shares.tipMinor,
-        };
-        // The entry that completes the order carries its lines: this use's, unless money paid a rest. Written under
-        // the id the use's activity will have: a refused draw rolls them back with the rest.
-        const redeem = { id: use.id, cardId: card.id, occurredAt: now };
-        const events = [prepaidRedeemedEvent(paid.order, redeem, shares, paid.completes && rest.amountMinor === 0n)];
-        if (paid.completes && rest.amountMinor > 0n) {
-          events.push(orderPaidEvent(paid.order, paid.order.payments.at(-1)?.txid ?? '', now, rest));
-        }
-        // The order's update, the events and the draw in one statement (decision 0063).
-        await writeOrderPartPaid(tx, order, paid, [
-          ...events.map((event) => outboxInsert(paymentEventData(event))),
-          drawAtCommit(use, now),
-        ]);
-        refused = { presentedHash: presented.hash, cardId: known.id, order, amount, now };
-        return { order: paid.order, cardId: known.id, activityId: use.id };
+        const written: { locked: OrderWithParts; paid: PartPaid }[] = [];
+        const events: Statement[] = [];
+        const draws: Redeem[] = [];
+        const taken: Taken[] = [];
+        found.forEach(({ index }, at) => {
+          const use = uses[index]!;
+          try {
+            const { order, card, earlier } = read[at]!;
+            // A transfer may have re-keyed the card since it was read.
+            if (!isCardsIdentifier(card, use.presentedHash)) throw noSuchCard();
+            const amount = amountToUse(card, order, use.amountMinor, now);
+            const shares = useShares(wholeOf(order), earlier, amount);
+            const paid = orderPartPaid(order, amount, now);
+            // The part of the order that money pays: all of it less the cards' uses, this one included.
+            const rest = restOf(wholeOf(order), plus(earlier, shares));
+            const draw = {
+              id: randomUUID(),
+              cardId: card.id,
+              identifierHash: card.identifierHash,
+              orderId: order.id,
+              amountMinor: amount,
+              taxMinor: shares.taxMinor,
+              tipMinor: shares.tipMinor,
+            };
+            // The entry that completes the order carries its lines: this use's, unless money paid a rest. Written
+            // under the id the use's activity will have: a refused draw rolls them back with the rest.
+            const redeem = { id: draw.id, cardId: card.id, occurredAt: now };
+            events.push(
+              outboxInsert(paymentEventData(prepaidRedeemedEvent(paid.order, redeem, shares, paid.completes && rest.amountMinor === 0n))),
+            );
+            if (paid.completes && rest.amountMinor > 0n) {
+              events.push(outboxInsert(paymentEventData(orderPaidEvent(paid.order, paid.order.payments.at(-1)?.txid ?? '', now, rest))));
+            }
+            written.push({ locked: order, paid });
+            draws.push(draw);
+            taken.push({ index, cardId: card.id, activityId: draw.id, order: paid.order });
+            refused = { presentedHash: use.presentedHash, cardId: card.id, order, amount, now };
+          } catch (error) {
+            answer(index, error);
+          }
+        });
+        // The orders' updates, the events and the draws in one statement (decision 0063).
+        if (taken.length > 0) await writeOrdersPartPaid(tx, written, [...events, drawsAtCommit(draws, now)]);
+        return taken;
       },
-      // The card as it now is (a later use may have drawn on it since) with this use's entry, and not its ledger
-      // (decision 0051): read as the use commits, in one round trip with the COMMIT (decision 0064).
-      (done) => (done.cardId === undefined ? undefined : cardWithActivityRead(done.cardId, done.activityId)),
+      // The cards as they now are (a later use may have drawn on them since) with each use's entry, and not their
+      // ledgers (decision 0051): read as the uses commit, in one round trip with the COMMIT (decision 0064).
+      (taken) => (taken.length === 0 ? undefined : cardsWithActivityRead(taken)),
     )
     .catch(async (error: unknown) => {
-      // The card no longer allowed the draw as the use committed: why, from the card as it now is.
-      if (refused && isRefusedDraw(error)) throw refusal({ ...refused, card: (await readCard(context.sql, refused.cardId))! });
+      // The card no longer allowed the draw of a use alone as it committed: why, from the card as it now is.
+      if (uses.length === 1 && refused && isRefusedDraw(error)) {
+        throw refusal({ ...refused, card: (await readCard(context.sql, refused.cardId))! });
+      }
       throw error;
     });
-  if (result.expired) {
-    await expireOrders(context, result.expired, readAt);
-    return useCard(cards, org, input, false);
+  if (taken.length > 0) {
+    for (const { order } of taken) context.notifier.changed(order.id);
+    context.eventsCommitted();
   }
-  context.notifier.changed(result.order.id);
-  context.eventsCommitted();
-  // Paid by this use: a payment to its output could only be refunded now, so its hold ends (decision 0022).
-  if (result.order.status === 'paid' || result.order.status === 'confirmed') await releaseOrderHold(context, result.order);
-  const { card, activity } = cardWithActivityOf(rows)!;
-  return { order: result.order, activity, card };
+  const read = cardsWithActivityOf(rows, taken.length);
+  await Promise.all(
+    taken.map(async ({ index, order }, at) => {
+      // Paid by this use: a payment to its output could only be refunded now, so its hold ends (decision 0022).
+      if (order.status === 'paid' || order.status === 'confirmed') await releaseOrderHold(context, order);
+      const { card, activity } = read[at]!;
+      answers[index] = { order, activity, card };
+    }),
+  );
+  if (expiring.length > 0) {
+    await expireOrders(context, [...new Set(expiring.flatMap(({ orders }) => orders))], readAt);
+    await Promise.all(
+      expiring.map(async ({ index }) => {
+        answers[index] = (await useCards(cards, [uses[index]!], false))[0]!;
+      }),
+    );
+  }
+  return answers as Array<CardUse | Error>;
 }
 
 /** What this use takes: as asked, or (0) as much as the order still needs up to the balance. */

@@ -86,6 +86,14 @@ const payments = new Counter({
   registers,
 });
 
+const batchSizes = new Histogram({
+  name: 'ctk_group_commit_batch_size',
+  help: 'Items written together in one batch of a group commit (journal entries, card uses), by what it writes.',
+  labelNames: ['write'] as const,
+  buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512],
+  registers,
+});
+
 const runningApps = new Map<string, number>();
 /**
  * Marks an app as running in this process, for the `app` label: the app the process runs. Apps sharing a
@@ -114,6 +122,11 @@ export function collectNodeMetrics(): void {
   if (defaultsCollected) return;
   defaultsCollected = true;
   collectDefaultMetrics({ register: metricsRegistry });
+}
+
+/** Records a batch of `size` items a group commit wrote together; `write` is its span's name (a fixed name). */
+export function observeBatch(write: string, size: number): void {
+  batchSizes.observe({ write }, size);
 }
 
 /** Counts one HTTP answer of the gateway: `route` is the template Fastify matched, absent for none (`unmatched`). */
