@@ -285,7 +285,7 @@ const DRAW_ROW = '($1::uuid, $2::uuid, $3, $4::uuid, $5::bigint, $6::bigint, $7:
  * it); a card is empty when nothing is left. A card that no longer allows a use fails the commit
  * (isRefusedDraw), and every use of the transaction rolls back. Each card's row is locked from its draw to the
  * end of the commit, inside the database; the draws are inserted, and so taken, in the order of their cards' ids,
- * so that two transactions drawing on the same cards never wait for each other's.
+ * so that no two transactions drawing on the same cards each wait for the other (a deadlock).
  */
 export function drawsAtCommit(uses: readonly Redeem[], now: Date): Statement {
   const sorted = [...uses].sort((a, b) => (a.cardId < b.cardId ? -1 : a.cardId > b.cardId ? 1 : 0));
@@ -449,7 +449,7 @@ export type UseTargets = {
 /**
  * $1 cards (uuid[]), $2 order numbers, $3 now, $4 organisations (text[]; one place a use): each order's row is
  * locked when it is its use's organisation's, every lock before anything is read (the initplan `locked`), in the
- * order of the orders' ids, so that two transactions of many uses never wait for each other's.
+ * order of the orders' ids, so that no two transactions of uses each wait for the other (a deadlock).
  */
 const USE_TARGETS = `WITH u AS (
     SELECT * FROM unnest($1::uuid[], $2::text[], $4::text[]) WITH ORDINALITY AS u(card_id, order_number, organization_id, n)),
