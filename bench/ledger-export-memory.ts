@@ -112,12 +112,12 @@ async function idleRss(pid: number): Promise<number> {
 
 /** Posts `count` three-line sales of the organisation through books' posting use case, on books' database. */
 async function seedJournal(organizationId: string, count: number, database: { databaseUrl?: string; dataDir: string }) {
-  const { prisma, close } = await openPrisma(
+  const { prisma, sql, close } = await openPrisma(
     { service: 'books', databaseUrl: database.databaseUrl, dataDir: database.dataDir, prismaDir: BOOKS_PRISMA_DIR },
     (adapter) => new PrismaClient({ adapter }),
   );
   const deps = {
-    journal: createJournalRepository(prisma),
+    journal: createJournalRepository(prisma, sql),
     parked: createParkedEventRepository(prisma),
     logger: createLogger('seed', 'silent'),
   };

@@ -22,7 +22,7 @@ export const service = defineService({
   database: { prismaDir: fileURLToPath(new URL('../prisma', import.meta.url)), createClient: (adapter) => new PrismaClient({ adapter }) },
   build: ({ config, prisma, sql, logger, announcements }) => {
     const deps = {
-      journal: createJournalRepository(prisma),
+      journal: createJournalRepository(prisma, sql),
       parked: createParkedEventRepository(prisma),
       reports: createReportRepository(prisma),
       balances: createBalanceRepository(prisma),

@@ -337,11 +337,12 @@ describe('posting payment events to the journal', () => {
     expect(await books.prisma.account.count({ where: { organizationId: { in: [first, second] } } })).toBe(2 * CHART_OF_ACCOUNTS.length);
   });
 
-  it('keeps the line items and the amounts of a sale for the reports', async () => {
+  it('keeps the line items and the amounts of a sale for the reports, their names exactly as sold', async () => {
     const organizationId = randomUUID();
+    // Names with what an array literal gives meaning to (quotes, commas, braces, a backslash, NULL): they go in as arrays.
     const lines = [
-      { itemId: 'latte', name: 'Latte', quantity: 2n, unitPriceMinor: 450n, taxMinor: 65n, totalMinor: 965n },
-      { itemId: '', name: 'Cookie', quantity: 1n, unitPriceMinor: 100n, taxMinor: 10n, totalMinor: 110n },
+      { itemId: 'latte', name: 'Latte "grande", {oat} \\ café', quantity: 2n, unitPriceMinor: 450n, taxMinor: 65n, totalMinor: 965n },
+      { itemId: '', name: 'NULL', quantity: 1n, unitPriceMinor: 100n, taxMinor: 10n, totalMinor: 110n },
     ];
     const event = newEvent(organizationId, { lines });
     expect(await books.post(event)).toBe('posted');

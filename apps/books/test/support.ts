@@ -81,12 +81,12 @@ export async function startFedBooks(options: Omit<TestBooksOptions, 'transport'>
  */
 export async function openTestJournal(env?: BooksEnv) {
   const { DATABASE_URL: databaseUrl, CTK_DATA_DIR: dataDir } = env ?? (await testBooksDatabase()).env;
-  const { prisma, close } = await openPrisma(
+  const { prisma, sql, close } = await openPrisma(
     { service: 'books', databaseUrl, dataDir, prismaDir: PRISMA_DIR },
     (adapter) => new PrismaClient({ adapter }),
   );
   const logger = createLogger('books', 'silent');
-  const deps: PostingDeps = { journal: createJournalRepository(prisma), parked: createParkedEventRepository(prisma), logger };
+  const deps: PostingDeps = { journal: createJournalRepository(prisma, sql), parked: createParkedEventRepository(prisma), logger };
   return {
     prisma,
     deps,

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import type { SqlQueries } from '@ctk/shared';
 import type { NewJournalEntry } from './new-journal-entry.js';
-import type { RawQueryable } from './raw-queryable.js';
 
 /**
  * Writes many entries, their lines and their items in one statement, so a batch costs one round trip:
  * the lines and items of an entry are written only if the entry was (ON CONFLICT on the unique event id
  * skips an event posted before, or by a racing consumer). One statement is one transaction: an entry is
- * written whole or not at all. Arrays go in as parameters (unnest), so the statement text never changes.
- * Returns the event ids that were posted now.
+ * written whole or not at all. Arrays go in as parameters (unnest), so the statement text never changes; each
+ * value as text (numbers as their digits), which the statement casts. Sent without Prisma's client (decision
+ * 0048). Returns the event ids that were posted now.
  */
 const INSERT_ENTRIES = `
 WITH new_entries AS (
@@ -36,7 +37,7 @@ SELECT event_id FROM new_entries`;
 
 export type EntryToInsert = { entry: NewJournalEntry; accountIds: ReadonlyMap<string, string> };
 
-export async function insertEntries(db: RawQueryable, batch: readonly EntryToInsert[]): Promise<Set<string>> {
+export async function insertEntries(db: SqlQueries, batch: readonly EntryToInsert[]): Promise<Set<string>> {
   const entries = columns(19);
   const lines = columns(7);
   const items = columns(11);
@@ -68,7 +69,7 @@ export async function insertEntries(db: RawQueryable, batch: readonly EntryToIns
     entry.lines.forEach((line, lineNo) => {
       const accountId = accountIds.get(line.accountCode);
       if (!accountId) throw new Error(`Account ${line.accountCode} is not in the chart of accounts`);
-      push(lines, randomUUID(), id, lineNo, accountId, String(line.debitMinor), String(line.creditMinor), line.memo);
+      push(lines, randomUUID(), id, String(lineNo), accountId, String(line.debitMinor), String(line.creditMinor), line.memo);
     });
     entry.items.forEach((item, lineNo) => {
       push(
@@ -77,7 +78,7 @@ export async function insertEntries(db: RawQueryable, batch: readonly EntryToIns
         id,
         entry.organizationId,
         occurredAt,
-        lineNo,
+        String(lineNo),
         item.itemId,
         item.name,
         String(item.quantity),
@@ -87,14 +88,14 @@ export async function insertEntries(db: RawQueryable, batch: readonly EntryToIns
       );
     });
   }
-  const rows = await db.$queryRawUnsafe<Array<{ event_id: string }>>(INSERT_ENTRIES, ...entries, ...lines, ...items);
-  return new Set(rows.map((row) => row.event_id));
+  const rows = await db.rows<{ eventId: string }>(INSERT_ENTRIES, [...entries, ...lines, ...items]);
+  return new Set(rows.map((row) => row.eventId));
 }
 
-function columns(count: number): unknown[][] {
+function columns(count: number): (string | null)[][] {
   return Array.from({ length: count }, () => []);
 }
 
-function push(target: unknown[][], ...values: unknown[]): void {
+function push(target: (string | null)[][], ...values: (string | null)[]): void {
   values.forEach((value, i) => target[i]?.push(value));
 }

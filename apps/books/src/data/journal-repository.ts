@@ -1,4 +1,4 @@
-import { groupCommit, type CursorPosition } from '@ctk/shared';
+import { groupCommit, type CursorPosition, type SqlQueries } from '@ctk/shared';
 import type { AccountSpec } from '../domain/chart-of-accounts.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { accountIdsByCode } from './chart-repository.js';
@@ -151,7 +151,8 @@ FROM totals t LEFT JOIN firsts f ON true`;
 /** Entries written in one statement at most; a burst of deliveries is written in batches of this size. */
 const MAX_BATCH = 200;
 
-export function createJournalRepository(prisma: PrismaClient) {
+/** The journal over Prisma's client, and `sql` (the same database) for the batch insert of entries (decision 0048). */
+export function createJournalRepository(prisma: PrismaClient, sql: SqlQueries) {
   const hasEvent = async (eventId: string): Promise<boolean> =>
     (await prisma.journalEntry.findUnique({ where: { eventId }, select: { id: true } })) !== null;
 
@@ -177,7 +178,7 @@ export function createJournalRepository(prisma: PrismaClient) {
     const seen = new Set<string>();
     const firsts = entries.filter(({ entry }) => !seen.has(entry.eventId) && Boolean(seen.add(entry.eventId)));
     try {
-      const posted = await insertEntries(prisma, firsts);
+      const posted = await insertEntries(sql, firsts);
       return entries.map((item) => (firsts.includes(item) && posted.has(item.entry.eventId) ? 'posted' : 'duplicate'));
     } catch (error) {
       if (batch.length === 1) return [error instanceof Error ? error : new Error(String(error))];

@@ -7,7 +7,7 @@ import {
 } from '@prisma/driver-adapter-utils';
 import { AFTER_COMMIT } from './pipelined-client.js';
 
-export type SqlArg = string | number | bigint | boolean | Date | Uint8Array | null | readonly string[];
+export type SqlArg = string | number | bigint | boolean | Date | Uint8Array | null | readonly (string | null)[];
 
 /**
  * Statements sent on the driver adapter the app's Prisma client runs on (the same pool, or the same PGlite),
