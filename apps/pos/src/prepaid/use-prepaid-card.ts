@@ -95,25 +95,35 @@ function queueOf(cards: CardContext): (use: Use) => Promise<CardUse | Error> {
 
 /**
  * The uses in one transaction, each answered (its answer or its error) as it would be alone. When the
- * transaction fails (a card that no longer allowed a draw as it committed, a lock lost to a deadlock), each use
- * runs again alone.
+ * transaction fails (a card that no longer allowed a draw as it committed, a lock lost to a deadlock), nothing of
+ * it was kept and each use runs again alone; once it has committed, none runs again.
  */
 async function useCards(cards: CardContext, uses: readonly Use[], expireFirst = true): Promise<Array<CardUse | Error>> {
-  try {
-    return await useTogether(cards, uses, expireFirst);
-  } catch (error) {
-    if (uses.length === 1) return [error instanceof Error ? error : new Error(String(error))];
-    return Promise.all(uses.map(async (use) => (await useCards(cards, [use], expireFirst))[0]!));
-  }
+  const committed = await useTogether(cards, uses, expireFirst).catch((error: unknown) => ({ failed: asError(error) }));
+  if (!('failed' in committed)) return answered(cards, uses, committed);
+  if (uses.length === 1) return [committed.failed];
+  return Promise.all(uses.map(async (use) => (await useCards(cards, [use], expireFirst))[0]!));
 }
+
+const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
 
 /** A use read and checked in its transaction, with what it writes. */
 type Taken = { index: number; cardId: string; activityId: string; order: OrderWithParts };
 
-async function useTogether(cards: CardContext, uses: readonly Use[], expireFirst: boolean): Promise<Array<CardUse | Error>> {
+/** What a transaction of uses committed: the uses it took, the answer read of them, and the others' answers so far. */
+type Committed = {
+  answers: Array<CardUse | Error | undefined>;
+  taken: Taken[];
+  rows: unknown[];
+  expiring: { index: number; orders: string[] }[];
+  readAt: Date;
+};
+
+/** The uses' transaction: it throws when it failed, and wrote nothing. */
+async function useTogether(cards: CardContext, uses: readonly Use[], expireFirst: boolean): Promise<Committed> {
   const context = cards.orders;
   const answers: Array<CardUse | Error | undefined> = uses.map(() => undefined);
-  const answer = (index: number, error: unknown) => (answers[index] = error instanceof Error ? error : new Error(String(error)));
+  const answer = (index: number, error: unknown) => (answers[index] = asError(error));
   // Uses whose cards have orders past their expiry: value that uses on them hold goes back first, each order in a
   // transaction of its own (this use may need it). These uses write nothing here, and start again once they are.
   const expiring: { index: number; orders: string[] }[] = [];
@@ -202,6 +212,13 @@ async function useTogether(cards: CardContext, uses: readonly Use[], expireFirst
       }
       throw error;
     });
+  return { answers, taken, rows, expiring, readAt };
+}
+
+/** Each use's answer once its transaction committed; uses whose cards had expired orders run after them, alone. */
+async function answered(cards: CardContext, uses: readonly Use[], committed: Committed): Promise<Array<CardUse | Error>> {
+  const context = cards.orders;
+  const { answers, taken, rows, expiring, readAt } = committed;
   if (taken.length > 0) {
     for (const { order } of taken) context.notifier.changed(order.id);
     context.eventsCommitted();
