@@ -127,10 +127,11 @@ async function useTogether(cards: CardContext, uses: readonly Use[], expireFirst
   // Uses whose cards have orders past their expiry: value that uses on them hold goes back first, each order in a
   // transaction of its own (this use may need it). These uses write nothing here, and start again once they are.
   const expiring: { index: number; orders: string[] }[] = [];
-  // The transaction without Prisma's client (decision 0048). Its draws are taken as it commits (decision 0050), so
-  // concurrent uses of one card queue on its row lock for the commit alone.
+  // What a use alone checked before its draw: why the draw was refused at the commit is told from it.
   let refused: (Omit<Parameters<typeof refusal>[0], 'card'> & { cardId: string }) | undefined;
   const readAt = context.now();
+  // The transaction without Prisma's client (decision 0048). Its draws are taken as it commits (decision 0050), so
+  // concurrent uses of one card queue on its row lock for the commit alone.
   const { result: taken, rows } = await context.sql
     .transactionThenRead(
       async (tx) => {
@@ -192,7 +193,7 @@ async function useTogether(cards: CardContext, uses: readonly Use[], expireFirst
             written.push({ locked: order, paid });
             draws.push(draw);
             taken.push({ index, cardId: card.id, activityId: draw.id, order: paid.order });
-            refused = { presentedHash: use.presentedHash, cardId: card.id, order, amount, now };
+            if (uses.length === 1) refused = { presentedHash: use.presentedHash, cardId: card.id, order, amount, now };
           } catch (error) {
             answer(index, error);
           }
@@ -207,7 +208,7 @@ async function useTogether(cards: CardContext, uses: readonly Use[], expireFirst
     )
     .catch(async (error: unknown) => {
       // The card no longer allowed the draw of a use alone as it committed: why, from the card as it now is.
-      if (uses.length === 1 && refused && isRefusedDraw(error)) {
+      if (refused && isRefusedDraw(error)) {
         throw refusal({ ...refused, card: (await readCard(context.sql, refused.cardId))! });
       }
       throw error;
