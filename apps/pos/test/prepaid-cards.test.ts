@@ -7,7 +7,15 @@ import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
 import { enqueueOutboxEvent, metricsRegistry, outboxInsert, writeTogether } from '@ctk/shared';
 import { eventually } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cardById, cardsWithActivityOf, cardsWithActivityRead, drawsAtCommit, isRefusedDraw } from '../src/data/prepaid-card-repository.js';
+import {
+  cardById,
+  cardsWithActivityOf,
+  cardsWithActivityRead,
+  drawsAtCommit,
+  isRefusedDraw,
+  ORDERS_AND_CARDS_FOR_USE,
+  USE_TARGETS,
+} from '../src/data/prepaid-card-repository.js';
 import { watchOnce } from '../src/orders/order-watcher.js';
 import { failure, fundedCustomer, orderRequest, paying, PUBLIC_URL, startOrderStack, type OrderStack } from './order-stack.js';
 import { newItem } from './support.js';
@@ -489,6 +497,69 @@ describe('uses that arrive together (decision 0065)', () => {
     const after = await transactionsOfUses();
     expect(after.uses - before.uses).toBe(outcomes.length);
     expect(after.transactions - before.transactions).toBeLessThan(outcomes.length);
+  });
+
+  // Their transaction's statements run on generic plans (decision 0066), made once whatever the arrays hold: each
+  // must find its rows by key, as a custom plan would, among many orders and cards.
+  it.skipIf(!process.env.CTK_TEST_POSTGRES_URL)('find every row by key on their generic plans (PostgreSQL)', async () => {
+    const org = await stack.walletOrg();
+    const { card } = await activeCard(org, 100n);
+    const open = await order(org, 500n);
+    const rolledBack = new Error('rolled back: the rows made for the plans are not kept');
+    const planned = stack.orders.sql.transaction(
+      async (tx) => {
+        // 3,000 more orders, each with the open order's line, and 3,000 more cards, each with the card's first
+        // activity on an order of its own; then the planner's statistics of them.
+        await tx.rows(
+          `INSERT INTO orders SELECT (json_populate_record(o, json_build_object('id', gen_random_uuid(), 'order_number', 'PLAN' || g))).*
+            FROM orders o, generate_series(1, 3000) g WHERE o.order_number = $1`,
+          [open.orderNumber],
+        );
+        await tx.rows(
+          `INSERT INTO order_lines SELECT (json_populate_record(l, json_build_object('id', gen_random_uuid(), 'order_id', o.id))).*
+            FROM order_lines l JOIN orders m ON m.id = l.order_id AND m.order_number = $1, orders o WHERE o.order_number LIKE 'PLAN%'`,
+          [open.orderNumber],
+        );
+        await tx.rows(
+          `INSERT INTO prepaid_cards SELECT (json_populate_record(c, json_build_object('id', gen_random_uuid(),
+              'identifier_hash', md5(g::text) || md5(g::text), 'selling_order_id', NULL))).*
+            FROM prepaid_cards c, generate_series(1, 3000) g WHERE c.id = $1::uuid`,
+          [card.id],
+        );
+        await tx.rows(
+          `INSERT INTO prepaid_card_activities
+            SELECT (json_populate_record(a, json_build_object('id', gen_random_uuid(), 'card_id', c.id, 'order_id', o.id))).*
+            FROM prepaid_card_activities a
+              JOIN (SELECT id, row_number() OVER () AS n FROM prepaid_cards WHERE organization_id = $2::uuid AND id <> $1::uuid) c ON true
+              JOIN (SELECT id, row_number() OVER () AS n FROM orders WHERE order_number LIKE 'PLAN%') o ON o.n = c.n
+            WHERE a.card_id = $1::uuid AND a.sequence = 1`,
+          [card.id, org.id],
+        );
+        await tx.rows('ANALYZE orders, order_lines, prepaid_cards, prepaid_card_activities', []);
+        const orderId = (await tx.rows<{ id: string }>('SELECT id FROM orders WHERE order_number = $1', [open.orderNumber]))[0]!.id;
+        const planOf = async (name: string, statement: string, args: string) => {
+          await tx.rows(`PREPARE ${name} AS ${statement}`, []);
+          const lines = await tx.rows<Record<string, string>>(`EXPLAIN EXECUTE ${name}(${args})`, []);
+          await tx.rows(`DEALLOCATE ${name}`, []);
+          return lines.map((line) => Object.values(line)[0]).join('\n');
+        };
+        const plans = [
+          await planOf(
+            'use_targets_plan',
+            USE_TARGETS,
+            `ARRAY['${card.id}']::uuid[], ARRAY['${open.orderNumber}'], now()::timestamp(3), ARRAY['${org.id}']`,
+          ),
+          await planOf('orders_and_cards_plan', ORDERS_AND_CARDS_FOR_USE, `ARRAY['${orderId}']::uuid[], ARRAY['${card.id}']::uuid[]`),
+        ];
+        for (const plan of plans) {
+          expect(plan).toMatch(/Index Scan using orders_/);
+          expect(plan).not.toMatch(/Seq Scan on (orders|order_lines|prepaid_cards|prepaid_card_activities)\b/);
+        }
+        throw rolledBack;
+      },
+      { genericPlans: true },
+    );
+    await expect(planned).rejects.toBe(rolledBack);
   });
 });
 

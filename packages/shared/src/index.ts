@@ -27,6 +27,7 @@ export {
   type SqlArg,
   type SqlQueries,
   type Statement,
+  type TransactionOptions,
 } from './db/sql.js';
 export { batchedWrites } from './db/batched-writes.js';
 export { groupCommit, type GroupCommitOptions } from './db/group-commit.js';

@@ -68,6 +68,30 @@ describe.skipIf(!process.env.CTK_TEST_POSTGRES_URL)('the pipelined client', () =
     }
   });
 
+  it('sends a transaction’s SET LOCAL with its BEGIN, in effect for the transaction alone', async () => {
+    const client = await pool.connect();
+    try {
+      const mode = named('mode', "SELECT current_setting('plan_cache_mode') AS mode");
+      await client.query(mode);
+      const answers = roundTrips(client);
+      await client.query('BEGIN');
+      await client.query('SET LOCAL plan_cache_mode = force_generic_plan');
+      expect(answers()).toBe(0);
+      expect((await client.query(mode)).rows).toEqual([{ mode: 'force_generic_plan' }]);
+      expect(answers()).toBe(1);
+      await client.query('COMMIT');
+      expect((await client.query(mode)).rows).toEqual([{ mode: 'auto' }]);
+      // A setting held for a transaction that sends no statement is sent with nothing.
+      await client.query('BEGIN');
+      await client.query('SET LOCAL plan_cache_mode = force_custom_plan');
+      await client.query('ROLLBACK');
+      expect(answers()).toBe(3);
+      expect((await client.query(mode)).rows).toEqual([{ mode: 'auto' }]);
+    } finally {
+      client.release();
+    }
+  });
+
   it('sends nothing for a transaction without a statement, and no BEGIN its last user left held', async () => {
     const client = await pool.connect();
     const answers = roundTrips(client);

@@ -202,6 +202,20 @@ describe('Sql', () => {
     ).toEqual({ result: 1, rows: [] });
   });
 
+  it('runs a transaction’s statements on generic plans when asked (PostgreSQL), for that transaction alone', async () => {
+    const mode = "SELECT current_setting('plan_cache_mode') AS mode";
+    const inside = await db.sql.transaction((tx) => tx.rows<{ mode: string }>(mode, []), { genericPlans: true });
+    // PGlite plans each statement as it comes: there is nothing to keep.
+    expect(inside).toEqual([{ mode: db.kind === 'postgres' ? 'force_generic_plan' : 'auto' }]);
+    expect(await db.sql.transaction((tx) => tx.rows(mode, []))).toEqual([{ mode: 'auto' }]);
+    const { rows } = await db.sql.transactionThenRead(
+      async (tx) => tx.rows<{ mode: string }>(mode, []),
+      () => ({ text: mode, args: [] }),
+      { genericPlans: true },
+    );
+    expect(rows).toEqual([{ mode: 'auto' }]);
+  });
+
   it('refuses a column it would answer otherwise than Prisma (numeric), naming it', async () => {
     await expect(db.sql.rows('SELECT 1.5::numeric AS price', [])).rejects.toThrow(/column price .*read it through Prisma/);
   });

@@ -199,9 +199,9 @@ export async function readCard(tx: SqlQueries, id: string): Promise<LockedCard |
 /**
  * $1 orders, $2 cards (uuid[] of one length): each order with its parts, what a use checks of the card of the same
  * place beside it (its columns named `use_card_…`) and what the order's stored value already paid (`earlier_…`),
- * each row under its place (`use_index`, from 0).
+ * each row under its place (`use_index`, from 0). Exported for its generic plan's test (decision 0066).
  */
-const ORDERS_AND_CARDS_FOR_USE = `SELECT (u.n - 1)::int4 AS use_index, ${ORDER_WITH_PARTS},
+export const ORDERS_AND_CARDS_FOR_USE = `SELECT (u.n - 1)::int4 AS use_index, ${ORDER_WITH_PARTS},
     c.id AS use_card_id, c.status AS use_card_status, c.balance_minor AS use_card_balance_minor,
     c.currency AS use_card_currency, c.identifier_hash AS use_card_identifier_hash,
     s.amount_minor AS earlier_amount_minor, s.tax_minor AS earlier_tax_minor, s.tip_minor AS earlier_tip_minor
@@ -449,9 +449,10 @@ export type UseTargets = {
 /**
  * $1 cards (uuid[]), $2 order numbers, $3 now, $4 organisations (text[]; one place a use): each order's row is
  * locked when it is its use's organisation's, every lock before anything is read (the initplan `locked`), in the
- * order of the orders' ids, so that no two transactions of uses each wait for the other (a deadlock).
+ * order of the orders' ids, so that no two transactions of uses each wait for the other (a deadlock). Exported for
+ * its generic plan's test (decision 0066).
  */
-const USE_TARGETS = `WITH u AS (
+export const USE_TARGETS = `WITH u AS (
     SELECT * FROM unnest($1::uuid[], $2::text[], $4::text[]) WITH ORDINALITY AS u(card_id, order_number, organization_id, n)),
   locked AS (
     SELECT l.id FROM orders l JOIN u ON l.order_number = u.order_number AND l.organization_id::text = u.organization_id

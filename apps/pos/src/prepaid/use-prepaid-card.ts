@@ -205,6 +205,8 @@ async function useTogether(cards: CardContext, uses: readonly Use[], expireFirst
       // The cards as they now are (a later use may have drawn on them since) with each use's entry, and not their
       // ledgers (decision 0051): read as the uses commit, in one round trip with the COMMIT (decision 0064).
       (taken) => (taken.length === 0 ? undefined : cardsWithActivityRead(taken)),
+      // Its statements take the uses' arrays and find every row by key: planned once a connection (decision 0066).
+      { genericPlans: true },
     )
     .catch(async (error: unknown) => {
       // The card no longer allowed the draw of a use alone as it committed: why, from the card as it now is.

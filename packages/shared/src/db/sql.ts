@@ -28,7 +28,7 @@ export type Sql = SqlQueries & {
    * it throws; a deferred constraint that fails at the commit fails it too. On PGlite the transaction holds the
    * database alone meanwhile, as Prisma's do.
    */
-  transaction<T>(work: (tx: SqlQueries) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: SqlQueries) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * As transaction, then, once it committed, the rows of the statement `then` makes of its result (none when it
    * makes none): on PostgreSQL the statement goes with the COMMIT, in one round trip (decision 0064), and a
@@ -37,7 +37,18 @@ export type Sql = SqlQueries & {
   transactionThenRead<T, R>(
     work: (tx: SqlQueries) => Promise<T>,
     then: (result: T) => Statement | undefined,
+    options?: TransactionOptions,
   ): Promise<{ result: T; rows: R[] }>;
+};
+
+export type TransactionOptions = {
+  /**
+   * On PostgreSQL, the transaction's statements run on each one's generic plan, made once a connection
+   * (plan_cache_mode force_generic_plan for the transaction, sent with its BEGIN; decision 0066): for statements
+   * over a batch's arrays (unnest), whose plans PostgreSQL would otherwise make again on every run. Only where
+   * the generic plan is as good for any argument: lookups by key.
+   */
+  genericPlans?: boolean;
 };
 
 /** A statement and its arguments (`$1`, `$2`... bound to `args` in order), to be sent with others (writeTogether). */
@@ -66,6 +77,8 @@ export async function writeTogether(tx: SqlQueries, writes: readonly Statement[]
 
 const PARAMETER = /\$(\d+)/g;
 
+const GENERIC_PLANS = 'SET LOCAL plan_cache_mode = force_generic_plan';
+
 /**
  * A json argument (for json_to_recordset, decision 0048), its bigints as strings of digits, which int8 columns
  * read exactly (a number would lose digits past 2^53), and its dates as ISO 8601 in UTC. A lone UTF-16 surrogate
@@ -85,6 +98,7 @@ export async function connectSql(factory: SqlDriverAdapterFactory): Promise<Sql 
   async function transactionThenRead<T, R>(
     work: (tx: SqlQueries) => Promise<T>,
     then: (result: T) => Statement | undefined,
+    options: TransactionOptions = {},
   ): Promise<{ result: T; rows: R[] }> {
     const tx = await adapter.startTransaction();
     // pg's adapter sent BEGIN as it started the transaction (the pool's client holds it back for the first
@@ -93,6 +107,8 @@ export async function connectSql(factory: SqlDriverAdapterFactory): Promise<Sql 
     const onPglite = tx.options.usePhantomQuery;
     const send = (statement: string) => (onPglite ? undefined : tx.executeRaw({ sql: statement, args: [], argTypes: [] }));
     try {
+      // Held with the BEGIN by the pool's client: no round trip of its own.
+      if (options.genericPlans) await send(GENERIC_PLANS);
       const result = await work({ rows: (text, args) => rowsOn(tx, text, args) });
       // PGlite's adapter answers a failed COMMIT as a success: its deferred constraints (a card's draw, decision
       // 0050) are checked by a statement first, whose failure rolls back as any statement's does.
@@ -113,7 +129,7 @@ export async function connectSql(factory: SqlDriverAdapterFactory): Promise<Sql 
   return {
     rows: (text, args) => rowsOn(adapter, text, args),
     transactionThenRead,
-    transaction: async (work) => (await transactionThenRead(work, () => undefined)).result,
+    transaction: async (work, options) => (await transactionThenRead(work, () => undefined, options)).result,
     close: () => adapter.dispose(),
   };
 }
