@@ -4,7 +4,7 @@ import type { OrgRef } from '@ctk/proto/ctk/common/v1/common';
 import { PaymentEventType } from '@ctk/proto/ctk/events/v1/payment_event';
 import type { CardHolder, PrepaidCard } from '@ctk/proto/ctk/pos/v1/cards';
 import type { Order } from '@ctk/proto/ctk/pos/v1/pos';
-import { enqueueOutboxEvent, metricsRegistry, outboxInsert, writeTogether } from '@ctk/shared';
+import { enqueueOutboxEvent, metricsRegistry, outboxInsert, type Sql, writeTogether } from '@ctk/shared';
 import { eventually } from '@ctk/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -497,6 +497,30 @@ describe('uses that arrive together (decision 0065)', () => {
     const after = await transactionsOfUses();
     expect(after.uses - before.uses).toBe(outcomes.length);
     expect(after.transactions - before.transactions).toBeLessThan(outcomes.length);
+  });
+
+  // The answer is read with the COMMIT (decision 0064): a read that fails after the commit leaves the uses made.
+  it('answers uses whose transaction committed though the read sent with its commit failed, and draws on no card twice', async () => {
+    const org = await stack.walletOrg();
+    const cards = await Promise.all(Array.from({ length: 3 }, () => activeCard(org, 100n)));
+    const orders = await Promise.all(Array.from({ length: 3 }, () => order(org, 500n)));
+    const { sql } = stack.orders;
+    let failures = 0;
+    const readFailingOnce: Sql['transactionThenRead'] = async (work, then, options) => {
+      const done = await sql.transactionThenRead(work, then, options);
+      // Committed; the connection is lost before the answer's rows arrive.
+      if (failures++ === 0) throw new Error('Connection terminated unexpectedly');
+      return done as never;
+    };
+    stack.orders.sql = { ...sql, transactionThenRead: readFailingOnce };
+    try {
+      const answers = await Promise.all(cards.map(({ card, identifier }, i) => use(org, card, identifier, orders[i]!.orderNumber, 25n)));
+      expect(answers.map((answer) => answer.card!.balanceMinor)).toEqual([75n, 75n, 75n]);
+    } finally {
+      stack.orders.sql = sql;
+    }
+    expect(failures).toBeGreaterThan(0);
+    expect(await Promise.all(cards.map(async ({ card }) => (await read(card)).balanceMinor))).toEqual([75n, 75n, 75n]);
   });
 
   // Their transaction's statements run on generic plans (decision 0066), made once whatever the arrays hold: each

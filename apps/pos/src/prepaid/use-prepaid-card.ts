@@ -101,6 +101,7 @@ function queueOf(cards: CardContext): (use: Use) => Promise<CardUse | Error> {
 async function useCards(cards: CardContext, uses: readonly Use[], expireFirst = true): Promise<Array<CardUse | Error>> {
   const committed = await useTogether(cards, uses, expireFirst).catch((error: unknown) => ({ failed: asError(error) }));
   if (!('failed' in committed)) return answered(cards, uses, committed);
+  if (committed.failed instanceof OutcomeUnknown) return uses.map(() => outcomeUnknown());
   if (uses.length === 1) return [committed.failed];
   return Promise.all(uses.map(async (use) => (await useCards(cards, [use], expireFirst))[0]!));
 }
@@ -119,7 +120,10 @@ type Committed = {
   readAt: Date;
 };
 
-/** The uses' transaction: it throws when it failed, and wrote nothing. */
+/**
+ * The uses' transaction: it throws when it failed, and wrote nothing, or OutcomeUnknown when it failed as it
+ * committed and whether it did could not be read.
+ */
 async function useTogether(cards: CardContext, uses: readonly Use[], expireFirst: boolean): Promise<Committed> {
   const context = cards.orders;
   const answers: Array<CardUse | Error | undefined> = uses.map(() => undefined);
@@ -129,6 +133,8 @@ async function useTogether(cards: CardContext, uses: readonly Use[], expireFirst
   const expiring: { index: number; orders: string[] }[] = [];
   // What a use alone checked before its draw: why the draw was refused at the commit is told from it.
   let refused: (Omit<Parameters<typeof refusal>[0], 'card'> & { cardId: string }) | undefined;
+  // The uses whose writes were sent: whether the transaction committed is told by their entries.
+  let sent: Taken[] = [];
   const readAt = context.now();
   // The transaction without Prisma's client (decision 0048). Its draws are taken as it commits (decision 0050), so
   // concurrent uses of one card queue on its row lock for the commit alone.
@@ -199,6 +205,7 @@ async function useTogether(cards: CardContext, uses: readonly Use[], expireFirst
           }
         });
         // The orders' updates, the events and the draws in one statement (decision 0063).
+        sent = taken;
         if (taken.length > 0) await writeOrdersPartPaid(tx, written, [...events, drawsAtCommit(draws, now)]);
         return taken;
       },
@@ -209,13 +216,29 @@ async function useTogether(cards: CardContext, uses: readonly Use[], expireFirst
       { genericPlans: true },
     )
     .catch(async (error: unknown) => {
-      // The card no longer allowed the draw of a use alone as it committed: why, from the card as it now is.
-      if (refused && isRefusedDraw(error)) {
-        throw refusal({ ...refused, card: (await readCard(context.sql, refused.cardId))! });
+      if (isRefusedDraw(error)) {
+        // The card no longer allowed the draw of a use alone as it committed: why, from the card as it now is.
+        if (refused) throw refusal({ ...refused, card: (await readCard(context.sql, refused.cardId))! });
+        throw error;
       }
-      throw error;
+      // The answer's read goes with the COMMIT (decision 0064): what failed may have come after the commit. The
+      // uses' entries, written as it commits, tell; read again, they are the answer.
+      if (sent.length === 0) throw error;
+      const read = cardsWithActivityRead(sent);
+      const rows = await context.sql.rows(read.text, read.args).catch(() => {
+        throw new OutcomeUnknown(error);
+      });
+      if (rows.length === 0) throw error;
+      return { result: sent, rows };
     });
   return { answers, taken, rows, expiring, readAt };
+}
+
+/** A transaction of uses failed as it committed, and whether it did could not be read: no use may run again. */
+class OutcomeUnknown extends Error {
+  constructor(readonly failure: unknown) {
+    super('whether the card uses committed could not be read');
+  }
 }
 
 /** Each use's answer once its transaction committed; uses whose cards had expired orders run after them, alone. */
@@ -280,6 +303,13 @@ function refusal(refused: { card: LockedCard; presentedHash: string; order: Orde
     return error as AppError;
   }
   return insufficientBalance(card.balanceMinor);
+}
+
+function outcomeUnknown(): AppError {
+  return new AppError(
+    'unavailable',
+    'The database failed as this card use was being committed: read the card and the order to see whether it was made before trying again',
+  );
 }
 
 function insufficientBalance(balance: bigint): AppError {
