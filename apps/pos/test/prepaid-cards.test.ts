@@ -523,6 +523,68 @@ describe('uses that arrive together (decision 0065)', () => {
     expect(await Promise.all(cards.map(async ({ card }) => (await read(card)).balanceMinor))).toEqual([75n, 75n, 75n]);
   });
 
+  it('runs each use of a transaction the database refused as it committed again, alone, and draws once', async () => {
+    const org = await stack.walletOrg();
+    const cards = await Promise.all(Array.from({ length: 6 }, () => activeCard(org, 100n)));
+    const orders = await Promise.all(Array.from({ length: 6 }, () => order(org, 500n)));
+    const { sql } = stack.orders;
+    let refused = 0;
+    // The work of the first transaction of several uses done, the database refuses its last statement (as a
+    // deadlock or a deferred check would at the commit).
+    const refusedOnce: Sql['transactionThenRead'] = (work, then, options) =>
+      sql.transactionThenRead(
+        async (tx) => {
+          const done = await work(tx);
+          if (refused === 0 && (done as unknown[]).length > 1) {
+            refused = (done as unknown[]).length;
+            await tx.rows('SELECT 1 / 0', []);
+          }
+          return done;
+        },
+        then,
+        options,
+      );
+    stack.orders.sql = { ...sql, transactionThenRead: refusedOnce };
+    try {
+      const answers = await Promise.all(cards.map(({ card, identifier }, i) => use(org, card, identifier, orders[i]!.orderNumber, 25n)));
+      expect(answers.map((answer) => answer.card!.balanceMinor)).toEqual([75n, 75n, 75n, 75n, 75n, 75n]);
+    } finally {
+      stack.orders.sql = sql;
+    }
+    expect(refused).toBeGreaterThan(1);
+    expect(await Promise.all(cards.map(async ({ card }) => (await read(card)).balanceMinor))).toEqual([75n, 75n, 75n, 75n, 75n, 75n]);
+  });
+
+  it('answers unavailable, and runs no use again, when a transaction of uses fails as it commits and may yet be made', async () => {
+    const org = await stack.walletOrg();
+    const cards = await Promise.all(Array.from({ length: 2 }, () => activeCard(org, 100n)));
+    const orders = await Promise.all(Array.from({ length: 2 }, () => order(org, 500n)));
+    const { sql } = stack.orders;
+    // The work done, the connection is lost as the COMMIT is sent (here it rolls back; staff cannot know which).
+    const lostAtCommit: Sql['transactionThenRead'] = (work, then, options) =>
+      sql.transactionThenRead(
+        async (tx) => {
+          await work(tx);
+          throw new Error('Connection terminated unexpectedly');
+        },
+        then,
+        options,
+      );
+    stack.orders.sql = { ...sql, transactionThenRead: lostAtCommit };
+    try {
+      const outcomes = await Promise.allSettled(
+        cards.map(({ card, identifier }, i) => use(org, card, identifier, orders[i]!.orderNumber, 25n)),
+      );
+      expect(outcomes.map((outcome) => outcome.status === 'rejected' && (outcome.reason as { code: string }).code)).toEqual([
+        'unavailable',
+        'unavailable',
+      ]);
+    } finally {
+      stack.orders.sql = sql;
+    }
+    expect(await Promise.all(cards.map(async ({ card }) => (await read(card)).balanceMinor))).toEqual([100n, 100n]);
+  });
+
   // Their transaction's statements run on generic plans (decision 0066), made once whatever the arrays hold: each
   // must find its rows by key, as a custom plan would, among many orders and cards.
   it.skipIf(!process.env.CTK_TEST_POSTGRES_URL)('find every row by key on their generic plans (PostgreSQL)', async () => {

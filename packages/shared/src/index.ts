@@ -33,7 +33,7 @@ export { batchedWrites } from './db/batched-writes.js';
 export { groupCommit, type GroupCommitOptions } from './db/group-commit.js';
 export { applyMigrations, diffSchemas } from './db/migrate.js';
 export { ensureDatabase } from './db/ensure-database.js';
-export { isDatabaseBusy, isUniqueViolation, isWriteConflict } from './db/prisma-errors.js';
+export { isDatabaseBusy, isStatementRefused, isUniqueViolation, isWriteConflict } from './db/prisma-errors.js';
 export { retryLostRace } from './db/retry-lost-race.js';
 export { oneAtATime, type OneAtATime } from './one-at-a-time.js';
 export { keptKey, type KeyTable } from './db/kept-key.js';

@@ -1,5 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, countPayment, groupCommit, type Org, outboxInsert, paymentEventData, type Statement, validate } from '@ctk/shared';
+import {
+  AppError,
+  countPayment,
+  groupCommit,
+  isStatementRefused,
+  type Org,
+  outboxInsert,
+  paymentEventData,
+  type Statement,
+  validate,
+} from '@ctk/shared';
 import { z } from 'zod';
 import type { CardContext } from '../cards/card-context.js';
 import { readCardIdentifier } from '../cards/card-identifier.js';
@@ -133,8 +143,8 @@ async function useTogether(cards: CardContext, uses: readonly Use[], expireFirst
   const expiring: { index: number; orders: string[] }[] = [];
   // What a use alone checked before its draw: why the draw was refused at the commit is told from it.
   let refused: (Omit<Parameters<typeof refusal>[0], 'card'> & { cardId: string }) | undefined;
-  // The uses whose writes were sent: whether the transaction committed is told by their entries.
-  let sent: Taken[] = [];
+  // The uses written, once the transaction's work is done and it commits: whether it did is told by their entries.
+  let committing: Taken[] = [];
   const readAt = context.now();
   // The transaction without Prisma's client (decision 0048). Its draws are taken as it commits (decision 0050), so
   // concurrent uses of one card queue on its row lock for the commit alone.
@@ -205,8 +215,8 @@ async function useTogether(cards: CardContext, uses: readonly Use[], expireFirst
           }
         });
         // The orders' updates, the events and the draws in one statement (decision 0063).
-        sent = taken;
         if (taken.length > 0) await writeOrdersPartPaid(tx, written, [...events, drawsAtCommit(draws, now)]);
+        committing = taken;
         return taken;
       },
       // The cards as they now are (a later use may have drawn on them since) with each use's entry, and not their
@@ -221,20 +231,25 @@ async function useTogether(cards: CardContext, uses: readonly Use[], expireFirst
         if (refused) throw refusal({ ...refused, card: (await readCard(context.sql, refused.cardId))! });
         throw error;
       }
-      // The answer's read goes with the COMMIT (decision 0064): what failed may have come after the commit. The
-      // uses' entries, written as it commits, tell; read again, they are the answer.
-      if (sent.length === 0) throw error;
-      const read = cardsWithActivityRead(sent);
+      // What failed as the transaction committed may have come after the commit (the answer's read goes with the
+      // COMMIT, decision 0064), or left it unknown (a connection lost). The uses' entries, written as it commits,
+      // tell: read again, they are the answer. None, and the database refused the commit: nothing was kept.
+      if (committing.length === 0) throw error;
+      const read = cardsWithActivityRead(committing);
       const rows = await context.sql.rows(read.text, read.args).catch(() => {
         throw new OutcomeUnknown(error);
       });
-      if (rows.length === 0) throw error;
-      return { result: sent, rows };
+      if (cardsWithActivityOf(rows, committing.length).some(Boolean)) return { result: committing, rows };
+      if (isStatementRefused(error)) throw error;
+      throw new OutcomeUnknown(error);
     });
   return { answers, taken, rows, expiring, readAt };
 }
 
-/** A transaction of uses failed as it committed, and whether it did could not be read: no use may run again. */
+/**
+ * A transaction of uses failed as it committed, and whether it did is unknown (its entries could not be read, or a
+ * commit that failed otherwise than refused may yet be made): no use of it may run again.
+ */
 class OutcomeUnknown extends Error {
   constructor(readonly failure: unknown) {
     super('whether the card uses committed could not be read');
