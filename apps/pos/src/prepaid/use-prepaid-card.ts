@@ -231,10 +231,11 @@ async function useTogether(cards: CardContext, uses: readonly Use[], expireFirst
         if (refused) throw refusal({ ...refused, card: (await readCard(context.sql, refused.cardId))! });
         throw error;
       }
-      // What failed as the transaction committed may have come after the commit (the answer's read goes with the
-      // COMMIT, decision 0064), or left it unknown (a connection lost). The uses' entries, written as it commits,
-      // tell: read again, they are the answer. None, and the database refused the commit: nothing was kept.
+      // A transaction whose work did not finish kept nothing.
       if (committing.length === 0) throw error;
+      // What failed as it committed may have come after the commit (the answer's read goes with the COMMIT,
+      // decision 0064), or left it unknown (a connection lost). The uses' entries, written as it commits, tell:
+      // read again, they are the answers. None, and the database refused the commit: nothing was kept.
       const read = cardsWithActivityRead(committing);
       const rows = await context.sql.rows(read.text, read.args).catch(() => {
         throw new OutcomeUnknown(error);
