@@ -55,8 +55,8 @@ const PRUNE = `DELETE FROM outbox_events WHERE id IN (
   SELECT id FROM outbox_events WHERE sent_at < now() - $1::float8 * interval '1 millisecond' LIMIT 10000)`;
 // PGlite has no autovacuum; on PostgreSQL this is what autovacuum would do for a queue, sooner.
 const VACUUM = 'VACUUM outbox_events';
-// One text for any number of rows: each distinct text takes one of the pool's statement names (decision 0041).
-const MARK_SENT = 'UPDATE outbox_events SET sent_at = now() WHERE id = ANY($1::text[])';
+const markSent = (count: number) =>
+  `UPDATE outbox_events SET sent_at = now() WHERE id IN (${Array.from({ length: count }, (_, i) => `$${i + 1}`).join(', ')})`;
 
 /**
  * Publishes committed outbox rows, oldest first, and marks each sent only after the transport
@@ -179,7 +179,7 @@ export class OutboxRelay {
       const failure: PassResult['failure'] =
         failed < 0 ? undefined : { id: rows[failed]?.id ?? '', error: (results[failed] as PromiseRejectedResult).reason };
       countOutboxPublishes(sent.length, results.length - sent.length);
-      if (sent.length > 0) await tx.rows(MARK_SENT, [sent]);
+      if (sent.length > 0) await tx.rows(markSent(sent.length), sent);
       if (failure) await tx.rows(RECORD_FAILURE, [failure.id, describe(failure.error)]);
       return { sent: sent.length, failure };
     });
