@@ -41,6 +41,17 @@ const use = (org: OrgRef, card: PrepaidCard, identifier: string, orderNumber: st
   stack.client.usePrepaidCard({ org, id: card.id, identifier, orderNumber, amountMinor, publicUrl: PUBLIC_URL }, { timeoutMs: 60_000 });
 const eventsOf = (sourceId: string) => stack.events.filter((event) => event.sourceId === sourceId);
 
+/** `run` with pos's transactions of card uses going through `through` (a stand-in that misbehaves), then pos's own again. */
+async function withUsesThrough(through: (real: Sql) => Sql['transactionThenRead'], run: () => Promise<void>) {
+  const { sql } = stack.orders;
+  stack.orders.sql = { ...sql, transactionThenRead: through(sql) };
+  try {
+    await run();
+  } finally {
+    stack.orders.sql = sql;
+  }
+}
+
 /** Pays what the order still asks by BIP270 (its output, then the receipt output). */
 async function payInFull(unpaid: Order) {
   const { outputs } = await stack.client.getPaymentRequest({ orderNumber: unpaid.orderNumber, publicUrl: PUBLIC_URL });
@@ -504,21 +515,19 @@ describe('uses that arrive together (decision 0065)', () => {
     const org = await stack.walletOrg();
     const cards = await Promise.all(Array.from({ length: 3 }, () => activeCard(org, 100n)));
     const orders = await Promise.all(Array.from({ length: 3 }, () => order(org, 500n)));
-    const { sql } = stack.orders;
     let failures = 0;
-    const readFailingOnce: Sql['transactionThenRead'] = async (work, then, options) => {
-      const done = await sql.transactionThenRead(work, then, options);
-      // Committed; the connection is lost before the answer's rows arrive.
-      if (failures++ === 0) throw new Error('Connection terminated unexpectedly');
-      return done as never;
-    };
-    stack.orders.sql = { ...sql, transactionThenRead: readFailingOnce };
-    try {
+    const readFailingOnce =
+      (sql: Sql): Sql['transactionThenRead'] =>
+      async (work, then, options) => {
+        const done = await sql.transactionThenRead(work, then, options);
+        // Committed; the connection is lost before the answer's rows arrive.
+        if (failures++ === 0) throw new Error('Connection terminated unexpectedly');
+        return done as never;
+      };
+    await withUsesThrough(readFailingOnce, async () => {
       const answers = await Promise.all(cards.map(({ card, identifier }, i) => use(org, card, identifier, orders[i]!.orderNumber, 25n)));
       expect(answers.map((answer) => answer.card!.balanceMinor)).toEqual([75n, 75n, 75n]);
-    } finally {
-      stack.orders.sql = sql;
-    }
+    });
     expect(failures).toBeGreaterThan(0);
     expect(await Promise.all(cards.map(async ({ card }) => (await read(card)).balanceMinor))).toEqual([75n, 75n, 75n]);
   });
@@ -527,30 +536,28 @@ describe('uses that arrive together (decision 0065)', () => {
     const org = await stack.walletOrg();
     const cards = await Promise.all(Array.from({ length: 6 }, () => activeCard(org, 100n)));
     const orders = await Promise.all(Array.from({ length: 6 }, () => order(org, 500n)));
-    const { sql } = stack.orders;
     let refused = 0;
     // The work of the first transaction of several uses done, the database refuses its last statement (as a
     // deadlock or a deferred check would at the commit).
-    const refusedOnce: Sql['transactionThenRead'] = (work, then, options) =>
-      sql.transactionThenRead(
-        async (tx) => {
-          const done = await work(tx);
-          if (refused === 0 && (done as unknown[]).length > 1) {
-            refused = (done as unknown[]).length;
-            await tx.rows('SELECT 1 / 0', []);
-          }
-          return done;
-        },
-        then,
-        options,
-      );
-    stack.orders.sql = { ...sql, transactionThenRead: refusedOnce };
-    try {
+    const refusedOnce =
+      (sql: Sql): Sql['transactionThenRead'] =>
+      (work, then, options) =>
+        sql.transactionThenRead(
+          async (tx) => {
+            const done = await work(tx);
+            if (refused === 0 && (done as unknown[]).length > 1) {
+              refused = (done as unknown[]).length;
+              await tx.rows('SELECT 1 / 0', []);
+            }
+            return done;
+          },
+          then,
+          options,
+        );
+    await withUsesThrough(refusedOnce, async () => {
       const answers = await Promise.all(cards.map(({ card, identifier }, i) => use(org, card, identifier, orders[i]!.orderNumber, 25n)));
       expect(answers.map((answer) => answer.card!.balanceMinor)).toEqual([75n, 75n, 75n, 75n, 75n, 75n]);
-    } finally {
-      stack.orders.sql = sql;
-    }
+    });
     expect(refused).toBeGreaterThan(1);
     expect(await Promise.all(cards.map(async ({ card }) => (await read(card)).balanceMinor))).toEqual([75n, 75n, 75n, 75n, 75n, 75n]);
   });
@@ -559,19 +566,19 @@ describe('uses that arrive together (decision 0065)', () => {
     const org = await stack.walletOrg();
     const cards = await Promise.all(Array.from({ length: 2 }, () => activeCard(org, 100n)));
     const orders = await Promise.all(Array.from({ length: 2 }, () => order(org, 500n)));
-    const { sql } = stack.orders;
     // The work done, the connection is lost as the COMMIT is sent (here it rolls back; staff cannot know which).
-    const lostAtCommit: Sql['transactionThenRead'] = (work, then, options) =>
-      sql.transactionThenRead(
-        async (tx) => {
-          await work(tx);
-          throw new Error('Connection terminated unexpectedly');
-        },
-        then,
-        options,
-      );
-    stack.orders.sql = { ...sql, transactionThenRead: lostAtCommit };
-    try {
+    const lostAtCommit =
+      (sql: Sql): Sql['transactionThenRead'] =>
+      (work, then, options) =>
+        sql.transactionThenRead(
+          async (tx) => {
+            await work(tx);
+            throw new Error('Connection terminated unexpectedly');
+          },
+          then,
+          options,
+        );
+    await withUsesThrough(lostAtCommit, async () => {
       const outcomes = await Promise.allSettled(
         cards.map(({ card, identifier }, i) => use(org, card, identifier, orders[i]!.orderNumber, 25n)),
       );
@@ -579,9 +586,7 @@ describe('uses that arrive together (decision 0065)', () => {
         'unavailable',
         'unavailable',
       ]);
-    } finally {
-      stack.orders.sql = sql;
-    }
+    });
     expect(await Promise.all(cards.map(async ({ card }) => (await read(card)).balanceMinor))).toEqual([100n, 100n]);
   });
 

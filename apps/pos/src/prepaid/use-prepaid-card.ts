@@ -111,7 +111,13 @@ function queueOf(cards: CardContext): (use: Use) => Promise<CardUse | Error> {
 async function useCards(cards: CardContext, uses: readonly Use[], expireFirst = true): Promise<Array<CardUse | Error>> {
   const committed = await useTogether(cards, uses, expireFirst).catch((error: unknown) => ({ failed: asError(error) }));
   if (!('failed' in committed)) return answered(cards, uses, committed);
-  if (committed.failed instanceof OutcomeUnknown) return uses.map(() => outcomeUnknown());
+  if (committed.failed instanceof OutcomeUnknown) {
+    // Staff are told to read the cards; the platform team sees which uses, and what failed.
+    const { failure } = committed.failed;
+    const which = uses.map((use) => ({ cardId: use.cardId, orderNumber: use.orderNumber }));
+    cards.orders.logger.error({ err: failure, uses: which }, 'card uses failed as they committed: whether they were made is unknown');
+    return uses.map(() => outcomeUnknown());
+  }
   if (uses.length === 1) return [committed.failed];
   return Promise.all(uses.map(async (use) => (await useCards(cards, [use], expireFirst))[0]!));
 }
