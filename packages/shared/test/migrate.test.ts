@@ -6,7 +6,7 @@ import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapt
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { afterAll, describe, expect, it } from 'vitest';
-import { diffSchemas, pendingMigrations } from '../src/db/migrate.js';
+import { diffSchemas, MIGRATION_LOCK, pendingMigrations } from '../src/db/migrate.js';
 import { openDatabase, prepareDatabase, type Database } from '../src/db/open-database.js';
 import { emptyTemplate, keepTemplate, templateOf } from '../src/db/pglite-template.js';
 import { statementsOf } from '../src/db/pglite-open.js';
@@ -456,8 +456,6 @@ describe('openDatabase on PGlite', () => {
 });
 
 const POSTGRES_URL = process.env.CTK_TEST_POSTGRES_URL;
-/** The migrations' advisory lock key (prisma migrate's pg_advisory_lock(72707369)). */
-const MIGRATION_LOCK_KEY = 72707369;
 
 describe.skipIf(!POSTGRES_URL)('openDatabase on PostgreSQL', () => {
   async function server<T>(use: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -482,7 +480,7 @@ describe.skipIf(!POSTGRES_URL)('openDatabase on PostgreSQL', () => {
           await c.query<{ n: number }>(
             `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_database d ON d.oid = l.database
        WHERE l.locktype = 'advisory' AND l.objid = $1 AND d.datname = $2`,
-            [MIGRATION_LOCK_KEY, nameOf(url)],
+            [MIGRATION_LOCK, nameOf(url)],
           )
         ).rows[0]!.n,
     );

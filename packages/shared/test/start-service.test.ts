@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FederationServiceDefinition, type FederationServiceImplementation } from '@ctk/proto/ctk/federation/v1/federation';
 import { PaymentEvent, PaymentEventType } from '@ctk/proto/ctk/events/v1/payment_event';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MIGRATION_LOCK } from '../src/db/migrate.js';
 import { createGrpcClient } from '../src/grpc/client.js';
 import { createLogger } from '../src/logger.js';
 import { enqueuePaymentEvent } from '../src/events/outbox.js';
@@ -13,6 +18,7 @@ import { defineService } from '../src/service/define-service.js';
 import { startService } from '../src/service/start-service.js';
 import { grpcHealthStatus } from '../src/testing/grpc-health.js';
 import { startBuiltService } from '../src/testing/start-built-service.js';
+import { eventually } from '../src/testing/eventually.js';
 import { createTestDatabase, TEST_DATA_DIR } from '../src/testing/test-database.js';
 import { PrismaClient } from './fixtures/outbox/generated/client.js';
 
@@ -41,23 +47,31 @@ async function config(extra: Record<string, unknown> = {}) {
   return { LOG_LEVEL: 'silent', GRPC_HOST: '127.0.0.1', GRPC_PORT: 0, CTK_DATA_DIR: TEST_DATA_DIR, DATABASE_URL: databaseUrl, ...extra };
 }
 
-/** A service on the outbox fixture's database that records what happens to it, in order. */
-function recordingService(events: string[], options: { emits?: boolean; failBuild?: boolean } = {}) {
+/**
+ * A service on the outbox fixture's database (or the migrations in `prismaDir`) that records what happens to it,
+ * in order; `atBuild` runs as it is built, on its Prisma client.
+ */
+function recordingService(
+  events: string[],
+  options: { emits?: boolean; failBuild?: boolean; prismaDir?: string; atBuild?: (prisma: PrismaClient) => Promise<void> } = {},
+) {
   return defineService<{ LOG_LEVEL: string }, PrismaClient>({
     name: 'federation',
     configSchema: undefined as never,
     database: {
-      prismaDir: PRISMA_DIR,
+      prismaDir: options.prismaDir ?? PRISMA_DIR,
       createClient: (adapter) => {
-        events.push('database opened');
+        events.push('client made');
         const prisma = new PrismaClient({ adapter });
         const disconnect = prisma.$disconnect.bind(prisma);
         return Object.assign(prisma, { $disconnect: () => (events.push('database closed'), disconnect()) });
       },
     },
     emits: options.emits,
-    build: () => {
+    build: async ({ prisma }) => {
       if (options.failBuild) throw new Error('build failed');
+      await options.atBuild?.(prisma);
+      events.push('built');
       return {
         grpc: federation,
         consume: async () => {
@@ -96,7 +110,7 @@ describe('startService, the one bootstrap', () => {
     client.close();
 
     await running.close();
-    expect(events).toEqual(['database opened', 'consumer started', 'consumer stopped', 'app closed', 'database closed']);
+    expect(events).toEqual(['client made', 'built', 'consumer started', 'consumer stopped', 'app closed', 'database closed']);
     await expect(grpcHealthStatus(address)).rejects.toThrow();
   });
 
@@ -190,7 +204,7 @@ describe('startService, the one bootstrap', () => {
     await expect(startService(recordingService(events, { failBuild: true }), await config(), { logger: silent })).rejects.toThrow(
       'build failed',
     );
-    expect(events).toEqual(['database opened', 'database closed']);
+    expect(events).toEqual(['client made', 'database closed']);
 
     const taken = createServer();
     await new Promise<void>((listening) => taken.listen(0, '127.0.0.1', listening));
@@ -198,6 +212,58 @@ describe('startService, the one bootstrap', () => {
     const port = (taken.address() as { port: number }).port;
     events.length = 0;
     await expect(startService(recordingService(events), await config({ GRPC_PORT: port }), { logger: silent })).rejects.toThrow();
-    expect(events).toEqual(['database opened', 'app closed', 'database closed']);
+    expect(events).toEqual(['client made', 'built', 'app closed', 'database closed']);
+  });
+  it.skipIf(!process.env.CTK_TEST_POSTGRES_URL)(
+    'builds the app while its database opens, and consumes and serves only once it is open and migrated',
+    async () => {
+      const events: string[] = [];
+      const settings = await config();
+      // The migrations' lock, held here: the new database's open waits for it before migrating.
+      const holder = new pg.Client({ connectionString: settings.DATABASE_URL });
+      await holder.connect();
+      cleanups.push(() => holder.end());
+      await holder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      const transport = watchedTransport();
+      cleanups.push(() => transport.close());
+      let answered: unknown;
+      const atBuild = async (prisma: PrismaClient) => {
+        // A statement sent as it is built waits for the open, and finds the migrated tables.
+        void prisma.$queryRawUnsafe('SELECT count(*)::int AS n FROM orders').then((rows) => (answered = rows));
+      };
+      let started = false;
+      const starting = startService(recordingService(events, { atBuild }), settings, { logger: silent, transport });
+      void starting.then(() => (started = true)).catch(() => undefined);
+      await eventually(() => expect(events).toEqual(['client made', 'built']));
+      await new Promise((later) => setTimeout(later, 300));
+      expect({ started, answered, events }).toEqual({ started: false, answered: undefined, events: ['client made', 'built'] });
+
+      await holder.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+      const running = await starting;
+      cleanups.push(() => running.close());
+      expect(await grpcHealthStatus(`127.0.0.1:${running.port}`, FederationServiceDefinition.fullName)).toBe('SERVING');
+      await eventually(() => expect(answered).toEqual([{ n: 0 }]));
+      expect(events).toEqual(['client made', 'built', 'consumer started']);
+    },
+  );
+
+  it('tells why its database did not open, also to a statement its build sent, and closes what it built', async () => {
+    const prismaDir = await mkdtemp(join(tmpdir(), 'ctk-bootstrap-'));
+    cleanups.push(() => rm(prismaDir, { recursive: true, force: true }));
+    await mkdir(join(prismaDir, 'migrations', '20260101000000_broken'), { recursive: true });
+    await writeFile(join(prismaDir, 'migrations', '20260101000000_broken', 'migration.sql'), 'CREATE TABEL "oops" ("id" TEXT);\n');
+    const events: string[] = [];
+    const atBuild = async (prisma: PrismaClient) => void (await prisma.$queryRawUnsafe('SELECT 1'));
+    await expect(startService(recordingService(events, { prismaDir, atBuild }), await config(), { logger: silent })).rejects.toThrow(
+      /^migration 20260101000000_broken failed, and nothing of it was applied/,
+    );
+    expect(events).toEqual(['client made']);
+
+    // Built before the open failed: what it built is closed.
+    events.length = 0;
+    await expect(startService(recordingService(events, { prismaDir }), await config(), { logger: silent })).rejects.toThrow(
+      /^migration 20260101000000_broken failed/,
+    );
+    expect(events).toEqual(['client made', 'built', 'app closed']);
   });
 });

@@ -22,7 +22,7 @@ type Connection = EmbeddedStatements & { close(): Promise<void> };
  * Held for the whole run on the run's own connection, so replicas started at once migrate one after another
  * and the later ones find nothing to do; a replica killed mid-run ends its session, which releases it.
  */
-const MIGRATION_LOCK = 72707369;
+export const MIGRATION_LOCK = 72707369;
 
 /** The table `prisma migrate deploy` keeps, as it makes it. */
 const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (

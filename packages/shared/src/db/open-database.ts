@@ -74,21 +74,66 @@ async function openPostgres(url: string): Promise<Database> {
   };
 }
 
+/** The app's Prisma client and Sql on its database; close() ends them and the database. */
+export type OpenedPrisma<P> = { prisma: P; sql: Sql; close(): Promise<void> };
+
 /** Opens and migrates the database, then builds the app's Prisma client on it; close() ends both. */
 export async function openPrisma<P extends { $disconnect(): Promise<void> }>(
   options: DatabaseOptions,
   createClient: (adapter: SqlMigrationAwareDriverAdapterFactory) => P,
-): Promise<{ prisma: P; sql: Sql; close(): Promise<void> }> {
-  const database = await openDatabase(options);
-  const prisma = createClient(database.adapter);
-  const sql = await connectSql(database.adapter);
+): Promise<OpenedPrisma<P>> {
+  const { opened, ...database } = openingPrisma(options, createClient);
+  await opened;
+  return database;
+}
+
+/**
+ * The app's Prisma client and Sql at once, on its database as it opens and migrates (openDatabase): each of their
+ * statements waits for the open, and `opened` settles with it (its failure, when it fails). An app is then built
+ * while its database opens, as the bootstrap does (decision 0067). close() ends the client, the Sql and the
+ * database once the open settled; after a failed open there is nothing to end.
+ */
+export function openingPrisma<P extends { $disconnect(): Promise<void> }>(
+  options: DatabaseOptions,
+  createClient: (adapter: SqlMigrationAwareDriverAdapterFactory) => P,
+): OpenedPrisma<P> & { opened: Promise<void> } {
+  const opening = openDatabase(options).then(async (database) => {
+    try {
+      return { database, sql: await connectSql(database.adapter) };
+    } catch (error) {
+      await database.close().catch(() => undefined);
+      throw error;
+    }
+  });
+  // The failure is the caller's, at `opened` or at a statement.
+  opening.catch(() => undefined);
+  const prisma = createClient({
+    provider: 'postgres',
+    // Prisma names its adapter in its errors; the database's own adapter answers once connected.
+    adapterName: options.databaseUrl ? '@prisma/adapter-pg' : 'pglite-prisma-adapter',
+    connect: async () => (await opening).database.adapter.connect(),
+    connectToShadowDb: async () => (await opening).database.adapter.connectToShadowDb(),
+  });
+  // Until the open, each statement waits for it; from then on the Sql's methods are the connected one's.
+  const sql: Sql = {
+    rows: async (text, args) => (await opening).sql.rows(text, args),
+    transaction: async (work, transactionOptions) => (await opening).sql.transaction(work, transactionOptions),
+    transactionThenRead: async (work, then, transactionOptions) => (await opening).sql.transactionThenRead(work, then, transactionOptions),
+  };
+  const opened = opening.then(({ sql: connected }) => {
+    Object.assign(sql, { rows: connected.rows, transaction: connected.transaction, transactionThenRead: connected.transactionThenRead });
+  });
+  opened.catch(() => undefined);
   return {
     prisma,
     sql,
+    opened,
     async close() {
+      const opened = await opening.catch(() => undefined);
+      if (!opened) return;
       await prisma.$disconnect();
-      await sql.close();
-      await database.close();
+      await opened.sql.close();
+      await opened.database.close();
     },
   };
 }

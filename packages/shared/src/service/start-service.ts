@@ -1,4 +1,4 @@
-import { openPrisma } from '../db/open-database.js';
+import { openingPrisma } from '../db/open-database.js';
 import type { Sql } from '../db/sql.js';
 import { announcementsOn } from '../events/announcements.js';
 import { openEventTransport } from '../events/event-source.js';
@@ -38,10 +38,10 @@ type Closer = () => Promise<void>;
 
 /**
  * The one bootstrap of every app: starts tracing (trace context and request ids always; spans exported
- * with OTEL_EXPORTER_OTLP_ENDPOINT), serves its metrics (with METRICS_PORT), opens and migrates its database,
- * opens its transport, builds it, relays its outbox (an app that emits), subscribes its consumer (an app that
- * consumes), serves gRPC with health (or the gateway's HTTP), and closes all of it in the reverse order. A
- * failure part-way closes what had started.
+ * with OTEL_EXPORTER_OTLP_ENDPOINT), serves its metrics (with METRICS_PORT), opens its transport, builds it
+ * while its database opens and migrates, then relays its outbox (an app that emits), subscribes its consumer (an
+ * app that consumes), serves gRPC with health (or the gateway's HTTP), and closes all of it in the reverse order.
+ * A failure part-way closes what had started.
  */
 export async function startService<C extends BaseConfig, P, O>(
   definition: ServiceDefinition<C, P, O>,
@@ -58,12 +58,15 @@ export async function startService<C extends BaseConfig, P, O>(
   };
   try {
     const metrics = await serveMetrics(definition.name, config, logger, closers);
-    const { prisma, sql } = await openDatabase(definition, config, closers);
+    // The app is built while its database opens: what it sends meanwhile waits for the open (decision 0067).
+    const { prisma, sql, opened } = openDatabase(definition, config, closers);
     const broker = await openBroker(definition.name, config, { logger, transport }, closers);
     let notify = () => undefined as void;
     const context = { config, logger, prisma, sql, eventsCommitted: () => notify(), announcements: announcementsOn(broker) };
     const parts = await definition.build(context, appOptions as Partial<O>);
     if (parts.close) closers.push(parts.close);
+    // Nothing relays, consumes or serves before the database is open and migrated.
+    await opened;
     const events = await startEvents(definition, parts, { config, logger, transport: broker, sql }, closers);
     notify = events.notify;
     const server = await serve(definition.name, parts, config, logger, closers);
@@ -96,13 +99,13 @@ async function serveMetrics<C extends BaseConfig>(name: AppName, config: C, logg
   return listener;
 }
 
-async function openDatabase<C extends BaseConfig, P>(
+function openDatabase<C extends BaseConfig, P>(
   definition: Pick<ServiceDefinition<C, P, unknown>, 'name' | 'database'>,
   config: C,
   closers: Closer[],
-): Promise<{ prisma: P; sql: Sql }> {
-  if (!definition.database) return { prisma: undefined as P, sql: undefined as unknown as Sql };
-  const { prisma, sql, close } = await openPrisma(
+): { prisma: P; sql: Sql; opened: Promise<void> } {
+  if (!definition.database) return { prisma: undefined as P, sql: undefined as unknown as Sql, opened: Promise.resolve() };
+  const { prisma, sql, opened, close } = openingPrisma(
     {
       service: definition.name,
       databaseUrl: config.DATABASE_URL,
@@ -112,7 +115,7 @@ async function openDatabase<C extends BaseConfig, P>(
     definition.database.createClient as never,
   );
   closers.push(close);
-  return { prisma: prisma as P, sql };
+  return { prisma: prisma as P, sql, opened };
 }
 
 /**
