@@ -9,6 +9,7 @@ import { PaymentEvent, PaymentEventType } from '@ctk/proto/ctk/events/v1/payment
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MIGRATION_LOCK } from '../src/db/migrate.js';
+import type { Sql } from '../src/db/sql.js';
 import { createGrpcClient } from '../src/grpc/client.js';
 import { createLogger } from '../src/logger.js';
 import { enqueuePaymentEvent } from '../src/events/outbox.js';
@@ -49,11 +50,16 @@ async function config(extra: Record<string, unknown> = {}) {
 
 /**
  * A service on the outbox fixture's database (or the migrations in `prismaDir`) that records what happens to it,
- * in order; `atBuild` runs as it is built, on its Prisma client.
+ * in order; `atBuild` runs as it is built, on its Prisma client and Sql.
  */
 function recordingService(
   events: string[],
-  options: { emits?: boolean; failBuild?: boolean; prismaDir?: string; atBuild?: (prisma: PrismaClient) => Promise<void> } = {},
+  options: {
+    emits?: boolean;
+    failBuild?: boolean;
+    prismaDir?: string;
+    atBuild?: (context: { prisma: PrismaClient; sql: Sql }) => Promise<void>;
+  } = {},
 ) {
   return defineService<{ LOG_LEVEL: string }, PrismaClient>({
     name: 'federation',
@@ -68,9 +74,9 @@ function recordingService(
       },
     },
     emits: options.emits,
-    build: async ({ prisma }) => {
+    build: async ({ prisma, sql }) => {
       if (options.failBuild) throw new Error('build failed');
-      await options.atBuild?.(prisma);
+      await options.atBuild?.({ prisma, sql });
       events.push('built');
       return {
         grpc: federation,
@@ -226,23 +232,24 @@ describe('startService, the one bootstrap', () => {
       await holder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
       const transport = watchedTransport();
       cleanups.push(() => transport.close());
-      let answered: unknown;
-      const atBuild = async (prisma: PrismaClient) => {
-        // A statement sent as it is built waits for the open, and finds the migrated tables.
-        void prisma.$queryRawUnsafe('SELECT count(*)::int AS n FROM orders').then((rows) => (answered = rows));
+      const answered: unknown[] = [];
+      const atBuild = async ({ prisma, sql }: { prisma: PrismaClient; sql: Sql }) => {
+        // Statements sent as it is built wait for the open, and find the migrated tables.
+        void prisma.$queryRawUnsafe('SELECT count(*)::int AS n FROM orders').then((rows) => answered.push(rows));
+        void sql.rows('SELECT count(*)::int AS n FROM outbox_events', []).then((rows) => answered.push(rows));
       };
       let started = false;
       const starting = startService(recordingService(events, { atBuild }), settings, { logger: silent, transport });
       void starting.then(() => (started = true)).catch(() => undefined);
       await eventually(() => expect(events).toEqual(['client made', 'built']));
       await new Promise((later) => setTimeout(later, 300));
-      expect({ started, answered, events }).toEqual({ started: false, answered: undefined, events: ['client made', 'built'] });
+      expect({ started, answered, events }).toEqual({ started: false, answered: [], events: ['client made', 'built'] });
 
       await holder.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
       const running = await starting;
       cleanups.push(() => running.close());
       expect(await grpcHealthStatus(`127.0.0.1:${running.port}`, FederationServiceDefinition.fullName)).toBe('SERVING');
-      await eventually(() => expect(answered).toEqual([{ n: 0 }]));
+      await eventually(() => expect(answered).toEqual([[{ n: 0 }], [{ n: 0 }]]));
       expect(events).toEqual(['client made', 'built', 'consumer started']);
     },
   );
@@ -253,7 +260,7 @@ describe('startService, the one bootstrap', () => {
     await mkdir(join(prismaDir, 'migrations', '20260101000000_broken'), { recursive: true });
     await writeFile(join(prismaDir, 'migrations', '20260101000000_broken', 'migration.sql'), 'CREATE TABEL "oops" ("id" TEXT);\n');
     const events: string[] = [];
-    const atBuild = async (prisma: PrismaClient) => void (await prisma.$queryRawUnsafe('SELECT 1'));
+    const atBuild = async ({ prisma }: { prisma: PrismaClient }) => void (await prisma.$queryRawUnsafe('SELECT 1'));
     await expect(startService(recordingService(events, { prismaDir, atBuild }), await config(), { logger: silent })).rejects.toThrow(
       /^migration 20260101000000_broken failed, and nothing of it was applied/,
     );

@@ -129,11 +129,11 @@ export function openingPrisma<P extends { $disconnect(): Promise<void> }>(
     sql,
     opened,
     async close() {
-      const opened = await opening.catch(() => undefined);
-      if (!opened) return;
+      const open = await opening.catch(() => undefined);
+      if (!open) return;
       await prisma.$disconnect();
-      await opened.sql.close();
-      await opened.database.close();
+      await open.sql.close();
+      await open.database.close();
     },
   };
 }
