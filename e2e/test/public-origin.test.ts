@@ -125,6 +125,8 @@ describe.skipIf(!hasChromium)('pages loaded from 127.0.0.1 while CTK_PUBLIC_URL 
     await page.goto(`${other}/pos`);
     await page.getByLabel('API key').fill(cafe.key);
     await page.getByLabel('API key').press('Enter');
+    // The menu is drawn above the keypad once it loads: opened before, the keypad may be pushed from under the click.
+    await page.getByRole('group', { name: 'Categories' }).getByRole('button', { name: 'All' }).waitFor();
     await page.getByText('Custom amount (keypad)').click();
     await page.getByLabel('Amount', { exact: true }).fill('4.50');
     await page.getByRole('button', { name: 'Add amount' }).click();

@@ -86,7 +86,8 @@ describe.skipIf(!hasChromium)('paying in the stablecoin, in headless Chromium at
     await counter.goto(`${instance.base}/pos`);
     await counter.getByLabel('API key').fill(shop.key);
     await counter.getByLabel('API key').press('Enter');
-    // A keypad sale of $12.50.
+    // A keypad sale of $12.50, once the menu is drawn above the keypad (opened before, it may move from under the click).
+    await counter.getByRole('group', { name: 'Categories' }).getByRole('button', { name: 'All' }).waitFor();
     await counter.getByText('Custom amount (keypad)').click();
     await counter.getByLabel('Name', { exact: true }).fill('Gift wrapping');
     await counter.getByLabel('Amount', { exact: true }).fill('12.50');
