@@ -77,7 +77,7 @@ async function openPostgres(url: string): Promise<Database> {
 /** The app's Prisma client and Sql on its database; close() ends them and the database. */
 export type OpenedPrisma<P> = { prisma: P; sql: Sql; close(): Promise<void> };
 
-/** Opens and migrates the database, then builds the app's Prisma client on it; close() ends both. */
+/** The app's Prisma client and Sql on its database once it is open and migrated (openingPrisma, awaited). */
 export async function openPrisma<P extends { $disconnect(): Promise<void> }>(
   options: DatabaseOptions,
   createClient: (adapter: SqlMigrationAwareDriverAdapterFactory) => P,
