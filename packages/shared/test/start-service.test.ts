@@ -220,6 +220,7 @@ describe('startService, the one bootstrap', () => {
     await expect(startService(recordingService(events), await config({ GRPC_PORT: port }), { logger: silent })).rejects.toThrow();
     expect(events).toEqual(['client made', 'built', 'app closed', 'database closed']);
   });
+
   it.skipIf(!process.env.CTK_TEST_POSTGRES_URL)(
     'builds the app while its database opens, and consumes and serves only once it is open and migrated',
     async () => {

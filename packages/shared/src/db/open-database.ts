@@ -120,9 +120,7 @@ export function openingPrisma<P extends { $disconnect(): Promise<void> }>(
     transaction: async (work, transactionOptions) => (await opening).sql.transaction(work, transactionOptions),
     transactionThenRead: async (work, then, transactionOptions) => (await opening).sql.transactionThenRead(work, then, transactionOptions),
   };
-  const opened = opening.then(({ sql: connected }) => {
-    Object.assign(sql, { rows: connected.rows, transaction: connected.transaction, transactionThenRead: connected.transactionThenRead });
-  });
+  const opened = opening.then(({ sql: { close: _close, ...connected } }) => void Object.assign(sql, connected));
   opened.catch(() => undefined);
   return {
     prisma,
