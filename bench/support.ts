@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startLocalChain } from '@ctk/chain/local';
 import {
+  consumersOf,
   createLogger,
   deferWasmOptimisation,
   grpcUrlVariable,
@@ -240,7 +241,8 @@ export async function startServiceStack(
   const optimiseAsUsual = deferWasmOptimisation();
   const chain = await startLocalChain({ dataDir, port: 0, mineIntervalMs: 0, logger: createLogger('local-chain', logLevel) });
   const chainEnv = { CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: chain.url };
-  const transport = inProcessTransport({ logger: createLogger('start-all', logLevel) });
+  // As start-all's: each event kept until the consumers of the apps running here have handled it.
+  const transport = inProcessTransport({ logger: createLogger('start-all', logLevel), durables: consumersOf(apps) });
   const addresses: Record<string, string> = Object.fromEntries(SERVICE_NAMES.map((name) => [grpcUrlVariable(name), '127.0.0.1:1']));
   const running: Running[] = [];
   for (const name of apps) {

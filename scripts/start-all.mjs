@@ -49,7 +49,7 @@ const gatewayThread = openServiceThread({
   tracingName: 'commerce-toolkit',
 });
 
-const { callsOf, createLogger, grpcUrlVariable, inProcessTransport, loadConfig, startService, startTracing } =
+const { callsOf, consumersOf, createLogger, grpcUrlVariable, inProcessTransport, loadConfig, startService, startTracing } =
   await load('packages/shared/dist/index.js');
 // One process, one traced service (with OTEL_EXPORTER_OTLP_ENDPOINT): each span names the app's call or event.
 await startTracing('commerce-toolkit');
@@ -65,8 +65,9 @@ const envOf = (name, env) => {
   const databaseUrl = process.env[`${name.toUpperCase()}_DATABASE_URL`];
   return { ...inherited, CTK_DATA_DIR: dataDir, LOG_LEVEL: logLevel, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env };
 };
-// Without NATS, one in-process transport carries every outbox's events to books' and commerce's consumers.
-const transport = process.env.NATS_URL ? undefined : inProcessTransport({ logger });
+// Without NATS, one in-process transport carries every outbox's events to books' and commerce's consumers, each
+// event kept until both have handled it.
+const transport = process.env.NATS_URL ? undefined : inProcessTransport({ logger, durables: consumersOf() });
 const running = [];
 
 async function stop(code) {

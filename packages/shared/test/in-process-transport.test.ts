@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { inProcessTransport } from '../src/events/in-process-transport.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { inProcessTransport, type InProcessTransportOptions } from '../src/events/in-process-transport.js';
 import type { EventMessage, EventTransport } from '../src/events/transport.js';
 import { eventually } from '../src/testing/eventually.js';
 import { silentLogger } from './fixtures/silent-logger.js';
@@ -14,8 +14,8 @@ const text = (m: EventMessage) => new TextDecoder().decode(m.data);
 let transport: EventTransport;
 afterEach(() => transport.close());
 
-function open() {
-  transport = inProcessTransport({ logger: silentLogger(), retryDelayMs: 10 });
+function open(options: InProcessTransportOptions = {}) {
+  transport = inProcessTransport({ logger: silentLogger(), retryDelayMs: 10, ...options });
   return transport;
 }
 
@@ -100,6 +100,73 @@ describe('inProcessTransport', () => {
     const seen: string[] = [];
     await t.consume('books', async (got) => void seen.push(text(got)));
     await eventually(() => expect(seen).toEqual(['paid']));
+  });
+
+  it('delivers an id published again once its duplicate window has passed', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const t = open({ duplicateWindowMs: 60_000 });
+      const seen: string[] = [];
+      await t.consume('books', async (m) => void seen.push(text(m)));
+      await t.publish(message('a', 'first'));
+      vi.advanceTimersByTime(59_000);
+      await t.publish(message('a', 'within the window'));
+      vi.advanceTimersByTime(2_000);
+      await t.publish(message('a', 'after it'));
+      await eventually(() => expect(seen).toEqual(['first', 'after it']));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  describe('carrying named durables', () => {
+    it('gives each every message published before it subscribed, and refuses a name it does not carry', async () => {
+      const t = open({ durables: ['books', 'commerce'] });
+      await t.publish(message('a'));
+      const seen: Record<string, string[]> = { books: [], commerce: [] };
+      await t.consume('books', async (m) => void seen.books!.push(m.id));
+      await t.publish(message('b'));
+      await t.consume('commerce', async (m) => void seen.commerce!.push(m.id));
+      await eventually(() => expect(seen).toEqual({ books: ['a', 'b'], commerce: ['a', 'b'] }));
+      await expect(t.consume('audit', async () => undefined)).rejects.toThrow(
+        'durable consumer audit is not one this transport carries (books, commerce)',
+      );
+    });
+
+    it('resumes a durable where it stopped, and delivers again what failed', async () => {
+      const t = open({ durables: ['books'] });
+      const seen: Array<[string, number | undefined]> = [];
+      const first = await t.consume('books', async (m) => void seen.push([m.id, m.deliveryCount]));
+      await t.publish(message('a'));
+      await eventually(() => expect(seen).toEqual([['a', 1]]));
+      await first.stop();
+      await t.publish(message('b'));
+      await t.consume('books', async (m) => {
+        seen.push([m.id, m.deliveryCount]);
+        if (m.deliveryCount === 1) throw new Error('database busy');
+      });
+      await eventually(() =>
+        expect(seen).toEqual([
+          ['a', 1],
+          ['b', 1],
+          ['b', 2],
+        ]),
+      );
+    });
+
+    it('lets go of what every durable has handled: a gigabyte carried holds little', async () => {
+      const t = open({ durables: ['books', 'commerce'] });
+      let handled = 0;
+      await t.consume('books', async () => void (handled += 1));
+      await t.consume('commerce', async () => void (handled += 1));
+      const megabyte = new Uint8Array(1 << 20).fill(7);
+      for (let i = 0; i < 1024; i += 1) {
+        await t.publish({ id: `m${i}`, subject: 'ctk.orders.changed', data: megabyte });
+        if (i % 64 === 63) await eventually(() => expect(handled).toBe(2 * (i + 1)));
+      }
+      // Kept, the messages' copies would be a gigabyte of array buffers (each published message is copied).
+      expect(process.memoryUsage().arrayBuffers).toBeLessThan(256 << 20);
+    });
   });
 
   it('refuses to publish once closed', async () => {

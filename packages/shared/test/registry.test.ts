@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { callsOf, SERVICE_NAMES, startOrder } from '../src/service/registry.js';
+import { callsOf, consumersOf, SERVICE_NAMES, startOrder } from '../src/service/registry.js';
 import { serviceAddressFields } from '../src/service/service-clients.js';
 import { z } from 'zod';
 
@@ -10,6 +10,11 @@ describe('the registry: which services call which', () => {
     expect([...order].sort()).toEqual([...SERVICE_NAMES].sort());
     for (const name of SERVICE_NAMES) for (const callee of callsOf(name)) expect(order.indexOf(callee)).toBeLessThan(order.indexOf(name));
     expect(callsOf('pos')).toEqual(['books', 'p2p']);
+  });
+
+  it('names the durable consumers the services read the stream with', () => {
+    expect(consumersOf()).toEqual(['books', 'commerce']);
+    expect(consumersOf(['p2p', 'pos', 'books'])).toEqual(['books']);
   });
 
   it("gives a service's configuration the addresses of the services it names, defaulting to their registry ports", () => {
