@@ -107,7 +107,20 @@ describe.skipIf(!hasChromium)('a sale at the counter, in headless Chromium, paid
     await counter.goto(`${base}/pos`);
     await counter.getByLabel('API key').fill(key);
     await shot(counter, 'sign-in');
+    // The menu answers slowly here: the sale shows once its menu is drawn, so the keypad below it is never moved
+    // from under a tap by the menu arriving.
+    const slowMenu = '**/api/v1/orgs/*/menu';
+    await counter.route(slowMenu, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await route.continue();
+    });
     await counter.getByLabel('API key').press('Enter');
+    await counter.getByText('Custom amount (keypad)').waitFor();
+    expect(await counter.locator('#item-grid button').allTextContents()).toEqual([
+      expect.stringContaining('Oat milk latte'),
+      expect.stringContaining('Croissant'),
+    ]);
+    await counter.unroute(slowMenu);
     await counter.getByRole('button', { name: /Oat milk latte/ }).waitFor();
     expect(await counter.evaluate(() => sessionStorage.getItem('ctk.apiKey'))).toBe(key);
     expect(await counter.evaluate(() => localStorage.length + document.cookie.length)).toBe(0);

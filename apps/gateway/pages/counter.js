@@ -103,8 +103,13 @@ async function start() {
   $('org-select').replaceChildren(
     ...state.organizations.map((org) => element('option', { value: org.handle, selected: org === state.org }, org.name)),
   );
+  // The sale shows once its menu is drawn: drawn after, above the keypad, the menu would move the keypad from under a tap.
+  const failed = await loadMenu().then(
+    () => undefined,
+    (error) => error,
+  );
   show('sell-view', 'search');
-  await loadMenu().catch(fail);
+  if (failed) fail(failed);
 }
 
 // ---- The menu: sections of the saved menu, or the items by category when no menu is saved
