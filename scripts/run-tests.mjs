@@ -7,6 +7,7 @@
 // the machine's cores); a package never runs two jobs at once (its PGlite and PostgreSQL runs share its
 // folder). Each job's output is printed as one block when it ends, each line prefixed with the job; a failed job's
 // failures are printed again after the table of times, where the tail of a log shows them.
+// Each PostgreSQL test database the run creates carries its name (CTK_TEST_RUN), and is dropped as it ends.
 // `pnpm test` builds first and then runs this; run on its own, it needs `pnpm build` first (tests import the
 // packages they depend on from their dist, and e2e starts the built apps).
 //
@@ -21,10 +22,11 @@
 // A package is its name (@ctk/books), its name without the scope (books) or its folder (apps/books).
 // What follows -- goes to each package's test script (e.g. one file: -- test/config.test.ts).
 import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SKIP_DIRS = new Set(['node_modules', 'dist', 'generated', 'artifacts']);
@@ -47,6 +49,8 @@ const repeatConcurrency = option('repeat-concurrency');
 if (repeatConcurrency !== undefined && !/^\d+$/.test(repeatConcurrency))
   fail(`--repeat-concurrency is a whole number (how many more runs of each concurrency test), not ${repeatConcurrency}`);
 const wanted = args.filter((arg) => !arg.startsWith('--'));
+/** This run's name, in the names of the test databases it creates on the PostgreSQL server (createTestDatabase). */
+const testRun = randomBytes(4).toString('hex');
 const jobLimit = Number(process.env.CTK_TEST_JOBS || availableParallelism());
 if (!Number.isInteger(jobLimit) || jobLimit < 1) fail(`CTK_TEST_JOBS is a whole number of at least 1, not ${process.env.CTK_TEST_JOBS}`);
 
@@ -116,7 +120,7 @@ console.log(`== ${jobs.length} test jobs, ${jobLimit} at a time: ${jobs.map((job
 /** Runs one job's test script, its output kept until it ends; resolves with what the table shows. */
 function run(job) {
   const env = { ...process.env };
-  if (job.database === 'postgres') env.CTK_TEST_POSTGRES_URL = postgresUrl;
+  if (job.database === 'postgres') Object.assign(env, { CTK_TEST_POSTGRES_URL: postgresUrl, CTK_TEST_RUN: testRun });
   else delete env.CTK_TEST_POSTGRES_URL;
   if (repeatConcurrency !== undefined) env.CTK_REPEAT_CONCURRENCY = repeatConcurrency;
   const started = Date.now();
@@ -194,8 +198,17 @@ async function runAll() {
   return results;
 }
 
+/** Drops the test databases this run created, so that runs leave nothing on the server (a few GB a whole run). */
+async function dropTestDatabases() {
+  const { dropTestDatabases: drop } = await import(pathToFileURL(join(ROOT, 'packages/shared/dist/testing/test-database.js')).href);
+  const dropped = await drop(postgresUrl, testRun);
+  console.log(`\n== test databases this run created on PostgreSQL: ${dropped} dropped`);
+}
+
 const started = Date.now();
 const results = await runAll();
+if (jobs.some((job) => job.database === 'postgres'))
+  await dropTestDatabases().catch((error) => console.log(`\n== the test databases this run created were not dropped: ${error.message}`));
 const width = Math.max(7, ...results.map((r) => r.short.length));
 const row = (...cells) =>
   `${cells[0].padEnd(width)}  ${cells[1].padEnd(10)}  ${cells
