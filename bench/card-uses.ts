@@ -77,7 +77,7 @@ async function runBench(): Promise<void> {
   });
   const SECONDS = Number(args.seconds);
   const CONCURRENCY = Number(args.concurrency);
-  // pgbench first, with nothing else running, on the server the stack's databases will use.
+  // pgbench first, with nothing else running, on the server the stack's databases will use (and again once the stack stopped).
   const pgbench = args.postgres ? await pgbenchReference(args.postgres, 'ctk_bench_cards_pgbench', CONCURRENCY) : undefined;
   const dataDir = mkdtempSync(join(tmpdir(), 'ctk-bench-cards-'));
   const databases: Record<string, string> = {};
@@ -89,6 +89,8 @@ async function runBench(): Promise<void> {
     env: { ...process.env, BENCH_ROLE: 'stack', BENCH_DATA_DIR: dataDir, ...databases },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  // The figures the ratios are printed for, once the stack has stopped and pgbench has run again.
+  let figures: Record<string, number> | undefined;
   try {
     const { posUrl, p2pUrl, chainUrl } = await new Promise<{ posUrl: string; p2pUrl: string; chainUrl: string }>((ready, fail) => {
       stack.once('message', (message) => ready(message as { posUrl: string; p2pUrl: string; chainUrl: string }));
@@ -218,13 +220,19 @@ async function runBench(): Promise<void> {
       `  balances: the hot card dropped ${hotDrop}, the others ${manyDrop}: ${exact ? 'exactly the uses that succeeded' : 'NOT the uses that succeeded'}`,
     );
     if (!exact) process.exitCode = 1;
-    printRatios(pgbench, CONCURRENCY, { 'uses/s on one hot card': hotRate, [`uses/s on ${many.length} cards`]: manyRate });
+    figures = { 'uses/s on one hot card': hotRate, [`uses/s on ${many.length} cards`]: manyRate };
     pos.close();
   } finally {
     stack.kill('SIGTERM');
     await new Promise((r) => (stack.exitCode === null ? stack.once('exit', r) : r(undefined)));
     rmSync(dataDir, { recursive: true, force: true });
   }
+  if (figures)
+    printRatios(
+      pgbench === undefined ? undefined : [pgbench, await pgbenchReference(args.postgres!, 'ctk_bench_cards_pgbench', CONCURRENCY)],
+      CONCURRENCY,
+      figures,
+    );
 }
 
 if (process.env.BENCH_ROLE === 'stack') await runStack();

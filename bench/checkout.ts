@@ -116,7 +116,7 @@ async function runBench(): Promise<void> {
   });
   const CONNECTIONS = Number(args.connections);
   const SECONDS = Number(args.seconds);
-  // pgbench first, with nothing else running, on the server the stack's databases will use.
+  // pgbench first, with nothing else running, on the server the stack's databases will use (and again once the stack stopped).
   const pgbench = args.postgres ? await pgbenchReference(args.postgres, 'ctk_bench_checkout_pgbench', 16) : undefined;
   const dataDir = mkdtempSync(join(tmpdir(), 'ctk-bench-checkout-'));
   const databases: Record<string, string> = {};
@@ -128,6 +128,8 @@ async function runBench(): Promise<void> {
     env: { ...process.env, BENCH_ROLE: 'stack', BENCH_DATA_DIR: dataDir, ...databases },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  // The figures the ratios are printed for, once the stack has stopped and pgbench has run again.
+  let figures: Record<string, number> | undefined;
   try {
     const { base } = await new Promise<{ base: string }>((ready, fail) => {
       stack.once('message', (message) => ready(message as { base: string }));
@@ -216,12 +218,18 @@ async function runBench(): Promise<void> {
     });
     report(`GET .../checkout/:public_token/status over ${tokens.length} checkouts`, polled, 200);
     console.log(`    ${cpuPerRequest(cpu, stack.pid, polled.requests.total)}`);
-    printRatios(pgbench, 16, { 'checkouts/s': created.requests.average, 'status reads/s': polled.requests.average });
+    figures = { 'checkouts/s': created.requests.average, 'status reads/s': polled.requests.average };
   } finally {
     stack.kill('SIGTERM');
     await new Promise((r) => (stack.exitCode === null ? stack.once('exit', r) : r(undefined)));
     rmSync(dataDir, { recursive: true, force: true });
   }
+  if (figures)
+    printRatios(
+      pgbench === undefined ? undefined : [pgbench, await pgbenchReference(args.postgres!, 'ctk_bench_checkout_pgbench', 16)],
+      16,
+      figures,
+    );
 }
 
 /** The n-th shopper's address, in the benchmarking block 198.18.0.0/15 (131,072 of them, then again). */

@@ -98,7 +98,7 @@ async function runBench(): Promise<void> {
   const WARM_UP = Number(args['warm-up']);
   const TOTAL = WARM_UP + PAYMENTS;
 
-  // pgbench first, with nothing else running, on the server the stack's databases will use.
+  // pgbench first, with nothing else running, on the server the stack's databases will use (and again once the stack stopped).
   const pgbench = args.postgres ? await pgbenchReference(args.postgres, 'ctk_bench_orders_pgbench', 16) : undefined;
   const dataDir = mkdtempSync(join(tmpdir(), 'ctk-bench-orders-'));
   const databases: Record<string, string> = {};
@@ -110,6 +110,8 @@ async function runBench(): Promise<void> {
     env: { ...process.env, BENCH_ROLE: 'stack', BENCH_DATA_DIR: dataDir, ...databases },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  // The figures the ratios are printed for, once the stack has stopped and pgbench has run again.
+  let figures: Record<string, number> | undefined;
   try {
     const { base, chainUrl } = await new Promise<{ base: string; chainUrl: string }>((ready, fail) => {
       stack.once('message', (message) => ready(message as { base: string; chainUrl: string }));
@@ -233,12 +235,18 @@ async function runBench(): Promise<void> {
     console.log(`  failures: ${failures.size === 0 ? 'none' : [...failures.values()].reduce((sum, f) => sum + f.count, 0)}`);
     for (const [stage, { count, first }] of failures) console.log(`    ${stage}: ${count} (first: ${first})`);
     if (failures.size > 0) process.exitCode = 1;
-    printRatios(pgbench, 16, { 'orders/s': created.requests.average });
+    figures = { 'orders/s': created.requests.average };
   } finally {
     stack.kill('SIGTERM');
     await new Promise((r) => (stack.exitCode === null ? stack.once('exit', r) : r(undefined)));
     rmSync(dataDir, { recursive: true, force: true });
   }
+  if (figures)
+    printRatios(
+      pgbench === undefined ? undefined : [pgbench, await pgbenchReference(args.postgres!, 'ctk_bench_orders_pgbench', 16)],
+      16,
+      figures,
+    );
 }
 
 if (process.env.BENCH_ROLE === 'stack') await runStack();

@@ -171,7 +171,7 @@ async function runBench(): Promise<void> {
     if (!exact) process.exitCode = 1;
 
     if (args.postgres)
-      printRatios(await pgbenchReference(args.postgres, 'ctk_bench_stablecoin_pgbench', CONCURRENCY), CONCURRENCY, { 'settles/s': rate });
+      printRatios([await pgbenchReference(args.postgres, 'ctk_bench_stablecoin_pgbench', CONCURRENCY)], CONCURRENCY, { 'settles/s': rate });
     commerce.close();
     books.close();
   } finally {
