@@ -9,7 +9,7 @@ export type InProcessTransportOptions = {
   retryDelayMs?: number;
   maxRetryDelayMs?: number;
   /**
-   * The durable consumers it carries (the embedded default: STREAM_CONSUMERS). Each gets every message published
+   * The durable consumers it carries (the embedded default: the registry's, consumersOf). Each gets every message published
    * from the transport's creation, even before it subscribes, and a message is let go once each has handled it;
    * another durable name is refused. Unset, every message is kept for the life of the process, so that a durable
    * of any name subscribing at any time gets all of them (tests).
