@@ -115,6 +115,8 @@ describe.skipIf(!hasChromium)('a sale at the counter, in headless Chromium, paid
       await route.continue();
     });
     await counter.getByLabel('API key').press('Enter');
+    await counter.getByRole('button', { name: 'Signing in…' }).waitFor();
+    await shot(counter, 'signing-in');
     await counter.getByText('Custom amount (keypad)').waitFor();
     expect(await counter.locator('#item-grid button').allTextContents()).toEqual([
       expect.stringContaining('Oat milk latte'),

@@ -63,7 +63,16 @@ $('signin-form').addEventListener('submit', async (event) => {
   if (!key) return;
   session.signIn(key);
   $('api-key').value = '';
-  await start();
+  // The sale shows once the organisations and the menu have loaded: until then the button says it is at work.
+  const button = event.submitter;
+  button.disabled = true;
+  button.textContent = 'Signing in…';
+  try {
+    await start();
+  } finally {
+    button.disabled = false;
+    button.textContent = 'Sign in';
+  }
 });
 
 $('sign-out').addEventListener('click', () => {
