@@ -18,6 +18,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import pg from 'pg';
 import { openEmitter } from '../apps/books/test/fixtures/emitter.js';
+import { percentile } from './support.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -66,8 +67,6 @@ async function waitForHttp(url: string): Promise<void> {
   }
   throw new Error(`${url} did not come up`);
 }
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
 
 process.env.CTK_TEST_POSTGRES_URL = args.postgres; // the emitter's database
 const logger = createLogger('bench', 'warn');

@@ -1,7 +1,7 @@
 // Orders at the counter, through the gateway: (1) how many orders a second the gateway creates (staff's
 // POST /api/pos/orders: pricing with books' tax rate, a receiving output from p2p, the order row) over
 // --merchants (20) cafes, at --connections (10) for --seconds (10), and the CPU each cost; (2) how long the BIP270 path takes from the wallet posting its
-// payment to the order being paid, at a steady --rate (5/s) for --payments (100, after --warm-up 10
+// payment to the order being paid, at a steady --rate (5/s) for --payments (300, after --warm-up 10
 // reported apart): the clock starts when the Payment is posted to the order's paymentUrl and stops (a) when
 // the PaymentACK answers (pos has settled the payment through p2p: verified, broadcast to the chain and
 // recorded) and (b) when the public GET /api/pos/orders/:n answers "paid" (polled every 10 ms).
@@ -85,7 +85,7 @@ async function runBench(): Promise<void> {
     options: {
       seconds: { type: 'string', default: '10' },
       connections: { type: 'string', default: '10' },
-      payments: { type: 'string', default: '100' },
+      payments: { type: 'string', default: '300' },
       rate: { type: 'string', default: '5' },
       'warm-up': { type: 'string', default: '10' },
       merchants: { type: 'string', default: '20' },

@@ -36,9 +36,11 @@ export async function freshDatabase(admin: string, name: string): Promise<string
   return Object.assign(new URL(admin), { pathname: `/${name}` }).toString();
 }
 
-/** The value at percentile `p` of ascending `sorted` values (NaN for none). */
-export const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
+/**
+ * The value at percentile `p` of ascending `sorted` values by nearest rank, the ⌈p/100 × n⌉th (NaN for none): of
+ * 100 values the p99 is the 99th, not the largest, and the p50 the 50th.
+ */
+export const percentile = (sorted: number[], p: number) => sorted[Math.max(0, Math.ceil((sorted.length * p) / 100) - 1)] ?? NaN;
 
 /**
  * pgbench for 10 s on a scratch database (initialised with `pgbench -i`) at `clients` (-j 2 at most): its TPS,

@@ -197,6 +197,8 @@ describe('paying an order', () => {
     expect(paid.payments).toEqual([
       expect.objectContaining({ txid: tx.id('hex'), satoshis: order.satoshis, via: 'payment_request', late: false }),
     ]);
+    // The claim the payment took ended with it, in the transaction that recorded it.
+    expect(await stack.orders.orders.byNumber(order.orderNumber)).toMatchObject({ claimedTxid: null, claimedAt: null });
     expect((await pay(order, tx.toHex())).error).toBe(0);
     expect((await get(order)).payments).toHaveLength(1);
     const [event] = await eventually(() => {

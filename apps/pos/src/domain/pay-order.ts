@@ -52,10 +52,11 @@ async function pay(
   if (found.payments.some((known) => known.txid === txid)) return { ack, outcome: 'duplicate' };
   const order = await claimOrder(context, found, txid);
   if (!order) return { ack, outcome: 'duplicate' };
+  let settled: OrderWithParts | undefined;
   try {
     const expected = [...dueOutputs(order, context.now()), { script: receiptScriptHex(order), minSatoshis: 0n }];
     const refundTo = refundAddress(context, payment.refundTo);
-    const settled = await settleOrderPayment(context, order, { transaction: payment.transaction, refundTo }, expected, 'payment_request');
+    settled = await settleOrderPayment(context, order, { transaction: payment.transaction, refundTo }, expected, 'payment_request');
     // Paid at a provider while this transaction was on its way: it is kept for a refund, and the wallet is told.
     if (settled.status === 'paid_elsewhere') {
       throw new AppError(
@@ -75,8 +76,9 @@ async function pay(
     }
     return { ack, outcome: recordedVia(settled, txid) === 'payment_request' ? 'accepted' : 'duplicate' };
   } finally {
-    // Recorded, the order is paid; refused, it can take another payment at once. A stale claim frees itself anyway.
-    await context.orders.releasePaymentClaim(order.id, txid).catch(() => undefined);
+    // Recorded, the payment's transaction ended the claim (recordOrderPayment); refused, or recorded before by the
+    // order watcher, the claim ends here and the order can take another payment at once. A stale claim frees itself anyway.
+    if (settled?.claimedTxid !== null) await context.orders.releasePaymentClaim(order.id, txid).catch(() => undefined);
   }
 }
 

@@ -92,6 +92,8 @@ export async function recordOrderPayment(
         flags: [...flags],
         status,
         updatedAt: now,
+        // The BIP270 payment that claimed the order for this transaction (decision 0015) ends its claim here.
+        ...(order.claimedTxid === payment.txid ? { claimedTxid: null, claimedAt: null } : {}),
         ...(completes ? { paidAt: now, ...(status === 'confirmed' ? { confirmedAt: now } : {}) } : {}),
         ...(usedUp ? { cancelledAt: now, ...released?.changes } : {}),
       };
