@@ -30,6 +30,7 @@ import {
   pgbenchReference,
   printRatios,
   stackExecArgv,
+  startDiskProbe,
   startGateway,
   startServiceStack,
 } from './support.js';
@@ -214,13 +215,14 @@ async function runBench(): Promise<void> {
     };
 
     console.log(`  ${WARM_UP} warm-up payments, then ${PAYMENTS} at ${RATE}/s through the BIP270 payment request`);
+    const disk = startDiskProbe();
     const started = performance.now();
     const running: Promise<void>[] = [];
     for (let launched = 0; launched < TOTAL; await sleep(2)) {
       const due = Math.min(TOTAL, Math.floor(((performance.now() - started) / 1000) * RATE) + 1);
       for (; launched < due; launched++) running.push(pay(launched));
     }
-    await Promise.all(running);
+    await Promise.all(running).finally(() => disk.stop());
 
     const measured = payments.filter((p) => !p.warmUp && p.paidSeenAt !== undefined);
     const acks = measured.map((p) => p.ackedAt! - p.postedAt!).sort((a, b) => a - b);
@@ -232,6 +234,9 @@ async function runBench(): Promise<void> {
     console.log(
       `  payment -> order read as paid:  p50 ${ms(percentile(seen, 50))}   p99 ${ms(percentile(seen, 99))}   max ${ms(seen.at(-1) ?? NaN)}`,
     );
+    // Each payment commits three times on its way (pos's claim, p2p's record of the txid, pos's record of the
+    // payment): on PostgreSQL each commit waits for the WAL's fsync, and a disk that stalls holds the payment up as long.
+    console.log(`  the disk's slowest fsync of 8 KB meanwhile (the temp folder's): ${disk.slowest().toFixed(0)} ms`);
     console.log(`  failures: ${failures.size === 0 ? 'none' : [...failures.values()].reduce((sum, f) => sum + f.count, 0)}`);
     for (const [stage, { count, first }] of failures) console.log(`    ${stage}: ${count} (first: ${first})`);
     if (failures.size > 0) process.exitCode = 1;
