@@ -46,23 +46,24 @@ const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
  * docs/decisions/0002-migrations.md.
  */
 export async function applyMigrations(target: MigrationTarget, prismaDir: string): Promise<string[]> {
-  const migrations = await readMigrationFiles(prismaDir);
+  const migrations = await migrationNames(prismaDir);
   const connection = await connect(target);
   try {
-    // Most starts find every migration applied: one query tells, with no lock taken.
+    // Most starts find every migration applied: one query tells, with no lock taken and no migration's SQL read.
     if ((await unapplied(connection, migrations))?.length === 0) return [];
     await connection.rows('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     await connection.script(MIGRATIONS_TABLE);
     const applied: string[] = [];
-    for (const migration of (await unapplied(connection, migrations)) ?? []) {
+    for (const name of (await unapplied(connection, migrations)) ?? []) {
+      const { sql, checksum } = await migrationSql(prismaDir, name);
       const id = randomUUID();
       const record = `INSERT INTO "_prisma_migrations" ("id", "checksum", "migration_name", "started_at", "finished_at", "applied_steps_count")
-VALUES ('${id}', '${migration.checksum}', '${migration.name}', now(), now(), 1)`;
+VALUES ('${id}', '${checksum}', '${name}', now(), now(), 1)`;
       // The record first: a migration's SQL may end in a comment without a line break.
-      await connection.script(`${record};\n${migration.sql}`).catch((error: unknown) => {
-        throw new Error(`migration ${migration.name} failed, and nothing of it was applied: ${(error as Error).message}`, { cause: error });
+      await connection.script(`${record};\n${sql}`).catch((error: unknown) => {
+        throw new Error(`migration ${name} failed, and nothing of it was applied: ${(error as Error).message}`, { cause: error });
       });
-      applied.push(migration.name);
+      applied.push(name);
     }
     return applied;
   } finally {
@@ -78,15 +79,14 @@ VALUES ('${id}', '${migration.checksum}', '${migration.name}', now(), now(), 1)`
 export async function pendingMigrations(target: MigrationTarget, prismaDir: string): Promise<string[] | undefined> {
   const connection = await connect(target);
   try {
-    return (await unapplied(connection, await readMigrationFiles(prismaDir)))?.map((migration) => migration.name);
+    return await unapplied(connection, await migrationNames(prismaDir));
   } finally {
     await connection.close();
   }
 }
 
-type MigrationFile = { name: string; sql: string; checksum: string };
-
-async function unapplied(connection: Connection, migrations: MigrationFile[]): Promise<MigrationFile[] | undefined> {
+/** The names of `migrations` that `_prisma_migrations` does not record as applied; undefined without that table yet. */
+async function unapplied(connection: Connection, migrations: string[]): Promise<string[] | undefined> {
   const rows = await connection
     .rows('SELECT migration_name, finished_at IS NOT NULL FROM _prisma_migrations WHERE rolled_back_at IS NULL')
     .catch(() => undefined);
@@ -99,20 +99,26 @@ async function unapplied(connection: Connection, migrations: MigrationFile[]): P
         'WHERE finished_at IS NULL) to apply it again, or finished (SET finished_at = now()) if it is all there',
     );
   const applied = new Set(rows.map(([name]) => String(name)));
-  return migrations.filter((migration) => !applied.has(migration.name));
+  return migrations.filter((name) => !applied.has(name));
 }
 
-/** The folder's migrations, in the order of their names, each with the checksum prisma records (sha256 of its SQL). */
-async function readMigrationFiles(prismaDir: string): Promise<MigrationFile[]> {
-  const { migrationDirectories } = await readMigrations(join(prismaDir, 'migrations'));
-  const odd = migrationDirectories.find(({ path }) => !/^[\w.-]+$/.test(path));
+/** The migrations of `<prismaDir>/migrations`: their folders' names, in order. */
+async function migrationNames(prismaDir: string): Promise<string[]> {
+  const entries = await readdir(join(prismaDir, 'migrations'), { withFileTypes: true }).catch(() => []);
+  const names = entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+  const odd = names.find((name) => !/^[\w.-]+$/.test(name));
   // Its name goes into the record's SQL: letters, digits, _, . and - only, as prisma's own names are.
-  if (odd) throw new Error(`migration folder "${odd.path}" is not a migration's name (letters, digits, _, . and -)`);
-  return migrationDirectories.map(({ path, migrationFile }) => ({
-    name: path,
-    sql: migrationFile.content.value,
-    checksum: createHash('sha256').update(migrationFile.content.value).digest('hex'),
-  }));
+  if (odd) throw new Error(`migration folder "${odd}" is not a migration's name (letters, digits, _, . and -)`);
+  return names;
+}
+
+/** A migration's SQL, read to apply it, with the checksum prisma records (sha256 of it). */
+async function migrationSql(prismaDir: string, name: string): Promise<{ sql: string; checksum: string }> {
+  const sql = await readFile(join(prismaDir, 'migrations', name, 'migration.sql'), 'utf8');
+  return { sql, checksum: createHash('sha256').update(sql).digest('hex') };
 }
 
 async function connect(target: MigrationTarget): Promise<Connection> {
@@ -165,29 +171,6 @@ async function openEngine(adapterFactory: SqlMigrationAwareDriverAdapterFactory,
   const schema = await readFile(schemaPath, 'utf8');
   const adapter = bindMigrationAwareSqlAdapterFactory(adapterFactory);
   return SchemaEngine.new({ datamodels: [[schemaPath, schema]] }, () => {}, adapter);
-}
-
-async function readMigrations(baseDir: string) {
-  const entries = await readdir(baseDir, { withFileTypes: true }).catch(() => []);
-  const names = entries
-    .filter((e) => e.isDirectory())
-    .map((e) => e.name)
-    .sort();
-  const migrationDirectories = await Promise.all(
-    names.map(async (name) => ({
-      path: name,
-      migrationFile: {
-        path: 'migration.sql',
-        content: { tag: 'ok' as const, value: await readFile(join(baseDir, name, 'migration.sql'), 'utf8') },
-      },
-    })),
-  );
-  return {
-    baseDir,
-    lockfile: { path: 'migration_lock.toml', content: 'provider = "postgresql"\n' },
-    shadowDbInitScript: '',
-    migrationDirectories,
-  };
 }
 
 // @types/node 20 does not declare the WebAssembly global; this is the one call used.
