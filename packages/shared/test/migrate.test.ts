@@ -417,6 +417,13 @@ describe('openDatabase on PGlite', () => {
     }
   });
 
+  it("refuses a migration folder whose name is not a migration's, before applying anything", async () => {
+    const dir = await prismaDir([[`${INIT}'; DROP TABLE x; --`, INIT_SQL]]);
+    await expect(openDatabase({ service: 'shared', dataDir: ':memory:', prismaDir: dir })).rejects.toThrow(
+      /is not a migration's name \(letters, digits, _, \. and -\)/,
+    );
+  });
+
   it('opens a database with no migrations folder, applying nothing', async () => {
     const db = await openDatabase({ service: 'shared', dataDir: ':memory:', prismaDir: await prismaDir([]) });
     try {
