@@ -15,6 +15,9 @@ export type ReceivedSpan = {
   statusCode: number;
   /** The spans it is linked to (a batch and the items it was written for). */
   links: Array<{ traceId: string; spanId: string }>;
+  /** When it started and ended, in milliseconds since the epoch (to the microsecond). */
+  start: number;
+  end: number;
 };
 
 type OtlpValue = { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number };
@@ -29,6 +32,8 @@ type OtlpExport = {
         parentSpanId?: string;
         name: string;
         kind: number;
+        startTimeUnixNano: string;
+        endTimeUnixNano: string;
         attributes?: OtlpAttribute[];
         status?: { code?: number };
         links?: Array<{ traceId: string; spanId: string }>;
@@ -40,13 +45,15 @@ type OtlpExport = {
 const valueOf = (value: OtlpValue) =>
   value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : (value.boolValue ?? value.doubleValue ?? ''));
 const attributesOf = (list: OtlpAttribute[] = []) => Object.fromEntries(list.map((entry) => [entry.key, valueOf(entry.value)]));
+/** Milliseconds since the epoch of an OTLP time (nanoseconds, as a string). */
+const msOf = (nanos: string) => Number(BigInt(nanos) / 1000n) / 1000;
 
 /**
- * What an OpenTelemetry collector's OTLP/HTTP receiver does with traces, for tests: takes POST /v1/traces
- * (JSON, as @opentelemetry/exporter-trace-otlp-http sends it) and keeps every span. Point
- * OTEL_EXPORTER_OTLP_ENDPOINT at `url`.
+ * What an OpenTelemetry collector's OTLP/HTTP receiver does with traces, for tests and the benches
+ * (bench/traces.mjs): takes POST /v1/traces (JSON, as @opentelemetry/exporter-trace-otlp-http sends it) on `port`
+ * (a free one by default) and keeps every span. Point OTEL_EXPORTER_OTLP_ENDPOINT at `url`.
  */
-export async function startOtlpReceiver(): Promise<{ url: string; spans(): ReceivedSpan[]; close(): Promise<void> }> {
+export async function startOtlpReceiver(port = 0): Promise<{ url: string; spans(): ReceivedSpan[]; close(): Promise<void> }> {
   const received: ReceivedSpan[] = [];
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -71,15 +78,17 @@ export async function startOtlpReceiver(): Promise<{ url: string; spans(): Recei
               attributes: attributesOf(span.attributes),
               statusCode: span.status?.code ?? 0,
               links: (span.links ?? []).map(({ traceId, spanId }) => ({ traceId, spanId })),
+              start: msOf(span.startTimeUnixNano),
+              end: msOf(span.endTimeUnixNano),
             });
       }
       response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((listening) => server.listen(port, '127.0.0.1', listening));
+  const address = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${address.port}`,
     spans: () => [...received],
     close: () => new Promise<void>((closed) => server.close(() => closed())),
   };
