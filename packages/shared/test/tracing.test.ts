@@ -98,10 +98,11 @@ describe('a request traced from the gateway to the consumer', () => {
     const publish = childOf(handler);
     const consume = childOf(publish);
     expect(gateway).toMatchObject({ name: 'POST /api/v1/things', spanId: root.spanContext().spanId, service: 'ctk-test' });
-    // Each span's times in ms since the epoch: the call within the request that made it.
+    // Each span's times in ms since the epoch, begun in this test and ended no earlier; the call begun after the
+    // request that made it (its end may come a tick after the request's: the client ends it as the stream closes).
+    for (const span of spans) expect(span.end).toBeGreaterThanOrEqual(span.start);
     expect(gateway.start).toBeGreaterThan(Date.now() - 60_000);
     expect(call.start).toBeGreaterThanOrEqual(gateway.start);
-    expect(call.end).toBeLessThanOrEqual(gateway.end);
     expect(call).toMatchObject({ name: 'ctk.books.v1.BooksService/GetSetup', kind: 3 });
     expect(call.attributes).toMatchObject({ 'rpc.system': 'grpc', 'rpc.method': 'GetSetup', 'rpc.grpc.status_code': 0 });
     expect(handler).toMatchObject({ name: 'ctk.books.v1.BooksService/GetSetup', kind: 2 });
