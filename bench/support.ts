@@ -11,7 +11,7 @@ import { startLocalChain } from '@ctk/chain/local';
 import {
   consumersOf,
   createLogger,
-  deferWasmOptimisation,
+  deferOptimisation,
   grpcUrlVariable,
   inProcessTransport,
   loadConfig,
@@ -246,8 +246,8 @@ export async function startServiceStack(
     const databaseUrl = process.env[`BENCH_${app.toUpperCase()}_DB`];
     return { CTK_DATA_DIR: dataDir, LOG_LEVEL: logLevel, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...variables };
   };
-  // As start-all does: WebAssembly's optimising compiler waits for real use, not the start (decision 0062).
-  const optimiseAsUsual = deferWasmOptimisation();
+  // As start-all does: V8's optimising compiler waits for real use, not the start (decisions 0062 and 0069).
+  const optimiseAsUsual = deferOptimisation();
   const chain = await startLocalChain({ dataDir, port: 0, mineIntervalMs: 0, logger: createLogger('local-chain', logLevel) });
   const chainEnv = { CHAIN_NETWORK: 'local', CHAIN_LOCAL_URL: chain.url };
   // As start-all's: each event kept until the consumers of the apps running here have handled it.

@@ -19,10 +19,10 @@ const outdir = join(root, 'dist', 'start');
 /** What start-all loads (its `load` paths), and the gateway's thread: its code and the gateway's module. */
 const START_MODULES = [
   'packages/shared/dist/db/open-database.js',
+  'packages/shared/dist/db/pglite-client.js',
   'packages/shared/dist/service/registry.js',
   'packages/shared/dist/service/service-thread.js',
   'packages/shared/dist/service/service-thread-main.js',
-  'packages/shared/dist/service/wasm-tiering.js',
   'packages/shared/dist/index.js',
   'packages/chain/dist/local/index.js',
   'apps/books/dist/app.js',

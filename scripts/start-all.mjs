@@ -12,12 +12,29 @@
 // DATABASE_URL is not passed on. METRICS_PORT serves the process's metrics (every app's: they share one
 // registry) on the gateway's metrics listener alone (docs/decisions/0042-metrics.md).
 // Production runs each app as its own process instead (apps/<app>/dist/server.js; see deploy/).
+import { existsSync, readdirSync } from 'node:fs';
+import { get } from 'node:http';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { deferOptimisation } from '../packages/shared/dist/service/start-tiering.js';
 import { banner } from './banner.mjs';
 import { startBundle } from './start-bundle.mjs';
 
+// V8's optimising compiler waits for real use rather than taking the start's code (decisions 0062 and 0069): set
+// first, before this thread or the others load their modules.
+const optimiseAsUsual = deferOptimisation();
 const root = resolve(import.meta.dirname, '..');
+// The embedded databases' threads start first, while this one checks the bundle and loads the apps: they load PGlite
+// meanwhile, and then open the databases two at a time, each in turn (decision 0069). An app has a database when it
+// has a prisma/ folder, and it is embedded unless <APP>_DATABASE_URL names a server.
+const embeddedApps = readdirSync(resolve(root, 'apps')).filter(
+  (name) => existsSync(resolve(root, 'apps', name, 'prisma')) && !process.env[`${name.toUpperCase()}_DATABASE_URL`],
+);
+const databasesThreads = Array.from(
+  { length: Math.min(2, embeddedApps.length) },
+  () => new Worker(new URL('../packages/shared/dist/db/pglite-thread.js', import.meta.url)),
+);
 // The modules below come from the bundle `pnpm build` made of them (decision 0061) while it is as new as they are.
 const bundle = startBundle(root);
 const urlOf = (path) => bundle.modules?.[path] ?? pathToFileURL(resolve(root, path)).href;
@@ -25,16 +42,15 @@ const load = (path) => import(urlOf(path));
 const dataDir = resolve(process.env.CTK_DATA_DIR ?? '.data');
 
 // Each service's embedded database starts opening first, in the order the services start, on the embedded
-// databases' thread, while this one loads and builds them; each service's start then takes its own (decision 0058).
+// databases' threads, while this one loads and builds them; each service's start then takes its own (decision 0058).
 // The gateway runs on a thread of its own (decision 0059), which loads it and opens its database meanwhile.
-const [{ prepareDatabase }, { startOrder }, { openServiceThread }, { deferWasmOptimisation }] = await Promise.all([
+const [{ prepareDatabase }, { useDatabaseThreads }, { startOrder }, { openServiceThread }] = await Promise.all([
   load('packages/shared/dist/db/open-database.js'),
+  load('packages/shared/dist/db/pglite-client.js'),
   load('packages/shared/dist/service/registry.js'),
   load('packages/shared/dist/service/service-thread.js'),
-  load('packages/shared/dist/service/wasm-tiering.js'),
 ]);
-// WebAssembly's optimising compiler waits for real use rather than taking the start's code (decision 0062).
-const optimiseAsUsual = deferWasmOptimisation();
+useDatabaseThreads(databasesThreads);
 const databaseOf = (name) => ({
   service: name,
   databaseUrl: process.env[`${name.toUpperCase()}_DATABASE_URL`],
@@ -80,12 +96,34 @@ async function stop(code) {
   process.exit(code);
 }
 
+/**
+ * What the local chain at `url` says of itself, or undefined when none answers there. Asked with node:http, which
+ * the local chain's own server loads anyway: fetch would load undici on this thread, a tenth of a second of a start.
+ */
+function chainInfo(url) {
+  return new Promise((resolve) => {
+    const request = get(`${url}/v1/bsv/local/chain/info`, { timeout: 2_000 }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk) => (body += chunk));
+      response.on('error', () => resolve(undefined));
+      response.on('end', () => {
+        try {
+          resolve(response.statusCode === 200 ? JSON.parse(body) : undefined);
+        } catch {
+          resolve(undefined);
+        }
+      });
+    });
+    request.on('timeout', () => request.destroy(new Error('no answer in 2 s')));
+    request.on('error', () => resolve(undefined));
+  });
+}
+
 /** The local chain at its URL: another instance's when one answers there (a network the instances share), else ours. */
 async function localChain(chainPort) {
   const url = `http://127.0.0.1:${chainPort}`;
-  const info = await fetch(`${url}/v1/bsv/local/chain/info`, { signal: AbortSignal.timeout(2_000) })
-    .then((response) => (response.ok ? response.json() : undefined))
-    .catch(() => undefined);
+  const info = await chainInfo(url);
   if (info?.chain === 'local') {
     logger.info({ url }, 'using the local chain another instance started there');
     return { url, shared: true };

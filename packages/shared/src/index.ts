@@ -8,7 +8,7 @@ export * from './service/service-clients.js';
 export * from './service/define-service.js';
 export * from './service/start-service.js';
 export * from './service/service-thread.js';
-export * from './service/wasm-tiering.js';
+export * from './service/start-tiering.js';
 export * from './grpc/metadata.js';
 export * from './grpc/server.js';
 export * from './grpc/client.js';

@@ -19,8 +19,9 @@ export const DEVELOPMENT_CLIENT_EMAIL = 'wallet-passes@development.commerce-tool
 
 /**
  * The Google Wallet account of this configuration. Configured, the service account's key is read now (an
- * RSA key, or pos stops at start naming the variable). Unset, a development RSA key and issuer id are made
- * at once in memory (logged once), and the account waits for them.
+ * RSA key, or pos stops at start naming the variable). Unset, a development RSA key and issuer id are made in
+ * memory for the first save link, as Apple's development certificate is made for the first pass (logged once, at
+ * start): a 2048-bit RSA key takes a core a tenth of a second or more, which a start needs for itself (decision 0069).
  */
 export function googleWalletAccount(config: GoogleConfig, logger: Logger): () => Promise<GoogleWalletAccount> {
   const { POS_GOOGLE_SERVICE_ACCOUNT: json, POS_GOOGLE_ISSUER_ID: issuerId } = config;
@@ -28,9 +29,8 @@ export function googleWalletAccount(config: GoogleConfig, logger: Logger): () =>
     logger.warn(
       'Google Wallet save links are development links: POS_GOOGLE_SERVICE_ACCOUNT and POS_GOOGLE_ISSUER_ID are unset, so pos signs them with a key it made (Google refuses them)',
     );
-    const account = developmentAccount();
-    account.catch(() => undefined);
-    return () => account;
+    let account: Promise<GoogleWalletAccount> | undefined;
+    return () => (account ??= developmentAccount());
   }
   if (json === undefined || issuerId === undefined) {
     throw new Error(

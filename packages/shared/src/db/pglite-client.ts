@@ -38,8 +38,8 @@ export type ThreadReply = { id: number; ok: true; value: unknown } | { id: numbe
 const THREAD_URL = new URL(import.meta.url.endsWith('.ts') ? '../../dist/db/pglite-thread.js' : './pglite-thread.js', import.meta.url);
 
 /**
- * The one thread that runs every embedded database of the process (decision 0058): this thread's way to it, the
- * worker itself, or a port it handed another thread of the process (`databaseThreadPort`, decision 0059). It keeps
+ * A thread that runs embedded databases of the process (decision 0058): this thread's way to it, the worker
+ * itself, or a port it handed another thread of the process (`databaseThreadPort`, decision 0059). It keeps
  * this thread alive only while a request waits on it; a thread that failed (or a port that closed) fails what
  * waited and is replaced by the next open (a database it held is then closed: its requests fail).
  */
@@ -95,20 +95,37 @@ function errorOf(error: ThreadError): Error {
   return Object.assign(new Error(error.message), { name: error.name, stack: error.stack });
 }
 
-let thread: DatabaseThread | undefined;
-const databaseThread = () => (thread && !thread.failure ? thread : (thread = new DatabaseThread()));
+/** The databases' threads this thread opens on (start-all starts two, decision 0069), and the one the next open takes. */
+let threads: DatabaseThread[] = [];
+let turn = 0;
 
 /**
- * A port to this process's embedded databases' thread for another thread of it (an app on a thread of its own,
- * decision 0059), which passes it to `useDatabaseThread`: one PGlite thread for the process, not one a thread.
+ * The databases' thread the next database opens on: each in turn. One that failed is left out, and with none left
+ * a new one is started.
+ */
+function databaseThread(): DatabaseThread {
+  threads = threads.filter((thread) => !thread.failure);
+  if (threads.length === 0) threads = [new DatabaseThread()];
+  return threads[turn++ % threads.length]!;
+}
+
+/**
+ * A port to one of this process's embedded databases' threads (the next in turn) for another thread of it (an app
+ * on a thread of its own, decision 0059), which passes it to `useDatabaseThreads`: the process's PGlite threads,
+ * not one more for each thread.
  */
 export function databaseThreadPort(): MessagePort {
   return databaseThread().port();
 }
 
-/** This thread's embedded databases open on the databases' thread at the other end of `port` (databaseThreadPort). */
-export function useDatabaseThread(port: MessagePort): void {
-  thread = new DatabaseThread(port);
+/**
+ * This thread's embedded databases open on the databases' threads at the other end of `to`, in turn: a port another
+ * thread handed over (databaseThreadPort), or threads started early (`scripts/start-all.mjs` starts two before it
+ * loads the apps: they load PGlite meanwhile, and open the databases two at a time, decision 0069).
+ */
+export function useDatabaseThreads(to: Array<Worker | MessagePort>): void {
+  threads = to.map((each) => new DatabaseThread(each));
+  turn = 0;
 }
 
 type Opened = { db: number; appliedMigrations: string[]; adapterName: string };

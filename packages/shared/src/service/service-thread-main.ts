@@ -4,7 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadConfig } from '../config.js';
 import { prepareDatabase } from '../db/open-database.js';
-import { useDatabaseThread } from '../db/pglite-client.js';
+import { useDatabaseThreads } from '../db/pglite-client.js';
 import { linkThread } from '../grpc/in-process.js';
 import { createLogger } from '../logger.js';
 import { linkThreadMetrics } from '../metrics/thread-metrics.js';
@@ -18,7 +18,7 @@ const { module, database, databases, tracingName, link } = workerData as Service
 const reply = (message: ServiceThreadReply) => parentPort!.postMessage(message);
 linkThread(link);
 linkThreadMetrics(link);
-if (databases) useDatabaseThread(databases);
+if (databases) useDatabaseThreads([databases]);
 if (database) prepareDatabase(database);
 const loading = (async () => {
   if (tracingName) await startTracing(tracingName);
