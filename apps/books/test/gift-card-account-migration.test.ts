@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openPrisma } from '@ctk/shared';
-import { createTestDatabase } from '@ctk/shared/testing';
+import { createTestDatabase, prismaDirUpTo } from '@ctk/shared/testing';
 import { afterAll, expect, it } from 'vitest';
 import { CHART_OF_ACCOUNTS } from '../src/domain/chart-of-accounts.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
@@ -25,10 +25,7 @@ afterAll(() => rm(scratch, { recursive: true, force: true }));
 
 it("gives every organisation's chart 2300 Gift card liability and 2200 Loyalty liability, lines staying with their account", async () => {
   // The database as it was before the migration: its prisma folder without the migrations that came after.
-  const oldPrisma = join(scratch, 'prisma');
-  await cp(PRISMA_DIR, oldPrisma, { recursive: true });
-  for (const name of await readdir(join(oldPrisma, 'migrations')))
-    if (name > BEFORE_SWAP) await rm(join(oldPrisma, 'migrations', name), { recursive: true });
+  const oldPrisma = await prismaDirUpTo(PRISMA_DIR, BEFORE_SWAP, scratch);
   const databaseUrl = await createTestDatabase('books_gift_card_migration');
   const dataDir = join(scratch, 'data');
   const withLines = randomUUID();

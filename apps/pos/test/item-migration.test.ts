@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PosServiceDefinition } from '@ctk/proto/ctk/pos/v1/pos';
 import { loadConfig, openDatabase, startService } from '@ctk/shared';
-import { createTestDatabase, createTestClient } from '@ctk/shared/testing';
+import { createTestDatabase, createTestClient, prismaDirUpTo } from '@ctk/shared/testing';
 import { afterAll, expect, it } from 'vitest';
 import { configSchema, service as pos } from '../src/app.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
@@ -20,10 +20,7 @@ afterAll(() => rm(scratch, { recursive: true, force: true }));
 
 it('makes the items a database already holds standard-rated, fixed-price, untracked and without modifiers', async () => {
   // The database as it was before the migration: its prisma folder without the migrations that came after.
-  const oldPrisma = join(scratch, 'prisma');
-  await cp(PRISMA_DIR, oldPrisma, { recursive: true });
-  for (const name of await readdir(join(oldPrisma, 'migrations')))
-    if (name > BEFORE_ITEM_OPTIONS) await rm(join(oldPrisma, 'migrations', name), { recursive: true });
+  const oldPrisma = await prismaDirUpTo(PRISMA_DIR, BEFORE_ITEM_OPTIONS, scratch);
   const databaseUrl = await createTestDatabase('pos_migration');
   const dataDir = join(scratch, 'data');
   const old = await openDatabase({ service: 'pos', databaseUrl, dataDir, prismaDir: oldPrisma });

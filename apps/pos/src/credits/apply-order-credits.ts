@@ -1,12 +1,12 @@
 import type { ApplyOrderCreditsRequest } from '@ctk/proto/ctk/pos/v1/pos';
 import { AppError, enqueuePaymentEvent, orgOf, prismaQueries } from '@ctk/shared';
-import { creditUseOf, insertCreditUse, storedValueSharesOf } from '../data/credit-use-repository.js';
+import { creditUseOf, insertCreditUse } from '../data/credit-use-repository.js';
 import { lockOrder, type OrderWithParts } from '../data/order-repository.js';
 import { getOrgOrder } from '../domain/get-order.js';
 import type { OrderContext } from '../orders/order-context.js';
 import { orderPaidEvent, wholeOf } from '../orders/order-event.js';
 import { releaseOrderHold } from '../orders/order-hold.js';
-import { checkStoredValueMayPay, dueMinor, orderPartPaid, writeOrderPartPaid } from '../prepaid/stored-value-payment.js';
+import { checkStoredValueMayPay, dueMinor, orderPartPaid, storedValuePaid, writeOrderPartPaid } from '../prepaid/stored-value-payment.js';
 import { plus, restOf, useShares } from '../prepaid/use-shares.js';
 import { creditsRedeemedEvent } from './credits-events.js';
 
@@ -41,9 +41,9 @@ export async function applyOrderCredits(context: OrderContext, request: ApplyOrd
         `The credits are worth ${request.valueMinor}, more than the ${due} order ${order.orderNumber} still needs: send the units back from the redemption address and redeem fewer`,
         { reason: 'worth_more_than_due', due_minor: Number(due) },
       );
-    const earlier = await storedValueSharesOf(prismaQueries(tx), order.id);
+    const earlier = storedValuePaid(order);
     const shares = useShares(wholeOf(order), earlier, request.valueMinor);
-    const paid = orderPartPaid(order, request.valueMinor, now);
+    const paid = orderPartPaid(order, shares, now);
     await writeOrderPartPaid(prismaQueries(tx), order, paid);
     const rest = restOf(wholeOf(order), plus(earlier, shares));
     const use = await insertCreditUse(tx, {

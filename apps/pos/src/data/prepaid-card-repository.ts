@@ -2,8 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { SqlQueries, Statement } from '@ctk/shared';
 import type { Holder } from '../cards/card-holder.js';
 import type { Prisma, PrismaClient, PrepaidCard, PrepaidCardActivity } from '../generated/prisma/client.js';
-import type { Shares } from '../prepaid/use-shares.js';
-import { storedValueShares } from './credit-use-repository.js';
 import { ORDER_WITH_PARTS, orderWithPartsOf, type OrderWithParts, type OrderWithPartsRow } from './order-with-parts.js';
 import { jsonRows, typed, type Kind } from './json-rows.js';
 
@@ -197,33 +195,29 @@ export async function readCard(tx: SqlQueries, id: string): Promise<LockedCard |
 }
 
 /**
- * $1 orders, $2 cards (uuid[] of one length): each order with its parts, what a use checks of the card of the same
- * place beside it (its columns named `use_card_…`) and what the order's stored value already paid (`earlier_…`),
- * each row under its place (`use_index`, from 0). Exported for its generic plan's test (decision 0066).
+ * $1 orders, $2 cards (uuid[] of one length): each order with its parts and what a use checks of the card of the
+ * same place beside it (its columns named `use_card_…`), each row under its place (`use_index`, from 0). Exported
+ * for its generic plan's test (decision 0066).
  */
 export const ORDERS_AND_CARDS_FOR_USE = `SELECT (u.n - 1)::int4 AS use_index, ${ORDER_WITH_PARTS},
     c.id AS use_card_id, c.status AS use_card_status, c.balance_minor AS use_card_balance_minor,
-    c.currency AS use_card_currency, c.identifier_hash AS use_card_identifier_hash,
-    s.amount_minor AS earlier_amount_minor, s.tax_minor AS earlier_tax_minor, s.tip_minor AS earlier_tip_minor
+    c.currency AS use_card_currency, c.identifier_hash AS use_card_identifier_hash
   FROM unnest($1::uuid[], $2::uuid[]) WITH ORDINALITY AS u(order_id, card_id, n)
-  JOIN orders o ON o.id = u.order_id JOIN prepaid_cards c ON c.id = u.card_id
-  CROSS JOIN LATERAL (${storedValueShares('u.order_id')}) s ORDER BY u.n`;
+  JOIN orders o ON o.id = u.order_id JOIN prepaid_cards c ON c.id = u.card_id ORDER BY u.n`;
 
 type OrderAndCardRow = OrderWithPartsRow & { useIndex: number } & Record<
     'useCardId' | 'useCardStatus' | 'useCardCurrency' | 'useCardIdentifierHash',
     string
-  > &
-  Record<'useCardBalanceMinor' | 'earlierAmountMinor' | 'earlierTaxMinor' | 'earlierTipMinor', bigint>;
+  > & { useCardBalanceMinor: bigint };
 
-/** What a use reads after its order's lock: the order with its parts, the card, and what stored value already paid. */
-export type OrderAndCard = { order: OrderWithParts; card: LockedCard; earlier: Shares };
+/** What a use reads after its order's lock: the order with its parts (what stored value already paid among them) and the card. */
+export type OrderAndCard = { order: OrderWithParts; card: LockedCard };
 
 /**
  * In a transaction of uses, after their orders' locks (useTargetsOf), in one statement: for each use, the order
- * with its parts (as lockOrder answers it), what the use checks of the card (as readCard reads it, or with its
- * row locked as lockCard does, when `lock`: one use alone) and what the order's live stored-value uses add up to
- * (storedValueSharesOf). The orders' locks keep their uses as read. Undefined where the order or the card is
- * missing.
+ * with its parts (as lockOrder answers it) and what the use checks of the card (as readCard reads it, or with its
+ * row locked as lockCard does, when `lock`: one use alone). The orders' locks keep them as read. Undefined where
+ * the order or the card is missing.
  */
 export async function ordersAndCardsForUse(
   tx: SqlQueries,
@@ -236,18 +230,7 @@ export async function ordersAndCardsForUse(
   ]);
   const found: (OrderAndCard | undefined)[] = uses.map(() => undefined);
   for (const row of rows) {
-    const {
-      useIndex,
-      useCardId,
-      useCardStatus,
-      useCardBalanceMinor,
-      useCardCurrency,
-      useCardIdentifierHash,
-      earlierAmountMinor,
-      earlierTaxMinor,
-      earlierTipMinor,
-      ...order
-    } = row;
+    const { useIndex, useCardId, useCardStatus, useCardBalanceMinor, useCardCurrency, useCardIdentifierHash, ...order } = row;
     found[useIndex] = {
       order: orderWithPartsOf(order),
       card: {
@@ -257,7 +240,6 @@ export async function ordersAndCardsForUse(
         currency: useCardCurrency,
         identifierHash: useCardIdentifierHash,
       },
-      earlier: { amountMinor: earlierAmountMinor, taxMinor: earlierTaxMinor, tipMinor: earlierTipMinor },
     };
   }
   return found;

@@ -2,11 +2,11 @@ import type { PaymentEvent } from '@ctk/proto/ctk/events/v1/payment_event';
 import { AppError, type SqlQueries } from '@ctk/shared';
 import type { OrderWithParts } from '../data/order-repository.js';
 import { creditsSoldEvent } from '../credits/credits-events.js';
-import { storedValueSharesOf } from '../data/credit-use-repository.js';
 import { appendActivity, creditBalance } from '../data/prepaid-card-repository.js';
 import { orderPaidEvent, wholeOf } from '../orders/order-event.js';
 import { prepaidIssuedEvent } from './prepaid-events.js';
-import { NO_SHARES, restOf } from './use-shares.js';
+import { storedValuePaid } from './stored-value-payment.js';
+import { restOf } from './use-shares.js';
 
 /**
  * The event of an order a payment just completed, in that payment's transaction (decision 0017): an order
@@ -30,7 +30,6 @@ export async function paidOrderEvent(tx: SqlQueries, order: OrderWithParts, txid
     return prepaidIssuedEvent(order, txid, now);
   }
   if (order.creditsTokenId) return creditsSoldEvent(order, txid, now);
-  const used = order.cardPaidMinor > 0n ? await storedValueSharesOf(tx, order.id) : NO_SHARES;
-  const rest = restOf(wholeOf(order), used);
+  const rest = restOf(wholeOf(order), storedValuePaid(order));
   return rest.amountMinor > 0n ? orderPaidEvent(order, txid, now, rest) : undefined;
 }

@@ -7,7 +7,7 @@ import { satoshisFor } from '../rates/exchange-rate.js';
 import { prepaidRestoredEvent } from './prepaid-events.js';
 
 /** The order's fields to write with its new status once its cards are released. */
-export type ReleasedOrder = { cardPaidMinor?: bigint; satoshis?: bigint };
+export type ReleasedOrder = { cardPaidMinor?: bigint; cardPaidTaxMinor?: bigint; cardPaidTipMinor?: bigint; satoshis?: bigint };
 
 /**
  * In the transaction that expires or cancels an order, with the order's row locked (decision 0017): each
@@ -46,5 +46,7 @@ export async function releaseOrderCards(tx: SqlQueries, order: OrderWithParts, n
     await markCreditUseRestored(tx, use.id, now);
     await enqueuePaymentEvent(tx, creditsRestoredEvent(order, use, now));
   }
-  return { changes: { cardPaidMinor: 0n, satoshis: satoshisFor(order.totalMinor, order.exchangeRate) } };
+  return {
+    changes: { cardPaidMinor: 0n, cardPaidTaxMinor: 0n, cardPaidTipMinor: 0n, satoshis: satoshisFor(order.totalMinor, order.exchangeRate) },
+  };
 }

@@ -5,6 +5,7 @@ import { stampPaidOrder } from '../loyalty/stamp-paid-order.js';
 import { statusAt } from '../orders/order-state.js';
 import { beingPaid, isClaimedByAnother } from '../orders/payment-claim.js';
 import { parseDecimal, satoshisFor } from '../rates/exchange-rate.js';
+import type { Shares } from './use-shares.js';
 
 /*
  * Stored value paying part or all of an order: a prepaid card's use (decision 0017) or credits redeemed on the
@@ -58,16 +59,21 @@ export function dueMinor(order: OrderWithParts): bigint {
   return rest > paid ? rest - paid : 0n;
 }
 
+/** What the order's stored-value uses that stand paid of it, with the tax and tip they carried (kept on its row). */
+export function storedValuePaid(order: Pick<OrderWithParts, 'cardPaidMinor' | 'cardPaidTaxMinor' | 'cardPaidTipMinor'>): Shares {
+  return { amountMinor: order.cardPaidMinor, taxMinor: order.cardPaidTaxMinor, tipMinor: order.cardPaidTipMinor };
+}
+
 /** What a use of stored value makes of the order (orderPartPaid), written by writeOrderPartPaid. */
 export type PartPaid = { order: OrderWithParts; changes: OrderChanges; completes: boolean };
 
 /**
- * The order, read under its lock, with a use of `amount` paid, not written yet: card_paid_minor rises and its
- * satoshis become the rest's at its own rate. When what is already paid in satoshis covers them, the order is
+ * The order, read under its lock, with a use of `use` paid, not written yet: card_paid_minor rises by its amount
+ * (and its tax and tip by the use's), and its satoshis become the rest's at its own rate. When what is already paid in satoshis covers them, the order is
  * paid (confirmed when every payment is mined, or there is none).
  */
-export function orderPartPaid(order: OrderWithParts, amount: bigint, now: Date): PartPaid {
-  const cardPaidMinor = order.cardPaidMinor + amount;
+export function orderPartPaid(order: OrderWithParts, use: Shares, now: Date): PartPaid {
+  const cardPaidMinor = order.cardPaidMinor + use.amountMinor;
   const satoshis = satoshisFor(order.totalMinor - cardPaidMinor, order.exchangeRate);
   const completes = order.paidSatoshis >= satoshis;
   const flags = new Set(order.flags);
@@ -75,6 +81,8 @@ export function orderPartPaid(order: OrderWithParts, amount: bigint, now: Date):
   const status = order.payments.every((payment) => payment.status === 'mined') ? 'confirmed' : 'paid';
   const changes = {
     cardPaidMinor,
+    cardPaidTaxMinor: order.cardPaidTaxMinor + use.taxMinor,
+    cardPaidTipMinor: order.cardPaidTipMinor + use.tipMinor,
     satoshis,
     updatedAt: now,
     ...(completes ? { status, flags: [...flags], paidAt: now, ...(status === 'confirmed' ? { confirmedAt: now } : {}) } : {}),

@@ -33,7 +33,14 @@ import { checkedOrderNumber } from '../orders/order-state.js';
 import { expireOrders } from './expire-card-orders.js';
 import { prepaidRedeemedEvent } from './prepaid-events.js';
 import { isCardId, isCardsIdentifier, MAX_CARD_VALUE, noSuchCard, orgCard, orgOrder } from './prepaid-card-rules.js';
-import { checkStoredValueMayPay, dueMinor, orderPartPaid, type PartPaid, writeOrdersPartPaid } from './stored-value-payment.js';
+import {
+  checkStoredValueMayPay,
+  dueMinor,
+  orderPartPaid,
+  type PartPaid,
+  storedValuePaid,
+  writeOrdersPartPaid,
+} from './stored-value-payment.js';
 import { plus, restOf, useShares } from './use-shares.js';
 
 const useSchema = z.object({
@@ -175,7 +182,7 @@ async function useTogether(cards: CardContext, uses: readonly Use[], expireFirst
         if (found.length === 0) return [];
         // After the locks, in a statement of its own, each order with its parts and beside it the card as committed,
         // not locked: the draw at the commit decides. "As much as the order needs" (0, alone) reads the balance under
-        // the card's lock, so that another use meanwhile cannot refuse it. With them, what stored value already paid.
+        // the card's lock, so that another use meanwhile cannot refuse it. The order keeps what stored value already paid.
         const alone = uses.length === 1 && uses[0]!.amountMinor === 0n;
         const read = await ordersAndCardsForUse(tx, found, alone);
         const now = context.now();
@@ -186,12 +193,13 @@ async function useTogether(cards: CardContext, uses: readonly Use[], expireFirst
         found.forEach(({ index }, at) => {
           const use = uses[index]!;
           try {
-            const { order, card, earlier } = read[at]!;
+            const { order, card } = read[at]!;
             // A transfer may have re-keyed the card since it was read.
             if (!isCardsIdentifier(card, use.presentedHash)) throw noSuchCard();
             const amount = amountToUse(card, order, use.amountMinor, now);
+            const earlier = storedValuePaid(order);
             const shares = useShares(wholeOf(order), earlier, amount);
-            const paid = orderPartPaid(order, amount, now);
+            const paid = orderPartPaid(order, shares, now);
             // The part of the order that money pays: all of it less the cards' uses, this one included.
             const rest = restOf(wholeOf(order), plus(earlier, shares));
             const draw = {

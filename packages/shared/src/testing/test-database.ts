@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { cp, readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { ensureDatabase } from '../db/ensure-database.js';
 
 /** The variable naming a test run (scripts/run-tests.mjs sets it): its databases carry the name, and go when it ends. */
@@ -38,3 +40,15 @@ export async function dropTestDatabases(serverUrl: string, run: string): Promise
 
 /** Where a test's embedded data goes when it uses PGlite: in memory. */
 export const TEST_DATA_DIR = ':memory:';
+
+/**
+ * A copy in `into` of an app's prisma folder (`prismaDir`) without the migrations after `last`: a database opened
+ * with it is as the app left it before those, for a test of what they make of the rows it held. Answers the copy's path.
+ */
+export async function prismaDirUpTo(prismaDir: string, last: string, into: string): Promise<string> {
+  const copy = join(into, 'prisma');
+  await cp(prismaDir, copy, { recursive: true });
+  for (const name of await readdir(join(copy, 'migrations')))
+    if (name > last) await rm(join(copy, 'migrations', name), { recursive: true });
+  return copy;
+}
