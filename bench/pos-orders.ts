@@ -1,6 +1,7 @@
 // Orders at the counter, through the gateway: (1) how many orders a second the gateway creates (staff's
 // POST /api/pos/orders: pricing with books' tax rate, a receiving output from p2p, the order row) over
-// --merchants (20) cafes, at --connections (10) for --seconds (10), and the CPU each cost; (2) how long the BIP270 path takes from the wallet posting its
+// --merchants (20) cafes, at --connections (10) for --seconds (10), and the CPU each cost, after
+// --warm-up-seconds (10) of the same reported apart (V8 still compiling the code the requests run); (2) how long the BIP270 path takes from the wallet posting its
 // payment to the order being paid, at a steady --rate (5/s) for --payments (300, after --warm-up 10
 // reported apart): the clock starts when the Payment is posted to the order's paymentUrl and stops (a) when
 // the PaymentACK answers (pos has settled the payment through p2p: verified, broadcast to the chain and
@@ -10,7 +11,7 @@
 // app on a fresh PGlite data dir (--postgres URL: fresh PostgreSQL databases). This process is the staff
 // (autocannon), the customers' wallets and the customers' phones. With --postgres it ends with the orders a
 // second over pgbench's transactions a second.
-// Usage: pnpm bench:orders [--seconds N] [--connections N] [--merchants N] [--payments N] [--rate N] [--warm-up N] [--postgres URL] [--cpu-prof DIR]   (build first)
+// Usage: pnpm bench:orders [--seconds N] [--connections N] [--merchants N] [--payments N] [--rate N] [--warm-up N] [--warm-up-seconds N] [--postgres URL] [--cpu-prof DIR]   (build first)
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -89,6 +90,7 @@ async function runBench(): Promise<void> {
       payments: { type: 'string', default: '300' },
       rate: { type: 'string', default: '5' },
       'warm-up': { type: 'string', default: '10' },
+      'warm-up-seconds': { type: 'string', default: '10' },
       merchants: { type: 'string', default: '20' },
       postgres: { type: 'string' },
       'cpu-prof': { type: 'string' },
@@ -125,33 +127,38 @@ async function runBench(): Promise<void> {
     for (let n = 0; n < Number(args.merchants); n++) merchants.push(await onboardMerchant(base, n));
     const { headers, orderBody } = merchants[0]!;
 
-    // (1) Order creation through the gateway.
-    console.log(
-      `Orders: creation over ${merchants.length} merchants at ${args.connections} connections for ${args.seconds} s (${args.postgres ? 'PostgreSQL' : 'PGlite'})...`,
-    );
+    // (1) Order creation through the gateway: a warm-up of the same, then the phase measured.
     let made = 0;
-    const cpu = cpuSnapshot(stack.pid);
-    const created = await autocannon({
-      url: `${base}/api/pos/orders`,
-      method: 'POST',
-      connections: Number(args.connections),
-      duration: Number(args.seconds),
-      headers: { 'content-type': 'application/json' },
-      requests: [
-        {
-          setupRequest: (request) => {
-            const merchant = merchants[made++ % merchants.length]!;
-            return { ...request, headers: { ...request.headers, ...merchant.headers }, body: JSON.stringify(merchant.orderBody) };
+    const createOrders = async (seconds: number, phase: string): Promise<number> => {
+      const cpu = cpuSnapshot(stack.pid);
+      const created = await autocannon({
+        url: `${base}/api/pos/orders`,
+        method: 'POST',
+        connections: Number(args.connections),
+        duration: seconds,
+        headers: { 'content-type': 'application/json' },
+        requests: [
+          {
+            setupRequest: (request) => {
+              const merchant = merchants[made++ % merchants.length]!;
+              return { ...request, headers: { ...request.headers, ...merchant.headers }, body: JSON.stringify(merchant.orderBody) };
+            },
           },
-        },
-      ],
-    });
-    const non201 = created.requests.total - (created['2xx'] ?? 0);
+        ],
+      });
+      const non201 = created.requests.total - (created['2xx'] ?? 0);
+      console.log(
+        `  POST /api/pos/orders${phase}: ${created.requests.average.toFixed(0)} orders/s (${created.requests.total} in all), p50 ${created.latency.p50} ms, p99 ${created.latency.p99} ms, non-2xx ${non201}`,
+      );
+      console.log(`    ${cpuPerRequest(cpu, stack.pid, created.requests.total)}`);
+      if (non201 > 0) process.exitCode = 1;
+      return created.requests.average;
+    };
     console.log(
-      `  POST /api/pos/orders: ${created.requests.average.toFixed(0)} orders/s (${created.requests.total} in all), p50 ${created.latency.p50} ms, p99 ${created.latency.p99} ms, non-2xx ${non201}`,
+      `Orders: creation over ${merchants.length} merchants at ${args.connections} connections for ${args.seconds} s, after ${args['warm-up-seconds']} s of warm-up (${args.postgres ? 'PostgreSQL' : 'PGlite'})...`,
     );
-    console.log(`    ${cpuPerRequest(cpu, stack.pid, created.requests.total)}`);
-    if (non201 > 0) process.exitCode = 1;
+    if (Number(args['warm-up-seconds']) > 0) await createOrders(Number(args['warm-up-seconds']), ', warm-up');
+    const ordersPerSecond = await createOrders(Number(args.seconds), '');
 
     // (2) BIP270: pay to paid.
     console.log(`  ${TOTAL} customers funded by the faucet...`);
@@ -240,7 +247,7 @@ async function runBench(): Promise<void> {
     console.log(`  failures: ${failures.size === 0 ? 'none' : [...failures.values()].reduce((sum, f) => sum + f.count, 0)}`);
     for (const [stage, { count, first }] of failures) console.log(`    ${stage}: ${count} (first: ${first})`);
     if (failures.size > 0) process.exitCode = 1;
-    figures = { 'orders/s': created.requests.average };
+    figures = { 'orders/s': ordersPerSecond };
   } finally {
     stack.kill('SIGTERM');
     await new Promise((r) => (stack.exitCode === null ? stack.once('exit', r) : r(undefined)));
