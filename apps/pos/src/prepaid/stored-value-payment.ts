@@ -69,8 +69,8 @@ export type PartPaid = { order: OrderWithParts; changes: OrderChanges; completes
 
 /**
  * The order, read under its lock, with a use of `use` paid, not written yet: card_paid_minor rises by its amount
- * (and its tax and tip by the use's), and its satoshis become the rest's at its own rate. When what is already paid in satoshis covers them, the order is
- * paid (confirmed when every payment is mined, or there is none).
+ * (its tax and tip columns by the use's), and its satoshis become the rest's at its own rate. When what is already
+ * paid in satoshis covers them, the order is paid (confirmed when every payment is mined, or there is none).
  */
 export function orderPartPaid(order: OrderWithParts, use: Shares, now: Date): PartPaid {
   const cardPaidMinor = order.cardPaidMinor + use.amountMinor;
