@@ -51,11 +51,9 @@ it(
     const databaseUrl = await createTestDatabase('pos_card_paid_shares');
     const dataDir = join(scratch, 'data');
     const { id: orgId } = newOrg();
-    const [paying, released, unpaid] = ['a1', 'a2', 'a3'].map((end) => `00000000-0000-4000-8000-0000000000${end}`) as [
-      string,
-      string,
-      string,
-    ];
+    const paying = '00000000-0000-4000-8000-0000000000a1';
+    const released = '00000000-0000-4000-8000-0000000000a2';
+    const unpaid = '00000000-0000-4000-8000-0000000000a3';
     const old = await openDatabase({ service: 'pos', databaseUrl, dataDir, prismaDir: oldPrisma });
     const before = new PrismaClient({ adapter: old.adapter });
     try {

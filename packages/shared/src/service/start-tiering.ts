@@ -23,7 +23,8 @@ function setBudgets({ js, wasm }: { js: number; wasm: number }): void {
  * for WebAssembly and 0.6 s for JavaScript on a machine whose two cores the start already fills. A function's
  * budget is set when it first takes feedback (JavaScript) or its module is instantiated (WebAssembly), and again
  * each time it is used up: what a start ran is optimised once it ran ten (JavaScript) or a hundred (WebAssembly)
- * times as long as V8 waits, under real use; what first runs later waits as long as V8 does. V8's flags are the process's, its threads' too.
+ * times as long as V8 waits, under real use; what first runs later waits as long as V8 does. V8's flags are the
+ * process's, its threads' too.
  */
 export function deferOptimisation(): () => void {
   setBudgets(STARTING_BUDGETS);
